@@ -78,9 +78,11 @@ def facts(obj: Any) -> Any:
             version=int(obj._version),
         )
     if isinstance(obj, (tuple, list)):
-        return type(obj)(facts(o) for o in obj) if type(obj) in (tuple, list) else [
-            facts(o) for o in obj
-        ]
+        return (
+            type(obj)(facts(o) for o in obj)
+            if type(obj) in (tuple, list)
+            else [facts(o) for o in obj]
+        )
     if isinstance(obj, dict):
         return {k: facts(v) for k, v in obj.items()}
     if hasattr(obj, "name") and callable(obj.name) and hasattr(obj, "next_functions"):
@@ -98,7 +100,7 @@ def run(program: Program, engine: ModuleType) -> Any:
     """The facts of ``program(engine)``, or :class:`Raised` if it raised."""
     try:
         return facts(program(engine))
-    except Exception as exc:  # noqa: BLE001 - the exception is the result being compared
+    except Exception as exc:  # the exception is the result being compared
         return Raised(type(exc).__name__, str(exc))
 
 
@@ -107,7 +109,9 @@ def _compare(a: Any, b: Any, path: str, rtol: float, atol: float) -> list[str]:
         out = []
         for field in ("dtype", "requires_grad", "is_leaf", "grad_fn", "version"):
             if getattr(a, field) != getattr(b, field):
-                out.append(f"{path}.{field}: torch {getattr(a, field)!r} != ownership {getattr(b, field)!r}")
+                out.append(
+                    f"{path}.{field}: torch {getattr(a, field)!r} != ownership {getattr(b, field)!r}"
+                )
         if a.values.shape != b.values.shape:
             out.append(f"{path}.shape: torch {a.values.shape} != ownership {b.values.shape}")
         elif not np.allclose(a.values, b.values, rtol=rtol, atol=atol, equal_nan=True):
@@ -116,13 +120,21 @@ def _compare(a: Any, b: Any, path: str, rtol: float, atol: float) -> list[str]:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) != len(b):
             return [f"{path}: torch has {len(a)} items, ownership {len(b)}"]
-        return [e for i, (x, y) in enumerate(zip(a, b, strict=True)) for e in _compare(x, y, f"{path}[{i}]", rtol, atol)]
+        return [
+            e
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for e in _compare(x, y, f"{path}[{i}]", rtol, atol)
+        ]
     if isinstance(a, dict) and isinstance(b, dict):
         if list(a) != list(b):
             return [f"{path}: keys torch {list(a)} != ownership {list(b)}"]
         return [e for k in a for e in _compare(a[k], b[k], f"{path}[{k!r}]", rtol, atol)]
     if isinstance(a, float) and isinstance(b, float):
-        return [] if np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True) else [f"{path}: torch {a!r} != ownership {b!r}"]
+        return (
+            []
+            if np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+            else [f"{path}: torch {a!r} != ownership {b!r}"]
+        )
     if a != b:
         return [f"{path}: torch {a!r} != ownership {b!r}"]
     return []

@@ -1,0 +1,127 @@
+"""The guide's build rules, as a Sphinx extension (loaded by conf.py).
+
+- Math is typeset by a MathJax copied into the build (``_static/mathjax``): no CDN.
+- The kernels that execute pages print minimal tracebacks (``ExceptionType: message``), so no page
+  shows a path of the build machine.
+- A code cell tagged ``raises-exception`` must name what it raises in ``:expect:`` and must really
+  raise it: a cell that stops raising is a claim that became false, and fails the build.
+- The finished site is scanned: no ``<script>``/``<link>`` that leaves the site, no absolute path of
+  the build machine.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+# The parts of MathJax 3 that the tex-chtml component loads (the speech engine is left out).
+MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts/woff-v2", "ui", "a11y")
+KERNEL_CONFIG = """\
+# Written by docs/_ext/guide_checks.py for the kernels that execute the guide's pages.
+c.InteractiveShell.xmode = "Minimal"
+c.InteractiveShell.colors = "nocolor"
+"""
+
+
+def _mathjax_source() -> Path:
+    """The MathJax folder shipped by the ``sphinx-mathjax-offline`` distribution."""
+    dist = metadata.distribution("sphinx-mathjax-offline")
+    for file in dist.files or ():
+        if file.name == "tex-chtml.js":
+            return Path(str(dist.locate_file(file))).parent
+    raise RuntimeError("sphinx-mathjax-offline is installed without tex-chtml.js")
+
+
+def _kernel_settings(app: Sphinx) -> None:
+    """Point the executing kernels at an IPython profile with minimal tracebacks."""
+    ipython_dir = Path(app.outdir).parent / ".ipython"
+    profile = ipython_dir / "profile_default"
+    profile.mkdir(parents=True, exist_ok=True)
+    (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
+    os.environ["IPYTHONDIR"] = str(ipython_dir)
+    os.environ.setdefault("PYTHONWARNINGS", "default")
+
+
+def _copy_mathjax(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    src, dest = _mathjax_source(), Path(app.outdir) / "_static" / "mathjax"
+    for part in MATHJAX_PARTS:
+        target = dest / part
+        if (src / part).is_dir():
+            shutil.copytree(src / part, target, dirs_exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / part, target)
+
+
+def _check_expected_errors(app: Sphinx, doctree: nodes.document) -> None:
+    """Every ``raises-exception`` cell names its exception and really raised it."""
+    if app.config.nb_execution_mode == "off":  # the doctest builder: cells are not executed
+        return
+    for cell in doctree.findall(nodes.container):
+        if cell.get("nb_element") != "cell_code":
+            continue
+        meta: dict[str, Any] = cell.get("cell_metadata", {})
+        tags = meta.get("tags", [])
+        tracebacks = [
+            n.astext() for n in cell.findall(nodes.literal_block) if "traceback" in n["classes"]
+        ]
+        if "raises-exception" not in tags:
+            continue
+        expect = meta.get("expect")
+        if not expect:
+            logger.warning(
+                "a raises-exception cell must say what it raises, e.g. "
+                ':expect: "RuntimeError: one of the variables needed"',
+                location=cell,
+            )
+        elif not tracebacks:
+            logger.warning(
+                f"this cell is tagged raises-exception but raised nothing (expected {expect!r})",
+                location=cell,
+            )
+        elif not any(expect in tb for tb in tracebacks):
+            logger.warning(
+                f"this cell raised something else than expected {expect!r}: {tracebacks[-1][-300:]}",
+                location=cell,
+            )
+
+
+_EXTERNAL = re.compile(r"<(script|link)\b[^>]*\b(src|href)=\"(https?:)?//", re.I)
+
+
+def _scan_site(app: Sphinx, exc: Exception | None) -> None:
+    """The built pages load nothing from outside and show no path of this machine."""
+    if exc is not None or app.builder.format != "html":
+        return
+    root = str(Path(app.confdir).resolve())
+    home = os.path.expanduser("~")
+    private = [root, home + "/", "site-packages", "/tmp/"]
+    for page in sorted(Path(app.outdir).rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        rel = page.relative_to(app.outdir)
+        for match in _EXTERNAL.finditer(text):
+            logger.warning(f"{rel}: loads a resource from outside the site: {match.group(0)}")
+        for needle in private:
+            if needle in text:
+                logger.warning(f"{rel}: shows a path of the build machine ({needle!r})")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.config.mathjax_path = "mathjax/tex-chtml.js"
+    app.connect("builder-inited", _kernel_settings)
+    app.connect("doctree-read", _check_expected_errors)
+    app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _scan_site)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,141 @@
+"""The site's build rules can fail: each defect below, planted in a scratch copy, fails the build.
+
+Each case builds a one-page scratch site with the project's own Makefile, conf.py and extension,
+so the flags under test are the ones `make html` and `make doctest` really use.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = Path(sys.prefix)
+
+PAGE_HEAD = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# Scratch
+
+"""
+
+
+def build(tmp_path: Path, page: str, target: str) -> subprocess.CompletedProcess[str]:
+    """Build a scratch site whose index page is ``page`` with ``make <target>``."""
+    for name in ("Makefile", "conf.py", "pyproject.toml", "constraints.txt"):
+        shutil.copy2(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "docs" / "_ext", tmp_path / "docs" / "_ext")
+    shutil.copytree(ROOT / "docs" / "_static", tmp_path / "docs" / "_static")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(PAGE_HEAD + page)
+    stamp = VENV / ".installed"
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run(
+        ["make", target, f"VENV={VENV}", f"STAMP={stamp}", "SPHINXOPTS=-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+GOOD_CELL = """
+```{code-cell} ipython3
+print(1 + 1)
+```
+"""
+
+
+@pytest.fixture(scope="module")
+def venv_ready() -> None:
+    if not (VENV / "bin" / "sphinx-build").exists():
+        pytest.skip("the docs extra is not installed in this environment")
+
+
+def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
+    result = build(tmp_path, GOOD_CELL, "html")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("defect", "page", "says"),
+    [
+        (
+            "an unexpected exception in a cell",
+            "```{code-cell} ipython3\n1 / 0\n```\n",
+            "Executing notebook failed",
+        ),
+        (
+            "a raises-exception cell that no longer raises",
+            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+            "1 / 1\n```\n",
+            "raised nothing",
+        ),
+        (
+            "a raises-exception cell that raises something else",
+            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+            "int('x')\n```\n",
+            "raised something else",
+        ),
+        (
+            "a raises-exception cell that does not say what it raises",
+            "```{code-cell} ipython3\n:tags: [raises-exception]\n1 / 0\n```\n",
+            "must say what it raises",
+        ),
+        (
+            "output on stderr",
+            "```{code-cell} ipython3\nimport sys\nprint('oops', file=sys.stderr)\n```\n",
+            "stderr",
+        ),
+        (
+            "a broken cross-reference",
+            GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
+            "reference target not found",
+        ),
+        (
+            "a broken document link",
+            GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
+            "unknown document",
+        ),
+    ],
+)
+def test_a_defect_fails_make_html(
+    tmp_path: Path, venv_ready: None, defect: str, page: str, says: str
+) -> None:
+    result = build(tmp_path, page, "html")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, f"{defect} did not fail the build:\n{output}"
+    assert says in output, output
+
+
+def test_a_wrong_doctest_output_fails_make_doctest(tmp_path: Path, venv_ready: None) -> None:
+    page = "```{doctest}\n>>> 1 + 1\n3\n```\n"
+    result = build(tmp_path, page, "doctest")
+    report = (tmp_path / "_build" / "doctest" / "output.txt").read_text()
+    assert result.returncode != 0, result.stdout + result.stderr
+    assert "1 failure in tests" in report, report
+
+
+def test_a_right_doctest_output_passes_make_doctest(tmp_path: Path, venv_ready: None) -> None:
+    page = "```{doctest}\n>>> 1 + 1\n2\n```\n"
+    result = build(tmp_path, page, "doctest")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_plain_python_fence_is_not_a_doctest(tmp_path: Path, venv_ready: None) -> None:
+    """Why pages must use ```{doctest}```: a plain fence with >>> is silently not tested."""
+    page = "```python\n>>> 1 + 1\n3\n```\n"
+    result = build(tmp_path, page, "doctest")
+    report = (tmp_path / "_build" / "doctest" / "output.txt").read_text()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 tests" in report, report
