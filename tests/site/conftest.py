@@ -1,0 +1,20 @@
+"""Checks of the built site: they need ``_build/html`` (``make html``) and skip without it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from sitepages import SKIP_REASON, site_dir, site_exists
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    """The built site's folder; the test is skipped when there is none."""
+    if not site_exists():
+        pytest.skip(SKIP_REASON.format(path=site_dir()))
+    return site_dir()

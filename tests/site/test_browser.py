@@ -1,0 +1,312 @@
+"""The built site in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+The site is served from ``_build/html`` by a local ``http.server`` on 127.0.0.1 (a free port) and
+every page is opened. Each page must: log no console error and raise no script error; load
+nothing from any host but 127.0.0.1 (such requests are recorded and aborted); have every math
+element typeset by the site's own MathJax (``mjx-container``, no raw ``\\(`` left); open every
+sphinx-design dropdown on a click. The search page must find each query of
+``site_expectations.SEARCHES`` offline. Screenshots for review go to ``_build/screenshots/``.
+
+Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
+missing and this runs as root with apt-get, the session installs Debian's ``chromium`` package
+first; where that is impossible the tests are skipped with the reason. Playwright never downloads
+a browser here (``playwright install`` is not used).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from site_expectations import PAGES, SCREENSHOTS, SEARCHES, Expect
+from sitepages import SKIP_REASON, load_pages, site_dir, site_exists
+
+CHROMIUM = os.environ.get("OWNERSHIP_CHROMIUM", "/usr/bin/chromium")
+APT_PACKAGES = ("chromium",)
+FLAGS = [
+    "--headless",
+    "--no-sandbox",  # runs as root in CI
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-default-browser-check",
+    "--metrics-recording-only",
+]
+MATHJAX_TIMEOUT_MS = 20_000
+SEARCH_TIMEOUT_MS = 20_000
+
+
+def _install_chromium() -> str | None:
+    """Make sure Chromium is there; return why it cannot be, or None when it is."""
+    if Path(CHROMIUM).is_file():
+        return None
+    if os.name != "posix" or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get)"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    steps = [
+        (["apt-get", "update"], 300),
+        (["apt-get", "install", "-y", *APT_PACKAGES], 900),
+    ]
+    for cmd, timeout in steps:
+        try:
+            subprocess.run(cmd, env=env, timeout=timeout, check=True, capture_output=True)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as err:
+            tail = getattr(err, "stderr", b"") or b""
+            detail = tail.decode(errors="replace")[-300:]
+            return f"`{' '.join(cmd)}` failed, so Chromium cannot be installed: {err} {detail}"
+    if not Path(CHROMIUM).is_file():
+        return f"apt-get installed {APT_PACKAGES} but {CHROMIUM} is still missing"
+    return None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    """The site served on 127.0.0.1 at a free port; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@dataclass
+class Browser:
+    """One Chromium for the session, and every request it tried to send elsewhere."""
+
+    context: Any
+    base: str
+    outside: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="session")
+def browser(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Headless Chromium with a fresh profile; requests leaving 127.0.0.1 are recorded, aborted."""
+    sync_api = pytest.importorskip(
+        "playwright.sync_api",
+        reason="the Python package `playwright` is missing (it is in the `test` extra)",
+    )
+    reason = _install_chromium()
+    if reason is not None:
+        pytest.skip(reason)
+    host_port = urlsplit(server).netloc
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": 1280, "height": 900},
+            service_workers="block",
+            timeout=60_000,
+        )
+        state = Browser(context, server)
+
+        def local(url: str) -> bool:
+            parts = urlsplit(url)
+            return parts.scheme in ("data", "blob", "about") or parts.netloc == host_port
+
+        def refuse(route: Any) -> None:
+            state.outside.append(route.request.url)
+            route.abort()
+
+        context.route(lambda url: not local(url), refuse)
+        try:
+            yield state
+        finally:
+            context.close()
+
+
+@dataclass
+class Opened:
+    """A page opened in the browser, with what it logged."""
+
+    page: Any
+    errors: list[str]
+    outside: list[str]
+
+
+def _open(browser: Browser, url: str) -> Opened:
+    page = browser.context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None,
+    )
+    page.on("pageerror", lambda e: errors.append(f"script error: {e}"))
+    page.on(
+        "response",
+        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
+    )
+    before = len(browser.outside)
+    page.goto(browser.base + url, wait_until="load", timeout=30_000)
+    return Opened(page, errors, browser.outside[before:])
+
+
+_MATH_STATE = """() => {
+  const els = [...document.querySelectorAll('span.math, div.math')];
+  const raw = els.filter(e => !e.querySelector('mjx-container'));
+  const body = document.body.cloneNode(true);
+  body.querySelectorAll('pre, code, script, style, .highlight, textarea').forEach(e => e.remove());
+  const text = body.textContent;
+  return {
+    total: els.length,
+    typeset: document.querySelectorAll('mjx-container').length,
+    raw: raw.map(e => e.textContent.slice(0, 60)),
+    rawDelimiters: ['\\\\(', '\\\\)', '\\\\[', '\\\\]'].filter(d => text.includes(d)),
+  };
+}"""
+
+
+_HAS_MATHJAX = "() => [...document.scripts].some(s => /mathjax/i.test(s.src))"
+
+
+def _wait_for_mathjax(page: Any) -> None:
+    """Wait until MathJax has typeset the page (its startup promise has resolved)."""
+    page.wait_for_function(
+        "() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+        timeout=MATHJAX_TIMEOUT_MS,
+    )
+    page.evaluate("() => MathJax.startup.promise.then(() => true)")
+
+
+def _check_math(opened: Opened, required: bool) -> list[str]:
+    page = opened.page
+    has_math = page.evaluate("() => document.querySelectorAll('span.math, div.math').length > 0")
+    if not has_math:
+        return ["the page should have math but has none"] if required else []
+    if not page.evaluate(_HAS_MATHJAX):
+        return ["the page has math but loads no MathJax script"]
+    try:
+        _wait_for_mathjax(page)
+    except Exception as err:  # a Playwright timeout: MathJax never started
+        return [f"MathJax did not start: {str(err).splitlines()[0]}"]
+    state = page.evaluate(_MATH_STATE)
+    problems = []
+    if state["raw"]:
+        problems.append(f"math left untypeset: {state['raw'][:5]}")
+    if state["typeset"] == 0:
+        problems.append("no mjx-container on a page with math")
+    if state["rawDelimiters"]:
+        problems.append(f"raw TeX delimiters visible: {state['rawDelimiters']}")
+    return problems
+
+
+def _check_dropdowns(opened: Opened, minimum: int) -> list[str]:
+    page = opened.page
+    dropdowns = page.locator("details.sd-dropdown")
+    count = dropdowns.count()
+    problems = [] if count >= minimum else [f"{count} dropdowns, expected at least {minimum}"]
+    for i in range(count):
+        d = dropdowns.nth(i)
+        if not d.evaluate("e => e.open"):
+            d.locator(":scope > summary").click(timeout=5_000)
+            try:
+                page.wait_for_function("e => e.open", arg=d.element_handle(), timeout=3_000)
+            except Exception:
+                problems.append(f"dropdown {i} did not open on click")
+                continue
+        body = d.locator(":scope > :not(summary)").first
+        if body.count() and not body.is_visible():
+            problems.append(f"dropdown {i} opened but its content is not visible")
+    return problems
+
+
+def _site_urls() -> list[Any]:
+    if not site_exists():
+        reason = SKIP_REASON.format(path=site_dir())
+        return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-site")]
+    return [p.url for p in load_pages()]
+
+
+@pytest.mark.parametrize("url", _site_urls())
+def test_page_in_browser(browser: Browser, url: str) -> None:
+    expect = PAGES.get(url, Expect())
+    opened = _open(browser, url)
+    try:
+        problems = _check_math(opened, expect.math)
+        problems += _check_dropdowns(opened, expect.min_dropdowns)
+        text = opened.page.inner_text("body")
+        problems += [f"missing text {t!r}" for t in expect.texts if t.lower() not in text.lower()]
+        for sel in expect.selectors:
+            if not opened.page.locator(sel).first.is_visible():
+                problems.append(f"no visible element matches {sel!r}")
+        problems += opened.errors
+        problems += [f"request left 127.0.0.1: {u}" for u in opened.outside]
+    finally:
+        opened.page.close()
+    assert not problems, f"{url}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("query", SEARCHES)
+def test_search_finds(browser: Browser, query: str) -> None:
+    opened = _open(browser, "search.html?q=" + query.replace(" ", "+"))
+    page = opened.page
+    try:
+        hits = page.locator("#search-results ul.search li")
+        try:
+            hits.first.wait_for(state="attached", timeout=SEARCH_TIMEOUT_MS)
+        except Exception:
+            summary = page.locator("#search-results").inner_text()
+            pytest.fail(f"search for {query!r} found nothing: {summary!r}")
+        assert hits.count() >= 1
+        assert not opened.errors, opened.errors
+        assert not opened.outside, opened.outside
+    finally:
+        page.close()
+
+
+def test_expected_pages_exist(site: Path) -> None:
+    urls = {p.url for p in load_pages()}
+    missing = sorted(set(PAGES) - urls)
+    assert not missing, f"expectations name pages the site does not have: {missing}"
+    for name, candidates in SCREENSHOTS.items():
+        assert urls & set(candidates), f"{name}: none of {candidates} is in the site"
+
+
+def test_screenshots(browser: Browser, site: Path) -> None:
+    shots = site.parent / "screenshots"  # _build/screenshots beside _build/html
+    shots.mkdir(parents=True, exist_ok=True)
+    urls = {p.url for p in load_pages()}
+    for name, candidates in SCREENSHOTS.items():
+        url = next((u for u in candidates if u in urls), None)
+        if url is None:
+            continue
+        opened = _open(browser, url)
+        try:
+            if opened.page.evaluate(_HAS_MATHJAX):  # a MathJax failure is test_page's to report
+                with contextlib.suppress(Exception):
+                    _wait_for_mathjax(opened.page)
+            target = shots / name
+            opened.page.screenshot(path=str(target), full_page=True, timeout=30_000)
+        finally:
+            opened.page.close()
+        assert target.stat().st_size > 10_000, f"{target} looks empty"
+
+
+def test_the_browser_is_debians_chromium(browser: Browser) -> None:
+    """The checks ran in Debian's Chromium, not in a browser build downloaded by a tool."""
+    out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
+    assert "Chromium" in out.stdout, out.stdout
