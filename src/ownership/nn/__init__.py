@@ -1,0 +1,40 @@
+"""Neural-network modules: who owns which tensor, and who may mutate it.
+
+- :class:`Parameter`: a tensor a module owns for the optimizer to train.
+- :class:`Module`: registers parameters, buffers and child modules (one ``__setattr__``
+  decides), collects them recursively, saves and loads them (``state_dict``).
+- Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`,
+  :class:`Sequential`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
+  :class:`EventCounter` (the self-test's layer with a running event counter buffer), and the
+  losses :class:`MSELoss` and :class:`CrossEntropyLoss`.
+- :mod:`ownership.nn.init`: in-place initialisers; :mod:`ownership.nn.functional`: the
+  stateless functions.
+"""
+
+from ownership.nn import functional, init
+from ownership.nn.activation import ReLU, Sigmoid, Tanh
+from ownership.nn.batchnorm import BatchNorm1d
+from ownership.nn.container import Sequential
+from ownership.nn.event_counter import EventCounter
+from ownership.nn.linear import Linear
+from ownership.nn.loss import CrossEntropyLoss, MSELoss
+from ownership.nn.module import Module
+from ownership.nn.parameter import Parameter
+from ownership.nn.state_dict import IncompatibleKeys
+
+__all__ = [
+    "BatchNorm1d",
+    "CrossEntropyLoss",
+    "EventCounter",
+    "IncompatibleKeys",
+    "Linear",
+    "MSELoss",
+    "Module",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Tanh",
+    "functional",
+    "init",
+]

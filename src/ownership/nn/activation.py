@@ -1,0 +1,43 @@
+"""Activation layers: ReLU, Sigmoid, Tanh. They own nothing; they apply one function.
+
+>>> import ownership
+>>> ReLU()(ownership.tensor([-1.0, 2.0])), ReLU(inplace=True)
+(tensor([0., 2.]), ReLU(inplace=True))
+"""
+
+from __future__ import annotations
+
+from ownership.nn.module import Module
+from ownership.tensor import Tensor
+
+__all__ = ["ReLU", "Sigmoid", "Tanh"]
+
+
+class ReLU(Module):
+    """``max(0, x)`` elementwise; with ``inplace=True`` it overwrites its input (``relu_``)."""
+
+    inplace: bool
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.relu_() if self.inplace else input.relu()
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    """``1 / (1 + exp(-x))`` elementwise."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.sigmoid()
+
+
+class Tanh(Module):
+    """``tanh(x)`` elementwise."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.tanh()

@@ -1,0 +1,186 @@
+"""BatchNorm1d: parameters the optimizer trains, buffers the forward pass maintains.
+
+The unit's example of the ownership split in one layer:
+
+- ``weight`` and ``bias`` are **parameters**: they get gradients; only the optimizer writes them.
+- ``running_mean``, ``running_var`` and ``num_batches_tracked`` are **buffers**: saved in
+  ``state_dict``, never differentiated, written only by ``forward`` in training mode, outside
+  the graph. Evaluation mode normalises with them instead of the batch's statistics.
+
+>>> import ownership
+>>> bn = BatchNorm1d(2)
+>>> _ = bn(ownership.tensor([[1.0, 2.0], [3.0, 6.0]]))
+>>> bn.running_mean, bn.running_var, bn.num_batches_tracked
+(tensor([0.2000, 0.4000]), tensor([1.1000, 1.7000]), tensor(1))
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ownership import dtypes, grad_mode
+from ownership.nn import init
+from ownership.nn.module import Module
+from ownership.nn.parameter import Parameter
+from ownership.ops.creation import ones, tensor, zeros
+from ownership.tensor import Tensor
+
+__all__ = ["BatchNorm1d"]
+
+
+class BatchNorm1d(Module):
+    """Normalise each feature (dim 1) of a ``(N, C)`` or ``(N, C, L)`` input over the batch.
+
+    ``y = (x - mean) / sqrt(var + eps) * weight + bias``. In training mode ``mean`` and ``var``
+    are the batch's (``var`` biased) and the running statistics move towards them:
+    ``running = (1 - momentum) * running + momentum * batch``, with the *unbiased* variance for
+    ``running_var``; ``momentum=None`` gives the cumulative average over
+    ``num_batches_tracked`` batches. In evaluation mode the running statistics are used (the
+    batch's if ``track_running_stats=False``). ``affine=False`` registers ``weight`` and
+    ``bias`` as ``None``; ``track_running_stats=False`` registers the three buffers as ``None``.
+
+    The output's ``grad_fn`` is that of the ops composing it, not torch's fused
+    ``NativeBatchNormBackward0``; values and gradients match torch's.
+    """
+
+    num_features: int
+    eps: float
+    momentum: float | None
+    affine: bool
+    track_running_stats: bool
+    weight: Parameter | None
+    bias: Parameter | None
+    running_mean: Tensor | None
+    running_var: Tensor | None
+    num_batches_tracked: Tensor | None
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-5,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(zeros(num_features))
+            if bias:
+                self.bias = Parameter(zeros(num_features))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", zeros(num_features))
+            self.register_buffer("running_var", ones(num_features))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype=dtypes.int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        """Running mean 0, running variance 1, no batch seen (each written once, in place)."""
+        if self.running_mean is not None and self.running_var is not None:
+            with grad_mode.no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                if self.num_batches_tracked is not None:
+                    self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        """Reset the running statistics, ``weight`` to ones and ``bias`` to zeros."""
+        self.reset_running_stats()
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        """Accept a checkpoint without ``num_batches_tracked`` (older ones), as torch does."""
+        key = prefix + "num_batches_tracked"
+        if self.num_batches_tracked is not None and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked
+        super()._load_from_state_dict(state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.num_batches_tracked is not None:
+            with grad_mode.no_grad():
+                self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked)
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        dims = (0, *range(2, input.dim()))
+        per_channel = math.prod(int(input.shape[d]) for d in dims)
+        if use_batch_stats and per_channel == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"torch.Size({list(input.shape)})"
+            )
+        if self.running_mean is not None and self.running_mean.numel() != input.shape[1]:
+            raise RuntimeError(
+                f"running_mean should contain {input.shape[1]} elements not "
+                f"{self.running_mean.numel()}"
+            )
+        shape = (1, -1) + (1,) * (input.dim() - 2)  # broadcast a per-channel vector
+        if use_batch_stats:
+            mean = input.mean(dims, keepdim=True)
+            var = ((input - mean) ** 2).mean(dims, keepdim=True)
+            if self.training and self.running_mean is not None and self.running_var is not None:
+                self._update_running_stats(mean, var, per_channel, factor)
+        else:
+            assert self.running_mean is not None and self.running_var is not None
+            mean = self.running_mean.view(shape)
+            var = self.running_var.view(shape)
+        out = (input - mean) / (var + self.eps).sqrt()
+        if self.weight is not None:
+            out = out * self.weight.view(shape)
+        if self.bias is not None:
+            out = out + self.bias.view(shape)
+        return out
+
+    def _update_running_stats(self, mean: Tensor, var: Tensor, count: int, factor: float) -> None:
+        """Move the running statistics towards the batch's, outside the graph.
+
+        torch's fused kernel writes them without bumping their version counter (measured in
+        2.13: ``running_mean._version`` stays 1 after a training step while
+        ``num_batches_tracked``, updated with ``add_``, goes to 2). Writing through ``.data``
+        (same storage, its own counter) reproduces exactly that. It is safe here because no
+        graph ever saves these buffers: evaluation mode only reads them through ``view`` and
+        ``sub``, which save nothing. Anywhere else, ``.data`` is the unit's first trap.
+        """
+        assert self.running_mean is not None and self.running_var is not None
+        unbiased = var.detach().reshape(-1) * (count / max(count - 1, 1))
+        with grad_mode.no_grad():
+            running_mean = self.running_mean.data
+            running_var = self.running_var.data
+            running_mean.copy_(running_mean * (1 - factor) + mean.detach().reshape(-1) * factor)
+            running_var.copy_(running_var * (1 - factor) + unbiased * factor)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+            f"affine={self.affine}, bias={self.bias is not None}, "
+            f"track_running_stats={self.track_running_stats}"
+        )

@@ -1,0 +1,103 @@
+"""Sequential: children called in order, each one's output the next one's input.
+
+Children are registered under the names ``'0'``, ``'1'``, ... (or the keys of an
+``OrderedDict``), so their parameters are collected as ``'0.weight'``, ``'2.bias'``...
+
+>>> import ownership
+>>> seq = Sequential(ownership.nn.Linear(2, 3), ownership.nn.ReLU(), ownership.nn.Linear(3, 1))
+>>> len(seq), [name for name, _ in seq.named_parameters()]
+(3, ['0.weight', '0.bias', '2.weight', '2.bias'])
+>>> seq[1:]
+Sequential(
+  (1): ReLU()
+  (2): Linear(in_features=3, out_features=1, bias=True)
+)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import OrderedDict
+from collections.abc import Iterator
+from itertools import islice
+from typing import Any, Self, cast, overload
+
+from ownership.nn.module import Module
+
+__all__ = ["Sequential"]
+
+
+class Sequential(Module):
+    """A chain of modules: ``Sequential(a, b, c)(x)`` is ``c(b(a(x)))``.
+
+    Indexing by an int (negative counts from the end) gives a child; by a slice, a new
+    Sequential holding the same child objects under their *original* names. ``len`` and
+    iteration cover the children in order.
+    """
+
+    @overload
+    def __init__(self, *args: Module) -> None: ...
+
+    @overload
+    def __init__(self, arg: OrderedDict[str, Module], /) -> None: ...
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for index, module in enumerate(args):
+                self.add_module(str(index), module)
+
+    def _key_at(self, index: Any) -> str:
+        size = len(self)
+        index = operator.index(index)
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of range")
+        return next(islice(iter(self._modules), index % size, None))
+
+    @overload
+    def __getitem__(self, index: int) -> Module: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequential: ...
+
+    def __getitem__(self, index: int | slice) -> Module | Sequential:
+        if isinstance(index, slice):
+            chosen = cast(list[tuple[str, Module]], list(self._modules.items())[index])
+            return type(self)(OrderedDict(chosen))
+        module = self._modules[self._key_at(index)]
+        assert module is not None
+        return module
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        setattr(self, self._key_at(index), module)
+
+    def __delitem__(self, index: int | slice) -> None:
+        if isinstance(index, slice):
+            for key in list(self._modules)[index]:
+                delattr(self, key)
+        else:
+            delattr(self, self._key_at(index))
+        # keep the names 0, 1, ... contiguous, as torch does
+        renumbered = {str(i): m for i, m in enumerate(self._modules.values())}
+        self._modules.clear()
+        self._modules.update(renumbered)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(m for m in self._modules.values() if m is not None)
+
+    def append(self, module: Module) -> Self:
+        """Add ``module`` at the end (named ``str(len(self))``); returns the Sequential."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def forward(self, input: Any) -> Any:
+        """Call each child on the previous child's output."""
+        for module in self:
+            input = module(input)
+        return input

@@ -1,0 +1,72 @@
+"""Linear: ``y = x Wᵀ + b``, with torch's default initialisation.
+
+>>> import ownership
+>>> _ = ownership.manual_seed(0)
+>>> lin = Linear(3, 2)
+>>> lin
+Linear(in_features=3, out_features=2, bias=True)
+>>> [(name, tuple(p.shape), p._version) for name, p in lin.named_parameters()]
+[('weight', (2, 3), 1), ('bias', (2,), 1)]
+"""
+
+from __future__ import annotations
+
+import math
+
+from ownership.nn import init
+from ownership.nn.module import Module
+from ownership.nn.parameter import Parameter
+from ownership.ops.creation import zeros
+from ownership.tensor import Tensor
+
+__all__ = ["Linear"]
+
+
+class Linear(Module):
+    """An affine map from ``in_features`` to ``out_features``.
+
+    Owns ``weight`` (shape ``(out_features, in_features)``) and, unless ``bias=False``,
+    ``bias`` (shape ``(out_features,)``; registered as ``None`` otherwise). Both start as
+    torch's defaults: ``kaiming_uniform_(weight, a=sqrt(5))`` and ``bias ~ U(-1/sqrt(fan_in),
+    1/sqrt(fan_in))``, so every value lies within ``1/sqrt(in_features)``; each has been
+    written once (version 1).
+
+    The output's ``grad_fn`` is that of the ops composing it (``AddBackward0`` after a
+    ``matmul``) where torch's fused kernel reports ``AddmmBackward0``; values and gradients
+    are the same.
+    """
+
+    in_features: int
+    out_features: int
+    weight: Parameter
+    bias: Parameter | None
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(zeros(out_features, in_features))
+        if bias:
+            self.bias = Parameter(zeros(out_features))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh initial values (torch's scheme; the engine's generator)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``input @ weight.T + bias`` over the last dimension of ``input``."""
+        out = input.matmul(self.weight.t())
+        return out if self.bias is None else out + self.bias
+
+    def extra_repr(self) -> str:
+        return (
+            f"in_features={self.in_features}, out_features={self.out_features}, "
+            f"bias={self.bias is not None}"
+        )

@@ -1,0 +1,428 @@
+"""Module: the owner of parameters, buffers and child modules.
+
+A module keeps what it owns in three registries, ``_parameters``, ``_buffers`` (with
+``_non_persistent_buffers_set``) and ``_modules``; everything else is a plain attribute in
+``__dict__``. **One** method, :meth:`Module.__setattr__`, decides where an assigned value goes:
+
+=====================================  ==============================================
+value assigned to ``self.name``        becomes
+=====================================  ==============================================
+a :class:`~ownership.nn.Parameter`     a parameter (the optimizer will update it)
+a :class:`Module`                      a child module (collected recursively)
+anything, when ``name`` is a buffer    that buffer's new value (a tensor or ``None``)
+a plain tensor                         a plain attribute: **not** a buffer, not saved
+=====================================  ==============================================
+
+The traversals (``named_parameters``, ``named_buffers``, ``named_modules``...) walk the
+registries in registration order, children after the module's own entries, and list a tensor or
+module reachable under several names once, under the first name. ``state_dict`` and
+``load_state_dict`` live in ``ownership.nn.state_dict``.
+
+>>> import ownership
+>>> class Net(Module):
+...     def __init__(self) -> None:
+...         super().__init__()
+...         self.w = ownership.nn.Parameter(ownership.zeros(2))
+...         self.register_buffer("seen", ownership.zeros((), dtype=ownership.int64))
+...         self.cache = ownership.zeros(2)  # plain attribute
+>>> net = Net()
+>>> list(net._parameters), list(net._buffers), "cache" in vars(net)
+(['w'], ['seen'], True)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Self
+
+from ownership.nn.parameter import Parameter, reset_grad
+from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
+from ownership.nn.typename import typename
+from ownership.tensor import Tensor
+
+__all__ = ["Module"]
+
+
+def _addindent(text: str, spaces: int) -> str:
+    """Indent every line but the first by ``spaces`` (blank lines stay empty), as torch does."""
+    first, *rest = text.split("\n")
+    if not rest:
+        return text
+    return "\n".join([first, *((" " * spaces + line) if line.strip() else "" for line in rest)])
+
+
+class Module:
+    """Base class of every layer and model: registers what it owns, walks it, saves it.
+
+    Subclasses call ``super().__init__()`` first, then assign parameters, buffers and children
+    as attributes, and define :meth:`forward`; calling the module calls ``forward``.
+    """
+
+    training: bool
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
+    _non_persistent_buffers_set: set[str]
+    _modules: dict[str, Module | None]
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation; every subclass defines it. Call the module, not ``forward``."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    # -- registration ---------------------------------------------------------------------
+
+    def _check_new_name(self, name: Any, kind: str, registry: str) -> None:
+        """The name rules shared by parameters and buffers (torch's order of checks)."""
+        if registry not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self.__dict__[registry]:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (a :class:`Parameter` or ``None``) as parameter ``name``.
+
+        ``None`` keeps the name registered but out of ``parameters()`` and ``state_dict()``.
+        Refuses a name that is not a string, contains a dot, is empty or is already another
+        attribute; a value that is not a Parameter; and a Parameter that is not a leaf (compute
+        values derived from parameters in ``forward`` instead).
+        """
+        self._check_new_name(name, "parameter", "_parameters")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        if param is not None and param.grad_fn is not None:
+            raise ValueError(
+                f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be "
+                f"created explicitly. To express '{name}' as a function of another Tensor, "
+                "compute the value in the forward() method."
+            )
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Register ``tensor`` as buffer ``name``: state the module owns that is not trained.
+
+        A persistent buffer is saved in ``state_dict``; a non-persistent one is not (but is
+        still listed by ``named_buffers``). ``None`` keeps the name registered and unsaved.
+        Name rules as for :meth:`register_parameter`; the value must be a tensor or ``None``.
+        """
+        self._check_new_name(name, "buffer", "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Register ``module`` (or ``None``) as child ``name``; its contents become ours too."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    def register_module(self, name: str, module: Module | None) -> None:
+        """Alias of :meth:`add_module`."""
+        self.add_module(name, module)
+
+    def _forget(self, name: str, *places: str) -> None:
+        """Drop ``name`` from each place (``'__dict__'`` or a registry) before re-registering."""
+        for place in places:
+            entries = self.__dict__ if place == "__dict__" else self.__dict__[place]
+            entries.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """The one place that decides what an assigned value becomes (see the module docs).
+
+        Refuses a Parameter or Module before ``Module.__init__()``; and, for a name already
+        registered as a parameter, child or buffer, a value of the wrong kind (only ``None`` or
+        the same kind may replace it: ``del`` the attribute first to change its kind).
+        """
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, "__dict__", "_buffers", "_modules")
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if "_modules" not in self.__dict__:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, "__dict__", "_parameters", "_buffers")
+            self._modules[name] = value
+        elif name in self.__dict__.get("_modules", {}):
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as child module '{name}' "
+                    "(torch.nn.Module or None expected)"
+                )
+            self._modules[name] = None
+        elif name in self.__dict__.get("_buffers", {}):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{typename(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
+                )
+            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        """Reached only when normal lookup fails: the registries, then ``AttributeError``."""
+        for registry in ("_parameters", "_buffers", "_modules"):
+            entries = self.__dict__.get(registry, {})
+            if name in entries:
+                return entries[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self) -> list[str]:
+        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules, *self._buffers]
+        return sorted(key for key in keys if not key[0].isdigit())
+
+    def apply(self, fn: Callable[[Module], Any]) -> Self:
+        """Call ``fn`` on every child (recursively, children first) and then on this module."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # -- traversal ------------------------------------------------------------------------
+
+    def named_modules(
+        self, memo: set[int] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """This module (named ``prefix``, ``''`` by default) and every descendant, pre-order.
+
+        A module reachable under several names is listed once (the first name) unless
+        ``remove_duplicate`` is false. ``memo`` holds the ``id`` of modules already listed.
+        """
+        memo = set() if memo is None else memo
+        if id(self) in memo:
+            return
+        if remove_duplicate:
+            memo.add(id(self))
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                child_prefix = prefix + ("." if prefix else "") + name
+                yield from child.named_modules(memo, child_prefix, remove_duplicate)
+
+    def modules(self, remove_duplicate: bool = True) -> Iterator[Module]:
+        """The modules of :meth:`named_modules`, without names."""
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """The direct children, each once, in registration order."""
+        seen: set[int] = set()
+        for name, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield name, child
+
+    def children(self) -> Iterator[Module]:
+        """The modules of :meth:`named_children`, without names."""
+        for _, child in self.named_children():
+            yield child
+
+    def _named_members(
+        self, registry: str, prefix: str, recurse: bool, remove_duplicate: bool
+    ) -> Iterator[tuple[str, Any]]:
+        """``(qualified name, tensor)`` of one registry over the tree; first name wins."""
+        seen: set[int] = set()
+        if recurse:
+            modules = list(self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate))
+        else:
+            modules = [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in module.__dict__[registry].items():
+                if value is None or id(value) in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter with its qualified name: the module's own first, then each child's.
+
+        This is the recursive collection an optimizer is built from. A Parameter registered
+        under several names (tied weights) is listed once, under the first name, unless
+        ``remove_duplicate`` is false; ``recurse=False`` lists only the module's own.
+        """
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The parameters of :meth:`named_parameters`, without names: what an optimizer takes."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """Every buffer (persistent or not) with its qualified name, as :meth:`named_parameters`."""
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The buffers of :meth:`named_buffers`, without names."""
+        for _, buf in self.named_buffers(recurse=recurse):
+            yield buf
+
+    def get_submodule(self, target: str) -> Module:
+        """The descendant at dotted path ``target`` (``''`` is this module)."""
+        if target == "":
+            return self
+        module: Any = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        assert isinstance(module, Module)
+        return module
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at dotted path ``target`` (such as ``'body.0.weight'``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    # -- state ----------------------------------------------------------------------------
+
+    def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> OrderedDict[str, Tensor]:
+        """Every parameter and persistent buffer of the tree by qualified name, in torch's order.
+
+        Own parameters, own persistent buffers, then each child's; the values are detached
+        aliases sharing storage and version counter (the tensors themselves if ``keep_vars``).
+        See ``ownership.nn.state_dict.save_state``.
+        """
+        return save_state(self, prefix, keep_vars)
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True
+    ) -> IncompatibleKeys:
+        """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
+
+        Identity is kept and each loaded tensor's version goes up by one. Values may be
+        ownership or torch tensors or numpy arrays. Returns ``(missing_keys,
+        unexpected_keys)``; raises torch's ``RuntimeError`` listing every problem (missing or
+        unexpected keys only when ``strict``). See ``ownership.nn.state_dict.load_state``.
+        """
+        return load_state(self, state_dict, strict)
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict[str, Any],
+        prefix: str,
+        missing_keys: list[str],
+        unexpected_keys: list[str],
+        error_msgs: list[str],
+    ) -> None:
+        """Load this module's own entries; a layer overrides it to adapt old checkpoints."""
+        load_own_state(self, state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
+
+    def train(self, mode: bool = True) -> Self:
+        """Set training mode (``True``) or evaluation mode on this module and every descendant.
+
+        Only layers whose forward depends on it (BatchNorm) change behaviour; grad mode is
+        unrelated. Returns the module.
+        """
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for child in self.children():
+            child.train(mode)
+        return self
+
+    def eval(self) -> Self:
+        """``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Self:
+        """Set ``requires_grad`` of every parameter (freezing or unfreezing); returns the module."""
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset every parameter's ``.grad``: to ``None`` by default, else to zeros in place."""
+        for param in self.parameters():
+            reset_grad(param, set_to_none)
+
+    # -- printing -------------------------------------------------------------------------
+
+    def extra_repr(self) -> str:
+        """The layer's settings, printed inside its parentheses; subclasses override it."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [
+            f"({name}): " + _addindent(repr(child), 2) for name, child in self._modules.items()
+        ]
+        lines = extra_lines + child_lines
+        body = ""
+        if len(extra_lines) == 1 and not child_lines:
+            body = extra_lines[0]
+        elif lines:
+            body = "\n  " + "\n  ".join(lines) + "\n"
+        return f"{self._get_name()}({body})"

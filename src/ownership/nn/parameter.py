@@ -1,0 +1,76 @@
+"""Parameter: the tensor a module registers for the optimizer.
+
+A ``Parameter`` is a leaf :class:`~ownership.Tensor` that shares storage *and* version counter
+with the tensor it was made from, requires grad by default (even when created under
+``no_grad``), and prints as ``Parameter containing:``. Assigning one to a module attribute
+registers it (see :meth:`ownership.nn.Module.__setattr__`); results of operations on it, and its
+views, are plain tensors.
+
+>>> import ownership
+>>> data = ownership.zeros(2)
+>>> p = Parameter(data)
+>>> p
+Parameter containing:
+tensor([0., 0.], requires_grad=True)
+>>> with ownership.no_grad():
+...     _ = data.add_(1)  # the same storage and counter: p sees it
+>>> p._version, p.tolist()
+(1, [1.0, 1.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership.ops.creation import zeros
+from ownership.tensor import Tensor
+
+__all__ = ["Parameter", "reset_grad"]
+
+
+class Parameter(Tensor):
+    """A leaf tensor that a module owns and an optimizer updates.
+
+    ``Parameter(data)`` aliases ``data``'s storage and version counter; it is a leaf even when
+    ``data`` is not (the graph behind ``data`` is cut, as by ``detach``) and requires grad
+    unless ``requires_grad=False``, whatever the grad mode. ``Parameter()`` is an empty one.
+    Integer data cannot require grad (torch's ``RuntimeError``).
+    """
+
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        if data is None:
+            data = zeros(0)
+        made: Parameter = cls._make_subclass(data, requires_grad)  # type: ignore[assignment]
+        return made
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        """Everything happens in ``__new__`` (the arguments are not used again here)."""
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
+        """A Parameter over a fresh copy of the values (version 0), once per ``deepcopy``."""
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.data.clone(), self.requires_grad)
+        copied: Parameter = memo[id(self)]
+        return copied
+
+
+def reset_grad(tensor: Tensor, set_to_none: bool = True) -> None:
+    """Forget ``tensor.grad`` before the next backward: set it to ``None``, or zero it in place.
+
+    The one rule behind ``Module.zero_grad`` and ``Optimizer.zero_grad``. Zeroing in place
+    first cuts the gradient out of any graph (``detach_``) so the zeros are a plain leaf.
+    """
+    grad = tensor.grad
+    if grad is None:
+        return
+    if set_to_none:
+        tensor.grad = None
+        return
+    if grad.grad_fn is not None:
+        grad.detach_()
+    else:
+        grad.requires_grad_(False)
+    grad.zero_()

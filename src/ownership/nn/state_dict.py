@@ -1,0 +1,200 @@
+"""Saving and loading a module's state: ``state_dict`` and ``load_state_dict``.
+
+**Saving** lists, module by module (own parameters, then own *persistent* buffers, then each
+child with its name as a prefix), every tensor that is not ``None``. The values are
+``detach()``-ed aliases: they share storage *and* version counter with the module's tensors, so
+they are a view of the live state, not a copy. A tied weight is saved under every name.
+
+**Loading** copies each value into the existing tensor *in place*, under ``no_grad``: the
+module keeps the same Parameter objects (an optimizer built earlier still holds them) and each
+loaded tensor's version goes up by one. Values may be ownership tensors, torch tensors or numpy
+arrays, so weights move between the two engines. Key and shape problems are collected and
+reported together in one ``RuntimeError`` worded as torch's.
+
+>>> import ownership
+>>> lin = ownership.nn.Linear(2, 1)
+>>> lin.load_state_dict({"weight": ownership.ones(1, 2)})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+RuntimeError: Error(s) in loading state_dict for Linear:
+    Missing key(s) in state_dict: "bias".
+>>> lin.load_state_dict({"weight": ownership.ones(1, 2)}, strict=False)
+_IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+from ownership.grad_mode import no_grad
+from ownership.ops.creation import tensor
+from ownership.tensor import Tensor
+
+if TYPE_CHECKING:
+    from ownership.nn.module import Module
+
+__all__ = ["IncompatibleKeys", "load_own_state", "load_state", "save_state"]
+
+
+class IncompatibleKeys(NamedTuple):
+    """What ``load_state_dict`` could not match: the result, a ``(missing, unexpected)`` tuple.
+
+    Prints exactly as torch's result (whose class is ``_IncompatibleKeys``):
+    ``<All keys matched successfully>`` when both lists are empty, else
+    ``_IncompatibleKeys(missing_keys=[...], unexpected_keys=[...])``.
+    """
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return (
+            f"_IncompatibleKeys(missing_keys={self.missing_keys!r}, "
+            f"unexpected_keys={self.unexpected_keys!r})"
+        )
+
+    def __str__(self) -> str:
+        return repr(self)
+
+
+def save_state(
+    module: Module,
+    prefix: str = "",
+    keep_vars: bool = False,
+    destination: OrderedDict[str, Tensor] | None = None,
+) -> OrderedDict[str, Tensor]:
+    """The state of ``module``'s tree: ``prefix + qualified name -> tensor``, in torch's order.
+
+    Own parameters, own persistent buffers, then each child (recursively, a shared child under
+    each of its names); ``None`` entries are skipped. Values are detached aliases unless
+    ``keep_vars`` (then the Parameters and buffers themselves).
+    """
+    state: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination
+    for name, param in module._parameters.items():
+        if param is not None:
+            state[prefix + name] = param if keep_vars else param.detach()
+    for name, buf in module._buffers.items():
+        if buf is not None and name not in module._non_persistent_buffers_set:
+            state[prefix + name] = buf if keep_vars else buf.detach()
+    for name, child in module._modules.items():
+        if child is not None:
+            save_state(child, prefix + name + ".", keep_vars, state)
+    return state
+
+
+def _size(shape: Any) -> str:
+    return f"torch.Size({[int(n) for n in shape]})"
+
+
+def _as_tensor(value: Any) -> Tensor | None:
+    """An ownership tensor holding ``value`` (ownership or torch tensor, numpy array), or None."""
+    if isinstance(value, Tensor):
+        return value
+    if hasattr(value, "detach") and hasattr(value, "numpy"):  # a torch tensor: via numpy
+        value = value.detach()
+        value = value.cpu().numpy() if hasattr(value, "cpu") else value.numpy()
+    if isinstance(value, np.ndarray | np.generic):
+        made: Tensor = tensor(np.array(value))
+        return made
+    return None
+
+
+def load_own_state(
+    module: Module,
+    state_dict: dict[str, Any],
+    prefix: str,
+    missing_keys: list[str],
+    unexpected_keys: list[str],
+    error_msgs: list[str],
+) -> None:
+    """Load ``module``'s own parameters and persistent buffers from ``state_dict`` (torch's rules).
+
+    For each own entry: a missing key is recorded; a value that is not tensor-like or has
+    another shape is an error message; otherwise it is copied in place under ``no_grad``.
+    Keys under ``prefix`` that name no own entry and no child are recorded as unexpected.
+    """
+    persistent = {
+        k: v for k, v in module._buffers.items() if k not in module._non_persistent_buffers_set
+    }
+    local = {k: v for k, v in [*module._parameters.items(), *persistent.items()] if v is not None}
+    for name, param in local.items():
+        key = prefix + name
+        if key not in state_dict:
+            missing_keys.append(key)
+            continue
+        value = _as_tensor(state_dict[key])
+        if value is None:
+            error_msgs.append(
+                f'While copying the parameter named "{key}", expected torch.Tensor or '
+                f"Tensor-like object from checkpoint but received {type(state_dict[key])}"
+            )
+            continue
+        if len(param.shape) == 0 and tuple(value.shape) == (1,):
+            value = value[0]  # a 0-d entry saved as a 1-element vector (old checkpoints)
+        if tuple(value.shape) != tuple(param.shape):
+            error_msgs.append(
+                f"size mismatch for {key}: copying a param with shape {_size(value.shape)} "
+                f"from checkpoint, the shape in current model is {_size(param.shape)}."
+            )
+            continue
+        try:
+            with no_grad():
+                param.copy_(value)
+        except Exception as ex:  # reported with the others, as torch does
+            error_msgs.append(
+                f'While copying the parameter named "{key}", whose dimensions in the model are '
+                f"{_size(param.shape)} and whose dimensions in the checkpoint are "
+                f"{_size(value.shape)}, an exception occurred : {ex.args}."
+            )
+    for key in state_dict:
+        if key.startswith(prefix):
+            head, *rest = key[len(prefix) :].split(".", 1)
+            if (rest and head not in module._modules) or (not rest and head not in local):
+                unexpected_keys.append(key)
+
+
+def load_state(
+    module: Module, state_dict: Mapping[str, Any], strict: bool = True
+) -> IncompatibleKeys:
+    """Copy ``state_dict`` into ``module``'s tree in place; report keys that did not match.
+
+    Every module, pre-order, loads its own entries (``Module._load_from_state_dict``, which a
+    layer may extend). Then, if ``strict``, missing and unexpected keys are errors too; all
+    errors are raised together as one ``RuntimeError``. Shape mismatches and values that are not
+    tensors are errors even when ``strict`` is false. Entries that matched are loaded even
+    when the call raises.
+    """
+    if not isinstance(state_dict, Mapping):
+        raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+    missing: list[str] = []
+    unexpected: list[str] = []
+    errors: list[str] = []
+
+    def load(mod: Module, local: dict[str, Any], prefix: str) -> None:
+        mod._load_from_state_dict(local, prefix, missing, unexpected, errors)
+        for name, child in mod._modules.items():
+            if child is not None:
+                child_prefix = prefix + name + "."
+                below = {k: v for k, v in local.items() if k.startswith(child_prefix)}
+                load(child, below, child_prefix)
+
+    load(module, dict(state_dict), "")
+    if strict:
+        if unexpected:
+            listed = ", ".join(f'"{k}"' for k in unexpected)
+            errors.insert(0, f"Unexpected key(s) in state_dict: {listed}. ")
+        if missing:
+            listed = ", ".join(f'"{k}"' for k in missing)
+            errors.insert(0, f"Missing key(s) in state_dict: {listed}. ")
+    if errors:
+        joined = "\n\t".join(errors)
+        raise RuntimeError(
+            f"Error(s) in loading state_dict for {type(module).__name__}:\n\t{joined}"
+        )
+    return IncompatibleKeys(missing, unexpected)
