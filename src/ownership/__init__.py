@@ -1,3 +1,210 @@
-"""ownership: a numpy engine with PyTorch's contracts for aliasing, mutation and module ownership."""
+"""ownership: a numpy engine with PyTorch's contracts for aliasing, mutation and module ownership.
+
+Write ``import ownership as torch`` and the programs of the unit run with torch's values,
+``grad_fn`` names, ``_version`` numbers and errors.
+
+>>> import ownership as torch
+>>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+>>> y = x.sigmoid()
+>>> y.grad_fn.name(), y._version
+('SigmoidBackward0', 0)
+"""
+
+from __future__ import annotations
+
+from ownership import autograd, ops
+from ownership.dtypes import bool_ as bool
+from ownership.dtypes import (
+    dtype,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    set_default_dtype,
+)
+from ownership.dtypes import float32 as float
+from ownership.dtypes import float64 as double
+from ownership.dtypes import int32 as int
+from ownership.dtypes import int64 as long
+from ownership.functions import (
+    add,
+    allclose,
+    broadcast_shapes,
+    chunk,
+    clone,
+    detach,
+    div,
+    eq,
+    equal,
+    flatten,
+    is_floating_point,
+    is_tensor,
+    mul,
+    narrow,
+    numel,
+    permute,
+    pow,
+    promote_types,
+    reshape,
+    select,
+    split,
+    squeeze,
+    sub,
+    t,
+    transpose,
+    unbind,
+    unsqueeze,
+)
+from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.layout import Size
+from ownership.ops.creation import (
+    arange,
+    cat,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    stack,
+    tensor,
+    where,
+    zeros,
+    zeros_like,
+)
+from ownership.ops.linalg import dot, matmul, mm, mv
+from ownership.ops.pointwise import abs_ as abs
+from ownership.ops.pointwise import clamp, exp, log, neg, relu, sigmoid, sign, sqrt, tanh
+from ownership.ops.reduction import argmax, argmin, mean
+from ownership.ops.reduction import max_ as max
+from ownership.ops.reduction import min_ as min
+from ownership.ops.reduction import sum_ as sum
+from ownership.ops.softmax import log_softmax, softmax
+from ownership.random import (
+    Generator,
+    initial_seed,
+    manual_seed,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+)
+from ownership.tensor import Tensor
 
 __version__ = "0.1.0"
+
+clip = clamp
+
+# the nn.functional namespace is part of the engine surface (``ownership.nn.functional``)
+import ownership.nn.functional  # noqa: E402, F401
+
+__all__ = [
+    "Generator",
+    "Size",
+    "Tensor",
+    "__version__",
+    "abs",
+    "add",
+    "allclose",
+    "arange",
+    "argmax",
+    "argmin",
+    "autograd",
+    "bool",
+    "broadcast_shapes",
+    "cat",
+    "chunk",
+    "clamp",
+    "clip",
+    "clone",
+    "detach",
+    "div",
+    "dot",
+    "double",
+    "dtype",
+    "empty",
+    "empty_like",
+    "enable_grad",
+    "eq",
+    "equal",
+    "exp",
+    "eye",
+    "flatten",
+    "float",
+    "float32",
+    "float64",
+    "from_numpy",
+    "full",
+    "full_like",
+    "get_default_dtype",
+    "initial_seed",
+    "int",
+    "int32",
+    "int64",
+    "is_floating_point",
+    "is_grad_enabled",
+    "is_tensor",
+    "linspace",
+    "log",
+    "log_softmax",
+    "long",
+    "manual_seed",
+    "matmul",
+    "max",
+    "mean",
+    "min",
+    "mm",
+    "mul",
+    "mv",
+    "narrow",
+    "neg",
+    "no_grad",
+    "numel",
+    "ones",
+    "ones_like",
+    "ops",
+    "permute",
+    "pow",
+    "promote_types",
+    "rand",
+    "rand_like",
+    "randint",
+    "randn",
+    "randn_like",
+    "randperm",
+    "relu",
+    "reshape",
+    "select",
+    "set_default_dtype",
+    "set_grad_enabled",
+    "sigmoid",
+    "sign",
+    "softmax",
+    "split",
+    "sqrt",
+    "squeeze",
+    "stack",
+    "sub",
+    "sum",
+    "t",
+    "tanh",
+    "tensor",
+    "transpose",
+    "unbind",
+    "unsqueeze",
+    "where",
+    "zeros",
+    "zeros_like",
+]
+
+# The layers above the engine: modules and optimizers (issue 4), and the ownership audit.
+from ownership import nn, optim  # noqa: E402 - they stand on the engine imported above
+from ownership.auditing import audit  # noqa: E402
+
+__all__ += ["audit", "nn", "optim"]

@@ -16,10 +16,10 @@ The unit's example of the ownership split in one layer:
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ownership import dtypes, grad_mode
+from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
@@ -40,8 +40,11 @@ class BatchNorm1d(Module):
     batch's if ``track_running_stats=False``). ``affine=False`` registers ``weight`` and
     ``bias`` as ``None``; ``track_running_stats=False`` registers the three buffers as ``None``.
 
-    The output's ``grad_fn`` is that of the ops composing it, not torch's fused
-    ``NativeBatchNormBackward0``; values and gradients match torch's.
+    The forward is :func:`ownership.nn.functional.batch_norm`: one node,
+    ``NativeBatchNormBackward0``, as torch's. It writes the running statistics the way torch's
+    kernel does, without bumping their version (measured in 2.13: ``running_mean._version``
+    stays 1 after a training step while ``num_batches_tracked``, updated with ``add_``, goes
+    to 2).
     """
 
     num_features: int
@@ -122,61 +125,27 @@ class BatchNorm1d(Module):
         super()._load_from_state_dict(state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
 
     def forward(self, input: Tensor) -> Tensor:
+        """Normalise ``input``; in training mode also count the batch and update the buffers."""
         if input.dim() not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.num_batches_tracked is not None:
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             with grad_mode.no_grad():
                 self.num_batches_tracked.add_(1)
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked)
         use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
-        dims = (0, *range(2, input.dim()))
-        per_channel = math.prod(int(input.shape[d]) for d in dims)
-        if use_batch_stats and per_channel == 1:
-            raise ValueError(
-                "Expected more than 1 value per channel when training, got input size "
-                f"torch.Size({list(input.shape)})"
-            )
-        if self.running_mean is not None and self.running_mean.numel() != input.shape[1]:
-            raise RuntimeError(
-                f"running_mean should contain {input.shape[1]} elements not "
-                f"{self.running_mean.numel()}"
-            )
-        shape = (1, -1) + (1,) * (input.dim() - 2)  # broadcast a per-channel vector
-        if use_batch_stats:
-            mean = input.mean(dims, keepdim=True)
-            var = ((input - mean) ** 2).mean(dims, keepdim=True)
-            if self.training and self.running_mean is not None and self.running_var is not None:
-                self._update_running_stats(mean, var, per_channel, factor)
-        else:
-            assert self.running_mean is not None and self.running_var is not None
-            mean = self.running_mean.view(shape)
-            var = self.running_var.view(shape)
-        out = (input - mean) / (var + self.eps).sqrt()
-        if self.weight is not None:
-            out = out * self.weight.view(shape)
-        if self.bias is not None:
-            out = out + self.bias.view(shape)
-        return out
-
-    def _update_running_stats(self, mean: Tensor, var: Tensor, count: int, factor: float) -> None:
-        """Move the running statistics towards the batch's, outside the graph.
-
-        torch's fused kernel writes them without bumping their version counter (measured in
-        2.13: ``running_mean._version`` stays 1 after a training step while
-        ``num_batches_tracked``, updated with ``add_``, goes to 2). Writing through ``.data``
-        (same storage, its own counter) reproduces exactly that. It is safe here because no
-        graph ever saves these buffers: evaluation mode only reads them through ``view`` and
-        ``sub``, which save nothing. Anywhere else, ``.data`` is the unit's first trap.
-        """
-        assert self.running_mean is not None and self.running_var is not None
-        unbiased = var.detach().reshape(-1) * (count / max(count - 1, 1))
-        with grad_mode.no_grad():
-            running_mean = self.running_mean.data
-            running_var = self.running_var.data
-            running_mean.copy_(running_mean * (1 - factor) + mean.detach().reshape(-1) * factor)
-            running_var.copy_(running_var * (1 - factor) + unbiased * factor)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if track else None,
+            self.running_var if track else None,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            factor,
+            self.eps,
+        )
 
     def extra_repr(self) -> str:
         return (

@@ -9,12 +9,43 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ownership.ops import loss as _loss
+from ownership.ops import nn_ops as _nn
 from ownership.ops import pointwise as _pw
 from ownership.ops import softmax as _sm
 from ownership.tensor import Tensor
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias`` (``AddmmBackward0`` for a 2-D input with a bias, as torch)."""
+    return _nn.linear(input, weight, bias)
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Per-channel normalisation, one node (``NativeBatchNormBackward0``).
+
+    In training the batch needs more than one value per channel (torch's ``ValueError``).
+    """
+    if training:
+        size = input._data.shape
+        if math.prod(size) // (size[1] if len(size) > 1 else 1) == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"torch.Size({list(size)})"
+            )
+    return _nn.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -68,7 +99,9 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
 
 
 __all__ = [
+    "batch_norm",
     "cross_entropy",
+    "linear",
     "log_softmax",
     "mse_loss",
     "nll_loss",

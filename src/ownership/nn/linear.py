@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
@@ -31,9 +32,9 @@ class Linear(Module):
     1/sqrt(fan_in))``, so every value lies within ``1/sqrt(in_features)``; each has been
     written once (version 1).
 
-    The output's ``grad_fn`` is that of the ops composing it (``AddBackward0`` after a
-    ``matmul``) where torch's fused kernel reports ``AddmmBackward0``; values and gradients
-    are the same.
+    The forward is :func:`ownership.nn.functional.linear`, torch's route: a 2-D input gives
+    ``AddmmBackward0`` (which saves the input, so a later in-place write on it breaks
+    backward), a 3-D input a ``ViewBackward0`` over it.
     """
 
     in_features: int
@@ -62,8 +63,7 @@ class Linear(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """``input @ weight.T + bias`` over the last dimension of ``input``."""
-        out = input.matmul(self.weight.t())
-        return out if self.bias is None else out + self.bias
+        return F.linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return (

@@ -1,0 +1,221 @@
+"""The backward engine: one iterative loop over the graph in a deterministic order.
+
+The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
+graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
+ties broken like torch's ready queue: the most recently created node first. Gradients reaching
+a leaf are summed into its ``.grad`` (which starts as ``None``); saved tensors are freed after a
+node runs unless ``retain_graph``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+from ownership import grad_mode
+from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+
+
+def _add(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _dense(t: Any) -> bool:
+    """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
+    flags = t._data.flags
+    return bool(flags.c_contiguous or flags.f_contiguous)
+
+
+def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
+    """AccumulateGrad: steal an unshared dense gradient, else copy; later ones are added in place."""
+    if grad is None or not var._requires_grad:
+        return
+    old = var._grad
+    if old is None:
+        if create_graph:
+            var._grad = grad
+        elif not shared and _dense(grad) and grad._base is None:
+            var._grad = grad.detach()
+        else:
+            var._grad = grad.detach().clone()
+    elif create_graph or grad_mode.is_grad_enabled():
+        var._grad = old + grad
+    else:
+        old.add_(grad)
+
+
+class _Buffers:
+    """Gradients waiting for a node, summed like torch's InputBuffer.
+
+    A buffered gradient that nobody else holds is summed into in place (so its version goes up,
+    as in torch); one that is shared (a user-given gradient, or the same tensor sent to two
+    places) is summed out of place.
+    """
+
+    def __init__(self, inplace: bool) -> None:
+        self.inplace = inplace
+        self.grads: dict[Node, list[Any]] = {}
+        self.shared: set[int] = set()
+
+    def add(self, node: Node, nr: int, g: Any, shared: bool) -> None:
+        buf = self.grads.get(node)
+        if buf is None:
+            buf = self.grads[node] = [None] * node.num_outputs
+        old = buf[nr]
+        if old is None:
+            buf[nr] = g
+            if shared:
+                self.shared.add(id(g))
+        elif (
+            self.inplace
+            and id(old) not in self.shared
+            and _dense(old)
+            and old._data.shape == g._data.shape
+            and old.dtype is g.dtype
+            and old._base is None
+        ):
+            old.add_(g)
+        else:
+            self.shared.discard(id(old))
+            buf[nr] = old + g
+
+    def pop(self, node: Node) -> tuple[list[Any], list[bool]]:
+        buf = self.grads.pop(node, None) or [None] * node.num_outputs
+        flags = []
+        for g in buf:
+            flags.append(g is not None and id(g) in self.shared)
+            if g is not None:
+                self.shared.discard(id(g))
+        return buf, flags
+
+
+def run_backward(
+    roots: Sequence[Any],
+    root_grads: Sequence[Any],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Any] | None = None,
+    accumulate: bool = True,
+    user_given: Sequence[bool] | None = None,
+) -> list[Any]:
+    """Run backward from ``roots`` seeded with ``root_grads``.
+
+    With ``accumulate`` (``.backward``) gradients are summed into leaves' ``.grad`` (only for
+    ``inputs`` if given); without it (``autograd.grad``) the gradients of ``inputs`` are returned.
+    """
+    if user_given is None:
+        user_given = [True] * len(roots)
+    root_edges: list[Edge] = []
+    for i, t in enumerate(roots):
+        edge = gradient_edge(t)
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        root_edges.append(edge)
+
+    # discover the graph
+    children: dict[Node, list[Node]] = {}
+    stack: list[Node] = []
+    for node, _ in root_edges:
+        assert node is not None
+        if node not in children:
+            children[node] = []
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        kids = children[node]
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            kids.append(nxt)
+            if nxt not in children:
+                children[nxt] = []
+                stack.append(nxt)
+
+    # which nodes run, and where to capture the gradients of ``inputs``
+    captures: dict[Node, list[tuple[int, int]]] = {}
+    input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
+    for k, (node, nr) in enumerate(input_edges):
+        if node is not None:
+            captures.setdefault(node, []).append((nr, k))
+    if inputs is None:
+        run = set(children)
+    else:
+        parents: dict[Node, list[Node]] = {n: [] for n in children}
+        for n, kids in children.items():
+            for c in kids:
+                parents[c].append(n)
+        run = set()
+        todo = [n for n in captures if n in parents]
+        while todo:
+            n = todo.pop()
+            for p in parents[n]:
+                if p not in run:
+                    run.add(p)
+                    todo.append(p)
+        run.update(n for n in captures if n in children)
+    deps: dict[Node, int] = dict.fromkeys(run, 0)
+    for n in run:
+        for c in children[n]:
+            if c in deps:
+                deps[c] += 1
+
+    buffers = _Buffers(inplace=not create_graph)
+    for (node, nr), g, user in zip(root_edges, root_grads, user_given, strict=True):
+        assert node is not None
+        buffers.add(node, nr, g, user)
+    heap: list[tuple[int, int, Node]] = []
+    seen_roots: set[Node] = set()
+    for node, _ in root_edges:
+        assert node is not None
+        if node in deps and deps[node] == 0 and node not in seen_roots:
+            seen_roots.add(node)
+            heapq.heappush(heap, (-node._seq, id(node), node))
+
+    results: list[Any] = [None] * len(input_edges)
+    wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
+    prev = grad_mode.is_grad_enabled()
+    grad_mode._set(create_graph)
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            grads, shared = buffers.pop(node)
+            if node in captures:
+                for nr, k in captures[node]:
+                    results[k] = _add(results[k], grads[nr])
+            if node._retained is not None:
+                for nr, t in node._retained.items():
+                    if grads[nr] is not None and t.grad_fn is node:
+                        _accumulate(t, grads[nr], create_graph, True)
+            if isinstance(node, AccumulateGrad):
+                if accumulate and (wanted is None or id(node) in wanted):
+                    _accumulate(node.variable, grads[0], create_graph, shared[0])
+                continue
+            if all(g is None for g in grads):
+                outs: Sequence[Any] = [None] * len(node.next_functions)
+            else:
+                outs = node.apply(tuple(grads))
+            if not retain_graph:
+                node.release()
+            seen: set[int] = set()
+            twice: set[int] = set()
+            for g in outs:
+                if g is not None:
+                    (twice if id(g) in seen else seen).add(id(g))
+            for (nxt, nr), g in zip(node.next_functions, outs, strict=False):
+                if nxt is None or nxt not in deps:
+                    continue
+                if g is not None:
+                    buffers.add(nxt, nr, g, id(g) in twice)
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+    finally:
+        grad_mode._set(prev)
+    return results

@@ -1,0 +1,166 @@
+"""Custom ops: ``autograd.Function`` with ``ctx.save_for_backward`` checked like built-ins.
+
+Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; call ``.apply``.
+The forward runs without recording; the outputs get one node named ``<Class>Backward``. Tensors
+saved with ``ctx.save_for_backward`` record their version, and ``ctx.saved_tensors`` in backward
+raises torch's error if one was modified in place since (or was freed by an earlier backward).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ownership import grad_mode
+from ownership.autograd.node import Node, gradient_edge
+from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+
+
+def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
+    """Reduce a broadcast gradient to ``shape`` (torch accepts expandable gradients)."""
+    gshape = tuple(g._data.shape)
+    lead = len(gshape) - len(shape)
+    if lead < 0 or any(s != 1 and s != gs for s, gs in zip(shape, gshape[lead:], strict=True)):
+        raise RuntimeError("invalid gradient shape")
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
+    )
+    if axes:
+        g = g.sum(dim=axes, keepdim=True)
+    return g.reshape(shape) if lead else g
+
+
+def _is_tensor(x: Any) -> bool:
+    return hasattr(x, "_storage") and hasattr(x, "_grad_fn")
+
+
+class FunctionCtx:
+    """The ``ctx`` of a custom Function: what forward leaves for backward."""
+
+    def __init__(self) -> None:
+        self._to_save: tuple[Any, ...] = ()
+        self._saved: list[SavedTensor | None] | None = None
+        self._freed = False
+        self._dirty: tuple[Any, ...] = ()
+        self._non_diff: tuple[Any, ...] = ()
+        self.needs_input_grad: tuple[bool, ...] = ()
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep tensors for backward; their versions are checked when unpacked."""
+        self._to_save = tensors
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        """The saved tensors, each checked against the version it had when saved."""
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        if self._saved is None:
+            return tuple(self._to_save)
+        return tuple(None if s is None else s.unpack() for s in self._saved)
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Declare inputs modified in place by forward."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        """Declare outputs that get no gradient."""
+        self._non_diff = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Accepted for compatibility (undefined gradients are always given as zeros)."""
+
+
+class BackwardFunction(Node):
+    """The node of a custom Function's outputs."""
+
+    __slots__ = ("_cls", "_in_shapes", "_n_args", "_positions", "_shapes", "ctx")
+
+    def __init__(self, cls: type, ctx: FunctionCtx, args: tuple[Any, ...], n_out: int) -> None:
+        positions = [i for i, a in enumerate(args) if _is_tensor(a)]
+        super().__init__(tuple(gradient_edge(args[i]) for i in positions), n_out)
+        self._positions = positions
+        self._cls = cls
+        self.ctx = ctx
+        self._n_args = len(args)
+        self._in_shapes = [tuple(args[i]._data.shape) for i in positions]
+        self._shapes: list[Any] = []
+
+    def name(self) -> str:
+        return f"{self._cls.__name__}Backward"
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        filled = []
+        for g, like in zip(grads, self._shapes, strict=True):
+            if g is None and like is not None:
+                g = like._wrap(like._data * 0, like.dtype)
+            filled.append(g)
+        res = self._cls.backward(self.ctx, *filled)  # type: ignore[attr-defined]
+        if not isinstance(res, tuple):
+            res = (res,)
+        if len(res) != self._n_args:
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients (expected "
+                f"{self._n_args}, got {len(res)})"
+            )
+        out = []
+        for k, (i, shape) in enumerate(zip(self._positions, self._in_shapes, strict=True)):
+            g = res[i]
+            if g is not None and tuple(g._data.shape) != shape:
+                try:
+                    g = _sum_to(g, shape)
+                except RuntimeError:
+                    raise RuntimeError(
+                        f"Function {self.name()} returned an invalid gradient at index {k} - got "
+                        f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
+                    ) from None
+            out.append(g)
+        return out
+
+    def release(self) -> None:
+        self.ctx._freed = True
+        self.ctx._saved = None
+
+
+class Function:
+    """Base class of custom differentiable ops (``forward``/``backward`` static methods)."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
+        """Compute the outputs (runs without recording a graph)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
+        """Gradients of the inputs (one per forward argument, None for non-tensors)."""
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run forward and, if any input requires grad, attach a ``<Class>Backward`` node."""
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(_is_tensor(a) and a._requires_grad for a in args)
+        with grad_mode.no_grad():
+            raw = cls.forward(ctx, *args, **kwargs)
+        outs = raw if isinstance(raw, tuple) else (raw,)
+        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        if record:
+            node = BackwardFunction(cls, ctx, args, len(outs))
+            fixed = []
+            for i, o in enumerate(outs):
+                if _is_tensor(o):
+                    if any(o is a for a in args) and not any(o is d for d in ctx._dirty):
+                        o = o._alias(o._storage)
+                    if not any(o is n for n in ctx._non_diff) and o.dtype.is_floating_point:
+                        o._grad_fn = node
+                        o._output_nr = i
+                        o._requires_grad = True
+                    node._shapes.append(o)
+                else:
+                    node._shapes.append(None)
+                fixed.append(o)
+            outs = tuple(fixed)
+            ctx._saved = [
+                None if t is None else SavedTensor(t, node if any(t is o for o in outs) else None)
+                for t in ctx._to_save
+            ]
+        return outs if isinstance(raw, tuple) else outs[0]

@@ -1,0 +1,77 @@
+"""``autograd.grad``: gradients of outputs with respect to given inputs, returned (not accumulated)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ownership.autograd.engine import run_backward
+
+
+def _seq(x: Any) -> list[Any]:
+    return list(x) if isinstance(x, list | tuple) else [x]
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple[Any, ...]:
+    """Gradients of ``outputs`` w.r.t. ``inputs`` (a tuple, one entry per input).
+
+    ``create_graph=True`` records the backward itself so the result can be differentiated again.
+    """
+    outs = _seq(outputs)
+    ins = _seq(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    gos: Sequence[Any] = _seq(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    if len(gos) != len(outs):
+        raise RuntimeError(
+            f"grad requires one grad_output per output ({len(gos)} given for {len(outs)} outputs)"
+        )
+    seeds = []
+    given = []
+    for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
+        if not o._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        if g is None:
+            if o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = o._wrap(np.ones_like(o._data), o.dtype)
+            given.append(False)
+        else:
+            if g._data.shape != o._data.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                    f"has a shape of {o.shape}."
+                )
+            given.append(True)
+        seeds.append(g)
+    for t in ins:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    keep = create_graph if retain_graph is None else retain_graph
+    res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False, user_given=given)
+    out = []
+    for i, (t, r) in enumerate(zip(ins, res, strict=True)):
+        if r is None:
+            if materialize_grads:
+                r = t._wrap(np.zeros_like(t._data), t.dtype)
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+        elif not create_graph:
+            r = r.detach()
+        out.append(r)
+    return tuple(out)

@@ -1,0 +1,175 @@
+"""Graph nodes: what ``grad_fn`` points at.
+
+A :class:`Node` knows its inputs' gradient edges (``next_functions``: a tuple of
+``(node_or_None, input_nr)`` pairs, torch's structure) and how to turn the gradients of its
+outputs into gradients of its inputs. :class:`OpNode` is the node of a built-in op: it keeps the
+op's saved tensors (checked at unpack time, see :mod:`ownership.autograd.saved`) and the op's
+backward function, written with tensor ops so that it is itself differentiable.
+:class:`AccumulateGrad` sits at a leaf and sums gradients into its ``.grad``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+
+Edge = tuple["Node | None", int]
+BackwardFn = Callable[[dict[str, Any], tuple[Any, ...]], Sequence[Any]]
+
+_seq = itertools.count()
+
+
+class Node:
+    """A node of the backward graph."""
+
+    __slots__ = (
+        "__weakref__",
+        "_retained",
+        "_seq",
+        "metadata",
+        "next_functions",
+        "num_outputs",
+    )
+
+    def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
+        self.next_functions = next_functions
+        self.num_outputs = num_outputs
+        self._seq = next(_seq)
+        self._retained: dict[int, Any] | None = None
+        self.metadata: dict[str, Any] = {}
+
+    def name(self) -> str:
+        """torch's name of the node, e.g. ``MulBackward0``."""
+        return type(self).__name__
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        """Gradients of the inputs (one per ``next_functions`` entry) from those of the outputs."""
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Free saved tensors (after a backward without ``retain_graph``)."""
+
+    def retain(self, output_nr: int, tensor: Any) -> None:
+        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``."""
+        if self._retained is None:
+            self._retained = {}
+        self._retained[output_nr] = tensor
+
+    def __call__(self, *grads: Any) -> Any:
+        out = self.apply(tuple(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+
+class OpNode(Node):
+    """The node of a built-in op: a named backward function plus checked saved tensors."""
+
+    __slots__ = ("_backward", "_ctx", "_had_saved", "_name", "_saved")
+
+    def __init__(
+        self,
+        name: str,
+        next_functions: tuple[Edge, ...],
+        backward: BackwardFn,
+        ctx: dict[str, Any] | None = None,
+        num_outputs: int = 1,
+    ) -> None:
+        super().__init__(next_functions, num_outputs)
+        self._name = name
+        self._backward = backward
+        self._ctx = ctx if ctx is not None else {}
+        self._saved: dict[str, SavedTensor] | None = None
+        self._had_saved = False
+
+    def save(self, name: str, tensor: Any, is_output: bool = False) -> None:
+        """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack."""
+        if tensor is None:
+            self._ctx[name] = None
+            return
+        if self._saved is None:
+            self._saved = {}
+        self._saved[name] = SavedTensor(tensor, self if is_output else None)
+        self._had_saved = True
+
+    def name(self) -> str:
+        return self._name
+
+    def unpack_all(self) -> dict[str, Any]:
+        """All saved values by name, tensors unpacked (version-checked)."""
+        if self._saved is None:
+            if self._had_saved:
+                raise RuntimeError(FREED_MESSAGE)
+            return self._ctx
+        vals = dict(self._ctx)
+        for k, s in self._saved.items():
+            vals[k] = s.unpack()
+        return vals
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        return self._backward(self.unpack_all(), grads)
+
+    def release(self) -> None:
+        self._saved = None
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_saved_"):
+            key = attr[7:]
+            saved = object.__getattribute__(self, "_saved")
+            if saved is not None and key in saved:
+                return saved[key].unpack()
+            if key in object.__getattribute__(self, "_ctx"):
+                return self._ctx[key]
+            if object.__getattribute__(self, "_had_saved") and saved is None:
+                raise RuntimeError(FREED_MESSAGE)
+        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
+
+    def __dir__(self) -> list[str]:
+        names = set(super().__dir__())
+        names.update("_saved_" + k for k in self._ctx if not k.startswith("_"))
+        if self._saved is not None:
+            names.update("_saved_" + k for k in self._saved)
+        return sorted(names)
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: sums incoming gradients into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Any) -> None:
+        super().__init__((), 1)
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        return ()
+
+
+def accumulator(tensor: Any) -> AccumulateGrad:
+    """The (cached) AccumulateGrad node of a leaf; the leaf refers to it weakly, as in torch."""
+    ref = tensor._acc
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(tensor)
+        tensor._acc = weakref.ref(acc)
+    return acc
+
+
+def gradient_edge(tensor: Any) -> Edge:
+    """Where the gradient of ``tensor`` flows: its grad_fn, its leaf accumulator, or nowhere."""
+    if tensor is None:
+        return (None, 0)
+    fn = tensor.grad_fn
+    if fn is not None:
+        return (fn, tensor._output_nr)
+    if tensor._requires_grad:
+        return (accumulator(tensor), 0)
+    return (None, 0)

@@ -1,0 +1,64 @@
+"""Saved tensors: what a node keeps for its backward, and the version check at unpack time.
+
+When an op saves a tensor, the tensor's version (its storage's counter) is recorded. When
+backward unpacks it, a different version means the tensor was modified in place since, and the
+gradient would be wrong: torch refuses with the message reproduced here, word for word.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+
+def short_name(name: str) -> str:
+    """The op name torch prints in errors: ``SigmoidBackward0`` -> ``Sigmoid``."""
+    base = name.rsplit("::", 1)[-1]
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), base)
+
+
+def describe(tensor: Any) -> str:
+    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``."""
+    return f"torch.{tensor.dtype.legacy} {list(tensor.shape)}"
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved."""
+
+    __slots__ = ("node", "tensor", "version")
+
+    def __init__(self, tensor: Any, node: Any = None) -> None:
+        self.tensor = tensor
+        self.version: int = tensor._storage.counter.value
+        self.node = node  # the saving node when the tensor is that node's output
+
+    def unpack(self) -> Any:
+        """The saved tensor, or torch's RuntimeError if it was modified in place since."""
+        t = self.tensor
+        current = t._storage.counter.value
+        if current != self.version:
+            msg = (
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{describe(t)}]"
+            )
+            if self.node is not None:
+                msg += f", which is output 0 of {short_name(self.node.name())},"
+            else:
+                fn = t.grad_fn
+                if fn is not None:
+                    msg += f", which is output {t._output_nr} of {short_name(fn.name())},"
+            msg += f" is at version {current}; expected version {self.version} instead. {HINT}"
+            raise RuntimeError(msg)
+        return t

@@ -1,0 +1,111 @@
+"""Grad mode: whether operations record a graph. Thread-local, like torch's.
+
+``no_grad``, ``enable_grad`` and ``set_grad_enabled`` work as context managers and as
+decorators; ``set_grad_enabled(False)`` called as a plain function also switches the mode.
+
+>>> with no_grad():
+...     is_grad_enabled()
+False
+>>> is_grad_enabled()
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State(threading.local):
+    enabled: bool = True
+
+
+_state = _State()
+
+
+def is_grad_enabled() -> bool:
+    """Whether the current thread records operations for autograd."""
+    return _state.enabled
+
+
+def _set(mode: bool) -> None:
+    _state.enabled = mode
+
+
+class _GradMode:
+    """Base of the grad-mode switches: a context manager that is also a decorator."""
+
+    _mode: bool = True
+
+    def __init__(self) -> None:
+        self._prev: list[bool] = []
+
+    def __enter__(self) -> None:
+        self._prev.append(_state.enabled)
+        _state.enabled = self._mode
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        _state.enabled = self._prev.pop()
+
+    def __call__(self, fn: F) -> F:
+        mode = self._mode
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            prev = _state.enabled
+            _state.enabled = mode
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _state.enabled = prev
+
+        return wrapper  # type: ignore[return-value]
+
+
+class no_grad(_GradMode):
+    """Disable graph recording inside the block or decorated function."""
+
+    _mode = False
+
+
+class enable_grad(_GradMode):
+    """Enable graph recording inside the block or decorated function."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradMode):
+    """Set grad mode to ``mode``: immediately when called, restored on exit when used with ``with``."""
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__()
+        self._mode = bool(mode)
+        self._prev.append(_state.enabled)
+        _state.enabled = self._mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        _state.enabled = self._prev.pop()
+
+    def __call__(self, fn: F) -> F:
+        _state.enabled = self._prev.pop()  # undo the switch done by __init__ when decorating
+        self._prev.append(_state.enabled)
+        self._prev.pop()
+        return super().__call__(fn)

@@ -1,0 +1,232 @@
+"""Shape and stride arithmetic, in elements, with torch's rules and error messages.
+
+Nothing here touches data: these functions only compute sizes, strides and offsets, which the
+tensor layer then turns into zero-copy numpy views over a storage buffer.
+
+>>> contiguous_strides((2, 3, 4))
+(12, 4, 1)
+>>> view_strides((2, 3), (3, 1), (6,))
+(1,)
+>>> broadcast_shapes((3, 1), (1, 4))
+(3, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Shape = tuple[int, ...]
+
+
+class Size(tuple[int, ...]):
+    """A tensor's shape: a tuple of ints that prints like ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    def numel(self) -> int:
+        """The product of the sizes."""
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+def numel(shape: Sequence[int]) -> int:
+    """Number of elements of a shape."""
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def contiguous_strides(shape: Sequence[int]) -> Shape:
+    """Row-major strides in elements (torch uses max(size, 1) so empty dims keep stride 1)."""
+    strides = [1] * len(shape)
+    acc = 1
+    for i in range(len(shape) - 1, -1, -1):
+        strides[i] = acc
+        acc *= max(shape[i], 1)
+    return tuple(strides)
+
+
+def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's rule: row-major order, ignoring dimensions of size 1 (and empty tensors)."""
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides), strict=True):
+        if size == 0:
+            return True
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """Normalise a possibly negative dim, raising torch's IndexError when out of range."""
+    lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if dim < lo or dim > hi:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+        )
+    return dim + ndim if dim < 0 else dim
+
+
+def infer_size(shape: Sequence[int], total: int) -> Shape:
+    """Resolve one ``-1`` in a requested shape, with torch's messages."""
+    shape = tuple(int(s) for s in shape)
+    infer = [i for i, s in enumerate(shape) if s == -1]
+    if len(infer) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    known = numel([s for s in shape if s != -1])
+    if infer:
+        if known == 0 or total % known != 0:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+        out = list(shape)
+        out[infer[0]] = total // known
+        return tuple(out)
+    if known != total:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
+    return shape
+
+
+def view_strides(
+    shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int]
+) -> Shape | None:
+    """torch's computeStride: strides for viewing without copying, or None if impossible."""
+    if len(shape) == 0:
+        return tuple(1 for _ in new_shape)
+    total = numel(shape)
+    if total == 0:
+        return contiguous_strides(new_shape)
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = strides[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (
+            shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = strides[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_strides)
+
+
+VIEW_ERROR = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
+    """The broadcast of several shapes, raising torch's message on a mismatch.
+
+    Like torch's ``infer_size``, shapes are combined pairwise and compared from the last
+    dimension, so the reported dimension is the first mismatch from the right.
+    """
+    out: tuple[int, ...] = ()
+    for k, s in enumerate(shapes):
+        if k == 0:
+            out = tuple(s)
+            continue
+        a, b = out, tuple(s)
+        ndim = max(len(a), len(b))
+        res = [1] * ndim
+        for i in range(ndim - 1, -1, -1):
+            off = ndim - 1 - i
+            da = len(a) - 1 - off
+            db = len(b) - 1 - off
+            sa = a[da] if da >= 0 else 1
+            sb = b[db] if db >= 0 else 1
+            if sa != sb and sa != 1 and sb != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                    f"non-singleton dimension {i}"
+                )
+            res[i] = sb if sa == 1 else sa
+        out = tuple(res)
+    return out
+
+
+def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int]) -> Shape:
+    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse)."""
+    if len(new_shape) < len(shape):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(shape)}}}, size={list(new_shape)}): the number of sizes "
+            f"provided ({len(new_shape)}) must be greater or equal to the number of dimensions in the "
+            f"tensor ({len(shape)})"
+        )
+    lead = len(new_shape) - len(shape)
+    out = []
+    for i, target in enumerate(new_shape):
+        if i < lead:
+            if target < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
+                    "non-existing dimension 0"
+                )
+            out.append(0)
+            continue
+        size, stride = shape[i - lead], strides[i - lead]
+        if target == -1 or size == target:
+            out.append(stride)
+        elif size == 1:
+            out.append(0)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target}) must match the existing size ({size}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(new_shape)}.  Tensor sizes: "
+                f"{list(shape)}"
+            )
+    return tuple(out)
+
+
+def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """True when two elements share memory (a stride-0 dim of size > 1, as after expand)."""
+    return any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
+
+
+def unbroadcast_axes(
+    shape: Sequence[int], grad_shape: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Axes to sum a broadcast gradient over: (leading axes to drop, axes to keep with size 1)."""
+    lead = len(grad_shape) - len(shape)
+    drop = tuple(range(lead))
+    keep = tuple(i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1)
+    return drop, keep
+
+
+def strided(
+    buffer: NDArray[Any], shape: Sequence[int], strides: Sequence[int], offset: int
+) -> NDArray[Any]:
+    """A numpy view of ``buffer`` with the given sizes, element strides and element offset."""
+    item = buffer.itemsize
+    return np.ndarray(
+        tuple(shape),
+        dtype=buffer.dtype,
+        buffer=buffer,
+        offset=offset * item,
+        strides=tuple(s * item for s in strides),
+    )

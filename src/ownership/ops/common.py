@@ -1,0 +1,111 @@
+"""What every op needs: wrapping Python scalars, dtype promotion, recording a node, unbroadcast."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes, grad_mode
+from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
+from ownership.dtypes import dtype as DType
+from ownership.tensor import Tensor
+
+Scalar = int | float | bool
+_state = grad_mode._state
+
+
+def is_scalar(x: Any) -> bool:
+    """True for Python (and numpy) numbers."""
+    return isinstance(x, int | float | bool | np.number | np.bool_)
+
+
+def as_tensor_arg(x: Any) -> Tensor:
+    """Turn an operand that is not a Tensor (list, numpy array) into one."""
+    if isinstance(x, Tensor):
+        return x
+    arr = np.asarray(x)
+    if arr.dtype.kind == "f" and arr.dtype != np.float64:
+        arr = arr.astype(np.float32)
+    return Tensor._wrap(arr)
+
+
+def result_dtype(a: Tensor, b: Any) -> DType:
+    """torch's result dtype of a binary op between a tensor and a tensor or Python scalar."""
+    if isinstance(b, Tensor):
+        if a.dtype is b.dtype:
+            return a.dtype
+        dims: list[DType] = []
+        zeros: list[DType] = []
+        for t in (a, b):
+            (dims if t._data.ndim else zeros).append(t.dtype)
+        return dtypes.result_type(dims, zeros, [])
+    sd = dtypes.scalar_dtype(b)
+    if a.dtype.is_floating_point and sd is not dtypes.bool_ and not isinstance(b, complex):
+        return a.dtype
+    return dtypes.result_type(
+        [a.dtype] if a._data.ndim else [], [] if a._data.ndim else [a.dtype], [sd]
+    )
+
+
+def cast(arr: Any, dt: DType) -> NDArray[Any]:
+    """The array with numpy dtype ``dt`` (no copy when it already has it)."""
+    if type(arr) is not np.ndarray:
+        return np.asarray(arr, dtype=dt.np)
+    if arr.dtype != dt.np:
+        return arr.astype(dt.np)
+    return arr
+
+
+def needs_grad(*ts: Any) -> bool:
+    """Whether an op on these operands must be recorded."""
+    if not _state.enabled:
+        return False
+    return any(isinstance(t, Tensor) and t._requires_grad for t in ts)
+
+
+def record(
+    out: Tensor,
+    name: str,
+    inputs: Sequence[Any],
+    backward: BackwardFn,
+    ctx: dict[str, Any] | None = None,
+) -> OpNode:
+    """Attach a new node ``name`` to ``out`` with edges to ``inputs`` (non-tensors get no edge)."""
+    node = OpNode(
+        name,
+        tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in inputs),
+        backward,
+        ctx,
+    )
+    out._grad_fn = node
+    out._requires_grad = True
+    out._output_nr = 0
+    return node
+
+
+def wrap(arr: Any, dt: DType) -> Tensor:
+    """A fresh tensor of dtype ``dt`` over ``arr`` (cast if needed)."""
+    return Tensor._wrap(cast(arr, dt), dt)
+
+
+def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum a broadcast gradient back to ``shape`` (differentiable)."""
+    gshape = g._data.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = list(range(lead)) + [
+        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
+    ]
+    out = g.sum(dim=tuple(axes), keepdim=True) if axes else g
+    if lead:
+        out = out.reshape(shape)
+    return out
+
+
+def scalar_value(x: Any) -> Any:
+    """A Python number from a scalar operand (numpy numbers included)."""
+    return x.item() if isinstance(x, np.generic) else x

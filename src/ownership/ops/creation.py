@@ -1,0 +1,302 @@
+"""Making tensors: from data (lists, numpy arrays, torch tensors), filled, ranges, copies.
+
+``tensor()`` and ``Tensor.copy_`` accept numpy arrays and torch tensors without importing torch:
+anything with ``detach().cpu().numpy()`` or ``__array__`` is read through numpy.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes
+from ownership.dtypes import dtype as DType
+from ownership.layout import Size
+from ownership.ops.common import needs_grad, record, wrap
+from ownership.tensor import OPS, Tensor
+
+
+def to_numpy(data: Any) -> NDArray[Any]:
+    """The values of ``data`` as a numpy array (shares memory when it can; no dtype change)."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, np.ndarray):
+        return data
+    if hasattr(data, "detach") and hasattr(data, "numpy"):  # a torch tensor, read lazily
+        return np.asarray(data.detach().cpu().numpy())
+    if hasattr(data, "__array__") and not isinstance(data, list | tuple):
+        return np.asarray(data)
+    if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in data):
+        return np.array([to_numpy(x) for x in data])
+    return np.array(data)
+
+
+def _infer(data: Any, arr: NDArray[Any]) -> DType:
+    if isinstance(data, Tensor):
+        return data.dtype
+    kind = arr.dtype.kind
+    if kind == "f" and (isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach")):
+        return dtypes.from_numpy_dtype(arr.dtype)
+    if kind == "b":
+        return dtypes.bool_
+    if kind in "iu":
+        if isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach"):
+            return dtypes.from_numpy_dtype(arr.dtype)
+        return dtypes.int64
+    if kind == "f":
+        return dtypes.get_default_dtype()
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+            "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    arr = to_numpy(data)
+    if arr.dtype == object:
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    dt = dtypes.resolve(dtype) or _infer(data, arr)
+    t = Tensor._wrap(np.array(arr, dtype=dt.np, copy=True), dt)
+    if requires_grad:
+        if not dt.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t._requires_grad = True
+    return t
+
+
+def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
+    if not size and name:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    if len(size) == 1 and isinstance(size[0], tuple | list | Size):
+        return tuple(int(s) for s in size[0])
+    return tuple(int(s) for s in size)
+
+
+def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
+    t = Tensor._wrap(arr, dt)
+    if requires_grad:
+        if not dt.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t._requires_grad = True
+    return t
+
+
+def full(
+    size: Sequence[int], fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value``."""
+    dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
+    return _leaf(np.full(_size((size,)), fill_value, dtype=dt.np), dt, requires_grad)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros (default dtype float32)."""
+    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    return _leaf(np.zeros(_size(size, "zeros"), dtype=dt.np), dt, requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones (default dtype float32)."""
+    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    return _leaf(np.ones(_size(size, "ones"), dtype=dt.np), dt, requires_grad)
+
+
+def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor (zeros here, for reproducibility)."""
+    _size(size, "empty")
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Zeros with ``t``'s shape and dtype."""
+    return zeros(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Ones with ``t``'s shape and dtype."""
+    return ones(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Like :func:`zeros_like`."""
+    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(
+    t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """``fill_value`` with ``t``'s shape and dtype."""
+    return full(t._data.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def arange(
+    start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32."""
+    if end is None:
+        start, end = 0, start
+    dt = dtypes.resolve(dtype)
+    if dt is None:
+        isint = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
+        dt = dtypes.int64 if isint else dtypes.get_default_dtype()
+    return _leaf(np.arange(start, end, step).astype(dt.np), dt, requires_grad)
+
+
+def linspace(
+    start: float, end: float, steps: int, *, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``."""
+    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """The identity matrix."""
+    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
+
+
+def from_numpy(arr: NDArray[Any]) -> Tensor:
+    """A tensor sharing memory with a numpy array."""
+    if not arr.flags.c_contiguous:
+        raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
+    return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
+
+
+def clone(t: Tensor) -> Tensor:
+    """A copy in fresh storage (version 0), ``CloneBackward0``."""
+    out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
+    if needs_grad(t):
+        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+    return out
+
+
+def contiguous(t: Tensor) -> Tensor:
+    """``t`` itself when contiguous, else a row-major copy (``CloneBackward0``)."""
+    if t.is_contiguous():
+        return t
+    out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
+    if needs_grad(t):
+        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+    return out
+
+
+def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Convert to a dtype (``ToCopyBackward0``); ``t`` itself when nothing changes."""
+    target = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, Tensor):
+            target = a.dtype
+        elif a is not None and not (isinstance(a, str) or type(a).__name__ == "device"):
+            target = a
+    dt = dtypes.resolve(target)
+    copy = bool(kwargs.get("copy", False))
+    if dt is None or (dt is t.dtype and not copy):
+        return t
+    src = t.dtype
+    out = wrap(t._data.astype(dt.np), dt)
+    if needs_grad(t) and dt.is_floating_point:
+        record(out, "ToCopyBackward0", (t,), lambda s, g: (g[0].to(src),))
+    return out
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join along a new dim (``StackBackward0``)."""
+    ts = list(tensors)
+    if not ts:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    nd = ts[0]._data.ndim + 1
+    d = dim + nd if dim < 0 else dim
+    dt = ts[0].dtype
+    for x in ts[1:]:
+        dt = dtypes.promote_types(dt, x.dtype)
+    out = wrap(np.stack([x._data for x in ts], axis=d), dt)
+    if needs_grad(*ts):
+        record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
+    return out
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join along an existing dim (``CatBackward0``)."""
+    ts = list(tensors)
+    if not ts:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    nd = ts[0]._data.ndim
+    d = dim + nd if dim < 0 else dim
+    dt = ts[0].dtype
+    for x in ts[1:]:
+        dt = dtypes.promote_types(dt, x.dtype)
+    out = wrap(np.concatenate([x._data for x in ts], axis=d), dt)
+    if needs_grad(*ts):
+        sizes = [x._data.shape[d] for x in ts]
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            out_g, start = [], 0
+            for n in sizes:
+                out_g.append(g[0].narrow(d, start, n))
+                start += n
+            return tuple(out_g)
+
+        record(out, "CatBackward0", ts, bw, {"dim": d})
+    return out
+
+
+def where(cond: Tensor, a: Any, b: Any) -> Tensor:
+    """Elementwise ``a if cond else b`` (``WhereBackward0``)."""
+    from ownership.ops.common import as_tensor_arg, sum_to
+
+    at = a if isinstance(a, Tensor) else None
+    bt = b if isinstance(b, Tensor) else None
+    ra = a._data if at is not None else a
+    rb = b._data if bt is not None else b
+    if at is not None:
+        dt = at.dtype if bt is None else dtypes.promote_types(at.dtype, bt.dtype)
+    elif bt is not None:
+        dt = bt.dtype
+    else:
+        dt = as_tensor_arg(np.where(cond._data, ra, rb)).dtype
+    out = wrap(np.where(cond._data, ra, rb), dt)
+    if needs_grad(at, bt):
+        mask = cond._data
+        sa = at._data.shape if at is not None else ()
+        sb = bt._data.shape if bt is not None else ()
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
+            return (
+                sum_to(g[0] * m, sa) if at is not None else None,
+                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
+            )
+
+        record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
+    return out
+
+
+def register() -> None:
+    """Install the creation ops in the Tensor registry."""
+    OPS.update(
+        tensor=tensor,
+        zeros=zeros,
+        ones=ones,
+        full=full,
+        clone=clone,
+        contiguous=contiguous,
+        to=to,
+        stack=stack,
+        cat=cat,
+        where=where,
+    )

@@ -1,0 +1,202 @@
+"""Indexing: basic indices give views, advanced ones copies; assignment is always in place.
+
+``x[1]`` is ``select``, ``x[1:]`` a ``slice``, ``x[None]`` an ``unsqueeze`` and ``x[...]`` an
+alias, each a view (torch's grad_fn names). Integer-array and boolean-mask indices copy
+(``IndexBackward0``). ``x[i] = v`` copies into the view ``x[i]`` (so the base gets
+``CopySlices``); ``x[mask] = v`` is ``index_put_``. Either way the version goes up by one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes
+from ownership.ops import views
+from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.ops.creation import to_numpy
+from ownership.ops.inplace import _operand, _raw, run_inplace
+from ownership.tensor import OPS, Tensor
+
+
+def _is_basic(item: Any) -> bool:
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return True
+    if isinstance(item, bool):
+        return False
+    if isinstance(item, int | np.integer):
+        return True
+    return (
+        isinstance(item, Tensor)
+        and item._data.ndim == 0
+        and item.dtype in (dtypes.int64, dtypes.int32)
+    )
+
+
+def _np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    out = []
+    for k in key:
+        if isinstance(k, Tensor):
+            out.append(k._data)
+        elif isinstance(k, list | tuple) or hasattr(k, "__array__"):
+            out.append(np.asarray(to_numpy(k)))
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def _check_advanced(t: Tensor, npkey: tuple[Any, ...]) -> None:
+    """torch's messages for a float index and a boolean mask of the wrong shape."""
+    d = 0
+    for k in npkey:
+        if isinstance(k, np.ndarray) and k.dtype.kind == "f":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+            for j, n in enumerate(k.shape):
+                if d + j >= t._data.ndim or t._data.shape[d + j] != n:
+                    raise IndexError(
+                        f"The shape of the mask {list(k.shape)} at index {j} does not match the "
+                        f"shape of the indexed tensor {list(t._data.shape)} at index {d + j}"
+                    )
+            d += k.ndim
+        elif k is not None and k is not Ellipsis:
+            d += 1
+
+
+def _numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
+    try:
+        return arr[npkey]
+    except IndexError as exc:
+        raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
+
+
+def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
+    if t._data.ndim == 0 and any(
+        k is not None and k is not Ellipsis and not isinstance(k, slice) for k in key
+    ):
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+            "in C++ to convert a 0-dim tensor to a number"
+        )
+    out = t
+    dim = 0
+    real = 0  # the dimension of ``t`` being indexed (torch reports errors with it)
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if consumed > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    for k in key:
+        if k is None:
+            out = views.unsqueeze(out, dim)
+            dim += 1
+        elif k is Ellipsis:
+            dim += t._data.ndim - consumed
+            real += t._data.ndim - consumed
+        elif isinstance(k, slice):
+            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
+            if single or not full:
+                out = views.slice_dim(out, dim, k.start, k.stop, k.step)
+            dim += 1
+            real += 1
+        else:
+            idx = int(k._data) if isinstance(k, Tensor) else int(k)
+            size = out._data.shape[dim]
+            if idx < -size or idx >= size:
+                raise IndexError(
+                    f"index {idx} is out of bounds for dimension {real} with size {size}"
+                )
+            out = views.select(out, dim, idx)
+            real += 1
+    if out is t:
+        out = views.alias(t)
+    return out
+
+
+def getitem(t: Tensor, key: Any) -> Tensor:
+    """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
+    single = isinstance(key, slice)
+    tkey = key if isinstance(key, tuple) else (key,)
+    if all(_is_basic(k) for k in tkey):
+        return _basic(t, tkey, single)
+    npkey = _np_key(tkey)
+    _check_advanced(t, npkey)
+    arr = _numpy_index(t._data, npkey)
+    out = wrap(np.array(arr, copy=True), t.dtype)
+    if needs_grad(t):
+        shape = tuple(t._data.shape)
+        record(
+            out,
+            "IndexBackward0",
+            (t,),
+            lambda s, g: (embed(g[0], shape, npkey, accumulate=True),),
+            {"indices": list(npkey), "self_sym_sizes": shape},
+        )
+    return out
+
+
+def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False) -> Tensor:
+    """Zeros of ``shape`` with ``g`` placed (or summed) at ``key``: the backward of indexing."""
+    buf = np.zeros(shape, dtype=g._data.dtype)
+    if accumulate:
+        np.add.at(buf, key, g._data)
+    else:
+        buf[key] = g._data
+    out = Tensor._wrap(buf, g.dtype)
+    if needs_grad(g):
+        record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
+    return out
+
+
+def setitem(t: Tensor, key: Any, value: Any) -> None:
+    """``t[key] = value``: in place, one version bump."""
+    tkey = key if isinstance(key, tuple) else (key,)
+    if all(_is_basic(k) for k in tkey):
+        view = _basic(t, tkey, isinstance(key, slice))
+        OPS["copy_"](view, value)
+        return
+    npkey = _np_key(tkey)
+    _check_advanced(t, npkey)
+    v = _operand(value)
+    vt = v if isinstance(v, Tensor) else None
+    target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
+    vshape = tuple(np.shape(_raw(v)))
+    try:
+        np.broadcast_shapes(vshape, target_shape)
+        ok = len(vshape) <= len(target_shape) or all(
+            s == 1 for s in vshape[: len(vshape) - len(target_shape)]
+        )
+    except ValueError:
+        ok = False
+    if not ok:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to indexing "
+            f"result of shape {list(target_shape)}"
+        )
+
+    def compute() -> Any:
+        new = t._data.copy()
+        new[npkey] = _raw(v)
+        return new
+
+    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        mask = np.ones(t._data.shape, dtype=g[0]._data.dtype)
+        mask[npkey] = 0
+        gv = None
+        if vt is not None and vt._requires_grad:
+            gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
+        return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
+
+    run_inplace(
+        t,
+        (vt,),
+        compute,
+        vt.dtype if vt is not None and vt._data.ndim else t.dtype,
+        "IndexPutBackward0",
+        bw,
+        {"indices": list(npkey), "accumulate": False},
+    )
+
+
+def register() -> None:
+    """Install indexing in the Tensor registry."""
+    OPS.update(getitem=getitem, setitem=setitem, embed=embed)

@@ -1,0 +1,141 @@
+"""Losses: nll_loss, cross_entropy (log_softmax + nll_loss, as torch) and mse_loss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.softmax import log_softmax
+from ownership.tensor import Tensor
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction(reduction: str) -> int:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _REDUCTIONS[reduction]
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    ignore_index: int = -100,
+) -> Tensor:
+    """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
+    red = _reduction(reduction)
+    x = input._data
+    if target.dtype.is_floating_point:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.short}")
+    tgt = target._data.astype(np.int64)
+    batched = x.ndim >= 2
+    xx = x if batched else x[None]
+    tt = tgt if batched else tgt[None]
+    n, c = xx.shape[0], xx.shape[1]
+    if tt.shape[0] != n:
+        raise ValueError(
+            f"Expected input batch_size ({n}) to match target batch_size ({tt.shape[0]})."
+        )
+    valid = tt != ignore_index
+    safe = np.where(valid, tt, 0)
+    if np.any((safe < 0) | (safe >= c)):
+        bad = int(safe[(safe < 0) | (safe >= c)][0])
+        raise IndexError(f"Target {bad} is out of bounds.")
+    extra = xx.shape[2:]
+    if extra:
+        picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
+    else:
+        picked = xx[np.arange(n), safe]
+    losses = np.where(valid, -picked, 0).astype(x.dtype)
+    total_weight = float(valid.sum())
+    if red == 0:
+        out_arr = losses if batched else losses[0]
+    elif red == 2:
+        out_arr = losses.sum()
+    else:
+        out_arr = losses.sum() / total_weight if total_weight else np.array(np.nan)
+    out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
+    if needs_grad(input):
+        shape = x.shape
+        onehot = np.zeros(xx.shape, dtype=x.dtype)
+        if extra:
+            np.put_along_axis(onehot, safe[:, None], 1, axis=1)
+            onehot *= valid[:, None]
+        else:
+            onehot[np.arange(n), safe] = valid
+        onehot = -onehot.reshape(shape)
+        w = total_weight
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            oh = Tensor._wrap(onehot, input.dtype)
+            gr = g[0]
+            if red == 0:
+                gr = gr.unsqueeze(1) if batched else gr
+                while gr._data.ndim < len(shape):
+                    gr = gr.unsqueeze(-1)
+                return (oh * gr,)
+            if red == 1:
+                return (oh * (gr / w) if w else oh * gr,)
+            return (oh * gr,)
+
+        node = record(
+            out,
+            "NllLossBackward0",
+            (input,),
+            bw,
+            {"reduction": red, "ignore_index": ignore_index, "weight": None},
+        )
+        node.save("self", input)
+        node.save("target", target)
+        node.save("total_weight", Tensor._wrap(np.asarray(total_weight, dtype=x.dtype)))
+    return out
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    reduction: str = "mean",
+    ignore_index: int = -100,
+) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)`` for class-index targets."""
+    dim = 1 if input._data.ndim >= 2 else 0
+    return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Mean (or summed, or elementwise) squared error (``MseLossBackward0``)."""
+    red = _reduction(reduction)
+    if input._data.shape != target._data.shape:
+        import warnings
+
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    diff = input._data - target._data
+    sq = diff * diff
+    out_arr = sq if red == 0 else (sq.sum() if red == 2 else sq.mean())
+    out = wrap(np.asarray(out_arr), input.dtype)
+    if needs_grad(input, target):
+        n = sq.size
+        from ownership.ops.common import sum_to
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            d = s["self"] - s["target"]
+            k = 2.0 / n if red == 1 else 2.0
+            gi = g[0] * d * k
+            return (
+                sum_to(gi, tuple(input._data.shape)) if input._requires_grad else None,
+                sum_to(-gi, tuple(target._data.shape)) if target._requires_grad else None,
+            )
+
+        node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})
+        node.save("self", input)
+        node.save("target", target)
+    return out

@@ -1,0 +1,195 @@
+"""The fused ops of the layers: ``addmm`` and ``linear``, ``batch_norm``; forward and backward.
+
+torch's layers do not compose their outputs from elementary ops: ``Linear`` calls ``addmm``
+(``AddmmBackward0``) and ``BatchNorm1d`` one kernel (``NativeBatchNormBackward0``), and what
+these nodes save decides which later in-place write breaks backward. So the same here:
+
+>>> import ownership
+>>> x = ownership.ones(4, 3, requires_grad=True)
+>>> w = ownership.ones(2, 3, requires_grad=True)
+>>> y = linear(x, w, ownership.zeros(2, requires_grad=True))
+>>> y.grad_fn.name(), [(f.name(), nr) for f, nr in y.grad_fn.next_functions]
+('AddmmBackward0', [('torch::autograd::AccumulateGrad', 0), ('torch::autograd::AccumulateGrad', 0), ('TBackward0', 0)])
+>>> batch_norm(x, None, None, training=True).grad_fn.name()
+'NativeBatchNormBackward0'
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ownership import grad_mode
+from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.tensor import Tensor
+
+
+# ---------------------------------------------------------------- addmm and linear
+def _bw_addmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    gr = g[0]
+    gs = sum_to(gr, s["self_shape"]) if s["self_needed"] else None
+    g1 = gr.mm(s["mat2"].t()) if s["mat1_needed"] else None
+    g2 = s["mat1"].t().mm(gr) if s["mat2_needed"] else None
+    return (gs, g1, g2)
+
+
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``bias + mat1 @ mat2`` with ``bias`` broadcast over the rows (``AddmmBackward0``).
+
+    Edges go to ``bias``, ``mat1``, ``mat2`` in that order; ``mat1`` is saved only when
+    ``mat2`` needs a gradient and ``mat2`` only when ``mat1`` does, as in torch.
+    """
+    for name, m in (("self", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix")
+    (n, k), (k2, p) = mat1._data.shape, mat2._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
+    out = wrap(mat1._data @ mat2._data + bias._data, mat1.dtype)
+    if needs_grad(bias, mat1, mat2):
+        ctx = {
+            "self_needed": bias._requires_grad,
+            "mat1_needed": mat1._requires_grad,
+            "mat2_needed": mat2._requires_grad,
+            "self_shape": tuple(bias._data.shape),
+            "alpha": 1,
+            "beta": 1,
+            "mat1_sym_sizes": (n, k),
+            "mat1_sym_strides": mat1.stride(),
+            "mat2_sym_sizes": (k2, p),
+            "mat2_sym_strides": mat2.stride(),
+        }
+        node = record(out, "AddmmBackward0", (bias, mat1, mat2), _bw_addmm, ctx)
+        node.save("mat1", mat1 if mat2._requires_grad else None)
+        node.save("mat2", mat2 if mat1._requires_grad else None)
+    return out
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias`` by torch's route, so names, saved tensors and versions match.
+
+    A 2-D input with a bias is one ``addmm``; another contiguous input with a bias is flattened
+    to 2-D (``reshape``), multiplied by ``addmm`` and viewed back; otherwise the result is
+    ``matmul(input, weight.t())`` and the bias is added to it in place (``AddBackward0``, the
+    result at version 1 or more).
+    """
+    wt = weight.t()
+    if bias is not None:
+        if input._data.ndim == 2:
+            return addmm(bias, input, wt)
+        if input.is_contiguous() and bias._data.ndim == 1:
+            sizes = tuple(input._data.shape)
+            flat = input.reshape(math.prod(sizes[:-1]), sizes[-1] if sizes else 1)
+            out = addmm(bias, flat, wt)
+            return out.view(*sizes[:-1], out._data.shape[1])
+    out = input.matmul(wt)
+    return out if bias is None else out.add_(bias)
+
+
+# ---------------------------------------------------------------- batch norm
+def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    gr = g[0]
+    x, weight = s["input"], s["weight"]
+    dims, shape = s["dims"], s["shape"]
+    if s["training"]:
+        if grad_mode.is_grad_enabled():  # create_graph: let mean and invstd depend on x
+            mean = x.mean(dims, keepdim=True)
+            invstd = 1 / (((x - mean) ** 2).mean(dims, keepdim=True) + s["eps"]).sqrt()
+        else:
+            mean, invstd = s["result1"].view(shape), s["result2"].view(shape)
+    else:
+        mean = s["running_mean"].view(shape)
+        invstd = 1 / (s["running_var"].view(shape) + s["eps"]).sqrt()
+    xhat = (x - mean) * invstd
+    gb = gr.sum(dims)
+    gw = (gr * xhat).sum(dims)
+    scale = invstd if weight is None else invstd * weight.view(shape)
+    if not s["input_needed"]:
+        gi = None
+    elif s["training"]:
+        m = s["count"]
+        gi = (gr - gb.view(shape) / m - xhat * (gw.view(shape) / m)) * scale
+    else:
+        gi = gr * scale
+    return (
+        gi,
+        gw if s["weight_needed"] else None,
+        gb if s["bias_needed"] else None,
+    )
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalise each channel (dim 1) over the other dims (``NativeBatchNormBackward0``).
+
+    In training the batch's mean and biased variance are used, and the running statistics, when
+    given, move towards the batch's (unbiased variance) *without* a version bump: torch's kernel
+    writes them directly. In evaluation the running statistics are used and must be given. The node's edges go to ``input``, ``weight``, ``bias``; it saves
+    ``input``, ``weight``, ``running_mean``, ``running_var`` and the batch's mean and inverse
+    standard deviation (``result1``, ``result2``; empty in evaluation mode).
+    """
+    if not training:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    x = input._data
+    c = x.shape[1] if x.ndim > 1 else 1
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    dims = (0, *range(2, x.ndim))
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    count = x.size // c
+    use_batch = training
+    acc = x.astype(np.float64)
+    if use_batch:
+        mean = acc.mean(axis=dims)
+        var = acc.var(axis=dims)
+        invstd = 1 / np.sqrt(var + eps)
+        if training and running_mean is not None and running_var is not None:
+            unbiased = var * count / max(count - 1, 1)
+            for buf, stat in ((running_mean, mean), (running_var, unbiased)):
+                new = (1 - momentum) * buf._data.astype(np.float64) + momentum * stat
+                np.copyto(buf._data, new, casting="unsafe")  # the kernel's write: no bump
+    else:
+        assert running_mean is not None and running_var is not None
+        mean = running_mean._data.astype(np.float64)
+        invstd = 1 / np.sqrt(running_var._data.astype(np.float64) + eps)
+    scale = invstd if weight is None else invstd * weight._data
+    shift = -mean * scale + (0 if bias is None else bias._data)
+    out = wrap(acc * scale.reshape(shape) + shift.reshape(shape), input.dtype)
+    if needs_grad(input, weight, bias):
+        ctx = {
+            "eps": eps,
+            "training": use_batch,
+            "dims": dims,
+            "shape": shape,
+            "count": count,
+            "input_needed": input._requires_grad,
+            "weight_needed": weight is not None and weight._requires_grad,
+            "bias_needed": bias is not None and bias._requires_grad,
+        }
+        node = record(out, "NativeBatchNormBackward0", (input, weight, bias), _bn_backward, ctx)
+        stats = (mean, invstd) if use_batch else (np.empty(0), np.empty(0))
+        node.save("input", input)
+        node.save("weight", weight)
+        node.save("running_mean", running_mean)
+        node.save("running_var", running_var)
+        node.save("result1", wrap(stats[0], input.dtype))
+        node.save("result2", wrap(stats[1], input.dtype))
+    return out
+
+
+__all__ = ["addmm", "batch_norm", "linear"]

@@ -1,0 +1,217 @@
+"""Reductions: sum, mean, max/min (whole tensor and along a dim), argmax, all/any."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes, layout
+from ownership.dtypes import dtype as DType
+from ownership.ops.common import needs_grad, record, wrap
+from ownership.tensor import OPS, Tensor
+
+ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])  # torch.return_types.max
+
+
+def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+    if dim is None:
+        return None
+    nd = t._data.ndim
+    ds = dim if isinstance(dim, tuple | list) else (dim,)
+    return tuple(sorted(layout.wrap_dim(int(d), max(nd, 1)) if nd else 0 for d in ds))
+
+
+def _expand_back(
+    g: Tensor, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
+) -> Tensor:
+    if dims is None:
+        return g.reshape((1,) * len(shape)).expand(shape) if shape else g
+    if not keepdim:
+        for d in dims:
+            if len(shape):
+                g = g.unsqueeze(d)
+    return g.expand(shape)
+
+
+def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
+    if dtype is not None:
+        return dtype
+    return t.dtype if t.dtype.is_floating_point else dtypes.int64
+
+
+def sum_(
+    t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
+) -> Tensor:
+    """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
+    dt = _sum_dtype(t, dtype)
+    dims = _dims(t, dim)
+    shape = tuple(t._data.shape)
+    if dims is None:
+        out = wrap(np.sum(t._data, dtype=dt.np), dt)
+    else:
+        axes = dims if t._data.ndim else None
+        out = wrap(np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+    if needs_grad(t):
+        if dims is None:
+            record(
+                out,
+                "SumBackward0",
+                (t,),
+                lambda s, g: (_expand_back(g[0], shape, None, False),),
+                {"self_sym_sizes": shape},
+            )
+        else:
+            record(
+                out,
+                "SumBackward1",
+                (t,),
+                lambda s, g: (_expand_back(g[0], shape, dims, keepdim),),
+                {"dim": dims, "keepdim": keepdim, "self_sym_sizes": shape},
+            )
+    return out
+
+
+def mean(
+    t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
+) -> Tensor:
+    """Mean (``MeanBackward0`` whole, ``MeanBackward1`` over dims); floating dtypes only."""
+    dt = dtype or t.dtype
+    if not dt.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {dt.short}"
+        )
+    dims = _dims(t, dim)
+    shape = tuple(t._data.shape)
+    if dims is None:
+        n = t._data.size
+        out = wrap(np.mean(t._data, dtype=dt.np), dt)
+    else:
+        axes = dims if t._data.ndim else None
+        n = int(np.prod([shape[d] for d in dims])) if shape else 1
+        out = wrap(np.mean(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+    if needs_grad(t):
+        if dims is None:
+            record(
+                out,
+                "MeanBackward0",
+                (t,),
+                lambda s, g: (_expand_back(g[0], shape, None, False) / n,),
+                {"self_sym_sizes": shape, "self_sym_numel": n},
+            )
+        else:
+            record(
+                out,
+                "MeanBackward1",
+                (t,),
+                lambda s, g: (_expand_back(g[0], shape, dims, keepdim) / n,),
+                {
+                    "dim": dims,
+                    "keepdim": keepdim,
+                    "self_sym_sizes": shape,
+                    "self_sym_numel": t._data.size,
+                },
+            )
+    return out
+
+
+def _bw_max_all(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    self, result = s["self"], s["result"]
+    mask = (self == result).to(g[0].dtype)
+    return (mask * (g[0] / mask.sum()),)
+
+
+def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
+    arr = t._data
+    if dim is None:
+        if arr.size == 0:
+            raise RuntimeError(
+                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        out = wrap(arr.max() if which == "max" else arr.min(), t.dtype)
+        if needs_grad(t):
+            node = record(out, f"{which.capitalize()}Backward1", (t,), _bw_max_all)
+            node.save("self", t)
+            node.save("result", out, is_output=True)
+        return out
+    nd = arr.ndim
+    d = layout.wrap_dim(int(dim), max(nd, 1)) if nd else 0
+    if nd == 0:
+        idx_arr = np.zeros((), dtype=np.int64)
+        val_arr = arr.copy()
+    else:
+        idx_arr = (arr.argmax(axis=d) if which == "max" else arr.argmin(axis=d)).astype(np.int64)
+        val_arr = np.take_along_axis(arr, np.expand_dims(idx_arr, d), axis=d)
+        if not keepdim:
+            val_arr = np.squeeze(val_arr, axis=d)
+        else:
+            idx_arr = np.expand_dims(idx_arr, d)
+    values = wrap(val_arr, t.dtype)
+    indices = wrap(idx_arr, dtypes.int64)
+    if needs_grad(t):
+        shape = tuple(arr.shape)
+        onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            if nd == 0:
+                return (g[0],)
+            mask = np.zeros(shape, dtype=t.dtype.np)
+            np.put_along_axis(mask, onehot_idx, 1, axis=d)
+            gg = g[0] if keepdim else g[0].unsqueeze(d)
+            return (gg * Tensor._wrap(mask, t.dtype),)
+
+        node = record(
+            values,
+            f"{which.capitalize()}Backward0",
+            (t,),
+            bw,
+            {"dim": d, "keepdim": keepdim, "self_sym_sizes": shape},
+        )
+        node.save("indices", indices)
+    return ReturnTypes(values, indices)
+
+
+def max_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """``max()`` of all elements, or ``(values, indices)`` along ``dim``."""
+    return _extreme(t, dim, keepdim, "max")
+
+
+def min_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+    """``min()`` of all elements, or ``(values, indices)`` along ``dim``."""
+    return _extreme(t, dim, keepdim, "min")
+
+
+def argmax(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the maximum (not differentiable)."""
+    if dim is None:
+        return wrap(np.argmax(t._data), dtypes.int64)
+    d = layout.wrap_dim(dim, t._data.ndim)
+    return wrap(np.argmax(t._data, axis=d, keepdims=keepdim), dtypes.int64)
+
+
+def argmin(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the minimum (not differentiable)."""
+    if dim is None:
+        return wrap(np.argmin(t._data), dtypes.int64)
+    d = layout.wrap_dim(dim, t._data.ndim)
+    return wrap(np.argmin(t._data, axis=d, keepdims=keepdim), dtypes.int64)
+
+
+def all_(t: Tensor) -> Tensor:
+    """Whether every element is true (a 0-d bool tensor)."""
+    return wrap(np.all(t._data), dtypes.bool_)
+
+
+def any_(t: Tensor) -> Tensor:
+    """Whether some element is true (a 0-d bool tensor)."""
+    return wrap(np.any(t._data), dtypes.bool_)
+
+
+def register() -> None:
+    """Install the reductions in the Tensor registry."""
+    OPS.update(
+        sum=sum_, mean=mean, max=max_, min=min_, argmax=argmax, argmin=argmin, all=all_, any=any_
+    )

@@ -1,0 +1,423 @@
+"""View ops: new sizes/strides over the same storage, and their backward.
+
+Each view shares storage and version counter with its input; ``_base`` is the root. The backward
+of a view is the inverse reshaping of the gradient, written with tensor ops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership import layout
+from ownership.layout import Size
+from ownership.ops.common import needs_grad, record
+from ownership.tensor import MULTI_OUTPUT, OPS, Tensor
+
+
+def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
+        return tuple(int(s) for s in shape[0])
+    return tuple(int(s) for s in shape)
+
+
+def _make(
+    t: Tensor,
+    shape: tuple[int, ...],
+    strides: tuple[int, ...],
+    offset: int,
+    name: str,
+    backward: Any,
+    ctx: dict[str, Any],
+) -> Tensor:
+    out = t._view(shape, strides, offset)
+    if needs_grad(t):
+        record(out, name, (t,), backward, ctx)
+    return out
+
+
+def _bw_view(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0].reshape(s["self_sym_sizes"]),)
+
+
+def view(t: Tensor, *shape: Any) -> Tensor:
+    """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
+    new = layout.infer_size(_shape_arg(shape), t.numel())
+    strides = layout.view_strides(t._data.shape, t.stride(), new)
+    if strides is None:
+        raise RuntimeError(layout.VIEW_ERROR)
+    return _make(
+        t,
+        new,
+        strides,
+        t._offset,
+        "ViewBackward0",
+        _bw_view,
+        {"self_sym_sizes": tuple(t._data.shape)},
+    )
+
+
+def reshape(t: Tensor, *shape: Any) -> Tensor:
+    """A view when possible, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``)."""
+    new = layout.infer_size(_shape_arg(shape), t.numel())
+    strides = layout.view_strides(t._data.shape, t.stride(), new)
+    if strides is not None:
+        return _make(
+            t,
+            new,
+            strides,
+            t._offset,
+            "ViewBackward0",
+            _bw_view,
+            {"self_sym_sizes": tuple(t._data.shape)},
+        )
+    c = OPS["clone"](t)
+    out = Tensor._wrap(c._data.reshape(new), t.dtype)
+    if needs_grad(c):
+        record(out, "UnsafeViewBackward0", (c,), _bw_view, {"self_sym_sizes": tuple(t._data.shape)})
+    return out
+
+
+def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge a range of dimensions (returns ``t`` itself when nothing changes, like torch)."""
+    nd = t._data.ndim
+    if nd == 0:
+        return reshape(t, 1)
+    s = layout.wrap_dim(start_dim, nd)
+    e = layout.wrap_dim(end_dim, nd)
+    if s == e:
+        return t
+    shape = t._data.shape
+    new = (*shape[:s], int(np.prod(shape[s : e + 1])), *shape[e + 1 :])
+    return reshape(t, new)
+
+
+def _bw_t(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0].t(),)
+
+
+def t_(t: Tensor) -> Tensor:
+    """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
+    nd = t._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    st = t.stride()
+    return _make(
+        t, tuple(reversed(t._data.shape)), tuple(reversed(st)), t._offset, "TBackward0", _bw_t, {}
+    )
+
+
+def _bw_permute(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    dims = s["dims"]
+    inv = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inv[d] = i
+    return (g[0].permute(*inv),)
+
+
+def permute(t: Tensor, *dims: Any) -> Tensor:
+    """Reorder dimensions (``PermuteBackward0``)."""
+    nd = t._data.ndim
+    ds = tuple(layout.wrap_dim(d, nd) for d in _shape_arg(dims))
+    if sorted(ds) != list(range(nd)):
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{nd} is not equal to len(dims) = {len(ds)}"
+            if len(ds) != nd
+            else "permute(): duplicate dims are not allowed."
+        )
+    shape, st = t._data.shape, t.stride()
+    return _make(
+        t,
+        tuple(shape[d] for d in ds),
+        tuple(st[d] for d in ds),
+        t._offset,
+        "PermuteBackward0",
+        _bw_permute,
+        {"dims": ds},
+    )
+
+
+def big_t(t: Tensor) -> Tensor:
+    """``t.T``: all dims reversed (``PermuteBackward0``; 1-D and 0-D return ``t``-like views)."""
+    nd = t._data.ndim
+    return permute(t, *range(nd - 1, -1, -1))
+
+
+def _bw_transpose(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0].transpose(s["dim0"], s["dim1"]),)
+
+
+def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims (``TransposeBackward0``)."""
+    nd = t._data.ndim
+    a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
+    shape, st = list(t._data.shape), list(t.stride())
+    shape[a], shape[b] = shape[b], shape[a]
+    st[a], st[b] = st[b], st[a]
+    return _make(
+        t,
+        tuple(shape),
+        tuple(st),
+        t._offset,
+        "TransposeBackward0",
+        _bw_transpose,
+        {"dim0": a, "dim1": b},
+    )
+
+
+def _bw_expand(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    from ownership.ops.common import sum_to
+
+    return (sum_to(g[0], s["self_sym_sizes"]),)
+
+
+def expand(t: Tensor, *sizes: Any) -> Tensor:
+    """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
+    new = _shape_arg(sizes)
+    st = layout.expand_strides(t._data.shape, t.stride(), new)
+    lead = len(new) - t._data.ndim
+    shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
+    return _make(
+        t,
+        shape,
+        st,
+        t._offset,
+        "ExpandBackward0",
+        _bw_expand,
+        {"self_sym_sizes": tuple(t._data.shape)},
+    )
+
+
+def _bw_unsqueeze(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0].squeeze(s["dim"]),)
+
+
+def unsqueeze(t: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim (``UnsqueezeBackward0``)."""
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd + 1)
+    shape, st = list(t._data.shape), list(t.stride())
+    new_stride = 1 if d >= nd else shape[d] * st[d]
+    shape.insert(d, 1)
+    st.insert(d, new_stride)
+    return _make(
+        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}
+    )
+
+
+def squeeze(t: Tensor, dim: Any = None) -> Tensor:
+    """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
+    nd = t._data.ndim
+    shape, st = t._data.shape, t.stride()
+    if dim is None:
+        keep = [i for i in range(nd) if shape[i] != 1]
+        name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
+    else:
+        dims = dim if isinstance(dim, tuple | list) else (dim,)
+        ds = {layout.wrap_dim(d, nd) for d in dims} if nd else set()
+        keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
+        name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
+        ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
+    return _make(
+        t, tuple(shape[i] for i in keep), tuple(st[i] for i in keep), t._offset, name, _bw_view, ctx
+    )
+
+
+def _bw_slice(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    key = [slice(None)] * len(s["self_sym_sizes"])
+    key[s["dim"]] = slice(s["start"], s["end"], s["step"])
+    return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
+
+
+def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
+    """Basic slicing of one dim (``SliceBackward0``)."""
+    nd = t._data.ndim
+    if nd == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    d = layout.wrap_dim(dim, nd)
+    size = t._data.shape[d]
+    step = 1 if step is None else step
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    lo, hi, _ = slice(start, end, step).indices(size)
+    hi = max(hi, lo)
+    n = (hi - lo + step - 1) // step
+    shape, st = list(t._data.shape), list(t.stride())
+    offset = t._offset + lo * st[d]
+    shape[d] = n
+    st[d] = st[d] * step
+    return _make(
+        t,
+        tuple(shape),
+        tuple(st),
+        offset,
+        "SliceBackward0",
+        _bw_slice,
+        {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)},
+    )
+
+
+def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``)."""
+    d = layout.wrap_dim(dim, t._data.ndim)
+    size = t._data.shape[d]
+    if start < 0:
+        start += size
+    if start < 0 or start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return slice_dim(t, d, start, start + length, 1)
+
+
+def _bw_select(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    key: list[Any] = [slice(None)] * len(s["self_sym_sizes"])
+    key[s["dim"]] = s["index"]
+    return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
+
+
+def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
+    """One index of ``dim``, removing it (``SelectBackward0``)."""
+    nd = t._data.ndim
+    if nd == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = layout.wrap_dim(dim, nd)
+    size = t._data.shape[d]
+    i = int(index)
+    if i < -size or i >= size:
+        if from_indexing:
+            raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(
+            f"select(): index {i} out of range for tensor of size {list(t._data.shape)} at "
+            f"dimension {d}"
+        )
+    i = i + size if i < 0 else i
+    shape, st = list(t._data.shape), list(t.stride())
+    offset = t._offset + i * st[d]
+    del shape[d], st[d]
+    return _make(
+        t,
+        tuple(shape),
+        tuple(st),
+        offset,
+        "SelectBackward0",
+        _bw_select,
+        {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)},
+    )
+
+
+def alias(t: Tensor) -> Tensor:
+    """The same elements as a new view (``AliasBackward0``), what ``t[...]`` returns."""
+    return _make(
+        t, tuple(t._data.shape), t.stride(), t._offset, "AliasBackward0", lambda s, g: (g[0],), {}
+    )
+
+
+def _multi(
+    t: Tensor,
+    pieces: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+    name: str,
+    backward: Any,
+    ctx: dict[str, Any],
+) -> tuple[Tensor, ...]:
+    outs = tuple(t._view(*p) for p in pieces)
+    for o in outs:
+        o._creation_meta = MULTI_OUTPUT
+    if needs_grad(t):
+        node = record(outs[0], name, (t,), backward, ctx) if outs else None
+        if node is not None:
+            node.num_outputs = len(outs)
+            for i, o in enumerate(outs):
+                o._grad_fn = node
+                o._requires_grad = True
+                o._output_nr = i
+    return outs
+
+
+def _fill_none(grads: tuple[Any, ...], shapes: list[tuple[int, ...]], like: Any) -> list[Any]:
+    return [
+        g if g is not None else OPS["zeros"](shp, dtype=like.dtype)
+        for g, shp in zip(grads, shapes, strict=True)
+    ]
+
+
+def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """All slices along ``dim`` (``UnbindBackward0``, multi-output views)."""
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
+    shape, st = list(t._data.shape), list(t.stride())
+    n = shape[d]
+    pshape = tuple(s for i, s in enumerate(shape) if i != d)
+    pst = tuple(s for i, s in enumerate(st) if i != d)
+    pieces = [(pshape, pst, t._offset + i * st[d]) for i in range(n)]
+
+    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        like = next(x for x in g if x is not None)
+        return (OPS["stack"](_fill_none(g, [pshape] * n, like), d),)
+
+    return _multi(t, pieces, "UnbindBackward0", bw, {"dim": d})
+
+
+def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``)."""
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
+    size = t._data.shape[d]
+    if isinstance(split_size, list | tuple):
+        sizes = [int(s) for s in split_size]
+        if sum(sizes) != size:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
+                f"at dimension {d}), but got split_sizes={sizes}"
+            )
+        name, ctx = "SplitWithSizesBackward0", {"dim": d, "split_sizes": sizes}
+    else:
+        k = int(split_size)
+        sizes = [min(k, size - i) for i in range(0, size, k)] if size else [0]
+        name, ctx = "SplitBackward0", {"dim": d, "split_size": k}
+    ctx["self_sym_sizes"] = tuple(t._data.shape)
+    shape, st = list(t._data.shape), list(t.stride())
+    pieces, shapes, start = [], [], 0
+    for n in sizes:
+        pshape = list(shape)
+        pshape[d] = n
+        pieces.append((tuple(pshape), tuple(st), t._offset + start * st[d]))
+        shapes.append(tuple(pshape))
+        start += n
+
+    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        like = next(x for x in g if x is not None)
+        return (OPS["cat"](_fill_none(g, shapes, like), d),)
+
+    return _multi(t, pieces, name, bw, ctx)
+
+
+def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``)."""
+    size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
+    k = max(1, -(-size // chunks))
+    return split(t, k, dim)
+
+
+def register() -> None:
+    """Install the view ops in the Tensor registry."""
+    OPS.update(
+        view=view,
+        reshape=reshape,
+        flatten=flatten,
+        t=t_,
+        T=big_t,
+        permute=permute,
+        transpose=transpose,
+        expand=expand,
+        unsqueeze=unsqueeze,
+        squeeze=squeeze,
+        narrow=narrow,
+        select=select,
+        slice=slice_dim,
+        alias=alias,
+        unbind=unbind,
+        split=split,
+        chunk=chunk,
+    )

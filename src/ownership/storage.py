@@ -1,0 +1,89 @@
+"""Storage: one flat numpy buffer plus the version counter every alias of it shares.
+
+A :class:`Storage` is what a tensor and all its views point at. Its :class:`VersionCounter` is
+bumped once by every in-place write through any alias. ``detach()`` shares the same Storage
+object (and so the counter); ``.data`` makes a new Storage over the same buffer with a fresh
+counter, which is exactly why mutations through ``.data`` go unnoticed by autograd.
+
+>>> import numpy as np
+>>> s = Storage(np.zeros(4, dtype=np.float32))
+>>> s.counter.value, s.alias_with_new_counter().buffer is s.buffer
+(0, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class VersionCounter:
+    """A mutable integer shared by all tensors that must see each other's in-place writes."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int = 0) -> None:
+        self.value = value
+
+    def bump(self) -> None:
+        """Record one in-place write."""
+        self.value += 1
+
+
+class Storage:
+    """A 1-D contiguous numpy buffer and its version counter.
+
+    The flat buffer of a freshly computed array is made on first use (most results are never
+    viewed), from ``source``, a C-contiguous array (or the transpose of an F-contiguous one).
+    """
+
+    __slots__ = ("_buffer", "_source", "counter")
+
+    def __init__(
+        self,
+        buffer: NDArray[Any] | None,
+        counter: VersionCounter | None = None,
+        source: NDArray[Any] | None = None,
+    ) -> None:
+        self._buffer = buffer
+        self._source = source
+        self.counter = VersionCounter() if counter is None else counter
+
+    @property
+    def buffer(self) -> NDArray[Any]:
+        """The flat 1-D array every view of this storage is taken from."""
+        buf = self._buffer
+        if buf is None:
+            assert self._source is not None
+            buf = self._buffer = self._source.reshape(-1)
+            self._source = None
+        return buf
+
+    def alias_with_new_counter(self) -> Storage:
+        """The same memory, tracked by a new counter (what ``.data`` returns)."""
+        return Storage(self.buffer)
+
+    def address(self) -> int:
+        """The byte address of element 0 of the buffer."""
+        return int(self.buffer.__array_interface__["data"][0])
+
+    def nbytes(self) -> int:
+        """Size of the buffer in bytes."""
+        return int(self.buffer.nbytes)
+
+
+def storage_for(arr: NDArray[Any]) -> tuple[NDArray[Any], Storage]:
+    """Wrap a freshly computed array: return (array, storage) where array views storage.buffer.
+
+    C- and F-contiguous arrays are wrapped without copying (F order keeps torch's stride
+    preservation for elementwise ops on transposed inputs); anything else is copied to C order.
+    """
+    flags = arr.flags
+    if flags.c_contiguous:
+        return arr, Storage(None, None, arr)
+    if flags.f_contiguous:
+        return arr, Storage(None, None, arr.T)
+    arr = np.ascontiguousarray(arr)
+    return arr, Storage(arr.reshape(-1))

@@ -1,0 +1,35 @@
+"""Guard for the engine tests: a program that is broken under torch itself is a broken test."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import torch
+
+import differential
+
+_BROKEN = ("NameError", "SyntaxError", "UnboundLocalError", "ImportError")
+
+
+@pytest.fixture(autouse=True)
+def _programs_must_run_under_torch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Fail a test whose program raises NameError & co. under torch (it would pass vacuously)."""
+    original = differential.run
+
+    def checked(program: Any, engine: ModuleType) -> Any:
+        result = original(program, engine)
+        if engine is torch and isinstance(result, differential.Raised):
+            assert result.kind not in _BROKEN, f"the program is broken under torch: {result}"
+        return result
+
+    monkeypatch.setattr(differential, "run", checked)
+    yield
+
+
+# Make the helpers beside the tests importable (``from engine_gradients import plain``).
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,21 @@
+"""Compare gradients by value, dtype and shape, not by ``_version``.
+
+torch's ``_version`` of a gradient is an artefact of its engine: AccumulateGrad either steals the
+incoming buffer or ``copy_``s it into a fresh one (version 1), and the engine's input buffers sum
+several contributions in place. None of that is a contract a learner relies on, so tests return
+``plain(x.grad)`` (a fresh copy) instead of ``x.grad``. The one contract that is kept, that
+accumulation into an existing ``.grad`` is in place, has its own test in test_backward.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def plain(grad: Any) -> Any:
+    """``grad`` detached and copied (version 0), or ``None``; sequences element-wise."""
+    if grad is None:
+        return None
+    if isinstance(grad, (tuple, list)):
+        return [plain(g) for g in grad]
+    return grad.detach().clone()

@@ -1,0 +1,190 @@
+"""ownership.autograd.grad and higher-order gradients (create_graph=True).
+
+A gradient built with create_graph=True is compared by value and requires_grad, not by grad_fn name:
+the nodes of a backward formula are the engine's own choice.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_gradients import plain
+
+from differential import same
+
+
+def _plain(g):
+    return None if g is None else [plain(g), g.requires_grad]
+
+
+def test_grad_returns_a_tuple_and_does_not_touch_dot_grad() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        gs = t.autograd.grad((x * x).sum(), x)
+        return [type(gs).__name__, len(gs), plain(gs[0]), plain(x.grad)]
+
+    assert same(program)[:2] == ["tuple", 1]
+
+
+def test_grad_with_several_inputs_and_outputs() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        w = t.tensor([0.5, -1.0], requires_grad=True)
+        gs = t.autograd.grad([(x * w).sum(), (x * x).sum()], [x, w])
+        return plain(gs)
+
+    same(program)
+
+
+def test_grad_with_grad_outputs() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        return plain(t.autograd.grad(x * 2, x, grad_outputs=t.tensor([1.0, 3.0])))
+
+    same(program)
+
+
+def test_grad_of_a_non_leaf_input() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 2
+        return plain(t.autograd.grad((h * h).sum(), h))
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "t.autograd.grad((x * 2).sum(), [x, w])",
+        "t.autograd.grad((x * 2).sum(), [x, w], allow_unused=True)",
+        "t.autograd.grad(x * 2, x)",
+        "t.autograd.grad(t.ones(2).sum(), x)",
+        "t.autograd.grad((x * 2).sum(), t.ones(2))",
+        "t.autograd.grad(x * 2, x, grad_outputs=t.ones(3))",
+    ],
+    ids=["unused", "allow_unused", "non_scalar", "no_grad_path", "input_no_grad", "bad_shape"],
+)
+def test_grad_errors_like_torch(call: str) -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        w = t.ones(2, requires_grad=True)
+        return plain(eval(call, {"t": t, "x": x, "w": w}))
+
+    same(program)
+
+
+def test_grad_frees_the_graph_unless_retained() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        t.autograd.grad(y, x)
+        t.autograd.grad(y, x)
+
+    same(program)
+
+
+def test_grad_with_retain_graph() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        a = t.autograd.grad(y, x, retain_graph=True)
+        b = t.autograd.grad(y, x)
+        return [plain(a), plain(b)]
+
+    same(program)
+
+
+def test_without_create_graph_the_gradient_is_a_constant() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        (g,) = t.autograd.grad((x**3).sum(), x)
+        return [plain(g), g.requires_grad, g.grad_fn]
+
+    same(program)
+
+
+def test_second_derivative_of_x_cubed_is_6x() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0, -3.0], requires_grad=True)
+        (g,) = t.autograd.grad((x**3).sum(), x, create_graph=True)
+        (h,) = t.autograd.grad(g.sum(), x)
+        return [_plain(g), _plain(h)]
+
+    r = same(program)
+    assert r[1][0].values.tolist() == [6.0, 12.0, -18.0]
+
+
+def test_third_derivative() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        (g,) = t.autograd.grad((x**4).sum(), x, create_graph=True)
+        (h,) = t.autograd.grad(g.sum(), x, create_graph=True)
+        (k,) = t.autograd.grad(h.sum(), x)
+        return [_plain(g), _plain(h), _plain(k)]
+
+    same(program)
+
+
+SECOND_ORDER = {
+    "exp": lambda t, x, w: x.exp(),
+    "log": lambda t, x, w: x.log(),
+    "sqrt": lambda t, x, w: x.sqrt(),
+    "sigmoid": lambda t, x, w: x.sigmoid(),
+    "tanh": lambda t, x, w: x.tanh(),
+    "relu_sq": lambda t, x, w: x.relu() * x,
+    "abs_sq": lambda t, x, w: x.abs() * x,
+    "clamp_sq": lambda t, x, w: x.clamp(0.5, 1.5) ** 2,
+    "mul": lambda t, x, w: x * w * x,
+    "div": lambda t, x, w: w / x,
+    "pow_tensor": lambda t, x, w: x**w,
+    "rpow": lambda t, x, w: 2.0**x,
+    "matmul": lambda t, x, w: (x.view(1, 3) @ w.view(3, 1)) ** 2,
+    "softmax": lambda t, x, w: x.softmax(0) * w,
+    "log_softmax": lambda t, x, w: x.log_softmax(0) * w,
+    "mean_sq": lambda t, x, w: x.mean() ** 2,
+    "max": lambda t, x, w: x.max() * x,
+    "sum_dim": lambda t, x, w: x.view(3, 1).expand(3, 2).sum(0) ** 2,
+    "broadcast": lambda t, x, w: (x.view(3, 1) * w.view(1, 3)) ** 2,
+    "sub_neg": lambda t, x, w: (-x - w) ** 3,
+}
+
+
+@pytest.mark.parametrize("op", sorted(SECOND_ORDER))
+def test_second_order_gradients(op: str) -> None:
+    def program(t):
+        x = t.tensor([0.5, 1.2, 2.0], dtype=t.float64, requires_grad=True)
+        w = t.tensor([1.5, -0.5, 0.7], dtype=t.float64, requires_grad=True)
+        y = SECOND_ORDER[op](t, x, w).sum()
+        gx, gw = t.autograd.grad(y, [x, w], create_graph=True, allow_unused=True)
+        total = gx.sum() if gw is None else gx.sum() + (gw * gw).sum()
+        hx, hw = t.autograd.grad(total, [x, w], allow_unused=True)
+        return [_plain(gx), _plain(gw), _plain(hx), _plain(hw)]
+
+    same(program)
+
+
+@pytest.mark.filterwarnings(r"ignore:Using backward\(\) with create_graph=True")
+def test_backward_with_create_graph_then_backward_again() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], dtype=t.float64, requires_grad=True)
+        (x**3).sum().backward(create_graph=True)
+        g = x.grad
+        first = [g.detach().clone(), g.requires_grad]
+        x.grad = None
+        g.sum().backward()
+        return [first, plain(x.grad)]
+
+    same(program)
+
+
+def test_gradient_penalty_pattern() -> None:
+    def program(t):
+        w = t.tensor([[0.5, -1.0], [2.0, 0.3]], dtype=t.float64, requires_grad=True)
+        x = t.tensor([1.0, 2.0], dtype=t.float64, requires_grad=True)
+        out = (w @ x).tanh().sum()
+        (gx,) = t.autograd.grad(out, x, create_graph=True)
+        penalty = ((gx * gx).sum() - 1.0) ** 2
+        penalty.backward()
+        return [plain(w.grad), plain(x.grad), _plain(gx)]
+
+    same(program)

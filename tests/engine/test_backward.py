@@ -1,0 +1,344 @@
+"""Backward mechanics: accumulation into .grad, freed graphs, implicit gradients, errors and warnings."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from engine_gradients import plain
+
+from differential import same
+
+
+def test_grad_starts_as_none_and_accumulates() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        start = x.grad
+        (x * x).sum().backward()
+        first = x.grad.clone()
+        (x * 3).sum().backward()
+        return [start, first, plain(x.grad), x.grad.requires_grad, x.grad.is_leaf]
+
+    r = same(program)
+    assert r[0] is None and r[2].values.tolist() == [5.0, 7.0, 9.0]
+
+
+def test_grad_is_accumulated_in_place_into_the_same_tensor() -> None:
+    """The second backward adds into the existing .grad in place: same object, one more version."""
+
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.sum().backward()
+        g = x.grad
+        first = g._version
+        (2 * x).sum().backward()
+        second = g._version
+        (x * x).sum().backward()
+        return [g is x.grad, plain(g), second - first, g._version - second]
+
+    assert same(program)[2:] == [1, 1]
+
+
+def test_zeroing_grad_by_none_or_zero_() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.sum().backward()
+        x.grad = None
+        (x * 4).sum().backward()
+        after_none = x.grad.clone()
+        x.grad.zero_()
+        (x * 5).sum().backward()
+        return [after_none, plain(x.grad)]
+
+    same(program)
+
+
+def test_grad_may_be_set_by_hand_and_then_accumulates() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.grad = t.tensor([10.0, 20.0])
+        x.sum().backward()
+        return plain(x.grad)
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["t.ones(2)", "t.ones(3, dtype=t.float64)", "[1.0, 2.0, 3.0]"],
+    ids=["wrong_shape", "wrong_dtype", "not_a_tensor"],
+)
+def test_grad_setter_checks_like_torch(value: str) -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        x.grad = eval(value)
+
+    same(program)
+
+
+def test_a_shared_input_sums_its_gradients() -> None:
+    def program(t):
+        x = t.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        a = x * 2
+        b = x.exp()
+        c = a * b + x
+        c.sum().backward()
+        return plain(x.grad)
+
+    same(program)
+
+
+def test_a_diamond_graph_visits_each_node_once() -> None:
+    def program(t):
+        x = t.tensor([0.5, 1.5], requires_grad=True)
+        y = x.sigmoid()
+        left = y * 3
+        right = y.exp()
+        top = left + right
+        (top * top).sum().backward()
+        return [plain(x.grad), top]
+
+    same(program)
+
+
+def test_a_deep_chain_does_not_hit_the_recursion_limit() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x
+        for _ in range(5000):
+            y = y * 1.0001
+        y.sum().backward()
+        return [plain(x.grad), y]
+
+    same(program, rtol=1e-4)
+
+
+def test_second_backward_through_a_freed_graph_raises() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = x.exp().sum()
+        y.backward()
+        y.backward()
+
+    assert same(program).message.startswith("Trying to backward through the graph a second time")
+
+
+def test_multiplying_by_a_python_scalar_saves_it_so_a_second_backward_raises() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = (x * 2).sum()
+        y.backward()
+        y.backward()
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "build",
+    ["(x + 1).sum()", "(x - y).sum()", "(-x).sum()", "x.sum()", "x.view(3, 1).t().sum()"],
+)
+def test_a_graph_that_saved_nothing_may_be_run_twice(build: str) -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = t.ones(3)
+        z = eval(build, {"t": t, "x": x, "y": y})
+        z.backward()
+        z.backward()
+        return plain(x.grad)
+
+    same(program)
+
+
+def test_retain_graph_allows_a_second_backward() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        z = (x * x).sum()
+        z.backward(retain_graph=True)
+        z.backward()
+        return plain(x.grad)
+
+    assert same(program).values.tolist() == [4.0, 8.0]
+
+
+def test_a_backward_without_retain_after_one_with_retain_frees_it() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        z = (x * x).sum()
+        z.backward(retain_graph=True)
+        z.backward()
+        z.backward()
+
+    same(program)
+
+
+def test_a_non_scalar_output_needs_a_gradient() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        (x * 2).backward()
+
+    assert same(program).message == "grad can be implicitly created only for scalar outputs"
+
+
+def test_an_explicit_gradient_is_used() -> None:
+    def program(t):
+        x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x * x
+        y.backward(t.tensor([[1.0, 0.0], [0.5, 2.0]]))
+        return plain(x.grad)
+
+    same(program)
+
+
+def test_a_one_element_non_scalar_output_still_needs_a_gradient() -> None:
+    same(lambda t: (t.ones(1, requires_grad=True) * 2).backward())
+
+
+@pytest.mark.parametrize("shape", ["t.ones(2)", "t.ones(1)", "t.ones(3, 1)", "t.ones(())"])
+def test_a_gradient_of_the_wrong_shape_raises(shape: str) -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        (x * 2).backward(eval(shape))
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "t.ones(3).sum()",
+        "(x * 2).sum().detach()",
+        "x.detach().sum()",
+        "x.data.sum()",
+        "nograd_sum(t, x)",
+    ],
+)
+def test_a_loss_with_no_grad_path_raises(build: str) -> None:
+    def nograd_sum(t, x):
+        with t.no_grad():
+            return (x * 2).sum()
+
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        eval(build, None, {"t": t, "x": x, "nograd_sum": nograd_sum}).backward()
+
+    assert same(program).message == (
+        "element 0 of tensors does not require grad and does not have a grad_fn"
+    )
+
+
+def test_an_unused_leaf_keeps_grad_none() -> None:
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        w = t.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        return [plain(x.grad), plain(w.grad)]
+
+    assert same(program)[1] is None
+
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+def test_grad_of_a_non_leaf_warns_and_is_none() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = x * 2
+        y.sum().backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            g = y.grad
+        return [g, [(w.category.__name__, str(w.message).split(" (Triggered")[0]) for w in caught]]
+
+    r = same(program)
+    assert r == [None, [("UserWarning", NON_LEAF_GRAD_WARNING)]]
+
+
+def test_grad_of_a_leaf_or_a_retained_non_leaf_does_not_warn() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            grads = plain([x.grad, y.grad, t.ones(2).grad])
+        return [grads, len(caught), y.retains_grad, x.retains_grad]
+
+    same(program)
+
+
+def test_retain_grad_accumulates_too() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        y.retain_grad()
+        y.sum().backward(retain_graph=True)
+        (y * 2).sum().backward()
+        return [plain(y.grad), plain(x.grad)]
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda t: t.ones(3, dtype=t.int64, requires_grad=True),
+        lambda t: t.tensor([1, 2], requires_grad=True),
+        lambda t: t.tensor([True, False], requires_grad=True),
+        lambda t: t.arange(3).requires_grad_(),
+        lambda t: setattr(t.arange(3), "requires_grad", True),
+        lambda t: t.zeros(2, dtype=t.bool, requires_grad=True),
+    ],
+    ids=["ones_int64", "tensor_int", "tensor_bool", "requires_grad_", "setattr", "zeros_bool"],
+)
+def test_integer_and_bool_tensors_cannot_require_grad(program) -> None:
+    same(program)
+
+
+def test_requires_grad_false_is_always_allowed() -> None:
+    def program(t):
+        x = t.arange(3)
+        x.requires_grad = False
+        x.requires_grad_(False)
+        return x
+
+    same(program)
+
+
+def test_requires_grad_of_a_non_leaf_cannot_be_turned_off() -> None:
+    def program(t):
+        y = t.ones(3, requires_grad=True) * 2
+        y.requires_grad = False
+
+    same(program)
+
+
+def test_requires_grad_can_be_turned_on_for_a_leaf_and_used() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0])
+        y = x.requires_grad_()
+        (x * x).sum().backward()
+        return [y is x, plain(x.grad), x.is_leaf]
+
+    same(program)
+
+
+def test_backward_returns_none() -> None:
+    same(lambda t: t.ones(2, requires_grad=True).sum().backward())
+
+
+def test_the_int_target_path_has_no_gradient() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        idx = t.tensor([1, 0])
+        y = x[idx] * 3
+        y.sum().backward()
+        return [plain(x.grad), idx.requires_grad, plain(idx.grad)]
+
+    same(program)

@@ -1,0 +1,105 @@
+"""bench/run.py cannot rot: each case runs once at tiny sizes (no timing assertions)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+import torch
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "run.py"
+SIZES = (12, 8, 3)
+
+
+def _load_bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+
+
+def _ownership() -> ModuleType:
+    import ownership
+
+    return ownership
+
+
+def test_the_three_mlp_steps_compute_the_same_loss() -> None:
+    losses = [
+        bench.engine_mlp_step(_ownership(), 5, SIZES)(),
+        bench.engine_mlp_step(torch, 5, SIZES)(),
+        bench.numpy_mlp_step(5, SIZES)(),
+    ]
+    assert np.allclose(losses, losses[1], rtol=1e-5)
+
+
+def test_torch_and_numpy_steps_agree_over_several_updates() -> None:
+    torch_step = bench.engine_mlp_step(torch, 5, SIZES)
+    numpy_step = bench.numpy_mlp_step(5, SIZES)
+    for _ in range(3):
+        assert np.isclose(torch_step(), numpy_step(), rtol=1e-4)
+
+
+@pytest.mark.parametrize("engine", ["ownership", "torch"])
+def test_the_chain_runs(engine: str) -> None:
+    module = _ownership() if engine == "ownership" else torch
+    value = bench.chain_step(module, 8)()
+    assert np.isfinite(value)
+
+
+def test_the_chains_agree() -> None:
+    assert np.isclose(
+        bench.chain_step(_ownership(), 12)(), bench.chain_step(torch, 12)(), rtol=1e-5
+    )
+
+
+def test_interleaved_medians_calls_each_step_in_turn() -> None:
+    calls: list[str] = []
+    medians = bench.interleaved_medians(
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, repeats=3, warmup=1
+    )
+    assert sorted(medians) == ["a", "b"] and all(m >= 0 for m in medians.values())
+    assert calls == ["a", "b"] * 4
+
+
+def test_a_failing_engine_is_an_error_row_not_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
+    def broken() -> None:
+        raise AttributeError("no such op")
+
+    rows = bench._timed_rows({"broken": lambda: broken, "fine": lambda: lambda: None}, 2)
+    assert rows["broken"] is None and rows["fine"] is not None
+    assert "broken     ERROR AttributeError: no such op" in capsys.readouterr().out
+
+
+def test_view_memory_of_ownership_is_small_and_the_control_sees_a_copy() -> None:
+    views_bytes, clone_bytes = bench.view_memory_bytes(_ownership(), n_views=50, mib=1)
+    assert clone_bytes >= 1024 * 1024
+    assert views_bytes < clone_bytes
+
+
+def test_make_views_gives_views_in_torch() -> None:
+    base = torch.zeros(64 * 4)
+    views = bench.make_views(base, 16)
+    assert all(v._base is base or v.data_ptr() == base.data_ptr() for v in views[:8])
+
+
+def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    threads = torch.get_num_threads()
+    try:
+        status = bench.main(
+            ["--repeats", "1", "--batch", "4", "--chain", "4", "--views", "10", "--mib", "1"]
+        )
+    finally:
+        torch.set_num_threads(threads)
+    out = capsys.readouterr().out
+    assert "ownership/torch" in out and "ownership/numpy" in out and "PASS" in out
+    assert status == 0

@@ -1,0 +1,159 @@
+"""ownership.nn.functional: relu, sigmoid, tanh, softmax, log_softmax, cross_entropy, mse_loss."""
+
+from __future__ import annotations
+
+import pytest
+from engine_gradients import plain
+
+from differential import same
+
+LOGITS = [[1.0, 2.0, 3.0, -1.0], [0.0, 1.0, -1.0, 0.5], [2.0, -2.0, 0.3, 0.1]]
+
+ACTIVATIONS = {
+    "relu": lambda F, x: F.relu(x),
+    "sigmoid": lambda F, x: F.sigmoid(x),
+    "tanh": lambda F, x: F.tanh(x),
+    "softmax_1": lambda F, x: F.softmax(x, dim=1),
+    "softmax_0": lambda F, x: F.softmax(x, 0),
+    "softmax_neg": lambda F, x: F.softmax(x, dim=-1),
+    "log_softmax_1": lambda F, x: F.log_softmax(x, dim=1),
+    "log_softmax_0": lambda F, x: F.log_softmax(x, 0),
+}
+
+
+@pytest.mark.parametrize("fn", sorted(ACTIVATIONS))
+def test_activation_values_names_and_gradients(fn: str) -> None:
+    def program(t):
+        x = t.tensor(LOGITS, requires_grad=True)
+        y = ACTIVATIONS[fn](t.nn.functional, x)
+        (y * t.arange(12.0).view(3, 4)).sum().backward()
+        return [y, plain(x.grad)]
+
+    same(program)
+
+
+def test_functional_and_method_forms_agree() -> None:
+    def program(t):
+        F = t.nn.functional
+        x = t.tensor(LOGITS)
+        return [
+            (F.relu(x) - x.relu()).abs().max(),
+            (F.sigmoid(x) - x.sigmoid()).abs().max(),
+            (F.softmax(x, 1) - x.softmax(1)).abs().max(),
+            (F.log_softmax(x, 1) - x.log_softmax(1)).abs().max(),
+        ]
+
+    same(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize(
+    "target", [[2, 0, 1], [2, -100, 1], [-100, -100, -100], [3, 3, 0]], ids=str
+)
+def test_cross_entropy_with_ignore_index_and_reductions(target, reduction: str) -> None:
+    def program(t):
+        x = t.tensor(LOGITS, requires_grad=True)
+        loss = t.nn.functional.cross_entropy(x, t.tensor(target), reduction=reduction)
+        (loss * 2).sum().backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_with_a_custom_ignore_index(reduction: str) -> None:
+    def program(t):
+        x = t.tensor(LOGITS, requires_grad=True)
+        loss = t.nn.functional.cross_entropy(
+            x, t.tensor([1, 1, 2]), reduction=reduction, ignore_index=1
+        )
+        loss.sum().backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+def test_cross_entropy_is_stable_for_large_logits() -> None:
+    def program(t):
+        x = t.tensor([[1000.0, 0.0, -1000.0], [0.0, 500.0, 1000.0]], requires_grad=True)
+        loss = t.nn.functional.cross_entropy(x, t.tensor([0, 0]))
+        loss.backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+def test_cross_entropy_of_one_sample() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        loss = t.nn.functional.cross_entropy(x, t.tensor(1))
+        loss.backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+def test_cross_entropy_in_float64() -> None:
+    def program(t):
+        x = t.tensor(LOGITS, dtype=t.float64, requires_grad=True)
+        loss = t.nn.functional.cross_entropy(x, t.tensor([0, 1, 2]))
+        loss.backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "F.cross_entropy(x, t.tensor([0, 5, 1]))",
+        "F.cross_entropy(x, t.tensor([0, -1, 1]))",
+        "F.cross_entropy(x, t.tensor([0, 1]))",
+        "F.cross_entropy(x, t.tensor([0, 1, 2]), reduction='avg')",
+        "F.mse_loss(x, x.detach(), reduction='avg')",
+    ],
+    ids=["target_too_big", "target_negative", "batch_mismatch", "bad_reduction", "mse_bad_red"],
+)
+def test_functional_errors_like_torch(call: str) -> None:
+    def program(t):
+        F = t.nn.functional
+        x = t.tensor(LOGITS, requires_grad=True)
+        return eval(call, {"t": t, "F": F, "x": x})
+
+    same(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss(reduction: str) -> None:
+    def program(t):
+        x = t.tensor(LOGITS, requires_grad=True)
+        y = t.tensor(LOGITS) * 0.5 + 1.0
+        loss = t.nn.functional.mse_loss(x, y, reduction=reduction)
+        loss.sum().backward()
+        return [loss, plain(x.grad)]
+
+    same(program)
+
+
+def test_mse_loss_default_reduction_is_mean_and_target_may_require_grad() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = t.tensor([0.5, 4.0], requires_grad=True)
+        loss = t.nn.functional.mse_loss(x, y)
+        loss.backward()
+        return [loss, plain(x.grad), plain(y.grad)]
+
+    same(program)
+
+
+def test_a_tiny_classifier_step() -> None:
+    def program(t):
+        F = t.nn.functional
+        w = t.tensor([[0.1, -0.2, 0.3], [0.0, 0.5, -0.5]], requires_grad=True)
+        x = t.tensor([[1.0, 2.0], [-1.0, 0.5], [0.3, 0.3], [2.0, -1.0]])
+        h = F.relu(x @ w)
+        loss = F.cross_entropy(h, t.tensor([0, 2, -100, 1]))
+        loss.backward()
+        return [loss, plain(w.grad), F.softmax(h, 1), F.tanh(h)]
+
+    same(program)

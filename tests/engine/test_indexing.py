@@ -1,0 +1,202 @@
+"""Indexing: basic indexing makes views, advanced and mask indexing make copies, setitem is in place."""
+
+from __future__ import annotations
+
+import pytest
+from engine_gradients import plain
+
+from differential import same
+
+BASIC = [
+    "x[1]",
+    "x[-1]",
+    "x[1:]",
+    "x[:, 1]",
+    "x[..., 2]",
+    "x[None, 1]",
+    "x[1, None, ::2]",
+    "x[::2, 1:3]",
+    "x[:]",
+    "x[0, 0]",
+    "x[-2:, -1]",
+    "x[..., None]",
+]
+ADVANCED = [
+    "x[idx]",
+    "x[:, idx]",
+    "x[mask]",
+    "x[x > 5]",
+    "x[[0, 1]]",
+    "x[idx, 1]",
+    "x[t.tensor([0, 1]), t.tensor([2, 3])]",
+    "x[x[:, 0] > 1]",
+]
+
+
+def _setup(t) -> dict:
+    """The names a program's expression may use: t, x (3x4), idx and mask."""
+    return {
+        "t": t,
+        "x": t.arange(12.0).view(3, 4),
+        "idx": t.tensor([2, 0, 2]),
+        "mask": t.tensor([True, False, True]),
+    }
+
+
+@pytest.mark.parametrize("expr", BASIC)
+def test_basic_indexing_is_a_view(expr: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"]
+        v = eval(expr, env)
+        return [v, v._base is x._base, v.data_ptr() - x.data_ptr(), v.stride(), v._version]
+
+    assert same(program)[1] is True
+
+
+@pytest.mark.parametrize("expr", ADVANCED)
+def test_advanced_and_mask_indexing_copy(expr: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"]
+        c = eval(expr, env)
+        c.mul_(0)
+        return [c, c._base is None, x, x._version, c._version]
+
+    r = same(program)
+    assert r[1] is True and r[3] == 0
+
+
+@pytest.mark.parametrize("expr", BASIC + ADVANCED)
+def test_gradients_through_an_index(expr: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"] = env["x"].clone().requires_grad_()
+        y = eval(expr, env)
+        (y * 2).sum().backward()
+        return [y, plain(x.grad)]
+
+    same(program)
+
+
+SETITEM = [
+    "x[1] = 5.0",
+    "x[1] = t.tensor([1.0, 2.0, 3.0, 4.0])",
+    "x[:, 1] = t.tensor([7.0, 8.0, 9.0])",
+    "x[..., 0] = -1",
+    "x[1:, 2:] = t.tensor([[1.0], [2.0]])",
+    "x[mask] = 0.0",
+    "x[x > 5] = 100.0",
+    "x[idx] = t.ones(4)",
+    "x[t.tensor([0, 1]), t.tensor([2, 3])] = t.tensor([-5.0, -6.0])",
+    "x[0, 0] = t.tensor(42.0)",
+    "x[None, 2] = 3",
+    "x[:] = 1",
+]
+
+
+@pytest.mark.parametrize("stmt", SETITEM)
+def test_setitem_is_in_place_and_bumps_once(stmt: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"]
+        v = x.view(12)
+        ptr = x.data_ptr()
+        exec(stmt, env)
+        return [x, v, x._version, v._version, x.data_ptr() == ptr]
+
+    assert same(program)[2] == 1
+
+
+@pytest.mark.parametrize(
+    "stmt",
+    [
+        "x[1] = t.ones(3)",
+        "x[5] = 1.0",
+        "x[mask] = t.ones(3)",
+        "x[t.tensor([0, 7])] = 1.0",
+        "x[0, 0, 0] = 1.0",
+        "x[t.tensor([True, False])] = 1.0",
+    ],
+)
+def test_setitem_errors_like_torch(stmt: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"]
+        exec(stmt, env)
+        return x
+
+    same(program)
+
+
+@pytest.mark.parametrize("stmt", ["x[1] += 5.0", "x[:, 0] *= 2", "x[1:, 1] -= 1", "x[0, 0] /= 2"])
+def test_indexed_augmented_assignment_bumps_twice(stmt: str) -> None:
+    def program(t):
+        env = _setup(t)
+        x = env["x"]
+        exec(stmt, env)
+        return [x, x._version]
+
+    assert same(program)[1] == 2
+
+
+def test_advanced_augmented_assignment_writes_back() -> None:
+    def program(t):
+        env = _setup(t)
+        x, mask = env["x"], env["mask"]
+        x[mask] += 1
+        x[t.tensor([0])] *= 3
+        return [x, x._version]
+
+    same(program)
+
+
+def test_setitem_gradients_on_a_non_leaf() -> None:
+    def program(t):
+        w = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        s = t.tensor([0.5, -0.5], requires_grad=True)
+        y = w * 2
+        y[0] = s * 3
+        y[y > 7] = 0.0
+        (y * t.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return [y, plain(w.grad), plain(s.grad), y.grad_fn]
+
+    same(program)
+
+
+def test_duplicate_advanced_indices_accumulate_in_backward() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x[t.tensor([0, 0, 2, 0])]
+        (y * t.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        return [y, plain(x.grad)]
+
+    r = same(program)
+    assert r[1].values.tolist() == [7.0, 0.0, 3.0]
+
+
+def test_index_with_an_int_tensor_and_a_bool_tensor_dtype() -> None:
+    def program(t):
+        x = t.arange(5.0)
+        m = x > 2
+        i = t.tensor([4, 1])
+        return [m.dtype, i.dtype, x[m], x[i], m, t.tensor([1, 2]).dtype]
+
+    same(program)
+
+
+def test_setitem_on_a_leaf_under_no_grad() -> None:
+    def program(t):
+        w = t.zeros(3, requires_grad=True)
+        with t.no_grad():
+            w[1] = 2.0
+            w[w > 1] = 5.0
+        return [w, w._version, w.is_leaf, w.requires_grad]
+
+    same(program)
+
+
+def test_indexing_out_of_range_and_too_many_indices() -> None:
+    same(lambda t: t.arange(3)[3])
+    same(lambda t: t.arange(3)[0, 0])
+    same(lambda t: t.arange(3)[t.tensor([3])])

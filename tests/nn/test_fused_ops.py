@@ -1,0 +1,300 @@
+"""Linear and BatchNorm1d build torch's own nodes: AddmmBackward0, NativeBatchNormBackward0.
+
+Each program returns what a learner can see: the output (values, grad_fn name, version), the
+graph below it (node names and input numbers, down to the leaves), the gradients after
+backward, the running statistics with their versions, and the error an in-place write on a
+saved tensor causes. Both engines get the same weights (copied in place under no_grad).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+from differential import _ownership, same
+
+W = [[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]]
+B = [0.1, -0.2]
+X2 = [[0.3, -1.2, 2.0], [1.5, 0.25, -0.75], [0.0, 1.0, 1.0], [-2.0, 0.5, 0.1]]
+SHAPES = [(3,), (4, 3), (2, 2, 3)]
+
+
+def graph(fn: Any) -> Any:
+    """The graph below ``fn`` as nested ``(name, input_nr, children)`` (``None`` for no edge)."""
+    if fn is None:
+        return None
+    return [
+        None if f is None else (f.name(), nr, graph(f) if f.next_functions else [])
+        for f, nr in fn.next_functions
+    ]
+
+
+def data(t: ModuleType, shape: tuple[int, ...], requires_grad: bool = True) -> Any:
+    """Deterministic input of ``shape`` (float32), a leaf."""
+    values = np.linspace(-2.0, 2.5, int(np.prod(shape)), dtype=np.float32) ** 3 / 4
+    return t.tensor(values.reshape(shape).tolist(), requires_grad=requires_grad)
+
+
+def make_linear(t: ModuleType, bias: bool) -> Any:
+    lin = t.nn.Linear(3, 2, bias=bias)
+    with t.no_grad():
+        lin.weight.copy_(t.tensor(W))
+        if bias:
+            lin.bias.copy_(t.tensor(B))
+    return lin
+
+
+def make_bn(t: ModuleType, affine: bool, track: bool = True, c: int = 3) -> Any:
+    bn = t.nn.BatchNorm1d(c, affine=affine, track_running_stats=track)
+    with t.no_grad():
+        if affine:
+            bn.weight.copy_(t.tensor([1.5, -0.5, 2.0][:c]))
+            bn.bias.copy_(t.tensor([0.1, 0.2, -0.3][:c]))
+        if track:
+            bn.running_mean.copy_(t.tensor([0.2, -0.1, 0.4][:c]))
+            bn.running_var.copy_(t.tensor([1.5, 0.5, 2.0][:c]))
+    return bn
+
+
+# ---------------------------------------------------------------- Linear
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("input_grad", [True, False])
+def test_linear_graph_values_and_gradients(
+    shape: tuple[int, ...], bias: bool, input_grad: bool
+) -> None:
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, bias)
+        x = data(t, shape, input_grad)
+        y = lin(x)
+        facts = [y, graph(y.grad_fn), y._base is None]
+        (y * data(t, tuple(y.shape), False)).sum().backward()
+        return [*facts, x.grad, lin.weight.grad, None if lin.bias is None else lin.bias.grad]
+
+    same(program)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear_non_contiguous_input_adds_the_bias_in_place(bias: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, bias)
+        a = data(t, (2, 4, 3))
+        y = lin(a.transpose(0, 1))
+        z = lin(a[0, :, 0].unsqueeze(1).expand(4, 3))
+        (y.sum() + z.sum()).backward()
+        return y, graph(y.grad_fn), z, graph(z.grad_fn), a.grad, lin.weight.grad
+
+    same(program)
+
+
+def test_functional_linear_and_addmm_saved_tensors() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.tensor(W, requires_grad=True)
+        b = t.tensor(B, requires_grad=True)
+        out = []
+        for x in (data(t, (4, 3)), data(t, (4, 3), False)):
+            fn = t.nn.functional.linear(x, w, b).grad_fn
+            out.append([fn._saved_mat1, fn._saved_mat2, fn._saved_alpha, fn._saved_beta])
+        plain = t.nn.functional.linear(data(t, (4, 3)), t.tensor(W), b).grad_fn
+        out.append([plain._saved_mat1, plain._saved_mat2, graph(plain)])
+        return out
+
+    same(program)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("input_grad", [True, False])
+def test_linear_in_place_write_on_the_saved_input_breaks_backward(
+    shape: tuple[int, ...], bias: bool, input_grad: bool
+) -> None:
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, bias)
+        x = data(t, shape, input_grad) * 1
+        y = lin(x)
+        x.mul_(2)
+        y.sum().backward()
+        return lin.weight.grad
+
+    same(program)
+
+
+def test_linear_weight_written_after_forward_breaks_backward() -> None:
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, True)
+        y = lin(data(t, (4, 3)))
+        with t.no_grad():
+            lin.weight.mul_(2)
+        y.sum().backward()
+        return lin.weight.grad
+
+    same(program)
+
+
+def test_linear_without_grad_records_nothing() -> None:
+    def program(t: ModuleType) -> Any:
+        with t.no_grad():
+            outs = [make_linear(t, b)(data(t, s)) for s in SHAPES for b in (True, False)]
+        return [(y, y.grad_fn, y._version) for y in outs]
+
+    same(program)
+
+
+def test_linear_shape_mismatch_error() -> None:
+    same(lambda t: make_linear(t, True)(data(t, (4, 5))))
+    same(lambda t: make_linear(t, True)(data(t, (2, 2, 5))))
+
+
+# ---------------------------------------------------------------- BatchNorm1d
+BN_SHAPES = [(5, 3), (4, 3, 2)]
+
+
+@pytest.mark.parametrize("shape", BN_SHAPES)
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("track", [True, False])
+def test_batchnorm_graph_values_gradients_and_buffers(
+    shape: tuple[int, ...], affine: bool, training: bool, track: bool
+) -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, affine, track).train(training)
+        x = data(t, shape)
+        y = bn(x)
+        facts = [y, graph(y.grad_fn)]
+        (y * data(t, shape, False)).sum().backward()
+        buffers = [(n, b, b._version) for n, b in bn.named_buffers()]
+        params = [(n, p, p._version, p.grad) for n, p in bn.named_parameters()]
+        return [*facts, x.grad, buffers, params]
+
+    same(program, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("training", [True, False])
+def test_batchnorm_saved_tensors(affine: bool, training: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, affine).train(training)
+        fn = bn(data(t, (5, 3)) * 1).grad_fn
+        names = ["input", "weight", "running_mean", "running_var", "result1", "result2"]
+        saved = [getattr(fn, "_saved_" + n) for n in names]
+        return [*saved, fn._saved_eps, fn._saved_training]
+
+    same(program, rtol=1e-4, atol=1e-5)
+
+
+def test_batchnorm_several_training_steps_then_eval() -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, True)
+        ys = []
+        for k in range(3):
+            x = data(t, (4, 3, 2)) * (k + 1) - k
+            ys.append(bn(x))
+        for y in ys:  # the kernel's writes do not bump: every graph still backpropagates
+            y.sum().backward()
+        trained = [(n, b, b._version) for n, b in bn.named_buffers()]
+        bn.eval()
+        y = bn(data(t, (4, 3, 2)))
+        return trained, bn.weight.grad, bn.bias.grad, y
+
+    same(program, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batchnorm_in_place_write_on_the_saved_input_breaks_backward(training: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, True).train(training)
+        x = data(t, (5, 3)) * 1
+        y = bn(x)
+        x.add_(1)
+        y.sum().backward()
+        return bn.weight.grad
+
+    same(program)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batchnorm_resetting_running_stats_after_forward_breaks_backward(training: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, True).train(training)
+        y = bn(data(t, (5, 3)))
+        bn.reset_running_stats()
+        y.sum().backward()
+        return bn.weight.grad
+
+    same(program)
+
+
+def test_functional_batch_norm_and_its_errors() -> None:
+    def program(t: ModuleType) -> Any:
+        f = t.nn.functional
+        x = data(t, (5, 3))
+        rm, rv = t.zeros(3), t.ones(3)
+        y = f.batch_norm(x, rm, rv, training=True, momentum=0.5)
+        z = f.batch_norm(x, None, None, training=True)
+        return y, graph(y.grad_fn), rm, rm._version, rv, z, graph(z.grad_fn)
+
+    same(program, rtol=1e-4, atol=1e-5)
+    same(lambda t: t.nn.functional.batch_norm(data(t, (1, 3)), None, None, training=True))
+    same(lambda t: t.nn.functional.batch_norm(data(t, (5, 3)), t.zeros(4), t.ones(4)))
+    same(lambda t: make_bn(t, True)(data(t, (1, 3, 1))))
+
+
+@pytest.mark.parametrize("given", ["mean", "var", "neither"])
+@pytest.mark.parametrize("training", [True, False])
+def test_functional_batch_norm_missing_running_stats(given: str, training: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        rm = t.zeros(3) if given == "mean" else None
+        rv = t.ones(3) if given == "var" else None
+        return t.nn.functional.batch_norm(data(t, (5, 3)), rm, rv, training=training)
+
+    same(program, rtol=1e-4, atol=1e-5)
+
+
+def test_batchnorm_second_derivative_matches_torch() -> None:
+    def program(t: ModuleType) -> Any:
+        bn = make_bn(t, True)
+        x = data(t, (4, 3))
+        y = bn(x)
+        (gx,) = t.autograd.grad((y**3).sum(), x, create_graph=True)
+        (ggx,) = t.autograd.grad((gx * gx).sum(), x)
+        # values only: the double-backward graph (and so how often a gradient buffer is
+        # accumulated into, its version) is the engine's own, not NativeBatchNormBackwardBackward0
+        return gx.detach().clone(), ggx.clone()
+
+    same(program, rtol=1e-3, atol=1e-4)
+
+
+# ---------------------------------------------------------------- gradcheck, float64
+def _double(own: Any, shape: tuple[int, ...], seed: int) -> Any:
+    rng = np.random.default_rng(seed)
+    return own.tensor(rng.standard_normal(shape).tolist(), dtype=own.float64, requires_grad=True)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("bias", [True, False])
+def test_gradcheck_linear(shape: tuple[int, ...], bias: bool) -> None:
+    own = _ownership()
+    f = own.nn.functional
+    ins = [_double(own, shape, 0), _double(own, (2, 3), 1)] + (
+        [_double(own, (2,), 2)] if bias else []
+    )
+    assert own.autograd.gradcheck(lambda *a: f.linear(*a), ins)
+
+
+@pytest.mark.parametrize("shape", BN_SHAPES)
+@pytest.mark.parametrize("training", [True, False])
+def test_gradcheck_batch_norm(shape: tuple[int, ...], training: bool) -> None:
+    own = _ownership()
+    f = own.nn.functional
+    rm = own.tensor([0.2, -0.1, 0.4], dtype=own.float64)
+    rv = own.tensor([1.5, 0.5, 2.0], dtype=own.float64)
+    ins = [_double(own, shape, 3), _double(own, (3,), 4), _double(own, (3,), 5)]
+
+    def fn(x: Any, w: Any, b: Any) -> Any:
+        # momentum 0: the running statistics stay put while gradcheck evaluates many times
+        return f.batch_norm(x, rm, rv, w, b, training=training, momentum=0.0)
+
+    assert own.autograd.gradcheck(fn, ins)
