@@ -122,6 +122,19 @@ def test_linear_in_place_write_on_the_saved_input_breaks_backward(
     same(program)
 
 
+def test_fused_nodes_list_torch_saved_names() -> None:
+    def program(t: ModuleType) -> Any:
+        nodes = [
+            make_linear(t, True)(data(t, (4, 3))).grad_fn,
+            make_linear(t, False)(data(t, (3,))).grad_fn,
+            make_linear(t, False)(data(t, (2, 2, 3))).grad_fn,
+            make_bn(t, True)(data(t, (5, 3))).grad_fn,
+        ]
+        return [[a for a in dir(fn) if a.startswith("_saved_")] for fn in nodes]
+
+    same(program)
+
+
 def test_linear_weight_written_after_forward_breaks_backward() -> None:
     def program(t: ModuleType) -> Any:
         lin = make_linear(t, True)

@@ -94,6 +94,60 @@ class _Buffers:
         return buf, flags
 
 
+def _discover(
+    roots: list[Node], need_children: bool
+) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
+    """Every node reachable from ``roots``, with how many edges point at it (and, if asked, its
+    children), found with an explicit stack."""
+    deps: dict[Node, int] = {}
+    children: dict[Node, list[Node]] = {}
+    stack: list[Node] = []
+    for node in roots:
+        if node not in deps:
+            deps[node] = 0
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        kids = [] if need_children else None
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if kids is not None:
+                kids.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
+        if kids is not None:
+            children[node] = kids
+    return deps, children
+
+
+def _prune(
+    deps: dict[Node, int], children: dict[Node, list[Node]], targets: list[Node]
+) -> dict[Node, int]:
+    """Keep only the nodes on a path to a target (``autograd.grad`` runs nothing else)."""
+    parents: dict[Node, list[Node]] = {n: [] for n in children}
+    for n, kids in children.items():
+        for c in kids:
+            parents[c].append(n)
+    keep: set[Node] = {t for t in targets if t in parents}
+    todo = list(keep)
+    while todo:
+        n = todo.pop()
+        for p in parents[n]:
+            if p not in keep:
+                keep.add(p)
+                todo.append(p)
+    pruned = dict.fromkeys(keep, 0)
+    for n in keep:
+        for c in children[n]:
+            if c in pruned:
+                pruned[c] += 1
+    return pruned
+
+
 def run_backward(
     roots: Sequence[Any],
     root_grads: Sequence[Any],
@@ -118,104 +172,68 @@ def run_backward(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
         root_edges.append(edge)
+    root_nodes = [n for n, _ in root_edges if n is not None]
 
-    # discover the graph
-    children: dict[Node, list[Node]] = {}
-    stack: list[Node] = []
-    for node, _ in root_edges:
-        assert node is not None
-        if node not in children:
-            children[node] = []
-            stack.append(node)
-    while stack:
-        node = stack.pop()
-        kids = children[node]
-        for nxt, _ in node.next_functions:
-            if nxt is None:
-                continue
-            kids.append(nxt)
-            if nxt not in children:
-                children[nxt] = []
-                stack.append(nxt)
-
-    # which nodes run, and where to capture the gradients of ``inputs``
     captures: dict[Node, list[tuple[int, int]]] = {}
     input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
     for k, (node, nr) in enumerate(input_edges):
         if node is not None:
             captures.setdefault(node, []).append((nr, k))
-    if inputs is None:
-        run = set(children)
-    else:
-        parents: dict[Node, list[Node]] = {n: [] for n in children}
-        for n, kids in children.items():
-            for c in kids:
-                parents[c].append(n)
-        run = set()
-        todo = [n for n in captures if n in parents]
-        while todo:
-            n = todo.pop()
-            for p in parents[n]:
-                if p not in run:
-                    run.add(p)
-                    todo.append(p)
-        run.update(n for n in captures if n in children)
-    deps: dict[Node, int] = dict.fromkeys(run, 0)
-    for n in run:
-        for c in children[n]:
-            if c in deps:
-                deps[c] += 1
+    deps, children = _discover(root_nodes, inputs is not None)
+    if inputs is not None:
+        deps = _prune(deps, children, list(captures))
 
     buffers = _Buffers(inplace=not create_graph)
     for (node, nr), g, user in zip(root_edges, root_grads, user_given, strict=True):
         assert node is not None
         buffers.add(node, nr, g, user)
     heap: list[tuple[int, int, Node]] = []
-    seen_roots: set[Node] = set()
-    for node, _ in root_edges:
-        assert node is not None
-        if node in deps and deps[node] == 0 and node not in seen_roots:
-            seen_roots.add(node)
+    for node in dict.fromkeys(root_nodes):
+        if deps.get(node) == 0:
             heapq.heappush(heap, (-node._seq, id(node), node))
 
     results: list[Any] = [None] * len(input_edges)
     wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
+    heappop, heappush = heapq.heappop, heapq.heappush
     try:
         while heap:
-            _, _, node = heapq.heappop(heap)
+            node = heappop(heap)[2]
             grads, shared = buffers.pop(node)
-            if node in captures:
+            if captures and node in captures:
                 for nr, k in captures[node]:
                     results[k] = _add(results[k], grads[nr])
             if node._retained is not None:
                 for nr, t in node._retained.items():
                     if grads[nr] is not None and t.grad_fn is node:
                         _accumulate(t, grads[nr], create_graph, True)
-            if isinstance(node, AccumulateGrad):
+            if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or id(node) in wanted):
                     _accumulate(node.variable, grads[0], create_graph, shared[0])
                 continue
-            if all(g is None for g in grads):
-                outs: Sequence[Any] = [None] * len(node.next_functions)
+            nexts = node.next_functions
+            if any(g is not None for g in grads):
+                outs: Sequence[Any] = node.apply(tuple(grads))
             else:
-                outs = node.apply(tuple(grads))
+                outs = [None] * len(nexts)
             if not retain_graph:
                 node.release()
-            seen: set[int] = set()
             twice: set[int] = set()
-            for g in outs:
-                if g is not None:
-                    (twice if id(g) in seen else seen).add(id(g))
-            for (nxt, nr), g in zip(node.next_functions, outs, strict=False):
+            if len(outs) > 1:
+                seen: set[int] = set()
+                for g in outs:
+                    if g is not None:
+                        (twice if id(g) in seen else seen).add(id(g))
+            for (nxt, nr), g in zip(nexts, outs, strict=False):
                 if nxt is None or nxt not in deps:
                     continue
                 if g is not None:
                     buffers.add(nxt, nr, g, id(g) in twice)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
+                    heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
         grad_mode._set(prev)
     return results

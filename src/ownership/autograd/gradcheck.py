@@ -38,6 +38,13 @@ def gradcheck(
     ins = tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,)
     diff = [i for i, x in enumerate(ins) if hasattr(x, "_storage") and x._requires_grad]
     for i in diff:
+        if any(s == 0 and n > 1 for s, n in zip(ins[i].stride(), ins[i].shape, strict=True)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients correctly. "
+                "You should call .contiguous on the input before passing it to gradcheck."
+            )
+    for i in diff:
         if ins[i].dtype.name != "float64":
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point or "

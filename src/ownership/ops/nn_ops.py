@@ -29,9 +29,9 @@ from ownership.tensor import Tensor
 # ---------------------------------------------------------------- addmm and linear
 def _bw_addmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
-    gs = sum_to(gr, s["self_shape"]) if s["self_needed"] else None
-    g1 = gr.mm(s["mat2"].t()) if s["mat1_needed"] else None
-    g2 = s["mat1"].t().mm(gr) if s["mat2_needed"] else None
+    gs = sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None
+    g1 = gr.mm(s["mat2"].t()) if s["_mat1_needed"] else None
+    g2 = s["mat1"].t().mm(gr) if s["_mat2_needed"] else None
     return (gs, g1, g2)
 
 
@@ -50,10 +50,10 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     out = wrap(mat1._data @ mat2._data + bias._data, mat1.dtype)
     if needs_grad(bias, mat1, mat2):
         ctx = {
-            "self_needed": bias._requires_grad,
-            "mat1_needed": mat1._requires_grad,
-            "mat2_needed": mat2._requires_grad,
-            "self_shape": tuple(bias._data.shape),
+            "_self_needed": bias._requires_grad,
+            "_mat1_needed": mat1._requires_grad,
+            "_mat2_needed": mat2._requires_grad,
+            "_self_shape": tuple(bias._data.shape),
             "alpha": 1,
             "beta": 1,
             "mat1_sym_sizes": (n, k),
@@ -92,7 +92,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     x, weight = s["input"], s["weight"]
-    dims, shape = s["dims"], s["shape"]
+    dims, shape = s["_dims"], s["_shape"]
     if s["training"]:
         if grad_mode.is_grad_enabled():  # create_graph: let mean and invstd depend on x
             mean = x.mean(dims, keepdim=True)
@@ -106,17 +106,17 @@ def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gb = gr.sum(dims)
     gw = (gr * xhat).sum(dims)
     scale = invstd if weight is None else invstd * weight.view(shape)
-    if not s["input_needed"]:
+    if not s["_input_needed"]:
         gi = None
     elif s["training"]:
-        m = s["count"]
+        m = s["_count"]
         gi = (gr - gb.view(shape) / m - xhat * (gw.view(shape) / m)) * scale
     else:
         gi = gr * scale
     return (
         gi,
-        gw if s["weight_needed"] else None,
-        gb if s["bias_needed"] else None,
+        gw if s["_weight_needed"] else None,
+        gb if s["_bias_needed"] else None,
     )
 
 
@@ -174,12 +174,12 @@ def batch_norm(
         ctx = {
             "eps": eps,
             "training": use_batch,
-            "dims": dims,
-            "shape": shape,
-            "count": count,
-            "input_needed": input._requires_grad,
-            "weight_needed": weight is not None and weight._requires_grad,
-            "bias_needed": bias is not None and bias._requires_grad,
+            "_dims": dims,
+            "_shape": shape,
+            "_count": count,
+            "_input_needed": input._requires_grad,
+            "_weight_needed": weight is not None and weight._requires_grad,
+            "_bias_needed": bias is not None and bias._requires_grad,
         }
         node = record(out, "NativeBatchNormBackward0", (input, weight, bias), _bn_backward, ctx)
         stats = (mean, invstd) if use_batch else (np.empty(0), np.empty(0))
