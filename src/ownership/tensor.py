@@ -169,7 +169,7 @@ class Tensor:
         base = self._base if self._base is not None else self
         t._base = base
         meta = self._creation_meta
-        if not grad_mode._state.enabled and self._requires_grad:
+        if not grad_mode._state.enabled:
             meta = NO_GRAD_MODE
         t._creation_meta = meta
         t._view_version = self._storage.counter.value
@@ -183,9 +183,12 @@ class Tensor:
 
         This is what ``nn.Parameter`` uses; it works the same under ``no_grad``.
         """
+        if requires_grad and not data.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
         t = data._alias(data._storage, cls)
-        if requires_grad:
-            t.requires_grad_(True)
+        t._requires_grad = builtins.bool(requires_grad)
         return t
 
     # ------------------------------------------------------------------ metadata
@@ -664,6 +667,8 @@ class Tensor:
         return _op("rpow")(self, other)
 
     def __matmul__(self, other: Tensor) -> Tensor:
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return _op("matmul")(self, other)
 
     def __rmatmul__(self, other: Tensor) -> Tensor:

@@ -342,3 +342,14 @@ def test_the_int_target_path_has_no_gradient() -> None:
         return [plain(x.grad), idx.requires_grad, plain(idx.grad)]
 
     same(program)
+
+
+def test_the_grad_of_a_non_contiguous_leaf_has_the_leafs_strides() -> None:
+    def program(t):
+        x = t.ones(3, 2).t().requires_grad_()
+        (x * 2).sum().backward()
+        y = t.ones(2, 3, requires_grad=True)
+        y.sum().backward()
+        return [x.stride(), x.grad.stride(), y.grad.stride(), y.grad.is_contiguous()]
+
+    same(program)

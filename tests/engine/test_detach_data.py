@@ -203,3 +203,14 @@ def test_the_units_accumulation_signature_two_backward_calls_sum() -> None:
 
     r = same(program)
     assert r[0].values.tolist() == [5.0, 7.0] and r[1].values.tolist() == [3.0, 3.0]
+
+
+def test_assigning_data_does_not_change_what_backward_saved() -> None:
+    def program(t):
+        w = t.tensor([1.0, 2.0], requires_grad=True)
+        y = w.exp()
+        y.data = t.zeros(2)
+        y.sum().backward()
+        return [plain(w.grad), y, y._version]
+
+    same(program)

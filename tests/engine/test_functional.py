@@ -111,8 +111,16 @@ def test_cross_entropy_in_float64() -> None:
         "F.cross_entropy(x, t.tensor([0, 1]))",
         "F.cross_entropy(x, t.tensor([0, 1, 2]), reduction='avg')",
         "F.mse_loss(x, x.detach(), reduction='avg')",
+        "F.cross_entropy(x, t.tensor([0.0, 1.0, 2.0]))",
     ],
-    ids=["target_too_big", "target_negative", "batch_mismatch", "bad_reduction", "mse_bad_red"],
+    ids=[
+        "target_too_big",
+        "target_negative",
+        "batch_mismatch",
+        "bad_reduction",
+        "mse_bad_red",
+        "float_target",
+    ],
 )
 def test_functional_errors_like_torch(call: str) -> None:
     def program(t):

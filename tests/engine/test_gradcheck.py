@@ -224,3 +224,54 @@ def test_gradcheck_refuses_an_input_with_overlapping_memory() -> None:
         return t.autograd.gradcheck(lambda a: a * 2, (x,))
 
     assert same(program).kind == "RuntimeError"
+
+
+def test_gradcheck_needs_an_input_that_requires_grad() -> None:
+    def program(t):
+        x = t.tensor([1.0, 2.0], dtype=t.float64)
+        return t.autograd.gradcheck(lambda a: a * a, (x,))
+
+    assert same(program).kind == "ValueError"
+
+
+def test_gradcheck_tolerances_decide_a_borderline_backward() -> None:
+    """A backward off by 0.05 %: fails the defaults' atol, passes a looser rtol or atol."""
+
+    def program(t):
+        class Off(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 1
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 1.0005
+
+        x = t.tensor([1.0, 2.0], dtype=t.float64, requires_grad=True)
+        check = t.autograd.gradcheck
+        return [
+            check(Off.apply, (x,), raise_exception=False),
+            check(Off.apply, (x,), rtol=1e-2, raise_exception=False),
+            check(Off.apply, (x,), atol=1e-2, rtol=0.0, raise_exception=False),
+        ]
+
+    same(program)
+
+
+def test_gradcheck_names_the_output_that_is_wrong() -> None:
+    def program(t):
+        class Two(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 1, x * 2
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                return g1 + g2
+
+        x = t.tensor([1.0], dtype=t.float64, requires_grad=True)
+        return t.autograd.gradcheck(Two.apply, (x,))
+
+    assert same(program).message.startswith(
+        "Jacobian mismatch for output 1 with respect to input 0"
+    )

@@ -197,6 +197,8 @@ def test_setitem_on_a_leaf_under_no_grad() -> None:
 
 
 def test_indexing_out_of_range_and_too_many_indices() -> None:
+    same(lambda t: t.arange(3)[1.0])
+    same(lambda t: t.arange(3)[-4])
     same(lambda t: t.arange(3)[3])
     same(lambda t: t.arange(3)[0, 0])
     same(lambda t: t.arange(3)[t.tensor([3])])

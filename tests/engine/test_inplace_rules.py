@@ -320,3 +320,18 @@ def test_a_multi_output_view_whose_base_changes_refuses_when_used(how: str, writ
     assert "is a view and its base or another view of its base has been modified inplace." in (
         same(program).message
     )
+
+
+@pytest.mark.parametrize(
+    "stmt",
+    ["x[1:] = x[:3]", "x[:3].copy_(x[1:])", "x[:2] = x[2:]", "x.copy_(x)", "x[::2] = x[1::2]"],
+)
+def test_a_write_whose_source_partly_overlaps_its_target_refuses(stmt: str) -> None:
+    """Shifting a tensor into itself aliases source and target: torch asks for a clone()."""
+
+    def program(t):
+        x = t.arange(4.0)
+        exec(stmt, {"x": x})
+        return [x, x._version]
+
+    same(program)

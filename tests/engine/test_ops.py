@@ -237,6 +237,10 @@ def test_comparisons_produce_bool_tensors_without_grad(op: str) -> None:
         "-t.arange(3)",
         "t.arange(3).abs()",
         "t.arange(3).exp()",
+        "-t.tensor([True, False])",
+        "1 - t.tensor([True, False])",
+        "(t.arange(3) > 0) & (t.arange(3) < 2)",
+        "~(t.arange(3) > 0)",
     ],
 )
 def test_dtype_promotion(expr: str) -> None:
@@ -257,6 +261,16 @@ def test_dtype_promotion(expr: str) -> None:
         "t.ones(2, 3).softmax(3)",
         "t.ones(2, 3).max(5)",
         "t.arange(3).mean()",
+        "t.ones(2) @ 2",
+        "t.ones(2, 3).sum((0, 0))",
+        "t.ones(2, 3).sum(-3)",
+        "t.tensor([1, 2]).softmax(0)",
+        "t.zeros(-1)",
+        "t.tensor([[1, 2], [3]])",
+        "t.ones(2, 3).size(2)",
+        "t.ones(2, 3).permute(0)",
+        "t.arange(5).split([2, 2])",
+        "t.tensor([1.0, 2.0]).expand(-1, 2)",
     ],
 )
 def test_shape_and_dtype_errors(expr: str) -> None:
@@ -322,3 +336,15 @@ def test_the_broadcasting_docs_example() -> None:
         return [tuple(out.shape), out, plain(a.grad), plain(b.grad)]
 
     assert same(program)[0] == (5, 3, 4, 1)
+
+
+def test_gradients_take_the_dtype_of_their_input_in_mixed_precision() -> None:
+    def program(t):
+        a = t.ones(2, dtype=t.float64, requires_grad=True)
+        b = t.ones(2, requires_grad=True)
+        s = t.tensor(3.0, dtype=t.float64, requires_grad=True)
+        y = a * b + b * s
+        y.sum().backward()
+        return [y.dtype, plain(a.grad), plain(b.grad), plain(s.grad), b.grad.dtype, s.grad.dtype]
+
+    assert same(program)[4] == "float32"

@@ -65,6 +65,7 @@ def test_zero_dim_indexing() -> None:
         "[10, 20, 30][t.tensor(1)]",
         "1 if t.tensor(2) > 1 else 0",
         "f'{t.tensor(2.5):.2f}'",
+        "f'{t.ones(2):.2f}'",
         "float(t.ones(2))",
         "int(t.ones(2))",
         "bool(t.ones(2))",

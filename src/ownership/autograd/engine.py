@@ -13,6 +13,8 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ownership import grad_mode
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 
@@ -35,6 +37,13 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
     """AccumulateGrad: steal an unshared dense gradient, else copy; later ones are added in place."""
     if grad is None or not var._requires_grad:
         return
+    if grad.dtype is not var.dtype:
+        grad = grad.to(var.dtype)
+    if grad._data.strides != var._data.strides and _dense(var):
+        # the gradient takes the leaf's layout (torch's "layout contract")
+        arr = np.empty_like(var._data)
+        arr[...] = grad._data
+        grad = grad._wrap(arr, grad.dtype)
     old = var._grad
     if old is None:
         if create_graph:

@@ -71,7 +71,10 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
-        elif not create_graph:
-            r = r.detach()
+        else:
+            if r.dtype is not t.dtype:
+                r = r.to(t.dtype)
+            if not create_graph:
+                r = r.detach()
         out.append(r)
     return tuple(out)

@@ -64,13 +64,13 @@ class Node:
         return out[0] if len(out) == 1 else tuple(out)
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
 
 class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors."""
 
-    __slots__ = ("_backward", "_ctx", "_had_saved", "_name", "_saved")
+    __slots__ = ("_backward", "_ctx", "_freed_keys", "_had_saved", "_name", "_saved")
 
     def __init__(
         self,
@@ -86,6 +86,7 @@ class OpNode(Node):
         self._ctx = ctx if ctx is not None else {}
         self._saved: dict[str, SavedTensor] | None = None
         self._had_saved = False
+        self._freed_keys: tuple[str, ...] = ()
 
     def save(self, name: str, tensor: Any, is_output: bool = False) -> None:
         """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack."""
@@ -115,6 +116,8 @@ class OpNode(Node):
         return self._backward(self.unpack_all(), grads)
 
     def release(self) -> None:
+        if self._saved is not None:
+            self._freed_keys = tuple(self._saved)
         self._saved = None
 
     def __getattr__(self, attr: str) -> Any:
@@ -125,15 +128,14 @@ class OpNode(Node):
                 return saved[key].unpack()
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
-            if object.__getattribute__(self, "_had_saved") and saved is None:
+            if saved is None and key in object.__getattribute__(self, "_freed_keys"):
                 raise RuntimeError(FREED_MESSAGE)
         raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
 
     def __dir__(self) -> list[str]:
         names = set(super().__dir__())
         names.update("_saved_" + k for k in self._ctx if not k.startswith("_"))
-        if self._saved is not None:
-            names.update("_saved_" + k for k in self._saved)
+        names.update("_saved_" + k for k in self._saved or self._freed_keys)
         return sorted(names)
 
 

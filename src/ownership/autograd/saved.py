@@ -40,9 +40,16 @@ class SavedTensor:
     __slots__ = ("node", "tensor", "version")
 
     def __init__(self, tensor: Any, node: Any = None) -> None:
-        self.tensor = tensor
         self.version: int = tensor._storage.counter.value
         self.node = node  # the saving node when the tensor is that node's output
+        if node is not None:
+            # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
+            # that a later ``y.data = ...`` does not change what backward reads
+            alias = tensor._alias(tensor._storage)
+            alias._grad_fn = node
+            alias._requires_grad = True
+            tensor = alias
+        self.tensor = tensor
 
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""

@@ -63,7 +63,15 @@ def needs_grad(*ts: Any) -> bool:
     """Whether an op on these operands must be recorded."""
     if not _state.enabled:
         return False
-    return any(isinstance(t, Tensor) and t._requires_grad for t in ts)
+    for t in ts:
+        if isinstance(t, Tensor):
+            if t._requires_grad:
+                return True
+            base = t._base
+            if base is not None and base._requires_grad:
+                t.grad_fn  # noqa: B018 - a view of a base that now requires grad: refresh it
+                return True
+    return False
 
 
 def record(

@@ -52,6 +52,18 @@ def _infer(data: Any, arr: NDArray[Any]) -> DType:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
+def _check_ragged(data: Any, dim: int) -> None:
+    """torch's error for nested sequences of unequal lengths."""
+    if not data or not isinstance(data[0], list | tuple):
+        return
+    n = len(data[0])
+    for item in data:
+        if not isinstance(item, list | tuple) or len(item) != n:
+            got = len(item) if isinstance(item, list | tuple) else type(item).__name__
+            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {got})")
+        _check_ragged(item, dim + 1)
+
+
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats)."""
     if isinstance(data, Tensor):
@@ -62,6 +74,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
             UserWarning,
             stacklevel=2,
         )
+    if isinstance(data, list | tuple):
+        _check_ragged(data, 0)
     arr = to_numpy(data)
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
@@ -79,6 +93,15 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
     if not size and name:
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    out = tuple(
+        int(s)
+        for s in (size[0] if len(size) == 1 and isinstance(size[0], tuple | list | Size) else size)
+    )
+    for s in out:
+        if s < 0 and name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(out)}")
     if len(size) == 1 and isinstance(size[0], tuple | list | Size):
         return tuple(int(s) for s in size[0])
     return tuple(int(s) for s in size)

@@ -37,6 +37,11 @@ def _is_basic(item: Any) -> bool:
 def _np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     out = []
     for k in key:
+        if isinstance(k, float):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                "are valid indices (got float)"
+            )
         if isinstance(k, Tensor):
             out.append(k._data)
         elif isinstance(k, list | tuple) or hasattr(k, "__array__"):

@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership.autograd.node import OpNode, gradient_edge
-from ownership.ops.common import needs_grad, record, result_dtype, sum_to, wrap
+from ownership import layout
+from ownership.autograd.node import OpNode
+from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import OPS, Tensor
 
 
@@ -120,58 +121,65 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
 
 def _bw_bmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
-    a, b = s["self"], s["mat2"]
-    ga = sum_to(matmul(gr, b.transpose(-2, -1)), s["self_shape"]) if s["self_needed"] else None
-    gb = sum_to(matmul(a.transpose(-2, -1), gr), s["mat2_shape"]) if s["mat2_needed"] else None
+    ga = bmm(gr, s["mat2"].transpose(1, 2)) if s["self_needed"] else None
+    gb = bmm(s["self"].transpose(1, 2), gr) if s["mat2_needed"] else None
     return (ga, gb)
 
 
-def _squeeze0_(out: Tensor) -> Tensor:
-    """torch's ``squeeze_(0)`` of matmul's fresh (1, n) result: in place, version bumped once."""
-    sizes = tuple(out._data.shape)
-    out._data = out._data.reshape(sizes[1:])
-    out._storage.counter.value += 1
-    if out._grad_fn is not None:
-        node = OpNode(
-            "SqueezeBackward4",
-            (gradient_edge(out),),
-            lambda s, g: (g[0].unsqueeze(0),),
-            {"dim": 0, "self_sym_sizes": sizes},
+def bmm(a: Tensor, b: Tensor) -> Tensor:
+    """Batched matrix product of two 3-D tensors (``BmmBackward0``)."""
+    if a._data.ndim != 3 or b._data.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
+        sa, sb = list(a._data.shape), list(b._data.shape)
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+            f"but got: [{sb[0]}, {sb[1]}]."
         )
-        out._set_history_inplace(node)
+    out = wrap(np.matmul(a._data, b._data), a.dtype)
+    if needs_grad(a, b):
+        ctx = {"self_needed": a._requires_grad, "mat2_needed": b._requires_grad}
+        node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
+        if a._requires_grad:
+            node.save("mat2", b)
+        if b._requires_grad:
+            node.save("self", a)
     return out
 
 
-def _should_fold(a: Tensor, b: Tensor) -> bool:
-    """torch's should_fold for (>= 3-D) @ (1-D or 2-D): fold when ``b`` requires grad or the
-    leading dims of ``a`` flatten without a copy."""
-    if b._requires_grad or a._data.size == 0:
-        return True
-    sizes, strides = a._data.shape, a.stride()
-    return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(a._data.ndim - 2))
-
-
-def _folded(a: Tensor, b: Tensor) -> Tensor:
-    """(>= 3-D) @ (1-D or 2-D) as one ``mm``/``mv`` over ``a`` folded to a matrix, then
-    ``_unsafe_view`` (``UnsafeViewBackward0``, not a view) to the batch's shape."""
-    sizes = tuple(a._data.shape)
-    folded = a.reshape(int(np.prod(sizes[:-1])), sizes[-1])
-    flat = mm(folded, b) if b._data.ndim == 2 else mv(folded, b)
-    shape = sizes[:-1] + tuple(b._data.shape[1:])
-    out = Tensor._wrap(flat._data.reshape(shape), flat.dtype)
-    if needs_grad(flat):
+def _unsafe_view(t: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """torch's ``_unsafe_view``: the result of a composite op reshaped (``UnsafeViewBackward0``)."""
+    out = Tensor._wrap(t._data.reshape(shape), t.dtype)
+    if needs_grad(t):
+        src = tuple(t._data.shape)
         record(
             out,
             "UnsafeViewBackward0",
-            (flat,),
-            lambda s, g: (g[0].reshape(s["self_sym_sizes"]),),
-            {"self_sym_sizes": tuple(flat._data.shape)},
+            (t,),
+            lambda s, g: (g[0].reshape(src),),
+            {"self_sym_sizes": src},
         )
     return out
 
 
+def _squeeze0_inplace(t: Tensor) -> Tensor:
+    """``squeeze_(0)`` of a fresh result, as torch's vector @ matrix ends (a version bump)."""
+    shape = tuple(t._data.shape)
+    t._data = t._data.reshape(shape[1:])
+    t._storage.counter.value += 1
+    if t._grad_fn is not None:
+        node = OpNode(
+            "SqueezeBackward4",
+            ((t._grad_fn, t._output_nr),),
+            lambda s, g: (g[0].reshape(shape),),
+            {"dim": [0]},
+        )
+        t._set_grad_fn(node)
+    return t
+
+
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    """torch.matmul: dot, mv, mm, 1-D promotion, and broadcast batched products."""
+    """torch.matmul with torch's decomposition (so the same ``grad_fn`` names)."""
     if not isinstance(b, Tensor):
         raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(b).__name__}")
     na, nb = a._data.ndim, b._data.ndim
@@ -184,33 +192,35 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if na == 2 and nb == 1:
         return mv(a, b)
     if na == 1 and nb == 2:
-        return _squeeze0_(mm(a.unsqueeze(0), b))
+        return _squeeze0_inplace(mm(a.unsqueeze(0), b))
     if na == 2 and nb == 2:
         return mm(a, b)
-    if na >= 3 and nb <= 2 and _should_fold(a, b):
-        return _folded(a, b)
-    if a.dtype is not b.dtype:
-        _check_dtypes(a, b, "mm")
-    aa = a.unsqueeze(0) if na == 1 else a
-    bb = b.unsqueeze(-1) if nb == 1 else b
-    out = wrap(np.matmul(aa._data, bb._data), result_dtype(a, b))
-    if needs_grad(aa, bb):
-        ctx = {
-            "self_needed": aa._requires_grad,
-            "mat2_needed": bb._requires_grad,
-            "self_shape": tuple(aa._data.shape),
-            "mat2_shape": tuple(bb._data.shape),
-        }
-        node = record(out, "BmmBackward0", (aa, bb), _bw_bmm, ctx)
-        node.save("self", aa)
-        node.save("mat2", bb)
-    if na == 1:
-        out = out.squeeze(-2)
-    if nb == 1:
-        out = out.squeeze(-1)
-    return out
+    if na >= 3 and nb <= 2:  # fold a's batch dims into rows
+        lead = tuple(a._data.shape[:-1])
+        folded = a.reshape(-1, a._data.shape[-1])
+        out = folded.mm(b) if nb == 2 else folded.mv(b)
+        return _unsafe_view(out, lead + ((b._data.shape[-1],) if nb == 2 else ()))
+    if nb >= 3 and na <= 2:  # fold b's batch dims, transposed
+        bt = b.transpose(-2, -1)
+        folded = bt.reshape(-1, bt._data.shape[-1])
+        lead = tuple(b._data.shape[:-2])
+        if na == 1:
+            return _unsafe_view(folded.mv(a), lead + (b._data.shape[-1],))
+        out = _unsafe_view(folded.mm(a.t()), lead + (b._data.shape[-1], a._data.shape[0]))
+        return out.transpose(-2, -1).contiguous()
+    batch = layout.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    n, k = a._data.shape[-2:]
+    k2, m = b._data.shape[-2:]
+    if k != k2:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{int(np.prod(batch))}, {k}] but got: [{int(np.prod(batch))}, {k2}]."
+        )
+    ae = a.expand(*batch, n, k).reshape(-1, n, k)
+    be = b.expand(*batch, k, m).reshape(-1, k, m)
+    return _unsafe_view(bmm(ae, be), (*batch, n, m))
 
 
 def register() -> None:
     """Install the matrix products in the Tensor registry."""
-    OPS.update(matmul=matmul, mm=mm, dot=dot, mv=mv)
+    OPS.update(matmul=matmul, mm=mm, dot=dot, mv=mv, bmm=bmm)

@@ -29,7 +29,9 @@ def nll_loss(
     red = _reduction(reduction)
     x = input._data
     if target.dtype.is_floating_point:
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype.short}")
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
+        )
     tgt = target._data.astype(np.int64)
     batched = x.ndim >= 2
     xx = x if batched else x[None]

@@ -20,7 +20,11 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
         return None
     nd = t._data.ndim
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    return tuple(sorted(layout.wrap_dim(int(d), max(nd, 1)) if nd else 0 for d in ds))
+    out = [layout.wrap_dim(int(d), max(nd, 1)) if nd else 0 for d in ds]
+    for d in out:
+        if out.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(out))
 
 
 def _expand_back(

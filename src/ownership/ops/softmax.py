@@ -28,7 +28,7 @@ def _prep(t: Tensor, dim: int | None, dtype: Any) -> tuple[Any, int, Any]:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
         if dtype is None:
-            raise RuntimeError(
+            raise NotImplementedError(
                 f"\"softmax_lastdim_kernel_impl\" not implemented for '{t.dtype.short}'"
             )
     if dim is None:
