@@ -77,7 +77,7 @@ _TENSOR_FIELDS = (
     "is_parameter",
 )
 _WIDTH = 60  # a text column wraps here
-_PRE_STYLE = "margin:0;padding:0.4em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:0.8em"
+_PRE_STYLE = "margin:0;padding:0.4em;white-space:pre-wrap;overflow-wrap:break-word;font-size:0.8em"
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,12 @@ class set_grad_enabled(_GradMode):
 
     def __init__(self, mode: bool) -> None:
         super().__init__()
-        self._mode = bool(mode)
+        if not isinstance(mode, bool):
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{type(mode).__name__}"
+            )
+        self._mode = mode
         self._prev.append(_state.enabled)
         _state.enabled = self._mode
 

@@ -205,6 +205,8 @@ def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequ
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """True when two elements share memory (a stride-0 dim of size > 1, as after expand)."""
+    if 0 in shape:
+        return False
     return any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
 
 

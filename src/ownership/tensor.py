@@ -22,22 +22,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, layout, printing
+from ownership import dtypes, grad_mode, inplace_rules, layout, printing
 from ownership.autograd import engine
-from ownership.autograd.node import Node, gradient_edge
-from ownership.autograd.saved import short_name
-from ownership.autograd.view_nodes import AsStridedBackward0, CopySlices
+from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
+from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
 from ownership.layout import Size
 from ownership.storage import Storage, storage_for
-
-OPS: dict[str, Callable[..., Any]] = {}
-"""Op implementations by name, filled in by :mod:`ownership.ops` when the package is imported."""
-
-# creation meta of views (torch's CreationMeta)
-DEFAULT = "DEFAULT"
-NO_GRAD_MODE = "NO_GRAD_MODE"
-MULTI_OUTPUT = "MULTI_OUTPUT_NODE"
+from ownership.tensor_methods import OPS, TensorMethods
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -47,10 +39,6 @@ NON_LEAF_GRAD_WARNING = (
     "github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
 )
-
-
-def _op(name: str) -> Callable[..., Tensor]:
-    return OPS[name]
 
 
 class Device:
@@ -74,7 +62,7 @@ class Device:
 CPU = Device()
 
 
-class Tensor:
+class Tensor(TensorMethods):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
     __slots__ = (
@@ -178,17 +166,28 @@ class Tensor:
         return t
 
     @classmethod
-    def _make_subclass(cls, data: Tensor, requires_grad: builtins.bool = False) -> Tensor:
-        """An instance of ``cls`` aliasing ``data``'s storage and version counter: a leaf.
+    def _make_subclass(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """An instance of a subclass aliasing ``data``'s storage and version counter: a leaf.
 
-        This is what ``nn.Parameter`` uses; it works the same under ``no_grad``.
+        Called torch's way, ``Tensor._make_subclass(Sub, data, requires_grad)``, or on the
+        subclass, ``Sub._make_subclass(data, requires_grad)``. This is what ``nn.Parameter``
+        uses; ``requires_grad`` is set as given even under ``no_grad``.
         """
+        target: type[Tensor] = cls
+        if args and isinstance(args[0], type):
+            target, args = args[0], args[1:]
+        data: Tensor = args[0] if args else kwargs["data"]
+        requires_grad = builtins.bool(
+            args[1]
+            if len(args) > 1
+            else kwargs.get("require_grad", kwargs.get("requires_grad", False))
+        )
         if requires_grad and not data.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        t = data._alias(data._storage, cls)
-        t._requires_grad = builtins.bool(requires_grad)
+        t = data._alias(data._storage, target)
+        t._requires_grad = requires_grad
         return t
 
     # ------------------------------------------------------------------ metadata
@@ -279,44 +278,8 @@ class Tensor:
         return (tuple(self._data.shape), self.stride(), self._offset)
 
     def _refresh_view_grad_fn(self) -> None:
-        """After the storage changed, a differentiable view's grad_fn becomes a window on its base.
-
-        Views that may not be rebased (multi-output, made under no_grad) refuse here, when they
-        are next used, with torch's "its base or another view of its base" messages.
-        """
-        base = self._base
-        assert base is not None
-        if self._grad_fn is None and not base._requires_grad:
-            self._view_version = self._storage.counter.value
-            return
-        meta = self._creation_meta
-        if meta == MULTI_OUTPUT:
-            fn = self._grad_fn
-            name = short_name(fn.name()) if fn is not None else "None"
-            raise RuntimeError(
-                f"Output {self._output_nr} of {name} is a view and its base or another view of its "
-                "base has been modified inplace. This view is the output of a function that returns "
-                "multiple views. Such functions do not allow the output views to be modified "
-                "inplace. You should replace the inplace operation by an out-of-place one."
-            )
-        if meta == NO_GRAD_MODE:
-            raise RuntimeError(
-                "A view was created in no_grad mode and its base or another view of its base has "
-                "been modified inplace with grad mode enabled. Given that this use case is "
-                "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-                "both the view and the inplace either both inside the no_grad block (if you don't "
-                "want the inplace to be tracked) or both outside (if you want the inplace to be "
-                "tracked)."
-            )
-        self._view_version = self._storage.counter.value
-        self._set_grad_fn(
-            AsStridedBackward0(
-                gradient_edge(base),
-                base._geometry(),
-                self._geometry(),
-                int(self._storage.buffer.size),
-            )
-        )
+        """After the storage changed, a differentiable view's grad_fn becomes a window on its base."""
+        inplace_rules.refresh_view_grad_fn(self)
 
     def _set_grad_fn(self, node: Node) -> None:
         """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
@@ -483,34 +446,7 @@ class Tensor:
     # ------------------------------------------------------------------ in-place protocol
     def _check_inplace(self) -> None:
         """torch's check_inplace, for an in-place op that will be recorded."""
-        if self._base is not None:
-            meta = self._creation_meta
-            if meta == MULTI_OUTPUT:
-                fn = self.grad_fn
-                name = short_name(fn.name()) if fn is not None else "None"
-                raise RuntimeError(
-                    f"Output {self._output_nr} of {name} is a view and is being modified inplace. "
-                    "This view is the output of a function that returns multiple views. Such "
-                    "functions do not allow the output views to be modified inplace. You should "
-                    "replace the inplace operation by an out-of-place one."
-                )
-            if meta == NO_GRAD_MODE:
-                raise RuntimeError(
-                    "A view was created in no_grad mode and is being modified inplace with grad "
-                    "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                    "forbidden. You can clarify your code by moving both the view and the inplace "
-                    "either both inside the no_grad block (if you don't want the inplace to be "
-                    "tracked) or both outside (if you want the inplace to be tracked)."
-                )
-            if self._requires_grad and self._base.is_leaf and self._base._requires_grad:
-                raise RuntimeError(
-                    "a view of a leaf Variable that requires grad is being used in an in-place "
-                    "operation."
-                )
-        if self._requires_grad and self.is_leaf:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation."
-            )
+        inplace_rules.check_inplace(self)
 
     def _check_writable(
         self,
@@ -519,35 +455,11 @@ class Tensor:
         check_overlap: builtins.bool = True,
     ) -> None:
         """Errors an in-place write raises in any grad mode: growth, overlap, narrowing cast."""
-        if result_shape != self._data.shape:
-            raise RuntimeError(
-                f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
-                f"{list(result_shape)}"
-            )
-        if not dtypes.can_cast(result_dtype, self.dtype):
-            raise RuntimeError(
-                f"result type {result_dtype.short} can't be cast to the desired output type "
-                f"{self.dtype.short}"
-            )
-        if check_overlap and layout.has_internal_overlap(self._data.shape, self.stride()):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a "
-                "single memory location. Please clone() the tensor before performing the operation."
-            )
+        inplace_rules.check_writable(self, result_shape, result_dtype, check_overlap)
 
     def _set_history_inplace(self, node: Node) -> None:
         """After a recorded in-place op: this tensor's history becomes ``node`` (via CopySlices for views)."""
-        base = self._base
-        if base is None:
-            self._set_grad_fn(node)
-            return
-        size = int(self._storage.buffer.size)
-        base._set_grad_fn(
-            CopySlices(gradient_edge(base), node, base._geometry(), self._geometry(), size)
-        )
-        self._requires_grad = True
-        self._view_version = -1
-        self._refresh_view_grad_fn()
+        inplace_rules.set_history_inplace(self, node)
 
     # ------------------------------------------------------------------ conversion
     def item(self) -> Any:
@@ -624,9 +536,9 @@ class Tensor:
         )
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and type(self) is Tensor:
             return format(self.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
         t = Tensor._wrap(self._data.copy(), self.dtype)
@@ -634,445 +546,6 @@ class Tensor:
             t._requires_grad = True
         memo[id(self)] = t
         return t
-
-    # ------------------------------------------------------------------ ops (see ownership.ops)
-    def __add__(self, other: Any) -> Tensor:
-        return _op("add")(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        return _op("add")(self, other)
-
-    def __sub__(self, other: Any) -> Tensor:
-        return _op("sub")(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        return _op("rsub")(self, other)
-
-    def __mul__(self, other: Any) -> Tensor:
-        return _op("mul")(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        return _op("mul")(self, other)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        return _op("div")(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return _op("rdiv")(self, other)
-
-    def __pow__(self, other: Any) -> Tensor:
-        return _op("pow")(self, other)
-
-    def __rpow__(self, other: Any) -> Tensor:
-        return _op("rpow")(self, other)
-
-    def __matmul__(self, other: Tensor) -> Tensor:
-        if not isinstance(other, Tensor):
-            return NotImplemented
-        return _op("matmul")(self, other)
-
-    def __rmatmul__(self, other: Tensor) -> Tensor:
-        return _op("matmul")(other, self)
-
-    def __neg__(self) -> Tensor:
-        return _op("neg")(self)
-
-    def __pos__(self) -> Tensor:
-        return self
-
-    def __abs__(self) -> Tensor:
-        return _op("abs")(self)
-
-    def __iadd__(self, other: Any) -> Tensor:
-        return _op("add_")(self, other)
-
-    def __isub__(self, other: Any) -> Tensor:
-        return _op("sub_")(self, other)
-
-    def __imul__(self, other: Any) -> Tensor:
-        return _op("mul_")(self, other)
-
-    def __itruediv__(self, other: Any) -> Tensor:
-        return _op("div_")(self, other)
-
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _op("eq")(self, other)
-
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
-        return _op("ne")(self, other)
-
-    def __lt__(self, other: Any) -> Tensor:
-        return _op("lt")(self, other)
-
-    def __le__(self, other: Any) -> Tensor:
-        return _op("le")(self, other)
-
-    def __gt__(self, other: Any) -> Tensor:
-        return _op("gt")(self, other)
-
-    def __ge__(self, other: Any) -> Tensor:
-        return _op("ge")(self, other)
-
-    def __invert__(self) -> Tensor:
-        return _op("logical_not")(self)
-
-    def __and__(self, other: Any) -> Tensor:
-        return _op("logical_and")(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return _op("logical_or")(self, other)
-
-    def __getitem__(self, index: Any) -> Tensor:
-        return _op("getitem")(self, index)
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        OPS["setitem"](self, index, value)
-
-    def add(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self + alpha * other``."""
-        return _op("add")(self, other, alpha=alpha)
-
-    def sub(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self - alpha * other``."""
-        return _op("sub")(self, other, alpha=alpha)
-
-    def mul(self, other: Any) -> Tensor:
-        """``self * other``."""
-        return _op("mul")(self, other)
-
-    def div(self, other: Any) -> Tensor:
-        """``self / other``."""
-        return _op("div")(self, other)
-
-    def pow(self, exponent: Any) -> Tensor:
-        """``self ** exponent``."""
-        return _op("pow")(self, exponent)
-
-    def neg(self) -> Tensor:
-        """``-self``."""
-        return _op("neg")(self)
-
-    def exp(self) -> Tensor:
-        """Elementwise exponential (saves its result)."""
-        return _op("exp")(self)
-
-    def log(self) -> Tensor:
-        """Elementwise natural log (saves its input)."""
-        return _op("log")(self)
-
-    def sqrt(self) -> Tensor:
-        """Elementwise square root (saves its result)."""
-        return _op("sqrt")(self)
-
-    def abs(self) -> Tensor:
-        """Elementwise absolute value (saves its input)."""
-        return _op("abs")(self)
-
-    def sigmoid(self) -> Tensor:
-        """Elementwise logistic function (saves its result)."""
-        return _op("sigmoid")(self)
-
-    def tanh(self) -> Tensor:
-        """Elementwise tanh (saves its result)."""
-        return _op("tanh")(self)
-
-    def relu(self) -> Tensor:
-        """Elementwise max(x, 0) (saves its result)."""
-        return _op("relu")(self)
-
-    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
-        """Elementwise clamp into [min, max] (saves its input)."""
-        return _op("clamp")(self, min, max)
-
-    clip = clamp
-
-    def sum(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Sum of all elements, or over ``dim``."""
-        return _op("sum")(self, dim, keepdim, dtype=dtype)
-
-    def mean(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Mean of all elements, or over ``dim``."""
-        return _op("mean")(self, dim, keepdim, dtype=dtype)
-
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Maximum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["max"](self, dim, keepdim)
-
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Minimum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["min"](self, dim, keepdim)
-
-    def argmax(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
-        """Index of the maximum (flattened when ``dim`` is None)."""
-        return _op("argmax")(self, dim, keepdim)
-
-    def softmax(self, dim: builtins.int) -> Tensor:
-        """Softmax over ``dim`` (saves its result)."""
-        return _op("softmax")(self, dim)
-
-    def log_softmax(self, dim: builtins.int) -> Tensor:
-        """Log-softmax over ``dim`` (stable; saves its result)."""
-        return _op("log_softmax")(self, dim)
-
-    def matmul(self, other: Tensor) -> Tensor:
-        """Matrix product with torch's 1-D/2-D rules."""
-        return _op("matmul")(self, other)
-
-    def mm(self, other: Tensor) -> Tensor:
-        """2-D matrix product."""
-        return _op("mm")(self, other)
-
-    def mv(self, vec: Tensor) -> Tensor:
-        """Matrix @ vector."""
-        return _op("mv")(self, vec)
-
-    def dot(self, other: Tensor) -> Tensor:
-        """1-D dot product."""
-        return _op("dot")(self, other)
-
-    def eq(self, other: Any) -> Tensor:
-        """Elementwise ``==`` as a bool tensor."""
-        return _op("eq")(self, other)
-
-    def ne(self, other: Any) -> Tensor:
-        """Elementwise ``!=`` as a bool tensor."""
-        return _op("ne")(self, other)
-
-    def lt(self, other: Any) -> Tensor:
-        """Elementwise ``<``."""
-        return _op("lt")(self, other)
-
-    def le(self, other: Any) -> Tensor:
-        """Elementwise ``<=``."""
-        return _op("le")(self, other)
-
-    def gt(self, other: Any) -> Tensor:
-        """Elementwise ``>``."""
-        return _op("gt")(self, other)
-
-    def ge(self, other: Any) -> Tensor:
-        """Elementwise ``>=``."""
-        return _op("ge")(self, other)
-
-    def all(self) -> Tensor:
-        """Whether all elements are true."""
-        return _op("all")(self)
-
-    def any(self) -> Tensor:
-        """Whether any element is true."""
-        return _op("any")(self)
-
-    def clone(self) -> Tensor:
-        """A copy with fresh storage (version 0), differentiable (``CloneBackward0``)."""
-        return _op("clone")(self)
-
-    def contiguous(self) -> Tensor:
-        """Self when already contiguous, else a contiguous copy."""
-        return _op("contiguous")(self)
-
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert to a dtype (``"cpu"`` device arguments are accepted and ignored)."""
-        return _op("to")(self, *args, **kwargs)
-
-    def type_as(self, other: Tensor) -> Tensor:
-        """Convert to ``other``'s dtype."""
-        return _op("to")(self, other.dtype)
-
-    def float(self) -> Tensor:
-        """Convert to float32."""
-        return _op("to")(self, dtypes.float32)
-
-    def double(self) -> Tensor:
-        """Convert to float64."""
-        return _op("to")(self, dtypes.float64)
-
-    def long(self) -> Tensor:
-        """Convert to int64."""
-        return _op("to")(self, dtypes.int64)
-
-    def int(self) -> Tensor:
-        """Convert to int32."""
-        return _op("to")(self, dtypes.int32)
-
-    def bool(self) -> Tensor:
-        """Convert to bool."""
-        return _op("to")(self, dtypes.bool_)
-
-    def cpu(self) -> Tensor:
-        """Self: the engine is CPU only."""
-        return self
-
-    def new_zeros(
-        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
-    ) -> Tensor:
-        """Zeros with this tensor's dtype by default."""
-        return _op("zeros")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_ones(
-        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
-    ) -> Tensor:
-        """Ones with this tensor's dtype by default."""
-        return _op("ones")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_tensor(
-        self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
-    ) -> Tensor:
-        """A new tensor from data with this tensor's dtype by default."""
-        return _op("tensor")(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    # views
-    def view(self, *shape: Any) -> Tensor:
-        """Same storage, new shape (fails when the strides do not allow it)."""
-        return _op("view")(self, *shape)
-
-    def view_as(self, other: Tensor) -> Tensor:
-        """``view(other.shape)``."""
-        return _op("view")(self, other.shape)
-
-    def reshape(self, *shape: Any) -> Tensor:
-        """A view when the strides allow it, else a copy."""
-        return _op("reshape")(self, *shape)
-
-    def reshape_as(self, other: Tensor) -> Tensor:
-        """``reshape(other.shape)``."""
-        return _op("reshape")(self, other.shape)
-
-    def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
-        """Merge dimensions ``start_dim..end_dim`` (a view when possible)."""
-        return _op("flatten")(self, start_dim, end_dim)
-
-    def t(self) -> Tensor:
-        """Transpose of a tensor of at most 2 dimensions (a view)."""
-        return _op("t")(self)
-
-    @property
-    def T(self) -> Tensor:
-        """All dimensions reversed (a view)."""
-        return _op("T")(self)
-
-    @property
-    def mT(self) -> Tensor:
-        """The last two dimensions swapped (a view)."""
-        return _op("transpose")(self, -2, -1)
-
-    def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
-        """Two dimensions swapped (a view)."""
-        return _op("transpose")(self, dim0, dim1)
-
-    def permute(self, *dims: Any) -> Tensor:
-        """Dimensions reordered (a view)."""
-        return _op("permute")(self, *dims)
-
-    def expand(self, *sizes: Any) -> Tensor:
-        """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
-        return _op("expand")(self, *sizes)
-
-    def expand_as(self, other: Tensor) -> Tensor:
-        """``expand(other.shape)``."""
-        return _op("expand")(self, other.shape)
-
-    def unsqueeze(self, dim: builtins.int) -> Tensor:
-        """A new size-1 dimension at ``dim`` (a view)."""
-        return _op("unsqueeze")(self, dim)
-
-    def squeeze(self, dim: Any = None) -> Tensor:
-        """Size-1 dimensions removed (a view)."""
-        return _op("squeeze")(self, dim)
-
-    def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
-        """Elements ``start..start+length`` of ``dim`` (a view)."""
-        return _op("narrow")(self, dim, start, length)
-
-    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
-        """Index ``index`` of ``dim``, removing it (a view)."""
-        return _op("select")(self, dim, index)
-
-    def unbind(self, dim: builtins.int = 0) -> tuple[Tensor, ...]:
-        """All slices along ``dim`` (multi-output views: refuse in-place with grad on)."""
-        return OPS["unbind"](self, dim)
-
-    def split(self, split_size: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
-        """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
-        return OPS["split"](self, split_size, dim)
-
-    def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple[Tensor, ...]:
-        """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
-        return OPS["chunk"](self, chunks, dim)
-
-    # in-place
-    def add_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """In place ``self += alpha * other``; bumps the version once."""
-        return _op("add_")(self, other, alpha=alpha)
-
-    def sub_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """In place ``self -= alpha * other``."""
-        return _op("sub_")(self, other, alpha=alpha)
-
-    def mul_(self, other: Any) -> Tensor:
-        """In place ``self *= other``."""
-        return _op("mul_")(self, other)
-
-    def div_(self, other: Any) -> Tensor:
-        """In place ``self /= other``."""
-        return _op("div_")(self, other)
-
-    def pow_(self, exponent: Any) -> Tensor:
-        """In place ``self **= exponent``."""
-        return _op("pow_")(self, exponent)
-
-    def zero_(self) -> Tensor:
-        """Fill with zeros in place."""
-        return _op("zero_")(self)
-
-    def fill_(self, value: Any) -> Tensor:
-        """Fill with ``value`` in place."""
-        return _op("fill_")(self, value)
-
-    def copy_(self, src: Any) -> Tensor:
-        """Copy ``src`` (a tensor, numpy array or torch tensor, broadcastable) into self."""
-        return _op("copy_")(self, src)
-
-    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
-        """Clamp in place."""
-        return _op("clamp_")(self, min, max)
-
-    clip_ = clamp_
-
-    def relu_(self) -> Tensor:
-        """ReLU in place."""
-        return _op("relu_")(self)
-
-    def sigmoid_(self) -> Tensor:
-        """Sigmoid in place (saves the new value)."""
-        return _op("sigmoid_")(self)
-
-    def exp_(self) -> Tensor:
-        """Exponential in place (saves the new value)."""
-        return _op("exp_")(self)
-
-    def tanh_(self) -> Tensor:
-        """Tanh in place (saves the new value)."""
-        return _op("tanh_")(self)
-
-    def neg_(self) -> Tensor:
-        """Negate in place."""
-        return _op("neg_")(self)
-
-    def normal_(
-        self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None
-    ) -> Tensor:
-        """Fill with normal samples in place."""
-        return _op("normal_")(self, mean, std, generator=generator)
-
-    def uniform_(
-        self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None
-    ) -> Tensor:
-        """Fill with uniform samples in place."""
-        return _op("uniform_")(self, a, b, generator=generator)
 
 
 def _c_name(d: DType) -> str:

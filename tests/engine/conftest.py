@@ -1,4 +1,9 @@
-"""Guard for the engine tests: a program that is broken under torch itself is a broken test."""
+"""Shared set-up of the engine tests.
+
+- The helpers beside the tests are importable (``from engine_gradients import plain``).
+- A guard: a program that is broken under torch itself (NameError and the like) is a broken test,
+  not a pass, even though both engines would raise the same error.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ import pytest
 import torch
 
 import differential
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 _BROKEN = ("NameError", "SyntaxError", "UnboundLocalError", "ImportError")
 
@@ -29,7 +36,3 @@ def _programs_must_run_under_torch(monkeypatch: pytest.MonkeyPatch) -> Iterator[
 
     monkeypatch.setattr(differential, "run", checked)
     yield
-
-
-# Make the helpers beside the tests importable (``from engine_gradients import plain``).
-sys.path.insert(0, str(Path(__file__).parent))

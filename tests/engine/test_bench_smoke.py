@@ -103,3 +103,15 @@ def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "ownership/torch" in out and "ownership/numpy" in out and "PASS" in out
     assert status == 0
+
+
+def test_main_fails_when_the_view_memory_goal_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "VIEW_BUDGET_BYTES", 0)
+    threads = torch.get_num_threads()
+    try:
+        status = bench.main(
+            ["--repeats", "1", "--batch", "2", "--chain", "2", "--views", "4", "--mib", "1"]
+        )
+    finally:
+        torch.set_num_threads(threads)
+    assert status == 1

@@ -160,3 +160,11 @@ def test_set_grad_enabled_context_with_each_mode(mode: bool) -> None:
         return y
 
     same(program)
+
+
+def test_set_grad_enabled_wants_a_bool() -> None:
+    def program(t):
+        with t.set_grad_enabled("yes"):
+            pass
+
+    assert same(program).kind == "TypeError"

@@ -335,3 +335,13 @@ def test_a_write_whose_source_partly_overlaps_its_target_refuses(stmt: str) -> N
         return [x, x._version]
 
     same(program)
+
+
+def test_a_view_that_became_a_leaf_requiring_grad_refuses_as_a_view() -> None:
+    def program(t):
+        w = t.ones(3)
+        v = w[:2]
+        v.requires_grad_()
+        v.add_(1)
+
+    assert same(program).message == VIEW_OF_LEAF

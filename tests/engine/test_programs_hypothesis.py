@@ -1,8 +1,15 @@
-"""Random small programs mixing views, in-place ops, detach, .data and grad modes.
+"""Random small programs, run under torch and ownership by the differential harness.
+
+Three generators:
+
+- programs mixing views, in-place ops, detach, .data, retain_grad and grad modes, ending in a
+  backward (once or twice) or an autograd.grad;
+- binary ops (with matmul and a comparison) on random shapes and dtypes, with their gradients;
+- chains of view ops, checked for shape, strides, offset, data_ptr, ``_base`` and aliasing.
 
 Each program must either raise the same error as torch (class and message) or end with the same
-values, versions, grad_fn names and gradients. A normal run tries MAX_EXAMPLES programs per test,
-derandomized so CI is deterministic.
+values, versions, grad_fn names and gradients. A normal run tries MAX_EXAMPLES programs per test
+(3 x 500 = 1,500), derandomized and without an example database so CI is deterministic.
 """
 
 from __future__ import annotations
@@ -78,7 +85,26 @@ OUT_OF_PLACE = {
     "log": lambda t, a, b: (a.abs() + 0.5).log(),
     "softmax": lambda t, a, b: a.softmax(-1),
     "log_softmax": lambda t, a, b: a.log_softmax(-1),
+    "custom_square": lambda t, a, b: _custom_square(t, a),
+    "to_float64": lambda t, a, b: a * t.ones(1, dtype=t.float64),
 }
+
+
+def _custom_square(t, a):
+    """x * x as an autograd.Function that saves its input (checked like a built-in)."""
+
+    class Square(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 2 * x * grad
+
+    return Square.apply(a)
 
 
 def _done(result) -> None:

@@ -29,6 +29,8 @@ def _add(a: Any, b: Any) -> Any:
 
 def _dense(t: Any) -> bool:
     """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
+    if t._data.size == 0:
+        return False
     flags = t._data.flags
     return bool(flags.c_contiguous or flags.f_contiguous)
 
@@ -56,6 +58,9 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
         var._grad = old + grad
     else:
         old.add_(grad)
+
+
+_EMPTY: set[int] = set()
 
 
 class _Buffers:
@@ -93,14 +98,19 @@ class _Buffers:
             self.shared.discard(id(old))
             buf[nr] = old + g
 
-    def pop(self, node: Node) -> tuple[list[Any], list[bool]]:
-        buf = self.grads.pop(node, None) or [None] * node.num_outputs
-        flags = []
-        for g in buf:
-            flags.append(g is not None and id(g) in self.shared)
-            if g is not None:
-                self.shared.discard(id(g))
-        return buf, flags
+    def pop(self, node: Node) -> list[Any]:
+        """The gradients summed for ``node`` (None where nothing arrived)."""
+        return self.grads.pop(node, None) or [None] * node.num_outputs
+
+    def release(self, g: Any) -> bool:
+        """Whether ``g`` was shared; it leaves the buffers either way."""
+        if not self.shared or g is None:
+            return False
+        key = id(g)
+        if key in self.shared:
+            self.shared.discard(key)
+            return True
+        return False
 
 
 def _discover(
@@ -117,7 +127,7 @@ def _discover(
             stack.append(node)
     while stack:
         node = stack.pop()
-        kids = [] if need_children else None
+        kids: list[Node] | None = [] if need_children else None
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
@@ -209,7 +219,7 @@ def run_backward(
     try:
         while heap:
             node = heappop(heap)[2]
-            grads, shared = buffers.pop(node)
+            grads = buffers.pop(node)
             if captures and node in captures:
                 for nr, k in captures[node]:
                     results[k] = _add(results[k], grads[nr])
@@ -219,17 +229,21 @@ def run_backward(
                         _accumulate(t, grads[nr], create_graph, True)
             if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or id(node) in wanted):
-                    _accumulate(node.variable, grads[0], create_graph, shared[0])
+                    _accumulate(node.variable, grads[0], create_graph, buffers.release(grads[0]))
                 continue
+            if buffers.shared:
+                for g in grads:
+                    buffers.release(g)
             nexts = node.next_functions
-            if any(g is not None for g in grads):
+            if grads[0] is not None or any(g is not None for g in grads):
                 outs: Sequence[Any] = node.apply(tuple(grads))
             else:
                 outs = [None] * len(nexts)
             if not retain_graph:
                 node.release()
-            twice: set[int] = set()
+            twice: set[int] = _EMPTY
             if len(outs) > 1:
+                twice = set()
                 seen: set[int] = set()
                 for g in outs:
                     if g is not None:

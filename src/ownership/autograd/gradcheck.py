@@ -37,6 +37,11 @@ def gradcheck(
     """
     ins = tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,)
     diff = [i for i, x in enumerate(ins) if hasattr(x, "_storage") and x._requires_grad]
+    if not diff:
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of them "
+            "have requires_grad=True."
+        )
     for i in diff:
         if any(s == 0 and n > 1 for s, n in zip(ins[i].stride(), ins[i].shape, strict=True)):
             raise RuntimeError(

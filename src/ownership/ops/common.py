@@ -34,6 +34,8 @@ def as_tensor_arg(x: Any) -> Tensor:
 
 def result_dtype(a: Tensor, b: Any) -> DType:
     """torch's result dtype of a binary op between a tensor and a tensor or Python scalar."""
+    if type(b) is float:
+        return a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     if isinstance(b, Tensor):
         if a.dtype is b.dtype:
             return a.dtype

@@ -17,7 +17,8 @@ from ownership import dtypes
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def to_numpy(data: Any) -> NDArray[Any]:

@@ -17,7 +17,8 @@ from ownership.ops import views
 from ownership.ops.common import needs_grad, record, sum_to, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def _is_basic(item: Any) -> bool:

@@ -21,7 +21,8 @@ from ownership.dtypes import dtype as DType
 from ownership.ops import pointwise as pw
 from ownership.ops.common import is_scalar, needs_grad, result_dtype, scalar_value
 from ownership.ops.creation import to_numpy
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def _err() -> Any:
@@ -44,6 +45,9 @@ def run_inplace(
     recorded = needs_grad(self, *others)
     if recorded:
         self._check_inplace()
+    for o in others:
+        if isinstance(o, Tensor) and o is not self:
+            _check_partial_overlap(self, o)
     with _err():
         value = compute()
     self._check_writable(tuple(np.shape(value)), out_dtype, check_overlap)
@@ -66,6 +70,26 @@ def run_inplace(
             node.save("result", self, is_output=True)
         self._set_history_inplace(node)
     return self
+
+
+def _check_partial_overlap(out: Tensor, src: Tensor) -> None:
+    """torch refuses an input that overlaps the written tensor without being exactly it."""
+    a, b = out._data, src._data
+    if not np.may_share_memory(a, b):
+        return
+    if a.shape == b.shape and a.strides == b.strides and out._offset == src._offset:
+        return
+    try:
+        work: Any = 100_000
+        overlap = np.shares_memory(a, b, max_work=work)
+    except np.exceptions.TooHardError:
+        overlap = True
+    if overlap:
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation."
+        )
 
 
 def _snapshot(t: Tensor) -> Tensor:

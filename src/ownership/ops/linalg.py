@@ -13,24 +13,44 @@ import numpy as np
 from ownership import layout
 from ownership.autograd.node import OpNode
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
+
+_C_NAMES = {
+    "float32": "float",
+    "float64": "double",
+    "int64": "long int",
+    "int32": "int",
+    "bool": "bool",
+}
 
 
 def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
-    if a.dtype is not b.dtype:
+    """torch's dtype-mismatch messages of mm, mv, dot and bmm."""
+    if a.dtype is b.dtype:
+        return
+    if what == "mm":
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name.replace('float32', 'float')} "
-            f"!= {b.dtype.name.replace('float32', 'float')}"
-            if what == "mm"
-            else f"{what}: expected both vectors to have same dtype, but found {a.dtype.short} and "
-            f"{b.dtype.short}"
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{_C_NAMES[a.dtype.name]} != {_C_NAMES[b.dtype.name]}"
         )
+    if what == "mv":
+        raise RuntimeError(
+            "addmv input tensors must have the same dtype, but got "
+            f"{b.dtype.short}, {a.dtype.short}, and {b.dtype.short}"
+        )
+    if what == "bmm":
+        raise RuntimeError(f"expected scalar type {a.dtype.short} but found {b.dtype.short}")
+    raise RuntimeError(
+        f"dot : expected both vectors to have same dtype, but found {a.dtype.short} and "
+        f"{b.dtype.short}"
+    )
 
 
 def _bw_mm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
-    ga = gr.mm(s["mat2"].t()) if s["self_needed"] else None
-    gb = s["self"].t().mm(gr) if s["mat2_needed"] else None
+    ga = gr.mm(s["mat2"].t()) if s["_self_needed"] else None
+    gb = s["self"].t().mm(gr) if s["_mat2_needed"] else None
     return (ga, gb)
 
 
@@ -49,8 +69,8 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     out = wrap(a._data @ b._data, a.dtype)
     if needs_grad(a, b):
         ctx = {
-            "self_needed": a._requires_grad,
-            "mat2_needed": b._requires_grad,
+            "_self_needed": a._requires_grad,
+            "_mat2_needed": b._requires_grad,
             "self_sym_sizes": tuple(a._data.shape),
             "mat2_sym_sizes": tuple(b._data.shape),
         }
@@ -81,10 +101,10 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             "DotBackward0",
             (a, b),
             lambda s, g: (
-                g[0] * s["tensor"] if s["self_needed"] else None,
-                g[0] * s["self"] if s["tensor_needed"] else None,
+                g[0] * s["tensor"] if s["_self_needed"] else None,
+                g[0] * s["self"] if s["_tensor_needed"] else None,
             ),
-            {"self_needed": a._requires_grad, "tensor_needed": b._requires_grad},
+            {"_self_needed": a._requires_grad, "_tensor_needed": b._requires_grad},
         )
         if a._requires_grad:
             node.save("tensor", b)
@@ -100,6 +120,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"size mismatch, got input ({a._data.shape[0]}), mat ({a._data.shape[0]}x"
             f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
         )
+    _check_dtypes(a, v, "mv")
     out = wrap(a._data @ v._data, a.dtype)
     if needs_grad(a, v):
         node = record(
@@ -107,10 +128,10 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             "MvBackward0",
             (a, v),
             lambda s, g: (
-                g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if s["self_needed"] else None,
-                s["self"].t().mv(g[0]) if s["vec_needed"] else None,
+                g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if s["_self_needed"] else None,
+                s["self"].t().mv(g[0]) if s["_vec_needed"] else None,
             ),
-            {"self_needed": a._requires_grad, "vec_needed": v._requires_grad},
+            {"_self_needed": a._requires_grad, "_vec_needed": v._requires_grad},
         )
         if a._requires_grad:
             node.save("vec", v)
@@ -121,8 +142,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
 
 def _bw_bmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
-    ga = bmm(gr, s["mat2"].transpose(1, 2)) if s["self_needed"] else None
-    gb = bmm(s["self"].transpose(1, 2), gr) if s["mat2_needed"] else None
+    ga = bmm(gr, s["mat2"].transpose(1, 2)) if s["_self_needed"] else None
+    gb = bmm(s["self"].transpose(1, 2), gr) if s["_mat2_needed"] else None
     return (ga, gb)
 
 
@@ -136,9 +157,10 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
             f"but got: [{sb[0]}, {sb[1]}]."
         )
+    _check_dtypes(a, b, "bmm")
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
-        ctx = {"self_needed": a._requires_grad, "mat2_needed": b._requires_grad}
+        ctx = {"_self_needed": a._requires_grad, "_mat2_needed": b._requires_grad}
         node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
         if a._requires_grad:
             node.save("mat2", b)
@@ -172,7 +194,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
             "SqueezeBackward4",
             ((t._grad_fn, t._output_nr),),
             lambda s, g: (g[0].reshape(shape),),
-            {"dim": [0]},
+            {"dim": (0,), "self_sym_sizes": shape},
         )
         t._set_grad_fn(node)
     return t
@@ -205,8 +227,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         folded = bt.reshape(-1, bt._data.shape[-1])
         lead = tuple(b._data.shape[:-2])
         if na == 1:
-            return _unsafe_view(folded.mv(a), lead + (b._data.shape[-1],))
-        out = _unsafe_view(folded.mm(a.t()), lead + (b._data.shape[-1], a._data.shape[0]))
+            return _unsafe_view(folded.mv(a), (*lead, b._data.shape[-1]))
+        out = _unsafe_view(folded.mm(a.t()), (*lead, b._data.shape[-1], a._data.shape[0]))
         return out.transpose(-2, -1).contiguous()
     batch = layout.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
     n, k = a._data.shape[-2:]

@@ -22,7 +22,8 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def _err() -> Any:
@@ -30,7 +31,8 @@ def _err() -> Any:
 
 
 def _operand(b: Any) -> Any:
-    if isinstance(b, Tensor):
+    tb = type(b)
+    if tb is float or tb is int or isinstance(b, Tensor):
         return b
     if is_scalar(b):
         return scalar_value(b)
@@ -55,27 +57,27 @@ def bw_add(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     alpha = s["alpha"]
     gb = None
-    if s["other_needed"]:
-        gb = sum_to(gr if alpha == 1 else gr * alpha, s["other_shape"])
-    return (sum_to(gr, s["self_shape"]) if s["self_needed"] else None, gb)
+    if s["_other_needed"]:
+        gb = sum_to(gr if alpha == 1 else gr * alpha, s["_other_shape"])
+    return (sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None, gb)
 
 
 def bw_sub(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     alpha = s["alpha"]
     gb = None
-    if s["other_needed"]:
-        gb = sum_to(-gr if alpha == 1 else gr * -alpha, s["other_shape"])
-    return (sum_to(gr, s["self_shape"]) if s["self_needed"] else None, gb)
+    if s["_other_needed"]:
+        gb = sum_to(-gr if alpha == 1 else gr * -alpha, s["_other_shape"])
+    return (sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None, gb)
 
 
 def bw_mul(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     ga = gb = None
-    if s.get("self_needed"):
-        ga = sum_to(gr * s.get("_scalar", s["other"]), s["self_shape"])
-    if s.get("other_needed"):
-        gb = sum_to(gr * s["self"], s["other_shape"])
+    if s.get("_self_needed"):
+        ga = sum_to(gr * s.get("_scalar", s["other"]), s["_self_shape"])
+    if s.get("_other_needed"):
+        gb = sum_to(gr * s["self"], s["_other_shape"])
     return (ga, gb)
 
 
@@ -83,10 +85,10 @@ def bw_div(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     other = s.get("_scalar", s["other"])
     ga = gb = None
-    if s.get("self_needed"):
-        ga = sum_to(gr / other, s["self_shape"])
-    if s.get("other_needed"):
-        gb = sum_to(-gr * s["self"] / (other * other), s["other_shape"])
+    if s.get("_self_needed"):
+        ga = sum_to(gr / other, s["_self_shape"])
+    if s.get("_other_needed"):
+        gb = sum_to(-gr * s["self"] / (other * other), s["_other_shape"])
     return (ga, gb)
 
 
@@ -165,11 +167,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = _operand(b)
     dt = result_dtype(a, b)
-    if dt is dtypes.bool_:
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
-            "`logical_xor()` operator instead."
-        )
+    _check_bool_sub(a, b)
     _check_broadcast(a, b)
     rb = _raw(b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
@@ -178,9 +176,26 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     return out
 
 
+def _check_bool_sub(a: Tensor, b: Any) -> None:
+    """torch refuses ``-`` when an operand is a bool tensor."""
+    a_bool = a.dtype is dtypes.bool_
+    b_bool = isinstance(b, Tensor) and b.dtype is dtypes.bool_
+    if a_bool and b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+            "`logical_xor()` operator instead."
+        )
+    if a_bool or b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
 def rsub(a: Tensor, b: Any) -> Tensor:
     """``b - a`` for a Python scalar ``b`` (``RsubBackward1``)."""
     b = _operand(b)
+    _check_bool_sub(a, b)
     if isinstance(b, Tensor):
         return sub(b, a)
     dt = result_dtype(a, b)
@@ -193,10 +208,10 @@ def rsub(a: Tensor, b: Any) -> Tensor:
 def _bin_ctx(a: Tensor, b: Any, alpha: float) -> dict[str, Any]:
     return {
         "alpha": alpha,
-        "self_shape": _shape(a),
-        "other_shape": _shape(b),
-        "self_needed": a._requires_grad,
-        "other_needed": isinstance(b, Tensor) and b._requires_grad,
+        "_self_shape": _shape(a),
+        "_other_shape": _shape(b),
+        "_self_needed": a._requires_grad,
+        "_other_needed": isinstance(b, Tensor) and b._requires_grad,
     }
 
 
@@ -286,11 +301,11 @@ def pow_(a: Tensor, e: Any) -> Tensor:
             def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
                 x, ex, r = s["self"], s["exponent"], s["result"]
                 ga = gb = None
-                if s["self_needed"]:
-                    ga = sum_to(g[0] * ex * x ** (ex - 1), s["self_shape"])
-                if s["other_needed"]:
+                if s["_self_needed"]:
+                    ga = sum_to(g[0] * ex * x ** (ex - 1), s["_self_shape"])
+                if s["_other_needed"]:
                     safe = OPS["where"](x > 0, x, 1.0)
-                    gb = sum_to(g[0] * r * safe.log(), s["other_shape"])
+                    gb = sum_to(g[0] * r * safe.log(), s["_other_shape"])
                 return (ga, gb)
 
             node = record(out, "PowBackward1", (a, e), bw, ctx)

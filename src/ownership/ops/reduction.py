@@ -10,7 +10,8 @@ import numpy as np
 from ownership import dtypes, layout
 from ownership.dtypes import dtype as DType
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])  # torch.return_types.max
 

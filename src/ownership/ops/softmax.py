@@ -8,7 +8,8 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def _bw_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:

@@ -6,14 +6,17 @@ of a view is the inverse reshaping of the gradient, written with tensor ops.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ownership import layout
+from ownership.inplace_rules import MULTI_OUTPUT
 from ownership.layout import Size
 from ownership.ops.common import needs_grad, record
-from ownership.tensor import MULTI_OUTPUT, OPS, Tensor
+from ownership.tensor import Tensor
+from ownership.tensor_methods import OPS
 
 
 def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
@@ -143,6 +146,16 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
 def big_t(t: Tensor) -> Tensor:
     """``t.T``: all dims reversed (``PermuteBackward0``; 1-D and 0-D return ``t``-like views)."""
     nd = t._data.ndim
+    if nd != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+            UserWarning,
+            stacklevel=3,
+        )
     return permute(t, *range(nd - 1, -1, -1))
 
 

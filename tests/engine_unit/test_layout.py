@@ -1,0 +1,61 @@
+"""ownership.layout: torch's stride arithmetic, checked against torch on many shapes."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+
+from ownership import layout
+
+
+@pytest.mark.parametrize(
+    "shape", [(), (0,), (1,), (3,), (2, 3), (3, 1), (1, 3), (2, 0, 4), (2, 3, 4)]
+)
+def test_contiguous_strides_match_torch(shape: tuple[int, ...]) -> None:
+    assert layout.contiguous_strides(shape) == torch.empty(shape).stride()
+
+
+def test_view_strides_agree_with_torch_on_permuted_and_sliced_tensors() -> None:
+    base = torch.arange(24.0).view(2, 3, 4)
+    sources = [base, base.permute(2, 0, 1), base.transpose(0, 1), base[:, 1:], base[..., ::2]]
+    targets = [(24,), (6, 4), (2, 12), (4, 6), (2, 3, 2, 2), (-1,), (3, 8)]
+    for src, target in itertools.product(sources, targets):
+        try:
+            new = layout.infer_size(target, src.numel())
+        except RuntimeError:
+            continue
+        ours = layout.view_strides(src.shape, src.stride(), new)
+        try:
+            theirs = src.view(new).stride()
+        except RuntimeError:
+            theirs = None
+        assert ours == theirs, (src.shape, src.stride(), new)
+
+
+def test_is_contiguous_ignores_size_one_dims_like_torch() -> None:
+    t = torch.zeros(3, 1, 4)[:, :, :]
+    odd = t.as_strided((3, 1, 4), (4, 99, 1))
+    assert layout.is_contiguous(odd.shape, odd.stride()) is odd.is_contiguous() is True
+    tt = torch.zeros(3, 4).t()
+    assert layout.is_contiguous(tt.shape, tt.stride()) is tt.is_contiguous() is False
+
+
+@pytest.mark.parametrize(
+    "a, b", [((2, 3), (3, 2)), ((1, 2), (3,)), ((4, 1, 3), (2, 2)), ((3,), (4,))]
+)
+def test_broadcast_errors_name_the_same_dimension_as_torch(
+    a: tuple[int, ...], b: tuple[int, ...]
+) -> None:
+    with pytest.raises(RuntimeError) as theirs:
+        torch.broadcast_shapes(a, b) if False else (torch.zeros(a) + torch.zeros(b))
+    with pytest.raises(RuntimeError) as ours:
+        layout.broadcast_shapes(a, b)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_expand_gives_stride_zero() -> None:
+    assert layout.expand_strides((3, 1), (1, 1), (2, 3, 4)) == (0, 1, 0)
+    assert layout.has_internal_overlap((2, 3, 4), (0, 1, 0))
+    assert not layout.has_internal_overlap((0, 3), (0, 0))

@@ -1,0 +1,42 @@
+"""repr of tensors: the same text as torch for the shapes and values a learner meets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch as real
+
+import ownership as torch
+
+CASES = [
+    lambda t: t.tensor([1.0, 2.0], requires_grad=True),
+    lambda t: t.tensor([0.1, 0.2]),
+    lambda t: t.tensor(3.0),
+    lambda t: t.tensor([1e-5, 1.0]),
+    lambda t: t.tensor([1e10, 1.0]),
+    lambda t: t.tensor([True, False]),
+    lambda t: t.tensor([1, 2]),
+    lambda t: t.zeros(0),
+    lambda t: t.zeros(0, 3),
+    lambda t: t.tensor([1.5, -2.25]),
+    lambda t: t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 2,
+    lambda t: t.zeros(2, 3, dtype=t.float64),
+    lambda t: t.tensor([1, 2], dtype=t.int32),
+    lambda t: t.arange(200.0),
+    lambda t: t.arange(2000.0).view(40, 50),
+    lambda t: t.tensor([1.0, 2.0, 3.0], requires_grad=True).sum(),
+    lambda t: t.tensor([float("nan"), float("inf"), -1.5]),
+    lambda t: t.tensor([[0.12345, -123.5], [7.0, 0.001]]),
+]
+
+
+@pytest.mark.parametrize("make", CASES)
+def test_repr_matches_torch(make) -> None:  # type: ignore[no-untyped-def]
+    assert repr(make(torch)) == repr(make(real))
+
+
+def test_repr_of_random_values_matches_torch() -> None:
+    rng = np.random.default_rng(0)
+    for shape in [(3,), (2, 3), (4, 2, 2)]:
+        arr = rng.standard_normal(shape).astype(np.float32)
+        assert repr(torch.tensor(arr)) == repr(real.tensor(arr))
