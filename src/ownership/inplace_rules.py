@@ -36,25 +36,8 @@ def refresh_view_grad_fn(t: Tensor) -> None:
     if t._grad_fn is None and not base._requires_grad:
         t._view_version = t._storage.counter.value
         return
-    meta = t._creation_meta
-    if meta == MULTI_OUTPUT:
-        fn = t._grad_fn
-        name = short_name(fn.name()) if fn is not None else "None"
-        raise RuntimeError(
-            f"Output {t._output_nr} of {name} is a view and its base or another view of its "
-            "base has been modified inplace. This view is the output of a function that returns "
-            "multiple views. Such functions do not allow the output views to be modified "
-            "inplace. You should replace the inplace operation by an out-of-place one."
-        )
-    if meta == NO_GRAD_MODE:
-        raise RuntimeError(
-            "A view was created in no_grad mode and its base or another view of its base has "
-            "been modified inplace with grad mode enabled. Given that this use case is "
-            "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-            "both the view and the inplace either both inside the no_grad block (if you don't "
-            "want the inplace to be tracked) or both outside (if you want the inplace to be "
-            "tracked)."
-        )
+    if t._creation_meta != DEFAULT:
+        raise RuntimeError(view_rebase_error(t, indirect=True))
     t._view_version = t._storage.counter.value
     t._set_grad_fn(
         AsStridedBackward0(
@@ -66,33 +49,57 @@ def refresh_view_grad_fn(t: Tensor) -> None:
     )
 
 
+def view_rebase_error(t: Tensor, indirect: bool) -> str:
+    """torch's message for rebasing a view that may not be rebased (handle_view_on_rebase).
+
+    ``indirect`` is a write through the base or another view (found when the view is next used)
+    rather than through this view itself.
+    """
+    fn = t._grad_fn
+    meta = t._creation_meta
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    if meta == NO_GRAD_MODE or fn is None:
+        if fn is not None:
+            prefix = (
+                f"Output {t._output_nr} of {short_name(fn.name())} is a view of a view which was "
+                "created in"
+            )
+        else:
+            prefix = "A view was created in"
+        msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        msg = (
+            f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
+            "inplace."
+        )
+    if meta == MULTI_OUTPUT:
+        msg += (
+            " This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the inplace "
+            "operation by an out-of-place one."
+        )
+    else:
+        msg += (
+            " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+            "clarify your code by moving both the view and the inplace either both inside the "
+            "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+            "want the inplace to be tracked)."
+        )
+    return msg
+
+
 def check_inplace(t: Tensor) -> None:
     """torch's check_inplace, for an in-place op that will be recorded."""
-    if t._base is not None:
-        meta = t._creation_meta
-        if meta == MULTI_OUTPUT:
-            fn = t.grad_fn
-            name = short_name(fn.name()) if fn is not None else "None"
-            raise RuntimeError(
-                f"Output {t._output_nr} of {name} is a view and is being modified inplace. "
-                "This view is the output of a function that returns multiple views. Such "
-                "functions do not allow the output views to be modified inplace. You should "
-                "replace the inplace operation by an out-of-place one."
-            )
-        if meta == NO_GRAD_MODE:
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad "
-                "mode enabled. Given that this use case is ambiguous and error-prone, it is "
-                "forbidden. You can clarify your code by moving both the view and the inplace "
-                "either both inside the no_grad block (if you don't want the inplace to be "
-                "tracked) or both outside (if you want the inplace to be tracked)."
-            )
-        if t._requires_grad and t._base.is_leaf:
+    base = t._base
+    if base is not None:
+        if t._creation_meta != DEFAULT:
+            raise RuntimeError(view_rebase_error(t, indirect=False))
+        if t.requires_grad and base.is_leaf:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation."
             )
-    if t._requires_grad and t.is_leaf:
+    if t.requires_grad and t.is_leaf:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )

@@ -58,10 +58,10 @@ def contiguous_strides(shape: Sequence[int]) -> Shape:
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """torch's rule: row-major order, ignoring dimensions of size 1 (and empty tensors)."""
+    if 0 in shape:
+        return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if size == 0:
-            return True
         if size != 1:
             if stride != expected:
                 return False
@@ -107,8 +107,8 @@ def view_strides(
     if len(shape) == 0:
         return tuple(1 for _ in new_shape)
     total = numel(shape)
-    if total == 0:
-        return contiguous_strides(new_shape)
+    if total == 0:  # strides are arbitrary: torch keeps them for the same shape, else resizes
+        return tuple(strides) if tuple(shape) == tuple(new_shape) else contiguous_strides(new_shape)
     new_strides = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = strides[-1]
@@ -225,6 +225,8 @@ def strided(
 ) -> NDArray[Any]:
     """A numpy view of ``buffer`` with the given sizes, element strides and element offset."""
     item = buffer.itemsize
+    if 0 in shape:
+        offset = 0  # an empty view touches no memory; torch allows any offset for it
     return np.ndarray(
         tuple(shape),
         dtype=buffer.dtype,

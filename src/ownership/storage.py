@@ -69,8 +69,16 @@ class Storage:
         """The byte address of element 0 of the buffer."""
         return int(self.buffer.__array_interface__["data"][0])
 
+    def data_ptr(self) -> int:
+        """The byte address of element 0 of the buffer (as ``untyped_storage().data_ptr()``)."""
+        return self.address()
+
     def nbytes(self) -> int:
         """Size of the buffer in bytes."""
+        return int(self.buffer.nbytes)
+
+    def size(self) -> int:
+        """Size of the buffer in bytes (an untyped storage counts bytes)."""
         return int(self.buffer.nbytes)
 
 

@@ -1,10 +1,11 @@
 """The Tensor: a numpy view over a :class:`~ownership.storage.Storage`, plus autograd metadata.
 
-This layer owns what a tensor *is* (its storage, version counter, view relationship, leaf
-status, ``.grad``, ``.data``, ``detach``) and the rules for writing into one in place
-(:meth:`Tensor._begin_inplace` / :meth:`Tensor._end_inplace`). The ops themselves live in
-:mod:`ownership.ops` and are reached through the registry :data:`OPS`, so that this file never
-imports a higher layer.
+This layer owns what a tensor *is*: its storage and version counter, its view relationship
+(``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
+``.grad``, ``.data`` versus ``detach``, and conversions and printing. The in-place rules are in
+:mod:`ownership.inplace_rules`; the op methods (``x + y``, ``x.view``, ``x.add_``) are inherited
+from :class:`~ownership.tensor_methods.TensorMethods`, which reaches :mod:`ownership.ops`
+through a registry, so that this file never imports a higher layer.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -150,7 +151,7 @@ class Tensor(TensorMethods):
         t._storage = self._storage
         t._offset = offset
         t.dtype = self.dtype
-        t._requires_grad = self._requires_grad
+        t._requires_grad = False  # a view also requires grad while its base does (see the property)
         t._grad_fn = None
         t._output_nr = 0
         t._grad = None
@@ -225,8 +226,12 @@ class Tensor(TensorMethods):
 
     def stride(self, dim: builtins.int | None = None) -> Any:
         """Strides in elements (all of them, or of one dimension)."""
-        item = self._data.itemsize
-        st = tuple(s // item for s in self._data.strides)
+        arr = self._data
+        if arr.size == 0 and self._base is None:
+            st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
+        else:
+            item = arr.itemsize
+            st = tuple(s // item for s in arr.strides)
         if dim is None:
             return st
         return st[layout.wrap_dim(dim, self._data.ndim)]
@@ -239,9 +244,9 @@ class Tensor(TensorMethods):
         """Byte address of element 0 (equal for aliases of the same element)."""
         return self._storage.address() + self._offset * self._data.itemsize
 
-    def untyped_storage_size(self) -> builtins.int:
-        """Size of the underlying storage in bytes."""
-        return self._storage.nbytes()
+    def untyped_storage(self) -> Storage:
+        """The storage (buffer and version counter); ``data_ptr()`` is equal for all aliases."""
+        return self._storage
 
     def is_contiguous(self) -> builtins.bool:
         """Row-major with torch's rule (size-1 dimensions do not matter)."""
@@ -366,7 +371,7 @@ class Tensor(TensorMethods):
 
     def retain_grad(self) -> None:
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         fn = self.grad_fn
         if fn is None or self._retains_grad:
@@ -391,7 +396,7 @@ class Tensor(TensorMethods):
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not self._requires_grad:
+            if not self.requires_grad:
                 raise RuntimeError(
                     "element 0 of tensors does not require grad and does not have a grad_fn"
                 )
@@ -476,7 +481,7 @@ class Tensor(TensorMethods):
 
     def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:
         """A numpy array sharing memory with this tensor (refused when grad is required)."""
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
@@ -527,7 +532,7 @@ class Tensor(TensorMethods):
         fn = self.grad_fn
         if fn is not None:
             grad = f"grad_fn=<{printing_name(fn)}>"
-        elif self._requires_grad:
+        elif self.requires_grad:
             grad = "requires_grad=True"
         else:
             grad = None

@@ -188,3 +188,18 @@ def test_gradient_penalty_pattern() -> None:
         return [plain(w.grad), plain(x.grad), _plain(gx)]
 
     same(program)
+
+
+def test_grad_with_respect_to_a_tensor_written_in_place_uses_its_current_value() -> None:
+    """After w.sub_(...), w is the output of SubBackward0: the gradient is taken there."""
+
+    def program(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        w = x * 1
+        w.sub_(w.sum())
+        loss = (w * 2).sum() + x.sum()
+        gx, gw = t.autograd.grad(loss, [x, w], retain_graph=True)
+        (only_w,) = t.autograd.grad(loss, w)
+        return [plain(gx), plain(gw), plain(only_w), w.grad_fn]
+
+    assert same(program)[1].values.tolist() == [2.0, 2.0, 2.0]

@@ -214,3 +214,55 @@ def test_assigning_data_does_not_change_what_backward_saved() -> None:
         return [plain(w.grad), y, y._version]
 
     same(program)
+
+
+def test_a_saved_tensor_detached_in_place_is_refused_at_backward() -> None:
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        s = (x * 2).sigmoid()
+        m = s.max()
+        s.detach_()
+        m.backward()
+
+    assert same(program).message.startswith(
+        "Trying to use a saved tensor that has been detached in-place"
+    )
+
+
+def test_a_saved_tensor_detached_in_place_after_backward_is_fine() -> None:
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        s = (x * 2).sigmoid()
+        s.max().backward()
+        s.detach_()
+        return [plain(x.grad), s, s.grad_fn]
+
+    same(program)
+
+
+def test_detach_inplace_of_a_base_releases_its_no_grad_views() -> None:
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = x * 1
+        with t.no_grad():
+            v = y.view(-1)
+        y.detach_()
+        before = v.requires_grad
+        v.add_(0.5)
+        return [before, v, y, v.requires_grad, v.grad_fn, y._version]
+
+    same(program)
+
+
+def test_the_silent_wrong_gradient_of_a_data_write_is_torchs_wrong_gradient() -> None:
+    """After a .data write no element equals the saved max: torch's max backward then gives 0."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = x * 1
+        m = y.max()
+        y.data.mul_(2)
+        m.backward()
+        return [plain(x.grad), m, y]
+
+    same(program)

@@ -8,8 +8,9 @@ Three generators:
 - chains of view ops, checked for shape, strides, offset, data_ptr, ``_base`` and aliasing.
 
 Each program must either raise the same error as torch (class and message) or end with the same
-values, versions, grad_fn names and gradients. A normal run tries MAX_EXAMPLES programs per test
-(3 x 500 = 1,500), derandomized and without an example database so CI is deterministic.
+values, versions, grad_fn names and gradients. A normal run tries 1,500 mixed programs, 500 binary
+ops and 500 view chains (2,500 in all), derandomized and without an example database so that CI
+is deterministic.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from differential import same
 
-MAX_EXAMPLES = 500
+MAX_EXAMPLES = 500  # per test; the mixed programs get three times as many
 SETTINGS = settings(
     max_examples=MAX_EXAMPLES,
     derandomize=True,
@@ -29,6 +30,7 @@ SETTINGS = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+MANY = settings(SETTINGS, max_examples=3 * MAX_EXAMPLES)
 
 
 def _broadcasts_to(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
@@ -210,7 +212,7 @@ def run_program(t, steps, finish, w_requires_grad):
     }
 
 
-@SETTINGS
+@MANY
 @given(programs)
 def test_random_programs_behave_like_torch(program) -> None:
     steps, finish, w_requires_grad = program
@@ -255,7 +257,9 @@ def test_random_broadcasting_ops_values_and_gradients(shape_a, shape_b, op, kind
         if out.requires_grad:
             (out * out).sum().backward()
         grads = [plain(x.grad) if hasattr(x, "grad") and x.is_leaf else None for x in (a, b)]
-        return [out, out.dtype, grads]
+        # batched matmul is a composite in torch (its node names are not the contract here)
+        shown = plain(out) if op == "matmul" and out.requires_grad else out
+        return [shown, out.dtype, out.requires_grad, grads]
 
     # matmul's shape errors come from torch's internal kernels (bmm, mv, dot): class only there.
     same(program, rtol=1e-4, atol=1e-5, message=None if op == "matmul" else "equal")

@@ -248,3 +248,17 @@ def test_an_inplace_op_that_saved_its_result_catches_a_later_write() -> None:
 
     r = same(program)
     assert "which is output 0 of Exp, is at version 2; expected version 1 instead." in r.message
+
+
+@pytest.mark.parametrize("write", ["s.copy_(x)", "s.zero_()", "s.fill_(1.0)", "s[0] = 1.0"])
+def test_the_message_names_the_node_of_the_last_inplace_write(write: str) -> None:
+    """A saved input is described by its grad_fn at unpack time, whatever in-place op set it."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        s = (x * 2).sigmoid()
+        z = x * s
+        exec(write, {"s": s, "x": x})
+        z.sum().backward()
+
+    assert same(program).message.startswith("one of the variables needed")

@@ -229,3 +229,27 @@ def test_tolist_and_item() -> None:
         return [x.tolist(), x[1, 1].item(), t.arange(3).tolist(), t.tensor(2.5).tolist()]
 
     same(program)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        "base[6:]",
+        "base.view(2, 3)[:, 3:]",
+        "base.view(2, 3)[2:]",
+        "base.view(2, 3)[None, ..., 1][1:]",
+        "base.view(2, 3)[1:, 1:][1:]",
+        "t.ones(0, 3).t()",
+        "base[1:1:2].reshape(-1)",
+        "base[::2][3:].view(-1)",
+    ],
+)
+def test_empty_views_have_torchs_layout(make: str) -> None:
+    """Empty views may point past the end of the storage and are always contiguous."""
+
+    def program(t):
+        base = t.arange(6.0)
+        v = eval(make, {"t": t, "base": base})
+        return [tuple(v.shape), v.stride(), v.storage_offset(), v.is_contiguous(), v.numel(), v]
+
+    same(program)

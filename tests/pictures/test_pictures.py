@@ -110,14 +110,6 @@ def test_unmodified_saved_tensor_is_current(engine: ModuleType) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_freed_saved_tensors_after_backward(engine: ModuleType, request: Any) -> None:
-    if engine is ownership:
-        request.applymarker(
-            pytest.mark.xfail(
-                reason="ownership's OpNode.__dir__ drops the _saved_<name> slots once freed "
-                "(torch keeps listing them and raises the 'second time' error on access)",
-                strict=False,
-            )
-        )
     x = engine.tensor([0.5, 1.5], requires_grad=True)
     loss = (x * x).sum()
     loss.backward()

@@ -37,7 +37,7 @@ def _dense(t: Any) -> bool:
 
 def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
     """AccumulateGrad: steal an unshared dense gradient, else copy; later ones are added in place."""
-    if grad is None or not var._requires_grad:
+    if grad is None or not var.requires_grad:
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)
@@ -223,6 +223,8 @@ def run_backward(
             if captures and node in captures:
                 for nr, k in captures[node]:
                     results[k] = _add(results[k], grads[nr])
+                    if grads[nr] is not None:
+                        buffers.shared.add(id(grads[nr]))  # returned to the caller: never reuse
             if node._retained is not None:
                 for nr, t in node._retained.items():
                     if grads[nr] is not None and t.grad_fn is node:

@@ -138,7 +138,7 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward and, if any input requires grad, attach a ``<Class>Backward`` node."""
         ctx = FunctionCtx()
-        ctx.needs_input_grad = tuple(_is_tensor(a) and a._requires_grad for a in args)
+        ctx.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
         with grad_mode.no_grad():
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)

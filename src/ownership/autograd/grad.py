@@ -39,7 +39,7 @@ def grad(
     seeds = []
     given = []
     for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
-        if not o._requires_grad:
+        if not o.requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
@@ -57,7 +57,7 @@ def grad(
             given.append(True)
         seeds.append(g)
     for t in ins:
-        if not t._requires_grad:
+        if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     keep = create_graph if retain_graph is None else retain_graph
     res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False, user_given=given)

@@ -36,7 +36,7 @@ def gradcheck(
     :class:`GradcheckError` (or return False with ``raise_exception=False``).
     """
     ins = tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,)
-    diff = [i for i, x in enumerate(ins) if hasattr(x, "_storage") and x._requires_grad]
+    diff = [i for i, x in enumerate(ins) if hasattr(x, "_storage") and x.requires_grad]
     if not diff:
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but none of them "
@@ -64,7 +64,7 @@ def gradcheck(
             continue
         n_out = out._data.size
         analytical = {i: np.zeros((ins[i]._data.size, n_out)) for i in diff}
-        if out._requires_grad:
+        if out.requires_grad:
             for j in range(n_out):
                 seed = np.zeros(n_out, dtype=out._data.dtype)
                 seed[j] = 1

@@ -172,6 +172,6 @@ def gradient_edge(tensor: Any) -> Edge:
     fn = tensor.grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
-    if tensor._requires_grad:
+    if tensor.requires_grad:
         return (accumulator(tensor), 0)
     return (None, 0)

@@ -24,9 +24,9 @@ HINT = (
 
 
 def short_name(name: str) -> str:
-    """The op name torch prints in errors: ``SigmoidBackward0`` -> ``Sigmoid``."""
-    base = name.rsplit("::", 1)[-1]
-    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), base)
+    """The op name torch prints in errors: ``SigmoidBackward0`` -> ``Sigmoid``, ``MaxBackward1``
+    -> ``Max1``; names without that suffix (``torch::autograd::CopySlices``) are kept whole."""
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), name)
 
 
 def describe(tensor: Any) -> str:
@@ -37,10 +37,11 @@ def describe(tensor: Any) -> str:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("node", "tensor", "version")
+    __slots__ = ("node", "tensor", "version", "was_leaf")
 
     def __init__(self, tensor: Any, node: Any = None) -> None:
         self.version: int = tensor._storage.counter.value
+        self.was_leaf = node is None and tensor.grad_fn is None
         self.node = node  # the saving node when the tensor is that node's output
         if node is not None:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
@@ -54,6 +55,11 @@ class SavedTensor:
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""
         t = self.tensor
+        if self.node is None and not self.was_leaf and t.grad_fn is None:
+            raise RuntimeError(
+                "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                ".detach_().This is not supported, please use out-of-place `.detach()` instead"
+            )
         current = t._storage.counter.value
         if current != self.version:
             msg = (

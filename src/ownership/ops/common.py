@@ -70,10 +70,19 @@ def needs_grad(*ts: Any) -> bool:
             if t._requires_grad:
                 return True
             base = t._base
-            if base is not None and base._requires_grad:
-                t.grad_fn  # noqa: B018 - a view of a base that now requires grad: refresh it
+            if base is not None and base._requires_grad:  # a view requires grad with its base
                 return True
     return False
+
+
+def touch_history(t: Tensor) -> None:
+    """Read a stale view's history first, as torch does before running an op on it.
+
+    torch collects an op's input edges before computing, so a view whose base changed since it
+    was made raises its rebase error before, e.g., a view-size error of the op itself.
+    """
+    if t._base is not None and _state.enabled and t._view_version != t._storage.counter.value:
+        t.grad_fn  # noqa: B018 - refreshing is the point
 
 
 def record(

@@ -14,7 +14,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership.ops import views
-from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
 from ownership.tensor import Tensor
@@ -120,6 +120,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
 
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
+    touch_history(t)
     single = isinstance(key, slice)
     tkey = key if isinstance(key, tuple) else (key,)
     if all(_is_basic(k) for k in tkey):
@@ -188,7 +189,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         mask = np.ones(t._data.shape, dtype=g[0]._data.dtype)
         mask[npkey] = 0
         gv = None
-        if vt is not None and vt._requires_grad:
+        if vt is not None and vt.requires_grad:
             gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
         return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
 

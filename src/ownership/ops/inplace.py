@@ -168,7 +168,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         result_dtype(a, b),
         "MulBackward0",
         pw.bw_mul,
-        pw._bin_ctx(a, b, 1),
+        pw._bin_ctx(a, b, None),
         _save_binary_inplace(a, b),
     )
 
@@ -189,12 +189,14 @@ def div_(a: Tensor, b: Any) -> Tensor:
         node.save("other", b if isinstance(b, Tensor) else pw.wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
-        if isinstance(b, Tensor) and b._requires_grad:
+        if isinstance(b, Tensor) and b.requires_grad:
             node.save("self", _snapshot(a))
         else:
             node._ctx["self"] = None
 
-    return run_inplace(a, (b,), compute, dt, "DivBackward0", pw.bw_div, pw._bin_ctx(a, b, 1), save)
+    return run_inplace(
+        a, (b,), compute, dt, "DivBackward0", pw.bw_div, pw._bin_ctx(a, b, None), save
+    )
 
 
 def pow_inplace(a: Tensor, e: Any) -> Tensor:
@@ -318,7 +320,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         from ownership.ops.common import sum_to
 
         gs = None
-        if s_t is not None and s_t._requires_grad:
+        if s_t is not None and s_t.requires_grad:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 

@@ -69,15 +69,17 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     out = wrap(a._data @ b._data, a.dtype)
     if needs_grad(a, b):
         ctx = {
-            "_self_needed": a._requires_grad,
-            "_mat2_needed": b._requires_grad,
+            "_self_needed": a.requires_grad,
+            "_mat2_needed": b.requires_grad,
             "self_sym_sizes": tuple(a._data.shape),
+            "self_sym_strides": a.stride(),
             "mat2_sym_sizes": tuple(b._data.shape),
+            "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        if a._requires_grad:
+        if a.requires_grad:
             node.save("mat2", b)
-        if b._requires_grad:
+        if b.requires_grad:
             node.save("self", a)
     return out
 
@@ -104,11 +106,11 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
                 g[0] * s["tensor"] if s["_self_needed"] else None,
                 g[0] * s["self"] if s["_tensor_needed"] else None,
             ),
-            {"_self_needed": a._requires_grad, "_tensor_needed": b._requires_grad},
+            {"_self_needed": a.requires_grad, "_tensor_needed": b.requires_grad},
         )
-        if a._requires_grad:
+        if a.requires_grad:
             node.save("tensor", b)
-        if b._requires_grad:
+        if b.requires_grad:
             node.save("self", a)
     return out
 
@@ -131,11 +133,11 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
                 g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if s["_self_needed"] else None,
                 s["self"].t().mv(g[0]) if s["_vec_needed"] else None,
             ),
-            {"_self_needed": a._requires_grad, "_vec_needed": v._requires_grad},
+            {"_self_needed": a.requires_grad, "_vec_needed": v.requires_grad},
         )
-        if a._requires_grad:
+        if a.requires_grad:
             node.save("vec", v)
-        if v._requires_grad:
+        if v.requires_grad:
             node.save("self", a)
     return out
 
@@ -160,11 +162,11 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     _check_dtypes(a, b, "bmm")
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
-        ctx = {"_self_needed": a._requires_grad, "_mat2_needed": b._requires_grad}
+        ctx = {"_self_needed": a.requires_grad, "_mat2_needed": b.requires_grad}
         node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
-        if a._requires_grad:
+        if a.requires_grad:
             node.save("mat2", b)
-        if b._requires_grad:
+        if b.requires_grad:
             node.save("self", a)
     return out
 

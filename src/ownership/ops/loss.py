@@ -133,8 +133,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             k = 2.0 / n if red == 1 else 2.0
             gi = g[0] * d * k
             return (
-                sum_to(gi, tuple(input._data.shape)) if input._requires_grad else None,
-                sum_to(-gi, tuple(target._data.shape)) if target._requires_grad else None,
+                sum_to(gi, tuple(input._data.shape)) if input.requires_grad else None,
+                sum_to(-gi, tuple(target._data.shape)) if target.requires_grad else None,
             )
 
         node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})

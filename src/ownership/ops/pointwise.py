@@ -205,14 +205,17 @@ def rsub(a: Tensor, b: Any) -> Tensor:
     return out
 
 
-def _bin_ctx(a: Tensor, b: Any, alpha: float) -> dict[str, Any]:
-    return {
-        "alpha": alpha,
+def _bin_ctx(a: Tensor, b: Any, alpha: float | None) -> dict[str, Any]:
+    """What a binary op's backward needs besides saved tensors (``alpha`` only for add/sub)."""
+    ctx = {
         "_self_shape": _shape(a),
         "_other_shape": _shape(b),
-        "_self_needed": a._requires_grad,
-        "_other_needed": isinstance(b, Tensor) and b._requires_grad,
+        "_self_needed": a.requires_grad,
+        "_other_needed": isinstance(b, Tensor) and b.requires_grad,
     }
+    if alpha is not None:
+        ctx["alpha"] = alpha
+    return ctx
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
@@ -222,7 +225,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     _check_broadcast(a, b)
     out = wrap(a._data * _raw(b), dt)
     if needs_grad(a, b):
-        node = record(out, "MulBackward0", (a, b), bw_mul, _bin_ctx(a, b, 1))
+        node = record(out, "MulBackward0", (a, b), bw_mul, _bin_ctx(a, b, None))
         save_binary(node, a, b)
     return out
 
@@ -234,8 +237,8 @@ def wrapped_scalar(b: Any) -> Tensor:
 
 def save_binary(node: Any, a: Tensor, b: Any) -> None:
     """What mul and div save: ``other`` when self needs grad, ``self`` when other needs grad."""
-    b_grad = isinstance(b, Tensor) and b._requires_grad
-    if a._requires_grad:
+    b_grad = isinstance(b, Tensor) and b.requires_grad
+    if a.requires_grad:
         node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
@@ -257,11 +260,11 @@ def div(a: Tensor, b: Any) -> Tensor:
     with _err():
         out = wrap(np.true_divide(a._data, _raw(b)), dt)
     if needs_grad(a, b):
-        node = record(out, "DivBackward0", (a, b), bw_div, _bin_ctx(a, b, 1))
+        node = record(out, "DivBackward0", (a, b), bw_div, _bin_ctx(a, b, None))
         node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
-        if isinstance(b, Tensor) and b._requires_grad:
+        if isinstance(b, Tensor) and b.requires_grad:
             node.save("self", a)
         else:
             node._ctx["self"] = None
@@ -296,7 +299,7 @@ def pow_(a: Tensor, e: Any) -> Tensor:
         with _err():
             out = wrap(np.power(a._data.astype(dt.np, copy=False), e._data), dt)
         if needs_grad(a, e):
-            ctx = _bin_ctx(a, e, 1)
+            ctx = _bin_ctx(a, e, None)
 
             def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
                 x, ex, r = s["self"], s["exponent"], s["result"]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -13,7 +12,26 @@ from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 from ownership.tensor_methods import OPS
 
-ReturnTypes = namedtuple("ReturnTypes", ["values", "indices"])  # torch.return_types.max
+
+class _ValuesIndices(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+
+class ReturnMax(_ValuesIndices):
+    """``(values, indices)`` of ``max(dim)``, printed like ``torch.return_types.max``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        name = type(self).__name__[6:].lower()
+        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+class ReturnMin(ReturnMax):
+    """``(values, indices)`` of ``min(dim)``, printed like ``torch.return_types.min``."""
+
+    __slots__ = ()
 
 
 def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
@@ -176,7 +194,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             {"dim": d, "keepdim": keepdim, "self_sym_sizes": shape},
         )
         node.save("indices", indices)
-    return ReturnTypes(values, indices)
+    return (ReturnMax if which == "max" else ReturnMin)(values, indices)
 
 
 def max_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:

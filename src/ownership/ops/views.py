@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
+from ownership import grad_mode, layout
 from ownership.inplace_rules import MULTI_OUTPUT
 from ownership.layout import Size
-from ownership.ops.common import needs_grad, record
+from ownership.ops.common import needs_grad, record, touch_history
 from ownership.tensor import Tensor
 from ownership.tensor_methods import OPS
 
@@ -46,6 +46,7 @@ def _bw_view(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
+    touch_history(t)
     new = layout.infer_size(_shape_arg(shape), t.numel())
     strides = layout.view_strides(t._data.shape, t.stride(), new)
     if strides is None:
@@ -63,6 +64,7 @@ def view(t: Tensor, *shape: Any) -> Tensor:
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
     """A view when possible, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``)."""
+    touch_history(t)
     new = layout.infer_size(_shape_arg(shape), t.numel())
     strides = layout.view_strides(t._data.shape, t.stride(), new)
     if strides is not None:
@@ -84,6 +86,7 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge a range of dimensions (returns ``t`` itself when nothing changes, like torch)."""
+    touch_history(t)
     nd = t._data.ndim
     if nd == 0:
         return reshape(t, 1)
@@ -102,6 +105,7 @@ def _bw_t(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def t_(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
@@ -121,6 +125,7 @@ def _bw_permute(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     ds = tuple(layout.wrap_dim(d, nd) for d in _shape_arg(dims))
     if sorted(ds) != list(range(nd)):
@@ -165,6 +170,7 @@ def _bw_transpose(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (``TransposeBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
@@ -189,6 +195,7 @@ def _bw_expand(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
+    touch_history(t)
     new = _shape_arg(sizes)
     st = layout.expand_strides(t._data.shape, t.stride(), new)
     lead = len(new) - t._data.ndim
@@ -210,6 +217,7 @@ def _bw_unsqueeze(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim (``UnsqueezeBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
     shape, st = list(t._data.shape), list(t.stride())
@@ -223,6 +231,7 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
+    touch_history(t)
     nd = t._data.ndim
     shape, st = t._data.shape, t.stride()
     if dim is None:
@@ -247,6 +256,7 @@ def _bw_slice(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
     """Basic slicing of one dim (``SliceBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     if nd == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -275,6 +285,7 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``)."""
+    touch_history(t)
     d = layout.wrap_dim(dim, t._data.ndim)
     size = t._data.shape[d]
     if start < 0:
@@ -292,6 +303,7 @@ def _bw_select(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
     """One index of ``dim``, removing it (``SelectBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     if nd == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -335,8 +347,9 @@ def _multi(
     ctx: dict[str, Any],
 ) -> tuple[Tensor, ...]:
     outs = tuple(t._view(*p) for p in pieces)
-    for o in outs:
-        o._creation_meta = MULTI_OUTPUT
+    if grad_mode.is_grad_enabled():  # under no_grad the views are NO_GRAD_MODE views
+        for o in outs:
+            o._creation_meta = MULTI_OUTPUT
     if needs_grad(t):
         node = record(outs[0], name, (t,), backward, ctx) if outs else None
         if node is not None:
@@ -357,6 +370,7 @@ def _fill_none(grads: tuple[Any, ...], shapes: list[tuple[int, ...]], like: Any)
 
 def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """All slices along ``dim`` (``UnbindBackward0``, multi-output views)."""
+    touch_history(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd)
     shape, st = list(t._data.shape), list(t.stride())
@@ -374,6 +388,7 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``)."""
+    touch_history(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd)
     size = t._data.shape[d]
@@ -408,6 +423,7 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
 
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``)."""
+    touch_history(t)
     size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
     k = max(1, -(-size // chunks))
     return split(t, k, dim)
