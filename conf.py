@@ -67,6 +67,7 @@ _src_hash = hashlib.sha256(
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache" / _src_hash)
 nb_execution_raise_on_error = True  # an unexpected exception in a cell fails the build
+nb_execution_show_tb = True  # ... and the build log shows which cell and why
 nb_execution_timeout = 120  # seconds per cell
 nb_execution_allow_errors = False  # only cells tagged raises-exception may raise
 nb_merge_streams = True

@@ -60,3 +60,10 @@ def docs(session: nox.Session) -> None:
         "sphinx-build", "-b", "html", "-d", "_build/doctrees-html", *SPHINX, "docs", "_build/html"
     )
     session.run("python", "-m", "pytest", "tests/site", *session.posargs)
+
+
+@nox.session(python=PYTHON, reuse_venv=True, default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmarks: ownership against torch and plain numpy, side by side in one process."""
+    session.install(*CONSTRAINTS, "-e", ".[test]")
+    session.run("python", "bench/run.py", *session.posargs)

@@ -52,6 +52,8 @@ OPS = {
     "view": lambda t, x, c: x.view(4),
     "reshape": lambda t, x, c: x.reshape(4),
     "reshape_copy": lambda t, x, c: x.t().reshape(4),
+    "reshape_alias": lambda t, x, c: x[:, :1].reshape(2),
+    "reshape_alias_t": lambda t, x, c: x.t()[0].reshape(1, 2),
     "flatten": lambda t, x, c: x.flatten(),
     "flatten_copy": lambda t, x, c: x.t().flatten(),
     "t": lambda t, x, c: x.t(),

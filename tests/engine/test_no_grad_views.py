@@ -1,8 +1,9 @@
-"""Views made under no_grad: torch forbids writing them (or views of them) with grad mode on."""
+"""Views made under no_grad: not graph edges, and not writable (nor their views) with grad on."""
 
 from __future__ import annotations
 
 import pytest
+from engine_gradients import plain
 
 from differential import same
 
@@ -118,3 +119,31 @@ def test_using_a_no_grad_view_whose_base_changed_refuses_before_anything_else(us
         return eval(use, {"v": v})
 
     assert "its base or another view of its base has been modified" in same(program).message
+
+
+def test_a_no_grad_view_of_a_leaf_is_no_edge_of_the_graph() -> None:
+    """It reports requires_grad=True, but torch gives it no AccumulateGrad: nothing flows to it."""
+
+    def program(t):
+        x = t.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+        with t.no_grad():
+            r = x[0]
+        s = (x * 2).sigmoid()
+        z = s * r
+        z.sum().backward()
+        return [r.requires_grad, r.is_leaf, z.grad_fn.next_functions, plain(x.grad), plain(r.grad)]
+
+    same(program)
+
+
+def test_which_saved_tensor_is_reported_when_a_no_grad_view_is_an_operand() -> None:
+    def program(t):
+        x = t.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], requires_grad=True)
+        s = (x * 2).sigmoid()
+        with t.no_grad():
+            r = x[0]
+        z = s * r
+        s.add_(0.5)
+        z.sum().backward()
+
+    assert "which is output 0 of Sigmoid," in same(program).message

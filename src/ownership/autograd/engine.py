@@ -220,6 +220,11 @@ def run_backward(
         while heap:
             node = heappop(heap)[2]
             grads = buffers.pop(node)
+            shared0 = False
+            if buffers.shared:
+                shared0 = buffers.release(grads[0])
+                for g in grads[1:]:
+                    buffers.release(g)
             if captures and node in captures:
                 for nr, k in captures[node]:
                     results[k] = _add(results[k], grads[nr])
@@ -231,11 +236,8 @@ def run_backward(
                         _accumulate(t, grads[nr], create_graph, True)
             if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or id(node) in wanted):
-                    _accumulate(node.variable, grads[0], create_graph, buffers.release(grads[0]))
+                    _accumulate(node.variable, grads[0], create_graph, shared0)
                 continue
-            if buffers.shared:
-                for g in grads:
-                    buffers.release(g)
             nexts = node.next_functions
             if grads[0] is not None or any(g is not None for g in grads):
                 outs: Sequence[Any] = node.apply(tuple(grads))

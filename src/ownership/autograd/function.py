@@ -160,7 +160,9 @@ class Function:
                 fixed.append(o)
             outs = tuple(fixed)
             ctx._saved = [
-                None if t is None else SavedTensor(t, node if any(t is o for o in outs) else None)
+                None
+                if t is None
+                else SavedTensor(t, node if any(t is o for o in outs) else None, saved_for=node)
                 for t in ctx._to_save
             ]
         return outs if isinstance(raw, tuple) else outs[0]

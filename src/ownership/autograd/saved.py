@@ -37,12 +37,14 @@ def describe(tensor: Any) -> str:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("node", "tensor", "version", "was_leaf")
+    __slots__ = ("node", "output_nr", "saved_for", "tensor", "version", "was_leaf")
 
-    def __init__(self, tensor: Any, node: Any = None) -> None:
+    def __init__(self, tensor: Any, node: Any = None, saved_for: Any = None) -> None:
         self.version: int = tensor._storage.counter.value
         self.was_leaf = node is None and tensor.grad_fn is None
         self.node = node  # the saving node when the tensor is that node's output
+        self.saved_for = saved_for  # a custom Function's node: named once the history is gone
+        self.output_nr: int = tensor._output_nr
         if node is not None:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
@@ -55,23 +57,22 @@ class SavedTensor:
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""
         t = self.tensor
-        if self.node is None and not self.was_leaf and t.grad_fn is None:
-            raise RuntimeError(
-                "Trying to use a saved tensor that has been detached in-place, i.e. with "
-                ".detach_().This is not supported, please use out-of-place `.detach()` instead"
-            )
+        named, nr = (self.node, 0) if self.node is not None else (t.grad_fn, t._output_nr)
+        if named is None and not self.was_leaf:
+            if self.saved_for is None:
+                raise RuntimeError(
+                    "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                    ".detach_().This is not supported, please use out-of-place `.detach()` instead"
+                )
+            named, nr = self.saved_for, self.output_nr
         current = t._storage.counter.value
         if current != self.version:
             msg = (
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{describe(t)}]"
             )
-            if self.node is not None:
-                msg += f", which is output 0 of {short_name(self.node.name())},"
-            else:
-                fn = t.grad_fn
-                if fn is not None:
-                    msg += f", which is output {t._output_nr} of {short_name(fn.name())},"
+            if named is not None:
+                msg += f", which is output {nr} of {short_name(named.name())},"
             msg += f" is at version {current}; expected version {self.version} instead. {HINT}"
             raise RuntimeError(msg)
         return t

@@ -324,7 +324,10 @@ def copy_(a: Tensor, src: Any) -> Tensor:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 
-    return run_inplace(a, (s_t,), compute, a.dtype, "torch::autograd::CopyBackwards", bw)
+    same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
+    return run_inplace(
+        a, (s_t,), compute, a.dtype, "torch::autograd::CopyBackwards", bw, check_overlap=not same
+    )
 
 
 def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:

@@ -141,9 +141,12 @@ def mean(
 
 
 def _bw_max_all(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    # torch's evenly_distribute_backward: the gradient is shared by the elements equal to the
+    # result (NaN counts as equal to a NaN result); where none is, it is zero
     self, result = s["self"], s["result"]
-    mask = (self == result).to(g[0].dtype)
-    return (mask * (g[0] / mask.sum()),)
+    nan = bool(np.isnan(result._data).any())
+    mask = Tensor._wrap(np.isnan(self._data)) if nan else self == result
+    return (OPS["where"](mask, g[0] / mask.sum(), 0.0),)
 
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:

@@ -47,7 +47,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     else:
         e = np.exp(x - x.max(axis=d, keepdims=True))
         out_arr = e / e.sum(axis=d, keepdims=True)
-    out = wrap(out_arr, dt)
+    out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
     if needs_grad(t):
         node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, {"dim": d})
         node.save("result", out, is_output=True)
@@ -62,7 +62,7 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     else:
         sh = x - x.max(axis=d, keepdims=True)
         out_arr = sh - np.log(np.exp(sh).sum(axis=d, keepdims=True))
-    out = wrap(out_arr, dt)
+    out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
     if needs_grad(t):
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
         node.save("result", out, is_output=True)

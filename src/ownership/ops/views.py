@@ -63,7 +63,11 @@ def view(t: Tensor, *shape: Any) -> Tensor:
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
-    """A view when possible, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``)."""
+    """A view when possible, else a copy (``CloneBackward0`` then ``UnsafeViewBackward0``).
+
+    The view of a contiguous tensor is ``ViewBackward0``; of a non-contiguous one that still
+    allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
+    """
     touch_history(t)
     new = layout.infer_size(_shape_arg(shape), t.numel())
     strides = layout.view_strides(t._data.shape, t.stride(), new)
@@ -73,7 +77,7 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
             new,
             strides,
             t._offset,
-            "ViewBackward0",
+            "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0",
             _bw_view,
             {"self_sym_sizes": tuple(t._data.shape)},
         )
