@@ -30,30 +30,38 @@ def _add(a: Any, b: Any) -> Any:
 def _dense(t: Any) -> bool:
     """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
     if t._data.size == 0:
-        return False
+        return True
     flags = t._data.flags
     return bool(flags.c_contiguous or flags.f_contiguous)
 
 
 def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
-    """AccumulateGrad: steal an unshared dense gradient, else copy; later ones are added in place."""
+    """AccumulateGrad: the first gradient is stolen when nobody else holds it and it has the
+    leaf's layout, else copied into a new tensor with the leaf's layout (torch's
+    ``clone_obey_contract``: an empty tensor then ``copy_``, so that copy is at version 1, and in
+    ``create_graph`` mode its ``grad_fn`` is ``CopyBackwards``); later gradients are added in
+    place (out of place in ``create_graph`` mode)."""
     if grad is None or not var.requires_grad:
         return
     if grad.dtype is not var.dtype:
-        grad = grad.to(var.dtype)
-    if grad._data.strides != var._data.strides and _dense(var):
-        # the gradient takes the leaf's layout (torch's "layout contract")
-        arr = np.empty_like(var._data)
-        arr[...] = grad._data
-        grad = grad._wrap(arr, grad.dtype)
+        grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
+        shared = False
     old = var._grad
     if old is None:
-        if create_graph:
-            var._grad = grad
-        elif not shared and _dense(grad) and grad._base is None:
+        dense_var = _dense(var) or var._data.size == 0
+        if not create_graph and not shared and _dense(grad) and 0 not in grad.stride():
+            if dense_var and grad._data.strides != var._data.strides:
+                # torch's backward formulas (mm's among them) produce the leaf's layout; ours
+                # may not, so the values are laid out like the leaf here, as a free relayout
+                arr = np.empty_like(var._data)
+                arr[...] = grad._data
+                grad = grad._wrap(arr, var.dtype)
             var._grad = grad.detach()
-        else:
-            var._grad = grad.detach().clone()
+            return
+        arr = np.empty_like(var._data) if dense_var else np.empty(var._data.shape, var._data.dtype)
+        new = grad._wrap(arr, var.dtype)
+        new.copy_(grad)
+        var._grad = new
     elif create_graph or grad_mode.is_grad_enabled():
         var._grad = old + grad
     else:
@@ -232,11 +240,14 @@ def run_backward(
                         buffers.shared.add(id(grads[nr]))  # returned to the caller: never reuse
             if node._retained is not None:
                 for nr, t in node._retained.items():
-                    if grads[nr] is not None and t.grad_fn is node:
+                    if grads[nr] is not None:
                         _accumulate(t, grads[nr], create_graph, True)
             if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or id(node) in wanted):
-                    _accumulate(node.variable, grads[0], create_graph, shared0)
+                    var = node.variable
+                    if grads[0] is not None and var.grad_fn is not None:
+                        raise RuntimeError("leaf variable has been moved into the graph interior")
+                    _accumulate(var, grads[0], create_graph, shared0)
                 continue
             nexts = node.next_functions
             if grads[0] is not None or any(g is not None for g in grads):
@@ -245,6 +256,12 @@ def run_backward(
                 outs = [None] * len(nexts)
             if not retain_graph:
                 node.release()
+            dts = node.input_dtypes
+            if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
+                outs = [
+                    g.to(dt) if g is not None and dt is not None and g.dtype is not dt else g
+                    for g, dt in zip(outs, dts, strict=False)
+                ]
             twice: set[int] = _EMPTY
             if len(outs) > 1:
                 twice = set()

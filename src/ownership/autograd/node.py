@@ -30,6 +30,7 @@ class Node:
         "__weakref__",
         "_retained",
         "_seq",
+        "input_dtypes",
         "metadata",
         "next_functions",
         "num_outputs",
@@ -40,6 +41,7 @@ class Node:
         self.num_outputs = num_outputs
         self._seq = next(_seq)
         self._retained: dict[int, Any] | None = None
+        self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
         self.metadata: dict[str, Any] = {}
 
     def name(self) -> str:
@@ -88,14 +90,14 @@ class OpNode(Node):
         self._had_saved = False
         self._freed_keys: tuple[str, ...] = ()
 
-    def save(self, name: str, tensor: Any, is_output: bool = False) -> None:
+    def save(self, name: str, tensor: Any, is_output: bool = False, on_view: bool = False) -> None:
         """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack."""
         if tensor is None:
             self._ctx[name] = None
             return
         if self._saved is None:
             self._saved = {}
-        self._saved[name] = SavedTensor(tensor, self if is_output else None)
+        self._saved[name] = SavedTensor(tensor, self if is_output else None, on_view=on_view)
         self._had_saved = True
 
     def name(self) -> str:
@@ -172,6 +174,6 @@ def gradient_edge(tensor: Any) -> Edge:
     fn = tensor.grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
-    if tensor.requires_grad:
+    if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
         return (accumulator(tensor), 0)
     return (None, 0)

@@ -8,6 +8,7 @@ gradient would be wrong: torch refuses with the message reproduced here, word fo
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any
 
 FREED_MESSAGE = (
@@ -37,11 +38,23 @@ def describe(tensor: Any) -> str:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("node", "output_nr", "saved_for", "tensor", "version", "was_leaf")
+    __slots__ = ("node", "output_nr", "saved_for", "tensor", "version", "was_leaf", "weak_fn")
 
-    def __init__(self, tensor: Any, node: Any = None, saved_for: Any = None) -> None:
+    def __init__(
+        self, tensor: Any, node: Any = None, saved_for: Any = None, on_view: bool = False
+    ) -> None:
         self.version: int = tensor._storage.counter.value
-        self.was_leaf = node is None and tensor.grad_fn is None
+        self.weak_fn: Any = None
+        if on_view:
+            # the result of an in-place op on a view: torch keeps a weak reference to the view's
+            # grad_fn after the rebase (its AsStridedBackward0) and names it in errors while it
+            # is alive, else the saving node
+            self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
+            saved_for = node
+            node = None
+            self.was_leaf = False
+        else:
+            self.was_leaf = node is None and tensor.grad_fn is None
         self.node = node  # the saving node when the tensor is that node's output
         self.saved_for = saved_for  # a custom Function's node: named once the history is gone
         self.output_nr: int = tensor._output_nr
@@ -57,7 +70,12 @@ class SavedTensor:
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""
         t = self.tensor
-        named, nr = (self.node, 0) if self.node is not None else (t.grad_fn, t._output_nr)
+        if self.node is not None:
+            named, nr = self.node, 0
+        elif self.weak_fn is not None:
+            named, nr = self.weak_fn(), 0
+        else:
+            named, nr = t.grad_fn, t._output_nr
         if named is None and not self.was_leaf:
             if self.saved_for is None:
                 raise RuntimeError(

@@ -63,6 +63,8 @@ class CopySlices(Node):
         self, base_edge: Edge, fn: Node, base_geom: Geometry, view_geom: Geometry, storage_size: int
     ) -> None:
         super().__init__((base_edge, *fn.next_functions[1:]), 1)
+        # the view's old history is reached through the base now: like torch, drop fn's edge to it
+        fn.next_functions = ((None, 0), *fn.next_functions[1:])
         self.fn = fn
         self.base_geom = base_geom
         self.view_geom = view_geom

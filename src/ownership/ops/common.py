@@ -99,6 +99,7 @@ def record(
         backward,
         ctx,
     )
+    node.input_dtypes = tuple(t.dtype if isinstance(t, Tensor) else None for t in inputs)
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0

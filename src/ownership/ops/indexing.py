@@ -165,6 +165,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     _check_advanced(t, npkey)
     v = _operand(value)
     vt = v if isinstance(v, Tensor) else None
+    value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(_raw(v)))
     try:
@@ -189,7 +190,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         mask = np.ones(t._data.shape, dtype=g[0]._data.dtype)
         mask[npkey] = 0
         gv = None
-        if vt is not None and vt.requires_grad:
+        if value_needed and vt is not None:
             gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
         return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
 

@@ -66,9 +66,9 @@ def run_inplace(
     np.copyto(self._data, value, casting="unsafe")
     self._storage.counter.value += 1
     if node is not None:
-        if save_result:
-            node.save("result", self, is_output=True)
         self._set_history_inplace(node)
+        if save_result:
+            node.save("result", self, is_output=True, on_view=self._base is not None)
     return self
 
 
@@ -189,7 +189,7 @@ def div_(a: Tensor, b: Any) -> Tensor:
         node.save("other", b if isinstance(b, Tensor) else pw.wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
-        if isinstance(b, Tensor) and b.requires_grad:
+        if pw.edges_needed(node)[1]:
             node.save("self", _snapshot(a))
         else:
             node._ctx["self"] = None
@@ -301,6 +301,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
     s_t = src if isinstance(src, Tensor) else None
     raw = src._data if s_t is not None else np.asarray(to_numpy(src) if not is_scalar(src) else src)
     src_dtype = s_t.dtype if s_t is not None else a.dtype
+    src_needed = s_t is not None and s_t.requires_grad  # decided now, not at backward time
 
     def compute() -> NDArray[Any]:
         src_shape = tuple(np.shape(raw))
@@ -320,7 +321,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         from ownership.ops.common import sum_to
 
         gs = None
-        if s_t is not None and s_t.requires_grad:
+        if src_needed and s_t is not None:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 

@@ -47,6 +47,18 @@ def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
     )
 
 
+def _needed(node: OpNode, *names: str) -> tuple[bool, ...]:
+    """Which inputs get a gradient (have an edge), recorded as ``_<name>_needed`` in the context.
+
+    This is torch's ``should_compute_output``: it decides what is saved (a view made under
+    no_grad reports requires_grad but has no edge, so nothing is saved for it).
+    """
+    flags = tuple(n is not None for n, _ in node.next_functions)
+    for name, flag in zip(names, flags, strict=True):
+        node._ctx[f"_{name}_needed"] = flag
+    return flags
+
+
 def _bw_mm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
     ga = gr.mm(s["mat2"].t()) if s["_self_needed"] else None
@@ -66,6 +78,8 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"{b._data.shape[0]}x{b._data.shape[1]})"
         )
     _check_dtypes(a, b, "mm")
+    if a.dtype.name == "bool":
+        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     out = wrap(a._data @ b._data, a.dtype)
     if needs_grad(a, b):
         ctx = {
@@ -77,9 +91,10 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        if a.requires_grad:
+        a_needed, b_needed = _needed(node, "self", "mat2")
+        if a_needed:
             node.save("mat2", b)
-        if b.requires_grad:
+        if b_needed:
             node.save("self", a)
     return out
 
@@ -90,12 +105,12 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
         )
+    _check_dtypes(a, b, "dot")
     if a._data.shape != b._data.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src [{b._data.shape[0]}] to have the same number of "
             f"elements, but got {a._data.shape[0]} and {b._data.shape[0]} elements respectively"
         )
-    _check_dtypes(a, b, "dot")
     out = wrap(np.dot(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(
@@ -108,9 +123,10 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             ),
             {"_self_needed": a.requires_grad, "_tensor_needed": b.requires_grad},
         )
-        if a.requires_grad:
+        a_needed, b_needed = _needed(node, "self", "tensor")
+        if a_needed:
             node.save("tensor", b)
-        if b.requires_grad:
+        if b_needed:
             node.save("self", a)
     return out
 
@@ -135,9 +151,10 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             ),
             {"_self_needed": a.requires_grad, "_vec_needed": v.requires_grad},
         )
-        if a.requires_grad:
+        a_needed, v_needed = _needed(node, "self", "vec")
+        if a_needed:
             node.save("vec", v)
-        if v.requires_grad:
+        if v_needed:
             node.save("self", a)
     return out
 
@@ -164,9 +181,10 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     if needs_grad(a, b):
         ctx = {"_self_needed": a.requires_grad, "_mat2_needed": b.requires_grad}
         node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
-        if a.requires_grad:
+        a_needed, b_needed = _needed(node, "self", "mat2")
+        if a_needed:
             node.save("mat2", b)
-        if b.requires_grad:
+        if b_needed:
             node.save("self", a)
     return out
 

@@ -128,13 +128,15 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         n = sq.size
         from ownership.ops.common import sum_to
 
+        in_needed, target_needed = input.requires_grad, target.requires_grad
+
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
             d = s["self"] - s["target"]
             k = 2.0 / n if red == 1 else 2.0
             gi = g[0] * d * k
             return (
-                sum_to(gi, tuple(input._data.shape)) if input.requires_grad else None,
-                sum_to(-gi, tuple(target._data.shape)) if target.requires_grad else None,
+                sum_to(gi, tuple(input._data.shape)) if in_needed else None,
+                sum_to(-gi, tuple(target._data.shape)) if target_needed else None,
             )
 
         node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})

@@ -230,15 +230,29 @@ def mul(a: Tensor, b: Any) -> Tensor:
     return out
 
 
+def edges_needed(node: Any) -> tuple[bool, ...]:
+    """Which inputs of ``node`` get a gradient (have an edge); recorded in its context."""
+    flags = tuple(n is not None for n, _ in node.next_functions)
+    node._ctx["_self_needed"] = flags[0]
+    if len(flags) > 1:
+        node._ctx["_other_needed"] = flags[1]
+    return flags
+
+
 def wrapped_scalar(b: Any) -> Tensor:
     """A Python scalar operand as torch saves it: a 0-d tensor (int64, float64 or bool)."""
     return Tensor._wrap(np.asarray(b))
 
 
 def save_binary(node: Any, a: Tensor, b: Any) -> None:
-    """What mul and div save: ``other`` when self needs grad, ``self`` when other needs grad."""
-    b_grad = isinstance(b, Tensor) and b.requires_grad
-    if a.requires_grad:
+    """What mul and div save: ``other`` when self needs grad, ``self`` when other needs grad.
+
+    "Needs grad" is torch's ``should_compute_output``: the input has an edge in the graph (a
+    view made under no_grad reports requires_grad but has none).
+    """
+    a_needed, b_needed = edges_needed(node)
+    b_grad = b_needed
+    if a_needed:
         node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
@@ -264,7 +278,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
-        if isinstance(b, Tensor) and b.requires_grad:
+        if edges_needed(node)[1]:
             node.save("self", a)
         else:
             node._ctx["self"] = None
@@ -297,7 +311,7 @@ def pow_(a: Tensor, e: Any) -> Tensor:
         dt = result_dtype(a, e)
         _check_broadcast(a, e)
         with _err():
-            out = wrap(np.power(a._data.astype(dt.np, copy=False), e._data), dt)
+            out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
         if needs_grad(a, e):
             ctx = _bin_ctx(a, e, None)
 
@@ -325,6 +339,15 @@ def pow_(a: Tensor, e: Any) -> Tensor:
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
     return out
+
+
+def _power(base: Any, exponent: Any, dt: Any) -> Any:
+    """Elementwise power; integer results of negative exponents truncate toward zero (torch)."""
+    if dt.is_floating_point or not np.any(np.asarray(exponent) < 0):
+        return np.power(base, exponent)
+    with np.errstate(all="ignore"):
+        out = np.trunc(np.power(base.astype(np.float64), np.asarray(exponent, dtype=np.float64)))
+    return np.nan_to_num(out, nan=0, posinf=0, neginf=0).astype(dt.np)
 
 
 def rpow(a: Tensor, b: Any) -> Tensor:

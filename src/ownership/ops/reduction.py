@@ -50,7 +50,7 @@ def _expand_back(
     g: Tensor, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
 ) -> Tensor:
     if dims is None:
-        return g.reshape((1,) * len(shape)).expand(shape) if shape else g
+        return g.expand(shape) if shape else g
     if not keepdim:
         for d in dims:
             if len(shape):
