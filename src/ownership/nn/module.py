@@ -36,6 +36,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Self
 
+from ownership import dtypes
+from ownership.grad_mode import no_grad
 from ownership.nn.parameter import Parameter, reset_grad
 from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
 from ownership.nn.typename import typename
@@ -403,6 +405,59 @@ class Module:
         """Reset every parameter's ``.grad``: to ``None`` by default, else to zeros in place."""
         for param in self.parameters():
             reset_grad(param, set_to_none)
+
+    # -- conversion -----------------------------------------------------------------------
+
+    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Self:
+        """Apply ``fn`` to every parameter, gradient and buffer, children first (torch's rule).
+
+        A parameter keeps its identity (its ``.data`` is replaced), so an optimizer built before
+        the conversion still holds it; a buffer is replaced. Plain tensor attributes are not
+        converted: the module does not own them.
+        """
+        for child in self.children():
+            child._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():
+                param.data = fn(param)
+                if param.grad is not None:
+                    param.grad.data = fn(param.grad)
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Self:
+        """Convert floating-point parameters and buffers to a dtype; integer ones stay as they are.
+
+        Accepts ``to(dtype)``, ``to("cpu")``, ``to("cpu", dtype)``, ``to(tensor)`` and the
+        keywords ``device=`` and ``dtype=``, like ``torch.nn.Module.to`` on a CPU-only build.
+        """
+        dtype = kwargs.pop("dtype", None)
+        kwargs.pop("device", None)
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, dtypes.dtype):
+                dtype = arg
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError(
+                "nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                f"dtype={dtype}"
+            )
+        if dtype is None:
+            return self
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def float(self) -> Self:
+        """Convert floating-point parameters and buffers to float32."""
+        return self.to(dtypes.float32)
+
+    def double(self) -> Self:
+        """Convert floating-point parameters and buffers to float64."""
+        return self.to(dtypes.float64)
 
     # -- printing -------------------------------------------------------------------------
 
