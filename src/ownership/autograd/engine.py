@@ -35,6 +35,16 @@ def _dense(t: Any) -> bool:
     return bool(flags.c_contiguous or flags.f_contiguous)
 
 
+def _retain(t: Any, grad: Any) -> None:
+    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
+    if grad.dtype is not t.dtype:
+        grad = grad.to(t.dtype)
+    old = t._grad
+    t._grad = grad.clone() if old is None else old + grad
+    if not grad_mode.is_grad_enabled():
+        t._grad = t._grad.detach()
+
+
 def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
     """AccumulateGrad: the first gradient is stolen when nobody else holds it and it has the
     leaf's layout, else copied into a new tensor with the leaf's layout (torch's
@@ -241,7 +251,7 @@ def run_backward(
             if node._retained is not None:
                 for nr, t in node._retained.items():
                     if grads[nr] is not None:
-                        _accumulate(t, grads[nr], create_graph, True)
+                        _retain(t, grads[nr])
             if type(node) is AccumulateGrad:
                 if accumulate and (wanted is None or id(node) in wanted):
                     var = node.variable

@@ -45,12 +45,12 @@ def run_inplace(
     recorded = needs_grad(self, *others)
     if recorded:
         self._check_inplace()
-    for o in others:
-        if isinstance(o, Tensor) and o is not self:
-            _check_partial_overlap(self, o)
     with _err():
         value = compute()
     self._check_writable(tuple(np.shape(value)), out_dtype, check_overlap)
+    for o in others:
+        if isinstance(o, Tensor) and o is not self:
+            _check_partial_overlap(self, o)
     node = None
     if recorded:
         node = OpNode(
