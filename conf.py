@@ -39,7 +39,10 @@ nitpicky = True
 # The build is offline: no intersphinx. Names outside the project have no inventory to link to;
 # they are listed here rather than fetched.
 nitpick_ignore_regex = [
-    (r"py:(class|obj|data|exc)", r"(numpy|np|torch|typing|collections|types|contextlib|pathlib)(\..*)?"),
+    (
+        r"py:(class|obj|data|exc)",
+        r"(numpy|np|torch|typing|collections|types|contextlib|pathlib)(\..*)?",
+    ),
     (
         r"py:(class|obj|data|exc)",
         r"(NDArray|ArrayLike|DTypeLike|Any|Callable|Iterator|Iterable|"
