@@ -1,143 +1,43 @@
-"""Run one program under torch and under ownership and compare what a learner would see.
+"""Run one program under torch and under ownership and insist that a learner would see the same.
 
 A *program* is a function of one argument, the engine module (``torch`` or ``ownership``), that
-returns anything made of tensors, numbers, strings, ``None``, tuples, lists and dicts. :func:`same`
-runs it under both engines and compares, recursively:
+returns anything made of tensors, numbers, strings, ``None``, dtypes, ``grad_fn`` nodes, tuples,
+lists and dicts. :func:`same` runs it under both engines and fails the test if they disagree.
 
-- tensors: values (with tolerance), dtype name, shape, ``requires_grad``, ``is_leaf``,
-  ``grad_fn`` name and ``_version``;
-- everything else: equality;
-- a raised exception: the class name, and the message (equal, or a given part of it).
+This module is a thin test-side wrapper: every rule (what the facts of a result are, how two
+facts are compared, how warnings are caught and compared) lives in :mod:`ownership.compare`. In
+short, :func:`same` compares tensors' values (with tolerance), dtype, shape, ``requires_grad``,
+``is_leaf``, ``grad_fn`` name, ``_version`` and Parameter-ness; plain data by type and value;
+a raised exception by class name and message; and the warnings emitted while the program ran.
+It returns torch's facts, so a test can also check them against a literal: dtypes and nodes come
+back as :class:`~ownership.compare.Named` (``Named("torch.float32")``, ``Named("<MulBackward0>")``),
+tuples (``torch.Size`` included) as tuples, and an exception as :class:`Raised`.
 
 Set ``OWNERSHIP_DIFF_SELF=1`` to run the second side with torch too: this checks that a test is
-right about torch before the engine exists.
+right about torch before the engine exists (with ``torch.set_warn_always(True)`` during the call,
+so that a warning torch gives once per process reaches both sides).
 """
 
 from __future__ import annotations
 
 import os
-import re
-import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-import numpy as np
 import torch
 
-Program = Callable[[ModuleType], Any]
+from ownership.compare import Named, Program, Raised, Run, TensorFacts, facts, insist_agree, run
+
+__all__ = ["Named", "Program", "Raised", "Run", "TensorFacts", "facts", "run", "same"]
 
 
 def _ownership() -> ModuleType:
+    """The engine under test: ``ownership``, or ``torch`` when ``OWNERSHIP_DIFF_SELF=1``."""
     if os.environ.get("OWNERSHIP_DIFF_SELF") == "1":
         return torch
     import ownership
 
     return ownership
-
-
-@dataclass(frozen=True)
-class Raised:
-    """What a program raised: the exception's class name and its message."""
-
-    kind: str
-    message: str
-
-
-@dataclass(frozen=True)
-class TensorFacts:
-    values: np.ndarray
-    dtype: str
-    requires_grad: bool
-    is_leaf: bool
-    grad_fn: str | None
-    version: int
-
-
-def _is_tensor(obj: Any) -> bool:
-    return hasattr(obj, "_version") and hasattr(obj, "detach") and hasattr(obj, "shape")
-
-
-def _dtype_name(dtype: Any) -> str:
-    return str(dtype).rsplit(".", 1)[-1]
-
-
-def facts(obj: Any) -> Any:
-    """Turn a program's result into plain comparable data."""
-    if _is_tensor(obj):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            values = np.array(obj.detach().numpy(), copy=True)
-        return TensorFacts(
-            values=values,
-            dtype=_dtype_name(obj.dtype),
-            requires_grad=bool(obj.requires_grad),
-            is_leaf=bool(obj.is_leaf),
-            grad_fn=None if obj.grad_fn is None else obj.grad_fn.name(),
-            version=int(obj._version),
-        )
-    if isinstance(obj, (tuple, list)):
-        return (
-            type(obj)(facts(o) for o in obj)
-            if type(obj) in (tuple, list)
-            else [facts(o) for o in obj]
-        )
-    if isinstance(obj, dict):
-        return {k: facts(v) for k, v in obj.items()}
-    if hasattr(obj, "name") and callable(obj.name) and hasattr(obj, "next_functions"):
-        return f"<node {obj.name()}>"
-    if isinstance(obj, (np.floating, np.integer, np.bool_)):
-        return obj.item()
-    if hasattr(obj, "is_floating_point") and not _is_tensor(obj):  # a dtype
-        return _dtype_name(obj)
-    if type(obj).__module__.startswith(("torch", "ownership")) and "dtype" in type(obj).__name__:
-        return _dtype_name(obj)
-    return obj
-
-
-def run(program: Program, engine: ModuleType) -> Any:
-    """The facts of ``program(engine)``, or :class:`Raised` if it raised."""
-    try:
-        return facts(program(engine))
-    except Exception as exc:  # the exception is the result being compared
-        return Raised(type(exc).__name__, str(exc))
-
-
-def _compare(a: Any, b: Any, path: str, rtol: float, atol: float) -> list[str]:
-    if isinstance(a, TensorFacts) and isinstance(b, TensorFacts):
-        out = []
-        for field in ("dtype", "requires_grad", "is_leaf", "grad_fn", "version"):
-            if getattr(a, field) != getattr(b, field):
-                out.append(
-                    f"{path}.{field}: torch {getattr(a, field)!r} != ownership {getattr(b, field)!r}"
-                )
-        if a.values.shape != b.values.shape:
-            out.append(f"{path}.shape: torch {a.values.shape} != ownership {b.values.shape}")
-        elif not np.allclose(a.values, b.values, rtol=rtol, atol=atol, equal_nan=True):
-            out.append(f"{path}.values:\n torch     {a.values!r}\n ownership {b.values!r}")
-        return out
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        if len(a) != len(b):
-            return [f"{path}: torch has {len(a)} items, ownership {len(b)}"]
-        return [
-            e
-            for i, (x, y) in enumerate(zip(a, b, strict=True))
-            for e in _compare(x, y, f"{path}[{i}]", rtol, atol)
-        ]
-    if isinstance(a, dict) and isinstance(b, dict):
-        if list(a) != list(b):
-            return [f"{path}: keys torch {list(a)} != ownership {list(b)}"]
-        return [e for k in a for e in _compare(a[k], b[k], f"{path}[{k!r}]", rtol, atol)]
-    if isinstance(a, float) and isinstance(b, float):
-        return (
-            []
-            if np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
-            else [f"{path}: torch {a!r} != ownership {b!r}"]
-        )
-    if a != b:
-        return [f"{path}: torch {a!r} != ownership {b!r}"]
-    return []
 
 
 def same(
@@ -146,27 +46,23 @@ def same(
     rtol: float = 1e-5,
     atol: float = 1e-6,
     message: str | None = "equal",
+    warnings: bool = True,
 ) -> Any:
     """Assert that ``program`` behaves the same under torch and ownership; return torch's facts.
 
     ``message`` says how an exception's message is compared: ``"equal"`` (the default), a regular
-    expression both messages must match, or ``None`` (class only).
+    expression both messages must match, or ``None`` (class only). ``warnings=False`` skips the
+    comparison of emitted warnings; a test that uses it must say why.
     """
-    expected = run(program, torch)
-    got = run(program, _ownership())
-    if isinstance(expected, Raised) or isinstance(got, Raised):
-        assert isinstance(expected, Raised) and isinstance(got, Raised), (
-            f"torch gave {expected!r}\nownership gave {got!r}"
-        )
-        assert expected.kind == got.kind, f"torch raised {expected}\nownership raised {got}"
-        if message == "equal":
-            assert expected.message == got.message, (
-                f"messages differ\n torch:     {expected.message}\n ownership: {got.message}"
-            )
-        elif message is not None:
-            assert re.search(message, expected.message), f"torch's message: {expected.message}"
-            assert re.search(message, got.message), f"ownership's message: {got.message}"
-        return expected
-    problems = _compare(expected, got, "result", rtol, atol)
-    assert not problems, "\n".join(problems)
-    return expected
+    engine = _ownership()
+    # Both sides torch (OWNERSHIP_DIFF_SELF=1): torch's warn-once warnings (TORCH_WARN_ONCE) would
+    # be used up by the first side, so both sides run with torch.set_warn_always(True).
+    warned_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(warned_always or engine is torch)
+    try:
+        # `run` is looked up here at call time, so a conftest may wrap it (tests/engine does).
+        runs = {"torch": run(program, torch), "ownership": run(program, engine)}
+    finally:
+        torch.set_warn_always(warned_always)
+    insist_agree(runs, rtol=rtol, atol=atol, message=message, compare_warnings=warnings)
+    return runs["torch"].facts

@@ -77,13 +77,13 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.linalg import dot, matmul, mm, mv
-from ownership.ops.pointwise import abs_ as abs
-from ownership.ops.pointwise import clamp, exp, log, neg, relu, sigmoid, sign, sqrt, tanh
 from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_ as max
 from ownership.ops.reduction import min_ as min
 from ownership.ops.reduction import sum_ as sum
 from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.unary import abs_ as abs
+from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.random import (
     Generator,
     initial_seed,
@@ -123,6 +123,7 @@ __all__ = [
     "clamp",
     "clip",
     "clone",
+    "cos",
     "detach",
     "div",
     "dot",
@@ -185,6 +186,7 @@ __all__ = [
     "set_grad_enabled",
     "sigmoid",
     "sign",
+    "sin",
     "softmax",
     "split",
     "sqrt",

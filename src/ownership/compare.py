@@ -14,7 +14,8 @@ engine and reduces each result to plain comparable *facts* (:func:`facts`):
 Two runs agree when every fact is equal, except that values are compared with ``numpy.allclose``.
 If any two engines disagree, :func:`side_by_side` raises ``AssertionError`` listing every
 difference (so a page that stopped being true fails to build); otherwise it returns a
-:class:`SideBySide`, shown as a two-column table (HTML in a notebook, text elsewhere).
+:class:`SideBySide`, shown as a two-column table (HTML in a notebook, text elsewhere). The test
+suite's ``same`` uses the same rules: :func:`run` per engine, then :func:`insist_agree`.
 
 This module never imports torch: the caller passes the engines.
 
@@ -57,6 +58,7 @@ __all__ = [
     "TensorFacts",
     "differences",
     "facts",
+    "insist_agree",
     "run",
     "side_by_side",
 ]
@@ -426,6 +428,26 @@ def side_by_side(
     if len(chosen) < 2:
         raise ValueError("side_by_side needs at least two engines")
     runs = {name: run(program, engine) for name, engine in chosen.items()}
+    insist_agree(runs, rtol=rtol, atol=atol, message=message, compare_warnings=compare_warnings)
+    return SideBySide(runs)
+
+
+def insist_agree(
+    runs: Mapping[str, Run],
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    message: str | None = "equal",
+    compare_warnings: bool = True,
+) -> None:
+    """Raise ``AssertionError`` listing every way the named runs disagree with the first one: their
+    facts (by :func:`differences`), then their warnings unless ``compare_warnings=False``.
+
+    >>> insist_agree({"a": run(lambda e: 1, None), "b": run(lambda e: 2, None)})
+    Traceback (most recent call last):
+    AssertionError: the engines disagree:
+    result: a 1 != b 2
+    """
     (base_name, base), *others = runs.items()
     problems: list[str] = []
     for name, other in others:
@@ -441,4 +463,3 @@ def side_by_side(
             problems.append(f"warnings: {base_name} {base.warnings} != {name} {other.warnings}")
     if problems:
         raise AssertionError("the engines disagree:\n" + "\n".join(problems))
-    return SideBySide(runs)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,8 @@ from ownership.dtypes import dtype as DType
 from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
 from ownership.layout import Size
 from ownership.storage import Storage, storage_for
-from ownership.tensor_methods import OPS, TensorMethods
+from ownership.tensor_conversion import TensorConversion
+from ownership.tensor_methods import TensorMethods
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -63,7 +64,7 @@ class Device:
 CPU = Device()
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorConversion, TensorMethods):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
     __slots__ = (
@@ -465,63 +466,6 @@ class Tensor(TensorMethods):
     def _set_history_inplace(self, node: Node) -> None:
         """After a recorded in-place op: this tensor's history becomes ``node`` (via CopySlices for views)."""
         inplace_rules.set_history_inplace(self, node)
-
-    # ------------------------------------------------------------------ conversion
-    def item(self) -> Any:
-        """The value of a one-element tensor as a Python number."""
-        if self._data.size != 1:
-            raise RuntimeError(
-                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
-            )
-        return self._data.reshape(-1)[0].item()
-
-    def tolist(self) -> Any:
-        """Nested Python lists (a number for a 0-d tensor)."""
-        return self._data.tolist()
-
-    def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:
-        """A numpy array sharing memory with this tensor (refused when grad is required)."""
-        if self.requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
-            )
-        return self._data
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> NDArray[Any]:
-        arr = self._data if dtype is None else self._data.astype(dtype)
-        return arr
-
-    def __float__(self) -> builtins.float:
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return float(self.item())
-
-    def __int__(self) -> builtins.int:
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(self.item())
-
-    def __bool__(self) -> builtins.bool:
-        if self._data.size == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
-        if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.item())
-
-    def __index__(self) -> builtins.int:
-        if self.dtype.is_floating_point or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
-    def __len__(self) -> builtins.int:
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return int(self._data.shape[0])
-
-    def __iter__(self) -> Iterator[Tensor]:
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(OPS["unbind"](self, 0))
 
     def __hash__(self) -> builtins.int:
         return id(self)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from differential import Named, same
 
 ACC = "torch::autograd::AccumulateGrad"
 
@@ -143,7 +143,7 @@ def test_a_leaf_has_no_grad_fn_and_a_non_requiring_input_is_none() -> None:
         y = c * x
         return [x.grad_fn, c.grad_fn, y.grad_fn.next_functions]
 
-    assert same(program)[2] == ((None, 0), ("<node torch::autograd::AccumulateGrad>", 0))
+    assert same(program)[2] == ((None, 0), (Named("<torch::autograd::AccumulateGrad>"), 0))
 
 
 def test_max_with_dim_returns_values_and_indices() -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
-from ownership.ops import pointwise as _pw
 from ownership.ops import softmax as _sm
+from ownership.ops import unary as _pw
 from ownership.tensor import Tensor
 
 

@@ -1,30 +1,48 @@
 """The ops: each op's forward and backward side by side, one family per module.
 
-Importing this package installs every op into :data:`ownership.tensor.OPS`, which is how the
+Importing this package installs every op into :data:`ownership.op_registry.OPS`, which is how the
 Tensor methods (``x + y``, ``x.sum()``, ``x.view(...)``, ``x.add_(...)``) reach them.
 """
 
 from ownership.ops import (
+    arithmetic,
+    comparison,
     creation,
     indexing,
     inplace,
     linalg,
-    pointwise,
+    multi_views,
     reduction,
     softmax,
+    unary,
     views,
 )
 
-for _module in (views, reduction, pointwise, linalg, softmax, creation, inplace, indexing):
+for _module in (
+    views,
+    multi_views,
+    reduction,
+    arithmetic,
+    unary,
+    comparison,
+    linalg,
+    softmax,
+    creation,
+    inplace,
+    indexing,
+):
     _module.register()
 
 __all__ = [
+    "arithmetic",
+    "comparison",
     "creation",
     "indexing",
     "inplace",
     "linalg",
-    "pointwise",
+    "multi_views",
     "reduction",
     "softmax",
+    "unary",
     "views",
 ]

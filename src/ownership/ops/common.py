@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode
+from ownership import dtypes, grad_mode, layout
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.tensor import Tensor
@@ -106,6 +106,19 @@ def record(
     return node
 
 
+def inputs_needed(node: OpNode, *names: str) -> tuple[bool, ...]:
+    """Which inputs of ``node`` get a gradient: those with an edge in the graph.
+
+    This is torch's ``should_compute_output``, and it decides what an op saves: a view made under
+    no_grad reports ``requires_grad=True`` but has no edge, so nothing is saved for its gradient.
+    Each flag is also recorded in the node's context as ``_<name>_needed`` for the backward.
+    """
+    flags = tuple(n is not None for n, _ in node.next_functions)
+    for name, flag in zip(names, flags, strict=False):
+        node._ctx[f"_{name}_needed"] = flag
+    return flags
+
+
 def wrap(arr: Any, dt: DType) -> Tensor:
     """A fresh tensor of dtype ``dt`` over ``arr`` (cast if needed)."""
     return Tensor._wrap(cast(arr, dt), dt)
@@ -129,3 +142,34 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
 def scalar_value(x: Any) -> Any:
     """A Python number from a scalar operand (numpy numbers included)."""
     return x.item() if isinstance(x, np.generic) else x
+
+
+def float_errors() -> Any:
+    """numpy's error state for elementwise math: inf and nan are results, not errors (torch)."""
+    return np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+def operand(b: Any) -> Any:
+    """The second operand of an elementwise op: a Tensor, or a Python number, as torch takes it."""
+    tb = type(b)
+    if tb is float or tb is int or isinstance(b, Tensor):
+        return b
+    if is_scalar(b):
+        return scalar_value(b)
+    return as_tensor_arg(b)
+
+
+def raw(b: Any) -> Any:
+    """The numpy array of a Tensor operand, or the number itself."""
+    return b._data if isinstance(b, Tensor) else b
+
+
+def check_broadcast(a: Tensor, b: Any) -> None:
+    """Raise torch's error when two tensor operands cannot broadcast together."""
+    if isinstance(b, Tensor) and a._data.shape != b._data.shape:
+        layout.broadcast_shapes(a._data.shape, b._data.shape)
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The shape of a Tensor operand; ``()`` for a number."""
+    return tuple(x._data.shape) if isinstance(x, Tensor) else ()

@@ -16,9 +16,9 @@ from numpy.typing import NDArray
 from ownership import dtypes
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
+from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 
 def to_numpy(data: Any) -> NDArray[Any]:

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership.op_registry import OPS
 from ownership.ops import views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 
 def _is_basic(item: Any) -> bool:

@@ -18,11 +18,12 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
-from ownership.ops import pointwise as pw
+from ownership.op_registry import OPS
+from ownership.ops import arithmetic as ar
+from ownership.ops import unary as un
 from ownership.ops.common import is_scalar, needs_grad, result_dtype, scalar_value
 from ownership.ops.creation import to_numpy
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 
 def _err() -> Any:
@@ -93,7 +94,8 @@ def _check_partial_overlap(out: Tensor, src: Tensor) -> None:
 
 
 def _snapshot(t: Tensor) -> Tensor:
-    return Tensor._wrap(t._data.copy(), t.dtype)
+    """The value before an in-place write, as torch saves it: ``self.clone()`` (``CloneBackward0``)."""
+    return OPS["clone"](t)  # type: ignore[no-any-return]
 
 
 def _operand(b: Any) -> Any:
@@ -124,7 +126,7 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         return out
 
     return run_inplace(
-        a, (b,), compute, result_dtype(a, b), "AddBackward0", pw.bw_add, pw._bin_ctx(a, b, alpha)
+        a, (b,), compute, result_dtype(a, b), "AddBackward0", ar.bw_add, ar.bin_ctx(a, b, alpha)
     )
 
 
@@ -139,13 +141,13 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         return out
 
     return run_inplace(
-        a, (b,), compute, result_dtype(a, b), "SubBackward0", pw.bw_sub, pw._bin_ctx(a, b, alpha)
+        a, (b,), compute, result_dtype(a, b), "SubBackward0", ar.bw_sub, ar.bin_ctx(a, b, alpha)
     )
 
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
     def save(node: OpNode) -> None:
-        pw.save_binary(node, a, b)
+        ar.save_binary(node, a, b)
         if node._saved is not None and "self" in node._saved:
             node.save("self", _snapshot(a))  # the value before the write
 
@@ -167,8 +169,8 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         compute,
         result_dtype(a, b),
         "MulBackward0",
-        pw.bw_mul,
-        pw._bin_ctx(a, b, None),
+        ar.bw_mul,
+        ar.bin_ctx(a, b, None),
         _save_binary_inplace(a, b),
     )
 
@@ -186,16 +188,16 @@ def div_(a: Tensor, b: Any) -> Tensor:
         return out
 
     def save(node: OpNode) -> None:
-        node.save("other", b if isinstance(b, Tensor) else pw.wrapped_scalar(b))
+        node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
-        if pw.edges_needed(node)[1]:
+        if ar.edges_needed(node)[1]:
             node.save("self", _snapshot(a))
         else:
             node._ctx["self"] = None
 
     return run_inplace(
-        a, (b,), compute, dt, "DivBackward0", pw.bw_div, pw._bin_ctx(a, b, None), save
+        a, (b,), compute, dt, "DivBackward0", ar.bw_div, ar.bin_ctx(a, b, None), save
     )
 
 
@@ -214,22 +216,29 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
         lambda: np.power(a._data, e),
         result_dtype(a, e),
         "PowBackward0",
-        pw.bw_pow_scalar,
+        ar.bw_pow_scalar,
         {"exponent": e},
         save,
     )
 
 
-def _unary_inplace(np_fn: Any, name: str, backward: BackwardFn, saves: str) -> Any:
+def _unary_inplace(
+    np_fn: Any, name: str, backward: BackwardFn, saves: str, float_only: bool = False
+) -> Any:
+    """An in-place elementwise function; ``float_only``: an integer tensor cannot hold the result."""
+
     def op(a: Tensor) -> Tensor:
         def save(node: OpNode) -> None:
             node.save("self", _snapshot(a))
 
+        out_dtype = a.dtype
+        if float_only and not a.dtype.is_floating_point:
+            out_dtype = dtypes.get_default_dtype()
         return run_inplace(
             a,
             (),
             lambda: np_fn(a._data),
-            a.dtype,
+            out_dtype,
             name,
             backward,
             None,
@@ -257,7 +266,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         node.save("self", _snapshot(a))
 
     return run_inplace(
-        a, (), compute, a.dtype, "ClampBackward1", pw.bw_clamp, {"min": min, "max": max}, save
+        a, (), compute, a.dtype, "ClampBackward1", un.bw_clamp, {"min": min, "max": max}, save
     )
 
 
@@ -367,12 +376,14 @@ def register() -> None:
         copy_=copy_,
         normal_=normal_,
         uniform_=uniform_,
-        relu_=_unary_inplace(lambda x: np.maximum(x, 0), "ReluBackward0", pw.bw_relu, "result"),
-        sigmoid_=_unary_inplace(pw._sigmoid_np, "SigmoidBackward0", pw.bw_sigmoid, "result"),
-        exp_=_unary_inplace(np.exp, "ExpBackward0", pw.bw_exp, "result"),
-        tanh_=_unary_inplace(np.tanh, "TanhBackward0", pw.bw_tanh, "result"),
-        sqrt_=_unary_inplace(np.sqrt, "SqrtBackward0", pw.bw_sqrt, "result"),
-        neg_=_unary_inplace(np.negative, "NegBackward0", pw.bw_neg, "none"),
-        log_=_unary_inplace(np.log, "LogBackward0", pw.bw_log, "self"),
-        abs_=_unary_inplace(np.abs, "AbsBackward0", pw.bw_abs, "self"),
+        relu_=_unary_inplace(lambda x: np.maximum(x, 0), "ReluBackward0", un.bw_relu, "result"),
+        sigmoid_=_unary_inplace(un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result"),
+        exp_=_unary_inplace(np.exp, "ExpBackward0", un.bw_exp, "result"),
+        tanh_=_unary_inplace(np.tanh, "TanhBackward0", un.bw_tanh, "result"),
+        sqrt_=_unary_inplace(np.sqrt, "SqrtBackward0", un.bw_sqrt, "result"),
+        neg_=_unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none"),
+        log_=_unary_inplace(np.log, "LogBackward0", un.bw_log, "self"),
+        abs_=_unary_inplace(np.abs, "AbsBackward0", un.bw_abs, "self"),
+        sin_=_unary_inplace(np.sin, "SinBackward0", un.bw_sin, "self", float_only=True),
+        cos_=_unary_inplace(np.cos, "CosBackward0", un.bw_cos, "self", float_only=True),
     )

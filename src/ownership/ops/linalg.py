@@ -12,9 +12,9 @@ import numpy as np
 
 from ownership import layout
 from ownership.autograd.node import OpNode
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.op_registry import OPS
+from ownership.ops.common import inputs_needed, needs_grad, record, wrap
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 _C_NAMES = {
     "float32": "float",
@@ -45,18 +45,6 @@ def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
         f"dot : expected both vectors to have same dtype, but found {a.dtype.short} and "
         f"{b.dtype.short}"
     )
-
-
-def _needed(node: OpNode, *names: str) -> tuple[bool, ...]:
-    """Which inputs get a gradient (have an edge), recorded as ``_<name>_needed`` in the context.
-
-    This is torch's ``should_compute_output``: it decides what is saved (a view made under
-    no_grad reports requires_grad but has no edge, so nothing is saved for it).
-    """
-    flags = tuple(n is not None for n, _ in node.next_functions)
-    for name, flag in zip(names, flags, strict=True):
-        node._ctx[f"_{name}_needed"] = flag
-    return flags
 
 
 def _bw_mm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -91,11 +79,9 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        a_needed, b_needed = _needed(node, "self", "mat2")
-        if a_needed:
-            node.save("mat2", b)
-        if b_needed:
-            node.save("self", a)
+        a_needed, b_needed = inputs_needed(node, "self", "mat2")
+        node.save("mat2", b if a_needed else None)
+        node.save("self", a if b_needed else None)
     return out
 
 
@@ -123,11 +109,9 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             ),
             {"_self_needed": a.requires_grad, "_tensor_needed": b.requires_grad},
         )
-        a_needed, b_needed = _needed(node, "self", "tensor")
-        if a_needed:
-            node.save("tensor", b)
-        if b_needed:
-            node.save("self", a)
+        a_needed, b_needed = inputs_needed(node, "self", "tensor")
+        node.save("tensor", b if a_needed else None)
+        node.save("self", a if b_needed else None)
     return out
 
 
@@ -151,11 +135,9 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             ),
             {"_self_needed": a.requires_grad, "_vec_needed": v.requires_grad},
         )
-        a_needed, v_needed = _needed(node, "self", "vec")
-        if a_needed:
-            node.save("vec", v)
-        if v_needed:
-            node.save("self", a)
+        a_needed, v_needed = inputs_needed(node, "self", "vec")
+        node.save("vec", v if a_needed else None)
+        node.save("self", a if v_needed else None)
     return out
 
 
@@ -181,11 +163,9 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     if needs_grad(a, b):
         ctx = {"_self_needed": a.requires_grad, "_mat2_needed": b.requires_grad}
         node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
-        a_needed, b_needed = _needed(node, "self", "mat2")
-        if a_needed:
-            node.save("mat2", b)
-        if b_needed:
-            node.save("self", a)
+        a_needed, b_needed = inputs_needed(node, "self", "mat2")
+        node.save("mat2", b if a_needed else None)
+        node.save("self", a if b_needed else None)
     return out
 
 
@@ -214,7 +194,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
             "SqueezeBackward4",
             ((t._grad_fn, t._output_nr),),
             lambda s, g: (g[0].reshape(shape),),
-            {"dim": (0,), "self_sym_sizes": shape},
+            {"dim": 0, "self_sym_sizes": shape},
         )
         t._set_grad_fn(node)
     return t

@@ -68,7 +68,7 @@ def nll_loss(
             onehot *= valid[:, None]
         else:
             onehot[np.arange(n), safe] = valid
-        onehot = -onehot.reshape(shape)
+        onehot = np.negative(onehot, out=onehot, where=onehot != 0).reshape(shape)
         w = total_weight
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -78,10 +78,9 @@ def nll_loss(
                 gr = gr.unsqueeze(1) if batched else gr
                 while gr._data.ndim < len(shape):
                     gr = gr.unsqueeze(-1)
-                return (oh * gr,)
-            if red == 1:
-                return (oh * (gr / w) if w else oh * gr,)
-            return (oh * gr,)
+            elif red == 1 and w:
+                gr = gr / w
+            return (_positive_zeros(oh * gr),)
 
         node = record(
             out,
@@ -94,6 +93,17 @@ def nll_loss(
         node.save("target", target)
         node.save("total_weight", Tensor._wrap(np.asarray(total_weight, dtype=x.dtype)))
     return out
+
+
+def _positive_zeros(grad: Tensor) -> Tensor:
+    """``grad`` with its zeros made +0.0, in place on the fresh product.
+
+    torch's kernel zero-fills the gradient and writes only the target entries, so every other
+    entry (the rows of ignored targets included) is +0.0; a product ``0 * negative`` is -0.0.
+    Nothing saved the product, so writing its array is safe.
+    """
+    np.add(grad._data, 0.0, out=grad._data, casting="unsafe")
+    return grad
 
 
 def cross_entropy(

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode
-from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.ops.common import inputs_needed, needs_grad, record, sum_to, wrap
 from ownership.tensor import Tensor
 
 
@@ -39,7 +39,7 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     """``bias + mat1 @ mat2`` with ``bias`` broadcast over the rows (``AddmmBackward0``).
 
     Edges go to ``bias``, ``mat1``, ``mat2`` in that order; ``mat1`` is saved only when
-    ``mat2`` needs a gradient and ``mat2`` only when ``mat1`` does, as in torch.
+    ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
     """
     for name, m in (("self", mat1), ("mat2", mat2)):
         if m._data.ndim != 2:
@@ -50,9 +50,6 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     out = wrap(mat1._data @ mat2._data + bias._data, mat1.dtype)
     if needs_grad(bias, mat1, mat2):
         ctx = {
-            "_self_needed": bias._requires_grad,
-            "_mat1_needed": mat1._requires_grad,
-            "_mat2_needed": mat2._requires_grad,
             "_self_shape": tuple(bias._data.shape),
             "alpha": 1,
             "beta": 1,
@@ -62,8 +59,9 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
             "mat2_sym_strides": mat2.stride(),
         }
         node = record(out, "AddmmBackward0", (bias, mat1, mat2), _bw_addmm, ctx)
-        node.save("mat1", mat1 if mat2._requires_grad else None)
-        node.save("mat2", mat2 if mat1._requires_grad else None)
+        _, mat1_needed, mat2_needed = inputs_needed(node, "self", "mat1", "mat2")
+        node.save("mat1", mat1 if mat2_needed else None)
+        node.save("mat2", mat2 if mat1_needed else None)
     return out
 
 
@@ -177,11 +175,9 @@ def batch_norm(
             "_dims": dims,
             "_shape": shape,
             "_count": count,
-            "_input_needed": input._requires_grad,
-            "_weight_needed": weight is not None and weight._requires_grad,
-            "_bias_needed": bias is not None and bias._requires_grad,
         }
         node = record(out, "NativeBatchNormBackward0", (input, weight, bias), _bn_backward, ctx)
+        inputs_needed(node, "input", "weight", "bias")
         stats = (mean, invstd) if use_batch else (np.empty(0), np.empty(0))
         node.save("input", input)
         node.save("weight", weight)

@@ -8,9 +8,9 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership.dtypes import dtype as DType
+from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 
 class _ValuesIndices(NamedTuple):

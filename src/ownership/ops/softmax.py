@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes, layout
+from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
-from ownership.tensor_methods import OPS
 
 
 def _bw_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:

@@ -1,0 +1,116 @@
+"""Multi-output views: ``unbind``, ``split``, ``chunk``, several views made by one node.
+
+All the pieces share the input's storage and version counter, and one node (``UnbindBackward0``,
+``SplitBackward0``, ``SplitWithSizesBackward0``) whose outputs they are. Made with grad mode on,
+they refuse in-place writes (torch's rule for multi-output views).
+
+>>> import ownership
+>>> a, b = ownership.arange(4.0, requires_grad=True).split(2)
+>>> a.grad_fn is b.grad_fn, a.grad_fn.name(), (a._output_nr, b._output_nr)
+(True, 'SplitBackward0', (0, 1))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership import grad_mode, layout
+from ownership.inplace_rules import MULTI_OUTPUT
+from ownership.op_registry import OPS
+from ownership.ops.common import needs_grad, record, touch_history
+from ownership.tensor import Tensor
+
+
+def _multi(
+    t: Tensor,
+    pieces: list[tuple[tuple[int, ...], tuple[int, ...], int]],
+    name: str,
+    backward: Any,
+    ctx: dict[str, Any],
+) -> tuple[Tensor, ...]:
+    outs = tuple(t._view(*p) for p in pieces)
+    if grad_mode.is_grad_enabled():  # under no_grad the views are NO_GRAD_MODE views
+        for o in outs:
+            o._creation_meta = MULTI_OUTPUT
+    if needs_grad(t):
+        node = record(outs[0], name, (t,), backward, ctx) if outs else None
+        if node is not None:
+            node.num_outputs = len(outs)
+            for i, o in enumerate(outs):
+                o._grad_fn = node
+                o._requires_grad = True
+                o._output_nr = i
+    return outs
+
+
+def _fill_none(grads: tuple[Any, ...], shapes: list[tuple[int, ...]], like: Any) -> list[Any]:
+    return [
+        g if g is not None else OPS["zeros"](shp, dtype=like.dtype)
+        for g, shp in zip(grads, shapes, strict=True)
+    ]
+
+
+def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """All slices along ``dim`` (``UnbindBackward0``, multi-output views)."""
+    touch_history(t)
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
+    shape, st = list(t._data.shape), list(t.stride())
+    n = shape[d]
+    pshape = tuple(s for i, s in enumerate(shape) if i != d)
+    pst = tuple(s for i, s in enumerate(st) if i != d)
+    pieces = [(pshape, pst, t._offset + i * st[d]) for i in range(n)]
+
+    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        like = next(x for x in g if x is not None)
+        return (OPS["stack"](_fill_none(g, [pshape] * n, like), d),)
+
+    return _multi(t, pieces, "UnbindBackward0", bw, {"dim": d})
+
+
+def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``)."""
+    touch_history(t)
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
+    size = t._data.shape[d]
+    if isinstance(split_size, list | tuple):
+        sizes = [int(s) for s in split_size]
+        if sum(sizes) != size:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
+                f"at dimension {d}), but got split_sizes={sizes}"
+            )
+        name, ctx = "SplitWithSizesBackward0", {"dim": d, "split_sizes": sizes}
+    else:
+        k = int(split_size)
+        sizes = [min(k, size - i) for i in range(0, size, k)] if size else [0]
+        name, ctx = "SplitBackward0", {"dim": d, "split_size": k}
+    ctx["self_sym_sizes"] = tuple(t._data.shape)
+    shape, st = list(t._data.shape), list(t.stride())
+    pieces, shapes, start = [], [], 0
+    for n in sizes:
+        pshape = list(shape)
+        pshape[d] = n
+        pieces.append((tuple(pshape), tuple(st), t._offset + start * st[d]))
+        shapes.append(tuple(pshape))
+        start += n
+
+    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        like = next(x for x in g if x is not None)
+        return (OPS["cat"](_fill_none(g, shapes, like), d),)
+
+    return _multi(t, pieces, name, bw, ctx)
+
+
+def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``)."""
+    touch_history(t)
+    size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
+    k = max(1, -(-size // chunks))
+    return split(t, k, dim)
+
+
+def register() -> None:
+    """Install the multi-output views in the Tensor registry."""
+    OPS.update(unbind=unbind, split=split, chunk=chunk)

@@ -1,0 +1,212 @@
+"""Elementwise math functions of one tensor and their backward, each saving what torch's saves.
+
+``sigmoid``/``exp``/``tanh``/``relu``/``sqrt`` save their result, ``log``/``abs``/``clamp``/``sin``/
+``cos`` save their input, ``neg`` saves nothing. Integer inputs of the float functions give the
+default float dtype.
+
+>>> import ownership
+>>> x = ownership.tensor([0.0, 1.0], requires_grad=True)
+>>> y = x.sin()
+>>> y.grad_fn.name(), y.grad_fn._saved_self is x
+('SinBackward0', True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes
+from ownership.op_registry import OPS
+from ownership.ops.common import float_errors, needs_grad, raw, record, wrap
+from ownership.tensor import Tensor
+
+
+# ---------------------------------------------------------------- backward formulas
+def bw_neg(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (-g[0],)
+
+
+def bw_exp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] * s["result"],)
+
+
+def bw_log(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] / s["self"],)
+
+
+def bw_sqrt(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] / (s["result"] * 2),)
+
+
+def bw_abs(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] * sign(s["self"]),)
+
+
+def bw_sigmoid(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    r = s["result"]
+    return (g[0] * (1 - r) * r,)
+
+
+def bw_tanh(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    r = s["result"]
+    return (g[0] * (1 - r * r),)
+
+
+def bw_relu(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    r = s["result"]
+    return (g[0] * Tensor._wrap((r._data > 0).astype(r._data.dtype), r.dtype),)
+
+
+def bw_clamp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    x = s["self"]._data
+    mask = np.ones(x.shape, dtype=bool)
+    lo, hi = s["min"], s["max"]
+    if lo is not None:
+        mask &= x >= raw(lo)
+    if hi is not None:
+        mask &= x <= raw(hi)
+    return (g[0] * Tensor._wrap(mask.astype(x.dtype), s["self"].dtype),)
+
+
+def bw_sin(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] * s["self"].cos(),)
+
+
+def bw_cos(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    return (g[0] * -s["self"].sin(),)
+
+
+# ---------------------------------------------------------------- the ops
+def _float_dtype(a: Tensor) -> Any:
+    return a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
+
+
+def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
+    dt = _float_dtype(a)
+    with float_errors():
+        out = wrap(fn(a._data.astype(dt.np, copy=False)), dt)
+    if needs_grad(a):
+        node = record(out, name, (a,), backward)
+        if save == "result":
+            node.save("result", out, is_output=True)
+        else:
+            node.save("self", a)
+    return out
+
+
+def _sigmoid_np(x: Any) -> Any:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def exp(a: Tensor) -> Tensor:
+    """Elementwise e**a (``ExpBackward0``, saves result)."""
+    return _unary(a, np.exp, "ExpBackward0", bw_exp, "result")
+
+
+def log(a: Tensor) -> Tensor:
+    """Natural log (``LogBackward0``, saves self)."""
+    return _unary(a, np.log, "LogBackward0", bw_log, "self")
+
+
+def sqrt(a: Tensor) -> Tensor:
+    """Square root (``SqrtBackward0``, saves result)."""
+    return _unary(a, np.sqrt, "SqrtBackward0", bw_sqrt, "result")
+
+
+def sigmoid(a: Tensor) -> Tensor:
+    """Logistic function (``SigmoidBackward0``, saves result)."""
+    return _unary(a, _sigmoid_np, "SigmoidBackward0", bw_sigmoid, "result")
+
+
+def tanh(a: Tensor) -> Tensor:
+    """tanh (``TanhBackward0``, saves result)."""
+    return _unary(a, np.tanh, "TanhBackward0", bw_tanh, "result")
+
+
+def sin(a: Tensor) -> Tensor:
+    """Elementwise sine (``SinBackward0``, saves self)."""
+    return _unary(a, np.sin, "SinBackward0", bw_sin, "self")
+
+
+def cos(a: Tensor) -> Tensor:
+    """Elementwise cosine (``CosBackward0``, saves self)."""
+    return _unary(a, np.cos, "CosBackward0", bw_cos, "self")
+
+
+def relu(a: Tensor) -> Tensor:
+    """max(a, 0) (``ReluBackward0``, saves result); keeps integer dtypes."""
+    out = wrap(np.maximum(a._data, 0), a.dtype)
+    if needs_grad(a):
+        node = record(out, "ReluBackward0", (a,), bw_relu)
+        node.save("result", out, is_output=True)
+    return out
+
+
+def abs_(a: Tensor) -> Tensor:
+    """The absolute value ``|a|`` (``AbsBackward0``, saves self)."""
+    out = wrap(np.abs(a._data), a.dtype)
+    if needs_grad(a):
+        node = record(out, "AbsBackward0", (a,), bw_abs)
+        node.save("self", a)
+    return out
+
+
+def neg(a: Tensor) -> Tensor:
+    """-a (``NegBackward0``, saves nothing)."""
+    if a.dtype is dtypes.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    out = wrap(-a._data, a.dtype)
+    if needs_grad(a):
+        record(out, "NegBackward0", (a,), bw_neg)
+    return out
+
+
+def sign(a: Tensor) -> Tensor:
+    """Sign of each element (its gradient is zero)."""
+    out = wrap(np.sign(a._data), a.dtype)
+    if needs_grad(a):
+        record(out, "SignBackward0", (a,), lambda s, g: (g[0] * 0,))
+    return out
+
+
+def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
+    """Clamp into [min, max] (``ClampBackward1``, saves self)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    lo, hi = raw(min), raw(max)
+    out_arr = a._data
+    if lo is not None:
+        out_arr = np.maximum(out_arr, lo)
+    if hi is not None:
+        out_arr = np.minimum(out_arr, hi)
+    dt = a.dtype
+    if not dt.is_floating_point and any(isinstance(v, float) for v in (lo, hi)):
+        dt = dtypes.get_default_dtype()
+    out = wrap(out_arr, dt)
+    if needs_grad(a):
+        node = record(out, "ClampBackward1", (a,), bw_clamp, {"min": min, "max": max})
+        node.save("self", a)
+    return out
+
+
+def register() -> None:
+    """Install the elementwise functions in the Tensor registry."""
+    OPS.update(
+        exp=exp,
+        log=log,
+        sqrt=sqrt,
+        sigmoid=sigmoid,
+        tanh=tanh,
+        sin=sin,
+        cos=cos,
+        relu=relu,
+        abs=abs_,
+        neg=neg,
+        sign=sign,
+        clamp=clamp,
+    )

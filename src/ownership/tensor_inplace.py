@@ -1,0 +1,98 @@
+"""Tensor in-place methods (``add_``, ``mul_``, ``zero_``, ``sigmoid_``...): each bumps the version once.
+
+The rules they follow (leaves, views, saved tensors) are in :mod:`ownership.ops.inplace`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import TYPE_CHECKING, Any
+
+from ownership.op_registry import op
+
+if TYPE_CHECKING:
+    from ownership.tensor import Tensor
+
+
+class TensorInplace:
+    """The in-place methods of :class:`~ownership.tensor.Tensor`."""
+
+    __slots__ = ()
+
+    def add_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
+        """In place ``self += alpha * other``; bumps the version once."""
+        return op("add_")(self, other, alpha=alpha)
+
+    def sub_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
+        """In place ``self -= alpha * other``."""
+        return op("sub_")(self, other, alpha=alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        """In place ``self *= other``."""
+        return op("mul_")(self, other)
+
+    def div_(self, other: Any) -> Tensor:
+        """In place ``self /= other``."""
+        return op("div_")(self, other)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        """In place ``self **= exponent``."""
+        return op("pow_")(self, exponent)
+
+    def zero_(self) -> Tensor:
+        """Fill with zeros in place."""
+        return op("zero_")(self)
+
+    def fill_(self, value: Any) -> Tensor:
+        """Fill with ``value`` in place."""
+        return op("fill_")(self, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        """Copy ``src`` (a tensor, numpy array or torch tensor, broadcastable) into self."""
+        return op("copy_")(self, src)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
+        """Clamp in place."""
+        return op("clamp_")(self, min, max)
+
+    clip_ = clamp_
+
+    def relu_(self) -> Tensor:
+        """ReLU in place."""
+        return op("relu_")(self)
+
+    def sigmoid_(self) -> Tensor:
+        """Sigmoid in place (saves the new value)."""
+        return op("sigmoid_")(self)
+
+    def exp_(self) -> Tensor:
+        """Exponential in place (saves the new value)."""
+        return op("exp_")(self)
+
+    def tanh_(self) -> Tensor:
+        """Tanh in place (saves the new value)."""
+        return op("tanh_")(self)
+
+    def sin_(self) -> Tensor:
+        """Sine in place (saves the value before the write)."""
+        return op("sin_")(self)
+
+    def cos_(self) -> Tensor:
+        """Cosine in place (saves the value before the write)."""
+        return op("cos_")(self)
+
+    def neg_(self) -> Tensor:
+        """Negate in place."""
+        return op("neg_")(self)
+
+    def normal_(
+        self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None
+    ) -> Tensor:
+        """Fill with normal samples in place."""
+        return op("normal_")(self, mean, std, generator=generator)
+
+    def uniform_(
+        self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None
+    ) -> Tensor:
+        """Fill with uniform samples in place."""
+        return op("uniform_")(self, a, b, generator=generator)

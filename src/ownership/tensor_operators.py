@@ -1,0 +1,111 @@
+"""Tensor operators: arithmetic, comparisons, ``~ & |``, indexing, and ``+= -= *= /=`` in place.
+
+Each forwards to the op of the same name in :data:`~ownership.op_registry.OPS`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from ownership.op_registry import OPS, op
+
+if TYPE_CHECKING:
+    from ownership.tensor import Tensor
+
+
+class TensorOperators:
+    """The Python operators of :class:`~ownership.tensor.Tensor`."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> Tensor:
+        return op("add")(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return op("add")(self, other)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return op("sub")(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return op("rsub")(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return op("mul")(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return op("mul")(self, other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return op("div")(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return op("rdiv")(self, other)
+
+    def __pow__(self, other: Any) -> Tensor:
+        return op("pow")(self, other)
+
+    def __rpow__(self, other: Any) -> Tensor:
+        return op("rpow")(self, other)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        if not hasattr(other, "_storage"):
+            return NotImplemented
+        return op("matmul")(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return op("matmul")(other, self)
+
+    def __neg__(self) -> Tensor:
+        return op("neg")(self)
+
+    def __pos__(self) -> Tensor:
+        return cast("Tensor", self)
+
+    def __abs__(self) -> Tensor:
+        return op("abs")(self)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return op("add_")(self, other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return op("sub_")(self, other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return op("mul_")(self, other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return op("div_")(self, other)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return op("eq")(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return op("ne")(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return op("lt")(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return op("le")(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return op("gt")(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return op("ge")(self, other)
+
+    def __invert__(self) -> Tensor:
+        return op("logical_not")(self)
+
+    def __and__(self, other: Any) -> Tensor:
+        return op("logical_and")(self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return op("logical_or")(self, other)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return op("getitem")(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        OPS["setitem"](self, index, value)
