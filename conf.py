@@ -41,7 +41,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (
         r"py:(class|obj|data|exc)",
-        r"(numpy|np|torch|typing|collections|types|contextlib|pathlib)(\..*)?",
+        r"(numpy|np|torch|typing|collections|types|contextlib|pathlib|builtins)(\..*)?",
     ),
     (
         r"py:(class|obj|data|exc)",
@@ -55,6 +55,9 @@ nitpick_ignore_regex = [
         r"RuntimeError|ValueError|TypeError|KeyError|IndexError|AttributeError|Warning|"
         r"UserWarning|NamedTuple|OrderedDict|defaultdict|BaseException)",
     ),
+    # Builtin constants, and the engine's private helpers (named with a leading underscore).
+    (r"py:(data|obj)", r"(Ellipsis|NotImplemented|True|False)"),
+    (r"py:(class|obj|func|meth)", r"ownership(\.\w+)*\._\w+"),
 ]
 
 # --- MyST and MyST-NB -------------------------------------------------------------------
@@ -80,7 +83,7 @@ nb_execution_excludepatterns: list[str] = []
 
 # --- API reference ----------------------------------------------------------------------
 autodoc_member_order = "bysource"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 autodoc_typehints = "signature"
 typehints_use_signature = True
 typehints_use_signature_return = True

@@ -2,10 +2,12 @@
 
 This layer owns what a tensor *is*: its storage and version counter, its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
-``.grad``, ``.data`` versus ``detach``, and conversions and printing. The in-place rules are in
-:mod:`ownership.inplace_rules`; the op methods (``x + y``, ``x.view``, ``x.add_``) are inherited
-from :class:`~ownership.tensor_methods.TensorMethods`, which reaches :mod:`ownership.ops`
-through a registry, so that this file never imports a higher layer.
+``.grad``, ``.data`` versus ``detach``, and printing. The in-place rules are in
+:mod:`ownership.inplace_rules`; conversions to Python and numpy values are inherited from
+:class:`~ownership.tensor_conversion.TensorConversion`; the op methods (``x + y``, ``x.view``,
+``x.add_``) from :class:`~ownership.tensor_methods.TensorMethods`, which reaches
+:mod:`ownership.ops` through :mod:`ownership.op_registry`, so that this file never imports a
+higher layer.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))

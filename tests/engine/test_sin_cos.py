@@ -105,3 +105,12 @@ def test_higher_order_gradients(name: str) -> None:
         return grads
 
     same(program)
+
+
+@pytest.mark.parametrize("name", ["exp_", "sigmoid_", "tanh_"])
+def test_in_place_float_functions_refuse_integer_tensors(name: str) -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1, 2])
+        getattr(x, name)()
+
+    same(program)

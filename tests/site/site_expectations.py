@@ -22,7 +22,17 @@ class Expect:
 
 PAGES: dict[str, Expect] = {
     "index.html": Expect(texts=("ownership",)),
-    "guide/first-look.html": Expect(texts=("version counter",)),
+    "guide/first-look.html": Expect(math=True, texts=("version counter",)),
+    "guide/overview.html": Expect(texts=("You can now",)),
+    "guide/study-1-version-counter.html": Expect(texts=("version counter", "Sigmoid")),
+    "guide/study-2-detach-and-accumulation.html": Expect(math=True, texts=("detach",)),
+    "guide/study-3-parameters-and-buffers.html": Expect(texts=("register_buffer",)),
+    "guide/reproduce.html": Expect(min_dropdowns=3),
+    "guide/self-test.html": Expect(min_dropdowns=4),
+    "guide/completion.html": Expect(min_dropdowns=12),
+    "guide/traps.html": Expect(texts=(".data",)),
+    "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
+    "related/training-signatures.html": Expect(selectors=("img",)),
 }
 
 # Searches run on search.html: each query must find at least one result.
