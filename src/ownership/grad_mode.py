@@ -46,6 +46,7 @@ class _GradMode:
         self._prev: list[bool] = []
 
     def __enter__(self) -> None:
+        """Remember the current grad mode and switch to this one."""
         self._prev.append(_state.enabled)
         _state.enabled = self._mode
 
@@ -55,9 +56,11 @@ class _GradMode:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        """Restore the grad mode remembered on entry (also when an exception propagates)."""
         _state.enabled = self._prev.pop()
 
     def __call__(self, fn: F) -> F:
+        """Wrap ``fn`` so each call runs in this grad mode and restores the previous one."""
         mode = self._mode
 
         @functools.wraps(fn)
@@ -99,17 +102,10 @@ class set_grad_enabled(_GradMode):
         _state.enabled = self._mode
 
     def __enter__(self) -> None:
-        pass
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        _state.enabled = self._prev.pop()
+        """Nothing: the switch already happened in ``__init__``; the inherited ``__exit__`` restores it."""
 
     def __call__(self, fn: F) -> F:
+        """Decorate ``fn``: the switch made by ``__init__`` is undone; ``fn`` runs in ``mode``."""
         _state.enabled = self._prev.pop()  # undo the switch done by __init__ when decorating
         self._prev.append(_state.enabled)
         self._prev.pop()

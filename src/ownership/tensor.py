@@ -108,11 +108,19 @@ class Tensor(TensorConversion, TensorMethods):
         if type(arr) is not np.ndarray:
             arr = np.asarray(arr)
         arr, storage = storage_for(arr)
-        t = object.__new__(Tensor)
+        dt = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
+        return Tensor._plain(Tensor, arr, storage, 0, dt)
+
+    @staticmethod
+    def _plain(
+        cls: type[Tensor], arr: NDArray[Any], storage: Storage, offset: builtins.int, dtype: DType
+    ) -> Tensor:
+        """A bare ``cls`` object over ``arr``: a non-view leaf, no grad, no graph, fresh autograd fields."""
+        t = object.__new__(cls)
         t._data = arr
         t._storage = storage
-        t._offset = 0
-        t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
+        t._offset = offset
+        t.dtype = dtype
         t._requires_grad = False
         t._grad_fn = None
         t._output_nr = 0
@@ -126,21 +134,9 @@ class Tensor(TensorConversion, TensorMethods):
 
     def _alias(self, storage: Storage, cls: type[Tensor] | None = None) -> Tensor:
         """A new non-view tensor object over the same array and the given storage object."""
-        t = object.__new__(cls if cls is not None else Tensor)
-        t._data = self._data
-        t._storage = storage
-        t._offset = self._offset
-        t.dtype = self.dtype
-        t._requires_grad = False
-        t._grad_fn = None
-        t._output_nr = 0
-        t._grad = None
-        t._base = None
-        t._creation_meta = DEFAULT
-        t._view_version = 0
-        t._retains_grad = False
-        t._acc = None
-        return t
+        return Tensor._plain(
+            cls if cls is not None else Tensor, self._data, storage, self._offset, self.dtype
+        )
 
     def _view(
         self, shape: Sequence[builtins.int], strides: Sequence[builtins.int], offset: builtins.int

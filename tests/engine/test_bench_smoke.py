@@ -92,14 +92,18 @@ def test_make_views_gives_views_in_torch() -> None:
     assert all(v._base is base or v.data_ptr() == base.data_ptr() for v in views[:8])
 
 
-def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+def _main_at(batch: int, chain: int, views: int) -> int:
+    """``bench.main`` at tiny sizes (one repeat, 1 MiB); torch's thread count is restored after."""
     threads = torch.get_num_threads()
     try:
-        status = bench.main(
-            ["--repeats", "1", "--batch", "4", "--chain", "4", "--views", "10", "--mib", "1"]
-        )
+        args = ["--batch", str(batch), "--chain", str(chain), "--views", str(views)]
+        return bench.main(["--repeats", "1", *args, "--mib", "1"])
     finally:
         torch.set_num_threads(threads)
+
+
+def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    status = _main_at(batch=4, chain=4, views=10)
     out = capsys.readouterr().out
     assert "ownership/torch" in out and "ownership/numpy" in out and "PASS" in out
     assert status == 0
@@ -107,11 +111,4 @@ def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) 
 
 def test_main_fails_when_the_view_memory_goal_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench, "VIEW_BUDGET_BYTES", 0)
-    threads = torch.get_num_threads()
-    try:
-        status = bench.main(
-            ["--repeats", "1", "--batch", "2", "--chain", "2", "--views", "4", "--mib", "1"]
-        )
-    finally:
-        torch.set_num_threads(threads)
-    assert status == 1
+    assert _main_at(batch=2, chain=2, views=4) == 1

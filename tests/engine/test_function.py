@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from custom_functions import square
 from engine_gradients import plain
 
 from differential import same
-
-
-def square(t):
-    class Square(t.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            return 2 * x * grad
-
-    return Square
 
 
 def exp_fn(t):

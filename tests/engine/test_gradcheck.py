@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from custom_functions import square
 
 from differential import same
 
@@ -135,12 +136,9 @@ def test_gradcheck_with_explicit_tolerances_and_several_outputs() -> None:
 
 
 def wrong_square(t):
-    class WrongSquare(t.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
+    """``square`` with a wrong backward (``3x`` instead of ``2x``) for gradcheck to catch."""
 
+    class WrongSquare(square(t)):
         @staticmethod
         def backward(ctx, grad):
             (x,) = ctx.saved_tensors
@@ -200,18 +198,7 @@ def test_gradcheck_catches_a_wrong_second_input() -> None:
 
 def test_gradcheck_passes_a_correct_custom_function() -> None:
     def program(t):
-        class Square(t.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, grad):
-                (x,) = ctx.saved_tensors
-                return 2 * x * grad
-
-        return t.autograd.gradcheck(Square.apply, _inputs(t, A))
+        return t.autograd.gradcheck(square(t).apply, _inputs(t, A))
 
     assert same(program) is True
 

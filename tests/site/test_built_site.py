@@ -46,15 +46,14 @@ def _machine_paths() -> list[tuple[str, re.Pattern[str]]]:
         ("the repository's folder", re.escape(str(ROOT))),
         ("a site-packages folder", r"(?:site|dist)-packages"),
         ("the virtual environment", r"/\.venv/|\.venv/(?:bin|lib)/"),
-        ("root's home", r"(?<![\w.])/root/"),
         ("a home folder", r"(?<![\w.])/home/\w+"),
         ("a temp folder", r"(?<![\w.])/tmp/|/var/folders/"),
         ("a kernel temp file", r"ipykernel_\d+"),
         ("the system Python", r"/usr/(?:local/)?lib/python3"),
     ]
     home = str(Path.home())
-    if home not in ("/", "/root"):
-        pats.append(("the home folder", re.escape(home)))
+    if home != "/":  # the home of whoever builds (root's on the project's machines)
+        pats.append(("the home folder", r"(?<![\w.])" + re.escape(home) + "/"))
     return [(what, re.compile(p)) for what, p in pats]
 
 

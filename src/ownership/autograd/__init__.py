@@ -42,10 +42,10 @@ class set_detect_anomaly:
         self.mode = mode
 
     def __enter__(self) -> None:
-        pass
+        """Does nothing."""
 
     def __exit__(self, *exc: object) -> None:
-        pass
+        """Does nothing; exceptions propagate."""
 
 
 detect_anomaly = set_detect_anomaly

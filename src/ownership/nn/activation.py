@@ -23,9 +23,11 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:
+        """``max(input, 0)``: a new tensor, or ``input`` itself written in place if ``inplace``."""
         return input.relu_() if self.inplace else input.relu()
 
     def extra_repr(self) -> str:
+        """``'inplace=True'`` when set, else empty (torch's repr)."""
         return "inplace=True" if self.inplace else ""
 
 
@@ -33,6 +35,7 @@ class Sigmoid(Module):
     """``1 / (1 + exp(-x))`` elementwise."""
 
     def forward(self, input: Tensor) -> Tensor:
+        """A new tensor (``SigmoidBackward0``); ``input`` is not modified."""
         return input.sigmoid()
 
 
@@ -40,4 +43,5 @@ class Tanh(Module):
     """``tanh(x)`` elementwise."""
 
     def forward(self, input: Tensor) -> Tensor:
+        """A new tensor (``TanhBackward0``); ``input`` is not modified."""
         return input.tanh()

@@ -148,6 +148,7 @@ class BatchNorm1d(Module):
         )
 
     def extra_repr(self) -> str:
+        """The constructor's settings, as torch prints them."""
         return (
             f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
             f"affine={self.affine}, bias={self.bias is not None}, "

@@ -29,6 +29,7 @@ class MSELoss(Module):
         self.reduction = reduction
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """``F.mse_loss(input, target)`` with this module's ``reduction``."""
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
@@ -48,6 +49,7 @@ class CrossEntropyLoss(Module):
         self.reduction = reduction
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """``F.cross_entropy(input, target)`` with this module's ``reduction`` and ``ignore_index``."""
         return F.cross_entropy(
             input, target, reduction=self.reduction, ignore_index=self.ignore_index
         )

@@ -81,6 +81,7 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """``self.forward(*args, **kwargs)`` (no hooks)."""
         return self.forward(*args, **kwargs)
 
     # -- registration ---------------------------------------------------------------------
@@ -367,16 +368,8 @@ class Module:
         """
         return load_state(self, state_dict, strict)
 
-    def _load_from_state_dict(
-        self,
-        state_dict: dict[str, Any],
-        prefix: str,
-        missing_keys: list[str],
-        unexpected_keys: list[str],
-        error_msgs: list[str],
-    ) -> None:
-        """Load this module's own entries; a layer overrides it to adapt old checkpoints."""
-        load_own_state(self, state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
+    # Load this module's own entries (torch's hook); a layer overrides it to adapt old checkpoints.
+    _load_from_state_dict = load_own_state
 
     def train(self, mode: bool = True) -> Self:
         """Set training mode (``True``) or evaluation mode on this module and every descendant.

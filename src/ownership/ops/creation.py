@@ -81,14 +81,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     if arr.dtype == object:
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     dt = dtypes.resolve(dtype) or _infer(data, arr)
-    t = Tensor._wrap(np.array(arr, dtype=dt.np, copy=True), dt)
-    if requires_grad:
-        if not dt.is_floating_point:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        t._requires_grad = True
-    return t
+    return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
 
 
 def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
@@ -103,9 +96,7 @@ def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
             raise RuntimeError("zeros: Dimension size must be non-negative.")
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(out)}")
-    if len(size) == 1 and isinstance(size[0], tuple | list | Size):
-        return tuple(int(s) for s in size[0])
-    return tuple(int(s) for s in size)
+    return out
 
 
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
@@ -238,6 +229,14 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return out
 
 
+def _promoted(ts: list[Tensor]) -> DType:
+    """The dtype a join of ``ts`` has: every input's dtype promoted together (torch's rule)."""
+    dt = ts[0].dtype
+    for x in ts[1:]:
+        dt = dtypes.promote_types(dt, x.dtype)
+    return dt
+
+
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join along a new dim (``StackBackward0``)."""
     ts = list(tensors)
@@ -245,9 +244,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise RuntimeError("stack expects a non-empty TensorList")
     nd = ts[0]._data.ndim + 1
     d = dim + nd if dim < 0 else dim
-    dt = ts[0].dtype
-    for x in ts[1:]:
-        dt = dtypes.promote_types(dt, x.dtype)
+    dt = _promoted(ts)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
         record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
@@ -261,9 +258,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
     nd = ts[0]._data.ndim
     d = dim + nd if dim < 0 else dim
-    dt = ts[0].dtype
-    for x in ts[1:]:
-        dt = dtypes.promote_types(dt, x.dtype)
+    dt = _promoted(ts)
     out = wrap(np.concatenate([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
         sizes = [x._data.shape[d] for x in ts]

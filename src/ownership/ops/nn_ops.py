@@ -134,8 +134,16 @@ def batch_norm(
     given, move towards the batch's (unbiased variance) *without* a version bump: torch's kernel
     writes them directly. In evaluation the running statistics are used and must be given. The node's edges go to ``input``, ``weight``, ``bias``; it saves
     ``input``, ``weight``, ``running_mean``, ``running_var`` and the batch's mean and inverse
-    standard deviation (``result1``, ``result2``; empty in evaluation mode).
+    standard deviation (``result1``, ``result2``; empty in evaluation mode). In training the batch
+    needs more than one value per channel (torch's ``ValueError``, as ``F.batch_norm``).
     """
+    if training:
+        size = input._data.shape
+        if math.prod(size) // (size[1] if len(size) > 1 else 1) == 1:
+            raise ValueError(
+                "Expected more than 1 value per channel when training, got input size "
+                f"torch.Size({list(size)})"
+            )
     if not training:
         for name, t in (("running_mean", running_mean), ("running_var", running_var)):
             if t is None:

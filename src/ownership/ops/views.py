@@ -257,14 +257,19 @@ def _bw_slice(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
-    """Basic slicing of one dim (``SliceBackward0``)."""
+def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int]:
+    """``dim`` wrapped and its size, for ``op`` on one dim; a 0-dim tensor is torch's IndexError."""
     touch_history(t)
     nd = t._data.ndim
     if nd == 0:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
     d = layout.wrap_dim(dim, nd)
-    size = t._data.shape[d]
+    return d, t._data.shape[d]
+
+
+def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
+    """Basic slicing of one dim (``SliceBackward0``)."""
+    d, size = _one_dim(t, dim, "slice")
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError("step must be greater than zero")
@@ -306,12 +311,7 @@ def _bw_select(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
     """One index of ``dim``, removing it (``SelectBackward0``)."""
-    touch_history(t)
-    nd = t._data.ndim
-    if nd == 0:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    d = layout.wrap_dim(dim, nd)
-    size = t._data.shape[d]
+    d, size = _one_dim(t, dim, "select")
     i = int(index)
     if i < -size or i >= size:
         if from_indexing:
