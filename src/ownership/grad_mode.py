@@ -107,6 +107,4 @@ class set_grad_enabled(_GradMode):
     def __call__(self, fn: F) -> F:
         """Decorate ``fn``: the switch made by ``__init__`` is undone; ``fn`` runs in ``mode``."""
         _state.enabled = self._prev.pop()  # undo the switch done by __init__ when decorating
-        self._prev.append(_state.enabled)
-        self._prev.pop()
         return super().__call__(fn)
