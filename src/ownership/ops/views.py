@@ -159,8 +159,7 @@ def big_t(t: Tensor) -> Tensor:
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor. (Triggered internally at "
-            "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
+            "reverse the dimensions of a tensor.",
             UserWarning,
             stacklevel=3,
         )
