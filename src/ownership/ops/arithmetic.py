@@ -96,7 +96,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     rb = raw(b)
     out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
-        record(out, "AddBackward0", (a, b), bw_add, bin_ctx(a, b, alpha))
+        edges_needed(record(out, "AddBackward0", (a, b), bw_add, bin_ctx(a, b, alpha)))
     return out
 
 
@@ -109,7 +109,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     rb = raw(b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
-        record(out, "SubBackward0", (a, b), bw_sub, bin_ctx(a, b, alpha))
+        edges_needed(record(out, "SubBackward0", (a, b), bw_sub, bin_ctx(a, b, alpha)))
     return out
 
 
@@ -143,13 +143,12 @@ def rsub(a: Tensor, b: Any) -> Tensor:
 
 
 def bin_ctx(a: Tensor, b: Any, alpha: float | None) -> dict[str, Any]:
-    """What a binary op's backward needs besides saved tensors (``alpha`` only for add/sub)."""
-    ctx = {
-        "_self_shape": shape_of(a),
-        "_other_shape": shape_of(b),
-        "_self_needed": a.requires_grad,
-        "_other_needed": isinstance(b, Tensor) and b.requires_grad,
-    }
+    """What a binary op's backward needs besides saved tensors (``alpha`` only for add/sub).
+
+    Which inputs need a gradient (``_self_needed``, ``_other_needed``) is added once the node
+    exists, by :func:`edges_needed`: it depends on the node's edges, not on ``requires_grad``.
+    """
+    ctx: dict[str, Any] = {"_self_shape": shape_of(a), "_other_shape": shape_of(b)}
     if alpha is not None:
         ctx["alpha"] = alpha
     return ctx
@@ -259,6 +258,7 @@ def pow_(a: Tensor, e: Any) -> Tensor:
                 return (ga, gb)
 
             node = record(out, "PowBackward1", (a, e), bw, ctx)
+            edges_needed(node)
             node.save("self", a)
             node.save("exponent", e)
             node.save("result", out, is_output=True)

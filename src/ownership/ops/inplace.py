@@ -38,7 +38,7 @@ def run_inplace(
     name: str,
     backward: BackwardFn,
     ctx: dict[str, Any] | None = None,
-    save: Callable[[OpNode], None] | None = None,
+    save: Callable[[OpNode], object] | None = None,
     save_result: bool = False,
     check_overlap: bool = True,
 ) -> Tensor:
@@ -126,7 +126,14 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         return out
 
     return run_inplace(
-        a, (b,), compute, result_dtype(a, b), "AddBackward0", ar.bw_add, ar.bin_ctx(a, b, alpha)
+        a,
+        (b,),
+        compute,
+        result_dtype(a, b),
+        "AddBackward0",
+        ar.bw_add,
+        ar.bin_ctx(a, b, alpha),
+        ar.edges_needed,
     )
 
 
@@ -141,7 +148,14 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         return out
 
     return run_inplace(
-        a, (b,), compute, result_dtype(a, b), "SubBackward0", ar.bw_sub, ar.bin_ctx(a, b, alpha)
+        a,
+        (b,),
+        compute,
+        result_dtype(a, b),
+        "SubBackward0",
+        ar.bw_sub,
+        ar.bin_ctx(a, b, alpha),
+        ar.edges_needed,
     )
 
 

@@ -71,8 +71,6 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     out = wrap(a._data @ b._data, a.dtype)
     if needs_grad(a, b):
         ctx = {
-            "_self_needed": a.requires_grad,
-            "_mat2_needed": b.requires_grad,
             "self_sym_sizes": tuple(a._data.shape),
             "self_sym_strides": a.stride(),
             "mat2_sym_sizes": tuple(b._data.shape),
@@ -107,7 +105,6 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
                 g[0] * s["tensor"] if s["_self_needed"] else None,
                 g[0] * s["self"] if s["_tensor_needed"] else None,
             ),
-            {"_self_needed": a.requires_grad, "_tensor_needed": b.requires_grad},
         )
         a_needed, b_needed = inputs_needed(node, "self", "tensor")
         node.save("tensor", b if a_needed else None)
@@ -133,7 +130,6 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
                 g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if s["_self_needed"] else None,
                 s["self"].t().mv(g[0]) if s["_vec_needed"] else None,
             ),
-            {"_self_needed": a.requires_grad, "_vec_needed": v.requires_grad},
         )
         a_needed, v_needed = inputs_needed(node, "self", "vec")
         node.save("vec", v if a_needed else None)
@@ -161,8 +157,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     _check_dtypes(a, b, "bmm")
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
-        ctx = {"_self_needed": a.requires_grad, "_mat2_needed": b.requires_grad}
-        node = record(out, "BmmBackward0", (a, b), _bw_bmm, ctx)
+        node = record(out, "BmmBackward0", (a, b), _bw_bmm)
         a_needed, b_needed = inputs_needed(node, "self", "mat2")
         node.save("mat2", b if a_needed else None)
         node.save("self", a if b_needed else None)
