@@ -1,0 +1,56 @@
+"""``python -m ownership.grade collect|sgd FILE [--engine torch|ownership] [--json]``.
+
+Prints the report (text, or JSON with ``--json``). Exit status: 0 passed, 1 problems found,
+2 a usage error (such as a file that does not exist).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ownership.grade.engines import ENGINES
+from ownership.grade.runner import DEFAULT_TIMEOUT, run_grader
+from ownership.grade.worker import CHECKS
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m ownership.grade",
+        description="Grade your solution of a practice exercise: passed, or what is wrong "
+        "and which section of the unit to reread.",
+    )
+    parser.add_argument("exercise", choices=sorted(CHECKS), help="the exercise to grade")
+    parser.add_argument("file", type=Path, help="your Python file")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="torch",
+        help="run your code with PyTorch (default) or with ownership standing in for torch",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated inputs")
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds before giving up"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not args.file.is_file():
+        parser.error(f"no such file: {args.file}")
+    report = run_grader(
+        args.exercise, args.file, args.engine, seed=args.seed, timeout=args.timeout
+    )
+    print(report.to_json() if args.json else report.text())
+    return 0 if report.passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Expect: passed. Recursion over the registries, remembering what it has seen."""
+
+import torch
+
+
+def collect_parameters(module: torch.nn.Module, prefix="", seen=None):
+    seen = set() if seen is None else seen
+    found = []
+    for name, param in module._parameters.items():
+        if param is not None and id(param) not in seen:
+            seen.add(id(param))
+            found.append((prefix + name, param))
+    for name, child in module._modules.items():
+        if child is not None and id(child) not in seen:
+            seen.add(id(child))
+            found += collect_parameters(child, prefix + name + ".", seen)
+    return found

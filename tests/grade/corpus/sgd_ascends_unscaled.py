@@ -1,0 +1,13 @@
+"""Expect: wrong-lr, wrong-sign. Adds the raw gradient."""
+
+import torch
+
+
+def sgd_step(model, loss_fn, x, y, lr):
+    model.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    with torch.no_grad():
+        for p in model.parameters():
+            p += p.grad
+    return loss.item()
