@@ -1,0 +1,76 @@
+"""Drills are reproducible by seed, and each classification is the one torch gives.
+
+Every seed the guide uses (found in its pages: ``generate(seed=N`` and ``--seed N``) and a range
+of others are generated, run under ownership and under torch, and must agree on the
+classification, the error message and the values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import ownership
+from ownership.drills import CLASSES, as_text, classify, generate
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
+SITE_SEEDS = sorted(
+    {
+        int(seed)
+        for page in GUIDE.glob("*.md")
+        for seed in re.findall(r"(?:generate\(seed=|--seed )(\d+)", page.read_text())
+    }
+)
+SEEDS = sorted({*SITE_SEEDS, *range(25)})
+
+
+def test_the_guide_uses_seeds() -> None:
+    assert SITE_SEEDS, "no page generates drills"
+
+
+def test_same_seed_same_drills_other_seed_other_drills() -> None:
+    assert generate(7, 10) == generate(7, 10)
+    assert generate(7, 10) != generate(8, 10)
+    assert generate(7, 4) == generate(7, 10)[:4]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_each_classification_is_torchs(seed: int) -> None:
+    for drill in generate(seed, 10):
+        mine, torchs = classify(drill, ownership), classify(drill, torch)
+        assert mine == torchs, as_text(drill)
+        assert mine.classification in CLASSES
+
+
+def test_every_classification_and_topic_occurs() -> None:
+    outcomes = [(d.topic, classify(d, ownership)) for s in range(12) for d in generate(s, 12)]
+    assert {o.classification for _, o in outcomes} == set(CLASSES)
+    topics = {t.split(" (")[0] for t, _ in outcomes}
+    assert topics == {"saved output", "saved input", "detach", "accumulation", "update", "registration"}
+    # a silently wrong drill is wrong because it differs from its twin, and says so
+    wrong = [o for _, o in outcomes if o.classification == "silently wrong"]
+    assert wrong and all(o.values != o.meant for o in wrong)
+
+
+def test_json_gives_program_question_classification_and_answer() -> None:
+    command = [sys.executable, "-m", "ownership.drills", "--seed", "3", "--count", "4", "--json"]
+    drills = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    assert [d["number"] for d in drills] == [1, 2, 3, 4]
+    for shown, drill in zip(drills, generate(3, 4), strict=True):
+        assert shown["program"] == drill.program and shown["question"] == drill.question
+        assert shown["classification"] == classify(drill, ownership).classification
+        assert shown["answer"].startswith(shown["classification"])
+
+
+def test_text_hides_answers_unless_asked() -> None:
+    command = [sys.executable, "-m", "ownership.drills", "--seed", "5", "--count", "3"]
+    hidden = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    shown = subprocess.run([*command, "--answers"], capture_output=True, text=True).stdout
+    assert "Answer:" not in hidden and "--answers" in hidden
+    assert shown.count("Answer:") == 3 and generate(5, 3)[0].program.splitlines()[0] in shown
