@@ -52,7 +52,14 @@ def test_every_classification_and_topic_occurs() -> None:
     outcomes = [(d.topic, classify(d, ownership)) for s in range(12) for d in generate(s, 12)]
     assert {o.classification for _, o in outcomes} == set(CLASSES)
     topics = {t.split(" (")[0] for t, _ in outcomes}
-    assert topics == {"saved output", "saved input", "detach", "accumulation", "update", "registration"}
+    assert topics == {
+        "saved output",
+        "saved input",
+        "detach",
+        "accumulation",
+        "update",
+        "registration",
+    }
     # a silently wrong drill is wrong because it differs from its twin, and says so
     wrong = [o for _, o in outcomes if o.classification == "silently wrong"]
     assert wrong and all(o.values != o.meant for o in wrong)

@@ -87,7 +87,9 @@ def test_a_wrong_return_type(tmp_path: Path) -> None:
 @pytest.mark.parametrize("exercise", ["collect", "sgd"])
 def test_the_starter_file_says_it_is_not_written_yet(exercise: str, tmp_path: Path) -> None:
     said = grade_source(tmp_path, exercise, STARTER.read_text(), engine="torch")
-    assert said.startswith("raised|") and "NotImplementedError" in said and "not written yet" in said
+    assert (
+        said.startswith("raised|") and "NotImplementedError" in said and "not written yet" in said
+    )
 
 
 @pytest.mark.parametrize("engine", ["torch", "ownership"])

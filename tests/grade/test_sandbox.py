@@ -36,8 +36,13 @@ def test_the_command_grades_pytorch_code_with_torch_and_prints_json() -> None:
 def test_with_ownership_the_learners_import_torch_is_ownership(tmp_path: Path) -> None:
     path = tmp_path / "solution.py"
     source = (CORPUS / "collect_ok_registry.py").read_text()
-    path.write_text(source.replace("import torch\n", "import torch\nimport torch.nn as nn\n"
-                                   "assert torch.__name__ == nn.__name__.split('.')[0] == 'ownership'\n"))
+    path.write_text(
+        source.replace(
+            "import torch\n",
+            "import torch\nimport torch.nn as nn\n"
+            "assert torch.__name__ == nn.__name__.split('.')[0] == 'ownership'\n",
+        )
+    )
     done = grade_command("collect", str(path), "--engine", "ownership")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "collect_parameters in solution.py, graded with ownership: passed"

@@ -52,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(as_text(drill), end="\n\n")
     if not args.answers and not interactive:
-        print(f"Answers: python -m ownership.drills --seed {args.seed} --count {args.count} --answers")
+        print(
+            f"Answers: python -m ownership.drills --seed {args.seed} --count {args.count} --answers"
+        )
     return 0
 
 

@@ -129,9 +129,9 @@ def update(rng: random.Random) -> Parts:
     way = rng.choice(["no_grad", "tracked", "data"])
     lr = rng.choice([0.1, 0.5])
     head = [
-        _x(rng, "w").replace("torch.tensor(", "torch.nn.Parameter(torch.tensor(").replace(
-            ", requires_grad=True)", "))"
-        ),
+        _x(rng, "w")
+        .replace("torch.tensor(", "torch.nn.Parameter(torch.tensor(")
+        .replace(", requires_grad=True)", "))"),
         "loss = (w * w).sum()",
         "loss.backward()",
     ]
@@ -157,7 +157,11 @@ def registration(rng: random.Random) -> Parts:
         "attribute": "self.mean = torch.zeros(2)",
     }
     write = f"self.mean.mul_({1 - momentum}).add_({momentum} * x.mean(0))"
-    step = ["        with torch.no_grad():", f"            {write}"] if guarded else [f"        {write}"]
+    step = (
+        ["        with torch.no_grad():", f"            {write}"]
+        if guarded
+        else [f"        {write}"]
+    )
 
     rng_values = rng.sample(_VALUES, 2)
 

@@ -74,7 +74,7 @@ _ENTRIES = [
         "copies",
         "collect",
         "Returns copies, detached tensors or views instead of the Parameters themselves: an "
-        "optimizer refuses a non-leaf view (\"can't optimize a non-leaf Tensor\") and writes "
+        'optimizer refuses a non-leaf view ("can\'t optimize a non-leaf Tensor") and writes '
         "through a copy never reach the model. Return the Parameter objects.",
         _OPTIMIZER,
     ),

@@ -44,7 +44,7 @@ def _reference(case: SgdCase, engine: Any) -> tuple[list[Any], float]:
 def _fit(d: NDArray[np.float64], g: NDArray[np.float64]) -> tuple[float, float]:
     """``(c, residual)`` of the least-squares fit ``d ≈ c * g``; residual relative to ``|d|``."""
     c = float(d @ g / (g @ g))
-    return c, float(np.linalg.norm(d - c * g) / max(np.linalg.norm(d), 1e-30))
+    return c, float(np.linalg.norm(d - c * g)) / max(float(np.linalg.norm(d)), 1e-30)
 
 
 def _judge_update(

@@ -45,9 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.file.is_file():
         parser.error(f"no such file: {args.file}")
-    report = run_grader(
-        args.exercise, args.file, args.engine, seed=args.seed, timeout=args.timeout
-    )
+    report = run_grader(args.exercise, args.file, args.engine, seed=args.seed, timeout=args.timeout)
     print(report.to_json() if args.json else report.text())
     return 0 if report.passed else 1
 

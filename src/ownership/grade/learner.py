@@ -71,8 +71,7 @@ _MEANINGS: list[tuple[str, str, str]] = [
     ),
     (
         r"backward through the graph a second time",
-        "backward ran twice through one graph: run the forward pass again for a second "
-        "backward.",
+        "backward ran twice through one graph: run the forward pass again for a second backward.",
         "raised",
     ),
     (

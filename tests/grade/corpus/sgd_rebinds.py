@@ -9,5 +9,5 @@ def sgd_step(model, loss_fn, x, y, lr):
     loss.backward()
     with torch.no_grad():
         for p in model.parameters():
-            p = p - lr * p.grad  # noqa: PLW2901
+            p = p - lr * p.grad
     return loss.item()
