@@ -30,6 +30,7 @@ PAGES: dict[str, Expect] = {
     "guide/reproduce.html": Expect(min_dropdowns=3),
     "guide/self-test.html": Expect(min_dropdowns=4),
     "guide/completion.html": Expect(min_dropdowns=12),
+    "guide/practice.html": Expect(min_dropdowns=4, texts=("python -m ownership.grade",)),
     "guide/traps.html": Expect(texts=(".data",)),
     "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
     "related/training-signatures.html": Expect(selectors=("img",)),

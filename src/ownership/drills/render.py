@@ -32,10 +32,15 @@ def answer(drill: Drill, outcome: Outcome) -> str:
             lines.append(f"    {e} = {got}   (without the hazard: {meant})")
     for e, value in outcome.facts.items():
         lines.append(f"    {_FACT_WORDS[e]}: {_show(value) or 'nothing'}")
+    owned, saved = (outcome.facts.get(e, []) for e in OWNERSHIP_FACTS)
+    if outcome.facts and "mean" in owned:
+        lines.append("    (running state registered as a Parameter: the optimizer steps it)")
+    elif outcome.facts and "mean" not in saved:
+        lines.append("    (mean is a plain attribute: state_dict() neither saves nor restores it)")
     if outcome.classification == "correct":
-        head = "correct: it runs, and the result is what the program says"
+        head = "correct: it runs, and gives the same result as without the hazard"
     else:
-        head = "silently wrong: it runs without a word, but the result differs"
+        head = "silently wrong: it runs without an error, but the result differs"
     return "\n".join([head, *lines])
 
 
