@@ -112,15 +112,14 @@ def _judge(entries: list[tuple[str, Any]], tree: _Tree) -> set[str]:
     params = [p for _, p in tree.params]
     by_id = {id(p): p for p in params}
     expected_name = {id(p): n for n, p in tree.params}
-    others_by_id = {i: n for i, n in tree.others.items()}
     found: list[tuple[str, Any, bool]] = []  # (name, param, whole) for entries standing for one
     taken_others: list[str] = []
     for name, tensor in entries:
         if id(tensor) in by_id:
             found.append((name, tensor, True))
             continue
-        if id(tensor) in others_by_id:
-            taken_others.append(others_by_id[id(tensor)])
+        if id(tensor) in tree.others:
+            taken_others.append(tree.others[id(tensor)])
             continue
         param = _stand_in(tensor, params)
         if param is not None:
