@@ -56,6 +56,11 @@ from ownership.functions import (
     unbind,
     unsqueeze,
 )
+from ownership.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.layout import Size
 from ownership.ops.creation import (
@@ -149,6 +154,8 @@ __all__ = [
     "int32",
     "int64",
     "is_floating_point",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_grad_enabled",
     "is_tensor",
     "linspace",
@@ -183,6 +190,7 @@ __all__ = [
     "reshape",
     "select",
     "set_default_dtype",
+    "set_anomaly_enabled",
     "set_grad_enabled",
     "sigmoid",
     "sign",
