@@ -3,7 +3,8 @@
 Three events, each raised from the one place it happens:
 
 - :data:`WRITES`: after every in-place write has bumped the version
-  (:func:`ownership.ops.inplace.run_inplace`), called as ``observer(tensor, op_name)``;
+  (:func:`ownership.ops.inplace.run_inplace`), called as ``observer(tensor, node_name)``, the
+  name of the op's backward node (``MulBackward0``, ``ZeroBackward0``), which names the op;
 - :data:`SAVES`: after a tensor is saved for backward (:class:`ownership.autograd.saved.SavedTensor`),
   called as ``observer(saved)``;
 - :data:`ACCUMULATIONS`: after a gradient was summed into a leaf's ``.grad``
@@ -21,7 +22,7 @@ from typing import Any
 
 __all__ = ["ACCUMULATIONS", "SAVES", "WRITES"]
 
-#: Called after each in-place write: ``observer(tensor, op_name)``.
+#: Called after each in-place write: ``observer(tensor, node_name)``.
 WRITES: list[Callable[[Any, str], None]] = []
 #: Called after each tensor saved for backward: ``observer(saved_tensor)``.
 SAVES: list[Callable[[Any], None]] = []

@@ -31,10 +31,11 @@ def storage_key(t: Any) -> int:
 class _Param:
     """What the ledger knows about one parameter's gradient."""
 
-    __slots__ = ("entries", "ever_grad", "grad_ref", "ref", "zeroed")
+    __slots__ = ("entries", "ever_grad", "grad_ref", "label", "ref", "zeroed")
 
     def __init__(self, p: Any) -> None:
         self.ref = weakref.ref(p)
+        self.label = f"a parameter of shape {list(p.shape)}"
         self.grad_ref: Any = None
         self.zeroed = False
         self.ever_grad = False
@@ -59,7 +60,6 @@ class Ledger:
         self.owned: set[int] = set()
         self.setattr_places: dict[tuple[int, str], Place | None] = {}
         self.checked_modules: set[int] = set()
-        self.used: dict[int, Place | None] = {}  # params of modules called since their last step
         self.cuts: dict[int, tuple[Place | None, str]] = {}
         self.state_writes: dict[int, Place | None] = {}
         self.kept: list[tuple[Any, Place | None, dict[str, int]]] = []
@@ -94,7 +94,7 @@ class Ledger:
 
     def name(self, p: Any) -> str:
         """A readable name for parameter ``p``."""
-        return self.names.get(id(p), f"a parameter of shape {list(p.shape)}")
+        return self.names.get(id(p)) or self.track(p)[0].label
 
     def on_module_call(self, module: Any, grad_enabled: bool, place: Place | None) -> list[Any]:
         """A module's forward starts; returns the parameters seen for the first time."""
@@ -105,7 +105,6 @@ class Ledger:
             state, fresh = self.track(p)
             if fresh:
                 new.append(p)
-            self.used[id(p)] = place
             if not grad_enabled and p.requires_grad:
                 self.cuts[id(p)] = (place, "a forward under no_grad")
         if id(module) not in self.checked_modules:
@@ -162,7 +161,8 @@ class Ledger:
             state.entries = []
         state.grad_ref = weakref.ref(grad)
         state.zeroed = False
-        state.ever_grad = True
+        # a Parameter: raw leaves updated by hand are no optimizer's business
+        state.ever_grad = bool(p.requires_grad) and type(p).__name__ == "Parameter"
         state.entries.append([place, None])
         self.grad_owner[storage_key(grad)] = state
 
@@ -170,7 +170,7 @@ class Ledger:
         """An in-place write ``op_name`` on ``t`` (any alias) at ``place``."""
         key = storage_key(t)
         state = self.grad_owner.get(key)
-        if state is not None and op_name.split(".")[-1].startswith(RESETS):
+        if state is not None and op_name.removeprefix("aten.").startswith(RESETS):
             state.zeroed = True
         ref = self.param_by_storage.get(key)
         p = ref() if ref is not None else None
@@ -178,9 +178,13 @@ class Ledger:
             self.state_writes.setdefault(id(p), place)
 
     def on_cut(self, params: Iterable[Any], place: Place | None, how: str) -> None:
-        """A tensor computed from ``params`` was cut from the graph (``detach()``, ``.data``)."""
+        """A tensor computed from ``params`` was cut from the graph (``detach()``, ``.data``, a
+        computation under no_grad). A cut made by an optimizer step is none of these."""
+        if self.step_depth:
+            return
         for p in params:
-            self.cuts[id(p)] = (place, how)
+            if p.requires_grad:
+                self.cuts[id(p)] = (place, how)
 
     def on_backward(self, place: Place | None, records: list[SaveRecord]) -> None:
         """Backward starts at ``place`` over a graph holding these saved tensors."""
@@ -230,7 +234,10 @@ class Ledger:
         missing = [
             p
             for p in params
-            if p.grad is None and p.requires_grad and (id(p) in self.used or id(p) in self.cuts)
+            if p.grad is None
+            and p.requires_grad
+            and id(p) in self.cuts
+            and id(p) not in self.state_writes
         ]
         by_place: dict[Place | None, list[Any]] = {}
         hows: dict[Place | None, str] = {}
@@ -240,10 +247,12 @@ class Ledger:
             hows[where] = how
         for where, ps in by_place.items():
             how = hows[where]
-            cut = f"the path was cut at line {where.line} ({how})" if how and where else (
-                "the path to the loss was cut"
-            )
-            back = f" from the backward at line {self.backward_place.line}" if self.backward_place else ""
+            cut = "the path to the loss was cut"
+            if where is not None:
+                cut = f"the path was cut at line {where.line} ({how})"
+            back = ""
+            if self.backward_place is not None:
+                back = f" from the backward at line {self.backward_place.line}"
             related: list[tuple[str, Place]] = []
             if self.backward_place is not None:
                 related.append(("backward", self.backward_place))
@@ -267,7 +276,6 @@ class Ledger:
             for entry in state.entries:
                 if entry[1] is None:
                     entry[1] = place
-            self.used.pop(id(p), None)
             self.cuts.pop(id(p), None)
 
     # ------------------------------------------------------------------ state_dict
@@ -310,16 +318,11 @@ class Ledger:
             first = self.optimizers[0][1]
             for opt, _ in self.optimizers:
                 self.owned.update(id(p) for p in self._params_of(opt))
-            lost = [
-                s.ref()
-                for k, s in self.params.items()
-                if s.ever_grad and k not in self.owned and s.ref() is not None
-            ]
-            lost = [p for p in lost if p.requires_grad]
+            lost = [self.names.get(k, s.label) for k, s in self.params.items() if s.ever_grad and k not in self.owned]
             if lost:
                 made = f"line {first.line}" if first else "its line"
                 text = (
-                    f"{_names([self.name(p) for p in lost])} received gradients, but no "
+                    f"{_names(lost)} received gradients, but no "
                     f"optimizer owns them (the optimizer made at {made} does not): they never "
                     "train. Register every layer (nn.ModuleList, nn.ModuleDict) before building "
                     "the optimizer from model.parameters(), or freeze them with "
@@ -328,11 +331,10 @@ class Ledger:
                 self.add(Finding("not-optimized", first, text))
         for pid, where in self.state_writes.items():
             state = self.params.get(pid)
-            p = state.ref() if state is not None else None
-            if p is None or not (pid in self.owned or state.ever_grad):  # type: ignore[union-attr]
+            if state is None or not (pid in self.owned or state.ever_grad):
                 continue
             text = (
-                f"{self.name(p)} is a Parameter, yet it is written in forward at line "
+                f"{self.names.get(pid, state.label)} is a Parameter, yet it is written in forward at line "
                 f"{where.line if where else '?'}, like state (a counter, a running statistic): "
                 "it also receives gradients and optimizer updates. Register it with "
                 "register_buffer instead."

@@ -118,7 +118,7 @@ class OwnershipWatch:
             self.by_storage[key] = [weakref.ref(r) for r in kept]
         return kept
 
-    def _wrote(self, t: Any, op_name: str) -> None:
+    def _wrote(self, t: Any, node_name: str) -> None:
         self.used = True
         key = storage_key(t)
         place = None
@@ -133,7 +133,8 @@ class OwnershipWatch:
         if key in ledger.grad_owner or (
             key in ledger.param_by_storage and ledger.forward_depth and not ledger.step_depth
         ):
-            ledger.on_write(t, op_name, place or user_place())
+            op = {"ZeroBackward0": "zero_", "FillBackward2": "fill_"}.get(node_name, node_name)
+            ledger.on_write(t, op, place or user_place())
 
     def _accumulated(self, leaf: Any) -> None:
         self.ledger.on_accumulate(leaf, user_place())

@@ -118,9 +118,9 @@ def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagno
     sys.argv = [path, *args]
     sys.path.insert(0, os.path.dirname(path))
     builtins.__import__ = importer
-    status, error = 0, None
+    status, error, namespace = 0, None, None
     try:
-        runpy.run_path(path, run_name="__main__")
+        namespace = runpy.run_path(path, run_name="__main__")
     except SystemExit as exc:
         status = _status(exc.code)
     except BaseException as exc:  # the script's own failure: kept, reported, not raised
@@ -133,4 +133,6 @@ def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagno
     engines = ["torch"] if len(watches) > 1 else []
     if own.used:
         engines.append("ownership")
-    return Diagnosis(path, ledger.finish(), status, error, engines)
+    findings = ledger.finish()  # while the script's objects are alive
+    del namespace
+    return Diagnosis(path, findings, status, error, engines)

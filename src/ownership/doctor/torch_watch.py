@@ -121,12 +121,17 @@ class _Functions(TorchFunctionMode):
         if name == "detach" or (name == "__get__" and getattr(func.__self__, "__name__", "") == "data"):
             source = args[0] if args else None
             if isinstance(source, torch.Tensor) and source.grad_fn is not None:
-                w.ledger.on_cut(_leaves(source), user_place(), f"{'.data' if name != 'detach' else 'detach()'}")
+                how = "detach()" if name == "detach" else ".data"
+                w.ledger.on_cut(_leaves(source), user_place(), how)
             return result
         if torch.is_grad_enabled():
             roots = [t.grad_fn for t in _tensors(result) if t.grad_fn is not None]
             if roots:
                 w.record_saves(roots)
+        elif not name.endswith("_") and not name.startswith("__") and not w.ledger.step_depth:
+            leaves = [t for t in args if isinstance(t, torch.Tensor) and t.requires_grad]
+            if leaves:  # parameters read under no_grad: a cut, if their gradient is missed
+                w.ledger.on_cut(leaves, user_place(), "computed under no_grad")
         return result
 
 
