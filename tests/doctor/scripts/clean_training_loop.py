@@ -17,4 +17,4 @@ for _ in range(3):
     loss = torch.nn.functional.mse_loss(model(x), y)
     loss.backward()
     opt.step()
-print(float(loss))
+print(loss.item())
