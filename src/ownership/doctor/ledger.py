@@ -44,7 +44,12 @@ class _Param:
 
 
 def _names(names: list[str]) -> str:
-    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+    """``a, b and 3 more``; a name met n times (modules of one class) reads ``n x name``."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    shown = [f"{n} x {name}" if n > 1 else name for name, n in counts.items()]
+    return ", ".join(shown[:4]) + (f" and {len(shown) - 4} more" if len(shown) > 4 else "")
 
 
 class Ledger:

@@ -113,8 +113,9 @@ def explain_version_error(
         wrote = "modified in place by code outside your files"
     text = (
         f"backward needed {_what(rec)} as it was at {saved_at}, but it was {wrote} afterwards "
-        f"(version {expected} -> {current}). Make the write out of place (h = h * 2 instead of "
-        "h.mul_(2)), clone() before writing, or write after backward."
+        f"(version {expected} -> {current}). Compute out of place instead (h = h * 2, not "
+        "h.mul_(2)), clone() before writing, or move the write after this backward; when the "
+        "write is an optimizer step, run the backward first or redo the forward after the step."
     )
     place = writes[0] if writes else rec.place
     return Finding("inplace-write", place, text, tuple(related))
