@@ -9,8 +9,8 @@ from __future__ import annotations
 import runpy
 
 import pytest
-
 from doctor.corpus import Script, corpus
+
 from ownership.doctor import diagnose
 
 CASES = [

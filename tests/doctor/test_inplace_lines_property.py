@@ -52,7 +52,9 @@ def programs(draw: st.DrawFn) -> tuple[str, int, list[int]]:
 
 
 @pytest.mark.parametrize("engine", ["torch", "ownership"])
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(program=programs())
 def test_inplace_write_names_exactly_the_writes_since_the_save(
     engine: str,

@@ -17,6 +17,7 @@ import pytest
 import torch
 
 import ownership
+
 from differential import same
 
 ENGINES = [torch, ownership]

@@ -36,7 +36,6 @@ def backward(
         )
 
 
-
 __all__ = [
     "Function",
     "FunctionCtx",

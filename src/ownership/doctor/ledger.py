@@ -107,8 +107,7 @@ class Ledger:
         for name, p in module.named_parameters():
             self.names.setdefault(id(p), f"{type(module).__name__}.{name}")
         for p in module.parameters(recurse=False):
-            state, fresh = self.track(p)
-            if fresh:
+            if self.track(p)[1]:
                 new.append(p)
             if not grad_enabled and p.requires_grad:
                 self.cuts[id(p)] = (place, "a forward under no_grad")
@@ -323,7 +322,11 @@ class Ledger:
             first = self.optimizers[0][1]
             for opt, _ in self.optimizers:
                 self.owned.update(id(p) for p in self._params_of(opt))
-            lost = [self.names.get(k, s.label) for k, s in self.params.items() if s.ever_grad and k not in self.owned]
+            lost = [
+                self.names.get(k, s.label)
+                for k, s in self.params.items()
+                if s.ever_grad and k not in self.owned
+            ]
             if lost:
                 made = f"line {first.line}" if first else "its line"
                 text = (

@@ -59,7 +59,7 @@ def _line_text(filename: str, lineno: int) -> str:
 def user_place(frame: FrameType | None = None) -> Place | None:
     """The innermost frame of the user's code on the current stack (from ``frame`` outwards),
     or None when no frame is the user's."""
-    f = frame if frame is not None else sys._getframe(1)
+    f: FrameType | None = frame if frame is not None else sys._getframe(1)
     while f is not None:
         filename = f.f_code.co_filename
         if is_user_file(filename):

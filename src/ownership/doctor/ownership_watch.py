@@ -34,8 +34,9 @@ HIDDEN_NUMPY = "a numpy array sharing its memory (.numpy())"
 
 
 def _overlap(a: Any, b: Any) -> bool:
+    work: Any = 100_000
     try:
-        return bool(np.shares_memory(a._data, b._data, max_work=100_000))
+        return bool(np.shares_memory(a._data, b._data, max_work=work))
     except np.exceptions.TooHardError:
         return True
 
@@ -74,9 +75,10 @@ class OwnershipWatch:
         self._wrap(Tensor, "backward", self._backward)
         self._wrap(Tensor, "detach", self._detach)
         self._wrap(Tensor, "numpy", self._numpy)
-        data = Tensor.data
+        data: Any = Tensor.__dict__["data"]
         self.restore.append((Tensor, "data", data))
-        Tensor.data = property(functools.partial(self._data, data.fget), data.fset)  # type: ignore[assignment,method-assign]
+        watched = property(functools.partial(self._data, data.fget), data.fset)
+        type.__setattr__(Tensor, "data", watched)
 
     def _wrap(self, owner: Any, name: str, wrapper: Any) -> None:
         original = getattr(owner, name)

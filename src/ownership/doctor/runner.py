@@ -58,10 +58,10 @@ class _TorchImportWatch:
             return self.original(name, *args, **kwargs)
         finally:
             self.depth -= 1
-            if not self.done and self.depth == 0 and "torch" in sys.modules:
-                if name.partition(".")[0] == "torch" or not had_torch:
-                    self.done = True
-                    self.on_torch()
+            torch_now = name.partition(".")[0] == "torch" or not had_torch
+            if not self.done and self.depth == 0 and "torch" in sys.modules and torch_now:
+                self.done = True
+                self.on_torch()
 
 
 _DOCTOR = os.path.dirname(os.path.abspath(__file__))

@@ -100,7 +100,9 @@ def explain_version_error(
     if not matches:
         return None
     rec = max(matches, key=lambda r: r.order)
-    writes = _unique(p for v, p in sorted(rec.writes, key=lambda w: w[0]) if expected < v <= current)
+    writes = _unique(
+        p for v, p in sorted(rec.writes, key=lambda w: w[0]) if expected < v <= current
+    )
     related: list[tuple[str, Place]] = [("write", p) for p in writes]
     if rec.place is not None:
         related.append(("saved", rec.place))

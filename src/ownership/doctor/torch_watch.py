@@ -118,7 +118,9 @@ class _Functions(TorchFunctionMode):
         finally:
             if w.pending:
                 w.settle()
-        if name == "detach" or (name == "__get__" and getattr(func.__self__, "__name__", "") == "data"):
+        if name == "detach" or (
+            name == "__get__" and getattr(func.__self__, "__name__", "") == "data"
+        ):
             source = args[0] if args else None
             if isinstance(source, torch.Tensor) and source.grad_fn is not None:
                 how = "detach()" if name == "detach" else ".data"
@@ -135,9 +137,9 @@ class _Functions(TorchFunctionMode):
         return result
 
 
-class _Writes(TorchDispatchMode):
+class _Writes(TorchDispatchMode):  # type: ignore[no-untyped-call]
     def __init__(self, watch: TorchWatch) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.watch = watch
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
@@ -188,7 +190,7 @@ class TorchWatch:
         self._wrap(torch.nn.Module, "__setattr__", self._setattr)
         self._wrap(torch.nn.Module, "load_state_dict", self._load_state_dict)
         self._wrap(torch.optim.Optimizer, "__init__", self._optimizer_init)
-        self.modes = [_Functions(self), _Writes(self)]
+        self.modes: list[Any] = [_Functions(self), _Writes(self)]
         for mode in self.modes:
             mode.__enter__()
 
@@ -217,7 +219,9 @@ class TorchWatch:
         if isinstance(value, list | tuple | dict):
             self.ledger.on_setattr(module, name, value, user_place())
 
-    def _load_state_dict(self, original: Any, module: Any, state_dict: Any, *a: Any, **k: Any) -> Any:
+    def _load_state_dict(
+        self, original: Any, module: Any, state_dict: Any, *a: Any, **k: Any
+    ) -> Any:
         self.ledger.on_load_state_dict(state_dict, user_place())
         return original(module, state_dict, *a, **k)
 

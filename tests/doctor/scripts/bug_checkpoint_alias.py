@@ -1,6 +1,7 @@
 # expect: checkpoint-alias line=15 loaded=20
 # engines: torch ownership
 """The "best" state_dict kept aside is the live model: restoring it restores nothing."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

@@ -1,13 +1,13 @@
 # expect: state-as-parameter line=21 optimizer=27
 # engines: torch ownership
 """A call counter registered as a Parameter and bumped in forward."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Counted(torch.nn.Module):

@@ -1,6 +1,7 @@
 # expect: hidden-write line=13 saved=12 backward=14
 # engines: torch ownership
 """Silencing the version error through .data: no error, a wrong gradient."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

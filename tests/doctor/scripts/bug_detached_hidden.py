@@ -1,13 +1,13 @@
 # expect: no-grad-path line=20 backward=31 step=32
 # engines: torch ownership
 """A detached hidden activation: the first layer never gets a gradient."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Net(torch.nn.Module):

@@ -1,6 +1,7 @@
 # expect: inplace-write line=23 write=23 saved=19 backward=26
 # engines: torch ownership
 """GAN step order: the discriminator's step writes weights the generator's backward still needs."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

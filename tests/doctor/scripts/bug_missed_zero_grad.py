@@ -1,6 +1,7 @@
 # expect: stale-grad line=18 backward=17
 # engines: torch ownership
 """A forgotten zero_grad: every step applies the sum of all past gradients."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

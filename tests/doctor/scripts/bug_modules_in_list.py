@@ -2,13 +2,13 @@
 # expect: not-optimized line=28
 # engines: torch ownership
 """Layers kept in a plain list: the optimizer never sees them."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Net(torch.nn.Module):

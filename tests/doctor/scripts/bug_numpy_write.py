@@ -1,6 +1,7 @@
 # expect: hidden-write line=13 saved=12 backward=15
 # engines: torch ownership
 """A write through a numpy array that shares the saved tensor's memory."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

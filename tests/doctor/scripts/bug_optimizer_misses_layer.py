@@ -1,6 +1,7 @@
 # expect: not-optimized line=13
 # engines: torch ownership
 """The optimizer is built from one layer only: the other trains nothing."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

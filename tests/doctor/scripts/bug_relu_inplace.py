@@ -1,13 +1,13 @@
 # expect: inplace-write line=21 write=21 saved=20 backward=26
 # engines: torch
 """nn.ReLU(inplace=True) after a sigmoid: the write is the line in forward that calls the ReLU."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Net(torch.nn.Module):

@@ -1,13 +1,13 @@
 # expect: inplace-write line=20 write=20 saved=19 backward=27
 # engines: torch ownership
 """A residual `+=` writes the output of a ReLU, which ReLU saved for its backward."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Block(torch.nn.Module):

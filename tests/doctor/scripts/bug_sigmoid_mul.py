@@ -1,6 +1,7 @@
 # expect: inplace-write line=13 write=13 saved=12 backward=14
 # engines: torch ownership
 """The unit's version error: sigmoid saves its output, mul_ then writes it."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

@@ -1,6 +1,7 @@
 # expect: inplace-write line=15 write=15,17 saved=14 backward=18
 # engines: torch ownership
 """Two writes after the save, one before: the finding names exactly the two after."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

@@ -1,13 +1,13 @@
 # expect: nothing
 # engines: torch ownership
 """State kept in buffers and written in forward (a counter, a running mean, BatchNorm)."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
     import ownership as torch
 else:
     import torch
-
 
 
 class Tracked(torch.nn.Module):

@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """A checkpoint kept as a copy, then restored; a state_dict saved at once."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

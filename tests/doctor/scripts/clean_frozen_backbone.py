@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """A frozen backbone: requires_grad_(False), the optimizer given every parameter or only the head."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """A GAN in the right order: each network's backward before the other's step."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

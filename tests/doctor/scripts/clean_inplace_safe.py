@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """In-place writes that no backward needs: on a result nobody saved, and after backward."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

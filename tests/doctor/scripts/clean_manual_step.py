@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """Optimizer steps under no_grad: a hand-written SGD update, and an optimizer stepped inside no_grad."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """Intentional accumulation over micro-batches, one step per batch, zeroed after the step."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

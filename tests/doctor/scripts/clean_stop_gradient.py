@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch ownership
 """Stop-gradient on purpose: the second view's embedding is a constant target."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":

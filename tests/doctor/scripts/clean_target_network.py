@@ -1,6 +1,7 @@
 # expect: nothing
 # engines: torch
 """A target network: detached targets, a Polyak update under no_grad, no optimizer of its own."""
+
 import os
 
 if os.environ.get("DOCTOR_ENGINE") == "ownership":
@@ -24,5 +25,5 @@ for _ in range(3):
     loss.backward()
     opt.step()
     with torch.no_grad():
-        for p_t, p in zip(target.parameters(), online.parameters()):
+        for p_t, p in zip(target.parameters(), online.parameters(), strict=True):
             p_t.mul_(0.99).add_(0.01 * p)
