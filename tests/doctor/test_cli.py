@@ -38,7 +38,7 @@ def test_the_version_error_comes_first_unchanged_then_the_finding() -> None:
     assert "ownership/doctor" not in run.stderr
     report = run.stdout
     assert report.lstrip().startswith("doctor: 1 finding")
-    assert f"{script.name}:13: inplace-write" in report
+    assert f"{script.name}:14: inplace-write" in report
     assert "- saved:" in report and "h = x.sigmoid()" in report
 
 

@@ -1,4 +1,4 @@
-# expect: checkpoint-alias line=15 loaded=20
+# expect: checkpoint-alias line=16 loaded=21
 # engines: torch ownership
 """The "best" state_dict kept aside is the live model: restoring it restores nothing."""
 

@@ -1,4 +1,4 @@
-# expect: hidden-write line=13 saved=12 backward=14
+# expect: hidden-write line=14 saved=13 backward=15
 # engines: torch ownership
 """Silencing the version error through .data: no error, a wrong gradient."""
 

@@ -1,4 +1,4 @@
-# expect: inplace-write line=23 write=23 saved=19 backward=26
+# expect: inplace-write line=24 write=24 saved=20 backward=27
 # engines: torch ownership
 """GAN step order: the discriminator's step writes weights the generator's backward still needs."""
 

@@ -1,4 +1,4 @@
-# expect: stale-grad line=18 backward=17
+# expect: stale-grad line=19 backward=18
 # engines: torch ownership
 """A forgotten zero_grad: every step applies the sum of all past gradients."""
 

@@ -1,4 +1,4 @@
-# expect: hidden-write line=13 saved=12 backward=15
+# expect: hidden-write line=14 saved=13 backward=16
 # engines: torch ownership
 """A write through a numpy array that shares the saved tensor's memory."""
 

@@ -1,4 +1,4 @@
-# expect: not-optimized line=13
+# expect: not-optimized line=14
 # engines: torch ownership
 """The optimizer is built from one layer only: the other trains nothing."""
 

@@ -1,4 +1,4 @@
-# expect: inplace-write line=13 write=13 saved=12 backward=14
+# expect: inplace-write line=14 write=14 saved=13 backward=15
 # engines: torch ownership
 """The unit's version error: sigmoid saves its output, mul_ then writes it."""
 

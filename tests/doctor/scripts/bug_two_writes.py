@@ -1,4 +1,4 @@
-# expect: inplace-write line=15 write=15,17 saved=14 backward=18
+# expect: inplace-write line=16 write=16,18 saved=15 backward=19
 # engines: torch ownership
 """Two writes after the save, one before: the finding names exactly the two after."""
 
