@@ -85,3 +85,17 @@ def test_torch_is_imported_only_when_the_script_uses_it(tmp_path: Path) -> None:
     run = doctor(str(script))
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == "False"
+
+
+def test_torchs_warnings_keep_pointing_at_the_users_line(tmp_path: Path) -> None:
+    script = tmp_path / "warns.py"
+    script.write_text("import torch\nx = torch.ones(1, requires_grad=True) * 2\nprint(float(x))\n")
+    run = doctor(str(script))
+    assert run.returncode == 0
+    assert f"{script}:3: UserWarning: Converting a tensor" in run.stderr
+
+
+def test_a_missing_script_is_a_usage_error(tmp_path: Path) -> None:
+    run = doctor(str(tmp_path / "missing.py"))
+    assert run.returncode == 2
+    assert "no such script" in run.stderr

@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("script", help="the script to run")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     ns = parser.parse_args(argv)
+    if not os.path.isfile(ns.script):
+        parser.error(f"no such script: {ns.script}")
     redirect = contextlib.redirect_stdout(sys.stderr) if ns.json else contextlib.nullcontext()
     with redirect:
         result = diagnose(ns.script, ns.args)

@@ -14,6 +14,7 @@ import os
 import runpy
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -21,6 +22,7 @@ from typing import Any
 
 from ownership.doctor.findings import Finding
 from ownership.doctor.ledger import Ledger
+from ownership.doctor.locate import user_place
 from ownership.doctor.ownership_watch import OwnershipWatch
 
 __all__ = ["Diagnosis", "diagnose"]
@@ -88,6 +90,20 @@ def _script_traceback(exc: BaseException, script: str) -> str:
     return "".join(te.format())
 
 
+def _at_the_users_line(show: Any) -> Any:
+    """``warnings.showwarning`` that shows a warning raised from inside a watcher (torch's C++
+    warnings name the nearest Python frame, a mode's handler) at the user's line instead."""
+
+    def shown(message: Any, category: Any, filename: str, lineno: int, *args: Any) -> Any:
+        if filename.startswith(_DOCTOR + os.sep):
+            place = user_place()
+            if place is not None:
+                filename, lineno = place.file, place.line
+        return show(message, category, filename, lineno, *args)
+
+    return shown
+
+
 def _status(code: Any) -> int:
     if code is None:
         return 0
@@ -118,6 +134,8 @@ def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagno
     sys.argv = [path, *args]
     sys.path.insert(0, os.path.dirname(path))
     builtins.__import__ = importer
+    show = warnings.showwarning
+    warnings.showwarning = _at_the_users_line(show)
     status, error, namespace = 0, None, None
     try:
         namespace = runpy.run_path(path, run_name="__main__")
@@ -127,6 +145,7 @@ def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagno
         status, error = 1, _script_traceback(exc, path)
     finally:
         builtins.__import__ = importer.original
+        warnings.showwarning = show
         sys.argv, sys.path[:] = saved_argv, saved_path
         for watch in reversed(watches):
             watch.stop()
