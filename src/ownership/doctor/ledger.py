@@ -246,7 +246,8 @@ class Ledger:
         by_place: dict[Place | None, list[Any]] = {}
         hows: dict[Place | None, str] = {}
         for p in missing:
-            where, how = self.cuts.get(id(p), (self.backward_place, ""))
+            where, how = self.cuts[id(p)]
+            where = where or self.backward_place  # a cut outside the user's files
             by_place.setdefault(where, []).append(p)
             hows[where] = how
         for where, ps in by_place.items():
