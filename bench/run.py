@@ -6,7 +6,9 @@ Run with ``make bench`` (``python bench/run.py``). Prints three tables:
    batch of 256 in float32, in ownership, torch and numpy (forward plus a manual backward);
 2. a chain of 200 tiny ops on a 3-element tensor, forward and backward, ownership against torch;
 3. the memory allocated (traced by tracemalloc, which sees numpy's buffers) while creating 1,000
-   views of a 64 MiB float32 tensor: ownership must stay under 1 MiB.
+   views of a 64 MiB float32 tensor: ownership must stay under 1 MiB;
+4. the doctor's overhead: the guide's MLP training script (``bench/mlp_training.py``) run plain
+   and under ``ownership.doctor``, in each engine, as a ratio (goal for torch: under 3x).
 
 Times are medians of ``time.perf_counter`` over repeats after a warm-up, the engines timed in
 turn within each repeat so that load on the machine falls on all of them alike. A row whose engine lacks
@@ -37,6 +39,8 @@ import numpy as np  # noqa: E402 - after the thread settings on purpose
 
 MIB = 1024 * 1024
 VIEW_BUDGET_BYTES = 1 * MIB
+DOCTOR_GOAL = 3.0  # the doctor's overhead on the torch side, as a ratio to a plain run
+MLP_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlp_training.py")
 
 
 def mlp_data(
@@ -174,6 +178,31 @@ def view_memory_bytes(engine: ModuleType, n_views: int, mib: int) -> tuple[int, 
     return views_bytes, clone_bytes
 
 
+def doctor_steps(engine: str, steps: int) -> dict[str, Callable[[], Any]]:
+    """Run the MLP training script once plain and once under the doctor (in-process, as the
+    doctor runs scripts), for ``engine`` (``"torch"`` or ``"ownership"``)."""
+    import runpy
+
+    from ownership.doctor import diagnose
+
+    argv = ["--engine", engine, "--steps", str(steps)]
+
+    def plain() -> None:
+        saved = sys.argv[:]
+        sys.argv = [MLP_SCRIPT, *argv]
+        try:
+            runpy.run_path(MLP_SCRIPT, run_name="__main__")
+        finally:
+            sys.argv = saved
+
+    def doctored() -> None:
+        result = diagnose(MLP_SCRIPT, argv)
+        if result.exit_status or result.findings:
+            raise RuntimeError(f"the doctor found {result.codes()} or the script failed")
+
+    return {"plain": plain, "doctor": doctored}
+
+
 def _import_ownership() -> ModuleType | str:
     try:
         import ownership
@@ -238,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--views", type=int, default=1000)
     parser.add_argument("--mib", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (numpy: env vars)")
+    parser.add_argument("--doctor-steps", type=int, default=30, help="MLP steps under the doctor")
     args = parser.parse_args(argv)
 
     import torch
@@ -303,6 +333,22 @@ def main(argv: list[str] | None = None) -> int:
             f"  {label:<10} views {views_bytes / MIB:8.3f} MiB"
             f" ({views_bytes / max(args.views, 1):.0f} B/view);"
             f" control: one clone() {clone_bytes / MIB:8.3f} MiB  {verdict}"
+        )
+
+    print(f"\n4. the doctor on the guide's MLP training script ({args.doctor_steps} steps)")
+    for engine in ("torch", "ownership"):
+        try:
+            times = interleaved_medians(doctor_steps(engine, args.doctor_steps), args.repeats // 2)
+        except Exception as exc:  # reported as a row, the bench goes on
+            print(f"  {engine:<10} ERROR {type(exc).__name__}: {str(exc).splitlines()[0][:100]}")
+            continue
+        ratio = times["doctor"] / times["plain"]
+        verdict = ""
+        if engine == "torch":
+            verdict = ("PASS" if ratio < DOCTOR_GOAL else "FAIL") + f" (goal {DOCTOR_GOAL:.0f}x)"
+        print(
+            f"  {engine:<10} plain {times['plain'] * 1e3:9.1f} ms  doctor "
+            f"{times['doctor'] * 1e3:9.1f} ms  ratio {ratio:5.2f}x  {verdict}"
         )
     if not passed:
         print("\nview memory goal: FAIL")

@@ -13,6 +13,11 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 from __future__ import annotations
 
 from ownership import autograd, ops
+from ownership.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from ownership.dtypes import bool_ as bool
 from ownership.dtypes import (
     dtype,
@@ -148,6 +153,8 @@ __all__ = [
     "int",
     "int32",
     "int64",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
     "is_floating_point",
     "is_grad_enabled",
     "is_tensor",
@@ -182,6 +189,7 @@ __all__ = [
     "relu",
     "reshape",
     "select",
+    "set_anomaly_enabled",
     "set_default_dtype",
     "set_grad_enabled",
     "sigmoid",

@@ -22,10 +22,12 @@ from numpy.typing import NDArray
 class VersionCounter:
     """A mutable integer shared by all tensors that must see each other's in-place writes."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "writes")
 
     def __init__(self, value: int = 0) -> None:
         self.value = value
+        #: ``(version, stack)`` of recent writes, kept only in anomaly mode (else None).
+        self.writes: list[tuple[int, Any]] | None = None
 
     def bump(self) -> None:
         """Record one in-place write."""

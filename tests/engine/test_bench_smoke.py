@@ -112,3 +112,11 @@ def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) 
 def test_main_fails_when_the_view_memory_goal_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench, "VIEW_BUDGET_BYTES", 0)
     assert _main_at(batch=2, chain=2, views=4) == 1
+
+
+@pytest.mark.parametrize("engine", ["ownership", "torch"])
+def test_the_doctor_row_runs_the_training_script_clean(engine: str) -> None:
+    steps = bench.doctor_steps(engine, 2)
+    assert sorted(steps) == ["doctor", "plain"]
+    for step in steps.values():
+        step()  # the doctored run raises if the doctor finds anything in the clean script

@@ -34,6 +34,7 @@ PAGES: dict[str, Expect] = {
     "guide/traps.html": Expect(texts=(".data",)),
     "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
     "related/training-signatures.html": Expect(selectors=("img",)),
+    "recipes/find-the-line.html": Expect(texts=("inplace-write", "The doctor says")),
 }
 
 # Searches run on search.html: each query must find at least one result.

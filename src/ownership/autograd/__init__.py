@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.autograd.engine import run_backward
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import grad
@@ -35,26 +36,12 @@ def backward(
         )
 
 
-class set_detect_anomaly:
-    """Accepted for compatibility; anomaly detection is not implemented (a no-op)."""
-
-    def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.mode = mode
-
-    def __enter__(self) -> None:
-        """Does nothing."""
-
-    def __exit__(self, *exc: object) -> None:
-        """Does nothing; exceptions propagate."""
-
-
-detect_anomaly = set_detect_anomaly
-
 __all__ = [
     "Function",
     "FunctionCtx",
     "GradcheckError",
     "backward",
+    "detect_anomaly",
     "enable_grad",
     "grad",
     "gradcheck",

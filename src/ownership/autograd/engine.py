@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode
+from ownership import grad_mode, observers
+from ownership.autograd import anomaly_mode
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 
 
@@ -46,6 +47,14 @@ def _retain(t: Any, grad: Any) -> None:
 
 
 def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
+    """AccumulateGrad (see :func:`_sum_into_grad`), then the accumulation observers."""
+    _sum_into_grad(var, grad, create_graph, shared)
+    if observers.ACCUMULATIONS and grad is not None and var.requires_grad:
+        for observe in observers.ACCUMULATIONS:
+            observe(var)
+
+
+def _sum_into_grad(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
     """AccumulateGrad: the first gradient is stolen when nobody else holds it and it has the
     leaf's layout, else copied into a new tensor with the leaf's layout (torch's
     ``clone_obey_contract``: an empty tensor then ``copy_``, so that copy is at version 1, and in
@@ -266,6 +275,8 @@ def run_backward(
                 outs = [None] * len(nexts)
             if not retain_graph:
                 node.release()
+            if anomaly_mode._state.enabled and anomaly_mode._state.check_nan:
+                anomaly_mode.check_nan(node.name(), outs)
             dts = node.input_dtypes
             if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
                 outs = [

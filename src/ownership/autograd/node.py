@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ownership.autograd.anomaly_mode import warn_forward
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 
 Edge = tuple["Node | None", int]
@@ -111,7 +112,12 @@ class OpNode(Node):
             return self._ctx
         vals = dict(self._ctx)
         for k, s in self._saved.items():
-            vals[k] = s.unpack()
+            try:
+                vals[k] = s.unpack()
+            except RuntimeError:
+                if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
+                    warn_forward(self.name(), s.trace)
+                raise
         return vals
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:

@@ -11,6 +11,9 @@ import re
 import weakref
 from typing import Any
 
+from ownership import observers
+from ownership.autograd import anomaly_mode
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -18,6 +21,7 @@ FREED_MESSAGE = (
     "graph a second time or if you need to access saved tensors after calling backward."
 )
 
+ANOMALY_HINT = anomaly_mode.ANOMALY_HINT
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -38,13 +42,25 @@ def describe(tensor: Any) -> str:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("node", "output_nr", "saved_for", "tensor", "version", "was_leaf", "weak_fn")
+    __slots__ = (
+        "__weakref__",
+        "node",
+        "output_nr",
+        "saved_for",
+        "tensor",
+        "trace",
+        "version",
+        "was_leaf",
+        "weak_fn",
+    )
 
     def __init__(
         self, tensor: Any, node: Any = None, saved_for: Any = None, on_view: bool = False
     ) -> None:
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
+        # the forward call's stack, in anomaly mode (torch keeps it on the node)
+        self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
         if on_view:
             # the result of an in-place op on a view: torch keeps a weak reference to the view's
             # grad_fn after the rebase (its AsStridedBackward0) and names it in errors while it
@@ -66,6 +82,9 @@ class SavedTensor:
             alias._requires_grad = True
             tensor = alias
         self.tensor = tensor
+        if observers.SAVES:
+            for observe in observers.SAVES:
+                observe(self)
 
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""
@@ -91,6 +110,8 @@ class SavedTensor:
             )
             if named is not None:
                 msg += f", which is output {nr} of {short_name(named.name())},"
-            msg += f" is at version {current}; expected version {self.version} instead. {HINT}"
-            raise RuntimeError(msg)
+            hint = ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else HINT
+            msg += f" is at version {current}; expected version {self.version} instead. {hint}"
+            writes = anomaly_mode.format_writes(t._storage.counter, self.version)
+            raise RuntimeError(msg + "\n" + writes if writes else msg)
         return t

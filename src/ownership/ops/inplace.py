@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
+from ownership import dtypes, layout, observers
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
@@ -66,6 +66,9 @@ def run_inplace(
             save(node)
     np.copyto(self._data, value, casting="unsafe")
     self._storage.counter.value += 1
+    if observers.WRITES:
+        for observe in observers.WRITES:
+            observe(self, name)
     if node is not None:
         self._set_history_inplace(node)
         if save_result:

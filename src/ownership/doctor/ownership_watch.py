@@ -1,0 +1,222 @@
+"""The ownership watcher: feeds a :class:`~ownership.doctor.ledger.Ledger` from the engine itself.
+
+The engine calls the doctor through its hook points (:mod:`ownership.observers`): every in-place
+write, every saved tensor, every gradient accumulation. Those are exact where torch's are
+inferred: a write shares the saved tensor's version counter (``counter is counter``) or it does
+not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The engine has no
+module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__call__``,
+``__setattr__``, ``state_dict`` and ``load_state_dict``, ``Optimizer.__init__`` and ``step``, and
+``Tensor.backward``, ``detach``, ``data`` and ``numpy``; ``stop()`` puts them back.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+from ownership import observers
+from ownership.doctor.ledger import Ledger, storage_key
+from ownership.doctor.locate import user_place
+from ownership.doctor.saves import SaveRecord, is_version_error
+from ownership.grad_mode import is_grad_enabled
+from ownership.nn.module import Module
+from ownership.optim.optimizer import Optimizer
+from ownership.tensor import Tensor
+
+__all__ = ["OwnershipWatch"]
+
+HIDDEN_DATA = "an alias with its own version counter (.data)"
+HIDDEN_NUMPY = "a numpy array sharing its memory (.numpy())"
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    work: Any = 100_000
+    try:
+        return bool(np.shares_memory(a._data, b._data, max_work=work))
+    except np.exceptions.TooHardError:
+        return True
+
+
+def _nodes(roots: list[Any]) -> list[Any]:
+    seen: set[int] = set()
+    order, stack = [], [r for r in roots if r is not None]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return order
+
+
+class OwnershipWatch:
+    """Watches the ownership engine for one run; ``stop()`` undoes everything."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.used = False  # whether the script did anything with the engine
+        self.records: dict[int, SaveRecord] = {}
+        self.by_storage: dict[int, list[weakref.ref[SaveRecord]]] = defaultdict(list)
+        self.restore: list[tuple[Any, str, Any]] = []
+        observers.SAVES.append(self._saved)
+        observers.WRITES.append(self._wrote)
+        observers.ACCUMULATIONS.append(self._accumulated)
+        self._wrap(Module, "__call__", self._call)
+        self._wrap(Module, "__setattr__", self._setattr)
+        self._wrap(Module, "state_dict", self._state_dict)
+        self._wrap(Module, "load_state_dict", self._load_state_dict)
+        self._wrap(Optimizer, "__init__", self._optimizer_init)
+        self._wrap(Optimizer, "step", self._step)
+        self._wrap(Tensor, "backward", self._backward)
+        self._wrap(Tensor, "detach", self._detach)
+        self._wrap(Tensor, "numpy", self._numpy)
+        data: Any = Tensor.__dict__["data"]
+        self.restore.append((Tensor, "data", data))
+        watched = property(functools.partial(self._data, data.fget), data.fset)
+        type.__setattr__(Tensor, "data", watched)
+
+    def _wrap(self, owner: Any, name: str, wrapper: Any) -> None:
+        original = getattr(owner, name)
+        self.restore.append((owner, name, owner.__dict__.get(name)))
+
+        @functools.wraps(original)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            return wrapper(original, *args, **kwargs)
+
+        setattr(owner, name, wrapped)
+
+    def stop(self) -> None:
+        """Remove the observers and restore every wrapped method."""
+        observers.SAVES.remove(self._saved)
+        observers.WRITES.remove(self._wrote)
+        observers.ACCUMULATIONS.remove(self._accumulated)
+        for owner, name, original in reversed(self.restore):
+            if original is None:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+
+    # ------------------------------------------------------------------ engine events
+    def _saved(self, saved: Any) -> None:
+        self.used = True
+        node = saved.node
+        rec = SaveRecord(saved.tensor, saved.version, user_place(), node.name() if node else "")
+        key = id(saved)
+        self.records[key] = rec
+        weakref.finalize(saved, self.records.pop, key, None)
+        self.by_storage[storage_key(saved.tensor)].append(weakref.ref(rec))
+
+    def _live(self, key: int) -> list[SaveRecord]:
+        refs = self.by_storage.get(key)
+        if not refs:
+            return []
+        kept = [r for r in (ref() for ref in refs) if r is not None]
+        if len(kept) != len(refs):
+            self.by_storage[key] = [weakref.ref(r) for r in kept]
+        return kept
+
+    def _wrote(self, t: Any, node_name: str) -> None:
+        self.used = True
+        key = storage_key(t)
+        place = None
+        for rec in self._live(key):
+            if rec.alias is t or _overlap(rec.alias, t):
+                place = place or user_place()
+                if rec.alias._storage.counter is t._storage.counter:
+                    rec.writes.append((t._version, place))
+                else:
+                    rec.hidden.append((place, HIDDEN_DATA))
+        ledger = self.ledger
+        if key in ledger.grad_owner or (
+            key in ledger.param_by_storage and ledger.forward_depth and not ledger.step_depth
+        ):
+            op = {"ZeroBackward0": "zero_", "FillBackward2": "fill_"}.get(node_name, node_name)
+            ledger.on_write(t, op, place or user_place())
+
+    def _accumulated(self, leaf: Any) -> None:
+        self.ledger.on_accumulate(leaf, user_place())
+
+    # ------------------------------------------------------------------ wrapped methods
+    def _call(self, original: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
+        ledger = self.ledger
+        self.used = True
+        ledger.forward_depth += 1
+        try:
+            ledger.on_module_call(module, is_grad_enabled(), user_place())
+            return original(module, *args, **kwargs)
+        finally:
+            ledger.forward_depth = max(0, ledger.forward_depth - 1)
+
+    def _setattr(self, original: Any, module: Any, name: str, value: Any) -> None:
+        original(module, name, value)
+        if isinstance(value, list | tuple | dict):
+            self.ledger.on_setattr(module, name, value, user_place())
+
+    def _state_dict(self, original: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
+        state = original(module, *args, **kwargs)
+        self.ledger.on_state_dict(state, user_place())
+        return state
+
+    def _load_state_dict(self, original: Any, module: Any, state: Any, *a: Any, **k: Any) -> Any:
+        self.ledger.on_load_state_dict(state, user_place())
+        return original(module, state, *a, **k)
+
+    def _optimizer_init(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> None:
+        original(opt, *args, **kwargs)
+        self.used = True
+        self.ledger.on_optimizer_made(opt, user_place())
+
+    def _step(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> Any:
+        place = user_place()
+        self.ledger.on_step(opt, place)
+        try:
+            return original(opt, *args, **kwargs)
+        finally:
+            self.ledger.on_step_done(opt, place)
+
+    def _backward(self, original: Any, t: Any, *args: Any, **kwargs: Any) -> Any:
+        records: list[SaveRecord] = []
+        for node in _nodes([t.grad_fn]):
+            for saved in (getattr(node, "_saved", None) or {}).values():
+                rec = self.records.get(id(saved))
+                if rec is not None:
+                    records.append(rec)
+        for rec in records:
+            if rec.numpy is not None:
+                value, where = rec.numpy
+                if not np.array_equal(rec.alias._data, value, equal_nan=True):
+                    rec.hidden.append((where, HIDDEN_NUMPY))
+                rec.numpy = None
+        self.ledger.on_backward(user_place(), records)
+        for rec in records:
+            rec.hidden.clear()
+        try:
+            return original(t, *args, **kwargs)
+        except RuntimeError as exc:
+            if is_version_error(exc):
+                self.ledger.on_version_error(str(exc))
+            raise
+
+    def _cut(self, t: Any, how: str) -> None:
+        if t._grad_fn is not None:
+            leaves = [n.variable for n in _nodes([t._grad_fn]) if hasattr(n, "variable")]
+            self.ledger.on_cut(leaves, user_place(), how)
+
+    def _detach(self, original: Any, t: Any) -> Any:
+        self._cut(t, "detach()")
+        return original(t)
+
+    def _data(self, fget: Any, t: Any) -> Any:
+        self._cut(t, ".data")
+        return fget(t)
+
+    def _numpy(self, original: Any, t: Any, *args: Any, **kwargs: Any) -> Any:
+        for rec in self._live(storage_key(t)):
+            if rec.numpy is None and not rec.stale() and _overlap(rec.alias, t):
+                rec.numpy = (rec.alias._data.copy(), user_place())
+        return original(t, *args, **kwargs)

@@ -1,0 +1,66 @@
+"""The doctor's report: findings as text for a person, or as JSON for a tool.
+
+JSON schema (``SCHEMA_VERSION`` 1)::
+
+    {"version": 1, "script": str, "engines": [str], "exit_status": int,
+     "findings": [{"code": str, "file": str | null, "line": int | null, "message": str,
+                   "related": [{"role": str, "file": str, "line": int,
+                                "function": str, "text": str}]}]}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from collections.abc import Sequence
+
+from ownership.doctor.findings import Finding, Place
+
+__all__ = ["SCHEMA_VERSION", "to_json", "to_text"]
+
+SCHEMA_VERSION = 1
+
+
+def _where(place: Place | None, base: str) -> str:
+    if place is None:
+        return "(no line of your code)"
+    name = os.path.relpath(place.file, base) if base else place.file
+    if name.startswith(".."):
+        name = place.file
+    return f"{name}:{place.line}"
+
+
+def to_text(findings: Sequence[Finding], base: str = "") -> str:
+    """One paragraph per finding: ``file:line: code``, the wrapped message, then the related
+    lines with their roles and source text; ``doctor: no findings`` when there is none.
+    Paths are shown relative to ``base`` when it is given."""
+    if not findings:
+        return "doctor: no findings"
+    blocks = [f"doctor: {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
+    for f in findings:
+        lines = [f"{_where(f.place, base)}: {f.code}"]
+        if f.place is not None and f.place.text:
+            lines.append(f"    {f.place.text}")
+        lines += textwrap.wrap(f.message, 96, initial_indent="  ", subsequent_indent="  ")
+        for role, place in f.related:
+            text = f"  {place.text}" if place.text else ""
+            lines.append(f"  - {role}: {_where(place, base)}{text}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def to_json(
+    findings: Sequence[Finding], script: str, engines: Sequence[str], exit_status: int
+) -> str:
+    """The findings as a JSON document (see the module's schema)."""
+    return json.dumps(
+        {
+            "version": SCHEMA_VERSION,
+            "script": script,
+            "engines": list(engines),
+            "exit_status": exit_status,
+            "findings": [f.to_json() for f in findings],
+        },
+        indent=2,
+    )

@@ -1,0 +1,101 @@
+"""``python -m ownership.doctor``: the script's own output and status first, then the report;
+``--json`` prints only JSON on standard output, in the documented schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from doctor.corpus import SCRIPTS
+
+from ownership.doctor import CODES
+
+
+def doctor(*args: str, engine: str = "torch") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DOCTOR_ENGINE": engine}
+    return subprocess.run(
+        [sys.executable, "-m", "ownership.doctor", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_the_version_error_comes_first_unchanged_then_the_finding() -> None:
+    script = SCRIPTS / "bug_sigmoid_mul.py"
+    alone = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
+    )
+    run = doctor(str(script))
+    assert run.returncode == alone.returncode == 1
+    message = alone.stderr.strip().splitlines()[-1]
+    assert message.startswith("RuntimeError: one of the variables needed")
+    assert run.stderr.strip().splitlines()[-1] == message
+    assert "ownership/doctor" not in run.stderr
+    report = run.stdout
+    assert report.lstrip().startswith("doctor: 1 finding")
+    assert f"{script.name}:14: inplace-write" in report
+    assert "- saved:" in report and "h = x.sigmoid()" in report
+
+
+def test_a_clean_script_keeps_its_output_and_status() -> None:
+    run = doctor(str(SCRIPTS / "clean_inplace_safe.py"))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0].startswith("tensor(")
+    assert run.stdout.rstrip().endswith("doctor: no findings")
+
+
+def test_json_schema(tmp_path: Path) -> None:
+    run = doctor("--json", str(SCRIPTS / "bug_modules_in_list.py"), engine="ownership")
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert set(doc) == {"version", "script", "engines", "exit_status", "findings"}
+    assert doc["version"] == 1
+    assert doc["script"] == str(SCRIPTS / "bug_modules_in_list.py")
+    assert doc["engines"] == ["ownership"]
+    assert doc["exit_status"] == 0
+    assert [f["code"] for f in doc["findings"]] == ["unregistered-module", "not-optimized"]
+    for finding in doc["findings"]:
+        assert set(finding) == {"code", "file", "line", "message", "related"}
+        assert finding["code"] in CODES
+        assert isinstance(finding["line"], int) and isinstance(finding["message"], str)
+        for related in finding["related"]:
+            assert set(related) == {"role", "file", "line", "function", "text"}
+
+
+def test_script_arguments_and_exit_status(tmp_path: Path) -> None:
+    script = tmp_path / "argv.py"
+    script.write_text("import sys\nprint(sys.argv[1:])\nsys.exit(int(sys.argv[1]))\n")
+    run = doctor("--json", str(script), "3", "--flag")
+    assert run.returncode == 3
+    assert "['3', '--flag']" in run.stderr  # the script's output moves to stderr under --json
+    assert json.loads(run.stdout)["findings"] == []
+
+
+def test_torch_is_imported_only_when_the_script_uses_it(tmp_path: Path) -> None:
+    script = tmp_path / "own.py"
+    script.write_text(
+        "import sys\nimport ownership as torch\n"
+        "h = torch.ones(2, requires_grad=True).exp()\nprint('torch' in sys.modules)\n"
+    )
+    run = doctor(str(script))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "False"
+
+
+def test_torchs_warnings_keep_pointing_at_the_users_line(tmp_path: Path) -> None:
+    script = tmp_path / "warns.py"
+    script.write_text("import torch\nx = torch.ones(1, requires_grad=True) * 2\nprint(float(x))\n")
+    run = doctor(str(script))
+    assert run.returncode == 0
+    assert f"{script}:3: UserWarning: Converting a tensor" in run.stderr
+
+
+def test_a_missing_script_is_a_usage_error(tmp_path: Path) -> None:
+    run = doctor(str(tmp_path / "missing.py"))
+    assert run.returncode == 2
+    assert "no such script" in run.stderr
