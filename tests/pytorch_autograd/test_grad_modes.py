@@ -414,10 +414,6 @@ def test_no_grad_input() -> None:
     assert same(program) == [True, None]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: backward(create_graph=True) omits torch's reference-cycle UserWarning",
-)
 def test_grad_mode_restored_reentrant() -> None:
     """TestAutograd.test_grad_mode_restored_reentrant: grad inside backward restores the mode."""
 
@@ -446,7 +442,9 @@ def test_grad_mode_restored_reentrant() -> None:
         MyFunction.apply(inp).sum().backward(create_graph=True)
         return seen + [inp.grad.clone()]
 
-    r = same(program)
+    # warnings=False: torch warns about backward(create_graph=True) once per process, so whether
+    # it warns here depends on test order; test_backward_create_graph_warns checks that warning.
+    r = same(program, warnings=False)
     assert r[:8] == [True, True, True, False, True, True, True, True]
 
 
