@@ -134,7 +134,7 @@ def test_backward_with_nonleaf_inputs() -> None:
         out.backward(t.ones(2, 2, dtype=t.double), create_graph=True, inputs=[x, y, x_nonleaf])
         grads = [grad_of(y), grad_of(x), grad_of(x_nonleaf), 2 * x_nonleaf + y]
         out.backward(t.ones(2, 2, dtype=t.double), create_graph=True, inputs=[z])
-        return grads + [z.grad]
+        return [*grads, z.grad]
 
     # warnings=False: torch warns about backward(create_graph=True) once per process, so whether
     # it warns here depends on test order; test_backward_create_graph_warns checks that warning.
@@ -327,7 +327,7 @@ def test_retain_grad_inplace() -> None:
         x = t.zeros(4)
         y = x.view(2, 2)
         y.add_(t.ones(2, 2, requires_grad=True))
-        return out + [x]
+        return [*out, x]
 
     r = same(program)
     assert [g.values.tolist() for g in r[:3]] == [[1.0]] * 3

@@ -247,7 +247,7 @@ def test_leaf_assignment() -> None:
         x[1] = 2 * z
         facts = [x.requires_grad, x.grad_fn is not None]
         x.sum().backward()
-        return facts + [y.grad, z.grad, x]
+        return [*facts, y.grad, z.grad, x]
 
     r = same(program)
     assert r[:2] == [True, True] and (r[3].values == 2).all()
@@ -334,7 +334,7 @@ def test_type_conversions() -> None:
         fvar.double().sum().backward()
         dvar = m(t, 5, 5).double().requires_grad_()
         dvar.float().sum().backward()
-        return out + [fvar.grad.dtype, fvar.grad, dvar.grad.dtype, dvar.grad]
+        return [*out, fvar.grad.dtype, fvar.grad, dvar.grad.dtype, dvar.grad]
 
     r = same(program)
     assert [repr(d) for d in r[4::2]] == ["torch.float32", "torch.float64"]
