@@ -135,7 +135,7 @@ def test_inplace_view_multi_output_safe(split: str) -> None:
     def program(t):
         a = t.arange(9.0).reshape(3, 3).requires_grad_()
         b = a + a
-        s1, s2, s3 = b.split(1) if split == "split" else b.chunk(3)
+        s1, s2, _s3 = b.split(1) if split == "split" else b.chunk(3)
         s1.mul_(s2)
 
     assert "Output 0 of Split is a view and is being modified inplace" in same(program).message
@@ -150,7 +150,7 @@ def test_inplace_view_multi_output_unsafe() -> None:
         for f in (lambda v: v.unsafe_split(1), lambda v: v.unsafe_chunk(3)):
             a = t.arange(9.0).reshape(3, 3).requires_grad_()
             b = a + a
-            s1, s2, s3 = f(b)
+            s1, s2, _s3 = f(b)
             s1.mul_(s2)
             s1.sum().backward()
             out.append(grad_of(a))

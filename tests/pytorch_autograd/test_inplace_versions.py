@@ -207,8 +207,13 @@ MASK = [
 
 @pytest.mark.parametrize(
     ("size", "rows", "with_tensor"),
-    [((5, 5), MASK, False), ((5,), MASK[0], False), ((1,), [True], False)]
-    + [((5, 5), MASK, True), ((5,), MASK[0], True)],
+    [
+        ((5, 5), MASK, False),
+        ((5,), MASK[0], False),
+        ((1,), [True], False),
+        ((5, 5), MASK, True),
+        ((5,), MASK[0], True),
+    ],
 )
 def test_setitem_mask(size: tuple[int, ...], rows: object, with_tensor: bool) -> None:
     """TestAutograd.test_setitem_mask: boolean masks (fixed, not ``bernoulli_``)."""
