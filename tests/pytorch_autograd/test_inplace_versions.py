@@ -101,7 +101,7 @@ def test_inplace(part: int) -> None:
         return [x, grad_of(leaf), error_of(lambda: z.backward(go)), go]
 
     r = same(program)
-    assert "modified by an inplace operation" in r[-2]
+    assert any(isinstance(v, str) and "modified by an inplace operation" in v for v in r)
     if part == 3:
         assert abs(r[2].values - (1 + 2.718281828) / 2).max() < 1e-5
 
