@@ -6,6 +6,8 @@ adapted)."""
 
 from __future__ import annotations
 
+import weakref
+
 import pytest
 
 from differential import same
@@ -274,3 +276,109 @@ def test_custom_autograd_repeated_grad_grad() -> None:
 
     r = same(program)
     assert r[0].values == r[1].values and r[2].values == r[3].values
+
+
+def _dirty_add_one(t):
+    """The Func of the mark_dirty tests below: ``inp.add_(1)``, marked dirty, returned."""
+
+    class Func(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, inp):
+            inp.add_(1)
+            ctx.mark_dirty(inp)
+            return inp
+
+        @staticmethod
+        def backward(ctx, g_o):
+            pass
+
+    return Func
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: ctx.mark_dirty() of a view of a clone made inside forward (not an input) is "
+    "accepted; torch raises 'received a tensor that was not an input.'",
+)
+def test_custom_function_mark_output_view_of_intermediate() -> None:
+    """TestAutograd.test_custom_function_mark_output_view_of_intermediate (recent revision)."""
+
+    def program(t):
+        class Func(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, inp):
+                out = inp.clone().view_as(inp)
+                ctx.mark_dirty(out)
+                return out
+
+            @staticmethod
+            def backward(ctx, g_o):
+                pass
+
+        a = t.tensor([1.0], requires_grad=True)
+        Func.apply(a.clone())
+
+    assert "received a tensor that was not an input." in same(program).message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a Function writing in place into an output of split() gets 'its base or "
+    "another view of its base has been modified inplace'; torch says 'is being modified inplace'",
+)
+def test_custom_function_inplace_on_non_default_view() -> None:
+    """TestAutograd.test_custom_function_inplace_on_non_default_view (recent revision), with
+    ``split(1)`` for the original's ``split_with_sizes([1, 1])``: a multi-output view."""
+
+    def program(t):
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        b, _c = a.clone().split(1, dim=0)
+        _dirty_add_one(t).apply(b)
+
+    assert "output of a function that returns multiple view" in same(program).message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a Function that writes in place into a view of a leaf requiring grad (and "
+    "marks it dirty) is accepted; torch raises",
+)
+def test_custom_function_inplace_on_view_of_leaf() -> None:
+    """TestAutograd.test_custom_function_inplace_on_view_of_leaf (recent revision)."""
+
+    def program(t):
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        _dirty_add_one(t).apply(a.view_as(a))
+
+    assert "a view of a leaf Variable that requires grad" in same(program).message
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a view marked dirty and saved by a Function stays alive after its last "
+    "reference goes (a reference cycle; issue 8 §4)",
+)
+def test_custom_function_saving_mutated_view_no_leak() -> None:
+    """TestAutograd.test_custom_function_saving_mutated_view_no_leak (recent revision)."""
+
+    def program(t):
+        class Test(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.mark_dirty(x)
+                ctx.save_for_backward(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                pass
+
+        def scope():
+            x = t.tensor(1.0, requires_grad=True).clone()
+            x = x.view_as(x)
+            Test.apply(x)
+            return weakref.ref(x)
+
+        return scope()() is None
+
+    assert same(program) is True
