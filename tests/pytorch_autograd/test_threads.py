@@ -34,10 +34,13 @@ def racing(program):
         sys.setswitchinterval(interval)
 
 
+# Not strict: a lost update is a race, so even with a short switch interval a run of ownership
+# can come out right by luck (an XPASS, reported by -ra, not a failure). Make it strict once the
+# engine locks accumulation; then the test fails if the bug comes back.
 _LOST_UPDATES = pytest.mark.xfail(
-    strict=True,
+    strict=False,
     reason="bug: concurrent backward() calls into one shared leaf lose updates to .grad "
-    "(torch locks AccumulateGrad; issue 8 §4)",
+    "(torch locks AccumulateGrad; issue 8 §4); a race, so not strict",
 )
 
 
