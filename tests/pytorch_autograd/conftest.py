@@ -5,9 +5,13 @@
 
 Where they come from
     ``test/test_autograd.py`` of pytorch/pytorch (BSD-3-Clause; attribution kept in every file's
-    header), as stored at commit ``0011ee059a1e`` (the revision available to this port: older
-    than torch 2.13, so the expected answers are always those of the installed torch 2.13,
-    never literals copied from the old file where torch has since changed).
+    header). Most tests follow the file as stored at commit ``0011ee059a1e`` (older than torch
+    2.13); tests added to the file since (the grad-mode coroutine and decorator tests, the
+    ``backward(inputs=...)`` tests, saved-tensor hooks, inference mode, in-place view ops, ...)
+    follow a recent revision of the same file, and their module docstrings say so. Either way
+    the answer compared is that of the installed torch 2.13; where torch has changed since the
+    revision read (a warning that became an error, a reworded message), the test's docstring
+    says so and asserts torch 2.13's answer.
 
 What is adapted
     The tests whose subject is this unit: version counters, in-place ops on leaves and on views,
@@ -24,8 +28,11 @@ How
     agree on them, and the test also checks torch's answer against the original's assertion.
     ``randn`` is replaced by fixed values (the engines' random streams differ); a loop over
     cases in the original becomes a parametrised test or a list of results. ``assertRaises``
-    becomes an exception the program lets escape: both engines must raise the same class with
-    the same message.
+    becomes an exception the program lets escape, or a message recorded with
+    ``differential.error_of``: both engines must raise the same class with the same message.
+    Gradients are returned through ``differential.grad_of`` (a clone), since the ``_version``
+    of a ``.grad`` buffer is an engine artefact; the versions of the caller's tensors are
+    compared.
 
 Expected failures
     Where ownership lacks a feature a test needs, or answers differently, the test is marked

@@ -11,13 +11,7 @@ import weakref
 
 import pytest
 
-from differential import same
-
-
-def grad_of(x):
-    """``x.grad`` copied: its ``_version`` is an engine artefact (tests/engine/engine_gradients.py)."""
-    return None if x.grad is None else x.grad.clone()
-
+from differential import grad_of, same
 
 _VIEW_NOT_REBASED = (
     "bug: a custom Function that marks a view input dirty does not rebase the view's base "

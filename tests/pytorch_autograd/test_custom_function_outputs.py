@@ -7,12 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
-
-
-def grad_of(x):
-    """``x.grad`` copied: its ``_version`` is an engine artefact (tests/engine/engine_gradients.py)."""
-    return None if x.grad is None else x.grad.clone()
+from differential import grad_of, same
 
 
 def m(t, *shape, requires_grad=True):

@@ -10,20 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from differential import error_of, same
 
 pytestmark = pytest.mark.xfail(strict=True, reason="gap: torch.inference_mode (issue 11)")
 
 RG = pytest.mark.parametrize("requires_grad", [True, False])
-
-
-def error_of(fn):
-    """The message of the RuntimeError ``fn()`` raises, or None: the original's assertRaises."""
-    try:
-        fn()
-    except RuntimeError as e:
-        return str(e)
-    return None
 
 
 def test_inference_mode_context_manager() -> None:

@@ -7,21 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
-
-
-def grad_of(x):
-    """``x.grad`` copied: its ``_version`` is an engine artefact (tests/engine/engine_gradients.py)."""
-    return None if x.grad is None else x.grad.clone()
-
-
-def error_of(fn):
-    """The message of the RuntimeError ``fn()`` raises, or None: the original's assertRaises."""
-    try:
-        fn()
-    except RuntimeError as e:
-        return str(e)
-    return None
+from differential import error_of, grad_of, same
 
 
 def test_version_counter() -> None:

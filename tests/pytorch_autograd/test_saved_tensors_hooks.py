@@ -11,16 +11,11 @@ import warnings
 
 import pytest
 
-from differential import same
+from differential import grad_of, same
 
 HOOKS_GAP = pytest.mark.xfail(
     strict=True, reason="gap: torch.autograd.graph.saved_tensors_hooks (issue 11)"
 )
-
-
-def grad_of(x):
-    """``x.grad`` copied: its ``_version`` is an engine artefact (tests/engine/engine_gradients.py)."""
-    return None if x.grad is None else x.grad.clone()
 
 
 def five(t):

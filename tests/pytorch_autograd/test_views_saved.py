@@ -11,21 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from differential import error_of, same
 
 _CUSTOM_VIEW = (
     "bug: an in-place op on a view returned by a custom Function gets ownership's no_grad-view "
     "message, not torch's 'This view was created inside a custom Function' wording"
 )
-
-
-def error_of(fn):
-    """The message of the RuntimeError ``fn()`` raises, or None: the original's assertRaises."""
-    try:
-        fn()
-    except RuntimeError as e:
-        return str(e)
-    return None
 
 
 def test_detach_then_inplace_raises_in_autograd() -> None:
