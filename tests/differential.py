@@ -28,7 +28,18 @@ import torch
 
 from ownership.compare import Named, Program, Raised, Run, TensorFacts, facts, insist_agree, run
 
-__all__ = ["Named", "Program", "Raised", "Run", "TensorFacts", "facts", "run", "same"]
+__all__ = [
+    "Named",
+    "Program",
+    "Raised",
+    "Run",
+    "TensorFacts",
+    "error_of",
+    "facts",
+    "grad_of",
+    "run",
+    "same",
+]
 
 
 def _ownership() -> ModuleType:
@@ -66,3 +77,20 @@ def same(
         torch.set_warn_always(warned_always)
     insist_agree(runs, rtol=rtol, atol=atol, message=message, compare_warnings=warnings)
     return runs["torch"].facts
+
+
+def grad_of(x: Any) -> Any:
+    """``x.grad`` cloned (or ``None``), for a program to return: the clone keeps the gradient's
+    values, dtype and graph but not its ``_version``, which is an engine artefact (see
+    tests/engine/engine_gradients.py)."""
+    return None if x.grad is None else x.grad.clone()
+
+
+def error_of(action: Any) -> str | None:
+    """The message of the RuntimeError ``action()`` raises, or ``None``: a program's way of
+    recording an ``assertRaises(RuntimeError, action)`` and going on."""
+    try:
+        action()
+    except RuntimeError as e:
+        return str(e)
+    return None
