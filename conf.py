@@ -28,6 +28,7 @@ extensions = [
     "sphinx_design",
     "sphinx_copybutton",
     "guide_checks",  # docs/_ext: offline MathJax, executed-cell checks, quiet kernels
+    "downloads",  # docs/_ext: a notebook per guide page, and the engine's wheel
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]
@@ -88,6 +89,7 @@ autodoc_typehints = "signature"
 typehints_use_signature = True
 typehints_use_signature_return = True
 always_document_param_types = False
+typehints_document_rtype = False  # the signature already shows it
 typehints_fully_qualified = False
 
 # --- doctest ------------------------------------------------------------------------------
@@ -100,7 +102,10 @@ doctest_test_doctest_blocks = ""  # only explicit doctest blocks/directives are 
 
 # --- HTML ---------------------------------------------------------------------------------
 html_theme = "furo"
-html_title = "ownership · Aliasing, mutation and module ownership"
+html_title = "Unit 1.7 · Aliasing, mutation and module ownership"
+html_short_title = "Unit 1.7"
+html_favicon = "docs/_static/favicon.svg"
+html_css_files = ["guide.css"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
