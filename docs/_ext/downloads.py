@@ -130,9 +130,22 @@ def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
         for name in ("pyproject.toml", "README.md", "LICENSE"):
             if (root / name).is_file():
                 shutil.copy2(root / name, tree / name)
-        shutil.copytree(root / "src", tree / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
-        cmd = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-               "--no-index", "-w", str(Path(tmp) / "dist"), str(tree)]
+        shutil.copytree(
+            root / "src", tree / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__")
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(Path(tmp) / "dist"),
+            str(tree),
+        ]
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         built = list((Path(tmp) / "dist").glob("ownership-*.whl"))
         if done.returncode != 0 or len(built) != 1:

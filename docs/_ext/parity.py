@@ -41,7 +41,9 @@ _RTOL, _ATOL = 1e-4, 2e-4  # printed numbers are rounded (4 decimals by default)
 def _importer(real: Any) -> Any:
     """``__import__`` with ``torch`` and ``torch.x`` resolved to ``ownership`` and ``ownership.x``."""
 
-    def __import__(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:  # noqa: A001, A002, E501
+    def __import__(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
         if level == 0 and (name == "torch" or name.startswith("torch.")):
             mapped = "ownership" + name[len("torch") :]
             importlib.import_module(mapped)
