@@ -1,8 +1,9 @@
 """What the site offers for download, built with the site (loaded by conf.py).
 
 - Each guide page that has code gets a notebook, ``_downloads/notebooks/<page>.ipynb``, made from
-  the page's own source: the cells a reader never sees (``remove-cell``; ``remove-input`` cells
-  that use the ownership engine) are left out, and MyST roles become plain text. The link at the
+  the page's own source: the cells whose code a reader never sees (``remove-cell``,
+  ``remove-input``: the engine checks and the pictures) are left out, MyST roles become plain
+  text, and each doctest in the text is followed by a cell that runs it. The link at the
   top of the page says whether the notebook needs more than PyTorch.
 - The engine itself, as a wheel, ``_downloads/ownership-<release>-py3-none-any.whl``, built from
   ``src/`` without the network (``pip wheel --no-deps --no-build-isolation``).
@@ -27,7 +28,8 @@ from sphinx.errors import ExtensionError
 NOTEBOOK_DIR = "_downloads/notebooks"
 GUIDE = "guide/"
 _ROLE = re.compile(r"\{(?:term|doc|ref|py:\w+)\}`([^`<]*?)\s*(?:<[^>]*>)?`")
-_HIDDEN = ("remove-cell",)
+_HIDDEN = ("remove-cell", "remove-input")  # proof machinery and pictures: not for the notebook
+_DOCTEST = re.compile(r"```\{doctest\}\n(.*?)```", re.S)
 
 
 def wheel_name(release: str) -> str:
@@ -49,13 +51,19 @@ def notebook_for(source: str) -> nbformat.NotebookNode:
             text = cell.source
             if any(t in tags for t in _HIDDEN) or text.lstrip().startswith("%"):
                 continue
-            if "remove-input" in tags and "ownership" in text:
-                continue
             for key in ("expect", "mystnb"):
                 cell.metadata.pop(key, None)
         else:
             cell.source = _ROLE.sub(r"\1", cell.source)
         cells.append(cell)
+        if cell.cell_type == "markdown":  # a doctest in the text becomes a cell to run
+            for block in _DOCTEST.findall(cell.source):
+                code = [ln[4:] for ln in block.splitlines() if ln.startswith((">>> ", "... "))]
+                if code:
+                    cells.append(nbformat.v4.new_code_cell("\n".join(code)))
+    code = [c.source for c in cells if c.cell_type == "code"]
+    if code and not any("import torch" in c for c in code):  # the doctests' own set-up
+        cells.insert(1, nbformat.v4.new_code_cell("import torch"))
     notebook.cells = cells
     notebook.metadata = {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
@@ -104,6 +112,7 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None or app.builder.format != "html":
         return
     out = Path(app.outdir) / NOTEBOOK_DIR
+    shutil.rmtree(out, ignore_errors=True)  # no notebook of a page that has none any more
     out.mkdir(parents=True, exist_ok=True)
     for docname in sorted(app.env.found_docs):
         if not docname.startswith(GUIDE):
@@ -121,6 +130,8 @@ def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None or app.builder.format != "html":
         return
     root = Path(app.confdir)
+    if not (root / "src" / "ownership" / "__init__.py").is_file():  # a site without the engine
+        return
     out = Path(app.outdir) / "_downloads"
     out.mkdir(parents=True, exist_ok=True)
     target = out / wheel_name(app.config.release)
