@@ -75,7 +75,6 @@ NOT_FOR_LEARNERS: tuple[str, ...] = (
     "threadpoolctl",
     "not verified",
     "namesake",
-    "side_by_side",
 )
 
 # Screenshots at a phone's width and in the dark theme, for review.

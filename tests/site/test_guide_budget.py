@@ -54,18 +54,17 @@ class _Blocks(HTMLParser):
 
 
 def _section(page: Page, cls: str) -> str:
-    match = re.search(rf'<div class="admonition {cls}[^"]*">(.*?)</div>', page.html, re.S)
+    match = re.search(rf'<div class="[^"]*\b{cls}\b[^"]*">(.*?)</div>', page.html, re.S)
     return re.sub(r"<[^>]+>", " ", match.group(1)) if match else ""
 
 
 def visible_code(page: Page) -> list[str]:
-    """The code blocks a reader can see (or unfold) on the page, outputs left out."""
+    """The code blocks a reader can see (or unfold) on the page, outputs left out (code that a
+    cell writes as Markdown, such as the completion drills, counts as code)."""
     parser = _Blocks()
     parser.feed(page.html.split('role="main"', 1)[-1])
     code = []
-    for around, text in parser.blocks:
-        if any(c in ("cell_output", "output") for c in around):
-            continue
+    for around, text in parser.blocks:  # outputs are highlight-myst-ansi, -ipythontb or -text
         if any(c == f"highlight-{lang}" for c in around for lang in _CODE_LANGS):
             code.append(text)
     return code
