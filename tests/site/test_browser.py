@@ -376,7 +376,12 @@ def test_notebook_offered_and_served(browser: Browser, url: str) -> None:
         code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
         assert code, f"{href} has no code cell"
         sources = "\n".join("".join(c["source"]) for c in code)
-        assert "%load_ext parity" not in sources and "side_by_side" not in sources
+        assert "%load_ext parity" not in sources, f"{href} has the page's hidden checks"
+        says_plain = "runs with plain PyTorch" in page.inner_text("p.notebook-download")
+        assert says_plain == ("ownership" not in sources), (
+            f"{url}: the link says plain PyTorch is {'enough' if says_plain else 'not enough'}, "
+            "the notebook disagrees"
+        )
     finally:
         page.close()
 
