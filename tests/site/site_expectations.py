@@ -33,6 +33,9 @@ PAGES: dict[str, Expect] = {
     "guide/traps.html": Expect(texts=(".data",)),
     "guide/in-the-wild.html": Expect(texts=("AsStrided", "deepcopy", "requires_grad_(False)")),
     "guide/end.html": Expect(texts=("What comes next", "2.2", "2.3")),
+    "explain/engine-internals.html": Expect(
+        selectors=("div.sd-tab-set",), texts=("the same in both engines",)
+    ),
     "glossary.html": Expect(texts=("version counter", "CopySlices", "state_dict")),
     "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
     "related/training-signatures.html": Expect(selectors=("img",)),

@@ -419,3 +419,19 @@ def test_narrow_and_dark_screenshots(browser: Browser, site: Path) -> None:
         finally:
             page.close()
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"
+
+
+def test_engine_tabs_switch(browser: Browser) -> None:
+    """On an engine page, each engine's result is a tab, and clicking a tab shows it."""
+    opened = _open(browser, "explain/engine-internals.html")
+    page = opened.page
+    try:
+        tabs = page.locator("div.sd-tab-set").first
+        labels = tabs.locator(":scope > label")
+        assert labels.all_inner_texts() == ["torch", "ownership"]
+        contents = tabs.locator(":scope > div.sd-tab-content")
+        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible()
+        labels.nth(1).click()
+        assert contents.nth(1).is_visible() and not contents.nth(0).is_visible()
+    finally:
+        page.close()
