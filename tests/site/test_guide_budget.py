@@ -128,3 +128,16 @@ def test_words_for_learners(site: object, url: str) -> None:
     text = _unit()[url].text.lower()
     found = [w for w in NOT_FOR_LEARNERS if w in text]
     assert not found, f"{url} says {found}"
+
+
+STUDY_PAGES = [u for u in UNIT_PAGES if "/study-" in u or u.endswith("in-the-wild.html")]
+
+
+@pytest.mark.parametrize("url", STUDY_PAGES)
+def test_study_pages_ask_before_they_show(site: object, url: str) -> None:
+    """At least three Predict prompts, and at least as many outputs folded until asked for."""
+    html = _unit()[url].html
+    prompts = html.count("<strong>Predict.</strong>")
+    folded = len(re.findall(r'<details class="[^"]*\bhide below-input\b', html))
+    assert prompts >= 3, f"{url} has {prompts} Predict prompts"
+    assert folded >= prompts, f"{url}: {prompts} prompts but only {folded} folded outputs"
