@@ -141,3 +141,9 @@ def test_study_pages_ask_before_they_show(site: object, url: str) -> None:
     folded = len(re.findall(r'<details class="[^"]*\bhide below-input\b', html))
     assert prompts >= 3, f"{url} has {prompts} Predict prompts"
     assert folded >= prompts, f"{url}: {prompts} prompts but only {folded} folded outputs"
+
+
+@pytest.mark.parametrize("url", [u for u in UNIT_PAGES if u != "guide/practice.html"])
+def test_unit_pages_link_the_glossary(site: object, url: str) -> None:
+    terms = set(re.findall(r"glossary\.html#(term-[\w-]+)", _unit()[url].html))
+    assert terms, f"{url} links no word to the glossary"
