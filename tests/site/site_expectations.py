@@ -105,3 +105,17 @@ NOTEBOOK_PAGES: tuple[str, ...] = (
 )
 # The engine's wheel, built with the site (docs/_ext/downloads.py) and linked from the start page.
 WHEEL = "ownership-0.1.0-py3-none-any.whl"
+
+# The optional pages with outputs: they must be legible at a phone's width too.
+OPTIONAL_PAGES: tuple[str, ...] = (
+    "related/broadcasting.html",
+    "related/views-and-strides.html",
+    "related/gradient-checks.html",
+    "related/softmax-cross-entropy.html",
+    "related/training-signatures.html",
+    "recipes/swap-engines.html",
+    "recipes/audit-a-module.html",
+    "recipes/draw-a-graph.html",
+    "explain/engine-internals.html",
+    "explain/autograd-and-saved-tensors.html",
+)

@@ -34,6 +34,7 @@ from site_expectations import (
     NARROW_SCREENSHOTS,
     NARROW_WIDTH,
     NOTEBOOK_PAGES,
+    OPTIONAL_PAGES,
     PAGES,
     SCREENSHOTS,
     SEARCHES,
@@ -342,8 +343,8 @@ _TOO_WIDE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("url", UNIT_PAGES)
-def test_unit_page_at_a_phones_width(browser: Browser, url: str) -> None:
+@pytest.mark.parametrize("url", [*UNIT_PAGES, *OPTIONAL_PAGES])
+def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
     opened = _open(browser, url)
     page = opened.page
     try:
