@@ -5,7 +5,13 @@ every page is opened. Each page must: log no console error and raise no script e
 nothing from any host but 127.0.0.1 (such requests are recorded and aborted); have every math
 element typeset by the site's own MathJax (``mjx-container``, no raw ``\\(`` left); open every
 sphinx-design dropdown on a click. The search page must find each query of
-``site_expectations.SEARCHES`` offline. Screenshots for review go to ``_build/screenshots/``.
+``site_expectations.SEARCHES`` offline. At a phone's width (375 px), on the unit's pages and the
+optional pages with outputs, no output is wider than its box, the page does not scroll sideways,
+and every folded part (dropdowns, folded outputs) is closed on load. Each unit page with code
+links its notebook, which is served and says truthfully whether plain PyTorch is enough; the
+engine's wheel is served and linked from the start page; on the engine pages each engine's
+result is a tab that shows on a click. Screenshots for review (also at 375 px and in the dark
+theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
 missing and this runs as root with apt-get, the session installs Debian's ``chromium`` package
