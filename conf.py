@@ -28,6 +28,7 @@ extensions = [
     "sphinx_design",
     "sphinx_copybutton",
     "guide_checks",  # docs/_ext: offline MathJax, executed-cell checks, quiet kernels
+    "downloads",  # docs/_ext: a notebook per guide page, and the engine's wheel
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]
@@ -77,6 +78,8 @@ nb_execution_show_tb = True  # ... and the build log shows which cell and why
 nb_execution_timeout = 120  # seconds per cell
 nb_execution_allow_errors = False  # only cells tagged raises-exception may raise
 nb_merge_streams = True
+nb_code_prompt_show = "Show the {type}"  # a folded output: "Show the output"
+nb_code_prompt_hide = "Hide the {type}"
 nb_output_stderr = "warn"  # anything on stderr is a build warning, so (with -W) an error
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # no CDN scripts
 nb_execution_excludepatterns: list[str] = []
@@ -88,6 +91,7 @@ autodoc_typehints = "signature"
 typehints_use_signature = True
 typehints_use_signature_return = True
 always_document_param_types = False
+typehints_document_rtype = False  # the signature already shows it
 typehints_fully_qualified = False
 
 # --- doctest ------------------------------------------------------------------------------
@@ -100,7 +104,10 @@ doctest_test_doctest_blocks = ""  # only explicit doctest blocks/directives are 
 
 # --- HTML ---------------------------------------------------------------------------------
 html_theme = "furo"
-html_title = "ownership · Aliasing, mutation and module ownership"
+html_title = "Unit 1.7 · Aliasing, mutation and module ownership"
+html_short_title = "Unit 1.7"
+html_favicon = "docs/_static/favicon.svg"
+html_css_files = ["guide.css"]
 html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None

@@ -49,6 +49,10 @@ def _kernel_settings(app: Sphinx) -> None:
     profile.mkdir(parents=True, exist_ok=True)
     (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
     os.environ["IPYTHONDIR"] = str(ipython_dir)
+    # The kernels import the ``parity`` extension (docs/_ext/parity.py) with ``%load_ext parity``.
+    here = str(Path(__file__).resolve().parent)
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join([here, *[p for p in paths if p != here]])
     os.environ.setdefault("PYTHONWARNINGS", "default")
 
 

@@ -98,6 +98,12 @@ def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
             "stderr",
         ),
         (
+            "a cell whose result differs between torch and ownership",
+            "```{code-cell} ipython3\n:tags: [remove-cell]\n%load_ext parity\n```\n"
+            "```{code-cell} ipython3\nimport torch\nprint(torch.__name__)\n```\n",
+            "the engines disagree",
+        ),
+        (
             "a broken cross-reference",
             GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
             "reference target not found",

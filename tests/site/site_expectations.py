@@ -21,7 +21,7 @@ class Expect:
 
 
 PAGES: dict[str, Expect] = {
-    "index.html": Expect(texts=("ownership",)),
+    "index.html": Expect(texts=("ownership", "Start here")),
     "guide/first-look.html": Expect(math=True, texts=("version counter",)),
     "guide/overview.html": Expect(texts=("You can now",)),
     "guide/study-1-version-counter.html": Expect(texts=("version counter", "Sigmoid")),
@@ -32,6 +32,12 @@ PAGES: dict[str, Expect] = {
     "guide/completion.html": Expect(min_dropdowns=12),
     "guide/practice.html": Expect(min_dropdowns=4, texts=("python -m ownership.grade",)),
     "guide/traps.html": Expect(texts=(".data",)),
+    "guide/in-the-wild.html": Expect(texts=("AsStrided", "deepcopy", "requires_grad_(False)")),
+    "guide/end.html": Expect(texts=("What comes next", "2.2", "2.3")),
+    "explain/engine-internals.html": Expect(
+        selectors=("div.sd-tab-set",), texts=("the same in both engines",)
+    ),
+    "glossary.html": Expect(texts=("version counter", "CopySlices", "state_dict")),
     "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
     "related/training-signatures.html": Expect(selectors=("img",)),
     "recipes/find-the-line.html": Expect(texts=("inplace-write", "The doctor says")),
@@ -46,3 +52,72 @@ SCREENSHOTS: dict[str, tuple[str, ...]] = {
     "overview.png": ("guide/overview.html", "index.html"),
     "study.png": ("guide/study-1-version-counter.html", "guide/first-look.html"),
 }
+
+# The unit's pages, in reading order: the core path. Each opens with what it teaches and its time
+# ("Time: N min" in a ``page-outcomes`` box) and closes with ``key-takeaways``.
+UNIT_PAGES: tuple[str, ...] = (
+    "guide/overview.html",
+    "guide/first-look.html",
+    "guide/study-1-version-counter.html",
+    "guide/study-2-detach-and-accumulation.html",
+    "guide/study-3-parameters-and-buffers.html",
+    "guide/in-the-wild.html",
+    "guide/focus.html",
+    "guide/reproduce.html",
+    "guide/traps.html",
+    "guide/practice.html",
+    "guide/self-test.html",
+    "guide/completion.html",
+    "guide/end.html",
+)
+TIME_BUDGET_MIN = 180  # the unit is about three hours, readings and exercises included
+CODE_BUDGET_LINES = 800  # visible code on the unit's pages, in all
+
+# Words for the people who build the site, not for learners.
+NOT_FOR_LEARNERS: tuple[str, ...] = (
+    "the build fails",
+    "make doctest",
+    "threadpoolctl",
+    "not verified",
+    "namesake",
+)
+
+# Screenshots at a phone's width and in the dark theme, for review.
+NARROW_WIDTH = 375
+NARROW_SCREENSHOTS: dict[str, str] = {
+    "narrow-study-1.png": "guide/study-1-version-counter.html",
+    "narrow-in-the-wild.png": "guide/in-the-wild.html",
+}
+DARK_SCREENSHOTS: dict[str, str] = {
+    "dark-study-2.png": "guide/study-2-detach-and-accumulation.html",
+    "dark-study-3.png": "guide/study-3-parameters-and-buffers.html",
+}
+
+# The unit's pages with code: each offers its notebook (``p.notebook-download``).
+NOTEBOOK_PAGES: tuple[str, ...] = (
+    "guide/first-look.html",
+    "guide/study-1-version-counter.html",
+    "guide/study-2-detach-and-accumulation.html",
+    "guide/study-3-parameters-and-buffers.html",
+    "guide/in-the-wild.html",
+    "guide/reproduce.html",
+    "guide/traps.html",
+    "guide/practice.html",
+    "guide/self-test.html",
+)
+# The engine's wheel, built with the site (docs/_ext/downloads.py) and linked from the start page.
+WHEEL = "ownership-0.1.0-py3-none-any.whl"
+
+# The optional pages with outputs: they must be legible at a phone's width too.
+OPTIONAL_PAGES: tuple[str, ...] = (
+    "related/broadcasting.html",
+    "related/views-and-strides.html",
+    "related/gradient-checks.html",
+    "related/softmax-cross-entropy.html",
+    "related/training-signatures.html",
+    "recipes/swap-engines.html",
+    "recipes/audit-a-module.html",
+    "recipes/draw-a-graph.html",
+    "explain/engine-internals.html",
+    "explain/autograd-and-saved-tensors.html",
+)

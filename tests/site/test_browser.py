@@ -5,7 +5,13 @@ every page is opened. Each page must: log no console error and raise no script e
 nothing from any host but 127.0.0.1 (such requests are recorded and aborted); have every math
 element typeset by the site's own MathJax (``mjx-container``, no raw ``\\(`` left); open every
 sphinx-design dropdown on a click. The search page must find each query of
-``site_expectations.SEARCHES`` offline. Screenshots for review go to ``_build/screenshots/``.
+``site_expectations.SEARCHES`` offline. At a phone's width (375 px), on the unit's pages and the
+optional pages with outputs, no output is wider than its box, the page does not scroll sideways,
+and every folded part (dropdowns, folded outputs) is closed on load. Each unit page with code
+links its notebook, which is served and says truthfully whether plain PyTorch is enough; the
+engine's wheel is served and linked from the start page; on the engine pages each engine's
+result is a tab that shows on a click. Screenshots for review (also at 375 px and in the dark
+theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
 missing and this runs as root with apt-get, the session installs Debian's ``chromium`` package
@@ -29,7 +35,19 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from site_expectations import PAGES, SCREENSHOTS, SEARCHES, Expect
+from site_expectations import (
+    DARK_SCREENSHOTS,
+    NARROW_SCREENSHOTS,
+    NARROW_WIDTH,
+    NOTEBOOK_PAGES,
+    OPTIONAL_PAGES,
+    PAGES,
+    SCREENSHOTS,
+    SEARCHES,
+    UNIT_PAGES,
+    WHEEL,
+    Expect,
+)
 from sitepages import SKIP_REASON, load_pages, site_dir, site_exists
 
 CHROMIUM = os.environ.get("OWNERSHIP_CHROMIUM", "/usr/bin/chromium")
@@ -310,3 +328,117 @@ def test_the_browser_is_debians_chromium(browser: Browser) -> None:
     """The checks ran in Debian's Chromium, not in a browser build downloaded by a tool."""
     out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
     assert "Chromium" in out.stdout, out.stdout
+
+
+_TOO_WIDE = """() => {
+  const bad = [];
+  const main = document.querySelector('article') || document.body;
+  main.querySelectorAll('div.cell_output pre, div.cell_output img, div.cell_output svg, '
+                        + 'div.highlight-text pre, div.highlight-none pre').forEach(e => {
+    if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') return;
+    const box = e.closest('div.cell_output') || e.parentElement;
+    const wide = e.tagName === 'PRE'
+      ? e.scrollWidth > e.clientWidth + 1
+      : e.getBoundingClientRect().width > box.getBoundingClientRect().width + 1;
+    if (wide) bad.push(e.tagName + ': ' + (e.textContent || e.outerHTML).trim().slice(0, 60));
+  });
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) {
+    bad.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px');
+  }
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("url", [*UNIT_PAGES, *OPTIONAL_PAGES])
+def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
+    opened = _open(browser, url)
+    page = opened.page
+    try:
+        page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
+        page.wait_for_timeout(200)
+        problems = [f"wider than its box: {w}" for w in page.evaluate(_TOO_WIDE)]
+        still_open = page.evaluate(
+            "() => document.querySelectorAll('article details[open]').length"
+        )
+        if still_open:
+            problems.append(f"{still_open} folded parts are open on load")
+        problems += opened.errors
+    finally:
+        page.close()
+    assert not problems, f"{url}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("url", NOTEBOOK_PAGES)
+def test_notebook_offered_and_served(browser: Browser, url: str) -> None:
+    opened = _open(browser, url)
+    page = opened.page
+    try:
+        link = page.locator("p.notebook-download a")
+        assert link.count() == 1, f"{url} offers {link.count()} notebook links"
+        href = link.first.get_attribute("href")
+        assert href and href.endswith(".ipynb"), href
+        response = page.request.get(page.url.rsplit("/", 1)[0] + "/" + href)
+        assert response.status == 200, f"{href}: HTTP {response.status}"
+        notebook = response.json()
+        code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+        assert code, f"{href} has no code cell"
+        sources = "\n".join("".join(c["source"]) for c in code)
+        assert "%load_ext parity" not in sources, f"{href} has the page's hidden checks"
+        says_plain = "runs with plain PyTorch" in page.inner_text("p.notebook-download")
+        assert says_plain == ("ownership" not in sources), (
+            f"{url}: the link says plain PyTorch is {'enough' if says_plain else 'not enough'}, "
+            "the notebook disagrees"
+        )
+    finally:
+        page.close()
+
+
+def test_the_wheel_is_offered_and_served(browser: Browser) -> None:
+    opened = _open(browser, "index.html")
+    page = opened.page
+    try:
+        link = page.locator("a.wheel-download")
+        assert link.count() == 1, "the start page does not link the engine's wheel"
+        assert link.first.get_attribute("href") == f"_downloads/{WHEEL}"
+        response = page.request.get(browser.base + f"_downloads/{WHEEL}")
+        assert response.status == 200, f"the wheel is not served: HTTP {response.status}"
+        assert response.body()[:2] == b"PK", "the wheel is not a zip archive"
+        assert f"pip install {WHEEL}" in page.inner_text("body")
+    finally:
+        page.close()
+
+
+def test_narrow_and_dark_screenshots(browser: Browser, site: Path) -> None:
+    shots = site.parent / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for name, url in [*NARROW_SCREENSHOTS.items(), *DARK_SCREENSHOTS.items()]:
+        opened = _open(browser, url)
+        page = opened.page
+        try:
+            if name in NARROW_SCREENSHOTS:
+                page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
+            else:
+                page.emulate_media(color_scheme="dark")
+            if page.evaluate(_HAS_MATHJAX):
+                with contextlib.suppress(Exception):
+                    _wait_for_mathjax(page)
+            page.screenshot(path=str(shots / name), full_page=True, timeout=30_000)
+        finally:
+            page.close()
+        assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"
+
+
+def test_engine_tabs_switch(browser: Browser) -> None:
+    """On an engine page, each engine's result is a tab, and clicking a tab shows it."""
+    opened = _open(browser, "explain/engine-internals.html")
+    page = opened.page
+    try:
+        tabs = page.locator("div.sd-tab-set").first
+        labels = tabs.locator(":scope > label")
+        assert labels.all_inner_texts() == ["torch", "ownership"]
+        contents = tabs.locator(":scope > div.sd-tab-content")
+        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible()
+        labels.nth(1).click()
+        assert contents.nth(1).is_visible() and not contents.nth(0).is_visible()
+    finally:
+        page.close()

@@ -1,0 +1,173 @@
+"""What the site offers for download, built with the site (loaded by conf.py).
+
+- Each guide page that has code gets a notebook, ``_downloads/notebooks/<page>.ipynb``, made from
+  the page's own source: the cells whose code a reader never sees (``remove-cell``,
+  ``remove-input``: the engine checks and the pictures) are left out, MyST roles become plain
+  text, and each doctest in the text is followed by a cell that runs it. The link at the
+  top of the page says whether the notebook needs more than PyTorch.
+- The engine itself, as a wheel, ``_downloads/ownership-<release>-py3-none-any.whl``, built from
+  ``src/`` without the network (``pip wheel --no-deps --no-build-isolation``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from docutils import nodes
+from myst_nb.core.read import read_myst_markdown_notebook
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+NOTEBOOK_DIR = "_downloads/notebooks"
+GUIDE = "guide/"
+_ROLE = re.compile(r"\{(?:term|doc|ref|py:\w+)\}`([^`<]*?)\s*(?:<[^>]*>)?`")
+_HIDDEN = ("remove-cell", "remove-input")  # proof machinery and pictures: not for the notebook
+_DOCTEST = re.compile(r"```\{doctest\}\n(.*?)```", re.S)
+
+
+def wheel_name(release: str) -> str:
+    """The file name of the engine's wheel for ``release``."""
+    return f"ownership-{release}-py3-none-any.whl"
+
+
+def _is_notebook_page(path: Path) -> bool:
+    return path.suffix == ".md" and "file_format: mystnb" in path.read_text(encoding="utf-8")[:300]
+
+
+def notebook_for(source: str) -> nbformat.NotebookNode:
+    """The downloadable notebook of one page: what the reader sees, runnable with PyTorch."""
+    notebook = read_myst_markdown_notebook(source)
+    cells = []
+    for cell in notebook.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.cell_type == "code":
+            text = cell.source
+            if any(t in tags for t in _HIDDEN) or text.lstrip().startswith("%"):
+                continue
+            for key in ("expect", "mystnb"):
+                cell.metadata.pop(key, None)
+        else:
+            cell.source = _ROLE.sub(r"\1", cell.source)
+        cells.append(cell)
+        if cell.cell_type == "markdown":  # a doctest in the text becomes a cell to run
+            for block in _DOCTEST.findall(cell.source):
+                code = [ln[4:] for ln in block.splitlines() if ln.startswith((">>> ", "... "))]
+                if code:
+                    cells.append(nbformat.v4.new_code_cell("\n".join(code)))
+    code = [c.source for c in cells if c.cell_type == "code"]
+    if code and not any("import torch" in c for c in code):  # the doctests' own set-up
+        cells.insert(1, nbformat.v4.new_code_cell("import torch"))
+    notebook.cells = cells
+    notebook.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    }
+    return notebook
+
+
+def _needs_ownership(notebook: nbformat.NotebookNode) -> bool:
+    return any(c.cell_type == "code" and "ownership" in c.source for c in notebook.cells)
+
+
+def _has_code(notebook: nbformat.NotebookNode) -> bool:
+    return any(c.cell_type == "code" for c in notebook.cells)
+
+
+def _add_link(app: Sphinx, doctree: nodes.document) -> None:
+    """Put the notebook link under the title of each guide page that has code."""
+    docname = app.env.docname
+    if not docname.startswith(GUIDE):
+        return
+    path = Path(app.env.doc2path(docname))
+    if not _is_notebook_page(path):
+        return
+    notebook = notebook_for(path.read_text(encoding="utf-8"))
+    if not _has_code(notebook):
+        return
+    name = docname.rsplit("/", 1)[-1]
+    runs = (
+        "needs PyTorch and the ownership wheel (see the start page)"
+        if _needs_ownership(notebook)
+        else "runs with plain PyTorch"
+    )
+    html = (
+        f'<p class="notebook-download"><a href="../{NOTEBOOK_DIR}/{name}.ipynb" download>'
+        f"Download this page as a notebook (.ipynb)</a> · {runs}</p>"
+    )
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        return
+    title = next(iter(section.findall(nodes.title)))
+    section.insert(section.index(title) + 1, nodes.raw("", html, format="html"))
+
+
+def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir) / NOTEBOOK_DIR
+    shutil.rmtree(out, ignore_errors=True)  # no notebook of a page that has none any more
+    out.mkdir(parents=True, exist_ok=True)
+    for docname in sorted(app.env.found_docs):
+        if not docname.startswith(GUIDE):
+            continue
+        path = Path(app.env.doc2path(docname))
+        if not _is_notebook_page(path):
+            continue
+        notebook = notebook_for(path.read_text(encoding="utf-8"))
+        if _has_code(notebook):
+            nbformat.validate(notebook)
+            nbformat.write(notebook, out / f"{docname.rsplit('/', 1)[-1]}.ipynb")
+
+
+def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    root = Path(app.confdir)
+    if not (root / "src" / "ownership" / "__init__.py").is_file():  # a site without the engine
+        return
+    out = Path(app.outdir) / "_downloads"
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / wheel_name(app.config.release)
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = Path(tmp) / "ownership"
+        tree.mkdir()
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            if (root / name).is_file():
+                shutil.copy2(root / name, tree / name)
+        shutil.copytree(
+            root / "src", tree / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__")
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(Path(tmp) / "dist"),
+            str(tree),
+        ]
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        built = list((Path(tmp) / "dist").glob("ownership-*.whl"))
+        if done.returncode != 0 or len(built) != 1:
+            raise ExtensionError(f"the engine's wheel could not be built: {done.stderr[-500:]}")
+        if built[0].name != target.name:
+            raise ExtensionError(f"the wheel is {built[0].name}, the pages link {target.name}")
+        shutil.copy2(built[0], target)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("doctree-read", _add_link)
+    app.connect("build-finished", _write_notebooks)
+    app.connect("build-finished", _build_wheel)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
