@@ -72,7 +72,7 @@ pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests
 # this CPU has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
 pytest-baseline: $(STAMP) ## The differential suites again, numpy and torch on baseline kernels
 	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/kernels.py)" ATEN_CPU_CAPABILITY=default \
-		$(BIN)/python -m pytest -q $(DIFFERENTIAL)
+		$(BIN)/python -m pytest $(DIFFERENTIAL)
 
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
 	$(BIN)/python -m pytest tests/site

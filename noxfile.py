@@ -63,7 +63,7 @@ def tests_baseline(session: nox.Session) -> None:
     install(session, "-e", ".[test,docs]")
     names = session.run("python", "tests/kernels.py", silent=True)
     env = {"NPY_DISABLE_CPU_FEATURES": str(names).strip(), "ATEN_CPU_CAPABILITY": "default"}
-    session.run("python", "-m", "pytest", "-q", *DIFFERENTIAL, *session.posargs, env=env)
+    session.run("python", "-m", "pytest", *DIFFERENTIAL, *session.posargs, env=env)
 
 
 @nox.session(python=PYTHON, reuse_venv=True)

@@ -238,9 +238,8 @@ def differences(
 
     Floating-point values (``a`` is the expected side) agree by ``tolerance``'s rule (see
     :mod:`ownership.tolerance`: from their dtype, the whole tensor's magnitude and the
-    computation); integers exactly. ``message`` says how
-    exception messages are compared: ``"equal"``, a regular expression both must match, or
-    ``None`` (class only).
+    computation); integers exactly. ``message`` says how exception messages are compared:
+    ``"equal"``, a regular expression both must match, or ``None`` (class only).
 
     >>> differences(facts([1, 2.0]), facts([1, 2.5]), ("a", "b"))
     ['result[1]: a 2.0 != b 2.5']

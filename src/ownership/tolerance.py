@@ -6,7 +6,7 @@ machine to the next, and between the engines on any one machine. A tolerance tun
 fails on another; so every comparison of two engines' floating-point results follows one rule,
 from the dtype and the computation, never from a number that happened to pass here.
 
-The rule: ``actual`` agrees with ``expected`` when, element by element,
+The rule: ``actual`` agrees with ``expected`` when, element by element::
 
     |actual - expected| <= unit * (M + |expected|),    unit = ops * eps
 
@@ -26,7 +26,7 @@ The rule: ``actual`` agrees with ``expected`` when, element by element,
   steps compound) passes a larger ``ops`` and says why.
 
 Integers and booleans compare exactly. A comparison whose point is the formula rather than the
-engines' rounding is run in float64 (``computed_in="float64"``), where the same rule is 2**29
+engines' rounding is run in float64 (``computed_in="float64"``), where the same rule is ``2**29``
 times stricter.
 
 >>> tolerance_for("float32")
