@@ -425,6 +425,9 @@ def side_by_side(
     :func:`differences`). Warnings never reach stderr: they are caught and shown.
     """
     chosen = {**(engines or {}), **named}
+    for name, engine in named.items():  # a number is an option misspelt, never an engine
+        if isinstance(engine, (int, float)):
+            raise TypeError(f"side_by_side() got an unexpected keyword argument {name!r}")
     if len(chosen) < 2:
         raise ValueError("side_by_side needs at least two engines")
     runs = {name: run(program, engine) for name, engine in chosen.items()}

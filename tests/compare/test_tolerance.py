@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from ownership.compare import differences, facts
+from ownership.compare import differences, facts, side_by_side
 from ownership.tolerance import DEFAULT, OPS, Tolerance, tolerance_for
 
 EPS32 = float(np.finfo(np.float32).eps)
@@ -69,3 +69,8 @@ def test_ops_scales_the_tolerance() -> None:
     expected, off = np.float32([1.0]), np.float32([1.0 + 200 * EPS32])
     assert not DEFAULT.allows(expected, off)
     assert Tolerance(ops=4 * OPS).allows(expected, off)
+
+
+def test_a_fixed_rtol_or_atol_is_refused_not_taken_for_an_engine() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'atol'"):
+        side_by_side(lambda t: t.ones(1), torch=torch, copy=torch, atol=1e-5)
