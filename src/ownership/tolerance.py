@@ -104,8 +104,9 @@ class Tolerance:
 
     def allows(self, expected: ArrayLike, actual: ArrayLike) -> bool:
         """Whether ``actual`` agrees with ``expected`` (same shape assumed): exactly for integers
-        and booleans, else within :func:`~ownership.tolerance.tolerance_for` ``expected``'s dtype and the scale
-        ``max(max|expected|, scale)``. NaN agrees with NaN, an infinity only with itself."""
+        and booleans, else within :func:`~ownership.tolerance.tolerance_for` ``expected``'s dtype
+        and the scale ``max(max|expected|, scale)``. NaN agrees with NaN, an infinity only with
+        itself."""
         e, a = np.asarray(expected), np.asarray(actual)
         if e.dtype.kind in "biu" and a.dtype.kind in "biu":
             return bool(np.array_equal(e, a))
