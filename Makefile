@@ -10,20 +10,38 @@ SPHINXOPTS ?=
 # -W: warnings are errors; --keep-going: report all of them; -n: nitpicky cross-references.
 SPHINXFLAGS := -W --keep-going -n -c . $(SPHINXOPTS)
 PORT ?= 8000
+# The differential suites (one program under torch and under ownership, compared): run a second time
+# by `make pytest-baseline` with numpy and torch held to their baseline SIMD kernels.
+DIFFERENTIAL := tests/engine tests/engine_unit tests/nn tests/optim tests/audit tests/compare \
+	tests/test_differential_harness.py tests/test_kernels.py
 
 .DEFAULT_GOAL := help
-.PHONY: help venv html html-fresh doctest test lint format typecheck pytest site-tests serve clean bench
+.PHONY: help venv lock html html-fresh doctest test lint format typecheck pytest pytest-baseline \
+	site-tests serve clean bench
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-11s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# Every package comes from the lock, constraints.txt: pip, the build requirements, then the package
+# (built without isolation, so with the locked setuptools and wheel) and its extras.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test,docs]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt pip setuptools wheel
+	$(BIN)/python -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[test,docs]'
 	touch $(STAMP)
 
 venv: $(STAMP) ## Create .venv and install the package with its test and docs extras
+
+# pip-tools resolves with pip, so torch==2.13.0 (constraints.in) resolves to the local CPU wheel, for
+# this Python (3.11) on Linux x86-64. It runs from its own environment, .venv-lock.
+LOCK_TOOLS := .venv-lock
+PIP_TOOLS := pip-tools==7.6.2
+lock: ## Refresh constraints.txt, the lock of every package, from constraints.in and pyproject.toml
+	test -x $(LOCK_TOOLS)/bin/pip-compile || $(PYTHON) -m venv $(LOCK_TOOLS)
+	$(LOCK_TOOLS)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_TOOLS)/bin/pip-compile --quiet --upgrade \
+		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
+		--extra test --extra docs --extra nox --output-file constraints.txt pyproject.toml constraints.in
 
 html: $(STAMP) ## Build the site into _build/html (warnings are errors)
 	$(SPHINX) -b html -d _build/doctrees-html $(SPHINXFLAGS) docs _build/html
@@ -50,10 +68,16 @@ typecheck: $(STAMP) ## mypy, strict on src/
 pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests
 	$(BIN)/python -m pytest --ignore=tests/site
 
+# numpy refuses to disable its baseline features, so tests/kernels.py names the dispatchable ones
+# this CPU has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
+pytest-baseline: $(STAMP) ## The differential suites again, numpy and torch on baseline kernels
+	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/kernels.py)" ATEN_CPU_CAPABILITY=default \
+		$(BIN)/python -m pytest $(DIFFERENTIAL)
+
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
 	$(BIN)/python -m pytest tests/site
 
-test: lint typecheck pytest doctest html-fresh site-tests ## Every check (what CI runs)
+test: lint typecheck pytest pytest-baseline doctest html-fresh site-tests ## Every check (what CI runs)
 	@echo "make test: every check passed"
 
 serve: ## Serve _build/html on http://127.0.0.1:$(PORT)

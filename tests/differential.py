@@ -27,13 +27,16 @@ from typing import Any
 import torch
 
 from ownership.compare import Named, Program, Raised, Run, TensorFacts, facts, insist_agree, run
+from ownership.tolerance import DEFAULT, OPS, Tolerance
 
 __all__ = [
+    "OPS",
     "Named",
     "Program",
     "Raised",
     "Run",
     "TensorFacts",
+    "Tolerance",
     "error_of",
     "facts",
     "grad_of",
@@ -54,14 +57,15 @@ def _ownership() -> ModuleType:
 def same(
     program: Program,
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    tolerance: Tolerance = DEFAULT,
     message: str | None = "equal",
     warnings: bool = True,
 ) -> Any:
     """Assert that ``program`` behaves the same under torch and ownership; return torch's facts.
 
-    ``message`` says how an exception's message is compared: ``"equal"`` (the default), a regular
+    Floating-point values agree by ``tolerance``'s rule (:mod:`ownership.tolerance`: from their
+    dtype, the magnitude of the whole tensor and the computation; a test that loosens it says
+    why). ``message`` says how an exception's message is compared: ``"equal"`` (the default), a regular
     expression both messages must match, or ``None`` (class only). ``warnings=False`` skips the
     comparison of emitted warnings; a test that uses it must say why.
     """
@@ -75,7 +79,7 @@ def same(
         runs = {"torch": run(program, torch), "ownership": run(program, engine)}
     finally:
         torch.set_warn_always(warned_always)
-    insist_agree(runs, rtol=rtol, atol=atol, message=message, compare_warnings=warnings)
+    insist_agree(runs, tolerance=tolerance, message=message, compare_warnings=warnings)
     return runs["torch"].facts
 
 

@@ -11,7 +11,9 @@ engine and reduces each result to plain comparable *facts* (:func:`facts`):
 - a warning emitted while the program ran: its category and message (kept in :class:`Run`);
 - tuples, lists, dicts: the same container of facts; Python scalars, strings, ``None``: themselves.
 
-Two runs agree when every fact is equal, except that values are compared with ``numpy.allclose``.
+Two runs agree when every fact is equal, except that floating-point values agree by the rule of
+:mod:`ownership.tolerance` (from their dtype, the magnitude of the whole tensor and the
+computation), so that the verdict does not depend on which SIMD kernels a CPU offers.
 If any two engines disagree, :func:`side_by_side` raises ``AssertionError`` listing every
 difference (so a page that stopped being true fails to build); otherwise it returns a
 :class:`SideBySide`, shown as a two-column table (HTML in a notebook, text elsewhere). The test
@@ -48,6 +50,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.printing import tensor_repr
+from ownership.tolerance import DEFAULT, Tolerance
 
 __all__ = [
     "Named",
@@ -56,6 +59,7 @@ __all__ = [
     "Run",
     "SideBySide",
     "TensorFacts",
+    "Tolerance",
     "differences",
     "facts",
     "insist_agree",
@@ -226,15 +230,16 @@ def differences(
     b: Any,
     names: tuple[str, str] = ("torch", "ownership"),
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    tolerance: Tolerance = DEFAULT,
     message: str | None = "equal",
     path: str = "result",
 ) -> list[str]:
     """Every way two facts (from :func:`facts`) disagree, one line each; empty when they agree.
 
-    ``message`` says how exception messages are compared: ``"equal"``, a regular expression both
-    must match, or ``None`` (class only).
+    Floating-point values (``a`` is the expected side) agree by ``tolerance``'s rule (see
+    :mod:`ownership.tolerance`: from their dtype, the whole tensor's magnitude and the
+    computation); integers exactly. ``message`` says how exception messages are compared:
+    ``"equal"``, a regular expression both must match, or ``None`` (class only).
 
     >>> differences(facts([1, 2.0]), facts([1, 2.5]), ("a", "b"))
     ['result[1]: a 2.0 != b 2.5']
@@ -246,7 +251,7 @@ def differences(
             for f in _TENSOR_FIELDS
             if getattr(a, f) != getattr(b, f)
         ]
-        if a.shape == b.shape and not _close(a.values, b.values, rtol, atol):
+        if a.shape == b.shape and not tolerance.allows(a.values, b.values):
             out.append(f"{path}.values:\n  {n1}: {a.values!r}\n  {n2}: {b.values!r}")
         return out
     if isinstance(a, Raised) and isinstance(b, Raised):
@@ -262,7 +267,7 @@ def differences(
             d
             for i, (x, y) in enumerate(zip(a, b, strict=True))
             for d in differences(
-                x, y, names, rtol=rtol, atol=atol, message=message, path=f"{path}[{i}]"
+                x, y, names, tolerance=tolerance, message=message, path=f"{path}[{i}]"
             )
         ]
     if isinstance(a, dict):
@@ -272,22 +277,16 @@ def differences(
             d
             for k in a
             for d in differences(
-                a[k], b[k], names, rtol=rtol, atol=atol, message=message, path=f"{path}[{k!r}]"
+                a[k], b[k], names, tolerance=tolerance, message=message, path=f"{path}[{k!r}]"
             )
         ]
     if isinstance(a, np.ndarray):
-        same = a.shape == b.shape and _close(a, b, rtol, atol)
+        same = a.shape == b.shape and tolerance.allows(a, b)
         return [] if same else [f"{path}: {n1} {a!r} != {n2} {b!r}"]
     if isinstance(a, float):
-        same = bool(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
+        same = tolerance.allows(a, b)
         return [] if same else [f"{path}: {n1} {a!r} != {n2} {b!r}"]
     return [] if a == b else [f"{path}: {n1} {a!r} != {n2} {b!r}"]
-
-
-def _close(a: NDArray[Any], b: NDArray[Any], rtol: float, atol: float) -> bool:
-    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
-        return bool(np.array_equal(a, b))
-    return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True))
 
 
 def _short(obj: Any) -> str:
@@ -315,7 +314,8 @@ def render(obj: Any) -> str:
 
 
 def _plain(obj: Any) -> str:
-    """``repr`` of plain data, with floats cut to 6 significant digits (they agree to rtol)."""
+    """``repr`` of plain data, with floats cut to 6 significant digits (they agree within the
+    tolerance)."""
     if isinstance(obj, float):
         return f"{obj:.6g}"
     if isinstance(obj, np.ndarray):
@@ -409,8 +409,7 @@ def side_by_side(
     program: Program,
     engines: Mapping[str, Any] | None = None,
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    tolerance: Tolerance = DEFAULT,
     message: str | None = "equal",
     compare_warnings: bool = True,
     **named: Any,
@@ -422,21 +421,24 @@ def side_by_side(
     compared with the first one; ``AssertionError`` lists all differences (values, dtype, shape,
     ``requires_grad``, ``is_leaf``, ``grad_fn``, ``_version``, Parameter-ness, scalars,
     containers, exception class and message, and emitted warnings unless
-    ``compare_warnings=False``). Warnings never reach stderr: they are caught and shown.
+    ``compare_warnings=False``); floating-point values by ``tolerance``'s rule (see
+    :func:`differences`). Warnings never reach stderr: they are caught and shown.
     """
     chosen = {**(engines or {}), **named}
+    for name, engine in named.items():  # a number is an option misspelt, never an engine
+        if isinstance(engine, (int, float)):
+            raise TypeError(f"side_by_side() got an unexpected keyword argument {name!r}")
     if len(chosen) < 2:
         raise ValueError("side_by_side needs at least two engines")
     runs = {name: run(program, engine) for name, engine in chosen.items()}
-    insist_agree(runs, rtol=rtol, atol=atol, message=message, compare_warnings=compare_warnings)
+    insist_agree(runs, tolerance=tolerance, message=message, compare_warnings=compare_warnings)
     return SideBySide(runs)
 
 
 def insist_agree(
     runs: Mapping[str, Run],
     *,
-    rtol: float = 1e-5,
-    atol: float = 1e-6,
+    tolerance: Tolerance = DEFAULT,
     message: str | None = "equal",
     compare_warnings: bool = True,
 ) -> None:
@@ -455,8 +457,7 @@ def insist_agree(
             base.facts,
             other.facts,
             (base_name, name),
-            rtol=rtol,
-            atol=atol,
+            tolerance=tolerance,
             message=message,
         )
         if compare_warnings and base.warnings != other.warnings:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from ownership.compare import Raised, TensorFacts, differences, facts, run, side_by_side
+from ownership.compare import Raised, TensorFacts, Tolerance, differences, facts, run, side_by_side
 
 
 def _both(program: Any, **options: Any) -> Any:
@@ -165,7 +165,7 @@ def test_facts_of_plain_data() -> None:
 def test_tolerances_apply_to_values_only() -> None:
     near = facts(torch.tensor([1.0]))
     far = facts(torch.tensor([1.0 + 1e-4]))
-    assert differences(near, far) and not differences(near, far, rtol=1e-3)
+    assert differences(near, far) and not differences(near, far, tolerance=Tolerance(ops=2**11))
 
 
 def test_at_least_two_engines() -> None:

@@ -44,6 +44,4 @@ def test_seeded_random_programs_behave_like_torch(chunk: int) -> None:
             warnings.simplefilter("ignore")
             same(
                 lambda t, s=steps, f=finish, w=w_requires_grad: run_program(t, s, f, w),
-                rtol=1e-4,
-                atol=1e-5,
             )

@@ -182,7 +182,7 @@ def test_batchnorm_graph_values_gradients_and_buffers(
         params = [(n, p, p._version, p.grad) for n, p in bn.named_parameters()]
         return [*facts, x.grad, buffers, params]
 
-    same(program, rtol=1e-4, atol=1e-5)
+    same(program)
 
 
 @pytest.mark.parametrize("affine", [True, False])
@@ -195,7 +195,7 @@ def test_batchnorm_saved_tensors(affine: bool, training: bool) -> None:
         saved = [getattr(fn, "_saved_" + n) for n in names]
         return [*saved, fn._saved_eps, fn._saved_training]
 
-    same(program, rtol=1e-4, atol=1e-5)
+    same(program)
 
 
 def test_batchnorm_several_training_steps_then_eval() -> None:
@@ -212,7 +212,7 @@ def test_batchnorm_several_training_steps_then_eval() -> None:
         y = bn(data(t, (4, 3, 2)))
         return trained, bn.weight.grad, bn.bias.grad, y
 
-    same(program, rtol=1e-4, atol=1e-5)
+    same(program)
 
 
 @pytest.mark.parametrize("training", [True, False])
@@ -249,7 +249,7 @@ def test_functional_batch_norm_and_its_errors() -> None:
         z = f.batch_norm(x, None, None, training=True)
         return y, graph(y.grad_fn), rm, rm._version, rv, z, graph(z.grad_fn)
 
-    same(program, rtol=1e-4, atol=1e-5)
+    same(program)
     same(lambda t: t.nn.functional.batch_norm(data(t, (1, 3)), None, None, training=True))
     same(lambda t: t.nn.functional.batch_norm(data(t, (5, 3)), t.zeros(4), t.ones(4)))
     same(lambda t: make_bn(t, True)(data(t, (1, 3, 1))))
@@ -263,7 +263,7 @@ def test_functional_batch_norm_missing_running_stats(given: str, training: bool)
         rv = t.ones(3) if given == "var" else None
         return t.nn.functional.batch_norm(data(t, (5, 3)), rm, rv, training=training)
 
-    same(program, rtol=1e-4, atol=1e-5)
+    same(program)
 
 
 def test_batchnorm_second_derivative_matches_torch() -> None:
@@ -277,7 +277,7 @@ def test_batchnorm_second_derivative_matches_torch() -> None:
         # accumulated into, its version) is the engine's own, not NativeBatchNormBackwardBackward0
         return gx.detach().clone(), ggx.clone()
 
-    same(program, rtol=1e-3, atol=1e-4)
+    same(program)
 
 
 # ---------------------------------------------------------------- gradcheck, float64

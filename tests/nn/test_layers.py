@@ -209,7 +209,7 @@ def test_batchnorm_running_stats_over_several_batches_then_eval() -> None:
         y.sum().backward()
         return dict(bn.state_dict()), y.detach(), x.grad, bn.weight.grad, bn.bias.grad
 
-    same(program, rtol=1e-4)
+    same(program)
 
 
 def test_batchnorm_cumulative_average_when_momentum_is_none() -> None:
@@ -219,7 +219,7 @@ def test_batchnorm_cumulative_average_when_momentum_is_none() -> None:
             bn(t.tensor(BN_X) * (k + 1))
         return dict(bn.state_dict())
 
-    same(program, rtol=1e-4)
+    same(program)
 
 
 def test_batchnorm_without_running_stats_uses_batch_stats_in_eval() -> None:
@@ -227,7 +227,7 @@ def test_batchnorm_without_running_stats_uses_batch_stats_in_eval() -> None:
         bn = t.nn.BatchNorm1d(3, affine=False, track_running_stats=False).eval()
         return bn(t.tensor(BN_X))
 
-    same(program, rtol=1e-4)
+    same(program)
 
 
 def test_batchnorm_three_dimensional_input() -> None:
@@ -237,7 +237,7 @@ def test_batchnorm_three_dimensional_input() -> None:
         y = bn(x)
         return y.detach(), dict(bn.state_dict())
 
-    same(program, rtol=1e-4)
+    same(program)
 
 
 @pytest.mark.parametrize(

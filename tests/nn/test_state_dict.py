@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import nn_models
-from differential import _ownership, same
+from differential import OPS, Tolerance, _ownership, same
 
 
 def test_keys_own_parameters_then_own_buffers_then_children() -> None:
@@ -223,10 +223,15 @@ def run_both(own_model: Any, torch_model: Any, x: np.ndarray) -> tuple[list[Any]
     return results[0], results[1]
 
 
+# Training-mode BatchNorm over a batch of 3: its backward divides by each feature's batch standard
+# deviation, down to 0.11 for this X and seed, so it amplifies rounding about ninefold.
+BATCH_OF_3 = Tolerance(ops=16 * OPS)
+
+
 def assert_close(a: list[Any], b: list[Any]) -> None:
     assert len(a) == len(b)
     for u, v in zip(a, b, strict=True):
-        np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-6)
+        assert BATCH_OF_3.allows(v, u), f"ownership {u} != torch {v}"
 
 
 X = np.array([[0.3, -1.2, 2.0], [1.5, 0.25, -0.75], [0.0, 1.0, 1.0]], dtype=np.float32)

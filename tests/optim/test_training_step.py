@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from types import ModuleType
 from typing import Any
 
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from differential import _ownership, same
+from differential import Tolerance, _ownership, same
 
 X = np.array(
     [[0.3, -1.2, 2.0, 0.5], [1.5, 0.25, -0.75, 1.0], [0.0, 1.0, 1.0, -1.0], [-2.0, 0.5, 0.1, 0.0]],
@@ -37,7 +36,7 @@ def train_step(t: ModuleType, model: Any, opt: Any) -> float:
     [{"lr": 0.1}, {"lr": 0.05, "momentum": 0.9, "nesterov": True, "weight_decay": 1e-3}],
     ids=["plain", "nesterov"],
 )
-def test_one_full_step_gives_torch_parameters_to_1e_6(options: dict[str, Any]) -> None:
+def test_one_full_step_gives_torch_parameters_up_to_rounding(options: dict[str, Any]) -> None:
     own = _ownership()
     torch.manual_seed(0)
     torch_model = build(torch)
@@ -48,13 +47,11 @@ def test_one_full_step_gives_torch_parameters_to_1e_6(options: dict[str, Any]) -
     for _ in range(3):
         torch_loss = train_step(torch, torch_model, torch_opt)
         own_loss = train_step(own, own_model, own_opt)
-        assert math.isclose(torch_loss, own_loss, rel_tol=1e-5)
+        assert Tolerance().allows(torch_loss, own_loss), (torch_loss, own_loss)
     for (name, mine), theirs in zip(
         own_model.named_parameters(), torch_model.parameters(), strict=True
     ):
-        np.testing.assert_allclose(
-            mine.detach().numpy(), theirs.detach().numpy(), atol=1e-6, rtol=0, err_msg=name
-        )
+        assert Tolerance().allows(theirs.detach().numpy(), mine.detach().numpy()), name
         assert mine.is_leaf and mine.requires_grad
         assert mine._version == theirs._version + 1  # load_state_dict wrote it once more
 
@@ -108,5 +105,5 @@ def test_tanh_neuron_by_hand_matches_autograd() -> None:
     ((p - own.tensor(ys.tolist())) ** 2).sum().backward()
     pv = np.tanh(xs @ np.array([0.3]) - 0.1)
     delta = 2 * (pv - ys) * (1 - pv**2)
-    np.testing.assert_allclose(w.grad.numpy(), xs.T @ delta, rtol=1e-5)
-    np.testing.assert_allclose(b.grad.numpy(), [delta.sum()], rtol=1e-5)
+    assert Tolerance().allows(xs.T @ delta, w.grad.numpy())  # float32 against the float64 formula
+    assert Tolerance().allows([delta.sum()], b.grad.numpy())

@@ -1,0 +1,64 @@
+"""Which SIMD kernels numpy and torch run here, and the reduced set the baseline test run uses.
+
+numpy and torch each pick their kernels (``exp``, ``tanh``, sums ...) at import, by what the CPU
+offers, so float32 results differ in the last bits between machines. ``make pytest-baseline`` runs
+the differential suites again with both engines held to their baseline kernels, so a tolerance
+tuned to one CPU fails here rather than on a learner's laptop:
+
+- numpy: ``NPY_DISABLE_CPU_FEATURES`` set to every *dispatchable* feature this CPU has (numpy
+  refuses to disable its baseline, the features it was compiled to assume);
+- torch: ``ATEN_CPU_CAPABILITY=default``.
+
+Run as a script (``python tests/kernels.py``), this prints the value for
+``NPY_DISABLE_CPU_FEATURES``; :func:`summary` is the line pytest prints in its header.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+
+def _numpy_tables() -> Any:
+    try:  # numpy 2
+        from numpy._core import _multiarray_umath as tables
+    except ImportError:  # numpy 1.26
+        from numpy.core import _multiarray_umath as tables  # type: ignore[no-redef]
+    return tables
+
+
+def features() -> dict[str, bool]:
+    """numpy's CPU features: which this CPU has and numpy uses (False: absent or disabled)."""
+    return dict(_numpy_tables().__cpu_features__)
+
+
+def dispatchable() -> list[str]:
+    """The features numpy dispatches to at run time that this CPU has (those it can disable);
+    empty under ``NPY_DISABLE_CPU_FEATURES`` naming them all."""
+    tables = _numpy_tables()
+    return [f for f in tables.__cpu_dispatch__ if tables.__cpu_features__.get(f)]
+
+
+def requested() -> list[str]:
+    """The numpy features this process was asked to disable."""
+    return os.environ.get("NPY_DISABLE_CPU_FEATURES", "").replace(",", " ").split()
+
+
+def summary() -> str:
+    """One line: the numpy features disabled and in use, and torch's CPU capability."""
+    import torch
+
+    tables = _numpy_tables()
+    used = dispatchable() or ["none"]
+    off = requested() or ["none"]
+    return (
+        f"kernels: numpy {np.__version__} baseline {' '.join(tables.__cpu_baseline__)}, "
+        f"dispatching {' '.join(used)} (disabled: {' '.join(off)}); "
+        f"torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()}"
+    )
+
+
+if __name__ == "__main__":
+    print(" ".join(dispatchable()))
