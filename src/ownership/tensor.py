@@ -387,10 +387,14 @@ class Tensor(TensorConversion, TensorMethods):
         gradient: Tensor | None = None,
         retain_graph: builtins.bool | None = None,
         create_graph: builtins.bool = False,
-        inputs: Sequence[Tensor] | None = None,
+        inputs: Tensor | Sequence[Tensor] | None = None,
     ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on."""
-        given = gradient is not None
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
+        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        if inputs is not None:
+            inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+            if not inputs:
+                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -405,7 +409,7 @@ class Tensor(TensorConversion, TensorMethods):
                 f"has a shape of {self.shape}."
             )
         keep = create_graph if retain_graph is None else retain_graph
-        engine.run_backward([self], [gradient], keep, create_graph, inputs, user_given=[given])
+        engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Not supported by this engine."""
