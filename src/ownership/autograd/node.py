@@ -97,7 +97,7 @@ class OpNode(Node):
             return
         if self._saved is None:
             self._saved = {}
-        self._saved[name] = SavedTensor(tensor, self if is_output else None, on_view=on_view)
+        self._saved[name] = SavedTensor(tensor, is_output, on_view=on_view)
         self._had_saved = True
 
     def name(self) -> str:
@@ -111,7 +111,7 @@ class OpNode(Node):
             return self._ctx
         vals = dict(self._ctx)
         for k, s in self._saved.items():
-            vals[k] = s.unpack()
+            vals[k] = s.unpack(self)
         return vals
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
@@ -127,7 +127,7 @@ class OpNode(Node):
             key = attr[7:]
             saved = object.__getattribute__(self, "_saved")
             if saved is not None and key in saved:
-                return saved[key].unpack()
+                return saved[key].unpack(self)
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
             if saved is None and key in object.__getattribute__(self, "_freed_keys"):
