@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ownership import dtypes
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
 from ownership.tensor import Tensor
@@ -28,7 +29,7 @@ def nll_loss(
     """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
     red = _reduction(reduction)
     x = input._data
-    if target.dtype.is_floating_point:
+    if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"), which ownership lacks
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
         )
@@ -130,10 +131,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-    diff = input._data - target._data
+    dt = dtypes.promote_types(input.dtype, target.dtype)  # the result dtype under promotion
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dt.short}'")
+    diff = input._data.astype(dt.np, copy=False) - target._data.astype(dt.np, copy=False)
     sq = diff * diff
     out_arr = sq if red == 0 else (sq.sum() if red == 2 else sq.mean())
-    out = wrap(np.asarray(out_arr), input.dtype)
+    out = wrap(np.asarray(out_arr), dt)
     if needs_grad(input, target):
         n = sq.size
         from ownership.ops.common import sum_to

@@ -40,7 +40,14 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
 
     Edges go to ``bias``, ``mat1``, ``mat2`` in that order; ``mat1`` is saved only when
     ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
+    All three share one dtype (torch's checks, in its order: no promotion in a fused kernel).
     """
+    for name, m in (("self", bias), ("mat1", mat1)):
+        if m.dtype is not mat2.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
+                f"{mat2.dtype.short}"
+            )
     for name, m in (("self", mat1), ("mat2", mat2)):
         if m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix")
@@ -118,6 +125,22 @@ def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     )
 
 
+def _check_batch_norm_dtypes(input: Tensor, params: tuple[Tensor | None, ...]) -> None:
+    """torch's CPU kernel: a floating input, and parameters (weight, bias, running statistics)
+    of its dtype; the first parameter given decides which of torch's messages a mismatch gets."""
+    dt = input.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{dt.short}'")
+    given = [p for p in params if p is not None]
+    if given and given[0].dtype is not dt:  # "mixed": allowed for a reduced-precision input only
+        if any(p.dtype.name != "float32" for p in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    for p in given:
+        if p.dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt.short} but found {p.dtype.short}")
+
+
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -150,6 +173,7 @@ def batch_norm(
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
