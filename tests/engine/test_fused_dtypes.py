@@ -81,8 +81,27 @@ BATCH_NORM_DTYPES = {"f": "float32", "d": "float64", "l": "int64", "i": "int32",
 @pytest.mark.parametrize(
     "combo",
     # input, weight, bias, running_mean, running_var ("n": not given)
-    "fffff dffff lffff iffff bffff lnnnn fnndf fnnfd fdfff ffdff dnnff ffdnn dnndd ddddd fnnll "
-    "dfffd dffdf ddfdd fnnnn".split(),
+    [
+        "fffff",
+        "dffff",
+        "lffff",
+        "iffff",
+        "bffff",
+        "lnnnn",
+        "fnndf",
+        "fnnfd",
+        "fdfff",
+        "ffdff",
+        "dnnff",
+        "ffdnn",
+        "dnndd",
+        "ddddd",
+        "fnnll",
+        "dfffd",
+        "dffdf",
+        "ddfdd",
+        "fnnnn",
+    ],
 )
 def test_batch_norm_checks_dtypes_as_torch(combo: str, training: bool) -> None:
     if not training and combo[3] == "n":
