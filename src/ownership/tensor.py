@@ -316,6 +316,10 @@ class Tensor(TensorConversion, TensorMethods):
             )
         self.requires_grad_(value)
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")
+
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Set ``requires_grad`` of a leaf (in place); returns self."""
         if not self.is_leaf:
@@ -346,6 +350,8 @@ class Tensor(TensorConversion, TensorMethods):
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a tensor "
@@ -445,10 +451,19 @@ class Tensor(TensorConversion, TensorMethods):
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
         self._data = value._data
         self._storage = Storage(value._storage.buffer, self._storage.counter)
         self._offset = value._offset
         self.dtype = value.dtype
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     # ------------------------------------------------------------------ in-place protocol
     def _check_inplace(self) -> None:
@@ -502,7 +517,7 @@ def _c_name(d: DType) -> str:
     return {
         "float64": "double",
         "float32": "float",
-        "int64": "long",
+        "int64": "long int",
         "int32": "int",
         "bool": "bool",
     }[d.name]
