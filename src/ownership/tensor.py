@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, inplace_rules, layout, printing
+from ownership import dtypes, grad_mode, inplace_rules, layout, printing, tensor_copying
 from ownership.autograd import engine
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
@@ -505,12 +505,14 @@ class Tensor(TensorConversion, TensorMethods):
             return format(self.item(), spec)
         return object.__format__(self, spec)
 
-    def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
-        t = Tensor._wrap(self._data.copy(), self.dtype)
-        if self._requires_grad and self.is_leaf:
-            t._requires_grad = True
-        memo[id(self)] = t
-        return t
+    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
+        """torch's deepcopy (see :mod:`ownership.tensor_copying`)."""
+        copied: Tensor = tensor_copying.deepcopy_tensor(self, memo)
+        return copied
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's pickling (see :mod:`ownership.tensor_copying`)."""
+        return tensor_copying.reduce_tensor(self)
 
 
 def _c_name(d: DType) -> str:
