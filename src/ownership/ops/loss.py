@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
+from ownership import dtypes, grad_mode
+from ownership.ops.backward_ops import linear_in_grad
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
 from ownership.tensor import Tensor
@@ -74,14 +75,23 @@ def nll_loss(
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
             oh = Tensor._wrap(onehot, input.dtype)
-            gr = g[0]
-            if red == 0:
-                gr = gr.unsqueeze(1) if batched else gr
-                while gr._data.ndim < len(shape):
-                    gr = gr.unsqueeze(-1)
-            elif red == 1 and w:
-                gr = gr / w
-            return (_positive_zeros(oh * gr),)
+            with grad_mode.no_grad():
+                gr = g[0]
+                if red == 0:
+                    gr = gr.unsqueeze(1) if batched else gr
+                    while gr._data.ndim < len(shape):
+                        gr = gr.unsqueeze(-1)
+                elif red == 1 and w:
+                    gr = gr / w
+                value = _positive_zeros(oh * gr)
+
+            def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
+                picked = gg * oh
+                if red == 0:
+                    return picked.sum(1) if batched else picked.sum()
+                return picked.sum() / w if red == 1 and w else picked.sum()
+
+            return (linear_in_grad("NllLossBackwardBackward0", g[0], s["self"], value, transpose),)
 
         node = record(
             out,

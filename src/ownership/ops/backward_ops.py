@@ -1,0 +1,81 @@
+"""Backward formulas that are ops of their own, as in torch, so that a gradient computed with
+``create_graph=True`` has torch's node (``ThresholdBackwardBackward0``, ``SigmoidBackwardBackward0``,
+``TanhBackwardBackward0``, ``NllLossBackwardBackward0``) with edges to the incoming gradient and
+to the saved tensor it reads, and so stays differentiable: a mask built in numpy still connects
+the result to the tensor it was built from (with a zero derivative, as torch's formulas say).
+
+Without grad mode (a plain backward) each is one numpy expression and records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ownership.ops.common import needs_grad, record, wrap
+from ownership.tensor import Tensor
+
+
+def _zeros(t: Tensor) -> Tensor:
+    return Tensor._wrap(np.zeros(t._data.shape, t._data.dtype), t.dtype)
+
+
+def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """relu's backward: ``grad`` where ``result > 0``, else +0 (``ThresholdBackwardBackward0``)."""
+    mask = result._data > 0
+    out = wrap(np.where(mask, grad._data, 0), grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (threshold_backward(g[0], result), _zeros(g[0]))
+
+        record(out, "ThresholdBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """``grad * (1 - result) * result`` (``SigmoidBackwardBackward0``)."""
+    r = result._data
+    out = wrap(grad._data * (1 - r) * r, grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (sigmoid_backward(g[0], result), g[0] * grad * (1 - 2 * result))
+
+        record(out, "SigmoidBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """``grad * (1 - result²)`` (``TanhBackwardBackward0``)."""
+    r = result._data
+    out = wrap(grad._data * (1 - r * r), grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (tanh_backward(g[0], result), -2 * result * grad * g[0])
+
+        record(out, "TanhBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def linear_in_grad(
+    name: str,
+    grad: Tensor,
+    reads: Tensor,
+    value: Tensor,
+    transpose: Callable[[Tensor], Tensor],
+) -> Tensor:
+    """``value``, a map linear in ``grad`` that reads ``reads`` only for constants (a target
+    mask), as the node ``name`` with edges to both: ``transpose`` gives ``grad``'s gradient,
+    ``reads`` gets zeros (torch's ``NllLossBackwardBackward0``)."""
+    out = value.detach()
+    if needs_grad(grad, reads):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (transpose(g[0]), _zeros(reads))
+
+        record(out, name, (grad, reads), bw)
+    return out

@@ -1,0 +1,80 @@
+"""Gradients computed with ``create_graph=True`` stay differentiable, with torch's node names.
+
+relu's and nll_loss's backward build a mask in numpy; the gradient still depends on the saved
+tensor the mask came from (with a zero derivative), as torch's ``ThresholdBackwardBackward0`` and
+``NllLossBackwardBackward0`` do, so ``create_graph`` gives a gradient that requires grad.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from engine_gradients import plain
+
+from differential import same
+
+NAMED: dict[str, Any] = {
+    "relu": lambda t, x: t.relu(x),
+    "F.relu": lambda t, x: t.nn.functional.relu(x),
+    "relu_": lambda t, x: (x * 1).relu_(),
+    "sigmoid": lambda t, x: x.sigmoid(),
+    "sigmoid_": lambda t, x: (x * 1).sigmoid_(),
+    "tanh": lambda t, x: x.tanh(),
+    "tanh_": lambda t, x: (x * 1).tanh_(),
+    "nll_loss": lambda t, x: t.nn.functional.nll_loss(x.reshape(2, 2), t.tensor([1, 0])),
+    "nll_loss_sum": lambda t, x: t.nn.functional.nll_loss(
+        x.reshape(2, 2), t.tensor([1, 0]), reduction="sum"
+    ),
+    "nll_loss_none": lambda t, x: t.nn.functional.nll_loss(
+        x.reshape(2, 2), t.tensor([1, 0]), reduction="none"
+    ),
+    "relu_of_sigmoid": lambda t, x: t.relu(x.sigmoid() - 0.6),
+}
+
+# Differentiable with torch's values; the second-order node has another name here.
+UNNAMED: dict[str, Any] = {
+    "softmax": lambda t, x: t.softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
+    "log_softmax": lambda t, x: t.log_softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
+    "cross_entropy": lambda t, x: t.nn.functional.cross_entropy(x.reshape(2, 2), t.tensor([1, 0])),
+    "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.zeros(4)),
+}
+
+
+def _second_order(t: Any, fn: Any) -> tuple[Any, Any, Any]:
+    x = t.tensor([0.5, -1.0, 2.0, -0.25], requires_grad=True)
+    y = fn(t, x)
+    go = t.ones(y.shape, requires_grad=True) if y.ndim else t.tensor(1.5, requires_grad=True)
+    (g,) = t.autograd.grad(y, x, go, create_graph=True)
+    gx, ggo = t.autograd.grad((g * g).sum(), (x, go))
+    return g, gx, ggo
+
+
+@pytest.mark.parametrize("op", sorted(NAMED))
+def test_second_order_gradients_and_node_names(op: str) -> None:
+    def program(t):
+        g, gx, ggo = _second_order(t, NAMED[op])
+        return [g, g.grad_fn.next_functions[0][0], gx, ggo]
+
+    same(program)
+
+
+@pytest.mark.parametrize("op", sorted(UNNAMED))
+def test_second_order_gradients_of_composite_backwards(op: str) -> None:
+    def program(t):
+        g, gx, ggo = _second_order(t, UNNAMED[op])
+        return [g.detach(), g.requires_grad, plain(gx), plain(ggo)]  # versions: another route
+
+    same(program)
+
+
+def test_relu_gradient_with_create_graph_requires_grad() -> None:
+    """The reported case: a gradient through relu used to come back as a constant."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0], requires_grad=True)
+        (g,) = t.autograd.grad(t.relu(x).sum(), x, create_graph=True)
+        (gg,) = t.autograd.grad(g.sum(), x)
+        return [g, gg]
+
+    same(program)
