@@ -266,9 +266,11 @@ def _run(
             for nr, k in captures[node]:
                 results[k] = _add(results[k], grads[nr])
         if node._retained is not None:
-            for nr, t in node._retained.items():
-                if grads[nr] is not None:
+            for nr, ref in node._retained.items():
+                t = ref()
+                if t is not None and grads[nr] is not None:
                     _retain(t, grads[nr])
+            t = None
         if type(node) is AccumulateGrad:
             if wanted is None or id(node) in wanted:
                 var = node.variable

@@ -40,7 +40,7 @@ class Node:
         self.next_functions = next_functions
         self.num_outputs = num_outputs
         self._seq = next(_seq)
-        self._retained: dict[int, Any] | None = None
+        self._retained: dict[int, weakref.ref[Any]] | None = None
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
         self.metadata: dict[str, Any] = {}
 
@@ -56,10 +56,13 @@ class Node:
         """Free saved tensors (after a backward without ``retain_graph``)."""
 
     def retain(self, output_nr: int, tensor: Any) -> None:
-        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``."""
+        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``.
+
+        The node refers to the tensor weakly, as torch's retain_grad hook does: a tensor refers
+        to its node, so a strong reference back would make a cycle that outlives the graph."""
         if self._retained is None:
             self._retained = {}
-        self._retained[output_nr] = tensor
+        self._retained[output_nr] = weakref.ref(tensor)
 
     def __call__(self, *grads: Any) -> Any:
         out = self.apply(tuple(grads))
