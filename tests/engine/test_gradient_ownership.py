@@ -10,6 +10,7 @@ allocates. A caller's ``gradient``/``grad_outputs`` tensor is therefore never wr
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -224,3 +225,75 @@ def test_backward_inputs_that_do_not_require_grad_are_refused() -> None:
         (s * s).backward(inputs=[t.ones(2)])
 
     same(program)
+
+
+def _identity_function(t: Any) -> Any:
+    class Identity(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g  # hands the incoming buffer on
+
+    return Identity
+
+
+def _returns_saved(t: Any) -> Any:
+    class ReturnsSaved(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(t.full(x.shape, 2.0))
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (c,) = ctx.saved_tensors
+            return c  # a tensor the Function still holds
+
+    return ReturnsSaved
+
+
+ROUTES: dict[str, Any] = {
+    "function_passing_the_gradient_on": lambda t, x: _identity_function(t).apply(x),
+    "two_functions_passing_it_on": lambda t, x: (
+        _identity_function(t).apply(x) + _identity_function(t).apply(x)
+    ),
+    "function_returning_a_saved_tensor": lambda t, x: _returns_saved(t).apply(x),
+    "two_functions_returning_saved_tensors": lambda t, x: (
+        _returns_saved(t).apply(x) + _returns_saved(t).apply(x)
+    ),
+    "expand": lambda t, x: x.sum() * t.ones(4),
+    "sum_of_an_expand": lambda t, x: x.unsqueeze(0).expand(3, 4).sum(0),
+    "mm": lambda t, x: (x.reshape(2, 2) @ t.eye(2)).reshape(4),
+    "clone": lambda t, x: x.clone(),
+    "transposes": lambda t, x: x.reshape(2, 2).t().contiguous().t().reshape(4),
+    "three_uses": lambda t, x: x + x + x,
+    "in_place_chain": lambda t, x: (x * 1).add_(1),
+    "relu": lambda t, x: x.relu(),
+}
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_grad_values_versions_and_the_callers_tensor_by_route(route: str) -> None:
+    def program(t):
+        x = t.tensor([1.0, -2.0, 3.0, 0.5], requires_grad=True)
+        go = t.full((4,), 2.0)
+        ROUTES[route](t, x).backward(go)
+        return [x.grad, x.grad.data_ptr() == go.data_ptr(), go, go._version]
+
+    same(program)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_accumulation_into_a_grad_set_by_hand(create_graph: bool) -> None:
+    def program(t):
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        mine = t.zeros(2)
+        x.grad = mine
+        go = t.full((2,), 2.0)
+        (x * 2).backward(go, create_graph=create_graph)
+        return [x.grad, x.grad is mine, mine, go._version]
+
+    same(program, warnings=False)  # torch warns that create_graph makes a reference cycle
