@@ -30,14 +30,17 @@ NAMED: dict[str, Any] = {
         x.reshape(2, 2), t.tensor([1, 0]), reduction="none"
     ),
     "relu_of_sigmoid": lambda t, x: t.relu(x.sigmoid() - 0.6),
+    "softmax": lambda t, x: t.softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
+    "log_softmax": lambda t, x: t.log_softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
+    "softmax_rows": lambda t, x: t.softmax(x.reshape(2, 2), 1) * t.tensor([[1.0, 2.0], [3.0, 5.0]]),
+    "log_softmax_columns": lambda t, x: t.log_softmax(x.reshape(2, 2), 0)[0],
+    "cross_entropy": lambda t, x: t.nn.functional.cross_entropy(x.reshape(2, 2), t.tensor([1, 0])),
 }
 
 # Differentiable with torch's values; the second-order node has another name here.
 UNNAMED: dict[str, Any] = {
-    "softmax": lambda t, x: t.softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
-    "log_softmax": lambda t, x: t.log_softmax(x, 0) * t.tensor([1.0, 2.0, 3.0, 4.0]),
-    "cross_entropy": lambda t, x: t.nn.functional.cross_entropy(x.reshape(2, 2), t.tensor([1, 0])),
     "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.zeros(4)),
+    "abs": lambda t, x: x.abs() * 2,
 }
 
 
@@ -78,3 +81,27 @@ def test_relu_gradient_with_create_graph_requires_grad() -> None:
         return [g, gg]
 
     same(program)
+
+
+THIRD: dict[str, Any] = {
+    "softmax": lambda t, x: t.softmax(x, 0),
+    "log_softmax": lambda t, x: t.log_softmax(x, 0),
+    "sigmoid": lambda t, x: x.sigmoid(),
+    "tanh": lambda t, x: x.tanh(),
+    "relu_times_x": lambda t, x: t.relu(x) * x,
+}
+
+
+@pytest.mark.parametrize("op", sorted(THIRD))
+def test_third_order_gradients(op: str) -> None:
+    """The backward ops' own backwards are differentiable again (float64: the formulas)."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0, -0.25], dtype=t.float64, requires_grad=True)
+        w = t.tensor([1.0, 2.0, 3.0, 4.0], dtype=t.float64)
+        (g,) = t.autograd.grad((THIRD[op](t, x) * w).sum(), x, create_graph=True)
+        (g2,) = t.autograd.grad((g * w).sum(), x, create_graph=True)
+        (g3,) = t.autograd.grad((g2 * g2).sum(), x)
+        return [g.detach(), g2.detach(), g3]
+
+    same(program, rtol=1e-12, atol=1e-12)

@@ -79,3 +79,44 @@ def linear_in_grad(
 
         record(out, name, (grad, reads), bw)
     return out
+
+
+def _axis(t: Tensor, dim: int) -> int | None:
+    return dim if t._data.ndim else None
+
+
+def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``output * (grad - (grad * output).sum(dim))`` (``SoftmaxBackwardDataBackward0``)."""
+    go, r = grad._data, output._data
+    out = wrap(r * (go - (go * r).sum(axis=_axis(output, dim), keepdims=True)), grad.dtype)
+    if needs_grad(grad, output):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's softmax_double_backward for the output
+            d_out = (
+                grad * gg
+                - (output * grad).sum(dim, keepdim=True) * gg
+                - grad * (output * gg).sum(dim, keepdim=True)
+            )
+            return (softmax_backward_data(gg, output, dim), d_out)
+
+        record(out, "SoftmaxBackwardDataBackward0", (grad, output), bw)
+    return out
+
+
+def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
+    go = grad._data
+    total = go.sum(axis=_axis(output, dim), keepdims=True)
+    out = wrap(go - np.exp(output._data) * total, grad.dtype)
+    if needs_grad(grad, output):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's formulas (log_softmax_double_backward for the output)
+            z = output.exp()
+            weighted = (gg * z).sum(dim, keepdim=True)
+            d_out = z * grad.sum(dim, keepdim=True) * (weighted - gg)
+            return (gg - weighted, d_out)
+
+        record(out, "LogSoftmaxBackwardDataBackward0", (grad, output), bw)
+    return out
