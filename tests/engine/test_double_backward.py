@@ -35,11 +35,11 @@ NAMED: dict[str, Any] = {
     "softmax_rows": lambda t, x: t.softmax(x.reshape(2, 2), 1) * t.tensor([[1.0, 2.0], [3.0, 5.0]]),
     "log_softmax_columns": lambda t, x: t.log_softmax(x.reshape(2, 2), 0)[0],
     "cross_entropy": lambda t, x: t.nn.functional.cross_entropy(x.reshape(2, 2), t.tensor([1, 0])),
+    "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.zeros(4)),
 }
 
 # Differentiable with torch's values; the second-order node has another name here.
 UNNAMED: dict[str, Any] = {
-    "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.zeros(4)),
     "abs": lambda t, x: x.abs() * 2,
 }
 
@@ -105,3 +105,20 @@ def test_third_order_gradients(op: str) -> None:
         return [g.detach(), g2.detach(), g3]
 
     same(program, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("target_shape", [(4,), (1,)])
+def test_mse_loss_second_order_in_input_target_and_grad_output(
+    reduction: str, target_shape: tuple[int, ...]
+) -> None:
+    def program(t):
+        x = t.tensor([0.5, -1.0, 2.0, -0.25], requires_grad=True)
+        y = t.full(target_shape, 0.75, requires_grad=True)
+        loss = t.nn.functional.mse_loss(x, y, reduction=reduction)
+        go = t.full(loss.shape, 1.5, requires_grad=True)
+        gx, gy = t.autograd.grad(loss, (x, y), go, create_graph=True)
+        second = t.autograd.grad((gx * gx).sum() + (gy * gy).sum(), (x, y, go))
+        return [gx, gy, gy.grad_fn.next_functions[0][0], [plain(g) for g in second]]
+
+    same(program, warnings=False)  # a (1,) target warns of broadcasting on both sides

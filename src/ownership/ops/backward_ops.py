@@ -1,6 +1,7 @@
 """Backward formulas that are ops of their own, as in torch, so that a gradient computed with
 ``create_graph=True`` has torch's node (``ThresholdBackwardBackward0``, ``SigmoidBackwardBackward0``,
-``TanhBackwardBackward0``, ``NllLossBackwardBackward0``) with edges to the incoming gradient and
+``TanhBackwardBackward0``, ``NllLossBackwardBackward0``, ``SoftmaxBackwardDataBackward0``,
+``MseLossBackwardBackward0`` ...) with edges to the incoming gradient and
 to the saved tensor it reads, and so stays differentiable: a mask built in numpy still connects
 the result to the tensor it was built from (with a zero derivative, as torch's formulas say).
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, sum_to, wrap
 from ownership.tensor import Tensor
 
 
@@ -119,4 +120,33 @@ def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
             return (gg - weighted, d_out)
 
         record(out, "LogSoftmaxBackwardDataBackward0", (grad, output), bw)
+    return out
+
+
+def mse_loss_backward(
+    grad: Tensor, input: Tensor, target: Tensor, mean_of: int | None, reduced: bool
+) -> Tensor:
+    """``2 * (input - target) * grad``, divided by ``mean_of`` for a mean
+    (``MseLossBackwardBackward0``); ``reduced``: ``grad`` is that of one reduced value."""
+    scale = 2.0 if mean_of is None else 2.0 / mean_of
+    out = wrap(grad._data * (input._data - target._data) * scale, grad.dtype)
+    if needs_grad(grad, input, target):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's mse_loss_double_backward(_grad_output)
+            if reduced:
+                ones = Tensor._wrap(np.ones(grad._data.shape, grad._data.dtype), grad.dtype)
+                d_grad = (mse_loss_backward(ones, input, target, mean_of, True) * gg).sum()
+            else:
+                d_grad = mse_loss_backward(gg, input, target, mean_of, False)
+            d_in = 2 * (gg * grad)
+            if mean_of is not None:
+                d_in = d_in.div_(mean_of)
+            return (
+                d_grad,
+                sum_to(d_in, tuple(input._data.shape)),
+                sum_to(-d_in, tuple(target._data.shape)),
+            )
+
+        record(out, "MseLossBackwardBackward0", (grad, input, target), bw)
     return out

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes, grad_mode
-from ownership.ops.backward_ops import linear_in_grad
+from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
 from ownership.tensor import Tensor
@@ -155,12 +155,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         in_needed, target_needed = input.requires_grad, target.requires_grad
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-            d = s["self"] - s["target"]
-            k = 2.0 / n if red == 1 else 2.0
-            gi = g[0] * d * k
+            x, y = s["self"], s["target"]
+            k = n if red == 1 else None
             return (
-                sum_to(gi, tuple(input._data.shape)) if in_needed else None,
-                sum_to(-gi, tuple(target._data.shape)) if target_needed else None,
+                sum_to(mse_loss_backward(g[0], x, y, k, red != 0), x.shape) if in_needed else None,
+                sum_to(mse_loss_backward(g[0], y, x, k, red != 0), y.shape)
+                if target_needed
+                else None,
             )
 
         node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})
