@@ -188,6 +188,8 @@ WHERE = {
     "float32_and_float64_0d": lambda t, c: t.where(c, t.ones(2), t.tensor(2.0, dtype=t.float64)),
     "int64_and_float32_0d": lambda t, c: t.where(c, t.ones(2, dtype=t.int64), t.tensor(2.0)),
     "two_tensors": lambda t, c: t.where(c, t.ones(2, dtype=t.int32), t.zeros(2, dtype=t.float64)),
+    "method": lambda t, c: t.ones(2, dtype=t.int64).where(c, 0.5),
+    "method_int_condition": lambda t, c: t.ones(2).where(c.long(), 0.5),
 }
 
 
