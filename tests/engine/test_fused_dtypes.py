@@ -53,6 +53,14 @@ LINEAR: dict[str, Any] = {
         t.ones(2, 3, dtype=t.int64), t.ones(2, 3, dtype=t.int64), t.ones(2, dtype=t.int64)
     ),
     "matmul_int64_float": lambda t: t.matmul(t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
+    "addmm_int64_mat1": lambda t: t.addmm(t.ones(2), t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
+    "addmm_float64_input": lambda t: t.addmm(
+        t.ones(2, dtype=t.float64), t.ones(2, 3), t.ones(3, 2)
+    ),
+    "addmm_float64_input_before_shapes": lambda t: t.addmm(
+        t.ones(2, dtype=t.float64), t.ones(2, 3, dtype=t.int64), t.ones(4, 2)
+    ),
+    "addmm_float64_mat2": lambda t: t.addmm(t.ones(2), t.ones(2, 3), t.ones(3, 2, dtype=t.float64)),
 }
 
 
@@ -236,5 +244,20 @@ def test_from_numpy_of_a_supported_dtype_shares_memory(np_dtype: str) -> None:
         x = t.from_numpy(arr)
         arr[1] = 1
         return [x, x + x]
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "scales", [{}, {"beta": 0.5}, {"alpha": 2}, {"beta": 0, "alpha": -1.5}, {"beta": 2, "alpha": 0}]
+)
+def test_addmm_with_beta_and_alpha(scales: dict[str, float]) -> None:
+    def program(t):
+        b = t.tensor([1.0, float("nan")], requires_grad=True)  # beta=0 ignores the nan
+        a = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        c = t.tensor([[0.5, 1.0], [2.0, -1.0]], requires_grad=True)
+        out = t.addmm(b, a, c, **scales)
+        out.backward(t.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        return [out, b.grad, a.grad, c.grad]
 
     same(program)
