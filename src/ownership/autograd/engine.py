@@ -3,8 +3,10 @@
 The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
 graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
 ties broken like torch's ready queue: the most recently created node first. Gradients reaching
-a leaf are summed into its ``.grad`` (which starts as ``None``); saved tensors are freed after a
-node runs unless ``retain_graph``.
+a leaf are summed into its ``.grad`` (which starts as ``None``, under a lock: concurrent backward
+passes lose no update); saved tensors are freed after a node runs unless ``retain_graph``. The
+engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
+so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
