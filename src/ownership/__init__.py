@@ -82,6 +82,7 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.linalg import dot, matmul, mm, mv
+from ownership.ops.nn_ops import addmm
 from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_ as max
 from ownership.ops.reduction import min_ as min
@@ -116,6 +117,7 @@ __all__ = [
     "__version__",
     "abs",
     "add",
+    "addmm",
     "allclose",
     "arange",
     "argmax",

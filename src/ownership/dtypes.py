@@ -65,17 +65,16 @@ def set_default_dtype(d: dtype) -> None:
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The dtype for a numpy dtype; raises ``TypeError`` for one the engine does not support."""
+    """The dtype for a numpy dtype; ``TypeError`` (torch's wording for a type it lacks) for one
+    the engine does not support: an array is never relabelled (a uint8 array computed as
+    "int64" would wrap around at 256)."""
     d = np.dtype(np_dtype)
     found = _BY_NP.get(d)
     if found is not None:
         return found
-    if d.kind == "f":
-        return float64 if d.itemsize > 4 else float32
-    if d.kind in "iu":
-        return int64
     raise TypeError(
-        f"can't convert np.ndarray of type {d}. The only supported types are: float64, float32, int64, int32, and bool."
+        f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types "
+        "are: float64, float32, int64, int32, and bool."
     )
 
 

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from collections.abc import Callable
 from types import TracebackType
@@ -60,8 +61,11 @@ class _GradMode:
         _state.enabled = self._prev.pop()
 
     def __call__(self, fn: F) -> F:
-        """Wrap ``fn`` so each call runs in this grad mode and restores the previous one."""
+        """Wrap ``fn`` so each call runs in this grad mode and restores the previous one (for a
+        generator function: each step of the generator, as torch does)."""
         mode = self._mode
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(mode, fn)
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -75,13 +79,53 @@ class _GradMode:
         return wrapper  # type: ignore[return-value]
 
 
-class no_grad(_GradMode):
+def _wrap_generator(mode: bool, fn: F) -> F:
+    """torch's ``_wrap_generator``: every resumption of the generator runs in ``mode``."""
+
+    def switched() -> Any:  # a fresh no_grad or enable_grad
+        return enable_grad() if mode else no_grad()
+
+    @functools.wraps(fn)
+    def generator_context(*args: Any, **kwargs: Any) -> Any:
+        gen = fn(*args, **kwargs)
+        try:
+            with switched():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with switched():
+                        gen.close()
+                    raise
+                except BaseException as exc:
+                    with switched():
+                        response = gen.throw(exc)
+                else:
+                    with switched():
+                        response = gen.send(request)
+        except StopIteration as e:
+            return e.value
+
+    return generator_context  # type: ignore[return-value]
+
+
+class _NoParamGradMode(_GradMode):
+    """A switch that is also a decorator without parentheses: ``@no_grad`` as ``@no_grad()``."""
+
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamGradMode):
     """Disable graph recording inside the block or decorated function."""
 
     _mode = False
 
 
-class enable_grad(_GradMode):
+class enable_grad(_NoParamGradMode):
     """Enable graph recording inside the block or decorated function."""
 
     _mode = True

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, inplace_rules, layout, printing
+from ownership import dtypes, grad_mode, inplace_rules, layout, printing, tensor_copying
 from ownership.autograd import engine
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
@@ -316,6 +316,10 @@ class Tensor(TensorConversion, TensorMethods):
             )
         self.requires_grad_(value)
 
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")
+
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Set ``requires_grad`` of a leaf (in place); returns self."""
         if not self.is_leaf:
@@ -346,6 +350,8 @@ class Tensor(TensorConversion, TensorMethods):
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a tensor "
@@ -387,10 +393,14 @@ class Tensor(TensorConversion, TensorMethods):
         gradient: Tensor | None = None,
         retain_graph: builtins.bool | None = None,
         create_graph: builtins.bool = False,
-        inputs: Sequence[Tensor] | None = None,
+        inputs: Tensor | Sequence[Tensor] | None = None,
     ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on."""
-        given = gradient is not None
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
+        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        if inputs is not None:
+            inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+            if not inputs:
+                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -405,7 +415,7 @@ class Tensor(TensorConversion, TensorMethods):
                 f"has a shape of {self.shape}."
             )
         keep = create_graph if retain_graph is None else retain_graph
-        engine.run_backward([self], [gradient], keep, create_graph, inputs, user_given=[given])
+        engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Not supported by this engine."""
@@ -441,10 +451,19 @@ class Tensor(TensorConversion, TensorMethods):
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
         self._data = value._data
         self._storage = Storage(value._storage.buffer, self._storage.counter)
         self._offset = value._offset
         self.dtype = value.dtype
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     # ------------------------------------------------------------------ in-place protocol
     def _check_inplace(self) -> None:
@@ -486,19 +505,21 @@ class Tensor(TensorConversion, TensorMethods):
             return format(self.item(), spec)
         return object.__format__(self, spec)
 
-    def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
-        t = Tensor._wrap(self._data.copy(), self.dtype)
-        if self._requires_grad and self.is_leaf:
-            t._requires_grad = True
-        memo[id(self)] = t
-        return t
+    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
+        """torch's deepcopy (see :mod:`ownership.tensor_copying`)."""
+        copied: Tensor = tensor_copying.deepcopy_tensor(self, memo)
+        return copied
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's pickling (see :mod:`ownership.tensor_copying`)."""
+        return tensor_copying.reduce_tensor(self)
 
 
 def _c_name(d: DType) -> str:
     return {
         "float64": "double",
         "float32": "float",
-        "int64": "long",
+        "int64": "long int",
         "int32": "int",
         "bool": "bool",
     }[d.name]

@@ -65,16 +65,18 @@ class TensorConversion:
         return self._data.tolist()
 
     def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:
-        """A numpy array sharing memory with this tensor (refused when grad is required)."""
-        if self.requires_grad and not force:
+        """A numpy array sharing memory with this tensor (refused, unless ``force``, when the
+        tensor requires grad and grad mode is on: under ``no_grad`` torch allows it)."""
+        if not force and self.requires_grad and grad_mode.is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
             )
         return self._data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> NDArray[Any]:
-        arr = self._data if dtype is None else self._data.astype(dtype)
-        return arr
+        """What numpy sees: :meth:`numpy` (so refused as it is), cast to ``dtype`` if given."""
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __float__(self) -> builtins.float:
         """The value as a Python float; warns (once per process, like torch) when grad is tracked.

@@ -98,6 +98,10 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
 
     clip = clamp
 
+    def where(self, condition: Tensor, y: Any) -> Tensor:
+        """``self`` where ``condition`` holds, else ``y`` (``torch.where(condition, self, y)``)."""
+        return op("where")(condition, self, y)
+
     def sum(
         self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
     ) -> Tensor:

@@ -3,13 +3,16 @@
 The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
 graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
 ties broken like torch's ready queue: the most recently created node first. Gradients reaching
-a leaf are summed into its ``.grad`` (which starts as ``None``); saved tensors are freed after a
-node runs unless ``retain_graph``.
+a leaf are summed into its ``.grad`` (which starts as ``None``, under a lock: concurrent backward
+passes lose no update); saved tensors are freed after a node runs unless ``retain_graph``. The
+engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
+so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
 
 import heapq
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +21,7 @@ import numpy as np
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.autograd.unseen import memory_unseen, tensor_unseen
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -46,98 +50,90 @@ def _retain(t: Any, grad: Any) -> None:
         t._grad = t._grad.detach()
 
 
-def _accumulate(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
-    """AccumulateGrad (see :func:`_sum_into_grad`), then the accumulation observers."""
-    _sum_into_grad(var, grad, create_graph, shared)
-    if observers.ACCUMULATIONS and grad is not None and var.requires_grad:
-        for observe in observers.ACCUMULATIONS:
-            observe(var)
+_ACCUMULATE_LOCK = threading.Lock()
 
 
-def _sum_into_grad(var: Any, grad: Any, create_graph: bool, shared: bool) -> None:
-    """AccumulateGrad: the first gradient is stolen when nobody else holds it and it has the
-    leaf's layout, else copied into a new tensor with the leaf's layout (torch's
-    ``clone_obey_contract``: an empty tensor then ``copy_``, so that copy is at version 1, and in
-    ``create_graph`` mode its ``grad_fn`` is ``CopyBackwards``); later gradients are added in
-    place (out of place in ``create_graph`` mode)."""
+def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
+    """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
+
+    The first gradient is stolen when nobody else holds it (``held``: the references the
+    engine holds, its caller's variables included) and it has the leaf's layout, else copied
+    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
+    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
+    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
+    tensor, in ``create_graph`` mode)."""
     if grad is None or not var.requires_grad:
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-        shared = False
-    old = var._grad
-    if old is None:
-        dense_var = _dense(var) or var._data.size == 0
-        if not create_graph and not shared and _dense(grad) and 0 not in grad.stride():
-            if dense_var and grad._data.strides != var._data.strides:
-                # torch's backward formulas (mm's among them) produce the leaf's layout; ours
-                # may not, so the values are laid out like the leaf here, as a free relayout
-                arr = np.empty_like(var._data)
-                arr[...] = grad._data
-                grad = grad._wrap(arr, var.dtype)
-            var._grad = grad.detach()
-            return
-        arr = np.empty_like(var._data) if dense_var else np.empty(var._data.shape, var._data.dtype)
-        new = grad._wrap(arr, var.dtype)
-        new.copy_(grad)
-        var._grad = new
-    elif create_graph or grad_mode.is_grad_enabled():
-        var._grad = old + grad
-    else:
-        old.add_(grad)
-
-
-_EMPTY: set[int] = set()
+    with _ACCUMULATE_LOCK:
+        old = var._grad
+        if old is None:
+            dense_var = _dense(var) or var._data.size == 0
+            if (
+                not create_graph
+                and tensor_unseen(grad, held)
+                and _dense(grad)
+                and 0 not in grad.stride()
+            ):
+                if dense_var and grad._data.strides != var._data.strides:
+                    # torch's backward formulas (mm's among them) produce the leaf's layout;
+                    # ours may not, so the values are laid out like the leaf here, as a free
+                    # relayout
+                    arr = np.empty_like(var._data)
+                    arr[...] = grad._data
+                    grad = grad._wrap(arr, var.dtype)
+                var._grad = grad.detach()
+                return
+            arr = (
+                np.empty_like(var._data)
+                if dense_var
+                else np.empty(var._data.shape, var._data.dtype)
+            )
+            new = grad._wrap(arr, var.dtype)
+            new.copy_(grad)
+            var._grad = new
+        elif create_graph or grad_mode.is_grad_enabled():
+            var._grad = old + grad
+        else:
+            old.add_(grad)
 
 
 class _Buffers:
     """Gradients waiting for a node, summed like torch's InputBuffer.
 
-    A buffered gradient that nobody else holds is summed into in place (so its version goes up,
-    as in torch); one that is shared (a user-given gradient, or the same tensor sent to two
-    places) is summed out of place.
+    A second gradient for the same input is summed in place (so the buffer's version goes up, as
+    in torch) only into a buffer nobody else can see (:mod:`ownership.autograd.unseen`): never
+    into a caller's gradient, a gradient sent to two places, or one returned to the caller.
     """
 
     def __init__(self, inplace: bool) -> None:
         self.inplace = inplace
         self.grads: dict[Node, list[Any]] = {}
-        self.shared: set[int] = set()
 
-    def add(self, node: Node, nr: int, g: Any, shared: bool) -> None:
+    def add(self, node: Node, nr: int, g: Any) -> None:
         buf = self.grads.get(node)
         if buf is None:
             buf = self.grads[node] = [None] * node.num_outputs
         old = buf[nr]
         if old is None:
             buf[nr] = g
-            if shared:
-                self.shared.add(id(g))
         elif (
             self.inplace
-            and id(old) not in self.shared
-            and _dense(old)
+            and old is not g
+            and old._base is None
             and old._data.shape == g._data.shape
             and old.dtype is g.dtype
-            and old._base is None
+            and _dense(old)
+            and memory_unseen(old, 2)  # held by buf[nr] and by `old`
         ):
             old.add_(g)
         else:
-            self.shared.discard(id(old))
             buf[nr] = old + g
 
     def pop(self, node: Node) -> list[Any]:
         """The gradients summed for ``node`` (None where nothing arrived)."""
         return self.grads.pop(node, None) or [None] * node.num_outputs
-
-    def release(self, g: Any) -> bool:
-        """Whether ``g`` was shared; it leaves the buffers either way."""
-        if not self.shared or g is None:
-            return False
-        key = id(g)
-        if key in self.shared:
-            self.shared.discard(key)
-            return True
-        return False
 
 
 def _discover(
@@ -201,15 +197,13 @@ def run_backward(
     create_graph: bool,
     inputs: Sequence[Any] | None = None,
     accumulate: bool = True,
-    user_given: Sequence[bool] | None = None,
 ) -> list[Any]:
-    """Run backward from ``roots`` seeded with ``root_grads``.
+    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes).
 
     With ``accumulate`` (``.backward``) gradients are summed into leaves' ``.grad`` (only for
-    ``inputs`` if given); without it (``autograd.grad``) the gradients of ``inputs`` are returned.
+    ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
+    (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
-    if user_given is None:
-        user_given = [True] * len(roots)
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -222,17 +216,22 @@ def run_backward(
 
     captures: dict[Node, list[tuple[int, int]]] = {}
     input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
+    if accumulate and inputs is not None:
+        for t in inputs:
+            t.retain_grad()
     for k, (node, nr) in enumerate(input_edges):
         if node is not None:
             captures.setdefault(node, []).append((nr, k))
     deps, children = _discover(root_nodes, inputs is not None)
     if inputs is not None:
         deps = _prune(deps, children, list(captures))
+    if accumulate:
+        captures = {}  # backward() returns nothing: no gradient is held for the caller
 
     buffers = _Buffers(inplace=not create_graph)
-    for (node, nr), g, user in zip(root_edges, root_grads, user_given, strict=True):
+    for (node, nr), g in zip(root_edges, root_grads, strict=True):
         assert node is not None
-        buffers.add(node, nr, g, user)
+        buffers.add(node, nr, g)
     heap: list[tuple[int, int, Node]] = []
     for node in dict.fromkeys(root_nodes):
         if deps.get(node) == 0:
@@ -242,63 +241,79 @@ def run_backward(
     wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
-    heappop, heappush = heapq.heappop, heapq.heappush
     try:
-        while heap:
-            node = heappop(heap)[2]
-            grads = buffers.pop(node)
-            shared0 = False
-            if buffers.shared:
-                shared0 = buffers.release(grads[0])
-                for g in grads[1:]:
-                    buffers.release(g)
-            if captures and node in captures:
-                for nr, k in captures[node]:
-                    results[k] = _add(results[k], grads[nr])
-                    if grads[nr] is not None:
-                        buffers.shared.add(id(grads[nr]))  # returned to the caller: never reuse
-            if node._retained is not None:
-                for nr, t in node._retained.items():
-                    if grads[nr] is not None:
-                        _retain(t, grads[nr])
-            if type(node) is AccumulateGrad:
-                if accumulate and (wanted is None or id(node) in wanted):
-                    var = node.variable
-                    if grads[0] is not None and var.grad_fn is not None:
-                        raise RuntimeError("leaf variable has been moved into the graph interior")
-                    _accumulate(var, grads[0], create_graph, shared0)
-                continue
-            nexts = node.next_functions
-            if grads[0] is not None or any(g is not None for g in grads):
-                outs: Sequence[Any] = node.apply(tuple(grads))
-            else:
-                outs = [None] * len(nexts)
-            if not retain_graph:
-                node.release()
-            if anomaly_mode._state.enabled and anomaly_mode._state.check_nan:
-                anomaly_mode.check_nan(node.name(), outs)
-            dts = node.input_dtypes
-            if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-                outs = [
-                    g.to(dt) if g is not None and dt is not None and g.dtype is not dt else g
-                    for g, dt in zip(outs, dts, strict=False)
-                ]
-            twice: set[int] = _EMPTY
-            if len(outs) > 1:
-                twice = set()
-                seen: set[int] = set()
-                for g in outs:
-                    if g is not None:
-                        (twice if id(g) in seen else seen).add(id(g))
-            for (nxt, nr), g in zip(nexts, outs, strict=False):
-                if nxt is None or nxt not in deps:
-                    continue
-                if g is not None:
-                    buffers.add(nxt, nr, g, id(g) in twice)
-                d = deps[nxt] - 1
-                deps[nxt] = d
-                if d == 0:
-                    heappush(heap, (-nxt._seq, id(nxt), nxt))
+        _run(heap, deps, buffers, captures, results, wanted if accumulate else set(), retain_graph)
     finally:
         grad_mode._set(prev)
     return results
+
+
+def _run(
+    heap: list[tuple[int, int, Node]],
+    deps: dict[Node, int],
+    buffers: _Buffers,
+    captures: dict[Node, list[tuple[int, int]]],
+    results: list[Any],
+    wanted: set[int] | None,
+    retain_graph: bool,
+) -> None:
+    """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
+    never by a variable left over from an earlier node, so that :mod:`ownership.autograd.unseen`
+    counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
+    that may write ``.grad`` (None: all of them)."""
+    heappop, heappush = heapq.heappop, heapq.heappush
+    while heap:
+        node = heappop(heap)[2]
+        grads = buffers.pop(node)
+        if captures and node in captures:
+            for nr, k in captures[node]:
+                results[k] = _add(results[k], grads[nr])
+        if node._retained is not None:
+            for nr, ref in node._retained.items():
+                t = ref()
+                if t is not None and grads[nr] is not None:
+                    _retain(t, grads[nr])
+            t = None
+        if type(node) is AccumulateGrad:
+            if wanted is None or id(node) in wanted:
+                var = node.variable
+                if grads[0] is not None and var.grad_fn is not None:
+                    raise RuntimeError("leaf variable has been moved into the graph interior")
+                g0 = grads[0]
+                grads = []
+                _accumulate(var, g0, grad_mode.is_grad_enabled(), 2)  # held by g0 and the callee
+                got = g0 is not None
+                g0 = None
+                if observers.ACCUMULATIONS and got and var.requires_grad:
+                    for observe in observers.ACCUMULATIONS:
+                        observe(var)
+            continue
+        nexts = node.next_functions
+        if any(g is not None for g in grads):
+            outs = list(node.apply(tuple(grads)))
+        else:
+            outs = [None] * len(nexts)
+        grads = []  # torch drops a node's input gradients before passing its outputs on
+        if not retain_graph:
+            node.release()
+        if anomaly_mode._state.enabled and anomaly_mode._state.check_nan:
+            anomaly_mode.check_nan(node.name(), outs)
+        dts = node.input_dtypes
+        if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
+            outs = [
+                g.to(dt) if g is not None and dt is not None and g.dtype is not dt else g
+                for g, dt in zip(outs, dts, strict=False)
+            ]
+        for i, (nxt, nr) in enumerate(nexts):
+            if nxt is None or nxt not in deps:
+                continue
+            if i < len(outs) and outs[i] is not None:
+                g = outs[i]
+                outs[i] = None  # moved into the buffer, as torch moves it
+                buffers.add(nxt, nr, g)
+                g = None
+            d = deps[nxt] - 1
+            deps[nxt] = d
+            if d == 0:
+                heappush(heap, (-nxt._seq, id(nxt), nxt))
+        outs = []

@@ -8,8 +8,11 @@ raises torch's error if one was modified in place since (or was freed by an earl
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from ownership import grad_mode
 from ownership.autograd.node import Node, gradient_edge
@@ -44,6 +47,7 @@ class FunctionCtx:
         self._dirty: tuple[Any, ...] = ()
         self._non_diff: tuple[Any, ...] = ()
         self.needs_input_grad: tuple[bool, ...] = ()
+        self._node: Any = None  # a weak reference to the node (the node holds this ctx)
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; their versions are checked when unpacked."""
@@ -56,7 +60,8 @@ class FunctionCtx:
             raise RuntimeError(FREED_MESSAGE)
         if self._saved is None:
             return tuple(self._to_save)
-        return tuple(None if s is None else s.unpack() for s in self._saved)
+        owner = self._node() if self._node is not None else None
+        return tuple(None if s is None else s.unpack(owner) for s in self._saved)
 
     def mark_dirty(self, *tensors: Any) -> None:
         """Declare inputs modified in place by forward."""
@@ -92,7 +97,8 @@ class BackwardFunction(Node):
         filled = []
         for g, like in zip(grads, self._shapes, strict=True):
             if g is None and like is not None:
-                g = like._wrap(like._data * 0, like.dtype)
+                shape, np_dtype, dtype, wrap = like
+                g = wrap(np.zeros(shape, np_dtype), dtype)
             filled.append(g)
         res = self._cls.backward(self.ctx, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
@@ -145,6 +151,7 @@ class Function:
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         if record:
             node = BackwardFunction(cls, ctx, args, len(outs))
+            ctx._node = weakref.ref(node)
             fixed = []
             for i, o in enumerate(outs):
                 if _is_tensor(o):
@@ -154,15 +161,16 @@ class Function:
                         o._grad_fn = node
                         o._output_nr = i
                         o._requires_grad = True
-                    node._shapes.append(o)
+                    node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
                 else:
                     node._shapes.append(None)
                 fixed.append(o)
             outs = tuple(fixed)
             ctx._saved = [
-                None
-                if t is None
-                else SavedTensor(t, node if any(t is o for o in outs) else None, saved_for=node)
+                None if t is None else SavedTensor(
+                    t, any(t is o for o in outs), names_owner=True, saved_by=node.name()
+                )
                 for t in ctx._to_save
             ]
+            ctx._to_save = ctx._dirty = ctx._non_diff = ()  # the node keeps no tensor but its saved
         return outs if isinstance(raw, tuple) else outs[0]

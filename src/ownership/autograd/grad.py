@@ -37,7 +37,6 @@ def grad(
             f"grad requires one grad_output per output ({len(gos)} given for {len(outs)} outputs)"
         )
     seeds = []
-    given = []
     for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
         if not o.requires_grad:
             raise RuntimeError(
@@ -47,20 +46,18 @@ def grad(
             if o._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = o._wrap(np.ones_like(o._data), o.dtype)
-            given.append(False)
         else:
             if g._data.shape != o._data.shape:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                     f"has a shape of {o.shape}."
                 )
-            given.append(True)
         seeds.append(g)
     for t in ins:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     keep = create_graph if retain_graph is None else retain_graph
-    res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False, user_given=given)
+    res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False)
     out = []
     for i, (t, r) in enumerate(zip(ins, res, strict=True)):
         if r is None:

@@ -41,7 +41,7 @@ class Node:
         self.next_functions = next_functions
         self.num_outputs = num_outputs
         self._seq = next(_seq)
-        self._retained: dict[int, Any] | None = None
+        self._retained: dict[int, weakref.ref[Any]] | None = None
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
         self.metadata: dict[str, Any] = {}
 
@@ -57,10 +57,13 @@ class Node:
         """Free saved tensors (after a backward without ``retain_graph``)."""
 
     def retain(self, output_nr: int, tensor: Any) -> None:
-        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``."""
+        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``.
+
+        The node refers to the tensor weakly, as torch's retain_grad hook does: a tensor refers
+        to its node, so a strong reference back would make a cycle that outlives the graph."""
         if self._retained is None:
             self._retained = {}
-        self._retained[output_nr] = tensor
+        self._retained[output_nr] = weakref.ref(tensor)
 
     def __call__(self, *grads: Any) -> Any:
         out = self.apply(tuple(grads))
@@ -98,7 +101,7 @@ class OpNode(Node):
             return
         if self._saved is None:
             self._saved = {}
-        self._saved[name] = SavedTensor(tensor, self if is_output else None, on_view=on_view)
+        self._saved[name] = SavedTensor(tensor, is_output, on_view=on_view, saved_by=self._name)
         self._had_saved = True
 
     def name(self) -> str:
@@ -113,7 +116,7 @@ class OpNode(Node):
         vals = dict(self._ctx)
         for k, s in self._saved.items():
             try:
-                vals[k] = s.unpack()
+                vals[k] = s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
                     warn_forward(self.name(), s.trace)
@@ -133,7 +136,7 @@ class OpNode(Node):
             key = attr[7:]
             saved = object.__getattribute__(self, "_saved")
             if saved is not None and key in saved:
-                return saved[key].unpack()
+                return saved[key].unpack(self)
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
             if saved is None and key in object.__getattribute__(self, "_freed_keys"):

@@ -40,13 +40,20 @@ def describe(tensor: Any) -> str:
 
 
 class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved."""
+    """A tensor saved for backward, with the version it had when saved.
+
+    A node's own output is kept as torch's ``SavedVariable`` keeps it: as plain data without its
+    ``grad_fn``, which is re-attached (the node that unpacks it, ``owner``) on every unpack. So
+    the saved tensor refers to no node, and a graph that is never backpropagated has no
+    reference cycle: it is freed, as in torch, when its last tensor goes.
+    """
 
     __slots__ = (
         "__weakref__",
-        "node",
+        "is_output",
+        "names_owner",
         "output_nr",
-        "saved_for",
+        "saved_by",
         "tensor",
         "trace",
         "version",
@@ -55,53 +62,55 @@ class SavedTensor:
     )
 
     def __init__(
-        self, tensor: Any, node: Any = None, saved_for: Any = None, on_view: bool = False
+        self,
+        tensor: Any,
+        is_output: bool = False,
+        names_owner: bool = False,
+        on_view: bool = False,
+        saved_by: str = "",
     ) -> None:
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
+        self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
         # the forward call's stack, in anomaly mode (torch keeps it on the node)
         self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
+        self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
             # the result of an in-place op on a view: torch keeps a weak reference to the view's
-            # grad_fn after the rebase (its AsStridedBackward0) and names it in errors while it
-            # is alive, else the saving node
+            # grad_fn after the rebase (its AsStridedBackward0) and names it in errors (and gives
+            # it to the unpacked tensor) while it is alive, else the saving node
             self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
-            saved_for = node
-            node = None
-            self.was_leaf = False
-        else:
-            self.was_leaf = node is None and tensor.grad_fn is None
-        self.node = node  # the saving node when the tensor is that node's output
-        self.saved_for = saved_for  # a custom Function's node: named once the history is gone
+            self.names_owner = True
+            is_output = True
+        self.was_leaf = not is_output and tensor.grad_fn is None
+        self.is_output = is_output
         self.output_nr: int = tensor._output_nr
-        if node is not None:
+        if is_output:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
-            alias = tensor._alias(tensor._storage)
-            alias._grad_fn = node
-            alias._requires_grad = True
-            tensor = alias
+            tensor = tensor._alias(tensor._storage)
         self.tensor = tensor
         if observers.SAVES:
             for observe in observers.SAVES:
                 observe(self)
 
-    def unpack(self) -> Any:
-        """The saved tensor, or torch's RuntimeError if it was modified in place since."""
+    def unpack(self, owner: Any = None) -> Any:
+        """The saved tensor (an output: a new alias whose ``grad_fn`` is ``owner``, the node
+        that saved it), or torch's RuntimeError if it was modified in place since."""
         t = self.tensor
-        if self.node is not None:
-            named, nr = self.node, 0
-        elif self.weak_fn is not None:
+        if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0
+        elif self.is_output:
+            named, nr = owner, 0
         else:
             named, nr = t.grad_fn, t._output_nr
         if named is None and not self.was_leaf:
-            if self.saved_for is None:
+            if not self.names_owner:
                 raise RuntimeError(
                     "Trying to use a saved tensor that has been detached in-place, i.e. with "
                     ".detach_().This is not supported, please use out-of-place `.detach()` instead"
                 )
-            named, nr = self.saved_for, self.output_nr
+            named, nr = owner, self.output_nr
         current = t._storage.counter.value
         if current != self.version:
             msg = (
@@ -114,4 +123,9 @@ class SavedTensor:
             msg += f" is at version {current}; expected version {self.version} instead. {hint}"
             writes = anomaly_mode.format_writes(t._storage.counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
+        if self.is_output:
+            t = t._alias(t._storage)
+            t._grad_fn = named if named is not None else owner
+            t._output_nr = self.output_nr
+            t._requires_grad = True
         return t

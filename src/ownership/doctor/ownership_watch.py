@@ -104,8 +104,7 @@ class OwnershipWatch:
     # ------------------------------------------------------------------ engine events
     def _saved(self, saved: Any) -> None:
         self.used = True
-        node = saved.node
-        rec = SaveRecord(saved.tensor, saved.version, user_place(), node.name() if node else "")
+        rec = SaveRecord(saved.tensor, saved.version, user_place(), saved.saved_by)
         key = id(saved)
         self.records[key] = rec
         weakref.finalize(saved, self.records.pop, key, None)

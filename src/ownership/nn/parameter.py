@@ -56,6 +56,10 @@ class Parameter(Tensor):
         copied: Parameter = memo[id(self)]
         return copied
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's: a Parameter rebuilt over its pickled ``data`` (so at version 1), no grad."""
+        return (type(self), (self.data, self.requires_grad))
+
 
 def reset_grad(tensor: Tensor, set_to_none: bool = True) -> None:
     """Forget ``tensor.grad`` before the next backward: set it to ``None``, or zero it in place.

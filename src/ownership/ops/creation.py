@@ -275,19 +275,26 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def where(cond: Tensor, a: Any, b: Any) -> Tensor:
-    """Elementwise ``a if cond else b`` (``WhereBackward0``)."""
-    from ownership.ops.common import as_tensor_arg, sum_to
+    """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor."""
+    from ownership.ops.common import sum_to
 
+    if cond.dtype is not dtypes.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{cond.dtype.short}"
+        )
     at = a if isinstance(a, Tensor) else None
     bt = b if isinstance(b, Tensor) else None
     ra = a._data if at is not None else a
     rb = b._data if bt is not None else b
-    if at is not None:
-        dt = at.dtype if bt is None else dtypes.promote_types(at.dtype, bt.dtype)
-    elif bt is not None:
-        dt = bt.dtype
-    else:
-        dt = as_tensor_arg(np.where(cond._data, ra, rb)).dtype
+    # torch's result type: tensors with dimensions, then 0-d tensors, then Python scalars (which
+    # take the default dtype when floating)
+    ts = [t for t in (at, bt) if t is not None]
+    dt = dtypes.result_type(
+        [t.dtype for t in ts if t._data.ndim],
+        [t.dtype for t in ts if not t._data.ndim],
+        [dtypes.scalar_dtype(x) for x in (a, b) if not isinstance(x, Tensor)],
+    )
     out = wrap(np.where(cond._data, ra, rb), dt)
     if needs_grad(at, bt):
         mask = cond._data

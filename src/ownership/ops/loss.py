@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from ownership import dtypes, grad_mode
+from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
 from ownership.tensor import Tensor
@@ -28,7 +30,7 @@ def nll_loss(
     """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
     red = _reduction(reduction)
     x = input._data
-    if target.dtype.is_floating_point:
+    if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"), which ownership lacks
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
         )
@@ -73,14 +75,23 @@ def nll_loss(
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
             oh = Tensor._wrap(onehot, input.dtype)
-            gr = g[0]
-            if red == 0:
-                gr = gr.unsqueeze(1) if batched else gr
-                while gr._data.ndim < len(shape):
-                    gr = gr.unsqueeze(-1)
-            elif red == 1 and w:
-                gr = gr / w
-            return (_positive_zeros(oh * gr),)
+            with grad_mode.no_grad():
+                gr = g[0]
+                if red == 0:
+                    gr = gr.unsqueeze(1) if batched else gr
+                    while gr._data.ndim < len(shape):
+                        gr = gr.unsqueeze(-1)
+                elif red == 1 and w:
+                    gr = gr / w
+                value = _positive_zeros(oh * gr)
+
+            def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
+                picked = gg * oh
+                if red == 0:
+                    return picked.sum(1) if batched else picked.sum()
+                return picked.sum() / w if red == 1 and w else picked.sum()
+
+            return (linear_in_grad("NllLossBackwardBackward0", g[0], s["self"], value, transpose),)
 
         node = record(
             out,
@@ -130,10 +141,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-    diff = input._data - target._data
+    dt = dtypes.promote_types(input.dtype, target.dtype)  # the result dtype under promotion
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dt.short}'")
+    diff = input._data.astype(dt.np, copy=False) - target._data.astype(dt.np, copy=False)
     sq = diff * diff
     out_arr = sq if red == 0 else (sq.sum() if red == 2 else sq.mean())
-    out = wrap(np.asarray(out_arr), input.dtype)
+    out = wrap(np.asarray(out_arr), dt)
     if needs_grad(input, target):
         n = sq.size
         from ownership.ops.common import sum_to
@@ -141,12 +155,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         in_needed, target_needed = input.requires_grad, target.requires_grad
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-            d = s["self"] - s["target"]
-            k = 2.0 / n if red == 1 else 2.0
-            gi = g[0] * d * k
+            x, y = s["self"], s["target"]
+            k = n if red == 1 else None
             return (
-                sum_to(gi, tuple(input._data.shape)) if in_needed else None,
-                sum_to(-gi, tuple(target._data.shape)) if target_needed else None,
+                sum_to(mse_loss_backward(g[0], x, y, k, red != 0), x.shape) if in_needed else None,
+                sum_to(mse_loss_backward(g[0], y, x, k, red != 0), y.shape)
+                if target_needed
+                else None,
             )
 
         node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})

@@ -27,32 +27,54 @@ from ownership.tensor import Tensor
 
 
 # ---------------------------------------------------------------- addmm and linear
+def _scaled(t: Tensor, factor: Any) -> Tensor:
+    """torch's ``maybe_multiply``: ``t`` itself when the factor is 1."""
+    return t if factor == 1 else t * factor
+
+
 def _bw_addmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gr = g[0]
-    gs = sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None
-    g1 = gr.mm(s["mat2"].t()) if s["_mat1_needed"] else None
-    g2 = s["mat1"].t().mm(gr) if s["_mat2_needed"] else None
+    alpha, beta = s["alpha"], s["beta"]
+    gs = sum_to(_scaled(gr, beta), s["_self_shape"]) if s["_self_needed"] else None
+    g1 = _scaled(gr.mm(s["mat2"].t()), alpha) if s["_mat1_needed"] else None
+    g2 = _scaled(s["mat1"].t().mm(gr), alpha) if s["_mat2_needed"] else None
     return (gs, g1, g2)
 
 
-def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    """``bias + mat1 @ mat2`` with ``bias`` broadcast over the rows (``AddmmBackward0``).
+def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """``beta * bias + alpha * (mat1 @ mat2)`` with ``bias`` broadcast over the rows
+    (``AddmmBackward0``); torch's ``addmm(input, mat1, mat2, *, beta=1, alpha=1)``.
 
     Edges go to ``bias``, ``mat1``, ``mat2`` in that order; ``mat1`` is saved only when
     ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
+    All three share one dtype (torch's checks, in its order: no promotion in a fused kernel).
     """
+    for name, m in (("self", bias), ("mat1", mat1)):
+        if m.dtype is not mat2.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
+                f"{mat2.dtype.short}"
+            )
     for name, m in (("self", mat1), ("mat2", mat2)):
         if m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix")
     (n, k), (k2, p) = mat1._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
-    out = wrap(mat1._data @ mat2._data + bias._data, mat1.dtype)
+    prod = mat1._data @ mat2._data
+    if alpha != 1:
+        prod = prod * alpha
+    if beta == 0:  # torch ignores the input then: its nan and inf do not propagate
+        out = wrap(
+            np.broadcast_to(prod, np.broadcast_shapes(prod.shape, bias._data.shape)), mat1.dtype
+        )
+    else:
+        out = wrap(prod + (bias._data if beta == 1 else bias._data * beta), mat1.dtype)
     if needs_grad(bias, mat1, mat2):
         ctx = {
             "_self_shape": tuple(bias._data.shape),
-            "alpha": 1,
-            "beta": 1,
+            "alpha": alpha,
+            "beta": beta,
             "mat1_sym_sizes": (n, k),
             "mat1_sym_strides": mat1.stride(),
             "mat2_sym_sizes": (k2, p),
@@ -118,6 +140,22 @@ def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     )
 
 
+def _check_batch_norm_dtypes(input: Tensor, params: tuple[Tensor | None, ...]) -> None:
+    """torch's CPU kernel: a floating input, and parameters (weight, bias, running statistics)
+    of its dtype; the first parameter given decides which of torch's messages a mismatch gets."""
+    dt = input.dtype
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{dt.short}'")
+    given = [p for p in params if p is not None]
+    if given and given[0].dtype is not dt:  # "mixed": allowed for a reduced-precision input only
+        if any(p.dtype.name != "float32" for p in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    for p in given:
+        if p.dtype is not dt:
+            raise RuntimeError(f"expected scalar type {dt.short} but found {p.dtype.short}")
+
+
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -150,6 +188,7 @@ def batch_norm(
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):

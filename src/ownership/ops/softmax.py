@@ -8,20 +8,17 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership.op_registry import OPS
+from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 
 
 def _bw_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    r = s["result"]
-    gr = g[0]
-    return (r * (gr - (gr * r).sum(s["dim"], keepdim=True)),)
+    return (softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 
 def _bw_log_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    r = s["result"]
-    gr = g[0]
-    return (gr - r.exp() * gr.sum(s["dim"], keepdim=True),)
+    return (log_softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 
 def _prep(t: Tensor, dim: int | None, dtype: Any) -> tuple[Any, int, Any]:

@@ -19,6 +19,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership.op_registry import OPS
+from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import float_errors, needs_grad, raw, record, wrap
 from ownership.tensor import Tensor
 
@@ -45,18 +46,15 @@ def bw_abs(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 
 def bw_sigmoid(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    r = s["result"]
-    return (g[0] * (1 - r) * r,)
+    return (sigmoid_backward(g[0], s["result"]),)
 
 
 def bw_tanh(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    r = s["result"]
-    return (g[0] * (1 - r * r),)
+    return (tanh_backward(g[0], s["result"]),)
 
 
 def bw_relu(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    r = s["result"]
-    return (g[0] * Tensor._wrap((r._data > 0).astype(r._data.dtype), r.dtype),)
+    return (threshold_backward(g[0], s["result"]),)
 
 
 def bw_clamp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:

@@ -1,0 +1,61 @@
+"""Whether a gradient is unseen: nobody outside the engine holds the tensor or its memory.
+
+torch's backward writes into a gradient buffer only when nobody else can see it: its input
+buffers sum in place only into a tensor whose ``use_count()`` and storage ``use_count()`` are 1,
+and AccumulateGrad steals an incoming gradient only when its ``use_count()`` is 1; otherwise they
+allocate. The same question is asked here of Python's reference counts. The count of an object
+that only the caller holds is measured once at import (through the same call path), so the
+answer does not depend on how an interpreter counts its own temporary references.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_BASELINE = 0
+
+
+def spare_refs(obj: object) -> int:
+    """How many references to ``obj`` exist besides one local variable of the caller."""
+    return sys.getrefcount(obj) - _BASELINE
+
+
+def _probe() -> int:
+    probe = object()
+    return spare_refs(probe)
+
+
+_BASELINE = _probe()
+
+
+def tensor_unseen(t: Any, held: int) -> bool:
+    """Whether no more than ``held`` references (the engine's own, the caller's variables
+    included) refer to the tensor object ``t`` (AccumulateGrad's test)."""
+    return spare_refs(t) <= held
+
+
+def memory_unseen(t: Any, held: int) -> bool:
+    """Whether no more than ``held`` references (the engine's own, the caller's variables
+    included) refer to ``t``, and its memory is its own: no view, ``detach()``, ``.data`` or numpy
+    array shares it (the input buffers' test)."""
+    if spare_refs(t) > held:
+        return False
+    st = t._storage
+    if spare_refs(st) != 1:  # t._storage only: a view or a detach() shares the Storage object
+        return False
+    arr = t._data
+    if not arr.flags.owndata:  # a window on memory owned elsewhere
+        return False
+    known = 1  # t._data
+    for name in ("_source", "_buffer"):
+        if getattr(st, name) is not None:
+            if not _window_of(getattr(st, name), arr):
+                return False
+            known += 1
+    return spare_refs(arr) == known
+
+
+def _window_of(other: Any, arr: Any) -> bool:
+    """``other`` (held only by the storage) is ``arr`` or a view of it that nobody else views."""
+    return other is arr or (other.base is arr and spare_refs(other) == 1)

@@ -1,0 +1,152 @@
+"""Backward formulas that are ops of their own, as in torch, so that a gradient computed with
+``create_graph=True`` has torch's node (``ThresholdBackwardBackward0``, ``SigmoidBackwardBackward0``,
+``TanhBackwardBackward0``, ``NllLossBackwardBackward0``, ``SoftmaxBackwardDataBackward0``,
+``MseLossBackwardBackward0`` ...) with edges to the incoming gradient and
+to the saved tensor it reads, and so stays differentiable: a mask built in numpy still connects
+the result to the tensor it was built from (with a zero derivative, as torch's formulas say).
+
+Without grad mode (a plain backward) each is one numpy expression and records nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.tensor import Tensor
+
+
+def _zeros(t: Tensor) -> Tensor:
+    return Tensor._wrap(np.zeros(t._data.shape, t._data.dtype), t.dtype)
+
+
+def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """relu's backward: ``grad`` where ``result > 0``, else +0 (``ThresholdBackwardBackward0``)."""
+    mask = result._data > 0
+    out = wrap(np.where(mask, grad._data, 0), grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (threshold_backward(g[0], result), _zeros(g[0]))
+
+        record(out, "ThresholdBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """``grad * (1 - result) * result`` (``SigmoidBackwardBackward0``)."""
+    r = result._data
+    out = wrap(grad._data * (1 - r) * r, grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (sigmoid_backward(g[0], result), g[0] * grad * (1 - 2 * result))
+
+        record(out, "SigmoidBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
+    """``grad * (1 - result²)`` (``TanhBackwardBackward0``)."""
+    r = result._data
+    out = wrap(grad._data * (1 - r * r), grad.dtype)
+    if needs_grad(grad, result):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (tanh_backward(g[0], result), -2 * result * grad * g[0])
+
+        record(out, "TanhBackwardBackward0", (grad, result), bw)
+    return out
+
+
+def linear_in_grad(
+    name: str,
+    grad: Tensor,
+    reads: Tensor,
+    value: Tensor,
+    transpose: Callable[[Tensor], Tensor],
+) -> Tensor:
+    """``value``, a map linear in ``grad`` that reads ``reads`` only for constants (a target
+    mask), as the node ``name`` with edges to both: ``transpose`` gives ``grad``'s gradient,
+    ``reads`` gets zeros (torch's ``NllLossBackwardBackward0``)."""
+    out = value.detach()
+    if needs_grad(grad, reads):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            return (transpose(g[0]), _zeros(reads))
+
+        record(out, name, (grad, reads), bw)
+    return out
+
+
+def _axis(t: Tensor, dim: int) -> int | None:
+    return dim if t._data.ndim else None
+
+
+def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``output * (grad - (grad * output).sum(dim))`` (``SoftmaxBackwardDataBackward0``)."""
+    go, r = grad._data, output._data
+    out = wrap(r * (go - (go * r).sum(axis=_axis(output, dim), keepdims=True)), grad.dtype)
+    if needs_grad(grad, output):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's softmax_double_backward for the output
+            d_out = (
+                grad * gg
+                - (output * grad).sum(dim, keepdim=True) * gg
+                - grad * (output * gg).sum(dim, keepdim=True)
+            )
+            return (softmax_backward_data(gg, output, dim), d_out)
+
+        record(out, "SoftmaxBackwardDataBackward0", (grad, output), bw)
+    return out
+
+
+def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
+    """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
+    go = grad._data
+    total = go.sum(axis=_axis(output, dim), keepdims=True)
+    out = wrap(go - np.exp(output._data) * total, grad.dtype)
+    if needs_grad(grad, output):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's formulas (log_softmax_double_backward for the output)
+            z = output.exp()
+            weighted = (gg * z).sum(dim, keepdim=True)
+            d_out = z * grad.sum(dim, keepdim=True) * (weighted - gg)
+            return (gg - weighted, d_out)
+
+        record(out, "LogSoftmaxBackwardDataBackward0", (grad, output), bw)
+    return out
+
+
+def mse_loss_backward(
+    grad: Tensor, input: Tensor, target: Tensor, mean_of: int | None, reduced: bool
+) -> Tensor:
+    """``2 * (input - target) * grad``, divided by ``mean_of`` for a mean
+    (``MseLossBackwardBackward0``); ``reduced``: ``grad`` is that of one reduced value."""
+    scale = 2.0 if mean_of is None else 2.0 / mean_of
+    out = wrap(grad._data * (input._data - target._data) * scale, grad.dtype)
+    if needs_grad(grad, input, target):
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            gg = g[0]  # torch's mse_loss_double_backward(_grad_output)
+            if reduced:
+                ones = Tensor._wrap(np.ones(grad._data.shape, grad._data.dtype), grad.dtype)
+                d_grad = (mse_loss_backward(ones, input, target, mean_of, True) * gg).sum()
+            else:
+                d_grad = mse_loss_backward(gg, input, target, mean_of, False)
+            d_in = 2 * (gg * grad)
+            if mean_of is not None:
+                d_in = d_in.div_(mean_of)
+            return (
+                d_grad,
+                sum_to(d_in, tuple(input._data.shape)),
+                sum_to(-d_in, tuple(target._data.shape)),
+            )
+
+        record(out, "MseLossBackwardBackward0", (grad, input, target), bw)
+    return out

@@ -1,0 +1,136 @@
+"""``copy.deepcopy`` and ``pickle`` of tensors, Parameters and modules follow torch."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+
+from differential import same
+
+
+def _layout(t: Any) -> list[Any]:
+    return [t, t.grad, t.stride(), t.storage_offset(), t.untyped_storage().size(), t._base is None]
+
+
+def _roundtrip(obj: Any) -> Any:
+    return pickle.loads(pickle.dumps(obj))
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_leaf_after_backward(how: str) -> None:
+    """deepcopy copies .grad (into a new tensor); pickle drops it. Both give version 1."""
+
+    def program(t):
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        (x * 2).sum().backward()
+        y = copy.deepcopy(x) if how == "deepcopy" else _roundtrip(x)
+        return [*_layout(y), y.grad is x.grad]
+
+    same(program)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_versions_start_where_torchs_do(how: str) -> None:
+    def program(t):
+        x = t.ones(3)
+        x.add_(1).mul_(2)
+        fresh = t.ones(2)
+        cp = copy.deepcopy if how == "deepcopy" else _roundtrip
+        return [cp(x), cp(fresh), cp(t.ones(2, 3).t())]
+
+    same(program)
+
+
+def test_deepcopy_of_a_non_leaf_is_refused() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        return copy.deepcopy(x * 2)
+
+    same(program)
+
+
+def test_deepcopy_of_results_that_are_leaves() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        with t.no_grad():
+            y = x * 2
+        return [copy.deepcopy(t.ones(3) * 2), copy.deepcopy(y), copy.deepcopy(x.detach())]
+
+    same(program)
+
+
+@pytest.mark.parametrize("order", ["base_first", "view_first"])
+def test_a_base_and_its_view_copied_together_share_memory(order: str) -> None:
+    def program(t):
+        base = t.arange(6.0).reshape(2, 3)
+        view = base[1]
+        if order == "base_first":
+            b2, v2 = copy.deepcopy([base, view])
+        else:
+            v2, b2 = copy.deepcopy([view, base])
+        v2.fill_(7.0)
+        return [b2, v2, v2.data_ptr() == b2.data_ptr() + 12, v2._base is None, base]
+
+    same(program)
+
+
+def test_a_view_copied_alone_copies_its_whole_storage() -> None:
+    def program(t):
+        view = t.arange(6.0).reshape(2, 3)[1, 1:]
+        return [_layout(copy.deepcopy(view)), _layout(_roundtrip(view))]
+
+    same(program)
+
+
+def test_a_view_and_its_base_pickled_together_do_not_share() -> None:
+    def program(t):
+        base = t.arange(6.0).reshape(2, 3)
+        b2, v2 = _roundtrip([base, base[1]])
+        v2.fill_(5.0)
+        return [b2, v2, v2.storage_offset()]
+
+    same(program)
+
+
+def test_pickle_of_a_non_leaf_gives_a_leaf_that_requires_grad() -> None:
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        y = x.sigmoid()
+        z = y * 2
+        z.sum().backward()
+        return [_roundtrip(y), _roundtrip(z), _roundtrip(x)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_parameter_after_backward(how: str) -> None:
+    """torch's Parameter.__deepcopy__ clones the data (version 0) and drops .grad."""
+
+    def program(t):
+        p = t.nn.Parameter(t.ones(2))
+        (p * 3).sum().backward()
+        q = copy.deepcopy(p) if how == "deepcopy" else _roundtrip(p)
+        return [q, type(q).__name__, q.grad]
+
+    same(program)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_module_after_backward(how: str) -> None:
+    def program(t):
+        m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.Sigmoid(), t.nn.Linear(2, 1))
+        with t.no_grad():
+            for k, p in enumerate(m.parameters()):
+                p.fill_(0.25 * k - 0.3)  # the engines draw different initial values
+        m(t.ones(3, 2)).sum().backward()
+        m2 = copy.deepcopy(m) if how == "deepcopy" else _roundtrip(m)
+        return [
+            [(name, p, type(p).__name__, p.grad) for name, p in m2.named_parameters()],
+            m2(t.ones(1, 2)),
+        ]
+
+    same(program)
