@@ -212,7 +212,10 @@ def _held_tensors(module: Any) -> list[tuple[str, str, Any]]:
         for name, buf in sub.named_buffers(recurse=False, remove_duplicate=False):
             kind = "non-persistent buffer" if name in non_persistent else "buffer"
             held.append((dot + name, kind, buf))
+        own = [getattr(sub, "_" + r, None) for r in ("parameters", "buffers", "modules")]
         for name, value in vars(sub).items():
+            if any(value is registry for registry in own):
+                continue
             if _is_tensor(value):
                 held.append((dot + name, "plain tensor attribute", value))
             else:

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inplace_rules, layout, printing
-from ownership.autograd import engine
+from ownership.autograd import engine, hooks
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
 from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
@@ -408,8 +408,12 @@ class Tensor(TensorConversion, TensorMethods):
         engine.run_backward([self], [gradient], keep, create_graph, inputs, user_given=[given])
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
-        """Not supported by this engine."""
-        raise NotImplementedError("register_hook is not supported by ownership")
+        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
+        return hooks.register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
+        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     # ------------------------------------------------------------------ aliasing
     def detach(self) -> Tensor:

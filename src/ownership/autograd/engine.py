@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode
+from ownership.autograd import hooks
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 
 
@@ -243,6 +244,8 @@ def run_backward(
                 shared0 = buffers.release(grads[0])
                 for g in grads[1:]:
                     buffers.release(g)
+            if node._pre_hooks is not None or (hooks.LEAF_HOOKS and type(node) is AccumulateGrad):
+                grads, shared0 = hooks.run_pre_hooks(node, grads, shared0, buffers.shared)
             if captures and node in captures:
                 for nr, k in captures[node]:
                     results[k] = _add(results[k], grads[nr])
@@ -258,6 +261,8 @@ def run_backward(
                     if grads[0] is not None and var.grad_fn is not None:
                         raise RuntimeError("leaf variable has been moved into the graph interior")
                     _accumulate(var, grads[0], create_graph, shared0)
+                    if hooks.POST_ACCUMULATE_HOOKS and grads[0] is not None:
+                        hooks.run_post_accumulate(var)
                 continue
             nexts = node.next_functions
             if grads[0] is not None or any(g is not None for g in grads):
