@@ -8,11 +8,12 @@
   :class:`ParameterList` and :class:`ParameterDict`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
   :class:`EventCounter` (the self-test's layer with a running event counter buffer), and the
   losses :class:`MSELoss` and :class:`CrossEntropyLoss`.
-- :mod:`ownership.nn.init`: in-place initialisers; :mod:`ownership.nn.functional`: the
+- :mod:`ownership.nn.utils`: gradient clipping and parameter/vector conversion;
+  :mod:`ownership.nn.init`: in-place initialisers; :mod:`ownership.nn.functional`: the
   stateless functions.
 """
 
-from ownership.nn import functional, init
+from ownership.nn import functional, init, utils
 from ownership.nn.activation import ReLU, Sigmoid, Tanh
 from ownership.nn.batchnorm import BatchNorm1d
 from ownership.nn.container import Sequential
@@ -44,4 +45,5 @@ __all__ = [
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]

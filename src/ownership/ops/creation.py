@@ -255,7 +255,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join along an existing dim (``CatBackward0``)."""
     ts = list(tensors)
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     nd = ts[0]._data.ndim
     d = dim + nd if dim < 0 else dim
     dt = _promoted(ts)
