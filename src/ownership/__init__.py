@@ -57,6 +57,7 @@ from ownership.functions import (
     unsqueeze,
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.inference_mode import inference_mode, is_inference_mode_enabled
 from ownership.layout import Size
 from ownership.ops.creation import (
     arange,
@@ -144,12 +145,14 @@ __all__ = [
     "full",
     "full_like",
     "get_default_dtype",
+    "inference_mode",
     "initial_seed",
     "int",
     "int32",
     "int64",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "is_tensor",
     "linspace",
     "log",

@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, inplace_rules, layout, printing
+from ownership import dtypes, grad_mode, inference_mode, inplace_rules, layout, printing
 from ownership.autograd import engine, hooks
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
-from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
+from ownership.inplace_rules import DEFAULT, INFERENCE_MODE, NO_GRAD_MODE
 from ownership.layout import Size
 from ownership.storage import Storage, storage_for
 from ownership.tensor_conversion import TensorConversion
@@ -157,7 +157,7 @@ class Tensor(TensorConversion, TensorMethods):
         t._base = base
         meta = self._creation_meta
         if not grad_mode._state.enabled:
-            meta = NO_GRAD_MODE
+            meta = INFERENCE_MODE if inference_mode._state.enabled else NO_GRAD_MODE
         t._creation_meta = meta
         t._view_version = self._storage.counter.value
         t._retains_grad = False
@@ -267,7 +267,10 @@ class Tensor(TensorConversion, TensorMethods):
     @property
     def _version(self) -> builtins.int:
         """The version counter shared by every alias of this storage (bumped by in-place ops)."""
-        return self._storage.counter.value
+        counter = self._storage.counter
+        if counter.inference:
+            raise RuntimeError(inference_mode.VERSION_MESSAGE)
+        return counter.value
 
     # ------------------------------------------------------------------ autograd metadata
     @property
@@ -328,6 +331,8 @@ class Tensor(TensorConversion, TensorMethods):
             )
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
+            raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -406,6 +411,10 @@ class Tensor(TensorConversion, TensorMethods):
             )
         keep = create_graph if retain_graph is None else retain_graph
         engine.run_backward([self], [gradient], keep, create_graph, inputs, user_given=[given])
+
+    def is_inference(self) -> builtins.bool:
+        """Whether this is an inference tensor (made in inference mode: no version counter)."""
+        return builtins.bool(self._storage.counter.inference)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""

@@ -14,6 +14,7 @@ from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import grad
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.inference_mode import inference_mode
 
 
 def backward(
@@ -58,6 +59,7 @@ __all__ = [
     "enable_grad",
     "grad",
     "gradcheck",
+    "inference_mode",
     "is_grad_enabled",
     "no_grad",
     "run_backward",

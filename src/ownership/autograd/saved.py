@@ -11,6 +11,8 @@ import re
 import weakref
 from typing import Any
 
+from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -43,6 +45,8 @@ class SavedTensor:
     def __init__(
         self, tensor: Any, node: Any = None, saved_for: Any = None, on_view: bool = False
     ) -> None:
+        if tensor._storage.counter.inference:
+            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
         if on_view:
