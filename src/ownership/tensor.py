@@ -501,6 +501,7 @@ class Tensor(TensorConversion, TensorMethods):
 
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
         t = Tensor._wrap(self._data.copy(), self.dtype)
+        t._storage.counter.value = 1  # torch fills the copy with ``set_``, one version bump
         if self._requires_grad and self.is_leaf:
             t._requires_grad = True
         memo[id(self)] = t

@@ -71,6 +71,8 @@ class Module:
     _forward_hooks: dict[int, Any]
     _forward_pre_hooks: dict[int, Any]
 
+    _version: int = 1  # the state_dict format version, saved in ``state_dict()._metadata``
+
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
@@ -377,16 +379,17 @@ class Module:
         return save_state(self, prefix, keep_vars)
 
     def load_state_dict(
-        self, state_dict: Mapping[str, Any], strict: bool = True
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
     ) -> IncompatibleKeys:
         """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
 
         Identity is kept and each loaded tensor's version goes up by one. Values may be
         ownership or torch tensors or numpy arrays. Returns ``(missing_keys,
         unexpected_keys)``; raises torch's ``RuntimeError`` listing every problem (missing or
-        unexpected keys only when ``strict``). See ``ownership.nn.state_dict.load_state``.
+        unexpected keys only when ``strict``). With ``assign=True`` the module takes the given
+        tensors themselves instead of copying (see ``ownership.nn.state_dict.load_state``).
         """
-        return load_state(self, state_dict, strict)
+        return load_state(self, state_dict, strict, assign)
 
     # Load this module's own entries (torch's hook); a layer overrides it to adapt old checkpoints.
     _load_from_state_dict = load_own_state
