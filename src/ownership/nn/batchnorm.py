@@ -125,15 +125,15 @@ class BatchNorm1d(Module):
         """A checkpoint older than version 2 (or without ``_metadata``) may lack
         ``num_batches_tracked``: the current value is kept, as torch does. From version 2 on
         the key is required like any other."""
-        version = local_metadata.get("version", None)
+        version = local_metadata.get("version")
         key = prefix + "num_batches_tracked"
-        if (version is None or version < 2) and self.track_running_stats:
-            if key not in state_dict:
-                state_dict[key] = (
-                    self.num_batches_tracked
-                    if self.num_batches_tracked is not None
-                    else tensor(0, dtype=dtypes.int64)
-                )
+        old = version is None or version < 2
+        if old and self.track_running_stats and key not in state_dict:
+            state_dict[key] = (
+                self.num_batches_tracked
+                if self.num_batches_tracked is not None
+                else tensor(0, dtype=dtypes.int64)
+            )
         super()._load_from_state_dict(
             state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
         )
