@@ -83,6 +83,7 @@ from ownership.ops.reduction import max_ as max
 from ownership.ops.reduction import min_ as min
 from ownership.ops.reduction import sum_ as sum
 from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.statistics import norm, var, var_mean
 from ownership.ops.unary import abs_ as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.random import (
@@ -169,6 +170,7 @@ __all__ = [
     "narrow",
     "neg",
     "no_grad",
+    "norm",
     "numel",
     "ones",
     "ones_like",
@@ -203,6 +205,8 @@ __all__ = [
     "transpose",
     "unbind",
     "unsqueeze",
+    "var",
+    "var_mean",
     "where",
     "zeros",
     "zeros_like",

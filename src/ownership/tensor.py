@@ -483,13 +483,18 @@ class Tensor(TensorConversion, TensorMethods):
     def __repr__(self) -> str:
         d = self.dtype
         default = d is dtypes.get_default_dtype() or d is dtypes.int64 or d is dtypes.bool_
-        fn = self.grad_fn
-        if fn is not None:
-            grad = f"grad_fn=<{printing_name(fn)}>"
-        elif self.requires_grad:
-            grad = "requires_grad=True"
+        grad: str | None
+        try:
+            fn = self.grad_fn
+        except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
+            grad = "grad_fn=<Invalid>"
+            fn = None
         else:
             grad = None
+        if fn is not None:
+            grad = f"grad_fn=<{printing_name(fn)}>"
+        elif grad is None and self.requires_grad:
+            grad = "requires_grad=True"
         return printing.tensor_repr(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )

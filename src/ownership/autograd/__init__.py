@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ownership.autograd import graph
 from ownership.autograd.engine import run_backward
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import grad
@@ -59,6 +60,7 @@ __all__ = [
     "enable_grad",
     "grad",
     "gradcheck",
+    "graph",
     "inference_mode",
     "is_grad_enabled",
     "no_grad",

@@ -11,6 +11,7 @@ import re
 import weakref
 from typing import Any
 
+from ownership.autograd import graph
 from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
 
 FREED_MESSAGE = (
@@ -40,13 +41,27 @@ def describe(tensor: Any) -> str:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved."""
 
-    __slots__ = ("node", "output_nr", "saved_for", "tensor", "version", "was_leaf", "weak_fn")
+    __slots__ = (
+        "node",
+        "output_nr",
+        "packed",
+        "saved_for",
+        "tensor",
+        "version",
+        "was_leaf",
+        "weak_fn",
+    )
 
     def __init__(
         self, tensor: Any, node: Any = None, saved_for: Any = None, on_view: bool = False
     ) -> None:
         if tensor._storage.counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        hooks = graph.top()
+        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
+        self.packed: tuple[Any, Any] | None = (
+            None if hooks is None else (hooks[1], hooks[0](tensor))
+        )
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
         if on_view:
@@ -69,10 +84,13 @@ class SavedTensor:
             alias._grad_fn = node
             alias._requires_grad = True
             tensor = alias
-        self.tensor = tensor
+        self.tensor: Any = tensor if self.packed is None else None
 
     def unpack(self) -> Any:
         """The saved tensor, or torch's RuntimeError if it was modified in place since."""
+        if self.packed is not None:
+            unpack_hook, value = self.packed
+            return unpack_hook(value)
         t = self.tensor
         if self.node is not None:
             named, nr = self.node, 0
