@@ -3,6 +3,7 @@ order, removal, kwargs; and the capture-activations pattern with and without det
 
 from __future__ import annotations
 
+import weakref
 from types import ModuleType
 from typing import Any
 
@@ -104,5 +105,36 @@ def test_a_kept_activation_keeps_its_graph(detach: bool) -> None:
             net.zero_grad()
             net(t.ones(4, 3)).sum().backward()
         return [(k.grad_fn, k.requires_grad, k.is_leaf) for k in kept]
+
+    same(program)
+
+
+@pytest.mark.parametrize("detach", [False, True])
+def test_a_kept_activation_keeps_the_batch_alive_until_detached(detach: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        net = model(t)
+        kept = []
+        net[1].register_forward_hook(lambda m, a, o: kept.append(o.detach() if detach else o))
+        batch = t.ones(5, 3)
+        watch = weakref.ref(batch)
+        net(batch)
+        del batch
+        alive = watch() is not None
+        kept.clear()  # dropping the activation frees its graph at once: no cycle keeps it
+        return alive, watch() is not None
+
+    same(program)
+
+
+def test_a_graph_that_saved_its_own_output_is_freed_when_dropped() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.ones(3, requires_grad=True)
+        scale = t.full((3,), 2.0)
+        y = (x * scale).exp()  # mul saves scale; exp saves its own result
+        watch = weakref.ref(scale)
+        del scale
+        alive = watch() is not None
+        del y
+        return alive, watch() is None
 
     same(program)

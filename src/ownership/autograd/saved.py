@@ -74,16 +74,17 @@ class SavedTensor:
             self.was_leaf = False
         else:
             self.was_leaf = node is None and tensor.grad_fn is None
-        self.node = node  # the saving node when the tensor is that node's output
-        self.saved_for = saved_for  # a custom Function's node: named once the history is gone
+        # the saving node when the tensor is that node's output, and a custom Function's node
+        # (named once the history is gone): both weakly, as torch does, so that a graph holding
+        # its own outputs is no reference cycle and is freed as soon as nobody holds it
+        self.node: Any = weakref.ref(node) if node is not None else None
+        self.saved_for: Any = weakref.ref(saved_for) if saved_for is not None else None
         self.output_nr: int = tensor._output_nr
         if node is not None:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
-            # that a later ``y.data = ...`` does not change what backward reads
-            alias = tensor._alias(tensor._storage)
-            alias._grad_fn = node
-            alias._requires_grad = True
-            tensor = alias
+            # that a later ``y.data = ...`` does not change what backward reads; its history is
+            # attached when it is unpacked
+            tensor = tensor._alias(tensor._storage)
         self.tensor: Any = tensor if self.packed is None else None
 
     def unpack(self) -> Any:
@@ -92,8 +93,9 @@ class SavedTensor:
             unpack_hook, value = self.packed
             return unpack_hook(value)
         t = self.tensor
+        node = self.node() if self.node is not None else None
         if self.node is not None:
-            named, nr = self.node, 0
+            named, nr = node, 0
         elif self.weak_fn is not None:
             named, nr = self.weak_fn(), 0
         else:
@@ -104,7 +106,7 @@ class SavedTensor:
                     "Trying to use a saved tensor that has been detached in-place, i.e. with "
                     ".detach_().This is not supported, please use out-of-place `.detach()` instead"
                 )
-            named, nr = self.saved_for, self.output_nr
+            named, nr = self.saved_for(), self.output_nr
         current = t._storage.counter.value
         if current != self.version:
             msg = (
@@ -115,4 +117,9 @@ class SavedTensor:
                 msg += f", which is output {nr} of {short_name(named.name())},"
             msg += f" is at version {current}; expected version {self.version} instead. {HINT}"
             raise RuntimeError(msg)
+        if node is not None:  # a saved output: a fresh alias whose history is the saving node
+            out = t._alias(t._storage)
+            out._grad_fn = node
+            out._requires_grad = True
+            return out
         return t
