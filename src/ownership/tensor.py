@@ -156,8 +156,10 @@ class Tensor(TensorConversion, TensorMethods):
         base = self._base if self._base is not None else self
         t._base = base
         meta = self._creation_meta
-        if not grad_mode._state.enabled:
-            meta = INFERENCE_MODE if inference_mode._state.enabled else NO_GRAD_MODE
+        if inference_mode._state.enabled:
+            meta = INFERENCE_MODE
+        elif not grad_mode._state.enabled:
+            meta = NO_GRAD_MODE
         t._creation_meta = meta
         t._view_version = self._storage.counter.value
         t._retains_grad = False

@@ -150,3 +150,24 @@ def test_no_grad_versus_inference_mode() -> None:
         return a._version, (a * w).grad_fn, a.is_inference(), b.is_inference(), values(b)
 
     same(program)
+
+
+def test_enable_grad_inside_inference_mode_still_records_nothing() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.ones(2, requires_grad=True)
+        with t.inference_mode(), t.enable_grad():
+            enabled = t.is_grad_enabled()
+            y = w * 2
+            v = w[:1]
+            facts = (enabled, values(y), v.requires_grad, v.grad_fn, v.is_inference())
+        return facts, error_of(lambda: v.mul_(2))
+
+    same(program)
+
+
+def error_of(action: Any) -> Any:
+    try:
+        action()
+    except RuntimeError as e:
+        return str(e)
+    return None
