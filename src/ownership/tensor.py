@@ -25,7 +25,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, inference_mode, inplace_rules, layout, printing
+from ownership import (
+    dtypes,
+    grad_mode,
+    inference_mode,
+    inplace_rules,
+    layout,
+    printing,
+    tensor_copy,
+)
 from ownership.autograd import engine, hooks
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
@@ -507,12 +515,8 @@ class Tensor(TensorConversion, TensorMethods):
         return object.__format__(self, spec)
 
     def __deepcopy__(self, memo: dict[builtins.int, Any]) -> Tensor:
-        t = Tensor._wrap(self._data.copy(), self.dtype)
-        t._storage.counter.value = 1  # torch fills the copy with ``set_``, one version bump
-        if self._requires_grad and self.is_leaf:
-            t._requires_grad = True
-        memo[id(self)] = t
-        return t
+        copied: Tensor = tensor_copy.deepcopy_tensor(self, memo)
+        return copied
 
 
 def _c_name(d: DType) -> str:

@@ -211,3 +211,18 @@ def test_random_hook_chains_match_torch(hooks: Any, retain: Any, removed: int) -
         return log, x.grad, [u.grad if u.retains_grad else None for u in tensors[1:]]
 
     same(program)
+
+
+def test_hooks_registered_before_and_after_an_in_place_write() -> None:
+    # the autograd notes: a hook registered before the write sees the gradient of the old value
+    def program(t: ModuleType) -> Any:
+        w = t.tensor([1.0, 2.0], requires_grad=True)
+        h = w * 1
+        seen = []
+        h.register_hook(lambda g: seen.append(("before", g.clone())))
+        h.mul_(3)
+        h.register_hook(lambda g: seen.append(("after", g.clone())))
+        (h * h).sum().backward()
+        return seen, w.grad
+
+    same(program)

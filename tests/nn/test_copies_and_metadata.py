@@ -160,3 +160,39 @@ def test_assign_buffers_and_shape_errors() -> None:
         return bn.running_mean is mean, refused, [n for n, _ in bn.named_buffers()]
 
     same(program)
+
+
+def test_deepcopy_of_tensors_shares_memory_like_the_originals() -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.arange(6.0).reshape(2, 3)
+        a.add_(1)
+        view = a.t()
+        alias = a.detach()
+        b, v, al = copy.deepcopy([a, view, alias])
+        with t.no_grad():
+            b.mul_(10)
+        return (
+            v,
+            al,
+            v.stride(),
+            v._base is None,
+            v.data_ptr() == b.data_ptr(),
+            [x._version for x in (b, v, al)],
+            a,
+        )
+
+    same(program)
+
+
+def test_deepcopy_of_a_leaf_with_grad_and_of_a_non_leaf() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.ones(2, requires_grad=True)
+        (x * 3).sum().backward()
+        y = copy.deepcopy(x)
+        try:
+            copy.deepcopy(x * 2)
+        except RuntimeError as e:
+            refused = str(e)
+        return y, y.grad, y.grad is x.grad, y.grad._version, refused
+
+    same(program)
