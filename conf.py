@@ -42,7 +42,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (
         r"py:(class|obj|data|exc)",
-        r"(numpy|np|torch|typing|collections|types|contextlib|pathlib|builtins)(\..*)?",
+        r"(numpy|np|torch|typing|collections|types|contextlib|pathlib|builtins|weakref)(\..*)?",
     ),
     (
         r"py:(class|obj|data|exc)",

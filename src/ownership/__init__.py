@@ -62,6 +62,7 @@ from ownership.functions import (
     unsqueeze,
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.inference_mode import inference_mode, is_inference_mode_enabled
 from ownership.layout import Size
 from ownership.ops.creation import (
     arange,
@@ -88,6 +89,7 @@ from ownership.ops.reduction import max_ as max
 from ownership.ops.reduction import min_ as min
 from ownership.ops.reduction import sum_ as sum
 from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.statistics import norm, var, var_mean
 from ownership.ops.unary import abs_ as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.random import (
@@ -151,6 +153,7 @@ __all__ = [
     "full",
     "full_like",
     "get_default_dtype",
+    "inference_mode",
     "initial_seed",
     "int",
     "int32",
@@ -159,6 +162,7 @@ __all__ = [
     "is_anomaly_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference_mode_enabled",
     "is_tensor",
     "linspace",
     "log",
@@ -175,6 +179,7 @@ __all__ = [
     "narrow",
     "neg",
     "no_grad",
+    "norm",
     "numel",
     "ones",
     "ones_like",
@@ -210,6 +215,8 @@ __all__ = [
     "transpose",
     "unbind",
     "unsqueeze",
+    "var",
+    "var_mean",
     "where",
     "zeros",
     "zeros_like",

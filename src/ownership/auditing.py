@@ -60,8 +60,16 @@ __all__ = [
     "audit",
 ]
 
-#: The four kinds of tensor a module can hold, in the order the audit lists them per module.
-KINDS = ("parameter", "buffer", "non-persistent buffer", "plain tensor attribute")
+#: The kinds of tensor a module can hold, in the order the audit lists them per module. The last
+#: is a tensor inside a plain ``list``/``tuple``/``dict`` attribute (directly, or held by a module
+#: kept there): torch never registers it.
+KINDS = (
+    "parameter",
+    "buffer",
+    "non-persistent buffer",
+    "plain tensor attribute",
+    "in a plain container",
+)
 
 #: A parameter that requires grad: only the optimizer writes it, in ``step()`` under no_grad.
 RULE_OPTIMIZER = "optimizer only, under no_grad"
@@ -204,10 +212,37 @@ def _held_tensors(module: Any) -> list[tuple[str, str, Any]]:
         for name, buf in sub.named_buffers(recurse=False, remove_duplicate=False):
             kind = "non-persistent buffer" if name in non_persistent else "buffer"
             held.append((dot + name, kind, buf))
+        own = [getattr(sub, "_" + r, None) for r in ("parameters", "buffers", "modules")]
         for name, value in vars(sub).items():
+            if any(value is registry for registry in own):
+                continue
             if _is_tensor(value):
                 held.append((dot + name, "plain tensor attribute", value))
+            else:
+                held.extend(_in_plain_container(dot + name, value))
     return held
+
+
+def _in_plain_container(name: str, value: Any) -> list[tuple[str, str, Any]]:
+    """The tensors a plain list, tuple or dict attribute holds, directly or through a module.
+
+    Named ``layers[0].weight`` / ``heads['a'].bias`` / ``weights[1]``; a module's tensors are
+    listed as its own ``named_parameters`` and ``named_buffers`` would list them.
+    """
+    if isinstance(value, dict):
+        entries = [(f"{name}[{key!r}]", item) for key, item in value.items()]
+    elif isinstance(value, list | tuple):
+        entries = [(f"{name}[{i}]", item) for i, item in enumerate(value)]
+    else:
+        return []
+    found: list[tuple[str, str, Any]] = []
+    for entry, item in entries:
+        if _is_tensor(item):
+            found.append((entry, "in a plain container", item))
+        elif callable(getattr(item, "named_parameters", None)):
+            for sub, tensor in [*item.named_parameters(), *item.named_buffers()]:
+                found.append((f"{entry}.{sub}", "in a plain container", tensor))
+    return found
 
 
 def _rule(kind: str, requires_grad: bool) -> str:
@@ -235,6 +270,12 @@ def _flags(name: str, kind: str, requires_grad: bool, others: list[str]) -> tupl
             "buffer that requires grad: it collects gradients no optimizer applies; "
             "buffers hold non-differentiated state"
         )
+    if kind == "in a plain container":
+        flags.append(
+            "held in a plain Python list/tuple/dict attribute: not registered, so parameters(), "
+            "state_dict() and the optimizer miss it (it never trains, is never saved); use "
+            "nn.ModuleList / nn.ModuleDict (nn.ParameterList / nn.ParameterDict for tensors)"
+        )
     if kind == "plain tensor attribute":
         flags.append(
             "tensor attribute not registered: state_dict() drops it and load_state_dict() "
@@ -258,7 +299,9 @@ def audit(module: Any) -> AuditTable:
     columns. Flags: a Parameter with ``requires_grad=False``; a running statistic (a name like
     ``running_mean``, ``num_batches_tracked``, ``count``, ``step``, ``ema``) registered as a
     Parameter; a buffer that requires grad; a plain tensor attribute (not registered, so lost by
-    ``state_dict``); and a tensor reachable under several names (tied weights).
+    ``state_dict``); a tensor in a plain list, tuple or dict attribute, directly or inside a
+    module kept there (PyTorch's much-reported "layers in a Python list never train"); and a
+    tensor reachable under several names (tied weights).
 
     Raises ``TypeError`` when ``module`` is not a module.
     """
@@ -268,6 +311,9 @@ def audit(module: Any) -> AuditTable:
             f"got {type(module).__name__}"
         )
     held = _held_tensors(module)
+    # a list that merely mirrors registered modules (``self.order = [self.a, self.b]``) is fine
+    registered = {id(t) for _, kind, t in held if kind != "in a plain container"}
+    held = [h for h in held if h[1] != "in a plain container" or id(h[2]) not in registered]
     trained = {id(p) for p in module.parameters() if p.requires_grad}
     saved = set(module.state_dict(keep_vars=True))
     names_of: dict[int, list[str]] = defaultdict(list)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # creation meta of views (torch's CreationMeta)
 DEFAULT = "DEFAULT"
 NO_GRAD_MODE = "NO_GRAD_MODE"
+INFERENCE_MODE = "INFERENCE_MODE"
 MULTI_OUTPUT = "MULTI_OUTPUT_NODE"
 
 
@@ -58,7 +59,12 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
     fn = t._grad_fn
     meta = t._creation_meta
     modified = "its base or another view of its base has been" if indirect else "is being"
-    if meta == NO_GRAD_MODE or fn is None:
+    block = "inference_mode" if meta == INFERENCE_MODE else "no_grad"
+    if meta == INFERENCE_MODE:
+        msg = (
+            f"A view was created in inference mode and {modified} modified inplace in normal mode."
+        )
+    elif meta == NO_GRAD_MODE or fn is None:
         if fn is not None:
             prefix = (
                 f"Output {t._output_nr} of {short_name(fn.name())} is a view of a view which was "
@@ -82,7 +88,7 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
         msg += (
             " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
             "clarify your code by moving both the view and the inplace either both inside the "
-            "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
             "want the inplace to be tracked)."
         )
     return msg

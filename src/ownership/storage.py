@@ -18,20 +18,55 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ownership import inference_mode
+
 
 class VersionCounter:
     """A mutable integer shared by all tensors that must see each other's in-place writes."""
 
     __slots__ = ("value", "writes")
+    inference = False
 
     def __init__(self, value: int = 0) -> None:
         self.value = value
         #: ``(version, stack)`` of recent writes, kept only in anomaly mode (else None).
         self.writes: list[tuple[int, Any]] | None = None
 
+    @staticmethod
+    def new() -> VersionCounter:
+        """A counter for a new storage: an inference one inside inference mode."""
+        return InferenceCounter() if inference_mode._state.enabled else VersionCounter()
+
     def bump(self) -> None:
         """Record one in-place write."""
         self.value += 1
+
+
+class InferenceCounter(VersionCounter):
+    """The mark of an inference tensor's storage: torch keeps no version for it (the value is
+    never shown: ``Tensor._version`` raises).
+
+    Bumping it outside inference mode raises torch's error. As in torch, the bump comes after
+    the write, so the refused in-place op has already changed the values.
+    """
+
+    __slots__ = ("_count",)
+    inference = True
+
+    def __init__(self, value: int = 0) -> None:
+        self._count = value
+        self.writes = None
+
+    @property
+    def value(self) -> int:
+        """The number of writes made in inference mode (never shown to a learner)."""
+        return self._count
+
+    @value.setter
+    def value(self, count: int) -> None:
+        if not inference_mode._state.enabled:
+            raise RuntimeError(inference_mode.INPLACE_MESSAGE)
+        self._count = count
 
 
 class Storage:
@@ -51,7 +86,7 @@ class Storage:
     ) -> None:
         self._buffer = buffer
         self._source = source
-        self.counter = VersionCounter() if counter is None else counter
+        self.counter = VersionCounter.new() if counter is None else counter
 
     @property
     def buffer(self) -> NDArray[Any]:
@@ -64,8 +99,10 @@ class Storage:
         return buf
 
     def alias_with_new_counter(self) -> Storage:
-        """The same memory, tracked by a new counter (what ``.data`` returns)."""
-        return Storage(self.buffer)
+        """The same memory, tracked by a new counter (what ``.data`` returns); an inference
+        storage's alias is an inference one too."""
+        counter = InferenceCounter() if self.counter.inference else None
+        return Storage(self.buffer, counter)
 
     def address(self) -> int:
         """The byte address of element 0 of the buffer."""

@@ -25,11 +25,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, inplace_rules, layout, printing, tensor_copying
-from ownership.autograd import engine
+from ownership import (
+    dtypes,
+    grad_mode,
+    inference_mode,
+    inplace_rules,
+    layout,
+    printing,
+    tensor_copying,
+)
+from ownership.autograd import engine, hooks
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
-from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
+from ownership.inplace_rules import DEFAULT, INFERENCE_MODE, NO_GRAD_MODE
 from ownership.layout import Size
 from ownership.storage import Storage, storage_for
 from ownership.tensor_conversion import TensorConversion
@@ -156,7 +164,9 @@ class Tensor(TensorConversion, TensorMethods):
         base = self._base if self._base is not None else self
         t._base = base
         meta = self._creation_meta
-        if not grad_mode._state.enabled:
+        if inference_mode._state.enabled:
+            meta = INFERENCE_MODE
+        elif not grad_mode._state.enabled:
             meta = NO_GRAD_MODE
         t._creation_meta = meta
         t._view_version = self._storage.counter.value
@@ -267,7 +277,10 @@ class Tensor(TensorConversion, TensorMethods):
     @property
     def _version(self) -> builtins.int:
         """The version counter shared by every alias of this storage (bumped by in-place ops)."""
-        return self._storage.counter.value
+        counter = self._storage.counter
+        if counter.inference:
+            raise RuntimeError(inference_mode.VERSION_MESSAGE)
+        return counter.value
 
     # ------------------------------------------------------------------ autograd metadata
     @property
@@ -332,6 +345,8 @@ class Tensor(TensorConversion, TensorMethods):
             )
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
+            raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -417,9 +432,17 @@ class Tensor(TensorConversion, TensorMethods):
         keep = create_graph if retain_graph is None else retain_graph
         engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
+    def is_inference(self) -> builtins.bool:
+        """Whether this is an inference tensor (made in inference mode: no version counter)."""
+        return builtins.bool(self._storage.counter.inference)
+
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
-        """Not supported by this engine."""
-        raise NotImplementedError("register_hook is not supported by ownership")
+        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
+        return hooks.register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
+        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     # ------------------------------------------------------------------ aliasing
     def detach(self) -> Tensor:
@@ -489,13 +512,18 @@ class Tensor(TensorConversion, TensorMethods):
     def __repr__(self) -> str:
         d = self.dtype
         default = d is dtypes.get_default_dtype() or d is dtypes.int64 or d is dtypes.bool_
-        fn = self.grad_fn
-        if fn is not None:
-            grad = f"grad_fn=<{printing_name(fn)}>"
-        elif self.requires_grad:
-            grad = "requires_grad=True"
+        grad: str | None
+        try:
+            fn = self.grad_fn
+        except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
+            grad = "grad_fn=<Invalid>"
+            fn = None
         else:
             grad = None
+        if fn is not None:
+            grad = f"grad_fn=<{printing_name(fn)}>"
+        elif grad is None and self.requires_grad:
+            grad = "requires_grad=True"
         return printing.tensor_repr(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ownership import dtypes
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, op
+from ownership.tensor_extras import TensorExtras
 from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_operators import TensorOperators
 from ownership.tensor_views import TensorViews
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["TensorMethods"]
 
 
-class TensorMethods(TensorOperators, TensorViews, TensorInplace):
+class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     """Op methods of :class:`~ownership.tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()

@@ -41,6 +41,8 @@ PAGES: dict[str, Expect] = {
     "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
     "related/training-signatures.html": Expect(selectors=("img",)),
     "recipes/find-the-line.html": Expect(texts=("inplace-write", "The doctor says")),
+    "related/containers-and-hooks.html": Expect(min_dropdowns=2, texts=("ModuleList",)),
+    "related/inference-mode.html": Expect(min_dropdowns=2, texts=("inference_mode",)),
 }
 
 # Searches run on search.html: each query must find at least one result.

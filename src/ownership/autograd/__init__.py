@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.autograd.engine import run_backward
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import grad
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.inference_mode import inference_mode
 
 
 def backward(
@@ -45,6 +47,8 @@ __all__ = [
     "enable_grad",
     "grad",
     "gradcheck",
+    "graph",
+    "inference_mode",
     "is_grad_enabled",
     "no_grad",
     "run_backward",

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode, observers
-from ownership.autograd import anomaly_mode
+from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.autograd.unseen import memory_unseen, tensor_unseen
 
@@ -265,6 +265,8 @@ def _run(
     while heap:
         node = heappop(heap)[2]
         grads = buffers.pop(node)
+        if node._pre_hooks is not None or (hooks.LEAF_HOOKS and type(node) is AccumulateGrad):
+            hooks.run_pre_hooks(node, grads)
         if captures and node in captures:
             for nr, k in captures[node]:
                 results[k] = _add(results[k], grads[nr])
@@ -287,6 +289,8 @@ def _run(
                 if observers.ACCUMULATIONS and got and var.requires_grad:
                     for observe in observers.ACCUMULATIONS:
                         observe(var)
+                if hooks.POST_ACCUMULATE_HOOKS and got:
+                    hooks.run_post_accumulate(var)
             continue
         nexts = node.next_functions
         if any(g is not None for g in grads):

@@ -29,6 +29,7 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "_pre_hooks",
         "_retained",
         "_seq",
         "input_dtypes",
@@ -42,6 +43,7 @@ class Node:
         self.num_outputs = num_outputs
         self._seq = next(_seq)
         self._retained: dict[int, weakref.ref[Any]] | None = None
+        self._pre_hooks: dict[int, Any] | None = None  # tensor hooks by output (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
         self.metadata: dict[str, Any] = {}
 

@@ -12,7 +12,8 @@ import weakref
 from typing import Any
 
 from ownership import observers
-from ownership.autograd import anomaly_mode
+from ownership.autograd import anomaly_mode, graph
+from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -53,6 +54,7 @@ class SavedTensor:
         "is_output",
         "names_owner",
         "output_nr",
+        "packed",
         "saved_by",
         "tensor",
         "trace",
@@ -69,6 +71,13 @@ class SavedTensor:
         on_view: bool = False,
         saved_by: str = "",
     ) -> None:
+        if tensor._storage.counter.inference:
+            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        hooks = graph.top()
+        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
+        self.packed: tuple[Any, Any] | None = (
+            None if hooks is None else (hooks[1], hooks[0](tensor))
+        )
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
@@ -89,7 +98,8 @@ class SavedTensor:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
             tensor = tensor._alias(tensor._storage)
-        self.tensor = tensor
+        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
+        self.tensor: Any = tensor if self.packed is None else None
         if observers.SAVES:
             for observe in observers.SAVES:
                 observe(self)
@@ -97,6 +107,9 @@ class SavedTensor:
     def unpack(self, owner: Any = None) -> Any:
         """The saved tensor (an output: a new alias whose ``grad_fn`` is ``owner``, the node
         that saved it), or torch's RuntimeError if it was modified in place since."""
+        if self.packed is not None:
+            unpack_hook, value = self.packed
+            return unpack_hook(value)
         t = self.tensor
         if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0

@@ -104,6 +104,8 @@ class OwnershipWatch:
     # ------------------------------------------------------------------ engine events
     def _saved(self, saved: Any) -> None:
         self.used = True
+        if saved.tensor is None:  # packed by saved-tensor hooks: torch checks no version then
+            return
         rec = SaveRecord(saved.tensor, saved.version, user_place(), saved.saved_by)
         key = id(saved)
         self.records[key] = rec

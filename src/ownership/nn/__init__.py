@@ -4,14 +4,16 @@
 - :class:`Module`: registers parameters, buffers and child modules (one ``__setattr__``
   decides), collects them recursively, saves and loads them (``state_dict``).
 - Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`,
-  :class:`Sequential`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
+  :class:`Sequential`, the registering containers :class:`ModuleList`, :class:`ModuleDict`,
+  :class:`ParameterList` and :class:`ParameterDict`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
   :class:`EventCounter` (the self-test's layer with a running event counter buffer), and the
   losses :class:`MSELoss` and :class:`CrossEntropyLoss`.
-- :mod:`ownership.nn.init`: in-place initialisers; :mod:`ownership.nn.functional`: the
+- :mod:`ownership.nn.utils`: gradient clipping and parameter/vector conversion;
+  :mod:`ownership.nn.init`: in-place initialisers; :mod:`ownership.nn.functional`: the
   stateless functions.
 """
 
-from ownership.nn import functional, init
+from ownership.nn import functional, init, utils
 from ownership.nn.activation import ReLU, Sigmoid, Tanh
 from ownership.nn.batchnorm import BatchNorm1d
 from ownership.nn.container import Sequential
@@ -19,7 +21,9 @@ from ownership.nn.event_counter import EventCounter
 from ownership.nn.linear import Linear
 from ownership.nn.loss import CrossEntropyLoss, MSELoss
 from ownership.nn.module import Module
+from ownership.nn.module_list import ModuleDict, ModuleList
 from ownership.nn.parameter import Parameter
+from ownership.nn.parameter_list import ParameterDict, ParameterList
 from ownership.nn.state_dict import IncompatibleKeys
 
 __all__ = [
@@ -30,11 +34,16 @@ __all__ = [
     "Linear",
     "MSELoss",
     "Module",
+    "ModuleDict",
+    "ModuleList",
     "Parameter",
+    "ParameterDict",
+    "ParameterList",
     "ReLU",
     "Sequential",
     "Sigmoid",
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]

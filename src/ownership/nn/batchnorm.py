@@ -110,19 +110,33 @@ class BatchNorm1d(Module):
         if self.bias is not None:
             init.zeros_(self.bias)
 
+    _version = 2  # version 2 added num_batches_tracked
+
     def _load_from_state_dict(
         self,
         state_dict: dict[str, Any],
         prefix: str,
+        local_metadata: dict[str, Any],
+        strict: bool,
         missing_keys: list[str],
         unexpected_keys: list[str],
         error_msgs: list[str],
     ) -> None:
-        """Accept a checkpoint without ``num_batches_tracked`` (older ones), as torch does."""
+        """A checkpoint older than version 2 (or without ``_metadata``) may lack
+        ``num_batches_tracked``: the current value is kept, as torch does. From version 2 on
+        the key is required like any other."""
+        version = local_metadata.get("version")
         key = prefix + "num_batches_tracked"
-        if self.num_batches_tracked is not None and key not in state_dict:
-            state_dict[key] = self.num_batches_tracked
-        super()._load_from_state_dict(state_dict, prefix, missing_keys, unexpected_keys, error_msgs)
+        old = version is None or version < 2
+        if old and self.track_running_stats and key not in state_dict:
+            state_dict[key] = (
+                self.num_batches_tracked
+                if self.num_batches_tracked is not None
+                else tensor(0, dtype=dtypes.int64)
+            )
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
 
     def forward(self, input: Tensor) -> Tensor:
         """Normalise ``input``; in training mode also count the batch and update the buffers."""

@@ -24,7 +24,16 @@ from typing import Any, Self, cast, overload
 
 from ownership.nn.module import Module
 
-__all__ = ["Sequential"]
+__all__ = ["Sequential", "abs_index"]
+
+
+def abs_index(index: Any, size: int) -> int:
+    """``index`` (an int, negative from the end) as a position in ``range(size)``, or torch's
+    ``IndexError``: the one indexing rule of the list-like containers."""
+    position: int = operator.index(index)
+    if not -size <= position < size:
+        raise IndexError(f"index {position} is out of range")
+    return position % size
 
 
 class Sequential(Module):
@@ -51,11 +60,7 @@ class Sequential(Module):
                 self.add_module(str(index), module)
 
     def _key_at(self, index: Any) -> str:
-        size = len(self)
-        index = operator.index(index)
-        if not -size <= index < size:
-            raise IndexError(f"index {index} is out of range")
-        return next(islice(iter(self._modules), index % size, None))
+        return next(islice(iter(self._modules), abs_index(index, len(self)), None))
 
     @overload
     def __getitem__(self, index: int) -> Module: ...
@@ -95,6 +100,32 @@ class Sequential(Module):
         """Add ``module`` at the end (named ``str(len(self))``); returns the Sequential."""
         self.add_module(str(len(self)), module)
         return self
+
+    def insert(self, index: int, module: Module) -> Self:
+        """Put ``module`` before position ``index`` (torch's bounds: ``-len <= index <= len``)."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not (-n <= index <= n):
+            raise IndexError(f"Index out of range: {index}")
+        if index < 0:
+            index += n
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def extend(self, sequential: Any) -> Self:
+        """Append every module of an iterable, in order."""
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def pop(self, key: int | slice) -> Module:
+        """Remove the child at ``key`` and return it (the names stay ``0, 1, ...``)."""
+        v = self[key]
+        del self[key]
+        return v
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""

@@ -15,6 +15,7 @@ from ownership.ops import softmax as _sm
 from ownership.ops import unary as _pw
 from ownership.ops.loss import cross_entropy, mse_loss, nll_loss
 from ownership.ops.nn_ops import batch_norm, linear
+from ownership.ops.statistics import threshold
 from ownership.tensor import Tensor
 
 # linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops).
@@ -56,4 +57,5 @@ __all__ = [
     "sigmoid",
     "softmax",
     "tanh",
+    "threshold",
 ]

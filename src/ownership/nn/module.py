@@ -37,7 +37,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Self
 
 from ownership import dtypes
+from ownership.autograd.hooks import RemovableHandle
 from ownership.grad_mode import no_grad
+from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
 from ownership.nn.parameter import Parameter, reset_grad
 from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
 from ownership.nn.typename import typename
@@ -66,6 +68,10 @@ class Module:
     _buffers: dict[str, Tensor | None]
     _non_persistent_buffers_set: set[str]
     _modules: dict[str, Module | None]
+    _forward_hooks: dict[int, Any]
+    _forward_pre_hooks: dict[int, Any]
+
+    _version: int = 1  # the state_dict format version, saved in ``state_dict()._metadata``
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -73,6 +79,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        for name, hooks in new_hook_dicts().items():
+            object.__setattr__(self, name, hooks)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation; every subclass defines it. Call the module, not ``forward``."""
@@ -81,8 +89,22 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """``self.forward(*args, **kwargs)`` (no hooks)."""
+        """``self.forward(*args, **kwargs)``, between the forward pre-hooks and forward hooks."""
+        if self._forward_hooks or self._forward_pre_hooks:
+            return call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def register_forward_pre_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, args)`` before each forward; a returned value replaces the args."""
+        return register(self, "_forward_pre_hooks", hook, prepend, with_kwargs)
+
+    def register_forward_hook(
+        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, args, output)`` after each forward; a returned value replaces it."""
+        return register(self, "_forward_hooks", hook, prepend, with_kwargs)
 
     # -- registration ---------------------------------------------------------------------
 
@@ -357,16 +379,17 @@ class Module:
         return save_state(self, prefix, keep_vars)
 
     def load_state_dict(
-        self, state_dict: Mapping[str, Any], strict: bool = True
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
     ) -> IncompatibleKeys:
         """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
 
         Identity is kept and each loaded tensor's version goes up by one. Values may be
         ownership or torch tensors or numpy arrays. Returns ``(missing_keys,
         unexpected_keys)``; raises torch's ``RuntimeError`` listing every problem (missing or
-        unexpected keys only when ``strict``). See ``ownership.nn.state_dict.load_state``.
+        unexpected keys only when ``strict``). With ``assign=True`` the module takes the given
+        tensors themselves instead of copying (see ``ownership.nn.state_dict.load_state``).
         """
-        return load_state(self, state_dict, strict)
+        return load_state(self, state_dict, strict, assign)
 
     # Load this module's own entries (torch's hook); a layer overrides it to adapt old checkpoints.
     _load_from_state_dict = load_own_state

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from ownership.grad_mode import no_grad
+from ownership.nn.parameter import Parameter
 from ownership.ops.creation import tensor
 from ownership.tensor import Tensor
 
@@ -73,9 +74,17 @@ def save_state(
 
     Own parameters, own persistent buffers, then each child (recursively, a shared child under
     each of its names); ``None`` entries are skipped. Values are detached aliases unless
-    ``keep_vars`` (then the Parameters and buffers themselves).
+    ``keep_vars`` (then the Parameters and buffers themselves). The dict's ``_metadata``
+    attribute maps each module's prefix (``''``, ``'0'``, ``'0.bn'``...) to
+    ``{'version': module._version}``, which ``load_state_dict`` hands back to each module.
     """
-    state: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination
+    if destination is None:
+        destination = OrderedDict()
+        destination._metadata = OrderedDict()  # type: ignore[attr-defined]
+    state = destination
+    metadata = getattr(state, "_metadata", None)
+    if metadata is not None:
+        metadata[prefix[:-1]] = {"version": module._version}
     for name, param in module._parameters.items():
         if param is not None:
             state[prefix + name] = param if keep_vars else param.detach()
@@ -109,6 +118,8 @@ def load_own_state(
     module: Module,
     state_dict: dict[str, Any],
     prefix: str,
+    local_metadata: dict[str, Any],
+    strict: bool,
     missing_keys: list[str],
     unexpected_keys: list[str],
     error_msgs: list[str],
@@ -116,9 +127,14 @@ def load_own_state(
     """Load ``module``'s own parameters and persistent buffers from ``state_dict`` (torch's rules).
 
     For each own entry: a missing key is recorded; a value that is not tensor-like or has
-    another shape is an error message; otherwise it is copied in place under ``no_grad``.
-    Keys under ``prefix`` that name no own entry and no child are recorded as unexpected.
+    another shape is an error message; otherwise it is copied in place under ``no_grad`` or,
+    when ``local_metadata['assign_to_params_buffers']``, assigned: the module then holds the
+    given tensor itself (wrapped in a Parameter keeping the old one's ``requires_grad``, if the
+    old one was a Parameter). Keys under ``prefix`` that name no own entry and no child are
+    recorded as unexpected. ``local_metadata`` is this module's entry of the saved
+    ``_metadata`` (its ``'version'``), which a layer's override may read.
     """
+    assign = bool(local_metadata.get("assign_to_params_buffers", False))
     persistent = {
         k: v for k, v in module._buffers.items() if k not in module._non_persistent_buffers_set
     }
@@ -143,6 +159,9 @@ def load_own_state(
                 f"from checkpoint, the shape in current model is {_size(param.shape)}."
             )
             continue
+        if assign:
+            _assign(module, name, param, value)
+            continue
         try:
             with no_grad():
                 param.copy_(value)
@@ -159,8 +178,18 @@ def load_own_state(
                 unexpected_keys.append(key)
 
 
+def _assign(module: Module, name: str, old: Tensor, value: Tensor) -> None:
+    """``load_state_dict(assign=True)``: the module takes ``value`` itself as ``name``."""
+    if isinstance(old, Parameter):
+        if not isinstance(value, Parameter):
+            value = Parameter(value, requires_grad=old.requires_grad)
+        else:
+            value.requires_grad_(old.requires_grad)
+    setattr(module, name, value)
+
+
 def load_state(
-    module: Module, state_dict: Mapping[str, Any], strict: bool = True
+    module: Module, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
 ) -> IncompatibleKeys:
     """Copy ``state_dict`` into ``module``'s tree in place; report keys that did not match.
 
@@ -176,8 +205,13 @@ def load_state(
     unexpected: list[str] = []
     errors: list[str] = []
 
+    metadata = getattr(state_dict, "_metadata", None)
+
     def load(mod: Module, local: dict[str, Any], prefix: str) -> None:
-        mod._load_from_state_dict(local, prefix, missing, unexpected, errors)
+        local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+        if assign:
+            local_metadata["assign_to_params_buffers"] = assign
+        mod._load_from_state_dict(local, prefix, local_metadata, True, missing, unexpected, errors)
         for name, child in mod._modules.items():
             if child is not None:
                 child_prefix = prefix + name + "."

@@ -10,10 +10,12 @@ from ownership.ops import (
     creation,
     indexing,
     inplace,
+    inplace_views,
     linalg,
     multi_views,
     reduction,
     softmax,
+    statistics,
     unary,
     views,
 )
@@ -29,7 +31,9 @@ for _module in (
     softmax,
     creation,
     inplace,
+    inplace_views,
     indexing,
+    statistics,
 ):
     _module.register()
 
@@ -39,10 +43,12 @@ __all__ = [
     "creation",
     "indexing",
     "inplace",
+    "inplace_views",
     "linalg",
     "multi_views",
     "reduction",
     "softmax",
+    "statistics",
     "unary",
     "views",
 ]

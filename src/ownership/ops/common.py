@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, layout
+from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.tensor import Tensor
@@ -62,8 +62,9 @@ def cast(arr: Any, dt: DType) -> NDArray[Any]:
 
 
 def needs_grad(*ts: Any) -> bool:
-    """Whether an op on these operands must be recorded."""
-    if not _state.enabled:
+    """Whether an op on these operands must be recorded (never in inference mode, even when
+    ``enable_grad`` switched grad mode back on inside it)."""
+    if not _state.enabled or inference_mode._state.enabled:
         return False
     for t in ts:
         if isinstance(t, Tensor):

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
+from ownership import dtypes, inference_mode
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.op_registry import OPS
@@ -197,7 +197,7 @@ def clone(t: Tensor) -> Tensor:
     out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
-    return out
+    return inference_mode.copied(t, out)
 
 
 def contiguous(t: Tensor) -> Tensor:
@@ -226,7 +226,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     out = wrap(t._data.astype(dt.np), dt)
     if needs_grad(t) and dt.is_floating_point:
         record(out, "ToCopyBackward0", (t,), lambda s, g: (g[0].to(src),))
-    return out
+    return inference_mode.copied(t, out)
 
 
 def _promoted(ts: list[Tensor]) -> DType:
@@ -255,7 +255,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join along an existing dim (``CatBackward0``)."""
     ts = list(tensors)
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     nd = ts[0]._data.ndim
     d = dim + nd if dim < 0 else dim
     dt = _promoted(ts)

@@ -21,6 +21,8 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from copy import deepcopy
+from itertools import chain
 from typing import Any
 
 from ownership.grad_mode import enable_grad, no_grad
@@ -126,6 +128,66 @@ class Optimizer:
                         self._update(param, param.grad, group)
         return loss
 
+    def state_dict(self) -> dict[str, Any]:
+        """The optimizer's state in torch's structure, for saving with the model's.
+
+        ``{'state': {index: {...}}, 'param_groups': [{hyper-parameters..., 'params': [index,
+        ...]}]}``: parameters are replaced by their position across the groups (0, 1, ...), the
+        per-parameter state tensors are the live ones (not copies), and only parameters that
+        have state appear under ``'state'``.
+        """
+        index: dict[int, int] = {}
+        start = 0
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                index.setdefault(id(p), i)
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            groups.append(packed)
+        state = {(index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Take over a saved state: hyper-parameters per group and per-parameter state.
+
+        Groups are matched by position and must have the same sizes (torch's ``ValueError``
+        otherwise); the state's tensors are copied (cast to each parameter's dtype, except
+        ``'step'``) with ``.to``, which, as in torch, keeps the very same tensor when the dtype
+        already matches: the two optimizers then share those buffers. The groups keep their
+        own parameters.
+        """
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(
+            len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups, strict=True)
+        ):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        id_map = dict(
+            zip(
+                chain.from_iterable(g["params"] for g in saved_groups),
+                chain.from_iterable(g["params"] for g in groups),
+                strict=True,
+            )
+        )
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = {key: _cast(param, key, value) for key, value in v.items()}
+            else:
+                state[k] = v
+        for group, saved in zip(groups, saved_groups, strict=True):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups = saved_groups
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         """Apply this optimizer's rule to one parameter (runs under ``no_grad``)."""
         raise NotImplementedError
@@ -138,3 +200,14 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def _cast(param: Tensor, key: str, value: Any) -> Any:
+    """A loaded state value, as torch casts it: a tensor takes a floating parameter's dtype
+    (except ``'step'``) through ``.to``, which returns the *same* tensor when the dtype
+    already matches; containers are rebuilt element by element; anything else is kept."""
+    if isinstance(value, Tensor):
+        return value.to(param.dtype) if key != "step" and param.is_floating_point() else value
+    if isinstance(value, dict):
+        return {k: _cast(param, k, v) for k, v in value.items()}
+    return value

@@ -37,8 +37,9 @@ class SGD(Optimizer):
     Refuses (``ValueError``, torch's wording) a negative ``lr``, ``momentum`` or
     ``weight_decay``, and ``nesterov`` without a positive momentum and zero dampening. The
     group options are ``lr``, ``momentum``, ``dampening``, ``weight_decay``, ``nesterov`` and
-    ``maximize`` (torch's groups also carry ``foreach``, ``differentiable`` and ``fused``, which
-    choose among implementations ownership does not have).
+    ``maximize``; groups also carry torch's ``foreach``, ``differentiable`` and ``fused``, which
+    choose among torch's implementations: kept only so that groups and ``state_dict()`` read as
+    torch's.
     """
 
     def __init__(
@@ -51,6 +52,9 @@ class SGD(Optimizer):
         nesterov: bool = False,
         *,
         maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ) -> None:
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
@@ -65,6 +69,9 @@ class SGD(Optimizer):
             "weight_decay": weight_decay,
             "nesterov": nesterov,
             "maximize": maximize,
+            "foreach": foreach,
+            "differentiable": differentiable,
+            "fused": fused,
         }
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")

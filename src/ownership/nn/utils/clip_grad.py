@@ -1,0 +1,117 @@
+"""Gradient clipping: ``clip_grad_norm_`` and ``clip_grad_value_``, torch's way, in place.
+
+torch takes its "foreach" path for CPU tensors, so the writes are the foreach ones:
+``clip_grad_norm_`` multiplies every gradient in place once (even when the coefficient is 1);
+``clip_grad_value_`` clamps from below, then from above: two writes, two version bumps.
+
+>>> import ownership
+>>> p = ownership.nn.Parameter(ownership.tensor([3.0, 4.0]))
+>>> p.grad = ownership.tensor([3.0, 4.0])
+>>> clip_grad_norm_([p], max_norm=1.0), p.grad, p.grad._version
+(tensor(5.), tensor([0.6000, 0.8000]), 1)
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes
+from ownership.grad_mode import no_grad
+from ownership.ops.creation import tensor
+from ownership.tensor import Tensor
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
+
+Tensors = Tensor | Iterable[Tensor]
+
+
+def _vector_norm(values: Any, p: float) -> Any:
+    """The p-norm of a flat float64 array (``inf``, ``-inf`` and 0 as torch defines them)."""
+    mags = np.abs(values)
+    if mags.size == 0:
+        return 0.0
+    if p == np.inf:
+        return mags.max()
+    if p == -np.inf:
+        return mags.min()
+    if p == 0:
+        return float(np.count_nonzero(mags))
+    if p == 2:
+        return np.sqrt(np.sum(mags * mags))
+    return np.sum(mags**p) ** (1.0 / p)
+
+
+def get_total_norm(
+    tensors: Tensors, norm_type: float | str = 2.0, error_if_nonfinite: bool = False
+) -> Tensor:
+    """The p-norm of the per-tensor p-norms (as if all were one vector), a 0-d tensor.
+
+    Raises torch's ``RuntimeError`` when it is not finite and ``error_if_nonfinite``.
+    """
+    items = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    p = float(norm_type)
+    if not items:
+        return tensor(0.0)
+    dtype = items[0].dtype
+    norms = []
+    for t in items:
+        norms.append(np.asarray(_vector_norm(t._data.astype(np.float64).ravel(), p)))
+        dtype = dtypes.promote_types(dtype, t.dtype)
+    total = _vector_norm(np.array([n.astype(dtype.np) for n in norms], np.float64), p)
+    result = tensor(np.asarray(total, dtype=dtype.np))
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(
+            f"The total norm of order {p} for gradients from `parameters` is non-finite, so it "
+            "cannot be clipped. To disable this error and scale the gradients by the non-finite "
+            "norm anyway, set `error_if_nonfinite=False`"
+        )
+    return result
+
+
+def clip_grad_norm_(
+    parameters: Tensors,
+    max_norm: float,
+    norm_type: float | str = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
+    """Scale every ``.grad`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``.
+
+    Returns the total norm before clipping (see :func:`get_total_norm`). Each gradient is
+    written once (its version goes up by one) even when nothing needs clipping. An empty
+    generator warns, as in torch.
+    """
+    if isinstance(parameters, Tensor):
+        params = [parameters]
+    else:
+        is_generator = isinstance(parameters, types.GeneratorType)
+        params = list(parameters)
+        if is_generator and not params:
+            warnings.warn(
+                "`parameters` is an empty generator, no gradient clipping will occur.",
+                stacklevel=2,
+            )
+    grads = [p.grad for p in params if p.grad is not None]
+    total = get_total_norm(grads, norm_type, error_if_nonfinite)
+    if grads:
+        with no_grad():
+            coef = (float(max_norm) / (total + 1e-6)).clamp(max=1.0)
+            for g in grads:
+                g.mul_(coef)
+    return total
+
+
+def clip_grad_value_(parameters: Tensors, clip_value: float, foreach: bool | None = None) -> None:
+    """Clamp every ``.grad`` in place into ``[-clip_value, clip_value]`` (two writes each)."""
+    params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    value = float(clip_value)
+    with no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.grad.clamp_(min=-value)
+                p.grad.clamp_(max=value)

@@ -1,0 +1,156 @@
+"""In-place view ops: ``t_``, ``transpose_``, ``swapdims_``/``swapaxes_``, ``squeeze_``,
+``unsqueeze_``, ``as_strided_``. They change the tensor's *geometry* (shape, strides, offset)
+in place, never its values, yet count as in-place ops, as in torch:
+
+- the shared version counter goes up by one (so a saved alias is stale afterwards);
+- when recorded, torch's in-place checks run first (a leaf that requires grad, a view of one,
+  a view made under no_grad or inference mode, an output of a multi-view op are refused with
+  torch's messages), and the tensor's new ``grad_fn`` is the ``...Backward1`` node of the op
+  (``TBackward1``, ``TransposeBackward1``, ``SqueezeBackward3``...), its input the old history.
+
+>>> import ownership
+>>> x = ownership.ones(2, 3, requires_grad=True) * 2
+>>> x.t_() is x, x.shape, x._version, x.grad_fn.name()
+(True, torch.Size([3, 2]), 1, 'TBackward1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ownership import layout
+from ownership.autograd.node import OpNode, gradient_edge
+from ownership.autograd.view_nodes import AsStridedBackward0
+from ownership.grad_mode import no_grad
+from ownership.op_registry import OPS
+from ownership.ops.common import needs_grad
+from ownership.tensor import Tensor
+
+__all__ = ["register"]
+
+
+class AsStridedBackward1(AsStridedBackward0):
+    """The node of ``as_strided_``: the gradient scattered back through the old geometry."""
+
+    __slots__ = ()
+
+
+def _rebuild(
+    t: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], offset: int, node: Any
+) -> Tensor:
+    """Give ``t`` its new geometry, bump the version, and (if recorded) its new history."""
+    edge = gradient_edge(t) if node is not None else (None, 0)
+    t._data = layout.strided(t._storage.buffer, shape, strides, offset)
+    t._offset = offset
+    t._storage.counter.value += 1
+    if t._base is not None:
+        t._view_version = t._storage.counter.value
+    if node is not None:
+        made = node(edge)
+        made.input_dtypes = (t.dtype,)
+        t._set_grad_fn(made)
+    return t
+
+
+def _like(
+    name: str, ctx: dict[str, Any], backward: Callable[[Any], Any]
+) -> Callable[[Any], OpNode]:
+    return lambda edge: OpNode(name, (edge,), lambda s, g: (backward(g[0]),), ctx)
+
+
+def _apply(
+    t: Tensor, view: Callable[[], Tensor], name: str, ctx: dict[str, Any], bw: Any
+) -> Tensor:
+    recorded = needs_grad(t)
+    if recorded:
+        t._check_inplace()
+    with no_grad():
+        v = view()
+    return _rebuild(
+        t, tuple(v._data.shape), v.stride(), v._offset, _like(name, ctx, bw) if recorded else None
+    )
+
+
+def t_(t: Tensor) -> Tensor:
+    """Transpose in place (``TBackward1``)."""
+    return _apply(t, lambda: OPS["t"](t), "TBackward1", {}, lambda g: g.t())
+
+
+def transpose_(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims in place (``TransposeBackward1``)."""
+    return _apply(
+        t,
+        lambda: OPS["transpose"](t, dim0, dim1),
+        "TransposeBackward1",
+        {"dim0": dim0, "dim1": dim1},
+        lambda g: g.transpose(dim0, dim1),
+    )
+
+
+def squeeze_(t: Tensor, dim: Any = None) -> Tensor:
+    """Drop size-1 dims in place (all: ``SqueezeBackward3``; one: ``SqueezeBackward4``)."""
+    shape = tuple(t._data.shape)
+    if dim is None:
+        name = "SqueezeBackward3"
+    else:
+        name = "SqueezeBackward4" if not isinstance(dim, tuple | list) else "SqueezeBackward5"
+    return _apply(
+        t,
+        lambda: OPS["squeeze"](t, dim),
+        name,
+        {"self_sym_sizes": shape},
+        lambda g: g.reshape(shape),
+    )
+
+
+def unsqueeze_(t: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim in place (``UnsqueezeBackward1``)."""
+    d = layout.wrap_dim(dim, t._data.ndim + 1)
+    return _apply(
+        t,
+        lambda: OPS["unsqueeze"](t, dim),
+        "UnsqueezeBackward1",
+        {"dim": d},
+        lambda g: g.squeeze(d),
+    )
+
+
+def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """Any geometry over the same storage, in place (``AsStridedBackward1``).
+
+    Refuses, with torch's message, a geometry that reaches past the end of the storage.
+    """
+    shape, strides = tuple(int(n) for n in size), tuple(int(s) for s in stride)
+    offset = t._offset if storage_offset is None else int(storage_offset)
+    storage_size = int(t._storage.buffer.size)
+    needed = offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+    if 0 in shape:
+        needed = 0
+    if needed > storage_size:
+        item = t._data.itemsize
+        raise RuntimeError(
+            f"setStorage: sizes {list(shape)}, strides {list(strides)}, storage offset {offset}, "
+            f"and itemsize {item} requiring a storage size of {needed * item} are out of bounds "
+            f"for storage of size {storage_size * item}"
+        )
+    recorded = needs_grad(t)
+    if recorded:
+        t._check_inplace()
+    old = t._geometry()
+
+    def node(edge: Any) -> AsStridedBackward1:
+        return AsStridedBackward1(edge, old, (shape, strides, offset), storage_size)
+
+    return _rebuild(t, shape, strides, offset, node if recorded else None)
+
+
+def register() -> None:
+    """Install the in-place view ops in the Tensor registry."""
+    OPS.update(
+        t_=t_,
+        transpose_=transpose_,
+        squeeze_=squeeze_,
+        unsqueeze_=unsqueeze_,
+        as_strided_=as_strided_,
+    )

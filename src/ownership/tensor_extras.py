@@ -1,0 +1,116 @@
+"""Tensor methods PyTorch's own autograd tests and notes reach for: in-place view ops,
+``_is_view``, ``new_empty``/``new_full``, ``norm``, ``var``/``var_mean``, ``argmin``,
+``equal`` and ``split_with_sizes`` (see :mod:`ownership.ops.inplace_views` and
+:mod:`ownership.ops.statistics`)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import TYPE_CHECKING, Any
+
+from ownership.dtypes import dtype as DType
+from ownership.op_registry import op, op_many
+
+if TYPE_CHECKING:
+    from ownership.tensor import Tensor
+
+
+class TensorExtras:
+    """More methods of :class:`~ownership.tensor.Tensor`."""
+
+    __slots__ = ()
+
+    def _is_view(self) -> builtins.bool:
+        """Whether this tensor is a view of another (it has a ``_base``)."""
+        return getattr(self, "_base", None) is not None
+
+    @property
+    def output_nr(self) -> builtins.int:
+        """Which output of its ``grad_fn`` this tensor is (0 for single-output nodes)."""
+        me: Any = self
+        return builtins.int(me._output_nr)
+
+    def t_(self) -> Tensor:
+        """Transpose in place: new geometry, version + 1 (``TBackward1``)."""
+        return op("t_")(self)
+
+    def transpose_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """Swap two dims in place (``TransposeBackward1``)."""
+        return op("transpose_")(self, dim0, dim1)
+
+    def swapdims_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return op("transpose_")(self, dim0, dim1)
+
+    def swapaxes_(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return op("transpose_")(self, axis0, axis1)
+
+    def swapdims(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return op("transpose")(self, dim0, dim1)
+
+    def swapaxes(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return op("transpose")(self, axis0, axis1)
+
+    def squeeze_(self, dim: Any = None) -> Tensor:
+        """Drop size-1 dims in place."""
+        return op("squeeze_")(self, dim)
+
+    def unsqueeze_(self, dim: builtins.int) -> Tensor:
+        """Insert a size-1 dim in place."""
+        return op("unsqueeze_")(self, dim)
+
+    def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
+        return op("as_strided_")(self, size, stride, storage_offset)
+
+    def new_empty(
+        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
+        me: Any = self
+        return op("zeros")(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
+
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: DType | None = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
+        me: Any = self
+        return op("full")(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
+
+    def norm(
+        self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None
+    ) -> Tensor:
+        """The vector p-norm (``LinalgVectorNormBackward0``)."""
+        return op("norm")(self, p, dim, keepdim, dtype)
+
+    def var(
+        self,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The (Bessel-corrected) variance (``VarBackward0``)."""
+        return op("var")(self, dim, unbiased, keepdim, correction=correction)
+
+    def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        """Index of the smallest element (flat, or along ``dim``)."""
+        return op("argmin")(self, dim, keepdim)
+
+    def equal(self, other: Tensor) -> builtins.bool:
+        """Same shape and the same values (``torch.equal``)."""
+        me: Any = self
+        return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
+
+    def split_with_sizes(self, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the given sizes along ``dim`` (multi-output views)."""
+        return op_many("split")(self, list(split_sizes), dim)

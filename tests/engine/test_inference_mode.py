@@ -1,0 +1,173 @@
+"""inference_mode against torch: the switch (context, decorator, nesting), inference tensors
+(no version counter, never saved for backward, no in-place or requires_grad outside), and views
+of normal tensors taken inside it."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from differential import same
+
+
+def values(t: Any) -> Any:
+    """An inference tensor's facts a learner can see (its ``_version`` raises)."""
+    return t.tolist(), t.requires_grad, t.is_leaf, t.grad_fn, t.is_inference()
+
+
+def test_switch_as_context_and_decorator() -> None:
+    def program(t: ModuleType) -> Any:
+        seen = []
+        with t.inference_mode():
+            seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled()))
+            with t.inference_mode(False):
+                seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled()))
+                seen.append(t.ones(1).is_inference())
+            seen.append(t.ones(1).is_inference())
+        seen.append((t.is_inference_mode_enabled(), t.is_grad_enabled()))
+        with t.no_grad(), t.inference_mode(False):
+            seen.append(t.is_grad_enabled())
+
+        @t.inference_mode()
+        def called() -> Any:
+            return t.is_inference_mode_enabled(), t.ones(1).is_inference()
+
+        @t.inference_mode
+        def bare() -> Any:
+            return t.is_inference_mode_enabled()
+
+        seen += [called(), bare(), t.is_inference_mode_enabled(), t.autograd.inference_mode]
+        return seen[:-1]
+
+    same(program)
+
+
+def test_restored_after_an_exception() -> None:
+    def program(t: ModuleType) -> Any:
+        try:
+            with t.inference_mode():
+                raise KeyError("x")
+        except KeyError:
+            pass
+        return t.is_inference_mode_enabled(), t.is_grad_enabled()
+
+    same(program)
+
+
+def test_inference_tensors_and_what_derives_from_them() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.ones(3, requires_grad=True)
+        with t.inference_mode():
+            a = t.ones(3)
+            y = w * 2  # not recorded
+            a.add_(1)  # allowed inside
+        return (
+            values(a),
+            values(y),
+            a.detach().is_inference(),
+            a.data.is_inference(),
+            a[1:].is_inference(),
+            a.clone().is_inference(),
+            a.clone()._version,
+            a.to(t.float64)._version,
+            a.sin().is_inference(),
+            (a + 1).is_inference(),
+            repr(a),
+        )
+
+    same(program)
+
+
+def reading_version(t: ModuleType) -> Any:
+    with t.inference_mode():
+        a = t.ones(2)
+    return a._version
+
+
+def writing_outside(t: ModuleType) -> Any:
+    with t.inference_mode():
+        a = t.ones(2)
+    try:
+        a.mul_(3)
+    except RuntimeError as e:
+        return str(e), a.tolist()  # torch writes first, then refuses the version bump
+    return None
+
+
+def requiring_grad(t: ModuleType) -> Any:
+    with t.inference_mode():
+        a = t.ones(2)
+    a.requires_grad_()
+
+
+def saved_for_backward(t: ModuleType) -> Any:
+    with t.inference_mode():
+        a = t.ones(2)
+    return t.ones(2, requires_grad=True) * a
+
+
+def view_written_in_normal_mode(t: ModuleType) -> Any:
+    base = t.ones(3, requires_grad=True).clone()
+    with t.inference_mode():
+        view = base[:2]
+    view.add_(1)
+
+
+def view_without_grad_written_in_normal_mode(t: ModuleType) -> Any:
+    base = t.ones(3)
+    with t.inference_mode():
+        view = base[:2]
+        base.add_(1)
+    view.add_(1)
+    return view, base, view.is_inference(), view.grad_fn
+
+
+CASES = {
+    "reading _version": reading_version,
+    "in place outside": writing_outside,
+    "requires_grad outside": requiring_grad,
+    "saved for backward": saved_for_backward,
+    "view written in normal mode": view_written_in_normal_mode,
+    "view without grad written in normal mode": view_without_grad_written_in_normal_mode,
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_inference_tensor_rules(case: str) -> None:
+    same(CASES[case])
+
+
+def test_no_grad_versus_inference_mode() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.ones(2, requires_grad=True)
+        with t.no_grad():
+            a = w * 2
+        with t.inference_mode():
+            b = w * 2
+        a.add_(1)  # a normal tensor: versioned, may join a graph later
+        return a._version, (a * w).grad_fn, a.is_inference(), b.is_inference(), values(b)
+
+    same(program)
+
+
+def test_enable_grad_inside_inference_mode_still_records_nothing() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.ones(2, requires_grad=True)
+        with t.inference_mode(), t.enable_grad():
+            enabled = t.is_grad_enabled()
+            y = w * 2
+            v = w[:1]
+            facts = (enabled, values(y), v.requires_grad, v.grad_fn, v.is_inference())
+        return facts, error_of(lambda: v.mul_(2))
+
+    same(program)
+
+
+def error_of(action: Any) -> Any:
+    try:
+        action()
+    except RuntimeError as e:
+        return str(e)
+    return None

@@ -1,0 +1,116 @@
+"""nn.utils against torch: gradient clipping in place (values, versions, total norm, errors) and
+parameters <-> vector (what aliases what afterwards)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from differential import same
+
+
+def with_grads(t: ModuleType) -> Any:
+    a = t.nn.Parameter(t.tensor([3.0, 4.0]))
+    b = t.nn.Parameter(t.tensor([[1.0, -2.0], [0.5, 0.25]]))
+    c = t.nn.Parameter(t.tensor(1.0))  # never gets a gradient
+    (a * a).sum().backward()
+    (b * t.tensor([[1.0, -2.0], [0.5, 0.25]])).sum().backward()
+    return a, b, c
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, 3.0, float("inf"), "inf"])
+@pytest.mark.parametrize("max_norm", [0.5, 100.0])
+def test_clip_grad_norm_scales_in_place(norm_type: Any, max_norm: float) -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = with_grads(t)
+        grads = a.grad, b.grad
+        versions = [g._version for g in grads]
+        total = t.nn.utils.clip_grad_norm_([a, b, c], max_norm, norm_type=norm_type)
+        return total, versions, list(grads), a.grad is grads[0], c.grad
+
+    same(program)
+
+
+def test_clip_grad_norm_of_one_tensor_and_of_nothing() -> None:
+    def program(t: ModuleType) -> Any:
+        a, _, c = with_grads(t)
+        return (
+            t.nn.utils.clip_grad_norm_(a, 1.0),
+            a.grad,
+            t.nn.utils.clip_grad_norm_([c], 1.0),
+            t.nn.utils.clip_grad_norm_([], 1.0),
+        )
+
+    same(program)
+
+
+def test_clip_grad_norm_warns_on_an_empty_generator() -> None:
+    same(lambda t: t.nn.utils.clip_grad_norm_(t.nn.ReLU().parameters(), 1.0))
+
+
+def test_clip_grad_norm_non_finite() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        with t.no_grad():
+            a.grad[0] = float("inf")
+        scaled = t.nn.utils.clip_grad_norm_([a, b], 1.0)
+        return scaled, b.grad, t.nn.utils.clip_grad_norm_([a, b], 1.0, error_if_nonfinite=True)
+
+    same(program)
+
+
+def test_clip_grad_value_clamps_twice() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = with_grads(t)
+        result = t.nn.utils.clip_grad_value_([a, b, c], 0.75)
+        t.nn.utils.clip_grad_value_(a, 0.5)
+        return result, a.grad, b.grad, c.grad
+
+    same(program)
+
+
+def test_parameters_to_vector_is_a_new_tensor_in_the_graph() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        vec = t.nn.utils.parameters_to_vector([a, b])
+        (vec * vec).sum().backward()
+        return vec, vec.data_ptr() == a.data_ptr(), a.grad, b.grad
+
+    same(program)
+
+
+def test_vector_to_parameters_aliases_the_vector() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        vec = t.arange(6.0)
+        before = a.data_ptr()
+        t.nn.utils.vector_to_parameters(vec, [a, b])
+        aliased = (a.data_ptr() == vec.data_ptr(), b.data_ptr() == vec.data_ptr() + 8)
+        with t.no_grad():
+            vec.mul_(10)
+        return (
+            a,
+            b,
+            aliased,
+            a.data_ptr() != before,
+            a._version,
+            b._version,
+            vec._version,
+            type(a).__name__,
+            a.grad,
+        )
+
+    same(program)
+
+
+ERRORS = {
+    "vector not a tensor": lambda t: t.nn.utils.vector_to_parameters([1.0], []),
+    "no parameters": lambda t: t.nn.utils.parameters_to_vector([]),
+}
+
+
+@pytest.mark.parametrize("case", ERRORS, ids=list(ERRORS))
+def test_errors(case: str) -> None:
+    same(ERRORS[case])

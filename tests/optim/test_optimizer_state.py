@@ -1,0 +1,332 @@
+"""The optimizer's own state: SGD's momentum buffers and Adam's moments, step by step;
+``state_dict``/``load_state_dict`` in torch's structure; groups, zero_grad and refusals."""
+
+from __future__ import annotations
+
+import pickle
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from differential import same
+
+INIT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
+
+
+def params(t: ModuleType) -> Any:
+    a = t.nn.Parameter(t.tensor(INIT))
+    b = t.nn.Parameter(t.tensor([0.1, -0.2]))
+    c = t.nn.Parameter(t.tensor(3.0))
+    return a, b, c
+
+
+def loss(t: ModuleType, a: Any, b: Any, c: Any, k: int = 1) -> Any:
+    return (a.sin() * k).sum() + (b * b * c).sum() + (a.sum(0)[:2] * b).sum()
+
+
+def state_of(opt: Any, ps: Any) -> Any:
+    return [sorted(opt.state[p].items()) if p in opt.state else None for p in ps]
+
+
+SGD_OPTIONS = {
+    "plain": {"lr": 0.1},
+    "momentum": {"lr": 0.1, "momentum": 0.9},
+    "dampening": {"lr": 0.1, "momentum": 0.9, "dampening": 0.3},
+    "nesterov": {"lr": 0.05, "momentum": 0.8, "nesterov": True},
+    "weight decay": {"lr": 0.1, "momentum": 0.5, "weight_decay": 0.01},
+    "maximize": {"lr": 0.1, "momentum": 0.9, "maximize": True},
+}
+
+
+@pytest.mark.parametrize("case", SGD_OPTIONS, ids=list(SGD_OPTIONS))
+def test_sgd_state_step_by_step(case: str) -> None:
+    def program(t: ModuleType) -> Any:
+        ps = params(t)
+        opt = t.optim.SGD(ps, **SGD_OPTIONS[case])
+        seen = []
+        for k in range(3):
+            opt.zero_grad()
+            loss(t, *ps, k + 1).backward()
+            opt.step()
+            seen.append((list(ps), state_of(opt, ps), len(opt.state)))
+        return seen
+
+    same(program)
+
+
+def test_sgd_momentum_buffer_is_a_copy_then_updated_in_place() -> None:
+    def program(t: ModuleType) -> Any:
+        (p,) = params(t)[:1]
+        opt = t.optim.SGD([p], lr=0.1, momentum=0.9)
+        (p * 2).sum().backward()
+        opt.step()
+        buf = opt.state[p]["momentum_buffer"]
+        first = (buf.data_ptr() == p.grad.data_ptr(), buf._version, buf.requires_grad)
+        (p * 2).sum().backward()
+        opt.step()
+        return first, buf is opt.state[p]["momentum_buffer"], buf, p._version
+
+    same(program)
+
+
+def test_parameters_without_grad_get_no_state_and_no_update() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.SGD([a, b, c], lr=0.1, momentum=0.9)
+        (a * 3).sum().backward()
+        opt.step()
+        return len(opt.state), a in opt.state, b in opt.state, b._version, c._version, a._version
+
+    same(program)
+
+
+def test_state_dict_structure() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.SGD([{"params": [a, b]}, {"params": [c], "lr": 0.5}], lr=0.1, momentum=0.9)
+        loss(t, a, b, c).backward()
+        opt.step()
+        sd = opt.state_dict()
+        return (
+            sorted(sd),
+            sorted(sd["state"].items()),
+            sd["param_groups"],
+            [list(g) for g in sd["param_groups"]],
+            sd["state"][0]["momentum_buffer"] is opt.state[a]["momentum_buffer"],
+        )
+
+    same(program)
+
+
+@pytest.mark.parametrize("kind", ["sgd", "adam", "adam amsgrad"])
+def test_load_state_dict_into_a_fresh_optimizer_continues_identically(kind: str) -> None:
+    def make(t: ModuleType, ps: Any) -> Any:
+        if kind == "sgd":
+            return t.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True)
+        return t.optim.Adam(ps, lr=0.05, amsgrad=kind.endswith("amsgrad"))
+
+    def program(t: ModuleType) -> Any:
+        ps = params(t)
+        opt = make(t, ps)
+        for k in range(2):
+            opt.zero_grad()
+            loss(t, *ps, k + 1).backward()
+            opt.step()
+        twins = [t.nn.Parameter(p.detach().clone()) for p in ps]
+        fresh = make(t, twins)
+        fresh.load_state_dict(opt.state_dict())
+        shared = [
+            fresh.state[q][key] is opt.state[p][key]
+            for p, q in zip(ps, twins, strict=True)
+            for key in opt.state[p]
+        ]
+        for o, group in ((opt, ps), (fresh, twins)):
+            o.zero_grad()
+            loss(t, *group, 3).backward()
+            o.step()
+        return list(ps), list(twins), state_of(fresh, twins), shared, fresh.param_groups[0]["lr"]
+
+    same(program)
+
+
+def test_load_state_dict_takes_hyper_parameters_and_keeps_params() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        saved = t.optim.SGD([a, b], lr=0.5, momentum=0.3).state_dict()
+        opt = t.optim.SGD([b, c], lr=0.1)
+        opt.load_state_dict(saved)
+        group = opt.param_groups[0]
+        return (
+            group["lr"],
+            group["momentum"],
+            [p is q for p, q in zip(group["params"], [b, c], strict=True)],
+        )
+
+    same(program)
+
+
+LOAD_ERRORS = {
+    "group count": lambda t, o: o.load_state_dict(
+        {"state": {}, "param_groups": [{"params": [0]}, {"params": [1]}]}
+    ),
+    "group size": lambda t, o: o.load_state_dict({"state": {}, "param_groups": [{"params": [0]}]}),
+}
+
+
+@pytest.mark.parametrize("case", LOAD_ERRORS, ids=list(LOAD_ERRORS))
+def test_load_state_dict_errors(case: str) -> None:
+    same(lambda t: LOAD_ERRORS[case](t, t.optim.SGD(params(t)[:2], lr=0.1)))
+
+
+def test_add_param_group_per_group_lr_and_duplicates() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.SGD([a], lr=0.1)
+        opt.add_param_group({"params": [b, c], "lr": 1.0})
+        loss(t, a, b, c).backward()
+        opt.step()
+        try:
+            opt.add_param_group({"params": [c]})
+        except ValueError as e:
+            refused = str(e)
+        return [a, b, c], [g["lr"] for g in opt.param_groups], refused, len(opt.param_groups)
+
+    same(program)
+
+
+REFUSALS = {
+    "empty list": lambda t: t.optim.SGD([], lr=0.1),
+    "non-leaf": lambda t: t.optim.Adam([params(t)[0] * 2]),
+    "param given twice in two groups": lambda t: t.optim.Adam(
+        [{"params": [params(t)[0]]}, {"params": list(params(t)[:1])}]
+    ),
+    "tensor not iterable": lambda t: t.optim.Adam(params(t)[0]),
+    "adam negative lr": lambda t: t.optim.Adam(params(t), lr=-1.0),
+    "adam negative eps": lambda t: t.optim.Adam(params(t), eps=-1.0),
+    "adam beta 0": lambda t: t.optim.Adam(params(t), betas=(1.0, 0.9)),
+    "adam beta 1": lambda t: t.optim.Adam(params(t), betas=(0.9, -0.1)),
+    "adam weight decay": lambda t: t.optim.Adam(params(t), weight_decay=-0.1),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS, ids=list(REFUSALS))
+def test_refusals(case: str) -> None:
+    same(REFUSALS[case])
+
+
+def test_same_param_twice_in_one_list_warns() -> None:
+    def program(t: ModuleType) -> Any:
+        a = params(t)[0]
+        opt = t.optim.SGD([a, a], lr=0.1)
+        return len(opt.param_groups[0]["params"])
+
+    same(program)
+
+
+def test_two_groups_sharing_a_param_refused() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = params(t)
+        return t.optim.SGD([{"params": [a, b]}, {"params": [b]}], lr=0.1)
+
+    same(program)
+
+
+def test_zero_grad_set_to_none_false_zeroes_in_place() -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.Adam([a, b, c])
+        loss(t, a, b, c).backward()
+        grad = a.grad
+        before = grad._version
+        opt.zero_grad(set_to_none=False)
+        return a.grad is grad, grad, before, grad._version, b.grad, c.grad
+
+    same(program)
+
+
+ADAM_OPTIONS = {
+    "default": {},
+    "lr": {"lr": 0.1},
+    "weight decay": {"lr": 0.1, "weight_decay": 0.1},
+    "decoupled": {"lr": 0.1, "weight_decay": 0.1, "decoupled_weight_decay": True},
+    "amsgrad": {"lr": 0.1, "amsgrad": True},
+    "maximize": {"lr": 0.1, "maximize": True, "betas": (0.5, 0.75)},
+}
+
+
+@pytest.mark.parametrize("case", ADAM_OPTIONS, ids=list(ADAM_OPTIONS))
+def test_adam_state_step_by_step(case: str) -> None:
+    def program(t: ModuleType) -> Any:
+        ps = params(t)
+        opt = t.optim.Adam(ps, **ADAM_OPTIONS[case])
+        seen = []
+        for k in range(3):
+            opt.zero_grad()
+            loss(t, *ps, k + 1).backward()
+            opt.step()
+            seen.append((list(ps), state_of(opt, ps)))
+        sd = opt.state_dict()
+        return seen, sd["param_groups"], sorted(sd["state"][1])
+
+    same(program)
+
+
+def test_optimizer_state_dict_pickles() -> None:
+    def program(t: ModuleType) -> Any:
+        ps = params(t)
+        opt = t.optim.Adam(ps, lr=0.1)
+        loss(t, *ps).backward()
+        opt.step()
+        back = pickle.loads(pickle.dumps(opt.state_dict()))
+        # values only: the versions of unpickled tensors are tensor pickling's business
+        return [(k, v.tolist()) for k, v in sorted(back["state"][0].items())], back["param_groups"]
+
+    same(program)
+
+
+# -- generated: random optimizer histories, compared step by step ---------------------------
+
+action = st.one_of(
+    st.tuples(st.just("step"), st.lists(st.booleans(), min_size=3, max_size=3)),
+    st.tuples(st.just("zero"), st.booleans()),
+    st.tuples(st.just("reload")),
+    st.tuples(st.just("lr"), st.sampled_from([0.01, 0.2])),
+)
+config = st.one_of(
+    st.tuples(
+        st.just("SGD"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.05, 0.1]),
+                "momentum": st.sampled_from([0.0, 0.5, 0.9]),
+                "weight_decay": st.sampled_from([0.0, 0.1]),
+                "maximize": st.booleans(),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("Adam"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.1]),
+                "amsgrad": st.booleans(),
+                "weight_decay": st.sampled_from([0.0, 0.1]),
+            }
+        ),
+    ),
+)
+
+
+@settings(
+    max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(cfg=config, history=st.lists(action, min_size=1, max_size=6))
+def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
+    name, options = cfg
+
+    def program(t: ModuleType) -> Any:
+        ps = params(t)
+        opt = getattr(t.optim, name)(ps, **options)
+        seen = []
+        for act in history:
+            if act[0] == "step":
+                for p, use in zip(ps, act[1], strict=True):
+                    if use:
+                        (p.sin() * (p.numel() + 1)).sum().backward()
+                opt.step()
+            elif act[0] == "zero":
+                opt.zero_grad(set_to_none=act[1])
+            elif act[0] == "lr":
+                for g in opt.param_groups:
+                    g["lr"] = act[1]
+            else:
+                fresh = getattr(t.optim, name)(ps, **options)
+                fresh.load_state_dict(opt.state_dict())
+                opt = fresh
+            seen.append((list(ps), [p.grad for p in ps], state_of(opt, ps)))
+        return seen
+
+    same(program)
