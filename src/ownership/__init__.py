@@ -62,7 +62,7 @@ from ownership.functions import (
     unsqueeze,
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from ownership.inference_mode import inference_mode, is_inference_mode_enabled
+from ownership.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
 from ownership.layout import Size
 from ownership.ops.creation import (
     arange,
@@ -162,6 +162,7 @@ __all__ = [
     "is_anomaly_enabled",
     "is_floating_point",
     "is_grad_enabled",
+    "is_inference",
     "is_inference_mode_enabled",
     "is_tensor",
     "linspace",

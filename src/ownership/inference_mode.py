@@ -34,6 +34,7 @@ __all__ = [
     "VERSION_MESSAGE",
     "copied",
     "inference_mode",
+    "is_inference",
     "is_inference_mode_enabled",
 ]
 
@@ -67,6 +68,11 @@ _state = _State()
 def is_inference_mode_enabled() -> bool:
     """Whether the current thread is in inference mode."""
     return _state.enabled
+
+
+def is_inference(input: Any) -> bool:
+    """``torch.is_inference(t)``: whether ``t`` is an inference tensor (``t.is_inference()``)."""
+    return bool(input.is_inference())
 
 
 class inference_mode:

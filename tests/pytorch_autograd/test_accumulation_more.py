@@ -13,8 +13,6 @@ import pytest
 
 from differential import error_of, grad_of, same
 
-HOOK_GAP = pytest.mark.xfail(strict=True, reason="gap: Tensor.register_hook (issue 11)")
-
 
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_accumulate_grad_tensor_reference(create_graph: bool) -> None:
@@ -103,7 +101,6 @@ def test_retains_grad_inplace_multiple_outputs() -> None:
     assert (r[0].values == r[2][0].values).all() and (r[1].values == r[2][1].values).all()
 
 
-@HOOK_GAP
 def test_reentrant_with_non_leaf_variable_hook() -> None:
     """TestAutograd.test_reentrant_with_non_leaf_variable_hook: backward inside a hook."""
 
@@ -127,7 +124,6 @@ def test_reentrant_with_non_leaf_variable_hook() -> None:
     same(program)
 
 
-@HOOK_GAP
 def test_return_leaf() -> None:
     """TestAutograd.test_return_leaf: a hook on a returned input sees only its own gradient."""
 
@@ -152,7 +148,6 @@ def test_return_leaf() -> None:
     same(program)
 
 
-@HOOK_GAP
 def test_hook_none() -> None:
     """TestAutograd.test_hook_none: needs_input_grad, and a hook on an output given None."""
 

@@ -6,8 +6,6 @@ adapted)."""
 
 from __future__ import annotations
 
-import pytest
-
 from differential import grad_of, same
 
 
@@ -17,11 +15,6 @@ def m55(t, scale=0.1, shift=0.0, requires_grad=False):
     return x.requires_grad_(requires_grad)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: backward(create_graph=True) adds into the existing .grad in place (torch makes a "
-    "new tensor) (issue 8 §2)",
-)
 def test_accumulate_grad() -> None:
     """TestAutograd.test_accumulate_grad: in place without create_graph, out of place with it."""
 
@@ -118,12 +111,6 @@ def test_grad_shape_mismatch() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: under create_graph=True two gradient contributions (x**2 + y*x) are summed in "
-    "place into a buffer the new graph saved, so backward through the gradient raises a false "
-    "'modified by an inplace operation' (issue 8 §2 family)",
-)
 def test_grad_nonleaf() -> None:
     """TestAutograd.test_grad_nonleaf: grad of a non-leaf with create_graph, five steps."""
 

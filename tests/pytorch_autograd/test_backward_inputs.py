@@ -61,10 +61,6 @@ def test_grad_unreachable_discovery() -> None:
     assert r[0] is None and r[1] is None and r[3] is None and r[4] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: backward(inputs=[]) is accepted; torch raises 'cannot be empty'",
-)
 def test_backward_with_inputs() -> None:
     """TestAutograd.test_backward_with_inputs: only the inputs named get a gradient."""
 
@@ -99,10 +95,6 @@ def test_backward_with_inputs() -> None:
     assert (r[3].values == 0).all() and (r[4].values == 0).all() and "cannot be empty" in r[-1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: backward(inputs=<0-d tensor>) raises 'iteration over a 0-d tensor' (issue 8 §2)",
-)
 def test_backward_with_scalar_input() -> None:
     """TestAutograd.test_backward_with_scalar_input: ``inputs`` a single 0-d tensor."""
 
@@ -115,10 +107,6 @@ def test_backward_with_scalar_input() -> None:
     assert same(program).values == 3.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a non-leaf in backward(inputs=...) gets no .grad (issue 8 §2)",
-)
 def test_backward_with_nonleaf_inputs() -> None:
     """TestAutograd.test_backward_with_nonleaf_inputs: a non-leaf in ``inputs`` gets .grad."""
 
@@ -167,10 +155,6 @@ def test_backward_create_graph_warns_not_for_grad() -> None:
     same(program)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.register_hook (issue 11)",
-)
 def test_grad_nonleaf_many_outputs() -> None:
     """TestAutograd.test_grad_nonleaf_many_outputs: grad w.r.t. two chunks; x's hook not run."""
 
@@ -214,10 +198,6 @@ def test_grad_nonleaf_register_hook() -> None:
     assert r[-2].values.tolist() == [1, 1, 1, 1, 1] and r[-3] is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.register_hook (issue 11)",
-)
 def test_hooks() -> None:
     """TestAutograd.test_hooks: counting hooks, removal, and hooks that change the gradient."""
 
@@ -257,10 +237,6 @@ def test_hooks() -> None:
     assert r[0] == [1, 4, 5] and (r[1].values == 4).all() and (r[2].values == 8).all()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.register_hook (issue 11)",
-)
 def test_hook_with_no_name() -> None:
     """TestAutograd.test_hook_with_no_name: a callable object without ``__name__``."""
 
@@ -346,11 +322,6 @@ def test_retain_grad_inplace_over_view() -> None:
     assert r[0].values.tolist() == [1.0] == r[1].values.tolist()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a tensor with retain_grad() stays alive after its last reference goes "
-    "(a reference cycle freed only by the cyclic GC; issue 8 §4)",
-)
 def test_retain_grad_cycle() -> None:
     """TestAutograd.test_retain_grad_cycle: retain_grad does not keep the tensor alive."""
 
@@ -374,10 +345,6 @@ def test_retain_grad_cycle() -> None:
     assert same(program)[0] is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.register_hook (issue 11)",
-)
 def test_tensor_hooks_inplace() -> None:
     """TestAutograd.test_tensor_hooks_inplace: a hook registered after mul_ sees the new grad."""
 

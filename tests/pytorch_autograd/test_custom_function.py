@@ -222,7 +222,6 @@ def test_custom_function_local_inplace() -> None:
     assert [repr(n) for n in same(program)] == ["<MyFnBackward>", "<MyFnBackward>"]
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.output_nr")
 def test_save_output_nr() -> None:
     """TestAutograd.test_save_output_nr: a saved output keeps its output_nr."""
 

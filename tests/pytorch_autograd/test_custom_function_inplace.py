@@ -348,11 +348,6 @@ def test_custom_function_inplace_on_view_of_leaf() -> None:
     assert "a view of a leaf Variable that requires grad" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a view marked dirty and saved by a Function stays alive after its last "
-    "reference goes (a reference cycle; issue 8 §4)",
-)
 def test_custom_function_saving_mutated_view_no_leak() -> None:
     """TestAutograd.test_custom_function_saving_mutated_view_no_leak (recent revision)."""
 

@@ -9,16 +9,9 @@ the mode in a list ``seen`` and returns it, so both engines must agree on every 
 
 from __future__ import annotations
 
-import pytest
-
 from differential import same
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a grad-mode decorator on a generator function does not apply to the generator's "
-    "body (issue 8 §2)",
-)
 def test_set_grad_generator_functions() -> None:
     """TestAutograd.test_set_grad_generator_functions: a decorated generator's body only."""
 
@@ -98,11 +91,6 @@ def test_set_grad_generator_functions_recursive() -> None:
     assert r[0] == ("outer", True) and r[-1] == ("outer", False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a grad-mode decorator on a generator function does not apply to the generator's "
-    "body (issue 8 §2)",
-)
 def test_set_grad_coroutines() -> None:
     """TestAutograd.test_set_grad_coroutines: ``send`` into decorated coroutines."""
 
@@ -135,11 +123,6 @@ def test_set_grad_coroutines() -> None:
     assert r[:3] == [("caller", True), ("start", False), ("caller", True)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a grad-mode decorator on a generator function does not apply to the generator's "
-    "body (issue 8 §2)",
-)
 def test_set_grad_coroutines_benign_exceptions() -> None:
     """TestAutograd.test_set_grad_coroutines_benign_exceptions: ``throw`` that is recovered."""
 
@@ -178,11 +161,6 @@ def test_set_grad_coroutines_benign_exceptions() -> None:
     assert r[:3] == [False, ("first", 0), ("except", False)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a grad-mode decorator on a generator function does not apply to the generator's "
-    "body (issue 8 §2)",
-)
 def test_set_grad_coroutines_critical_exceptions() -> None:
     """TestAutograd.test_set_grad_coroutines_critical_exceptions: a secondary exception."""
 
@@ -222,11 +200,6 @@ def test_set_grad_coroutines_critical_exceptions() -> None:
     assert r[:4] == [False, ("first", 0), ("except", False), ("secondary", True)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a grad-mode decorator on a generator function does not apply to the generator's "
-    "body (issue 8 §2)",
-)
 def test_set_grad_coroutines_exit() -> None:
     """TestAutograd.test_set_grad_coroutines_exit: ``close`` raises GeneratorExit in the mode."""
 

@@ -16,16 +16,7 @@ from differential import same
 
 @pytest.mark.parametrize(
     "form",
-    [
-        "no_grad()(adder)",
-        pytest.param(
-            "no_grad(adder)",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: no_grad(func) without parentheses raises TypeError (issue 8 §2)",
-            ),
-        ),
-    ],
+    ["no_grad()(adder)", "no_grad(adder)"],
 )
 def test_no_grad(form: str) -> None:
     """TestAutograd.test_no_grad: block, decorator with and without parentheses, nesting."""
@@ -57,10 +48,6 @@ def test_no_grad(form: str) -> None:
     assert r[:4] == [False, None, False, None] and r[-3:] == [False, False, True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: @enable_grad without parentheses raises TypeError (issue 8 §2)",
-)
 def test_enable_grad_decorator_no_paren() -> None:
     """TestAutograd.test_enable_grad_decorator_no_paren."""
 

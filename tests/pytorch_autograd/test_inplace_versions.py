@@ -34,14 +34,7 @@ def test_version_counter() -> None:
     assert r[0] == 0 and r[1] == 2 and all(a == b for a, b in r[2:])
 
 
-_WRITES_INTO_GO = pytest.mark.xfail(
-    strict=True,
-    reason="bug: backward adds into the caller's grad_output tensor (and into buffers other "
-    "branches still hold), so gradients come out wrong and go is overwritten (issue 8 §2)",
-)
-
-
-@pytest.mark.parametrize("part", [pytest.param(p, marks=_WRITES_INTO_GO) for p in (1, 2, 3)] + [4])
+@pytest.mark.parametrize("part", [1, 2, 3, 4])
 def test_inplace(part: int) -> None:
     """TestAutograd.test_inplace, in its four parts: which saved tensors an in-place op breaks."""
 
@@ -92,7 +85,6 @@ def test_inplace(part: int) -> None:
         assert abs(r[2].values - (1 + 2.718281828) / 2).max() < 1e-5
 
 
-@_WRITES_INTO_GO
 def test_inplace_issue_8_example() -> None:
     """TestAutograd.test_inplace, part 3 as issue 8 first reduced it: the caller's ``go`` survives."""
 

@@ -133,22 +133,7 @@ def test_attribute_deletion() -> None:
 
 @pytest.mark.parametrize(
     "assign",
-    [
-        "wrong_shape",
-        pytest.param(
-            "wrong_dtype",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: the message names dtype 'long' where torch says 'long int'",
-            ),
-        ),
-        pytest.param(
-            "self",
-            marks=pytest.mark.xfail(
-                strict=True, reason="bug: x.grad = x is accepted; torch refuses (issue 8 §2)"
-            ),
-        ),
-    ],
+    ["wrong_shape", "wrong_dtype", "self"],
 )
 def test_grad_assignment(assign: str) -> None:
     """TestAutogradDeviceType.test_grad_assignment: ``.grad`` of the wrong shape, dtype or self."""
@@ -208,9 +193,6 @@ def test_set_requires_grad_only_for_floats(dtype: str) -> None:
     assert all(("floating point" in e) != dtype.startswith(("float", "double")) for e in r)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="bug: x.numpy() under no_grad is refused; torch allows it (issue 8 §2)"
-)
 def test_numpy_requires_grad() -> None:
     """TestAutograd.test_numpy_requires_grad: refused when requiring grad, even under no_grad."""
 
@@ -356,7 +338,6 @@ def test_copy_() -> None:
     assert r[0] and r[3]
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.argmin method (torch.argmin exists)")
 def test_integer_outputs() -> None:
     """TestAutograd.test_integer_outputs: argmax and argmin never require grad."""
 
@@ -393,21 +374,7 @@ def test_set_data_preserve_pyobj() -> None:
     assert same(program)[0] is True
 
 
-_PICKLE_0_1 = pytest.mark.xfail(
-    strict=True,
-    reason="bug: pickle protocols 0 and 1 raise TypeError (a class that defines __slots__ "
-    "without defining __getstate__ cannot be pickled)",
-)
-_UNPICKLED_VERSION = pytest.mark.xfail(
-    strict=True, reason="bug: an unpickled tensor's _version is 0; torch's is 1"
-)
-
-
-@pytest.mark.parametrize(
-    "protocol",
-    [pytest.param(p, marks=_PICKLE_0_1) for p in (0, 1)]
-    + [pytest.param(2, marks=_UNPICKLED_VERSION)],
-)
+@pytest.mark.parametrize("protocol", [0, 1, 2])
 def test_pickle(protocol: int) -> None:
     """TestAutograd.test_pickle: values and requires_grad survive pickle protocols 0 to 2."""
 

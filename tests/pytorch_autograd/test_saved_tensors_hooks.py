@@ -79,7 +79,6 @@ def test_saved_variable_packing_unpacking_saved_original_with_default_hooks() ->
     same(program)
 
 
-@HOOKS_GAP
 def test_saved_variable_packing_unpacking_did_not_save_original_with_default_hooks() -> None:
     """TestAutograd.test_saved_variable_packing_unpacking_did_not_save_original_with_default_hooks."""
 
@@ -94,7 +93,6 @@ def test_saved_variable_packing_unpacking_did_not_save_original_with_default_hoo
     same(program)
 
 
-@HOOKS_GAP
 def test_setting_default_saved_variable_hooks_twice_should_use_inner() -> None:
     """TestAutograd.test_setting_default_saved_variable_hooks_twice_should_use_inner."""
 
@@ -113,7 +111,6 @@ def test_setting_default_saved_variable_hooks_twice_should_use_inner() -> None:
     same(program)
 
 
-@HOOKS_GAP
 def test_saved_tensor_hooks_custom_error_propagation() -> None:
     """TestAutograd.test_saved_tensor_hooks_custom_error_propagation."""
 
@@ -143,7 +140,6 @@ def test_saved_tensor_hooks_custom_error_propagation() -> None:
     assert same(program) == ["pack", "unpack"]
 
 
-@HOOKS_GAP
 def test_saved_tensor_hooks_custom_function_intermediates() -> None:
     """TestAutograd.test_saved_tensor_hooks_custom_function_intermediates."""
 
@@ -169,7 +165,6 @@ def test_saved_tensor_hooks_custom_function_intermediates() -> None:
     same(program)
 
 
-@HOOKS_GAP
 def test_unpack_hooks_exec_count() -> None:
     """TestAutograd.test_unpack_hooks_exec_count: one pack, one unpack per saved tensor."""
 
@@ -260,7 +255,6 @@ def test_default_saved_tensors_hooks_double_backward() -> None:
     assert [float(v.values[0]) for v in r] == [6.0, 12.0, 24.0]
 
 
-@HOOKS_GAP
 def test_saved_tensors_hook_version_counter_not_shared() -> None:
     """TestAutograd.test_saved_tensors_hook_version_counter_not_shared: the packed replacement
     has its own version counter."""

@@ -9,8 +9,6 @@ from __future__ import annotations
 import sys
 import threading
 
-import pytest
-
 from differential import same
 
 
@@ -37,11 +35,6 @@ def racing(program):
 # Not strict: a lost update is a race, so even with a short switch interval a run of ownership
 # can come out right by luck (an XPASS, reported by -ra, not a failure). Make it strict once the
 # engine locks accumulation; then the test fails if the bug comes back.
-_LOST_UPDATES = pytest.mark.xfail(
-    strict=False,
-    reason="bug: concurrent backward() calls into one shared leaf lose updates to .grad "
-    "(torch locks AccumulateGrad; issue 8 §4); a race, so not strict",
-)
 
 
 def test_simple_backward() -> None:
@@ -62,7 +55,6 @@ def test_simple_backward() -> None:
     assert same(program) == [True] * 10
 
 
-@_LOST_UPDATES
 def test_simple_backward_same_input() -> None:
     """TestMultithreadAutograd.test_simple_backward_same_input: all threads into one leaf.
 
@@ -93,7 +85,6 @@ def test_simple_backward_same_input() -> None:
     assert racing(program) == [[True] * 20, [True] * 10]
 
 
-@_LOST_UPDATES
 def test_python_thread_in_middle() -> None:
     """TestMultithreadAutograd.test_python_thread_in_middle, retain_graph=True part: five
     threads backpropagate through one shared graph (20 rounds, as above)."""

@@ -167,7 +167,9 @@ class Function:
                 fixed.append(o)
             outs = tuple(fixed)
             ctx._saved = [
-                None if t is None else SavedTensor(
+                None
+                if t is None
+                else SavedTensor(
                     t, any(t is o for o in outs), names_owner=True, saved_by=node.name()
                 )
                 for t in ctx._to_save
