@@ -28,30 +28,54 @@ from ownership.dtypes import float64 as double
 from ownership.dtypes import int32 as int
 from ownership.dtypes import int64 as long
 from ownership.functions import (
+    abs,
     add,
     allclose,
+    argmax,
+    argmin,
     broadcast_shapes,
     chunk,
+    clamp,
     clone,
+    cos,
     detach,
     div,
+    dot,
     eq,
     equal,
+    exp,
     flatten,
     is_floating_point,
     is_tensor,
+    log,
+    log_softmax,
+    matmul,
+    max,
+    mean,
+    min,
+    mm,
     mul,
+    mv,
     narrow,
+    neg,
     numel,
     permute,
     pow,
     promote_types,
+    relu,
     reshape,
     select,
+    sigmoid,
+    sign,
+    sin,
+    softmax,
     split,
+    sqrt,
     squeeze,
     sub,
+    sum,
     t,
+    tanh,
     transpose,
     unbind,
     unsqueeze,
@@ -76,14 +100,6 @@ from ownership.ops.creation import (
     zeros,
     zeros_like,
 )
-from ownership.ops.linalg import dot, matmul, mm, mv
-from ownership.ops.reduction import argmax, argmin, mean
-from ownership.ops.reduction import max_ as max
-from ownership.ops.reduction import min_ as min
-from ownership.ops.reduction import sum_ as sum
-from ownership.ops.softmax import log_softmax, softmax
-from ownership.ops.unary import abs_ as abs
-from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.random import (
     Generator,
     initial_seed,

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+import builtins
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
+from ownership import signatures as sig
 from ownership.dtypes import dtype
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
+from ownership.op_registry import OPS
 from ownership.tensor import Tensor
 
 
-def is_tensor(obj: Any) -> bool:
+def is_tensor(obj: Any) -> builtins.bool:
     """True when ``obj`` is an ownership Tensor."""
     return isinstance(obj, Tensor)
 
@@ -23,29 +27,152 @@ def numel(t: Tensor) -> int:
     return t.numel()
 
 
-def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
-    """``a + alpha * b``."""
-    return a.add(b, alpha=alpha)
+def _number_or_tensor(x: Any) -> Tensor:
+    """A Python number given where torch's ``Tensor input`` also takes numbers: a 0-d tensor."""
+    return x if isinstance(x, Tensor) else cast(Tensor, OPS["tensor"](x))
 
 
-def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
-    """``a - alpha * b``."""
-    return a.sub(b, alpha=alpha)
+def add(*args: Any, **kwargs: Any) -> Tensor:
+    """``input + alpha * other``; either may be a Python number (``torch.add(1, 2)``)."""
+    a = sig.FN_ADD.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).add(_operand(a["other"]), alpha=a["alpha"])
 
 
-def mul(a: Tensor, b: Any) -> Tensor:
-    """``a * b``."""
-    return a.mul(b)
+def sub(*args: Any, **kwargs: Any) -> Tensor:
+    """``input - alpha * other``; either may be a Python number."""
+    a = sig.FN_SUB.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).sub(_operand(a["other"]), alpha=a["alpha"])
 
 
-def div(a: Tensor, b: Any) -> Tensor:
-    """``a / b``."""
-    return a.div(b)
+def mul(*args: Any, **kwargs: Any) -> Tensor:
+    """``input * other``; either may be a Python number."""
+    a = sig.FN_MUL.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).mul(_operand(a["other"]))
 
 
-def pow(a: Tensor, exponent: Any) -> Tensor:
-    """``a ** exponent``."""
-    return a.pow(exponent)
+def div(*args: Any, **kwargs: Any) -> Tensor:
+    """``input / other`` (true division); either may be a Python number."""
+    a = sig.FN_DIV.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).div(_operand(a["other"]))
+
+
+def pow(*args: Any, **kwargs: Any) -> Tensor:
+    """``input ** exponent``; the base or the exponent may be a Python number."""
+    overload, a = sig.FN_POW.parse(args, kwargs)
+    if overload == 1:
+        return cast(Tensor, a["exponent"].__rpow__(a["self"]))
+    return cast(Tensor, a["input"].pow(a["exponent"]))
+
+
+def _operand(x: Any) -> Any:
+    """A number operand stays a Python number (torch's wrapped number), a tensor stays a tensor."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def sum(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.sum(input, dim=None, keepdim=False, *, dtype=None)``."""
+    _, a = sig.FN_SUM.parse(args, kwargs)
+    return a["input"].sum(*_dim_args(a), dtype=a["dtype"])
+
+
+def mean(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mean(input, dim=None, keepdim=False, *, dtype=None)``."""
+    _, a = sig.FN_MEAN.parse(args, kwargs)
+    return a["input"].mean(*_dim_args(a), dtype=a["dtype"])
+
+
+def _dim_args(a: dict[str, Any]) -> tuple[Any, ...]:
+    return (a["dim"], a["keepdim"]) if "dim" in a else ()
+
+
+def max(*args: Any, **kwargs: Any) -> Any:
+    """``torch.max(input)``, ``torch.max(input, other)`` or ``torch.max(input, dim, keepdim)``."""
+    overload, a = sig.FN_MAX.parse(args, kwargs)
+    return a["input"].max(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
+
+
+def min(*args: Any, **kwargs: Any) -> Any:
+    """``torch.min(input)``, ``torch.min(input, other)`` or ``torch.min(input, dim, keepdim)``."""
+    overload, a = sig.FN_MIN.parse(args, kwargs)
+    return a["input"].min(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
+
+
+def argmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.argmax(input, dim=None, keepdim=False)``."""
+    a = sig.FN_ARGMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].argmax(a["dim"], a["keepdim"]))
+
+
+def argmin(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.argmin(input, dim=None, keepdim=False)``."""
+    a = sig.FN_ARGMIN.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].argmin(a["dim"], a["keepdim"]))
+
+
+def softmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.softmax(input, dim, dtype=None)``."""
+    a = sig.FN_SOFTMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].softmax(a["dim"], a["dtype"]))
+
+
+def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.log_softmax(input, dim, dtype=None)``."""
+    a = sig.FN_LOG_SOFTMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].log_softmax(a["dim"], a["dtype"]))
+
+
+def matmul(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.matmul(input, other)``."""
+    a = sig.FN_MATMUL.parse(args, kwargs)[1]
+    return a["input"].matmul(a["other"])
+
+
+def mm(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mm(input, mat2)``."""
+    a = sig.FN_MM.parse(args, kwargs)[1]
+    return a["input"].mm(a["mat2"])
+
+
+def mv(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mv(input, vec)``."""
+    a = sig.FN_MV.parse(args, kwargs)[1]
+    return a["input"].mv(a["vec"])
+
+
+def dot(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.dot(input, tensor)``."""
+    a = sig.FN_DOT.parse(args, kwargs)[1]
+    return a["input"].dot(a["tensor"])
+
+
+def clamp(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.clamp(input, min=None, max=None)``."""
+    a = sig.FN_CLAMP.parse(args, kwargs)[1]
+    return a["input"].clamp(a["min"], a["max"])
+
+
+def _unary(name: str) -> Callable[..., Tensor]:
+    parser = sig.unary(name)
+
+    def function(*args: Any, **kwargs: Any) -> Tensor:
+        return cast(Tensor, getattr(parser.parse(args, kwargs)[1]["input"], name)())
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input)``: the method ``input.{name}()``."
+    return function
+
+
+abs = _unary("abs")
+cos = _unary("cos")
+exp = _unary("exp")
+log = _unary("log")
+neg = _unary("neg")
+relu = _unary("relu")
+sigmoid = _unary("sigmoid")
+sign = _unary("sign")
+sin = _unary("sin")
+sqrt = _unary("sqrt")
+tanh = _unary("tanh")
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes
 from ownership.dtypes import dtype as DType
+from ownership import signatures as sig
 from ownership.op_registry import OPS, op
 from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_operators import TensorOperators
@@ -24,6 +25,17 @@ if TYPE_CHECKING:
     from ownership.tensor import Tensor
 
 __all__ = ["TensorMethods"]
+
+
+def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) -> Any:
+    """``max``/``min`` by overload: of all elements (0), elementwise (1), along ``dim`` (2)."""
+    overload, a = parsed
+    if overload == 1:
+        other = a["other"]
+        return OPS["where"]((t > other) if which == "max" else (t < other), t, other)
+    if overload == 2:
+        return OPS[which](t, a["dim"], a["keepdim"])
+    return OPS[which](t)
 
 
 class TensorMethods(TensorOperators, TensorViews, TensorInplace):
@@ -98,37 +110,43 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
 
     clip = clamp
 
-    def sum(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Sum of all elements, or over ``dim``."""
-        return op("sum")(self, dim, keepdim, dtype=dtype)
+    def sum(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
+        a = sig.SUM.parse(args, kwargs)[1]
+        return op("sum")(self, a.get("dim"), a.get("keepdim", False), dtype=a["dtype"])
 
-    def mean(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Mean of all elements, or over ``dim``."""
-        return op("mean")(self, dim, keepdim, dtype=dtype)
+    def mean(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
+        a = sig.MEAN.parse(args, kwargs)[1]
+        return op("mean")(self, a.get("dim"), a.get("keepdim", False), dtype=a["dtype"])
 
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Maximum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["max"](self, dim, keepdim)
+    def max(self, *args: Any, **kwargs: Any) -> Any:
+        """Maximum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
+        return _extreme(self, "max", sig.MAX.parse(args, kwargs))
 
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Minimum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["min"](self, dim, keepdim)
+    def min(self, *args: Any, **kwargs: Any) -> Any:
+        """Minimum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
+        return _extreme(self, "min", sig.MIN.parse(args, kwargs))
 
-    def argmax(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
-        """Index of the maximum (flattened when ``dim`` is None)."""
-        return op("argmax")(self, dim, keepdim)
+    def argmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Index of the maximum (flattened when ``dim`` is None): ``argmax(dim=None, keepdim=False)``."""
+        a = sig.ARGMAX.parse(args, kwargs)[1]
+        return op("argmax")(self, a["dim"], a["keepdim"])
 
-    def softmax(self, dim: builtins.int) -> Tensor:
-        """Softmax over ``dim`` (saves its result)."""
-        return op("softmax")(self, dim)
+    def argmin(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Index of the minimum (flattened when ``dim`` is None): ``argmin(dim=None, keepdim=False)``."""
+        a = sig.ARGMIN.parse(args, kwargs)[1]
+        return op("argmin")(self, a["dim"], a["keepdim"])
 
-    def log_softmax(self, dim: builtins.int) -> Tensor:
-        """Log-softmax over ``dim`` (stable; saves its result)."""
-        return op("log_softmax")(self, dim)
+    def softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""
+        a = sig.SOFTMAX.parse(args, kwargs)[1]
+        return op("softmax")(self, a["dim"], a["dtype"])
+
+    def log_softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``."""
+        a = sig.LOG_SOFTMAX.parse(args, kwargs)[1]
+        return op("log_softmax")(self, a["dim"], a["dtype"])
 
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product with torch's 1-D/2-D rules."""

@@ -1,0 +1,370 @@
+"""torch's Python argument parser: each signature as torch prints it, its type rules, its messages.
+
+torch binds the arguments of every Python call into a C++ function through one parser
+(``torch/csrc/utils/python_arg_parser.cpp``); when no signature matches, that parser writes the
+``TypeError`` a learner sees. :class:`Parser` reproduces it: it is built from the signatures exactly
+as torch prints them (``"(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"``)
+and raises torch's messages word for word: ``argument 'dim' (position 1) must be int, not float``,
+``takes 1 positional argument but 2 were given``, ``missing 1 required positional arguments``,
+``failed to unpack the object at pos 2``, and, when several signatures are plausible, ``received an
+invalid combination of arguments - got (...), but expected one of: ...``.
+
+An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``); the ``[1]`` is
+not printed. A signature whose only positional parameter is an int list takes it as varargs
+(``view(2, 3)``), as torch's does.
+
+>>> sum_ = Parser("sum", "(*, torch.dtype dtype = None)",
+...               "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)")
+>>> sum_.parse((1,), {})
+(1, {'dim': (1,), 'keepdim': False, 'dtype': None})
+>>> sum_.parse((0.5,), {})
+Traceback (most recent call last):
+...
+TypeError: sum() received an invalid combination of arguments - got (float), but expected one of:
+ * (*, torch.dtype dtype = None)
+ * (tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ownership.dtypes import dtype as DType
+
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python
+
+
+_TORCH_NAMES = {"dtype": "torch.dtype", "Size": "torch.Size", "Generator": "torch.Generator"}
+
+
+def tp_name(obj: Any) -> str:
+    """The name torch prints for ``obj``'s type: CPython's ``tp_name`` (``numpy.ndarray``, ``list``)."""
+    cls = type(obj)
+    if cls.__module__.startswith("ownership") and cls.__name__ in _TORCH_NAMES:
+        return _TORCH_NAMES[cls.__name__]
+    if cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins":
+        return cls.__name__
+    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+
+
+def _is_tensor(obj: Any) -> bool:
+    from ownership.tensor import Tensor
+
+    return isinstance(obj, Tensor)
+
+
+def is_int(obj: Any) -> bool:
+    """torch's int check: a Python or numpy integer (not a bool), or a 0-d integer tensor."""
+    if isinstance(obj, bool | np.bool_):
+        return False
+    if isinstance(obj, int | np.integer):
+        return True
+    return (
+        _is_tensor(obj)
+        and obj._data.ndim == 0
+        and obj._data.dtype.kind in "iu"
+        and not obj.requires_grad
+    )
+
+
+def is_number(obj: Any) -> bool:
+    """torch's Number check: a Python or numpy number (bools included), or a 0-d tensor."""
+    if isinstance(obj, int | float | complex | np.number | np.bool_):
+        return True
+    return _is_tensor(obj) and obj._data.ndim == 0 and not obj.requires_grad
+
+
+_NOT_GIVEN = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a signature: type as torch prints it, name, default, keyword-only."""
+
+    type: str
+    name: str
+    default: Any = _NOT_GIVEN
+    kwonly: bool = False
+    size: int = 0  # ``tuple of ints[1]``: one int is taken as a list of one
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not _NOT_GIVEN
+
+    def check(self, obj: Any, numbers_as_tensors: bool) -> bool:
+        """Whether ``obj`` is acceptable for this parameter (torch's ``FunctionParameter::check``)."""
+        t = self.type
+        if t == "Tensor":
+            return _is_tensor(obj) or (numbers_as_tensors and is_number(obj))
+        if t == "int":
+            return is_int(obj)
+        if t == "float":
+            return is_number(obj) and not isinstance(obj, complex)
+        if t == "Number":
+            return is_number(obj)
+        if t == "bool":
+            return isinstance(obj, bool | np.bool_)
+        if t == "torch.dtype":
+            return isinstance(obj, DType)
+        if t == "tuple of ints":
+            if isinstance(obj, tuple | list):
+                return not obj or is_int(obj[0])
+            return self.size > 0 and is_int(obj)
+        if t == "tuple of Tensors":
+            return isinstance(obj, tuple | list)
+        raise AssertionError(f"unknown parameter type {t}")
+
+
+def _parse_param(text: str, kwonly: bool) -> Param:
+    default: Any = _NOT_GIVEN
+    if " = " in text:
+        text, value = text.split(" = ")
+        default = {"None": None, "False": False, "True": True}.get(value, value)
+        if default is value:
+            default = float(value) if "." in value else int(value)
+    kind, name = text.rsplit(" ", 1)
+    size = 0
+    if kind.endswith("]"):
+        kind, size_text = kind[:-1].split("[")
+        size = int(size_text)
+    return Param(kind, name, default, kwonly, size)
+
+
+def _shown(part: str) -> tuple[str, str]:
+    text = part.split(" = ")[0]
+    if " " not in text:
+        return text, text
+    kind, name = text.rsplit(" ", 1)
+    return kind, name
+
+
+class Signature:
+    """One overload, parsed from torch's printed form ``(Tensor other, *, Number alpha = 1)``."""
+
+    def __init__(self, name: str, text: str, numbers_as_tensors: bool = False) -> None:
+        self.name = name
+        self.printed = text.replace("[1]", "")
+        self.numbers_as_tensors = numbers_as_tensors
+        params: list[Param] = []
+        kwonly = False
+        for part in (p for p in text[1:-1].split(", ") if p):
+            if part == "*":
+                kwonly = True
+                continue
+            params.append(_parse_param(part, kwonly))
+        self.params = params
+        self.min_args = sum(not p.optional for p in params)
+        self.max_args = len(params)
+        self.max_pos_args = sum(not p.kwonly for p in params)
+        self.varargs = self.max_pos_args == 1 and params[0].type == "tuple of ints"
+        # torch's error formatter re-reads the printed text, where ``*`` (and the empty list of
+        # ``()``) count as arguments too: these (type, name) pairs are what it compares with
+        self.shown = [_shown(part) for part in self.printed[1:-1].split(", ")]
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any], raising: bool) -> Any:
+        """The bound arguments by name, or None when they do not fit (torch's message if raising)."""
+        nargs, left = len(args), len(kwargs)
+        if nargs > self.max_pos_args and not self.varargs:
+            return self._fail(raising, self._extra_args(nargs))
+        out: dict[str, Any] = {}
+        pos = 0
+        for i, p in enumerate(self.params):
+            is_kwd = False
+            obj: Any = _NOT_GIVEN
+            if pos < nargs:
+                if p.kwonly:
+                    return self._fail(raising, self._extra_args(nargs))
+                obj = args[pos]
+            elif p.name in kwargs:
+                obj, is_kwd = kwargs[p.name], True
+            if obj is _NOT_GIVEN or (obj is None and p.default is None):
+                if not p.optional and obj is _NOT_GIVEN:
+                    return self._fail(raising, self._missing(i))
+                out[p.name] = None if obj is None else p.default
+            elif p.check(obj, self.numbers_as_tensors):
+                out[p.name] = obj
+            elif pos == 0 and not is_kwd and self.varargs and is_int(args[0]):
+                out[p.name] = args
+                pos = nargs
+                continue
+            elif nargs > self.max_pos_args:
+                return self._fail(raising, self._extra_args(nargs))
+            else:
+                return self._fail(raising, self._wrong_type(p, obj, pos, is_kwd))
+            if is_kwd:
+                left -= 1
+            elif obj is not _NOT_GIVEN:
+                pos += 1
+        if left:
+            return self._fail(raising, self._extra_kwargs(kwargs, pos))
+        return self._unpack(out, raising)
+
+    def _unpack(self, out: dict[str, Any], raising: bool) -> Any:
+        for i, p in enumerate(self.params):
+            value = out[p.name]
+            if p.type == "tuple of ints" and value is not None:
+                items = value if isinstance(value, tuple | list) else (value,)
+                for k, item in enumerate(items):
+                    if not is_int(item):
+                        return self._fail(
+                            raising,
+                            f"{self.name}(): argument '{p.name}' failed to unpack the object at "
+                            f'pos {k + 1} with error "type must be tuple of ints,but got '
+                            f'{tp_name(item)}"',
+                        )
+                out[p.name] = tuple(int(item) for item in items)
+            elif p.type == "tuple of Tensors":
+                for k, item in enumerate(value):
+                    if not _is_tensor(item):
+                        return self._fail(
+                            raising,
+                            f"expected Tensor as element {k} in argument {i}, but got "
+                            f"{tp_name(item)}",
+                        )
+            elif p.type == "int" and value is not None:
+                out[p.name] = int(value)
+        return out
+
+    @staticmethod
+    def _fail(raising: bool, message: str) -> None:
+        if raising:
+            raise TypeError(message)
+        return None
+
+    def _extra_args(self, nargs: int) -> str:
+        if self.min_args != self.max_pos_args:
+            return (
+                f"{self.name}() takes from {self.min_args} to {self.max_pos_args} positional "
+                f"arguments but {nargs} were given"
+            )
+        n = self.max_pos_args
+        return (
+            f"{self.name}() takes {n} positional argument{'' if n == 1 else 's'} but {nargs} "
+            f"{'was' if nargs == 1 else 'were'} given"
+        )
+
+    def _missing(self, index: int) -> str:
+        names = [f'"{p.name}"' for p in self.params[index:] if not p.optional]
+        # torch's own wording: "arguments" when exactly one is missing
+        return (
+            f"{self.name}() missing {len(names)} required positional argument"
+            f"{'s' if len(names) == 1 else ''}: {', '.join(names)}"
+        )
+
+    def _wrong_type(self, p: Param, obj: Any, pos: int, is_kwd: bool) -> str:
+        if is_kwd:
+            return f"{self.name}(): argument '{p.name}' must be {p.type}, not {tp_name(obj)}"
+        where = f"{self.name}(): argument '{p.name}' (position {pos + 1}) must be {p.type}"
+        if p.type == "tuple of ints" and isinstance(obj, tuple | list):
+            return f"{where}, but found element of type {tp_name(obj[0])} at pos 0"
+        return f"{where}, not {tp_name(obj)}"
+
+    def _extra_kwargs(self, kwargs: dict[str, Any], pos: int) -> str:
+        names = [p.name for p in self.params]
+        for key in kwargs:
+            if key not in names:
+                return f"{self.name}() got an unexpected keyword argument '{key}'"
+            if names.index(key) < pos:
+                return f"{self.name}() got multiple values for argument '{key}'"
+        return "invalid keyword arguments"
+
+
+def _arg_desc(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    parts = [tp_name(a) for a in args]
+    text = "(" + "".join(f"{p}, " for p in parts)
+    text += "".join(f"{k}={tp_name(v)}, " for k, v in kwargs.items())
+    if args:
+        text = text[:-2]
+    return text + ")"
+
+
+def _looks_like(type_name: str, obj: Any) -> bool:
+    """The looser match torch's error formatter marks with ``!...!``: by type name only."""
+    name = tp_name(obj)
+    if type_name == "float":
+        return name in ("float", "int")
+    return name == type_name
+
+
+def _marked(sig: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    tty = os.isatty(1) and os.isatty(2)
+    red, end_red = ("\33[31;1m", "\33[0m") if tty else ("!", "!")
+    green, end_green = ("\33[32;1m", "\33[0m") if tty else ("", "")
+    given = [(None, a) for a in args] + list(kwargs.items())
+    parts = []
+    for i, (key, obj) in enumerate(given):
+        ok = i < len(sig.shown) and _looks_like(sig.shown[i][0], obj)
+        if isinstance(obj, tuple | list):
+            inner = ", ".join(tp_name(o) for o in obj)
+            if isinstance(obj, tuple):
+                desc = f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+            else:
+                desc = f"list of [{inner}]"
+        else:
+            desc = tp_name(obj)
+        label = f"{key}={desc}" if key is not None else desc
+        parts.append(f"{green}{label}{end_green}" if ok else f"{red}{label}{end_red}")
+    text = "(" + "".join(f"{p}, " for p in parts)
+    if args:
+        text = text[:-2]
+    return text + ")"
+
+
+def _unmatched_keywords(sig: Signature, kwargs: dict[str, Any]) -> list[str]:
+    """torch's ``_tryMatchKwargs``: keywords not among the signature's last ``len(kwargs)`` names."""
+    start = max(len(sig.shown) - len(kwargs), 0)
+    late = {name for _, name in sig.shown[start:]}
+    return [k for k in kwargs if k not in late]
+
+
+class Parser:
+    """The overloads of one function or method, tried in order as torch's parser tries them."""
+
+    def __init__(self, name: str, *signatures: str, numbers_as_tensors: bool = False) -> None:
+        self.name = name
+        self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
+
+    def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """The index of the first signature that fits and its bound arguments; else torch's error."""
+        for index, sig in enumerate(self.signatures):
+            bound = sig.bind(args, kwargs, raising=False)
+            if bound is not None:
+                return index, bound
+        n = len(args) + len(kwargs)
+        plausible = [s for s in self.signatures if s.min_args <= n <= s.max_args]
+        if len(plausible) == 1:
+            plausible[0].bind(args, kwargs, raising=True)
+        raise TypeError(self._invalid(args, kwargs))
+
+    def _invalid(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        head = f"{self.name}() received an invalid combination of arguments - "
+        if len(self.signatures) == 1:
+            sig = self.signatures[0]
+            wrong = _unmatched_keywords(sig, kwargs)
+            if wrong:
+                return f"{head}got unrecognized keyword arguments: {', '.join(wrong)}"
+            return f"{head}got {self._desc(sig, args, kwargs)}, but expected {sig.printed}"
+        text = f"{head}got {_arg_desc(args, kwargs)}, but expected one of:\n"
+        for sig in self.signatures:
+            text += f" * {sig.printed}\n"
+            if len(args) + len(kwargs) != len(sig.shown):
+                continue
+            wrong = _unmatched_keywords(sig, kwargs)
+            if wrong:
+                text += "      didn't match because some of the keywords were incorrect: "
+                text += ", ".join(wrong) + "\n"
+            else:
+                text += "      didn't match because some of the arguments have invalid types: "
+                text += _marked(sig, args, kwargs) + "\n"
+        return text
+
+    @staticmethod
+    def _desc(sig: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+        if len(args) + len(kwargs) == len(sig.shown):
+            return _marked(sig, args, kwargs)
+        return _arg_desc(args, kwargs)

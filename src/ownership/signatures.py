@@ -1,0 +1,105 @@
+"""torch's signatures of the methods and functions whose arguments the engine checks as torch does.
+
+Each :class:`~ownership.arguments.Parser` holds the overloads exactly as torch 2.13 prints them in
+its ``TypeError`` messages; the method or function parses its ``*args, **kwargs`` with it, so a
+float dim, a list where a tensor belongs or a missing argument is refused with torch's words.
+
+>>> SUM.parse((), {"dim": 0})
+(1, {'dim': (0,), 'keepdim': False, 'dtype': None})
+"""
+
+from __future__ import annotations
+
+from ownership.arguments import Parser
+
+# ---------------------------------------------------------------- Tensor methods
+SUM = Parser(
+    "sum",
+    "(*, torch.dtype dtype = None)",
+    "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)",
+)
+MEAN = Parser(
+    "mean",
+    "(*, torch.dtype dtype = None)",
+    "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)",
+)
+MAX = Parser("max", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
+MIN = Parser("min", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
+ARGMAX = Parser("argmax", "(int dim = None, bool keepdim = False)")
+ARGMIN = Parser("argmin", "(int dim = None, bool keepdim = False)")
+SOFTMAX = Parser("softmax", "(int dim, torch.dtype dtype = None)")
+LOG_SOFTMAX = Parser("log_softmax", "(int dim, torch.dtype dtype = None)")
+UNSQUEEZE = Parser("unsqueeze", "(int dim)")
+SQUEEZE = Parser("squeeze", "()", "(int dim)", "(tuple of ints dim)")
+TRANSPOSE = Parser("transpose", "(int dim0, int dim1)")
+SELECT = Parser("select", "(int dim, int index)")
+VIEW = Parser("view", "(torch.dtype dtype)", "(tuple of ints size)")
+RESHAPE = Parser("reshape", "(tuple of ints shape)")
+PERMUTE = Parser("permute", "(tuple of ints dims)")
+EXPAND = Parser("expand", "(tuple of ints size, *, bool implicit = False)")
+CHUNK = Parser("chunk", "(int chunks, int dim = 0)")
+UNBIND = Parser("unbind", "(int dim = 0)")
+FLATTEN = Parser("flatten", "(int start_dim = 0, int end_dim = -1)")
+SPLIT = Parser("split", "(Tensor input, int split_size, int dim = 0)")
+SPLIT_WITH_SIZES = Parser("split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)")
+
+# ---------------------------------------------------------------- torch.* functions
+OUT = "*, Tensor out = None"
+FN_SUM = Parser(
+    "sum",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MEAN = Parser(
+    "mean",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MAX = Parser(
+    "max",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_MIN = Parser(
+    "min",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_ARGMAX = Parser("argmax", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_ARGMIN = Parser("argmin", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_SOFTMAX = Parser("softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_LOG_SOFTMAX = Parser("log_softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_ADD = Parser(
+    "add", f"(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)", numbers_as_tensors=True
+)
+FN_SUB = Parser(
+    "sub", f"(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)", numbers_as_tensors=True
+)
+FN_MUL = Parser("mul", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_DIV = Parser("div", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_POW = Parser(
+    "pow",
+    f"(Tensor input, Tensor exponent, {OUT})",
+    f"(Number self, Tensor exponent, {OUT})",
+    f"(Tensor input, Number exponent, {OUT})",
+)
+FN_MATMUL = Parser("matmul", f"(Tensor input, Tensor other, {OUT})")
+FN_MM = Parser("mm", f"(Tensor input, Tensor mat2, {OUT})")
+FN_MV = Parser("mv", f"(Tensor input, Tensor vec, {OUT})")
+FN_DOT = Parser("dot", f"(Tensor input, Tensor tensor, {OUT})")
+FN_CLAMP = Parser(
+    "clamp",
+    f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
+    f"(Tensor input, Number min = None, Number max = None, {OUT})",
+)
+FN_CAT = Parser("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+
+
+def unary(name: str) -> Parser:
+    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)``."""
+    return Parser(name, f"(Tensor input, {OUT})")
