@@ -117,6 +117,12 @@ class Param:
             return self.size > 0 and is_int(obj)
         if t == "tuple of Tensors":
             return isinstance(obj, tuple | list)
+        if t == "torch.device":
+            return isinstance(obj, str) or type(obj).__name__ == "device"
+        if t == "torch.Generator":
+            return obj is None or type(obj).__name__ == "Generator"
+        if t == "torch.layout":
+            return type(obj).__name__ == "layout"
         raise AssertionError(f"unknown parameter type {t}")
 
 
@@ -202,17 +208,18 @@ class Signature:
                 pos += 1
         if left:
             return self._fail(raising, self._extra_kwargs(kwargs, pos))
-        return self._unpack(out, raising)
+        return self._unpack(out)
 
-    def _unpack(self, out: dict[str, Any], raising: bool) -> Any:
+    def _unpack(self, out: dict[str, Any]) -> dict[str, Any]:
+        """Convert the chosen signature's arguments; a bad element of a list raises even when
+        another signature might fit (torch has chosen this one by then)."""
         for i, p in enumerate(self.params):
             value = out[p.name]
             if p.type == "tuple of ints" and value is not None:
                 items = value if isinstance(value, tuple | list) else (value,)
                 for k, item in enumerate(items):
                     if not is_int(item):
-                        return self._fail(
-                            raising,
+                        raise TypeError(
                             f"{self.name}(): argument '{p.name}' failed to unpack the object at "
                             f'pos {k + 1} with error "type must be tuple of ints,but got '
                             f'{tp_name(item)}"',
@@ -221,8 +228,7 @@ class Signature:
             elif p.type == "tuple of Tensors":
                 for k, item in enumerate(value):
                     if not _is_tensor(item):
-                        return self._fail(
-                            raising,
+                        raise TypeError(
                             f"expected Tensor as element {k} in argument {i}, but got "
                             f"{tp_name(item)}",
                         )
@@ -325,12 +331,19 @@ def _unmatched_keywords(sig: Signature, kwargs: dict[str, Any]) -> list[str]:
 class Parser:
     """The overloads of one function or method, tried in order as torch's parser tries them."""
 
-    def __init__(self, name: str, *signatures: str, numbers_as_tensors: bool = False) -> None:
+    def __init__(
+        self, name: str, *signatures: str, numbers_as_tensors: bool = False, hidden: bool = False
+    ) -> None:
+        """``hidden``: torch also has overloads it never prints (deprecated ones), so a lone
+        printed signature is still reported as "an invalid combination of arguments"."""
         self.name = name
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
+        self.single = len(self.signatures) == 1 and not hidden
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """The index of the first signature that fits and its bound arguments; else torch's error."""
+        if self.single:
+            return 0, self.signatures[0].bind(args, kwargs, raising=True)
         for index, sig in enumerate(self.signatures):
             bound = sig.bind(args, kwargs, raising=False)
             if bound is not None:

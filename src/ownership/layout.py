@@ -70,13 +70,16 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
-    """Normalise a possibly negative dim, raising torch's IndexError when out of range."""
+    """Normalise a possibly negative dim, raising torch's IndexError when out of range.
+
+    A 0-d tensor takes ``dim`` 0 or -1, both meaning its one (implicit) dimension: 0.
+    """
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < lo or dim > hi:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
-    return dim + ndim if dim < 0 else dim
+    return dim + max(ndim, 1) if dim < 0 else dim
 
 
 def infer_size(shape: Sequence[int], total: int) -> Shape:
@@ -90,6 +93,11 @@ def infer_size(shape: Sequence[int], total: int) -> Shape:
             raise RuntimeError(f"invalid shape dimension {s}")
     known = numel([s for s in shape if s != -1])
     if infer:
+        if known == 0 and total == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or total % known != 0:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
         out = list(shape)

@@ -10,6 +10,8 @@ float dim, a list where a tensor belongs or a missing argument is refused with t
 
 from __future__ import annotations
 
+from typing import Any
+
 from ownership.arguments import Parser
 
 # ---------------------------------------------------------------- Tensor methods
@@ -43,6 +45,17 @@ FLATTEN = Parser("flatten", "(int start_dim = 0, int end_dim = -1)")
 SPLIT = Parser("split", "(Tensor input, int split_size, int dim = 0)")
 SPLIT_WITH_SIZES = Parser("split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)")
 
+ADD = Parser("add", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+SUB = Parser("sub", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+MUL = Parser("mul", "(Tensor other)", numbers_as_tensors=True)
+DIV = Parser("div", "(Tensor other)", numbers_as_tensors=True)
+POW = Parser("pow", "(Tensor exponent)", "(Number exponent)")
+CLAMP = Parser("clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)")
+COMPARE = {
+    name: Parser(name, "(Tensor other)", "(Number other)")
+    for name in ("eq", "ne", "lt", "le", "gt", "ge")
+}
+
 # ---------------------------------------------------------------- torch.* functions
 OUT = "*, Tensor out = None"
 FN_SUM = Parser(
@@ -74,10 +87,16 @@ FN_ARGMIN = Parser("argmin", f"(Tensor input, int dim = None, bool keepdim = Fal
 FN_SOFTMAX = Parser("softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
 FN_LOG_SOFTMAX = Parser("log_softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
 FN_ADD = Parser(
-    "add", f"(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)", numbers_as_tensors=True
+    "add",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
 )
 FN_SUB = Parser(
-    "sub", f"(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)", numbers_as_tensors=True
+    "sub",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
 )
 FN_MUL = Parser("mul", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
 FN_DIV = Parser("div", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
@@ -103,3 +122,63 @@ FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 def unary(name: str) -> Parser:
     """The signature of a one-tensor function ``torch.<name>(input, *, out=None)``."""
     return Parser(name, f"(Tensor input, {OUT})")
+
+
+# ---------------------------------------------------------------- factories
+FACTORY = (
+    "*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+)
+SIZED = {
+    name: Parser(name, f"(tuple of ints size, {FACTORY}")
+    for name in ("zeros", "ones", "empty", "rand", "randn")
+}
+EYE = Parser("eye", f"(int n, {FACTORY}", f"(int n, int m, {FACTORY}")
+ARANGE = Parser(
+    "arange",
+    f"(Number end, {FACTORY}",
+    "(Number start, Number end, " + FACTORY.replace("Tensor out = None, ", ""),
+    f"(Number start, Number end, Number step = 1, {FACTORY}",
+)
+LINSPACE = Parser(
+    "linspace",
+    *(f"({a} start, {b} end, int steps, {FACTORY}" for a, b in
+      (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))),
+)
+FULL = Parser("full", f"(tuple of ints size, Number fill_value, {FACTORY}")
+RANDPERM = Parser(
+    "randperm",
+    f"(int n, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int n, {FACTORY}",
+)
+RANDINT = Parser(
+    "randint",
+    f"(int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int high, tuple of ints size, {FACTORY}",
+    f"(int low, int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int low, int high, tuple of ints size, {FACTORY}",
+)
+
+
+def sizes(name: str, size: tuple[Any, ...]) -> tuple[int, ...]:
+    """The size of a factory call ``name(*size)`` as torch parses it, never negative.
+
+    >>> sizes("ones", (2, 3)), sizes("ones", ([2, 3],))
+    ((2, 3), (2, 3))
+    >>> sizes("ones", (2, -1))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
+    """
+    shape: tuple[int, ...] = SIZED[name].parse(size, {})[1]["size"]
+    non_negative(shape, name)
+    return shape
+
+
+def non_negative(shape: tuple[int, ...], name: str = "") -> None:
+    """torch's error for a negative dimension in a new tensor's shape."""
+    for s in shape:
+        if s < 0 and name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")

@@ -44,25 +44,27 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
     __slots__ = ()
     dtype: DType
 
-    def add(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self + alpha * other``."""
-        return op("add")(self, other, alpha=alpha)
+    def add(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``self + alpha * other``: ``add(other, *, alpha=1)``."""
+        a = sig.ADD.parse(args, kwargs)[1]
+        return op("add")(self, a["other"], alpha=a["alpha"])
 
-    def sub(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self - alpha * other``."""
-        return op("sub")(self, other, alpha=alpha)
+    def sub(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``self - alpha * other``: ``sub(other, *, alpha=1)``."""
+        a = sig.SUB.parse(args, kwargs)[1]
+        return op("sub")(self, a["other"], alpha=a["alpha"])
 
-    def mul(self, other: Any) -> Tensor:
+    def mul(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self * other``."""
-        return op("mul")(self, other)
+        return op("mul")(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
-    def div(self, other: Any) -> Tensor:
+    def div(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self / other``."""
-        return op("div")(self, other)
+        return op("div")(self, sig.DIV.parse(args, kwargs)[1]["other"])
 
-    def pow(self, exponent: Any) -> Tensor:
+    def pow(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""
-        return op("pow")(self, exponent)
+        return op("pow")(self, sig.POW.parse(args, kwargs)[1]["exponent"])
 
     def neg(self) -> Tensor:
         """``-self``."""
@@ -104,9 +106,10 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
         """Elementwise max(x, 0) (saves its result)."""
         return op("relu")(self)
 
-    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
-        """Elementwise clamp into [min, max] (saves its input)."""
-        return op("clamp")(self, min, max)
+    def clamp(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``."""
+        a = sig.CLAMP.parse(args, kwargs)[1]
+        return op("clamp")(self, a["min"], a["max"])
 
     clip = clamp
 
@@ -164,29 +167,29 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
         """1-D dot product."""
         return op("dot")(self, other)
 
-    def eq(self, other: Any) -> Tensor:
+    def eq(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``==`` as a bool tensor."""
-        return op("eq")(self, other)
+        return op("eq")(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
 
-    def ne(self, other: Any) -> Tensor:
+    def ne(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``!=`` as a bool tensor."""
-        return op("ne")(self, other)
+        return op("ne")(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
 
-    def lt(self, other: Any) -> Tensor:
+    def lt(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<``."""
-        return op("lt")(self, other)
+        return op("lt")(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
 
-    def le(self, other: Any) -> Tensor:
+    def le(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<=``."""
-        return op("le")(self, other)
+        return op("le")(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
 
-    def gt(self, other: Any) -> Tensor:
+    def gt(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>``."""
-        return op("gt")(self, other)
+        return op("gt")(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
 
-    def ge(self, other: Any) -> Tensor:
+    def ge(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
-        return op("ge")(self, other)
+        return op("ge")(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
 
     def all(self) -> Tensor:
         """Whether all elements are true."""

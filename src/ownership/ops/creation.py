@@ -14,9 +14,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes
+from ownership import signatures as sig
+from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.op_registry import OPS
+from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 
@@ -84,21 +87,6 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
 
 
-def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
-    if not size and name:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-    out = tuple(
-        int(s)
-        for s in (size[0] if len(size) == 1 and isinstance(size[0], tuple | list | Size) else size)
-    )
-    for s in out:
-        if s < 0 and name == "zeros":
-            raise RuntimeError("zeros: Dimension size must be non-negative.")
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(out)}")
-    return out
-
-
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
     t = Tensor._wrap(arr, dt)
     if requires_grad:
@@ -114,35 +102,45 @@ def full(
     size: Sequence[int], fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``."""
+    shape = sig.FULL.parse((size, fill_value), {})[1]["size"]
+    sig.non_negative(shape)
     dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
-    return _leaf(np.full(_size((size,)), fill_value, dtype=dt.np), dt, requires_grad)
+    return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.zeros(_size(size, "zeros"), dtype=dt.np), dt, requires_grad)
+    return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.ones(_size(size, "ones"), dtype=dt.np), dt, requires_grad)
+    return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
-    _size(size, "empty")
+    sig.sizes("empty", size)
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def _like(name: str, t: Any) -> None:
+    """torch's TypeError when the ``input`` of a ``*_like`` factory is not a tensor."""
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(t)}")
 
 
 def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
+    _like("zeros_like", t)
     return zeros(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Ones with ``t``'s shape and dtype."""
+    _like("ones_like", t)
     return ones(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
@@ -155,6 +153,7 @@ def full_like(
     t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``fill_value`` with ``t``'s shape and dtype."""
+    _like("full_like", t)
     return full(t._data.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
@@ -162,8 +161,11 @@ def arange(
     start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32."""
+    given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
+    sig.ARANGE.parse(given, {})
     if end is None:
         start, end = 0, start
+    checks.arange_range(start, end, step)
     dt = dtypes.resolve(dtype)
     if dt is None:
         isint = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
@@ -175,12 +177,19 @@ def linspace(
     start: float, end: float, steps: int, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``."""
+    sig.LINSPACE.parse((start, end, steps), {})
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """The identity matrix."""
+    sig.EYE.parse((n,) if m is None else (n, m), {})
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
@@ -237,13 +246,11 @@ def _promoted(ts: list[Tensor]) -> DType:
     return dt
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Join along a new dim (``StackBackward0``)."""
-    ts = list(tensors)
-    if not ts:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    nd = ts[0]._data.ndim + 1
-    d = dim + nd if dim < 0 else dim
+def stack(*args: Any, **kwargs: Any) -> Tensor:
+    """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``."""
+    a = sig.FN_STACK.parse(args, kwargs)[1]
+    ts = list(a["tensors"])
+    d = checks.join(ts, a["dim"], stacking=True)
     dt = _promoted(ts)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
@@ -251,21 +258,23 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return out
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Join along an existing dim (``CatBackward0``)."""
-    ts = list(tensors)
-    if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    nd = ts[0]._data.ndim
-    d = dim + nd if dim < 0 else dim
+def cat(*args: Any, **kwargs: Any) -> Tensor:
+    """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
+    a = sig.FN_CAT.parse(args, kwargs)[1]
+    ts = list(a["tensors"])
+    d = checks.join(ts, a["dim"], stacking=False)
     dt = _promoted(ts)
-    out = wrap(np.concatenate([x._data for x in ts], axis=d), dt)
+    joined = [x._data for x in ts if x._data.shape != (0,)] or [ts[0]._data]
+    out = wrap(np.concatenate(joined, axis=d), dt)
     if needs_grad(*ts):
-        sizes = [x._data.shape[d] for x in ts]
+        sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
             out_g, start = [], 0
             for n in sizes:
+                if n is None:  # a skipped 1-D empty input (torch's legacy rule)
+                    out_g.append(g[0].new_zeros(0))
+                    continue
                 out_g.append(g[0].narrow(d, start, n))
                 start += n
             return tuple(out_g)

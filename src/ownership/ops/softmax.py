@@ -35,7 +35,7 @@ def _prep(t: Tensor, dim: int | None, dtype: Any) -> tuple[Any, int, Any]:
     if dim is None:
         raise TypeError("softmax() missing required argument 'dim'")
     nd = t._data.ndim
-    d = layout.wrap_dim(dim, max(nd, 1)) if nd else 0
+    d = layout.wrap_dim(dim, nd)
     return t._data.astype(dt.np, copy=False), d, dt
 
 
@@ -45,7 +45,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     if x.ndim == 0:
         out_arr = np.ones_like(x)
     else:
-        e = np.exp(x - x.max(axis=d, keepdims=True))
+        e = np.exp(x - np.max(x, axis=d, keepdims=True, initial=-np.inf))
         out_arr = e / e.sum(axis=d, keepdims=True)
     out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
     if needs_grad(t):
@@ -60,7 +60,7 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     if x.ndim == 0:
         out_arr = np.zeros_like(x)
     else:
-        sh = x - x.max(axis=d, keepdims=True)
+        sh = x - np.max(x, axis=d, keepdims=True, initial=-np.inf)
         out_arr = sh - np.log(np.exp(sh).sum(axis=d, keepdims=True))
     out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
     if needs_grad(t):

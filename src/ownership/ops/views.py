@@ -92,9 +92,12 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     touch_history(t)
     nd = t._data.ndim
     if nd == 0:
+        layout.wrap_dim(start_dim, nd), layout.wrap_dim(end_dim, nd)
         return reshape(t, 1)
     s = layout.wrap_dim(start_dim, nd)
     e = layout.wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return t
     shape = t._data.shape
@@ -164,6 +167,23 @@ def big_t(t: Tensor) -> Tensor:
             stacklevel=3,
         )
     return permute(t, *range(nd - 1, -1, -1))
+
+
+def matrix_t(t: Tensor) -> Tensor:
+    """``t.mT``: the last two dims swapped; torch refuses 1-D and warns (identity) on 0-D."""
+    nd = t._data.ndim
+    if nd == 1:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
+    if nd == 0:
+        warnings.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return t
+    return transpose(t, -2, -1)
 
 
 def _bw_transpose(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -241,7 +261,11 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
     else:
         dims = dim if isinstance(dim, tuple | list) else (dim,)
-        ds = {layout.wrap_dim(d, nd) for d in dims} if nd else set()
+        wrapped = [layout.wrap_dim(d, nd) for d in dims]
+        for d in wrapped:
+            if wrapped.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        ds = set(wrapped) if nd else set()
         keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
@@ -293,11 +317,19 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``)."""
     touch_history(t)
+    if t._data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = layout.wrap_dim(dim, t._data.ndim)
     size = t._data.shape[d]
+    if start < -size or start > size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
     if start < 0:
         start += size
-    if start < 0 or start + length > size or length < 0:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(t, d, start, start + length, 1)
 
@@ -349,6 +381,7 @@ def register() -> None:
         flatten=flatten,
         t=t_,
         T=big_t,
+        mT=matrix_t,
         permute=permute,
         transpose=transpose,
         expand=expand,

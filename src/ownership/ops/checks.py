@@ -1,0 +1,154 @@
+"""torch's refusals of bad arguments, checked before any numpy call can fail in its own words.
+
+Each check raises what torch 2.13 raises (class and message) for the same input: sizes that are
+negative or not ints, joins (``cat``, ``stack``) of tensors that do not fit, ``split`` and ``chunk``
+sizes, ranges that ``arange`` cannot make, reductions over an empty dim. numpy never gets to
+answer a question torch answers first.
+
+>>> chunks(Tensor._wrap(np.zeros(3)), 0)
+Traceback (most recent call last):
+...
+RuntimeError: chunk expects `chunks` to be greater than 0, got: 0
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import layout
+from ownership.tensor import Tensor
+
+def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
+    """Check the inputs of ``cat`` (or ``stack``) as torch does; the wrapped ``dim``.
+
+    ``cat`` skips 1-D empty tensors in its shape checks (torch's legacy rule) and refuses 0-d ones;
+    ``stack`` wants equal shapes and wraps ``dim`` over one more dimension.
+    """
+    if stacking:
+        if not tensors:
+            raise RuntimeError("stack expects a non-empty TensorList")
+        first = tensors[0]._data.shape
+        d = layout.wrap_dim(dim, len(first) + 1)
+        for i, t in enumerate(tensors):
+            if t._data.shape != first:
+                raise RuntimeError(
+                    f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
+                    f"and {list(t._data.shape)} at entry {i}"
+                )
+        return d
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+    kept = [(i, t._data.shape) for i, t in enumerate(tensors) if t._data.shape != (0,)]
+    if not kept:
+        return layout.wrap_dim(dim, 1)
+    i0, ref = kept[0]
+    d = layout.wrap_dim(dim, len(ref))
+    for i, shape in kept[1:]:
+        if len(shape) != len(ref):
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(ref)} and {len(shape)}"
+            )
+        for k, (a, b) in enumerate(zip(ref, shape, strict=True)):
+            if k != d and a != b:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {a} but "
+                    f"got size {b} for tensor number {i} in the list."
+                )
+    return d
+
+
+def split_sizes(t: Tensor, split_size: Any, d: int) -> None:
+    """torch's refusals of ``split``: a 0-d input, a negative or zero size, negative sizes."""
+    if t._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    size = t._data.shape[d]
+    if isinstance(split_size, list | tuple):
+        if any(s < 0 for s in split_size):
+            raise RuntimeError(
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                f"split_sizes={list(split_size)}"
+            )
+        return
+    if split_size < 0:
+        raise RuntimeError(
+            f"split expects split_size be non-negative, but got split_size={split_size}"
+        )
+    if split_size == 0 and size != 0:
+        raise RuntimeError(
+            "split_size can only be 0 if dimension size is 0, but got dimension size of "
+            f"{size}"
+        )
+
+
+def chunks(t: Tensor, n: int) -> None:
+    """torch's refusals of ``chunk``: a 0-d input, a non-positive number of chunks."""
+    if t._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if n <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {n}")
+
+
+def _number(x: Any) -> str:
+    """A bound of a range as torch's message prints it (``0``, ``0.5``, ``inf``, ``nan``)."""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+def arange_range(start: Any, end: Any, step: Any) -> None:
+    """torch's refusals of ``arange``: infinite or NaN bounds, step 0, a step of the wrong sign."""
+    lo, hi, st = float(start), float(end), float(step)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"unsupported range: {_number(start)} -> {_number(end)}")
+    if st == 0:
+        raise RuntimeError("step must be nonzero")
+    if (st > 0 and hi < lo) or (st < 0 and hi > lo):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
+def reduce_dim(name: str, t: Tensor, dim: int | None) -> None:
+    """torch's IndexError for ``argmax``/``max``-like reductions of an empty tensor."""
+    shape = t._data.shape
+    if dim is None:
+        if t._data.size == 0:
+            raise IndexError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+            )
+        return
+    if shape and shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def writable(arr: NDArray[Any]) -> NDArray[Any]:
+    """A view of a read-only numpy array that torch would write through, with torch's warning.
+
+    torch does not honour numpy's read-only flag: it warns once and lets in-place ops write.
+    """
+    warnings.warn(
+        "The given NumPy array is not writable, and PyTorch does not support non-writable "
+        "tensors. This means writing to this tensor will result in undefined behavior. You may "
+        "want to copy the array to protect its data or make it writable before converting it to "
+        "a tensor. This type of warning will be suppressed for the rest of this program.",
+        UserWarning,
+        stacklevel=3,
+    )
+    view = arr.view()
+    try:
+        view.flags.writeable = True
+    except ValueError:  # memory numpy itself may not write (a bytes object): stays read-only
+        return arr
+    return view
+
+
+def is_value(x: Any) -> bool:
+    """Whether ``x`` may be assigned into a tensor (``t[i] = x``): a tensor or a number."""
+    return isinstance(x, Tensor | int | float | bool | complex | np.number | np.bool_)
