@@ -9,6 +9,7 @@ from typing import Any, cast
 import numpy as np
 
 from ownership import signatures as sig
+from ownership.arguments import tp_name
 from ownership.dtypes import dtype
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
@@ -24,7 +25,14 @@ def is_tensor(obj: Any) -> builtins.bool:
 
 def numel(t: Tensor) -> int:
     """Number of elements of ``t``."""
+    _input("numel", t)
     return t.numel()
+
+
+def _input(name: str, x: Any) -> None:
+    """torch's TypeError when a function's ``input`` is not a tensor (``torch.sum([1, 2])``)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(x)}")
 
 
 def _number_or_tensor(x: Any) -> Tensor:
@@ -177,71 +185,85 @@ tanh = _unary("tanh")
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """``t.flatten(start_dim, end_dim)``."""
+    _input("flatten", t)
     return t.flatten(start_dim, end_dim)
 
 
 def reshape(t: Tensor, shape: Any) -> Tensor:
     """``t.reshape(shape)``."""
+    _input("reshape", t)
     return t.reshape(shape)
 
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """``t.transpose(dim0, dim1)``."""
+    _input("transpose", t)
     return t.transpose(dim0, dim1)
 
 
 def permute(t: Tensor, dims: Any) -> Tensor:
     """``t.permute(dims)``."""
+    _input("permute", t)
     return t.permute(dims)
 
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """``t.unsqueeze(dim)``."""
+    _input("unsqueeze", t)
     return t.unsqueeze(dim)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """``t.squeeze(dim)``."""
+    _input("squeeze", t)
     return t.squeeze(dim)
 
 
 def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.unbind(dim)``."""
+    _input("unbind", t)
     return t.unbind(dim)
 
 
 def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.split(split_size, dim)``."""
+    _input("split", t)
     return t.split(split_size, dim)
 
 
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.chunk(chunks, dim)``."""
+    _input("chunk", t)
     return t.chunk(chunks, dim)
 
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``t.narrow(dim, start, length)``."""
+    _input("narrow", t)
     return t.narrow(dim, start, length)
 
 
 def select(t: Tensor, dim: int, index: int) -> Tensor:
     """``t.select(dim, index)``."""
+    _input("select", t)
     return t.select(dim, index)
 
 
 def t(x: Tensor) -> Tensor:
     """``x.t()``."""
+    _input("t", x)
     return x.t()
 
 
 def clone(x: Tensor) -> Tensor:
     """``x.clone()``."""
+    _input("clone", x)
     return x.clone()
 
 
 def detach(x: Tensor) -> Tensor:
     """``x.detach()``."""
+    _input("detach", x)
     return x.detach()
 
 
@@ -257,6 +279,7 @@ def equal(a: Tensor, b: Tensor) -> bool:
 
 def is_floating_point(x: Tensor) -> bool:
     """Whether ``x`` has a floating dtype."""
+    _input("is_floating_point", x)
     return x.is_floating_point()
 
 
@@ -267,6 +290,7 @@ def broadcast_shapes(*shapes: Any) -> Size:
 
 def eq(a: Tensor, b: Any) -> Tensor:
     """Elementwise ``==``."""
+    _input("eq", a)
     return a.eq(b)
 
 

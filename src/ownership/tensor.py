@@ -390,6 +390,8 @@ class Tensor(TensorConversion, TensorMethods):
         inputs: Sequence[Tensor] | None = None,
     ) -> None:
         """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on."""
+        if gradient is not None and not isinstance(gradient, Tensor):
+            gradient = _one_gradient(gradient)
         given = gradient is not None
         if gradient is None:
             if self._data.size != 1:
@@ -492,6 +494,19 @@ class Tensor(TensorConversion, TensorMethods):
             t._requires_grad = True
         memo[id(self)] = t
         return t
+
+
+def _one_gradient(given: Any) -> Tensor | None:
+    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
+    grads = tuple(given)  # a number is "not iterable": Python's own TypeError, as in torch
+    if not grads:
+        raise RuntimeError("got 1 tensors and 0 gradients")
+    first = grads[0]
+    if first is not None and not isinstance(first, Tensor):
+        raise TypeError(
+            f"gradients can be either Tensors or None, but got {type(first).__name__}"
+        )
+    return first
 
 
 def _c_name(d: DType) -> str:

@@ -13,6 +13,7 @@ RuntimeError: chunk expects `chunks` to be greater than 0, got: 0
 
 from __future__ import annotations
 
+import ctypes
 import math
 import warnings
 from collections.abc import Sequence
@@ -128,27 +129,53 @@ def reduce_dim(name: str, t: Tensor, dim: int | None) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
 
 
+_warned = {"readonly": False}
+
+
 def writable(arr: NDArray[Any]) -> NDArray[Any]:
     """A view of a read-only numpy array that torch would write through, with torch's warning.
 
-    torch does not honour numpy's read-only flag: it warns once and lets in-place ops write.
+    torch does not honour numpy's read-only flag: it warns (once per program, as torch does)
+    and lets in-place ops write.
     """
-    warnings.warn(
-        "The given NumPy array is not writable, and PyTorch does not support non-writable "
-        "tensors. This means writing to this tensor will result in undefined behavior. You may "
-        "want to copy the array to protect its data or make it writable before converting it to "
-        "a tensor. This type of warning will be suppressed for the rest of this program.",
-        UserWarning,
-        stacklevel=3,
-    )
-    view = arr.view()
-    try:
-        view.flags.writeable = True
-    except ValueError:  # memory numpy itself may not write (a bytes object): stays read-only
+    if not _warned["readonly"]:
+        _warned["readonly"] = True
+        warnings.warn(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You may "
+            "want to copy the array to protect its data or make it writable before converting it "
+            "to a tensor. This type of warning will be suppressed for the rest of this program.",
+            UserWarning,
+            stacklevel=3,
+        )
+    root = arr
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not root.flags.owndata:  # memory of another object (bytes, a mapped file): kept read-only
         return arr
-    return view
+    # numpy's own heap memory, only flagged read-only: a writable array over the same bytes,
+    # which keeps the caller's array (and its flag) alive and unchanged
+    raw = (ctypes.c_char * arr.nbytes).from_address(arr.ctypes.data)
+    raw.owner = arr  # type: ignore[attr-defined]
+    return np.frombuffer(raw, dtype=arr.dtype).reshape(arr.shape)
 
 
 def is_value(x: Any) -> bool:
     """Whether ``x`` may be assigned into a tensor (``t[i] = x``): a tensor or a number."""
     return isinstance(x, Tensor | int | float | bool | complex | np.number | np.bool_)
+
+
+_DEVICE_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
+    "mps, meta, hpu, mtia, privateuseone"
+)
+
+
+def device(arg: Any) -> None:
+    """torch's refusal of a device argument it cannot read (``.to("a")``, ``.to(5)``)."""
+    if isinstance(arg, str) and arg.split(":")[0] not in _DEVICE_TYPES.split(", "):
+        raise RuntimeError(
+            f"Expected one of {_DEVICE_TYPES} device type at start of device string: {arg}"
+        )
+    if isinstance(arg, int) and not isinstance(arg, bool):
+        raise RuntimeError("Cannot access accelerator device when none is available.")

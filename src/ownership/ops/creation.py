@@ -19,7 +19,7 @@ from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.op_registry import OPS
-from ownership.ops import checks
+from ownership.ops import checks, python_data
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 
@@ -56,18 +56,6 @@ def _infer(data: Any, arr: NDArray[Any]) -> DType:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _check_ragged(data: Any, dim: int) -> None:
-    """torch's error for nested sequences of unequal lengths."""
-    if not data or not isinstance(data[0], list | tuple):
-        return
-    n = len(data[0])
-    for item in data:
-        if not isinstance(item, list | tuple) or len(item) != n:
-            got = len(item) if isinstance(item, list | tuple) else type(item).__name__
-            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {got})")
-        _check_ragged(item, dim + 1)
-
-
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats)."""
     if isinstance(data, Tensor):
@@ -78,12 +66,11 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
             UserWarning,
             stacklevel=2,
         )
-    if isinstance(data, list | tuple):
-        _check_ragged(data, 0)
+    given = dtypes.resolve(dtype)
+    if not (isinstance(data, Tensor | np.ndarray | np.generic) or hasattr(data, "__array__")):
+        given = python_data.check(data, given)  # torch's errors for bad Python data
     arr = to_numpy(data)
-    if arr.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    dt = dtypes.resolve(dtype) or _infer(data, arr)
+    dt = given or _infer(data, arr)
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
 
 
@@ -198,6 +185,8 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     """A tensor sharing memory with a numpy array."""
     if not arr.flags.c_contiguous:
         raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
+    if not arr.flags.writeable:
+        arr = checks.writable(arr)
     return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
 
 
@@ -223,6 +212,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Convert to a dtype (``ToCopyBackward0``); ``t`` itself when nothing changes."""
     target = kwargs.get("dtype")
     for a in args:
+        checks.device(a)
         if isinstance(a, Tensor):
             target = a.dtype
         elif a is not None and not (isinstance(a, str) or type(a).__name__ == "device"):

@@ -8,13 +8,15 @@ alias, each a view (torch's grad_fn names). Integer-array and boolean-mask indic
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ownership import dtypes
 from ownership.op_registry import OPS
-from ownership.ops import views
+from ownership.arguments import tp_name
+from ownership.ops import checks, views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
@@ -35,14 +37,45 @@ def _is_basic(item: Any) -> bool:
     )
 
 
+_INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
+
+
+def _keys(key: Any) -> tuple[Any, ...]:
+    """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
+    if isinstance(key, str | bytes):  # torch reads a string as a sequence of indices
+        warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+        raise TypeError(f"new(): invalid data type '{tp_name(key)}'")
+    tkey = key if isinstance(key, tuple) else (key,)
+    for k in tkey:
+        if isinstance(k, str | bytes):
+            raise TypeError(f"new(): invalid data type '{tp_name(k)}'")
+        if isinstance(k, slice):
+            for bound in (k.start, k.stop, k.step):
+                if not (bound is None or hasattr(bound, "__index__")):
+                    raise TypeError(
+                        "slice indices must be integers or None or have an __index__ method"
+                    )
+            if k.step == 0:
+                raise ValueError("slice step cannot be zero")
+        elif not isinstance(k, _INDEX_KINDS):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {tp_name(k)})"
+            )
+    return tkey
+
+
+_SEQUENCE_INDEX = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result"
+)
+
+
 def _np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     out = []
     for k in key:
-        if isinstance(k, float):
-            raise IndexError(
-                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                "are valid indices (got float)"
-            )
         if isinstance(k, Tensor):
             out.append(k._data)
         elif isinstance(k, list | tuple) or hasattr(k, "__array__"):
@@ -122,7 +155,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
     touch_history(t)
     single = isinstance(key, slice)
-    tkey = key if isinstance(key, tuple) else (key,)
+    tkey = _keys(key)
     if all(_is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
     npkey = _np_key(tkey)
@@ -156,7 +189,9 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
-    tkey = key if isinstance(key, tuple) else (key,)
+    tkey = _keys(key)
+    if not checks.is_value(value):
+        raise TypeError(f"can't assign a {tp_name(value)} to a torch.{t.dtype.legacy}")
     if all(_is_basic(k) for k in tkey):
         view = _basic(t, tkey, isinstance(key, slice))
         OPS["copy_"](view, value)
