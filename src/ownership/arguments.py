@@ -91,6 +91,7 @@ class Param:
     default: Any = _NOT_GIVEN
     kwonly: bool = False
     size: int = 0  # ``tuple of ints[1]``: one int is taken as a list of one
+    nullable: bool = False  # ``tuple of ints?``: None is accepted though there is no default
 
     @property
     def optional(self) -> bool:
@@ -113,7 +114,7 @@ class Param:
             return isinstance(obj, DType)
         if t == "tuple of ints":
             if isinstance(obj, tuple | list):
-                return not obj or is_int(obj[0])
+                return not obj or is_int(obj[0]) or isinstance(obj[0], bool)
             return self.size > 0 and is_int(obj)
         if t == "tuple of Tensors":
             return isinstance(obj, tuple | list)
@@ -134,11 +135,13 @@ def _parse_param(text: str, kwonly: bool) -> Param:
         if default is value:
             default = float(value) if "." in value else int(value)
     kind, name = text.rsplit(" ", 1)
+    nullable = kind.endswith("?")
+    kind = kind.rstrip("?")
     size = 0
     if kind.endswith("]"):
         kind, size_text = kind[:-1].split("[")
         size = int(size_text)
-    return Param(kind, name, default, kwonly, size)
+    return Param(kind, name, default, kwonly, size, nullable)
 
 
 def _shown(part: str) -> tuple[str, str]:
@@ -154,7 +157,7 @@ class Signature:
 
     def __init__(self, name: str, text: str, numbers_as_tensors: bool = False) -> None:
         self.name = name
-        self.printed = text.replace("[1]", "")
+        self.printed = text.replace("[1]", "").replace("?", "")
         self.numbers_as_tensors = numbers_as_tensors
         params: list[Param] = []
         kwonly = False
@@ -188,7 +191,7 @@ class Signature:
                 obj = args[pos]
             elif p.name in kwargs:
                 obj, is_kwd = kwargs[p.name], True
-            if obj is _NOT_GIVEN or (obj is None and p.default is None):
+            if obj is _NOT_GIVEN or (obj is None and (p.default is None or p.nullable)):
                 if not p.optional and obj is _NOT_GIVEN:
                     return self._fail(raising, self._missing(i))
                 out[p.name] = None if obj is None else p.default
@@ -218,14 +221,14 @@ class Signature:
             if p.type == "tuple of ints" and value is not None:
                 items = value if isinstance(value, tuple | list) else (value,)
                 for k, item in enumerate(items):
-                    if not is_int(item):
+                    if not (is_int(item) or isinstance(item, bool)):
                         raise TypeError(
                             f"{self.name}(): argument '{p.name}' failed to unpack the object at "
                             f'pos {k + 1} with error "type must be tuple of ints,but got '
                             f'{tp_name(item)}"',
                         )
                 out[p.name] = tuple(int(item) for item in items)
-            elif p.type == "tuple of Tensors":
+            elif p.type == "tuple of Tensors" and value is not None:
                 for k, item in enumerate(value):
                     if not _is_tensor(item):
                         raise TypeError(

@@ -88,9 +88,9 @@ def infer_size(shape: Sequence[int], total: int) -> Shape:
     infer = [i for i, s in enumerate(shape) if s == -1]
     if len(infer) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
     known = numel([s for s in shape if s != -1])
     if infer:
         if known == 0 and total == 0:
@@ -178,22 +178,29 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
     return out
 
 
-def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int]) -> Shape:
-    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse)."""
+def expand_strides(
+    shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int], type_name: str = ""
+) -> Shape:
+    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse).
+
+    ``type_name`` is how torch names the tensor's type in its message (``torch.FloatTensor``).
+    """
     if len(new_shape) < len(shape):
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{list(shape)}}}, size={list(new_shape)}): the number of sizes "
+            f"expand({type_name or 'torch.FloatTensor'}{{{list(shape)}}}, size={list(new_shape)}): "
+            "the number of sizes "
             f"provided ({len(new_shape)}) must be greater or equal to the number of dimensions in the "
             f"tensor ({len(shape)})"
         )
     lead = len(new_shape) - len(shape)
     out = []
-    for i, target in enumerate(new_shape):
+    for i in range(len(new_shape) - 1, -1, -1):  # torch checks from the last dimension
+        target = new_shape[i]
         if i < lead:
             if target < 0:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
-                    "non-existing dimension 0"
+                    f"non-existing dimension {i}"
                 )
             out.append(0)
             continue
@@ -208,7 +215,7 @@ def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequ
                 f"non-singleton dimension {i}.  Target sizes: {list(new_shape)}.  Tensor sizes: "
                 f"{list(shape)}"
             )
-    return tuple(out)
+    return tuple(reversed(out))
 
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:

@@ -18,12 +18,12 @@ from ownership.arguments import Parser
 SUM = Parser(
     "sum",
     "(*, torch.dtype dtype = None)",
-    "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)",
+    "(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)",
 )
 MEAN = Parser(
     "mean",
     "(*, torch.dtype dtype = None)",
-    "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)",
+    "(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)",
 )
 MAX = Parser("max", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
 MIN = Parser("min", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
@@ -40,9 +40,14 @@ RESHAPE = Parser("reshape", "(tuple of ints shape)")
 PERMUTE = Parser("permute", "(tuple of ints dims)")
 EXPAND = Parser("expand", "(tuple of ints size, *, bool implicit = False)")
 CHUNK = Parser("chunk", "(int chunks, int dim = 0)")
+NARROW = Parser("narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)")
 UNBIND = Parser("unbind", "(int dim = 0)")
 FLATTEN = Parser("flatten", "(int start_dim = 0, int end_dim = -1)")
-SPLIT = Parser("split", "(Tensor input, int split_size, int dim = 0)")
+SPLIT = Parser(
+    "split",
+    "(Tensor input, int split_size, int dim = 0)",
+    "(Tensor input, tuple of ints split_size, int dim = 0)",
+)
 SPLIT_WITH_SIZES = Parser("split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)")
 
 ADD = Parser("add", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
@@ -61,13 +66,13 @@ OUT = "*, Tensor out = None"
 FN_SUM = Parser(
     "sum",
     "(Tensor input, *, torch.dtype dtype = None)",
-    "(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
     "Tensor out = None)",
 )
 FN_MEAN = Parser(
     "mean",
     "(Tensor input, *, torch.dtype dtype = None)",
-    "(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
     "Tensor out = None)",
 )
 FN_MAX = Parser(

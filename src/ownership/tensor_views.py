@@ -85,9 +85,10 @@ class TensorViews:
         overload, a = sig.SQUEEZE.parse(args, kwargs)
         return op("squeeze")(self, a.get("dim"))
 
-    def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
-        """Elements ``start..start+length`` of ``dim`` (a view)."""
-        return op("narrow")(self, dim, start, length)
+    def narrow(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
+        a = sig.NARROW.parse(args, kwargs)[1]
+        return op("narrow")(self, a["dim"], builtins.int(a["start"]), a["length"])
 
     def select(self, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""

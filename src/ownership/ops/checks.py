@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import layout
+from ownership.arguments import tp_name
 from ownership.tensor import Tensor
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
@@ -49,8 +50,8 @@ def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
         if t._data.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     kept = [(i, t._data.shape) for i, t in enumerate(tensors) if t._data.shape != (0,)]
-    if not kept:
-        return layout.wrap_dim(dim, 1)
+    if not kept:  # only 1-D empty tensors: torch checks nothing, the result is empty
+        return 0
     i0, ref = kept[0]
     d = layout.wrap_dim(dim, len(ref))
     for i, shape in kept[1:]:
@@ -110,7 +111,7 @@ def arange_range(start: Any, end: Any, step: Any) -> None:
     lo, hi, st = float(start), float(end), float(step)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise RuntimeError(f"unsupported range: {_number(start)} -> {_number(end)}")
-    if st == 0:
+    if st == 0 or math.isnan(st):
         raise RuntimeError("step must be nonzero")
     if (st > 0 and hi < lo) or (st < 0 and hi > lo):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
@@ -160,9 +161,20 @@ def writable(arr: NDArray[Any]) -> NDArray[Any]:
     return np.frombuffer(raw, dtype=arr.dtype).reshape(arr.shape)
 
 
-def is_value(x: Any) -> bool:
-    """Whether ``x`` may be assigned into a tensor (``t[i] = x``): a tensor or a number."""
-    return isinstance(x, Tensor | int | float | bool | complex | np.number | np.bool_)
+_C_INTS = {"int64": "int64_t", "int32": "int"}
+
+
+def assigned(dt: Any, value: Any) -> None:
+    """torch's refusals of ``t[i] = value``: not a tensor or a number, or a number the dtype
+    cannot hold (checked before the index, as torch does)."""
+    if not isinstance(value, Tensor | int | float | bool | complex | np.number | np.bool_):
+        raise TypeError(f"can't assign a {tp_name(value)} to a torch.{dt.legacy}")
+    if dt.name in _C_INTS and isinstance(value, float | np.floating):
+        info = np.iinfo(dt.np)
+        if not (math.isfinite(value) and info.min <= value <= info.max):
+            raise RuntimeError(
+                f"value cannot be converted to type {_C_INTS[dt.name]} without overflow"
+            )
 
 
 _DEVICE_TYPES = (

@@ -155,8 +155,10 @@ def arange(
     checks.arange_range(start, end, step)
     dt = dtypes.resolve(dtype)
     if dt is None:
-        isint = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
+        isint = all(isinstance(v, int | np.integer) for v in (start, end, step))
         dt = dtypes.int64 if isint else dtypes.get_default_dtype()
+    if np.isinf(step):  # torch's length is ceil((end - start) / step): 0 for an infinite step
+        return _leaf(np.zeros(0, dtype=dt.np), dt, requires_grad)
     return _leaf(np.arange(start, end, step).astype(dt.np), dt, requires_grad)
 
 

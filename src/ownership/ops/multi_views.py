@@ -55,9 +55,9 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """All slices along ``dim`` (``UnbindBackward0``, multi-output views)."""
     touch_history(t)
     nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
     if nd == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    d = layout.wrap_dim(dim, nd)
     shape, st = list(t._data.shape), list(t.stride())
     n = shape[d]
     pshape = tuple(s for i, s in enumerate(shape) if i != d)
@@ -114,6 +114,8 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     touch_history(t)
     checks.chunks(t, chunks)
     size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
+    if size == 0:  # torch: ``chunks`` empty pieces
+        return split(t, [0] * chunks, dim)
     k = max(1, -(-size // chunks))
     return split(t, k, dim)
 

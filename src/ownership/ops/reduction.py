@@ -36,7 +36,7 @@ class ReturnMin(ReturnMax):
 
 
 def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
-    if dim is None:
+    if dim is None or (isinstance(dim, tuple | list) and not dim):  # () means every dim
         return None
     nd = t._data.ndim
     ds = dim if isinstance(dim, tuple | list) else (dim,)
@@ -219,6 +219,8 @@ def argmax(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
 
 
 def _arg(t: Tensor, dim: int | None, keepdim: bool, which: str) -> Tensor:
+    if t.dtype is dtypes.bool_:
+        raise RuntimeError(f"{which}(): does not support bool input")
     d = None if dim is None else layout.wrap_dim(dim, t._data.ndim)
     checks.reduce_dim(which, t, d)
     find = np.argmax if which == "argmax" else np.argmin

@@ -133,7 +133,8 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
     touch_history(t)
     nd = t._data.ndim
-    ds = tuple(layout.wrap_dim(d, nd) for d in _shape_arg(dims))
+    given = _shape_arg(dims)
+    ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
     if sorted(ds) != list(range(nd)):
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -196,8 +197,9 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
-    shape[a], shape[b] = shape[b], shape[a]
-    st[a], st[b] = st[b], st[a]
+    if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
+        shape[a], shape[b] = shape[b], shape[a]
+        st[a], st[b] = st[b], st[a]
     return _make(
         t,
         tuple(shape),
@@ -219,7 +221,8 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     touch_history(t)
     new = _shape_arg(sizes)
-    st = layout.expand_strides(t._data.shape, t.stride(), new)
+    legacy = "CPUBoolType" if t.dtype.name == "bool" else f"torch.{t.dtype.legacy}"
+    st = layout.expand_strides(t._data.shape, t.stride(), new, legacy)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
     return _make(
