@@ -145,10 +145,11 @@ def _parse_param(text: str, kwonly: bool) -> Param:
 
 
 def _shown(part: str) -> tuple[str, str]:
-    text = part.split(" = ")[0]
-    if " " not in text:
-        return text, text
-    kind, name = text.rsplit(" ", 1)
+    """(type, name) as torch's formatter reads one printed argument: split at the last space,
+    so ``bool keepdim = False`` reads as type ``bool keepdim =`` named ``False`` (never matching)."""
+    if " " not in part:
+        return part, part
+    kind, name = part.rsplit(" ", 1)
     return kind, name
 
 
