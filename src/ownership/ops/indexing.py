@@ -43,17 +43,20 @@ _INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list
 def _keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
     tkey = key if isinstance(key, tuple) else (key,)
-    if t._data.ndim == 0:
-        real = [k for k in tkey if k is not None and k is not Ellipsis]
-        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
-            raise IndexError("too many indices for tensor of dimension 0")
-    if t._data.ndim and sum(_dims_indexed(k) for k in tkey) > t._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
-    if isinstance(key, str | bytes):  # torch reads a string as a sequence of indices
+    if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
         try:  # torch warns, but drops the warning when it is an error: the index fails anyway
             warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
         except UserWarning:
             pass
+    if t._data.ndim == 0:
+        real = [k for k in tkey if k is not None and k is not Ellipsis]
+        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
+            raise IndexError("too many indices for tensor of dimension 0")
+        if real and isinstance(real[0], slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if t._data.ndim and sum(_dims_indexed(k) for k in tkey) > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    if isinstance(key, str | bytes):
         raise TypeError(f"new(): invalid data type '{tp_name(key)}'")
     for k in tkey:
         if isinstance(k, str | bytes):

@@ -1,0 +1,207 @@
+"""Operators, indexing, backward and floating-point edge values, under torch and ownership.
+
+Python operators given something torch does not take (``None``, a list, a string) return
+``NotImplemented``, so Python itself answers as it does for torch: ``t == None`` is ``False``,
+``t + None`` a ``TypeError`` naming both types. Indexing and assignment refuse what torch
+refuses with torch's words, and ``backward(gradient=...)`` reads a sequence as torch does.
+inf and NaN are results, never numpy ``RuntimeWarning``s: every program here also fails if the
+engine lets a numpy warning out (the harness compares warnings).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+from differential import same
+
+OPERATORS: dict[str, Any] = {
+    "eq_none": lambda t: t.ones(2) == None,  # noqa: E711 - the comparison is the point
+    "ne_none": lambda t: t.ones(2) != None,  # noqa: E711
+    "eq_str": lambda t: t.ones(2) == "a",
+    "lt_none": lambda t: t.ones(2) < None,
+    "add_list": lambda t: t.ones(2) + [1, 2],
+    "radd_list": lambda t: [1, 2] + t.ones(2),
+    "add_none": lambda t: t.ones(2) + None,
+    "radd_none": lambda t: None + t.ones(2),
+    "add_str": lambda t: t.ones(2) + "a",
+    "mul_none": lambda t: t.ones(2) * None,
+    "mul_list": lambda t: t.ones(2) * [1, 2],
+    "mul_tuple": lambda t: t.ones(2) * (1, 2),
+    "sub_tuple": lambda t: t.ones(2) - (1, 2),
+    "div_none": lambda t: t.ones(2) / None,
+    "rdiv_list": lambda t: [1.0] / t.ones(2),
+    "pow_none": lambda t: t.ones(2) ** None,
+    "rpow_list": lambda t: [1.0] ** t.ones(2),
+    "and_none": lambda t: t.ones(2, dtype=t.bool) & None,
+    "iadd_none": lambda t: _iadd(t.ones(2), None),
+    "iadd_list": lambda t: _iadd(t.ones(2), [1.0, 2.0]),
+    "add_numpy_scalar": lambda t: t.ones(2) + np.float64(2),
+    "add_broadcast": lambda t: t.ones(2) + t.ones(3),
+}
+
+INDEXING: dict[str, Any] = {
+    "str_index": lambda t: t.ones(3)["a"],
+    "bytes_index": lambda t: t.ones(3)[b"a"],
+    "str_in_tuple": lambda t: t.ones(3)[("a",)],
+    "none_then_str": lambda t: t.ones(3)[None, "a"],
+    "dict_index": lambda t: t.ones(3)[{}],
+    "set_index": lambda t: t.ones(3)[{1}],
+    "object_index": lambda t: t.ones(3)[object()],
+    "float_index": lambda t: t.ones(3)[1.5],
+    "float_list_index": lambda t: t.ones(3)[[1.5]],
+    "empty_list_index": lambda t: t.ones(3)[[]],
+    "float_list_of_empty": lambda t: t.ones(0)[[0.5]],
+    "list_index_of_empty": lambda t: t.ones(0)[[1, 2]],
+    "zero_step": lambda t: t.ones(3)[::0],
+    "float_slice": lambda t: t.ones(3)[0.5:],
+    "str_slice": lambda t: t.ones(3)[0:"a"],
+    "negative_step": lambda t: t.ones(3)[::-1],
+    "too_many": lambda t: t.ones(3)[0, 0],
+    "too_many_with_float": lambda t: t.ones(3)[(0, 0.5)],
+    "out_of_bounds": lambda t: t.ones(3)[10],
+    "out_of_bounds_tensor": lambda t: t.ones(3)[t.tensor([10])],
+    "out_of_bounds_list": lambda t: t.ones(3)[[0, 10]],
+    "zero_dim_int": lambda t: t.tensor(1.0)[0],
+    "zero_dim_other_int": lambda t: t.tensor(1.0)[1],
+    "zero_dim_tensor_index": lambda t: t.tensor(1.0)[t.tensor(0)],
+    "zero_dim_float": lambda t: t.tensor(1.0)[0.5],
+    "zero_dim_list": lambda t: t.tensor(1.0)[[1, 2]],
+    "zero_dim_two": lambda t: t.tensor(1.0)[(0, 1)],
+    "zero_dim_str": lambda t: t.tensor(1.0)["a"],
+    "zero_dim_slice": lambda t: t.tensor(1.0)[:],
+    "zero_dim_none": lambda t: t.tensor(1.0)[None],
+    "float_tensor_index": lambda t: t.ones(3)[t.tensor(1.0)],
+    "assign_str": lambda t: t.ones(3).__setitem__(0, "a"),
+    "assign_none": lambda t: t.ones(3).__setitem__(0, None),
+    "assign_list": lambda t: t.ones(3).__setitem__(0, [1, 2, 3]),
+    "assign_list_to_slice": lambda t: t.ones(2).__setitem__(slice(None), [1.0, 2.0]),
+    "assign_numpy_array": lambda t: t.ones(2).__setitem__(0, np.ones(1)),
+    "assign_numpy_scalar": lambda t: _set(t.ones(2), 0, np.float64(2)),
+    "assign_str_to_long": lambda t: t.ones(2, dtype=t.int64).__setitem__(0, "a"),
+    "assign_none_to_bool": lambda t: t.ones(2, dtype=t.bool).__setitem__(0, None),
+    "assign_inf_to_long": lambda t: t.ones(2, dtype=t.int64).__setitem__(0, float("inf")),
+    "assign_big_to_int": lambda t: t.ones(2, dtype=t.int32).__setitem__(0, 1e10),
+    "assign_nan_to_empty_long": lambda t: t.ones(0, dtype=t.int64).__setitem__(0, float("nan")),
+    "assign_str_key": lambda t: t.ones(3).__setitem__("a", 1.0),
+    "assign_out_of_bounds": lambda t: t.ones(3).__setitem__(5, 1.0),
+    "assign_list_out_of_bounds": lambda t: t.ones(3).__setitem__([5], 1.0),
+}
+
+BACKWARD: dict[str, Any] = {
+    "gradient_list_of_floats": lambda t: _backward(t, [1.0, 1.0], sum_first=False),
+    "gradient_float": lambda t: _backward(t, 1.0, sum_first=False),
+    "gradient_float_scalar_output": lambda t: _backward(t, 1.0),
+    "gradient_str": lambda t: _backward(t, "a"),
+    "gradient_list_of_tensors": lambda t: _backward(t, [t.tensor(1.0), t.tensor(1.0)]),
+    "gradient_list_of_none": lambda t: _backward(t, [None]),
+    "gradient_tuple": lambda t: _backward(t, (t.tensor(2.0),)),
+    "gradient_empty_list": lambda t: _backward(t, []),
+    "gradient_wrong_shape": lambda t: _backward(t, t.ones(3), sum_first=False),
+    "to_bad_device_string": lambda t: t.ones(2).to("a"),
+    "to_device_index": lambda t: t.ones(2).to(5),
+}
+
+FLOATING_POINT: dict[str, Any] = {
+    "inf_times_zero": lambda t: t.tensor([float("inf")]) * 0,
+    "overflow": lambda t: t.tensor([3e38]) * 10,
+    "exp_overflow": lambda t: t.tensor([1000.0]).exp(),
+    "log_of_negative_and_zero": lambda t: t.tensor([-1.0, 0.0]).log(),
+    "sqrt_of_negative": lambda t: t.tensor([-1.0]).sqrt(),
+    "divide_by_zero": lambda t: t.tensor([0.0, 1.0]) / 0,
+    "int_divide_by_zero": lambda t: t.tensor([0, 1]) / 0,
+    "sigmoid_of_large_negative": lambda t: t.tensor([-1000.0]).sigmoid(),
+    "pow_overflow": lambda t: t.tensor([10.0]) ** 100,
+    "pow_negative_base_fraction": lambda t: t.tensor([-1.0]) ** 0.5,
+    "rpow_overflow": lambda t: 10.0 ** t.tensor([100.0]),
+    "softmax_of_inf": lambda t: t.tensor([float("inf"), 1.0]).softmax(0),
+    "log_softmax_of_minus_inf": lambda t: t.tensor([float("-inf"), float("-inf")]).log_softmax(0),
+    "inf_minus_inf": lambda t: t.tensor([float("inf")]) - float("inf"),
+    "mean_of_inf_and_minus_inf": lambda t: t.tensor([float("inf"), float("-inf")]).mean(),
+    "mean_of_empty": lambda t: t.tensor([]).mean(),
+    "mean_of_empty_dim": lambda t: t.zeros(0, 2).mean(0),
+    "fn_mean_of_empty": lambda t: t.mean(t.tensor([])),
+    "sum_overflow": lambda t: t.tensor([3e38, 3e38]).sum(),
+    "matmul_inf_times_zero": lambda t: t.tensor([[float("inf"), 0.0]]) @ t.tensor([0.0, 1.0]),
+    "gradient_of_exp_overflow": lambda t: _grad(t, float(1000), lambda x: x.exp()),
+    "gradient_of_inf_times_zero": lambda t: _grad(t, float("inf"), lambda x: x * 0),
+    "cos_of_inf": lambda t: t.tensor([float("inf")]).cos(),
+    "nan_to_long": lambda t: t.tensor([float("nan")]).long(),
+    "inf_to_int": lambda t: t.tensor([float("inf")]).int(),
+    "max_with_nan": lambda t: t.tensor([1.0, float("nan")]).max(),
+}
+
+
+def _iadd(x: Any, other: Any) -> Any:
+    x += other
+    return x
+
+
+def _set(x: Any, key: Any, value: Any) -> Any:
+    x[key] = value
+    return x
+
+
+def _backward(t: Any, gradient: Any, sum_first: bool = True) -> Any:
+    x = t.ones(2, requires_grad=True)
+    y = (x * 2).sum() if sum_first else x * 2
+    y.backward(gradient=gradient)
+    return x.grad
+
+
+def _grad(t: Any, value: float, f: Any) -> Any:
+    x = t.tensor([value], requires_grad=True)
+    f(x).sum().backward()
+    return x.grad
+
+
+def _cases(table: dict[str, Any]) -> Any:
+    return pytest.mark.parametrize("program", table.values(), ids=table.keys())
+
+
+@_cases(OPERATORS)
+def test_operators_take_what_torch_takes(program: Any) -> None:
+    same(program)
+
+
+@_cases(INDEXING)
+def test_indexing_refuses_as_torch(program: Any) -> None:
+    same(program)
+
+
+@_cases(BACKWARD)
+def test_backward_reads_its_gradient_as_torch(program: Any) -> None:
+    same(program)
+
+
+@_cases(FLOATING_POINT)
+def test_inf_and_nan_are_results_not_numpy_warnings(program: Any) -> None:
+    same(program)
+
+
+def test_an_operator_takes_a_numpy_array() -> None:
+    """As torch: ``t + ndarray`` computes. Warnings are not compared: torch 2.13 itself makes
+    numpy 2 give a DeprecationWarning about ``__array_wrap__`` here, which is no fact of the
+    program."""
+    same(lambda t: t.ones(2) + np.array([1.0, 2.0]), warnings=False)
+
+
+def test_no_numpy_warning_even_when_numpy_is_told_to_raise() -> None:
+    """The engine sets numpy's error state around every op: a caller's ``np.seterr(all="raise")``
+    does not turn inf or NaN into a ``FloatingPointError``, and is left as it was."""
+    import ownership
+
+    before = np.geterr()
+    np.seterr(all="raise")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = ownership.tensor([float("inf"), 0.0, -1.0])
+            results = [x * 0, x.log(), x / 0, x.exp().sum(), ownership.tensor([]).mean()]
+        assert all(r is not None for r in results)
+        assert np.geterr()["invalid"] == "raise"
+    finally:
+        np.seterr(**before)
