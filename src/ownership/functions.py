@@ -80,13 +80,13 @@ def _operand(x: Any) -> Any:
 def sum(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.sum(input, dim=None, keepdim=False, *, dtype=None)``."""
     _, a = sig.FN_SUM.parse(args, kwargs)
-    return a["input"].sum(*_dim_args(a), dtype=a["dtype"])
+    return cast(Tensor, a["input"].sum(*_dim_args(a), dtype=a["dtype"]))
 
 
 def mean(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.mean(input, dim=None, keepdim=False, *, dtype=None)``."""
     _, a = sig.FN_MEAN.parse(args, kwargs)
-    return a["input"].mean(*_dim_args(a), dtype=a["dtype"])
+    return cast(Tensor, a["input"].mean(*_dim_args(a), dtype=a["dtype"]))
 
 
 def _dim_args(a: dict[str, Any]) -> tuple[Any, ...]:
@@ -95,13 +95,13 @@ def _dim_args(a: dict[str, Any]) -> tuple[Any, ...]:
 
 def max(*args: Any, **kwargs: Any) -> Any:
     """``torch.max(input)``, ``torch.max(input, other)`` or ``torch.max(input, dim, keepdim)``."""
-    overload, a = sig.FN_MAX.parse(args, kwargs)
+    a = sig.FN_MAX.parse(args, kwargs)[1]
     return a["input"].max(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
 
 
 def min(*args: Any, **kwargs: Any) -> Any:
     """``torch.min(input)``, ``torch.min(input, other)`` or ``torch.min(input, dim, keepdim)``."""
-    overload, a = sig.FN_MIN.parse(args, kwargs)
+    a = sig.FN_MIN.parse(args, kwargs)[1]
     return a["input"].min(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
 
 
@@ -132,31 +132,31 @@ def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
 def matmul(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.matmul(input, other)``."""
     a = sig.FN_MATMUL.parse(args, kwargs)[1]
-    return a["input"].matmul(a["other"])
+    return cast(Tensor, a["input"].matmul(a["other"]))
 
 
 def mm(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.mm(input, mat2)``."""
     a = sig.FN_MM.parse(args, kwargs)[1]
-    return a["input"].mm(a["mat2"])
+    return cast(Tensor, a["input"].mm(a["mat2"]))
 
 
 def mv(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.mv(input, vec)``."""
     a = sig.FN_MV.parse(args, kwargs)[1]
-    return a["input"].mv(a["vec"])
+    return cast(Tensor, a["input"].mv(a["vec"]))
 
 
 def dot(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.dot(input, tensor)``."""
     a = sig.FN_DOT.parse(args, kwargs)[1]
-    return a["input"].dot(a["tensor"])
+    return cast(Tensor, a["input"].dot(a["tensor"]))
 
 
 def clamp(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.clamp(input, min=None, max=None)``."""
     a = sig.FN_CLAMP.parse(args, kwargs)[1]
-    return a["input"].clamp(a["min"], a["max"])
+    return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
 
 
 def _unary(name: str) -> Callable[..., Tensor]:

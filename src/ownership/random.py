@@ -86,9 +86,7 @@ def rand(
     return _make(g._rng.random(sig.sizes("rand", size)), dtype, requires_grad)
 
 
-def randint(
-    *args: Any, generator: Generator | None = None, dtype: Any = None
-) -> Tensor:
+def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -> Tensor:
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
     a = sig.RANDINT.parse(args, {})[1]
     low, high, shape = a.get("low", 0), a["high"], a["size"]

@@ -48,14 +48,18 @@ SPLIT = Parser(
     "(Tensor input, int split_size, int dim = 0)",
     "(Tensor input, tuple of ints split_size, int dim = 0)",
 )
-SPLIT_WITH_SIZES = Parser("split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)")
+SPLIT_WITH_SIZES = Parser(
+    "split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)"
+)
 
 ADD = Parser("add", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 SUB = Parser("sub", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 MUL = Parser("mul", "(Tensor other)", numbers_as_tensors=True)
 DIV = Parser("div", "(Tensor other)", numbers_as_tensors=True)
 POW = Parser("pow", "(Tensor exponent)", "(Number exponent)")
-CLAMP = Parser("clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)")
+CLAMP = Parser(
+    "clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
+)
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")
     for name in ("eq", "ne", "lt", "le", "gt", "ge")
@@ -147,8 +151,15 @@ ARANGE = Parser(
 )
 LINSPACE = Parser(
     "linspace",
-    *(f"({a} start, {b} end, int steps, {FACTORY}" for a, b in
-      (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number"))),
+    *(
+        f"({a} start, {b} end, int steps, {FACTORY}"
+        for a, b in (
+            ("Tensor", "Tensor"),
+            ("Number", "Tensor"),
+            ("Tensor", "Number"),
+            ("Number", "Number"),
+        )
+    ),
 )
 FULL = Parser("full", f"(tuple of ints size, Number fill_value, {FACTORY}")
 RANDPERM = Parser(
@@ -186,4 +197,6 @@ def non_negative(shape: tuple[int, ...], name: str = "") -> None:
         if s < 0 and name == "zeros":
             raise RuntimeError("zeros: Dimension size must be non-negative.")
         if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(shape)}")
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )

@@ -503,9 +503,7 @@ def _one_gradient(given: Any) -> Tensor | None:
         raise RuntimeError("got 1 tensors and 0 gradients")
     first = grads[0]
     if first is not None and not isinstance(first, Tensor):
-        raise TypeError(
-            f"gradients can be either Tensors or None, but got {type(first).__name__}"
-        )
+        raise TypeError(f"gradients can be either Tensors or None, but got {type(first).__name__}")
     return first
 
 

@@ -14,8 +14,8 @@ import builtins
 from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes
-from ownership.dtypes import dtype as DType
 from ownership import signatures as sig
+from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, op
 from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_operators import TensorOperators

@@ -82,8 +82,7 @@ class TensorViews:
 
     def squeeze(self, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
-        overload, a = sig.SQUEEZE.parse(args, kwargs)
-        return op("squeeze")(self, a.get("dim"))
+        return op("squeeze")(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
     def narrow(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""

@@ -255,9 +255,9 @@ def test_mT_of_a_0d_tensor_is_the_tensor_itself() -> None:
 
     import ownership
 
-    with pytest.warns(UserWarning, match=r"^Tensor.mT is deprecated on 0-D tensors\. This"):
+    with pytest.warns(UserWarning, match=r"^Tensor\.mT is deprecated on 0-D tensors\. This"):
         ownership.tensor(1.0).mT
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(RuntimeError, match="tensor.mT is only supported on matrices"):
+        with pytest.raises(RuntimeError, match=r"tensor\.mT is only supported on matrices"):
             ownership.ones(3).mT

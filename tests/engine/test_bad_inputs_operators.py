@@ -23,8 +23,8 @@ OPERATORS: dict[str, Any] = {
     "ne_none": lambda t: t.ones(2) != None,  # noqa: E711
     "eq_str": lambda t: t.ones(2) == "a",
     "lt_none": lambda t: t.ones(2) < None,
-    "add_list": lambda t: t.ones(2) + [1, 2],
-    "radd_list": lambda t: [1, 2] + t.ones(2),
+    "add_list": lambda t: t.ones(2) + [1, 2],  # noqa: RUF005 - the concatenation is the point
+    "radd_list": lambda t: [1, 2] + t.ones(2),  # noqa: RUF005
     "add_none": lambda t: t.ones(2) + None,
     "radd_none": lambda t: None + t.ones(2),
     "add_str": lambda t: t.ones(2) + "a",

@@ -25,11 +25,9 @@ import os
 import re
 import traceback
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
-
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -38,8 +36,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ownership
-from differential import facts
 from ownership.compare import differences
+
+from differential import facts
 
 SETTINGS = settings(
     max_examples=300,
@@ -160,10 +159,9 @@ OPS: dict[str, Op] = {
     "full": lambda e, x, y, a: e.full((2,), a),
     "tensor": lambda e, x, y, a: e.tensor(a),
     # autograd
-    "backward_gradient": lambda e, x, y, a: e.ones(2, requires_grad=True)
-    .mul(2)
-    .sum()
-    .backward(gradient=a),
+    "backward_gradient": lambda e, x, y, a: (
+        e.ones(2, requires_grad=True).mul(2).sum().backward(gradient=a)
+    ),
 }
 
 

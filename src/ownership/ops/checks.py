@@ -26,6 +26,7 @@ from ownership import layout
 from ownership.arguments import tp_name
 from ownership.tensor import Tensor
 
+
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
     """Check the inputs of ``cat`` (or ``stack``) as torch does; the wrapped ``dim``.
 
@@ -52,7 +53,7 @@ def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
     kept = [(i, t._data.shape) for i, t in enumerate(tensors) if t._data.shape != (0,)]
     if not kept:  # only 1-D empty tensors: torch checks nothing, the result is empty
         return 0
-    i0, ref = kept[0]
+    ref = kept[0][1]
     d = layout.wrap_dim(dim, len(ref))
     for i, shape in kept[1:]:
         if len(shape) != len(ref):
@@ -86,8 +87,7 @@ def split_sizes(t: Tensor, split_size: Any, d: int) -> None:
         )
     if split_size == 0 and size != 0:
         raise RuntimeError(
-            "split_size can only be 0 if dimension size is 0, but got dimension size of "
-            f"{size}"
+            f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
         )
 
 
@@ -158,7 +158,8 @@ def writable(arr: NDArray[Any]) -> NDArray[Any]:
     # which keeps the caller's array (and its flag) alive and unchanged
     raw = (ctypes.c_char * arr.nbytes).from_address(arr.ctypes.data)
     raw.owner = arr  # type: ignore[attr-defined]
-    return np.frombuffer(raw, dtype=arr.dtype).reshape(arr.shape)
+    out: NDArray[Any] = np.frombuffer(memoryview(raw), dtype=arr.dtype).reshape(arr.shape)
+    return out
 
 
 _C_INTS = {"int64": "int64_t", "int32": "int"}

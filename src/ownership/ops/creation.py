@@ -17,7 +17,6 @@ from ownership import dtypes
 from ownership import signatures as sig
 from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
-from ownership.layout import Size
 from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
 from ownership.ops.common import needs_grad, record, wrap

@@ -8,14 +8,15 @@ alias, each a view (torch's grad_fn names). Integer-array and boolean-mask indic
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from typing import Any
 
 import numpy as np
 
 from ownership import dtypes
-from ownership.op_registry import OPS
 from ownership.arguments import tp_name
+from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
@@ -44,10 +45,9 @@ def _keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
     tkey = key if isinstance(key, tuple) else (key,)
     if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
-        try:  # torch warns, but drops the warning when it is an error: the index fails anyway
+        # torch warns, but drops the warning when it is an error: the index fails anyway
+        with contextlib.suppress(UserWarning):
             warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
-        except UserWarning:
-            pass
     if t._data.ndim == 0:
         real = [k for k in tkey if k is not None and k is not Ellipsis]
         if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):

@@ -71,7 +71,7 @@ def _scalar_type(obj: Any) -> DType:
 
 def _values(data: Any, sizes: list[int], dim: int, floating: bool) -> None:
     if dim == len(sizes):
-        if isinstance(data, bool) or isinstance(data, float | np.generic | Tensor):
+        if isinstance(data, bool | float | np.generic | Tensor):
             return
         if isinstance(data, int):
             if not _INT64[0] <= data <= _INT64[1]:
@@ -83,9 +83,7 @@ def _values(data: Any, sizes: list[int], dim: int, floating: bool) -> None:
     if not _is_sequence(data):
         raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
-        raise ValueError(
-            f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})"
-        )
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
     for item in data:
         _values(item, sizes, dim + 1, floating)
 

@@ -225,7 +225,7 @@ def _arg(t: Tensor, dim: int | None, keepdim: bool, which: str) -> Tensor:
     checks.reduce_dim(which, t, d)
     find = np.argmax if which == "argmax" else np.argmin
     if d is None or t._data.ndim == 0:
-        out = find(t._data)
+        out: Any = find(t._data)
         if keepdim:
             out = np.reshape(out, (1,) * t._data.ndim)
         return wrap(out, dtypes.int64)
