@@ -332,6 +332,46 @@ def _unmatched_keywords(sig: Signature, kwargs: dict[str, Any]) -> list[str]:
     return [k for k in kwargs if k not in late]
 
 
+_PLAIN = (int, float, bool, type(None), DType)
+
+
+def _plain(arg: Any, param: Param) -> bool:
+    """Whether binding ``arg`` to ``param`` depends on its type alone (not on its value)."""
+    if param.type == "Tensor":
+        return isinstance(arg, _PLAIN) or _is_tensor(arg)
+    return type(arg) in _PLAIN
+
+
+def _plan(index: int, sig: Signature, nargs: int, bound: dict[str, Any]) -> Any:
+    """How to bind positional arguments of one pattern of types again without the parser."""
+    defaults = dict(bound)
+    varargs = sig.varargs and nargs > 1
+    kinds = {p.name: p.type for p in sig.params}
+    names = [p.name for p in sig.params[:nargs]]
+
+    def converted(kind: str, value: Any) -> Any:
+        if value is None:
+            return None
+        if kind == "int":
+            return int(value)
+        if kind == "tuple of ints":
+            return (int(value),)
+        return value
+
+    def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        out = dict(defaults)
+        if varargs:
+            out[sig.params[0].name] = tuple(int(a) for a in args)
+        else:
+            for name, value in zip(names, args, strict=True):
+                out[name] = converted(kinds[name], value)
+        for name, value in kwargs.items():
+            out[name] = converted(kinds[name], value)
+        return index, out
+
+    return bind
+
+
 class Parser:
     """The overloads of one function or method, tried in order as torch's parser tries them."""
 
@@ -343,9 +383,30 @@ class Parser:
         self.name = name
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
+        self._plans: dict[Any, Any] = {}
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """The index of the first signature that fits and its bound arguments; else torch's error."""
+        """The index of the first signature that fits and its bound arguments; else torch's error.
+
+        A call whose arguments are plain scalars, dtypes or tensors binds the same way whenever
+        their types are the same: that binding is remembered (a plan per pattern of types), so
+        the engine's own calls (``g.sum(0)`` in a backward) pay for the parser once.
+        """
+        key = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
+        plan = self._plans.get(key)
+        if plan is not None:
+            found: tuple[int, dict[str, Any]] = plan(args, kwargs)
+            return found
+        index, bound = self._parse(args, kwargs)
+        sig = self.signatures[index]
+        params = {p.name: p for p in sig.params}
+        if all(_plain(a, p) for a, p in zip(args, sig.params, strict=False)) and all(
+            _plain(v, params[k]) for k, v in kwargs.items()
+        ):
+            self._plans[key] = _plan(index, sig, len(args), bound)
+        return index, bound
+
+    def _parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if self.single:
             return 0, self.signatures[0].bind(args, kwargs, raising=True)
         for index, sig in enumerate(self.signatures):

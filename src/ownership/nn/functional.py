@@ -11,38 +11,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership.ops import softmax as _sm
-from ownership.ops import unary as _pw
-from ownership.ops.loss import cross_entropy, mse_loss, nll_loss
-from ownership.ops.nn_ops import batch_norm, linear
+from ownership.op_registry import op, quiet
+from ownership.ops import loss as _loss
+from ownership.ops import nn_ops as _nn
 from ownership.tensor import Tensor
 
-# linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops).
+# linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
+# behind the engine's rule that numpy's floating-point warnings never reach the user.
+cross_entropy = quiet(_loss.cross_entropy)
+mse_loss = quiet(_loss.mse_loss)
+nll_loss = quiet(_loss.nll_loss)
+batch_norm = quiet(_nn.batch_norm)
+linear = quiet(_nn.linear)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
-    return input.relu_() if inplace else _pw.relu(input)
+    return input.relu_() if inplace else op("relu")(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
-    return _pw.sigmoid(input)
+    return op("sigmoid")(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
-    return _pw.tanh(input)
+    return op("tanh")(input)
 
 
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Softmax over ``dim`` (``SoftmaxBackward0``)."""
-    return _sm.softmax(input, dim, dtype)
+    return op("softmax")(input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``)."""
-    return _sm.log_softmax(input, dim, dtype)
+    return op("log_softmax")(input, dim, dtype)
 
 
 __all__ = [
