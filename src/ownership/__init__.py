@@ -79,6 +79,7 @@ from ownership.functions import (
     transpose,
     unbind,
     unsqueeze,
+    where,
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.layout import Size
@@ -96,7 +97,6 @@ from ownership.ops.creation import (
     ones_like,
     stack,
     tensor,
-    where,
     zeros,
     zeros_like,
 )

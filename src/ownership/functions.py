@@ -159,6 +159,17 @@ def clamp(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
 
 
+def where(*args: Any, **kwargs: Any) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other``; torch's error if the shapes do not
+    broadcast together (checked before any computation)."""
+    overload, a = sig.FN_WHERE.parse(args, kwargs)
+    if overload == 0:
+        raise NotImplementedError("where(condition) is not supported by ownership")
+    operands = (a["condition"], a.get("input", a.get("self")), a["other"])
+    _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
+    return cast(Tensor, OPS["where"](*operands))
+
+
 def _unary(name: str) -> Callable[..., Tensor]:
     parser = sig.unary(name)
 

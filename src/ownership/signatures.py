@@ -124,6 +124,14 @@ FN_CLAMP = Parser(
     f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
     f"(Tensor input, Number min = None, Number max = None, {OUT})",
 )
+FN_WHERE = Parser(
+    "where",
+    "(Tensor condition)",
+    f"(Tensor condition, Tensor input, Tensor other, {OUT})",
+    "(Tensor condition, Number self, Tensor other)",
+    "(Tensor condition, Tensor input, Number other)",
+    "(Tensor condition, Number self, Number other)",
+)
 FN_CAT = Parser("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 

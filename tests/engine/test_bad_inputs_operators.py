@@ -101,6 +101,15 @@ BACKWARD: dict[str, Any] = {
     "gradient_tuple": lambda t: _backward(t, (t.tensor(2.0),)),
     "gradient_empty_list": lambda t: _backward(t, []),
     "gradient_wrong_shape": lambda t: _backward(t, t.ones(3), sum_first=False),
+    "where_shapes": lambda t: t.where(t.ones(2, dtype=t.bool), t.ones(3), t.ones(2)),
+    "where_shapes_second_pair": lambda t: t.where(t.ones(2, dtype=t.bool), t.ones(2, 1), t.ones(3)),
+    "where_scalar_and_shapes": lambda t: t.where(t.ones(2, dtype=t.bool), 1.0, t.ones(3)),
+    "where_none": lambda t: t.where(t.ones(2, dtype=t.bool), None, t.ones(2)),
+    "where_list": lambda t: t.where(t.ones(2, dtype=t.bool), t.ones(2), [1.0, 2.0]),
+    "softmax_implicit_dim": lambda t: t.nn.functional.softmax(t.ones(2, 3)),
+    "log_softmax_implicit_dim": lambda t: t.nn.functional.log_softmax(t.ones(3)),
+    "functional_softmax_float_dim": lambda t: t.nn.functional.softmax(t.ones(2), 0.5),
+    "cross_entropy_of_inf": lambda t: _cross_entropy_grad(t),
     "to_bad_device_string": lambda t: t.ones(2).to("a"),
     "to_device_index": lambda t: t.ones(2).to(5),
 }
@@ -133,6 +142,13 @@ FLOATING_POINT: dict[str, Any] = {
     "inf_to_int": lambda t: t.tensor([float("inf")]).int(),
     "max_with_nan": lambda t: t.tensor([1.0, float("nan")]).max(),
 }
+
+
+def _cross_entropy_grad(t: Any) -> Any:
+    x = t.tensor([[float("inf"), 1.0]], requires_grad=True)
+    loss = t.nn.functional.cross_entropy(x, t.tensor([0]))
+    loss.backward()
+    return loss, x.grad
 
 
 def _iadd(x: Any, other: Any) -> Any:

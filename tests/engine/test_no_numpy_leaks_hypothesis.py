@@ -158,6 +158,9 @@ OPS: dict[str, Op] = {
     "linspace": lambda e, x, y, a: e.linspace(0, 1, a),
     "full": lambda e, x, y, a: e.full((2,), a),
     "tensor": lambda e, x, y, a: e.tensor(a),
+    "where": lambda e, x, y, a: e.where(x > 0, x, y),
+    "fn_softmax": lambda e, x, y, a: e.nn.functional.softmax(x, a),
+    "fn_log_softmax": lambda e, x, y, a: e.nn.functional.log_softmax(x, a),
     # autograd
     "backward_gradient": lambda e, x, y, a: (
         e.ones(2, requires_grad=True).mul(2).sum().backward(gradient=a)

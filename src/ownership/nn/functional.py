@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ownership.op_registry import op, quiet
@@ -40,14 +41,27 @@ def tanh(input: Tensor) -> Tensor:
     return op("tanh")(input)
 
 
+def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
+    """torch's choice of dim when none is given (0 for 0-, 1- and 3-d input, else 1), warned."""
+    if dim is not None:
+        return dim
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if input.dim() in (0, 1, 3) else 1
+
+
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
-    """Softmax over ``dim`` (``SoftmaxBackward0``)."""
-    return op("softmax")(input, dim, dtype)
+    """Softmax over ``dim`` (``SoftmaxBackward0``): the method ``input.softmax(dim)``."""
+    return input.softmax(_implicit_dim("softmax", input, dim), dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``)."""
-    return op("log_softmax")(input, dim, dtype)
+    return input.log_softmax(_implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 
 __all__ = [
