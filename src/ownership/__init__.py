@@ -83,6 +83,7 @@ from ownership.functions import (
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.layout import Size
+from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
     cat,
@@ -114,6 +115,16 @@ from ownership.random import (
 from ownership.tensor import Tensor
 
 __version__ = "0.1.0"
+
+# The factories compute with numpy too (``tensor([1e40])`` overflows float32): like every op,
+# they run with numpy's floating-point reports off (see ownership.op_registry.quiet).
+arange = quiet(arange)
+cat = quiet(cat)
+eye = quiet(eye)
+full = quiet(full)
+linspace = quiet(linspace)
+stack = quiet(stack)
+tensor = quiet(tensor)
 
 clip = clamp
 

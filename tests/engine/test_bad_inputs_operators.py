@@ -141,6 +141,20 @@ FLOATING_POINT: dict[str, Any] = {
     "nan_to_long": lambda t: t.tensor([float("nan")]).long(),
     "inf_to_int": lambda t: t.tensor([float("inf")]).int(),
     "max_with_nan": lambda t: t.tensor([1.0, float("nan")]).max(),
+    "tensor_overflows_float32": lambda t: t.tensor([1e40]),
+    "full_overflows_float32": lambda t: t.full((2,), 1e40),
+    "full_double_holds_it": lambda t: t.full((2,), 1e40, dtype=t.float64),
+    "full_inf_float32": lambda t: t.full((2,), float("inf")),
+    "full_inf_long": lambda t: t.full((2,), float("inf"), dtype=t.int64),
+    "full_too_big_long": lambda t: t.full((2,), 1e19, dtype=t.int64),
+    "fill_overflows_float32": lambda t: t.ones(2).fill_(1e40),
+    "assign_overflows_float32": lambda t: t.ones(2).__setitem__(0, 1e40),
+    "assign_too_big_int": lambda t: t.ones(2, dtype=t.int32).__setitem__(0, 2**40),
+    "add_overflows_to_inf": lambda t: t.ones(2).add_(1e40),
+    "double_to_float_overflow": lambda t: t.tensor([1e308], dtype=t.float64).float(),
+    "new_tensor_overflow": lambda t: t.ones(2).new_tensor([1e40]),
+    "inf_gradients_accumulate_to_nan": lambda t: _inf_grads(t),
+    "sgd_with_inf_gradient": lambda t: _sgd_inf(t),
 }
 
 
@@ -149,6 +163,21 @@ def _cross_entropy_grad(t: Any) -> Any:
     loss = t.nn.functional.cross_entropy(x, t.tensor([0]))
     loss.backward()
     return loss, x.grad
+
+
+def _inf_grads(t: Any) -> Any:
+    x = t.tensor([1.0], requires_grad=True)
+    (x * float("inf")).sum().backward()
+    (x * float("-inf")).sum().backward()
+    return x.grad
+
+
+def _sgd_inf(t: Any) -> Any:
+    w = t.nn.Parameter(t.tensor([1.0, 2.0]))
+    opt = t.optim.SGD([w], lr=0.1, momentum=0.9)
+    (w * float("inf")).sum().backward()
+    opt.step()
+    return w.detach()
 
 
 def _iadd(x: Any, other: Any) -> Any:

@@ -162,7 +162,7 @@ def writable(arr: NDArray[Any]) -> NDArray[Any]:
     return out
 
 
-_C_INTS = {"int64": "int64_t", "int32": "int"}
+_C_NAMES = {"int64": "int64_t", "int32": "int", "float32": "float"}
 
 
 def assigned(dt: Any, value: Any) -> None:
@@ -170,12 +170,27 @@ def assigned(dt: Any, value: Any) -> None:
     cannot hold (checked before the index, as torch does)."""
     if not isinstance(value, Tensor | int | float | bool | complex | np.number | np.bool_):
         raise TypeError(f"can't assign a {tp_name(value)} to a torch.{dt.legacy}")
-    if dt.name in _C_INTS and isinstance(value, float | np.floating):
+    fits(dt, value)
+
+
+def fits(dt: Any, value: Any) -> None:
+    """torch's error when a Python number is written into a dtype that cannot hold it: NaN, inf
+    or too large for an integer dtype, a finite number beyond float32's range for float32."""
+    if dt.name not in _C_NAMES or isinstance(value, bool | np.bool_ | Tensor):
+        return
+    if not isinstance(value, int | float | np.integer | np.floating):
+        return
+    number = float(value) if isinstance(value, float | np.floating) else int(value)
+    ok: bool
+    if dt.is_floating_point:
+        ok = not math.isfinite(number) or abs(number) <= float(np.finfo(dt.np).max)
+    else:
         info = np.iinfo(dt.np)
-        if not (math.isfinite(value) and info.min <= value <= info.max):
-            raise RuntimeError(
-                f"value cannot be converted to type {_C_INTS[dt.name]} without overflow"
-            )
+        ok = math.isfinite(number) and int(info.min) <= number <= int(info.max)
+    if not ok:
+        raise RuntimeError(
+            f"value cannot be converted to type {_C_NAMES[dt.name]} without overflow"
+        )
 
 
 _DEVICE_TYPES = (

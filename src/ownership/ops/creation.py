@@ -91,6 +91,7 @@ def full(
     shape = sig.FULL.parse((size, fill_value), {})[1]["size"]
     sig.non_negative(shape)
     dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
+    checks.fits(dt, fill_value)
     return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
 
