@@ -27,6 +27,13 @@ if TYPE_CHECKING:
 __all__ = ["TensorMethods"]
 
 
+def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
+    """The dims of ``sum``/``mean``: none given (0), or the dim overload, where None means all."""
+    if overload == 0:
+        return None
+    return () if a["dim"] is None else a["dim"]
+
+
 def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) -> Any:
     """``max``/``min`` by overload: of all elements (0), elementwise (1), along ``dim`` (2)."""
     overload, a = parsed
@@ -115,13 +122,13 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
 
     def sum(self, *args: Any, **kwargs: Any) -> Tensor:
         """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
-        a = sig.SUM.parse(args, kwargs)[1]
-        return op("sum")(self, a.get("dim"), a.get("keepdim", False), dtype=a["dtype"])
+        overload, a = sig.SUM.parse(args, kwargs)
+        return op("sum")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
     def mean(self, *args: Any, **kwargs: Any) -> Tensor:
         """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
-        a = sig.MEAN.parse(args, kwargs)[1]
-        return op("mean")(self, a.get("dim"), a.get("keepdim", False), dtype=a["dtype"])
+        overload, a = sig.MEAN.parse(args, kwargs)
+        return op("mean")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
     def max(self, *args: Any, **kwargs: Any) -> Any:
         """Maximum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""

@@ -140,6 +140,10 @@ NUMBERS: dict[str, Any] = {
     "div_ints": lambda t: t.div(1, 2),
     "add_number_needs_grad": lambda t: t.add(1, t.ones(2, requires_grad=True)),
     "sum_none_dim": lambda t: t.ones(2, 3).sum(None),
+    "sum_none_dim_graph": lambda t: _backward_of(t, lambda x: x.sum(None)),
+    "sum_empty_dims_keepdim_graph": lambda t: _backward_of(t, lambda x: x.sum([], keepdim=True)),
+    "mean_none_dim_graph": lambda t: _backward_of(t, lambda x: x.mean(None)),
+    "fn_sum_none_dim_graph": lambda t: _backward_of(t, lambda x: t.sum(x, None)),
     "sum_empty_dims": lambda t: t.ones(2, 3).sum([]),
     "mean_empty_dims": lambda t: t.ones(2, 3).mean(dim=()),
     "max_elementwise": lambda t: t.max(t.ones(2), t.zeros(2)),
@@ -225,6 +229,13 @@ EMPTY: dict[str, Any] = {
     "softmax_int_bad_dim": lambda t: t.ones(2, dtype=t.int64).softmax(5),
     "sum_empty": lambda t: t.tensor([]).sum(),
 }
+
+
+def _backward_of(t: Any, f: Any) -> Any:
+    x = t.ones(2, 3, requires_grad=True)
+    y = f(x)
+    y.sum().backward()
+    return y, x.grad
 
 
 def _cases(*tables: dict[str, Any]) -> Any:

@@ -36,9 +36,11 @@ class ReturnMin(ReturnMax):
 
 
 def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
-    if dim is None or (isinstance(dim, tuple | list) and not dim):  # () means every dim
+    if dim is None:
         return None
     nd = t._data.ndim
+    if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
+        return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
     out = [layout.wrap_dim(int(d), nd) for d in ds]
     for d in out:
