@@ -79,6 +79,15 @@ def is_number(obj: Any) -> bool:
     return _is_tensor(obj) and obj._data.ndim == 0 and not obj.requires_grad
 
 
+def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1) -> None:
+    """torch's TypeError when a lone ``Tensor`` argument is something else (``torch.sum([1])``)."""
+    if not _is_tensor(value):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{tp_name(value)}"
+        )
+
+
 _NOT_GIVEN = object()
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
 
 from ownership import signatures as sig
-from ownership.arguments import tp_name
+from ownership.arguments import tensor_arg as _input
 from ownership.dtypes import dtype
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
@@ -27,12 +27,6 @@ def numel(t: Tensor) -> int:
     """Number of elements of ``t``."""
     _input("numel", t)
     return t.numel()
-
-
-def _input(name: str, x: Any) -> None:
-    """torch's TypeError when a function's ``input`` is not a tensor (``torch.sum([1, 2])``)."""
-    if not isinstance(x, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(x)}")
 
 
 def _number_or_tensor(x: Any) -> Tensor:
@@ -279,12 +273,17 @@ def detach(x: Tensor) -> Tensor:
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
-    """Whether all elements are close."""
+    """Whether all elements are close (torch's errors for a non-tensor or unbroadcastable pair)."""
+    _input("allclose", a)
+    _input("allclose", b, "other", 2)
+    _broadcast_shapes(a._data.shape, b._data.shape)
     return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol))
 
 
 def equal(a: Tensor, b: Tensor) -> bool:
     """Same shape and same values."""
+    _input("equal", a)
+    _input("equal", b, "other", 2)
     return a.shape == b.shape and bool((a == b).all())
 
 
@@ -295,16 +294,43 @@ def is_floating_point(x: Tensor) -> bool:
 
 
 def broadcast_shapes(*shapes: Any) -> Size:
-    """The broadcast of several shapes."""
-    return Size(_broadcast_shapes(*shapes))
+    """The broadcast of several shapes, refused with the words of torch's own Python version.
+
+    >>> broadcast_shapes((2,), (3, 1), (1, 1, 1))
+    torch.Size([1, 3, 2])
+    """
+    given = tuple((s,) if isinstance(s, int) else s for s in shapes if s is not None)
+    for shape in given:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(
+                "Input shapes should be of type ints, a tuple of ints, or a list of ints, got "
+                f"{shape}"
+            )
+    common = [1] * builtins.max((len(s) for s in given), default=0)
+    for index, shape in enumerate(given):
+        for d in range(-1, -1 - len(shape), -1):
+            if shape[d] == common[d]:
+                continue
+            if common[d] == 1:
+                if shape[d] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[d] = shape[d]
+            if shape[d] != 1 and common[d] != shape[d]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[d]} at {d}! "
+                    f"Mismatching argument at index {index} had {shape}; but expected shape "
+                    f"should be broadcastable to {common}"
+                )
+    return Size(common)
 
 
-def eq(a: Tensor, b: Any) -> Tensor:
-    """Elementwise ``==``."""
-    _input("eq", a)
-    return a.eq(b)
+def eq(*args: Any, **kwargs: Any) -> Tensor:
+    """Elementwise ``==``: ``torch.eq(input, other)``."""
+    a = sig.FN_EQ.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].eq(a["other"]))
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch.promote_types."""
+    sig.PROMOTE_TYPES.parse((a, b), {})
     return _promote_types(a, b)

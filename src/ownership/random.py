@@ -17,6 +17,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.tensor import Tensor
 
 
@@ -110,9 +111,11 @@ def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples with ``t``'s shape."""
+    tensor_arg("randn_like", t)
     return randn(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples with ``t``'s shape."""
+    tensor_arg("rand_like", t)
     return rand(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)

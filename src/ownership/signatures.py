@@ -60,6 +60,16 @@ POW = Parser("pow", "(Tensor exponent)", "(Number exponent)")
 CLAMP = Parser(
     "clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
 )
+ADD_ = Parser("add_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+SUB_ = Parser("sub_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+MUL_ = Parser("mul_", "(Tensor other)", numbers_as_tensors=True)
+DIV_ = Parser("div_", "(Tensor other)", numbers_as_tensors=True)
+POW_ = Parser("pow_", "(Tensor exponent)", "(Number exponent)")
+FILL_ = Parser("fill_", "(Tensor value)", "(Number value)")
+CLAMP_ = Parser(
+    "clamp_", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
+)
+REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")
     for name in ("eq", "ne", "lt", "le", "gt", "ge")
@@ -132,6 +142,8 @@ FN_WHERE = Parser(
     "(Tensor condition, Tensor input, Number other)",
     "(Tensor condition, Number self, Number other)",
 )
+FN_EQ = Parser("eq", f"(Tensor input, Tensor other, {OUT})", f"(Tensor input, Number other, {OUT})")
+PROMOTE_TYPES = Parser("promote_types", "(torch.dtype type1, torch.dtype type2)")
 FN_CAT = Parser("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 

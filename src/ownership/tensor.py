@@ -318,6 +318,11 @@ class Tensor(TensorConversion, TensorMethods):
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Set ``requires_grad`` of a leaf (in place); returns self."""
+        if not isinstance(requires_grad, builtins.bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         if not self.is_leaf:
             if requires_grad:
                 return self

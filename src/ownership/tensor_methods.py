@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes
 from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, op
 from ownership.tensor_inplace import TensorInplace
@@ -220,6 +221,7 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace):
 
     def type_as(self, other: Tensor) -> Tensor:
         """Convert to ``other``'s dtype."""
+        tensor_arg("type_as", other, "other")
         return op("to")(self, other.dtype)
 
     def float(self) -> Tensor:

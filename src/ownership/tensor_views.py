@@ -10,6 +10,7 @@ import builtins
 from typing import TYPE_CHECKING, Any
 
 from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.op_registry import op, op_many
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class TensorViews:
 
     def view_as(self, other: Tensor) -> Tensor:
         """``view(other.shape)``."""
+        tensor_arg("view_as", other, "other")
         return op("view")(self, other.shape)
 
     def reshape(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -38,6 +40,7 @@ class TensorViews:
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """``reshape(other.shape)``."""
+        tensor_arg("reshape_as", other, "other")
         return op("reshape")(self, other.shape)
 
     def flatten(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -74,6 +77,7 @@ class TensorViews:
 
     def expand_as(self, other: Tensor) -> Tensor:
         """``expand(other.shape)``."""
+        tensor_arg("expand_as", other, "other")
         return op("expand")(self, other.shape)
 
     def unsqueeze(self, *args: Any, **kwargs: Any) -> Tensor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ownership.arguments import tensor_arg
 from ownership.op_registry import op, quiet
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
@@ -23,21 +24,32 @@ cross_entropy = quiet(_loss.cross_entropy)
 mse_loss = quiet(_loss.mse_loss)
 nll_loss = quiet(_loss.nll_loss)
 batch_norm = quiet(_nn.batch_norm)
-linear = quiet(_nn.linear)
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias`` (the op :func:`ownership.ops.nn_ops.linear`)."""
+    tensor_arg("linear", input)
+    return _quiet_linear(input, weight, bias)
+
+
+_quiet_linear = quiet(_nn.linear)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
+    tensor_arg("relu", input)
     return input.relu_() if inplace else op("relu")(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
+    tensor_arg("sigmoid", input)
     return op("sigmoid")(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
+    tensor_arg("tanh", input)
     return op("tanh")(input)
 
 

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes
 from ownership import signatures as sig
-from ownership.arguments import tp_name
+from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
@@ -113,12 +113,6 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
-def _like(name: str, t: Any) -> None:
-    """torch's TypeError when the ``input`` of a ``*_like`` factory is not a tensor."""
-    if not isinstance(t, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(t)}")
-
-
 def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
     _like("zeros_like", t)
@@ -133,6 +127,7 @@ def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> T
 
 def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Like :func:`zeros_like`."""
+    _like("empty_like", t)
     return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
 
 
