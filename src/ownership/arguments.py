@@ -9,9 +9,10 @@ and raises torch's messages word for word: ``argument 'dim' (position 1) must be
 ``failed to unpack the object at pos 2``, and, when several signatures are plausible, ``received an
 invalid combination of arguments - got (...), but expected one of: ...``.
 
-An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``); the ``[1]`` is
-not printed. A signature whose only positional parameter is an int list takes it as varargs
-(``view(2, 3)``), as torch's does.
+An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``) and one written
+``tuple of ints?`` also takes None; neither mark is printed. A signature whose only positional
+parameter is an int list takes it as varargs (``view(2, 3)``), as torch's does. The message for
+"no overload fits" is :func:`ownership.invalid_arguments.invalid_combination`.
 
 >>> sum_ = Parser("sum", "(*, torch.dtype dtype = None)",
 ...               "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)")
@@ -28,28 +29,15 @@ TypeError: sum() received an invalid combination of arguments - got (float), but
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ownership.dtypes import dtype as DType
+from ownership.invalid_arguments import invalid_combination, tp_name
 
-_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python
-
-
-_TORCH_NAMES = {"dtype": "torch.dtype", "Size": "torch.Size", "Generator": "torch.Generator"}
-
-
-def tp_name(obj: Any) -> str:
-    """The name torch prints for ``obj``'s type: CPython's ``tp_name`` (``numpy.ndarray``, ``list``)."""
-    cls = type(obj)
-    if cls.__module__.startswith("ownership") and cls.__name__ in _TORCH_NAMES:
-        return _TORCH_NAMES[cls.__name__]
-    if cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins":
-        return cls.__name__
-    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+__all__ = ["Param", "Parser", "Signature", "is_int", "is_number", "tensor_arg", "tp_name"]
 
 
 def _is_tensor(obj: Any) -> bool:
@@ -293,54 +281,6 @@ class Signature:
         return "invalid keyword arguments"
 
 
-def _arg_desc(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    parts = [tp_name(a) for a in args]
-    text = "(" + "".join(f"{p}, " for p in parts)
-    text += "".join(f"{k}={tp_name(v)}, " for k, v in kwargs.items())
-    if args:
-        text = text[:-2]
-    return text + ")"
-
-
-def _looks_like(type_name: str, obj: Any) -> bool:
-    """The looser match torch's error formatter marks with ``!...!``: by type name only."""
-    name = tp_name(obj)
-    if type_name == "float":
-        return name in ("float", "int")
-    return name == type_name
-
-
-def _marked(sig: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-    tty = os.isatty(1) and os.isatty(2)
-    red, end_red = ("\33[31;1m", "\33[0m") if tty else ("!", "!")
-    green, end_green = ("\33[32;1m", "\33[0m") if tty else ("", "")
-    given = [(None, a) for a in args] + list(kwargs.items())
-    parts = []
-    for i, (key, obj) in enumerate(given):
-        ok = i < len(sig.shown) and _looks_like(sig.shown[i][0], obj)
-        if isinstance(obj, tuple | list):
-            inner = ", ".join(tp_name(o) for o in obj)
-            if isinstance(obj, tuple):
-                desc = f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
-            else:
-                desc = f"list of [{inner}]"
-        else:
-            desc = tp_name(obj)
-        label = f"{key}={desc}" if key is not None else desc
-        parts.append(f"{green}{label}{end_green}" if ok else f"{red}{label}{end_red}")
-    text = "(" + "".join(f"{p}, " for p in parts)
-    if args:
-        text = text[:-2]
-    return text + ")"
-
-
-def _unmatched_keywords(sig: Signature, kwargs: dict[str, Any]) -> list[str]:
-    """torch's ``_tryMatchKwargs``: keywords not among the signature's last ``len(kwargs)`` names."""
-    start = max(len(sig.shown) - len(kwargs), 0)
-    late = {name for _, name in sig.shown[start:]}
-    return [k for k in kwargs if k not in late]
-
-
 _PLAIN = (int, float, bool, type(None), DType)
 
 
@@ -426,32 +366,4 @@ class Parser:
         plausible = [s for s in self.signatures if s.min_args <= n <= s.max_args]
         if len(plausible) == 1:
             plausible[0].bind(args, kwargs, raising=True)
-        raise TypeError(self._invalid(args, kwargs))
-
-    def _invalid(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        head = f"{self.name}() received an invalid combination of arguments - "
-        if len(self.signatures) == 1:
-            sig = self.signatures[0]
-            wrong = _unmatched_keywords(sig, kwargs)
-            if wrong:
-                return f"{head}got unrecognized keyword arguments: {', '.join(wrong)}"
-            return f"{head}got {self._desc(sig, args, kwargs)}, but expected {sig.printed}"
-        text = f"{head}got {_arg_desc(args, kwargs)}, but expected one of:\n"
-        for sig in self.signatures:
-            text += f" * {sig.printed}\n"
-            if len(args) + len(kwargs) != len(sig.shown):
-                continue
-            wrong = _unmatched_keywords(sig, kwargs)
-            if wrong:
-                text += "      didn't match because some of the keywords were incorrect: "
-                text += ", ".join(wrong) + "\n"
-            else:
-                text += "      didn't match because some of the arguments have invalid types: "
-                text += _marked(sig, args, kwargs) + "\n"
-        return text
-
-    @staticmethod
-    def _desc(sig: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
-        if len(args) + len(kwargs) == len(sig.shown):
-            return _marked(sig, args, kwargs)
-        return _arg_desc(args, kwargs)
+        raise TypeError(invalid_combination(self.name, self.signatures, args, kwargs))
