@@ -15,7 +15,7 @@ the formatter reads from it); see :class:`ownership.arguments.Signature`.
 >>> print(invalid_combination("max", overloads, (0.5,), {}))
 max() received an invalid combination of arguments - got (float), but expected one of:
  * ()
-      didn't match because some of the arguments have invalid types: (!float!)
+      didn't match because some of the arguments have invalid types: (...float...)
  * (int dim, bool keepdim = False)
 <BLANKLINE>
 """
