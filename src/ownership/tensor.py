@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inplace_rules, layout, printing
 from ownership.autograd import engine
+from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
 from ownership.inplace_rules import DEFAULT, NO_GRAD_MODE
@@ -503,12 +504,10 @@ class Tensor(TensorConversion, TensorMethods):
 
 def _one_gradient(given: Any) -> Tensor | None:
     """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
-    grads = tuple(given)  # a number is "not iterable": Python's own TypeError, as in torch
+    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
     if not grads:
         raise RuntimeError("got 1 tensors and 0 gradients")
-    first = grads[0]
-    if first is not None and not isinstance(first, Tensor):
-        raise TypeError(f"gradients can be either Tensors or None, but got {type(first).__name__}")
+    first: Tensor | None = grads[0]
     return first
 
 

@@ -146,6 +146,15 @@ BACKWARD: dict[str, Any] = {
     "randn_like_list": lambda t: t.randn_like([1.0]),
     "empty_like_list": lambda t: t.empty_like([1.0]),
     "fn_eq_list": lambda t: t.eq(t.ones(2), [1.0, 1.0]),
+    "grad_of_none": lambda t: t.autograd.grad(None, t.ones(2, requires_grad=True)),
+    "grad_of_floats": lambda t: t.autograd.grad([1.0], [t.ones(2, requires_grad=True)]),
+    "grad_of_str": lambda t: t.autograd.grad("a", t.ones(2, requires_grad=True)),
+    "grad_wrt_none": lambda t: _grad_wrt(t, None),
+    "grad_wrt_floats": lambda t: _grad_wrt(t, [1.0]),
+    "grad_wrt_str": lambda t: _grad_wrt(t, "a"),
+    "grad_outputs_float": lambda t: _grad_wrt(t, "x", grad_outputs=1.0),
+    "grad_outputs_list_of_float": lambda t: _grad_wrt(t, "x", grad_outputs=[1.0]),
+    "grad_outputs_tuple": lambda t: _grad_wrt(t, "x", grad_outputs=(t.tensor(2.0),)),
     "to_bad_device_string": lambda t: t.ones(2).to("a"),
     "to_device_index": lambda t: t.ones(2).to(5),
 }
@@ -214,6 +223,11 @@ def _sgd_inf(t: Any) -> Any:
     (w * float("inf")).sum().backward()
     opt.step()
     return w.detach()
+
+
+def _grad_wrt(t: Any, inputs: Any, **kwargs: Any) -> Any:
+    x = t.ones(2, requires_grad=True)
+    return t.autograd.grad((x * 2).sum(), x if inputs == "x" else inputs, **kwargs)
 
 
 def _iadd(x: Any, other: Any) -> Any:
