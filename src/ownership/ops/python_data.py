@@ -53,6 +53,8 @@ def _scalar_type(obj: Any) -> DType:
         return obj.dtype
     if isinstance(obj, np.ndarray | np.generic):
         return dtypes.from_numpy_dtype(obj.dtype)
+    if hasattr(obj, "__array__"):  # a torch tensor inside a list: read through numpy
+        return dtypes.from_numpy_dtype(np.asarray(obj).dtype)
     if isinstance(obj, bool):
         return dtypes.bool_
     if isinstance(obj, int):
@@ -71,7 +73,7 @@ def _scalar_type(obj: Any) -> DType:
 
 def _values(data: Any, sizes: list[int], dim: int, floating: bool) -> None:
     if dim == len(sizes):
-        if isinstance(data, bool | float | np.generic | Tensor):
+        if isinstance(data, bool | float | np.generic | Tensor) or hasattr(data, "__array__"):
             return
         if isinstance(data, int):
             if not _INT64[0] <= data <= _INT64[1]:
