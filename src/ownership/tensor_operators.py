@@ -18,12 +18,15 @@ _NUMBERS = (int, float, complex, np.number, np.bool_, np.ndarray)
 
 
 def _takes(other: Any) -> bool:
-    """Whether a Python operator takes ``other``: a tensor, a number or a numpy array (as torch).
+    """Whether a Python operator takes ``other``: a tensor, a number or a numpy array (as torch),
+    or a torch tensor (read through numpy, as a constant).
 
     Anything else (a list, ``None``, a string) makes the operator return ``NotImplemented``, so
     Python answers as it does for torch: ``t == None`` is False, ``t + None`` a TypeError.
     """
-    return isinstance(other, _NUMBERS) or hasattr(other, "_storage")
+    return (
+        isinstance(other, _NUMBERS) or hasattr(other, "_storage") or hasattr(other, "__array__")
+    )
 
 
 class TensorOperators:

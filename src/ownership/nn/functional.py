@@ -27,7 +27,7 @@ batch_norm = quiet(_nn.batch_norm)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias`` (the op :func:`ownership.ops.nn_ops.linear`)."""
+    """``input @ weight.T + bias``; torch's TypeError when ``input`` is not a tensor."""
     tensor_arg("linear", input)
     return _quiet_linear(input, weight, bias)
 
