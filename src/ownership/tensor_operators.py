@@ -24,9 +24,7 @@ def _takes(other: Any) -> bool:
     Anything else (a list, ``None``, a string) makes the operator return ``NotImplemented``, so
     Python answers as it does for torch: ``t == None`` is False, ``t + None`` a TypeError.
     """
-    return (
-        isinstance(other, _NUMBERS) or hasattr(other, "_storage") or hasattr(other, "__array__")
-    )
+    return isinstance(other, _NUMBERS) or hasattr(other, "_storage") or hasattr(other, "__array__")
 
 
 class TensorOperators:
