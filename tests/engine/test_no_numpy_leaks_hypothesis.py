@@ -158,7 +158,8 @@ OPS: dict[str, Op] = {
     "linspace": lambda e, x, y, a: e.linspace(0, 1, a),
     "full": lambda e, x, y, a: e.full((2,), a),
     "tensor": lambda e, x, y, a: e.tensor(a),
-    "where": lambda e, x, y, a: e.where(x > 0, x, y),
+    # one dtype: where's promotion of a 0-d operand is its own rule (issue 8, section 2)
+    "where": lambda e, x, y, a: e.where(x > 0, x, y.to(x.dtype)),
     "fn_softmax": lambda e, x, y, a: e.nn.functional.softmax(x, a),
     "fn_log_softmax": lambda e, x, y, a: e.nn.functional.log_softmax(x, a),
     # autograd
