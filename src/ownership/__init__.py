@@ -33,37 +33,63 @@ from ownership.dtypes import float64 as double
 from ownership.dtypes import int32 as int
 from ownership.dtypes import int64 as long
 from ownership.functions import (
+    abs,
     add,
     allclose,
+    argmax,
+    argmin,
     broadcast_shapes,
     chunk,
+    clamp,
     clone,
+    cos,
     detach,
     div,
+    dot,
     eq,
     equal,
+    exp,
     flatten,
     is_floating_point,
     is_tensor,
+    log,
+    log_softmax,
+    matmul,
+    max,
+    mean,
+    min,
+    mm,
     mul,
+    mv,
     narrow,
+    neg,
     numel,
     permute,
     pow,
     promote_types,
+    relu,
     reshape,
     select,
+    sigmoid,
+    sign,
+    sin,
+    softmax,
     split,
+    sqrt,
     squeeze,
     sub,
+    sum,
     t,
+    tanh,
     transpose,
     unbind,
     unsqueeze,
+    where,
 )
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
 from ownership.layout import Size
+from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
     cat,
@@ -78,20 +104,11 @@ from ownership.ops.creation import (
     ones_like,
     stack,
     tensor,
-    where,
     zeros,
     zeros_like,
 )
-from ownership.ops.linalg import dot, matmul, mm, mv
 from ownership.ops.nn_ops import addmm
-from ownership.ops.reduction import argmax, argmin, mean
-from ownership.ops.reduction import max_ as max
-from ownership.ops.reduction import min_ as min
-from ownership.ops.reduction import sum_ as sum
-from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.statistics import norm, var, var_mean
-from ownership.ops.unary import abs_ as abs
-from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.random import (
     Generator,
     initial_seed,
@@ -106,6 +123,20 @@ from ownership.random import (
 from ownership.tensor import Tensor
 
 __version__ = "0.1.0"
+
+# The factories compute with numpy too (``tensor([1e40])`` overflows float32): like every op,
+# they run with numpy's floating-point reports off (see ownership.op_registry.quiet).
+arange = quiet(arange)
+cat = quiet(cat)
+eye = quiet(eye)
+full = quiet(full)
+linspace = quiet(linspace)
+stack = quiet(stack)
+tensor = quiet(tensor)
+addmm = quiet(addmm)
+norm = quiet(norm)
+var = quiet(var)
+var_mean = quiet(var_mean)
 
 clip = clamp
 

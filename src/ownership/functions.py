@@ -2,147 +2,335 @@
 
 from __future__ import annotations
 
-from typing import Any
+import builtins
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 
+from ownership import signatures as sig
+from ownership.arguments import tensor_arg as _input
 from ownership.dtypes import dtype
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
+from ownership.op_registry import OPS
 from ownership.tensor import Tensor
 
 
-def is_tensor(obj: Any) -> bool:
+def is_tensor(obj: Any) -> builtins.bool:
     """True when ``obj`` is an ownership Tensor."""
     return isinstance(obj, Tensor)
 
 
 def numel(t: Tensor) -> int:
     """Number of elements of ``t``."""
+    _input("numel", t)
     return t.numel()
 
 
-def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
-    """``a + alpha * b``."""
-    return a.add(b, alpha=alpha)
+def _number_or_tensor(x: Any) -> Tensor:
+    """A Python number given where torch's ``Tensor input`` also takes numbers: a 0-d tensor."""
+    return x if isinstance(x, Tensor) else cast(Tensor, OPS["tensor"](x))
 
 
-def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
-    """``a - alpha * b``."""
-    return a.sub(b, alpha=alpha)
+def add(*args: Any, **kwargs: Any) -> Tensor:
+    """``input + alpha * other``; either may be a Python number (``torch.add(1, 2)``)."""
+    a = sig.FN_ADD.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).add(_operand(a["other"]), alpha=a["alpha"])
 
 
-def mul(a: Tensor, b: Any) -> Tensor:
-    """``a * b``."""
-    return a.mul(b)
+def sub(*args: Any, **kwargs: Any) -> Tensor:
+    """``input - alpha * other``; either may be a Python number."""
+    a = sig.FN_SUB.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).sub(_operand(a["other"]), alpha=a["alpha"])
 
 
-def div(a: Tensor, b: Any) -> Tensor:
-    """``a / b``."""
-    return a.div(b)
+def mul(*args: Any, **kwargs: Any) -> Tensor:
+    """``input * other``; either may be a Python number."""
+    a = sig.FN_MUL.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).mul(_operand(a["other"]))
 
 
-def pow(a: Tensor, exponent: Any) -> Tensor:
-    """``a ** exponent``."""
-    return a.pow(exponent)
+def div(*args: Any, **kwargs: Any) -> Tensor:
+    """``input / other`` (true division); either may be a Python number."""
+    a = sig.FN_DIV.parse(args, kwargs)[1]
+    return _number_or_tensor(a["input"]).div(_operand(a["other"]))
+
+
+def pow(*args: Any, **kwargs: Any) -> Tensor:
+    """``input ** exponent``; the base or the exponent may be a Python number."""
+    overload, a = sig.FN_POW.parse(args, kwargs)
+    if overload == 1:
+        return cast(Tensor, a["exponent"].__rpow__(a["self"]))
+    return cast(Tensor, a["input"].pow(a["exponent"]))
+
+
+def _operand(x: Any) -> Any:
+    """A number operand stays a Python number (torch's wrapped number), a tensor stays a tensor."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+def sum(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.sum(input, dim=None, keepdim=False, *, dtype=None)``."""
+    _, a = sig.FN_SUM.parse(args, kwargs)
+    return cast(Tensor, a["input"].sum(*_dim_args(a), dtype=a["dtype"]))
+
+
+def mean(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mean(input, dim=None, keepdim=False, *, dtype=None)``."""
+    _, a = sig.FN_MEAN.parse(args, kwargs)
+    return cast(Tensor, a["input"].mean(*_dim_args(a), dtype=a["dtype"]))
+
+
+def _dim_args(a: dict[str, Any]) -> tuple[Any, ...]:
+    return (a["dim"], a["keepdim"]) if "dim" in a else ()
+
+
+def max(*args: Any, **kwargs: Any) -> Any:
+    """``torch.max(input)``, ``torch.max(input, other)`` or ``torch.max(input, dim, keepdim)``."""
+    a = sig.FN_MAX.parse(args, kwargs)[1]
+    return a["input"].max(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
+
+
+def min(*args: Any, **kwargs: Any) -> Any:
+    """``torch.min(input)``, ``torch.min(input, other)`` or ``torch.min(input, dim, keepdim)``."""
+    a = sig.FN_MIN.parse(args, kwargs)[1]
+    return a["input"].min(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
+
+
+def argmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.argmax(input, dim=None, keepdim=False)``."""
+    a = sig.FN_ARGMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].argmax(a["dim"], a["keepdim"]))
+
+
+def argmin(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.argmin(input, dim=None, keepdim=False)``."""
+    a = sig.FN_ARGMIN.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].argmin(a["dim"], a["keepdim"]))
+
+
+def softmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.softmax(input, dim, dtype=None)``."""
+    a = sig.FN_SOFTMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].softmax(a["dim"], a["dtype"]))
+
+
+def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.log_softmax(input, dim, dtype=None)``."""
+    a = sig.FN_LOG_SOFTMAX.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].log_softmax(a["dim"], a["dtype"]))
+
+
+def matmul(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.matmul(input, other)``."""
+    a = sig.FN_MATMUL.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].matmul(a["other"]))
+
+
+def mm(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mm(input, mat2)``."""
+    a = sig.FN_MM.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].mm(a["mat2"]))
+
+
+def mv(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.mv(input, vec)``."""
+    a = sig.FN_MV.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].mv(a["vec"]))
+
+
+def dot(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.dot(input, tensor)``."""
+    a = sig.FN_DOT.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].dot(a["tensor"]))
+
+
+def clamp(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.clamp(input, min=None, max=None)``."""
+    a = sig.FN_CLAMP.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
+
+
+def where(*args: Any, **kwargs: Any) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other``; torch's error if the shapes do not
+    broadcast together (checked before any computation)."""
+    overload, a = sig.FN_WHERE.parse(args, kwargs)
+    if overload == 0:
+        raise NotImplementedError("where(condition) is not supported by ownership")
+    operands = (a["condition"], a.get("input", a.get("self")), a["other"])
+    _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
+    return cast(Tensor, OPS["where"](*operands))
+
+
+def _unary(name: str) -> Callable[..., Tensor]:
+    parser = sig.unary(name)
+
+    def function(*args: Any, **kwargs: Any) -> Tensor:
+        return cast(Tensor, getattr(parser.parse(args, kwargs)[1]["input"], name)())
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input)``: the method ``input.{name}()``."
+    return function
+
+
+abs = _unary("abs")
+cos = _unary("cos")
+exp = _unary("exp")
+log = _unary("log")
+neg = _unary("neg")
+relu = _unary("relu")
+sigmoid = _unary("sigmoid")
+sign = _unary("sign")
+sin = _unary("sin")
+sqrt = _unary("sqrt")
+tanh = _unary("tanh")
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """``t.flatten(start_dim, end_dim)``."""
+    _input("flatten", t)
     return t.flatten(start_dim, end_dim)
 
 
 def reshape(t: Tensor, shape: Any) -> Tensor:
     """``t.reshape(shape)``."""
+    _input("reshape", t)
     return t.reshape(shape)
 
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """``t.transpose(dim0, dim1)``."""
+    _input("transpose", t)
     return t.transpose(dim0, dim1)
 
 
 def permute(t: Tensor, dims: Any) -> Tensor:
     """``t.permute(dims)``."""
+    _input("permute", t)
     return t.permute(dims)
 
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """``t.unsqueeze(dim)``."""
+    _input("unsqueeze", t)
     return t.unsqueeze(dim)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """``t.squeeze(dim)``."""
+    _input("squeeze", t)
     return t.squeeze(dim)
 
 
 def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.unbind(dim)``."""
+    _input("unbind", t)
     return t.unbind(dim)
 
 
 def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.split(split_size, dim)``."""
+    _input("split", t)
     return t.split(split_size, dim)
 
 
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``t.chunk(chunks, dim)``."""
+    _input("chunk", t)
     return t.chunk(chunks, dim)
 
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``t.narrow(dim, start, length)``."""
+    _input("narrow", t)
     return t.narrow(dim, start, length)
 
 
 def select(t: Tensor, dim: int, index: int) -> Tensor:
     """``t.select(dim, index)``."""
+    _input("select", t)
     return t.select(dim, index)
 
 
 def t(x: Tensor) -> Tensor:
     """``x.t()``."""
+    _input("t", x)
     return x.t()
 
 
 def clone(x: Tensor) -> Tensor:
     """``x.clone()``."""
+    _input("clone", x)
     return x.clone()
 
 
 def detach(x: Tensor) -> Tensor:
     """``x.detach()``."""
+    _input("detach", x)
     return x.detach()
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
-    """Whether all elements are close."""
+    """Whether all elements are close (torch's errors for a non-tensor or unbroadcastable pair)."""
+    _input("allclose", a)
+    _input("allclose", b, "other", 2)
+    _broadcast_shapes(a._data.shape, b._data.shape)
     return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol))
 
 
 def equal(a: Tensor, b: Tensor) -> bool:
     """Same shape and same values."""
+    _input("equal", a)
+    _input("equal", b, "other", 2)
     return a.shape == b.shape and bool((a == b).all())
 
 
 def is_floating_point(x: Tensor) -> bool:
     """Whether ``x`` has a floating dtype."""
+    _input("is_floating_point", x)
     return x.is_floating_point()
 
 
 def broadcast_shapes(*shapes: Any) -> Size:
-    """The broadcast of several shapes."""
-    return Size(_broadcast_shapes(*shapes))
+    """The broadcast of several shapes, refused with the words of torch's own Python version.
+
+    >>> broadcast_shapes((2,), (3, 1), (1, 1, 1))
+    torch.Size([1, 3, 2])
+    """
+    given = tuple((s,) if isinstance(s, int) else s for s in shapes if s is not None)
+    for shape in given:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(
+                "Input shapes should be of type ints, a tuple of ints, or a list of ints, got "
+                f"{shape}"
+            )
+    common = [1] * builtins.max((len(s) for s in given), default=0)
+    for index, shape in enumerate(given):
+        for d in range(-1, -1 - len(shape), -1):
+            if shape[d] == common[d]:
+                continue
+            if common[d] == 1:
+                if shape[d] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[d] = shape[d]
+            if shape[d] != 1 and common[d] != shape[d]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[d]} at {d}! "
+                    f"Mismatching argument at index {index} had {shape}; but expected shape "
+                    f"should be broadcastable to {common}"
+                )
+    return Size(common)
 
 
-def eq(a: Tensor, b: Any) -> Tensor:
-    """Elementwise ``==``."""
-    return a.eq(b)
+def eq(*args: Any, **kwargs: Any) -> Tensor:
+    """Elementwise ``==``: ``torch.eq(input, other)``."""
+    a = sig.FN_EQ.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].eq(a["other"]))
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:
     """torch.promote_types."""
+    sig.PROMOTE_TYPES.parse((a, b), {})
     return _promote_types(a, b)

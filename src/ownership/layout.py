@@ -70,13 +70,16 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
-    """Normalise a possibly negative dim, raising torch's IndexError when out of range."""
+    """Normalise a possibly negative dim, raising torch's IndexError when out of range.
+
+    A 0-d tensor takes ``dim`` 0 or -1, both meaning its one (implicit) dimension: 0.
+    """
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < lo or dim > hi:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
-    return dim + ndim if dim < 0 else dim
+    return dim + max(ndim, 1) if dim < 0 else dim
 
 
 def infer_size(shape: Sequence[int], total: int) -> Shape:
@@ -85,11 +88,16 @@ def infer_size(shape: Sequence[int], total: int) -> Shape:
     infer = [i for i, s in enumerate(shape) if s == -1]
     if len(infer) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {list(shape)}")
     known = numel([s for s in shape if s != -1])
     if infer:
+        if known == 0 and total == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or total % known != 0:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {total}")
         out = list(shape)
@@ -170,22 +178,29 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
     return out
 
 
-def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int]) -> Shape:
-    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse)."""
+def expand_strides(
+    shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int], type_name: str = ""
+) -> Shape:
+    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse).
+
+    ``type_name`` is how torch names the tensor's type in its message (``torch.FloatTensor``).
+    """
     if len(new_shape) < len(shape):
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{list(shape)}}}, size={list(new_shape)}): the number of sizes "
+            f"expand({type_name or 'torch.FloatTensor'}{{{list(shape)}}}, size={list(new_shape)}): "
+            "the number of sizes "
             f"provided ({len(new_shape)}) must be greater or equal to the number of dimensions in the "
             f"tensor ({len(shape)})"
         )
     lead = len(new_shape) - len(shape)
     out = []
-    for i, target in enumerate(new_shape):
+    for i in range(len(new_shape) - 1, -1, -1):  # torch checks from the last dimension
+        target = new_shape[i]
         if i < lead:
             if target < 0:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
-                    "non-existing dimension 0"
+                    f"non-existing dimension {i}"
                 )
             out.append(0)
             continue
@@ -200,7 +215,7 @@ def expand_strides(shape: Sequence[int], strides: Sequence[int], new_shape: Sequ
                 f"non-singleton dimension {i}.  Target sizes: {list(new_shape)}.  Tensor sizes: "
                 f"{list(shape)}"
             )
-    return tuple(out)
+    return tuple(reversed(out))
 
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:

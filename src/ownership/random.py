@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.tensor import Tensor
 
 
@@ -61,12 +63,6 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
-    if len(size) == 1 and isinstance(size[0], tuple | list):
-        return tuple(int(s) for s in size[0])
-    return tuple(int(s) for s in size)
-
-
 def _make(arr: Any, dtype: Any, requires_grad: bool) -> Tensor:
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     t = Tensor._wrap(np.asarray(arr, dtype=dt.np), dt)
@@ -80,7 +76,7 @@ def randn(
 ) -> Tensor:
     """Standard normal samples."""
     g = generator or default_generator
-    return _make(g._rng.standard_normal(_size(size)), dtype, requires_grad)
+    return _make(g._rng.standard_normal(sig.sizes("randn", size)), dtype, requires_grad)
 
 
 def rand(
@@ -88,36 +84,38 @@ def rand(
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
     g = generator or default_generator
-    return _make(g._rng.random(_size(size)), dtype, requires_grad)
+    return _make(g._rng.random(sig.sizes("rand", size)), dtype, requires_grad)
 
 
-def randint(
-    low: int,
-    high: int | None = None,
-    size: Any = (),
-    *,
-    generator: Generator | None = None,
-    dtype: Any = None,
-) -> Tensor:
-    """Integers in [low, high)."""
-    if high is None:
-        low, high = 0, low
+def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -> Tensor:
+    """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    a = sig.RANDINT.parse(args, {})[1]
+    low, high, shape = a.get("low", 0), a["high"], a["size"]
+    sig.non_negative(shape)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     g = generator or default_generator
     dt = dtypes.resolve(dtype) or dtypes.int64
-    return Tensor._wrap(g._rng.integers(low, high, size=tuple(size)).astype(dt.np), dt)
+    return Tensor._wrap(g._rng.integers(low, high, size=shape).astype(dt.np), dt)
 
 
 def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
     """A random permutation of 0..n-1 (int64)."""
+    sig.RANDPERM.parse((n,), {})
+    sig.non_negative((n,))
     g = generator or default_generator
     return Tensor._wrap(g._rng.permutation(n).astype(np.int64), dtypes.int64)
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples with ``t``'s shape."""
+    tensor_arg("randn_like", t)
     return randn(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples with ``t``'s shape."""
+    tensor_arg("rand_like", t)
     return rand(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)

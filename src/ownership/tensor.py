@@ -35,6 +35,7 @@ from ownership import (
     tensor_copying,
 )
 from ownership.autograd import engine, hooks
+from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
 from ownership.dtypes import dtype as DType
 from ownership.inplace_rules import DEFAULT, INFERENCE_MODE, NO_GRAD_MODE
@@ -335,6 +336,11 @@ class Tensor(TensorConversion, TensorMethods):
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         """Set ``requires_grad`` of a leaf (in place); returns self."""
+        if not isinstance(requires_grad, builtins.bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
         if not self.is_leaf:
             if requires_grad:
                 return self
@@ -416,6 +422,8 @@ class Tensor(TensorConversion, TensorMethods):
             inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
             if not inputs:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        if gradient is not None and not isinstance(gradient, Tensor):
+            gradient = _one_gradient(gradient)
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -541,6 +549,15 @@ class Tensor(TensorConversion, TensorMethods):
     def __reduce_ex__(self, protocol: Any) -> Any:
         """torch's pickling (see :mod:`ownership.tensor_copying`)."""
         return tensor_copying.reduce_tensor(self)
+
+
+def _one_gradient(given: Any) -> Tensor | None:
+    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
+    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
+    if not grads:
+        raise RuntimeError("got 1 tensors and 0 gradients")
+    first: Tensor | None = grads[0]
+    return first
 
 
 def _c_name(d: DType) -> str:

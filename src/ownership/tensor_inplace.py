@@ -8,6 +8,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import signatures as sig
+from ownership.arguments import tp_name
 from ownership.op_registry import op
 
 if TYPE_CHECKING:
@@ -19,41 +21,48 @@ class TensorInplace:
 
     __slots__ = ()
 
-    def add_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
+    def add_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self += alpha * other``; bumps the version once."""
-        return op("add_")(self, other, alpha=alpha)
+        a = sig.ADD_.parse(args, kwargs)[1]
+        return op("add_")(self, a["other"], alpha=a["alpha"])
 
-    def sub_(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
+    def sub_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self -= alpha * other``."""
-        return op("sub_")(self, other, alpha=alpha)
+        a = sig.SUB_.parse(args, kwargs)[1]
+        return op("sub_")(self, a["other"], alpha=a["alpha"])
 
-    def mul_(self, other: Any) -> Tensor:
+    def mul_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self *= other``."""
-        return op("mul_")(self, other)
+        return op("mul_")(self, sig.MUL_.parse(args, kwargs)[1]["other"])
 
-    def div_(self, other: Any) -> Tensor:
+    def div_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self /= other``."""
-        return op("div_")(self, other)
+        return op("div_")(self, sig.DIV_.parse(args, kwargs)[1]["other"])
 
-    def pow_(self, exponent: Any) -> Tensor:
+    def pow_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self **= exponent``."""
-        return op("pow_")(self, exponent)
+        return op("pow_")(self, sig.POW_.parse(args, kwargs)[1]["exponent"])
 
     def zero_(self) -> Tensor:
         """Fill with zeros in place."""
         return op("zero_")(self)
 
-    def fill_(self, value: Any) -> Tensor:
+    def fill_(self, *args: Any, **kwargs: Any) -> Tensor:
         """Fill with ``value`` in place."""
-        return op("fill_")(self, value)
+        return op("fill_")(self, sig.FILL_.parse(args, kwargs)[1]["value"])
 
     def copy_(self, src: Any) -> Tensor:
         """Copy ``src`` (a tensor, numpy array or torch tensor, broadcastable) into self."""
+        if not hasattr(src, "__array__") and not hasattr(src, "detach"):  # torch's refusal
+            raise TypeError(
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {tp_name(src)}"
+            )
         return op("copy_")(self, src)
 
-    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:
-        """Clamp in place."""
-        return op("clamp_")(self, min, max)
+    def clamp_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Clamp in place: ``clamp_(min=None, max=None)``."""
+        a = sig.CLAMP_.parse(args, kwargs)[1]
+        return op("clamp_")(self, a["min"], a["max"])
 
     clip_ = clamp_
 

@@ -14,6 +14,8 @@ import builtins
 from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes
+from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, op
 from ownership.tensor_extras import TensorExtras
@@ -27,31 +29,51 @@ if TYPE_CHECKING:
 __all__ = ["TensorMethods"]
 
 
+def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
+    """The dims of ``sum``/``mean``: none given (0), or the dim overload, where None means all."""
+    if overload == 0:
+        return None
+    return () if a["dim"] is None else a["dim"]
+
+
+def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) -> Any:
+    """``max``/``min`` by overload: of all elements (0), elementwise (1), along ``dim`` (2)."""
+    overload, a = parsed
+    if overload == 1:
+        other = a["other"]
+        return OPS["where"]((t > other) if which == "max" else (t < other), t, other)
+    if overload == 2:
+        return OPS[which](t, a["dim"], a["keepdim"])
+    return OPS[which](t)
+
+
 class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     """Op methods of :class:`~ownership.tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
     dtype: DType
 
-    def add(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self + alpha * other``."""
-        return op("add")(self, other, alpha=alpha)
+    def add(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``self + alpha * other``: ``add(other, *, alpha=1)``."""
+        a = sig.ADD.parse(args, kwargs)[1]
+        return op("add")(self, a["other"], alpha=a["alpha"])
 
-    def sub(self, other: Any, *, alpha: builtins.float = 1) -> Tensor:
-        """``self - alpha * other``."""
-        return op("sub")(self, other, alpha=alpha)
+    def sub(self, *args: Any, **kwargs: Any) -> Tensor:
+        """``self - alpha * other``: ``sub(other, *, alpha=1)``."""
+        a = sig.SUB.parse(args, kwargs)[1]
+        return op("sub")(self, a["other"], alpha=a["alpha"])
 
-    def mul(self, other: Any) -> Tensor:
+    def mul(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self * other``."""
-        return op("mul")(self, other)
+        return op("mul")(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
-    def div(self, other: Any) -> Tensor:
+    def div(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self / other``."""
-        return op("div")(self, other)
+        return op("div")(self, sig.DIV.parse(args, kwargs)[1]["other"])
 
-    def pow(self, exponent: Any) -> Tensor:
+    def pow(self, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""
-        return op("pow")(self, exponent)
+        return op("pow")(self, sig.POW.parse(args, kwargs)[1]["exponent"])
 
     def neg(self) -> Tensor:
         """``-self``."""
@@ -93,9 +115,10 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """Elementwise max(x, 0) (saves its result)."""
         return op("relu")(self)
 
-    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
-        """Elementwise clamp into [min, max] (saves its input)."""
-        return op("clamp")(self, min, max)
+    def clamp(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``."""
+        a = sig.CLAMP.parse(args, kwargs)[1]
+        return op("clamp")(self, a["min"], a["max"])
 
     clip = clamp
 
@@ -103,37 +126,43 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """``self`` where ``condition`` holds, else ``y`` (``torch.where(condition, self, y)``)."""
         return op("where")(condition, self, y)
 
-    def sum(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Sum of all elements, or over ``dim``."""
-        return op("sum")(self, dim, keepdim, dtype=dtype)
+    def sum(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
+        overload, a = sig.SUM.parse(args, kwargs)
+        return op("sum")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
-    def mean(
-        self, dim: Any = None, keepdim: builtins.bool = False, *, dtype: DType | None = None
-    ) -> Tensor:
-        """Mean of all elements, or over ``dim``."""
-        return op("mean")(self, dim, keepdim, dtype=dtype)
+    def mean(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
+        overload, a = sig.MEAN.parse(args, kwargs)
+        return op("mean")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
-    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Maximum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["max"](self, dim, keepdim)
+    def max(self, *args: Any, **kwargs: Any) -> Any:
+        """Maximum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
+        return _extreme(self, "max", sig.MAX.parse(args, kwargs))
 
-    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
-        """Minimum of all elements, or ``(values, indices)`` over ``dim``."""
-        return OPS["min"](self, dim, keepdim)
+    def min(self, *args: Any, **kwargs: Any) -> Any:
+        """Minimum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
+        return _extreme(self, "min", sig.MIN.parse(args, kwargs))
 
-    def argmax(self, dim: builtins.int | None = None, keepdim: builtins.bool = False) -> Tensor:
-        """Index of the maximum (flattened when ``dim`` is None)."""
-        return op("argmax")(self, dim, keepdim)
+    def argmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Index of the maximum (flattened when ``dim`` is None): ``argmax(dim=None, keepdim=False)``."""
+        a = sig.ARGMAX.parse(args, kwargs)[1]
+        return op("argmax")(self, a["dim"], a["keepdim"])
 
-    def softmax(self, dim: builtins.int) -> Tensor:
-        """Softmax over ``dim`` (saves its result)."""
-        return op("softmax")(self, dim)
+    def argmin(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Index of the minimum (flattened when ``dim`` is None): ``argmin(dim=None, keepdim=False)``."""
+        a = sig.ARGMIN.parse(args, kwargs)[1]
+        return op("argmin")(self, a["dim"], a["keepdim"])
 
-    def log_softmax(self, dim: builtins.int) -> Tensor:
-        """Log-softmax over ``dim`` (stable; saves its result)."""
-        return op("log_softmax")(self, dim)
+    def softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""
+        a = sig.SOFTMAX.parse(args, kwargs)[1]
+        return op("softmax")(self, a["dim"], a["dtype"])
+
+    def log_softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``."""
+        a = sig.LOG_SOFTMAX.parse(args, kwargs)[1]
+        return op("log_softmax")(self, a["dim"], a["dtype"])
 
     def matmul(self, other: Tensor) -> Tensor:
         """Matrix product with torch's 1-D/2-D rules."""
@@ -151,29 +180,29 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """1-D dot product."""
         return op("dot")(self, other)
 
-    def eq(self, other: Any) -> Tensor:
+    def eq(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``==`` as a bool tensor."""
-        return op("eq")(self, other)
+        return op("eq")(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
 
-    def ne(self, other: Any) -> Tensor:
+    def ne(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``!=`` as a bool tensor."""
-        return op("ne")(self, other)
+        return op("ne")(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
 
-    def lt(self, other: Any) -> Tensor:
+    def lt(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<``."""
-        return op("lt")(self, other)
+        return op("lt")(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
 
-    def le(self, other: Any) -> Tensor:
+    def le(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<=``."""
-        return op("le")(self, other)
+        return op("le")(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
 
-    def gt(self, other: Any) -> Tensor:
+    def gt(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>``."""
-        return op("gt")(self, other)
+        return op("gt")(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
 
-    def ge(self, other: Any) -> Tensor:
+    def ge(self, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
-        return op("ge")(self, other)
+        return op("ge")(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
 
     def all(self) -> Tensor:
         """Whether all elements are true."""
@@ -197,6 +226,7 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
 
     def type_as(self, other: Tensor) -> Tensor:
         """Convert to ``other``'s dtype."""
+        tensor_arg("type_as", other, "other")
         return op("to")(self, other.dtype)
 
     def float(self) -> Tensor:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import signatures as sig
+from ownership.arguments import tensor_arg
 from ownership.op_registry import op, op_many
 
 if TYPE_CHECKING:
@@ -20,25 +22,31 @@ class TensorViews:
 
     __slots__ = ()
 
-    def view(self, *shape: Any) -> Tensor:
+    def view(self, *args: Any, **kwargs: Any) -> Tensor:
         """Same storage, new shape (fails when the strides do not allow it)."""
-        return op("view")(self, *shape)
+        overload, a = sig.VIEW.parse(args, kwargs)
+        if overload == 0:
+            raise RuntimeError("view(dtype) is not supported by ownership")
+        return op("view")(self, a["size"])
 
     def view_as(self, other: Tensor) -> Tensor:
         """``view(other.shape)``."""
+        tensor_arg("view_as", other, "other")
         return op("view")(self, other.shape)
 
-    def reshape(self, *shape: Any) -> Tensor:
+    def reshape(self, *args: Any, **kwargs: Any) -> Tensor:
         """A view when the strides allow it, else a copy."""
-        return op("reshape")(self, *shape)
+        return op("reshape")(self, sig.RESHAPE.parse(args, kwargs)[1]["shape"])
 
     def reshape_as(self, other: Tensor) -> Tensor:
         """``reshape(other.shape)``."""
+        tensor_arg("reshape_as", other, "other")
         return op("reshape")(self, other.shape)
 
-    def flatten(self, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:
+    def flatten(self, *args: Any, **kwargs: Any) -> Tensor:
         """Merge dimensions ``start_dim..end_dim`` (a view when possible)."""
-        return op("flatten")(self, start_dim, end_dim)
+        a = sig.FLATTEN.parse(args, kwargs)[1]
+        return op("flatten")(self, a["start_dim"], a["end_dim"])
 
     def t(self) -> Tensor:
         """Transpose of a tensor of at most 2 dimensions (a view)."""
@@ -52,48 +60,55 @@ class TensorViews:
     @property
     def mT(self) -> Tensor:
         """The last two dimensions swapped (a view)."""
-        return op("transpose")(self, -2, -1)
+        return op("mT")(self)
 
-    def transpose(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
-        """Two dimensions swapped (a view)."""
-        return op("transpose")(self, dim0, dim1)
+    def transpose(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Two dimensions swapped (a view): ``transpose(dim0, dim1)``."""
+        a = sig.TRANSPOSE.parse(args, kwargs)[1]
+        return op("transpose")(self, a["dim0"], a["dim1"])
 
-    def permute(self, *dims: Any) -> Tensor:
+    def permute(self, *args: Any, **kwargs: Any) -> Tensor:
         """Dimensions reordered (a view)."""
-        return op("permute")(self, *dims)
+        return op("permute")(self, sig.PERMUTE.parse(args, kwargs)[1]["dims"])
 
-    def expand(self, *sizes: Any) -> Tensor:
+    def expand(self, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
-        return op("expand")(self, *sizes)
+        return op("expand")(self, sig.EXPAND.parse(args, kwargs)[1]["size"])
 
     def expand_as(self, other: Tensor) -> Tensor:
         """``expand(other.shape)``."""
+        tensor_arg("expand_as", other, "other")
         return op("expand")(self, other.shape)
 
-    def unsqueeze(self, dim: builtins.int) -> Tensor:
-        """A new size-1 dimension at ``dim`` (a view)."""
-        return op("unsqueeze")(self, dim)
+    def unsqueeze(self, *args: Any, **kwargs: Any) -> Tensor:
+        """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
+        return op("unsqueeze")(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
 
-    def squeeze(self, dim: Any = None) -> Tensor:
-        """Size-1 dimensions removed (a view)."""
-        return op("squeeze")(self, dim)
+    def squeeze(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
+        return op("squeeze")(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
-    def narrow(self, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:
-        """Elements ``start..start+length`` of ``dim`` (a view)."""
-        return op("narrow")(self, dim, start, length)
+    def narrow(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
+        a = sig.NARROW.parse(args, kwargs)[1]
+        return op("narrow")(self, a["dim"], builtins.int(a["start"]), a["length"])
 
-    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
-        """Index ``index`` of ``dim``, removing it (a view)."""
-        return op("select")(self, dim, index)
+    def select(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
+        a = sig.SELECT.parse(args, kwargs)[1]
+        return op("select")(self, a["dim"], a["index"])
 
-    def unbind(self, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    def unbind(self, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
         """All slices along ``dim`` (multi-output views: refuse in-place with grad on)."""
-        return op_many("unbind")(self, dim)
+        return op_many("unbind")(self, sig.UNBIND.parse(args, kwargs)[1]["dim"])
 
-    def split(self, split_size: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    def split(self, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
         """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
-        return op_many("split")(self, split_size, dim)
+        parser = sig.SPLIT if isinstance(split_size, builtins.int) else sig.SPLIT_WITH_SIZES
+        a = parser.parse((self, split_size, dim), {})[1]
+        return op_many("split")(self, a.get("split_size", a.get("split_sizes")), a["dim"])
 
-    def chunk(self, chunks: builtins.int, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    def chunk(self, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
         """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
-        return op_many("chunk")(self, chunks, dim)
+        a = sig.CHUNK.parse(args, kwargs)[1]
+        return op_many("chunk")(self, a["chunks"], a["dim"])

@@ -14,6 +14,25 @@ def _seq(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
 
 
+def _is_tensor(x: Any) -> bool:
+    return hasattr(x, "_storage") and hasattr(x, "requires_grad")
+
+
+def tensors_given(x: Any) -> list[Any]:
+    """torch's reading of ``outputs``/``inputs``: one tensor, or any sequence (``tuple(x)``)."""
+    return [x] if _is_tensor(x) else list(tuple(x))  # tuple(None): Python's own TypeError
+
+
+def gradients_given(given: Any, n: int) -> list[Any]:
+    """torch's reading of ``gradient``/``grad_outputs``: a tensor, or a sequence whose first
+    ``n`` entries (one per output) are tensors or None."""
+    grads = tensors_given(given)
+    for g in grads[:n]:
+        if g is not None and not _is_tensor(g):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    return grads
+
+
 def grad(
     outputs: Any,
     inputs: Any,
@@ -27,11 +46,21 @@ def grad(
 
     ``create_graph=True`` records the backward itself so the result can be differentiated again.
     """
-    outs = _seq(outputs)
-    ins = _seq(inputs)
+    outs = tensors_given(outputs)
+    ins = tensors_given(inputs)
+    for o in outs:
+        if not _is_tensor(o):
+            raise AssertionError("Expected output to be a torch.Tensor")
+    for t in ins:
+        if not _is_tensor(t):
+            raise RuntimeError(
+                f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
+            )
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    gos: Sequence[Any] = _seq(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    gos: Sequence[Any] = (
+        gradients_given(grad_outputs, len(outs)) if grad_outputs is not None else [None] * len(outs)
+    )
     if len(gos) != len(outs):
         raise RuntimeError(
             f"grad requires one grad_output per output ({len(gos)} given for {len(outs)} outputs)"

@@ -144,7 +144,7 @@ def _run_chain(hooks: HookDict, grad: Any) -> Any:
 def run_pre_hooks(node: Any, grads: list[Any]) -> None:
     """Apply the hooks of ``node``'s outputs (or of its leaf), in place in ``grads``, to the
     gradients about to be used. A gradient a hook kept is seen by the engine's reference count
-    (:mod:`ownership.autograd.unseen`) and so is never reused in place afterwards."""
+    (``ownership.autograd.unseen``) and so is never reused in place afterwards."""
     table: dict[int, HookDict] = {}
     if node._pre_hooks is not None:
         table = node._pre_hooks

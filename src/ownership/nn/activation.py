@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from ownership.nn import functional as F
 from ownership.nn.module import Module
 from ownership.tensor import Tensor
 
@@ -24,7 +25,7 @@ class ReLU(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """``max(input, 0)``: a new tensor, or ``input`` itself written in place if ``inplace``."""
-        return input.relu_() if self.inplace else input.relu()
+        return F.relu(input, self.inplace)
 
     def extra_repr(self) -> str:
         """``'inplace=True'`` when set, else empty (torch's repr)."""
@@ -36,7 +37,7 @@ class Sigmoid(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """A new tensor (``SigmoidBackward0``); ``input`` is not modified."""
-        return input.sigmoid()
+        return F.sigmoid(input)
 
 
 class Tanh(Module):
@@ -44,4 +45,4 @@ class Tanh(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """A new tensor (``TanhBackward0``); ``input`` is not modified."""
-        return input.tanh()
+        return F.tanh(input)

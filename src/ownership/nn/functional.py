@@ -9,41 +9,73 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
-from ownership.ops import softmax as _sm
-from ownership.ops import unary as _pw
-from ownership.ops.loss import cross_entropy, mse_loss, nll_loss
-from ownership.ops.nn_ops import batch_norm, linear
-from ownership.ops.statistics import threshold
+from ownership.arguments import tensor_arg
+from ownership.op_registry import op, quiet
+from ownership.ops import loss as _loss
+from ownership.ops import nn_ops as _nn
+from ownership.ops import statistics as _stats
 from ownership.tensor import Tensor
 
-# linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops).
+# linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
+# behind the engine's rule that numpy's floating-point warnings never reach the user.
+cross_entropy = quiet(_loss.cross_entropy)
+mse_loss = quiet(_loss.mse_loss)
+nll_loss = quiet(_loss.nll_loss)
+batch_norm = quiet(_nn.batch_norm)
+threshold = quiet(_stats.threshold)
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``; torch's TypeError when ``input`` is not a tensor."""
+    tensor_arg("linear", input)
+    return _quiet_linear(input, weight, bias)
+
+
+_quiet_linear = quiet(_nn.linear)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
-    return input.relu_() if inplace else _pw.relu(input)
+    tensor_arg("relu", input)
+    return input.relu_() if inplace else op("relu")(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
-    return _pw.sigmoid(input)
+    tensor_arg("sigmoid", input)
+    return op("sigmoid")(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
-    return _pw.tanh(input)
+    tensor_arg("tanh", input)
+    return op("tanh")(input)
+
+
+def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
+    """torch's choice of dim when none is given (0 for 0-, 1- and 3-d input, else 1), warned."""
+    if dim is not None:
+        return dim
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if input.dim() in (0, 1, 3) else 1
 
 
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
-    """Softmax over ``dim`` (``SoftmaxBackward0``)."""
-    return _sm.softmax(input, dim, dtype)
+    """Softmax over ``dim`` (``SoftmaxBackward0``): the method ``input.softmax(dim)``."""
+    return input.softmax(_implicit_dim("softmax", input, dim), dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``)."""
-    return _sm.log_softmax(input, dim, dtype)
+    return input.log_softmax(_implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 
 __all__ = [

@@ -17,7 +17,7 @@ from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
-from ownership.ops.creation import zeros
+from ownership.ops.creation import empty
 from ownership.tensor import Tensor
 
 __all__ = ["Linear"]
@@ -46,9 +46,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(zeros(out_features, in_features))
+        self.weight = Parameter(empty(out_features, in_features))
         if bias:
-            self.bias = Parameter(zeros(out_features))
+            self.bias = Parameter(empty(out_features))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -4,6 +4,7 @@ Importing this package installs every op into :data:`ownership.op_registry.OPS`,
 Tensor methods (``x + y``, ``x.sum()``, ``x.view(...)``, ``x.add_(...)``) reach them.
 """
 
+from ownership.op_registry import OPS, quiet
 from ownership.ops import (
     arithmetic,
     comparison,
@@ -36,6 +37,8 @@ for _module in (
     statistics,
 ):
     _module.register()
+for _name, _fn in OPS.items():  # every method call passes through numpy's quiet mode
+    OPS[_name] = quiet(_fn)
 
 __all__ = [
     "arithmetic",

@@ -21,7 +21,6 @@ from ownership.autograd.node import OpNode
 from ownership.op_registry import OPS
 from ownership.ops.common import (
     check_broadcast,
-    float_errors,
     inputs_needed,
     needs_grad,
     operand,
@@ -203,8 +202,7 @@ def div(a: Tensor, b: Any) -> Tensor:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
-    with float_errors():
-        out = wrap(np.true_divide(a._data, raw(b)), dt)
+    out = wrap(np.true_divide(a._data, raw(b)), dt)
     if needs_grad(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div, bin_ctx(a, b, None))
         node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
@@ -220,8 +218,7 @@ def div(a: Tensor, b: Any) -> Tensor:
 def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
-    with float_errors():
-        out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
+    out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
     if needs_grad(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save("result", out, is_output=True)
@@ -242,8 +239,7 @@ def pow_(a: Tensor, e: Any) -> Tensor:
     if isinstance(e, Tensor):
         dt = result_dtype(a, e)
         check_broadcast(a, e)
-        with float_errors():
-            out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
+        out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
         if needs_grad(a, e):
             ctx = bin_ctx(a, e, None)
 
@@ -266,8 +262,7 @@ def pow_(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
     if not a.dtype.is_floating_point and isinstance(e, int) and e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    with float_errors():
-        out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
+    out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
     if needs_grad(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
@@ -278,8 +273,7 @@ def _power(base: Any, exponent: Any, dt: Any) -> Any:
     """Elementwise power; integer results of negative exponents truncate toward zero (torch)."""
     if dt.is_floating_point or not np.any(np.asarray(exponent) < 0):
         return np.power(base, exponent)
-    with np.errstate(all="ignore"):
-        out = np.trunc(np.power(base.astype(np.float64), np.asarray(exponent, dtype=np.float64)))
+    out = np.trunc(np.power(base.astype(np.float64), np.asarray(exponent, dtype=np.float64)))
     return np.nan_to_num(out, nan=0, posinf=0, neginf=0).astype(dt.np)
 
 
@@ -289,8 +283,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     if isinstance(b, Tensor):
         return pow_(b, a)
     dt = result_dtype(a, b)
-    with float_errors():
-        out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
+    out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
     if needs_grad(a):
         base = float(np.log(b)) if b > 0 else float("nan")
         node = record(

@@ -145,11 +145,6 @@ def scalar_value(x: Any) -> Any:
     return x.item() if isinstance(x, np.generic) else x
 
 
-def float_errors() -> Any:
-    """numpy's error state for elementwise math: inf and nan are results, not errors (torch)."""
-    return np.errstate(divide="ignore", invalid="ignore", over="ignore")
-
-
 def operand(b: Any) -> Any:
     """The second operand of an elementwise op: a Tensor, or a Python number, as torch takes it."""
     tb = type(b)

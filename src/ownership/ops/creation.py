@@ -14,9 +14,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, inference_mode
+from ownership import signatures as sig
+from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
-from ownership.layout import Size
 from ownership.op_registry import OPS
+from ownership.ops import checks, python_data
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 
@@ -53,18 +55,6 @@ def _infer(data: Any, arr: NDArray[Any]) -> DType:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def _check_ragged(data: Any, dim: int) -> None:
-    """torch's error for nested sequences of unequal lengths."""
-    if not data or not isinstance(data[0], list | tuple):
-        return
-    n = len(data[0])
-    for item in data:
-        if not isinstance(item, list | tuple) or len(item) != n:
-            got = len(item) if isinstance(item, list | tuple) else type(item).__name__
-            raise ValueError(f"expected sequence of length {n} at dim {dim + 1} (got {got})")
-        _check_ragged(item, dim + 1)
-
-
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats)."""
     if isinstance(data, Tensor):
@@ -75,28 +65,12 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
             UserWarning,
             stacklevel=2,
         )
-    if isinstance(data, list | tuple):
-        _check_ragged(data, 0)
+    given = dtypes.resolve(dtype)
+    if not (isinstance(data, Tensor | np.ndarray | np.generic) or hasattr(data, "__array__")):
+        given = python_data.check(data, given)  # torch's errors for bad Python data
     arr = to_numpy(data)
-    if arr.dtype == object:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    dt = dtypes.resolve(dtype) or _infer(data, arr)
+    dt = given or _infer(data, arr)
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
-
-
-def _size(size: Sequence[Any], name: str = "") -> tuple[int, ...]:
-    if not size and name:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-    out = tuple(
-        int(s)
-        for s in (size[0] if len(size) == 1 and isinstance(size[0], tuple | list | Size) else size)
-    )
-    for s in out:
-        if s < 0 and name == "zeros":
-            raise RuntimeError("zeros: Dimension size must be non-negative.")
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(out)}")
-    return out
 
 
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
@@ -114,40 +88,46 @@ def full(
     size: Sequence[int], fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``."""
+    shape = sig.FULL.parse((size, fill_value), {})[1]["size"]
+    sig.non_negative(shape)
     dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
-    return _leaf(np.full(_size((size,)), fill_value, dtype=dt.np), dt, requires_grad)
+    checks.fits(dt, fill_value)
+    return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.zeros(_size(size, "zeros"), dtype=dt.np), dt, requires_grad)
+    return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.ones(_size(size, "ones"), dtype=dt.np), dt, requires_grad)
+    return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
-    _size(size, "empty")
+    sig.sizes("empty", size)
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
 def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
+    _like("zeros_like", t)
     return zeros(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Ones with ``t``'s shape and dtype."""
+    _like("ones_like", t)
     return ones(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Like :func:`zeros_like`."""
+    _like("empty_like", t)
     return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -155,6 +135,7 @@ def full_like(
     t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``fill_value`` with ``t``'s shape and dtype."""
+    _like("full_like", t)
     return full(t._data.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
@@ -162,12 +143,17 @@ def arange(
     start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32."""
+    given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
+    sig.ARANGE.parse(given, {})
     if end is None:
         start, end = 0, start
+    checks.arange_range(start, end, step)
     dt = dtypes.resolve(dtype)
     if dt is None:
-        isint = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
+        isint = all(isinstance(v, int | np.integer) for v in (start, end, step))
         dt = dtypes.int64 if isint else dtypes.get_default_dtype()
+    if np.isinf(step):  # torch's length is ceil((end - start) / step): 0 for an infinite step
+        return _leaf(np.zeros(0, dtype=dt.np), dt, requires_grad)
     return _leaf(np.arange(start, end, step).astype(dt.np), dt, requires_grad)
 
 
@@ -175,12 +161,19 @@ def linspace(
     start: float, end: float, steps: int, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``."""
+    sig.LINSPACE.parse((start, end, steps), {})
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """The identity matrix."""
+    sig.EYE.parse((n,) if m is None else (n, m), {})
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
@@ -189,6 +182,8 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     """A tensor sharing memory with a numpy array."""
     if not arr.flags.c_contiguous:
         raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
+    if not arr.flags.writeable:
+        arr = checks.writable(arr)
     return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
 
 
@@ -214,6 +209,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Convert to a dtype (``ToCopyBackward0``); ``t`` itself when nothing changes."""
     target = kwargs.get("dtype")
     for a in args:
+        checks.device(a)
         if isinstance(a, Tensor):
             target = a.dtype
         elif a is not None and not (isinstance(a, str) or type(a).__name__ == "device"):
@@ -237,13 +233,11 @@ def _promoted(ts: list[Tensor]) -> DType:
     return dt
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Join along a new dim (``StackBackward0``)."""
-    ts = list(tensors)
-    if not ts:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    nd = ts[0]._data.ndim + 1
-    d = dim + nd if dim < 0 else dim
+def stack(*args: Any, **kwargs: Any) -> Tensor:
+    """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``."""
+    a = sig.FN_STACK.parse(args, kwargs)[1]
+    ts = list(a["tensors"])
+    d = checks.join(ts, a["dim"], stacking=True)
     dt = _promoted(ts)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
@@ -251,21 +245,23 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return out
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    """Join along an existing dim (``CatBackward0``)."""
-    ts = list(tensors)
-    if not ts:
-        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    nd = ts[0]._data.ndim
-    d = dim + nd if dim < 0 else dim
+def cat(*args: Any, **kwargs: Any) -> Tensor:
+    """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
+    a = sig.FN_CAT.parse(args, kwargs)[1]
+    ts = list(a["tensors"])
+    d = checks.join(ts, a["dim"], stacking=False)
     dt = _promoted(ts)
-    out = wrap(np.concatenate([x._data for x in ts], axis=d), dt)
+    joined = [x._data for x in ts if x._data.shape != (0,)] or [ts[0]._data]
+    out = wrap(np.concatenate(joined, axis=d), dt)
     if needs_grad(*ts):
-        sizes = [x._data.shape[d] for x in ts]
+        sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 
         def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
             out_g, start = [], 0
             for n in sizes:
+                if n is None:  # a skipped 1-D empty input (torch's legacy rule)
+                    out_g.append(g[0].new_zeros(0))
+                    continue
                 out_g.append(g[0].narrow(d, start, n))
                 start += n
             return tuple(out_g)

@@ -8,13 +8,16 @@ alias, each a view (torch's grad_fn names). Integer-array and boolean-mask indic
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ownership import dtypes
+from ownership.arguments import tp_name
 from ownership.op_registry import OPS
-from ownership.ops import views
+from ownership.ops import checks, views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
@@ -35,17 +38,73 @@ def _is_basic(item: Any) -> bool:
     )
 
 
+_INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
+
+
+def _keys(t: Tensor, key: Any) -> tuple[Any, ...]:
+    """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
+    tkey = key if isinstance(key, tuple) else (key,)
+    if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
+        # torch warns, but drops the warning when it is an error: the index fails anyway
+        with contextlib.suppress(UserWarning):
+            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+    if t._data.ndim == 0:
+        real = [k for k in tkey if k is not None and k is not Ellipsis]
+        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
+            raise IndexError("too many indices for tensor of dimension 0")
+        if real and isinstance(real[0], slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if t._data.ndim and sum(_dims_indexed(k) for k in tkey) > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    if isinstance(key, str | bytes):
+        raise TypeError(f"new(): invalid data type '{tp_name(key)}'")
+    for k in tkey:
+        if isinstance(k, str | bytes):
+            raise TypeError(f"new(): invalid data type '{tp_name(k)}'")
+        if isinstance(k, slice):
+            for bound in (k.start, k.stop, k.step):
+                if not (bound is None or hasattr(bound, "__index__")):
+                    raise TypeError(
+                        "slice indices must be integers or None or have an __index__ method"
+                    )
+            if k.step == 0:
+                raise ValueError("slice step cannot be zero")
+        elif not isinstance(k, _INDEX_KINDS):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {tp_name(k)})"
+            )
+    return tkey
+
+
+def _dims_indexed(k: Any) -> int:
+    """How many dimensions of the tensor an index uses (a boolean mask: its own ndim)."""
+    if k is None or k is Ellipsis or isinstance(k, bool):
+        return 0
+    if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+        return int(k.ndim)
+    if isinstance(k, Tensor) and k.dtype is dtypes.bool_:
+        return int(k._data.ndim)
+    return 1
+
+
+_SEQUENCE_INDEX = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result"
+)
+
+
 def _np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     out = []
     for k in key:
-        if isinstance(k, float):
-            raise IndexError(
-                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                "are valid indices (got float)"
-            )
         if isinstance(k, Tensor):
             out.append(k._data)
-        elif isinstance(k, list | tuple) or hasattr(k, "__array__"):
+        elif isinstance(k, list | tuple):  # torch reads a list of indices as int64 (or bool)
+            arr = np.asarray(to_numpy(k))
+            out.append(arr if arr.dtype.kind == "b" else arr.astype(np.int64))
+        elif hasattr(k, "__array__"):
             out.append(np.asarray(to_numpy(k)))
         else:
             out.append(k)
@@ -74,13 +133,19 @@ def _numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
     try:
         return arr[npkey]
     except IndexError as exc:
-        raise IndexError(str(exc).replace(" axis ", " dimension ")) from None
+        message = str(exc)
+        if message.endswith(" with size 0"):  # torch's words for an empty dimension
+            message = "index is out of bounds for dimension with size 0"
+        raise IndexError(message.replace(" axis ", " dimension ")) from None
 
 
 def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
     if t._data.ndim == 0 and any(
         k is not None and k is not Ellipsis and not isinstance(k, slice) for k in key
     ):
+        index = next(k for k in key if k is not None and k is not Ellipsis)
+        if not isinstance(index, Tensor) and int(index) != 0:  # torch: a size-0 dimension
+            raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
             "in C++ to convert a 0-dim tensor to a number"
@@ -122,7 +187,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
     touch_history(t)
     single = isinstance(key, slice)
-    tkey = key if isinstance(key, tuple) else (key,)
+    tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
     npkey = _np_key(tkey)
@@ -156,7 +221,8 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
-    tkey = key if isinstance(key, tuple) else (key,)
+    checks.assigned(t.dtype, value)
+    tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
         view = _basic(t, tkey, isinstance(key, slice))
         OPS["copy_"](view, value)

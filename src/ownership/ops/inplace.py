@@ -20,14 +20,11 @@ from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
+from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import is_scalar, needs_grad, result_dtype, scalar_value
 from ownership.ops.creation import to_numpy
 from ownership.tensor import Tensor
-
-
-def _err() -> Any:
-    return np.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
 def run_inplace(
@@ -46,8 +43,7 @@ def run_inplace(
     recorded = needs_grad(self, *others)
     if recorded:
         self._check_inplace()
-    with _err():
-        value = compute()
+    value = compute()
     self._check_writable(tuple(np.shape(value)), out_dtype, check_overlap)
     for o in others:
         if isinstance(o, Tensor) and o is not self:
@@ -296,6 +292,7 @@ def fill_(a: Tensor, value: Any) -> Tensor:
             f"{v._data.ndim} dimensions."
         )
     dt = a.dtype
+    checks.fits(dt, v)
 
     def compute() -> NDArray[Any]:
         return np.broadcast_to(np.asarray(_raw(v), dtype=a.dtype.np), a._data.shape)

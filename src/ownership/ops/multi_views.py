@@ -17,6 +17,7 @@ from typing import Any
 from ownership import grad_mode, layout
 from ownership.inplace_rules import MULTI_OUTPUT
 from ownership.op_registry import OPS
+from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, touch_history
 from ownership.tensor import Tensor
 
@@ -55,6 +56,8 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     touch_history(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd)
+    if nd == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     shape, st = list(t._data.shape), list(t.stride())
     n = shape[d]
     pshape = tuple(s for i, s in enumerate(shape) if i != d)
@@ -72,7 +75,10 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``)."""
     touch_history(t)
     nd = t._data.ndim
+    if nd == 0:
+        checks.split_sizes(t, split_size, 0)
     d = layout.wrap_dim(dim, nd)
+    checks.split_sizes(t, split_size, d)
     size = t._data.shape[d]
     if isinstance(split_size, list | tuple):
         sizes = [int(s) for s in split_size]
@@ -84,7 +90,7 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         name, ctx = "SplitWithSizesBackward0", {"dim": d, "split_sizes": sizes}
     else:
         k = int(split_size)
-        sizes = [min(k, size - i) for i in range(0, size, k)] if size else [0]
+        sizes = [min(k, size - i) for i in range(0, size, k)] if size and k else [0]
         name, ctx = "SplitBackward0", {"dim": d, "split_size": k}
     ctx["self_sym_sizes"] = tuple(t._data.shape)
     shape, st = list(t._data.shape), list(t.stride())
@@ -106,7 +112,10 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
 def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``)."""
     touch_history(t)
+    checks.chunks(t, chunks)
     size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
+    if size == 0:  # torch: ``chunks`` empty pieces
+        return split(t, [0] * chunks, dim)
     k = max(1, -(-size // chunks))
     return split(t, k, dim)
 

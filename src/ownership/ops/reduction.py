@@ -9,6 +9,7 @@ import numpy as np
 from ownership import dtypes, layout
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
+from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.tensor import Tensor
 
@@ -38,8 +39,10 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if dim is None:
         return None
     nd = t._data.ndim
+    if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
+        return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    out = [layout.wrap_dim(int(d), max(nd, 1)) if nd else 0 for d in ds]
+    out = [layout.wrap_dim(int(d), nd) for d in ds]
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -110,11 +113,12 @@ def mean(
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
-        out = wrap(np.mean(t._data, dtype=dt.np), dt)
+        out = wrap(np.true_divide(np.sum(t._data, dtype=dt.np), n, dtype=dt.np), dt)
     else:
         axes = dims if t._data.ndim else None
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
-        out = wrap(np.mean(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+        total = np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        out = wrap(np.true_divide(total, n, dtype=dt.np), dt)  # 0/0 is nan: no numpy warning
     if needs_grad(t):
         if dims is None:
             record(
@@ -164,7 +168,8 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             node.save("result", out, is_output=True)
         return out
     nd = arr.ndim
-    d = layout.wrap_dim(int(dim), max(nd, 1)) if nd else 0
+    d = layout.wrap_dim(int(dim), nd)
+    checks.reduce_dim(which, t, d)
     if nd == 0:
         idx_arr = np.zeros((), dtype=np.int64)
         val_arr = arr.copy()
@@ -212,18 +217,26 @@ def min_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def argmax(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the maximum (not differentiable)."""
-    if dim is None:
-        return wrap(np.argmax(t._data), dtypes.int64)
-    d = layout.wrap_dim(dim, t._data.ndim)
-    return wrap(np.argmax(t._data, axis=d, keepdims=keepdim), dtypes.int64)
+    return _arg(t, dim, keepdim, "argmax")
+
+
+def _arg(t: Tensor, dim: int | None, keepdim: bool, which: str) -> Tensor:
+    if t.dtype is dtypes.bool_:
+        raise RuntimeError(f"{which}(): does not support bool input")
+    d = None if dim is None else layout.wrap_dim(dim, t._data.ndim)
+    checks.reduce_dim(which, t, d)
+    find = np.argmax if which == "argmax" else np.argmin
+    if d is None or t._data.ndim == 0:
+        out: Any = find(t._data)
+        if keepdim:
+            out = np.reshape(out, (1,) * t._data.ndim)
+        return wrap(out, dtypes.int64)
+    return wrap(find(t._data, axis=d, keepdims=keepdim), dtypes.int64)
 
 
 def argmin(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the minimum (not differentiable)."""
-    if dim is None:
-        return wrap(np.argmin(t._data), dtypes.int64)
-    d = layout.wrap_dim(dim, t._data.ndim)
-    return wrap(np.argmin(t._data, axis=d, keepdims=keepdim), dtypes.int64)
+    return _arg(t, dim, keepdim, "argmin")
 
 
 def all_(t: Tensor) -> Tensor:

@@ -21,30 +21,32 @@ def _bw_log_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     return (log_softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 
-def _prep(t: Tensor, dim: int | None, dtype: Any) -> tuple[Any, int, Any]:
+def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tuple[Any, int, Any]:
+    if dim is None:
+        raise TypeError(f"{name}() missing required argument 'dim'")
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd)
     dt = dtype or t.dtype
     if not dt.is_floating_point:
-        dt = dtypes.get_default_dtype()
-        if dtype is None:
-            raise NotImplementedError(
-                f"\"softmax_lastdim_kernel_impl\" not implemented for '{t.dtype.short}'"
-            )
-    if dim is None:
-        raise TypeError("softmax() missing required argument 'dim'")
-    nd = t._data.ndim
-    d = layout.wrap_dim(dim, max(nd, 1)) if nd else 0
+        if dtype is None and t._data.size:  # torch's kernel: last dim or not, by name
+            kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
+        dt = t.dtype if dtype is None else dtypes.get_default_dtype()
     return t._data.astype(dt.np, copy=False), d, dt
 
 
 def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """exp(x - max) / sum (``SoftmaxBackward0``)."""
     x, d, dt = _prep(t, dim, dtype)
-    if x.ndim == 0:
-        out_arr = np.ones_like(x)
+    if x.ndim == 0:  # one element: 1, or nan for nan and inf (exp(x - x) / exp(x - x))
+        e = np.exp(x - x)
+        out_arr = e / e
+    elif x.size == 0:
+        out_arr = x.copy()
     else:
-        e = np.exp(x - x.max(axis=d, keepdims=True))
+        e = np.exp(x - np.max(x, axis=d, keepdims=True, initial=-np.inf))
         out_arr = e / e.sum(axis=d, keepdims=True)
-    out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
+    out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad(t):
         node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, {"dim": d})
         node.save("result", out, is_output=True)
@@ -53,13 +55,15 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
 
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """x - max - log(sum(exp(x - max))) (``LogSoftmaxBackward0``)."""
-    x, d, dt = _prep(t, dim, dtype)
-    if x.ndim == 0:
-        out_arr = np.zeros_like(x)
+    x, d, dt = _prep(t, dim, dtype, "log_softmax")
+    if x.ndim == 0:  # one element: 0, or nan for nan and inf
+        out_arr = (x - x) - np.log(np.exp(x - x))
+    elif x.size == 0:
+        out_arr = x.copy()
     else:
-        sh = x - x.max(axis=d, keepdims=True)
+        sh = x - np.max(x, axis=d, keepdims=True, initial=-np.inf)
         out_arr = sh - np.log(np.exp(sh).sum(axis=d, keepdims=True))
-    out = wrap(np.ascontiguousarray(out_arr), dt)  # torch returns a contiguous result
+    out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad(t):
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
         node.save("result", out, is_output=True)

@@ -20,7 +20,7 @@ import numpy as np
 from ownership import dtypes
 from ownership.op_registry import OPS
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
-from ownership.ops.common import float_errors, needs_grad, raw, record, wrap
+from ownership.ops.common import needs_grad, raw, record, wrap
 from ownership.tensor import Tensor
 
 
@@ -83,8 +83,7 @@ def _float_dtype(a: Tensor) -> Any:
 
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     dt = _float_dtype(a)
-    with float_errors():
-        out = wrap(fn(a._data.astype(dt.np, copy=False)), dt)
+    out = wrap(fn(a._data.astype(dt.np, copy=False)), dt)
     if needs_grad(a):
         node = record(out, name, (a,), backward)
         if save == "result":

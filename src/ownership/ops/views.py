@@ -92,9 +92,12 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     touch_history(t)
     nd = t._data.ndim
     if nd == 0:
+        layout.wrap_dim(start_dim, nd), layout.wrap_dim(end_dim, nd)
         return reshape(t, 1)
     s = layout.wrap_dim(start_dim, nd)
     e = layout.wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return t
     shape = t._data.shape
@@ -130,7 +133,8 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
     touch_history(t)
     nd = t._data.ndim
-    ds = tuple(layout.wrap_dim(d, nd) for d in _shape_arg(dims))
+    given = _shape_arg(dims)
+    ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
     if sorted(ds) != list(range(nd)):
         raise RuntimeError(
             "permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -166,6 +170,23 @@ def big_t(t: Tensor) -> Tensor:
     return permute(t, *range(nd - 1, -1, -1))
 
 
+def matrix_t(t: Tensor) -> Tensor:
+    """``t.mT``: the last two dims swapped; torch refuses 1-D and warns (identity) on 0-D."""
+    nd = t._data.ndim
+    if nd == 1:
+        raise RuntimeError(
+            "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
+    if nd == 0:
+        warnings.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=3,
+        )
+        return t
+    return transpose(t, -2, -1)
+
+
 def _bw_transpose(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     return (g[0].transpose(s["dim0"], s["dim1"]),)
 
@@ -176,8 +197,9 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
-    shape[a], shape[b] = shape[b], shape[a]
-    st[a], st[b] = st[b], st[a]
+    if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
+        shape[a], shape[b] = shape[b], shape[a]
+        st[a], st[b] = st[b], st[a]
     return _make(
         t,
         tuple(shape),
@@ -199,7 +221,8 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     touch_history(t)
     new = _shape_arg(sizes)
-    st = layout.expand_strides(t._data.shape, t.stride(), new)
+    legacy = "CPUBoolType" if t.dtype.name == "bool" else f"torch.{t.dtype.legacy}"
+    st = layout.expand_strides(t._data.shape, t.stride(), new, legacy)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
     return _make(
@@ -241,7 +264,11 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
     else:
         dims = dim if isinstance(dim, tuple | list) else (dim,)
-        ds = {layout.wrap_dim(d, nd) for d in dims} if nd else set()
+        wrapped = [layout.wrap_dim(d, nd) for d in dims]
+        for d in wrapped:
+            if wrapped.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        ds = set(wrapped) if nd else set()
         keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
@@ -293,11 +320,19 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``)."""
     touch_history(t)
+    if t._data.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = layout.wrap_dim(dim, t._data.ndim)
     size = t._data.shape[d]
+    if start < -size or start > size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
     if start < 0:
         start += size
-    if start < 0 or start + length > size or length < 0:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(t, d, start, start + length, 1)
 
@@ -349,6 +384,7 @@ def register() -> None:
         flatten=flatten,
         t=t_,
         T=big_t,
+        mT=matrix_t,
         permute=permute,
         transpose=transpose,
         expand=expand,

@@ -1,0 +1,104 @@
+"""How ``tensor(data)`` reads nested Python data: torch's ``internal_new_from_data`` rules and errors.
+
+torch reads a nested list in three passes, and each has its own refusal: the sizes (following the
+first element down), the dtype (every element, promoted), then the values (where a ragged list or
+an element that is not a number fails). ``check`` runs the same passes on Python data, so numpy
+never sees a list it would turn into an object array or refuse in its own words.
+
+>>> check([[1, 2], [3, 4.5]], None).name
+'float32'
+>>> check([1, None], None)
+Traceback (most recent call last):
+...
+RuntimeError: Could not infer dtype of NoneType
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes
+from ownership.arguments import tp_name
+from ownership.dtypes import dtype as DType
+from ownership.tensor import Tensor
+
+_MAX_DIMS = 64
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _is_sequence(obj: Any) -> bool:
+    """CPython's ``PySequence_Check`` for the data torch reads: lists, tuples, strings, ranges."""
+    return isinstance(obj, list | tuple | str | bytes | range)
+
+
+def _sizes(data: Any) -> list[int]:
+    sizes: list[int] = []
+    seq = data
+    while _is_sequence(seq):
+        sizes.append(len(seq))
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{tp_name(seq)}'")
+        if not seq:
+            break
+        seq = seq[0]
+    return sizes
+
+
+def _scalar_type(obj: Any) -> DType:
+    if isinstance(obj, str | bytes):
+        raise TypeError(f"new(): invalid data type '{tp_name(obj)}'")
+    if isinstance(obj, Tensor):
+        return obj.dtype
+    if isinstance(obj, np.ndarray | np.generic):
+        return dtypes.from_numpy_dtype(obj.dtype)
+    if hasattr(obj, "__array__"):  # a torch tensor inside a list: read through numpy
+        return dtypes.from_numpy_dtype(np.asarray(obj).dtype)
+    if isinstance(obj, bool):
+        return dtypes.bool_
+    if isinstance(obj, int):
+        return dtypes.int64
+    if isinstance(obj, float):
+        return dtypes.get_default_dtype()
+    if isinstance(obj, list | tuple | range):
+        if not obj:
+            return dtypes.get_default_dtype()
+        out = _scalar_type(obj[0])
+        for item in obj[1:]:
+            out = dtypes.promote_types(out, _scalar_type(item))
+        return out
+    raise RuntimeError(f"Could not infer dtype of {tp_name(obj)}")
+
+
+def _values(data: Any, sizes: list[int], dim: int, floating: bool) -> None:
+    if dim == len(sizes):
+        if isinstance(data, bool | float | np.generic | Tensor) or hasattr(data, "__array__"):
+            return
+        if isinstance(data, int):
+            if not _INT64[0] <= data <= _INT64[1]:
+                raise ValueError("Overflow when unpacking long long")
+            return
+        if floating:
+            raise TypeError(f"must be real number, not {tp_name(data)}")
+        raise TypeError(f"'{tp_name(data)}' object cannot be interpreted as an integer")
+    if not _is_sequence(data):
+        raise TypeError("not a sequence")
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _values(item, sizes, dim + 1, floating)
+
+
+def check(data: Any, dtype: DType | None) -> DType:
+    """The dtype ``tensor(data)`` gets (``dtype`` if given), after torch's checks of ``data``.
+
+    ``data`` is a Python number or a (nested) list or tuple of them; tensors and numpy values
+    inside are taken as numbers.
+    """
+    if isinstance(data, str | bytes):
+        raise TypeError(f"new(): invalid data type '{tp_name(data)}'")
+    sizes = _sizes(data)
+    inferred = dtype or _scalar_type(data)
+    _values(data, sizes, 0, inferred.is_floating_point)
+    return inferred

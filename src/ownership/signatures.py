@@ -1,0 +1,222 @@
+"""torch's signatures of the methods and functions whose arguments the engine checks as torch does.
+
+Each :class:`~ownership.arguments.Parser` holds the overloads exactly as torch 2.13 prints them in
+its ``TypeError`` messages; the method or function parses its ``*args, **kwargs`` with it, so a
+float dim, a list where a tensor belongs or a missing argument is refused with torch's words.
+
+>>> SUM.parse((), {"dim": 0})
+(1, {'dim': (0,), 'keepdim': False, 'dtype': None})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership.arguments import Parser
+
+# ---------------------------------------------------------------- Tensor methods
+SUM = Parser(
+    "sum",
+    "(*, torch.dtype dtype = None)",
+    "(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)",
+)
+MEAN = Parser(
+    "mean",
+    "(*, torch.dtype dtype = None)",
+    "(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)",
+)
+MAX = Parser("max", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
+MIN = Parser("min", "()", "(Tensor other)", "(int dim, bool keepdim = False)")
+ARGMAX = Parser("argmax", "(int dim = None, bool keepdim = False)")
+ARGMIN = Parser("argmin", "(int dim = None, bool keepdim = False)")
+SOFTMAX = Parser("softmax", "(int dim, torch.dtype dtype = None)")
+LOG_SOFTMAX = Parser("log_softmax", "(int dim, torch.dtype dtype = None)")
+UNSQUEEZE = Parser("unsqueeze", "(int dim)")
+SQUEEZE = Parser("squeeze", "()", "(int dim)", "(tuple of ints dim)")
+TRANSPOSE = Parser("transpose", "(int dim0, int dim1)")
+SELECT = Parser("select", "(int dim, int index)")
+VIEW = Parser("view", "(torch.dtype dtype)", "(tuple of ints size)")
+RESHAPE = Parser("reshape", "(tuple of ints shape)")
+PERMUTE = Parser("permute", "(tuple of ints dims)")
+EXPAND = Parser("expand", "(tuple of ints size, *, bool implicit = False)")
+CHUNK = Parser("chunk", "(int chunks, int dim = 0)")
+NARROW = Parser("narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)")
+UNBIND = Parser("unbind", "(int dim = 0)")
+FLATTEN = Parser("flatten", "(int start_dim = 0, int end_dim = -1)")
+SPLIT = Parser(
+    "split",
+    "(Tensor input, int split_size, int dim = 0)",
+    "(Tensor input, tuple of ints split_size, int dim = 0)",
+)
+SPLIT_WITH_SIZES = Parser(
+    "split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)"
+)
+
+ADD = Parser("add", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+SUB = Parser("sub", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+MUL = Parser("mul", "(Tensor other)", numbers_as_tensors=True)
+DIV = Parser("div", "(Tensor other)", numbers_as_tensors=True)
+POW = Parser("pow", "(Tensor exponent)", "(Number exponent)")
+CLAMP = Parser(
+    "clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
+)
+ADD_ = Parser("add_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+SUB_ = Parser("sub_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
+MUL_ = Parser("mul_", "(Tensor other)", numbers_as_tensors=True)
+DIV_ = Parser("div_", "(Tensor other)", numbers_as_tensors=True)
+POW_ = Parser("pow_", "(Tensor exponent)", "(Number exponent)")
+FILL_ = Parser("fill_", "(Tensor value)", "(Number value)")
+CLAMP_ = Parser(
+    "clamp_", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
+)
+REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
+COMPARE = {
+    name: Parser(name, "(Tensor other)", "(Number other)")
+    for name in ("eq", "ne", "lt", "le", "gt", "ge")
+}
+
+# ---------------------------------------------------------------- torch.* functions
+OUT = "*, Tensor out = None"
+FN_SUM = Parser(
+    "sum",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MEAN = Parser(
+    "mean",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MAX = Parser(
+    "max",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_MIN = Parser(
+    "min",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_ARGMAX = Parser("argmax", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_ARGMIN = Parser("argmin", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_SOFTMAX = Parser("softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_LOG_SOFTMAX = Parser("log_softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_ADD = Parser(
+    "add",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
+)
+FN_SUB = Parser(
+    "sub",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
+)
+FN_MUL = Parser("mul", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_DIV = Parser("div", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_POW = Parser(
+    "pow",
+    f"(Tensor input, Tensor exponent, {OUT})",
+    f"(Number self, Tensor exponent, {OUT})",
+    f"(Tensor input, Number exponent, {OUT})",
+)
+FN_MATMUL = Parser("matmul", f"(Tensor input, Tensor other, {OUT})")
+FN_MM = Parser("mm", f"(Tensor input, Tensor mat2, {OUT})")
+FN_MV = Parser("mv", f"(Tensor input, Tensor vec, {OUT})")
+FN_DOT = Parser("dot", f"(Tensor input, Tensor tensor, {OUT})")
+FN_CLAMP = Parser(
+    "clamp",
+    f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
+    f"(Tensor input, Number min = None, Number max = None, {OUT})",
+)
+FN_WHERE = Parser(
+    "where",
+    "(Tensor condition)",
+    f"(Tensor condition, Tensor input, Tensor other, {OUT})",
+    "(Tensor condition, Number self, Tensor other)",
+    "(Tensor condition, Tensor input, Number other)",
+    "(Tensor condition, Number self, Number other)",
+)
+FN_EQ = Parser("eq", f"(Tensor input, Tensor other, {OUT})", f"(Tensor input, Number other, {OUT})")
+PROMOTE_TYPES = Parser("promote_types", "(torch.dtype type1, torch.dtype type2)")
+FN_CAT = Parser("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+
+
+def unary(name: str) -> Parser:
+    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)``."""
+    return Parser(name, f"(Tensor input, {OUT})")
+
+
+# ---------------------------------------------------------------- factories
+FACTORY = (
+    "*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+)
+SIZED = {
+    name: Parser(name, f"(tuple of ints size, {FACTORY}")
+    for name in ("zeros", "ones", "empty", "rand", "randn")
+}
+EYE = Parser("eye", f"(int n, {FACTORY}", f"(int n, int m, {FACTORY}")
+ARANGE = Parser(
+    "arange",
+    f"(Number end, {FACTORY}",
+    "(Number start, Number end, " + FACTORY.replace("Tensor out = None, ", ""),
+    f"(Number start, Number end, Number step = 1, {FACTORY}",
+)
+LINSPACE = Parser(
+    "linspace",
+    *(
+        f"({a} start, {b} end, int steps, {FACTORY}"
+        for a, b in (
+            ("Tensor", "Tensor"),
+            ("Number", "Tensor"),
+            ("Tensor", "Number"),
+            ("Number", "Number"),
+        )
+    ),
+)
+FULL = Parser("full", f"(tuple of ints size, Number fill_value, {FACTORY}")
+RANDPERM = Parser(
+    "randperm",
+    f"(int n, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int n, {FACTORY}",
+)
+RANDINT = Parser(
+    "randint",
+    f"(int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int high, tuple of ints size, {FACTORY}",
+    f"(int low, int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int low, int high, tuple of ints size, {FACTORY}",
+)
+
+
+def sizes(name: str, size: tuple[Any, ...]) -> tuple[int, ...]:
+    """The size of a factory call ``name(*size)`` as torch parses it, never negative.
+
+    >>> sizes("ones", (2, 3)), sizes("ones", ([2, 3],))
+    ((2, 3), (2, 3))
+    >>> sizes("ones", (2, -1))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
+    """
+    shape: tuple[int, ...] = SIZED[name].parse(size, {})[1]["size"]
+    non_negative(shape, name)
+    return shape
+
+
+def non_negative(shape: tuple[int, ...], name: str = "") -> None:
+    """torch's error for a negative dimension in a new tensor's shape."""
+    for s in shape:
+        if s < 0 and name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
