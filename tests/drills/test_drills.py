@@ -8,6 +8,7 @@ message and the values.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -53,7 +54,7 @@ def test_each_classification_is_torchs(seed: int) -> None:
 def test_no_family_twice_in_a_row() -> None:
     for seed in range(25):
         families = [d.topic.split(" (")[0] for d in generate(seed, 30)]
-        assert all(a != b for a, b in zip(families, families[1:])), seed
+        assert all(a != b for a, b in itertools.pairwise(families)), seed
 
 
 def test_every_classification_and_topic_occurs() -> None:

@@ -72,9 +72,13 @@ def test_an_optimizer_built_from_it_steps_each_parameter_once() -> None:
         model(t.ones(1, 2)).sum().backward()
         before = decoder.weight._version
         optimizer.step()
-        return [name for name, _ in collect(model)], encoder.weight, decoder.weight._version - before
+        return (
+            [name for name, _ in collect(model)],
+            encoder.weight,
+            decoder.weight._version - before,
+        )
 
-    names, weight, writes = same(program)
+    names, _, writes = same(program)
     assert names == ["0.weight", "0.bias", "2.bias"] and writes == 1  # stepped once, not twice
 
 
