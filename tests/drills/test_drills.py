@@ -69,6 +69,14 @@ def test_every_classification_and_topic_occurs() -> None:
         "update",
         "registration",
     }
+    # the subjects: views, in-place ops, detach, .data, no_grad, registration kinds
+    variants = {t for t, _ in outcomes}
+    for variant in ("view", "in place", "detach", "data", "no_grad", "buffer", "Parameter"):
+        assert any(f"({variant}" in t for t in variants), variant
+    # and its questions: will backward raise? what is x.grad? what does the optimizer own?
+    questions = {d.question for s in range(12) for d in generate(s, 12)}
+    assert any("`backward` raise" in q and "`x.grad`" in q for q in questions)
+    assert any("which tensors does the optimizer own" in q for q in questions)
     # a silently wrong drill is wrong because it differs from its twin, and says so
     wrong = [o for _, o in outcomes if o.classification == "silently wrong"]
     assert wrong and all(o.values != o.meant for o in wrong)
