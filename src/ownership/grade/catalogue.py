@@ -111,8 +111,8 @@ _ENTRIES = [
     Entry(
         "missing-parameters",
         "collect",
-        "Leaves out parameters that named_parameters() lists (for example the model's own, "
-        "or a frozen one: a Parameter with requires_grad=False is still a parameter).",
+        "Leaves out parameters that named_parameters() lists, for example the model's own, or "
+        "a frozen one (a Parameter with requires_grad=False is still a parameter).",
         _COLLECT,
     ),
     Entry(
