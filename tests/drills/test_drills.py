@@ -1,12 +1,14 @@
 """Drills are reproducible by seed, and each classification is the one torch gives.
 
-Every seed the guide uses (found in its pages: ``generate(seed=N`` and ``--seed N``) and a range
-of others are generated, run under ownership and under torch, and must agree on the
-classification, the error message and the values.
+Every seed the guide uses (found in its pages: ``generate(seed=N, count=K)`` and
+``--seed N --count K``, with at least as many drills as the page shows) and a range of others are
+generated, run under ownership and under torch, and must agree on the classification, the error
+message and the values.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -20,13 +22,14 @@ import ownership
 from ownership.drills import CLASSES, as_text, classify, generate
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
-SITE_SEEDS = sorted(
-    {
-        int(seed)
-        for page in GUIDE.glob("*.md")
-        for seed in re.findall(r"(?:generate\(seed=|--seed )(\d+)", page.read_text())
-    }
-)
+_USES = r"(?:generate\(seed=|--seed )(\d+)(?:,\s*count=|\s+--count\s+)(\d+)"
+SITE_USES = {
+    (int(seed), int(count))
+    for page in GUIDE.glob("*.md")
+    for seed, count in re.findall(_USES, page.read_text())
+}
+SITE_SEEDS = sorted({seed for seed, _ in SITE_USES})
+COUNT = max([10, *(count for _, count in SITE_USES)])
 SEEDS = sorted({*SITE_SEEDS, *range(25)})
 
 
@@ -42,10 +45,16 @@ def test_same_seed_same_drills_other_seed_other_drills() -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_each_classification_is_torchs(seed: int) -> None:
-    for drill in generate(seed, 10):
+    for drill in generate(seed, COUNT):
         mine, torchs = classify(drill, ownership), classify(drill, torch)
         assert mine == torchs, as_text(drill)
         assert mine.classification in CLASSES
+
+
+def test_no_family_twice_in_a_row() -> None:
+    for seed in range(25):
+        families = [d.topic.split(" (")[0] for d in generate(seed, 30)]
+        assert all(a != b for a, b in itertools.pairwise(families)), seed
 
 
 def test_every_classification_and_topic_occurs() -> None:
@@ -60,6 +69,14 @@ def test_every_classification_and_topic_occurs() -> None:
         "update",
         "registration",
     }
+    # the issue's subjects: views, in-place ops, detach, .data, no_grad, registration kinds
+    variants = {t for t, _ in outcomes}
+    for variant in ("view", "in place", "detach", "data", "no_grad", "buffer", "Parameter"):
+        assert any(f"({variant}" in t for t in variants), variant
+    # and its questions: will backward raise? what is x.grad? what does the optimizer own?
+    questions = {d.question for s in range(12) for d in generate(s, 12)}
+    assert any("`backward` raise" in q and "`x.grad`" in q for q in questions)
+    assert any("which tensors does the optimizer own" in q for q in questions)
     # a silently wrong drill is wrong because it differs from its twin, and says so
     wrong = [o for _, o in outcomes if o.classification == "silently wrong"]
     assert wrong and all(o.values != o.meant for o in wrong)

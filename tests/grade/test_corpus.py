@@ -8,6 +8,7 @@ under ownership (the learner's ``import torch`` resolving to ownership), in this
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,19 @@ def test_every_code_of_the_table_has_a_wrong_solution_and_combinations_exist() -
     styles = [p for p in CORPUS if not expected(p)]
     assert len([p for p in styles if p.name.startswith("collect")]) >= 3
     assert len([p for p in styles if p.name.startswith("sgd")]) >= 3
+
+
+def test_every_reread_names_a_page_and_section_of_the_guide() -> None:
+    """A unit section named by a diagnosis is a real heading of a guide page (backticks aside)."""
+    guide = Path(__file__).resolve().parents[2] / "docs" / "guide"
+    headings: dict[str, set[str]] = {}
+    for page in guide.glob("*.md"):
+        lines = page.read_text().replace("`", "").splitlines()
+        titles = [line[2:] for line in lines if line.startswith("# ")]
+        if titles:
+            headings[titles[0]] = {line[3:] for line in lines if line.startswith("## ")}
+    named = [e.reread for e in CATALOGUE.values() if e.exercise != "any"]
+    for reread in named:
+        match = re.fullmatch(r'"(.+)", section "(.+)"', reread)
+        assert match, reread
+        assert match[2] in headings.get(match[1], set()), reread

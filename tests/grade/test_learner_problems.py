@@ -10,6 +10,7 @@ from ownership.grade import grade_file
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "docs" / "guide" / "practice_files" / "practice_starter.py"
+SOLUTION = STARTER.with_name("practice_solution.py")
 
 
 def grade_source(tmp_path: Path, exercise: str, source: str, engine: str = "ownership") -> str:
@@ -97,3 +98,28 @@ def test_the_starter_file_says_it_is_not_written_yet(exercise: str, tmp_path: Pa
 def test_the_guides_reference_solutions_pass(exercise: str, engine: str) -> None:
     solution = STARTER.with_name("practice_solution.py")
     assert grade_file(exercise, solution, engine).passed
+
+
+def test_a_none_entry_says_what_none_is(tmp_path: Path) -> None:
+    source = (
+        "def collect_parameters(module, prefix=''):\n"
+        "    found = [(prefix + n, p) for n, p in module._parameters.items()]\n"
+        "    for name, child in module._modules.items():\n"
+        "        found += collect_parameters(child, prefix + name + '.')\n"
+        "    return found\n"
+    )
+    said = grade_source(tmp_path, "collect", source)
+    assert said.startswith("bad-return|") and "None): a name registered without a tensor" in said
+
+
+def test_exit_is_shown_at_the_learners_line(tmp_path: Path) -> None:
+    source = "import sys\n\n\ndef collect_parameters(module):\n    sys.exit(3)\n"
+    said = grade_source(tmp_path, "collect", source)
+    assert said.startswith("raised|") and "SystemExit: 3" in said and "line 5 of your file" in said
+
+
+def test_the_learners_own_helper_module_is_found(tmp_path: Path) -> None:
+    (tmp_path / "my_helpers.py").write_text(SOLUTION.read_text())
+    path = tmp_path / "my_solution.py"
+    path.write_text("from my_helpers import collect_parameters\n")
+    assert grade_file("collect", path, "ownership").passed

@@ -8,7 +8,7 @@
 short programs over views, in-place ops, ``detach``, ``.data``, accumulation, ``no_grad`` and
 parameter/buffer registration, each with a question. :func:`~ownership.drills.classify.classify`
 runs one in an engine and says whether it raises, computes something silently wrong (it differs
-from its twin with the hazard taken out) or is correct; :func:`answer` words the reveal.
+from its twin with the hazard taken out) or is correct; :func:`~ownership.drills.render.answer` words the reveal.
 
 >>> from ownership.drills import generate
 >>> [d.number for d in generate(seed=7, count=3)] == [1, 2, 3]
@@ -36,14 +36,21 @@ def _question(watch: tuple[str, ...]) -> str:
 
 
 def generate(seed: int, count: int = 10) -> list[Drill]:
-    """``count`` drills from ``seed``: every family once, in a seeded order, before repeats."""
+    """``count`` drills from ``seed``: every family once, in a seeded order, before repeats.
+
+    No family comes twice in a row.
+    """
     rng = random.Random(seed)
     drills: list[Drill] = []
     families: list[int] = []
+    last = -1
     while len(drills) < count:
         if not families:
             families = list(range(len(FAMILIES)))
             rng.shuffle(families)
+            if drills and families[-1] == last:  # never the same family twice in a row
+                families[0], families[-1] = families[-1], families[0]
+        last = families[-1]
         topic, program, twin, question, watch = FAMILIES[families.pop()](rng)
         drills.append(
             Drill(

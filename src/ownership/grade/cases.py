@@ -9,8 +9,9 @@ Each collect tree holds every case a wrong collection trips on: parameters two a
 modules deep; a block whose own Parameter (``gain``) is registered before its children; a
 Parameter with another name than weight/bias (``scale``) beside a *buffer* named ``weight``;
 BatchNorm's running statistics and a counter buffer; a Linear without bias (its ``bias`` is
-registered as ``None``); a weight tied between two layers; and, for odd seeds, one Linear
-registered twice (a shared module).
+registered as ``None``) and a frozen weight (``requires_grad=False``, still a parameter); a
+weight tied between two layers; and, for odd seeds, one Linear registered twice (a shared
+module). The last tree is a block on its own: a root with a Parameter of its own.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def _classes(engine: Any) -> tuple[type, type, type]:
             super().__init__()
             self.gain = nn.Parameter(engine.ones(n))
             self.inner = nn.Sequential(nn.Linear(n, n), nn.Tanh(), nn.Linear(n, n, bias=False))
+            self.inner[2].weight.requires_grad_(False)  # frozen: still a parameter
             self.register_buffer("count", engine.zeros((), dtype=engine.int64))
 
     class Reweight(nn.Module):  # type: ignore[name-defined,misc]
@@ -90,7 +92,9 @@ def collect_trees(engine: Any, seed: int, count: int = 3) -> list[Any]:
         tree = nn.Sequential(*layers)
         fill(engine, tree, seed * 1000 + k)
         trees.append(tree)
-    return trees
+    root = block(3)  # a model with parameters of its own, registered before its children
+    fill(engine, root, seed * 1000 + count)
+    return [*trees, root]
 
 
 @dataclass

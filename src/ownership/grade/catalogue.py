@@ -5,8 +5,10 @@ misconception in the learner's terms, and ``reread`` names the unit's section th
 rule. :func:`diagnosis` builds one :class:`~ownership.grade.report.Diagnosis` from a code.
 
 >>> from ownership.grade.catalogue import CATALOGUE
->>> CATALOGUE["tied-twice"].exercise, CATALOGUE["tied-twice"].reread
-('collect', 'Study 3 (parameters versus buffers): parameters are collected recursively')
+>>> CATALOGUE["tied-twice"].exercise
+'collect'
+>>> print(CATALOGUE["tied-twice"].reread)
+"Study 3: parameters versus buffers", section "1. Parameters are collected recursively"
 """
 
 from __future__ import annotations
@@ -17,13 +19,19 @@ from ownership.grade.report import Diagnosis
 
 __all__ = ["CATALOGUE", "Entry", "diagnosis"]
 
-_COLLECT = "Study 3 (parameters versus buffers): parameters are collected recursively"
-_BUFFERS = "Study 3 (parameters versus buffers): buffers, and the tensor that is neither"
-_OPTIMIZER = "Study 3 (parameters versus buffers): the optimizer mutates exactly parameters()"
-_ACCUMULATE = "Study 2 (detach and the training-loop contract): .grad accumulates"
-_INPLACE = "Study 1 (in-place hazards): ways around the error; Focus: updates outside tracking"
-_DATA = "Traps: silencing the version error through .data"
-_LOOP = "Study 2 (detach and the training-loop contract): the training-loop contract"
+_S1 = '"Study 1: in-place hazards and the version counter"'
+_S2 = '"Study 2: detach and the training-loop contract"'
+_S3 = '"Study 3: parameters versus buffers"'
+_COLLECT = f'{_S3}, section "1. Parameters are collected recursively"'
+_BUFFERS = f'{_S3}, section "2. Buffers, and the tensor that is neither"'
+_OPTIMIZER = f'{_S3}, section "3. The optimizer mutates exactly parameters()"'
+_ACCUMULATE = f'{_S2}, section "3. .grad accumulates"'
+_INPLACE = f'{_S1}, section "4. Ways around the error"'
+_DATA = '"Traps", section "Trap 1: silencing the version error through .data"'
+_LOOP = (
+    '"Practice: collect the parameters, take one SGD step", '
+    'section "Exercise 2: Apply One Full SGD Training Step"'
+)
 
 
 @dataclass(frozen=True)
@@ -103,8 +111,8 @@ _ENTRIES = [
     Entry(
         "missing-parameters",
         "collect",
-        "Leaves out parameters that named_parameters() lists (for example the model's own, or "
-        "those of a layer without a bias).",
+        "Leaves out parameters that named_parameters() lists, for example the model's own, or "
+        "a frozen one (a Parameter with requires_grad=False is still a parameter).",
         _COLLECT,
     ),
     Entry(

@@ -100,14 +100,33 @@ def _entries(result: Any, engine: Any) -> list[tuple[str, Any]]:
     entries = list(result)
     for entry in entries:
         ok = isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[0], str)
-        if not ok or not isinstance(entry[1], engine.Tensor):
-            raise LearnerProblem(
-                diagnosis("bad-return", f"One entry is {type(entry).__name__}: {entry!r:.60}.")
+        if ok and isinstance(entry[1], engine.Tensor):
+            continue
+        if isinstance(entry, engine.Tensor):
+            said = "One entry is a tensor without its name: each entry is a pair (name, parameter)."
+        elif ok and entry[1] is None:
+            said = (
+                f"One entry is ({entry[0]!r}, None): a name registered without a tensor (the "
+                "bias of Linear(..., bias=False)) is not a parameter; leave it out."
             )
+        else:
+            shown = " ".join(repr(entry).split())
+            said = f"One entry is a {type(entry).__name__}: {shown:.60}."
+        raise LearnerProblem(diagnosis("bad-return", said))
     return [(str(n), t) for n, t in entries]
 
 
-def _judge(entries: list[tuple[str, Any]], tree: _Tree) -> set[str]:
+def _only_weight_and_bias(results: list[tuple[list[tuple[str, Any]], _Tree]]) -> bool:
+    """Whether every Parameter the learner found, in every tree, is called weight or bias."""
+    for entries, tree in results:
+        names = {id(p): n.rsplit(".", 1)[-1] for n, p in tree.params}
+        if any(names.get(id(t), "weight") not in _NAMES for _, t in entries):
+            return False
+    return True
+
+
+def _judge(entries: list[tuple[str, Any]], tree: _Tree, by_name: bool) -> set[str]:
+    """The codes of one tree; ``by_name``: the learner only ever found weights and biases."""
     codes: set[str] = set()
     params = [p for _, p in tree.params]
     by_id = {id(p): p for p in params}
@@ -144,8 +163,8 @@ def _judge(entries: list[tuple[str, Any]], tree: _Tree) -> set[str]:
             codes.add("not-recursive")
             rest = [p for p in missing if tree.depth[id(p)] < 2]
         names = [expected_name[id(p)].rsplit(".", 1)[-1] for p in rest]
-        if any(n not in _NAMES for n in names):
-            codes.add("by-attribute-name")
+        if by_name and any(n not in _NAMES for n in names):
+            codes.add("by-attribute-name")  # only weight/bias found, the other names missed
         elif names:
             codes.add("missing-parameters")
     first: dict[int, str] = {}
@@ -162,11 +181,17 @@ def _judge(entries: list[tuple[str, Any]], tree: _Tree) -> set[str]:
 def check_collect(function: Callable[..., Any], path: Path, engine: Any, seed: int) -> list[str]:
     """The codes of ``function``'s problems over the seeded trees (empty: it passed)."""
     codes: set[str] = set()
+    results = []
     for module in collect_trees(engine, seed):
         tree = _survey(module)
         with _watch(engine.nn.Module) as called:
             result = call(function, path, module)
         if called:
             codes.add("uses-builtin")
-        codes |= _judge(_entries(result, engine), tree)
+        results.append((_entries(result, engine), tree))
+    if not any(entries for entries, _ in results):  # nothing at all: no pattern to read
+        return sorted((codes & {"uses-builtin"}) | {"missing-parameters"})
+    by_name = _only_weight_and_bias(results)
+    for entries, tree in results:
+        codes |= _judge(entries, tree, by_name)
     return sorted(codes)

@@ -16,6 +16,7 @@ from types import ModuleType
 
 __all__ = ["ENGINES", "as_torch", "engine"]
 
+#: The engines a learner's code can run in.
 ENGINES = ("torch", "ownership")
 
 

@@ -13,6 +13,7 @@ import contextlib
 import inspect
 import io
 import re
+import sys
 import traceback
 import types
 import warnings
@@ -80,6 +81,17 @@ _MEANINGS: list[tuple[str, str, str]] = [
         "skip what it has already visited?",
         "raised",
     ),
+    (
+        r"cannot assign .* as parameter",
+        "a registered parameter can only be replaced by a Parameter (or None); to update it, "
+        "write into it in place under torch.no_grad().",
+        "raised",
+    ),
+    (
+        r"^SystemExit",
+        "your code ends the program (exit() or sys.exit()): a function returns instead.",
+        "raised",
+    ),
     (r"^NotImplementedError", "the function is not written yet (the starter's stub).", "raised"),
 ]
 
@@ -130,11 +142,14 @@ def load(path: Path, exercise: str) -> Callable[..., Any]:
         raise LearnerProblem(diagnosis("syntax-error", f"({error.msg})", where)) from None
     module = types.ModuleType("learner_solution")
     module.__file__ = filename
+    sys.path.insert(0, str(path.parent))  # the learner's own helper modules, as `python FILE` finds
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, module.__dict__)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise _explain(error, filename, "load-error") from None
+    finally:
+        sys.path.remove(str(path.parent))
     function = module.__dict__.get(name)
     if not callable(function):
         raise LearnerProblem(diagnosis("missing-function", f"Define {name}."))
@@ -158,5 +173,5 @@ def call(function: Callable[..., Any], path: Path, *args: Any) -> Any:
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the learner's warnings are not the grade
             return function(*args)
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         raise _explain(error, str(path)) from None

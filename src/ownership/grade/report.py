@@ -71,7 +71,9 @@ class Report:
                 lines += textwrap.wrap(
                     d.where, _WIDTH, initial_indent="    at ", subsequent_indent="       "
                 )
-            lines.append(f"    reread: {d.reread}")
+            lines += textwrap.wrap(
+                d.reread, _WIDTH, initial_indent="    reread: ", subsequent_indent="            "
+            )
         return "\n".join(lines)
 
     def to_json(self) -> str:

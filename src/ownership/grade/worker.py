@@ -16,8 +16,9 @@ from ownership.grade.engines import as_torch, engine
 from ownership.grade.learner import LearnerProblem, load
 from ownership.grade.report import Diagnosis, Report
 
-__all__ = ["CHECKS", "grade_file"]
+__all__ = ["CHECKS", "grade_file", "main"]
 
+#: The check of each exercise: the function that grades it, returning its codes.
 CHECKS = {"collect": check_collect, "sgd": check_sgd}
 
 
