@@ -74,6 +74,7 @@ def _watcher_frame(frame: traceback.FrameSummary) -> bool:
     return (
         frame.filename.startswith(_DOCTOR + os.sep)
         or frame.filename.endswith(os.path.join("torch", "overrides.py"))
+        or "= handle_torch_function(" in (frame.line or "")
         or (frame.line or "").startswith("return handle_torch_function(")
     )
 

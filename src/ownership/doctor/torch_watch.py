@@ -109,7 +109,7 @@ class _Functions(TorchFunctionMode):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         w = self.watch
-        if name == "backward":
+        if name == "backward" or func is torch.autograd.grad:
             return w.backward(func, args, kwargs)
         if name == "numpy" and args:
             w.numpy_alias(args[0])
@@ -344,8 +344,13 @@ class TorchWatch:
                 rec.hidden.append((place, HIDDEN_DATA))
 
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
-        """``Tensor.backward``: check the saved tensors of the graph, run it, explain its error."""
-        roots = [t.grad_fn for t in _tensors(args[0] if args else None)]
+        """``Tensor.backward``, ``torch.autograd.backward`` or ``torch.autograd.grad``: check the
+        saved tensors of the graph, run it, explain its error."""
+        # (tensors, ...) for both backwards, (outputs, inputs, ...) for grad: retain_graph and
+        # create_graph come one position later in grad.
+        shift = 1 if func is torch.autograd.grad else 0
+        first = args[0] if args else kwargs.get("outputs", kwargs.get("tensors"))
+        roots = [t.grad_fn for t in _tensors(first)]
         records: list[SaveRecord] = []
         for node in _nodes(roots):
             records += node.metadata.get(KEY, ())
@@ -365,11 +370,16 @@ class TorchWatch:
         finally:
             if self.pending:
                 self.settle()
-        retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
-        if not retain and not kwargs.get("create_graph", args[3] if len(args) > 3 else False):
+        create = kwargs.get("create_graph", _arg(args, 3 + shift, False))
+        retain = kwargs.get("retain_graph", _arg(args, 2 + shift, None))
+        if not (create if retain is None else retain):
             done = {id(r) for r in records}
             for key in {storage_key(r.alias) for r in records}:
                 self.saves[key] = [w for w in self.saves[key] if id(w()) not in done]
         for rec in records:
             rec.hidden.clear()
         return result
+
+
+def _arg(args: Any, i: int, default: Any) -> Any:
+    return args[i] if len(args) > i else default
