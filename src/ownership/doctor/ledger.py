@@ -170,6 +170,19 @@ class Ledger:
         state.entries.append([place, None])
         self.grad_owner[storage_key(grad)] = state
 
+    def on_grad_set(self, p: Any, grad: Any, derived: bool) -> None:
+        """``p.grad = grad`` outside backward. A gradient computed from ``p``'s own (clipped,
+        scaled) still holds the backwards that one held; any other starts afresh."""
+        state, _ = self.track(p)
+        state.zeroed = False
+        if grad is None:
+            state.grad_ref, state.entries = None, []
+            return
+        if not derived:  # a gradient of zeros holds no backward: a reset
+            state.entries = [[None, None]] if bool((grad != 0).any()) else []
+        state.grad_ref = weakref.ref(grad)
+        self.grad_owner[storage_key(grad)] = state
+
     def on_write(self, t: Any, op_name: str, place: Place | None) -> None:
         """An in-place write ``op_name`` on ``t`` (any alias) at ``place``."""
         key = storage_key(t)
