@@ -162,11 +162,13 @@ class OwnershipWatch:
 
     def _state_dict(self, original: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
         state = original(module, *args, **kwargs)
-        self.ledger.on_state_dict(state, user_place())
+        self.ledger.checkpoints.on_state_dict(state, user_place())
         return state
 
     def _load_state_dict(self, original: Any, module: Any, state: Any, *a: Any, **k: Any) -> Any:
-        self.ledger.on_load_state_dict(state, user_place())
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(state, depth=0):
+            checkpoints.used(kept, user_place(), "loaded")
         return original(module, state, *a, **k)
 
     def _optimizer_init(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> None:

@@ -4,7 +4,9 @@ Imported only once the user's script has imported torch. What it uses:
 
 - a ``TorchFunctionMode``: after each torch call, the new graph nodes and the tensors they saved
   (read through the nodes' ``_saved_*`` attributes, remembered in ``node.metadata``); the calls
-  that cut a path (``detach()``, ``.data``), ``numpy()`` aliases, and ``Tensor.backward``;
+  that cut a path (``detach()``, ``.data``), ``numpy()`` aliases, ``Tensor.backward``,
+  ``torch.autograd.backward`` and ``torch.autograd.grad``; ``.grad`` set by hand (and whether
+  it was computed from the gradient itself, as clipping does); reads of a kept state dict;
 - a ``TorchDispatchMode``: every in-place write at the aten level (so also inside ``F.relu(...,
   inplace=True)`` or ``+=``), with the versions of the saved tensors it touched before and after;
 - the global module hooks (forward pre/post, module and parameter registration), each module's
@@ -14,8 +16,8 @@ Imported only once the user's script has imported torch. What it uses:
 ``saved_tensors_hooks`` are deliberately not used: while one is active torch skips its version
 check, so the script would no longer raise the error it raises on its own. Three methods have no
 public hook and are wrapped for the run (and restored): ``Module.__setattr__`` (a plain list of
-modules), ``Module.load_state_dict`` (its hooks see a copy of the dict) and ``Optimizer.__init__``
-(the line that made the optimizer).
+modules), ``Module.load_state_dict`` (its hooks see a copy of the dict), ``torch.save`` (a kept
+state dict saved) and ``Optimizer.__init__`` (the line that made the optimizer).
 """
 
 from __future__ import annotations
@@ -118,6 +120,9 @@ class _Functions(TorchFunctionMode):
         finally:
             if w.pending:
                 w.settle()
+        checkpoints = w.ledger.checkpoints
+        if checkpoints.tensors and not checkpoints.quiet:
+            w.read_kept(args)
         if w.grad_of and not name.endswith("_") and not w.ledger.step_depth:
             w.derive(args, result)
         if name == "__set__" and getattr(func.__self__, "__name__", "") == "grad" and len(args) > 1:
@@ -199,6 +204,7 @@ class TorchWatch:
         self._wrap(torch.nn.Module, "__setattr__", self._setattr)
         self._wrap(torch.nn.Module, "load_state_dict", self._load_state_dict)
         self._wrap(torch.optim.Optimizer, "__init__", self._optimizer_init)
+        self._wrap(torch, "save", self._save)
         self.modes: list[Any] = [_Functions(self), _Writes(self)]
         for mode in self.modes:
             mode.__enter__()
@@ -231,8 +237,24 @@ class TorchWatch:
     def _load_state_dict(
         self, original: Any, module: Any, state_dict: Any, *a: Any, **k: Any
     ) -> Any:
-        self.ledger.on_load_state_dict(state_dict, user_place())
-        return original(module, state_dict, *a, **k)
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(state_dict, depth=0):
+            checkpoints.used(kept, user_place(), "loaded")
+        checkpoints.quiet += 1
+        try:
+            return original(module, state_dict, *a, **k)
+        finally:
+            checkpoints.quiet -= 1
+
+    def _save(self, original: Any, obj: Any, *a: Any, **k: Any) -> Any:
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(obj):
+            checkpoints.used(kept, user_place(), "stored")
+        checkpoints.quiet += 1
+        try:
+            return original(obj, *a, **k)
+        finally:
+            checkpoints.quiet -= 1
 
     def _optimizer_init(self, original: Any, opt: Any, *a: Any, **k: Any) -> None:
         original(opt, *a, **k)
@@ -249,7 +271,7 @@ class TorchWatch:
         ledger = self.ledger
 
         def kept(mod: Any, state: Any, prefix: str, meta: Any) -> None:
-            ledger.on_state_dict(state, user_place())
+            ledger.checkpoints.on_state_dict(state, user_place())
 
         self.handles.append(module.register_state_dict_post_hook(kept))
 
@@ -272,6 +294,15 @@ class TorchWatch:
             self._remember_grad(t.grad, ledger.track(t)[0])
 
         self.handles.append(p.register_post_accumulate_grad_hook(accumulated))
+
+    def read_kept(self, args: Any) -> None:
+        """A torch function reads the tensors ``args``: some may be a kept state dict's."""
+        checkpoints = self.ledger.checkpoints
+        for value in args:
+            for t in _tensors(value):
+                kept = checkpoints.of_tensor(t)
+                if kept is not None:
+                    checkpoints.used(kept, user_place(), "read")
 
     # ------------------------------------------------------------------ gradients set by hand
     def _remember_grad(self, grad: Any, state: Any) -> None:
