@@ -289,6 +289,7 @@ class TorchWatch:
             return
         self.params_hooked.add(id(p))
         ledger = self.ledger
+
         def accumulated(t: Any) -> None:
             ledger.on_accumulate(t, user_place())
             self._remember_grad(t.grad, ledger.track(t)[0])

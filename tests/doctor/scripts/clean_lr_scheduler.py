@@ -17,7 +17,7 @@ decay = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
 plateau_opt = torch.optim.SGD(model.parameters(), lr=0.01)
 plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(plateau_opt, patience=0)
 x, y = torch.randn(16, 4), torch.randn(16, 1)
-for epoch in range(4):
+for _ in range(4):
     for o in (opt, plateau_opt):
         o.zero_grad()
         loss = ((model(x) - y) ** 2).mean()
