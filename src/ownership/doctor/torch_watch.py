@@ -31,6 +31,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from ownership.doctor import torch_graph as graph
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -40,66 +41,6 @@ __all__ = ["TorchWatch"]
 KEY = "ownership.doctor"
 HIDDEN_DATA = "an alias with its own version counter (.data)"
 HIDDEN_NUMPY = "a numpy array sharing its memory (.numpy())"
-
-_saved_names: dict[type, tuple[str, ...]] = {}
-_written_args: dict[Any, tuple[int, ...]] = {}
-
-
-def _saved_attrs(node: Any) -> tuple[str, ...]:
-    kind = type(node)
-    names = _saved_names.get(kind)
-    if names is None:
-        names = _saved_names[kind] = tuple(a for a in dir(node) if a.startswith("_saved_"))
-    return names
-
-
-def _written(func: Any) -> tuple[int, ...]:
-    """Positions of the arguments an aten op writes (empty for a pure op)."""
-    found = _written_args.get(func)
-    if found is None:
-        found = _written_args[func] = tuple(
-            i
-            for i, a in enumerate(func._schema.arguments)
-            if a.alias_info is not None and a.alias_info.is_write
-        )
-    return found
-
-
-def _tensors(value: Any) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, list | tuple):
-        return [v for v in value if isinstance(v, torch.Tensor)]
-    return []
-
-
-def _nodes(roots: list[Any]) -> list[Any]:
-    """Every node reachable from ``roots`` (each once)."""
-    seen: set[int] = set()
-    order, stack = [], [r for r in roots if r is not None]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(n for n, _ in node.next_functions if n is not None)
-    return order
-
-
-def _leaves(t: torch.Tensor) -> list[torch.Tensor]:
-    """The leaves requiring grad that ``t`` was computed from."""
-    return [n.variable for n in _nodes([t.grad_fn]) if hasattr(n, "variable")]
-
-
-def _overlap(a: torch.Tensor, b: torch.Tensor) -> bool:
-    def span(t: torch.Tensor) -> tuple[int, int]:
-        start = t.data_ptr()
-        extent = sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=True))
-        return start, start + (extent + 1) * t.element_size()
-
-    (a0, a1), (b0, b1) = span(a), span(b)
-    return a0 < b1 and b0 < a1 and a.numel() > 0 and b.numel() > 0
 
 
 class _Functions(TorchFunctionMode):
@@ -134,10 +75,10 @@ class _Functions(TorchFunctionMode):
             source = args[0] if args else None
             if isinstance(source, torch.Tensor) and source.grad_fn is not None:
                 how = "detach()" if name == "detach" else ".data"
-                w.ledger.on_cut(_leaves(source), user_place(), how)
+                w.ledger.on_cut(graph.leaves(source), user_place(), how)
             return result
         if torch.is_grad_enabled():
-            roots = [t.grad_fn for t in _tensors(result) if t.grad_fn is not None]
+            roots = [t.grad_fn for t in graph.tensors(result) if t.grad_fn is not None]
             if roots:
                 w.record_saves(roots)
         elif not name.endswith("_") and not name.startswith("__") and not w.ledger.step_depth:
@@ -154,14 +95,14 @@ class _Writes(TorchDispatchMode):  # type: ignore[no-untyped-call]
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
-        positions = _written(func)
+        positions = graph.written(func)
         if not positions:
             return func(*args, **kwargs)
         targets: list[torch.Tensor] = []
         schema_args = func._schema.arguments
         for i in positions:
             value = args[i] if i < len(args) else kwargs.get(schema_args[i].name)
-            targets += _tensors(value)
+            targets += graph.tensors(value)
         return self.watch.write(func, args, kwargs, targets)
 
 
@@ -300,7 +241,7 @@ class TorchWatch:
         """A torch function reads the tensors ``args``: some may be a kept state dict's."""
         checkpoints = self.ledger.checkpoints
         for value in args:
-            for t in _tensors(value):
+            for t in graph.tensors(value):
                 kept = checkpoints.of_tensor(t)
                 if kept is not None:
                     checkpoints.used(kept, user_place(), "read")
@@ -352,12 +293,12 @@ class TorchWatch:
                 continue
             records: list[SaveRecord] = []
             meta[KEY] = records
-            for attr in _saved_attrs(node):
+            for attr in graph.saved_attrs(node):
                 try:
                     value = getattr(node, attr)
                 except RuntimeError:
                     continue
-                for t in _tensors(value):
+                for t in graph.tensors(value):
                     if place is None:
                         place = user_place()
                     try:
@@ -384,7 +325,7 @@ class TorchWatch:
         if not isinstance(t, torch.Tensor):
             return
         for rec in self._live(storage_key(t)):
-            if rec.numpy is None and not rec.stale() and _overlap(rec.alias, t):
+            if rec.numpy is None and not rec.stale() and graph.overlap(rec.alias, t):
                 rec.numpy = (rec.alias.clone(), user_place())
 
     def write(self, func: Any, args: Any, kwargs: Any, targets: list[torch.Tensor]) -> Any:
@@ -393,7 +334,7 @@ class TorchWatch:
         touched: list[tuple[SaveRecord, int, torch.Tensor]] = []
         for t in targets:
             for rec in self._live(storage_key(t)):
-                if _overlap(rec.alias, t):
+                if graph.overlap(rec.alias, t):
                     touched.append((rec, rec.alias._version, rec.alias.clone()))
         result = func(*args, **kwargs)
         place = user_place() if touched else None
@@ -428,9 +369,9 @@ class TorchWatch:
         # create_graph come one position later in grad.
         shift = 1 if func is torch.autograd.grad else 0
         first = args[0] if args else kwargs.get("outputs", kwargs.get("tensors"))
-        roots = [t.grad_fn for t in _tensors(first)]
+        roots = [t.grad_fn for t in graph.tensors(first)]
         records: list[SaveRecord] = []
-        for node in _nodes(roots):
+        for node in graph.nodes(roots):
             records += node.metadata.get(KEY, ())
         for rec in records:
             if rec.numpy is not None:
@@ -448,8 +389,8 @@ class TorchWatch:
         finally:
             if self.pending:
                 self.settle()
-        create = kwargs.get("create_graph", _arg(args, 3 + shift, False))
-        retain = kwargs.get("retain_graph", _arg(args, 2 + shift, None))
+        create = kwargs.get("create_graph", graph.arg(args, 3 + shift, False))
+        retain = kwargs.get("retain_graph", graph.arg(args, 2 + shift, None))
         if not (create if retain is None else retain):
             done = {id(r) for r in records}
             for key in {storage_key(r.alias) for r in records}:
@@ -457,7 +398,3 @@ class TorchWatch:
         for rec in records:
             rec.hidden.clear()
         return result
-
-
-def _arg(args: Any, i: int, default: Any) -> Any:
-    return args[i] if len(args) > i else default
