@@ -28,8 +28,10 @@ class Kept:
 
     __slots__ = ("place", "ref", "steps", "versions")
 
-    def __init__(self, state: Any, place: Place | None, steps: int) -> None:
-        self.ref = weakref.ref(state)
+    def __init__(
+        self, state: Any, place: Place | None, steps: int, dropped: Callable[[Any], None]
+    ) -> None:
+        self.ref = weakref.ref(state, dropped)
         self.place = place
         self.steps = steps
         self.versions: dict[str, int] = {}
@@ -62,13 +64,16 @@ class Checkpoints:
                 self._index(kept, kept.add(state))
                 return
         try:
-            kept = Kept(state, place, self.steps)
+            kept = Kept(state, place, self.steps, self._dropped)
         except TypeError:
             return
-        self.kept = [k for k in self.kept if k.ref() is not None]
-        self.tensors = {i: e for i, e in self.tensors.items() if e[1].ref() is not None}
         self.kept.append(kept)
         self._index(kept, kept.add(state))
+
+    def _dropped(self, ref: Any) -> None:
+        """A kept dict was garbage-collected: forget it and its tensors (reads cost nothing)."""
+        self.kept = [k for k in self.kept if k.ref is not ref]
+        self.tensors = {i: e for i, e in self.tensors.items() if e[1].ref is not ref}
 
     def _index(self, kept: Kept, tensors: list[Any]) -> None:
         for t in tensors:
