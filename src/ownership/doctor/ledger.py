@@ -180,8 +180,10 @@ class Ledger:
         if grad is None:
             state.grad_ref, state.entries = None, []
             return
-        if not derived:  # a gradient of zeros holds no backward: a reset
-            state.entries = [[None, None]] if bool((grad != 0).any()) else []
+        if not bool((grad != 0).any()):  # a gradient of zeros holds no backward: a reset
+            state.entries = []
+        elif not derived:
+            state.entries = [[None, None]]
         state.grad_ref = weakref.ref(grad)
         self.grad_owner[storage_key(grad)] = state
 

@@ -64,7 +64,7 @@ class _Functions(TorchFunctionMode):
         checkpoints = w.ledger.checkpoints
         if checkpoints.tensors and not checkpoints.quiet:
             w.read_kept(args)
-        if w.grad_of and not name.endswith("_") and not w.ledger.step_depth:
+        if w.grad_of and not name.endswith(("_", "_like")) and not w.ledger.step_depth:
             w.derive(args, result)
         if name == "__set__" and getattr(func.__self__, "__name__", "") == "grad" and len(args) > 1:
             w.grad_set(args[0], args[1])

@@ -1,7 +1,7 @@
 # expect: nothing
 # engines: torch
 """Gradient clipping in a correct loop: by norm, by value, by hand; gradients set by hand from
-autograd.grad each step (fresh, so nothing to zero)."""
+autograd.grad each step (fresh, so nothing to zero); gradients reset by hand to zeros."""
 
 import os
 
@@ -28,3 +28,8 @@ for _ in range(3):
     for p, g in zip(params, grads, strict=True):
         p.grad = g.clamp(-0.01, 0.01)
     opt.step()
+for _ in range(3):  # zeroed by hand: a new gradient of zeros
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+    for p in params:
+        p.grad = torch.zeros_like(p.grad)
