@@ -241,11 +241,12 @@ class Ledger:
         if stale_names:
             related = [("backward", q) for q in _dedupe(stale_lines)]
             related += [("previous step", q) for q in _dedupe(used_at)]
-            backs = ", ".join(str(q.line) for q in _dedupe(stale_lines)) or "an earlier step"
+            backs = ", ".join(str(q.line) for q in _dedupe(stale_lines))
+            held = f"the backward at line(s) {backs}" if backs else "a gradient set by hand"
             text = (
-                f"this step() used gradients of {_names(stale_names)} that still hold the "
-                f"backward at line(s) {backs}, already applied by the previous step(): nothing "
-                "zeroed them in between. Call optimizer.zero_grad() once per step, before backward."
+                f"this step() used gradients of {_names(stale_names)} that still hold {held}, "
+                "already applied by the previous step(): nothing zeroed them in between. Call "
+                "optimizer.zero_grad() once per step, before backward."
             )
             self.add(Finding("stale-grad", place, text, tuple(related)))
         if with_grad:

@@ -29,7 +29,7 @@ for _ in range(3):
         p.grad = g.clamp(-0.01, 0.01)
     opt.step()
 for _ in range(3):  # zeroed by hand: a new gradient of zeros
-    torch.nn.functional.mse_loss(model(x), y).backward()
-    opt.step()
     for p in params:
         p.grad = torch.zeros_like(p.grad)
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
