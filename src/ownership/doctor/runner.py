@@ -17,6 +17,7 @@ import traceback
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from types import TracebackType
 from typing import Any
 
@@ -114,7 +115,7 @@ def _status(code: Any) -> int:
     return 1
 
 
-def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagnosis:
+def diagnose(script: str | PurePath, args: Sequence[str] = ()) -> Diagnosis:
     """Run ``script`` with ``args`` under the doctor and return what it found.
 
     The script runs in this process, as ``__main__``; every hook, mode and wrapper the doctor
