@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from doctor.corpus import SCRIPTS
 
 from ownership.doctor import CODES
@@ -25,16 +26,23 @@ def doctor(*args: str, engine: str = "torch") -> subprocess.CompletedProcess[str
     )
 
 
-def test_the_version_error_comes_first_unchanged_then_the_finding() -> None:
-    script = SCRIPTS / "bug_sigmoid_mul.py"
+@pytest.mark.parametrize("engine", ["torch", "ownership"])
+@pytest.mark.parametrize("name", ["bug_sigmoid_mul.py", "bug_autograd_grad.py"])
+def test_the_version_error_comes_first_unchanged_then_the_finding(name: str, engine: str) -> None:
+    script = SCRIPTS / name
     alone = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "DOCTOR_ENGINE": engine},
     )
-    run = doctor(str(script))
+    run = doctor(str(script), engine=engine)
     assert run.returncode == alone.returncode == 1
     message = alone.stderr.strip().splitlines()[-1]
     assert message.startswith("RuntimeError: one of the variables needed")
     assert run.stderr.strip().splitlines()[-1] == message
+    assert run.stderr == alone.stderr  # the whole traceback, frame for frame
     assert "ownership/doctor" not in run.stderr
     report = run.stdout
     assert report.lstrip().startswith("doctor: 1 finding")

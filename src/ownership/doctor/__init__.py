@@ -1,11 +1,12 @@
 """The doctor: run a PyTorch or ownership program unchanged and name the line that broke it.
 
 ``python -m ownership.doctor [--json] SCRIPT.py [args]`` runs the script, keeps its output, error
-and exit status, then reports each finding with a stable code (:data:`CODES`), the line of the
-user's own code it points to, and what to do. :func:`diagnose` does the same from Python.
+and exit status, then reports each finding with a stable code
+(:data:`~ownership.doctor.findings.CODES`), the line of the user's own code it points to, and what
+to do. :func:`~ownership.doctor.runner.diagnose` does the same from Python.
 
 Layers: above the engine, ``nn`` and ``optim``; the engine never imports the doctor (it calls the
-doctor through :mod:`ownership.observers`), and torch is imported only when the script uses it.
+doctor through ``ownership.observers``), and torch is imported only when the script uses it.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 A watcher (:mod:`~ownership.doctor.torch_watch`, :mod:`~ownership.doctor.ownership_watch`)
 translates its engine's hooks into calls on a :class:`Ledger`: a module is called, an optimizer
 is made or steps, a gradient is accumulated, a parameter or a gradient is written, a path is cut,
-a ``state_dict()`` is kept or loaded, backward starts or fails. The ledger reads tensors by duck
+a ``state_dict()`` is kept or used, backward starts or fails. The ledger reads tensors by duck
 typing only (``grad``, ``requires_grad``, ``_version``, ``untyped_storage().data_ptr()``) and keeps
-the rules of six findings; the saved-tensor findings are in :mod:`~ownership.doctor.saves`.
+the rules of five findings; the saved-tensor findings are in :mod:`~ownership.doctor.saves`, the
+kept state dicts in :mod:`~ownership.doctor.checkpoints`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
+from ownership.doctor.checkpoints import Checkpoints
 from ownership.doctor.findings import Finding, Place
 from ownership.doctor.saves import SaveRecord, explain_version_error, hidden_write
 
@@ -67,7 +69,7 @@ class Ledger:
         self.checked_modules: set[int] = set()
         self.cuts: dict[int, tuple[Place | None, str]] = {}
         self.state_writes: dict[int, Place | None] = {}
-        self.kept: list[tuple[Any, Place | None, dict[str, int]]] = []
+        self.checkpoints = Checkpoints(self.add, _names)
         self.forward_depth = 0
         self.step_depth = 0
         self.backward_place: Place | None = None
@@ -170,6 +172,21 @@ class Ledger:
         state.entries.append([place, None])
         self.grad_owner[storage_key(grad)] = state
 
+    def on_grad_set(self, p: Any, grad: Any, derived: bool) -> None:
+        """``p.grad = grad`` outside backward. A gradient computed from ``p``'s own (clipped,
+        scaled) still holds the backwards that one held; any other starts afresh."""
+        state, _ = self.track(p)
+        state.zeroed = False
+        if grad is None:
+            state.grad_ref, state.entries = None, []
+            return
+        if not bool((grad != 0).any()):  # a gradient of zeros holds no backward: a reset
+            state.entries = []
+        elif not derived:
+            state.entries = [[None, None]]
+        state.grad_ref = weakref.ref(grad)
+        self.grad_owner[storage_key(grad)] = state
+
     def on_write(self, t: Any, op_name: str, place: Place | None) -> None:
         """An in-place write ``op_name`` on ``t`` (any alias) at ``place``."""
         key = storage_key(t)
@@ -224,11 +241,12 @@ class Ledger:
         if stale_names:
             related = [("backward", q) for q in _dedupe(stale_lines)]
             related += [("previous step", q) for q in _dedupe(used_at)]
-            backs = ", ".join(str(q.line) for q in _dedupe(stale_lines)) or "an earlier step"
+            backs = ", ".join(str(q.line) for q in _dedupe(stale_lines))
+            held = f"the backward at line(s) {backs}" if backs else "a gradient set by hand"
             text = (
-                f"this step() used gradients of {_names(stale_names)} that still hold the "
-                f"backward at line(s) {backs}, already applied by the previous step(): nothing "
-                "zeroed them in between. Call optimizer.zero_grad() once per step, before backward."
+                f"this step() used gradients of {_names(stale_names)} that still hold {held}, "
+                "already applied by the previous step(): nothing zeroed them in between. Call "
+                "optimizer.zero_grad() once per step, before backward."
             )
             self.add(Finding("stale-grad", place, text, tuple(related)))
         if with_grad:
@@ -274,6 +292,7 @@ class Ledger:
     def on_step_done(self, optimizer: Any, place: Place | None) -> None:
         """``optimizer.step()`` returned: the gradients it read are now used."""
         self.step_depth = max(0, self.step_depth - 1)
+        self.checkpoints.steps += 1
         for p in self._params_of(optimizer):
             if p.grad is None:
                 continue
@@ -282,39 +301,6 @@ class Ledger:
                 if entry[1] is None:
                     entry[1] = place
             self.cuts.pop(id(p), None)
-
-    # ------------------------------------------------------------------ state_dict
-    def on_state_dict(self, state: Any, place: Place | None) -> None:
-        """A ``state_dict()`` was returned at ``place`` (its tensors alias the model's)."""
-        for ref, _, versions in self.kept:
-            if ref() is state:
-                versions.update({k: v._version for k, v in state.items() if k not in versions})
-                return
-        try:
-            ref = weakref.ref(state)
-        except TypeError:
-            return
-        versions = {k: v._version for k, v in state.items() if hasattr(v, "_version")}
-        self.kept.append((ref, place, versions))
-
-    def on_load_state_dict(self, state: Any, place: Place | None) -> None:
-        """``load_state_dict(state)`` at ``place``: was ``state`` a kept alias changed since?"""
-        for ref, kept_at, versions in self.kept:
-            if ref() is not state:
-                continue
-            changed = [k for k, v in versions.items() if k in state and state[k]._version != v]
-            if not changed:
-                return
-            related = [("loaded", place)] if place is not None else []
-            kept_line = f"line {kept_at.line}" if kept_at else "an earlier line"
-            text = (
-                f"the state_dict() kept at {kept_line} aliases the model's tensors: by the time "
-                f"it was loaded, training had changed {len(changed)} of them "
-                f"({_names(changed)}), so it loads the current weights, not the saved ones. Keep "
-                "a copy: copy.deepcopy(model.state_dict())."
-            )
-            self.add(Finding("checkpoint-alias", kept_at, text, tuple(related)))
-            return
 
     # ------------------------------------------------------------------ end of run
     def finish(self) -> list[Finding]:

@@ -6,7 +6,8 @@ inferred: a write shares the saved tensor's version counter (``counter is counte
 not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The engine has no
 module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__call__``,
 ``__setattr__``, ``state_dict`` and ``load_state_dict``, ``Optimizer.__init__`` and ``step``, and
-``Tensor.backward``, ``detach``, ``data`` and ``numpy``; ``stop()`` puts them back.
+``Tensor.backward``, ``autograd.grad``, ``detach``, ``data`` and ``numpy`` (and the ``step()`` of an
+optimizer subclass that defines its own); ``stop()`` puts them back.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import observers
+from ownership import autograd, observers
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -63,6 +64,8 @@ class OwnershipWatch:
         self.records: dict[int, SaveRecord] = {}
         self.by_storage: dict[int, list[weakref.ref[SaveRecord]]] = defaultdict(list)
         self.restore: list[tuple[Any, str, Any]] = []
+        self.stepped_classes: set[type] = set()
+        self.stepping: set[int] = set()
         observers.SAVES.append(self._saved)
         observers.WRITES.append(self._wrote)
         observers.ACCUMULATIONS.append(self._accumulated)
@@ -73,6 +76,7 @@ class OwnershipWatch:
         self._wrap(Optimizer, "__init__", self._optimizer_init)
         self._wrap(Optimizer, "step", self._step)
         self._wrap(Tensor, "backward", self._backward)
+        self._wrap(autograd, "grad", self._grad)
         self._wrap(Tensor, "detach", self._detach)
         self._wrap(Tensor, "numpy", self._numpy)
         data: Any = Tensor.__dict__["data"]
@@ -160,29 +164,53 @@ class OwnershipWatch:
 
     def _state_dict(self, original: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
         state = original(module, *args, **kwargs)
-        self.ledger.on_state_dict(state, user_place())
+        self.ledger.checkpoints.on_state_dict(state, user_place())
         return state
 
     def _load_state_dict(self, original: Any, module: Any, state: Any, *a: Any, **k: Any) -> Any:
-        self.ledger.on_load_state_dict(state, user_place())
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(state, depth=0):
+            checkpoints.used(kept, user_place(), "loaded")
         return original(module, state, *a, **k)
 
     def _optimizer_init(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> None:
         original(opt, *args, **kwargs)
         self.used = True
         self.ledger.on_optimizer_made(opt, user_place())
+        # a subclass's own step() (one that does not go through Optimizer.step) is watched too
+        for cls in type(opt).__mro__:
+            if cls is Optimizer or cls in self.stepped_classes:
+                break
+            if "step" in cls.__dict__:
+                self.stepped_classes.add(cls)
+                self._wrap(cls, "step", self._step)
+                break
 
     def _step(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> Any:
+        if id(opt) in self.stepping:  # a subclass's step() calling its base's: one step
+            return original(opt, *args, **kwargs)
         place = user_place()
+        self.stepping.add(id(opt))
         self.ledger.on_step(opt, place)
         try:
             return original(opt, *args, **kwargs)
         finally:
+            self.stepping.discard(id(opt))
             self.ledger.on_step_done(opt, place)
 
     def _backward(self, original: Any, t: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._run_backward([t], functools.partial(original, t), args, kwargs)
+
+    def _grad(self, original: Any, outputs: Any, *args: Any, **kwargs: Any) -> Any:
+        tensors = list(outputs) if isinstance(outputs, list | tuple) else [outputs]
+        return self._run_backward(tensors, functools.partial(original, outputs), args, kwargs)
+
+    def _run_backward(self, tensors: list[Any], run: Any, args: Any, kwargs: Any) -> Any:
+        """A backward (or ``autograd.grad``) from ``tensors``: check the saved tensors of their
+        graph, run it, explain its version error."""
         records: list[SaveRecord] = []
-        for node in _nodes([t.grad_fn]):
+        roots = [getattr(t, "grad_fn", None) for t in tensors]
+        for node in _nodes(roots):
             for saved in (getattr(node, "_saved", None) or {}).values():
                 rec = self.records.get(id(saved))
                 if rec is not None:
@@ -197,7 +225,7 @@ class OwnershipWatch:
         for rec in records:
             rec.hidden.clear()
         try:
-            return original(t, *args, **kwargs)
+            return run(*args, **kwargs)
         except RuntimeError as exc:
             if is_version_error(exc):
                 self.ledger.on_version_error(str(exc))

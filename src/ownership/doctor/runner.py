@@ -17,6 +17,7 @@ import traceback
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from types import TracebackType
 from typing import Any
 
@@ -74,6 +75,7 @@ def _watcher_frame(frame: traceback.FrameSummary) -> bool:
     return (
         frame.filename.startswith(_DOCTOR + os.sep)
         or frame.filename.endswith(os.path.join("torch", "overrides.py"))
+        or "= handle_torch_function(" in (frame.line or "")
         or (frame.line or "").startswith("return handle_torch_function(")
     )
 
@@ -113,7 +115,7 @@ def _status(code: Any) -> int:
     return 1
 
 
-def diagnose(script: str | os.PathLike[str], args: Sequence[str] = ()) -> Diagnosis:
+def diagnose(script: str | PurePath, args: Sequence[str] = ()) -> Diagnosis:
     """Run ``script`` with ``args`` under the doctor and return what it found.
 
     The script runs in this process, as ``__main__``; every hook, mode and wrapper the doctor

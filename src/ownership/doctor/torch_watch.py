@@ -4,7 +4,9 @@ Imported only once the user's script has imported torch. What it uses:
 
 - a ``TorchFunctionMode``: after each torch call, the new graph nodes and the tensors they saved
   (read through the nodes' ``_saved_*`` attributes, remembered in ``node.metadata``); the calls
-  that cut a path (``detach()``, ``.data``), ``numpy()`` aliases, and ``Tensor.backward``;
+  that cut a path (``detach()``, ``.data``), ``numpy()`` aliases, ``Tensor.backward``,
+  ``torch.autograd.backward`` and ``torch.autograd.grad``; ``.grad`` set by hand (and whether
+  it was computed from the gradient itself, as clipping does); reads of a kept state dict;
 - a ``TorchDispatchMode``: every in-place write at the aten level (so also inside ``F.relu(...,
   inplace=True)`` or ``+=``), with the versions of the saved tensors it touched before and after;
 - the global module hooks (forward pre/post, module and parameter registration), each module's
@@ -14,8 +16,8 @@ Imported only once the user's script has imported torch. What it uses:
 ``saved_tensors_hooks`` are deliberately not used: while one is active torch skips its version
 check, so the script would no longer raise the error it raises on its own. Three methods have no
 public hook and are wrapped for the run (and restored): ``Module.__setattr__`` (a plain list of
-modules), ``Module.load_state_dict`` (its hooks see a copy of the dict) and ``Optimizer.__init__``
-(the line that made the optimizer).
+modules), ``Module.load_state_dict`` (its hooks see a copy of the dict), ``torch.save`` (a kept
+state dict saved) and ``Optimizer.__init__`` (the line that made the optimizer).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from ownership.doctor import torch_graph as graph
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -38,66 +41,6 @@ __all__ = ["TorchWatch"]
 KEY = "ownership.doctor"
 HIDDEN_DATA = "an alias with its own version counter (.data)"
 HIDDEN_NUMPY = "a numpy array sharing its memory (.numpy())"
-
-_saved_names: dict[type, tuple[str, ...]] = {}
-_written_args: dict[Any, tuple[int, ...]] = {}
-
-
-def _saved_attrs(node: Any) -> tuple[str, ...]:
-    kind = type(node)
-    names = _saved_names.get(kind)
-    if names is None:
-        names = _saved_names[kind] = tuple(a for a in dir(node) if a.startswith("_saved_"))
-    return names
-
-
-def _written(func: Any) -> tuple[int, ...]:
-    """Positions of the arguments an aten op writes (empty for a pure op)."""
-    found = _written_args.get(func)
-    if found is None:
-        found = _written_args[func] = tuple(
-            i
-            for i, a in enumerate(func._schema.arguments)
-            if a.alias_info is not None and a.alias_info.is_write
-        )
-    return found
-
-
-def _tensors(value: Any) -> list[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if isinstance(value, list | tuple):
-        return [v for v in value if isinstance(v, torch.Tensor)]
-    return []
-
-
-def _nodes(roots: list[Any]) -> list[Any]:
-    """Every node reachable from ``roots`` (each once)."""
-    seen: set[int] = set()
-    order, stack = [], [r for r in roots if r is not None]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(n for n, _ in node.next_functions if n is not None)
-    return order
-
-
-def _leaves(t: torch.Tensor) -> list[torch.Tensor]:
-    """The leaves requiring grad that ``t`` was computed from."""
-    return [n.variable for n in _nodes([t.grad_fn]) if hasattr(n, "variable")]
-
-
-def _overlap(a: torch.Tensor, b: torch.Tensor) -> bool:
-    def span(t: torch.Tensor) -> tuple[int, int]:
-        start = t.data_ptr()
-        extent = sum((s - 1) * st for s, st in zip(t.shape, t.stride(), strict=True))
-        return start, start + (extent + 1) * t.element_size()
-
-    (a0, a1), (b0, b1) = span(a), span(b)
-    return a0 < b1 and b0 < a1 and a.numel() > 0 and b.numel() > 0
 
 
 class _Functions(TorchFunctionMode):
@@ -109,7 +52,7 @@ class _Functions(TorchFunctionMode):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         w = self.watch
-        if name == "backward":
+        if name == "backward" or func is torch.autograd.grad:
             return w.backward(func, args, kwargs)
         if name == "numpy" and args:
             w.numpy_alias(args[0])
@@ -118,16 +61,24 @@ class _Functions(TorchFunctionMode):
         finally:
             if w.pending:
                 w.settle()
+        checkpoints = w.ledger.checkpoints
+        if checkpoints.tensors and not checkpoints.quiet:
+            w.read_kept(args)
+        if w.grad_of and not name.endswith(("_", "_like")) and not w.ledger.step_depth:
+            w.derive(args, result)
+        if name == "__set__" and getattr(func.__self__, "__name__", "") == "grad" and len(args) > 1:
+            w.grad_set(args[0], args[1])
+            return result
         if name == "detach" or (
             name == "__get__" and getattr(func.__self__, "__name__", "") == "data"
         ):
             source = args[0] if args else None
             if isinstance(source, torch.Tensor) and source.grad_fn is not None:
                 how = "detach()" if name == "detach" else ".data"
-                w.ledger.on_cut(_leaves(source), user_place(), how)
+                w.ledger.on_cut(graph.leaves(source), user_place(), how)
             return result
         if torch.is_grad_enabled():
-            roots = [t.grad_fn for t in _tensors(result) if t.grad_fn is not None]
+            roots = [t.grad_fn for t in graph.tensors(result) if t.grad_fn is not None]
             if roots:
                 w.record_saves(roots)
         elif not name.endswith("_") and not name.startswith("__") and not w.ledger.step_depth:
@@ -144,14 +95,14 @@ class _Writes(TorchDispatchMode):  # type: ignore[no-untyped-call]
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
-        positions = _written(func)
+        positions = graph.written(func)
         if not positions:
             return func(*args, **kwargs)
         targets: list[torch.Tensor] = []
         schema_args = func._schema.arguments
         for i in positions:
             value = args[i] if i < len(args) else kwargs.get(schema_args[i].name)
-            targets += _tensors(value)
+            targets += graph.tensors(value)
         return self.watch.write(func, args, kwargs, targets)
 
 
@@ -166,6 +117,10 @@ class TorchWatch:
         self.params_hooked: set[int] = set()
         self.pending: list[tuple[SaveRecord, int, torch.Tensor, Any]] = []
         self.restore: list[tuple[Any, str, Any]] = []
+        #: id -> (tensor, parameter state): gradients, and tensors computed from one gradient
+        #: (clipped, scaled: same shape), for ``p.grad = clipped``.
+        self.grad_of: dict[int, tuple[weakref.ref[torch.Tensor], Any]] = {}
+        self.grad_of_limit = 256
         self._install()
 
     # ------------------------------------------------------------------ set up and tear down
@@ -190,6 +145,7 @@ class TorchWatch:
         self._wrap(torch.nn.Module, "__setattr__", self._setattr)
         self._wrap(torch.nn.Module, "load_state_dict", self._load_state_dict)
         self._wrap(torch.optim.Optimizer, "__init__", self._optimizer_init)
+        self._wrap(torch, "save", self._save)
         self.modes: list[Any] = [_Functions(self), _Writes(self)]
         for mode in self.modes:
             mode.__enter__()
@@ -222,8 +178,24 @@ class TorchWatch:
     def _load_state_dict(
         self, original: Any, module: Any, state_dict: Any, *a: Any, **k: Any
     ) -> Any:
-        self.ledger.on_load_state_dict(state_dict, user_place())
-        return original(module, state_dict, *a, **k)
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(state_dict, depth=0):
+            checkpoints.used(kept, user_place(), "loaded")
+        checkpoints.quiet += 1
+        try:
+            return original(module, state_dict, *a, **k)
+        finally:
+            checkpoints.quiet -= 1
+
+    def _save(self, original: Any, obj: Any, *a: Any, **k: Any) -> Any:
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(obj):
+            checkpoints.used(kept, user_place(), "stored")
+        checkpoints.quiet += 1
+        try:
+            return original(obj, *a, **k)
+        finally:
+            checkpoints.quiet -= 1
 
     def _optimizer_init(self, original: Any, opt: Any, *a: Any, **k: Any) -> None:
         original(opt, *a, **k)
@@ -240,7 +212,7 @@ class TorchWatch:
         ledger = self.ledger
 
         def kept(mod: Any, state: Any, prefix: str, meta: Any) -> None:
-            ledger.on_state_dict(state, user_place())
+            ledger.checkpoints.on_state_dict(state, user_place())
 
         self.handles.append(module.register_state_dict_post_hook(kept))
 
@@ -258,9 +230,56 @@ class TorchWatch:
             return
         self.params_hooked.add(id(p))
         ledger = self.ledger
-        self.handles.append(
-            p.register_post_accumulate_grad_hook(lambda t: ledger.on_accumulate(t, user_place()))
-        )
+
+        def accumulated(t: Any) -> None:
+            ledger.on_accumulate(t, user_place())
+            self._remember_grad(t.grad, ledger.track(t)[0])
+
+        self.handles.append(p.register_post_accumulate_grad_hook(accumulated))
+
+    def read_kept(self, args: Any) -> None:
+        """A torch function reads the tensors ``args``: some may be a kept state dict's."""
+        checkpoints = self.ledger.checkpoints
+        for value in args:
+            for t in graph.tensors(value):
+                kept = checkpoints.of_tensor(t)
+                if kept is not None:
+                    checkpoints.used(kept, user_place(), "read")
+
+    # ------------------------------------------------------------------ gradients set by hand
+    def _remember_grad(self, grad: Any, state: Any) -> None:
+        if not isinstance(grad, torch.Tensor):
+            return
+        if len(self.grad_of) > self.grad_of_limit:
+            self.grad_of = {k: v for k, v in self.grad_of.items() if v[0]() is not None}
+            self.grad_of_limit = 2 * len(self.grad_of) + 256
+        self.grad_of[id(grad)] = (weakref.ref(grad), state)
+
+    def _source(self, t: Any) -> Any:
+        entry = self.grad_of.get(id(t))
+        return entry[1] if entry is not None and entry[0]() is t else None
+
+    def derive(self, args: Any, result: Any) -> None:
+        """A result of the same shape as a gradient it was computed from (a clipped or scaled
+        gradient) stands for that gradient when it is set as ``.grad``."""
+        if not isinstance(result, torch.Tensor) or result.requires_grad:
+            return
+        if any(a is result for a in args):  # an in-place op or a getter: not a new tensor
+            return
+        for a in args:
+            if isinstance(a, torch.Tensor) and a.shape == result.shape:
+                state = self._source(a)
+                if state is not None:
+                    self._remember_grad(result, state)
+                    return
+
+    def grad_set(self, p: Any, grad: Any) -> None:
+        """``p.grad = grad``: computed from ``p``'s own gradient (clipping) or not."""
+        if not isinstance(p, torch.Tensor) or id(p) not in self.ledger.params:
+            return
+        state = self.ledger.track(p)[0]
+        self.ledger.on_grad_set(p, grad, derived=self._source(grad) is state)
+        self._remember_grad(grad, state)
 
     # ------------------------------------------------------------------ saved tensors
     def record_saves(self, roots: list[Any]) -> None:
@@ -274,12 +293,12 @@ class TorchWatch:
                 continue
             records: list[SaveRecord] = []
             meta[KEY] = records
-            for attr in _saved_attrs(node):
+            for attr in graph.saved_attrs(node):
                 try:
                     value = getattr(node, attr)
                 except RuntimeError:
                     continue
-                for t in _tensors(value):
+                for t in graph.tensors(value):
                     if place is None:
                         place = user_place()
                     try:
@@ -306,7 +325,7 @@ class TorchWatch:
         if not isinstance(t, torch.Tensor):
             return
         for rec in self._live(storage_key(t)):
-            if rec.numpy is None and not rec.stale() and _overlap(rec.alias, t):
+            if rec.numpy is None and not rec.stale() and graph.overlap(rec.alias, t):
                 rec.numpy = (rec.alias.clone(), user_place())
 
     def write(self, func: Any, args: Any, kwargs: Any, targets: list[torch.Tensor]) -> Any:
@@ -315,7 +334,7 @@ class TorchWatch:
         touched: list[tuple[SaveRecord, int, torch.Tensor]] = []
         for t in targets:
             for rec in self._live(storage_key(t)):
-                if _overlap(rec.alias, t):
+                if graph.overlap(rec.alias, t):
                     touched.append((rec, rec.alias._version, rec.alias.clone()))
         result = func(*args, **kwargs)
         place = user_place() if touched else None
@@ -344,10 +363,15 @@ class TorchWatch:
                 rec.hidden.append((place, HIDDEN_DATA))
 
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
-        """``Tensor.backward``: check the saved tensors of the graph, run it, explain its error."""
-        roots = [t.grad_fn for t in _tensors(args[0] if args else None)]
+        """``Tensor.backward``, ``torch.autograd.backward`` or ``torch.autograd.grad``: check the
+        saved tensors of the graph, run it, explain its error."""
+        # (tensors, ...) for both backwards, (outputs, inputs, ...) for grad: retain_graph and
+        # create_graph come one position later in grad.
+        shift = 1 if func is torch.autograd.grad else 0
+        first = args[0] if args else kwargs.get("outputs", kwargs.get("tensors"))
+        roots = [t.grad_fn for t in graph.tensors(first)]
         records: list[SaveRecord] = []
-        for node in _nodes(roots):
+        for node in graph.nodes(roots):
             records += node.metadata.get(KEY, ())
         for rec in records:
             if rec.numpy is not None:
@@ -365,8 +389,9 @@ class TorchWatch:
         finally:
             if self.pending:
                 self.settle()
-        retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
-        if not retain and not kwargs.get("create_graph", args[3] if len(args) > 3 else False):
+        create = kwargs.get("create_graph", graph.arg(args, 3 + shift, False))
+        retain = kwargs.get("retain_graph", graph.arg(args, 2 + shift, None))
+        if not (create if retain is None else retain):
             done = {id(r) for r in records}
             for key in {storage_key(r.alias) for r in records}:
                 self.saves[key] = [w for w in self.saves[key] if id(w()) not in done]
