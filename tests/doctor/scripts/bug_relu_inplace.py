@@ -1,5 +1,5 @@
 # expect: inplace-write line=21 write=21 saved=20 backward=26
-# engines: torch
+# engines: torch ownership
 """nn.ReLU(inplace=True) after a sigmoid: the write is the line in forward that calls the ReLU."""
 
 import os

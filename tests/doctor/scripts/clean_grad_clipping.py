@@ -1,5 +1,5 @@
 # expect: nothing
-# engines: torch
+# engines: torch ownership
 """Gradient clipping in a correct loop: by norm, by value, by hand; gradients set by hand from
 autograd.grad each step (fresh, so nothing to zero); gradients reset by hand to zeros."""
 

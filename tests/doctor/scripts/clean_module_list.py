@@ -1,5 +1,5 @@
 # expect: nothing
-# engines: torch
+# engines: torch ownership
 """Sub-modules held in nn.ModuleList and nn.ModuleDict, and a plain list of tensors (not modules)."""
 
 import os

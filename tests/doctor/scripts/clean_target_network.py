@@ -1,5 +1,5 @@
 # expect: nothing
-# engines: torch
+# engines: torch ownership
 """A target network: detached targets, a Polyak update under no_grad, no optimizer of its own."""
 
 import os
