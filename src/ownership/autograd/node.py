@@ -11,6 +11,7 @@ backward function, written with tensor ops so that it is itself differentiable.
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -168,13 +169,24 @@ class AccumulateGrad(Node):
         return ()
 
 
+_ACCUMULATOR_LOCK = threading.Lock()
+
+
 def accumulator(tensor: Any) -> AccumulateGrad:
-    """The (cached) AccumulateGrad node of a leaf; the leaf refers to it weakly, as in torch."""
+    """The (cached) AccumulateGrad node of a leaf; the leaf refers to it weakly, as in torch.
+
+    Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
+    one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
+    """
     ref = tensor._acc
     acc = ref() if ref is not None else None
     if acc is None:
-        acc = AccumulateGrad(tensor)
-        tensor._acc = weakref.ref(acc)
+        with _ACCUMULATOR_LOCK:
+            ref = tensor._acc
+            acc = ref() if ref is not None else None
+            if acc is None:
+                acc = AccumulateGrad(tensor)
+                tensor._acc = weakref.ref(acc)
     return acc
 
 
