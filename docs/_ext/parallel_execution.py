@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import warm_kernels
 from jupyter_cache import get_cache
 from myst_nb.core.execute import create_client
 from myst_nb.core.read import create_nb_reader
@@ -46,6 +47,7 @@ class _Quiet:
 
 
 _CONFIG: dict[str, Any] = {}  # the parser settings, inherited by the forked workers
+_WARM: dict[str, Any] = {}  # the warm process that forks the kernels, while the build runs
 
 
 def _execute(path: str) -> tuple[str, float, bool]:
@@ -90,6 +92,8 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     if workers < 2 or len(pages) < 2:  # nothing to overlap: the read executes the page
         return
     start = time.perf_counter()
+    if app.config.execution_warm_kernels and "server" not in _WARM:
+        _WARM["server"] = warm_kernels.start(Path(app.outdir).parent)
     _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
     get_cache(env.mystnb_config.execution_cache_path).db.dispose()  # created once, not raced
     context = multiprocessing.get_context("fork")
@@ -103,7 +107,14 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     )
 
 
+def _stop_warm(app: Sphinx, exc: Exception | None) -> None:
+    if "server" in _WARM:
+        warm_kernels.stop(_WARM.pop("server"))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("execution_workers", 0, "env", int)
+    app.add_config_value("execution_warm_kernels", True, "env", bool)
+    app.connect("build-finished", _stop_warm)
     app.connect("env-before-read-docs", _execute_ahead)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
