@@ -7,9 +7,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SPHINX := $(BIN)/sphinx-build
 SPHINXOPTS ?=
-# -W: warnings are errors; --keep-going: report all of them; -n: nitpicky cross-references;
-# -j auto: read and write the pages on every core (the notebooks run one per core anyway).
-SPHINXFLAGS := -W --keep-going -n -j auto -c . $(SPHINXOPTS)
+# -W: warnings are errors; --keep-going: report all of them; -n: nitpicky cross-references.
+SPHINXFLAGS := -W --keep-going -n -c . $(SPHINXOPTS)
 PORT ?= 8000
 
 .DEFAULT_GOAL := help
