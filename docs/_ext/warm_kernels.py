@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 SOCKET_VAR = "GUIDE_WARM_KERNELS"  # where the launcher finds the warm process
-PRELOAD = ("numpy", "torch", "ownership", "ipykernel.kernelapp")
+PRELOAD = ("numpy", "torch", "ownership", "ownership.compare", "ipykernel.kernelapp")
 
 
 def start(build_dir: Path) -> subprocess.Popen[bytes]:
