@@ -25,11 +25,14 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 SOCKET_VAR = "GUIDE_WARM_KERNELS"  # where the launcher finds the warm process
+COLD = ".cold"  # beside the socket: the warm process is not serving, start ordinary kernels
+WAIT_S = 60.0  # how long a launcher waits for the warm process to finish its imports
 PRELOAD = ("numpy", "torch", "ownership", "ownership.compare", "ipykernel.kernelapp")
 
 
@@ -37,6 +40,7 @@ def start(build_dir: Path) -> subprocess.Popen[bytes]:
     """Start the warm process; point the ``python3`` kernel of this build at the launcher."""
     path = build_dir / "warm-kernels.sock"
     path.unlink(missing_ok=True)
+    Path(f"{path}{COLD}").unlink(missing_ok=True)
     here = str(Path(__file__).resolve().parent)
     spec = build_dir / ".jupyter" / "kernels" / "python3"
     spec.mkdir(parents=True, exist_ok=True)
@@ -53,9 +57,12 @@ def start(build_dir: Path) -> subprocess.Popen[bytes]:
 
 def stop(server: subprocess.Popen[bytes]) -> None:
     """Stop the warm process (kernels already forked finish on their own)."""
-    os.environ.pop(SOCKET_VAR, None)
+    path = os.environ.pop(SOCKET_VAR, None)
     server.terminate()
     server.wait()
+    if path is not None:
+        Path(path).unlink(missing_ok=True)
+        Path(path + COLD).unlink(missing_ok=True)
 
 
 def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
@@ -115,18 +122,30 @@ def _reap(*_: Any) -> None:
             pass
 
 
-def serve(path: str) -> None:
-    """The warm process: import once, then fork a kernel for each launcher that connects."""
+def _warm_listener(path: str) -> socket.socket | None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for name in PRELOAD:
             importlib.import_module(name)
     if caught:  # a fresh kernel would show these warnings: serve nothing, launch fresh kernels
-        return
-    signal.signal(signal.SIGCHLD, _reap)
+        return None
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(16)
+    return listener
+
+
+def serve(path: str) -> None:
+    """The warm process: import once, then fork a kernel for each launcher that connects."""
+    listener = None
+    try:
+        listener = _warm_listener(path)
+    finally:
+        if listener is None:  # the launchers stop waiting and start ordinary kernels
+            Path(path + COLD).touch()
+    if listener is None:
+        return
+    signal.signal(signal.SIGCHLD, _reap)
     while True:
         conn, _ = listener.accept()
         _, fds, _, _ = socket.recv_fds(conn, 1, 3)  # the launcher's stdin, stdout, stderr
@@ -142,7 +161,13 @@ def launch(connection_file: str) -> int:
     """The kernel command: a kernel forked from the warm process, or else an ordinary one."""
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        conn.connect(os.environ[SOCKET_VAR])
+        path = os.environ[SOCKET_VAR]
+        deadline = time.monotonic() + WAIT_S
+        while not os.path.exists(path) and not os.path.exists(path + COLD):  # still importing
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        conn.connect(path)
     except (KeyError, OSError):
         os.execv(
             sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", connection_file]
