@@ -29,6 +29,7 @@ extensions = [
     "sphinx_copybutton",
     "guide_checks",  # docs/_ext: offline MathJax, executed-cell checks, quiet kernels
     "downloads",  # docs/_ext: a notebook per guide page, and the engine's wheel
+    "parallel_execution",  # docs/_ext: the pages' notebooks executed side by side, one per core
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]

@@ -8,7 +8,9 @@ Run with ``make bench`` (``python bench/run.py``). Prints three tables:
 3. the memory allocated (traced by tracemalloc, which sees numpy's buffers) while creating 1,000
    views of a 64 MiB float32 tensor: ownership must stay under 1 MiB;
 4. the doctor's overhead: the guide's MLP training script (``bench/mlp_training.py``) run plain
-   and under ``ownership.doctor``, in each engine, as a ratio (goal for torch: under 3x).
+   and under ``ownership.doctor``, in each engine, as a ratio (goal for torch: under 3x);
+5. the site build (``bench/site_build.py``): from scratch with every page executed (goal: a
+   minute), then with nothing changed (goal: 3 s); ``--no-site`` leaves it out.
 
 Times are medians of ``time.perf_counter`` over repeats after a warm-up, the engines timed in
 turn within each repeat so that load on the machine falls on all of them alike. A row whose engine lacks
@@ -32,6 +34,7 @@ from typing import Any
 # One thread for every engine (numpy's OpenBLAS here, torch in main()): the comparison is then
 # fair and stable on a shared machine, where oversubscribed BLAS threads make timings swing
 # tenfold. Set before numpy is imported; an explicit environment setting wins.
+_USER_ENV = dict(os.environ)  # the site build runs as `make html` would, with the user's threads
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
@@ -268,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mib", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (numpy: env vars)")
     parser.add_argument("--doctor-steps", type=int, default=30, help="MLP steps under the doctor")
+    parser.add_argument("--site", action=argparse.BooleanOptionalAction, default=True)
     args = parser.parse_args(argv)
 
     import torch
@@ -350,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
             f"  {engine:<10} plain {times['plain'] * 1e3:9.1f} ms  doctor "
             f"{times['doctor'] * 1e3:9.1f} ms  ratio {ratio:5.2f}x  {verdict}"
         )
+    if args.site:
+        print("\n5. the site, built with the flags of `make html` into a temporary folder")
+        import site_build  # bench/, beside this script
+
+        site_build.report(env=_USER_ENV)
     if not passed:
         print("\nview memory goal: FAIL")
         return 1

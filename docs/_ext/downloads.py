@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -126,6 +127,24 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
             nbformat.write(notebook, out / f"{docname.rsplit('/', 1)[-1]}.ipynb")
 
 
+_WHEEL_FILES = ("pyproject.toml", "README.md", "LICENSE")
+_WHEEL_IGNORE = shutil.ignore_patterns("*.egg-info", "__pycache__")
+
+
+def _wheel_inputs_digest(root: Path) -> str:
+    """A hash of every file the wheel is built from (names and contents)."""
+    digest = hashlib.sha256()
+    files = [root / name for name in _WHEEL_FILES if (root / name).is_file()]
+    files += [
+        p
+        for p in sorted((root / "src").rglob("*"))
+        if p.is_file() and not any(part.endswith((".egg-info", "__pycache__")) for part in p.parts)
+    ]
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None or app.builder.format != "html":
         return
@@ -135,15 +154,17 @@ def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
     out = Path(app.outdir) / "_downloads"
     out.mkdir(parents=True, exist_ok=True)
     target = out / wheel_name(app.config.release)
+    stamp = Path(app.doctreedir) / "ownership-wheel.sha256"  # what the wheel was built from
+    digest = _wheel_inputs_digest(root)
+    if target.is_file() and stamp.is_file() and stamp.read_text() == digest:
+        return  # the same sources make the same wheel: nothing to rebuild
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "ownership"
         tree.mkdir()
-        for name in ("pyproject.toml", "README.md", "LICENSE"):
+        for name in _WHEEL_FILES:
             if (root / name).is_file():
                 shutil.copy2(root / name, tree / name)
-        shutil.copytree(
-            root / "src", tree / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__")
-        )
+        shutil.copytree(root / "src", tree / "src", ignore=_WHEEL_IGNORE)
         cmd = [
             sys.executable,
             "-m",
@@ -164,6 +185,7 @@ def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
         if built[0].name != target.name:
             raise ExtensionError(f"the wheel is {built[0].name}, the pages link {target.name}")
         shutil.copy2(built[0], target)
+    stamp.write_text(digest)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -29,24 +29,35 @@ kernelspec:
 """
 
 
-def build(tmp_path: Path, page: str, target: str) -> subprocess.CompletedProcess[str]:
-    """Build a scratch site whose index page is ``page`` with ``make <target>``."""
+def build(
+    tmp_path: Path, page: str, target: str, more: dict[str, str] | None = None, opts: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """Build a scratch site whose index page is ``page`` with ``make <target>``.
+
+    ``more`` adds pages (name to body, each linked from the index), ``opts`` Sphinx options.
+    """
     for name in ("Makefile", "conf.py", "pyproject.toml", "constraints.txt"):
         shutil.copy2(ROOT / name, tmp_path / name)
     shutil.copytree(ROOT / "docs" / "_ext", tmp_path / "docs" / "_ext")
     shutil.copytree(ROOT / "docs" / "_static", tmp_path / "docs" / "_static")
     (tmp_path / "src").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(PAGE_HEAD + page)
+    (tmp_path / "docs" / "index.md").write_text(PAGE_HEAD + page + _toctree(more or {}))
+    for name, body in (more or {}).items():
+        (tmp_path / "docs" / f"{name}.md").write_text(PAGE_HEAD + body)
     stamp = VENV / ".installed"
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
-        ["make", target, f"VENV={VENV}", f"STAMP={stamp}", "SPHINXOPTS=-q"],
+        ["make", target, f"VENV={VENV}", f"STAMP={stamp}", f"SPHINXOPTS=-q {opts}"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         env=env,
         timeout=300,
     )
+
+
+def _toctree(pages: dict[str, str]) -> str:
+    return "\n```{toctree}\n" + "\n".join(pages) + "\n```\n" if pages else ""
 
 
 GOOD_CELL = """
@@ -122,6 +133,24 @@ def test_a_defect_fails_make_html(
     output = result.stdout + result.stderr
     assert result.returncode != 0, f"{defect} did not fail the build:\n{output}"
     assert says in output, output
+
+
+def test_pages_executed_side_by_side_still_fail_on_a_defect(
+    tmp_path: Path, venv_ready: None
+) -> None:
+    """Two workers execute the pages before the read; a failing page is still a failing build."""
+    pages = {"second": "```{code-cell} ipython3\n1 / 0\n```\n", "third": GOOD_CELL}
+    result = build(tmp_path, GOOD_CELL, "html", pages, opts="-D execution_workers=2")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert "Executing notebook failed" in output and "second.md" in output, output
+
+
+def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> None:
+    pages = {"second": GOOD_CELL.replace("1 + 1", "12345 + 54321")}
+    result = build(tmp_path, GOOD_CELL, "html", pages, opts="-D execution_workers=2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "66666" in (tmp_path / "_build" / "html" / "second.html").read_text()
 
 
 def test_a_wrong_doctest_output_fails_make_doctest(tmp_path: Path, venv_ready: None) -> None:

@@ -97,7 +97,7 @@ def _main_at(batch: int, chain: int, views: int) -> int:
     threads = torch.get_num_threads()
     try:
         args = ["--batch", str(batch), "--chain", str(chain), "--views", str(views)]
-        return bench.main(["--repeats", "1", *args, "--mib", "1"])
+        return bench.main(["--repeats", "1", *args, "--mib", "1", "--no-site"])
     finally:
         torch.set_num_threads(threads)
 

@@ -1,0 +1,154 @@
+"""The pages' notebooks are executed side by side, one kernel per core (loaded by conf.py).
+
+MyST-NB executes a page when Sphinx reads it, so a build runs its kernels one after the other
+and leaves every other core idle. When the read starts, this extension hands the pages that are
+about to be read to a pool of worker processes (``execution_workers``, one per core by default),
+whose kernels are forked from a warm process (``warm_kernels``). Each worker executes a page
+exactly as MyST-NB's ``cache`` mode would: the same reader, the same configuration, the same
+jupyter-cache record. Meanwhile Sphinx reads the pages without a notebook; it reads each notebook
+page once the pool has executed it, finds it in the cache and only renders it.
+
+Nothing is relaxed. A page that fails in a worker is not cached, so the read executes it again
+and fails the build with MyST-NB's own report (``nb_execution_raise_on_error``). The executed
+outputs are checked when they are rendered (stderr, ``raises-exception``), whoever executed them.
+Pages are dealt longest source first, so a long page does not start last and finish alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from jupyter_cache import get_cache
+from myst_nb.core.execute import create_client
+from myst_nb.core.read import create_nb_reader
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+
+class _Quiet:
+    """A MyST-NB logger that drops the workers' progress lines (the read reports each page)."""
+
+    def debug(self, *args: Any, **kwargs: Any) -> None:
+        """Drop."""
+
+    def info(self, *args: Any, **kwargs: Any) -> None:
+        """Drop."""
+
+    def warning(self, *args: Any, **kwargs: Any) -> None:
+        """Drop: a failure is reported by the read, which executes the page again."""
+
+
+_CONFIG: dict[str, Any] = {}  # the parser settings, inherited by the forked workers
+_WARM: dict[str, Any] = {}  # the warm process that forks the kernels, while the build runs
+
+
+def _execute(path: str) -> tuple[str, float, bool]:
+    """Execute one page into the cache, as MyST-NB's read would; return whether it succeeded."""
+    start = time.perf_counter()
+    md_config, nb_config = _CONFIG["md"], _CONFIG["nb"]
+    text = Path(path).read_text(encoding="utf-8")
+    reader = create_nb_reader(path, md_config, nb_config, text)
+    if reader is None:
+        return path, 0.0, True
+    notebook = reader.read(text)
+    if nb_config.metadata_key in notebook.metadata:  # the page's own settings, as the read does
+        overrides = dict(notebook.metadata[nb_config.metadata_key])
+        overrides.pop("output_folder", None)
+        nb_config = nb_config.copy(**overrides)
+    try:
+        with create_client(notebook, path, nb_config, _Quiet(), reader.read_fmt):
+            pass
+    except Exception:  # the read executes the page again and reports why it fails
+        return path, time.perf_counter() - start, False
+    return path, time.perf_counter() - start, True
+
+
+def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[tuple[str, str]]:
+    """The notebook pages among ``docnames`` (name and path), longest source first."""
+    pages = []
+    for docname in docnames:
+        path = str(env.doc2path(docname))
+        if not path.endswith(".md"):
+            continue
+        text = Path(path).read_text(encoding="utf-8")
+        if create_nb_reader(path, env.myst_config, env.mystnb_config, text) is not None:
+            pages.append((docname, path))
+    return sorted(pages, key=lambda page: -Path(page[1]).stat().st_size)
+
+
+_RUN: dict[str, Any] = {}  # the pool at work: executor, futures by page, start time
+
+
+def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Start executing the notebook pages among ``docnames`` in a pool of workers.
+
+    The read goes on meanwhile: ``docnames`` is reordered so that the pages without a notebook
+    are read first, then the notebook pages in the order the pool takes them up; the read of a
+    notebook page waits for its execution (:func:`_wait_for_page`).
+    """
+    if env.mystnb_config.execution_mode != "cache":
+        return
+    workers = app.config.execution_workers or os.cpu_count() or 1
+    pages = _pages_to_execute(env, docnames)
+    if workers < 2 or len(pages) < 2:  # nothing to overlap: the read executes the page
+        return
+    if app.config.execution_warm_kernels and "server" not in _WARM:
+        import warm_kernels  # beside this file, on the path conf.py gives the extensions
+
+        _WARM["server"] = warm_kernels.start(Path(app.outdir).parent)
+    _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
+    get_cache(env.mystnb_config.execution_cache_path).db.dispose()  # created once, not raced
+    workers = min(workers, len(pages))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+    futures = {docname: pool.submit(_execute, path) for docname, path in pages}
+    _RUN.update(pool=pool, futures=futures, results=[], start=time.perf_counter())
+    _RUN["workers"] = workers
+    docnames[:] = [d for d in docnames if d not in futures] + [d for d, _ in pages]
+
+
+def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Before a notebook page is parsed, wait until the pool has executed it."""
+    futures = _RUN.get("futures", {})
+    if docname not in futures:
+        return
+    _RUN["results"].append(futures.pop(docname).result())
+    if futures:
+        return
+    _RUN.pop("pool").shutdown()
+    results = _RUN["results"]
+    failed = [path for path, _, ok in results if not ok]
+    logger.info(
+        f"executed {len(results)} notebooks on {_RUN['workers']} workers in "
+        f"{time.perf_counter() - _RUN['start']:.1f} s "
+        f"(kernel time {sum(s for _, s, _ in results):.1f} s)"
+        + (f"; {len(failed)} failed, the read reports them" if failed else "")
+    )
+    _RUN.clear()
+
+
+def _stop(app: Sphinx, exc: Exception | None) -> None:
+    """At the end of the build (even a failed one): no pool, no warm process left behind."""
+    if "pool" in _RUN:
+        _RUN["pool"].shutdown(cancel_futures=True)
+    _RUN.clear()
+    if "server" in _WARM:
+        import warm_kernels
+
+        warm_kernels.stop(_WARM.pop("server"))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("execution_workers", 0, "env", int)
+    app.add_config_value("execution_warm_kernels", True, "env", bool)
+    app.connect("env-before-read-docs", _execute_ahead)
+    app.connect("source-read", _wait_for_page)
+    app.connect("build-finished", _stop)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
