@@ -122,3 +122,18 @@ def test_mse_loss_second_order_in_input_target_and_grad_output(
         return [gx, gy, gy.grad_fn.next_functions[0][0], [plain(g) for g in second]]
 
     same(program, warnings=False)  # a (1,) target warns of broadcasting on both sides
+
+
+def test_a_create_graph_gradient_used_in_a_later_backward() -> None:
+    """A gradient made with create_graph, then differentiated through an ordinary backward:
+    no false version error (the caller's grad_outputs are never written), x.grad 1 + 0.05*2."""
+
+    def program(t):
+        x = t.tensor([0.5, 2.0], requires_grad=True)
+        y = t.tensor([1.5, -0.5], requires_grad=True)
+        go = t.ones(2)
+        (g,) = t.autograd.grad(x**2 + y * x, x, grad_outputs=go, create_graph=True)
+        (x + 0.05 * g).backward(t.ones(2))
+        return [plain(x.grad), plain(y.grad), go._version]
+
+    same(program)
