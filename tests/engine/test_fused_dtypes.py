@@ -53,6 +53,15 @@ LINEAR: dict[str, Any] = {
         t.ones(2, 3, dtype=t.int64), t.ones(2, 3, dtype=t.int64), t.ones(2, dtype=t.int64)
     ),
     "matmul_int64_float": lambda t: t.matmul(t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
+    # torch folds a batch into rows only without a copy; otherwise bmm, with bmm's words
+    "matmul_transposed_3d_float64_2d": lambda t: t.matmul(
+        t.ones(4, 2, 3).transpose(0, 1), t.ones(3, 5, dtype=t.float64)
+    ),
+    "matmul_2d_float64_3d": lambda t: t.matmul(t.ones(3, 4), t.ones(2, 4, 5, dtype=t.float64)),
+    "matmul_1d_float64_3d": lambda t: t.matmul(t.ones(4), t.ones(2, 4, 5, dtype=t.float64)),
+    "matmul_3d_float64_1d": lambda t: t.matmul(
+        t.ones(4, 2, 3).transpose(0, 1), t.ones(3, dtype=t.float64)
+    ),
     "addmm_int64_mat1": lambda t: t.addmm(t.ones(2), t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
     "addmm_float64_input": lambda t: t.addmm(
         t.ones(2, dtype=t.float64), t.ones(2, 3), t.ones(3, 2)

@@ -215,7 +215,8 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
     else:
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
-    out._storage.counter.value = 1  # torch writes it in place: zeros(...).index_put_(key, g)
+    if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
+        out._storage.counter.value = 1
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
     return out
