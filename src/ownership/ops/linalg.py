@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
+from ownership import dtypes, layout
 from ownership.autograd.node import OpNode
 from ownership.op_registry import OPS
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
@@ -90,6 +90,8 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
         )
     _check_dtypes(a, b, "dot")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     if a._data.shape != b._data.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src [{b._data.shape[0]}] to have the same number of "
@@ -120,6 +122,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
         )
     _check_dtypes(a, v, "mv")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
     out = wrap(a._data @ v._data, a.dtype)
     if needs_grad(a, v):
         node = record(
@@ -155,6 +159,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"but got: [{sb[0]}, {sb[1]}]."
         )
     _check_dtypes(a, b, "bmm")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(out, "BmmBackward0", (a, b), _bw_bmm)
