@@ -204,6 +204,13 @@ WHERE = {
     "two_tensors": lambda t, c: t.where(c, t.ones(2, dtype=t.int32), t.zeros(2, dtype=t.float64)),
     "method": lambda t, c: t.ones(2, dtype=t.int64).where(c, 0.5),
     "method_int_condition": lambda t, c: t.ones(2).where(c.long(), 0.5),
+    "int64_0d_and_float32": lambda t, c: t.where(c, t.tensor(1), t.ones(2)),
+    "float32_0d_and_int64": lambda t, c: t.where(c, t.tensor(1.5), t.ones(2, dtype=t.int64)),
+    "float_scalar_and_int64": lambda t, c: t.where(c, 1.5, t.ones(2, dtype=t.int64)),
+    # one argument: nonzero(condition, as_tuple=True)
+    "condition_only": lambda t, c: t.where(c),
+    "condition_only_2d_int": lambda t, c: t.where(t.tensor([[1, 0], [2, 3]])),
+    "condition_only_0d": lambda t, c: t.where(t.tensor(True)),
 }
 
 

@@ -195,6 +195,15 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         node._ctx["self"] = None
 
 
+def div_scalar(a: Tensor, k: float) -> Tensor:
+    """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
+    kept, no tensor is saved); ``a`` is floating point."""
+    out = wrap(np.true_divide(a._data, k), a.dtype)
+    if needs_grad(a):
+        record(out, "DivBackward1", (a,), lambda s, g: (g[0] / s["other"],), {"other": k})
+    return out
+
+
 def div(a: Tensor, b: Any) -> Tensor:
     """``a / b`` true division (``DivBackward0``); integer inputs give the default float dtype."""
     b = operand(b)
