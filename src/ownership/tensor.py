@@ -291,6 +291,14 @@ class Tensor(TensorConversion, TensorMethods):
             self._refresh_view_grad_fn()
         return self._grad_fn
 
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    @grad_fn.deleter
+    def grad_fn(self) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
     def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
         return (tuple(self._data.shape), self.stride(), self._offset)
 

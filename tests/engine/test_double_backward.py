@@ -137,3 +137,14 @@ def test_a_create_graph_gradient_used_in_a_later_backward() -> None:
         return [plain(x.grad), plain(y.grad), go._version]
 
     same(program)
+
+
+def test_abs_backward_multiplies_by_sgn() -> None:
+    """abs's gradient under create_graph is ``grad * self.sgn()`` (SgnBackward0), as torch's."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0], requires_grad=True)
+        (g,) = t.autograd.grad(x.abs().sum(), x, create_graph=True)
+        return [g, [fn for fn, _ in g.grad_fn.next_functions]]
+
+    assert str(same(program)[1][1]) == "<SgnBackward0>"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import grad_of, same
+from differential import error_of, grad_of, same
 
 
 def py_add(t, outputs=lambda x, y: x):
@@ -75,5 +75,60 @@ def test_mark_dirty_misuse_is_refused(case: str) -> None:
 def test_dirty_view_input_without_grad_may_return_two_outputs() -> None:
     def program(t):
         return py_add(t, lambda x, y: (x, y + 1)).apply(t.zeros(2, 2)[0], t.ones(2))
+
+    same(program)
+
+
+def test_trailing_none_gradients_are_ignored_and_an_extra_tensor_is_not() -> None:
+    def program(t):
+        def make(extra):
+            class Twice(t.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+                @staticmethod
+                def backward(ctx, g):
+                    return (g * 2, *extra(g))
+
+            return Twice
+
+        x = t.ones(2, requires_grad=True)
+        make(lambda g: (None, None)).apply(x).sum().backward()
+        y = make(lambda g: (g,)).apply(x).sum()
+        return [grad_of(x), error_of(y.backward)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("missing", ["forward", "backward"])
+def test_a_function_without_forward_or_backward(missing: str) -> None:
+    def program(t):
+        class Half(t.autograd.Function):
+            if missing != "forward":
+
+                @staticmethod
+                def forward(ctx, x):
+                    return x * 2
+
+            if missing != "backward":
+
+                @staticmethod
+                def backward(ctx, g):
+                    return g
+
+        Half.apply(t.ones(2, requires_grad=True)).sum().backward()
+
+    assert same(program).kind == "NotImplementedError"
+
+
+@pytest.mark.parametrize("how", ["del", "set"])
+def test_grad_fn_is_not_writable(how: str) -> None:
+    def program(t):
+        x = t.ones(2, requires_grad=True) * 2
+        if how == "del":
+            del x.grad_fn
+        else:
+            x.grad_fn = None
 
     same(program)

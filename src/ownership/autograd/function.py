@@ -106,6 +106,8 @@ class BackwardFunction(Node):
         res = self._cls.backward(self.ctx, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
             res = (res,)
+        if len(res) > self._n_args and all(g is None for g in res[self._n_args :]):
+            res = res[: self._n_args]  # torch ignores trailing None gradients
         if len(res) != self._n_args:
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients (expected "
@@ -136,12 +138,17 @@ class Function:
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         """Compute the outputs (runs without recording a graph)."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
 
     @staticmethod
     def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
         """Gradients of the inputs (one per forward argument, None for non-tensors)."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:

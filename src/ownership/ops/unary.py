@@ -42,7 +42,7 @@ def bw_sqrt(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 
 def bw_abs(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    return (g[0] * sign(s["self"]),)
+    return (g[0] * sign(s["self"], "SgnBackward0"),)  # torch's abs backward: grad * self.sgn()
 
 
 def bw_sigmoid(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -165,11 +165,11 @@ def neg(a: Tensor) -> Tensor:
     return out
 
 
-def sign(a: Tensor) -> Tensor:
-    """Sign of each element (its gradient is zero)."""
+def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
+    """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals)."""
     out = wrap(np.sign(a._data), a.dtype)
     if needs_grad(a):
-        record(out, "SignBackward0", (a,), lambda s, g: (g[0] * 0,))
+        record(out, node, (a,), lambda s, g: (g[0] * 0,))
     return out
 
 
