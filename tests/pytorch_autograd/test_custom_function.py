@@ -138,11 +138,6 @@ def test_save_none_for_backward() -> None:
     assert same(program)[0] == [None, None]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function whose backward returns extra None gradients is refused "
-    "('returned an incorrect number of gradients'); torch ignores trailing Nones",
-)
 def test_too_many_grads() -> None:
     """TestAutograd.test_too_many_grads: extra None gradients are ignored."""
 
@@ -163,11 +158,6 @@ def test_too_many_grads() -> None:
     assert (same(program).values == 1).all()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function without forward or backward raises with an empty message; "
-    "torch says 'You must implement the forward function ...'",
-)
 def test_custom_function_error() -> None:
     """TestAutograd.test_custom_function_error: forward or backward not implemented."""
 

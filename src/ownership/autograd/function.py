@@ -172,6 +172,9 @@ class Function:
                 "Some elements marked as dirty during the forward method were not returned as "
                 "output. The inputs that are modified inplace must all be outputs of the Function."
             )
+        for o in outs:  # a view made inside forward may not be written in place later
+            if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
+                o._creation_meta = inplace_rules.IN_CUSTOM_FUNCTION
         if record:
             node = BackwardFunction(cls, ctx, args, edges)
             node.num_outputs = len(outs)
