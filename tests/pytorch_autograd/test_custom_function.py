@@ -6,8 +6,6 @@ adapted)."""
 
 from __future__ import annotations
 
-import pytest
-
 from differential import grad_of, same
 
 
@@ -185,11 +183,6 @@ def test_custom_function_error() -> None:
     assert r[0][0] == "NotImplementedError" and "must implement either the backward" in r[1][1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: an in-place op on a view of a local clone inside forward() makes apply raise "
-    "'a view of a view which was created in no_grad mode ...'; torch allows it",
-)
 def test_custom_function_local_inplace() -> None:
     """TestAutograd.test_custom_function_local_inplace: in place on a local view in forward."""
 

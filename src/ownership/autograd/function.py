@@ -195,6 +195,8 @@ class Function:
                         o._grad_fn = node
                         o._output_nr = i
                         o._requires_grad = True
+                        if o._base is not None:  # its history is this node, whatever forward wrote
+                            o._view_version = o._storage.counter.value
                     node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
                 else:
                     node._shapes.append(None)
