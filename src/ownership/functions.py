@@ -10,7 +10,7 @@ import numpy as np
 
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg as _input
-from ownership.dtypes import dtype
+from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
@@ -153,12 +153,14 @@ def clamp(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
 
 
-def where(*args: Any, **kwargs: Any) -> Tensor:
+def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
     """``input`` where ``condition`` holds, else ``other``; torch's error if the shapes do not
-    broadcast together (checked before any computation)."""
+    broadcast together (checked before any computation). ``where(condition)`` alone is
+    ``nonzero(condition, as_tuple=True)``: the indices of its non-zero elements, per dimension."""
     overload, a = sig.FN_WHERE.parse(args, kwargs)
-    if overload == 0:
-        raise NotImplementedError("where(condition) is not supported by ownership")
+    if overload == 0:  # torch.where(condition) is nonzero(condition, as_tuple=True)
+        found = np.nonzero(np.atleast_1d(a["condition"]._data))
+        return tuple(Tensor._wrap(i.astype(np.int64), int64) for i in found)
     operands = (a["condition"], a.get("input", a.get("self")), a["other"])
     _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
     return cast(Tensor, OPS["where"](*operands))

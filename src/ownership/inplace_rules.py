@@ -24,6 +24,7 @@ DEFAULT = "DEFAULT"
 NO_GRAD_MODE = "NO_GRAD_MODE"
 INFERENCE_MODE = "INFERENCE_MODE"
 MULTI_OUTPUT = "MULTI_OUTPUT_NODE"
+IN_CUSTOM_FUNCTION = "IN_CUSTOM_FUNCTION"
 
 
 def refresh_view_grad_fn(t: Tensor) -> None:
@@ -64,7 +65,12 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
         msg = (
             f"A view was created in inference mode and {modified} modified inplace in normal mode."
         )
-    elif meta == NO_GRAD_MODE or fn is None:
+    elif meta == IN_CUSTOM_FUNCTION and fn is not None:
+        msg = (
+            f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
+            "inplace."
+        )
+    elif meta in (NO_GRAD_MODE, IN_CUSTOM_FUNCTION) or fn is None:
         if fn is not None:
             prefix = (
                 f"Output {t._output_nr} of {short_name(fn.name())} is a view of a view which was "
@@ -78,7 +84,14 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
             f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
             "inplace."
         )
-    if meta == MULTI_OUTPUT:
+    if meta == IN_CUSTOM_FUNCTION:
+        msg += (
+            " This view was created inside a custom Function (or because an input was returned "
+            "as-is) and the autograd logic to handle view+inplace would override the custom "
+            "backward associated with the custom Function, leading to incorrect gradients. This "
+            "behavior is forbidden. You can fix this by cloning the output of the custom Function."
+        )
+    elif meta == MULTI_OUTPUT:
         msg += (
             " This view is the output of a function that returns multiple views. Such functions "
             "do not allow the output views to be modified inplace. You should replace the inplace "

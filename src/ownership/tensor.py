@@ -291,6 +291,19 @@ class Tensor(TensorConversion, TensorMethods):
             self._refresh_view_grad_fn()
         return self._grad_fn
 
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    @grad_fn.deleter
+    def grad_fn(self) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    def __delattr__(self, name: str) -> None:
+        if name == "_grad_fn":  # torch's own attribute of that name refuses to go
+            raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+        super().__delattr__(name)
+
     def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
         return (tuple(self._data.shape), self.stride(), self._offset)
 

@@ -7,7 +7,7 @@ import warnings
 import pytest
 from engine_gradients import plain
 
-from differential import same
+from differential import error_of, grad_of, same
 
 
 def test_grad_starts_as_none_and_accumulates() -> None:
@@ -351,5 +351,26 @@ def test_the_grad_of_a_non_contiguous_leaf_has_the_leafs_strides() -> None:
         y = t.ones(2, 3, requires_grad=True)
         y.sum().backward()
         return [x.stride(), x.grad.stride(), y.grad.stride(), y.grad.is_contiguous()]
+
+    same(program)
+
+
+@pytest.mark.parametrize("case", ["later_backward", "no_grad_root", "too_few", "empty_inputs"])
+def test_autograd_backward_runs_one_backward_over_all_roots(case: str) -> None:
+    """``autograd.backward([r1, r2])`` frees the graph once for all roots; its errors name the
+    root (element 1) and count tensors against gradients as torch's do."""
+
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        r1, r2 = (x * x).sum(), x.exp().sum()
+        if case == "later_backward":
+            t.autograd.backward([r1, r2])
+            return [grad_of(x), error_of(r1.backward)]
+        if case == "no_grad_root":
+            t.autograd.backward([r1, t.ones(2).sum()])
+        elif case == "too_few":
+            t.autograd.backward([r1, r2], [t.tensor(1.0)])
+        else:
+            t.autograd.backward(r1, inputs=[])
 
     same(program)

@@ -36,6 +36,8 @@ NAMED: dict[str, Any] = {
     "log_softmax_columns": lambda t, x: t.log_softmax(x.reshape(2, 2), 0)[0],
     "cross_entropy": lambda t, x: t.nn.functional.cross_entropy(x.reshape(2, 2), t.tensor([1, 0])),
     "mse_loss": lambda t, x: t.nn.functional.mse_loss(x, t.zeros(4)),
+    "pow3": lambda t, x: x**3,
+    "pow0": lambda t, x: x**0 + x,
 }
 
 # Differentiable with torch's values; the second-order node has another name here.
@@ -122,3 +124,32 @@ def test_mse_loss_second_order_in_input_target_and_grad_output(
         return [gx, gy, gy.grad_fn.next_functions[0][0], [plain(g) for g in second]]
 
     same(program, warnings=False)  # a (1,) target warns of broadcasting on both sides
+
+
+def test_a_create_graph_gradient_used_in_a_later_backward() -> None:
+    """A gradient made with create_graph, then differentiated through an ordinary backward:
+    no false version error (the caller's grad_outputs are never written), x.grad 1 + 0.05*2."""
+
+    def program(t):
+        x = t.tensor([0.5, 2.0], requires_grad=True)
+        y = t.tensor([1.5, -0.5], requires_grad=True)
+        go = t.ones(2)
+        (g,) = t.autograd.grad(x**2 + y * x, x, grad_outputs=go, create_graph=True)
+        (x + 0.05 * g).backward(t.ones(2))
+        return [plain(x.grad), plain(y.grad), go._version]
+
+    same(program)
+
+
+@pytest.mark.parametrize("op", ["abs", "pow3"])
+def test_second_order_inner_node_names(op: str) -> None:
+    """abs's gradient is ``grad * self.sgn()`` (SgnBackward0) and pow's ``grad * (exp *
+    self.pow(exp - 1))`` (MulBackward1), as torch's formulas."""
+
+    def program(t):
+        x = t.tensor([0.5, -1.0], requires_grad=True)
+        y = x.abs() if op == "abs" else x**3
+        (g,) = t.autograd.grad(y.sum(), x, create_graph=True)
+        return [g, [fn for fn, _ in g.grad_fn.next_functions]]
+
+    same(program)

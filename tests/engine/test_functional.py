@@ -112,6 +112,13 @@ def test_cross_entropy_in_float64() -> None:
         "F.cross_entropy(x, t.tensor([0, 1, 2]), reduction='avg')",
         "F.mse_loss(x, x.detach(), reduction='avg')",
         "F.cross_entropy(x, t.tensor([0.0, 1.0, 2.0]))",
+        "F.cross_entropy(x, t.ones(3, 2))",
+        "F.cross_entropy(x, t.ones(3, 2, dtype=t.int64))",
+        "F.cross_entropy(x, t.ones(2))",
+        "F.cross_entropy(x, t.ones(3, 4, dtype=t.int64))",
+        "F.cross_entropy(x, x.detach().softmax(1), ignore_index=1)",
+        "F.mse_loss(x, t.ones(5))",
+        "F.mse_loss(x, t.ones(4))",
     ],
     ids=[
         "target_too_big",
@@ -120,6 +127,13 @@ def test_cross_entropy_in_float64() -> None:
         "bad_reduction",
         "mse_bad_red",
         "float_target",
+        "float_2d_target_of_another_shape",
+        "int_2d_target",
+        "float_target_of_another_batch",
+        "int_target_of_the_input_shape",
+        "probabilities_with_ignore_index",
+        "mse_shapes_do_not_broadcast",
+        "mse_target_broadcast",
     ],
 )
 def test_functional_errors_like_torch(call: str) -> None:
@@ -163,5 +177,20 @@ def test_a_tiny_classifier_step() -> None:
         loss = F.cross_entropy(h, t.tensor([0, 2, -100, 1]))
         loss.backward()
         return [loss, plain(w.grad), F.softmax(h, 1), F.tanh(h)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("rows", [3, 0], ids=["batch", "one_sample"])
+def test_cross_entropy_with_class_probabilities(reduction: str, rows: int) -> None:
+    """A target of the input's shape holds class probabilities (1-D: one unbatched sample)."""
+
+    def program(t):
+        x = t.tensor(LOGITS[0] if rows == 0 else LOGITS, requires_grad=True)
+        p = t.arange(12.0)[: x.numel()].reshape(x.shape).softmax(-1)
+        loss = t.nn.functional.cross_entropy(x, p, reduction=reduction)
+        loss.sum().backward()
+        return [loss, plain(x.grad)]
 
     same(program)

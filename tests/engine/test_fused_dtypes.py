@@ -53,6 +53,15 @@ LINEAR: dict[str, Any] = {
         t.ones(2, 3, dtype=t.int64), t.ones(2, 3, dtype=t.int64), t.ones(2, dtype=t.int64)
     ),
     "matmul_int64_float": lambda t: t.matmul(t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
+    # torch folds a batch into rows only without a copy; otherwise bmm, with bmm's words
+    "matmul_transposed_3d_float64_2d": lambda t: t.matmul(
+        t.ones(4, 2, 3).transpose(0, 1), t.ones(3, 5, dtype=t.float64)
+    ),
+    "matmul_2d_float64_3d": lambda t: t.matmul(t.ones(3, 4), t.ones(2, 4, 5, dtype=t.float64)),
+    "matmul_1d_float64_3d": lambda t: t.matmul(t.ones(4), t.ones(2, 4, 5, dtype=t.float64)),
+    "matmul_3d_float64_1d": lambda t: t.matmul(
+        t.ones(4, 2, 3).transpose(0, 1), t.ones(3, dtype=t.float64)
+    ),
     "addmm_int64_mat1": lambda t: t.addmm(t.ones(2), t.ones(2, 3, dtype=t.int64), t.ones(3, 2)),
     "addmm_float64_input": lambda t: t.addmm(
         t.ones(2, dtype=t.float64), t.ones(2, 3), t.ones(3, 2)
@@ -195,6 +204,13 @@ WHERE = {
     "two_tensors": lambda t, c: t.where(c, t.ones(2, dtype=t.int32), t.zeros(2, dtype=t.float64)),
     "method": lambda t, c: t.ones(2, dtype=t.int64).where(c, 0.5),
     "method_int_condition": lambda t, c: t.ones(2).where(c.long(), 0.5),
+    "int64_0d_and_float32": lambda t, c: t.where(c, t.tensor(1), t.ones(2)),
+    "float32_0d_and_int64": lambda t, c: t.where(c, t.tensor(1.5), t.ones(2, dtype=t.int64)),
+    "float_scalar_and_int64": lambda t, c: t.where(c, 1.5, t.ones(2, dtype=t.int64)),
+    # one argument: nonzero(condition, as_tuple=True)
+    "condition_only": lambda t, c: t.where(c),
+    "condition_only_2d_int": lambda t, c: t.where(t.tensor([[1, 0], [2, 3]])),
+    "condition_only_0d": lambda t, c: t.where(t.tensor(True)),
 }
 
 

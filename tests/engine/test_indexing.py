@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_gradients import plain
 
-from differential import same
+from differential import error_of, grad_of, same
 
 BASIC = [
     "x[1]",
@@ -202,3 +202,22 @@ def test_indexing_out_of_range_and_too_many_indices() -> None:
     same(lambda t: t.arange(3)[3])
     same(lambda t: t.arange(3)[0, 0])
     same(lambda t: t.arange(3)[t.tensor([3])])
+
+
+@pytest.mark.parametrize(
+    "build",
+    ["y = b[[0, 0]]", "y = b[b > 1]", "y = b[:, [1]]", "c = b * 1; c[[0]] = 2.0; y = c"],
+)
+def test_an_index_node_frees_its_indices_with_backward(build: str) -> None:
+    """IndexBackward0 and IndexPutBackward0 save their indices, so a second backward raises;
+    the leaf's ``.grad`` is torch's ``zeros.index_put_(...)``, written once (version 1)."""
+
+    def program(t):
+        b = t.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+        scope = {"b": b}
+        exec(build, scope)
+        y = scope["y"]
+        y.sum().backward()
+        return [grad_of(b), b.grad._version, error_of(lambda: y.sum().backward())]
+
+    assert "Specify retain_graph=True" in same(program)[2]

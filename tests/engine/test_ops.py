@@ -348,3 +348,22 @@ def test_gradients_take_the_dtype_of_their_input_in_mixed_precision() -> None:
         return [y.dtype, plain(a.grad), plain(b.grad), plain(s.grad), b.grad.dtype, s.grad.dtype]
 
     assert same(program)[4] == Named("torch.float32")
+
+
+@pytest.mark.parametrize("needs", ["a", "b"])
+@pytest.mark.parametrize(
+    "shapes", [((3,), (5, 3, 4)), ((2, 3), (5, 3, 4)), ((5, 2, 3), (3,))], ids=str
+)
+def test_matmul_unfolded_batches_with_one_side_requiring_grad(shapes, needs: str) -> None:
+    """When torch does not fold (the smaller side needs no gradient and the larger is not
+    foldable without a copy), matmul is one bmm over broadcast operands, 1-D sides included."""
+
+    def program(t):
+        a = t.tensor(data(shapes[0], 10), requires_grad=needs == "a")
+        b = t.tensor(data(shapes[1], 11), requires_grad=needs == "b")
+        b = b.transpose(0, 1).contiguous().transpose(0, 1) if b.ndim == 3 else b
+        out = a @ b
+        out.sum().backward()
+        return [plain(out), plain(a.grad), plain(b.grad) if b.is_leaf else None]
+
+    same(program)

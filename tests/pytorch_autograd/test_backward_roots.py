@@ -59,11 +59,6 @@ def test_multi_backward() -> None:
     assert abs(r[4].values - r[5].values).max() < 1e-6
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: autograd.backward([z, q]) runs one backward per root, so the error names "
-    "'element 0' where torch names 'element 1'",
-)
 def test_multi_backward_no_grad() -> None:
     """TestAutograd.test_multi_backward_no_grad: one root that does not require grad."""
 
@@ -119,11 +114,6 @@ def test_backward_no_grad() -> None:
     assert same(program).kind == "RuntimeError"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: IndexBackward0/IndexPutBackward0 are not freed by backward, so a second "
-    "backward without retain_graph succeeds instead of raising torch's error",
-)
 def test_backward_twice_with_saved_values() -> None:
     """TestAutograd.test_backward_twice_with_saved_values: the second backward is refused."""
 

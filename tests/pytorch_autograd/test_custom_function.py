@@ -6,8 +6,6 @@ adapted)."""
 
 from __future__ import annotations
 
-import pytest
-
 from differential import grad_of, same
 
 
@@ -138,11 +136,6 @@ def test_save_none_for_backward() -> None:
     assert same(program)[0] == [None, None]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function whose backward returns extra None gradients is refused "
-    "('returned an incorrect number of gradients'); torch ignores trailing Nones",
-)
 def test_too_many_grads() -> None:
     """TestAutograd.test_too_many_grads: extra None gradients are ignored."""
 
@@ -163,11 +156,6 @@ def test_too_many_grads() -> None:
     assert (same(program).values == 1).all()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function without forward or backward raises with an empty message; "
-    "torch says 'You must implement the forward function ...'",
-)
 def test_custom_function_error() -> None:
     """TestAutograd.test_custom_function_error: forward or backward not implemented."""
 
@@ -195,11 +183,6 @@ def test_custom_function_error() -> None:
     assert r[0][0] == "NotImplementedError" and "must implement either the backward" in r[1][1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: an in-place op on a view of a local clone inside forward() makes apply raise "
-    "'a view of a view which was created in no_grad mode ...'; torch allows it",
-)
 def test_custom_function_local_inplace() -> None:
     """TestAutograd.test_custom_function_local_inplace: in place on a local view in forward."""
 

@@ -13,11 +13,6 @@ import pytest
 
 from differential import grad_of, same
 
-_VIEW_NOT_REBASED = (
-    "bug: a custom Function that marks a view input dirty does not rebase the view's base "
-    "(torch's output grad_fn is AsStridedBackward0, ownership's MyAdderBackward)"
-)
-
 
 def adders(t, calls):
     """The Functions of test_autograd_inplace_views_python; each backward counts in ``calls``."""
@@ -78,10 +73,7 @@ def adders(t, calls):
     [
         "single",
         "single_then_inplace",
-        pytest.param(
-            "single_view_input",
-            marks=pytest.mark.xfail(strict=True, reason=_VIEW_NOT_REBASED),
-        ),
+        "single_view_input",
         "multiple",
         "multiple_then_inplace",
     ],
@@ -114,11 +106,6 @@ def test_autograd_inplace_views_python(case: str) -> None:
     assert len(same(program)[0]) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: ctx.mark_dirty() of a tensor that is not an input gives no UserWarning, and "
-    "the output's _version is 1 where torch's is 2",
-)
 def test_autograd_inplace_views_python_bad_mark_dirty() -> None:
     """TestAutograd.test_autograd_inplace_views_python: marking a non-input dirty warns."""
 
@@ -131,11 +118,6 @@ def test_autograd_inplace_views_python_bad_mark_dirty() -> None:
     same(program)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function that modifies a view input in place may return two outputs; "
-    "torch refuses",
-)
 def test_autograd_inplace_views_python_view_input_two_outputs() -> None:
     """TestAutograd.test_autograd_inplace_views_python: a dirty view input, two outputs."""
 
@@ -148,10 +130,6 @@ def test_autograd_inplace_views_python_view_input_two_outputs() -> None:
     assert "modifies inplace an input that is a view" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function may leave a dirty input out of its outputs; torch refuses",
-)
 def test_autograd_inplace_views_python_dirty_not_returned() -> None:
     """TestAutograd.test_autograd_inplace_views_python: a dirty input must be returned."""
 
@@ -165,11 +143,6 @@ def test_autograd_inplace_views_python_dirty_not_returned() -> None:
     assert "marked as dirty during the forward method were not returned" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a custom Function that marks a view input dirty does not rebase the view's "
-    "base (no CopySlices/AsStridedBackward0), so the other input gets no gradient through the base",
-)
 def test_inplace_view_python() -> None:
     """TestAutogradDeviceType.test_inplace_view_python: mark_dirty on views of views."""
 
@@ -290,11 +263,6 @@ def _dirty_add_one(t):
     return Func
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: ctx.mark_dirty() of a view of a clone made inside forward (not an input) is "
-    "accepted; torch raises 'received a tensor that was not an input.'",
-)
 def test_custom_function_mark_output_view_of_intermediate() -> None:
     """TestAutograd.test_custom_function_mark_output_view_of_intermediate (recent revision)."""
 
@@ -316,11 +284,6 @@ def test_custom_function_mark_output_view_of_intermediate() -> None:
     assert "received a tensor that was not an input." in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function writing in place into an output of split() gets 'its base or "
-    "another view of its base has been modified inplace'; torch says 'is being modified inplace'",
-)
 def test_custom_function_inplace_on_non_default_view() -> None:
     """TestAutograd.test_custom_function_inplace_on_non_default_view (recent revision), with
     ``split(1)`` for the original's ``split_with_sizes([1, 1])``: a multi-output view."""
@@ -333,11 +296,6 @@ def test_custom_function_inplace_on_non_default_view() -> None:
     assert "output of a function that returns multiple view" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a Function that writes in place into a view of a leaf requiring grad (and "
-    "marks it dirty) is accepted; torch raises",
-)
 def test_custom_function_inplace_on_view_of_leaf() -> None:
     """TestAutograd.test_custom_function_inplace_on_view_of_leaf (recent revision)."""
 

@@ -118,11 +118,6 @@ def test_return_duplicate() -> None:
     assert same(program) == [True, True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: mark_dirty on a leaf that requires grad, or on a view input of a Function "
-    "with two outputs, is accepted; torch raises",
-)
 def test_return_duplicate_inplace() -> None:
     """TestAutograd.test_return_duplicate_inplace: mark_dirty; leaves and views refused."""
 

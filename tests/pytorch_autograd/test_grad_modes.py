@@ -188,11 +188,6 @@ def test_grad_mode_restored_reentrant() -> None:
     assert r[:8] == [True, True, True, False, True, True, True, True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: in-place on a view returned by a custom Function under no_grad gives the "
-    "plain no_grad-view message, not torch's custom-Function wording",
-)
 def test_custom_function_return_view_in_nograd() -> None:
     """TestAutograd.test_custom_function_return_view_in_nograd."""
 

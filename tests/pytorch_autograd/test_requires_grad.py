@@ -102,10 +102,6 @@ def test_no_requires_grad_inplace() -> None:
     assert len(r) == 4 and "leaf Variable that requires grad" in r[2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: del x.data raises AttributeError; torch raises RuntimeError (issue 8 §2)",
-)
 def test_attribute_deletion() -> None:
     """TestAutograd.test_attribute_deletion: each ``del`` answers as torch does."""
 

@@ -13,11 +13,6 @@ import pytest
 
 from differential import error_of, same
 
-_CUSTOM_VIEW = (
-    "bug: an in-place op on a view returned by a custom Function gets ownership's no_grad-view "
-    "message, not torch's 'This view was created inside a custom Function' wording"
-)
-
 
 def test_detach_then_inplace_raises_in_autograd() -> None:
     """TestAutograd.test_detach_then_inplace_raises_in_autograd: detach shares the version."""
@@ -64,10 +59,6 @@ def test_set_grad_enabled_wraps(decorator: bool) -> None:
     assert r[-1] is False and r[-2] is True
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=_CUSTOM_VIEW,
-)
 def test_inplace_not_requires_grad() -> None:
     """TestAutograd.test_inplace_not_requires_grad: custom-Function and unbind views."""
 
@@ -113,15 +104,7 @@ _INPLACE_VIEWS = {
 }
 
 
-@pytest.mark.parametrize(
-    "op",
-    [
-        pytest.param(
-            op, marks=pytest.mark.xfail(strict=True, reason=f"gap: Tensor.{op} (issue 11)")
-        )
-        for op in _INPLACE_VIEWS
-    ],
-)
+@pytest.mark.parametrize("op", sorted(_INPLACE_VIEWS))
 def test_autograd_inplace_views_creation_meta(op: str) -> None:
     """TestAutograd.test_autograd_inplace_views_creation_meta: an in-place view op on a view
     made in each grad mode, by a plain view, a multi-output view or a custom Function."""
@@ -222,10 +205,6 @@ def test_autograd_inplace_view_of_view_inference_mode() -> None:
     assert "inside the inference_mode" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=_CUSTOM_VIEW,
-)
 def test_autograd_multiple_views_python() -> None:
     """TestAutograd.test_autograd_multiple_views_python (test_autograd_complex_views_python in
     the stored revision): a custom Function returning a view of its input."""

@@ -8,13 +8,14 @@ raises torch's error if one was modified in place since (or was freed by an earl
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode
+from ownership import grad_mode, inplace_rules
 from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 
@@ -80,9 +81,11 @@ class BackwardFunction(Node):
 
     __slots__ = ("_cls", "_in_shapes", "_n_args", "_positions", "_shapes", "ctx")
 
-    def __init__(self, cls: type, ctx: FunctionCtx, args: tuple[Any, ...], n_out: int) -> None:
+    def __init__(
+        self, cls: type, ctx: FunctionCtx, args: tuple[Any, ...], edges: tuple[Any, ...]
+    ) -> None:
         positions = [i for i, a in enumerate(args) if _is_tensor(a)]
-        super().__init__(tuple(gradient_edge(args[i]) for i in positions), n_out)
+        super().__init__(edges, 1)
         self._positions = positions
         self._cls = cls
         self.ctx = ctx
@@ -103,6 +106,8 @@ class BackwardFunction(Node):
         res = self._cls.backward(self.ctx, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
             res = (res,)
+        if len(res) > self._n_args and all(g is None for g in res[self._n_args :]):
+            res = res[: self._n_args]  # torch ignores trailing None gradients
         if len(res) != self._n_args:
             raise RuntimeError(
                 f"function {self.name()} returned an incorrect number of gradients (expected "
@@ -133,34 +138,65 @@ class Function:
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         """Compute the outputs (runs without recording a graph)."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
 
     @staticmethod
     def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
         """Gradients of the inputs (one per forward argument, None for non-tensors)."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        """Run forward and, if any input requires grad, attach a ``<Class>Backward`` node."""
+        """Run forward and, if any input requires grad, attach a ``<Class>Backward`` node.
+
+        As torch's process_outputs: the inputs' edges are read before forward, tensors marked
+        dirty get a version bump, a dirty input must be returned, a dirty view input rebases its
+        base's history (``CopySlices``), and the saved tensors are recorded last.
+        """
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
+        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        edges = tuple(gradient_edge(a) for a in args if _is_tensor(a)) if record else ()
         with grad_mode.no_grad():
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
-        record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        for d in ctx._dirty:
+            d._storage.counter.value += 1
+        if not all(any(d is o for o in outs) for d in ctx._dirty if any(d is a for a in args)):
+            raise RuntimeError(
+                "Some elements marked as dirty during the forward method were not returned as "
+                "output. The inputs that are modified inplace must all be outputs of the Function."
+            )
+        for o in outs:  # a view made inside forward may not be written in place later
+            if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
+                o._creation_meta = inplace_rules.IN_CUSTOM_FUNCTION
         if record:
-            node = BackwardFunction(cls, ctx, args, len(outs))
+            node = BackwardFunction(cls, ctx, args, edges)
+            node.num_outputs = len(outs)
             ctx._node = weakref.ref(node)
             fixed = []
             for i, o in enumerate(outs):
                 if _is_tensor(o):
-                    if any(o is a for a in args) and not any(o is d for d in ctx._dirty):
+                    is_input = any(o is a for a in args)
+                    dirty = any(o is d for d in ctx._dirty)
+                    if is_input and not dirty:
                         o = o._alias(o._storage)
-                    if not any(o is n for n in ctx._non_diff) and o.dtype.is_floating_point:
+                    if dirty:
+                        _check_dirty(o, is_input, len(outs))
+                    if dirty and o._base is not None:
+                        o._output_nr = 0
+                        inplace_rules.set_history_inplace(o, node)
+                    elif not any(o is n for n in ctx._non_diff) and o.dtype.is_floating_point:
                         o._grad_fn = node
                         o._output_nr = i
                         o._requires_grad = True
+                        if o._base is not None:  # its history is this node, whatever forward wrote
+                            o._view_version = o._storage.counter.value
                     node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
                 else:
                     node._shapes.append(None)
@@ -176,3 +212,33 @@ class Function:
             ]
             ctx._to_save = ctx._dirty = ctx._non_diff = ()  # the node keeps no tensor but its saved
         return outs if isinstance(raw, tuple) else outs[0]
+
+
+def _check_dirty(o: Any, is_input: bool, n_out: int) -> None:
+    """torch's checks of an output marked dirty, before its history is rewritten."""
+    if not is_input:
+        msg = (
+            "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that "
+            "have been mutated should be passed to ctx.mark_dirty()."
+        )
+        if o._base is not None:
+            raise RuntimeError(msg)
+        warnings.warn(msg, UserWarning, stacklevel=4)
+    if o._base is not None:
+        if n_out != 1:
+            raise RuntimeError(_VIEW_TWO_OUTPUTS)
+        inplace_rules.check_inplace(o)
+    elif o.is_leaf and o.requires_grad:
+        raise RuntimeError(
+            "a leaf Variable that requires grad has been used in an in-place operation."
+        )
+
+
+_VIEW_TWO_OUTPUTS = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function "
+    "cannot return more than one Tensor. This is not supported by the current autograd engine. "
+    "You should either make sure the input is not a view (using .clone() for example) or make "
+    "your Function only return one Tensor (potentially splitting it into two Functions: one doing "
+    "the inplace that returns a single Tensor and a second one that does the other operations). "
+    "You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change."
+)

@@ -33,6 +33,31 @@ def gradients_given(given: Any, n: int) -> list[Any]:
     return grads
 
 
+def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
+    """torch's ``_make_grads`` then the engine's root check: each output's seed (ones for a
+    scalar given None), its shape checked; an output without history is refused by position."""
+    if len(gos) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(gos)} gradients")
+    seeds = []
+    for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
+        if g is None:
+            if o.requires_grad and o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = o._wrap(np.ones_like(o._data), o.dtype)
+        elif g._data.shape != o._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+        seeds.append(g)
+    for i, o in enumerate(outs):
+        if not o.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+    return seeds
+
+
 def grad(
     outputs: Any,
     inputs: Any,
@@ -65,23 +90,7 @@ def grad(
         raise RuntimeError(
             f"grad requires one grad_output per output ({len(gos)} given for {len(outs)} outputs)"
         )
-    seeds = []
-    for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
-        if not o.requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-        if g is None:
-            if o._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = o._wrap(np.ones_like(o._data), o.dtype)
-        else:
-            if g._data.shape != o._data.shape:
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                    f"has a shape of {o.shape}."
-                )
-        seeds.append(g)
+    seeds = make_seeds(outs, gos)
     for t in ins:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

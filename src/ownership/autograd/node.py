@@ -79,7 +79,7 @@ class Node:
 class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors."""
 
-    __slots__ = ("_backward", "_ctx", "_freed_keys", "_had_saved", "_name", "_saved")
+    __slots__ = ("_backward", "_ctx", "_freed_keys", "_had_saved", "_name", "_saved", "_state_keys")
 
     def __init__(
         self,
@@ -96,6 +96,15 @@ class OpNode(Node):
         self._saved: dict[str, SavedTensor] | None = None
         self._had_saved = False
         self._freed_keys: tuple[str, ...] = ()
+        self._state_keys: tuple[str, ...] = ()
+
+    def save_state(self, *names: str) -> None:
+        """Context values torch keeps as saved tensors (an advanced index's tensors): freed with
+        the saved tensors, so a second backward through this node raises torch's error."""
+        self._state_keys = names
+        if self._saved is None:
+            self._saved = {}
+        self._had_saved = True
 
     def save(self, name: str, tensor: Any, is_output: bool = False, on_view: bool = False) -> None:
         """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack."""
@@ -131,7 +140,9 @@ class OpNode(Node):
 
     def release(self) -> None:
         if self._saved is not None:
-            self._freed_keys = tuple(self._saved)
+            self._freed_keys = tuple(self._saved) + self._state_keys
+            for k in self._state_keys:
+                self._ctx.pop(k, None)
         self._saved = None
 
     def __getattr__(self, attr: str) -> Any:

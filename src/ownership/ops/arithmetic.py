@@ -76,9 +76,10 @@ def bw_div(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 def bw_pow_scalar(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     e = s["exponent"]
-    if e == 0:
-        return (g[0] * 0,)
-    return (g[0] * (s["self"] ** (e - 1) * e),)
+    x = s["self"]
+    if e == 0:  # torch: zeros_like(self), no history
+        return (Tensor._wrap(np.zeros_like(x._data), x.dtype),)
+    return (g[0] * mul_scalar(x ** (e - 1), e),)  # grad * (exp * self.pow(exp - 1))
 
 
 def bw_reciprocal(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -193,6 +194,24 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         node.save("self", a)
     else:
         node._ctx["self"] = None
+
+
+def mul_scalar(a: Tensor, k: float) -> Tensor:
+    """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
+    kept, no tensor is saved)."""
+    out = wrap(np.multiply(a._data, k), a.dtype)
+    if needs_grad(a):
+        record(out, "MulBackward1", (a,), lambda s, g: (g[0] * s["other"],), {"other": k})
+    return out
+
+
+def div_scalar(a: Tensor, k: float) -> Tensor:
+    """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
+    kept, no tensor is saved); ``a`` is floating point."""
+    out = wrap(np.true_divide(a._data, k), a.dtype)
+    if needs_grad(a):
+        record(out, "DivBackward1", (a,), lambda s, g: (g[0] / s["other"],), {"other": k})
+    return out
 
 
 def div(a: Tensor, b: Any) -> Tensor:

@@ -196,13 +196,14 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     out = wrap(np.array(arr, copy=True), t.dtype)
     if needs_grad(t):
         shape = tuple(t._data.shape)
-        record(
+        node = record(
             out,
             "IndexBackward0",
             (t,),
-            lambda s, g: (embed(g[0], shape, npkey, accumulate=True),),
-            {"indices": list(npkey), "self_sym_sizes": shape},
+            lambda s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
+            {"indices": npkey, "self_sym_sizes": shape},
         )
+        node.save_state("indices")
     return out
 
 
@@ -214,6 +215,8 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
     else:
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
+    if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
+        out._storage.counter.value = 1
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
     return out
@@ -253,8 +256,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         return new
 
     def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-        mask = np.ones(t._data.shape, dtype=g[0]._data.dtype)
-        mask[npkey] = 0
+        mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
+        mask[s["indices"]] = 0
         gv = None
         if value_needed and vt is not None:
             gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
@@ -267,7 +270,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         vt.dtype if vt is not None and vt._data.ndim else t.dtype,
         "IndexPutBackward0",
         bw,
-        {"indices": list(npkey), "accumulate": False},
+        {"indices": npkey, "accumulate": False},
+        save=lambda node: node.save_state("indices"),
     )
 
 

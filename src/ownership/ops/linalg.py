@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
+from ownership import dtypes, layout
 from ownership.autograd.node import OpNode
 from ownership.op_registry import OPS
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
@@ -90,6 +90,8 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
         )
     _check_dtypes(a, b, "dot")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     if a._data.shape != b._data.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src [{b._data.shape[0]}] to have the same number of "
@@ -120,6 +122,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
         )
     _check_dtypes(a, v, "mv")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
     out = wrap(a._data @ v._data, a.dtype)
     if needs_grad(a, v):
         node = record(
@@ -155,6 +159,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"but got: [{sb[0]}, {sb[1]}]."
         )
     _check_dtypes(a, b, "bmm")
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(out, "BmmBackward0", (a, b), _bw_bmm)
@@ -212,30 +218,62 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return _squeeze0_inplace(mm(a.unsqueeze(0), b))
     if na == 2 and nb == 2:
         return mm(a, b)
-    if na >= 3 and nb <= 2:  # fold a's batch dims into rows
-        lead = tuple(a._data.shape[:-1])
-        folded = a.reshape(-1, a._data.shape[-1])
-        out = folded.mm(b) if nb == 2 else folded.mv(b)
-        return _unsafe_view(out, lead + ((b._data.shape[-1],) if nb == 2 else ()))
-    if nb >= 3 and na <= 2:  # fold b's batch dims, transposed
-        bt = b.transpose(-2, -1)
+    if _should_fold(a, b):
+        if na >= 3:  # fold a's batch dims into rows
+            lead = tuple(a._data.shape[:-1])
+            folded = a.reshape(-1, a._data.shape[-1])
+            out = folded.mm(b) if nb == 2 else folded.mv(b)
+            return _unsafe_view(out, lead + ((b._data.shape[-1],) if nb == 2 else ()))
+        bt = b.transpose(-2, -1)  # fold b's batch dims, transposed
         folded = bt.reshape(-1, bt._data.shape[-1])
         lead = tuple(b._data.shape[:-2])
         if na == 1:
             return _unsafe_view(folded.mv(a), (*lead, b._data.shape[-1]))
         out = _unsafe_view(folded.mm(a.t()), (*lead, b._data.shape[-1], a._data.shape[0]))
         return out.transpose(-2, -1).contiguous()
-    batch = layout.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
-    n, k = a._data.shape[-2:]
-    k2, m = b._data.shape[-2:]
-    if k != k2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(batch))}, {k}] but got: [{int(np.prod(batch))}, {k2}]."
-        )
-    ae = a.expand(*batch, n, k).reshape(-1, n, k)
-    be = b.expand(*batch, k, m).reshape(-1, k, m)
-    return _unsafe_view(bmm(ae, be), (*batch, n, m))
+    return _batched(a, b)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """torch's should_fold: matmul folds the larger operand into a matrix (mm or mv) only when
+    that needs no copy, or when the smaller one requires grad; otherwise it is a bmm."""
+    a_larger = a._data.ndim >= b._data.ndim
+    t1_shape = a._data.shape if a_larger else (*b._data.shape[:-2], *b._data.shape[:-3:-1])
+    t1_strides = a.stride() if a_larger else (*b.stride()[:-2], *b.stride()[:-3:-1])
+    dim_t2 = b._data.ndim if a_larger else a._data.ndim
+    if not (len(t1_shape) >= 3 and dim_t2 <= 2):
+        return False
+    if (b if a_larger else a).requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if int(np.prod(t1_shape)) == 0:
+        return True
+    return all(
+        t1_strides[i] == t1_strides[i + 1] * t1_shape[i + 1] for i in range(len(t1_shape) - 2)
+    )
+
+
+def _batched(a: Tensor, b: Tensor) -> Tensor:
+    """torch's last matmul case: both operands broadcast over the batch and multiplied by bmm
+    (a 1-D operand as a row or a column)."""
+    na, nb = a._data.ndim, b._data.ndim
+    n = a._data.shape[-2] if na > 1 else 1
+    k = a._data.shape[-1]
+    k2 = b._data.shape[-2] if nb > 1 else b._data.shape[0]
+    m = b._data.shape[-1] if nb > 1 else 1
+    batch = layout.broadcast_shapes(
+        a._data.shape[: max(na - 2, 0)], b._data.shape[: max(nb - 2, 0)]
+    )
+    size = int(np.prod(batch))
+    ae = a.expand(*batch, n, k).reshape(size, n, k)
+    if nb == 1:
+        be = b.expand(*batch, k2).reshape(size, k2).unsqueeze(2)
+    else:
+        be = b.expand(*batch, k2, m).reshape(size, k2, m)
+    shape = (*batch, *((n,) if na > 1 else ()), *((m,) if nb > 1 else ()))
+    out = bmm(ae, be)
+    return _unsafe_view(out.squeeze(-1) if nb == 1 else out, shape)
 
 
 def register() -> None:

@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, grad_mode
+from ownership import dtypes, grad_mode, layout
+from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
@@ -30,12 +31,19 @@ def nll_loss(
     """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
     red = _reduction(reduction)
     x = input._data
+    batched = x.ndim >= 2
+    if batched and target._data.ndim and target._data.shape[0] != x.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
+            f"({target._data.shape[0]})."
+        )
+    if x.ndim == 2 and target._data.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"), which ownership lacks
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
         )
     tgt = target._data.astype(np.int64)
-    batched = x.ndim >= 2
     xx = x if batched else x[None]
     tt = tgt if batched else tgt[None]
     n, c = xx.shape[0], xx.shape[1]
@@ -123,8 +131,23 @@ def cross_entropy(
     reduction: str = "mean",
     ignore_index: int = -100,
 ) -> Tensor:
-    """``nll_loss(log_softmax(input, 1), target)`` for class-index targets."""
+    """``nll_loss(log_softmax(input, 1), target)`` for class-index targets; a target of the
+    input's shape holds class probabilities (torch's cross_entropy_loss_prob_target)."""
     dim = 1 if input._data.ndim >= 2 else 0
+    if isinstance(target, Tensor) and target._data.shape == input._data.shape:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                "Expected floating point type for target with class probabilities, got "
+                f"{target.dtype.short}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        red = _reduction(reduction)
+        logp = log_softmax(input, dim)
+        if red == 0:
+            return -(logp * target).sum(dim)
+        total = -(logp * target).sum()
+        return total if red == 2 else div_scalar(total, input._data.size // input._data.shape[dim])
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
 
 
@@ -141,6 +164,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             UserWarning,
             stacklevel=2,
         )
+        layout.broadcast_shapes(input._data.shape, target._data.shape)  # torch.broadcast_tensors
     dt = dtypes.promote_types(input.dtype, target.dtype)  # the result dtype under promotion
     if not dt.is_floating_point:
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dt.short}'")

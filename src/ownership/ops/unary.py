@@ -42,7 +42,7 @@ def bw_sqrt(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
 
 
 def bw_abs(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    return (g[0] * sign(s["self"]),)
+    return (g[0] * sign(s["self"], "SgnBackward0"),)  # torch's abs backward: grad * self.sgn()
 
 
 def bw_sigmoid(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -142,7 +142,9 @@ def relu(a: Tensor) -> Tensor:
 
 
 def abs_(a: Tensor) -> Tensor:
-    """The absolute value ``|a|`` (``AbsBackward0``, saves self)."""
+    """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     out = wrap(np.abs(a._data), a.dtype)
     if needs_grad(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
@@ -163,11 +165,11 @@ def neg(a: Tensor) -> Tensor:
     return out
 
 
-def sign(a: Tensor) -> Tensor:
-    """Sign of each element (its gradient is zero)."""
+def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
+    """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals)."""
     out = wrap(np.sign(a._data), a.dtype)
     if needs_grad(a):
-        record(out, "SignBackward0", (a,), lambda s, g: (g[0] * 0,))
+        record(out, node, (a,), lambda s, g: (g[0] * 0,))
     return out
 
 
@@ -175,20 +177,41 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamp into [min, max] (``ClampBackward1``, saves self)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    dt = _clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
-    out_arr = a._data
+    out_arr = a._data.astype(dt.np, copy=False)
     if lo is not None:
         out_arr = np.maximum(out_arr, lo)
     if hi is not None:
         out_arr = np.minimum(out_arr, hi)
-    dt = a.dtype
-    if not dt.is_floating_point and any(isinstance(v, float) for v in (lo, hi)):
-        dt = dtypes.get_default_dtype()
     out = wrap(out_arr, dt)
     if needs_grad(a):
         node = record(out, "ClampBackward1", (a,), bw_clamp, {"min": min, "max": max})
         node.save("self", a)
     return out
+
+
+def _clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
+    """torch's result type of clamp over self, min and max; Bool has no clamp kernel."""
+    dims: list[dtypes.dtype] = []
+    zeros: list[dtypes.dtype] = []
+    scalars: list[dtypes.dtype] = []
+    for v in (a, lo, hi):
+        if isinstance(v, Tensor):
+            (dims if v._data.ndim else zeros).append(v.dtype)
+        elif v is not None:
+            scalars.append(dtypes.scalar_dtype(v))
+    dt = dtypes.result_type(dims, zeros, scalars)
+    if dt is dtypes.bool_:
+        if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+            kernel = "clamp_cpu" if lo is not None and hi is not None else None
+        elif lo is not None and hi is not None:
+            kernel = "clamp_scalar_cpu"
+        else:
+            kernel = "clamp_min_scalar_cpu" if lo is not None else "clamp_max_scalar_cpu"
+        if kernel is not None:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return dt
 
 
 def register() -> None:
