@@ -4,8 +4,8 @@ numpy writes go around every hook torch and the engine offer, so the doctor cann
 happen. While a numpy array sharing the memory of a live saved tensor is out (``watch``), a line
 tracer runs in the frames of the user's own files (:func:`~ownership.doctor.locate.is_user_file`)
 and, at each of their line, call and return events, compares the saved tensor's memory with a copy
-taken at the last check: the user line that ran last when the values changed is the write, kept in
-``SaveRecord.numpy_writes``. A change made in a library called from a user line is put on that
+taken at the last check: the user line that ran last when the values changed without a version
+bump is the write, kept in ``SaveRecord.numpy_writes``. A change made in a library called from a user line is put on that
 line. The tracer is removed as soon as no such array is watched (the saved tensor died or its
 backward ran) and when the run ends (:func:`stop`); any trace function set before it (a debugger,
 coverage) keeps being called, and is restored.
@@ -33,12 +33,13 @@ _Trace = Any  # a trace function: (frame, event, arg) -> trace function or None
 class _Watched:
     """A saved tensor's memory as numpy (``view``) and its values at the last check."""
 
-    __slots__ = ("last", "rec", "view")
+    __slots__ = ("last", "rec", "version", "view")
 
     def __init__(self, rec: SaveRecord, view: np.ndarray[Any, Any]) -> None:
         self.rec = weakref.ref(rec)
         self.view = view
         self.last = view.copy()
+        self.version = rec.alias._version
 
 
 class _Tracer:
@@ -89,7 +90,8 @@ class _Tracer:
             exact = w.view.dtype.kind in "fc"
             if not np.array_equal(w.view, w.last, equal_nan=exact):
                 np.copyto(w.last, w.view)
-                if self.line is not None:
+                version, w.version = w.version, rec.alias._version
+                if self.line is not None and version == w.version:  # not a visible write
                     file, line, func = self.line
                     text = linecache.getline(file, line).strip()
                     rec.numpy_writes.append(Place(file, line, func, text))
@@ -142,6 +144,7 @@ def watch(rec: SaveRecord, view: Any) -> None:
     numpy alias out, noting in ``rec.numpy_writes`` the lines that change it."""
     if not isinstance(view, np.ndarray):
         return
+    _TRACER.watched = [w for w in _TRACER.watched if w.rec() is not rec]
     _TRACER.watched.append(_Watched(rec, view))
     if not _TRACER.on:
         _TRACER.start(sys._getframe(1))

@@ -21,9 +21,9 @@ from pathlib import PurePath
 from types import TracebackType
 from typing import Any
 
+from ownership.doctor import numpy_lines
 from ownership.doctor.findings import Finding
 from ownership.doctor.ledger import Ledger
-from ownership.doctor import numpy_lines
 from ownership.doctor.locate import user_place
 from ownership.doctor.ownership_watch import OwnershipWatch
 

@@ -63,7 +63,8 @@ class SaveRecord:
         ``numpy()`` call when none was seen), and stop watching the alias."""
         assert self.numpy is not None
         where = self.numpy[1]
-        for place in _unique(self.numpy_writes) or [where]:
+        writes: list[Place | None] = list(_unique(self.numpy_writes))
+        for place in writes or [where]:
             self.hidden.append((place, how, where))
         self.numpy, self.numpy_writes = None, []
 

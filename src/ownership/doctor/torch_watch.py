@@ -22,6 +22,7 @@ state dict saved) and ``Optimizer.__init__`` (the line that made the optimizer).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import weakref
 from collections import defaultdict
@@ -328,10 +329,10 @@ class TorchWatch:
         for rec in self._live(storage_key(t)):
             if rec.numpy is None and not rec.stale() and graph.overlap(rec.alias, t):
                 rec.numpy = (rec.alias.clone(), user_place())
-                try:  # the modes are off in their own handler: this numpy() is not watched
+                # the modes are off in their own handler: this numpy() is not watched; a dtype
+                # numpy lacks leaves the numpy() line as the only one known
+                with contextlib.suppress(RuntimeError, TypeError):
                     numpy_lines.watch(rec, rec.alias.numpy())
-                except (RuntimeError, TypeError):  # a dtype numpy lacks: the numpy() line only
-                    pass
 
     def write(self, func: Any, args: Any, kwargs: Any, targets: list[torch.Tensor]) -> Any:
         """Run the aten write ``func``, noting which saved tensors it changed and how."""
