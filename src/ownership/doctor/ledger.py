@@ -212,8 +212,8 @@ class Ledger:
         self.backward_place = place
         self.stale_at_backward = [r for r in records if r.stale()]
         for rec in records:
-            for where, how in rec.hidden:
-                self.add(hidden_write(rec, where, how, place))
+            for where, how, made in rec.hidden:
+                self.add(hidden_write(rec, where, how, made, place))
 
     def on_version_error(self, message: str) -> None:
         """Backward raised the version error with ``message``."""

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ownership import autograd, observers
+from ownership.doctor import numpy_lines
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -135,7 +136,7 @@ class OwnershipWatch:
                 if rec.alias._storage.counter is t._storage.counter:
                     rec.writes.append((t._version, place))
                 else:
-                    rec.hidden.append((place, HIDDEN_DATA))
+                    rec.hidden.append((place, HIDDEN_DATA, None))
         ledger = self.ledger
         if key in ledger.grad_owner or (
             key in ledger.param_by_storage and ledger.forward_depth and not ledger.step_depth
@@ -215,12 +216,13 @@ class OwnershipWatch:
                 rec = self.records.get(id(saved))
                 if rec is not None:
                     records.append(rec)
+        numpy_lines.check()
         for rec in records:
             if rec.numpy is not None:
-                value, where = rec.numpy
-                if not np.array_equal(rec.alias._data, value, equal_nan=True):
-                    rec.hidden.append((where, HIDDEN_NUMPY))
-                rec.numpy = None
+                if np.array_equal(rec.alias._data, rec.numpy[0], equal_nan=True):
+                    rec.numpy, rec.numpy_writes = None, []
+                else:
+                    rec.numpy_changed(HIDDEN_NUMPY)
         self.ledger.on_backward(user_place(), records)
         for rec in records:
             rec.hidden.clear()
@@ -248,4 +250,5 @@ class OwnershipWatch:
         for rec in self._live(storage_key(t)):
             if rec.numpy is None and not rec.stale() and _overlap(rec.alias, t):
                 rec.numpy = (rec.alias._data.copy(), user_place())
+                numpy_lines.watch(rec, rec.alias._data)
         return original(t, *args, **kwargs)

@@ -21,6 +21,7 @@ from pathlib import PurePath
 from types import TracebackType
 from typing import Any
 
+from ownership.doctor import numpy_lines
 from ownership.doctor.findings import Finding
 from ownership.doctor.ledger import Ledger
 from ownership.doctor.locate import user_place
@@ -149,6 +150,7 @@ def diagnose(script: str | PurePath, args: Sequence[str] = ()) -> Diagnosis:
         builtins.__import__ = importer.original
         warnings.showwarning = show
         sys.argv, sys.path[:] = saved_argv, saved_path
+        numpy_lines.stop()
         for watch in reversed(watches):
             watch.stop()
     engines = ["torch"] if len(watches) > 1 else []

@@ -35,6 +35,7 @@ class SaveRecord:
         "hidden",
         "node_name",
         "numpy",
+        "numpy_writes",
         "order",
         "place",
         "version",
@@ -49,10 +50,23 @@ class SaveRecord:
         self.order = next(_ORDER)
         #: ``(version after the write, line)`` of each write that bumped the counter.
         self.writes: list[tuple[int, Place | None]] = []
-        #: ``(line, how)`` of each write autograd could not see.
-        self.hidden: list[tuple[Place | None, str]] = []
+        #: ``(line, how, line that made the alias)`` of each write autograd could not see.
+        self.hidden: list[tuple[Place | None, str, Place | None]] = []
         #: ``(copy of the value, line of the numpy() call)`` when a numpy alias was taken.
         self.numpy: tuple[Any, Place | None] | None = None
+        #: the user lines that changed the values while a numpy alias was out.
+        self.numpy_writes: list[Place] = []
+
+    def numpy_changed(self, how: str) -> None:
+        """Backward is about to use this tensor, whose numpy alias was taken from a value that
+        ``changed``: note a hidden write at each line that changed it (at the line of the
+        ``numpy()`` call when none was seen), and stop watching the alias."""
+        assert self.numpy is not None
+        where = self.numpy[1]
+        writes: list[Place | None] = list(_unique(self.numpy_writes))
+        for place in writes or [where]:
+            self.hidden.append((place, how, where))
+        self.numpy, self.numpy_writes = None, []
 
     def stale(self) -> bool:
         """Whether the saved tensor was modified in place since it was saved."""
@@ -123,9 +137,14 @@ def explain_version_error(
     return Finding("inplace-write", place, text, tuple(related))
 
 
-def hidden_write(rec: SaveRecord, place: Place | None, how: str, backward: Place | None) -> Finding:
-    """The ``hidden-write`` finding: ``rec`` was changed at ``place`` through ``how``."""
+def hidden_write(
+    rec: SaveRecord, place: Place | None, how: str, made: Place | None, backward: Place | None
+) -> Finding:
+    """The ``hidden-write`` finding: ``rec`` was changed at ``place`` through ``how``, an alias
+    made at ``made`` (None when it is the write itself, as for ``.data``)."""
     related: list[tuple[str, Place]] = []
+    if made is not None and made != place:
+        related.append(("alias", made))
     if rec.place is not None:
         related.append(("saved", rec.place))
     if backward is not None:

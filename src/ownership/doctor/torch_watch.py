@@ -22,6 +22,7 @@ state dict saved) and ``Optimizer.__init__`` (the line that made the optimizer).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import weakref
 from collections import defaultdict
@@ -31,6 +32,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from ownership.doctor import numpy_lines
 from ownership.doctor import torch_graph as graph
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
@@ -327,6 +329,10 @@ class TorchWatch:
         for rec in self._live(storage_key(t)):
             if rec.numpy is None and not rec.stale() and graph.overlap(rec.alias, t):
                 rec.numpy = (rec.alias.clone(), user_place())
+                # the modes are off in their own handler: this numpy() is not watched; a dtype
+                # numpy lacks leaves the numpy() line as the only one known
+                with contextlib.suppress(RuntimeError, TypeError):
+                    numpy_lines.watch(rec, rec.alias.numpy())
 
     def write(self, func: Any, args: Any, kwargs: Any, targets: list[torch.Tensor]) -> Any:
         """Run the aten write ``func``, noting which saved tensors it changed and how."""
@@ -360,7 +366,7 @@ class TorchWatch:
                 bumps[id(rec)] = bumps.get(id(rec), 0) + 1
                 rec.writes.append((before + bumps[id(rec)], place))
             elif not torch.equal(rec.alias, value):
-                rec.hidden.append((place, HIDDEN_DATA))
+                rec.hidden.append((place, HIDDEN_DATA, None))
 
     def backward(self, func: Any, args: Any, kwargs: Any) -> Any:
         """``Tensor.backward``, ``torch.autograd.backward`` or ``torch.autograd.grad``: check the
@@ -373,12 +379,13 @@ class TorchWatch:
         records: list[SaveRecord] = []
         for node in graph.nodes(roots):
             records += node.metadata.get(KEY, ())
+        numpy_lines.check()
         for rec in records:
             if rec.numpy is not None:
-                value, where = rec.numpy
-                if not torch.equal(rec.alias, value):
-                    rec.hidden.append((where, HIDDEN_NUMPY))
-                rec.numpy = None
+                if torch.equal(rec.alias, rec.numpy[0]):
+                    rec.numpy, rec.numpy_writes = None, []
+                else:
+                    rec.numpy_changed(HIDDEN_NUMPY)
         self.ledger.on_backward(user_place(), records)
         try:
             result = func(*args, **kwargs)

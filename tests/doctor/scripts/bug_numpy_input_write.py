@@ -1,4 +1,4 @@
-# expect: hidden-write line=15 saved=14 backward=17
+# expect: hidden-write line=16 alias=15 saved=14 backward=17
 # engines: torch ownership
 """An input saved by a product, then changed through its numpy() array: w's gradient is wrong."""
 

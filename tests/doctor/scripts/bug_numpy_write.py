@@ -1,4 +1,4 @@
-# expect: hidden-write line=14 saved=13 backward=16
+# expect: hidden-write line=15 alias=14 saved=13 backward=16
 # engines: torch ownership
 """A write through a numpy array that shares the saved tensor's memory."""
 
