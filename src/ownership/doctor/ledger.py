@@ -30,6 +30,20 @@ def storage_key(t: Any) -> int:
     return int(t.untyped_storage().data_ptr())
 
 
+def nodes(roots: list[Any]) -> list[Any]:
+    """Every node reachable from ``roots`` (each once)."""
+    seen: set[int] = set()
+    order, stack = [], [r for r in roots if r is not None]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return order
+
+
 class _Param:
     """What the ledger knows about one parameter's gradient."""
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ownership import autograd, observers
 from ownership.doctor import numpy_lines
-from ownership.doctor.ledger import Ledger, storage_key
+from ownership.doctor.ledger import Ledger, nodes, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
 from ownership.grad_mode import is_grad_enabled
@@ -41,19 +41,6 @@ def _overlap(a: Any, b: Any) -> bool:
         return bool(np.shares_memory(a._data, b._data, max_work=work))
     except np.exceptions.TooHardError:
         return True
-
-
-def _nodes(roots: list[Any]) -> list[Any]:
-    seen: set[int] = set()
-    order, stack = [], [r for r in roots if r is not None]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(n for n, _ in node.next_functions if n is not None)
-    return order
 
 
 class OwnershipWatch:
@@ -211,7 +198,7 @@ class OwnershipWatch:
         graph, run it, explain its version error."""
         records: list[SaveRecord] = []
         roots = [getattr(t, "grad_fn", None) for t in tensors]
-        for node in _nodes(roots):
+        for node in nodes(roots):
             for saved in (getattr(node, "_saved", None) or {}).values():
                 rec = self.records.get(id(saved))
                 if rec is not None:
@@ -235,7 +222,7 @@ class OwnershipWatch:
 
     def _cut(self, t: Any, how: str) -> None:
         if t._grad_fn is not None:
-            leaves = [n.variable for n in _nodes([t._grad_fn]) if hasattr(n, "variable")]
+            leaves = [n.variable for n in nodes([t._grad_fn]) if hasattr(n, "variable")]
             self.ledger.on_cut(leaves, user_place(), how)
 
     def _detach(self, original: Any, t: Any) -> Any:

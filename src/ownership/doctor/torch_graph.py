@@ -11,6 +11,8 @@ from typing import Any
 
 import torch
 
+from ownership.doctor.ledger import nodes
+
 __all__ = ["arg", "leaves", "nodes", "overlap", "saved_attrs", "tensors", "written"]
 
 _saved_names: dict[type, tuple[str, ...]] = {}
@@ -45,20 +47,6 @@ def tensors(value: Any) -> list[torch.Tensor]:
     if isinstance(value, list | tuple):
         return [v for v in value if isinstance(v, torch.Tensor)]
     return []
-
-
-def nodes(roots: list[Any]) -> list[Any]:
-    """Every node reachable from ``roots`` (each once)."""
-    seen: set[int] = set()
-    order, stack = [], [r for r in roots if r is not None]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append(node)
-        stack.extend(n for n, _ in node.next_functions if n is not None)
-    return order
 
 
 def leaves(t: torch.Tensor) -> list[torch.Tensor]:
