@@ -163,9 +163,13 @@ class Tensor(TensorConversion, TensorMethods):
         t._output_nr = 0
         t._grad = None
         base = self._base if self._base is not None else self
+        if self._storage.counter.inference:
+            base = None  # torch tracks no view of an inference tensor: it is a new inference leaf
         t._base = base
         meta = self._creation_meta
-        if inference_mode._state.enabled:
+        if self._storage.counter.inference:
+            meta = DEFAULT
+        elif inference_mode._state.enabled:
             meta = INFERENCE_MODE
         elif not grad_mode._state.enabled:
             meta = NO_GRAD_MODE
