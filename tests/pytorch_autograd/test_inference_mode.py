@@ -122,13 +122,7 @@ def test_inference_mode_inf_tensor_in_inf_mode_view_op(requires_grad: bool) -> N
     "requires_grad",
     [
         False,
-        pytest.param(
-            True,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: an op on an inference leaf that requires grad, outside inference mode, refuses to save it in ownership (torch computes without history)",
-            ),
-        ),
+        True,
     ],
 )
 def test_inference_mode_inf_tensor_in_normal_mode_functional_op(requires_grad: bool) -> None:
