@@ -5,7 +5,10 @@ there is an *inference tensor*. It has no version counter (reading ``_version`` 
 never be saved for backward, and outside inference mode it cannot be written in place or made
 to require grad. A view of a normal tensor taken inside inference mode stays a normal tensor
 (its writes are still counted), but writing it in place later, in normal mode, while its base
-requires grad, is refused. ``inference_mode(False)`` switches back (grad mode on).
+requires grad, is refused. A view *of an inference tensor* is not tracked as a view at all: it
+is a new inference leaf (no ``_base``, no grad). Outside inference mode an op whose tensor
+operands are all inference tensors skips autograd (torch's inference tensors have no autograd
+dispatch key). ``inference_mode(False)`` switches back (grad mode on).
 
 This module only holds the switch (thread-local, like torch's); the storage layer asks it
 whether a new version counter is an inference one.

@@ -61,16 +61,12 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
     meta = t._creation_meta
     modified = "its base or another view of its base has been" if indirect else "is being"
     block = "inference_mode" if meta == INFERENCE_MODE else "no_grad"
-    if meta == INFERENCE_MODE:
-        msg = (
-            f"A view was created in inference mode and {modified} modified inplace in normal mode."
-        )
-    elif meta == IN_CUSTOM_FUNCTION and fn is not None:
+    if meta == IN_CUSTOM_FUNCTION and fn is not None:
         msg = (
             f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
             "inplace."
         )
-    elif meta in (NO_GRAD_MODE, IN_CUSTOM_FUNCTION) or fn is None:
+    elif meta in (INFERENCE_MODE, NO_GRAD_MODE, IN_CUSTOM_FUNCTION) or fn is None:
         if fn is not None:
             prefix = (
                 f"Output {t._output_nr} of {short_name(fn.name())} is a view of a view which was "
@@ -78,7 +74,10 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
             )
         else:
             prefix = "A view was created in"
-        msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+        if meta == INFERENCE_MODE:
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
         msg = (
             f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "

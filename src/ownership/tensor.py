@@ -162,10 +162,15 @@ class Tensor(TensorConversion, TensorMethods):
         t._grad_fn = None
         t._output_nr = 0
         t._grad = None
-        base = self._base if self._base is not None else self
+        # torch tracks no view of an inference tensor: it is a new inference leaf
+        base: Tensor | None = self._base if self._base is not None else self
+        if self._storage.counter.inference:
+            base = None
         t._base = base
         meta = self._creation_meta
-        if inference_mode._state.enabled:
+        if self._storage.counter.inference:
+            meta = DEFAULT
+        elif inference_mode._state.enabled:
             meta = INFERENCE_MODE
         elif not grad_mode._state.enabled:
             meta = NO_GRAD_MODE

@@ -175,10 +175,6 @@ def test_grad_nonleaf_many_outputs() -> None:
     assert r[2] is False and r[3] is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.register_hook (issue 11)",
-)
 def test_grad_nonleaf_register_hook() -> None:
     """TestAutograd.test_grad_nonleaf_register_hook: a hook on one output of unbind."""
 

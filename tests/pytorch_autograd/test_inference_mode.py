@@ -103,13 +103,7 @@ def test_inference_mode_inf_tensor_in_inf_mode_functional_op(requires_grad: bool
     "requires_grad",
     [
         False,
-        pytest.param(
-            True,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: a view of an inference tensor that requires grad, made in inference mode, requires grad in ownership (torch: False)",
-            ),
-        ),
+        True,
     ],
 )
 def test_inference_mode_inf_tensor_in_inf_mode_view_op(requires_grad: bool) -> None:
@@ -128,13 +122,7 @@ def test_inference_mode_inf_tensor_in_inf_mode_view_op(requires_grad: bool) -> N
     "requires_grad",
     [
         False,
-        pytest.param(
-            True,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="bug: an op on an inference leaf that requires grad, outside inference mode, refuses to save it in ownership (torch computes without history)",
-            ),
-        ),
+        True,
     ],
 )
 def test_inference_mode_inf_tensor_in_normal_mode_functional_op(requires_grad: bool) -> None:
@@ -161,10 +149,6 @@ def test_inference_mode_inf_tensor_in_normal_mode_inplace_op() -> None:
 
 
 @RG
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a view of an inference tensor taken outside inference mode is not itself an inference tensor in ownership",
-)
 def test_inference_mode_inf_tensor_in_normal_mode_view_op(requires_grad: bool) -> None:
     """TestAutogradInferenceMode.test_inference_mode_inf_tensor_in_normal_mode_view_op."""
 

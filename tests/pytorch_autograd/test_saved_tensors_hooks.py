@@ -9,13 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-import pytest
-
 from differential import grad_of, same
-
-HOOKS_GAP = pytest.mark.xfail(
-    strict=True, reason="gap: torch.autograd.graph.saved_tensors_hooks (issue 11)"
-)
 
 
 def five(t):
@@ -45,7 +39,6 @@ def test_saved_variable_saved_original_inplace_detach() -> None:
     assert "Trying to use a saved tensor that has been detached" in same(program)
 
 
-@HOOKS_GAP
 def test_saved_variable_packing_unpacking_saved_original_with_default_hooks() -> None:
     """TestAutograd.test_saved_variable_packing_unpacking_saved_original_with_default_hooks."""
 
@@ -191,7 +184,6 @@ def test_unpack_hooks_exec_count() -> None:
     assert same(program) == [{"pack": 1, "unpack": 0}, {"pack": 1, "unpack": 1}]
 
 
-@HOOKS_GAP
 def test_wrapped_number_saved_tensors_hooks() -> None:
     """TestAutograd.test_wrapped_number_saved_tensors_hooks: a Python number is no saved tensor."""
 
@@ -207,7 +199,6 @@ def test_wrapped_number_saved_tensors_hooks() -> None:
     same(program)
 
 
-@HOOKS_GAP
 def test_pack_hook_with_inplace_modification_should_fail() -> None:
     """TestAutograd.test_pack_hook_with_inplace_modification_should_fail (default hooks)."""
 
@@ -224,7 +215,6 @@ def test_pack_hook_with_inplace_modification_should_fail() -> None:
     assert "A saved tensor pack hook is modifying its input in place." in same(program).message
 
 
-@HOOKS_GAP
 def test_default_saved_tensors_hooks_double_backward() -> None:
     """TestAutograd.test_default_saved_tensors_hooks_double_backward: which tensors a double
     backward saves, counted by a pack hook that doubles them."""

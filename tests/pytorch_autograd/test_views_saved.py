@@ -187,10 +187,6 @@ def test_autograd_inplace_view_of_view() -> None:
     assert "inside the no_grad block" in same(program).message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='bug: inference_mode: a view of a view made in inference mode, modified in place outside it, gets the direct-view wording, not torch\'s "Output 0 of View is a view of a view" one',
-)
 def test_autograd_inplace_view_of_view_inference_mode() -> None:
     """TestAutograd.test_autograd_inplace_view_of_view, inference_mode part."""
 

@@ -121,6 +121,8 @@ def _checked(fn: Any, old: Any, new: Any) -> Any:
     """torch's checks on a hook's returned gradient."""
     if not hasattr(new, "_version") or not hasattr(new, "dtype"):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if old is None:  # the gradient was undefined: nothing to compare with
+        return new
     if new.dtype is not old.dtype:
         raise RuntimeError(
             f"hook '{_hook_name(fn)}' has changed the type of value (was "
@@ -154,7 +156,7 @@ def run_pre_hooks(node: Any, grads: list[Any]) -> None:
         if entry is not None and entry[0]() is variable:
             table = {0: entry[1]}
     for nr, chain in table.items():
-        if chain and grads[nr] is not None:
+        if chain:  # torch calls a tensor's hooks with None when its gradient is undefined
             grads[nr] = _run_chain(chain, grads[nr])
 
 

@@ -106,14 +106,24 @@ class OpNode(Node):
             self._saved = {}
         self._had_saved = True
 
-    def save(self, name: str, tensor: Any, is_output: bool = False, on_view: bool = False) -> None:
-        """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack."""
+    def save(
+        self,
+        name: str,
+        tensor: Any,
+        is_output: bool = False,
+        on_view: bool = False,
+        wrapped_number: bool = False,
+    ) -> None:
+        """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack
+        (``wrapped_number``: a Python number's tensor, which saved-tensor hooks never see)."""
         if tensor is None:
             self._ctx[name] = None
             return
         if self._saved is None:
             self._saved = {}
-        self._saved[name] = SavedTensor(tensor, is_output, on_view=on_view, saved_by=self._name)
+        self._saved[name] = SavedTensor(
+            tensor, is_output, on_view=on_view, saved_by=self._name, wrapped_number=wrapped_number
+        )
         self._had_saved = True
 
     def name(self) -> str:

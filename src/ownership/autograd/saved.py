@@ -11,7 +11,7 @@ import re
 import weakref
 from typing import Any
 
-from ownership import observers
+from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
 from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
 
@@ -27,6 +27,23 @@ HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+
+
+PACK_INPLACE_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
+
+
+def _pack(pack_hook: Any, tensor: Any) -> Any:
+    """Call a pack hook as torch does: under no_grad, refusing a hook that writes its input."""
+    version = tensor._storage.counter.value
+    with grad_mode.no_grad():
+        packed = pack_hook(tensor)
+    if tensor._storage.counter.value != version:
+        raise RuntimeError(PACK_INPLACE_MESSAGE)
+    return packed
 
 
 def short_name(name: str) -> str:
@@ -51,6 +68,8 @@ class SavedTensor:
 
     __slots__ = (
         "__weakref__",
+        "hook_acc",
+        "hook_fn",
         "is_output",
         "names_owner",
         "output_nr",
@@ -70,14 +89,25 @@ class SavedTensor:
         names_owner: bool = False,
         on_view: bool = False,
         saved_by: str = "",
+        wrapped_number: bool = False,
     ) -> None:
         if tensor._storage.counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        hooks = graph.top()
+        hooks = None if wrapped_number else graph.top()
         # with saved-tensor hooks only the packed value is kept (see autograd.graph)
-        self.packed: tuple[Any, Any] | None = (
-            None if hooks is None else (hooks[1], hooks[0](tensor))
-        )
+        self.packed: tuple[Any, Any] | None = None
+        self.hook_fn: Any = None
+        self.hook_acc: Any = None
+        if hooks is not None:
+            self.packed = (hooks[1], _pack(hooks[0], tensor))
+            # what the unpacked value is attached to, as torch's SavedVariable keeps it
+            if not is_output and not on_view:
+                if tensor.grad_fn is not None:
+                    self.hook_fn = tensor.grad_fn
+                elif tensor._requires_grad:
+                    from ownership.autograd.node import accumulator  # node imports this module
+
+                    self.hook_acc = accumulator(tensor)
         self.version: int = tensor._storage.counter.value
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
@@ -109,7 +139,18 @@ class SavedTensor:
         that saved it), or torch's RuntimeError if it was modified in place since."""
         if self.packed is not None:
             unpack_hook, value = self.packed
-            return unpack_hook(value)
+            data = unpack_hook(value)
+            if not hasattr(data, "_storage"):  # not a tensor
+                return data
+            t = data.detach()  # torch makes a new variable of the data, with the saved history
+            if self.is_output or self.weak_fn is not None:
+                t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
+            elif self.hook_fn is not None:
+                t._grad_fn, t._output_nr, t._requires_grad = self.hook_fn, self.output_nr, True
+            elif self.hook_acc is not None:
+                t._requires_grad = True
+                t._acc = weakref.ref(self.hook_acc)
+            return t
         t = self.tensor
         if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0

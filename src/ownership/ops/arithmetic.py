@@ -185,7 +185,10 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     a_needed, b_needed = edges_needed(node)
     b_grad = b_needed
     if a_needed:
-        node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
+        if isinstance(b, Tensor):
+            node.save("other", b)
+        else:  # a wrapped number: saved as is, saved-tensor hooks never see it
+            node.save("other", wrapped_scalar(b), wrapped_number=True)
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
     else:
@@ -224,7 +227,10 @@ def div(a: Tensor, b: Any) -> Tensor:
     out = wrap(np.true_divide(a._data, raw(b)), dt)
     if needs_grad(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div, bin_ctx(a, b, None))
-        node.save("other", b if isinstance(b, Tensor) else wrapped_scalar(b))
+        if isinstance(b, Tensor):
+            node.save("other", b)
+        else:  # a wrapped number: saved as is, saved-tensor hooks never see it
+            node.save("other", wrapped_scalar(b), wrapped_number=True)
         if not isinstance(b, Tensor):
             node._ctx["_scalar"] = b
         if edges_needed(node)[1]:

@@ -66,6 +66,10 @@ def needs_grad(*ts: Any) -> bool:
     ``enable_grad`` switched grad mode back on inside it)."""
     if not _state.enabled or inference_mode._state.enabled:
         return False
+    if all(isinstance(t, Tensor) and t._storage.counter.inference for t in ts):
+        # torch: inference tensors carry no autograd key, so an op whose operands are all
+        # inference tensors skips autograd (a Python number is wrapped as a normal tensor)
+        return False
     for t in ts:
         if isinstance(t, Tensor):
             if t._requires_grad:

@@ -30,6 +30,8 @@ def _multi(
     ctx: dict[str, Any],
 ) -> tuple[Tensor, ...]:
     outs = tuple(t._view(*p) for p in pieces)
+    if t.is_inference():  # views of an inference tensor are untracked inference leaves
+        return outs
     if grad_mode.is_grad_enabled():  # under no_grad the views are NO_GRAD_MODE views
         for o in outs:
             o._creation_meta = MULTI_OUTPUT

@@ -34,7 +34,7 @@ def _make(
     ctx: dict[str, Any],
 ) -> Tensor:
     out = t._view(shape, strides, offset)
-    if needs_grad(t):
+    if needs_grad(t) and not t.is_inference():  # a view of an inference tensor has no history
         record(out, name, (t,), backward, ctx)
     return out
 
