@@ -24,7 +24,7 @@ from typing import Any, Self, cast, overload
 
 from ownership.nn.module import Module
 
-__all__ = ["Sequential", "abs_index"]
+__all__ = ["IndexedModules", "Sequential", "abs_index"]
 
 
 def abs_index(index: Any, size: int) -> int:
@@ -36,7 +36,52 @@ def abs_index(index: Any, size: int) -> int:
     return position % size
 
 
-class Sequential(Module):
+class IndexedModules(Module):
+    """Children named by position, as in a list: what Sequential and ModuleList share.
+
+    ``len``; ``obj[i] = m`` and ``del obj[i]`` (an int counts from the end, or a slice), after
+    which the names are renumbered ``0, 1, ...`` as torch does; ``append`` and ``pop``.
+    """
+
+    def _key_at(self, index: Any) -> str:
+        return next(islice(iter(self._modules), abs_index(index, len(self)), None))
+
+    def __setitem__(self, index: int, module: Module) -> None:
+        setattr(self, self._key_at(index), module)
+
+    def __delitem__(self, index: int | slice) -> None:
+        if isinstance(index, slice):
+            for key in list(self._modules)[index]:
+                delattr(self, key)
+        else:
+            delattr(self, self._key_at(index))
+        # keep the names 0, 1, ... contiguous, as torch does
+        renumbered = {str(i): m for i, m in enumerate(self._modules.values())}
+        self._modules.clear()
+        self._modules.update(renumbered)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def _shift_in(self, index: int, module: Module) -> None:
+        """Put ``module`` at position ``index``, moving the later children one name up."""
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def append(self, module: Module) -> Self:
+        """Register ``module`` at the end (named ``str(len(self))``); returns the container."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def pop(self, key: int | slice) -> Any:
+        """Remove the child at ``key`` and return it (the names stay ``0, 1, ...``)."""
+        v = self[key]  # type: ignore[index]
+        del self[key]
+        return v
+
+
+class Sequential(IndexedModules):
     """A chain of modules: ``Sequential(a, b, c)(x)`` is ``c(b(a(x)))``.
 
     Indexing by an int (negative counts from the end) gives a child; by a slice, a new
@@ -59,9 +104,6 @@ class Sequential(Module):
             for index, module in enumerate(args):
                 self.add_module(str(index), module)
 
-    def _key_at(self, index: Any) -> str:
-        return next(islice(iter(self._modules), abs_index(index, len(self)), None))
-
     @overload
     def __getitem__(self, index: int) -> Module: ...
 
@@ -76,30 +118,8 @@ class Sequential(Module):
         assert module is not None
         return module
 
-    def __setitem__(self, index: int, module: Module) -> None:
-        setattr(self, self._key_at(index), module)
-
-    def __delitem__(self, index: int | slice) -> None:
-        if isinstance(index, slice):
-            for key in list(self._modules)[index]:
-                delattr(self, key)
-        else:
-            delattr(self, self._key_at(index))
-        # keep the names 0, 1, ... contiguous, as torch does
-        renumbered = {str(i): m for i, m in enumerate(self._modules.values())}
-        self._modules.clear()
-        self._modules.update(renumbered)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
     def __iter__(self) -> Iterator[Module]:
         return iter(m for m in self._modules.values() if m is not None)
-
-    def append(self, module: Module) -> Self:
-        """Add ``module`` at the end (named ``str(len(self))``); returns the Sequential."""
-        self.add_module(str(len(self)), module)
-        return self
 
     def insert(self, index: int, module: Module) -> Self:
         """Put ``module`` before position ``index`` (torch's bounds: ``-len <= index <= len``)."""
@@ -110,9 +130,7 @@ class Sequential(Module):
             raise IndexError(f"Index out of range: {index}")
         if index < 0:
             index += n
-        for i in range(n, index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
+        self._shift_in(index, module)
         return self
 
     def extend(self, sequential: Any) -> Self:
@@ -120,12 +138,6 @@ class Sequential(Module):
         for layer in sequential:
             self.append(layer)
         return self
-
-    def pop(self, key: int | slice) -> Module:
-        """Remove the child at ``key`` and return it (the names stay ``0, 1, ...``)."""
-        v = self[key]
-        del self[key]
-        return v
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""

@@ -22,7 +22,7 @@ from collections.abc import Iterable as IterableABC
 from itertools import chain
 from typing import Any, Self, overload
 
-from ownership.nn.container import abs_index
+from ownership.nn.container import IndexedModules
 from ownership.nn.module import Module, _addindent
 
 __all__ = ["ModuleDict", "ModuleList", "pairs_of"]
@@ -62,7 +62,7 @@ def _iterable(obj: Any) -> bool:
     return isinstance(obj, IterableABC)
 
 
-class ModuleList(Module):
+class ModuleList(IndexedModules):
     """A list of registered child modules (names ``'0'``, ``'1'``, ...).
 
     Indexes like a list (a slice is a new ModuleList of the same modules); ``append``,
@@ -75,9 +75,6 @@ class ModuleList(Module):
         if modules is not None:
             self.extend(modules)
 
-    def _key(self, index: Any) -> str:
-        return str(abs_index(index, len(self)))
-
     @overload
     def __getitem__(self, index: int) -> Module: ...
 
@@ -87,25 +84,9 @@ class ModuleList(Module):
     def __getitem__(self, index: int | slice) -> Module | ModuleList:
         if isinstance(index, slice):
             return type(self)(list(self._modules.values())[index])  # type: ignore[arg-type]
-        module = self._modules[self._key(index)]
+        module = self._modules[self._key_at(index)]
         assert module is not None
         return module
-
-    def __setitem__(self, index: int, module: Module) -> None:
-        setattr(self, self._key(index), module)
-
-    def __delitem__(self, index: int | slice) -> None:
-        if isinstance(index, slice):
-            for k in range(len(self._modules))[index]:
-                delattr(self, str(k))
-        else:
-            delattr(self, self._key(index))
-        renumbered = {str(i): m for i, m in enumerate(self._modules.values())}
-        self._modules.clear()
-        self._modules.update(renumbered)
-
-    def __len__(self) -> int:
-        return len(self._modules)
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())  # type: ignore[arg-type]
@@ -121,20 +102,7 @@ class ModuleList(Module):
 
     def insert(self, index: int, module: Module) -> None:
         """Put ``module`` before position ``index`` (no bounds check, as in torch)."""
-        for i in range(len(self._modules), index, -1):
-            self._modules[str(i)] = self._modules[str(i - 1)]
-        self._modules[str(index)] = module
-
-    def append(self, module: Module) -> Self:
-        """Register ``module`` at the end (name ``str(len(self))``); returns the list."""
-        self.add_module(str(len(self)), module)
-        return self
-
-    def pop(self, key: int | slice) -> Any:
-        """Remove and return the child at ``key`` (the names stay contiguous)."""
-        v = self[key]
-        del self[key]
-        return v
+        self._shift_in(index, module)
 
     def extend(self, modules: Iterable[Module]) -> Self:
         """Register every module of an iterable at the end, in order."""
