@@ -13,6 +13,7 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 from __future__ import annotations
 
 from ownership import autograd, ops
+from ownership._tensor import Tensor
 from ownership.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -120,7 +121,6 @@ from ownership.random import (
     randn_like,
     randperm,
 )
-from ownership.tensor import Tensor
 
 __version__ = "0.1.0"
 

@@ -42,7 +42,7 @@ __all__ = ["Param", "Parser", "Signature", "is_int", "is_number", "tensor_arg", 
 
 
 def _is_tensor(obj: Any) -> bool:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
     return isinstance(obj, Tensor)
 

@@ -9,13 +9,13 @@ from typing import Any, cast
 import numpy as np
 
 from ownership import signatures as sig
+from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _input
 from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
 from ownership.op_registry import OPS
-from ownership.tensor import Tensor
 
 
 def is_tensor(obj: Any) -> builtins.bool:

@@ -17,7 +17,7 @@ from ownership.autograd.view_nodes import AsStridedBackward0, CopySlices
 from ownership.dtypes import dtype as DType
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 # creation meta of views (torch's CreationMeta)
 DEFAULT = "DEFAULT"

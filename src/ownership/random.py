@@ -17,8 +17,8 @@ import numpy as np
 
 from ownership import dtypes
 from ownership import signatures as sig
+from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg
-from ownership.tensor import Tensor
 
 
 class Generator:

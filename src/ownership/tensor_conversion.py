@@ -24,7 +24,7 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
@@ -41,7 +41,7 @@ def _warn_scalar_conversion() -> None:
 
 
 class TensorConversion:
-    """The conversions of :class:`~ownership.tensor.Tensor` to Python and numpy values."""
+    """The conversions of :class:`~ownership._tensor.Tensor` to Python and numpy values."""
 
     __slots__ = ()
     _data: NDArray[Any]

@@ -12,11 +12,11 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import op, op_many
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 
 class TensorExtras:
-    """More methods of :class:`~ownership.tensor.Tensor`."""
+    """More methods of :class:`~ownership._tensor.Tensor`."""
 
     __slots__ = ()
 

@@ -13,11 +13,11 @@ from ownership.arguments import tp_name
 from ownership.op_registry import op
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 
 class TensorInplace:
-    """The in-place methods of :class:`~ownership.tensor.Tensor`."""
+    """The in-place methods of :class:`~ownership._tensor.Tensor`."""
 
     __slots__ = ()
 

@@ -2,7 +2,7 @@
 
 Each method forwards to the op of the same name in the registry
 :data:`~ownership.op_registry.OPS`, which :mod:`ownership.ops` fills when the package is imported.
-Keeping the methods here (base classes of :class:`~ownership.tensor.Tensor`) gives every op a
+Keeping the methods here (base classes of :class:`~ownership._tensor.Tensor`) gives every op a
 typed method without this layer importing the higher one that implements it. The operators,
 view methods and in-place methods are in :mod:`ownership.tensor_operators`,
 :mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`.
@@ -24,7 +24,7 @@ from ownership.tensor_operators import TensorOperators
 from ownership.tensor_views import TensorViews
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 __all__ = ["TensorMethods"]
 
@@ -48,7 +48,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
 
 
 class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
-    """Op methods of :class:`~ownership.tensor.Tensor` (see :mod:`ownership.ops`)."""
+    """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
     dtype: DType

@@ -12,7 +12,7 @@ import numpy as np
 from ownership.op_registry import OPS, op
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 _NUMBERS = (int, float, complex, np.number, np.bool_, np.ndarray)
 
@@ -28,7 +28,7 @@ def _takes(other: Any) -> bool:
 
 
 class TensorOperators:
-    """The Python operators of :class:`~ownership.tensor.Tensor`."""
+    """The Python operators of :class:`~ownership._tensor.Tensor`."""
 
     __slots__ = ()
 

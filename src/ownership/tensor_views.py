@@ -14,11 +14,11 @@ from ownership.arguments import tensor_arg
 from ownership.op_registry import op, op_many
 
 if TYPE_CHECKING:
-    from ownership.tensor import Tensor
+    from ownership._tensor import Tensor
 
 
 class TensorViews:
-    """The view methods of :class:`~ownership.tensor.Tensor` (see :mod:`ownership.ops.views` and :mod:`ownership.ops.multi_views`)."""
+    """The view methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops.views` and :mod:`ownership.ops.multi_views`)."""
 
     __slots__ = ()
 

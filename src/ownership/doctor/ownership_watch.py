@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ownership import autograd, observers
+from ownership._tensor import Tensor
 from ownership.doctor import numpy_lines
 from ownership.doctor.ledger import Ledger, nodes, storage_key
 from ownership.doctor.locate import user_place
@@ -27,7 +28,6 @@ from ownership.doctor.saves import SaveRecord, is_version_error
 from ownership.grad_mode import is_grad_enabled
 from ownership.nn.module import Module
 from ownership.optim.optimizer import Optimizer
-from ownership.tensor import Tensor
 
 __all__ = ["OwnershipWatch"]
 

@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
+from ownership._tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn.module import Module
-from ownership.tensor import Tensor
 
 __all__ = ["ReLU", "Sigmoid", "Tanh"]
 

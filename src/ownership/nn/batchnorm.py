@@ -19,12 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 from ownership import dtypes, grad_mode
+from ownership._tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
 from ownership.ops.creation import ones, tensor, zeros
-from ownership.tensor import Tensor
 
 __all__ = ["BatchNorm1d"]
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from ownership import dtypes, grad_mode
+from ownership._tensor import Tensor
 from ownership.nn.module import Module
 from ownership.ops.creation import zeros
-from ownership.tensor import Tensor
 
 __all__ = ["EventCounter"]
 

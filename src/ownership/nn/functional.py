@@ -12,12 +12,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg
 from ownership.op_registry import op, quiet
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
-from ownership.tensor import Tensor
 
 # linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
 # behind the engine's rule that numpy's floating-point warnings never reach the user.

@@ -19,8 +19,8 @@ import math
 import warnings
 from typing import Any
 
+from ownership._tensor import Tensor
 from ownership.grad_mode import no_grad
-from ownership.tensor import Tensor
 
 __all__ = [
     "calculate_gain",

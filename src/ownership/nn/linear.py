@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 
+from ownership._tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
 from ownership.ops.creation import empty
-from ownership.tensor import Tensor
 
 __all__ = ["Linear"]
 

@@ -12,9 +12,9 @@ tensor(0.1269)
 
 from __future__ import annotations
 
+from ownership._tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn.module import Module
-from ownership.tensor import Tensor
 
 __all__ = ["CrossEntropyLoss", "MSELoss"]
 

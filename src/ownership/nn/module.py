@@ -37,13 +37,13 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Self
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.autograd.hooks import RemovableHandle
 from ownership.grad_mode import no_grad
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
 from ownership.nn.parameter import Parameter, reset_grad
 from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
 from ownership.nn.typename import typename
-from ownership.tensor import Tensor
 
 __all__ = ["Module"]
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ownership._tensor import Tensor
 from ownership.ops.creation import zeros
-from ownership.tensor import Tensor
 
 __all__ = ["Parameter", "reset_grad"]
 

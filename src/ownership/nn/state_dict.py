@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from ownership._tensor import Tensor
 from ownership.grad_mode import no_grad
 from ownership.nn.parameter import Parameter
 from ownership.ops.creation import tensor
-from ownership.tensor import Tensor
 
 if TYPE_CHECKING:
     from ownership.nn.module import Module

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode
 from ownership.op_registry import OPS
 from ownership.ops.common import (
@@ -31,7 +32,6 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
-from ownership.tensor import Tensor
 
 
 # ---------------------------------------------------------------- backward formulas

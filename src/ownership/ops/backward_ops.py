@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ownership._tensor import Tensor
 from ownership.ops.common import needs_grad, record, sum_to, wrap
-from ownership.tensor import Tensor
 
 
 def _zeros(t: Tensor) -> Tensor:

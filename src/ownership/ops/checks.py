@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import layout
+from ownership._tensor import Tensor
 from ownership.arguments import tp_name
-from ownership.tensor import Tensor
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:

@@ -9,9 +9,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
+from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
-from ownership.tensor import Tensor
 
 Scalar = int | float | bool
 _state = grad_mode._state

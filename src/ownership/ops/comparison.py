@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.op_registry import OPS
 from ownership.ops.common import check_broadcast, operand, raw, wrap
-from ownership.tensor import Tensor
 
 
 def _compare(fn: Any) -> Any:

@@ -15,12 +15,12 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, inference_mode
 from ownership import signatures as sig
+from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import Tensor
 
 
 def to_numpy(data: Any) -> NDArray[Any]:

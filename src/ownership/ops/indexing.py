@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.arguments import tp_name
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
 from ownership.ops.creation import to_numpy
 from ownership.ops.inplace import _operand, _raw, run_inplace
-from ownership.tensor import Tensor
 
 
 def _is_basic(item: Any) -> bool:

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, layout, observers
+from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
@@ -24,7 +25,6 @@ from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import is_scalar, needs_grad, result_dtype, scalar_value
 from ownership.ops.creation import to_numpy
-from ownership.tensor import Tensor
 
 
 def run_inplace(

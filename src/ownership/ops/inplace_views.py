@@ -20,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ownership import layout
+from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.autograd.view_nodes import AsStridedBackward0
 from ownership.grad_mode import no_grad
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad
-from ownership.tensor import Tensor
 
 __all__ = ["register"]
 

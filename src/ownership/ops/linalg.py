@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes, layout
+from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode
 from ownership.op_registry import OPS
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
-from ownership.tensor import Tensor
 
 _C_NAMES = {
     "float32": "float",

@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes, grad_mode, layout
+from ownership._tensor import Tensor
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
-from ownership.tensor import Tensor
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from ownership import grad_mode, layout
+from ownership._tensor import Tensor
 from ownership.inplace_rules import MULTI_OUTPUT
 from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, touch_history
-from ownership.tensor import Tensor
 
 
 def _multi(

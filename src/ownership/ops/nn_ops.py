@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode
+from ownership._tensor import Tensor
 from ownership.ops.common import inputs_needed, needs_grad, record, sum_to, wrap
-from ownership.tensor import Tensor
 
 
 # ---------------------------------------------------------------- addmm and linear

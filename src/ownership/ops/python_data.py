@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
-from ownership.tensor import Tensor
 
 _MAX_DIMS = 64
 _INT64 = (-(2**63), 2**63 - 1)

@@ -7,11 +7,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ownership import dtypes, layout
+from ownership._tensor import Tensor
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import Tensor
 
 
 class _ValuesIndices(NamedTuple):

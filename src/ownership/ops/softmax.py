@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes, layout
+from ownership._tensor import Tensor
 from ownership.op_registry import OPS
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import Tensor
 
 
 def _bw_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:

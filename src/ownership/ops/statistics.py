@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
+from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
-from ownership.tensor import Tensor
 
 __all__ = ["norm", "register", "threshold", "var", "var_mean"]
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.op_registry import OPS
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad, raw, record, wrap
-from ownership.tensor import Tensor
 
 
 # ---------------------------------------------------------------- backward formulas

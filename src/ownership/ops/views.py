@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 
 from ownership import layout
+from ownership._tensor import Tensor
 from ownership.layout import Size
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, touch_history
-from ownership.tensor import Tensor
 
 
 def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:

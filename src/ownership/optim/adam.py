@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.ops.creation import tensor, zeros_like
 from ownership.optim.optimizer import Optimizer
-from ownership.tensor import Tensor
 
 __all__ = ["Adam"]
 

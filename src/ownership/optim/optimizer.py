@@ -25,10 +25,10 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any
 
+from ownership._tensor import Tensor
 from ownership.grad_mode import enable_grad, no_grad
 from ownership.nn.parameter import reset_grad
 from ownership.nn.typename import typename
-from ownership.tensor import Tensor
 
 __all__ = ["Optimizer"]
 

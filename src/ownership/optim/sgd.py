@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ownership._tensor import Tensor
 from ownership.optim.optimizer import Optimizer
-from ownership.tensor import Tensor
 
 __all__ = ["SGD"]
 

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from ownership import dtypes
+from ownership._tensor import Tensor
 from ownership.grad_mode import no_grad
 from ownership.ops.creation import tensor
-from ownership.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ownership._tensor import Tensor
 from ownership.nn.typename import typename
 from ownership.ops.creation import cat
-from ownership.tensor import Tensor
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
