@@ -12,8 +12,10 @@ SPHINXFLAGS := -W --keep-going -n -c . $(SPHINXOPTS)
 PORT ?= 8000
 # The differential suites (one program under torch and under ownership, compared): run a second time
 # by `make pytest-baseline` with numpy and torch held to their baseline SIMD kernels.
-DIFFERENTIAL := tests/engine tests/engine_unit tests/nn tests/optim tests/audit tests/compare \
-	tests/test_differential_harness.py tests/test_kernels.py
+# tests/README.md says which directories these are.
+DIFFERENTIAL := tests/tensor tests/views tests/versions tests/inplace tests/autograd tests/grad_modes \
+	tests/ops tests/errors tests/programs tests/nn tests/optim tests/audit tests/harness \
+	tests/benchmarks
 
 .DEFAULT_GOAL := help
 .PHONY: help venv lock html html-fresh doctest test lint format typecheck pytest pytest-baseline \
@@ -68,10 +70,10 @@ typecheck: $(STAMP) ## mypy, strict on src/
 pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests
 	$(BIN)/python -m pytest --ignore=tests/site
 
-# numpy refuses to disable its baseline features, so tests/kernels.py names the dispatchable ones
+# numpy refuses to disable its baseline features, so tests/support/kernels.py names the dispatchable ones
 # this CPU has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
 pytest-baseline: $(STAMP) ## The differential suites again, numpy and torch on baseline kernels
-	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/kernels.py)" ATEN_CPU_CAPABILITY=default \
+	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/support/kernels.py)" ATEN_CPU_CAPABILITY=default \
 		$(BIN)/python -m pytest $(DIFFERENTIAL)
 
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)

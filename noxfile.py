@@ -19,8 +19,9 @@ CONSTRAINTS = ("-c", "constraints.txt")
 SPHINX = ("-W", "--keep-going", "-n", "-c", ".")
 # The differential suites, run again by `tests-baseline` on baseline SIMD kernels (as the Makefile).
 DIFFERENTIAL = (
-    "tests/engine", "tests/engine_unit", "tests/nn", "tests/optim", "tests/audit", "tests/compare",
-    "tests/test_differential_harness.py", "tests/test_kernels.py",
+    "tests/tensor", "tests/views", "tests/versions", "tests/inplace", "tests/autograd",
+    "tests/grad_modes", "tests/ops", "tests/errors", "tests/programs", "tests/nn", "tests/optim",
+    "tests/audit", "tests/harness", "tests/benchmarks",
 )  # fmt: skip
 
 
@@ -57,11 +58,11 @@ def tests(session: nox.Session) -> None:
 def tests_baseline(session: nox.Session) -> None:
     """The differential suites again, numpy and torch on baseline SIMD kernels.
 
-    numpy without every dispatchable feature this CPU has (tests/kernels.py names them), torch at
-    ATEN_CPU_CAPABILITY=default; pytest's header shows what is in force.
+    numpy without every dispatchable feature this CPU has (tests/support/kernels.py names them),
+    torch at ATEN_CPU_CAPABILITY=default; pytest's header shows what is in force.
     """
     install(session, "-e", ".[test,docs]")
-    names = session.run("python", "tests/kernels.py", silent=True)
+    names = session.run("python", "tests/support/kernels.py", silent=True)
     env = {"NPY_DISABLE_CPU_FEATURES": str(names).strip(), "ATEN_CPU_CAPABILITY": "default"}
     session.run("python", "-m", "pytest", *DIFFERENTIAL, *session.posargs, env=env)
 

@@ -1,12 +1,12 @@
-import sys
-from pathlib import Path
+"""The whole test tree: pytest prints the SIMD kernels numpy and torch run in this session.
 
-# The differential harness lives beside the tests: make `import differential` work for every test.
-sys.path.insert(0, str(Path(__file__).parent))
+Shared helpers live in the ``support`` package (``tests/support/``), importable because
+``pyproject.toml`` puts ``tests`` on pytest's ``pythonpath``; see ``tests/README.md``.
+"""
+
+from support import kernels
 
 
 def pytest_report_header() -> str:
-    """The SIMD kernels numpy and torch run in this session (see tests/kernels.py)."""
-    import kernels
-
+    """The SIMD kernels numpy and torch run in this session (see tests/support/kernels.py)."""
     return kernels.summary()

@@ -10,8 +10,8 @@ import pytest
 
 from ownership.auditing import audit
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 BUILDERS = {
     "nested": nn_models.nested,

@@ -18,7 +18,7 @@ import torch
 
 import ownership
 
-from differential import same
+from support.differential import same
 
 ENGINES = [torch, ownership]
 

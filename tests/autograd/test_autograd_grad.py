@@ -7,9 +7,9 @@ the nodes of a backward formula are the engine's own choice.
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 
 def _plain(g):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 def test_saved_tensors_hooks_pack_and_unpack() -> None:

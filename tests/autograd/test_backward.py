@@ -5,9 +5,9 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from engine_gradients import plain
 
-from differential import error_of, grad_of, same
+from support.differential import error_of, grad_of, same
+from support.gradients import plain
 
 
 def test_grad_starts_as_none_and_accumulates() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from engine_gradients import plain
 
-from differential import Tolerance, same
+from support.differential import Tolerance, same
+from support.gradients import plain
 
 NAMED: dict[str, Any] = {
     "relu": lambda t, x: t.relu(x),

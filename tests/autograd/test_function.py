@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from custom_functions import square
-from engine_gradients import plain
 
-from differential import same
+from support.custom_functions import square
+from support.differential import same
+from support.gradients import plain
 
 
 def exp_fn(t):

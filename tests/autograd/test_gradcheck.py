@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from custom_functions import square
 
-from differential import same
+from support.custom_functions import square
+from support.differential import same
 
 # Inputs away from kinks (0 for relu/abs, the clamp bounds, ties for max) and positive where needed.
 A = [[0.7, 1.3, 2.1], [1.6, 0.4, 0.9]]

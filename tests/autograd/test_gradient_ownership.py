@@ -17,7 +17,7 @@ import pytest
 
 import ownership
 
-from differential import same
+from support.differential import same
 
 
 def test_a_callers_gradient_that_reaches_two_branches_is_not_summed_into() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import Named, same
+from support.differential import Named, same
 
 ACC = "torch::autograd::AccumulateGrad"
 

@@ -18,7 +18,7 @@ import pytest
 
 import ownership
 
-from differential import same
+from support.differential import same
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from differential import same
+from support.differential import same
 
 
 def test_leaf_hook_sees_the_summed_gradient_and_may_replace_it() -> None:

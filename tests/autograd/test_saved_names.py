@@ -6,7 +6,7 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from differential import same
+from support.differential import same
 
 
 def ops(t: ModuleType) -> dict[str, Any]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from differential import same
+from support.differential import same
 
 
 def test_grad_in_threads_over_one_leaf_finds_its_node() -> None:

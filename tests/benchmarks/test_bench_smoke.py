@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from differential import Tolerance
+from support.differential import Tolerance
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 SIZES = (12, 8, 3)

@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from doctor.corpus import SCRIPTS
 
 from ownership.doctor import CODES
+
+from support.doctor_corpus import SCRIPTS
 
 
 def doctor(*args: str, engine: str = "torch") -> subprocess.CompletedProcess[str]:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import runpy
 
 import pytest
-from doctor.corpus import Script, corpus
 
 from ownership.doctor import diagnose
+
+from support.doctor_corpus import Script, corpus
 
 CASES = [
     pytest.param(script, engine, id=f"{script.path.stem}-{engine}")

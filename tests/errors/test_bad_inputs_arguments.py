@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 PARSER: dict[str, Any] = {
     # one signature: which argument, which position, which type

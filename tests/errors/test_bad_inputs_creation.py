@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from differential import same
+from support.differential import same
 
 CREATION: dict[str, Any] = {
     # sizes: negative, float, str, None

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from differential import same
+from support.differential import same
 
 OPERATORS: dict[str, Any] = {
     "eq_none": lambda t: t.ones(2) == None,  # noqa: E711 - the comparison is the point

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 import ownership
 from ownership.compare import differences
 
-from differential import facts
+from support.differential import facts
 
 SETTINGS = settings(
     max_examples=300,

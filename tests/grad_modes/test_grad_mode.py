@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 
 def test_is_grad_enabled_follows_the_contexts() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 @pytest.mark.parametrize("switch", ["no_grad", "enable_grad"])

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 def values(t: Any) -> Any:

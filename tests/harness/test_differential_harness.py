@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import torch
 
-import differential
-from differential import Named, Raised, Tolerance, facts, run, same
+from support import differential
+from support.differential import Named, Raised, Tolerance, facts, run, same
 
 
 @pytest.fixture

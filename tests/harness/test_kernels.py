@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import kernels
 import torch
+
+from support import kernels
 
 HELPER = Path(kernels.__file__)
 
@@ -33,10 +34,10 @@ def test_the_baseline_variables_take_effect_in_a_fresh_process() -> None:
         [sys.executable, str(HELPER)], env=env, capture_output=True, text=True, check=True
     ).stdout.strip()
     env |= {"NPY_DISABLE_CPU_FEATURES": names, "ATEN_CPU_CAPABILITY": "default"}
-    code = "import kernels, torch; print(kernels.dispatchable(), torch.backends.cpu.get_cpu_capability())"
+    code = "from support import kernels; import torch; print(kernels.dispatchable(), torch.backends.cpu.get_cpu_capability())"
     out = subprocess.run(
         [sys.executable, "-c", code],
-        env=env | {"PYTHONPATH": str(HELPER.parent)},
+        env=env | {"PYTHONPATH": str(HELPER.parents[1])},
         capture_output=True,
         text=True,
         check=True,

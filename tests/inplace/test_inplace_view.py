@@ -7,9 +7,9 @@ Ports the results of torch's ``test_inplace_on_view_*`` / ``test_inplace_view_*`
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 ROOT = [[1.0, 2.0], [3.0, 4.0]]
 

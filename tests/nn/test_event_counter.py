@@ -12,8 +12,8 @@ from typing import Any
 
 import torch
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 SELF = os.environ.get("OWNERSHIP_DIFF_SELF") == "1"
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 LOGITS = [[1.0, 2.0, 3.0, -1.0], [0.0, 1.0, -1.0, 0.5], [2.0, -2.0, 0.3, 0.1]]
 

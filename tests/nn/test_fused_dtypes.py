@@ -15,7 +15,7 @@ import pytest
 
 import ownership
 
-from differential import same
+from support.differential import same
 
 LINEAR: dict[str, Any] = {
     "int64_input_2d": lambda t: t.nn.Linear(3, 2)(t.ones(2, 3, dtype=t.int64)),

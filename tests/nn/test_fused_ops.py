@@ -14,49 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from differential import _ownership, same
-
-W = [[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]]
-B = [0.1, -0.2]
-X2 = [[0.3, -1.2, 2.0], [1.5, 0.25, -0.75], [0.0, 1.0, 1.0], [-2.0, 0.5, 0.1]]
-SHAPES = [(3,), (4, 3), (2, 2, 3)]
-
-
-def graph(fn: Any) -> Any:
-    """The graph below ``fn`` as nested ``(name, input_nr, children)`` (``None`` for no edge)."""
-    if fn is None:
-        return None
-    return [
-        None if f is None else (f.name(), nr, graph(f) if f.next_functions else [])
-        for f, nr in fn.next_functions
-    ]
-
-
-def data(t: ModuleType, shape: tuple[int, ...], requires_grad: bool = True) -> Any:
-    """Deterministic input of ``shape`` (float32), a leaf."""
-    values = np.linspace(-2.0, 2.5, int(np.prod(shape)), dtype=np.float32) ** 3 / 4
-    return t.tensor(values.reshape(shape).tolist(), requires_grad=requires_grad)
-
-
-def make_linear(t: ModuleType, bias: bool) -> Any:
-    lin = t.nn.Linear(3, 2, bias=bias)
-    with t.no_grad():
-        lin.weight.copy_(t.tensor(W))
-        if bias:
-            lin.bias.copy_(t.tensor(B))
-    return lin
-
-
-def make_bn(t: ModuleType, affine: bool, track: bool = True, c: int = 3) -> Any:
-    bn = t.nn.BatchNorm1d(c, affine=affine, track_running_stats=track)
-    with t.no_grad():
-        if affine:
-            bn.weight.copy_(t.tensor([1.5, -0.5, 2.0][:c]))
-            bn.bias.copy_(t.tensor([0.1, 0.2, -0.3][:c]))
-        if track:
-            bn.running_mean.copy_(t.tensor([0.2, -0.1, 0.4][:c]))
-            bn.running_var.copy_(t.tensor([1.5, 0.5, 2.0][:c]))
-    return bn
+from support.differential import _ownership, same
+from support.nn_models import SHAPES, B, W, data, graph, make_bn, make_linear
 
 
 # ---------------------------------------------------------------- Linear

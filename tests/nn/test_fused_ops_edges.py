@@ -11,9 +11,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from test_fused_ops import SHAPES, data, graph, make_bn, make_linear
 
-from differential import same
+from support.differential import same
+from support.nn_models import SHAPES, data, graph, make_bn, make_linear
 
 
 def _saved(fn: Any) -> dict[str, Any]:

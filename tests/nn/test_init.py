@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from differential import _ownership, same
+from support.differential import _ownership, same
 
 
 @pytest.mark.parametrize(

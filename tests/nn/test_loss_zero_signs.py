@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from differential import same
+from support.differential import same
 
 LOGITS = np.random.RandomState(0).randn(4, 3).astype(np.float32)
 

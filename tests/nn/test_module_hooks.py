@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 model = nn_models.mlp
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 
 def test_nested_tree() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 
 def names(pairs: Any) -> list[str]:
@@ -162,8 +162,8 @@ def test_call_runs_forward() -> None:
 
 def test_forward_not_implemented() -> None:
     same(lambda t: t.nn.Module()(t.zeros(1)))
-    same(lambda t: t.nn.Linear(2, 2).get_submodule("x.y"))
-    same(lambda t: t.nn.Linear(2, 2).get_parameter("x"))
+    same(lambda t: t.nn.Linear(2, 2).get_submodule("x.y"), raises="AttributeError")
+    same(lambda t: t.nn.Linear(2, 2).get_parameter("x"), raises="AttributeError")
 
 
 def test_requires_grad_and_get_submodule() -> None:

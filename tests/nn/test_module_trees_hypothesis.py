@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ownership.auditing import audit
 
-from differential import same
+from support.differential import same
 
 sizes = st.integers(1, 3)
 leaves = st.one_of(

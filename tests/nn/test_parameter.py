@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from differential import same
+from support.differential import same
 
 
 def test_requires_grad_by_default_and_is_a_leaf() -> None:

@@ -21,7 +21,7 @@ import pytest
 from ownership.auditing import audit
 from ownership.grade.cases import collect_trees
 
-from differential import same
+from support.differential import same
 
 SOLUTION = Path(__file__).resolve().parents[2] / "docs/guide/practice_files/practice_solution.py"
 

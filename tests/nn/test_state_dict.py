@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-import nn_models
-from differential import OPS, Tolerance, _ownership, same
+from support import nn_models
+from support.differential import OPS, Tolerance, _ownership, same
 
 
 def test_keys_own_parameters_then_own_buffers_then_children() -> None:

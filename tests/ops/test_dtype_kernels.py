@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 C = [True, False]
 M = [[True, False], [False, True]]

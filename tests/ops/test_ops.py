@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_gradients import plain
 
-from differential import Named, same
+from support.differential import Named, same
+from support.gradients import plain
 
 
 def data(shape: tuple[int, ...], seed: int, low: float = -2.0, high: float = 2.0) -> object:

@@ -6,9 +6,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 X = [0.3, -1.2, 2.0, 0.75]
 

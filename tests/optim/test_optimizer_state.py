@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from differential import same
+from support.differential import same
 
 INIT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
 

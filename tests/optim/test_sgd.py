@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import nn_models
-from differential import same
+from support import nn_models
+from support.differential import same
 
 X = [[0.3, -1.2, 2.0], [1.5, 0.25, -0.75], [0.0, 1.0, 1.0], [-2.0, 0.5, 0.1]]
 Y = [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5], [-1.0, 2.0]]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from differential import Tolerance, _ownership, same
+from support.differential import Tolerance, _ownership, same
 
 X = np.array(
     [[0.3, -1.2, 2.0, 0.5], [1.5, 0.25, -0.75, 1.0], [0.0, 1.0, 1.0, -1.0], [-2.0, 0.5, 0.1, 0.0]],

@@ -1,4 +1,4 @@
-"""A fixed, seeded sample of random programs (H2's interpreter in tests/engine), run differentially.
+"""A fixed, seeded sample of random programs (interpreted by support.programs), run differentially.
 
 Complements the hypothesis search with a deterministic batch: the same 500 programs every run.
 """
@@ -6,17 +6,12 @@ Complements the hypothesis search with a deterministic batch: the same 500 progr
 from __future__ import annotations
 
 import random
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 
-from differential import same
-
-sys.path.insert(0, str(Path(__file__).parent.parent / "engine"))
-
-from test_programs_hypothesis import TABLE, run_program
+from support.differential import same
+from support.programs import TABLE, run_program
 
 
 def _programs(seed: int, n: int) -> list[tuple[list[tuple[int, int, int, str]], str, bool]]:

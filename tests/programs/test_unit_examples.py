@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 PROGRAMS = {
     "broadcast_5141_311": lambda t: (t.ones(5, 1, 4, 1) + t.ones(3, 1, 1)).shape,

@@ -23,9 +23,10 @@ What is adapted
 How
     Each test keeps its source test's name (``test_inplace`` for ``TestAutograd.test_inplace``)
     and says where it comes from. Its body is the original with ``torch`` replaced by ``t``, put
-    in a *program* (a function of the engine module) that :func:`differential.same` runs under
-    torch and under ownership; the facts the original asserts are returned, so both engines must
-    agree on them, and the test also checks torch's answer against the original's assertion.
+    in a *program* (a function of the engine module) that ``support.differential.same`` runs
+    under torch and under ownership (and fails if the program is broken under torch itself);
+    the facts the original asserts are returned, so both engines must agree on them, and the
+    test also checks torch's answer against the original's assertion.
     ``randn`` is replaced by fixed values (the engines' random streams differ); a loop over
     cases in the original becomes a parametrised test or a list of results. ``assertRaises``
     becomes an exception the program lets escape, or a message recorded with
@@ -46,34 +47,6 @@ Not adapted
     ``torch.autograd.functional`` (jacobian, hessian, vjp, ...), linear-algebra and FFT
     derivatives (``gradcheck`` of ops the engine does not have), legacy (non-static)
     ``Function`` internals, and deep-graph and memory-leak stress tests. Tests of the
-    ``test_inplace_view_*`` family already ported in ``tests/engine/test_inplace_view.py`` are
+    ``test_inplace_view_*`` family already ported in ``tests/inplace/test_inplace_view.py`` are
     not repeated here.
 """
-
-from __future__ import annotations
-
-from collections.abc import Iterator
-from types import ModuleType
-from typing import Any
-
-import pytest
-import torch
-
-import differential
-
-_BROKEN = ("NameError", "SyntaxError", "UnboundLocalError", "ImportError", "AttributeError")
-
-
-@pytest.fixture(autouse=True)
-def _programs_must_run_under_torch(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Fail a test whose program is broken under torch itself (it would pass vacuously)."""
-    original = differential.run
-
-    def checked(program: Any, engine: ModuleType) -> Any:
-        result = original(program, engine)
-        if engine is torch and isinstance(result.facts, differential.Raised):
-            assert result.facts.kind not in _BROKEN, f"broken under torch: {result.facts}"
-        return result
-
-    monkeypatch.setattr(differential, "run", checked)
-    yield

@@ -11,7 +11,7 @@ import gc
 
 import pytest
 
-from differential import error_of, grad_of, same
+from support.differential import error_of, grad_of, same
 
 
 @pytest.mark.parametrize("create_graph", [False, True])

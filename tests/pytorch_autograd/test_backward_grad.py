@@ -6,7 +6,7 @@ adapted)."""
 
 from __future__ import annotations
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def m55(t, scale=0.1, shift=0.0, requires_grad=False):

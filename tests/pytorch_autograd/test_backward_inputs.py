@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def xy(t, dtype=None):

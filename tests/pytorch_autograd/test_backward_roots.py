@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def m55(t, scale=0.1, shift=0.0, requires_grad=False):

@@ -6,7 +6,7 @@ adapted)."""
 
 from __future__ import annotations
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def m(t, *shape, requires_grad=True):

@@ -11,7 +11,7 @@ import weakref
 
 import pytest
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def adders(t, calls):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def m(t, *shape, requires_grad=True):

@@ -9,7 +9,7 @@ import gc
 
 import pytest
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def m(t, requires_grad=True):

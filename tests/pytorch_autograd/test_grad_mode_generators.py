@@ -9,7 +9,7 @@ the mode in a list ``seen`` and returns it, so both engines must agree on every 
 
 from __future__ import annotations
 
-from differential import same
+from support.differential import same
 
 
 def test_set_grad_generator_functions() -> None:

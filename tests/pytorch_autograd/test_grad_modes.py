@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 @pytest.mark.parametrize(

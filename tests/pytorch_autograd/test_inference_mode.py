@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import error_of, same
+from support.differential import error_of, same
 
 RG = pytest.mark.parametrize("requires_grad", [True, False])
 

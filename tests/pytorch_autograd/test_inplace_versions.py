@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import error_of, grad_of, same
+from support.differential import error_of, grad_of, same
 
 
 def test_version_counter() -> None:

@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 def m(t, *shape, requires_grad=False):

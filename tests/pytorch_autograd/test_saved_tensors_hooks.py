@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from differential import grad_of, same
+from support.differential import grad_of, same
 
 
 def five(t):

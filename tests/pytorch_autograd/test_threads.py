@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from differential import same
+from support.differential import same
 
 
 def run_threads(fn, args=(), num_threads=10):

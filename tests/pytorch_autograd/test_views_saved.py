@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import error_of, same
+from support.differential import error_of, same
 
 
 def test_detach_then_inplace_raises_in_autograd() -> None:

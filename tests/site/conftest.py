@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from sitepages import SKIP_REASON, site_dir, site_exists
+from support.sitepages import SKIP_REASON, site_dir, site_exists
 
 
 @pytest.fixture(scope="session")

@@ -35,7 +35,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from site_expectations import (
+
+from support.site_expectations import (
     DARK_SCREENSHOTS,
     NARROW_SCREENSHOTS,
     NARROW_WIDTH,
@@ -48,7 +49,7 @@ from site_expectations import (
     WHEEL,
     Expect,
 )
-from sitepages import SKIP_REASON, load_pages, site_dir, site_exists
+from support.sitepages import SKIP_REASON, load_pages, site_dir, site_exists
 
 CHROMIUM = os.environ.get("OWNERSHIP_CHROMIUM", "/usr/bin/chromium")
 APT_PACKAGES = ("chromium",)

@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-from sitepages import ROOT, Page, load_pages
+
+from support.sitepages import ROOT, Page, load_pages
 
 # Attributes through which a page loads something (an <a href> is a link, not a load).
 LOADING = {
@@ -123,7 +124,7 @@ def test_no_absolute_path_of_the_build_machine(site: Path) -> None:
 )
 def test_the_external_check_itself(snippet: str, bad: bool, tmp_path: Path) -> None:
     """The detector flags loads from other hosts and leaves plain links alone."""
-    from sitepages import read_page
+    from support.sitepages import read_page
 
     f = tmp_path / "p.html"
     f.write_text(f"<html><head><title>t</title></head><body>{snippet}</body></html>")

@@ -14,8 +14,14 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from site_expectations import CODE_BUDGET_LINES, NOT_FOR_LEARNERS, TIME_BUDGET_MIN, UNIT_PAGES
-from sitepages import Page, load_pages
+
+from support.site_expectations import (
+    CODE_BUDGET_LINES,
+    NOT_FOR_LEARNERS,
+    TIME_BUDGET_MIN,
+    UNIT_PAGES,
+)
+from support.sitepages import Page, load_pages
 
 _TIME = re.compile(r"Time:\s*(\d+)\s*min")
 _CODE_LANGS = ("python", "python3", "ipython3", "pycon", "default")

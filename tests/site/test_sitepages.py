@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitepages import read_page
+from support.sitepages import read_page
 
 HTML = """<!doctype html><html><head><title>Traps - ownership</title>
 <script>var x = "not text";</script><style>p { color: red }</style></head>

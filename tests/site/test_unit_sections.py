@@ -18,7 +18,8 @@ import re
 from pathlib import Path
 
 import pytest
-from sitepages import Page, load_pages
+
+from support.sitepages import Page, load_pages
 
 # --- the unit's sections and the page of each -------------------------------------------------
 

@@ -9,6 +9,9 @@ facts are compared, how warnings are caught and compared) lives in :mod:`ownersh
 short, :func:`same` compares tensors' values (with tolerance), dtype, shape, ``requires_grad``,
 ``is_leaf``, ``grad_fn`` name, ``_version`` and Parameter-ness; plain data by type and value;
 a raised exception by class name and message; and the warnings emitted while the program ran.
+A program that raises under torch is a test of that error, unless the error says the program
+itself is broken (:data:`BROKEN`): then :func:`same` fails, since both engines would raise it
+and the test would pass without testing anything.
 It returns torch's facts, so a test can also check them against a literal: dtypes and nodes come
 back as :class:`~ownership.compare.Named` (``Named("torch.float32")``, ``Named("<MulBackward0>")``),
 tuples (``torch.Size`` included) as tuples, and an exception as :class:`Raised`.
@@ -30,6 +33,7 @@ from ownership.compare import Named, Program, Raised, Run, TensorFacts, facts, i
 from ownership.tolerance import DEFAULT, OPS, Tolerance
 
 __all__ = [
+    "BROKEN",
     "OPS",
     "Named",
     "Program",
@@ -43,6 +47,18 @@ __all__ = [
     "run",
     "same",
 ]
+
+
+# Errors that mean the program is broken (a typo, a missing import, an attribute torch does not
+# have), not that it tests torch's refusal: a program that means to raise one says so (``raises=``).
+BROKEN = (
+    "NameError",
+    "UnboundLocalError",
+    "SyntaxError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "AttributeError",
+)
 
 
 def _ownership() -> ModuleType:
@@ -60,8 +76,13 @@ def same(
     tolerance: Tolerance = DEFAULT,
     message: str | None = "equal",
     warnings: bool = True,
+    raises: str | None = None,
 ) -> Any:
     """Assert that ``program`` behaves the same under torch and ownership; return torch's facts.
+
+    A program that raises one of the :data:`BROKEN` errors under torch fails the test (it is a
+    broken program, not a test of an error), unless the test names that class in ``raises``;
+    ``raises`` also insists that torch raises exactly that class.
 
     Floating-point values agree by ``tolerance``'s rule (:mod:`ownership.tolerance`: from their
     dtype, the magnitude of the whole tensor and the computation; a test that loosens it says
@@ -75,18 +96,27 @@ def same(
     warned_always = torch.is_warn_always_enabled()
     torch.set_warn_always(warned_always or engine is torch)
     try:
-        # `run` is looked up here at call time, so a conftest may wrap it (tests/engine does).
         runs = {"torch": run(program, torch), "ownership": run(program, engine)}
     finally:
         torch.set_warn_always(warned_always)
+    _insist_program_runs_under_torch(runs["torch"].facts, raises)
     insist_agree(runs, tolerance=tolerance, message=message, compare_warnings=warnings)
     return runs["torch"].facts
+
+
+def _insist_program_runs_under_torch(torch_facts: Any, raises: str | None) -> None:
+    """Fail when torch raised a :data:`BROKEN` error the test did not name, or not ``raises``."""
+    kind = torch_facts.kind if isinstance(torch_facts, Raised) else None
+    if raises is not None:
+        assert kind == raises, f"the program should raise {raises} under torch: {torch_facts}"
+    else:
+        assert kind not in BROKEN, f"the program is broken under torch: {torch_facts}"
 
 
 def grad_of(x: Any) -> Any:
     """``x.grad`` cloned (or ``None``), for a program to return: the clone keeps the gradient's
     values, dtype and graph but not its ``_version``, which is an engine artefact (see
-    tests/engine/engine_gradients.py)."""
+    support/gradients.py)."""
     return None if x.grad is None else x.grad.clone()
 
 

@@ -1,5 +1,5 @@
-"""The doctor's corpus: scripts in ``scripts/`` that declare, in header comments, what the doctor
-must report on them and which engines run them.
+"""The doctor's corpus: scripts in ``tests/doctor/scripts/`` that declare, in header comments,
+what the doctor must report on them and which engines run them.
 
 Header grammar (comment lines at the top of each script)::
 
@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCRIPTS = Path(__file__).parent / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[1] / "doctor" / "scripts"
 
 
 @dataclass(frozen=True)

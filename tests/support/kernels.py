@@ -9,7 +9,7 @@ tuned to one CPU fails here rather than on a learner's laptop:
   refuses to disable its baseline, the features it was compiled to assume);
 - torch: ``ATEN_CPU_CAPABILITY=default``.
 
-Run as a script (``python tests/kernels.py``), this prints the value for
+Run as a script (``python tests/support/kernels.py``), this prints the value for
 ``NPY_DISABLE_CPU_FEATURES``; :func:`summary` is the line pytest prints in its header.
 """
 

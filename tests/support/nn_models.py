@@ -76,3 +76,49 @@ def nested(t: ModuleType) -> Any:
             return self.body(self.act(self.first(x))) + self.head_bias
 
     return load_weights(Net(), t, 2)
+
+
+# Linear and BatchNorm1d with fixed weights, deterministic inputs and the graph below a node:
+# the fused-op tests (tests/nn/test_fused_ops*.py) build the same layers under both engines.
+W = [[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]]  # make_linear's weight
+B = [0.1, -0.2]  # and bias
+SHAPES = [(3,), (4, 3), (2, 2, 3)]
+
+
+def graph(fn: Any) -> Any:
+    """The graph below ``fn`` as nested ``(name, input_nr, children)`` (``None`` for no edge)."""
+    if fn is None:
+        return None
+    return [
+        None if f is None else (f.name(), nr, graph(f) if f.next_functions else [])
+        for f, nr in fn.next_functions
+    ]
+
+
+def data(t: ModuleType, shape: tuple[int, ...], requires_grad: bool = True) -> Any:
+    """Deterministic input of ``shape`` (float32), a leaf."""
+    values = np.linspace(-2.0, 2.5, int(np.prod(shape)), dtype=np.float32) ** 3 / 4
+    return t.tensor(values.reshape(shape).tolist(), requires_grad=requires_grad)
+
+
+def make_linear(t: ModuleType, bias: bool) -> Any:
+    """``Linear(3, 2)`` with weight :data:`W` (and bias :data:`B`)."""
+    lin = t.nn.Linear(3, 2, bias=bias)
+    with t.no_grad():
+        lin.weight.copy_(t.tensor(W))
+        if bias:
+            lin.bias.copy_(t.tensor(B))
+    return lin
+
+
+def make_bn(t: ModuleType, affine: bool, track: bool = True, c: int = 3) -> Any:
+    """``BatchNorm1d(c)`` with fixed affine parameters and running statistics."""
+    bn = t.nn.BatchNorm1d(c, affine=affine, track_running_stats=track)
+    with t.no_grad():
+        if affine:
+            bn.weight.copy_(t.tensor([1.5, -0.5, 2.0][:c]))
+            bn.bias.copy_(t.tensor([0.1, 0.2, -0.3][:c]))
+        if track:
+            bn.running_mean.copy_(t.tensor([0.2, -0.1, 0.4][:c]))
+            bn.running_var.copy_(t.tensor([1.5, 0.5, 2.0][:c]))
+    return bn

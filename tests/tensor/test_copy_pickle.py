@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 def _layout(t: Any) -> list[Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 REFUSAL = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 

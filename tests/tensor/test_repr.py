@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 EXPRESSIONS = [
     "t.tensor([1.0, 2.0], requires_grad=True)",

@@ -7,29 +7,30 @@ from "not warned yet".
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[1]  # on the new interpreter's path, as on pytest's
 
 
 def _same_in_fresh_process(body: str) -> None:
     """Run ``same(program)`` with ``program(t)`` given by ``body`` in a new interpreter."""
     script = textwrap.dedent(
         """
-        import sys
-        sys.path.insert(0, {tests!r})
-        from differential import same
+        from support.differential import same
 
         def program(t):
         {body}
 
         same(program)
         """
-    ).format(tests=str(TESTS), body=textwrap.indent(textwrap.dedent(body), "    "))
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    ).format(body=textwrap.indent(textwrap.dedent(body), "    "))
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    env = os.environ | {"PYTHONPATH": path}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-3000:]
 
 

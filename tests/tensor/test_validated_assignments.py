@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from differential import same
+from support.differential import same
 
 GRADS: dict[str, Any] = {
     "itself": lambda t, x: x,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine_gradients import plain
-
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 
 def test_detach_cuts_provenance_and_shares_storage() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 
 def test_a_new_tensor_starts_at_version_zero() -> None:

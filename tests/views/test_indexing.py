@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import error_of, grad_of, same
+from support.differential import error_of, grad_of, same
+from support.gradients import plain
 
 BASIC = [
     "x[1]",

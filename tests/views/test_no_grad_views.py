@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_gradients import plain
 
-from differential import same
+from support.differential import same
+from support.gradients import plain
 
 
 def test_a_view_made_under_no_grad_refuses_inplace_with_grad_on() -> None:

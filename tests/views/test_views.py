@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from differential import same
+from support.differential import same
 
 VIEWS = {
     "view": lambda x: x.view(4, 6),
