@@ -149,3 +149,25 @@ def test_same_runs_through_the_module_run_so_a_conftest_can_wrap_it(
     monkeypatch.setenv("OWNERSHIP_DIFF_SELF", "1")
     same(lambda t: t.ones(1))
     assert seen == [torch, torch]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda t: undefined_name,  # type: ignore[name-defined]  # noqa: F821
+        lambda t: t.no_such_function(),
+        lambda t: __import__("no_such_module"),
+    ],
+    ids=["NameError", "AttributeError", "ModuleNotFoundError"],
+)
+def test_a_program_broken_under_torch_fails(other: types.ModuleType, program: Any) -> None:
+    """Both engines raise the same error, yet the test fails: the program tests nothing."""
+    _differs(program, "the program is broken under torch")
+
+
+def test_a_test_of_an_attribute_error_says_so(other: types.ModuleType) -> None:
+    same(lambda t: t.ones(1).grad_fn.name, raises="AttributeError")
+    _differs(
+        lambda t: t.ones(1), "the program should raise AttributeError", raises="AttributeError"
+    )
+    _differs(lambda t: t.ones(1) + None, "should raise AttributeError", raises="AttributeError")
