@@ -56,10 +56,8 @@ def resolve(path: str) -> tuple[str, list[str], Any, Any]:
         obj: Any = module
         for attr in parts[cut:]:
             parent = obj
-            if inspect.isclass(obj):
-                obj = inspect.getattr_static(obj, attr)
-            else:
-                obj = getattr(obj, attr)
+            read = inspect.getattr_static if inspect.isclass(obj) else getattr
+            obj = read(obj, attr)
         return name, parts[cut:], parent, obj
     raise ImportError(f"no module to import in {path!r}")
 
@@ -121,9 +119,7 @@ def _texts(tree: ast.AST) -> list[str]:
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
             out.append(n.value)
         elif isinstance(n, ast.JoinedStr):
-            out.append(
-                "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in n.values)
-            )
+            out.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in n.values))
     return out
 
 
@@ -170,7 +166,9 @@ class EnforcedBy(SphinxDirective):
         try:
             module, attrs, parent, obj = resolve(path)
         except (ImportError, AttributeError) as err:
-            logger.warning(f"enforced-by: cannot import {path}: {err}", location=self.get_location())
+            logger.warning(
+                f"enforced-by: cannot import {path}: {err}", location=self.get_location()
+            )
             return []
         kind, fn = _kind(parent, obj), _function(obj)
         raises, says = self.options.get("raises"), self.options.get("says")
