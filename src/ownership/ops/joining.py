@@ -16,26 +16,30 @@ import numpy as np
 from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
+from ownership.arguments import Parser
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
 
-def _promoted(ts: list[Tensor]) -> DType:
-    """The dtype a join of ``ts`` has: every input's dtype promoted together (torch's rule)."""
+def _join_arguments(
+    spec: Parser, args: tuple[Any, ...], kwargs: dict[str, Any], stacking: bool
+) -> tuple[list[Tensor], int, DType]:
+    """The tensors, the checked dim and the result's dtype of a join: every input's dtype promoted
+    together (torch's rule)."""
+    a = spec.parse(args, kwargs)[1]
+    ts = list(a["tensors"])
+    d = checks.join(ts, a["dim"], stacking=stacking)
     dt = ts[0].dtype
     for x in ts[1:]:
         dt = dtypes.promote_types(dt, x.dtype)
-    return dt
+    return ts, d, dt
 
 
 def stack(*args: Any, **kwargs: Any) -> Tensor:
     """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``."""
-    a = sig.FN_STACK.parse(args, kwargs)[1]
-    ts = list(a["tensors"])
-    d = checks.join(ts, a["dim"], stacking=True)
-    dt = _promoted(ts)
+    ts, d, dt = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
         record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
@@ -44,10 +48,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
 
 def cat(*args: Any, **kwargs: Any) -> Tensor:
     """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
-    a = sig.FN_CAT.parse(args, kwargs)[1]
-    ts = list(a["tensors"])
-    d = checks.join(ts, a["dim"], stacking=False)
-    dt = _promoted(ts)
+    ts, d, dt = _join_arguments(sig.FN_CAT, args, kwargs, stacking=False)
     joined = [x._data for x in ts if x._data.shape != (0,)] or [ts[0]._data]
     out = wrap(np.concatenate(joined, axis=d), dt)
     if needs_grad(*ts):
