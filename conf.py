@@ -24,12 +24,14 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",  # a [source] link on every documented object, to its highlighted code
     "sphinx_autodoc_typehints",
     "sphinx_design",
     "sphinx_copybutton",
     "guide_checks",  # docs/_ext: offline MathJax, executed-cell checks, quiet kernels
     "downloads",  # docs/_ext: a notebook per guide page, and the engine's wheel
     "parallel_execution",  # docs/_ext: the pages' notebooks executed side by side, one per core
+    "rule_map",  # docs/_ext: the enforced-by directive of reference/rules.md
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]

@@ -93,7 +93,6 @@ from ownership.layout import Size
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
-    cat,
     empty,
     empty_like,
     eye,
@@ -103,11 +102,11 @@ from ownership.ops.creation import (
     linspace,
     ones,
     ones_like,
-    stack,
     tensor,
     zeros,
     zeros_like,
 )
+from ownership.ops.joining import cat, stack
 from ownership.ops.nn_ops import addmm
 from ownership.ops.statistics import norm, var, var_mean
 from ownership.random import (

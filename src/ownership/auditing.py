@@ -48,6 +48,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from ownership.either_engine import is_either_tensor
+
 __all__ = [
     "KINDS",
     "RULE_BUFFER",
@@ -91,11 +93,6 @@ def _looks_like_running_state(name: str) -> bool:
     if leaf.startswith(("num_batches", "n_seen", "num_seen")):
         return True
     return any(word in _STATE_WORDS for word in re.split(r"[_\d]+", leaf) if word)
-
-
-def _is_tensor(obj: object) -> bool:
-    """Duck-typed: an ``ownership`` or a ``torch`` tensor (numpy arrays have no ``_version``)."""
-    return all(hasattr(obj, a) for a in ("shape", "requires_grad", "_version", "detach"))
 
 
 @dataclass(frozen=True)
@@ -216,7 +213,7 @@ def _held_tensors(module: Any) -> list[tuple[str, str, Any]]:
         for name, value in vars(sub).items():
             if any(value is registry for registry in own):
                 continue
-            if _is_tensor(value):
+            if is_either_tensor(value):
                 held.append((dot + name, "plain tensor attribute", value))
             else:
                 held.extend(_in_plain_container(dot + name, value))
@@ -237,7 +234,7 @@ def _in_plain_container(name: str, value: Any) -> list[tuple[str, str, Any]]:
         return []
     found: list[tuple[str, str, Any]] = []
     for entry, item in entries:
-        if _is_tensor(item):
+        if is_either_tensor(item):
             found.append((entry, "in a plain container", item))
         elif callable(getattr(item, "named_parameters", None)):
             for sub, tensor in [*item.named_parameters(), *item.named_buffers()]:

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ownership.either_engine import is_either_tensor
 from ownership.printing import tensor_repr
 from ownership.tolerance import DEFAULT, Tolerance
 
@@ -149,10 +150,6 @@ class Run:
     warnings: tuple[str, ...] = field(default=())
 
 
-def _is_tensor(obj: Any) -> bool:
-    return all(hasattr(obj, a) for a in ("_version", "detach", "shape", "dtype"))
-
-
 def _is_node(obj: Any) -> bool:
     return callable(getattr(obj, "name", None)) and hasattr(obj, "next_functions")
 
@@ -167,7 +164,7 @@ def facts(obj: Any) -> Any:
     >>> facts({"n": (1, 2.5, None), "s": "text"})
     {'n': (1, 2.5, None), 's': 'text'}
     """
-    if _is_tensor(obj):
+    if is_either_tensor(obj):
         values = np.array(obj.detach().numpy(), copy=True)
         return TensorFacts(
             values=values,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ownership import dtypes, layout
 from ownership.autograd.node import Node, gradient_edge
-from ownership.autograd.saved import short_name
+from ownership.autograd.saved import forward_op_name
 from ownership.autograd.view_nodes import AsStridedBackward0, CopySlices
 from ownership.dtypes import dtype as DType
 
@@ -63,13 +63,13 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
     block = "inference_mode" if meta == INFERENCE_MODE else "no_grad"
     if meta == IN_CUSTOM_FUNCTION and fn is not None:
         msg = (
-            f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
+            f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view and {modified} modified "
             "inplace."
         )
     elif meta in (INFERENCE_MODE, NO_GRAD_MODE, IN_CUSTOM_FUNCTION) or fn is None:
         if fn is not None:
             prefix = (
-                f"Output {t._output_nr} of {short_name(fn.name())} is a view of a view which was "
+                f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view of a view which was "
                 "created in"
             )
         else:
@@ -80,7 +80,7 @@ def view_rebase_error(t: Tensor, indirect: bool) -> str:
             msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
         msg = (
-            f"Output {t._output_nr} of {short_name(fn.name())} is a view and {modified} modified "
+            f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view and {modified} modified "
             "inplace."
         )
     if meta == IN_CUSTOM_FUNCTION:

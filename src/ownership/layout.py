@@ -225,14 +225,21 @@ def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
     return any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
 
 
-def unbroadcast_axes(
-    shape: Sequence[int], grad_shape: Sequence[int]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Axes to sum a broadcast gradient over: (leading axes to drop, axes to keep with size 1)."""
+def unbroadcast_axes(shape: Sequence[int], grad_shape: Sequence[int]) -> tuple[int, ...]:
+    """The axes of ``grad_shape`` to sum over to bring a gradient back to the ``shape`` it was
+    broadcast from: the leading axes broadcasting added, then each axis ``shape`` has as 1 and
+    the gradient does not. Summed with ``keepdim=True`` and reshaped to ``shape``, they give
+    the gradient of the un-broadcast input.
+
+    >>> unbroadcast_axes((3, 1), (2, 3, 4))
+    (0, 2)
+    >>> unbroadcast_axes((2, 3), (2, 3))
+    ()
+    """
     lead = len(grad_shape) - len(shape)
-    drop = tuple(range(lead))
-    keep = tuple(i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1)
-    return drop, keep
+    return tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1
+    )
 
 
 def strided(

@@ -124,6 +124,17 @@ def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
             GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
             "unknown document",
         ),
+        (
+            "a rule whose function moved",
+            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
+            "enforced-by: cannot import ownership.inplace_rules.no_such_check",
+        ),
+        (
+            "a rule whose function no longer says what the page claims",
+            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
+            "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
+            "it raises no ValueError",
+        ),
     ],
 )
 def test_a_defect_fails_make_html(

@@ -11,7 +11,7 @@ import torch
 
 import ownership
 from ownership.pictures import GraphPicture, draw_graph
-from ownership.pictures.layout import place
+from ownership.pictures.placement import place
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -3,8 +3,8 @@
 - Nothing the site loads comes from another host: no ``<script src>``, ``<link href>``, image,
   frame or media source, CSS ``@import`` or ``url()`` that leaves the site.
 - No absolute path of the build machine (the repository's folder, home folders, temp folders,
-  site-packages, the virtual environment, kernel temp files) appears in any page or in the search
-  index.
+  site-packages, the virtual environment, kernel temp files) appears in any page, in the search
+  index or in the pages of highlighted source.
 """
 
 from __future__ import annotations
@@ -94,7 +94,11 @@ def test_no_resource_from_another_host(site: Path) -> None:
 def _texts(site: Path) -> list[tuple[str, str]]:
     """(name, text) of every page, the search index and the page sources the site ships."""
     out = [(p.url, p.html) for p in _pages()]
-    extra = [site / "searchindex.js", *sorted((site / "_sources").rglob("*"))]
+    extra = [
+        site / "searchindex.js",
+        *sorted((site / "_sources").rglob("*")),
+        *sorted((site / "_modules").rglob("*.html")),  # viewcode's pages of highlighted source
+    ]
     for f in extra:
         if f.is_file():
             out.append((f.relative_to(site).as_posix(), f.read_text("utf-8", errors="replace")))

@@ -18,6 +18,7 @@ import numpy as np
 from ownership import grad_mode, inplace_rules
 from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+from ownership.layout import unbroadcast_axes
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
@@ -26,9 +27,7 @@ def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
     lead = len(gshape) - len(shape)
     if lead < 0 or any(s != 1 and s != gs for s, gs in zip(shape, gshape[lead:], strict=True)):
         raise RuntimeError("invalid gradient shape")
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
-    )
+    axes = unbroadcast_axes(shape, gshape)
     if axes:
         g = g.sum(dim=axes, keepdim=True)
     return g.reshape(shape) if lead else g

@@ -46,7 +46,7 @@ def _pack(pack_hook: Any, tensor: Any) -> Any:
     return packed
 
 
-def short_name(name: str) -> str:
+def forward_op_name(name: str) -> str:
     """The op name torch prints in errors: ``SigmoidBackward0`` -> ``Sigmoid``, ``MaxBackward1``
     -> ``Max1``; names without that suffix (``torch::autograd::CopySlices``) are kept whole."""
     return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), name)
@@ -172,7 +172,7 @@ class SavedTensor:
                 f"inplace operation: [{describe(t)}]"
             )
             if named is not None:
-                msg += f", which is output {nr} of {short_name(named.name())},"
+                msg += f", which is output {nr} of {forward_op_name(named.name())},"
             hint = ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else HINT
             msg += f" is at version {current}; expected version {self.version} instead. {hint}"
             writes = anomaly_mode.format_writes(t._storage.counter, self.version)

@@ -134,12 +134,9 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     gshape = g._data.shape
     if gshape == shape:
         return g
-    lead = len(gshape) - len(shape)
-    axes = list(range(lead)) + [
-        i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1
-    ]
-    out = g.sum(dim=tuple(axes), keepdim=True) if axes else g
-    if lead:
+    axes = layout.unbroadcast_axes(shape, gshape)
+    out = g.sum(dim=axes, keepdim=True) if axes else g
+    if len(gshape) != len(shape):
         out = out.reshape(shape)
     return out
 

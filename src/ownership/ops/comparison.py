@@ -1,4 +1,6 @@
-"""Comparisons and logical ops: elementwise, broadcasting, bool results, never differentiable.
+"""Comparisons and logical ops: elementwise, broadcasting, bool results, never differentiable;
+and ``where``, which selects by such a result and is differentiable in its two values (torch keeps
+it with the comparisons too, in ``TensorCompare.cpp``).
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -15,7 +17,7 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.op_registry import OPS
-from ownership.ops.common import check_broadcast, operand, raw, wrap
+from ownership.ops.common import check_broadcast, needs_grad, operand, raw, record, sum_to, wrap
 
 
 def _compare(fn: Any) -> Any:
@@ -38,6 +40,42 @@ def logical_not(a: Tensor) -> Tensor:
     return wrap(~a._data, a.dtype)
 
 
+def where(cond: Tensor, a: Any, b: Any) -> Tensor:
+    """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor."""
+    if cond.dtype is not dtypes.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{cond.dtype.short}"
+        )
+    at = a if isinstance(a, Tensor) else None
+    bt = b if isinstance(b, Tensor) else None
+    ra = a._data if at is not None else a
+    rb = b._data if bt is not None else b
+    # torch's result type: tensors with dimensions, then 0-d tensors, then Python scalars (which
+    # take the default dtype when floating)
+    ts = [t for t in (at, bt) if t is not None]
+    dt = dtypes.result_type(
+        [t.dtype for t in ts if t._data.ndim],
+        [t.dtype for t in ts if not t._data.ndim],
+        [dtypes.scalar_dtype(x) for x in (a, b) if not isinstance(x, Tensor)],
+    )
+    out = wrap(np.where(cond._data, ra, rb), dt)
+    if needs_grad(at, bt):
+        mask = cond._data
+        sa = at._data.shape if at is not None else ()
+        sb = bt._data.shape if bt is not None else ()
+
+        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
+            return (
+                sum_to(g[0] * m, sa) if at is not None else None,
+                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
+            )
+
+        record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
+    return out
+
+
 def register() -> None:
     """Install the comparisons and logical ops in the Tensor registry."""
     OPS.update(
@@ -50,4 +88,5 @@ def register() -> None:
         logical_not=logical_not,
         logical_and=_compare(np.logical_and),
         logical_or=_compare(np.logical_or),
+        where=where,
     )

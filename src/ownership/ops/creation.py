@@ -1,4 +1,4 @@
-"""Making tensors: from data (lists, numpy arrays, torch tensors), filled, ranges, copies.
+"""Making tensors: from data (lists, numpy arrays, torch tensors), filled, ranges.
 
 ``tensor()`` and ``Tensor.copy_`` accept numpy arrays and torch tensors without importing torch:
 anything with ``detach().cpu().numpy()`` or ``__array__`` is read through numpy.
@@ -13,14 +13,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, inference_mode
+from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
-from ownership.ops.common import needs_grad, record, wrap
 
 
 def to_numpy(data: Any) -> NDArray[Any]:
@@ -187,138 +186,6 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
 
 
-def clone(t: Tensor) -> Tensor:
-    """A copy in fresh storage (version 0), ``CloneBackward0``."""
-    out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
-    if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
-    return inference_mode.copied(t, out)
-
-
-def contiguous(t: Tensor) -> Tensor:
-    """``t`` itself when contiguous, else a row-major copy (``CloneBackward0``)."""
-    if t.is_contiguous():
-        return t
-    out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
-    if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
-    return out
-
-
-def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """Convert to a dtype (``ToCopyBackward0``); ``t`` itself when nothing changes."""
-    target = kwargs.get("dtype")
-    for a in args:
-        checks.device(a)
-        if isinstance(a, Tensor):
-            target = a.dtype
-        elif a is not None and not (isinstance(a, str) or type(a).__name__ == "device"):
-            target = a
-    dt = dtypes.resolve(target)
-    copy = bool(kwargs.get("copy", False))
-    if dt is None or (dt is t.dtype and not copy):
-        return t
-    src = t.dtype
-    out = wrap(t._data.astype(dt.np), dt)
-    if needs_grad(t) and dt.is_floating_point:
-        record(out, "ToCopyBackward0", (t,), lambda s, g: (g[0].to(src),))
-    return inference_mode.copied(t, out)
-
-
-def _promoted(ts: list[Tensor]) -> DType:
-    """The dtype a join of ``ts`` has: every input's dtype promoted together (torch's rule)."""
-    dt = ts[0].dtype
-    for x in ts[1:]:
-        dt = dtypes.promote_types(dt, x.dtype)
-    return dt
-
-
-def stack(*args: Any, **kwargs: Any) -> Tensor:
-    """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``."""
-    a = sig.FN_STACK.parse(args, kwargs)[1]
-    ts = list(a["tensors"])
-    d = checks.join(ts, a["dim"], stacking=True)
-    dt = _promoted(ts)
-    out = wrap(np.stack([x._data for x in ts], axis=d), dt)
-    if needs_grad(*ts):
-        record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
-    return out
-
-
-def cat(*args: Any, **kwargs: Any) -> Tensor:
-    """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
-    a = sig.FN_CAT.parse(args, kwargs)[1]
-    ts = list(a["tensors"])
-    d = checks.join(ts, a["dim"], stacking=False)
-    dt = _promoted(ts)
-    joined = [x._data for x in ts if x._data.shape != (0,)] or [ts[0]._data]
-    out = wrap(np.concatenate(joined, axis=d), dt)
-    if needs_grad(*ts):
-        sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
-
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-            out_g, start = [], 0
-            for n in sizes:
-                if n is None:  # a skipped 1-D empty input (torch's legacy rule)
-                    out_g.append(g[0].new_zeros(0))
-                    continue
-                out_g.append(g[0].narrow(d, start, n))
-                start += n
-            return tuple(out_g)
-
-        record(out, "CatBackward0", ts, bw, {"dim": d})
-    return out
-
-
-def where(cond: Tensor, a: Any, b: Any) -> Tensor:
-    """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor."""
-    from ownership.ops.common import sum_to
-
-    if cond.dtype is not dtypes.bool_:
-        raise RuntimeError(
-            "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{cond.dtype.short}"
-        )
-    at = a if isinstance(a, Tensor) else None
-    bt = b if isinstance(b, Tensor) else None
-    ra = a._data if at is not None else a
-    rb = b._data if bt is not None else b
-    # torch's result type: tensors with dimensions, then 0-d tensors, then Python scalars (which
-    # take the default dtype when floating)
-    ts = [t for t in (at, bt) if t is not None]
-    dt = dtypes.result_type(
-        [t.dtype for t in ts if t._data.ndim],
-        [t.dtype for t in ts if not t._data.ndim],
-        [dtypes.scalar_dtype(x) for x in (a, b) if not isinstance(x, Tensor)],
-    )
-    out = wrap(np.where(cond._data, ra, rb), dt)
-    if needs_grad(at, bt):
-        mask = cond._data
-        sa = at._data.shape if at is not None else ()
-        sb = bt._data.shape if bt is not None else ()
-
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
-            return (
-                sum_to(g[0] * m, sa) if at is not None else None,
-                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
-            )
-
-        record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
-    return out
-
-
 def register() -> None:
     """Install the creation ops in the Tensor registry."""
-    OPS.update(
-        tensor=tensor,
-        zeros=zeros,
-        ones=ones,
-        full=full,
-        clone=clone,
-        contiguous=contiguous,
-        to=to,
-        stack=stack,
-        cat=cat,
-        where=where,
-    )
+    OPS.update(tensor=tensor, zeros=zeros, ones=ones, full=full)

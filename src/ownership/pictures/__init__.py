@@ -92,7 +92,7 @@ def draw_graph(
 
     >>> import ownership.pictures as pictures
     >>> class Leaf:
-    ...     shape, _version, requires_grad, grad_fn = (3,), 0, True, None
+    ...     shape, dtype, _version, requires_grad, grad_fn = (3,), "float32", 0, True, None
     ...     def detach(self) -> "Leaf":
     ...         return self
     >>> class Acc:

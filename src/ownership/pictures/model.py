@@ -1,7 +1,7 @@
 """What a graph picture shows, before any layout: boxes, the lines written in them, and edges.
 
 A :class:`Figure` is engine-independent data. :mod:`ownership.pictures.walk` builds it from live
-tensors; :mod:`ownership.pictures.layout` places it; :mod:`ownership.pictures.svg` draws it.
+tensors; :mod:`ownership.pictures.placement` places it; :mod:`ownership.pictures.svg` draws it.
 """
 
 from __future__ import annotations

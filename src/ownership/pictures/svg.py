@@ -10,8 +10,8 @@ from __future__ import annotations
 import hashlib
 from xml.sax.saxutils import escape, quoteattr
 
-from ownership.pictures.layout import FONT_SIZE, LINE_H, PAD_X, PAD_Y, Placed, place
 from ownership.pictures.model import Box, Edge, Figure
+from ownership.pictures.placement import FONT_SIZE, LINE_H, PAD_X, PAD_Y, Placed, place
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
 RED = "#c0392b"

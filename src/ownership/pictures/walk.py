@@ -15,24 +15,20 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ownership.either_engine import is_either_tensor
 from ownership.pictures.model import Box, Edge, Figure, Line
 
 _STALE = re.compile(r"is at version (\d+); expected version (\d+) instead")
 _FREED = "backward through the graph a second time"
 
 
-def is_tensor(obj: object) -> bool:
-    """Whether ``obj`` looks like a tensor of either engine."""
-    return hasattr(obj, "_version") and hasattr(obj, "shape") and hasattr(obj, "detach")
-
-
-def short_name(node: Any) -> str:
+def unqualified_name(node: Any) -> str:
     """The node's ``name()`` without the ``torch::autograd::`` namespace.
 
     >>> class N:
     ...     def name(self) -> str:
     ...         return "torch::autograd::AccumulateGrad"
-    >>> short_name(N())
+    >>> unqualified_name(N())
     'AccumulateGrad'
     """
     return str(node.name()).rsplit("::", 1)[-1]
@@ -84,7 +80,7 @@ def _raw_saved(node: Any, slot: str) -> Any:
 class _Walker:
     def __init__(self, names: Mapping[str, Any], title: str | None, scalars: bool) -> None:
         self.figure = Figure(title=title)
-        self.names = {n: t for n, t in names.items() if is_tensor(t)}
+        self.names = {n: t for n, t in names.items() if is_either_tensor(t)}
         named = list(reversed(self.names.items()))  # the first name given wins
         self.by_id = {id(t): n for n, t in named}
         self.by_layout = {_layout_key(t): n for n, t in named}
@@ -127,7 +123,7 @@ class _Walker:
         box = self.figure.add(Box(f"t{id(t)}", "root", name))
         box.lines = [
             Line(f"{shape_text(t)} · version {int(t._version)}", "muted"),
-            Line(f"grad_fn={short_name(node)}", "muted"),
+            Line(f"grad_fn={unqualified_name(node)}", "muted"),
         ]
         self.keep.append(t)
         self.figure.connect(Edge(box.key, self.node(node)))
@@ -142,13 +138,13 @@ class _Walker:
                 continue
             self.keep.append(node)
             variable = getattr(node, "variable", None)
-            if variable is not None and is_tensor(variable):
-                self.figure.add(Box(key, "accumulate", short_name(node)))
+            if variable is not None and is_either_tensor(variable):
+                self.figure.add(Box(key, "accumulate", unqualified_name(node)))
                 self.known.append(variable)
                 leaf = self.tensor_box(variable, "leaf", self.name_of(variable) or "leaf")
                 self.figure.connect(Edge(key, leaf.key, "grad", ".grad +="))
                 continue
-            box = self.figure.add(Box(key, "node", short_name(node)))
+            box = self.figure.add(Box(key, "node", unqualified_name(node)))
             box.lines = self.saved_lines(key, node)
             for nxt, _ in tuple(getattr(node, "next_functions", ())):
                 if nxt is not None:
@@ -166,9 +162,9 @@ class _Walker:
             except RuntimeError as err:
                 lines.append(self.unreadable(key, slot, raw, str(err)))
                 continue
-            if is_tensor(value) and self.scalar_like(value):
+            if is_either_tensor(value) and self.scalar_like(value):
                 value = value.item()  # a wrapped Python number: torch saves it as a 0-d tensor
-            if is_tensor(value):
+            if is_either_tensor(value):
                 self.known.append(value)
                 self.consumers.append((key, value))
                 version = int(value._version)
@@ -190,7 +186,7 @@ class _Walker:
 
     def unreadable(self, key: str, slot: str, raw: Any, message: str) -> Line:
         label = ""
-        if raw is not None and is_tensor(raw):
+        if raw is not None and is_either_tensor(raw):
             self.known.append(raw)
             self.consumers.append((key, raw))
             label = f" = {self.label_of(raw)}"
@@ -240,7 +236,7 @@ class _Walker:
     def label_outputs(self) -> None:
         """Write ``= name`` in the node that produced each named non-leaf tensor."""
         for name, t in self.names.items():
-            node = getattr(t, "grad_fn", None) if is_tensor(t) else None
+            node = getattr(t, "grad_fn", None) if is_either_tensor(t) else None
             box = self.figure.boxes.get(f"n{id(node)}") if node is not None else None
             if f"t{id(t)}" in self.figure.boxes:  # a root: its own box shows the name
                 continue
@@ -268,7 +264,7 @@ def build_figure(
         all_names.update(cuts)
     walker = _Walker(all_names, title, scalars)
     for t in roots:
-        if not is_tensor(t):
+        if not is_either_tensor(t):
             raise TypeError(f"draw_graph expects tensors, got {type(t).__name__}")
         walker.root(t)
     for c in cut_list:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from ownership._tensor import Tensor
 from ownership.nn.typename import typename
-from ownership.ops.creation import cat
+from ownership.ops.joining import cat
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 

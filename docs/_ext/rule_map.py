@@ -1,0 +1,219 @@
+"""The ``enforced-by`` directive: a rule of the unit, shown as the engine function that enforces it.
+
+``docs/reference/rules.md`` maps each rule (the version error, the in-place errors, detach vs
+``.data``, registration, ``state_dict``, ``SGD.step``) to the code that enforces it. Each entry is
+built from the function itself, so the page cannot drift from the engine::
+
+    .. enforced-by:: ownership.autograd.saved.SavedTensor.unpack
+       :raises: RuntimeError
+       :says: one of the variables needed for gradient computation has been modified
+
+- The dotted path is imported: a function, method, property or class that moved or was renamed
+  fails the build.
+- The entry shows its signature, the first paragraph of its docstring, its file and (with
+  ``sphinx.ext.viewcode``) a ``[source]`` link to its code. The extension also gives viewcode the
+  module of a property, which viewcode cannot find by itself.
+- The claims are checked against the function's own source, read with :mod:`ast`: ``:raises:``
+  names an exception class it raises, ``:says:`` words of a message it writes (a fragment of one
+  of its string literals, adjacent literals joined), ``:calls:`` a function or method it calls
+  (space-separated names; each must be called). A claim that stops being true fails the build.
+
+Use it inside an ``{eval-rst}`` block: the entry is written in reStructuredText.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import textwrap
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+
+def resolve(path: str) -> tuple[str, list[str], Any, Any]:
+    """``(module name, attribute names, parent, object)`` for a dotted path to a module member.
+
+    The longest importable prefix is the module; the rest are attributes read in turn (the last
+    with ``inspect.getattr_static`` when the parent is a class, so a property stays a property).
+    Raises ImportError or AttributeError when the path does not lead to an object.
+    """
+    parts = path.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        name = ".".join(parts[:cut])
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        parent: Any = module
+        obj: Any = module
+        for attr in parts[cut:]:
+            parent = obj
+            read = inspect.getattr_static if inspect.isclass(obj) else getattr
+            obj = read(obj, attr)
+        return name, parts[cut:], parent, obj
+    raise ImportError(f"no module to import in {path!r}")
+
+
+def _kind(parent: Any, obj: Any) -> str:
+    """The Python domain directive that describes ``obj`` as a member of ``parent``."""
+    if inspect.isclass(obj):
+        return "class"
+    if not inspect.isclass(parent):
+        return "function"
+    if isinstance(obj, property):
+        return "property"
+    if isinstance(obj, staticmethod):
+        return "staticmethod"
+    if isinstance(obj, classmethod):
+        return "classmethod"
+    return "method"
+
+
+def _function(obj: Any) -> Any:
+    """The code object's owner: a property's getter, a static or class method's function."""
+    if isinstance(obj, property):
+        return obj.fget
+    if isinstance(obj, staticmethod | classmethod):
+        return obj.__func__
+    return obj
+
+
+def _signature(kind: str, fn: Any) -> str:
+    """The parameters, without annotations, and without ``self``/``cls`` for a method."""
+    if kind == "property":
+        return ""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return "()"
+    params = list(sig.parameters.values())
+    if kind in ("method", "classmethod") and params:
+        params = params[1:]
+    params = [p.replace(annotation=p.empty) for p in params]
+    return str(sig.replace(parameters=params, return_annotation=sig.empty))
+
+
+def _file(module: str) -> str:
+    """The module's file, relative to ``src/`` (``ownership/autograd/saved.py``)."""
+    is_package = hasattr(importlib.import_module(module), "__path__")
+    return module.replace(".", "/") + ("/__init__.py" if is_package else ".py")
+
+
+def _first_paragraph(obj: Any, fn: Any) -> str:
+    doc = inspect.getdoc(obj) or inspect.getdoc(fn) or ""
+    return doc.split("\n\n", 1)[0].strip()
+
+
+def _texts(tree: ast.AST) -> list[str]:
+    """The text of every string literal (an f-string's holes written ``{}``)."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.append(n.value)
+        elif isinstance(n, ast.JoinedStr):
+            out.append("".join(v.value if isinstance(v, ast.Constant) else "{}" for v in n.values))
+    return out
+
+
+def _name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def check(fn: Any, raises: str | None, says: str | None, calls: list[str]) -> list[str]:
+    """What the function's source does not bear out of the claims made for it."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError) as err:
+        return [f"its source cannot be read ({err})"]
+    problems = []
+    if raises:
+        raised = {_name(n.exc) for n in ast.walk(tree) if isinstance(n, ast.Raise) and n.exc}
+        if raises not in raised:
+            problems.append(f"it raises no {raises} (it raises: {sorted(filter(None, raised))})")
+    if says and not any(says in text for text in _texts(tree)):
+        problems.append(f"no string literal of it says {says!r}")
+    called = {_name(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    problems += [f"it does not call {name}" for name in calls if name not in called]
+    return problems
+
+
+class EnforcedBy(SphinxDirective):
+    """``.. enforced-by:: dotted.path`` with optional ``:raises:``, ``:says:`` and ``:calls:``."""
+
+    required_arguments = 1
+    option_spec = {  # noqa: RUF012 (docutils reads a class attribute)
+        "raises": directives.unchanged_required,
+        "says": directives.unchanged_required,
+        "calls": directives.unchanged_required,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        path = self.arguments[0]
+        try:
+            module, attrs, parent, obj = resolve(path)
+        except (ImportError, AttributeError) as err:
+            logger.warning(
+                f"enforced-by: cannot import {path}: {err}", location=self.get_location()
+            )
+            return []
+        kind, fn = _kind(parent, obj), _function(obj)
+        raises, says = self.options.get("raises"), self.options.get("says")
+        calls = self.options.get("calls", "").split()
+        for problem in check(fn, raises, says, calls):
+            logger.warning(f"enforced-by: {path}: {problem}", location=self.get_location())
+        lines = [
+            f".. py:{kind}:: {'.'.join(attrs)}{_signature(kind, fn)}",
+            f"   :module: {module}",
+            "   :no-index:",
+            "",
+            textwrap.indent(_first_paragraph(obj, fn), "   "),
+            "",
+            f"   **In** ``{_file(module)}``",
+            "",
+        ]
+        if raises:
+            words = f", in PyTorch's words: ``{says}``" if says else ""
+            lines += [f"   **Raises** ``{raises}``{words}", ""]
+        elif says:
+            lines += [f"   **Says**, in PyTorch's words: ``{says}``", ""]
+        if calls:
+            lines += ["   **Calls** " + ", ".join(f"``{name}``" for name in calls), ""]
+        return self.parse_text_to_nodes("\n".join(lines))
+
+
+def property_module(app: Sphinx, modname: str | None, fullname: str | None) -> str | None:
+    """The module that defines a property, for viewcode's ``[source]`` link.
+
+    viewcode looks for the object's ``__module__``, which a property lacks, so a documented
+    property (``Tensor.data``) would get no link; its getter has one. ``None`` (viewcode's own
+    rule decides) for anything else.
+    """
+    if not modname or not fullname:
+        return None
+    try:
+        obj: Any = importlib.import_module(modname)
+        for attr in fullname.split("."):
+            obj = inspect.getattr_static(obj, attr)
+    except (ImportError, AttributeError):
+        return None
+    return obj.fget.__module__ if isinstance(obj, property) and obj.fget else None
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("enforced-by", EnforcedBy)
+    app.connect("viewcode-follow-imported", property_module)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
