@@ -17,6 +17,7 @@ from ownership import dtypes, inference_mode
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
@@ -191,7 +192,7 @@ def clone(t: Tensor) -> Tensor:
     """A copy in fresh storage (version 0), ``CloneBackward0``."""
     out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
     if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return inference_mode.copied(t, out)
 
 
@@ -201,7 +202,7 @@ def contiguous(t: Tensor) -> Tensor:
         return t
     out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
     if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return out
 
 
@@ -221,7 +222,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     src = t.dtype
     out = wrap(t._data.astype(dt.np), dt)
     if needs_grad(t) and dt.is_floating_point:
-        record(out, "ToCopyBackward0", (t,), lambda s, g: (g[0].to(src),))
+        record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
     return inference_mode.copied(t, out)
 
 
@@ -241,7 +242,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
     dt = _promoted(ts)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
-        record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
+        record(out, "StackBackward0", ts, lambda node, s, g: g[0].unbind(d), {"dim": d})
     return out
 
 
@@ -256,7 +257,7 @@ def cat(*args: Any, **kwargs: Any) -> Tensor:
     if needs_grad(*ts):
         sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             out_g, start = [], 0
             for n in sizes:
                 if n is None:  # a skipped 1-D empty input (torch's legacy rule)
@@ -297,14 +298,14 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
             return (
                 sum_to(g[0] * m, sa) if at is not None else None,
                 sum_to(g[0] * (1 - m), sb) if bt is not None else None,
             )
 
-        record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
+        record(out, "WhereBackward0", (None, at, bt), lambda node, s, g: (None, *bw(node, s, g)))
     return out
 
 
