@@ -23,11 +23,6 @@ Edge = tuple["Node | None", int]
 Saved = dict[str, Any]
 """What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
 Grads = tuple[Any, ...]
-BackwardFn = Callable[["OpNode", Saved, Grads], Sequence[Any]]
-"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
-
-``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
-gradient, input shapes) the backward reads from the node's typed slots."""
 
 _seq = itertools.count()
 
@@ -205,6 +200,13 @@ class OpNode(Node):
         names.update("_saved_" + k for k in self._ctx)
         names.update("_saved_" + k for k in self._saved or self._freed_keys)
         return sorted(names)
+
+
+BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
+"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
+
+``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
+gradient, input shapes) the backward reads from the node's typed slots."""
 
 
 class AccumulateGrad(Node):
