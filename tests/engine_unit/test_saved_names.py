@@ -119,8 +119,9 @@ def more_ops(t: ModuleType) -> dict[str, Any]:
 def test_saved_dict_is_exactly_torchs_saved_names() -> None:
     """What a backward reads by name (``unpack_all``) is what torch shows as ``_saved_*``, on
     every node of each graph: what only the backward needs is in the node's slots."""
-    import ownership
     import torch
+
+    import ownership
 
     def saved(fn: Any) -> list[str]:
         return sorted(a.removeprefix("_saved_") for a in dir(fn) if a.startswith("_saved_"))

@@ -207,9 +207,7 @@ def div_(a: Tensor, b: Any) -> Tensor:
         else:
             node._ctx["self"] = None
 
-    return run_inplace(
-        a, (b,), compute, dt, "DivBackward0", ar.bw_div, None, save
-    )
+    return run_inplace(a, (b,), compute, dt, "DivBackward0", ar.bw_div, None, save)
 
 
 def pow_inplace(a: Tensor, e: Any) -> Tensor:
@@ -354,7 +352,12 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
 def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
     return run_inplace(
-        a, (), lambda: sample(a._data.shape), a.dtype, "RandomBackward", lambda node, s, g: (g[0] * 0,)
+        a,
+        (),
+        lambda: sample(a._data.shape),
+        a.dtype,
+        "RandomBackward",
+        lambda node, s, g: (g[0] * 0,),
     )
 
 

@@ -373,7 +373,13 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
 def alias(t: Tensor) -> Tensor:
     """The same elements as a new view (``AliasBackward0``), what ``t[...]`` returns."""
     return _make(
-        t, tuple(t._data.shape), t.stride(), t._offset, "AliasBackward0", lambda node, s, g: (g[0],), {}
+        t,
+        tuple(t._data.shape),
+        t.stride(),
+        t._offset,
+        "AliasBackward0",
+        lambda node, s, g: (g[0],),
+        {},
     )
 
 
