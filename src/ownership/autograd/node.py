@@ -87,7 +87,7 @@ class OpNode(Node):
     ``AttributeError`` instead of dropping a gradient:
 
     - ``needed``: per input, whether it gets a gradient (torch's ``should_compute_output``;
-      set by :func:`ownership.ops.common.inputs_needed`);
+      set by ``ops.common.inputs_needed``);
     - ``input_shapes``: the inputs' shapes, to sum a broadcast gradient back to each;
     - ``other_number``: the ``other`` operand of ``mul``/``div`` when it was a Python number
       (``None`` for a tensor): torch saves it as a 0-d tensor but multiplies by the number.
