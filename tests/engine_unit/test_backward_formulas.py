@@ -12,7 +12,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
+import ownership
 import ownership.ops
+from ownership.autograd.node import OpNode
+from ownership.ops.arithmetic import bw_mul
 
 OPS_DIR = Path(next(iter(ownership.ops.__path__)))
 
@@ -61,3 +66,11 @@ def test_the_check_finds_a_private_key_and_a_get() -> None:
     )
     fns = backward_functions(ast.parse(source))
     assert [misreads(fn) for fn in fns] == [["s['_other_shape']", "s.get"], []]
+
+
+def test_a_slot_its_op_did_not_set_raises() -> None:
+    """A backward whose op forgot to say which inputs need a gradient fails loudly: no default
+    turns the omission into a missing gradient."""
+    node = OpNode("MulBackward0", ((None, 0), (None, 0)), bw_mul)
+    with pytest.raises(AttributeError, match="needed"):
+        node.apply((ownership.ones(2),))
