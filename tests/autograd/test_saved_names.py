@@ -83,3 +83,63 @@ def test_nodes_list_torchs_saved_names_and_edges() -> None:
         return out
 
     same(program)
+
+
+def more_ops(t: ModuleType) -> dict[str, Any]:
+    """Ops whose backward reads input shapes or which inputs need a gradient."""
+    x = t.ones(4, 3, requires_grad=True)
+    w = t.ones(2, 3, requires_grad=True)
+    b = t.zeros(2, requires_grad=True)
+    v = t.tensor([0.5, 1.0, 2.0], requires_grad=True)
+    f = t.nn.functional
+    return {
+        "linear": f.linear(x, w, b),
+        "linear_3d": f.linear(x.view(2, 2, 3), w, b),
+        "batch_norm": f.batch_norm(x, None, None, training=True),
+        "batch_norm_eval": f.batch_norm(x, t.zeros(3), t.ones(3), v, v, training=False),
+        "broadcast_mul": x * v,
+        "broadcast_div": x / v,
+        "broadcast_pow": x**v,
+        "mul_no_grad_other": v * t.ones(3),
+        "matmul_fold": t.matmul(x.view(2, 2, 3), w.t()),
+        "vec_mat": t.matmul(v, x.t()),
+        "max_dim": x.max(0)[0],
+        "min": x.min(),
+        "nll": f.nll_loss(x.log_softmax(1), t.tensor([0, 1, 2, 0])),
+        "cat": t.cat([x, x]),
+        "stack": t.stack([x, x]),
+        "add_": x.clone().add_(v, alpha=2),
+        "sub_": x.clone().sub_(v),
+        "mul_": x.clone().mul_(2),
+        "div_": x.clone().div_(v),
+        "exp_": x.clone().exp_(),
+    }
+
+
+def test_saved_dict_is_exactly_torchs_saved_names() -> None:
+    """What a backward reads by name (``unpack_all``) is what torch shows as ``_saved_*``, on
+    every node of each graph: what only the backward needs is in the node's slots."""
+    import torch
+
+    import ownership
+
+    def saved(fn: Any) -> list[str]:
+        return sorted(a.removeprefix("_saved_") for a in dir(fn) if a.startswith("_saved_"))
+
+    def pairs(theirs: Any, ours: Any) -> Any:
+        yield theirs, ours
+        for (t_fn, _), (o_fn, _) in zip(theirs.next_functions, ours.next_functions, strict=True):
+            if t_fn is not None and hasattr(o_fn, "unpack_all"):
+                yield from pairs(t_fn, o_fn)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = {**ops(torch), **more_ops(torch)}
+        ours = {**ops(ownership), **more_ops(ownership)}
+    checked = 0
+    for key, y in theirs.items():
+        for t_fn, o_fn in pairs(y.grad_fn, ours[key].grad_fn):
+            assert o_fn.name() == t_fn.name(), key
+            assert sorted(o_fn.unpack_all()) == saved(t_fn), f"{key}: {o_fn.name()}"
+            checked += 1
+    assert checked > len(theirs)

@@ -20,7 +20,9 @@ from ownership.autograd.anomaly_mode import warn_forward
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 
 Edge = tuple["Node | None", int]
-BackwardFn = Callable[[dict[str, Any], tuple[Any, ...]], Sequence[Any]]
+Saved = dict[str, Any]
+"""What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
+Grads = tuple[Any, ...]
 
 _seq = itertools.count()
 
@@ -77,16 +79,42 @@ class Node:
 
 
 class OpNode(Node):
-    """The node of a built-in op: a named backward function plus checked saved tensors."""
+    """The node of a built-in op: a named backward function plus checked saved tensors.
 
-    __slots__ = ("_backward", "_ctx", "_freed_keys", "_had_saved", "_name", "_saved", "_state_keys")
+    The saved values (``_ctx`` and ``_saved``, keyed by name) are exactly what torch shows as
+    ``_saved_<name>``. What only the backward needs lives in typed slots, set by the op that
+    needs it and never defaulted, so a backward that reads one its op did not set raises
+    ``AttributeError`` instead of dropping a gradient:
+
+    - ``needed``: per input, whether it gets a gradient (torch's ``should_compute_output``;
+      set by ``ops.common.inputs_needed``);
+    - ``input_shapes``: the inputs' shapes, to sum a broadcast gradient back to each;
+    - ``other_number``: the ``other`` operand of ``mul``/``div`` when it was a Python number
+      (``None`` for a tensor): torch saves it as a 0-d tensor but multiplies by the number.
+    """
+
+    __slots__ = (
+        "_backward",
+        "_ctx",
+        "_freed_keys",
+        "_had_saved",
+        "_name",
+        "_saved",
+        "_state_keys",
+        "input_shapes",
+        "needed",
+        "other_number",
+    )
+    needed: tuple[bool, ...]
+    input_shapes: tuple[tuple[int, ...], ...]
+    other_number: int | float | bool | None
 
     def __init__(
         self,
         name: str,
         next_functions: tuple[Edge, ...],
         backward: BackwardFn,
-        ctx: dict[str, Any] | None = None,
+        ctx: Saved | None = None,
         num_outputs: int = 1,
     ) -> None:
         super().__init__(next_functions, num_outputs)
@@ -129,7 +157,7 @@ class OpNode(Node):
     def name(self) -> str:
         return self._name
 
-    def unpack_all(self) -> dict[str, Any]:
+    def unpack_all(self) -> Saved:
         """All saved values by name, tensors unpacked (version-checked)."""
         if self._saved is None:
             if self._had_saved:
@@ -146,7 +174,7 @@ class OpNode(Node):
         return vals
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
-        return self._backward(self.unpack_all(), grads)
+        return self._backward(self, self.unpack_all(), grads)
 
     def release(self) -> None:
         if self._saved is not None:
@@ -169,9 +197,16 @@ class OpNode(Node):
 
     def __dir__(self) -> list[str]:
         names = set(super().__dir__())
-        names.update("_saved_" + k for k in self._ctx if not k.startswith("_"))
+        names.update("_saved_" + k for k in self._ctx)
         names.update("_saved_" + k for k in self._saved or self._freed_keys)
         return sorted(names)
+
+
+BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
+"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
+
+``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
+gradient, input shapes) the backward reads from the node's typed slots."""
 
 
 class AccumulateGrad(Node):

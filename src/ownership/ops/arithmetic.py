@@ -18,7 +18,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.autograd.node import OpNode
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.common import (
     check_broadcast,
@@ -35,54 +35,78 @@ from ownership.ops.common import (
 
 
 # ---------------------------------------------------------------- backward formulas
-def bw_add(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+# Each gradient is summed back to its input's shape (the inputs broadcast in the forward).
+def bw_add(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self + alpha * other) = d self + alpha * d other."""
+    gr, alpha = g[0], s["alpha"]
+    self_needed, other_needed = node.needed
+    self_shape, other_shape = node.input_shapes
+    d_other = sum_to(gr if alpha == 1 else gr * alpha, other_shape) if other_needed else None
+    return (sum_to(gr, self_shape) if self_needed else None, d_other)
+
+
+def bw_sub(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self - alpha * other) = d self - alpha * d other."""
+    gr, alpha = g[0], s["alpha"]
+    self_needed, other_needed = node.needed
+    self_shape, other_shape = node.input_shapes
+    d_other = sum_to(-gr if alpha == 1 else gr * -alpha, other_shape) if other_needed else None
+    return (sum_to(gr, self_shape) if self_needed else None, d_other)
+
+
+def bw_mul(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self * other) = other * d self + self * d other."""
     gr = g[0]
-    alpha = s["alpha"]
-    gb = None
-    if s["_other_needed"]:
-        gb = sum_to(gr if alpha == 1 else gr * alpha, s["_other_shape"])
-    return (sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None, gb)
+    self_needed, other_needed = node.needed
+    self_shape, other_shape = node.input_shapes
+    d_self = d_other = None
+    if self_needed:
+        other = s["other"] if node.other_number is None else node.other_number
+        d_self = sum_to(gr * other, self_shape)
+    if other_needed:
+        d_other = sum_to(gr * s["self"], other_shape)
+    return (d_self, d_other)
 
 
-def bw_sub(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_div(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self / other) = d self / other - self * d other / other**2."""
     gr = g[0]
-    alpha = s["alpha"]
-    gb = None
-    if s["_other_needed"]:
-        gb = sum_to(-gr if alpha == 1 else gr * -alpha, s["_other_shape"])
-    return (sum_to(gr, s["_self_shape"]) if s["_self_needed"] else None, gb)
+    self_needed, other_needed = node.needed
+    self_shape, other_shape = node.input_shapes
+    other = s["other"] if node.other_number is None else node.other_number
+    d_self = d_other = None
+    if self_needed:
+        d_self = sum_to(gr / other, self_shape)
+    if other_needed:
+        d_other = sum_to(-gr * s["self"] / (other * other), other_shape)
+    return (d_self, d_other)
 
 
-def bw_mul(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    gr = g[0]
-    ga = gb = None
-    if s.get("_self_needed"):
-        ga = sum_to(gr * s.get("_scalar", s["other"]), s["_self_shape"])
-    if s.get("_other_needed"):
-        gb = sum_to(gr * s["self"], s["_other_shape"])
-    return (ga, gb)
-
-
-def bw_div(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    gr = g[0]
-    other = s.get("_scalar", s["other"])
-    ga = gb = None
-    if s.get("_self_needed"):
-        ga = sum_to(gr / other, s["_self_shape"])
-    if s.get("_other_needed"):
-        gb = sum_to(-gr * s["self"] / (other * other), s["_other_shape"])
-    return (ga, gb)
-
-
-def bw_pow_scalar(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-    e = s["exponent"]
-    x = s["self"]
+def bw_pow_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self ** exponent) = exponent * self ** (exponent - 1) * d self, for a number exponent."""
+    x, e = s["self"], s["exponent"]
     if e == 0:  # torch: zeros_like(self), no history
         return (Tensor._wrap(np.zeros_like(x._data), x.dtype),)
     return (g[0] * mul_scalar(x ** (e - 1), e),)  # grad * (exp * self.pow(exp - 1))
 
 
-def bw_reciprocal(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_pow_tensor(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self ** exponent) = exponent * self ** (exponent - 1) * d self
+    + result * log(self) * d exponent (``log`` of a non-positive base taken as 0, as torch)."""
+    x, e, result = s["self"], s["exponent"], s["result"]
+    self_needed, exponent_needed = node.needed
+    self_shape, exponent_shape = node.input_shapes
+    d_self = d_exponent = None
+    if self_needed:
+        d_self = sum_to(g[0] * e * x ** (e - 1), self_shape)
+    if exponent_needed:
+        safe = OPS["where"](x > 0, x, 1.0)
+        d_exponent = sum_to(g[0] * result * safe.log(), exponent_shape)
+    return (d_self, d_exponent)
+
+
+def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(1 / self) = -result**2 * d self."""
     r = s["result"]
     return (-g[0] * r * r,)
 
@@ -96,7 +120,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     rb = raw(b)
     out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
-        edges_needed(record(out, "AddBackward0", (a, b), bw_add, bin_ctx(a, b, alpha)))
+        binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
     return out
 
 
@@ -109,7 +133,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     rb = raw(b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
-        edges_needed(record(out, "SubBackward0", (a, b), bw_sub, bin_ctx(a, b, alpha)))
+        binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
     return out
 
 
@@ -138,20 +162,17 @@ def rsub(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     out = wrap(b - a._data, dt)
     if needs_grad(a):
-        record(out, "RsubBackward1", (a,), lambda s, g: (-g[0],), {"alpha": 1})
+        record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
 
 
-def bin_ctx(a: Tensor, b: Any, alpha: float | None) -> dict[str, Any]:
-    """What a binary op's backward needs besides saved tensors (``alpha`` only for add/sub).
-
-    Which inputs need a gradient (``_self_needed``, ``_other_needed``) is added once the node
-    exists, by :func:`edges_needed`: it depends on the node's edges, not on ``requires_grad``.
-    """
-    ctx: dict[str, Any] = {"_self_shape": shape_of(a), "_other_shape": shape_of(b)}
-    if alpha is not None:
-        ctx["alpha"] = alpha
-    return ctx
+def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
+    """Give a binary node what its backward reads besides saved values: the inputs' shapes,
+    ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
+    gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
+    node.input_shapes = (shape_of(a), shape_of(b))
+    node.other_number = None if isinstance(b, Tensor) else b
+    return inputs_needed(node)
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
@@ -161,14 +182,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
     check_broadcast(a, b)
     out = wrap(a._data * raw(b), dt)
     if needs_grad(a, b):
-        node = record(out, "MulBackward0", (a, b), bw_mul, bin_ctx(a, b, None))
-        save_binary(node, a, b)
+        save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
     return out
-
-
-def edges_needed(node: OpNode) -> tuple[bool, ...]:
-    """Which of a binary node's inputs (``self``, ``other``) get a gradient (have an edge)."""
-    return inputs_needed(node, "self", "other")
 
 
 def wrapped_scalar(b: Any) -> Tensor:
@@ -182,21 +197,15 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     "Needs grad" is torch's ``should_compute_output``: the input has an edge in the graph (a
     view made under no_grad reports requires_grad but has none).
     """
-    a_needed, b_needed = edges_needed(node)
-    b_grad = b_needed
+    a_needed, b_needed = binary_node(node, a, b)
     if a_needed:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save("other", wrapped_scalar(b), wrapped_number=True)
-        if not isinstance(b, Tensor):
-            node._ctx["_scalar"] = b
     else:
-        node._ctx["other"] = None
-    if b_grad:
-        node.save("self", a)
-    else:
-        node._ctx["self"] = None
+        node.save("other", None)
+    node.save("self", a if b_needed else None)
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
@@ -204,7 +213,7 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
     if needs_grad(a):
-        record(out, "MulBackward1", (a,), lambda s, g: (g[0] * s["other"],), {"other": k})
+        record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
     return out
 
 
@@ -213,7 +222,7 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
     if needs_grad(a):
-        record(out, "DivBackward1", (a,), lambda s, g: (g[0] / s["other"],), {"other": k})
+        record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
     return out
 
 
@@ -226,17 +235,12 @@ def div(a: Tensor, b: Any) -> Tensor:
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
     if needs_grad(a, b):
-        node = record(out, "DivBackward0", (a, b), bw_div, bin_ctx(a, b, None))
+        node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save("other", wrapped_scalar(b), wrapped_number=True)
-        if not isinstance(b, Tensor):
-            node._ctx["_scalar"] = b
-        if edges_needed(node)[1]:
-            node.save("self", a)
-        else:
-            node._ctx["self"] = None
+        node.save("self", a if binary_node(node, a, b)[1] else None)
     return out
 
 
@@ -266,20 +270,8 @@ def pow_(a: Tensor, e: Any) -> Tensor:
         check_broadcast(a, e)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
         if needs_grad(a, e):
-            ctx = bin_ctx(a, e, None)
-
-            def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
-                x, ex, r = s["self"], s["exponent"], s["result"]
-                ga = gb = None
-                if s["_self_needed"]:
-                    ga = sum_to(g[0] * ex * x ** (ex - 1), s["_self_shape"])
-                if s["_other_needed"]:
-                    safe = OPS["where"](x > 0, x, 1.0)
-                    gb = sum_to(g[0] * r * safe.log(), s["_other_shape"])
-                return (ga, gb)
-
-            node = record(out, "PowBackward1", (a, e), bw, ctx)
-            edges_needed(node)
+            node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
+            binary_node(node, a, e)
             node.save("self", a)
             node.save("exponent", e)
             node.save("result", out, is_output=True)
@@ -312,7 +304,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     if needs_grad(a):
         base = float(np.log(b)) if b > 0 else float("nan")
         node = record(
-            out, "PowBackward2", (a,), lambda s, g: (g[0] * s["result"] * base,), {"self": b}
+            out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
         )
         node.save("exponent", a)
         node.save("result", out, is_output=True)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import needs_grad, record, sum_to, wrap
 
 
@@ -29,7 +30,7 @@ def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
     out = wrap(np.where(mask, grad._data, 0), grad.dtype)
     if needs_grad(grad, result):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             return (threshold_backward(g[0], result), _zeros(g[0]))
 
         record(out, "ThresholdBackwardBackward0", (grad, result), bw)
@@ -42,7 +43,7 @@ def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
     out = wrap(grad._data * (1 - r) * r, grad.dtype)
     if needs_grad(grad, result):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             return (sigmoid_backward(g[0], result), g[0] * grad * (1 - 2 * result))
 
         record(out, "SigmoidBackwardBackward0", (grad, result), bw)
@@ -55,7 +56,7 @@ def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
     out = wrap(grad._data * (1 - r * r), grad.dtype)
     if needs_grad(grad, result):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             return (tanh_backward(g[0], result), -2 * result * grad * g[0])
 
         record(out, "TanhBackwardBackward0", (grad, result), bw)
@@ -75,7 +76,7 @@ def linear_in_grad(
     out = value.detach()
     if needs_grad(grad, reads):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             return (transpose(g[0]), _zeros(reads))
 
         record(out, name, (grad, reads), bw)
@@ -92,7 +93,7 @@ def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     out = wrap(r * (go - (go * r).sum(axis=_axis(output, dim), keepdims=True)), grad.dtype)
     if needs_grad(grad, output):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             gg = g[0]  # torch's softmax_double_backward for the output
             d_out = (
                 grad * gg
@@ -112,7 +113,7 @@ def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     out = wrap(go - np.exp(output._data) * total, grad.dtype)
     if needs_grad(grad, output):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             gg = g[0]  # torch's formulas (log_softmax_double_backward for the output)
             z = output.exp()
             weighted = (gg * z).sum(dim, keepdim=True)
@@ -132,7 +133,7 @@ def mse_loss_backward(
     out = wrap(grad._data * (input._data - target._data) * scale, grad.dtype)
     if needs_grad(grad, input, target):
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             gg = g[0]  # torch's mse_loss_double_backward(_grad_output)
             if reduced:
                 ones = Tensor._wrap(np.ones(grad._data.shape, grad._data.dtype), grad.dtype)

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
+from ownership.autograd.node import BackwardFn, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
 
 Scalar = int | float | bool
@@ -95,9 +95,12 @@ def record(
     name: str,
     inputs: Sequence[Any],
     backward: BackwardFn,
-    ctx: dict[str, Any] | None = None,
+    ctx: Saved | None = None,
 ) -> OpNode:
-    """Attach a new node ``name`` to ``out`` with edges to ``inputs`` (non-tensors get no edge)."""
+    """Attach a new node ``name`` to ``out`` with edges to ``inputs`` (non-tensors get no edge).
+
+    ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
+    ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
     node = OpNode(
         name,
         tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in inputs),
@@ -111,16 +114,15 @@ def record(
     return node
 
 
-def inputs_needed(node: OpNode, *names: str) -> tuple[bool, ...]:
+def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     """Which inputs of ``node`` get a gradient: those with an edge in the graph.
 
     This is torch's ``should_compute_output``, and it decides what an op saves: a view made under
     no_grad reports ``requires_grad=True`` but has no edge, so nothing is saved for its gradient.
-    Each flag is also recorded in the node's context as ``_<name>_needed`` for the backward.
+    The flags are kept in the node's ``needed`` slot for the backward, decided now: a later
+    in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
-    flags = tuple(n is not None for n, _ in node.next_functions)
-    for name, flag in zip(names, flags, strict=False):
-        node._ctx[f"_{name}_needed"] = flag
+    node.needed = flags = tuple(n is not None for n, _ in node.next_functions)
     return flags
 
 

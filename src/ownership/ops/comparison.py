@@ -16,6 +16,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.common import check_broadcast, needs_grad, operand, raw, record, sum_to, wrap
 
@@ -65,14 +66,14 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
             return (
                 sum_to(g[0] * m, sa) if at is not None else None,
                 sum_to(g[0] * (1 - m), sb) if bt is not None else None,
             )
 
-        record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
+        record(out, "WhereBackward0", (None, at, bt), lambda node, s, g: (None, *bw(node, s, g)))
     return out
 
 

@@ -27,7 +27,7 @@ def clone(t: Tensor) -> Tensor:
     """A copy in fresh storage (version 0), ``CloneBackward0``."""
     out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
     if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return inference_mode.copied(t, out)
 
 
@@ -37,7 +37,7 @@ def contiguous(t: Tensor) -> Tensor:
         return t
     out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
     if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda s, g: (g[0],))
+        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return out
 
 
@@ -57,7 +57,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     src = t.dtype
     out = wrap(t._data.astype(dt.np), dt)
     if needs_grad(t) and dt.is_floating_point:
-        record(out, "ToCopyBackward0", (t,), lambda s, g: (g[0].to(src),))
+        record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
     return inference_mode.copied(t, out)
 
 

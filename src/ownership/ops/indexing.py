@@ -17,6 +17,7 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.arguments import tp_name
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
@@ -200,7 +201,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             out,
             "IndexBackward0",
             (t,),
-            lambda s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
+            lambda node, s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
             {"indices": npkey, "self_sym_sizes": shape},
         )
         node.save_state("indices")
@@ -218,7 +219,7 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
     if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
         out._storage.counter.value = 1
     if needs_grad(g):
-        record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
+        record(out, "IndexingBackwardBackward0", (g,), lambda node, s, gg: (getitem(gg[0], key),))
     return out
 
 
@@ -255,7 +256,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         new[npkey] = _raw(v)
         return new
 
-    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
         mask[s["indices"]] = 0
         gv = None

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout, observers
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
+from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
@@ -131,8 +131,8 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         result_dtype(a, b),
         "AddBackward0",
         ar.bw_add,
-        ar.bin_ctx(a, b, alpha),
-        ar.edges_needed,
+        {"alpha": alpha},
+        lambda node: ar.binary_node(node, a, b),
     )
 
 
@@ -153,8 +153,8 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         result_dtype(a, b),
         "SubBackward0",
         ar.bw_sub,
-        ar.bin_ctx(a, b, alpha),
-        ar.edges_needed,
+        {"alpha": alpha},
+        lambda node: ar.binary_node(node, a, b),
     )
 
 
@@ -183,7 +183,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         result_dtype(a, b),
         "MulBackward0",
         ar.bw_mul,
-        ar.bin_ctx(a, b, None),
+        None,
         _save_binary_inplace(a, b),
     )
 
@@ -202,16 +202,12 @@ def div_(a: Tensor, b: Any) -> Tensor:
 
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
-        if not isinstance(b, Tensor):
-            node._ctx["_scalar"] = b
-        if ar.edges_needed(node)[1]:
+        if ar.binary_node(node, a, b)[1]:
             node.save("self", _snapshot(a))
         else:
             node._ctx["self"] = None
 
-    return run_inplace(
-        a, (b,), compute, dt, "DivBackward0", ar.bw_div, ar.bin_ctx(a, b, None), save
-    )
+    return run_inplace(a, (b,), compute, dt, "DivBackward0", ar.bw_div, None, save)
 
 
 def pow_inplace(a: Tensor, e: Any) -> Tensor:
@@ -297,7 +293,7 @@ def fill_(a: Tensor, value: Any) -> Tensor:
     def compute() -> NDArray[Any]:
         return np.broadcast_to(np.asarray(_raw(v), dtype=a.dtype.np), a._data.shape)
 
-    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         return (g[0] * 0, g[0].sum() if isinstance(v, Tensor) else None)
 
     name = "FillBackward2" if not isinstance(v, Tensor) else "FillBackward3"
@@ -314,7 +310,7 @@ def zero_(a: Tensor) -> Tensor:
         lambda: np.zeros_like(a._data),
         a.dtype,
         "ZeroBackward0",
-        lambda s, g: (g[0] * 0,),
+        lambda node, s, g: (g[0] * 0,),
         check_overlap=False,
     )
 
@@ -340,7 +336,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
             )
         return np.broadcast_to(raw, a._data.shape).astype(a.dtype.np)
 
-    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         from ownership.ops.common import sum_to
 
         gs = None
@@ -356,7 +352,12 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
 def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
     return run_inplace(
-        a, (), lambda: sample(a._data.shape), a.dtype, "RandomBackward", lambda s, g: (g[0] * 0,)
+        a,
+        (),
+        lambda: sample(a._data.shape),
+        a.dtype,
+        "RandomBackward",
+        lambda node, s, g: (g[0] * 0,),
     )
 
 

@@ -56,7 +56,7 @@ def _rebuild(
 def _like(
     name: str, ctx: dict[str, Any], backward: Callable[[Any], Any]
 ) -> Callable[[Any], OpNode]:
-    return lambda edge: OpNode(name, (edge,), lambda s, g: (backward(g[0]),), ctx)
+    return lambda edge: OpNode(name, (edge,), lambda node, s, g: (backward(g[0]),), ctx)
 
 
 def _apply(

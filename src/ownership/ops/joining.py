@@ -17,6 +17,7 @@ from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks
@@ -42,7 +43,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
     ts, d, dt = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
     out = wrap(np.stack([x._data for x in ts], axis=d), dt)
     if needs_grad(*ts):
-        record(out, "StackBackward0", ts, lambda s, g: g[0].unbind(d), {"dim": d})
+        record(out, "StackBackward0", ts, lambda node, s, g: g[0].unbind(d), {"dim": d})
     return out
 
 
@@ -54,7 +55,7 @@ def cat(*args: Any, **kwargs: Any) -> Tensor:
     if needs_grad(*ts):
         sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             out_g, start = [], 0
             for n in sizes:
                 if n is None:  # a skipped 1-D empty input (torch's legacy rule)

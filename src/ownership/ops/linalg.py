@@ -6,13 +6,11 @@ of two vectors ``DotBackward0``, matrix @ vector ``MvBackward0``; batched inputs
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import OpNode
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
 
@@ -47,11 +45,13 @@ def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
     )
 
 
-def _bw_mm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self @ mat2) = d self @ mat2 + self @ d mat2."""
     gr = g[0]
-    ga = gr.mm(s["mat2"].t()) if s["_self_needed"] else None
-    gb = s["self"].t().mm(gr) if s["_mat2_needed"] else None
-    return (ga, gb)
+    self_needed, mat2_needed = node.needed
+    d_self = gr.mm(s["mat2"].t()) if self_needed else None
+    d_mat2 = s["self"].t().mm(gr) if mat2_needed else None
+    return (d_self, d_mat2)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
@@ -77,7 +77,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        a_needed, b_needed = inputs_needed(node, "self", "mat2")
+        a_needed, b_needed = inputs_needed(node)
         node.save("mat2", b if a_needed else None)
         node.save("self", a if b_needed else None)
     return out
@@ -99,19 +99,29 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
         )
     out = wrap(np.dot(a._data, b._data), a.dtype)
     if needs_grad(a, b):
-        node = record(
-            out,
-            "DotBackward0",
-            (a, b),
-            lambda s, g: (
-                g[0] * s["tensor"] if s["_self_needed"] else None,
-                g[0] * s["self"] if s["_tensor_needed"] else None,
-            ),
-        )
-        a_needed, b_needed = inputs_needed(node, "self", "tensor")
+        node = record(out, "DotBackward0", (a, b), _bw_dot)
+        a_needed, b_needed = inputs_needed(node)
         node.save("tensor", b if a_needed else None)
         node.save("self", a if b_needed else None)
     return out
+
+
+def _bw_dot(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self . tensor) = d self . tensor + self . d tensor."""
+    self_needed, tensor_needed = node.needed
+    return (
+        g[0] * s["tensor"] if self_needed else None,
+        g[0] * s["self"] if tensor_needed else None,
+    )
+
+
+def _bw_mv(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self @ vec) = d self @ vec + self @ d vec (``d self`` is the outer product)."""
+    self_needed, vec_needed = node.needed
+    return (
+        g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if self_needed else None,
+        s["self"].t().mv(g[0]) if vec_needed else None,
+    )
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
@@ -126,26 +136,20 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
         raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
     out = wrap(a._data @ v._data, a.dtype)
     if needs_grad(a, v):
-        node = record(
-            out,
-            "MvBackward0",
-            (a, v),
-            lambda s, g: (
-                g[0].unsqueeze(1).mm(s["vec"].unsqueeze(0)) if s["_self_needed"] else None,
-                s["self"].t().mv(g[0]) if s["_vec_needed"] else None,
-            ),
-        )
-        a_needed, v_needed = inputs_needed(node, "self", "vec")
+        node = record(out, "MvBackward0", (a, v), _bw_mv)
+        a_needed, v_needed = inputs_needed(node)
         node.save("vec", v if a_needed else None)
         node.save("self", a if v_needed else None)
     return out
 
 
-def _bw_bmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_bmm(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(self @ mat2) batched: d self @ mat2 + self @ d mat2 per batch entry."""
     gr = g[0]
-    ga = bmm(gr, s["mat2"].transpose(1, 2)) if s["_self_needed"] else None
-    gb = bmm(s["self"].transpose(1, 2), gr) if s["_mat2_needed"] else None
-    return (ga, gb)
+    self_needed, mat2_needed = node.needed
+    d_self = bmm(gr, s["mat2"].transpose(1, 2)) if self_needed else None
+    d_mat2 = bmm(s["self"].transpose(1, 2), gr) if mat2_needed else None
+    return (d_self, d_mat2)
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
@@ -164,7 +168,7 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(out, "BmmBackward0", (a, b), _bw_bmm)
-        a_needed, b_needed = inputs_needed(node, "self", "mat2")
+        a_needed, b_needed = inputs_needed(node)
         node.save("mat2", b if a_needed else None)
         node.save("self", a if b_needed else None)
     return out
@@ -179,7 +183,7 @@ def _unsafe_view(t: Tensor, shape: tuple[int, ...]) -> Tensor:
             out,
             "UnsafeViewBackward0",
             (t,),
-            lambda s, g: (g[0].reshape(src),),
+            lambda node, s, g: (g[0].reshape(src),),
             {"self_sym_sizes": src},
         )
     return out
@@ -194,7 +198,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
         node = OpNode(
             "SqueezeBackward4",
             ((t._grad_fn, t._output_nr),),
-            lambda s, g: (g[0].reshape(shape),),
+            lambda node, s, g: (g[0].reshape(shape),),
             {"dim": 0, "self_sym_sizes": shape},
         )
         t._set_grad_fn(node)

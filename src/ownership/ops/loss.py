@@ -8,6 +8,7 @@ import numpy as np
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
@@ -81,7 +82,7 @@ def nll_loss(
         onehot = np.negative(onehot, out=onehot, where=onehot != 0).reshape(shape)
         w = total_weight
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             oh = Tensor._wrap(onehot, input.dtype)
             with grad_mode.no_grad():
                 gr = g[0]
@@ -178,7 +179,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
 
         in_needed, target_needed = input.requires_grad, target.requires_grad
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             x, y = s["self"], s["target"]
             k = n if red == 1 else None
             return (

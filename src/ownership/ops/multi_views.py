@@ -16,6 +16,7 @@ from typing import Any
 
 from ownership import grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import MULTI_OUTPUT
 from ownership.op_registry import OPS
 from ownership.ops import checks
@@ -66,7 +67,7 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     pst = tuple(s for i, s in enumerate(st) if i != d)
     pieces = [(pshape, pst, t._offset + i * st[d]) for i in range(n)]
 
-    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         like = next(x for x in g if x is not None)
         return (OPS["stack"](_fill_none(g, [pshape] * n, like), d),)
 
@@ -104,7 +105,7 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         shapes.append(tuple(pshape))
         start += n
 
-    def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         like = next(x for x in g if x is not None)
         return (OPS["cat"](_fill_none(g, shapes, like), d),)
 

@@ -23,7 +23,8 @@ import numpy as np
 
 from ownership import grad_mode
 from ownership._tensor import Tensor
-from ownership.ops.common import inputs_needed, needs_grad, record, sum_to, wrap
+from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
 
 
 # ---------------------------------------------------------------- addmm and linear
@@ -32,13 +33,16 @@ def _scaled(t: Tensor, factor: Any) -> Tensor:
     return t if factor == 1 else t * factor
 
 
-def _bw_addmm(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(beta * self + alpha * mat1 @ mat2) = beta * d self (summed back to its shape)
+    + alpha * (d mat1 @ mat2 + mat1 @ d mat2)."""
     gr = g[0]
     alpha, beta = s["alpha"], s["beta"]
-    gs = sum_to(_scaled(gr, beta), s["_self_shape"]) if s["_self_needed"] else None
-    g1 = _scaled(gr.mm(s["mat2"].t()), alpha) if s["_mat1_needed"] else None
-    g2 = _scaled(s["mat1"].t().mm(gr), alpha) if s["_mat2_needed"] else None
-    return (gs, g1, g2)
+    self_needed, mat1_needed, mat2_needed = node.needed
+    d_self = sum_to(_scaled(gr, beta), node.input_shapes[0]) if self_needed else None
+    d_mat1 = _scaled(gr.mm(s["mat2"].t()), alpha) if mat1_needed else None
+    d_mat2 = _scaled(s["mat1"].t().mm(gr), alpha) if mat2_needed else None
+    return (d_self, d_mat1, d_mat2)
 
 
 def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
@@ -72,7 +76,6 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
         out = wrap(prod + (bias._data if beta == 1 else bias._data * beta), mat1.dtype)
     if needs_grad(bias, mat1, mat2):
         ctx = {
-            "_self_shape": tuple(bias._data.shape),
             "alpha": alpha,
             "beta": beta,
             "mat1_sym_sizes": (n, k),
@@ -81,7 +84,8 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
             "mat2_sym_strides": mat2.stride(),
         }
         node = record(out, "AddmmBackward0", (bias, mat1, mat2), _bw_addmm, ctx)
-        _, mat1_needed, mat2_needed = inputs_needed(node, "self", "mat1", "mat2")
+        node.input_shapes = (tuple(bias._data.shape), (n, k), (k2, p))
+        _, mat1_needed, mat2_needed = inputs_needed(node)
         node.save("mat1", mat1 if mat2_needed else None)
         node.save("mat2", mat2 if mat1_needed else None)
     return out
@@ -109,10 +113,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 # ---------------------------------------------------------------- batch norm
-def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bn_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """The gradients of ``(x - mean) * invstd * weight + bias`` per channel (dim 1); in training
+    ``mean`` and ``invstd`` are the batch's and depend on ``x`` too."""
     gr = g[0]
     x, weight = s["input"], s["weight"]
-    dims, shape = s["_dims"], s["_shape"]
+    dims, shape, count = _channel_geometry(node.input_shapes[0])
+    input_needed, weight_needed, bias_needed = node.needed
     if s["training"]:
         if grad_mode.is_grad_enabled():  # create_graph: let mean and invstd depend on x
             mean = x.mean(dims, keepdim=True)
@@ -126,18 +133,20 @@ def _bn_backward(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     gb = gr.sum(dims)
     gw = (gr * xhat).sum(dims)
     scale = invstd if weight is None else invstd * weight.view(shape)
-    if not s["_input_needed"]:
+    if not input_needed:
         gi = None
     elif s["training"]:
-        m = s["_count"]
-        gi = (gr - gb.view(shape) / m - xhat * (gw.view(shape) / m)) * scale
+        gi = (gr - gb.view(shape) / count - xhat * (gw.view(shape) / count)) * scale
     else:
         gi = gr * scale
-    return (
-        gi,
-        gw if s["_weight_needed"] else None,
-        gb if s["_bias_needed"] else None,
-    )
+    return (gi, gw if weight_needed else None, gb if bias_needed else None)
+
+
+def _channel_geometry(size: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """For an input of ``size`` normalised per channel (dim 1): the dims reduced over, the shape
+    a channel's statistic is viewed as to broadcast, and how many values each channel has."""
+    c = size[1] if len(size) > 1 else 1
+    return (0, *range(2, len(size))), (1, c) + (1,) * (len(size) - 2), math.prod(size) // c
 
 
 def _check_batch_norm_dtypes(input: Tensor, params: tuple[Tensor | None, ...]) -> None:
@@ -194,9 +203,7 @@ def batch_norm(
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    dims = (0, *range(2, x.ndim))
-    shape = (1, c) + (1,) * (x.ndim - 2)
-    count = x.size // c
+    dims, shape, count = _channel_geometry(x.shape)
     use_batch = training
     acc = x.astype(np.float64)
     if use_batch:
@@ -216,15 +223,10 @@ def batch_norm(
     shift = -mean * scale + (0 if bias is None else bias._data)
     out = wrap(acc * scale.reshape(shape) + shift.reshape(shape), input.dtype)
     if needs_grad(input, weight, bias):
-        ctx = {
-            "eps": eps,
-            "training": use_batch,
-            "_dims": dims,
-            "_shape": shape,
-            "_count": count,
-        }
+        ctx = {"eps": eps, "training": use_batch}
         node = record(out, "NativeBatchNormBackward0", (input, weight, bias), _bn_backward, ctx)
-        inputs_needed(node, "input", "weight", "bias")
+        node.input_shapes = (x.shape, shape_of(weight), shape_of(bias))
+        inputs_needed(node)
         stats = (mean, invstd) if use_batch else (np.empty(0), np.empty(0))
         node.save("input", input)
         node.save("weight", weight)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS
 from ownership.ops import checks
@@ -85,7 +86,7 @@ def sum_(
                 out,
                 "SumBackward0",
                 (t,),
-                lambda s, g: (_expand_back(g[0], shape, None, False),),
+                lambda node, s, g: (_expand_back(g[0], shape, None, False),),
                 {"self_sym_sizes": shape},
             )
         else:
@@ -93,7 +94,7 @@ def sum_(
                 out,
                 "SumBackward1",
                 (t,),
-                lambda s, g: (_expand_back(g[0], shape, dims, keepdim),),
+                lambda node, s, g: (_expand_back(g[0], shape, dims, keepdim),),
                 {"dim": dims, "keepdim": keepdim, "self_sym_sizes": shape},
             )
     return out
@@ -125,7 +126,7 @@ def mean(
                 out,
                 "MeanBackward0",
                 (t,),
-                lambda s, g: (_expand_back(g[0], shape, None, False) / n,),
+                lambda node, s, g: (_expand_back(g[0], shape, None, False) / n,),
                 {"self_sym_sizes": shape, "self_sym_numel": n},
             )
         else:
@@ -133,7 +134,7 @@ def mean(
                 out,
                 "MeanBackward1",
                 (t,),
-                lambda s, g: (_expand_back(g[0], shape, dims, keepdim) / n,),
+                lambda node, s, g: (_expand_back(g[0], shape, dims, keepdim) / n,),
                 {
                     "dim": dims,
                     "keepdim": keepdim,
@@ -144,7 +145,7 @@ def mean(
     return out
 
 
-def _bw_max_all(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
     # torch's evenly_distribute_backward: the gradient is shared by the elements equal to the
     # result (NaN counts as equal to a NaN result); where none is, it is zero
     self, result = s["self"], s["result"]
@@ -186,7 +187,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
 
-        def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             if nd == 0:
                 return (g[0],)
             mask = np.zeros(shape, dtype=t.dtype.np)

@@ -8,16 +8,19 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad, record, wrap
 
 
-def _bw_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d softmax(self) = result * (d - sum(d * result, dim)): torch's ``_softmax_backward_data``."""
     return (softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 
-def _bw_log_softmax(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_log_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d log_softmax(self) = d - exp(result) * sum(d, dim): torch's ``_log_softmax_backward_data``."""
     return (log_softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership._tensor import Tensor
-from ownership.autograd.node import OpNode, gradient_edge
+from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -61,7 +61,7 @@ def norm(
     if needs_grad(t):
         shape = tuple(t._data.shape)
 
-        def backward(s: dict[str, Any], g: tuple[Any, ...]) -> tuple[Any]:
+        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
             x, result = s["self"], s["result"]
             r = _keep(result, shape, axes, keepdim)
             go = _keep(g[0], shape, axes, keepdim)
@@ -117,7 +117,7 @@ def var(
     if needs_grad(t):
         axes, shape = _axes(t, dim), tuple(t._data.shape)
 
-        def backward(s: dict[str, Any], g: tuple[Any, ...]) -> tuple[Any]:
+        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
             x = s["self"]
             centred = x - x.mean(axes, keepdim=True) if axes is not None else x - x.mean()
             return (_keep(g[0], shape, axes, keepdim) * centred * (2.0 / (n - c)),)
@@ -144,7 +144,7 @@ def var_mean(
     if needs_grad(t):
         axes, shape = _axes(t, dim), tuple(t._data.shape)
 
-        def backward(s: dict[str, Any], g: tuple[Any, ...]) -> tuple[Any]:
+        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
             x = s["self"]
             total = None
             if g[0] is not None:
@@ -171,7 +171,7 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     out = wrap(np.where(x > threshold, x, np.asarray(value, dtype=x.dtype)), input.dtype)
     if needs_grad(input):
 
-        def backward(s: dict[str, Any], g: tuple[Any, ...]) -> tuple[Any]:
+        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
             return (g[0] * (s["self"] > threshold).to(g[0].dtype),)
 
         node = record(out, "ThresholdBackward0", (input,), backward, {"threshold": threshold})

@@ -19,45 +19,55 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad, raw, record, wrap
 
 
 # ---------------------------------------------------------------- backward formulas
-def bw_neg(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_neg(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(-self) = -d self."""
     return (-g[0],)
 
 
-def bw_exp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_exp(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d exp(self) = result * d self."""
     return (g[0] * s["result"],)
 
 
-def bw_log(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_log(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d log(self) = d self / self."""
     return (g[0] / s["self"],)
 
 
-def bw_sqrt(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_sqrt(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d sqrt(self) = d self / (2 * result)."""
     return (g[0] / (s["result"] * 2),)
 
 
-def bw_abs(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_abs(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d abs(self) = sgn(self) * d self."""
     return (g[0] * sign(s["self"], "SgnBackward0"),)  # torch's abs backward: grad * self.sgn()
 
 
-def bw_sigmoid(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_sigmoid(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d sigmoid(self) = result * (1 - result) * d self."""
     return (sigmoid_backward(g[0], s["result"]),)
 
 
-def bw_tanh(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_tanh(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d tanh(self) = (1 - result**2) * d self."""
     return (tanh_backward(g[0], s["result"]),)
 
 
-def bw_relu(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d relu(self) = d self where result > 0, else 0."""
     return (threshold_backward(g[0], s["result"]),)
 
 
-def bw_clamp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_clamp(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d clamp(self, min, max) = d self where min <= self <= max, else 0."""
     x = s["self"]._data
     mask = np.ones(x.shape, dtype=bool)
     lo, hi = s["min"], s["max"]
@@ -68,11 +78,13 @@ def bw_clamp(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     return (g[0] * Tensor._wrap(mask.astype(x.dtype), s["self"].dtype),)
 
 
-def bw_sin(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_sin(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d sin(self) = cos(self) * d self."""
     return (g[0] * s["self"].cos(),)
 
 
-def bw_cos(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def bw_cos(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d cos(self) = -sin(self) * d self."""
     return (g[0] * -s["self"].sin(),)
 
 
@@ -169,7 +181,7 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals)."""
     out = wrap(np.sign(a._data), a.dtype)
     if needs_grad(a):
-        record(out, node, (a,), lambda s, g: (g[0] * 0,))
+        record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
     return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.layout import Size
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, touch_history
@@ -39,7 +40,7 @@ def _make(
     return out
 
 
-def _bw_view(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
@@ -105,7 +106,7 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(t, new)
 
 
-def _bw_t(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].t(),)
 
 
@@ -121,7 +122,7 @@ def t_(t: Tensor) -> Tensor:
     )
 
 
-def _bw_permute(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
     dims = s["dims"]
     inv = [0] * len(dims)
     for i, d in enumerate(dims):
@@ -187,7 +188,7 @@ def matrix_t(t: Tensor) -> Tensor:
     return transpose(t, -2, -1)
 
 
-def _bw_transpose(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].transpose(s["dim0"], s["dim1"]),)
 
 
@@ -211,7 +212,7 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     )
 
 
-def _bw_expand(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
     from ownership.ops.common import sum_to
 
     return (sum_to(g[0], s["self_sym_sizes"]),)
@@ -236,7 +237,7 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
     )
 
 
-def _bw_unsqueeze(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].squeeze(s["dim"]),)
 
 
@@ -277,7 +278,7 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     )
 
 
-def _bw_slice(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     key = [slice(None)] * len(s["self_sym_sizes"])
     key[s["dim"]] = slice(s["start"], s["end"], s["step"])
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
@@ -337,7 +338,7 @@ def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     return slice_dim(t, d, start, start + length, 1)
 
 
-def _bw_select(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
+def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
     key: list[Any] = [slice(None)] * len(s["self_sym_sizes"])
     key[s["dim"]] = s["index"]
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
@@ -372,7 +373,13 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
 def alias(t: Tensor) -> Tensor:
     """The same elements as a new view (``AliasBackward0``), what ``t[...]`` returns."""
     return _make(
-        t, tuple(t._data.shape), t.stride(), t._offset, "AliasBackward0", lambda s, g: (g[0],), {}
+        t,
+        tuple(t._data.shape),
+        t.stride(),
+        t._offset,
+        "AliasBackward0",
+        lambda node, s, g: (g[0],),
+        {},
     )
 
 
