@@ -2,8 +2,9 @@
 
 This layer owns what a tensor *is*: its storage and version counter, its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
-``.grad``, ``.data`` versus ``detach``, and printing. The in-place rules are in
-:mod:`ownership.inplace_rules`; conversions to Python and numpy values are inherited from
+``.grad``, ``.data`` versus ``detach``, and printing. The in-place contract is
+:mod:`ownership.inplace_rules`; how a view's history follows its base,
+:mod:`ownership.autograd.view_history`; conversions to Python and numpy values are inherited from
 :class:`~ownership.tensor_conversion.TensorConversion`; the op methods (``x + y``, ``x.view``,
 ``x.add_``) from :class:`~ownership.tensor_methods.TensorMethods`, which reaches
 :mod:`ownership.ops` through :mod:`ownership.op_registry`, so that this file never imports a
@@ -29,7 +30,6 @@ from ownership import (
     dtypes,
     grad_mode,
     inference_mode,
-    inplace_rules,
     layout,
     printing,
     tensor_copying,
@@ -37,8 +37,8 @@ from ownership import (
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
+from ownership.autograd.view_history import CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
-from ownership.inplace_rules import DEFAULT, INFERENCE_MODE, NO_GRAD_MODE
 from ownership.layout import Size
 from ownership.storage import Storage, storage_for
 from ownership.tensor_conversion import TensorConversion
@@ -104,7 +104,7 @@ class Tensor(TensorConversion, TensorMethods):
     _output_nr: builtins.int
     _grad: Tensor | None
     _base: Tensor | None
-    _creation_meta: str
+    _creation_meta: CreationMeta
     _view_version: builtins.int
     _retains_grad: builtins.bool
     _acc: Any
@@ -134,7 +134,7 @@ class Tensor(TensorConversion, TensorMethods):
         t._output_nr = 0
         t._grad = None
         t._base = None
-        t._creation_meta = DEFAULT
+        t._creation_meta = CreationMeta.DEFAULT
         t._view_version = 0
         t._retains_grad = False
         t._acc = None
@@ -169,11 +169,11 @@ class Tensor(TensorConversion, TensorMethods):
         t._base = base
         meta = self._creation_meta
         if self._storage.counter.inference:
-            meta = DEFAULT
+            meta = CreationMeta.DEFAULT
         elif inference_mode._state.enabled:
-            meta = INFERENCE_MODE
+            meta = CreationMeta.INFERENCE_MODE
         elif not grad_mode._state.enabled:
-            meta = NO_GRAD_MODE
+            meta = CreationMeta.NO_GRAD_MODE
         t._creation_meta = meta
         t._view_version = self._storage.counter.value
         t._retains_grad = False
@@ -293,7 +293,7 @@ class Tensor(TensorConversion, TensorMethods):
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves)."""
         if self._base is not None and self._view_version != self._storage.counter.value:
-            self._refresh_view_grad_fn()
+            refresh_view_grad_fn(self)
         return self._grad_fn
 
     @grad_fn.setter
@@ -311,10 +311,6 @@ class Tensor(TensorConversion, TensorMethods):
 
     def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
         return (tuple(self._data.shape), self.stride(), self._offset)
-
-    def _refresh_view_grad_fn(self) -> None:
-        """After the storage changed, a differentiable view's grad_fn becomes a window on its base."""
-        inplace_rules.refresh_view_grad_fn(self)
 
     def _set_grad_fn(self, node: Node) -> None:
         """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
@@ -513,24 +509,6 @@ class Tensor(TensorConversion, TensorMethods):
     @data.deleter
     def data(self) -> None:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-    # ------------------------------------------------------------------ in-place protocol
-    def _check_inplace(self) -> None:
-        """torch's check_inplace, for an in-place op that will be recorded."""
-        inplace_rules.check_inplace(self)
-
-    def _check_writable(
-        self,
-        result_shape: tuple[builtins.int, ...],
-        result_dtype: DType,
-        check_overlap: builtins.bool = True,
-    ) -> None:
-        """Errors an in-place write raises in any grad mode: growth, overlap, narrowing cast."""
-        inplace_rules.check_writable(self, result_shape, result_dtype, check_overlap)
-
-    def _set_history_inplace(self, node: Node) -> None:
-        """After a recorded in-place op: this tensor's history becomes ``node`` (via CopySlices for views)."""
-        inplace_rules.set_history_inplace(self, node)
 
     def __hash__(self) -> builtins.int:
         return id(self)

@@ -128,5 +128,5 @@ def copied(source: Any, copy: T) -> T:
     and inference mode is off, torch makes the copy with an in-place ``copy_``, so the new
     (normal) tensor starts at version 1. Returns ``copy``."""
     if source._storage.counter.inference and not _state.enabled:
-        copy._storage.counter.value += 1  # type: ignore[attr-defined]
+        copy._storage.counter.bump()  # type: ignore[attr-defined]
     return copy

@@ -89,4 +89,4 @@ def increment_version(tensor: Any) -> None:
     tensors: Iterable[Any] = [tensor] if hasattr(tensor, "_storage") else tensor
     for t in tensors:
         if not t._storage.counter.inference:
-            t._storage.counter.value += 1
+            t._storage.counter.bump()

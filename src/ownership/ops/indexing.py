@@ -17,11 +17,19 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.arguments import tp_name
+from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
-from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
+from ownership.ops.common import (
+    needs_grad,
+    operand,
+    raw,
+    record,
+    sum_to,
+    touch_history,
+    wrap,
+)
 from ownership.ops.creation import to_numpy
-from ownership.ops.inplace import _operand, _raw, run_inplace
 
 
 def _is_basic(item: Any) -> bool:
@@ -216,7 +224,7 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
     if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
-        out._storage.counter.value = 1
+        out._storage.counter.bump()
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
     return out
@@ -232,27 +240,29 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         return
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
-    v = _operand(value)
+    v = operand(value)
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
-    vshape = tuple(np.shape(_raw(v)))
-    try:
-        np.broadcast_shapes(vshape, target_shape)
-        ok = len(vshape) <= len(target_shape) or all(
-            s == 1 for s in vshape[: len(vshape) - len(target_shape)]
-        )
-    except ValueError:
-        ok = False
-    if not ok:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to indexing "
-            f"result of shape {list(target_shape)}"
-        )
+    vshape = tuple(np.shape(raw(v)))
+
+    def check_args() -> None:  # index_put_'s own check, made after the autograd ones
+        try:
+            np.broadcast_shapes(vshape, target_shape)
+            ok = len(vshape) <= len(target_shape) or all(
+                s == 1 for s in vshape[: len(vshape) - len(target_shape)]
+            )
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to "
+                f"indexing result of shape {list(target_shape)}"
+            )
 
     def compute() -> Any:
         new = t._data.copy()
-        new[npkey] = _raw(v)
+        new[npkey] = raw(v)
         return new
 
     def bw(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
@@ -266,12 +276,14 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     run_inplace(
         t,
         (vt,),
+        needs_grad(t, vt),
         compute,
         vt.dtype if vt is not None and vt._data.ndim else t.dtype,
         "IndexPutBackward0",
         bw,
         {"indices": npkey, "accumulate": False},
         save=lambda node: node.save_state("indices"),
+        check_args=check_args,
     )
 
 
