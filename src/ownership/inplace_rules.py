@@ -80,7 +80,7 @@ def run_inplace(
         if save is not None:
             save(node)
     np.copyto(self._data, value, casting="unsafe")  # 4
-    self._storage.counter.bump()
+    self._version_counter.bump()
     if observers.WRITES:
         for observe in observers.WRITES:
             observe(self, name)

@@ -167,7 +167,7 @@ class Function:
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
         for d in ctx._dirty:
-            d._storage.counter.bump()
+            d._version_counter.bump()
         if not all(any(d is o for o in outs) for d in ctx._dirty if any(d is a for a in args)):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as "
@@ -186,7 +186,7 @@ class Function:
                     is_input = any(o is a for a in args)
                     dirty = any(o is d for d in ctx._dirty)
                     if is_input and not dirty:
-                        o = o._alias(o._storage)
+                        o = o._alias(o._version_counter)
                     if dirty:
                         _check_dirty(o, is_input, len(outs))
                     if dirty and o._base is not None:
@@ -197,7 +197,7 @@ class Function:
                         o._output_nr = i
                         o._requires_grad = True
                         if o._base is not None:  # its history is this node, whatever forward wrote
-                            o._view_version = o._storage.counter.value
+                            o._view_version = o._version_counter.value
                     node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
                 else:
                     node._shapes.append(None)

@@ -131,11 +131,11 @@ def refresh_view_grad_fn(t: Tensor) -> None:
     base = t._base
     assert base is not None
     if t._grad_fn is None and not base._requires_grad:
-        t._view_version = t._storage.counter.value
+        t._view_version = t._version_counter.value
         return
     if t._creation_meta is not CreationMeta.DEFAULT:
         handle_view_on_rebase(t, indirect=True)
-    t._view_version = t._storage.counter.value
+    t._view_version = t._version_counter.value
     t._set_grad_fn(
         AsStridedBackward0(
             gradient_edge(base),

@@ -224,7 +224,7 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
     if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
-        out._storage.counter.bump()
+        out._version_counter.bump()
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda s, gg: (getitem(gg[0], key),))
     return out

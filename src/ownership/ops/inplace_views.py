@@ -44,9 +44,9 @@ def _rebuild(
     edge = gradient_edge(t) if node is not None else (None, 0)
     t._data = layout.strided(t._storage.buffer, shape, strides, offset)
     t._offset = offset
-    t._storage.counter.bump()
+    t._version_counter.bump()
     if t._base is not None:  # the view's own new history, not a window on its base
-        t._view_version = t._storage.counter.value
+        t._view_version = t._version_counter.value
     if node is not None:
         made = node(edge)
         made.input_dtypes = (t.dtype,)
