@@ -63,15 +63,16 @@ def run_inplace(
 
     ``inputs`` are the op's other operands (None for a number), ``recorded`` whether autograd
     records the op (``needs_grad`` of all operands); ``check_args`` raises the op's own argument
-    errors; ``check_overlap=False`` skips the written tensor's internal-overlap check (``fill_``,
-    ``zero_``). ``save`` keeps what backward needs, before the write; ``save_result`` keeps
+    errors; ``check_overlap=False`` skips the overlap checks (``fill_`` and ``zero_``, whose kernels
+    torch builds without them, and ``copy_`` of a tensor into itself, which returns at once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps
     ``self`` after it.
     """
     if recorded:
         check_inplace(self)  # 1
     if check_args is not None:
         check_args()  # 2
-    check_no_overlap(self, inputs, check_overlap)  # 3
+    if check_overlap:  # 3
+        check_no_overlap(self, inputs)
     value = compute()
     check_result(self, tuple(np.shape(value)), out_dtype)
     node = None
@@ -108,11 +109,11 @@ def check_inplace(t: Tensor) -> None:
         )
 
 
-def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None], internal: bool = True) -> None:
-    """torch's ``assert_no_internal_overlap`` on the written tensor (if ``internal``), then
+def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
+    """torch's ``assert_no_internal_overlap`` on the written tensor, then
     ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
     but not overlap it otherwise."""
-    if internal and layout.has_internal_overlap(out._data.shape, out.stride()):
+    if layout.has_internal_overlap(out._data.shape, out.stride()):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."

@@ -147,7 +147,16 @@ def _numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
         raise IndexError(message.replace(" axis ", " dimension ")) from None
 
 
-def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
+def _covers(k: slice, size: int) -> bool:
+    """torch skips a slice that covers its whole dimension: start 0, stop at or past the end,
+    step 1 (a negative start is not normalized first)."""
+    return k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= size)
+
+
+def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) -> Tensor:
+    """The view ``t[key]`` selects; ``single``: the key is one slice (torch slices even a whole
+    dimension then); ``alias``: a key that selects all of ``t`` gives an alias (``t[...]``),
+    else ``t`` itself (what ``t[...] = v`` writes)."""
     if t._data.ndim == 0 and any(
         k is not None and k is not Ellipsis and not isinstance(k, slice) for k in key
     ):
@@ -172,8 +181,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
             dim += t._data.ndim - consumed
             real += t._data.ndim - consumed
         elif isinstance(k, slice):
-            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
-            if single or not full:
+            if single or not _covers(k, out._data.shape[dim]):
                 out = views.slice_dim(out, dim, k.start, k.stop, k.step)
             dim += 1
             real += 1
@@ -186,7 +194,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
                 )
             out = views.select(out, dim, idx)
             real += 1
-    if out is t:
+    if out is t and alias:
         out = views.alias(t)
     return out
 
@@ -230,13 +238,32 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
     return out
 
 
+def _copy_to(target: Tensor, value: Any) -> None:
+    """torch's ``copy_to`` for ``t[key] = value``: a value of the target's shape is copied; a 0-d
+    one (a number becomes one, of the target's dtype) fills; any other loses its leading size-1
+    dims and is expanded to the target's shape first, so its shape error comes before the
+    in-place checks."""
+    if not isinstance(value, Tensor):
+        value = Tensor._wrap(np.asarray(value).astype(target.dtype.np), target.dtype)
+    shape, target_shape = tuple(value._data.shape), tuple(target._data.shape)
+    if shape == target_shape:
+        OPS["copy_"](target, value)
+    elif not shape:
+        OPS["fill_"](target, value)
+    else:
+        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+        source = views.view(value, shape[lead:])
+        if shape[lead:] != target_shape:
+            source = views.expand(source, target_shape)
+        OPS["copy_"](target, source)
+
+
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
     checks.assigned(t.dtype, value)
     tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
-        view = _basic(t, tkey, isinstance(key, slice))
-        OPS["copy_"](view, value)
+        _copy_to(_basic(t, tkey, single=False, alias=False), value)
         return
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
