@@ -63,9 +63,10 @@ def run_inplace(
 
     ``inputs`` are the op's other operands (None for a number), ``recorded`` whether autograd
     records the op (``needs_grad`` of all operands); ``check_args`` raises the op's own argument
-    errors; ``check_overlap=False`` skips the overlap checks (``fill_`` and ``zero_``, whose kernels
-    torch builds without them, and ``copy_`` of a tensor into itself, which returns at once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps
-    ``self`` after it.
+    errors; ``check_overlap=False`` skips the overlap checks (``fill_`` and ``zero_``, whose
+    kernels torch builds without them, and ``copy_`` of a tensor into itself, which returns at
+    once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps ``self``
+    after it.
     """
     if recorded:
         check_inplace(self)  # 1
