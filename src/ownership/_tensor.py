@@ -1,9 +1,11 @@
 """The Tensor: a numpy view over a :class:`~ownership.storage.Storage`, plus autograd metadata.
 
-This layer owns what a tensor *is*: its storage and version counter, its view relationship
+This layer owns what a tensor *is*: its storage, its version counter (per tensor, shared by its
+views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
-``.grad``, ``.data`` versus ``detach``, and printing. The in-place rules are in
-:mod:`ownership.inplace_rules`; conversions to Python and numpy values are inherited from
+``.grad``, ``.data`` versus ``detach``, and printing. The in-place contract is
+:mod:`ownership.inplace_rules`; how a view's history follows its base,
+:mod:`ownership.autograd.view_history`; conversions to Python and numpy values are inherited from
 :class:`~ownership.tensor_conversion.TensorConversion`; the op methods (``x + y``, ``x.view``,
 ``x.add_``) from :class:`~ownership.tensor_methods.TensorMethods`, which reaches
 :mod:`ownership.ops` through :mod:`ownership.op_registry`, so that this file never imports a
@@ -29,7 +31,6 @@ from ownership import (
     dtypes,
     grad_mode,
     inference_mode,
-    inplace_rules,
     layout,
     printing,
     tensor_copying,
@@ -37,10 +38,10 @@ from ownership import (
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
+from ownership.autograd.view_history import CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
-from ownership.inplace_rules import DEFAULT, INFERENCE_MODE, NO_GRAD_MODE
 from ownership.layout import Size
-from ownership.storage import Storage, storage_for
+from ownership.storage import Storage, VersionCounter, storage_for
 from ownership.tensor_conversion import TensorConversion
 from ownership.tensor_methods import TensorMethods
 
@@ -90,6 +91,7 @@ class Tensor(TensorConversion, TensorMethods):
         "_requires_grad",
         "_retains_grad",
         "_storage",
+        "_version_counter",
         "_view_version",
         "dtype",
     )
@@ -97,6 +99,7 @@ class Tensor(TensorConversion, TensorMethods):
 
     _data: NDArray[Any]
     _storage: Storage
+    _version_counter: VersionCounter
     _offset: builtins.int
     dtype: DType
     _requires_grad: builtins.bool
@@ -104,7 +107,7 @@ class Tensor(TensorConversion, TensorMethods):
     _output_nr: builtins.int
     _grad: Tensor | None
     _base: Tensor | None
-    _creation_meta: str
+    _creation_meta: CreationMeta
     _view_version: builtins.int
     _retains_grad: builtins.bool
     _acc: Any
@@ -117,16 +120,22 @@ class Tensor(TensorConversion, TensorMethods):
             arr = np.asarray(arr)
         arr, storage = storage_for(arr)
         dt = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
-        return Tensor._plain(Tensor, arr, storage, 0, dt)
+        return Tensor._plain(Tensor, arr, storage, 0, dt, VersionCounter.new())
 
     @staticmethod
     def _plain(
-        cls: type[Tensor], arr: NDArray[Any], storage: Storage, offset: builtins.int, dtype: DType
+        cls: type[Tensor],
+        arr: NDArray[Any],
+        storage: Storage,
+        offset: builtins.int,
+        dtype: DType,
+        counter: VersionCounter,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr``: a non-view leaf, no grad, no graph, fresh autograd fields."""
+        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
         t = object.__new__(cls)
         t._data = arr
         t._storage = storage
+        t._version_counter = counter
         t._offset = offset
         t.dtype = dtype
         t._requires_grad = False
@@ -134,16 +143,21 @@ class Tensor(TensorConversion, TensorMethods):
         t._output_nr = 0
         t._grad = None
         t._base = None
-        t._creation_meta = DEFAULT
+        t._creation_meta = CreationMeta.DEFAULT
         t._view_version = 0
         t._retains_grad = False
         t._acc = None
         return t
 
-    def _alias(self, storage: Storage, cls: type[Tensor] | None = None) -> Tensor:
-        """A new non-view tensor object over the same array and the given storage object."""
+    def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
+        """A new non-view tensor object over the same memory, tracked by ``counter``."""
         return Tensor._plain(
-            cls if cls is not None else Tensor, self._data, storage, self._offset, self.dtype
+            cls if cls is not None else Tensor,
+            self._data,
+            self._storage,
+            self._offset,
+            self.dtype,
+            counter,
         )
 
     def _view(
@@ -156,6 +170,7 @@ class Tensor(TensorConversion, TensorMethods):
         t = object.__new__(Tensor)
         t._data = layout.strided(self._storage.buffer, shape, strides, offset)
         t._storage = self._storage
+        t._version_counter = self._version_counter
         t._offset = offset
         t.dtype = self.dtype
         t._requires_grad = False  # a view also requires grad while its base does (see the property)
@@ -164,18 +179,18 @@ class Tensor(TensorConversion, TensorMethods):
         t._grad = None
         # torch tracks no view of an inference tensor: it is a new inference leaf
         base: Tensor | None = self._base if self._base is not None else self
-        if self._storage.counter.inference:
+        if self._version_counter.inference:
             base = None
         t._base = base
         meta = self._creation_meta
-        if self._storage.counter.inference:
-            meta = DEFAULT
+        if self._version_counter.inference:
+            meta = CreationMeta.DEFAULT
         elif inference_mode._state.enabled:
-            meta = INFERENCE_MODE
+            meta = CreationMeta.INFERENCE_MODE
         elif not grad_mode._state.enabled:
-            meta = NO_GRAD_MODE
+            meta = CreationMeta.NO_GRAD_MODE
         t._creation_meta = meta
-        t._view_version = self._storage.counter.value
+        t._view_version = self._version_counter.value
         t._retains_grad = False
         t._acc = None
         return t
@@ -201,7 +216,7 @@ class Tensor(TensorConversion, TensorMethods):
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
-        t = data._alias(data._storage, target)
+        t = data._alias(data._version_counter, target)
         t._requires_grad = requires_grad
         return t
 
@@ -282,8 +297,8 @@ class Tensor(TensorConversion, TensorMethods):
 
     @property
     def _version(self) -> builtins.int:
-        """The version counter shared by every alias of this storage (bumped by in-place ops)."""
-        counter = self._storage.counter
+        """The version counter this tensor shares with its views and ``detach()`` aliases."""
+        counter = self._version_counter
         if counter.inference:
             raise RuntimeError(inference_mode.VERSION_MESSAGE)
         return counter.value
@@ -292,8 +307,8 @@ class Tensor(TensorConversion, TensorMethods):
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves)."""
-        if self._base is not None and self._view_version != self._storage.counter.value:
-            self._refresh_view_grad_fn()
+        if self._base is not None and self._view_version != self._version_counter.value:
+            refresh_view_grad_fn(self)
         return self._grad_fn
 
     @grad_fn.setter
@@ -311,10 +326,6 @@ class Tensor(TensorConversion, TensorMethods):
 
     def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
         return (tuple(self._data.shape), self.stride(), self._offset)
-
-    def _refresh_view_grad_fn(self) -> None:
-        """After the storage changed, a differentiable view's grad_fn becomes a window on its base."""
-        inplace_rules.refresh_view_grad_fn(self)
 
     def _set_grad_fn(self, node: Node) -> None:
         """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
@@ -460,7 +471,7 @@ class Tensor(TensorConversion, TensorMethods):
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""
-        return builtins.bool(self._storage.counter.inference)
+        return builtins.bool(self._version_counter.inference)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
@@ -473,8 +484,7 @@ class Tensor(TensorConversion, TensorMethods):
     # ------------------------------------------------------------------ aliasing
     def detach(self) -> Tensor:
         """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
-        t = self._alias(self._storage)
-        return t
+        return self._alias(self._version_counter)
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place."""
@@ -494,7 +504,7 @@ class Tensor(TensorConversion, TensorMethods):
     @property
     def data(self) -> Tensor:
         """An alias of the same memory with a *new* version counter (mutations go unnoticed)."""
-        return self._alias(self._storage.alias_with_new_counter())
+        return self._alias(self._version_counter.fresh())
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -506,31 +516,13 @@ class Tensor(TensorConversion, TensorMethods):
                 "dtype"
             )
         self._data = value._data
-        self._storage = Storage(value._storage.buffer, self._storage.counter)
+        self._storage = value._storage  # the memory changes; the counter stays this tensor's
         self._offset = value._offset
         self.dtype = value.dtype
 
     @data.deleter
     def data(self) -> None:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-    # ------------------------------------------------------------------ in-place protocol
-    def _check_inplace(self) -> None:
-        """torch's check_inplace, for an in-place op that will be recorded."""
-        inplace_rules.check_inplace(self)
-
-    def _check_writable(
-        self,
-        result_shape: tuple[builtins.int, ...],
-        result_dtype: DType,
-        check_overlap: builtins.bool = True,
-    ) -> None:
-        """Errors an in-place write raises in any grad mode: growth, overlap, narrowing cast."""
-        inplace_rules.check_writable(self, result_shape, result_dtype, check_overlap)
-
-    def _set_history_inplace(self, node: Node) -> None:
-        """After a recorded in-place op: this tensor's history becomes ``node`` (via CopySlices for views)."""
-        inplace_rules.set_history_inplace(self, node)
 
     def __hash__(self) -> builtins.int:
         return id(self)

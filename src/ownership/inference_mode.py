@@ -127,6 +127,6 @@ def copied(source: Any, copy: T) -> T:
     """``copy`` of ``source`` made by ``clone`` or ``to``: when the source is an inference tensor
     and inference mode is off, torch makes the copy with an in-place ``copy_``, so the new
     (normal) tensor starts at version 1. Returns ``copy``."""
-    if source._storage.counter.inference and not _state.enabled:
-        copy._storage.counter.value += 1  # type: ignore[attr-defined]
+    if source._version_counter.inference and not _state.enabled:
+        copy._version_counter.bump()  # type: ignore[attr-defined]
     return copy

@@ -1,117 +1,104 @@
-"""The rules for writing into a tensor in place, and how views follow their base's history.
+"""The in-place contract: what a write into a tensor checks, does, and leaves behind.
 
-Torch's check_inplace (leaf, view of a leaf, multi-output view, view made under no_grad), the
-write checks every in-place op makes in any grad mode (no growth by broadcasting, no narrowing
-cast, no overlapping memory), the history rebase (``CopySlices`` on the base of a written view)
-and the lazy refresh of a view's ``grad_fn`` after its storage changed (``AsStridedBackward0``).
+Chasing "a leaf Variable that requires grad is being used in an in-place operation"? Read
+:func:`run_inplace` top to bottom: it makes torch's checks in torch's order.
+
+1. **Autograd**, only when the op will be recorded (grad mode on, an operand requires grad):
+   :func:`check_inplace`, torch's ``check_inplace`` (``torch/csrc/autograd/VariableTypeUtils.h``),
+   which every generated in-place kernel calls before anything else: a view whose creation meta
+   forbids a rebase, then a view of a leaf that requires grad, then a leaf that requires grad.
+2. **The op's own arguments** (``clamp_()`` without bounds, ``fill_`` with a 1-d value...): torch
+   checks them in the op's kernel, so after the autograd checks.
+3. **The kernel**, in the order ``TensorIteratorBase::build`` checks (``aten/src/ATen/
+   TensorIterator.cpp``: ``compute_mem_overlaps``, ``compute_shape``, ``compute_types``), in any
+   grad mode: memory overlap (:func:`check_no_overlap`: inside the written tensor, then between it
+   and each input), then shape (the operands broadcast, and the result does not outgrow the
+   written tensor), then dtype (the result casts to the written tensor's dtype)
+   (:func:`check_result`).
+4. **The write, then one version bump** (:meth:`~ownership.storage.VersionCounter.bump`; torch's
+   ``increment_version``, in the ADInplaceOrView kernel), in any grad mode.
+5. **The new history**, if recorded: :func:`~ownership.autograd.view_history.rebase_history`
+   (``CopySlices`` on the base of a written view; :mod:`ownership.autograd.view_history` keeps how
+   a view's history follows its base).
+
+The in-place view ops (``t_``, ``squeeze_``..., :mod:`ownership.ops.inplace_views`) and a custom
+Function's ``ctx.mark_dirty`` make the same autograd check with :func:`check_inplace`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ownership import dtypes, layout
-from ownership.autograd.node import Node, gradient_edge
-from ownership.autograd.saved import forward_op_name
-from ownership.autograd.view_nodes import AsStridedBackward0, CopySlices
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes, layout, observers
+from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
+from ownership.autograd.view_history import CreationMeta, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
 
-# creation meta of views (torch's CreationMeta)
-DEFAULT = "DEFAULT"
-NO_GRAD_MODE = "NO_GRAD_MODE"
-INFERENCE_MODE = "INFERENCE_MODE"
-MULTI_OUTPUT = "MULTI_OUTPUT_NODE"
-IN_CUSTOM_FUNCTION = "IN_CUSTOM_FUNCTION"
+__all__ = ["check_inplace", "check_no_overlap", "check_result", "run_inplace"]
 
 
-def refresh_view_grad_fn(t: Tensor) -> None:
-    """After the storage changed, a differentiable view's grad_fn becomes a window on its base.
+def run_inplace(
+    self: Tensor,
+    inputs: Sequence[Tensor | None],
+    recorded: bool,
+    compute: Callable[[], NDArray[Any]],
+    out_dtype: DType,
+    name: str,
+    backward: BackwardFn,
+    ctx: dict[str, Any] | None = None,
+    save: Callable[[OpNode], object] | None = None,
+    *,
+    save_result: bool = False,
+    check_overlap: bool = True,
+    check_args: Callable[[], None] | None = None,
+) -> Tensor:
+    """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
-    Views that may not be rebased (multi-output, made under no_grad) refuse here, when they
-    are next used, with torch's "its base or another view of its base" messages.
+    ``inputs`` are the op's other operands (None for a number), ``recorded`` whether autograd
+    records the op (``needs_grad`` of all operands); ``check_args`` raises the op's own argument
+    errors; ``check_overlap=False`` skips the overlap checks (``fill_`` and ``zero_``, whose
+    kernels torch builds without them, and ``copy_`` of a tensor into itself, which returns at
+    once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps ``self``
+    after it.
     """
-    base = t._base
-    assert base is not None
-    if t._grad_fn is None and not base._requires_grad:
-        t._view_version = t._storage.counter.value
-        return
-    if t._creation_meta != DEFAULT:
-        raise RuntimeError(view_rebase_error(t, indirect=True))
-    t._view_version = t._storage.counter.value
-    t._set_grad_fn(
-        AsStridedBackward0(
-            gradient_edge(base),
-            base._geometry(),
-            t._geometry(),
-            int(t._storage.buffer.size),
-        )
-    )
-
-
-def view_rebase_error(t: Tensor, indirect: bool) -> str:
-    """torch's message for rebasing a view that may not be rebased (handle_view_on_rebase).
-
-    ``indirect`` is a write through the base or another view (found when the view is next used)
-    rather than through this view itself.
-    """
-    fn = t._grad_fn
-    meta = t._creation_meta
-    modified = "its base or another view of its base has been" if indirect else "is being"
-    block = "inference_mode" if meta == INFERENCE_MODE else "no_grad"
-    if meta == IN_CUSTOM_FUNCTION and fn is not None:
-        msg = (
-            f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view and {modified} modified "
-            "inplace."
-        )
-    elif meta in (INFERENCE_MODE, NO_GRAD_MODE, IN_CUSTOM_FUNCTION) or fn is None:
-        if fn is not None:
-            prefix = (
-                f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view of a view which was "
-                "created in"
-            )
-        else:
-            prefix = "A view was created in"
-        if meta == INFERENCE_MODE:
-            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
-        else:
-            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
-    else:
-        msg = (
-            f"Output {t._output_nr} of {forward_op_name(fn.name())} is a view and {modified} modified "
-            "inplace."
-        )
-    if meta == IN_CUSTOM_FUNCTION:
-        msg += (
-            " This view was created inside a custom Function (or because an input was returned "
-            "as-is) and the autograd logic to handle view+inplace would override the custom "
-            "backward associated with the custom Function, leading to incorrect gradients. This "
-            "behavior is forbidden. You can fix this by cloning the output of the custom Function."
-        )
-    elif meta == MULTI_OUTPUT:
-        msg += (
-            " This view is the output of a function that returns multiple views. Such functions "
-            "do not allow the output views to be modified inplace. You should replace the inplace "
-            "operation by an out-of-place one."
-        )
-    else:
-        msg += (
-            " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-            "clarify your code by moving both the view and the inplace either both inside the "
-            f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
-            "want the inplace to be tracked)."
-        )
-    return msg
+    if recorded:
+        check_inplace(self)  # 1
+    if check_args is not None:
+        check_args()  # 2
+    if check_overlap:  # 3
+        check_no_overlap(self, inputs)
+    value = compute()
+    check_result(self, tuple(np.shape(value)), out_dtype)
+    node = None
+    if recorded:
+        node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
+        if save is not None:
+            save(node)
+    np.copyto(self._data, value, casting="unsafe")  # 4
+    self._version_counter.bump()
+    if observers.WRITES:
+        for observe in observers.WRITES:
+            observe(self, name)
+    if node is not None:  # 5
+        rebase_history(self, node)
+        if save_result:
+            node.save("result", self, is_output=True, on_view=self._base is not None)
+    return self
 
 
 def check_inplace(t: Tensor) -> None:
-    """torch's check_inplace, for an in-place op that will be recorded."""
+    """torch's ``check_inplace`` for an in-place op that will be recorded, in its order."""
     base = t._base
     if base is not None:
-        if t._creation_meta != DEFAULT:
-            raise RuntimeError(view_rebase_error(t, indirect=False))
+        if t._creation_meta is not CreationMeta.DEFAULT:
+            handle_view_on_rebase(t, indirect=False)
         if t.requires_grad and base.is_leaf:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
@@ -123,10 +110,39 @@ def check_inplace(t: Tensor) -> None:
         )
 
 
-def check_writable(
-    t: Tensor, result_shape: tuple[int, ...], result_dtype: DType, check_overlap: bool = True
-) -> None:
-    """Errors an in-place write raises in any grad mode: growth, overlap, narrowing cast."""
+def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
+    """torch's ``assert_no_internal_overlap`` on the written tensor, then
+    ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
+    but not overlap it otherwise."""
+    if layout.has_internal_overlap(out._data.shape, out.stride()):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    for src in inputs:
+        if src is not None and src is not out and _partial_overlap(out, src):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
+
+
+def _partial_overlap(out: Tensor, src: Tensor) -> bool:
+    a, b = out._data, src._data
+    if not np.may_share_memory(a, b):
+        return False
+    if a.shape == b.shape and a.strides == b.strides and out._offset == src._offset:
+        return False  # the same elements: allowed
+    try:
+        work: Any = 100_000
+        return bool(np.shares_memory(a, b, max_work=work))
+    except np.exceptions.TooHardError:
+        return True
+
+
+def check_result(t: Tensor, result_shape: tuple[int, ...], result_dtype: DType) -> None:
+    """The result fits the written tensor: no growth by broadcasting, no narrowing cast."""
     if result_shape != t._data.shape:
         raise RuntimeError(
             f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
@@ -137,21 +153,3 @@ def check_writable(
             f"result type {result_dtype.short} can't be cast to the desired output type "
             f"{t.dtype.short}"
         )
-    if check_overlap and layout.has_internal_overlap(t._data.shape, t.stride()):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-
-
-def set_history_inplace(t: Tensor, node: Node) -> None:
-    """After a recorded in-place op: this tensor's history becomes ``node`` (via CopySlices for views)."""
-    base = t._base
-    if base is None:
-        t._set_grad_fn(node)
-        return
-    size = int(t._storage.buffer.size)
-    base._set_grad_fn(CopySlices(gradient_edge(base), node, base._geometry(), t._geometry(), size))
-    t._requires_grad = True
-    t._view_version = -1
-    t._refresh_view_grad_fn()

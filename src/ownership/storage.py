@@ -1,14 +1,15 @@
-"""Storage: one flat numpy buffer plus the version counter every alias of it shares.
+"""Storage and version counter: the memory a tensor reads, and the count of writes it has seen.
 
-A :class:`Storage` is what a tensor and all its views point at. Its :class:`VersionCounter` is
-bumped once by every in-place write through any alias. ``detach()`` shares the same Storage
-object (and so the counter); ``.data`` makes a new Storage over the same buffer with a fresh
-counter, which is exactly why mutations through ``.data`` go unnoticed by autograd.
+A :class:`Storage` is one flat numpy buffer; a tensor and all its views, ``detach()`` and
+``.data`` aliases read the same one. A :class:`VersionCounter` belongs to the tensor, as in
+torch: views and ``detach()`` share it, ``.data`` gets a fresh one over the same memory, which is
+exactly why mutations through ``.data`` go unnoticed by autograd.
 
 >>> import numpy as np
->>> s = Storage(np.zeros(4, dtype=np.float32))
->>> s.counter.value, s.alias_with_new_counter().buffer is s.buffer
-(0, True)
+>>> s, c = Storage(np.zeros(4, dtype=np.float32)), VersionCounter()
+>>> c.bump()
+>>> s.buffer.shape, c.value, c.fresh().value
+((4,), 1, 0)
 """
 
 from __future__ import annotations
@@ -22,23 +23,34 @@ from ownership import inference_mode
 
 
 class VersionCounter:
-    """A mutable integer shared by all tensors that must see each other's in-place writes."""
+    """How many in-place writes a tensor, its views and its ``detach()`` aliases have seen.
+
+    As in torch, the counter belongs to the tensor, not to its memory: a view and ``detach()``
+    share their source's counter object; ``.data``, ``from_numpy`` and every new tensor get a new
+    one, even over memory that another tensor already counts. :meth:`bump` is the only place a
+    version moves.
+    """
 
     __slots__ = ("value", "writes")
     inference = False
 
-    def __init__(self, value: int = 0) -> None:
-        self.value = value
+    def __init__(self) -> None:
+        self.value = 0
         #: ``(version, stack)`` of recent writes, kept only in anomaly mode (else None).
         self.writes: list[tuple[int, Any]] | None = None
 
     @staticmethod
     def new() -> VersionCounter:
-        """A counter for a new storage: an inference one inside inference mode."""
+        """A counter for a new tensor: an inference one inside inference mode."""
         return InferenceCounter() if inference_mode._state.enabled else VersionCounter()
 
+    def fresh(self) -> VersionCounter:
+        """A new counter of the same kind (what ``.data`` gets): an inference tensor's alias is
+        an inference tensor too."""
+        return InferenceCounter() if self.inference else VersionCounter()
+
     def bump(self) -> None:
-        """Record one in-place write."""
+        """Record one in-place write (torch's ``VariableVersion::bump``)."""
         self.value += 1
 
 
@@ -53,8 +65,8 @@ class InferenceCounter(VersionCounter):
     __slots__ = ("_count",)
     inference = True
 
-    def __init__(self, value: int = 0) -> None:
-        self._count = value
+    def __init__(self) -> None:
+        self._count = 0
         self.writes = None
 
     @property
@@ -70,23 +82,18 @@ class InferenceCounter(VersionCounter):
 
 
 class Storage:
-    """A 1-D contiguous numpy buffer and its version counter.
+    """A 1-D contiguous numpy buffer: the memory every view, ``detach()`` and ``.data`` alias of
+    a tensor reads (``untyped_storage()``).
 
     The flat buffer of a freshly computed array is made on first use (most results are never
     viewed), from ``source``, a C-contiguous array (or the transpose of an F-contiguous one).
     """
 
-    __slots__ = ("_buffer", "_source", "counter")
+    __slots__ = ("_buffer", "_source")
 
-    def __init__(
-        self,
-        buffer: NDArray[Any] | None,
-        counter: VersionCounter | None = None,
-        source: NDArray[Any] | None = None,
-    ) -> None:
+    def __init__(self, buffer: NDArray[Any] | None, source: NDArray[Any] | None = None) -> None:
         self._buffer = buffer
         self._source = source
-        self.counter = VersionCounter.new() if counter is None else counter
 
     @property
     def buffer(self) -> NDArray[Any]:
@@ -97,12 +104,6 @@ class Storage:
             buf = self._buffer = self._source.reshape(-1)
             self._source = None
         return buf
-
-    def alias_with_new_counter(self) -> Storage:
-        """The same memory, tracked by a new counter (what ``.data`` returns); an inference
-        storage's alias is an inference one too."""
-        counter = InferenceCounter() if self.counter.inference else None
-        return Storage(self.buffer, counter)
 
     def address(self) -> int:
         """The byte address of element 0 of the buffer."""
@@ -129,8 +130,8 @@ def storage_for(arr: NDArray[Any]) -> tuple[NDArray[Any], Storage]:
     """
     flags = arr.flags
     if flags.c_contiguous:
-        return arr, Storage(None, None, arr)
+        return arr, Storage(None, arr)
     if flags.f_contiguous:
-        return arr, Storage(None, None, arr.T)
+        return arr, Storage(None, arr.T)
     arr = np.ascontiguousarray(arr)
     return arr, Storage(arr.reshape(-1))

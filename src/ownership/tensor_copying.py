@@ -39,9 +39,10 @@ def rebuild_tensor(
     state: dict[str, Any] | None = None,
 ) -> Any:
     """A leaf of class ``cls`` at version 1 over ``buffer`` (torch's ``set_`` on a new tensor)."""
-    storage = Storage(buffer, VersionCounter(1))
+    counter = VersionCounter()
+    counter.bump()  # the write of torch's set_
     arr = layout.strided(buffer, shape, strides, offset)
-    t = cls._plain(cls, arr, storage, offset, dtype)
+    t = cls._plain(cls, arr, Storage(buffer), offset, dtype, counter)
     t._requires_grad = requires_grad
     if state:
         t.__dict__.update(state)

@@ -22,7 +22,7 @@ def test_views_share_the_buffer_and_the_counter() -> None:
         x.narrow(1, 1, 2),
     ]
     for v in views:
-        assert v._storage.counter is x._storage.counter
+        assert v._version_counter is x._version_counter
         assert v._base is x
         assert np.shares_memory(v.numpy(), x.numpy())
     x.add_(1)
@@ -61,7 +61,7 @@ def test_make_subclass_aliases_storage_and_counter_even_under_no_grad() -> None:
     with torch.no_grad():
         p = torch.Tensor._make_subclass(Param, data, True)
     assert type(p) is Param and p.is_leaf and p.requires_grad
-    assert p._storage.counter is data._storage.counter
+    assert p._version_counter is data._version_counter
     out = p * 2
     assert type(out) is torch.Tensor
     with pytest.raises(RuntimeError, match="floating point and complex"):

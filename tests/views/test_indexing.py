@@ -221,3 +221,77 @@ def test_an_index_node_frees_its_indices_with_backward(build: str) -> None:
         return [grad_of(b), b.grad._version, error_of(lambda: y.sum().backward())]
 
     assert "Specify retain_graph=True" in same(program)[2]
+
+
+@pytest.mark.parametrize(
+    "key", ["[0:3, :]", "[0:100, 0]", "[:, 0:2]", "[None, 0:3]", "[-3:, :]", "[:]", "[...]"]
+)
+def test_a_slice_over_a_whole_dimension_is_skipped_unless_it_is_the_only_index(key: str) -> None:
+    """torch drops ``0:n`` (n at least the size) from a multi-index key; alone it still slices."""
+    same(lambda t: eval(f"(t.ones(3, 2, requires_grad=True) * 1){key}"))
+
+
+SETITEM_KEYS = ["[:]", "[0:3]", "[0:100]", "[-3:]", "[...]", "[:, :]", "[0:2, :]", "[0]", "[:, 0]"]
+
+
+@pytest.mark.parametrize("value", ["2.0", "t.tensor(3.0, requires_grad=True)", "t.ones(2)"])
+@pytest.mark.parametrize("key", SETITEM_KEYS)
+def test_setitem_writes_the_tensor_itself_when_the_key_selects_all_of_it(
+    key: str, value: str
+) -> None:
+    """``x[:] = v`` writes ``x`` (a leaf refuses as a leaf, not as a view; the history is the
+    write's own node), a number or 0-d value fills, any other is copied."""
+
+    def write(t, x):
+        exec(f"x{key} = {value}", {"t": t, "x": x})
+        return x
+
+    def program(t):
+        y = t.ones(3, 2, requires_grad=True) * 1
+        out = write(t, y)
+        return (
+            out,
+            out.grad_fn.next_functions[0][0],
+            error_of(lambda: write(t, t.ones(3, 2, requires_grad=True))),
+        )
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "stmt",
+    [
+        "x[0:2] = t.ones(3)",
+        "x[0:1] = t.ones(2, 1)",
+        "x[0:2] = t.ones(1, 2)",
+        "x[0:2] = t.ones(1, 1, 2)",
+        "x[0:2] = t.ones(2, 2)",
+        "x[0] = t.ones(2)",
+        "x[0] = t.ones(1)",
+        "x[...] = t.ones(1, 3)",
+    ],
+)
+@pytest.mark.parametrize("leaf", [True, False])
+def test_setitem_drops_leading_ones_and_expands_the_value_first(stmt: str, leaf: bool) -> None:
+    """torch's copy_to: a shape error of the value comes before the leaf checks."""
+
+    def program(t):
+        x = t.ones(3, requires_grad=leaf)
+        exec(stmt, {"t": t, "x": x})
+        return x
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "stmt", ["x.fill_(x[0])", "x[0:2].fill_(x[1])", "x[0:2] = x[1]", "x[1:] = x[:-1]"]
+)
+def test_fill_with_a_value_read_from_the_written_memory(stmt: str) -> None:
+    """fill_ reads its 0-d value before writing and checks no overlap; a copy_ still refuses."""
+
+    def program(t):
+        x = t.arange(4.0)
+        exec(stmt, {"t": t, "x": x})
+        return x
+
+    same(program)

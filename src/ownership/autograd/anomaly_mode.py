@@ -81,7 +81,7 @@ def forward_trace() -> list[traceback.FrameSummary]:
 
 
 def _record_write(tensor: Any, op_name: str) -> None:
-    counter = tensor._storage.counter
+    counter = tensor._version_counter
     writes = counter.writes
     if writes is None:
         writes = counter.writes = []

@@ -18,6 +18,7 @@ import numpy as np
 from ownership import grad_mode, inplace_rules
 from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+from ownership.autograd.view_history import CreationMeta, rebase_history
 from ownership.layout import unbroadcast_axes
 
 
@@ -165,7 +166,7 @@ class Function:
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
         for d in ctx._dirty:
-            d._storage.counter.value += 1
+            d._version_counter.bump()
         if not all(any(d is o for o in outs) for d in ctx._dirty if any(d is a for a in args)):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as "
@@ -173,7 +174,7 @@ class Function:
             )
         for o in outs:  # a view made inside forward may not be written in place later
             if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
-                o._creation_meta = inplace_rules.IN_CUSTOM_FUNCTION
+                o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         if record:
             node = BackwardFunction(cls, ctx, args, edges)
             node.num_outputs = len(outs)
@@ -184,18 +185,18 @@ class Function:
                     is_input = any(o is a for a in args)
                     dirty = any(o is d for d in ctx._dirty)
                     if is_input and not dirty:
-                        o = o._alias(o._storage)
+                        o = o._alias(o._version_counter)
                     if dirty:
                         _check_dirty(o, is_input, len(outs))
                     if dirty and o._base is not None:
                         o._output_nr = 0
-                        inplace_rules.set_history_inplace(o, node)
+                        rebase_history(o, node)
                     elif not any(o is n for n in ctx._non_diff) and o.dtype.is_floating_point:
                         o._grad_fn = node
                         o._output_nr = i
                         o._requires_grad = True
                         if o._base is not None:  # its history is this node, whatever forward wrote
-                            o._view_version = o._storage.counter.value
+                            o._view_version = o._version_counter.value
                     node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
                 else:
                     node._shapes.append(None)

@@ -88,5 +88,5 @@ def increment_version(tensor: Any) -> None:
     """Bump the version counter of a tensor, or of each tensor of an iterable, by one."""
     tensors: Iterable[Any] = [tensor] if hasattr(tensor, "_storage") else tensor
     for t in tensors:
-        if not t._storage.counter.inference:
-            t._storage.counter.value += 1
+        if not t._version_counter.inference:
+            t._version_counter.bump()

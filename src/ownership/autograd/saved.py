@@ -38,10 +38,10 @@ PACK_INPLACE_MESSAGE = (
 
 def _pack(pack_hook: Any, tensor: Any) -> Any:
     """Call a pack hook as torch does: under no_grad, refusing a hook that writes its input."""
-    version = tensor._storage.counter.value
+    version = tensor._version_counter.value
     with grad_mode.no_grad():
         packed = pack_hook(tensor)
-    if tensor._storage.counter.value != version:
+    if tensor._version_counter.value != version:
         raise RuntimeError(PACK_INPLACE_MESSAGE)
     return packed
 
@@ -91,7 +91,7 @@ class SavedTensor:
         saved_by: str = "",
         wrapped_number: bool = False,
     ) -> None:
-        if tensor._storage.counter.inference:
+        if tensor._version_counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         hooks = None if wrapped_number else graph.top()
         # with saved-tensor hooks only the packed value is kept (see autograd.graph)
@@ -108,7 +108,7 @@ class SavedTensor:
                     from ownership.autograd.node import accumulator  # node imports this module
 
                     self.hook_acc = accumulator(tensor)
-        self.version: int = tensor._storage.counter.value
+        self.version: int = tensor._version_counter.value
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
         # the forward call's stack, in anomaly mode (torch keeps it on the node)
@@ -127,7 +127,7 @@ class SavedTensor:
         if is_output:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
-            tensor = tensor._alias(tensor._storage)
+            tensor = tensor._alias(tensor._version_counter)
         # with saved-tensor hooks only the packed value is kept (see autograd.graph)
         self.tensor: Any = tensor if self.packed is None else None
         if observers.SAVES:
@@ -165,7 +165,7 @@ class SavedTensor:
                     ".detach_().This is not supported, please use out-of-place `.detach()` instead"
                 )
             named, nr = owner, self.output_nr
-        current = t._storage.counter.value
+        current = t._version_counter.value
         if current != self.version:
             msg = (
                 "one of the variables needed for gradient computation has been modified by an "
@@ -175,10 +175,10 @@ class SavedTensor:
                 msg += f", which is output {nr} of {forward_op_name(named.name())},"
             hint = ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else HINT
             msg += f" is at version {current}; expected version {self.version} instead. {hint}"
-            writes = anomaly_mode.format_writes(t._storage.counter, self.version)
+            writes = anomaly_mode.format_writes(t._version_counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
-            t = t._alias(t._storage)
+            t = t._alias(t._version_counter)
             t._grad_fn = named if named is not None else owner
             t._output_nr = self.output_nr
             t._requires_grad = True

@@ -120,7 +120,7 @@ class OwnershipWatch:
         for rec in self._live(key):
             if rec.alias is t or _overlap(rec.alias, t):
                 place = place or user_place()
-                if rec.alias._storage.counter is t._storage.counter:
+                if rec.alias._version_counter is t._version_counter:
                     rec.writes.append((t._version, place))
                 else:
                     rec.hidden.append((place, HIDDEN_DATA, None))

@@ -277,13 +277,18 @@ def pow_(a: Tensor, e: Any) -> Tensor:
             node.save("result", out, is_output=True)
         return out
     dt = result_dtype(a, e)
-    if not a.dtype.is_floating_point and isinstance(e, int) and e < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    check_integer_power(a, e)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
     if needs_grad(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
     return out
+
+
+def check_integer_power(a: Tensor, e: Any) -> None:
+    """torch refuses to raise an integer tensor to a negative integer power."""
+    if not a.dtype.is_floating_point and isinstance(e, int) and e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 def _power(base: Any, exponent: Any, dt: Any) -> Any:

@@ -66,7 +66,7 @@ def needs_grad(*ts: Any) -> bool:
     ``enable_grad`` switched grad mode back on inside it)."""
     if not _state.enabled or inference_mode._state.enabled:
         return False
-    if all(isinstance(t, Tensor) and t._storage.counter.inference for t in ts):
+    if all(isinstance(t, Tensor) and t._version_counter.inference for t in ts):
         # torch: inference tensors carry no autograd key, so an op whose operands are all
         # inference tensors skips autograd (a Python number is wrapped as a normal tensor)
         return False
@@ -86,7 +86,7 @@ def touch_history(t: Tensor) -> None:
     torch collects an op's input edges before computing, so a view whose base changed since it
     was made raises its rebase error before, e.g., a view-size error of the op itself.
     """
-    if t._base is not None and _state.enabled and t._view_version != t._storage.counter.value:
+    if t._base is not None and _state.enabled and t._view_version != t._version_counter.value:
         t.grad_fn  # noqa: B018 - refreshing is the point
 
 

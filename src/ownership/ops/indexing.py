@@ -18,11 +18,19 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.arguments import tp_name
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
-from ownership.ops.common import needs_grad, record, sum_to, touch_history, wrap
+from ownership.ops.common import (
+    needs_grad,
+    operand,
+    raw,
+    record,
+    sum_to,
+    touch_history,
+    wrap,
+)
 from ownership.ops.creation import to_numpy
-from ownership.ops.inplace import _operand, _raw, run_inplace
 
 
 def _is_basic(item: Any) -> bool:
@@ -140,7 +148,16 @@ def _numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
         raise IndexError(message.replace(" axis ", " dimension ")) from None
 
 
-def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
+def _covers(k: slice, size: int) -> bool:
+    """torch skips a slice that covers its whole dimension: start 0, stop at or past the end,
+    step 1 (a negative start is not normalized first)."""
+    return k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= size)
+
+
+def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) -> Tensor:
+    """The view ``t[key]`` selects; ``single``: the key is one slice (torch slices even a whole
+    dimension then); ``alias``: a key that selects all of ``t`` gives an alias (``t[...]``),
+    else ``t`` itself (what ``t[...] = v`` writes)."""
     if t._data.ndim == 0 and any(
         k is not None and k is not Ellipsis and not isinstance(k, slice) for k in key
     ):
@@ -165,8 +182,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
             dim += t._data.ndim - consumed
             real += t._data.ndim - consumed
         elif isinstance(k, slice):
-            full = k.start in (None, 0) and k.stop is None and k.step in (None, 1)
-            if single or not full:
+            if single or not _covers(k, out._data.shape[dim]):
                 out = views.slice_dim(out, dim, k.start, k.stop, k.step)
             dim += 1
             real += 1
@@ -179,7 +195,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool) -> Tensor:
                 )
             out = views.select(out, dim, idx)
             real += 1
-    if out is t:
+    if out is t and alias:
         out = views.alias(t)
     return out
 
@@ -217,10 +233,30 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
     if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
-        out._storage.counter.value = 1
+        out._version_counter.bump()
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda node, s, gg: (getitem(gg[0], key),))
     return out
+
+
+def _copy_to(target: Tensor, value: Any) -> None:
+    """torch's ``copy_to`` for ``t[key] = value``: a value of the target's shape is copied; a 0-d
+    one (a number becomes one, of the target's dtype) fills; any other loses its leading size-1
+    dims and is expanded to the target's shape first, so its shape error comes before the
+    in-place checks."""
+    if not isinstance(value, Tensor):
+        value = Tensor._wrap(np.asarray(value).astype(target.dtype.np), target.dtype)
+    shape, target_shape = tuple(value._data.shape), tuple(target._data.shape)
+    if shape == target_shape:
+        OPS["copy_"](target, value)
+    elif not shape:
+        OPS["fill_"](target, value)
+    else:
+        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+        source = views.view(value, shape[lead:])
+        if shape[lead:] != target_shape:
+            source = views.expand(source, target_shape)
+        OPS["copy_"](target, source)
 
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
@@ -228,32 +264,33 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     checks.assigned(t.dtype, value)
     tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
-        view = _basic(t, tkey, isinstance(key, slice))
-        OPS["copy_"](view, value)
+        _copy_to(_basic(t, tkey, single=False, alias=False), value)
         return
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
-    v = _operand(value)
+    v = operand(value)
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
-    vshape = tuple(np.shape(_raw(v)))
-    try:
-        np.broadcast_shapes(vshape, target_shape)
-        ok = len(vshape) <= len(target_shape) or all(
-            s == 1 for s in vshape[: len(vshape) - len(target_shape)]
-        )
-    except ValueError:
-        ok = False
-    if not ok:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to indexing "
-            f"result of shape {list(target_shape)}"
-        )
+    vshape = tuple(np.shape(raw(v)))
+
+    def check_args() -> None:  # index_put_'s own check, made after the autograd ones
+        try:
+            np.broadcast_shapes(vshape, target_shape)
+            ok = len(vshape) <= len(target_shape) or all(
+                s == 1 for s in vshape[: len(vshape) - len(target_shape)]
+            )
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to "
+                f"indexing result of shape {list(target_shape)}"
+            )
 
     def compute() -> Any:
         new = t._data.copy()
-        new[npkey] = _raw(v)
+        new[npkey] = raw(v)
         return new
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -267,12 +304,14 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     run_inplace(
         t,
         (vt,),
+        needs_grad(t, vt),
         compute,
         vt.dtype if vt is not None and vt._data.ndim else t.dtype,
         "IndexPutBackward0",
         bw,
         {"indices": npkey, "accumulate": False},
         save=lambda node: node.save_state("indices"),
+        check_args=check_args,
     )
 
 

@@ -1,10 +1,8 @@
-"""In-place ops: compute, check (torch's rules and messages), write, bump the version once.
+"""The in-place ops: for each, what it computes, saves and names its node.
 
-The protocol, in torch's order: if the op will be recorded (grad mode on and some operand
-requires grad) the autograd checks run first (:meth:`Tensor._check_inplace`: leaf, view of a
-leaf, multi-output view, view made under no_grad); then the write checks (no broadcast growth,
-no narrowing cast, no overlapping memory); then the write, the version bump (in any grad mode)
-and, if recorded, the new history (through ``CopySlices`` for a view).
+Every one of them writes through :func:`ownership.inplace_rules.run_inplace`, the in-place
+contract, which makes torch's checks in torch's order, writes, bumps the version once and
+rewrites the history.
 """
 
 from __future__ import annotations
@@ -15,81 +13,23 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout, observers
+from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved, gradient_edge
-from ownership.dtypes import dtype as DType
+from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
+from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import checks
 from ownership.ops import unary as un
-from ownership.ops.common import is_scalar, needs_grad, result_dtype, scalar_value
+from ownership.ops.common import (
+    check_broadcast,
+    is_scalar,
+    needs_grad,
+    operand,
+    raw,
+    result_dtype,
+)
 from ownership.ops.creation import to_numpy
-
-
-def run_inplace(
-    self: Tensor,
-    others: tuple[Any, ...],
-    compute: Callable[[], NDArray[Any]],
-    out_dtype: DType,
-    name: str,
-    backward: BackwardFn,
-    ctx: dict[str, Any] | None = None,
-    save: Callable[[OpNode], object] | None = None,
-    save_result: bool = False,
-    check_overlap: bool = True,
-) -> Tensor:
-    """Apply an in-place op to ``self`` following torch's checks, bump, and history rules."""
-    recorded = needs_grad(self, *others)
-    if recorded:
-        self._check_inplace()
-    value = compute()
-    self._check_writable(tuple(np.shape(value)), out_dtype, check_overlap)
-    for o in others:
-        if isinstance(o, Tensor) and o is not self:
-            _check_partial_overlap(self, o)
-    node = None
-    if recorded:
-        node = OpNode(
-            name,
-            tuple(
-                gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in (self, *others)
-            ),
-            backward,
-            ctx,
-        )
-        if save is not None:
-            save(node)
-    np.copyto(self._data, value, casting="unsafe")
-    self._storage.counter.value += 1
-    if observers.WRITES:
-        for observe in observers.WRITES:
-            observe(self, name)
-    if node is not None:
-        self._set_history_inplace(node)
-        if save_result:
-            node.save("result", self, is_output=True, on_view=self._base is not None)
-    return self
-
-
-def _check_partial_overlap(out: Tensor, src: Tensor) -> None:
-    """torch refuses an input that overlaps the written tensor without being exactly it."""
-    a, b = out._data, src._data
-    if not np.may_share_memory(a, b):
-        return
-    if a.shape == b.shape and a.strides == b.strides and out._offset == src._offset:
-        return
-    try:
-        work: Any = 100_000
-        overlap = np.shares_memory(a, b, max_work=work)
-    except np.exceptions.TooHardError:
-        overlap = True
-    if overlap:
-        raise RuntimeError(
-            "unsupported operation: some elements of the input tensor and the written-to tensor "
-            "refer to a single memory location. Please clone() the tensor before performing the "
-            "operation."
-        )
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -97,36 +37,25 @@ def _snapshot(t: Tensor) -> Tensor:
     return OPS["clone"](t)  # type: ignore[no-any-return]
 
 
-def _operand(b: Any) -> Any:
-    if isinstance(b, Tensor):
-        return b
-    if is_scalar(b):
-        return scalar_value(b)
-    return Tensor._wrap(np.asarray(to_numpy(b)))
-
-
-def _raw(b: Any) -> Any:
-    return b._data if isinstance(b, Tensor) else b
-
-
-def _bcast(a: Tensor, b: Any) -> None:
-    if isinstance(b, Tensor) and a._data.shape != b._data.shape:
-        layout.broadcast_shapes(a._data.shape, b._data.shape)
+def _tensors(*operands: Any) -> tuple[Tensor | None, ...]:
+    """The operands as the contract takes them: a tensor, or None for a number."""
+    return tuple(o if isinstance(o, Tensor) else None for o in operands)
 
 
 def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a += alpha * b`` (``AddBackward0``)."""
-    b = _operand(b)
+    b = operand(b)
 
     def compute() -> NDArray[Any]:
-        _bcast(a, b)
-        rb = _raw(b)
+        check_broadcast(a, b)
+        rb = raw(b)
         out: NDArray[Any] = a._data + (rb if alpha == 1 else rb * alpha)
         return out
 
     return run_inplace(
         a,
-        (b,),
+        _tensors(b),
+        needs_grad(a, b),
         compute,
         result_dtype(a, b),
         "AddBackward0",
@@ -138,17 +67,18 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    b = _operand(b)
+    b = operand(b)
 
     def compute() -> NDArray[Any]:
-        _bcast(a, b)
-        rb = _raw(b)
+        check_broadcast(a, b)
+        rb = raw(b)
         out: NDArray[Any] = a._data - (rb if alpha == 1 else rb * alpha)
         return out
 
     return run_inplace(
         a,
-        (b,),
+        _tensors(b),
+        needs_grad(a, b),
         compute,
         result_dtype(a, b),
         "SubBackward0",
@@ -169,16 +99,17 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
-    b = _operand(b)
+    b = operand(b)
 
     def compute() -> NDArray[Any]:
-        _bcast(a, b)
-        out: NDArray[Any] = a._data * _raw(b)
+        check_broadcast(a, b)
+        out: NDArray[Any] = a._data * raw(b)
         return out
 
     return run_inplace(
         a,
-        (b,),
+        _tensors(b),
+        needs_grad(a, b),
         compute,
         result_dtype(a, b),
         "MulBackward0",
@@ -190,14 +121,14 @@ def mul_(a: Tensor, b: Any) -> Tensor:
 
 def div_(a: Tensor, b: Any) -> Tensor:
     """``a /= b`` (``DivBackward0``)."""
-    b = _operand(b)
+    b = operand(b)
     dt = result_dtype(a, b)
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
 
     def compute() -> NDArray[Any]:
-        _bcast(a, b)
-        out: NDArray[Any] = np.true_divide(a._data, _raw(b))
+        check_broadcast(a, b)
+        out: NDArray[Any] = np.true_divide(a._data, raw(b))
         return out
 
     def save(node: OpNode) -> None:
@@ -207,12 +138,22 @@ def div_(a: Tensor, b: Any) -> Tensor:
         else:
             node._ctx["self"] = None
 
-    return run_inplace(a, (b,), compute, dt, "DivBackward0", ar.bw_div, None, save)
+    return run_inplace(
+        a,
+        _tensors(b),
+        needs_grad(a, b),
+        compute,
+        dt,
+        "DivBackward0",
+        ar.bw_div,
+        None,
+        save,
+    )
 
 
 def pow_inplace(a: Tensor, e: Any) -> Tensor:
     """``a **= e`` for a scalar exponent (``PowBackward0``)."""
-    e = _operand(e)
+    e = operand(e)
     if isinstance(e, Tensor):
         raise NotImplementedError("pow_ with a tensor exponent is not supported by ownership")
 
@@ -222,12 +163,14 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
     return run_inplace(
         a,
         (),
+        needs_grad(a),
         lambda: np.power(a._data, e),
         result_dtype(a, e),
         "PowBackward0",
         ar.bw_pow_scalar,
         {"exponent": e},
         save,
+        check_args=lambda: ar.check_integer_power(a, e),
     )
 
 
@@ -246,13 +189,14 @@ def _unary_inplace(
         return run_inplace(
             a,
             (),
+            needs_grad(a),
             lambda: np_fn(a._data),
             out_dtype,
             name,
             backward,
             None,
             save if saves == "self" else None,
-            saves == "result",
+            save_result=saves == "result",
         )
 
     return op
@@ -260,45 +204,67 @@ def _unary_inplace(
 
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamp in place (``ClampBackward1``)."""
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+    def check_args() -> None:
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
     def compute() -> NDArray[Any]:
         out = a._data
         if min is not None:
-            out = np.maximum(out, _raw(min))
+            out = np.maximum(out, raw(min))
         if max is not None:
-            out = np.minimum(out, _raw(max))
+            out = np.minimum(out, raw(max))
         return out
 
     def save(node: OpNode) -> None:
         node.save("self", _snapshot(a))
 
     return run_inplace(
-        a, (), compute, a.dtype, "ClampBackward1", un.bw_clamp, {"min": min, "max": max}, save
+        a,
+        (),
+        needs_grad(a),
+        compute,
+        a.dtype,
+        "ClampBackward1",
+        un.bw_clamp,
+        {"min": min, "max": max},
+        save,
+        check_args=check_args,
     )
 
 
 def fill_(a: Tensor, value: Any) -> Tensor:
     """Fill in place (``FillBackward0``; a tensor value must be 0-d)."""
-    v = _operand(value)
-    if isinstance(v, Tensor) and v._data.ndim != 0:
-        raise RuntimeError(
-            "fill_ only supports 0-dimension value tensor but got tensor with "
-            f"{v._data.ndim} dimensions."
-        )
+    v = operand(value)
     dt = a.dtype
-    checks.fits(dt, v)
+
+    def check_args() -> None:
+        if isinstance(v, Tensor) and v._data.ndim != 0:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{v._data.ndim} dimensions."
+            )
+        checks.fits(dt, v)
 
     def compute() -> NDArray[Any]:
-        return np.broadcast_to(np.asarray(_raw(v), dtype=a.dtype.np), a._data.shape)
+        return np.broadcast_to(np.asarray(raw(v), dtype=a.dtype.np), a._data.shape)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         return (g[0] * 0, g[0].sum() if isinstance(v, Tensor) else None)
 
     name = "FillBackward2" if not isinstance(v, Tensor) else "FillBackward3"
+    others = (v,) if isinstance(v, Tensor) else ()
     return run_inplace(
-        a, (v,) if isinstance(v, Tensor) else (), compute, dt, name, bw, check_overlap=False
+        a,
+        _tensors(*others),
+        needs_grad(a, *others),
+        compute,
+        dt,
+        name,
+        bw,
+        check_overlap=False,
+        check_args=check_args,
     )
 
 
@@ -307,6 +273,7 @@ def zero_(a: Tensor) -> Tensor:
     return run_inplace(
         a,
         (),
+        needs_grad(a),
         lambda: np.zeros_like(a._data),
         a.dtype,
         "ZeroBackward0",
@@ -318,12 +285,14 @@ def zero_(a: Tensor) -> Tensor:
 def copy_(a: Tensor, src: Any) -> Tensor:
     """Copy ``src`` into ``a`` (broadcast; any dtype; ``CopyBackwards``)."""
     s_t = src if isinstance(src, Tensor) else None
-    raw = src._data if s_t is not None else np.asarray(to_numpy(src) if not is_scalar(src) else src)
+    values = (
+        src._data if s_t is not None else np.asarray(to_numpy(src) if not is_scalar(src) else src)
+    )
     src_dtype = s_t.dtype if s_t is not None else a.dtype
     src_needed = s_t is not None and s_t.requires_grad  # decided now, not at backward time
 
     def compute() -> NDArray[Any]:
-        src_shape = tuple(np.shape(raw))
+        src_shape = tuple(np.shape(values))
         try:
             shape = layout.broadcast_shapes(a._data.shape, src_shape)
         except RuntimeError:
@@ -334,7 +303,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
                 f"output with shape {list(a._data.shape)} doesn't match the broadcast shape "
                 f"{list(shape)}"
             )
-        return np.broadcast_to(raw, a._data.shape).astype(a.dtype.np)
+        return np.broadcast_to(values, a._data.shape).astype(a.dtype.np)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         from ownership.ops.common import sum_to
@@ -346,7 +315,14 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
     same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
     return run_inplace(
-        a, (s_t,), compute, a.dtype, "torch::autograd::CopyBackwards", bw, check_overlap=not same
+        a,
+        (s_t,),
+        needs_grad(a, s_t),
+        compute,
+        a.dtype,
+        "torch::autograd::CopyBackwards",
+        bw,
+        check_overlap=not same,
     )
 
 
@@ -354,6 +330,7 @@ def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
     return run_inplace(
         a,
         (),
+        needs_grad(a),
         lambda: sample(a._data.shape),
         a.dtype,
         "RandomBackward",

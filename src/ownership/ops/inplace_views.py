@@ -3,7 +3,7 @@
 in place, never its values, yet count as in-place ops, as in torch:
 
 - the shared version counter goes up by one (so a saved alias is stale afterwards);
-- when recorded, torch's in-place checks run first (a leaf that requires grad, a view of one,
+- when recorded, torch's in-place checks run first (:func:`ownership.inplace_rules.check_inplace`) (a leaf that requires grad, a view of one,
   a view made under no_grad or inference mode, an output of a multi-view op are refused with
   torch's messages), and the tensor's new ``grad_fn`` is the ``...Backward1`` node of the op
   (``TBackward1``, ``TransposeBackward1``, ``SqueezeBackward3``...), its input the old history.
@@ -24,6 +24,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.autograd.view_nodes import AsStridedBackward0
 from ownership.grad_mode import no_grad
+from ownership.inplace_rules import check_inplace
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad
 
@@ -43,9 +44,9 @@ def _rebuild(
     edge = gradient_edge(t) if node is not None else (None, 0)
     t._data = layout.strided(t._storage.buffer, shape, strides, offset)
     t._offset = offset
-    t._storage.counter.value += 1
-    if t._base is not None:
-        t._view_version = t._storage.counter.value
+    t._version_counter.bump()
+    if t._base is not None:  # the view's own new history, not a window on its base
+        t._view_version = t._version_counter.value
     if node is not None:
         made = node(edge)
         made.input_dtypes = (t.dtype,)
@@ -64,7 +65,7 @@ def _apply(
 ) -> Tensor:
     recorded = needs_grad(t)
     if recorded:
-        t._check_inplace()
+        check_inplace(t)
     with no_grad():
         v = view()
     return _rebuild(
@@ -106,14 +107,13 @@ def squeeze_(t: Tensor, dim: Any = None) -> Tensor:
 
 def unsqueeze_(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim in place (``UnsqueezeBackward1``)."""
-    d = layout.wrap_dim(dim, t._data.ndim + 1)
-    return _apply(
-        t,
-        lambda: OPS["unsqueeze"](t, dim),
-        "UnsqueezeBackward1",
-        {"dim": d},
-        lambda g: g.squeeze(d),
-    )
+    ctx: dict[str, Any] = {}
+
+    def view() -> Tensor:
+        ctx["dim"] = layout.wrap_dim(dim, t._data.ndim + 1)  # checked after check_inplace
+        return OPS["unsqueeze"](t, dim)  # type: ignore[no-any-return]
+
+    return _apply(t, view, "UnsqueezeBackward1", ctx, lambda g: g.squeeze(ctx["dim"]))
 
 
 def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
@@ -123,6 +123,9 @@ def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = 
     """
     shape, strides = tuple(int(n) for n in size), tuple(int(s) for s in stride)
     offset = t._offset if storage_offset is None else int(storage_offset)
+    recorded = needs_grad(t)
+    if recorded:
+        check_inplace(t)
     storage_size = int(t._storage.buffer.size)
     needed = offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
     if 0 in shape:
@@ -134,9 +137,6 @@ def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = 
             f"and itemsize {item} requiring a storage size of {needed * item} are out of bounds "
             f"for storage of size {storage_size * item}"
         )
-    recorded = needs_grad(t)
-    if recorded:
-        t._check_inplace()
     old = t._geometry()
 
     def node(edge: Any) -> AsStridedBackward1:

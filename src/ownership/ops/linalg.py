@@ -193,7 +193,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
     """``squeeze_(0)`` of a fresh result, as torch's vector @ matrix ends (a version bump)."""
     shape = tuple(t._data.shape)
     t._data = t._data.reshape(shape[1:])
-    t._storage.counter.value += 1
+    t._version_counter.bump()
     if t._grad_fn is not None:
         node = OpNode(
             "SqueezeBackward4",

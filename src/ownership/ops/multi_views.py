@@ -17,7 +17,7 @@ from typing import Any
 from ownership import grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import MULTI_OUTPUT
+from ownership.autograd.view_history import CreationMeta
 from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, touch_history
@@ -35,7 +35,7 @@ def _multi(
         return outs
     if grad_mode.is_grad_enabled():  # under no_grad the views are NO_GRAD_MODE views
         for o in outs:
-            o._creation_meta = MULTI_OUTPUT
+            o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
     if needs_grad(t):
         node = record(outs[0], name, (t,), backward, ctx) if outs else None
         if node is not None:
