@@ -141,7 +141,7 @@ def relu(a: Tensor) -> Tensor:
     return out
 
 
-def abs_(a: Tensor) -> Tensor:
+def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
     if a.dtype is dtypes.bool_:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -225,7 +225,7 @@ def register() -> None:
         sin=sin,
         cos=cos,
         relu=relu,
-        abs=abs_,
+        abs=absolute,
         neg=neg,
         sign=sign,
         clamp=clamp,

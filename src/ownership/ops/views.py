@@ -109,7 +109,7 @@ def _bw_t(s: dict[str, Any], g: tuple[Any, ...]) -> Any:
     return (g[0].t(),)
 
 
-def t_(t: Tensor) -> Tensor:
+def transpose_2d(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
     touch_history(t)
     nd = t._data.ndim
@@ -382,7 +382,7 @@ def register() -> None:
         view=view,
         reshape=reshape,
         flatten=flatten,
-        t=t_,
+        t=transpose_2d,
         T=big_t,
         mT=matrix_t,
         permute=permute,
