@@ -15,7 +15,7 @@ from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
-from ownership.op_registry import OPS
+from ownership.op_registry import ops
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -31,7 +31,7 @@ def numel(t: Tensor) -> int:
 
 def _number_or_tensor(x: Any) -> Tensor:
     """A Python number given where torch's ``Tensor input`` also takes numbers: a 0-d tensor."""
-    return x if isinstance(x, Tensor) else cast(Tensor, OPS["tensor"](x))
+    return x if isinstance(x, Tensor) else ops.tensor(x)
 
 
 def add(*args: Any, **kwargs: Any) -> Tensor:
@@ -163,7 +163,7 @@ def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
         return tuple(Tensor._wrap(i.astype(np.int64), int64) for i in found)
     operands = (a["condition"], a.get("input", a.get("self")), a["other"])
     _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
-    return cast(Tensor, OPS["where"](*operands))
+    return ops.where(*operands)
 
 
 def _unary(name: str) -> Callable[..., Tensor]:

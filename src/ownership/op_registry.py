@@ -1,12 +1,17 @@
-"""The registry through which Tensor methods reach the ops: :data:`OPS`, filled when the package loads.
+"""The registry through which Tensor methods reach the ops: :data:`ops`, filled at its first lookup.
 
-The tensor layer sits below :mod:`ownership.ops`, so it may not import it; its methods look each
-op up here by name at call time, and each ops module installs its functions with ``register()``.
-Every op installed is wrapped by :func:`quiet` (numpy's floating-point warnings silenced), so
-every method call passes through that one rule.
+The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
+methods call ``ops.add(self, other)``. For mypy, :data:`ops` *is* the op table
+:mod:`ownership.ops.table`, so each call is checked against the implementation's own signature
+(a method that drifts from its op is a type error). At run time :data:`ops` is filled from that
+table the first time any op is looked up, so no import order carries meaning. Every op is wrapped
+by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
+that one rule. :data:`OPS` is the same table by name, for the ops that call each other.
 
->>> OPS["add"].__module__
+>>> ops.add.__module__
 'ownership.ops.arithmetic'
+>>> OPS["add"] is ops.add
+True
 """
 
 from __future__ import annotations
@@ -17,8 +22,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from ownership._tensor import Tensor
+__all__ = ["OPS", "ops", "quiet"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,15 +70,42 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     return inner
 
 
-OPS: dict[str, Callable[..., Any]] = {}
-"""Op implementations by name, filled in by :mod:`ownership.ops` when the package is imported."""
+def _fill() -> None:
+    """Install every op of :mod:`ownership.ops.table` into :data:`ops` and :data:`OPS`, quieted."""
+    from ownership.ops import table  # the one place this layer reaches up: at the first lookup
+
+    for name in table.__all__:
+        fn = quiet(getattr(table, name))
+        OPS[name] = fn
+        setattr(_TABLE, name, fn)
 
 
-def op(name: str) -> Callable[..., Tensor]:
-    """The op registered as ``name`` (a ``KeyError`` before :mod:`ownership.ops` is imported)."""
-    return OPS[name]
+class _OpsByName(dict[str, Callable[..., Any]]):
+    """The op table by name; filled at the first lookup (a ``KeyError`` for an unknown op)."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if not self:
+            _fill()
+            if name in self:
+                return self[name]
+        raise KeyError(name)
 
 
-def op_many(name: str) -> Callable[..., tuple[Tensor, ...]]:
-    """The op registered as ``name`` that returns several tensors (``unbind``, ``split``...)."""
-    return OPS[name]
+class _Ops:
+    """The op table by attribute; filled at the first lookup (then plain instance attributes)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or OPS:  # filled already: the op does not exist
+            raise AttributeError(f"ownership has no op {name!r}")
+        _fill()
+        return getattr(self, name)
+
+
+OPS: dict[str, Callable[..., Any]] = _OpsByName()
+"""Op implementations by name (see :mod:`ownership.ops.table`)."""
+
+_TABLE = _Ops()
+if TYPE_CHECKING:
+    from ownership.ops import table as ops
+else:
+    ops = _TABLE

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ownership import grad_mode
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
+from ownership.op_registry import ops
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -112,7 +112,7 @@ class TensorConversion:
             raise TypeError("len() of a 0-d tensor")
         return int(self._data.shape[0])
 
-    def __iter__(self) -> Iterator[Tensor]:
+    def __iter__(self: Any) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(OPS["unbind"](self, 0))
+        return iter(ops.unbind(self, 0))

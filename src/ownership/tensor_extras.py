@@ -9,7 +9,7 @@ import builtins
 from typing import TYPE_CHECKING, Any
 
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import op, op_many
+from ownership.op_registry import ops
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -30,48 +30,48 @@ class TensorExtras:
         me: Any = self
         return builtins.int(me._output_nr)
 
-    def t_(self) -> Tensor:
+    def t_(self: Any) -> Tensor:
         """Transpose in place: new geometry, version + 1 (``TBackward1``)."""
-        return op("t_")(self)
+        return ops.t_(self)
 
-    def transpose_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+    def transpose_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """Swap two dims in place (``TransposeBackward1``)."""
-        return op("transpose_")(self, dim0, dim1)
+        return ops.transpose_(self, dim0, dim1)
 
-    def swapdims_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+    def swapdims_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """``transpose_``."""
-        return op("transpose_")(self, dim0, dim1)
+        return ops.transpose_(self, dim0, dim1)
 
-    def swapaxes_(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+    def swapaxes_(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
         """``transpose_``."""
-        return op("transpose_")(self, axis0, axis1)
+        return ops.transpose_(self, axis0, axis1)
 
-    def swapdims(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+    def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """``transpose`` (a view)."""
-        return op("transpose")(self, dim0, dim1)
+        return ops.transpose(self, dim0, dim1)
 
-    def swapaxes(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+    def swapaxes(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
         """``transpose`` (a view)."""
-        return op("transpose")(self, axis0, axis1)
+        return ops.transpose(self, axis0, axis1)
 
-    def squeeze_(self, dim: Any = None) -> Tensor:
+    def squeeze_(self: Any, dim: Any = None) -> Tensor:
         """Drop size-1 dims in place."""
-        return op("squeeze_")(self, dim)
+        return ops.squeeze_(self, dim)
 
-    def unsqueeze_(self, dim: builtins.int) -> Tensor:
+    def unsqueeze_(self: Any, dim: builtins.int) -> Tensor:
         """Insert a size-1 dim in place."""
-        return op("unsqueeze_")(self, dim)
+        return ops.unsqueeze_(self, dim)
 
-    def as_strided_(self, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+    def as_strided_(self: Any, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
         """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
-        return op("as_strided_")(self, size, stride, storage_offset)
+        return ops.as_strided_(self, size, stride, storage_offset)
 
     def new_empty(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
         me: Any = self
-        return op("zeros")(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
+        return ops.zeros(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
 
     def new_full(
         self,
@@ -83,16 +83,20 @@ class TensorExtras:
     ) -> Tensor:
         """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
         me: Any = self
-        return op("full")(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
+        return ops.full(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
 
     def norm(
-        self, p: Any = "fro", dim: Any = None, keepdim: builtins.bool = False, dtype: Any = None
+        self: Any,
+        p: Any = "fro",
+        dim: Any = None,
+        keepdim: builtins.bool = False,
+        dtype: Any = None,
     ) -> Tensor:
         """The vector p-norm (``LinalgVectorNormBackward0``)."""
-        return op("norm")(self, p, dim, keepdim, dtype)
+        return ops.norm(self, p, dim, keepdim, dtype)
 
     def var(
-        self,
+        self: Any,
         dim: Any = None,
         unbiased: Any = None,
         keepdim: builtins.bool = False,
@@ -100,17 +104,17 @@ class TensorExtras:
         correction: Any = None,
     ) -> Tensor:
         """The (Bessel-corrected) variance (``VarBackward0``)."""
-        return op("var")(self, dim, unbiased, keepdim, correction=correction)
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
 
-    def argmin(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    def argmin(self: Any, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         """Index of the smallest element (flat, or along ``dim``)."""
-        return op("argmin")(self, dim, keepdim)
+        return ops.argmin(self, dim, keepdim)
 
     def equal(self, other: Tensor) -> builtins.bool:
         """Same shape and the same values (``torch.equal``)."""
         me: Any = self
         return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
 
-    def split_with_sizes(self, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    def split_with_sizes(self: Any, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
         """Pieces of the given sizes along ``dim`` (multi-output views)."""
-        return op_many("split")(self, list(split_sizes), dim)
+        return ops.split(self, list(split_sizes), dim)

@@ -17,7 +17,7 @@ from ownership import dtypes
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS, op
+from ownership.op_registry import ops
 from ownership.tensor_extras import TensorExtras
 from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_operators import TensorOperators
@@ -41,10 +41,11 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     overload, a = parsed
     if overload == 1:
         other = a["other"]
-        return OPS["where"]((t > other) if which == "max" else (t < other), t, other)
+        return ops.where((t > other) if which == "max" else (t < other), t, other)
+    extreme = ops.max if which == "max" else ops.min
     if overload == 2:
-        return OPS[which](t, a["dim"], a["keepdim"])
-    return OPS[which](t)
+        return extreme(t, a["dim"], a["keepdim"])
+    return extreme(t)
 
 
 class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
@@ -53,88 +54,88 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     __slots__ = ()
     dtype: DType
 
-    def add(self, *args: Any, **kwargs: Any) -> Tensor:
+    def add(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self + alpha * other``: ``add(other, *, alpha=1)``."""
         a = sig.ADD.parse(args, kwargs)[1]
-        return op("add")(self, a["other"], alpha=a["alpha"])
+        return ops.add(self, a["other"], alpha=a["alpha"])
 
-    def sub(self, *args: Any, **kwargs: Any) -> Tensor:
+    def sub(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self - alpha * other``: ``sub(other, *, alpha=1)``."""
         a = sig.SUB.parse(args, kwargs)[1]
-        return op("sub")(self, a["other"], alpha=a["alpha"])
+        return ops.sub(self, a["other"], alpha=a["alpha"])
 
-    def mul(self, *args: Any, **kwargs: Any) -> Tensor:
+    def mul(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self * other``."""
-        return op("mul")(self, sig.MUL.parse(args, kwargs)[1]["other"])
+        return ops.mul(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
-    def div(self, *args: Any, **kwargs: Any) -> Tensor:
+    def div(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self / other``."""
-        return op("div")(self, sig.DIV.parse(args, kwargs)[1]["other"])
+        return ops.div(self, sig.DIV.parse(args, kwargs)[1]["other"])
 
-    def pow(self, *args: Any, **kwargs: Any) -> Tensor:
+    def pow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""
-        return op("pow")(self, sig.POW.parse(args, kwargs)[1]["exponent"])
+        return ops.pow(self, sig.POW.parse(args, kwargs)[1]["exponent"])
 
-    def neg(self) -> Tensor:
+    def neg(self: Any) -> Tensor:
         """``-self``."""
-        return op("neg")(self)
+        return ops.neg(self)
 
-    def exp(self) -> Tensor:
+    def exp(self: Any) -> Tensor:
         """Elementwise exponential (saves its result)."""
-        return op("exp")(self)
+        return ops.exp(self)
 
-    def log(self) -> Tensor:
+    def log(self: Any) -> Tensor:
         """Elementwise natural log (saves its input)."""
-        return op("log")(self)
+        return ops.log(self)
 
-    def sqrt(self) -> Tensor:
+    def sqrt(self: Any) -> Tensor:
         """Elementwise square root (saves its result)."""
-        return op("sqrt")(self)
+        return ops.sqrt(self)
 
-    def abs(self) -> Tensor:
+    def abs(self: Any) -> Tensor:
         """Elementwise absolute value (saves its input)."""
-        return op("abs")(self)
+        return ops.abs(self)
 
-    def sigmoid(self) -> Tensor:
+    def sigmoid(self: Any) -> Tensor:
         """Elementwise logistic function (saves its result)."""
-        return op("sigmoid")(self)
+        return ops.sigmoid(self)
 
-    def tanh(self) -> Tensor:
+    def tanh(self: Any) -> Tensor:
         """Elementwise tanh (saves its result)."""
-        return op("tanh")(self)
+        return ops.tanh(self)
 
-    def sin(self) -> Tensor:
+    def sin(self: Any) -> Tensor:
         """Elementwise sine (saves its input)."""
-        return op("sin")(self)
+        return ops.sin(self)
 
-    def cos(self) -> Tensor:
+    def cos(self: Any) -> Tensor:
         """Elementwise cosine (saves its input)."""
-        return op("cos")(self)
+        return ops.cos(self)
 
-    def relu(self) -> Tensor:
+    def relu(self: Any) -> Tensor:
         """Elementwise max(x, 0) (saves its result)."""
-        return op("relu")(self)
+        return ops.relu(self)
 
-    def clamp(self, *args: Any, **kwargs: Any) -> Tensor:
+    def clamp(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``."""
         a = sig.CLAMP.parse(args, kwargs)[1]
-        return op("clamp")(self, a["min"], a["max"])
+        return ops.clamp(self, a["min"], a["max"])
 
     clip = clamp
 
-    def where(self, condition: Tensor, y: Any) -> Tensor:
+    def where(self: Any, condition: Tensor, y: Any) -> Tensor:
         """``self`` where ``condition`` holds, else ``y`` (``torch.where(condition, self, y)``)."""
-        return op("where")(condition, self, y)
+        return ops.where(condition, self, y)
 
-    def sum(self, *args: Any, **kwargs: Any) -> Tensor:
+    def sum(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
         overload, a = sig.SUM.parse(args, kwargs)
-        return op("sum")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
+        return ops.sum(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
-    def mean(self, *args: Any, **kwargs: Any) -> Tensor:
+    def mean(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
         overload, a = sig.MEAN.parse(args, kwargs)
-        return op("mean")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
+        return ops.mean(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
     def max(self, *args: Any, **kwargs: Any) -> Any:
         """Maximum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
@@ -144,110 +145,110 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """Minimum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
         return _extreme(self, "min", sig.MIN.parse(args, kwargs))
 
-    def argmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def argmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index of the maximum (flattened when ``dim`` is None): ``argmax(dim=None, keepdim=False)``."""
         a = sig.ARGMAX.parse(args, kwargs)[1]
-        return op("argmax")(self, a["dim"], a["keepdim"])
+        return ops.argmax(self, a["dim"], a["keepdim"])
 
-    def argmin(self, *args: Any, **kwargs: Any) -> Tensor:
+    def argmin(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index of the minimum (flattened when ``dim`` is None): ``argmin(dim=None, keepdim=False)``."""
         a = sig.ARGMIN.parse(args, kwargs)[1]
-        return op("argmin")(self, a["dim"], a["keepdim"])
+        return ops.argmin(self, a["dim"], a["keepdim"])
 
-    def softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""
         a = sig.SOFTMAX.parse(args, kwargs)[1]
-        return op("softmax")(self, a["dim"], a["dtype"])
+        return ops.softmax(self, a["dim"], a["dtype"])
 
-    def log_softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def log_softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``."""
         a = sig.LOG_SOFTMAX.parse(args, kwargs)[1]
-        return op("log_softmax")(self, a["dim"], a["dtype"])
+        return ops.log_softmax(self, a["dim"], a["dtype"])
 
-    def matmul(self, other: Tensor) -> Tensor:
+    def matmul(self: Any, other: Tensor) -> Tensor:
         """Matrix product with torch's 1-D/2-D rules."""
-        return op("matmul")(self, other)
+        return ops.matmul(self, other)
 
-    def mm(self, other: Tensor) -> Tensor:
+    def mm(self: Any, other: Tensor) -> Tensor:
         """2-D matrix product."""
-        return op("mm")(self, other)
+        return ops.mm(self, other)
 
-    def mv(self, vec: Tensor) -> Tensor:
+    def mv(self: Any, vec: Tensor) -> Tensor:
         """Matrix @ vector."""
-        return op("mv")(self, vec)
+        return ops.mv(self, vec)
 
-    def dot(self, other: Tensor) -> Tensor:
+    def dot(self: Any, other: Tensor) -> Tensor:
         """1-D dot product."""
-        return op("dot")(self, other)
+        return ops.dot(self, other)
 
-    def eq(self, *args: Any, **kwargs: Any) -> Tensor:
+    def eq(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``==`` as a bool tensor."""
-        return op("eq")(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
+        return ops.eq(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
 
-    def ne(self, *args: Any, **kwargs: Any) -> Tensor:
+    def ne(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``!=`` as a bool tensor."""
-        return op("ne")(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
+        return ops.ne(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
 
-    def lt(self, *args: Any, **kwargs: Any) -> Tensor:
+    def lt(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<``."""
-        return op("lt")(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
+        return ops.lt(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
 
-    def le(self, *args: Any, **kwargs: Any) -> Tensor:
+    def le(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<=``."""
-        return op("le")(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
+        return ops.le(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
 
-    def gt(self, *args: Any, **kwargs: Any) -> Tensor:
+    def gt(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>``."""
-        return op("gt")(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
+        return ops.gt(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
 
-    def ge(self, *args: Any, **kwargs: Any) -> Tensor:
+    def ge(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
-        return op("ge")(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
+        return ops.ge(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
 
-    def all(self) -> Tensor:
+    def all(self: Any) -> Tensor:
         """Whether all elements are true."""
-        return op("all")(self)
+        return ops.all(self)
 
-    def any(self) -> Tensor:
+    def any(self: Any) -> Tensor:
         """Whether any element is true."""
-        return op("any")(self)
+        return ops.any(self)
 
-    def clone(self) -> Tensor:
+    def clone(self: Any) -> Tensor:
         """A copy with fresh storage (version 0), differentiable (``CloneBackward0``)."""
-        return op("clone")(self)
+        return ops.clone(self)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self: Any) -> Tensor:
         """Self when already contiguous, else a contiguous copy."""
-        return op("contiguous")(self)
+        return ops.contiguous(self)
 
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+    def to(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Convert to a dtype (``"cpu"`` device arguments are accepted and ignored)."""
-        return op("to")(self, *args, **kwargs)
+        return ops.to(self, *args, **kwargs)
 
-    def type_as(self, other: Tensor) -> Tensor:
+    def type_as(self: Any, other: Tensor) -> Tensor:
         """Convert to ``other``'s dtype."""
         tensor_arg("type_as", other, "other")
-        return op("to")(self, other.dtype)
+        return ops.to(self, other.dtype)
 
-    def float(self) -> Tensor:
+    def float(self: Any) -> Tensor:
         """Convert to float32."""
-        return op("to")(self, dtypes.float32)
+        return ops.to(self, dtypes.float32)
 
-    def double(self) -> Tensor:
+    def double(self: Any) -> Tensor:
         """Convert to float64."""
-        return op("to")(self, dtypes.float64)
+        return ops.to(self, dtypes.float64)
 
-    def long(self) -> Tensor:
+    def long(self: Any) -> Tensor:
         """Convert to int64."""
-        return op("to")(self, dtypes.int64)
+        return ops.to(self, dtypes.int64)
 
-    def int(self) -> Tensor:
+    def int(self: Any) -> Tensor:
         """Convert to int32."""
-        return op("to")(self, dtypes.int32)
+        return ops.to(self, dtypes.int32)
 
-    def bool(self) -> Tensor:
+    def bool(self: Any) -> Tensor:
         """Convert to bool."""
-        return op("to")(self, dtypes.bool_)
+        return ops.to(self, dtypes.bool_)
 
     def cpu(self) -> Tensor:
         """Self: the engine is CPU only."""
@@ -257,16 +258,16 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """Zeros with this tensor's dtype by default."""
-        return op("zeros")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_ones(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """Ones with this tensor's dtype by default."""
-        return op("ones")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_tensor(
         self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """A new tensor from data with this tensor's dtype by default."""
-        return op("tensor")(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -317,18 +317,3 @@ def rpow(a: Tensor, b: Any) -> Tensor:
         node.save("exponent", a)
         node.save("result", out, is_output=True)
     return out
-
-
-def register() -> None:
-    """Install the arithmetic ops in the Tensor registry."""
-    OPS.update(
-        add=add,
-        sub=sub,
-        rsub=rsub,
-        mul=mul,
-        div=div,
-        rdiv=rdiv,
-        pow=power,
-        rpow=rpow,
-        reciprocal=reciprocal,
-    )

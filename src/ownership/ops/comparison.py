@@ -8,17 +8,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.op_registry import OPS
 from ownership.ops.common import check_broadcast, operand, raw, wrap
 
 
-def _compare(fn: Any) -> Any:
+def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
+    """An elementwise comparison of a tensor with a tensor or number (broadcast), as a bool tensor."""
+
     def op(a: Tensor, b: Any) -> Tensor:
         b = operand(b)
         check_broadcast(a, b)
@@ -38,16 +40,11 @@ def logical_not(a: Tensor) -> Tensor:
     return wrap(~a._data, a.dtype)
 
 
-def register() -> None:
-    """Install the comparisons and logical ops in the Tensor registry."""
-    OPS.update(
-        eq=_compare(np.equal),
-        ne=_compare(np.not_equal),
-        lt=_compare(np.less),
-        le=_compare(np.less_equal),
-        gt=_compare(np.greater),
-        ge=_compare(np.greater_equal),
-        logical_not=logical_not,
-        logical_and=_compare(np.logical_and),
-        logical_or=_compare(np.logical_or),
-    )
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)

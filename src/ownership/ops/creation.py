@@ -18,7 +18,6 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -306,19 +305,3 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
 
         record(out, "WhereBackward0", (None, at, bt), lambda s, g: (None, *bw(s, g)))
     return out
-
-
-def register() -> None:
-    """Install the creation ops in the Tensor registry."""
-    OPS.update(
-        tensor=tensor,
-        zeros=zeros,
-        ones=ones,
-        full=full,
-        clone=clone,
-        contiguous=contiguous,
-        to=to,
-        stack=stack,
-        cat=cat,
-        where=where,
-    )

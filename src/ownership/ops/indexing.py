@@ -273,8 +273,3 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         {"indices": npkey, "accumulate": False},
         save=lambda node: node.save_state("indices"),
     )
-
-
-def register() -> None:
-    """Install indexing in the Tensor registry."""
-    OPS.update(getitem=getitem, setitem=setitem, embed=embed)

@@ -247,10 +247,3 @@ def all_of(t: Tensor) -> Tensor:
 def any_of(t: Tensor) -> Tensor:
     """Whether some element is true (a 0-d bool tensor)."""
     return wrap(np.any(t._data), dtypes.bool_)
-
-
-def register() -> None:
-    """Install the reductions in the Tensor registry."""
-    OPS.update(
-        sum=sum_of, mean=mean, max=max_of, min=min_of, argmax=argmax, argmin=argmin, all=all_of, any=any_of
-    )

@@ -19,7 +19,6 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.op_registry import OPS
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad, raw, record, wrap
 
@@ -212,21 +211,3 @@ def _clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
         if kernel is not None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     return dt
-
-
-def register() -> None:
-    """Install the elementwise functions in the Tensor registry."""
-    OPS.update(
-        exp=exp,
-        log=log,
-        sqrt=sqrt,
-        sigmoid=sigmoid,
-        tanh=tanh,
-        sin=sin,
-        cos=cos,
-        relu=relu,
-        abs=absolute,
-        neg=neg,
-        sign=sign,
-        clamp=clamp,
-    )

@@ -374,24 +374,3 @@ def alias(t: Tensor) -> Tensor:
     return _make(
         t, tuple(t._data.shape), t.stride(), t._offset, "AliasBackward0", lambda s, g: (g[0],), {}
     )
-
-
-def register() -> None:
-    """Install the view ops in the Tensor registry."""
-    OPS.update(
-        view=view,
-        reshape=reshape,
-        flatten=flatten,
-        t=transpose_2d,
-        T=big_t,
-        mT=matrix_t,
-        permute=permute,
-        transpose=transpose,
-        expand=expand,
-        unsqueeze=unsqueeze,
-        squeeze=squeeze,
-        narrow=narrow,
-        select=select,
-        slice=slice_dim,
-        alias=alias,
-    )
