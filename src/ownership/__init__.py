@@ -12,8 +12,9 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 
 from __future__ import annotations
 
-from ownership import autograd, ops
+from ownership import autograd, nn, ops, optim
 from ownership._tensor import Tensor
+from ownership.auditing import audit
 from ownership.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -140,9 +141,6 @@ var_mean = quiet(var_mean)
 
 clip = clamp
 
-# the nn.functional namespace is part of the engine surface (``ownership.nn.functional``)
-import ownership.nn.functional  # noqa: E402, F401
-
 __all__ = [
     "Generator",
     "Size",
@@ -155,6 +153,7 @@ __all__ = [
     "arange",
     "argmax",
     "argmin",
+    "audit",
     "autograd",
     "bool",
     "broadcast_shapes",
@@ -210,12 +209,14 @@ __all__ = [
     "mv",
     "narrow",
     "neg",
+    "nn",
     "no_grad",
     "norm",
     "numel",
     "ones",
     "ones_like",
     "ops",
+    "optim",
     "permute",
     "pow",
     "promote_types",
@@ -253,9 +254,3 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
-
-# The layers above the engine: modules and optimizers (issue 4), and the ownership audit.
-from ownership import nn, optim  # noqa: E402 - they stand on the engine imported above
-from ownership.auditing import audit  # noqa: E402
-
-__all__ += ["audit", "nn", "optim"]

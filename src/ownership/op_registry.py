@@ -1,10 +1,10 @@
 """The registry through which Tensor methods reach the ops: :data:`ops`, filled at its first lookup.
 
 The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
-methods call ``ops.add(self, other)``. For mypy, :data:`ops` *is* the op table
-:mod:`ownership.ops.table`, so each call is checked against the implementation's own signature
-(a method that drifts from its op is a type error). At run time :data:`ops` is filled from that
-table the first time any op is looked up, so no import order carries meaning. Every op is wrapped
+methods call ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable` (one
+signature per op, which mypy also holds the implementations to), so a method that drifts from its
+op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table` the first
+time any op is looked up, so no import order carries meaning. Every op is wrapped
 by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
 that one rule. :data:`OPS` is the same table by name, for the ops that call each other.
 
@@ -18,9 +18,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import numpy as np
+
+from ownership.op_table import OpTable
+
+if TYPE_CHECKING:
+    from ownership._tensor import Tensor
 
 __all__ = ["OPS", "ops", "quiet"]
 
@@ -105,7 +110,5 @@ OPS: dict[str, Callable[..., Any]] = _OpsByName()
 """Op implementations by name (see :mod:`ownership.ops.table`)."""
 
 _TABLE = _Ops()
-if TYPE_CHECKING:
-    from ownership.ops import table as ops
-else:
-    ops = _TABLE
+ops = cast("OpTable[Tensor]", _TABLE)
+"""The op table by attribute: ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable`."""

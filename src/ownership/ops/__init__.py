@@ -5,6 +5,8 @@
 the first lookup, so importing this package installs nothing.
 """
 
+from typing import TYPE_CHECKING
+
 from ownership.ops import (
     arithmetic,
     comparison,
@@ -21,6 +23,12 @@ from ownership.ops import (
     unary,
     views,
 )
+
+if TYPE_CHECKING:  # mypy holds every op to its one declared signature
+    from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+    _declared: OpTable[Tensor] = table
 
 __all__ = [
     "arithmetic",
