@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import numpy as np
@@ -76,39 +76,46 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def _fill() -> None:
-    """Install every op of :mod:`ownership.ops.table` into :data:`ops` and :data:`OPS`, quieted."""
+    """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted."""
     from ownership.ops import table  # the one place this layer reaches up: at the first lookup
 
     for name in table.__all__:
-        fn = quiet(getattr(table, name))
-        OPS[name] = fn
-        setattr(_TABLE, name, fn)
-
-
-class _OpsByName(dict[str, Callable[..., Any]]):
-    """The op table by name; filled at the first lookup (a ``KeyError`` for an unknown op)."""
-
-    def __missing__(self, name: str) -> Callable[..., Any]:
-        if not self:
-            _fill()
-            if name in self:
-                return self[name]
-        raise KeyError(name)
+        setattr(_TABLE, name, quiet(getattr(table, name)))
 
 
 class _Ops:
     """The op table by attribute; filled at the first lookup (then plain instance attributes)."""
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or OPS:  # filled already: the op does not exist
+        if name.startswith("__") or vars(self):  # filled already: the op does not exist
             raise AttributeError(f"ownership has no op {name!r}")
         _fill()
         return getattr(self, name)
 
 
-OPS: dict[str, Callable[..., Any]] = _OpsByName()
-"""Op implementations by name (see :mod:`ownership.ops.table`)."""
+def _filled() -> dict[str, Callable[..., Any]]:
+    """The ops by name, filled if no op was looked up yet."""
+    if not vars(_TABLE):
+        _fill()
+    return vars(_TABLE)
+
+
+class _OpsByName(Mapping[str, Callable[..., Any]]):
+    """The op table by name, for the ops that call each other (``OPS["where"](...)``)."""
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return _filled()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_filled())
+
+    def __len__(self) -> int:
+        return len(_filled())
+
 
 _TABLE = _Ops()
 ops = cast("OpTable[Tensor]", _TABLE)
 """The op table by attribute: ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable`."""
+
+OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
+"""The same ops by name (see :mod:`ownership.ops.table`)."""

@@ -94,6 +94,18 @@ class TensorInplace:
         """Negate in place."""
         return ops.neg_(self)
 
+    def abs_(self: Any) -> Tensor:
+        """Absolute value in place (saves the value before the write)."""
+        return ops.abs_(self)
+
+    def sqrt_(self: Any) -> Tensor:
+        """Square root in place (saves the new value)."""
+        return ops.sqrt_(self)
+
+    def log_(self: Any) -> Tensor:
+        """Natural log in place (saves the value before the write)."""
+        return ops.log_(self)
+
     def normal_(
         self: Any, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None
     ) -> Tensor:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes
 from ownership import signatures as sig
-from ownership.arguments import tensor_arg
+from ownership.arguments import Parser, tensor_arg
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import ops
 from ownership.tensor_extras import TensorExtras
@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from ownership._tensor import Tensor
 
 __all__ = ["TensorMethods"]
+
+# torch's signatures of the methods below that are not in ownership.signatures
+_LOGICAL_AND = Parser("logical_and", "(Tensor other)")
+_LOGICAL_OR = Parser("logical_or", "(Tensor other)")
+_BMM = Parser("bmm", "(Tensor mat2)")
 
 
 def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
@@ -95,6 +100,14 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     def abs(self: Any) -> Tensor:
         """Elementwise absolute value (saves its input)."""
         return ops.abs(self)
+
+    def sign(self: Any) -> Tensor:
+        """Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."""
+        return ops.sign(self)
+
+    def reciprocal(self: Any) -> Tensor:
+        """Elementwise ``1 / self`` (saves its result); integers give the default float dtype."""
+        return ops.reciprocal(self)
 
     def sigmoid(self: Any) -> Tensor:
         """Elementwise logistic function (saves its result)."""
@@ -177,6 +190,10 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """Matrix @ vector."""
         return ops.mv(self, vec)
 
+    def bmm(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Batched matrix product of two 3-D tensors: ``bmm(mat2)``."""
+        return ops.bmm(self, _BMM.parse(args, kwargs)[1]["mat2"])
+
     def dot(self: Any, other: Tensor) -> Tensor:
         """1-D dot product."""
         return ops.dot(self, other)
@@ -204,6 +221,14 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     def ge(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
         return ops.ge(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
+
+    def logical_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""
+        return ops.logical_and(self, _LOGICAL_AND.parse(args, kwargs)[1]["other"])
+
+    def logical_or(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
+        return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
 
     def all(self: Any) -> Tensor:
         """Whether all elements are true."""

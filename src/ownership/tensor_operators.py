@@ -150,7 +150,7 @@ class TensorOperators:
         return ops.ge(self, other)
 
     def __invert__(self: Any) -> Tensor:
-        return ops.logical_not(self)
+        return ops.invert(self)
 
     def __and__(self: Any, other: Any) -> Tensor:
         if not _takes(other):

@@ -29,8 +29,8 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     return op
 
 
-def logical_not(a: Tensor) -> Tensor:
-    """Elementwise not (``~`` on bool tensors; bitwise not on integers)."""
+def invert(a: Tensor) -> Tensor:
+    """``~a``: logical not of a bool tensor, bitwise not of an integer one (not ``logical_not``)."""
     if a.dtype is dtypes.bool_:
         return wrap(~a._data, dtypes.bool_)
     if a.dtype.is_floating_point:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, rsub, sub
 from ownership.ops.arithmetic import power as pow
-from ownership.ops.comparison import eq, ge, gt, le, logical_and, logical_not, logical_or, lt, ne
+from ownership.ops.comparison import eq, ge, gt, invert, le, logical_and, logical_or, lt, ne
 from ownership.ops.creation import (
     cat,
     clone,
@@ -115,12 +115,12 @@ __all__ = [
     "ge",
     "getitem",
     "gt",
+    "invert",
     "le",
     "log",
     "log_",
     "log_softmax",
     "logical_and",
-    "logical_not",
     "logical_or",
     "lt",
     "mT",
