@@ -8,6 +8,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
@@ -16,7 +17,9 @@ from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
-from ownership.op_registry import ops
+from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 def is_tensor(obj: Any) -> builtins.bool:

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar, cast
 
 import numpy as np
 
 from ownership.op_table import OpTable
-
-if TYPE_CHECKING:
-    from ownership._tensor import Tensor
 
 __all__ = ["OPS", "ops", "quiet"]
 
@@ -114,8 +111,9 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
 
 
 _TABLE = _Ops()
-ops = cast("OpTable[Tensor]", _TABLE)
-"""The op table by attribute: ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable`."""
+ops = cast("OpTable[Any]", _TABLE)
+"""The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
+``ops: OpTable[Tensor] = op_registry.ops``."""
 
 OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
 """The same ops by name (see :mod:`ownership.ops.table`)."""

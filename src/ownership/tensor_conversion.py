@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership import grad_mode
+from ownership import grad_mode, op_registry
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import ops
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"

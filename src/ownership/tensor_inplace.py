@@ -8,12 +8,15 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tp_name
-from ownership.op_registry import ops
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 class TensorInplace:
@@ -117,3 +120,32 @@ class TensorInplace:
     ) -> Tensor:
         """Fill with uniform samples in place."""
         return ops.uniform_(self, a, b, generator=generator)
+
+    # ------------------------------------------------------------------ in-place view ops
+    def t_(self: Any) -> Tensor:
+        """Transpose in place: new geometry, version + 1 (``TBackward1``)."""
+        return ops.t_(self)
+
+    def transpose_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """Swap two dims in place (``TransposeBackward1``)."""
+        return ops.transpose_(self, dim0, dim1)
+
+    def swapdims_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return ops.transpose_(self, dim0, dim1)
+
+    def swapaxes_(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return ops.transpose_(self, axis0, axis1)
+
+    def squeeze_(self: Any, dim: Any = None) -> Tensor:
+        """Drop size-1 dims in place."""
+        return ops.squeeze_(self, dim)
+
+    def unsqueeze_(self: Any, dim: builtins.int) -> Tensor:
+        """Insert a size-1 dim in place."""
+        return ops.unsqueeze_(self, dim)
+
+    def as_strided_(self: Any, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
+        return ops.as_strided_(self, size, stride, storage_offset)

@@ -1,11 +1,12 @@
 """The Tensor methods that are ops: math, reductions, products, conversions and new tensors.
 
-Each method forwards to the op of the same name in the registry
-:data:`~ownership.op_registry.OPS`, which :mod:`ownership.ops` fills when the package is imported.
-Keeping the methods here (base classes of :class:`~ownership._tensor.Tensor`) gives every op a
-typed method without this layer importing the higher one that implements it. The operators,
-view methods and in-place methods are in :mod:`ownership.tensor_operators`,
-:mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`.
+Each method forwards to its op through :data:`ops` (see :mod:`ownership.op_registry`), typed by
+:class:`~ownership.op_table.OpTable`: a method that passes its op arguments the op's signature
+does not take is a type error. Sections follow torch's reference: pointwise, reductions,
+comparisons, matrix products, dtype conversions, statistics and new tensors. The operators, view
+methods and in-place methods are in :mod:`ownership.tensor_operators`,
+:mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`; ``self`` is typed ``Any``
+because a base class cannot name its subclass :class:`~ownership._tensor.Tensor` as ``self``.
 """
 
 from __future__ import annotations
@@ -13,18 +14,16 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any, cast
 
-from ownership import dtypes
+from ownership import dtypes, op_registry
 from ownership import signatures as sig
 from ownership.arguments import Parser, tensor_arg
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import ops
-from ownership.tensor_extras import TensorExtras
-from ownership.tensor_inplace import TensorInplace
-from ownership.tensor_operators import TensorOperators
-from ownership.tensor_views import TensorViews
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 __all__ = ["TensorMethods"]
 
@@ -53,7 +52,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
+class TensorMethods:
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
@@ -296,3 +295,49 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
     ) -> Tensor:
         """A new tensor from data with this tensor's dtype by default."""
         return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------------ statistics, equality, new tensors
+    def norm(
+        self: Any,
+        p: Any = "fro",
+        dim: Any = None,
+        keepdim: builtins.bool = False,
+        dtype: Any = None,
+    ) -> Tensor:
+        """The vector p-norm (``LinalgVectorNormBackward0``)."""
+        return ops.norm(self, p, dim, keepdim, dtype)
+
+    def var(
+        self: Any,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The (Bessel-corrected) variance (``VarBackward0``)."""
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def equal(self, other: Tensor) -> builtins.bool:
+        """Same shape and the same values (``torch.equal``)."""
+        me: Any = self
+        return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
+
+    def new_empty(
+        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
+        me: Any = self
+        return ops.zeros(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
+
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: DType | None = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
+        me: Any = self
+        return ops.full(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)

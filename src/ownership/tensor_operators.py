@@ -1,6 +1,6 @@
 """Tensor operators: arithmetic, comparisons, ``~ & |``, indexing, and ``+= -= *= /=`` in place.
 
-Each forwards to the op of the same name in :data:`~ownership.op_registry.OPS`.
+Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
 """
 
 from __future__ import annotations
@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ownership.op_registry import ops
+from ownership import op_registry
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 _NUMBERS = (int, float, complex, np.number, np.bool_, np.ndarray)
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg
-from ownership.op_registry import ops
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 class TensorViews:
@@ -112,3 +115,16 @@ class TensorViews:
         """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
         a = sig.CHUNK.parse(args, kwargs)[1]
         return ops.chunk(self, a["chunks"], a["dim"])
+
+    # ------------------------------------------------------------------ aliases
+    def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, dim0, dim1)
+
+    def swapaxes(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, axis0, axis1)
+
+    def split_with_sizes(self: Any, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the given sizes along ``dim`` (multi-output views)."""
+        return ops.split(self, list(split_sizes), dim)

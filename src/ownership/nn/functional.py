@@ -12,12 +12,16 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ownership import op_registry
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg
-from ownership.op_registry import ops, quiet
+from ownership.op_registry import quiet
+from ownership.op_table import OpTable
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+
+ops: OpTable[Tensor] = op_registry.ops
 
 # linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
 # behind the engine's rule that numpy's floating-point warnings never reach the user.
