@@ -58,6 +58,7 @@ class TensorMethods:
     __slots__ = ()
     dtype: DType
 
+    # ------------------------------------------------------------------ pointwise
     def add(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self + alpha * other``: ``add(other, *, alpha=1)``."""
         a = sig.ADD.parse(args, kwargs)[1]
@@ -139,6 +140,7 @@ class TensorMethods:
         """``self`` where ``condition`` holds, else ``y`` (``torch.where(condition, self, y)``)."""
         return ops.where(condition, self, y)
 
+    # ------------------------------------------------------------------ reductions
     def sum(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
         overload, a = sig.SUM.parse(args, kwargs)
@@ -167,6 +169,35 @@ class TensorMethods:
         a = sig.ARGMIN.parse(args, kwargs)[1]
         return ops.argmin(self, a["dim"], a["keepdim"])
 
+    def all(self: Any) -> Tensor:
+        """Whether all elements are true."""
+        return ops.all(self)
+
+    def any(self: Any) -> Tensor:
+        """Whether any element is true."""
+        return ops.any(self)
+
+    def norm(
+        self: Any,
+        p: Any = "fro",
+        dim: Any = None,
+        keepdim: builtins.bool = False,
+        dtype: Any = None,
+    ) -> Tensor:
+        """The vector p-norm (``LinalgVectorNormBackward0``)."""
+        return ops.norm(self, p, dim, keepdim, dtype)
+
+    def var(
+        self: Any,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The (Bessel-corrected) variance (``VarBackward0``)."""
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+
     def softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""
         a = sig.SOFTMAX.parse(args, kwargs)[1]
@@ -177,26 +208,7 @@ class TensorMethods:
         a = sig.LOG_SOFTMAX.parse(args, kwargs)[1]
         return ops.log_softmax(self, a["dim"], a["dtype"])
 
-    def matmul(self: Any, other: Tensor) -> Tensor:
-        """Matrix product with torch's 1-D/2-D rules."""
-        return ops.matmul(self, other)
-
-    def mm(self: Any, other: Tensor) -> Tensor:
-        """2-D matrix product."""
-        return ops.mm(self, other)
-
-    def mv(self: Any, vec: Tensor) -> Tensor:
-        """Matrix @ vector."""
-        return ops.mv(self, vec)
-
-    def bmm(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Batched matrix product of two 3-D tensors: ``bmm(mat2)``."""
-        return ops.bmm(self, _BMM.parse(args, kwargs)[1]["mat2"])
-
-    def dot(self: Any, other: Tensor) -> Tensor:
-        """1-D dot product."""
-        return ops.dot(self, other)
-
+    # ------------------------------------------------------------------ comparisons
     def eq(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``==`` as a bool tensor."""
         return ops.eq(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
@@ -229,14 +241,33 @@ class TensorMethods:
         """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
         return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
 
-    def all(self: Any) -> Tensor:
-        """Whether all elements are true."""
-        return ops.all(self)
+    def equal(self, other: Tensor) -> builtins.bool:
+        """Same shape and the same values (``torch.equal``)."""
+        me: Any = self
+        return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
 
-    def any(self: Any) -> Tensor:
-        """Whether any element is true."""
-        return ops.any(self)
+    # ------------------------------------------------------------------ matrix products (BLAS)
+    def matmul(self: Any, other: Tensor) -> Tensor:
+        """Matrix product with torch's 1-D/2-D rules."""
+        return ops.matmul(self, other)
 
+    def mm(self: Any, other: Tensor) -> Tensor:
+        """2-D matrix product."""
+        return ops.mm(self, other)
+
+    def mv(self: Any, vec: Tensor) -> Tensor:
+        """Matrix @ vector."""
+        return ops.mv(self, vec)
+
+    def bmm(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Batched matrix product of two 3-D tensors: ``bmm(mat2)``."""
+        return ops.bmm(self, _BMM.parse(args, kwargs)[1]["mat2"])
+
+    def dot(self: Any, other: Tensor) -> Tensor:
+        """1-D dot product."""
+        return ops.dot(self, other)
+
+    # ------------------------------------------------------------------ copies and dtype conversions
     def clone(self: Any) -> Tensor:
         """A copy with fresh storage (version 0), differentiable (``CloneBackward0``)."""
         return ops.clone(self)
@@ -278,6 +309,7 @@ class TensorMethods:
         """Self: the engine is CPU only."""
         return cast("Tensor", self)
 
+    # ------------------------------------------------------------------ new tensors like this one
     def new_zeros(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
@@ -289,39 +321,6 @@ class TensorMethods:
     ) -> Tensor:
         """Ones with this tensor's dtype by default."""
         return ops.ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new_tensor(
-        self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
-    ) -> Tensor:
-        """A new tensor from data with this tensor's dtype by default."""
-        return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    # ------------------------------------------------------------------ statistics, equality, new tensors
-    def norm(
-        self: Any,
-        p: Any = "fro",
-        dim: Any = None,
-        keepdim: builtins.bool = False,
-        dtype: Any = None,
-    ) -> Tensor:
-        """The vector p-norm (``LinalgVectorNormBackward0``)."""
-        return ops.norm(self, p, dim, keepdim, dtype)
-
-    def var(
-        self: Any,
-        dim: Any = None,
-        unbiased: Any = None,
-        keepdim: builtins.bool = False,
-        *,
-        correction: Any = None,
-    ) -> Tensor:
-        """The (Bessel-corrected) variance (``VarBackward0``)."""
-        return ops.var(self, dim, unbiased, keepdim, correction=correction)
-
-    def equal(self, other: Tensor) -> builtins.bool:
-        """Same shape and the same values (``torch.equal``)."""
-        me: Any = self
-        return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
 
     def new_empty(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
@@ -341,3 +340,9 @@ class TensorMethods:
         """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
         me: Any = self
         return ops.full(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
+
+    def new_tensor(
+        self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        """A new tensor from data with this tensor's dtype by default."""
+        return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
