@@ -37,6 +37,7 @@ from ownership.dtypes import int64 as long
 from ownership.functions import (
     abs,
     abs_,
+    absolute,
     add,
     all,
     allclose,
@@ -174,6 +175,7 @@ __all__ = [
     "__version__",
     "abs",
     "abs_",
+    "absolute",
     "add",
     "addmm",
     "all",

@@ -182,6 +182,7 @@ def _unary(name: str) -> Callable[..., Tensor]:
 
 
 abs = _unary("abs")
+absolute = _unary("absolute")
 cos = _unary("cos")
 exp = _unary("exp")
 log = _unary("log")

@@ -101,6 +101,8 @@ class TensorMethods:
         """Elementwise absolute value (saves its input)."""
         return ops.abs(self)
 
+    absolute = abs
+
     def sign(self: Any) -> Tensor:
         """Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."""
         return ops.sign(self)
@@ -262,6 +264,10 @@ class TensorMethods:
     def bmm(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Batched matrix product of two 3-D tensors: ``bmm(mat2)``."""
         return ops.bmm(self, _BMM.parse(args, kwargs)[1]["mat2"])
+
+    def addmm(self: Any, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * (mat1 @ mat2)`` (``AddmmBackward0``)."""
+        return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
     def dot(self: Any, other: Tensor) -> Tensor:
         """1-D dot product."""

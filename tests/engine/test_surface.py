@@ -4,7 +4,8 @@ An op in :mod:`ownership.ops.table` that torch has as a Tensor method is a metho
 Tensor, and one that torch has as a ``torch.xxx`` function is an ``ownership.xxx`` function (and
 no op is reachable in ownership the way torch does not reach it). The ops that were implemented
 but unreachable (``sqrt_``, ``log_``, ``abs_``, ``sign``, ``reciprocal``, ``bmm``,
-``logical_and``, ``logical_or``, the in-place functions ``torch.relu_`` & co.) run under both engines here.
+``logical_and``, ``logical_or``, ``addmm``, ``absolute``, the in-place functions ``torch.relu_``
+and the like) run under both engines here.
 """
 
 from __future__ import annotations
@@ -138,6 +139,18 @@ def test_bmm_method_and_function() -> None:
         y, z = a.bmm(b), t.bmm(a, mat2=b)
         (y.sum() + z.sum()).backward()
         return [y, z, plain(a.grad)]
+
+    same(program)
+
+
+def test_addmm_method_and_absolute() -> None:
+    def program(t: ModuleType) -> Any:
+        bias = t.tensor([1.0, -1.0], requires_grad=True)
+        m1, m2 = t.arange(6.0).reshape(3, 2), t.ones(2, 2)
+        y = bias.addmm(m1, m2, beta=2, alpha=0.5)
+        y.sum().backward()
+        x = t.tensor([-1.5, 2.0], requires_grad=True)
+        return [y, plain(bias.grad), x.absolute(), t.absolute(x)]
 
     same(program)
 

@@ -51,6 +51,7 @@ from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.multi_views import chunk, split, unbind
+from ownership.ops.nn_ops import addmm
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
 from ownership.ops.reduction import argmax, argmin, mean
@@ -85,6 +86,7 @@ __all__ = [
     "abs_",
     "add",
     "add_",
+    "addmm",
     "alias",
     "all",
     "any",
