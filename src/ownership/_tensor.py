@@ -5,11 +5,14 @@ views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
 ``.grad``, ``.data`` versus ``detach``, and printing. The in-place contract is
 :mod:`ownership.inplace_rules`; how a view's history follows its base,
-:mod:`ownership.autograd.view_history`; conversions to Python and numpy values are inherited from
-:class:`~ownership.tensor_conversion.TensorConversion`; the op methods (``x + y``, ``x.view``,
-``x.add_``) from :class:`~ownership.tensor_methods.TensorMethods`, which reaches
-:mod:`ownership.ops` through :mod:`ownership.op_registry`, so that this file never imports a
-higher layer.
+:mod:`ownership.autograd.view_history`. Its API is inherited, one base class per part of torch's Tensor
+reference: :class:`~ownership.tensor_conversion.TensorConversion` (to Python and numpy values),
+:class:`~ownership.tensor_methods.TensorMethods` (math, reductions, products, dtype conversions,
+new tensors), :class:`~ownership.tensor_operators.TensorOperators` (``x + y``, ``x[i]``),
+:class:`~ownership.tensor_views.TensorViews` (``x.view``...) and
+:class:`~ownership.tensor_inplace.TensorInplace` (``x.add_``...). Those reach :mod:`ownership.ops`
+through :data:`ownership.op_registry.ops`, typed by :class:`~ownership.op_table.OpTable`, so that
+this layer never imports a higher one.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -43,7 +46,10 @@ from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.storage import Storage, VersionCounter, storage_for
 from ownership.tensor_conversion import TensorConversion
+from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_methods import TensorMethods
+from ownership.tensor_operators import TensorOperators
+from ownership.tensor_views import TensorViews
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -75,7 +81,7 @@ class Device:
 CPU = Device()
 
 
-class Tensor(TensorConversion, TensorMethods):
+class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, TensorInplace):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
     __slots__ = (
@@ -339,6 +345,11 @@ class Tensor(TensorConversion, TensorMethods):
             node.retain(0, self)
 
     @property
+    def output_nr(self) -> builtins.int:
+        """Which output of its ``grad_fn`` this tensor is (0 for single-output nodes)."""
+        return self._output_nr
+
+    @property
     def is_leaf(self) -> builtins.bool:
         """True when the tensor has no ``grad_fn`` (created by the user, or not requiring grad)."""
         return self.grad_fn is None
@@ -482,6 +493,10 @@ class Tensor(TensorConversion, TensorMethods):
         return hooks.register_post_accumulate_grad_hook(self, hook)
 
     # ------------------------------------------------------------------ aliasing
+    def _is_view(self) -> builtins.bool:
+        """Whether this tensor is a view of another (it has a ``_base``)."""
+        return self._base is not None
+
     def detach(self) -> Tensor:
         """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
         return self._alias(self._version_counter)

@@ -8,14 +8,18 @@ from typing import Any, cast
 
 import numpy as np
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership._tensor import Tensor
+from ownership.arguments import Parser
 from ownership.arguments import tensor_arg as _input
 from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
-from ownership.op_registry import OPS
+from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -31,7 +35,7 @@ def numel(t: Tensor) -> int:
 
 def _number_or_tensor(x: Any) -> Tensor:
     """A Python number given where torch's ``Tensor input`` also takes numbers: a 0-d tensor."""
-    return x if isinstance(x, Tensor) else cast(Tensor, OPS["tensor"](x))
+    return x if isinstance(x, Tensor) else ops.tensor(x)
 
 
 def add(*args: Any, **kwargs: Any) -> Tensor:
@@ -163,7 +167,7 @@ def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
         return tuple(Tensor._wrap(i.astype(np.int64), int64) for i in found)
     operands = (a["condition"], a.get("input", a.get("self")), a["other"])
     _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
-    return cast(Tensor, OPS["where"](*operands))
+    return ops.where(*operands)
 
 
 def _unary(name: str) -> Callable[..., Tensor]:
@@ -178,6 +182,7 @@ def _unary(name: str) -> Callable[..., Tensor]:
 
 
 abs = _unary("abs")
+absolute = _unary("absolute")
 cos = _unary("cos")
 exp = _unary("exp")
 log = _unary("log")
@@ -188,6 +193,71 @@ sign = _unary("sign")
 sin = _unary("sin")
 sqrt = _unary("sqrt")
 tanh = _unary("tanh")
+
+
+def _method(name: str, *signatures: str) -> Callable[..., Any]:
+    """``torch.<name>(input, ...)``: torch's ``signatures`` parsed, then ``input.<name>(...)``.
+
+    ``out=`` is refused (ownership writes no results into given tensors) rather than ignored.
+    """
+    parser = Parser(name, *signatures)
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        given = dict(parser.parse(args, kwargs)[1])
+        if given.pop("out", None) is not None:
+            raise RuntimeError(f"{name}(out=...) is not supported by ownership")
+        return getattr(given.pop("input"), name)(**given)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input, ...)``: the method ``input.{name}(...)``."
+    return function
+
+
+_COMPARE = (f"(Tensor input, Tensor other, {sig.OUT})", f"(Tensor input, Number other, {sig.OUT})")
+ne = _method("ne", *_COMPARE)
+lt = _method("lt", *_COMPARE)
+le = _method("le", *_COMPARE)
+gt = _method("gt", *_COMPARE)
+ge = _method("ge", *_COMPARE)
+logical_and = _method("logical_and", f"(Tensor input, Tensor other, {sig.OUT})")
+logical_or = _method("logical_or", f"(Tensor input, Tensor other, {sig.OUT})")
+reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})")
+bmm = _method("bmm", f"(Tensor input, Tensor mat2, {sig.OUT})")
+all = _method("all", f"(Tensor input, {sig.OUT})")
+any = _method("any", f"(Tensor input, {sig.OUT})")
+# in place, as torch also spells them: torch.relu_(x) is x.relu_()
+abs_ = _method("abs_", "(Tensor input)")
+cos_ = _method("cos_", "(Tensor input)")
+exp_ = _method("exp_", "(Tensor input)")
+log_ = _method("log_", "(Tensor input)")
+neg_ = _method("neg_", "(Tensor input)")
+relu_ = _method("relu_", "(Tensor input)")
+sigmoid_ = _method("sigmoid_", "(Tensor input)")
+sin_ = _method("sin_", "(Tensor input)")
+sqrt_ = _method("sqrt_", "(Tensor input)")
+tanh_ = _method("tanh_", "(Tensor input)")
+zero_ = _method("zero_", "(Tensor input)")
+fill_ = _method("fill_", "(Tensor input, Tensor value)", "(Tensor input, Number value)")
+clamp_ = _method(
+    "clamp_",
+    "(Tensor input, Tensor min = None, Tensor max = None)",
+    "(Tensor input, Number min = None, Number max = None)",
+)
+as_strided_ = _method(
+    "as_strided_",
+    "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",
+)
+
+
+def threshold(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.threshold(input, threshold, value)``: ``input`` where above ``threshold``, else ``value``."""
+    a = _THRESHOLD.parse(args, kwargs)[1]
+    if a["out"] is not None:
+        raise RuntimeError("threshold(out=...) is not supported by ownership")
+    return ops.threshold(a["input"], a["threshold"], a["value"])
+
+
+_THRESHOLD = Parser("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

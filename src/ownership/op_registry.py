@@ -1,24 +1,30 @@
-"""The registry through which Tensor methods reach the ops: :data:`OPS`, filled when the package loads.
+"""The registry through which Tensor methods reach the ops: :data:`ops`, filled at its first lookup.
 
-The tensor layer sits below :mod:`ownership.ops`, so it may not import it; its methods look each
-op up here by name at call time, and each ops module installs its functions with ``register()``.
-Every op installed is wrapped by :func:`quiet` (numpy's floating-point warnings silenced), so
-every method call passes through that one rule.
+The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
+methods call ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable` (one
+signature per op, which mypy also holds the implementations to), so a method that drifts from its
+op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table` the first
+time any op is looked up, so no import order carries meaning. Every op is wrapped
+by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
+that one rule. :data:`OPS` is the same table by name, for the ops that call each other.
 
->>> OPS["add"].__module__
+>>> ops.add.__module__
 'ownership.ops.arithmetic'
+>>> OPS["add"] is ops.add
+True
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, ParamSpec, TypeVar, cast
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from ownership._tensor import Tensor
+from ownership.op_table import OpTable
+
+__all__ = ["OPS", "ops", "quiet"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,15 +72,48 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     return inner
 
 
-OPS: dict[str, Callable[..., Any]] = {}
-"""Op implementations by name, filled in by :mod:`ownership.ops` when the package is imported."""
+def _fill() -> None:
+    """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted."""
+    from ownership.ops import table  # the one place this layer reaches up: at the first lookup
+
+    for name in table.__all__:
+        setattr(_TABLE, name, quiet(getattr(table, name)))
 
 
-def op(name: str) -> Callable[..., Tensor]:
-    """The op registered as ``name`` (a ``KeyError`` before :mod:`ownership.ops` is imported)."""
-    return OPS[name]
+class _Ops:
+    """The op table by attribute; filled at the first lookup (then plain instance attributes)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or vars(self):  # filled already: the op does not exist
+            raise AttributeError(f"ownership has no op {name!r}")
+        _fill()
+        return getattr(self, name)
 
 
-def op_many(name: str) -> Callable[..., tuple[Tensor, ...]]:
-    """The op registered as ``name`` that returns several tensors (``unbind``, ``split``...)."""
-    return OPS[name]
+def _filled() -> dict[str, Callable[..., Any]]:
+    """The ops by name, filled if no op was looked up yet."""
+    if not vars(_TABLE):
+        _fill()
+    return vars(_TABLE)
+
+
+class _OpsByName(Mapping[str, Callable[..., Any]]):
+    """The op table by name, for the ops that call each other (``OPS["where"](...)``)."""
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return _filled()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_filled())
+
+    def __len__(self) -> int:
+        return len(_filled())
+
+
+_TABLE = _Ops()
+ops = cast("OpTable[Any]", _TABLE)
+"""The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
+``ops: OpTable[Tensor] = op_registry.ops``."""
+
+OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
+"""The same ops by name (see :mod:`ownership.ops.table`)."""

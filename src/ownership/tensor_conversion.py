@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership import grad_mode
+from ownership import grad_mode, op_registry
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
@@ -112,7 +114,7 @@ class TensorConversion:
             raise TypeError("len() of a 0-d tensor")
         return int(self._data.shape[0])
 
-    def __iter__(self) -> Iterator[Tensor]:
+    def __iter__(self: Any) -> Iterator[Tensor]:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return iter(OPS["unbind"](self, 0))
+        return iter(ops.unbind(self, 0))

@@ -8,12 +8,15 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tp_name
-from ownership.op_registry import op
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 class TensorInplace:
@@ -21,87 +24,128 @@ class TensorInplace:
 
     __slots__ = ()
 
-    def add_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def add_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self += alpha * other``; bumps the version once."""
         a = sig.ADD_.parse(args, kwargs)[1]
-        return op("add_")(self, a["other"], alpha=a["alpha"])
+        return ops.add_(self, a["other"], alpha=a["alpha"])
 
-    def sub_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def sub_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self -= alpha * other``."""
         a = sig.SUB_.parse(args, kwargs)[1]
-        return op("sub_")(self, a["other"], alpha=a["alpha"])
+        return ops.sub_(self, a["other"], alpha=a["alpha"])
 
-    def mul_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def mul_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self *= other``."""
-        return op("mul_")(self, sig.MUL_.parse(args, kwargs)[1]["other"])
+        return ops.mul_(self, sig.MUL_.parse(args, kwargs)[1]["other"])
 
-    def div_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def div_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self /= other``."""
-        return op("div_")(self, sig.DIV_.parse(args, kwargs)[1]["other"])
+        return ops.div_(self, sig.DIV_.parse(args, kwargs)[1]["other"])
 
-    def pow_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def pow_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self **= exponent``."""
-        return op("pow_")(self, sig.POW_.parse(args, kwargs)[1]["exponent"])
+        return ops.pow_(self, sig.POW_.parse(args, kwargs)[1]["exponent"])
 
-    def zero_(self) -> Tensor:
+    def zero_(self: Any) -> Tensor:
         """Fill with zeros in place."""
-        return op("zero_")(self)
+        return ops.zero_(self)
 
-    def fill_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def fill_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Fill with ``value`` in place."""
-        return op("fill_")(self, sig.FILL_.parse(args, kwargs)[1]["value"])
+        return ops.fill_(self, sig.FILL_.parse(args, kwargs)[1]["value"])
 
-    def copy_(self, src: Any) -> Tensor:
+    def copy_(self: Any, src: Any) -> Tensor:
         """Copy ``src`` (a tensor, numpy array or torch tensor, broadcastable) into self."""
         if not hasattr(src, "__array__") and not hasattr(src, "detach"):  # torch's refusal
             raise TypeError(
                 f"copy_(): argument 'other' (position 1) must be Tensor, not {tp_name(src)}"
             )
-        return op("copy_")(self, src)
+        return ops.copy_(self, src)
 
-    def clamp_(self, *args: Any, **kwargs: Any) -> Tensor:
+    def clamp_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Clamp in place: ``clamp_(min=None, max=None)``."""
         a = sig.CLAMP_.parse(args, kwargs)[1]
-        return op("clamp_")(self, a["min"], a["max"])
+        return ops.clamp_(self, a["min"], a["max"])
 
     clip_ = clamp_
 
-    def relu_(self) -> Tensor:
+    def relu_(self: Any) -> Tensor:
         """ReLU in place."""
-        return op("relu_")(self)
+        return ops.relu_(self)
 
-    def sigmoid_(self) -> Tensor:
+    def sigmoid_(self: Any) -> Tensor:
         """Sigmoid in place (saves the new value)."""
-        return op("sigmoid_")(self)
+        return ops.sigmoid_(self)
 
-    def exp_(self) -> Tensor:
+    def exp_(self: Any) -> Tensor:
         """Exponential in place (saves the new value)."""
-        return op("exp_")(self)
+        return ops.exp_(self)
 
-    def tanh_(self) -> Tensor:
+    def tanh_(self: Any) -> Tensor:
         """Tanh in place (saves the new value)."""
-        return op("tanh_")(self)
+        return ops.tanh_(self)
 
-    def sin_(self) -> Tensor:
+    def sin_(self: Any) -> Tensor:
         """Sine in place (saves the value before the write)."""
-        return op("sin_")(self)
+        return ops.sin_(self)
 
-    def cos_(self) -> Tensor:
+    def cos_(self: Any) -> Tensor:
         """Cosine in place (saves the value before the write)."""
-        return op("cos_")(self)
+        return ops.cos_(self)
 
-    def neg_(self) -> Tensor:
+    def neg_(self: Any) -> Tensor:
         """Negate in place."""
-        return op("neg_")(self)
+        return ops.neg_(self)
+
+    def abs_(self: Any) -> Tensor:
+        """Absolute value in place (saves the value before the write)."""
+        return ops.abs_(self)
+
+    def sqrt_(self: Any) -> Tensor:
+        """Square root in place (saves the new value)."""
+        return ops.sqrt_(self)
+
+    def log_(self: Any) -> Tensor:
+        """Natural log in place (saves the value before the write)."""
+        return ops.log_(self)
 
     def normal_(
-        self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None
+        self: Any, mean: builtins.float = 0.0, std: builtins.float = 1.0, *, generator: Any = None
     ) -> Tensor:
         """Fill with normal samples in place."""
-        return op("normal_")(self, mean, std, generator=generator)
+        return ops.normal_(self, mean, std, generator=generator)
 
     def uniform_(
-        self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None
+        self: Any, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator: Any = None
     ) -> Tensor:
         """Fill with uniform samples in place."""
-        return op("uniform_")(self, a, b, generator=generator)
+        return ops.uniform_(self, a, b, generator=generator)
+
+    # ------------------------------------------------------------------ in-place view ops
+    def t_(self: Any) -> Tensor:
+        """Transpose in place: new geometry, version + 1 (``TBackward1``)."""
+        return ops.t_(self)
+
+    def transpose_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """Swap two dims in place (``TransposeBackward1``)."""
+        return ops.transpose_(self, dim0, dim1)
+
+    def swapdims_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return ops.transpose_(self, dim0, dim1)
+
+    def swapaxes_(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose_``."""
+        return ops.transpose_(self, axis0, axis1)
+
+    def squeeze_(self: Any, dim: Any = None) -> Tensor:
+        """Drop size-1 dims in place."""
+        return ops.squeeze_(self, dim)
+
+    def unsqueeze_(self: Any, dim: builtins.int) -> Tensor:
+        """Insert a size-1 dim in place."""
+        return ops.unsqueeze_(self, dim)
+
+    def as_strided_(self: Any, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+        """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
+        return ops.as_strided_(self, size, stride, storage_offset)

@@ -1,11 +1,12 @@
 """The Tensor methods that are ops: math, reductions, products, conversions and new tensors.
 
-Each method forwards to the op of the same name in the registry
-:data:`~ownership.op_registry.OPS`, which :mod:`ownership.ops` fills when the package is imported.
-Keeping the methods here (base classes of :class:`~ownership._tensor.Tensor`) gives every op a
-typed method without this layer importing the higher one that implements it. The operators,
-view methods and in-place methods are in :mod:`ownership.tensor_operators`,
-:mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`.
+Each method forwards to its op through :data:`ops` (see :mod:`ownership.op_registry`), typed by
+:class:`~ownership.op_table.OpTable`: a method that passes its op arguments the op's signature
+does not take is a type error. Sections follow torch's reference: pointwise, reductions,
+comparisons, matrix products, dtype conversions, statistics and new tensors. The operators, view
+methods and in-place methods are in :mod:`ownership.tensor_operators`,
+:mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`; ``self`` is typed ``Any``
+because a base class cannot name its subclass :class:`~ownership._tensor.Tensor` as ``self``.
 """
 
 from __future__ import annotations
@@ -13,20 +14,23 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any, cast
 
-from ownership import dtypes
+from ownership import dtypes, op_registry
 from ownership import signatures as sig
-from ownership.arguments import tensor_arg
+from ownership.arguments import Parser, tensor_arg
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS, op
-from ownership.tensor_extras import TensorExtras
-from ownership.tensor_inplace import TensorInplace
-from ownership.tensor_operators import TensorOperators
-from ownership.tensor_views import TensorViews
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 __all__ = ["TensorMethods"]
+
+# torch's signatures of the methods below that are not in ownership.signatures
+_LOGICAL_AND = Parser("logical_and", "(Tensor other)")
+_LOGICAL_OR = Parser("logical_or", "(Tensor other)")
+_BMM = Parser("bmm", "(Tensor mat2)")
 
 
 def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
@@ -41,100 +45,113 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     overload, a = parsed
     if overload == 1:
         other = a["other"]
-        return OPS["where"]((t > other) if which == "max" else (t < other), t, other)
+        return ops.where((t > other) if which == "max" else (t < other), t, other)
+    extreme = ops.max if which == "max" else ops.min
     if overload == 2:
-        return OPS[which](t, a["dim"], a["keepdim"])
-    return OPS[which](t)
+        return extreme(t, a["dim"], a["keepdim"])
+    return extreme(t)
 
 
-class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
+class TensorMethods:
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
     dtype: DType
 
-    def add(self, *args: Any, **kwargs: Any) -> Tensor:
+    # ------------------------------------------------------------------ pointwise
+    def add(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self + alpha * other``: ``add(other, *, alpha=1)``."""
         a = sig.ADD.parse(args, kwargs)[1]
-        return op("add")(self, a["other"], alpha=a["alpha"])
+        return ops.add(self, a["other"], alpha=a["alpha"])
 
-    def sub(self, *args: Any, **kwargs: Any) -> Tensor:
+    def sub(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self - alpha * other``: ``sub(other, *, alpha=1)``."""
         a = sig.SUB.parse(args, kwargs)[1]
-        return op("sub")(self, a["other"], alpha=a["alpha"])
+        return ops.sub(self, a["other"], alpha=a["alpha"])
 
-    def mul(self, *args: Any, **kwargs: Any) -> Tensor:
+    def mul(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self * other``."""
-        return op("mul")(self, sig.MUL.parse(args, kwargs)[1]["other"])
+        return ops.mul(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
-    def div(self, *args: Any, **kwargs: Any) -> Tensor:
+    def div(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self / other``."""
-        return op("div")(self, sig.DIV.parse(args, kwargs)[1]["other"])
+        return ops.div(self, sig.DIV.parse(args, kwargs)[1]["other"])
 
-    def pow(self, *args: Any, **kwargs: Any) -> Tensor:
+    def pow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""
-        return op("pow")(self, sig.POW.parse(args, kwargs)[1]["exponent"])
+        return ops.pow(self, sig.POW.parse(args, kwargs)[1]["exponent"])
 
-    def neg(self) -> Tensor:
+    def neg(self: Any) -> Tensor:
         """``-self``."""
-        return op("neg")(self)
+        return ops.neg(self)
 
-    def exp(self) -> Tensor:
+    def exp(self: Any) -> Tensor:
         """Elementwise exponential (saves its result)."""
-        return op("exp")(self)
+        return ops.exp(self)
 
-    def log(self) -> Tensor:
+    def log(self: Any) -> Tensor:
         """Elementwise natural log (saves its input)."""
-        return op("log")(self)
+        return ops.log(self)
 
-    def sqrt(self) -> Tensor:
+    def sqrt(self: Any) -> Tensor:
         """Elementwise square root (saves its result)."""
-        return op("sqrt")(self)
+        return ops.sqrt(self)
 
-    def abs(self) -> Tensor:
+    def abs(self: Any) -> Tensor:
         """Elementwise absolute value (saves its input)."""
-        return op("abs")(self)
+        return ops.abs(self)
 
-    def sigmoid(self) -> Tensor:
+    absolute = abs
+
+    def sign(self: Any) -> Tensor:
+        """Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."""
+        return ops.sign(self)
+
+    def reciprocal(self: Any) -> Tensor:
+        """Elementwise ``1 / self`` (saves its result); integers give the default float dtype."""
+        return ops.reciprocal(self)
+
+    def sigmoid(self: Any) -> Tensor:
         """Elementwise logistic function (saves its result)."""
-        return op("sigmoid")(self)
+        return ops.sigmoid(self)
 
-    def tanh(self) -> Tensor:
+    def tanh(self: Any) -> Tensor:
         """Elementwise tanh (saves its result)."""
-        return op("tanh")(self)
+        return ops.tanh(self)
 
-    def sin(self) -> Tensor:
+    def sin(self: Any) -> Tensor:
         """Elementwise sine (saves its input)."""
-        return op("sin")(self)
+        return ops.sin(self)
 
-    def cos(self) -> Tensor:
+    def cos(self: Any) -> Tensor:
         """Elementwise cosine (saves its input)."""
-        return op("cos")(self)
+        return ops.cos(self)
 
-    def relu(self) -> Tensor:
+    def relu(self: Any) -> Tensor:
         """Elementwise max(x, 0) (saves its result)."""
-        return op("relu")(self)
+        return ops.relu(self)
 
-    def clamp(self, *args: Any, **kwargs: Any) -> Tensor:
+    def clamp(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``."""
         a = sig.CLAMP.parse(args, kwargs)[1]
-        return op("clamp")(self, a["min"], a["max"])
+        return ops.clamp(self, a["min"], a["max"])
 
     clip = clamp
 
-    def where(self, condition: Tensor, y: Any) -> Tensor:
+    def where(self: Any, condition: Tensor, y: Any) -> Tensor:
         """``self`` where ``condition`` holds, else ``y`` (``torch.where(condition, self, y)``)."""
-        return op("where")(condition, self, y)
+        return ops.where(condition, self, y)
 
-    def sum(self, *args: Any, **kwargs: Any) -> Tensor:
+    # ------------------------------------------------------------------ reductions
+    def sum(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
         overload, a = sig.SUM.parse(args, kwargs)
-        return op("sum")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
+        return ops.sum(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
-    def mean(self, *args: Any, **kwargs: Any) -> Tensor:
+    def mean(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
         overload, a = sig.MEAN.parse(args, kwargs)
-        return op("mean")(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
+        return ops.mean(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
     def max(self, *args: Any, **kwargs: Any) -> Any:
         """Maximum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
@@ -144,129 +161,194 @@ class TensorMethods(TensorOperators, TensorViews, TensorInplace, TensorExtras):
         """Minimum of all elements, ``(values, indices)`` over ``dim``, or elementwise with ``other``."""
         return _extreme(self, "min", sig.MIN.parse(args, kwargs))
 
-    def argmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def argmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index of the maximum (flattened when ``dim`` is None): ``argmax(dim=None, keepdim=False)``."""
         a = sig.ARGMAX.parse(args, kwargs)[1]
-        return op("argmax")(self, a["dim"], a["keepdim"])
+        return ops.argmax(self, a["dim"], a["keepdim"])
 
-    def argmin(self, *args: Any, **kwargs: Any) -> Tensor:
+    def argmin(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index of the minimum (flattened when ``dim`` is None): ``argmin(dim=None, keepdim=False)``."""
         a = sig.ARGMIN.parse(args, kwargs)[1]
-        return op("argmin")(self, a["dim"], a["keepdim"])
+        return ops.argmin(self, a["dim"], a["keepdim"])
 
-    def softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def all(self: Any) -> Tensor:
+        """Whether all elements are true."""
+        return ops.all(self)
+
+    def any(self: Any) -> Tensor:
+        """Whether any element is true."""
+        return ops.any(self)
+
+    def norm(
+        self: Any,
+        p: Any = "fro",
+        dim: Any = None,
+        keepdim: builtins.bool = False,
+        dtype: Any = None,
+    ) -> Tensor:
+        """The vector p-norm (``LinalgVectorNormBackward0``)."""
+        return ops.norm(self, p, dim, keepdim, dtype)
+
+    def var(
+        self: Any,
+        dim: Any = None,
+        unbiased: Any = None,
+        keepdim: builtins.bool = False,
+        *,
+        correction: Any = None,
+    ) -> Tensor:
+        """The (Bessel-corrected) variance (``VarBackward0``)."""
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""
         a = sig.SOFTMAX.parse(args, kwargs)[1]
-        return op("softmax")(self, a["dim"], a["dtype"])
+        return ops.softmax(self, a["dim"], a["dtype"])
 
-    def log_softmax(self, *args: Any, **kwargs: Any) -> Tensor:
+    def log_softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``."""
         a = sig.LOG_SOFTMAX.parse(args, kwargs)[1]
-        return op("log_softmax")(self, a["dim"], a["dtype"])
+        return ops.log_softmax(self, a["dim"], a["dtype"])
 
-    def matmul(self, other: Tensor) -> Tensor:
-        """Matrix product with torch's 1-D/2-D rules."""
-        return op("matmul")(self, other)
-
-    def mm(self, other: Tensor) -> Tensor:
-        """2-D matrix product."""
-        return op("mm")(self, other)
-
-    def mv(self, vec: Tensor) -> Tensor:
-        """Matrix @ vector."""
-        return op("mv")(self, vec)
-
-    def dot(self, other: Tensor) -> Tensor:
-        """1-D dot product."""
-        return op("dot")(self, other)
-
-    def eq(self, *args: Any, **kwargs: Any) -> Tensor:
+    # ------------------------------------------------------------------ comparisons
+    def eq(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``==`` as a bool tensor."""
-        return op("eq")(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
+        return ops.eq(self, sig.COMPARE["eq"].parse(args, kwargs)[1]["other"])
 
-    def ne(self, *args: Any, **kwargs: Any) -> Tensor:
+    def ne(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``!=`` as a bool tensor."""
-        return op("ne")(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
+        return ops.ne(self, sig.COMPARE["ne"].parse(args, kwargs)[1]["other"])
 
-    def lt(self, *args: Any, **kwargs: Any) -> Tensor:
+    def lt(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<``."""
-        return op("lt")(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
+        return ops.lt(self, sig.COMPARE["lt"].parse(args, kwargs)[1]["other"])
 
-    def le(self, *args: Any, **kwargs: Any) -> Tensor:
+    def le(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``<=``."""
-        return op("le")(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
+        return ops.le(self, sig.COMPARE["le"].parse(args, kwargs)[1]["other"])
 
-    def gt(self, *args: Any, **kwargs: Any) -> Tensor:
+    def gt(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>``."""
-        return op("gt")(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
+        return ops.gt(self, sig.COMPARE["gt"].parse(args, kwargs)[1]["other"])
 
-    def ge(self, *args: Any, **kwargs: Any) -> Tensor:
+    def ge(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
-        return op("ge")(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
+        return ops.ge(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
 
-    def all(self) -> Tensor:
-        """Whether all elements are true."""
-        return op("all")(self)
+    def logical_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""
+        return ops.logical_and(self, _LOGICAL_AND.parse(args, kwargs)[1]["other"])
 
-    def any(self) -> Tensor:
-        """Whether any element is true."""
-        return op("any")(self)
+    def logical_or(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
+        return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
 
-    def clone(self) -> Tensor:
+    def equal(self, other: Tensor) -> builtins.bool:
+        """Same shape and the same values (``torch.equal``)."""
+        me: Any = self
+        return builtins.bool(me.shape == other.shape and builtins.bool((me == other).all()))
+
+    # ------------------------------------------------------------------ matrix products (BLAS)
+    def matmul(self: Any, other: Tensor) -> Tensor:
+        """Matrix product with torch's 1-D/2-D rules."""
+        return ops.matmul(self, other)
+
+    def mm(self: Any, other: Tensor) -> Tensor:
+        """2-D matrix product."""
+        return ops.mm(self, other)
+
+    def mv(self: Any, vec: Tensor) -> Tensor:
+        """Matrix @ vector."""
+        return ops.mv(self, vec)
+
+    def bmm(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Batched matrix product of two 3-D tensors: ``bmm(mat2)``."""
+        return ops.bmm(self, _BMM.parse(args, kwargs)[1]["mat2"])
+
+    def addmm(self: Any, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+        """``beta * self + alpha * (mat1 @ mat2)`` (``AddmmBackward0``)."""
+        return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def dot(self: Any, other: Tensor) -> Tensor:
+        """1-D dot product."""
+        return ops.dot(self, other)
+
+    # ------------------------------------------------------------------ copies and dtype conversions
+    def clone(self: Any) -> Tensor:
         """A copy with fresh storage (version 0), differentiable (``CloneBackward0``)."""
-        return op("clone")(self)
+        return ops.clone(self)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self: Any) -> Tensor:
         """Self when already contiguous, else a contiguous copy."""
-        return op("contiguous")(self)
+        return ops.contiguous(self)
 
-    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+    def to(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Convert to a dtype (``"cpu"`` device arguments are accepted and ignored)."""
-        return op("to")(self, *args, **kwargs)
+        return ops.to(self, *args, **kwargs)
 
-    def type_as(self, other: Tensor) -> Tensor:
+    def type_as(self: Any, other: Tensor) -> Tensor:
         """Convert to ``other``'s dtype."""
         tensor_arg("type_as", other, "other")
-        return op("to")(self, other.dtype)
+        return ops.to(self, other.dtype)
 
-    def float(self) -> Tensor:
+    def float(self: Any) -> Tensor:
         """Convert to float32."""
-        return op("to")(self, dtypes.float32)
+        return ops.to(self, dtypes.float32)
 
-    def double(self) -> Tensor:
+    def double(self: Any) -> Tensor:
         """Convert to float64."""
-        return op("to")(self, dtypes.float64)
+        return ops.to(self, dtypes.float64)
 
-    def long(self) -> Tensor:
+    def long(self: Any) -> Tensor:
         """Convert to int64."""
-        return op("to")(self, dtypes.int64)
+        return ops.to(self, dtypes.int64)
 
-    def int(self) -> Tensor:
+    def int(self: Any) -> Tensor:
         """Convert to int32."""
-        return op("to")(self, dtypes.int32)
+        return ops.to(self, dtypes.int32)
 
-    def bool(self) -> Tensor:
+    def bool(self: Any) -> Tensor:
         """Convert to bool."""
-        return op("to")(self, dtypes.bool_)
+        return ops.to(self, dtypes.bool_)
 
     def cpu(self) -> Tensor:
         """Self: the engine is CPU only."""
         return cast("Tensor", self)
 
+    # ------------------------------------------------------------------ new tensors like this one
     def new_zeros(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """Zeros with this tensor's dtype by default."""
-        return op("zeros")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_ones(
         self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """Ones with this tensor's dtype by default."""
-        return op("ones")(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_empty(
+        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+    ) -> Tensor:
+        """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
+        me: Any = self
+        return ops.zeros(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
+
+    def new_full(
+        self,
+        size: Any,
+        fill_value: Any,
+        *,
+        dtype: DType | None = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
+        me: Any = self
+        return ops.full(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
 
     def new_tensor(
         self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
     ) -> Tensor:
         """A new tensor from data with this tensor's dtype by default."""
-        return op("tensor")(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)

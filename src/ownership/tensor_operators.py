@@ -1,6 +1,6 @@
 """Tensor operators: arithmetic, comparisons, ``~ & |``, indexing, and ``+= -= *= /=`` in place.
 
-Each forwards to the op of the same name in :data:`~ownership.op_registry.OPS`.
+Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
 """
 
 from __future__ import annotations
@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ownership.op_registry import OPS, op
+from ownership import op_registry
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 _NUMBERS = (int, float, complex, np.number, np.bool_, np.ndarray)
 
@@ -32,138 +35,138 @@ class TensorOperators:
 
     __slots__ = ()
 
-    def __add__(self, other: Any) -> Tensor:
+    def __add__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("add")(self, other)
+        return ops.add(self, other)
 
-    def __radd__(self, other: Any) -> Tensor:
+    def __radd__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("add")(self, other)
+        return ops.add(self, other)
 
-    def __sub__(self, other: Any) -> Tensor:
+    def __sub__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("sub")(self, other)
+        return ops.sub(self, other)
 
-    def __rsub__(self, other: Any) -> Tensor:
+    def __rsub__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("rsub")(self, other)
+        return ops.rsub(self, other)
 
-    def __mul__(self, other: Any) -> Tensor:
+    def __mul__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("mul")(self, other)
+        return ops.mul(self, other)
 
-    def __rmul__(self, other: Any) -> Tensor:
+    def __rmul__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("mul")(self, other)
+        return ops.mul(self, other)
 
-    def __truediv__(self, other: Any) -> Tensor:
+    def __truediv__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("div")(self, other)
+        return ops.div(self, other)
 
-    def __rtruediv__(self, other: Any) -> Tensor:
+    def __rtruediv__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("rdiv")(self, other)
+        return ops.rdiv(self, other)
 
-    def __pow__(self, other: Any) -> Tensor:
+    def __pow__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("pow")(self, other)
+        return ops.pow(self, other)
 
-    def __rpow__(self, other: Any) -> Tensor:
+    def __rpow__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("rpow")(self, other)
+        return ops.rpow(self, other)
 
-    def __matmul__(self, other: Tensor) -> Tensor:
+    def __matmul__(self: Any, other: Tensor) -> Tensor:
         if not hasattr(other, "_storage"):
             return NotImplemented
-        return op("matmul")(self, other)
+        return ops.matmul(self, other)
 
-    def __rmatmul__(self, other: Tensor) -> Tensor:
-        return op("matmul")(other, self)
+    def __rmatmul__(self: Any, other: Tensor) -> Tensor:
+        return ops.matmul(other, self)
 
-    def __neg__(self) -> Tensor:
-        return op("neg")(self)
+    def __neg__(self: Any) -> Tensor:
+        return ops.neg(self)
 
     def __pos__(self) -> Tensor:
         return cast("Tensor", self)
 
-    def __abs__(self) -> Tensor:
-        return op("abs")(self)
+    def __abs__(self: Any) -> Tensor:
+        return ops.abs(self)
 
-    def __iadd__(self, other: Any) -> Tensor:
+    def __iadd__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("add_")(self, other)
+        return ops.add_(self, other)
 
-    def __isub__(self, other: Any) -> Tensor:
+    def __isub__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("sub_")(self, other)
+        return ops.sub_(self, other)
 
-    def __imul__(self, other: Any) -> Tensor:
+    def __imul__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("mul_")(self, other)
+        return ops.mul_(self, other)
 
-    def __itruediv__(self, other: Any) -> Tensor:
+    def __itruediv__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("div_")(self, other)
+        return ops.div_(self, other)
 
-    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __eq__(self: Any, other: Any) -> Tensor:  # type: ignore[override]
         if not _takes(other):
             return NotImplemented
-        return op("eq")(self, other)
+        return ops.eq(self, other)
 
-    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+    def __ne__(self: Any, other: Any) -> Tensor:  # type: ignore[override]
         if not _takes(other):
             return NotImplemented
-        return op("ne")(self, other)
+        return ops.ne(self, other)
 
-    def __lt__(self, other: Any) -> Tensor:
+    def __lt__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("lt")(self, other)
+        return ops.lt(self, other)
 
-    def __le__(self, other: Any) -> Tensor:
+    def __le__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("le")(self, other)
+        return ops.le(self, other)
 
-    def __gt__(self, other: Any) -> Tensor:
+    def __gt__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("gt")(self, other)
+        return ops.gt(self, other)
 
-    def __ge__(self, other: Any) -> Tensor:
+    def __ge__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("ge")(self, other)
+        return ops.ge(self, other)
 
-    def __invert__(self) -> Tensor:
-        return op("logical_not")(self)
+    def __invert__(self: Any) -> Tensor:
+        return ops.invert(self)
 
-    def __and__(self, other: Any) -> Tensor:
+    def __and__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("logical_and")(self, other)
+        return ops.logical_and(self, other)
 
-    def __or__(self, other: Any) -> Tensor:
+    def __or__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return op("logical_or")(self, other)
+        return ops.logical_or(self, other)
 
-    def __getitem__(self, index: Any) -> Tensor:
-        return op("getitem")(self, index)
+    def __getitem__(self: Any, index: Any) -> Tensor:
+        return ops.getitem(self, index)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
-        OPS["setitem"](self, index, value)
+    def __setitem__(self: Any, index: Any, value: Any) -> None:
+        ops.setitem(self, index, value)

@@ -9,12 +9,15 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
+from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg
-from ownership.op_registry import op, op_many
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+ops: OpTable[Tensor] = op_registry.ops
 
 
 class TensorViews:
@@ -22,93 +25,106 @@ class TensorViews:
 
     __slots__ = ()
 
-    def view(self, *args: Any, **kwargs: Any) -> Tensor:
+    def view(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Same storage, new shape (fails when the strides do not allow it)."""
         overload, a = sig.VIEW.parse(args, kwargs)
         if overload == 0:
             raise RuntimeError("view(dtype) is not supported by ownership")
-        return op("view")(self, a["size"])
+        return ops.view(self, a["size"])
 
-    def view_as(self, other: Tensor) -> Tensor:
+    def view_as(self: Any, other: Tensor) -> Tensor:
         """``view(other.shape)``."""
         tensor_arg("view_as", other, "other")
-        return op("view")(self, other.shape)
+        return ops.view(self, other.shape)
 
-    def reshape(self, *args: Any, **kwargs: Any) -> Tensor:
+    def reshape(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A view when the strides allow it, else a copy."""
-        return op("reshape")(self, sig.RESHAPE.parse(args, kwargs)[1]["shape"])
+        return ops.reshape(self, sig.RESHAPE.parse(args, kwargs)[1]["shape"])
 
-    def reshape_as(self, other: Tensor) -> Tensor:
+    def reshape_as(self: Any, other: Tensor) -> Tensor:
         """``reshape(other.shape)``."""
         tensor_arg("reshape_as", other, "other")
-        return op("reshape")(self, other.shape)
+        return ops.reshape(self, other.shape)
 
-    def flatten(self, *args: Any, **kwargs: Any) -> Tensor:
+    def flatten(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Merge dimensions ``start_dim..end_dim`` (a view when possible)."""
         a = sig.FLATTEN.parse(args, kwargs)[1]
-        return op("flatten")(self, a["start_dim"], a["end_dim"])
+        return ops.flatten(self, a["start_dim"], a["end_dim"])
 
-    def t(self) -> Tensor:
+    def t(self: Any) -> Tensor:
         """Transpose of a tensor of at most 2 dimensions (a view)."""
-        return op("t")(self)
+        return ops.t(self)
 
     @property
-    def T(self) -> Tensor:
+    def T(self: Any) -> Tensor:
         """All dimensions reversed (a view)."""
-        return op("T")(self)
+        return ops.T(self)
 
     @property
-    def mT(self) -> Tensor:
+    def mT(self: Any) -> Tensor:
         """The last two dimensions swapped (a view)."""
-        return op("mT")(self)
+        return ops.mT(self)
 
-    def transpose(self, *args: Any, **kwargs: Any) -> Tensor:
+    def transpose(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Two dimensions swapped (a view): ``transpose(dim0, dim1)``."""
         a = sig.TRANSPOSE.parse(args, kwargs)[1]
-        return op("transpose")(self, a["dim0"], a["dim1"])
+        return ops.transpose(self, a["dim0"], a["dim1"])
 
-    def permute(self, *args: Any, **kwargs: Any) -> Tensor:
+    def permute(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Dimensions reordered (a view)."""
-        return op("permute")(self, sig.PERMUTE.parse(args, kwargs)[1]["dims"])
+        return ops.permute(self, sig.PERMUTE.parse(args, kwargs)[1]["dims"])
 
-    def expand(self, *args: Any, **kwargs: Any) -> Tensor:
+    def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
-        return op("expand")(self, sig.EXPAND.parse(args, kwargs)[1]["size"])
+        return ops.expand(self, sig.EXPAND.parse(args, kwargs)[1]["size"])
 
-    def expand_as(self, other: Tensor) -> Tensor:
+    def expand_as(self: Any, other: Tensor) -> Tensor:
         """``expand(other.shape)``."""
         tensor_arg("expand_as", other, "other")
-        return op("expand")(self, other.shape)
+        return ops.expand(self, other.shape)
 
-    def unsqueeze(self, *args: Any, **kwargs: Any) -> Tensor:
+    def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
-        return op("unsqueeze")(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
+        return ops.unsqueeze(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
 
-    def squeeze(self, *args: Any, **kwargs: Any) -> Tensor:
+    def squeeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
-        return op("squeeze")(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
+        return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
-    def narrow(self, *args: Any, **kwargs: Any) -> Tensor:
+    def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
         a = sig.NARROW.parse(args, kwargs)[1]
-        return op("narrow")(self, a["dim"], builtins.int(a["start"]), a["length"])
+        return ops.narrow(self, a["dim"], builtins.int(a["start"]), a["length"])
 
-    def select(self, *args: Any, **kwargs: Any) -> Tensor:
+    def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
         a = sig.SELECT.parse(args, kwargs)[1]
-        return op("select")(self, a["dim"], a["index"])
+        return ops.select(self, a["dim"], a["index"])
 
-    def unbind(self, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+    def unbind(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
         """All slices along ``dim`` (multi-output views: refuse in-place with grad on)."""
-        return op_many("unbind")(self, sig.UNBIND.parse(args, kwargs)[1]["dim"])
+        return ops.unbind(self, sig.UNBIND.parse(args, kwargs)[1]["dim"])
 
-    def split(self, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
+    def split(self: Any, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
         """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
         parser = sig.SPLIT if isinstance(split_size, builtins.int) else sig.SPLIT_WITH_SIZES
         a = parser.parse((self, split_size, dim), {})[1]
-        return op_many("split")(self, a.get("split_size", a.get("split_sizes")), a["dim"])
+        return ops.split(self, a.get("split_size", a.get("split_sizes")), a["dim"])
 
-    def chunk(self, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+    def chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
         """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
         a = sig.CHUNK.parse(args, kwargs)[1]
-        return op_many("chunk")(self, a["chunks"], a["dim"])
+        return ops.chunk(self, a["chunks"], a["dim"])
+
+    # ------------------------------------------------------------------ aliases
+    def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, dim0, dim1)
+
+    def swapaxes(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, axis0, axis1)
+
+    def split_with_sizes(self: Any, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the given sizes along ``dim`` (multi-output views)."""
+        return ops.split(self, list(split_sizes), dim)

@@ -12,12 +12,16 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from ownership import op_registry
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg
-from ownership.op_registry import op, quiet
+from ownership.op_registry import quiet
+from ownership.op_table import OpTable
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+
+ops: OpTable[Tensor] = op_registry.ops
 
 # linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
 # behind the engine's rule that numpy's floating-point warnings never reach the user.
@@ -40,19 +44,19 @@ _quiet_linear = quiet(_nn.linear)
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
     tensor_arg("relu", input)
-    return input.relu_() if inplace else op("relu")(input)
+    return input.relu_() if inplace else ops.relu(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
     tensor_arg("sigmoid", input)
-    return op("sigmoid")(input)
+    return ops.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
     tensor_arg("tanh", input)
-    return op("tanh")(input)
+    return ops.tanh(input)
 
 
 def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:

@@ -1,10 +1,12 @@
 """The ops: each op's forward and backward side by side, one family per module.
 
-Importing this package installs every op into :data:`ownership.op_registry.OPS`, which is how the
-Tensor methods (``x + y``, ``x.sum()``, ``x.view(...)``, ``x.add_(...)``) reach them.
+:mod:`ownership.ops.table` names every op the Tensor methods reach (``x + y``, ``x.sum()``,
+``x.view(...)``, ``x.add_(...)``); :mod:`ownership.op_registry` fills its table from there at
+the first lookup, so importing this package installs nothing.
 """
 
-from ownership.op_registry import OPS, quiet
+from typing import TYPE_CHECKING
+
 from ownership.ops import (
     arithmetic,
     comparison,
@@ -19,30 +21,16 @@ from ownership.ops import (
     reduction,
     softmax,
     statistics,
+    table,
     unary,
     views,
 )
 
-for _module in (
-    views,
-    multi_views,
-    reduction,
-    arithmetic,
-    unary,
-    comparison,
-    linalg,
-    softmax,
-    creation,
-    copying,
-    joining,
-    inplace,
-    inplace_views,
-    indexing,
-    statistics,
-):
-    _module.register()
-for _name, _fn in OPS.items():  # every method call passes through numpy's quiet mode
-    OPS[_name] = quiet(_fn)
+if TYPE_CHECKING:  # mypy holds every op to its one declared signature
+    from ownership._tensor import Tensor
+    from ownership.op_table import OpTable
+
+    _declared: OpTable[Tensor] = table
 
 __all__ = [
     "arithmetic",
@@ -58,6 +46,7 @@ __all__ = [
     "reduction",
     "softmax",
     "statistics",
+    "table",
     "unary",
     "views",
 ]

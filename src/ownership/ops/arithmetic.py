@@ -262,7 +262,7 @@ def rdiv(a: Tensor, b: Any) -> Tensor:
     return mul(reciprocal(a), b)
 
 
-def pow_(a: Tensor, e: Any) -> Tensor:
+def power(a: Tensor, e: Any) -> Tensor:
     """``a ** e``: scalar exponent ``PowBackward0`` (saves self), tensor ``PowBackward1``."""
     e = operand(e)
     if isinstance(e, Tensor):
@@ -303,7 +303,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     """``b ** a`` for a scalar base (``PowBackward2``)."""
     b = operand(b)
     if isinstance(b, Tensor):
-        return pow_(b, a)
+        return power(b, a)
     dt = result_dtype(a, b)
     out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
     if needs_grad(a):
@@ -314,18 +314,3 @@ def rpow(a: Tensor, b: Any) -> Tensor:
         node.save("exponent", a)
         node.save("result", out, is_output=True)
     return out
-
-
-def register() -> None:
-    """Install the arithmetic ops in the Tensor registry."""
-    OPS.update(
-        add=add,
-        sub=sub,
-        rsub=rsub,
-        mul=mul,
-        div=div,
-        rdiv=rdiv,
-        pow=pow_,
-        rpow=rpow,
-        reciprocal=reciprocal,
-    )

@@ -10,6 +10,7 @@ it with the comparisons too, in ``TensorCompare.cpp``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,11 +18,12 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
 from ownership.ops.common import check_broadcast, needs_grad, operand, raw, record, sum_to, wrap
 
 
-def _compare(fn: Any) -> Any:
+def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
+    """An elementwise comparison of a tensor with a tensor or number (broadcast), as a bool tensor."""
+
     def op(a: Tensor, b: Any) -> Tensor:
         b = operand(b)
         check_broadcast(a, b)
@@ -30,8 +32,8 @@ def _compare(fn: Any) -> Any:
     return op
 
 
-def logical_not(a: Tensor) -> Tensor:
-    """Elementwise not (``~`` on bool tensors; bitwise not on integers)."""
+def invert(a: Tensor) -> Tensor:
+    """``~a``: logical not of a bool tensor, bitwise not of an integer one (not ``logical_not``)."""
     if a.dtype is dtypes.bool_:
         return wrap(~a._data, dtypes.bool_)
     if a.dtype.is_floating_point:
@@ -77,17 +79,11 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     return out
 
 
-def register() -> None:
-    """Install the comparisons and logical ops in the Tensor registry."""
-    OPS.update(
-        eq=_compare(np.equal),
-        ne=_compare(np.not_equal),
-        lt=_compare(np.less),
-        le=_compare(np.less_equal),
-        gt=_compare(np.greater),
-        ge=_compare(np.greater_equal),
-        logical_not=logical_not,
-        logical_and=_compare(np.logical_and),
-        logical_or=_compare(np.logical_or),
-        where=where,
-    )
+eq = _compare(np.equal)
+ne = _compare(np.not_equal)
+lt = _compare(np.less)
+le = _compare(np.less_equal)
+gt = _compare(np.greater)
+ge = _compare(np.greater_equal)
+logical_and = _compare(np.logical_and)
+logical_or = _compare(np.logical_or)

@@ -18,7 +18,6 @@ import numpy as np
 
 from ownership import dtypes, inference_mode
 from ownership._tensor import Tensor
-from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -59,8 +58,3 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if needs_grad(t) and dt.is_floating_point:
         record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
     return inference_mode.copied(t, out)
-
-
-def register() -> None:
-    """Install the copying ops in the Tensor registry."""
-    OPS.update(clone=clone, contiguous=contiguous, to=to)

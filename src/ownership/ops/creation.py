@@ -18,7 +18,6 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
 from ownership.ops import checks, python_data
 
 
@@ -184,8 +183,3 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     if not arr.flags.writeable:
         arr = checks.writable(arr)
     return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
-
-
-def register() -> None:
-    """Install the creation ops in the Tensor registry."""
-    OPS.update(tensor=tensor, zeros=zeros, ones=ones, full=full)

@@ -313,8 +313,3 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_args=check_args,
     )
-
-
-def register() -> None:
-    """Install indexing in the Tensor registry."""
-    OPS.update(getitem=getitem, setitem=setitem, embed=embed)

@@ -176,7 +176,7 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
 
 def _unary_inplace(
     np_fn: Any, name: str, backward: BackwardFn, saves: str, float_only: bool = False
-) -> Any:
+) -> Callable[[Tensor], Tensor]:
     """An in-place elementwise function; ``float_only``: an integer tensor cannot hold the result."""
 
     def op(a: Tensor) -> Tensor:
@@ -354,30 +354,16 @@ def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = No
     return _random_fill(a, lambda shape: gen.numpy().uniform(lo, hi, shape))
 
 
-def register() -> None:
-    """Install the in-place ops in the Tensor registry."""
-    OPS.update(
-        add_=add_,
-        sub_=sub_,
-        mul_=mul_,
-        div_=div_,
-        pow_=pow_inplace,
-        clamp_=clamp_,
-        fill_=fill_,
-        zero_=zero_,
-        copy_=copy_,
-        normal_=normal_,
-        uniform_=uniform_,
-        relu_=_unary_inplace(lambda x: np.maximum(x, 0), "ReluBackward0", un.bw_relu, "result"),
-        sigmoid_=_unary_inplace(
-            un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result", float_only=True
-        ),
-        exp_=_unary_inplace(np.exp, "ExpBackward0", un.bw_exp, "result", float_only=True),
-        tanh_=_unary_inplace(np.tanh, "TanhBackward0", un.bw_tanh, "result", float_only=True),
-        sqrt_=_unary_inplace(np.sqrt, "SqrtBackward0", un.bw_sqrt, "result", float_only=True),
-        neg_=_unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none"),
-        log_=_unary_inplace(np.log, "LogBackward0", un.bw_log, "self", float_only=True),
-        abs_=_unary_inplace(np.abs, "AbsBackward0", un.bw_abs, "self"),
-        sin_=_unary_inplace(np.sin, "SinBackward0", un.bw_sin, "self", float_only=True),
-        cos_=_unary_inplace(np.cos, "CosBackward0", un.bw_cos, "self", float_only=True),
-    )
+# The elementwise functions in place, each torch's node and what it saves.
+relu_ = _unary_inplace(lambda x: np.maximum(x, 0), "ReluBackward0", un.bw_relu, "result")
+sigmoid_ = _unary_inplace(
+    un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result", float_only=True
+)
+exp_ = _unary_inplace(np.exp, "ExpBackward0", un.bw_exp, "result", float_only=True)
+tanh_ = _unary_inplace(np.tanh, "TanhBackward0", un.bw_tanh, "result", float_only=True)
+sqrt_ = _unary_inplace(np.sqrt, "SqrtBackward0", un.bw_sqrt, "result", float_only=True)
+neg_ = _unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none")
+log_ = _unary_inplace(np.log, "LogBackward0", un.bw_log, "self", float_only=True)
+abs_ = _unary_inplace(np.abs, "AbsBackward0", un.bw_abs, "self")
+sin_ = _unary_inplace(np.sin, "SinBackward0", un.bw_sin, "self", float_only=True)
+cos_ = _unary_inplace(np.cos, "CosBackward0", un.bw_cos, "self", float_only=True)

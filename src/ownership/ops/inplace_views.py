@@ -28,7 +28,7 @@ from ownership.inplace_rules import check_inplace
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad
 
-__all__ = ["register"]
+__all__ = ["as_strided_", "squeeze_", "t_", "transpose_", "unsqueeze_"]
 
 
 class AsStridedBackward1(AsStridedBackward0):
@@ -143,14 +143,3 @@ def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = 
         return AsStridedBackward1(edge, old, (shape, strides, offset), storage_size)
 
     return _rebuild(t, shape, strides, offset, node if recorded else None)
-
-
-def register() -> None:
-    """Install the in-place view ops in the Tensor registry."""
-    OPS.update(
-        t_=t_,
-        transpose_=transpose_,
-        squeeze_=squeeze_,
-        unsqueeze_=unsqueeze_,
-        as_strided_=as_strided_,
-    )

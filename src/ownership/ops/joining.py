@@ -19,7 +19,6 @@ from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -67,8 +66,3 @@ def cat(*args: Any, **kwargs: Any) -> Tensor:
 
         record(out, "CatBackward0", ts, bw, {"dim": d})
     return out
-
-
-def register() -> None:
-    """Install the joining ops in the Tensor registry."""
-    OPS.update(stack=stack, cat=cat)

@@ -11,7 +11,6 @@ import numpy as np
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
 
 _C_NAMES = {
@@ -278,8 +277,3 @@ def _batched(a: Tensor, b: Tensor) -> Tensor:
     shape = (*batch, *((n,) if na > 1 else ()), *((m,) if nb > 1 else ()))
     out = bmm(ae, be)
     return _unsafe_view(out.squeeze(-1) if nb == 1 else out, shape)
-
-
-def register() -> None:
-    """Install the matrix products in the Tensor registry."""
-    OPS.update(matmul=matmul, mm=mm, dot=dot, mv=mv, bmm=bmm)

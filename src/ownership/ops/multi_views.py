@@ -121,8 +121,3 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
         return split(t, [0] * chunks, dim)
     k = max(1, -(-size // chunks))
     return split(t, k, dim)
-
-
-def register() -> None:
-    """Install the multi-output views in the Tensor registry."""
-    OPS.update(unbind=unbind, split=split, chunk=chunk)

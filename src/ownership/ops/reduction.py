@@ -68,7 +68,7 @@ def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
     return t.dtype if t.dtype.is_floating_point else dtypes.int64
 
 
-def sum_(
+def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
@@ -206,12 +206,12 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
     return (ReturnMax if which == "max" else ReturnMin)(values, indices)
 
 
-def max_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def max_of(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """``max()`` of all elements, or ``(values, indices)`` along ``dim``."""
     return _extreme(t, dim, keepdim, "max")
 
 
-def min_(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min_of(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """``min()`` of all elements, or ``(values, indices)`` along ``dim``."""
     return _extreme(t, dim, keepdim, "min")
 
@@ -240,18 +240,11 @@ def argmin(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     return _arg(t, dim, keepdim, "argmin")
 
 
-def all_(t: Tensor) -> Tensor:
+def all_of(t: Tensor) -> Tensor:
     """Whether every element is true (a 0-d bool tensor)."""
     return wrap(np.all(t._data), dtypes.bool_)
 
 
-def any_(t: Tensor) -> Tensor:
+def any_of(t: Tensor) -> Tensor:
     """Whether some element is true (a 0-d bool tensor)."""
     return wrap(np.any(t._data), dtypes.bool_)
-
-
-def register() -> None:
-    """Install the reductions in the Tensor registry."""
-    OPS.update(
-        sum=sum_, mean=mean, max=max_, min=min_, argmax=argmax, argmin=argmin, all=all_, any=any_
-    )

@@ -9,7 +9,6 @@ import numpy as np
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -71,8 +70,3 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
         node.save("result", out, is_output=True)
     return out
-
-
-def register() -> None:
-    """Install softmax and log_softmax in the Tensor registry."""
-    OPS.update(softmax=softmax, log_softmax=log_softmax)

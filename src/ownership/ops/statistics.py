@@ -20,7 +20,7 @@ from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 
-__all__ = ["norm", "register", "threshold", "var", "var_mean"]
+__all__ = ["norm", "threshold", "var", "var_mean"]
 
 
 def _axes(t: Tensor, dim: Any) -> tuple[int, ...] | None:
@@ -177,8 +177,3 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
         node = record(out, "ThresholdBackward0", (input,), backward, {"threshold": threshold})
         node.save("self", input)
     return out
-
-
-def register() -> None:
-    """Install the statistics in the Tensor registry."""
-    OPS.update(norm=norm, var=var, var_mean=var_mean, threshold=threshold)

@@ -20,7 +20,6 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad, raw, record, wrap
 
@@ -153,7 +152,7 @@ def relu(a: Tensor) -> Tensor:
     return out
 
 
-def abs_(a: Tensor) -> Tensor:
+def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
     if a.dtype is dtypes.bool_:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
@@ -224,21 +223,3 @@ def _clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
         if kernel is not None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     return dt
-
-
-def register() -> None:
-    """Install the elementwise functions in the Tensor registry."""
-    OPS.update(
-        exp=exp,
-        log=log,
-        sqrt=sqrt,
-        sigmoid=sigmoid,
-        tanh=tanh,
-        sin=sin,
-        cos=cos,
-        relu=relu,
-        abs=abs_,
-        neg=neg,
-        sign=sign,
-        clamp=clamp,
-    )

@@ -110,7 +110,7 @@ def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].t(),)
 
 
-def t_(t: Tensor) -> Tensor:
+def transpose_2d(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
     touch_history(t)
     nd = t._data.ndim
@@ -380,25 +380,4 @@ def alias(t: Tensor) -> Tensor:
         "AliasBackward0",
         lambda node, s, g: (g[0],),
         {},
-    )
-
-
-def register() -> None:
-    """Install the view ops in the Tensor registry."""
-    OPS.update(
-        view=view,
-        reshape=reshape,
-        flatten=flatten,
-        t=t_,
-        T=big_t,
-        mT=matrix_t,
-        permute=permute,
-        transpose=transpose,
-        expand=expand,
-        unsqueeze=unsqueeze,
-        squeeze=squeeze,
-        narrow=narrow,
-        select=select,
-        slice=slice_dim,
-        alias=alias,
     )

@@ -1,0 +1,193 @@
+"""The op table: every op the Tensor methods reach, under the name they reach it by.
+
+Each name here is the implementation itself, so its signature is declared once, where it is
+defined. :mod:`ownership.op_registry` gives the tensor layer this module as the type of its
+table (``ops.add(self, other)`` is checked by mypy against :func:`ownership.ops.arithmetic.add`),
+and fills the table from it at the first lookup. An op is reachable from a Tensor method or an
+``ownership`` function only through a name listed here.
+"""
+
+from __future__ import annotations
+
+from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, rsub, sub
+from ownership.ops.arithmetic import power as pow
+from ownership.ops.comparison import (
+    eq,
+    ge,
+    gt,
+    invert,
+    le,
+    logical_and,
+    logical_or,
+    lt,
+    ne,
+    where,
+)
+from ownership.ops.copying import clone, contiguous, to
+from ownership.ops.creation import full, ones, tensor, zeros
+from ownership.ops.indexing import embed, getitem, setitem
+from ownership.ops.inplace import (
+    abs_,
+    add_,
+    clamp_,
+    copy_,
+    cos_,
+    div_,
+    exp_,
+    fill_,
+    log_,
+    mul_,
+    neg_,
+    normal_,
+    relu_,
+    sigmoid_,
+    sin_,
+    sqrt_,
+    sub_,
+    tanh_,
+    uniform_,
+    zero_,
+)
+from ownership.ops.inplace import pow_inplace as pow_
+from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
+from ownership.ops.joining import cat, stack
+from ownership.ops.linalg import bmm, dot, matmul, mm, mv
+from ownership.ops.multi_views import chunk, split, unbind
+from ownership.ops.nn_ops import addmm
+from ownership.ops.reduction import all_of as all
+from ownership.ops.reduction import any_of as any
+from ownership.ops.reduction import argmax, argmin, mean
+from ownership.ops.reduction import max_of as max
+from ownership.ops.reduction import min_of as min
+from ownership.ops.reduction import sum_of as sum
+from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.statistics import norm, threshold, var, var_mean
+from ownership.ops.unary import absolute as abs
+from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
+from ownership.ops.views import (
+    alias,
+    expand,
+    flatten,
+    narrow,
+    permute,
+    reshape,
+    select,
+    squeeze,
+    transpose,
+    unsqueeze,
+    view,
+)
+from ownership.ops.views import big_t as T
+from ownership.ops.views import matrix_t as mT
+from ownership.ops.views import slice_dim as slice
+from ownership.ops.views import transpose_2d as t
+
+__all__ = [
+    "T",
+    "abs",
+    "abs_",
+    "add",
+    "add_",
+    "addmm",
+    "alias",
+    "all",
+    "any",
+    "argmax",
+    "argmin",
+    "as_strided_",
+    "bmm",
+    "cat",
+    "chunk",
+    "clamp",
+    "clamp_",
+    "clone",
+    "contiguous",
+    "copy_",
+    "cos",
+    "cos_",
+    "div",
+    "div_",
+    "dot",
+    "embed",
+    "eq",
+    "exp",
+    "exp_",
+    "expand",
+    "fill_",
+    "flatten",
+    "full",
+    "ge",
+    "getitem",
+    "gt",
+    "invert",
+    "le",
+    "log",
+    "log_",
+    "log_softmax",
+    "logical_and",
+    "logical_or",
+    "lt",
+    "mT",
+    "matmul",
+    "max",
+    "mean",
+    "min",
+    "mm",
+    "mul",
+    "mul_",
+    "mv",
+    "narrow",
+    "ne",
+    "neg",
+    "neg_",
+    "norm",
+    "normal_",
+    "ones",
+    "permute",
+    "pow",
+    "pow_",
+    "rdiv",
+    "reciprocal",
+    "relu",
+    "relu_",
+    "reshape",
+    "rpow",
+    "rsub",
+    "select",
+    "setitem",
+    "sigmoid",
+    "sigmoid_",
+    "sign",
+    "sin",
+    "sin_",
+    "slice",
+    "softmax",
+    "split",
+    "sqrt",
+    "sqrt_",
+    "squeeze",
+    "squeeze_",
+    "stack",
+    "sub",
+    "sub_",
+    "sum",
+    "t",
+    "t_",
+    "tanh",
+    "tanh_",
+    "tensor",
+    "threshold",
+    "to",
+    "transpose",
+    "transpose_",
+    "unbind",
+    "uniform_",
+    "unsqueeze",
+    "unsqueeze_",
+    "var",
+    "var_mean",
+    "view",
+    "where",
+    "zero_",
+    "zeros",
+]
