@@ -21,7 +21,7 @@ Chasing "a leaf Variable that requires grad is being used in an in-place operati
    (``CopySlices`` on the base of a written view; :mod:`ownership.autograd.view_history` keeps how
    a view's history follows its base).
 
-The in-place view ops (``t_``, ``squeeze_``..., :mod:`ownership.ops.inplace_views`) and a custom
+The in-place view ops (``t_``, ``squeeze_``..., in ``ownership/ops/inplace_views.py``) and a custom
 Function's ``ctx.mark_dirty`` make the same autograd check with :func:`check_inplace`.
 """
 

@@ -109,7 +109,7 @@ def rebase_history(t: Tensor, node: Node) -> None:
     """After a recorded in-place op, ``t``'s history becomes output 0 of ``node``.
 
     A view cannot own the history of memory it shares: its base's ``grad_fn`` becomes
-    :class:`CopySlices` around ``node`` and the view's is rebuilt from the base's at once.
+    :class:`~ownership.autograd.view_nodes.CopySlices` around ``node`` and the view's is rebuilt from the base's at once.
     """
     base = t._base
     if base is None:
