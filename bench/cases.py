@@ -156,12 +156,14 @@ def micrograd_step(engine: ModuleType, points: int = 100) -> Callable[[], float]
     rng = np.random.default_rng(0)
     x = engine.tensor(rng.standard_normal((points, 2)).astype(np.float32))
     y = engine.tensor(rng.choice([-1.0, 1.0], size=(points, 1)).astype(np.float32))
-    engine.manual_seed(0)
     nn = engine.nn
     model = nn.Sequential(
         nn.Linear(2, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 1)
     )
     params = list(model.parameters())
+    with engine.no_grad():  # the same weights in every engine (their generators differ)
+        for p in params:
+            p.copy_(engine.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape)).astype(np.float32)))
     optimizer = engine.optim.SGD(params, lr=0.05)
 
     def step() -> float:

@@ -45,8 +45,12 @@ _USER_ENV = dict(os.environ)  # the site build runs as `make html` would, with t
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import cases  # noqa: E402 - bench/, beside this script
 import numpy as np  # noqa: E402 - after the thread settings on purpose
+
+# the cases and the site build live beside this script (on the path when run as a script; also
+# when this file is loaded by path, as the bench's smoke test does)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases  # noqa: E402
 
 MIB = cases.MIB
 VIEW_BUDGET_BYTES = 1 * MIB

@@ -293,7 +293,7 @@ def _run(
                     hooks.run_post_accumulate(var)
             continue
         nexts = node.next_functions
-        if any(g is not None for g in grads):
+        if grads.count(None) != len(grads):  # some gradient arrived
             outs = list(node.apply(tuple(grads)))
         else:
             outs = [None] * len(nexts)
@@ -304,10 +304,10 @@ def _run(
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
         if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-            outs = [
-                g.to(dt) if g is not None and dt is not None and g.dtype is not dt else g
-                for g, dt in zip(outs, dts, strict=False)
-            ]
+            for i, (g, dt) in enumerate(zip(outs, dts, strict=False)):
+                if g is not None and dt is not None and g.dtype is not dt:
+                    outs[i] = g.to(dt)
+            g = None
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue
