@@ -20,9 +20,11 @@ and leaves out the doctor and the site):
 ``site``       the site build (``bench/site_build.py``): from scratch with every page executed
                (goal: a minute), then with nothing changed (goal: 3 s).
 
-Times are medians of ``time.perf_counter`` over repeats after a warm-up, the engines timed in
-turn within each repeat so that load on the machine falls on all of them alike; each section
-prints the load average. A row whose engine lacks something prints the error and the run goes
+Times are medians over repeats after a warm-up, the engines timed in turn within each repeat so
+that load on the machine falls on all of them alike; each section prints the load average. The
+clock is the process's CPU time (``time.process_time``; every engine runs one thread here, so it
+is the time the step computed): on a shared machine the wall clock also counts the time another
+process had the core, and swings with the load. ``--clock wall`` uses ``time.perf_counter``. A row whose engine lacks something prints the error and the run goes
 on. The exit status is non-zero when a memory goal fails (or cannot be measured): the speed
 rows depend on the machine, the memory rows do not.
 """
@@ -129,9 +131,9 @@ def interleaved_medians(
     times: dict[str, list[float]] = {}
     for _ in range(repeats):
         for label, step in steps.items():
-            start = time.perf_counter()
+            start = cases.CLOCK[0]()
             parts = step()
-            times.setdefault(label, []).append(time.perf_counter() - start)
+            times.setdefault(label, []).append(cases.CLOCK[0]() - start)
             if isinstance(parts, tuple) and parts and isinstance(parts[0], tuple):
                 for part, seconds in parts:
                     times.setdefault(f"{label}/{part}", []).append(seconds)
@@ -263,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--views", type=int, default=1000)
     parser.add_argument("--mib", type=int, default=64)
     parser.add_argument("--train-steps", type=int, default=200)
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (numpy: env vars)")
     parser.add_argument("--doctor-steps", type=int, default=30, help="MLP steps under the doctor")
     parser.add_argument("--site", action=argparse.BooleanOptionalAction, default=True)
@@ -270,6 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeats is None:
         args.repeats = 4 if args.quick else 10
     sections = _sections(args)
+    cases.CLOCK[0] = time.process_time if args.clock == "cpu" else time.perf_counter
 
     import torch
 
@@ -278,7 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"numpy {np.__version__} (OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}),"
         f" torch {torch.__version__} ({torch.get_num_threads()} threads),"
-        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs,"
+        f" clock: {'CPU time of the process' if args.clock == 'cpu' else 'wall'}"
     )
     if isinstance(ownership, str):
         print(f"ownership: cannot import ({ownership})")

@@ -153,29 +153,30 @@ class Tensor(TensorConversion, TensorMethods):
 
         Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
         """
+        storage = self._storage
+        counter = storage.counter
         t = object.__new__(Tensor)
-        t._data = layout.strided(self._storage.buffer, shape, strides, offset)
-        t._storage = self._storage
+        t._data = layout.strided(storage.buffer, shape, strides, offset)
+        t._storage = storage
         t._offset = offset
         t.dtype = self.dtype
         t._requires_grad = False  # a view also requires grad while its base does (see the property)
         t._grad_fn = None
         t._output_nr = 0
         t._grad = None
-        # torch tracks no view of an inference tensor: it is a new inference leaf
-        base: Tensor | None = self._base if self._base is not None else self
-        if self._storage.counter.inference:
-            base = None
-        t._base = base
-        meta = self._creation_meta
-        if self._storage.counter.inference:
-            meta = DEFAULT
-        elif inference_mode._state.enabled:
-            meta = INFERENCE_MODE
-        elif not grad_mode._state.enabled:
-            meta = NO_GRAD_MODE
-        t._creation_meta = meta
-        t._view_version = self._storage.counter.value
+        if counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
+            t._base = None
+            t._creation_meta = DEFAULT
+        else:
+            base = self._base
+            t._base = base if base is not None else self
+            if inference_mode._state.enabled:
+                t._creation_meta = INFERENCE_MODE
+            elif not grad_mode._state.enabled:
+                t._creation_meta = NO_GRAD_MODE
+            else:
+                t._creation_meta = self._creation_meta
+        t._view_version = counter.value
         t._retains_grad = False
         t._acc = None
         return t

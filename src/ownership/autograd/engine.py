@@ -293,8 +293,11 @@ def _run(
                     hooks.run_post_accumulate(var)
             continue
         nexts = node.next_functions
-        if grads.count(None) != len(grads):  # some gradient arrived
-            outs = list(node.apply(tuple(grads)))
+        for g in grads:  # `is`, never `==`: a tensor's == is an op
+            if g is not None:
+                g = None
+                outs = list(node.apply(tuple(grads)))
+                break
         else:
             outs = [None] * len(nexts)
         grads = []  # torch drops a node's input gradients before passing its outputs on
