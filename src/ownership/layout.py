@@ -256,4 +256,6 @@ def strided(
     if 0 in shape:
         offset = 0  # an empty view touches no memory; torch allows any offset for it
     # positional arguments: numpy parses keywords of its constructor slowly (about 1 us)
-    return np.ndarray(tuple(shape), buffer.dtype, buffer, offset * item, [s * item for s in strides])
+    return np.ndarray(
+        tuple(shape), buffer.dtype, buffer, offset * item, [s * item for s in strides]
+    )
