@@ -246,7 +246,7 @@ class Tensor(TensorConversion, TensorMethods):
             st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
         else:
             item = arr.itemsize
-            st = tuple(s // item for s in arr.strides)
+            st = tuple([s // item for s in arr.strides])  # a list comprehension: no generator
         if dim is None:
             return st
         return st[layout.wrap_dim(dim, self._data.ndim)]

@@ -103,9 +103,8 @@ def test_deleting_grad_fn_is_refused_and_other_attributes_delete_as_usual() -> N
             try:
                 delattr(y, name)
                 out.append("deleted")
-            except Exception as exc:  # noqa: BLE001 - the class and message are compared
+            except Exception as exc:  # the class and the message are compared
                 out.append((type(exc).__name__, str(exc)))
-        y._grad_fn  # noqa: B018 - still readable after the refusal
-        return [out, y.grad_fn, y._grad_fn is y.grad_fn]
+        return [out, y.grad_fn, y._grad_fn is y.grad_fn]  # still readable after the refusal
 
     same(program)
