@@ -20,7 +20,7 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -100,7 +100,7 @@ class Tensor(TensorConversion, TensorMethods):
     _offset: builtins.int
     dtype: DType
     _requires_grad: builtins.bool
-    _grad_fn: Node | None
+    _history: Node | None
     _output_nr: builtins.int
     _grad: Tensor | None
     _base: Tensor | None
@@ -108,6 +108,13 @@ class Tensor(TensorConversion, TensorMethods):
     _view_version: builtins.int
     _retains_grad: builtins.bool
     _acc: Any
+    if TYPE_CHECKING:  # the slot ``_history``, through a property installed after the class
+
+        @property
+        def _grad_fn(self) -> Node | None: ...
+
+        @_grad_fn.setter
+        def _grad_fn(self, node: Node | None) -> None: ...
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -599,8 +606,7 @@ def _refuse_deletion(t: Tensor) -> None:
 # as torch's attribute of that name does. (A ``__delattr__`` method would do the same, but any
 # Python-level ``__delattr__`` routes every attribute write of every tensor through a slow
 # generic path: ten times the cost of a slot write, about 2.5 us per new tensor.)
+_HISTORY: Any = Tensor.__dict__["_history"]  # the slot's member descriptor
 setattr(  # noqa: B010 - the class body declares the attribute's type
-    Tensor,
-    "_grad_fn",
-    property(Tensor._history.__get__, Tensor._history.__set__, _refuse_deletion),  # type: ignore[attr-defined]
+    Tensor, "_grad_fn", property(_HISTORY.__get__, _HISTORY.__set__, _refuse_deletion)
 )
