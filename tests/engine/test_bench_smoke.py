@@ -183,3 +183,15 @@ def test_the_doctor_row_runs_the_training_script_clean(engine: str) -> None:
     assert sorted(steps) == ["doctor", "plain"]
     for step in steps.values():
         step()  # the doctored run raises if the doctor finds anything in the clean script
+
+
+def test_main_gives_the_frozen_objects_back_to_the_collector(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import gc
+
+    assert (
+        bench.main(["--only", "memory", "--views", "4", "--mib", "1", "--train-steps", "22"]) == 0
+    )
+    assert "frozen out of the collector" in capsys.readouterr().out
+    assert gc.get_freeze_count() == 0
