@@ -311,10 +311,11 @@ def _run(
                 if g is not None and dt is not None and g.dtype is not dt:
                     outs[i] = g.to(dt)
             g = None
+        n_outs = len(outs)
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue
-            if i < len(outs) and outs[i] is not None:
+            if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
                 buffers.add(nxt, nr, g)
