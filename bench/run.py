@@ -1,7 +1,7 @@
 """Benchmarks: ownership side by side with torch and hand-written numpy, in one process.
 
 Run with ``make bench`` (``python bench/run.py``). Every row is a ratio measured in this run,
-printed with its goal and PASS or FAIL; a summary table of every row closes the run. Sections
+printed with its goal and PASS or FAIL; a table of the engine and memory rows closes the run. Sections
 (``--only NAME[,NAME]`` runs some of them; ``--quick`` runs the engine rows with fewer repeats
 and leaves out the doctor and the site):
 
