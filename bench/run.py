@@ -1,9 +1,9 @@
 """Benchmarks: ownership side by side with torch and hand-written numpy, in one process.
 
 Run with ``make bench`` (``python bench/run.py``). Every row is a ratio measured in this run,
-printed with its goal and PASS or FAIL; a table of the engine and memory rows closes the run. Sections
-(``--only NAME[,NAME]`` runs some of them; ``--quick`` runs the engine rows with fewer repeats
-and leaves out the doctor and the site):
+printed with its goal and PASS or FAIL; a table of the engine and memory rows closes the run.
+Sections (``--only NAME[,NAME]`` runs some of them; ``--quick`` runs the engine rows with fewer
+repeats and leaves out the doctor and the site):
 
 ``mlp``        one training step (forward, cross-entropy, backward, SGD update) of an MLP
                784-256-10 on a batch of 256 in float32: ownership against torch and against
