@@ -29,7 +29,7 @@ TypeError: sum() received an invalid combination of arguments - got (float), but
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -296,13 +296,31 @@ def _plain(arg: Any, param: Param) -> bool:
     return type(arg) in _PLAIN
 
 
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _one_int(value: Any) -> tuple[int]:
+    return (int(value),)
+
+
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {"int": int, "tuple of ints": _one_int}
+
+
 def _plan(
-    index: int, sig: Signature, nargs: int, bound: dict[str, Any], given: Iterable[str]
+    index: int,
+    sig: Signature,
+    types: Sequence[type],
+    bound: dict[str, Any],
+    given: dict[str, Any],
 ) -> Any:
     """How to bind positional arguments of one pattern of types again without the parser.
 
     The plan keeps only the defaults of the parameters this pattern leaves out, never a value
-    the call gave (a tensor kept here would outlive its last reference)."""
+    the call gave (a tensor kept here would outlive its last reference). Each argument's
+    conversion (``int``, a one-int tuple, none) is chosen once, from its parameter's type and
+    the argument's type (``None`` stays ``None``), as :meth:`Signature._unpack` converts."""
+    nargs = len(types)
     varargs = sig.varargs and nargs > 1
     kinds = {p.name: p.type for p in sig.params}
     names = [p.name for p in sig.params[:nargs]]
@@ -311,24 +329,22 @@ def _plan(
     # every key in the parser's order; the call's own values are re-bound on each use
     defaults = {k: None if k in taken or k in named else v for k, v in bound.items()}
 
-    def converted(kind: str, value: Any) -> Any:
-        if value is None:
-            return None
-        if kind == "int":
-            return int(value)
-        if kind == "tuple of ints":
-            return (int(value),)
-        return value
+    def converter(kind: str, value_type: type) -> Callable[[Any], Any]:
+        return _identity if value_type is type(None) else _CONVERTERS.get(kind, _identity)
+
+    positional = [(name, converter(kinds[name], t)) for name, t in zip(names, types, strict=False)]
+    keywords = {name: converter(kinds[name], type(value)) for name, value in given.items()}
+    first = sig.params[0].name if varargs else ""
 
     def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         out = dict(defaults)
         if varargs:
-            out[sig.params[0].name] = tuple(int(a) for a in args)
+            out[first] = tuple(map(int, args))
         else:
-            for name, value in zip(names, args, strict=True):
-                out[name] = converted(kinds[name], value)
+            for (name, convert), value in zip(positional, args, strict=True):
+                out[name] = convert(value)
         for name, value in kwargs.items():
-            out[name] = converted(kinds[name], value)
+            out[name] = keywords[name](value)
         return index, out
 
     return bind
@@ -354,7 +370,10 @@ class Parser:
         their types are the same: that binding is remembered (a plan per pattern of types), so
         the engine's own calls (``g.sum(0)`` in a backward) pay for the parser once.
         """
-        key = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
+        if kwargs:
+            key: tuple[Any, ...] = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
+        else:  # the common call: positional arguments only
+            key = tuple(map(type, args))
         plan = self._plans.get(key)
         if plan is not None:
             found: tuple[int, dict[str, Any]] = plan(args, kwargs)
@@ -365,7 +384,7 @@ class Parser:
         if all(_plain(a, p) for a, p in zip(args, sig.params, strict=False)) and all(
             _plain(v, params[k]) for k, v in kwargs.items()
         ):
-            self._plans[key] = _plan(index, sig, len(args), bound, kwargs)
+            self._plans[key] = _plan(index, sig, key[: len(args)], bound, kwargs)
         return index, bound
 
     def _parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:

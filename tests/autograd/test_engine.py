@@ -62,3 +62,14 @@ def test_order_is_reproducible() -> None:
             stack.extend(f for f, _ in n.next_functions)
         seen.append(names)
     assert seen[0] == seen[1]
+
+
+def test_tensor_attribute_writes_stay_on_the_slot_path() -> None:
+    """No class of Tensor defines ``__setattr__`` or ``__delattr__`` in Python: either one routes
+    every attribute write of every tensor through a generic slow path (``_grad_fn``'s refused
+    deletion is a property's deleter instead)."""
+    from ownership import Tensor
+
+    for cls in Tensor.__mro__[:-1]:
+        assert "__setattr__" not in vars(cls) and "__delattr__" not in vars(cls), cls
+    assert isinstance(vars(Tensor)["_grad_fn"], property)

@@ -272,3 +272,46 @@ def test_mT_of_a_0d_tensor_is_the_tensor_itself() -> None:
         warnings.simplefilter("error")
         with pytest.raises(RuntimeError, match=r"tensor\.mT is only supported on matrices"):
             ownership.ones(3).mT
+
+
+def _argument_patterns() -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Positional and keyword calls made of plain values (the calls the parser remembers)."""
+    import itertools
+
+    import ownership
+
+    values: list[Any] = [0, 2, -1, True, None, 1.5, ownership.float64]
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = [((), {})]
+    for n in (1, 2, 3):
+        calls += [(args, {}) for args in itertools.product(values, repeat=n)]
+    names = ["dim", "keepdim", "dtype", "size", "shape", "dims", "dim0", "dim1", "index"]
+    for name, value in itertools.product(names, values):
+        calls += [((), {name: value}), ((0,), {name: value}), ((1, 0), {name: value})]
+    return calls
+
+
+def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -> None:
+    """Parser.parse remembers how a pattern of argument types binds (its fast path); a second
+    call of the same pattern, bound from memory, gives what the full parser gives, and a call
+    the parser refuses is refused again with the same message."""
+    from ownership import signatures
+    from ownership.arguments import Parser
+
+    def outcome(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            index, bound = fn(args, kwargs)
+        except TypeError as exc:
+            return ("TypeError", str(exc))
+        return index, list(bound.items())  # the order of the keys included
+
+    parsers = [p for p in vars(signatures).values() if isinstance(p, Parser)]
+    assert len(parsers) > 40
+    remembered = 0
+    for parser in parsers:
+        for args, kwargs in _argument_patterns():
+            first = outcome(parser.parse, args, kwargs)
+            again = outcome(parser.parse, args, kwargs)
+            full = outcome(parser._parse, args, kwargs)
+            assert first == again == full, (parser.name, args, kwargs)
+        remembered += len(parser._plans)
+    assert remembered > 200  # the fast path was taken, not only the parser

@@ -293,8 +293,11 @@ def _run(
                     hooks.run_post_accumulate(var)
             continue
         nexts = node.next_functions
-        if any(g is not None for g in grads):
-            outs = list(node.apply(tuple(grads)))
+        for g in grads:  # `is`, never `==`: a tensor's == is an op
+            if g is not None:
+                g = None
+                outs = list(node.apply(tuple(grads)))
+                break
         else:
             outs = [None] * len(nexts)
         grads = []  # torch drops a node's input gradients before passing its outputs on
@@ -304,14 +307,15 @@ def _run(
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
         if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-            outs = [
-                g.to(dt) if g is not None and dt is not None and g.dtype is not dt else g
-                for g, dt in zip(outs, dts, strict=False)
-            ]
+            for i, (g, dt) in enumerate(zip(outs, dts, strict=False)):
+                if g is not None and dt is not None and g.dtype is not dt:
+                    outs[i] = g.to(dt)
+            g = None
+        n_outs = len(outs)
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue
-            if i < len(outs) and outs[i] is not None:
+            if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
                 buffers.add(nxt, nr, g)

@@ -24,10 +24,25 @@ def _zeros(t: Tensor) -> Tensor:
     return Tensor._wrap(np.zeros(t._data.shape, t._data.dtype), t.dtype)
 
 
+_BITS = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def _masked(g: Any, mask: Any) -> Any:
+    """``g`` where ``mask``, else +0: ``np.where(mask, g, 0)``, bit for bit, in its layout.
+
+    A float is kept or zeroed by AND-ing its bits with all ones or all zeros (+0 is all zero
+    bits), about five times faster than ``np.where``; exact for every value, inf and nan
+    included (a product with the mask would turn ``inf * 0`` into nan and give -0)."""
+    bits = _BITS.get(g.itemsize) if g.dtype.kind == "f" else None
+    if bits is None:
+        return np.where(mask, g, 0)
+    keep = np.negative(mask, dtype=bits)  # all ones where kept
+    return np.bitwise_and(g.view(bits), keep).view(g.dtype)
+
+
 def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
     """relu's backward: ``grad`` where ``result > 0``, else +0 (``ThresholdBackwardBackward0``)."""
-    mask = result._data > 0
-    out = wrap(np.where(mask, grad._data, 0), grad.dtype)
+    out = wrap(_masked(grad._data, result._data > 0), grad.dtype)
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:

@@ -66,18 +66,23 @@ def needs_grad(*ts: Any) -> bool:
     ``enable_grad`` switched grad mode back on inside it)."""
     if not _state.enabled or inference_mode._state.enabled:
         return False
-    if all(isinstance(t, Tensor) and t._version_counter.inference for t in ts):
-        # torch: inference tensors carry no autograd key, so an op whose operands are all
-        # inference tensors skips autograd (a Python number is wrapped as a normal tensor)
-        return False
-    for t in ts:
+    # torch: inference tensors carry no autograd key, so an op whose operands are all
+    # inference tensors skips autograd (a Python number is wrapped as a normal tensor)
+    all_inference = True
+    wanted = False
+    for t in ts:  # one pass (this runs for every op)
         if isinstance(t, Tensor):
+            if not t._version_counter.inference:
+                all_inference = False
             if t._requires_grad:
-                return True
-            base = t._base
-            if base is not None and base._requires_grad:  # a view requires grad with its base
-                return True
-    return False
+                wanted = True
+            else:
+                base = t._base
+                if base is not None and base._requires_grad:  # a view requires grad with its base
+                    wanted = True
+        else:
+            all_inference = False
+    return wanted and not all_inference
 
 
 def touch_history(t: Tensor) -> None:

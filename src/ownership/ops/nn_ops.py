@@ -73,7 +73,12 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
             np.broadcast_to(prod, np.broadcast_shapes(prod.shape, bias._data.shape)), mat1.dtype
         )
     else:
-        out = wrap(prod + (bias._data if beta == 1 else bias._data * beta), mat1.dtype)
+        added = bias._data if beta == 1 else bias._data * beta
+        if prod.shape == np.broadcast_shapes(prod.shape, added.shape) and prod.dtype == added.dtype:
+            prod += added  # the product is a new array: no second one for the sum
+        else:
+            prod = prod + added
+        out = wrap(prod, mat1.dtype)
     if needs_grad(bias, mat1, mat2):
         ctx = {
             "alpha": alpha,
