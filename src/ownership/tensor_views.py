@@ -12,12 +12,15 @@ from typing import TYPE_CHECKING, Any
 from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg
+from ownership.layout import Size
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
     from ownership.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
+
+_SIZE_TYPES = (tuple, list, Size)
 
 
 class TensorViews:
@@ -26,7 +29,18 @@ class TensorViews:
     __slots__ = ()
 
     def view(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Same storage, new shape (fails when the strides do not allow it)."""
+        """Same storage, new shape (fails when the strides do not allow it).
+
+        The common call, sizes that are all Python ints given one by one or as one tuple, list
+        or ``Size``, binds as the parser would bind it without asking it; any other argument
+        (a keyword, a dtype, a float, a numpy int, nothing at all) goes through the parser."""
+        if args and not kwargs:
+            size = args[0] if len(args) == 1 and type(args[0]) in _SIZE_TYPES else args
+            for item in size:
+                if type(item) is not builtins.int:
+                    break
+            else:
+                return ops.view(self, *size)
         overload, a = sig.VIEW.parse(args, kwargs)
         if overload == 0:
             raise RuntimeError("view(dtype) is not supported by ownership")

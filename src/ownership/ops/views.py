@@ -44,13 +44,36 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
+_VIEW_GEOMETRY: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+"""Sizes and strides of views already computed, by the viewed array's sizes, byte strides and
+item size and the sizes asked for (all Python ints): both rules are pure functions of these."""
+_VIEW_GEOMETRY_LIMIT = 4096
+
+
+def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The sizes and strides of ``t.view(*shape)`` (torch's rules, or torch's error)."""
+    arr = t._data
+    key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
+    if key is not None:
+        found = _VIEW_GEOMETRY.get(key)
+        if found is not None:
+            return found
+    new = layout.infer_size(_shape_arg(shape), t.numel())
+    strides = layout.view_strides(arr.shape, t.stride(), new)
+    if strides is None:
+        raise RuntimeError(layout.VIEW_ERROR)
+    flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+    if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
+        if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
+            _VIEW_GEOMETRY.clear()
+        _VIEW_GEOMETRY[key] = new, strides
+    return new, strides
+
+
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     touch_history(t)
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(t._data.shape, t.stride(), new)
-    if strides is None:
-        raise RuntimeError(layout.VIEW_ERROR)
+    new, strides = _view_geometry(t, shape)
     return _make(
         t,
         new,
@@ -58,7 +81,7 @@ def view(t: Tensor, *shape: Any) -> Tensor:
         t._offset,
         "ViewBackward0",
         _bw_view,
-        {"self_sym_sizes": tuple(t._data.shape)},
+        {"self_sym_sizes": t._data.shape},
     )
 
 
