@@ -35,7 +35,7 @@ def _make(
     ctx: dict[str, Any],
 ) -> Tensor:
     out = t._view(shape, strides, offset)
-    if needs_grad(t) and not t.is_inference():  # a view of an inference tensor has no history
+    if needs_grad(t):  # never for an inference tensor: a view of one has no history
         record(out, name, (t,), backward, ctx)
     return out
 
@@ -51,11 +51,18 @@ _VIEW_GEOMETRY_LIMIT = 4096
 
 
 def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The sizes and strides of ``t.view(*shape)`` (torch's rules, or torch's error)."""
+    """The sizes and strides of ``t.view(*shape)`` (torch's rules, or torch's error).
+
+    An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
+    A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
+    always right; only requests of Python ints are remembered (no tensor kept alive)."""
     arr = t._data
     key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
     if key is not None:
-        found = _VIEW_GEOMETRY.get(key)
+        try:
+            found = _VIEW_GEOMETRY.get(key)
+        except TypeError:  # a list in the request: not remembered
+            found = key = None
         if found is not None:
             return found
     new = layout.infer_size(_shape_arg(shape), t.numel())
