@@ -1,6 +1,7 @@
-"""``Tensor.view``'s common call (Python-int sizes, no parser) and its remembered geometry agree
-with the parser's path and with torch: shape, strides, offset, ``_base``, version, ``grad_fn``
-and its saved sizes, and every error, for many sources and every argument form."""
+"""``Tensor.view``'s and ``reshape``'s common call (Python-int sizes, no parser) and their
+remembered geometry agree with the parser's path and with torch: shape, strides, offset,
+``_base``, version, ``grad_fn`` and its saved sizes, and every error, for many sources and every
+argument form."""
 
 from __future__ import annotations
 
@@ -80,10 +81,14 @@ FORMS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
 ZERO_D_FORMS = [("zero_d_int", lambda t: (t.tensor(24),)), ("zero_d_pair", lambda t: (t.tensor(4), 6))]
 
 
-def _outcome(t: Any, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _outcome(
+    t: Any, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any], method: str = "view"
+) -> Any:
     """What a learner sees of ``x.view(*args, **kwargs)``: the error, or the view's facts."""
+    if method == "reshape" and "size" in kwargs:
+        kwargs = {"shape": kwargs["size"]}
     try:
-        y = x.view(*args, **kwargs)
+        y = getattr(x, method)(*args, **kwargs)
     except (RuntimeError, TypeError) as e:
         return type(e).__name__, str(e)
     fn = y.grad_fn
@@ -95,26 +100,27 @@ def _outcome(t: Any, x: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> A
         y._version,
         y.requires_grad,
         None if fn is None else fn.name(),
-        None if fn is None else tuple(fn._saved_self_sym_sizes),
+        None if fn is None else tuple(getattr(fn, "_saved_self_sym_sizes", ())),
         y,
     )
 
 
-def _program(source: str):  # noqa: ANN202 - a program of the engine module
+def _program(source: str, method: str):  # noqa: ANN202 - a program of the engine module
     def program(t: Any) -> Any:
         out = []
         for _ in range(2):  # the second round finds every geometry remembered
             x = SOURCES[source](t)
-            out += [_outcome(t, x, args, kwargs) for args, kwargs in FORMS]
-            out += [_outcome(t, x, make(t), {}) for _, make in ZERO_D_FORMS]
+            out += [_outcome(t, x, args, kwargs, method) for args, kwargs in FORMS]
+            out += [_outcome(t, x, make(t), {}, method) for _, make in ZERO_D_FORMS]
         return out
 
     return program
 
 
+@pytest.mark.parametrize("method", ["view", "reshape"])
 @pytest.mark.parametrize("source", sorted(SOURCES))
-def test_every_view_form_matches_torch_twice_over(source: str) -> None:
-    same(_program(source))
+def test_every_form_matches_torch_twice_over(source: str, method: str) -> None:
+    same(_program(source, method))
 
 
 def test_view_under_no_grad_and_inference_mode_matches_torch() -> None:

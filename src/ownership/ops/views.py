@@ -44,14 +44,17 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
-_VIEW_GEOMETRY: dict[tuple[Any, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+Geometry = tuple[tuple[int, ...], tuple[int, ...] | None]
+
+_VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
 """Sizes and strides of views already computed, by the viewed array's sizes, byte strides and
 item size and the sizes asked for (all Python ints): both rules are pure functions of these."""
 _VIEW_GEOMETRY_LIMIT = 4096
 
 
-def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The sizes and strides of ``t.view(*shape)`` (torch's rules, or torch's error).
+def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
+    """The sizes of ``t.view(*shape)`` and its strides, None when no view can have them
+    (torch's rules; torch's error for sizes that do not fit).
 
     An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
     A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
@@ -67,8 +70,6 @@ def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> tuple[tuple[int, ...], 
             return found
     new = layout.infer_size(_shape_arg(shape), t.numel())
     strides = layout.view_strides(arr.shape, t.stride(), new)
-    if strides is None:
-        raise RuntimeError(layout.VIEW_ERROR)
     flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
     if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
         if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
@@ -81,6 +82,8 @@ def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     touch_history(t)
     new, strides = _view_geometry(t, shape)
+    if strides is None:
+        raise RuntimeError(layout.VIEW_ERROR)
     return _make(
         t,
         new,
@@ -99,8 +102,7 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     touch_history(t)
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(t._data.shape, t.stride(), new)
+    new, strides = _view_geometry(t, shape)
     if strides is not None:
         return _make(
             t,
