@@ -14,6 +14,7 @@ import ownership
 from ownership import layout
 from ownership import signatures as sig
 from ownership.ops import views as view_ops
+
 from support.differential import same
 
 SOURCES = {
@@ -78,7 +79,10 @@ FORMS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     ((4,), {"size": (4, 6)}),
     ((), {"shape": (4, 6)}),
 ]
-ZERO_D_FORMS = [("zero_d_int", lambda t: (t.tensor(24),)), ("zero_d_pair", lambda t: (t.tensor(4), 6))]
+ZERO_D_FORMS = [
+    ("zero_d_int", lambda t: (t.tensor(24),)),
+    ("zero_d_pair", lambda t: (t.tensor(4), 6)),
+]
 
 
 def _outcome(
@@ -105,7 +109,7 @@ def _outcome(
     )
 
 
-def _program(source: str, method: str):  # noqa: ANN202 - a program of the engine module
+def _program(source: str, method: str) -> Any:
     def program(t: Any) -> Any:
         out = []
         for _ in range(2):  # the second round finds every geometry remembered
