@@ -189,7 +189,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._offset = offset
         t.dtype = self.dtype
         t._requires_grad = False  # a view also requires grad while its base does (see the property)
-        t._grad_fn = None
+        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
         if counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf

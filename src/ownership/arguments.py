@@ -212,6 +212,8 @@ class Signature:
                 left -= 1
             elif obj is not _NOT_GIVEN:
                 pos += 1
+        if pos < nargs:  # a list given whole, then more: ``view((4, 6), 1)``
+            return self._fail(raising, self._extra_args(nargs))
         if left:
             return self._fail(raising, self._extra_kwargs(kwargs, pos))
         return self._unpack(out)

@@ -262,7 +262,9 @@ def strided(
     item = buffer.itemsize
     if 0 in shape:
         offset = 0  # an empty view touches no memory; torch allows any offset for it
-    # positional arguments: numpy parses keywords of its constructor slowly (about 1 us)
-    return np.ndarray(
-        tuple(shape), buffer.dtype, buffer, offset * item, [s * item for s in strides]
-    )
+    # positional arguments: numpy parses keywords of its constructor slowly (about 1 us); the
+    # byte strides by a loop, not a comprehension (a function call of its own in Python 3.11)
+    byte_strides = []
+    for s in strides:
+        byte_strides.append(s * item)
+    return np.ndarray(tuple(shape), buffer.dtype, buffer, offset * item, byte_strides)

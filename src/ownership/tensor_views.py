@@ -12,12 +12,28 @@ from typing import TYPE_CHECKING, Any
 from ownership import op_registry
 from ownership import signatures as sig
 from ownership.arguments import tensor_arg
+from ownership.layout import Size
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
     from ownership.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
+
+_SIZE_TYPES = (tuple, list, Size)
+
+
+def _python_ints(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[builtins.int, ...] | None:
+    """The sizes of the common call of a sizes method, all Python ints given one by one or as one
+    tuple, list or ``Size``, without keywords: what the parser binds for them. None for any other
+    call (a keyword, a dtype, a float, a numpy int, nothing at all), which the parser binds."""
+    if not args or kwargs:
+        return None
+    sizes = args[0] if len(args) == 1 and type(args[0]) in _SIZE_TYPES else args
+    for item in sizes:
+        if type(item) is not builtins.int:
+            return None
+    return tuple(sizes)
 
 
 class TensorViews:
@@ -27,6 +43,9 @@ class TensorViews:
 
     def view(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Same storage, new shape (fails when the strides do not allow it)."""
+        sizes = _python_ints(args, kwargs)
+        if sizes is not None:
+            return ops.view(self, sizes)
         overload, a = sig.VIEW.parse(args, kwargs)
         if overload == 0:
             raise RuntimeError("view(dtype) is not supported by ownership")
@@ -39,7 +58,10 @@ class TensorViews:
 
     def reshape(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A view when the strides allow it, else a copy."""
-        return ops.reshape(self, sig.RESHAPE.parse(args, kwargs)[1]["shape"])
+        sizes = _python_ints(args, kwargs)
+        if sizes is None:
+            sizes = sig.RESHAPE.parse(args, kwargs)[1]["shape"]
+        return ops.reshape(self, sizes)
 
     def reshape_as(self: Any, other: Tensor) -> Tensor:
         """``reshape(other.shape)``."""

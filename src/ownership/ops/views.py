@@ -35,7 +35,7 @@ def _make(
     ctx: dict[str, Any],
 ) -> Tensor:
     out = t._view(shape, strides, offset)
-    if needs_grad(t) and not t.is_inference():  # a view of an inference tensor has no history
+    if needs_grad(t):  # never for an inference tensor: a view of one has no history
         record(out, name, (t,), backward, ctx)
     return out
 
@@ -44,11 +44,44 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
+Geometry = tuple[tuple[int, ...], tuple[int, ...] | None]
+
+_VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
+"""Sizes and strides of views already computed, by the viewed array's sizes, byte strides and
+item size and the sizes asked for (all Python ints): both rules are pure functions of these."""
+_VIEW_GEOMETRY_LIMIT = 4096
+
+
+def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
+    """The sizes of ``t.view(*shape)`` and its strides, None when no view can have them
+    (torch's rules; torch's error for sizes that do not fit).
+
+    An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
+    A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
+    always right; only requests of Python ints are remembered (no tensor kept alive)."""
+    arr = t._data
+    key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
+    if key is not None:
+        try:
+            found = _VIEW_GEOMETRY.get(key)
+        except TypeError:  # a list in the request: not remembered
+            found = key = None
+        if found is not None:
+            return found
+    new = layout.infer_size(_shape_arg(shape), t.numel())
+    strides = layout.view_strides(arr.shape, t.stride(), new)
+    flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+    if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
+        if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
+            _VIEW_GEOMETRY.clear()
+        _VIEW_GEOMETRY[key] = new, strides
+    return new, strides
+
+
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     touch_history(t)
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(t._data.shape, t.stride(), new)
+    new, strides = _view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
     return _make(
@@ -58,7 +91,7 @@ def view(t: Tensor, *shape: Any) -> Tensor:
         t._offset,
         "ViewBackward0",
         _bw_view,
-        {"self_sym_sizes": tuple(t._data.shape)},
+        {"self_sym_sizes": t._data.shape},
     )
 
 
@@ -69,8 +102,7 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     touch_history(t)
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(t._data.shape, t.stride(), new)
+    new, strides = _view_geometry(t, shape)
     if strides is not None:
         return _make(
             t,
