@@ -58,6 +58,7 @@ def run_inplace(
     save_result: bool = False,
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
+    write: Callable[[NDArray[Any]], object] | None = None,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -67,6 +68,11 @@ def run_inplace(
     kernels torch builds without them, and ``copy_`` of a tensor into itself, which returns at
     once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps ``self``
     after it.
+
+    ``write``, when given, writes the value ``compute()`` would return straight into ``self``'s
+    array (one pass, no new array) and is used instead of it: the caller passes it only when
+    that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
+    for bit, and to raise nothing (:func:`ownership.ops.inplace.direct_write` decides).
     """
     if recorded:
         check_inplace(self)  # 1
@@ -74,14 +80,21 @@ def run_inplace(
         check_args()  # 2
     if check_overlap:  # 3
         check_no_overlap(self, inputs)
-    value = compute()
-    check_result(self, tuple(np.shape(value)), out_dtype)
+    value = None
+    if write is None:
+        value = compute()
+        check_result(self, tuple(np.shape(value)), out_dtype)
+    else:
+        check_result(self, self._data.shape, out_dtype)
     node = None
     if recorded:
         node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
         if save is not None:
             save(node)
-    np.copyto(self._data, value, casting="unsafe")  # 4
+    if write is None:  # 4
+        np.copyto(self._data, value, casting="unsafe")
+    else:
+        write(self._data)
     self._version_counter.bump()
     if observers.WRITES:
         for observe in observers.WRITES:
