@@ -80,10 +80,10 @@ def run_inplace(
         check_args()  # 2
     if check_overlap:  # 3
         check_no_overlap(self, inputs)
-    value = None
     if write is None:
         value = compute()
         check_result(self, tuple(np.shape(value)), out_dtype)
+        write = _copy_of(value)
     else:
         check_result(self, self._data.shape, out_dtype)
     node = None
@@ -91,10 +91,7 @@ def run_inplace(
         node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
         if save is not None:
             save(node)
-    if write is None:  # 4
-        np.copyto(self._data, value, casting="unsafe")
-    else:
-        write(self._data)
+    write(self._data)  # 4
     self._version_counter.bump()
     if observers.WRITES:
         for observe in observers.WRITES:
@@ -104,6 +101,11 @@ def run_inplace(
         if save_result:
             node.save("result", self, is_output=True, on_view=self._base is not None)
     return self
+
+
+def _copy_of(value: NDArray[Any]) -> Callable[[NDArray[Any]], object]:
+    """The write of a computed ``value``: copied in, cast to the written array's dtype."""
+    return lambda into: np.copyto(into, value, casting="unsafe")
 
 
 def check_inplace(t: Tensor) -> None:

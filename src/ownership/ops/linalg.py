@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ownership import dtypes, layout
+from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import quiet
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
 
 _C_NAMES = {
@@ -48,9 +49,42 @@ def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(self @ mat2) = d self @ mat2 + self @ d mat2."""
     gr = g[0]
     self_needed, mat2_needed = node.needed
-    d_self = gr.mm(s["mat2"].t()) if self_needed else None
-    d_mat2 = s["self"].t().mm(gr) if mat2_needed else None
+    if self_needed:
+        m = s["mat2"]
+        fits = _plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]
+        d_self = _product(gr, m, False) if fits else gr.mm(m.t())
+    else:
+        d_self = None
+    if mat2_needed:
+        a = s["self"]
+        fits = _plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]
+        d_mat2 = _product(a, gr, True) if fits else a.t().mm(gr)
+    else:
+        d_mat2 = None
     return (d_self, d_mat2)
+
+
+def _plain_product(gr: Tensor, saved: Tensor) -> bool:
+    """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
+    mode (so nothing would be recorded, and no view history read), one dtype, both matrices (the
+    caller checks that their shapes fit: a hook may have changed the gradient)."""
+    return (
+        not grad_mode._state.enabled
+        and gr.dtype is saved.dtype
+        and gr.dtype is not dtypes.bool_
+        and gr._data.ndim == 2
+        and saved._data.ndim == 2
+    )
+
+
+@quiet
+def _product(a: Tensor, b: Tensor, transpose_a: bool) -> Tensor:
+    """``a.t().mm(b)`` or ``a.mm(b.t())`` as those ops compute it, under :func:`_plain_product`:
+    the transposed operand is the same strided array as the ``t()`` view's, so numpy makes the
+    same BLAS call."""
+    if transpose_a:
+        return wrap(a._data.T @ b._data, a.dtype)
+    return wrap(a._data @ b._data.T, a.dtype)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
