@@ -11,6 +11,7 @@ import pytest
 
 import ownership
 from ownership.ops import inplace
+
 from support.differential import same
 
 SPECIAL = [0.0, -0.0, 1.0, -1.5, 1e-40, -1e-45, 3.4e38, float("inf"), float("-inf"), float("nan")]

@@ -51,20 +51,20 @@ def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
     self_needed, mat2_needed = node.needed
     if self_needed:
         m = s["mat2"]
-        fits = _plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]
+        fits = plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]
         d_self = _product(gr, m, False) if fits else gr.mm(m.t())
     else:
         d_self = None
     if mat2_needed:
         a = s["self"]
-        fits = _plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]
+        fits = plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]
         d_mat2 = _product(a, gr, True) if fits else a.t().mm(gr)
     else:
         d_mat2 = None
     return (d_self, d_mat2)
 
 
-def _plain_product(gr: Tensor, saved: Tensor) -> bool:
+def plain_product(gr: Tensor, saved: Tensor) -> bool:
     """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
     mode (so nothing would be recorded, and no view history read), one dtype, both matrices (the
     caller checks that their shapes fit: a hook may have changed the gradient)."""
@@ -79,7 +79,7 @@ def _plain_product(gr: Tensor, saved: Tensor) -> bool:
 
 @quiet
 def _product(a: Tensor, b: Tensor, transpose_a: bool) -> Tensor:
-    """``a.t().mm(b)`` or ``a.mm(b.t())`` as those ops compute it, under :func:`_plain_product`:
+    """``a.t().mm(b)`` or ``a.mm(b.t())`` as those ops compute it, under :func:`plain_product`:
     the transposed operand is the same strided array as the ``t()`` view's, so numpy makes the
     same BLAS call."""
     if transpose_a:

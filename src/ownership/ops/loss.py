@@ -10,9 +10,10 @@ from numpy.typing import NDArray
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.dtypes import dtype as DType
+from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.op_registry import quiet
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.softmax import log_softmax
 
@@ -62,10 +63,7 @@ def nll_loss(
         raise IndexError(f"Target {bad} is out of bounds.")
     extra = xx.shape[2:]
     rows = None if extra else np.arange(n)
-    if extra:
-        picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
-    else:
-        picked = xx[rows, safe]
+    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
     losses = np.negative(picked) if every else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(valid.size if every else valid.sum())
     if red == 0:
@@ -92,7 +90,7 @@ def nll_loss(
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             oh = Tensor._wrap(onehot, input.dtype)
-            if red != 0 and g[0].dtype is input.dtype:
+            if direct_target_grad(g[0], input.dtype, red):
                 value = Tensor._wrap(_scaled_target_grad(onehot, g[0]._data, w, red), input.dtype)
             else:
                 with grad_mode.no_grad():
@@ -124,6 +122,13 @@ def nll_loss(
         node.save("target", target)
         node.save("total_weight", Tensor._wrap(np.asarray(total_weight, dtype=x.dtype)))
     return out
+
+
+def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:
+    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled_target_grad`)
+    rather than with ops under no_grad: a reduced loss (its gradient ``g`` is 0-d) whose
+    gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
+    return red != 0 and g.dtype is dtype
 
 
 @quiet
