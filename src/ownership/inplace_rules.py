@@ -129,7 +129,8 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
     """torch's ``assert_no_internal_overlap`` on the written tensor, then
     ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
     but not overlap it otherwise."""
-    if layout.has_internal_overlap(out._data.shape, out.stride()):
+    arr = out._data  # numpy's byte strides are 0 exactly where the element strides are
+    if layout.has_internal_overlap(arr.shape, arr.strides):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
