@@ -133,6 +133,8 @@ def test_the_direct_write_makes_the_checks_in_order(program: Any) -> None:
 def test_the_direct_write_is_taken_only_where_exact() -> None:
     t = ownership
     f32 = t.ones(3)
+    read_only = t.ones(3)
+    read_only._data.setflags(write=False)
     taken = [
         (f32, t.ones(3), 1),
         (f32, t.ones(3), -0.1),
@@ -147,6 +149,7 @@ def test_the_direct_write_is_taken_only_where_exact() -> None:
         (f32, t.ones(3), 2),  # an int alpha other than 1
         (f32, np.float64(0.5), 1),  # a numpy number
         (f32, t.ones(3), True),
+        (read_only, t.ones(3), 1),  # as over the memory of bytes
     ]
     assert all(inplace.direct_write(a, b, alpha) for a, b, alpha in taken)
     assert not any(inplace.direct_write(a, b, alpha) for a, b, alpha in general)

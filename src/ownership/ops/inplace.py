@@ -46,14 +46,14 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     """Whether ``a op= alpha * b`` (op ``+``, ``-`` or ``*``) may be computed straight into
     ``a``'s array, bit for bit as into a new one (IEEE ``+ - *`` round each element alike).
 
-    So it is when ``a``'s array holds its float dtype, ``b`` is a tensor of that numpy dtype and
-    of ``a``'s shape or a Python float (a weak scalar: numpy's loop keeps ``a``'s dtype), and
-    ``alpha`` is 1 or a Python float: the result has ``a``'s shape and dtype, and nothing raises
-    (numpy's own overlap handling keeps ``a += a`` exact).
+    So it is when ``a``'s array is writable and holds its float dtype, ``b`` is a tensor of that
+    numpy dtype and of ``a``'s shape or a Python float (a weak scalar: numpy's loop keeps
+    ``a``'s dtype), and ``alpha`` is 1 or a Python float: the result has ``a``'s shape and
+    dtype, and nothing raises (numpy's own overlap handling keeps ``a += a`` exact).
     """
     arr = a._data
-    if arr.dtype.kind != "f" or arr.dtype != a.dtype.np:
-        return False
+    if arr.dtype.kind != "f" or arr.dtype != a.dtype.np or not arr.flags.writeable:
+        return False  # a read-only array (memory of bytes): the general path's refusal
     if not (type(alpha) is float or (type(alpha) is int and alpha == 1)):
         return False
     if type(b) is float:
