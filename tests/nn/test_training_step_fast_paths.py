@@ -217,3 +217,24 @@ def test_nll_loss_gradient_equals_the_general_path_bit_for_bit(
     slow = gradient()
     np.testing.assert_array_equal(fast.view(np.uint32), slow.view(np.uint32))
     assert not np.signbit(fast[fast == 0]).any()  # torch's +0.0 off the targets
+
+
+@pytest.mark.parametrize("layouts", ["CC", "FF", "CF", "FC"])
+def test_relu_backward_mask_writes_into_its_own_buffer_only_in_the_same_layout(
+    layouts: str,
+) -> None:
+    """relu's backward keeps ``grad`` where ``result > 0`` (``np.where(mask, grad, 0)`` bit for
+    bit); it reuses the mask's buffer only where numpy would lay the result out so anyway."""
+    from ownership.ops.backward_ops import _masked
+
+    rng = np.random.default_rng(11)
+    values = rng.standard_normal((6, 5)).astype(np.float32)
+    values.flat[:6] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45]
+    g = np.asarray(values, order=layouts[0])
+    result = np.asarray(np.maximum(values[::-1], 0), order=layouts[1])
+    mask = result > 0
+    got = _masked(g, mask)
+    expected = np.where(mask, g, np.float32(0))
+    np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
+    keep = np.negative(mask, dtype=np.int32)
+    assert got.strides == np.bitwise_and(g.view(np.int32), keep).strides
