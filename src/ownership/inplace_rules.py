@@ -58,6 +58,7 @@ def run_inplace(
     save_result: bool = False,
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
+    write: Callable[[NDArray[Any]], object] | None = None,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -67,6 +68,11 @@ def run_inplace(
     kernels torch builds without them, and ``copy_`` of a tensor into itself, which returns at
     once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps ``self``
     after it.
+
+    ``write``, when given, writes the value ``compute()`` would return straight into ``self``'s
+    array (one pass, no new array) and is used instead of it: the caller passes it only when
+    that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
+    for bit, and to raise nothing (:func:`ownership.ops.inplace.direct_write` decides).
     """
     if recorded:
         check_inplace(self)  # 1
@@ -74,14 +80,18 @@ def run_inplace(
         check_args()  # 2
     if check_overlap:  # 3
         check_no_overlap(self, inputs)
-    value = compute()
-    check_result(self, tuple(np.shape(value)), out_dtype)
+    if write is None:
+        value = compute()
+        check_result(self, tuple(np.shape(value)), out_dtype)
+        write = _copy_of(value)
+    else:
+        check_result(self, self._data.shape, out_dtype)
     node = None
     if recorded:
         node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
         if save is not None:
             save(node)
-    np.copyto(self._data, value, casting="unsafe")  # 4
+    write(self._data)  # 4
     self._version_counter.bump()
     if observers.WRITES:
         for observe in observers.WRITES:
@@ -91,6 +101,11 @@ def run_inplace(
         if save_result:
             node.save("result", self, is_output=True, on_view=self._base is not None)
     return self
+
+
+def _copy_of(value: NDArray[Any]) -> Callable[[NDArray[Any]], object]:
+    """The write of a computed ``value``: copied in, cast to the written array's dtype."""
+    return lambda into: np.copyto(into, value, casting="unsafe")
 
 
 def check_inplace(t: Tensor) -> None:
@@ -114,7 +129,8 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
     """torch's ``assert_no_internal_overlap`` on the written tensor, then
     ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
     but not overlap it otherwise."""
-    if layout.has_internal_overlap(out._data.shape, out.stride()):
+    arr = out._data  # numpy's byte strides are 0 exactly where the element strides are
+    if layout.has_internal_overlap(arr.shape, arr.strides):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."

@@ -37,7 +37,10 @@ def _masked(g: Any, mask: Any) -> Any:
     if bits is None:
         return np.where(mask, g, 0)
     keep = np.negative(mask, dtype=bits)  # all ones where kept
-    return np.bitwise_and(g.view(bits), keep).view(g.dtype)
+    kept = g.view(bits)
+    # into ``keep`` when that is the layout numpy would give the result anyway: one array less
+    into = keep if kept.strides == keep.strides else None
+    return np.bitwise_and(kept, keep, out=into).view(g.dtype)
 
 
 def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:

@@ -12,6 +12,7 @@ from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
+from ownership.op_registry import ops
 
 Scalar = int | float | bool
 _state = grad_mode._state
@@ -142,9 +143,10 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     if gshape == shape:
         return g
     axes = layout.unbroadcast_axes(shape, gshape)
-    out = g.sum(dim=axes, keepdim=True) if axes else g
+    # the ops themselves: ``g.sum(dim=axes, keepdim=True).reshape(shape)`` without parsing
+    out = ops.sum(g, axes, True) if axes else g
     if len(gshape) != len(shape):
-        out = out.reshape(shape)
+        out = ops.reshape(out, shape)
     return out
 
 

@@ -42,6 +42,25 @@ def _tensors(*operands: Any) -> tuple[Tensor | None, ...]:
     return tuple(o if isinstance(o, Tensor) else None for o in operands)
 
 
+def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
+    """Whether ``a op= alpha * b`` (op ``+``, ``-`` or ``*``) may be computed straight into
+    ``a``'s array, bit for bit as into a new one (IEEE ``+ - *`` round each element alike).
+
+    So it is when ``a``'s array is writable and holds its float dtype, ``b`` is a tensor of that
+    numpy dtype and of ``a``'s shape or a Python float (a weak scalar: numpy's loop keeps
+    ``a``'s dtype), and ``alpha`` is 1 or a Python float: the result has ``a``'s shape and
+    dtype, and nothing raises (numpy's own overlap handling keeps ``a += a`` exact).
+    """
+    arr = a._data
+    if arr.dtype.kind != "f" or arr.dtype != a.dtype.np or not arr.flags.writeable:
+        return False  # a read-only array (memory of bytes): the general path's refusal
+    if not (type(alpha) is float or (type(alpha) is int and alpha == 1)):
+        return False
+    if type(b) is float:
+        return True
+    return isinstance(b, Tensor) and b._data.dtype == arr.dtype and b._data.shape == arr.shape
+
+
 def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a += alpha * b`` (``AddBackward0``)."""
     b = operand(b)
@@ -51,6 +70,10 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         rb = raw(b)
         out: NDArray[Any] = a._data + (rb if alpha == 1 else rb * alpha)
         return out
+
+    def write(into: NDArray[Any]) -> None:
+        rb = raw(b)
+        np.add(into, rb if alpha == 1 else rb * alpha, out=into)
 
     return run_inplace(
         a,
@@ -62,6 +85,7 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         ar.bw_add,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
+        write=write if direct_write(a, b, alpha) else None,
     )
 
 
@@ -75,6 +99,10 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         out: NDArray[Any] = a._data - (rb if alpha == 1 else rb * alpha)
         return out
 
+    def write(into: NDArray[Any]) -> None:
+        rb = raw(b)
+        np.subtract(into, rb if alpha == 1 else rb * alpha, out=into)
+
     return run_inplace(
         a,
         _tensors(b),
@@ -85,6 +113,7 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         ar.bw_sub,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
+        write=write if direct_write(a, b, alpha) else None,
     )
 
 
@@ -106,6 +135,9 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         out: NDArray[Any] = a._data * raw(b)
         return out
 
+    def write(into: NDArray[Any]) -> None:
+        np.multiply(into, raw(b), out=into)
+
     return run_inplace(
         a,
         _tensors(b),
@@ -116,6 +148,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         ar.bw_mul,
         None,
         _save_binary_inplace(a, b),
+        write=write if direct_write(a, b) else None,
     )
 
 

@@ -6,11 +6,15 @@ of two vectors ``DotBackward0``, matrix @ vector ``MvBackward0``; batched inputs
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
-from ownership import dtypes, layout
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import quiet
 from ownership.ops.common import inputs_needed, needs_grad, record, wrap
 
 _C_NAMES = {
@@ -48,9 +52,44 @@ def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(self @ mat2) = d self @ mat2 + self @ d mat2."""
     gr = g[0]
     self_needed, mat2_needed = node.needed
-    d_self = gr.mm(s["mat2"].t()) if self_needed else None
-    d_mat2 = s["self"].t().mm(gr) if mat2_needed else None
+    d_self = grad_times_t(gr, s["mat2"]) if self_needed else None
+    d_mat2 = t_times_grad(s["self"], gr) if mat2_needed else None
     return (d_self, d_mat2)
+
+
+def grad_times_t(gr: Tensor, m: Tensor) -> Tensor:
+    """``gr.mm(m.t())``, the gradient of a product's first operand; without the ops (the same
+    values, dtype and layout) when :func:`plain_product` allows and the shapes fit (a hook may
+    have changed the gradient: then ``mm`` raises its error)."""
+    if plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]:
+        return _product(gr._data, m._data.T, gr.dtype)
+    return gr.mm(m.t())
+
+
+def t_times_grad(a: Tensor, gr: Tensor) -> Tensor:
+    """``a.t().mm(gr)``, the gradient of a product's second operand; as :func:`grad_times_t`."""
+    if plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]:
+        return _product(a._data.T, gr._data, gr.dtype)
+    return a.t().mm(gr)
+
+
+def plain_product(gr: Tensor, saved: Tensor) -> bool:
+    """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
+    mode (so nothing would be recorded, and no view history read), one dtype, both matrices."""
+    return (
+        not grad_mode._state.enabled
+        and gr.dtype is saved.dtype
+        and gr.dtype is not dtypes.bool_
+        and gr._data.ndim == 2
+        and saved._data.ndim == 2
+    )
+
+
+@quiet
+def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype) -> Tensor:
+    """``a @ b`` as ``mm`` computes it: the transposed operand is the same strided array as the
+    ``t()`` view's, so numpy makes the same BLAS call."""
+    return wrap(a @ b, dt)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:

@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.dtypes import dtype as DType
+from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
@@ -44,7 +47,7 @@ def nll_loss(
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
         )
-    tgt = target._data.astype(np.int64)
+    tgt = target._data  # int64 (checked above)
     xx = x if batched else x[None]
     tt = tgt if batched else tgt[None]
     n, c = xx.shape[0], xx.shape[1]
@@ -53,17 +56,16 @@ def nll_loss(
             f"Expected input batch_size ({n}) to match target batch_size ({tt.shape[0]})."
         )
     valid = tt != ignore_index
-    safe = np.where(valid, tt, 0)
-    if np.any((safe < 0) | (safe >= c)):
+    every = bool(valid.all())  # no target ignored: the common case, with fewer passes
+    safe = tt if every else np.where(valid, tt, 0)
+    if np.any(safe.view(np.uint64) >= c):  # a negative class reads as a huge unsigned one
         bad = int(safe[(safe < 0) | (safe >= c)][0])
         raise IndexError(f"Target {bad} is out of bounds.")
     extra = xx.shape[2:]
-    if extra:
-        picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
-    else:
-        picked = xx[np.arange(n), safe]
-    losses = np.where(valid, -picked, 0).astype(x.dtype)
-    total_weight = float(valid.sum())
+    rows = None if extra else np.arange(n)
+    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
+    losses = np.negative(picked) if every else np.where(valid, -picked, 0).astype(x.dtype)
+    total_weight = float(valid.size if every else valid.sum())
     if red == 0:
         out_arr = losses if batched else losses[0]
     elif red == 2:
@@ -73,26 +75,33 @@ def nll_loss(
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad(input):
         shape = x.shape
-        onehot = np.zeros(xx.shape, dtype=x.dtype)
+        onehot = np.zeros(xx.shape, dtype=x.dtype)  # -1 at each kept target, +0 elsewhere
         if extra:
             np.put_along_axis(onehot, safe[:, None], 1, axis=1)
             onehot *= valid[:, None]
+            np.negative(onehot, out=onehot, where=onehot != 0)
+        elif every:
+            onehot[rows, safe] = -1.0
         else:
-            onehot[np.arange(n), safe] = valid
-        onehot = np.negative(onehot, out=onehot, where=onehot != 0).reshape(shape)
+            onehot[rows, safe] = valid
+            np.negative(onehot, out=onehot, where=onehot != 0)
+        onehot = onehot.reshape(shape)
         w = total_weight
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             oh = Tensor._wrap(onehot, input.dtype)
-            with grad_mode.no_grad():
-                gr = g[0]
-                if red == 0:
-                    gr = gr.unsqueeze(1) if batched else gr
-                    while gr._data.ndim < len(shape):
-                        gr = gr.unsqueeze(-1)
-                elif red == 1 and w:
-                    gr = gr / w
-                value = _positive_zeros(oh * gr)
+            if direct_target_grad(g[0], input.dtype, red):
+                value = Tensor._wrap(_scaled_target_grad(onehot, g[0]._data, w, red), input.dtype)
+            else:
+                with grad_mode.no_grad():
+                    gr = g[0]
+                    if red == 0:
+                        gr = gr.unsqueeze(1) if batched else gr
+                        while gr._data.ndim < len(shape):
+                            gr = gr.unsqueeze(-1)
+                    elif red == 1 and w:
+                        gr = gr / w
+                    value = _positive_zeros(oh * gr)
 
             def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
                 picked = gg * oh
@@ -113,6 +122,23 @@ def nll_loss(
         node.save("target", target)
         node.save("total_weight", Tensor._wrap(np.asarray(total_weight, dtype=x.dtype)))
     return out
+
+
+def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:
+    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled_target_grad`)
+    rather than with ops under no_grad: a reduced loss (its gradient ``g`` is 0-d) whose
+    gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
+    return red != 0 and g.dtype is dtype
+
+
+@quiet
+def _scaled_target_grad(onehot: NDArray[Any], g: NDArray[Any], w: float, red: int) -> NDArray[Any]:
+    """The values of ``_positive_zeros(oh * (g / w))`` (``g`` alone for a sum), computed in numpy
+    as those ops compute them (``g`` is 0-d, of ``onehot``'s dtype: one loop dtype throughout)."""
+    scaled = np.true_divide(g, w) if red == 1 and w else g
+    value: NDArray[Any] = onehot * scaled
+    np.add(value, 0.0, out=value, casting="unsafe")
+    return value
 
 
 def _positive_zeros(grad: Tensor) -> Tensor:

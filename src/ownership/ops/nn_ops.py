@@ -25,6 +25,7 @@ from ownership import grad_mode
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
+from ownership.ops.linalg import grad_times_t, t_times_grad
 
 
 # ---------------------------------------------------------------- addmm and linear
@@ -40,8 +41,8 @@ def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
     alpha, beta = s["alpha"], s["beta"]
     self_needed, mat1_needed, mat2_needed = node.needed
     d_self = sum_to(_scaled(gr, beta), node.input_shapes[0]) if self_needed else None
-    d_mat1 = _scaled(gr.mm(s["mat2"].t()), alpha) if mat1_needed else None
-    d_mat2 = _scaled(s["mat1"].t().mm(gr), alpha) if mat2_needed else None
+    d_mat1 = _scaled(grad_times_t(gr, s["mat2"]), alpha) if mat1_needed else None
+    d_mat2 = _scaled(t_times_grad(s["mat1"], gr), alpha) if mat2_needed else None
     return (d_self, d_mat1, d_mat2)
 
 

@@ -63,7 +63,7 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     elif x.size == 0:
         out_arr = x.copy()
     else:
-        sh = x - np.max(x, axis=d, keepdims=True, initial=-np.inf)
+        sh = x - np.maximum.reduce(x, axis=d, keepdims=True, initial=-np.inf)  # np.max's reduce
         out_arr = sh - np.log(np.exp(sh).sum(axis=d, keepdims=True))
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad(t):

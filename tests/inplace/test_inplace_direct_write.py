@@ -1,0 +1,155 @@
+"""The direct in-place write: ``add_``, ``sub_`` and ``mul_`` computed straight into the written
+tensor's array (``ownership.ops.inplace.direct_write``) agree bit for bit with the result computed
+into a new array and copied in (the general path), and with torch; its checks keep their order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ownership
+from ownership.ops import inplace
+
+from support.differential import same
+
+SPECIAL = [0.0, -0.0, 1.0, -1.5, 1e-40, -1e-45, 3.4e38, float("inf"), float("-inf"), float("nan")]
+
+
+def _values(dtype: Any, n: int = 40, near_max: bool = True) -> np.ndarray:
+    """Random values of every magnitude, with the special ones (signed zeros, subnormals, inf,
+    nan and, if ``near_max``, a float32 near its largest) among them."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
+    special = SPECIAL if near_max else [v for v in SPECIAL if v != 3.4e38]
+    x[: len(special)] = special
+    rng.shuffle(x)
+    return x.astype(dtype)
+
+
+def _bits(arr: np.ndarray) -> np.ndarray:
+    """The array's bytes, so that -0.0 differs from 0.0 and every nan payload counts."""
+    return arr.view(f"u{arr.itemsize}")
+
+
+# (op, other, alpha): other "t" is a tensor of the same dtype, "self" the written tensor itself
+CASES = [
+    ("add_", "t", 1),
+    ("add_", "t", 0.1),
+    ("add_", "t", -0.3),
+    ("add_", 0.1, 1),
+    ("add_", -2.5, 0.7),
+    ("add_", "self", 1),
+    ("add_", "self", -1.1),
+    ("sub_", "t", 1),
+    ("sub_", "t", 0.1),
+    ("sub_", 1e-3, 1),
+    ("sub_", 0.25, -3.3),
+    ("sub_", "self", 1),
+    ("mul_", "t", 1),
+    ("mul_", 0.9, 1),
+    ("mul_", -1e30, 1),
+    ("mul_", "self", 1),
+]
+DTYPES = ["float32", "float64"]
+
+
+def _run(op: str, other: Any, alpha: Any, dtype: str) -> tuple[np.ndarray, int]:
+    a = ownership.tensor(_values(dtype))
+    b = {"t": ownership.tensor(_values(dtype)[::-1].copy()), "self": a}.get(other, other)
+    kwargs = {} if op == "mul_" else {"alpha": alpha}
+    assert getattr(a, op)(b, **kwargs) is a
+    return a._data.copy(), a._version
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(("op", "other", "alpha"), CASES)
+def test_the_direct_write_equals_the_general_path_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch, op: str, other: Any, alpha: Any, dtype: str
+) -> None:
+    chosen: list[bool] = []
+    decide = inplace.direct_write
+
+    def spy(*args: Any) -> bool:
+        chosen.append(decide(*args))
+        return chosen[-1]
+
+    monkeypatch.setattr(inplace, "direct_write", spy)
+    fast, fast_version = _run(op, other, alpha, dtype)
+    assert chosen == [True]  # the case is one the direct write takes
+    monkeypatch.setattr(inplace, "direct_write", lambda *args: False)
+    slow, slow_version = _run(op, other, alpha, dtype)
+    assert fast.dtype == slow.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(_bits(fast), _bits(slow))
+    assert fast_version == slow_version == 1
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(("op", "other", "alpha"), CASES)
+def test_the_direct_write_agrees_with_torch(op: str, other: Any, alpha: Any, dtype: str) -> None:
+    # no value near float32's largest: torch fuses ``a + alpha * b`` (one rounding), which stays
+    # finite where two roundings overflow; the general path rounds twice as well
+    def program(t: Any) -> Any:
+        dt = getattr(t, dtype)
+        values = _values(dtype, near_max=False)
+        a = t.tensor(values.tolist(), dtype=dt)
+        b = {"t": t.tensor(values[::-1].tolist(), dtype=dt), "self": a}.get(other, other)
+        kwargs = {} if op == "mul_" else {"alpha": alpha}
+        getattr(a, op)(b, **kwargs)
+        return a, a._version
+
+    same(program)
+
+
+def test_a_recorded_direct_write_keeps_the_graph_and_the_saved_value() -> None:
+    def program(t: Any) -> Any:
+        w = t.tensor([1.5, -2.0, 0.25], requires_grad=True)
+        b = t.tensor([2.0, 3.0, -4.0], requires_grad=True)
+        a = w * 1.0
+        a.mul_(b)  # saves a's value before the write
+        a.add_(b, alpha=0.5)
+        a.sub_(0.75)
+        a.sum().backward()
+        return a, a._version, a.grad_fn, w.grad, b.grad
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda t: t.ones(3, requires_grad=True).add_(1.0),  # leaf, before anything
+        lambda t: t.zeros(3).expand(2, 3).add_(t.ones(2, 3)),  # internal overlap
+        lambda t: (lambda x: x.sub_(x.t()))(t.ones(2, 2)),  # partial overlap
+        lambda t: t.ones(2, 3).mul_(t.ones(3, 2)),  # shapes
+        lambda t: t.ones(3, 3, requires_grad=True)[0].add_(t.ones(3), alpha=0.5),  # view of leaf
+    ],
+)
+def test_the_direct_write_makes_the_checks_in_order(program: Any) -> None:
+    same(program)
+
+
+def test_the_direct_write_is_taken_only_where_exact() -> None:
+    t = ownership
+    f32 = t.ones(3)
+    read_only = t.ones(3)
+    read_only._data.setflags(write=False)
+    taken = [
+        (f32, t.ones(3), 1),
+        (f32, t.ones(3), -0.1),
+        (f32, 2.5, 1),
+        (t.ones(3, dtype=t.float64), t.zeros(3, dtype=t.float64), 0.5),
+    ]
+    general = [
+        (t.ones(3, dtype=t.int64), t.ones(3, dtype=t.int64), 1),  # integers
+        (f32, t.ones(3, dtype=t.float64), 1),  # another dtype
+        (f32, t.ones(1), 1),  # broadcast
+        (f32, 2, 1),  # a Python int
+        (f32, t.ones(3), 2),  # an int alpha other than 1
+        (f32, np.float64(0.5), 1),  # a numpy number
+        (f32, t.ones(3), True),
+        (read_only, t.ones(3), 1),  # as over the memory of bytes
+    ]
+    assert all(inplace.direct_write(a, b, alpha) for a, b, alpha in taken)
+    assert not any(inplace.direct_write(a, b, alpha) for a, b, alpha in general)
