@@ -202,7 +202,7 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save("other", wrapped_scalar(b), wrapped_number=True)
+            node.save_number("other", b, wrapped_scalar)
     else:
         node.save("other", None)
     node.save("self", a if b_needed else None)
@@ -239,7 +239,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save("other", wrapped_scalar(b), wrapped_number=True)
+            node.save_number("other", b, wrapped_scalar)
         node.save("self", a if binary_node(node, a, b)[1] else None)
     return out
 

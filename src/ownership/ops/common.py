@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode, Saved, gradient_edge
+from ownership.autograd.node import NO_EDGE, BackwardFn, Edge, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
 
 Scalar = int | float | bool
@@ -106,13 +106,16 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    node = OpNode(
-        name,
-        tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in inputs),
-        backward,
-        ctx,
-    )
-    node.input_dtypes = tuple(t.dtype if isinstance(t, Tensor) else None for t in inputs)
+    edges: list[Edge] = []
+    dts: list[DType | None] = []
+    for t in inputs:  # one pass, no generator (this runs for every recorded op)
+        if isinstance(t, Tensor):
+            edges.append(gradient_edge(t))
+            dts.append(t.dtype)
+        else:
+            edges.append(NO_EDGE)
+            dts.append(None)
+    node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=tuple(dts))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0
@@ -127,7 +130,7 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     The flags are kept in the node's ``needed`` slot for the backward, decided now: a later
     in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
-    node.needed = flags = tuple(n is not None for n, _ in node.next_functions)
+    node.needed = flags = tuple([edge[0] is not None for edge in node.next_functions])
     return flags
 
 
