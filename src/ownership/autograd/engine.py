@@ -262,10 +262,12 @@ def _run(
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
     that may write ``.grad`` (None: all of them)."""
     heappop, heappush = heapq.heappop, heapq.heappush
+    pending = buffers.grads
     while heap:
         node = heappop(heap)[2]
-        grads = buffers.pop(node)
-        if node._pre_hooks is not None or (hooks.LEAF_HOOKS and type(node) is AccumulateGrad):
+        grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
+        is_leaf = type(node) is AccumulateGrad
+        if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
         if captures and node in captures:
             for nr, k in captures[node]:
@@ -276,9 +278,9 @@ def _run(
                 if t is not None and grads[nr] is not None:
                     _retain(t, grads[nr])
             t = None
-        if type(node) is AccumulateGrad:
+        if is_leaf:
             if wanted is None or id(node) in wanted:
-                var = node.variable
+                var = node.variable  # type: ignore[attr-defined]
                 if grads[0] is not None and var.grad_fn is not None:
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 g0 = grads[0]
@@ -307,7 +309,8 @@ def _run(
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
         if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-            for i, (g, dt) in enumerate(zip(outs, dts, strict=False)):
+            for i in range(min(len(outs), len(dts))):
+                g, dt = outs[i], dts[i]
                 if g is not None and dt is not None and g.dtype is not dt:
                     outs[i] = g.to(dt)
             g = None
@@ -318,7 +321,10 @@ def _run(
             if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
-                buffers.add(nxt, nr, g)
+                if nxt.num_outputs == 1 and nxt not in pending:
+                    pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
+                else:
+                    buffers.add(nxt, nr, g)
                 g = None
             d = deps[nxt] - 1
             deps[nxt] = d
