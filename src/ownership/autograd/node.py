@@ -183,13 +183,15 @@ class OpNode(Node):
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
         ``make(number)``, made at its first read when nothing could see it made now (see
         :class:`~ownership.autograd.saved.SavedNumber`)."""
-        if observers.SAVES or anomaly_mode.is_anomaly_enabled():
+        if observers.SAVES or anomaly_mode._state.enabled:
             self.save(name, make(number), wrapped_number=True)
             return
-        if self._saved is None:
-            self._saved = {}
-        self._saved[name] = SavedNumber(number, make, self._name)
-        self._had_saved = True
+        saved = self._saved
+        if saved is None:
+            self._saved = {name: SavedNumber(number, make, self._name)}
+            self._had_saved = True
+        else:
+            saved[name] = SavedNumber(number, make, self._name)
 
     def name(self) -> str:
         return self._name

@@ -28,7 +28,6 @@ from ownership.ops.common import (
     raw,
     record,
     result_dtype,
-    shape_of,
     sum_to,
     wrap,
 )
@@ -170,8 +169,12 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     """Give a binary node what its backward reads besides saved values: the inputs' shapes,
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
-    node.input_shapes = (shape_of(a), shape_of(b))
-    node.other_number = None if isinstance(b, Tensor) else b
+    if isinstance(b, Tensor):
+        node.input_shapes = (a._data.shape, b._data.shape)
+        node.other_number = None
+    else:
+        node.input_shapes = (a._data.shape, ())
+        node.other_number = b
     return inputs_needed(node)
 
 
