@@ -136,7 +136,9 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
 
 def wrap(arr: Any, dt: DType) -> Tensor:
     """A fresh tensor of dtype ``dt`` over ``arr`` (cast if needed)."""
-    return Tensor._wrap(cast(arr, dt), dt)
+    if type(arr) is not np.ndarray or arr.dtype is not dt.np:  # else no cast: skip the call
+        arr = cast(arr, dt)
+    return Tensor._wrap(arr, dt)
 
 
 def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
