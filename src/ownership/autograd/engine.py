@@ -263,6 +263,7 @@ def _run(
     that may write ``.grad`` (None: all of them)."""
     heappop, heappush = heapq.heappop, heapq.heappush
     pending = buffers.grads
+    anomaly = anomaly_mode._state
     while heap:
         node = heappop(heap)[2]
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
@@ -305,22 +306,21 @@ def _run(
         grads = []  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph:
             node.release()
-        if anomaly_mode._state.enabled and anomaly_mode._state.check_nan:
+        if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
-        if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-            for i in range(min(len(outs), len(dts))):
-                g, dt = outs[i], dts[i]
-                if g is not None and dt is not None and g.dtype is not dt:
-                    outs[i] = g.to(dt)
-            g = None
+        n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
-                continue
+                continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
             if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
+                if i < n_dts:  # torch's validate_outputs: a gradient takes its input's dtype
+                    dt = dts[i]  # type: ignore[index]
+                    if dt is not None and g.dtype is not dt:
+                        g = g.to(dt)
                 if nxt.num_outputs == 1 and nxt not in pending:
                     pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
                 else:
