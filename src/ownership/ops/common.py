@@ -106,16 +106,21 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    edges: list[Edge] = []
-    dts: list[DType | None] = []
-    for t in inputs:  # one pass, no generator (this runs for every recorded op)
-        if isinstance(t, Tensor):
-            edges.append(gradient_edge(t))
-            dts.append(t.dtype)
-        else:
-            edges.append(NO_EDGE)
-            dts.append(None)
-    node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=tuple(dts))
+    # this runs for every recorded op: one input (most ops) without a loop, others in one pass
+    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
+        a = inputs[0]
+        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=(a.dtype,))
+    else:
+        edges: list[Edge] = []
+        dts: list[DType | None] = []
+        for t in inputs:
+            if isinstance(t, Tensor):
+                edges.append(gradient_edge(t))
+                dts.append(t.dtype)
+            else:
+                edges.append(NO_EDGE)
+                dts.append(None)
+        node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=tuple(dts))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0
