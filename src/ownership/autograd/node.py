@@ -16,10 +16,8 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership import observers
-from ownership.autograd import anomaly_mode
 from ownership.autograd.anomaly_mode import warn_forward
-from ownership.autograd.saved import FREED_MESSAGE, SavedNumber, SavedTensor
+from ownership.autograd.saved import FREED_MESSAGE, SavedNumber, SavedTensor, saved_number
 
 Edge = tuple["Node | None", int]
 NO_EDGE: Edge = (None, 0)
@@ -44,6 +42,7 @@ class Node:
         "next_functions",
         "num_outputs",
     )
+    _metadata: dict[str, Any]  # unset until ``metadata`` is first read
 
     def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
         self.next_functions = next_functions
@@ -183,15 +182,12 @@ class OpNode(Node):
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
         ``make(number)``, made at its first read when nothing could see it made now (see
         :class:`~ownership.autograd.saved.SavedNumber`)."""
-        if observers.SAVES or anomaly_mode._state.enabled:
-            self.save(name, make(number), wrapped_number=True)
-            return
         saved = self._saved
         if saved is None:
-            self._saved = {name: SavedNumber(number, make, self._name)}
+            self._saved = {name: saved_number(number, make, self._name)}
             self._had_saved = True
         else:
-            saved[name] = SavedNumber(number, make, self._name)
+            saved[name] = saved_number(number, make, self._name)
 
     def name(self) -> str:
         return self._name

@@ -105,6 +105,15 @@ class SavedNumber:
         return self.number if self._saved is None else self._saved.unpack(owner)
 
 
+def saved_number(number: Any, make: Any, saved_by: str) -> SavedNumber | SavedTensor:
+    """How a Python number is saved: lazily (:class:`SavedNumber`) unless an observer watches
+    saves or anomaly mode keeps the forward's stack; then its 0-d tensor ``make(number)`` is
+    saved now, as any saved tensor (saved-tensor hooks never see it)."""
+    if observers.SAVES or anomaly_mode._state.enabled:
+        return SavedTensor(make(number), saved_by=saved_by, wrapped_number=True)
+    return SavedNumber(number, make, saved_by)
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import NO_EDGE, BackwardFn, Edge, OpNode, Saved, gradient_edge
+from ownership.autograd.node import NO_EDGE, BackwardFn, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
 
 Scalar = int | float | bool
@@ -111,7 +111,7 @@ def record(
         a = inputs[0]
         node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=(a.dtype,))
     else:
-        edges: list[Edge] = []
+        edges: list[tuple[Any, int]] = []
         dts: list[DType | None] = []
         for t in inputs:
             if isinstance(t, Tensor):
