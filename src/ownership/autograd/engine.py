@@ -264,8 +264,12 @@ def _run(
     heappop, heappush = heapq.heappop, heapq.heappush
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    while heap:
-        node = heappop(heap)[2]
+    held: Node | None = None  # the one node a node made ready, while nothing else is ready
+    while held is not None or heap:
+        if held is not None:  # the heap would pop it next: it is the only ready node
+            node, held = held, None
+        else:
+            node = heappop(heap)[2]
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
         if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
@@ -329,5 +333,11 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                heappush(heap, (-nxt._seq, id(nxt), nxt))
+                if held is None and not heap:
+                    held = nxt
+                else:
+                    heappush(heap, (-nxt._seq, id(nxt), nxt))
+        if held is not None and heap:  # more than one ready: the heap orders them
+            heappush(heap, (-held._seq, id(held), held))
+            held = None
         outs = []
