@@ -139,3 +139,29 @@ def metadata(t: ModuleType) -> list[Any]:
 
 def test_node_metadata_is_one_dict_made_when_first_read() -> None:
     same(metadata)
+
+
+def run_order(t: ModuleType) -> list[Any]:
+    """The order backward reaches tensors (their hooks), on a graph that is a chain in parts
+    (one node ready at a time: run without the ready queue) and branches elsewhere (several
+    ready at once: the queue orders them, most recent first)."""
+    order: list[str] = []
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+
+    def mark(name: str, y: Any) -> Any:
+        y.register_hook(lambda g: order.append(name))
+        return y
+
+    a = mark("a", x * 2.0)
+    b = mark("b", a.tanh())
+    c = mark("c", a.exp())
+    d = mark("d", (b * 3.0) - 1.0)
+    e = mark("e", c + d)
+    f = mark("f", e * e + x)
+    g = mark("g", f.sigmoid() - 0.5)
+    g.sum().backward()
+    return [order, grad_of(x)]
+
+
+def test_backward_visits_nodes_in_torchs_order() -> None:
+    same(run_order)
