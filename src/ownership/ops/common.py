@@ -95,6 +95,15 @@ def touch_history(t: Tensor) -> None:
         t.grad_fn  # noqa: B018 - refreshing is the point
 
 
+# The input dtypes of a node, one tuple object per combination of the common ones: every node
+# holds one, and a shared tuple is one object fewer per op for the cyclic GC to traverse.
+_COMMON = (dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_)
+_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in _COMMON}
+_SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
+    pair: pair for pair in ((a, b) for a in (*_COMMON, None) for b in (*_COMMON, None))
+}
+
+
 def record(
     out: Tensor,
     name: str,
@@ -109,7 +118,8 @@ def record(
     # this runs for every recorded op: one input (most ops) without a loop, others in one pass
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
-        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=(a.dtype,))
+        dt = a.dtype
+        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=_ONE.get(dt) or (dt,))
     else:
         edges: list[tuple[Any, int]] = []
         dts: list[DType | None] = []
@@ -120,7 +130,8 @@ def record(
             else:
                 edges.append(NO_EDGE)
                 dts.append(None)
-        node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=tuple(dts))
+        key = tuple(dts)
+        node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=_SHARED.get(key, key))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0
@@ -135,7 +146,12 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     The flags are kept in the node's ``needed`` slot for the backward, decided now: a later
     in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
-    node.needed = flags = tuple([edge[0] is not None for edge in node.next_functions])
+    edges = node.next_functions
+    if len(edges) == 2:  # a binary op: no loop
+        flags: tuple[bool, ...] = (edges[0][0] is not None, edges[1][0] is not None)
+    else:
+        flags = tuple([edge[0] is not None for edge in edges])
+    node.needed = flags
     return flags
 
 
