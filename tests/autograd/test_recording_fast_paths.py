@@ -79,6 +79,14 @@ def scalar_saves(t: ModuleType, name: str) -> dict[str, Any]:
             out[key + " unread grad"] = grad_of(x)
             out[key + " unread freed"] = error_of(lambda z=z: z.grad_fn._saved_other)
             x.grad = None
+            # first read in inference mode: still a normal tensor, and backward works
+            v = make()
+            with t.inference_mode():
+                late = v.grad_fn._saved_other
+            out[key + " read in inference mode"] = [late, late.is_inference()]
+            v.sum().backward()
+            out[key + " read in inference mode grad"] = grad_of(x)
+            x.grad = None
             # read, then written in place: the backward refuses, as for any saved tensor
             w = make()
             w.grad_fn._saved_other.zero_()

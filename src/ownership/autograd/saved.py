@@ -13,7 +13,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
-from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
+from ownership.inference_mode import INFERENCE_SAVE_MESSAGE, inference_mode
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -85,8 +85,10 @@ class SavedNumber:
         """The saved 0-d tensor, made now if nobody read it yet (no hook, no observer, no
         trace: as it would have been saved when the op ran)."""
         if self._saved is None:
+            with inference_mode(False):  # a normal tensor, as when the op ran, even if read in one
+                tensor = self.make(self.number)
             self._saved = SavedTensor(
-                self.make(self.number), saved_by=self.saved_by, wrapped_number=True, quiet=True
+                tensor, saved_by=self.saved_by, wrapped_number=True, quiet=True
             )
         return self._saved
 
