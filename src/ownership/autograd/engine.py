@@ -262,10 +262,17 @@ def _run(
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
     that may write ``.grad`` (None: all of them)."""
     heappop, heappush = heapq.heappop, heapq.heappush
-    while heap:
-        node = heappop(heap)[2]
-        grads = buffers.pop(node)
-        if node._pre_hooks is not None or (hooks.LEAF_HOOKS and type(node) is AccumulateGrad):
+    pending = buffers.grads
+    anomaly = anomaly_mode._state
+    held: Node | None = None  # the one node a node made ready, while nothing else is ready
+    while held is not None or heap:
+        if held is not None:  # the heap would pop it next: it is the only ready node
+            node, held = held, None
+        else:
+            node = heappop(heap)[2]
+        grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
+        is_leaf = type(node) is AccumulateGrad
+        if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
         if captures and node in captures:
             for nr, k in captures[node]:
@@ -276,9 +283,9 @@ def _run(
                 if t is not None and grads[nr] is not None:
                     _retain(t, grads[nr])
             t = None
-        if type(node) is AccumulateGrad:
+        if is_leaf:
             if wanted is None or id(node) in wanted:
-                var = node.variable
+                var = node.variable  # type: ignore[attr-defined]
                 if grads[0] is not None and var.grad_fn is not None:
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 g0 = grads[0]
@@ -303,25 +310,34 @@ def _run(
         grads = []  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph:
             node.release()
-        if anomaly_mode._state.enabled and anomaly_mode._state.check_nan:
+        if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
-        if dts is not None:  # torch's validate_outputs: a gradient takes its input's dtype
-            for i, (g, dt) in enumerate(zip(outs, dts, strict=False)):
-                if g is not None and dt is not None and g.dtype is not dt:
-                    outs[i] = g.to(dt)
-            g = None
+        n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
-                continue
+                continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
             if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
-                buffers.add(nxt, nr, g)
+                if i < n_dts:  # torch's validate_outputs: a gradient takes its input's dtype
+                    dt = dts[i]  # type: ignore[index]
+                    if dt is not None and g.dtype is not dt:
+                        g = g.to(dt)
+                if nxt.num_outputs == 1 and nxt not in pending:
+                    pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
+                else:
+                    buffers.add(nxt, nr, g)
                 g = None
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                heappush(heap, (-nxt._seq, id(nxt), nxt))
+                if held is None and not heap:
+                    held = nxt
+                else:
+                    heappush(heap, (-nxt._seq, id(nxt), nxt))
+        if held is not None and heap:  # more than one ready: the heap orders them
+            heappush(heap, (-held._seq, id(held), held))
+            held = None
         outs = []

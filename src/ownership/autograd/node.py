@@ -17,9 +17,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.autograd.anomaly_mode import warn_forward
-from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+from ownership.autograd.saved import FREED_MESSAGE, SavedNumber, SavedTensor, saved_number
 
 Edge = tuple["Node | None", int]
+NO_EDGE: Edge = (None, 0)
+"""The edge of an input that gets no gradient (a number, a tensor outside the graph)."""
 Saved = dict[str, Any]
 """What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
 Grads = tuple[Any, ...]
@@ -32,14 +34,15 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "_metadata",
         "_pre_hooks",
         "_retained",
         "_seq",
         "input_dtypes",
-        "metadata",
         "next_functions",
         "num_outputs",
     )
+    _metadata: dict[str, Any]  # unset until ``metadata`` is first read
 
     def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
         self.next_functions = next_functions
@@ -48,7 +51,21 @@ class Node:
         self._retained: dict[int, weakref.ref[Any]] | None = None
         self._pre_hooks: dict[int, Any] | None = None  # tensor hooks by output (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
-        self.metadata: dict[str, Any] = {}
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """torch's ``grad_fn.metadata``: a dict for the user's notes, the same one on every
+        read. Made at the first read, as torch makes it (most nodes are never asked)."""
+        try:
+            return self._metadata
+        except AttributeError:
+            meta: dict[str, Any] = {}
+            self._metadata = meta
+            return meta
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
 
     def name(self) -> str:
         """torch's name of the node, e.g. ``MulBackward0``."""
@@ -116,12 +133,19 @@ class OpNode(Node):
         backward: BackwardFn,
         ctx: Saved | None = None,
         num_outputs: int = 1,
+        input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
-        super().__init__(next_functions, num_outputs)
+        # Node.__init__ inlined: one node per recorded op
+        self.next_functions = next_functions
+        self.num_outputs = num_outputs
+        self._seq = next(_seq)
+        self._retained = None
+        self._pre_hooks = None
+        self.input_dtypes = input_dtypes
         self._name = name
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
-        self._saved: dict[str, SavedTensor] | None = None
+        self._saved: dict[str, SavedTensor | SavedNumber] | None = None
         self._had_saved = False
         self._freed_keys: tuple[str, ...] = ()
         self._state_keys: tuple[str, ...] = ()
@@ -154,6 +178,17 @@ class OpNode(Node):
         )
         self._had_saved = True
 
+    def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
+        """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
+        ``make(number)``, made at its first read when nothing could see it made now (see
+        :class:`~ownership.autograd.saved.SavedNumber`)."""
+        saved = self._saved
+        if saved is None:
+            self._saved = {name: saved_number(number, make, self._name)}
+            self._had_saved = True
+        else:
+            saved[name] = saved_number(number, make, self._name)
+
     def name(self) -> str:
         return self._name
 
@@ -166,7 +201,7 @@ class OpNode(Node):
         vals = dict(self._ctx)
         for k, s in self._saved.items():
             try:
-                vals[k] = s.unpack(self)
+                vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
                     warn_forward(self.name(), s.trace)
@@ -249,10 +284,11 @@ def accumulator(tensor: Any) -> AccumulateGrad:
 def gradient_edge(tensor: Any) -> Edge:
     """Where the gradient of ``tensor`` flows: its grad_fn, its leaf accumulator, or nowhere."""
     if tensor is None:
-        return (None, 0)
-    fn = tensor.grad_fn
+        return NO_EDGE
+    # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
+    fn = tensor._grad_fn if tensor._base is None else tensor.grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
         return (accumulator(tensor), 0)
-    return (None, 0)
+    return NO_EDGE

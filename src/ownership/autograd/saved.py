@@ -13,7 +13,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
-from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
+from ownership.inference_mode import INFERENCE_SAVE_MESSAGE, inference_mode
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -53,8 +53,67 @@ def forward_op_name(name: str) -> str:
 
 
 def describe(tensor: Any) -> str:
-    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``."""
+    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``; a bool
+    tensor has no legacy type name there: ``CPUBoolType [3]``."""
+    if tensor.dtype.name == "bool":
+        return f"CPUBoolType {list(tensor.shape)}"
     return f"torch.{tensor.dtype.legacy} {list(tensor.shape)}"
+
+
+class SavedNumber:
+    """A Python number an op saves as torch saves a wrapped number: a 0-d tensor (shown as
+    ``grad_fn._saved_other``), made by ``make`` at its first read rather than at save time.
+
+    Nothing can tell the two apart: saved-tensor hooks never see a wrapped number, no one else
+    holds the tensor (so it is at version 0 until read), and a save is made lazy only when no
+    observer watches saves and anomaly mode (which keeps the forward's stack) is off. Once
+    made, the tensor is a :class:`SavedTensor` like any other, version-checked at each unpack.
+    The backward reads the number itself while the tensor was never made (see
+    :meth:`value_for_backward`).
+    """
+
+    __slots__ = ("_saved", "make", "number", "saved_by")
+    trace = None  # saved lazily only outside anomaly mode: no forward stack to name
+
+    def __init__(self, number: Any, make: Any, saved_by: str) -> None:
+        self.number = number
+        self.make = make
+        self.saved_by = saved_by
+        self._saved: SavedTensor | None = None
+
+    def saved(self) -> SavedTensor:
+        """The saved 0-d tensor, made now if nobody read it yet (no hook, no observer, no
+        trace: as it would have been saved when the op ran)."""
+        if self._saved is None:
+            with inference_mode(False):  # a normal tensor, as when the op ran, even if read in one
+                tensor = self.make(self.number)
+            self._saved = SavedTensor(
+                tensor, saved_by=self.saved_by, wrapped_number=True, quiet=True
+            )
+        return self._saved
+
+    @property
+    def tensor(self) -> Any:
+        """The saved 0-d tensor, unchecked (as :attr:`SavedTensor.tensor`)."""
+        return self.saved().tensor
+
+    def unpack(self, owner: Any = None) -> Any:
+        """The saved 0-d tensor (torch's error if it was modified in place since it was read)."""
+        return self.saved().unpack(owner)
+
+    def value_for_backward(self, owner: Any) -> Any:
+        """What a backward reads: the number while its tensor was never made (nobody can have
+        written to it), else the checked tensor."""
+        return self.number if self._saved is None else self._saved.unpack(owner)
+
+
+def saved_number(number: Any, make: Any, saved_by: str) -> SavedNumber | SavedTensor:
+    """How a Python number is saved: lazily (:class:`SavedNumber`) unless an observer watches
+    saves or anomaly mode keeps the forward's stack; then its 0-d tensor ``make(number)`` is
+    saved now, as any saved tensor (saved-tensor hooks never see it)."""
+    if observers.SAVES or anomaly_mode._state.enabled:
+        return SavedTensor(make(number), saved_by=saved_by, wrapped_number=True)
+    return SavedNumber(number, make, saved_by)
 
 
 class SavedTensor:
@@ -90,7 +149,10 @@ class SavedTensor:
         on_view: bool = False,
         saved_by: str = "",
         wrapped_number: bool = False,
+        quiet: bool = False,
     ) -> None:
+        """``quiet``: saved without a trace and unseen by observers (a :class:`SavedNumber`
+        read after its op ran, which was saved while anomaly mode was off and nobody watched)."""
         if tensor._version_counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         hooks = None if wrapped_number else graph.top()
@@ -112,7 +174,11 @@ class SavedTensor:
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
         # the forward call's stack, in anomaly mode (torch keeps it on the node)
-        self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
+        self.trace = (
+            anomaly_mode.forward_trace()
+            if not quiet and anomaly_mode.is_anomaly_enabled()
+            else None
+        )
         self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
             # the result of an in-place op on a view: torch keeps a weak reference to the view's
@@ -130,7 +196,7 @@ class SavedTensor:
             tensor = tensor._alias(tensor._version_counter)
         # with saved-tensor hooks only the packed value is kept (see autograd.graph)
         self.tensor: Any = tensor if self.packed is None else None
-        if observers.SAVES:
+        if observers.SAVES and not quiet:
             for observe in observers.SAVES:
                 observe(self)
 

@@ -28,7 +28,6 @@ from ownership.ops.common import (
     raw,
     record,
     result_dtype,
-    shape_of,
     sum_to,
     wrap,
 )
@@ -170,8 +169,12 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     """Give a binary node what its backward reads besides saved values: the inputs' shapes,
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
-    node.input_shapes = (shape_of(a), shape_of(b))
-    node.other_number = None if isinstance(b, Tensor) else b
+    if isinstance(b, Tensor):
+        node.input_shapes = (a._data.shape, b._data.shape)
+        node.other_number = None
+    else:
+        node.input_shapes = (a._data.shape, ())
+        node.other_number = b
     return inputs_needed(node)
 
 
@@ -202,7 +205,7 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save("other", wrapped_scalar(b), wrapped_number=True)
+            node.save_number("other", b, wrapped_scalar)
     else:
         node.save("other", None)
     node.save("self", a if b_needed else None)
@@ -239,7 +242,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save("other", wrapped_scalar(b), wrapped_number=True)
+            node.save_number("other", b, wrapped_scalar)
         node.save("self", a if binary_node(node, a, b)[1] else None)
     return out
 

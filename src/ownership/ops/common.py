@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode, Saved, gradient_edge
+from ownership.autograd.node import NO_EDGE, BackwardFn, OpNode, Saved, gradient_edge
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import ops
 
@@ -96,6 +96,15 @@ def touch_history(t: Tensor) -> None:
         t.grad_fn  # noqa: B018 - refreshing is the point
 
 
+# The input dtypes of a node, one tuple object per combination of the common ones: every node
+# holds one, and a shared tuple is one object fewer per op for the cyclic GC to traverse.
+_COMMON = (dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_)
+_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in _COMMON}
+_SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
+    pair: pair for pair in ((a, b) for a in (*_COMMON, None) for b in (*_COMMON, None))
+}
+
+
 def record(
     out: Tensor,
     name: str,
@@ -107,13 +116,23 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    node = OpNode(
-        name,
-        tuple(gradient_edge(t) if isinstance(t, Tensor) else (None, 0) for t in inputs),
-        backward,
-        ctx,
-    )
-    node.input_dtypes = tuple(t.dtype if isinstance(t, Tensor) else None for t in inputs)
+    # this runs for every recorded op: one input (most ops) without a loop, others in one pass
+    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
+        a = inputs[0]
+        dt = a.dtype
+        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=_ONE.get(dt) or (dt,))
+    else:
+        edges: list[tuple[Any, int]] = []
+        dts: list[DType | None] = []
+        for t in inputs:
+            if isinstance(t, Tensor):
+                edges.append(gradient_edge(t))
+                dts.append(t.dtype)
+            else:
+                edges.append(NO_EDGE)
+                dts.append(None)
+        key = tuple(dts)
+        node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=_SHARED.get(key, key))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0
@@ -128,13 +147,20 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     The flags are kept in the node's ``needed`` slot for the backward, decided now: a later
     in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
-    node.needed = flags = tuple(n is not None for n, _ in node.next_functions)
+    edges = node.next_functions
+    if len(edges) == 2:  # a binary op: no loop
+        flags: tuple[bool, ...] = (edges[0][0] is not None, edges[1][0] is not None)
+    else:
+        flags = tuple([edge[0] is not None for edge in edges])
+    node.needed = flags
     return flags
 
 
 def wrap(arr: Any, dt: DType) -> Tensor:
     """A fresh tensor of dtype ``dt`` over ``arr`` (cast if needed)."""
-    return Tensor._wrap(cast(arr, dt), dt)
+    if type(arr) is not np.ndarray or arr.dtype is not dt.np:  # else no cast: skip the call
+        arr = cast(arr, dt)
+    return Tensor._wrap(arr, dt)
 
 
 def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:

@@ -1,0 +1,175 @@
+"""The recording's cheap paths agree with torch and with the paths they stand in for.
+
+- A Python number that ``mul``/``div`` save is kept as the number; its 0-d tensor (torch's
+  ``_saved_other``) is made at the first read. Under anomaly mode or a save observer it is made
+  when the op runs, as any saved tensor: both paths show torch's values, dtypes, versions and
+  errors.
+- A node's ``metadata`` dict is made at its first read, and is then the same dict on every read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import ownership
+from ownership import observers
+from ownership.autograd.saved import SavedNumber, SavedTensor
+
+from support.differential import error_of, grad_of, same
+
+MODES = ("lazy", "anomaly", "observed")
+
+
+@contextlib.contextmanager
+def mode(t: ModuleType, name: str) -> Iterator[list[Any]]:
+    """The context of a program: ``anomaly`` turns anomaly mode on (in both engines),
+    ``observed`` registers a save observer (ownership's doctor hook point; torch has none)."""
+    seen: list[Any] = []
+    if name == "anomaly":
+        with t.autograd.set_detect_anomaly(True, check_nan=False):
+            yield seen
+    elif name == "observed" and t is ownership:
+        observers.SAVES.append(seen.append)
+        try:
+            yield seen
+        finally:
+            observers.SAVES.remove(seen.append)
+    else:
+        yield seen
+
+
+def scalar_saves(t: ModuleType, name: str) -> dict[str, Any]:
+    """Every way ``mul``/``div`` save a number: read before and after backward, freed, written."""
+    out: dict[str, Any] = {}
+    with mode(t, name):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        made = {
+            "mul_float": lambda: x * 2.5,
+            "mul_int": lambda: x * 3,
+            "mul_bool": lambda: x * True,
+            "rmul": lambda: 2.5 * x,
+            "div_float": lambda: x / 4.0,
+            "div_int": lambda: x / 3,
+            "mul_double": lambda: x.double() * 0.1,
+        }
+        for key, make in made.items():
+            y = make()
+            fn = y.grad_fn
+            first = fn._saved_other
+            out[key] = [
+                first,
+                fn._saved_other is first,
+                first._version,
+                first.requires_grad,
+                sorted(a for a in dir(fn) if a.startswith("_saved_")),
+            ]
+            y.sum().backward(retain_graph=True)
+            out[key + " grad"] = grad_of(x)
+            x.grad = None
+            y.sum().backward()
+            out[key + " freed"] = error_of(lambda fn=fn: fn._saved_other)
+            # never read before backward: the number is what the backward used
+            z = make()
+            z.sum().backward()
+            out[key + " unread grad"] = grad_of(x)
+            out[key + " unread freed"] = error_of(lambda z=z: z.grad_fn._saved_other)
+            x.grad = None
+            # first read in inference mode: still a normal tensor, and backward works
+            v = make()
+            with t.inference_mode():
+                late = v.grad_fn._saved_other
+            out[key + " read in inference mode"] = [late, late.is_inference()]
+            v.sum().backward()
+            out[key + " read in inference mode grad"] = grad_of(x)
+            x.grad = None
+            # read, then written in place: the backward refuses, as for any saved tensor
+            w = make()
+            w.grad_fn._saved_other.zero_()
+            written = error_of(lambda w=w: w.sum().backward())
+            # torch's message is the first line (ownership's anomaly mode lists the writes after)
+            out[key + " written"] = None if written is None else written.split("\n")[0]
+    return out
+
+
+@pytest.mark.parametrize("name", MODES)
+def test_a_saved_number_reads_as_torchs_wrapped_number(name: str) -> None:
+    # Under anomaly mode each refused backward warns with the forward's stack, whose outer
+    # frames differ by the harness: ownership drops the frame of its own ``compare.run`` as an
+    # engine frame (the stacks themselves are tested in test_anomaly_mode)
+    same(lambda t: scalar_saves(t, name), warnings=name != "anomaly")
+
+
+def test_the_number_is_made_a_tensor_only_where_nothing_could_tell() -> None:
+    """Lazy outside anomaly mode and without observers; made when the op runs otherwise, and
+    then seen by the observer (the doctor's save records include it)."""
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    lazy = (x * 2.0).grad_fn._saved
+    assert lazy is not None and type(lazy["other"]) is SavedNumber
+    with mode(ownership, "observed") as seen:
+        observed = (x * 2.0).grad_fn._saved
+    assert observed is not None and type(observed["other"]) is SavedTensor
+    assert seen == [observed["other"]]
+    with mode(ownership, "anomaly"):
+        traced = (x / 2.0).grad_fn._saved
+    assert traced is not None and type(traced["other"]) is SavedTensor
+    assert traced["other"].trace is not None
+
+
+def test_a_lazy_number_read_later_is_not_seen_nor_traced() -> None:
+    """Made at its first read, the 0-d tensor is saved as it would have been when the op ran:
+    no observer and no anomaly mode were there then."""
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2.0
+    with mode(ownership, "observed") as seen, mode(ownership, "anomaly"):
+        other = y.grad_fn._saved_other
+    saved = y.grad_fn._saved
+    assert saved is not None
+    number = saved["other"]
+    assert isinstance(number, SavedNumber)
+    assert seen == [] and number.trace is None and number.saved().trace is None
+    assert number.tensor is other
+
+
+def metadata(t: ModuleType) -> list[Any]:
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2.0
+    fn = y.grad_fn
+    acc = fn.next_functions[0][0]
+    first = fn.metadata
+    first["note"] = 1
+    return [first, fn.metadata is first, fn.metadata, acc.metadata, acc.metadata is acc.metadata]
+
+
+def test_node_metadata_is_one_dict_made_when_first_read() -> None:
+    same(metadata)
+
+
+def run_order(t: ModuleType) -> list[Any]:
+    """The order backward reaches tensors (their hooks), on a graph that is a chain in parts
+    (one node ready at a time: run without the ready queue) and branches elsewhere (several
+    ready at once: the queue orders them, most recent first)."""
+    order: list[str] = []
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+
+    def mark(name: str, y: Any) -> Any:
+        y.register_hook(lambda g: order.append(name))
+        return y
+
+    a = mark("a", x * 2.0)
+    b = mark("b", a.tanh())
+    c = mark("c", a.exp())
+    d = mark("d", (b * 3.0) - 1.0)
+    e = mark("e", c + d)
+    f = mark("f", e * e + x)
+    g = mark("g", f.sigmoid() - 0.5)
+    g.sum().backward()
+    return [order, grad_of(x)]
+
+
+def test_backward_visits_nodes_in_torchs_order() -> None:
+    same(run_order)
