@@ -33,6 +33,12 @@ class dtype:
         """Whether values can be negative (as torch's ``dtype.is_signed``)."""
         return self.np.kind in "fi"
 
+    @property
+    def error_name(self) -> str:
+        """The type name torch's errors print for a tensor of this dtype: ``torch.FloatTensor``;
+        bool has no legacy tensor type there, so its name is ``CPUBoolType``."""
+        return "CPUBoolType" if self.name == "bool" else f"torch.{self.legacy}"
+
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 

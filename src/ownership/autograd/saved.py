@@ -53,11 +53,9 @@ def forward_op_name(name: str) -> str:
 
 
 def describe(tensor: Any) -> str:
-    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``; a bool
-    tensor has no legacy type name there: ``CPUBoolType [3]``."""
-    if tensor.dtype.name == "bool":
-        return f"CPUBoolType {list(tensor.shape)}"
-    return f"torch.{tensor.dtype.legacy} {list(tensor.shape)}"
+    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``,
+    ``CPUBoolType [3]`` (:attr:`~ownership.dtypes.dtype.error_name`)."""
+    return f"{tensor.dtype.error_name} {list(tensor.shape)}"
 
 
 class SavedNumber:

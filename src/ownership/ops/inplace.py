@@ -61,19 +61,23 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     return isinstance(b, Tensor) and b._data.dtype == arr.dtype and b._data.shape == arr.shape
 
 
-def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
-    """``a += alpha * b`` (``AddBackward0``)."""
+def _add_scaled_(
+    a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str, backward: BackwardFn
+) -> Tensor:
+    """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
     b = operand(b)
+
+    def scaled() -> Any:
+        rb = raw(b)
+        return rb if alpha == 1 else rb * alpha
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, b)
-        rb = raw(b)
-        out: NDArray[Any] = a._data + (rb if alpha == 1 else rb * alpha)
+        out: NDArray[Any] = ufunc(a._data, scaled())
         return out
 
     def write(into: NDArray[Any]) -> None:
-        rb = raw(b)
-        np.add(into, rb if alpha == 1 else rb * alpha, out=into)
+        ufunc(into, scaled(), out=into)
 
     return run_inplace(
         a,
@@ -81,40 +85,22 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         needs_grad(a, b),
         compute,
         result_dtype(a, b),
-        "AddBackward0",
-        ar.bw_add,
+        name,
+        backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
         write=write if direct_write(a, b, alpha) else None,
     )
+
+
+def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
+    """``a += alpha * b`` (``AddBackward0``)."""
+    return _add_scaled_(a, b, alpha, np.add, "AddBackward0", ar.bw_add)
 
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    b = operand(b)
-
-    def compute() -> NDArray[Any]:
-        check_broadcast(a, b)
-        rb = raw(b)
-        out: NDArray[Any] = a._data - (rb if alpha == 1 else rb * alpha)
-        return out
-
-    def write(into: NDArray[Any]) -> None:
-        rb = raw(b)
-        np.subtract(into, rb if alpha == 1 else rb * alpha, out=into)
-
-    return run_inplace(
-        a,
-        _tensors(b),
-        needs_grad(a, b),
-        compute,
-        result_dtype(a, b),
-        "SubBackward0",
-        ar.bw_sub,
-        {"alpha": alpha},
-        lambda node: ar.binary_node(node, a, b),
-        write=write if direct_write(a, b, alpha) else None,
-    )
+    return _add_scaled_(a, b, alpha, np.subtract, "SubBackward0", ar.bw_sub)
 
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:

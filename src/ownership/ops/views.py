@@ -254,8 +254,7 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     touch_history(t)
     new = _shape_arg(sizes)
-    legacy = "CPUBoolType" if t.dtype.name == "bool" else f"torch.{t.dtype.legacy}"
-    st = layout.expand_strides(t._data.shape, t.stride(), new, legacy)
+    st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
     return _make(
