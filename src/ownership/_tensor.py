@@ -152,7 +152,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._offset = offset
         t.dtype = dtype
         t._requires_grad = False
-        t._grad_fn = None
+        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
         t._base = None
