@@ -41,7 +41,7 @@ from ownership import (
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
-from ownership.autograd.view_history import CreationMeta, refresh_view_grad_fn
+from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.storage import Storage, VersionCounter, storage_for
@@ -156,7 +156,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._output_nr = 0
         t._grad = None
         t._base = None
-        t._creation_meta = CreationMeta.DEFAULT
+        t._creation_meta = PLAIN
         t._view_version = 0
         t._retains_grad = False
         t._acc = None
@@ -194,7 +194,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._grad = None
         if counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
-            t._creation_meta = CreationMeta.DEFAULT
+            t._creation_meta = PLAIN
         else:
             base = self._base
             t._base = base if base is not None else self
