@@ -59,16 +59,24 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     reach the user. The caller's numpy error state is restored on return.
     """
 
-    @functools.wraps(fn)
-    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
-        if _STATE is None:
+    if _STATE is None:
+
+        @functools.wraps(fn)
+        def with_errstate(*args: P.args, **kwargs: P.kwargs) -> R:
             with np.errstate(all="ignore"):
                 return fn(*args, **kwargs)
-        token = _STATE.set(_IGNORE)
+
+        return with_errstate
+    # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
+    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
+
+    @functools.wraps(fn)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = set_state(ignore)
         try:
             return fn(*args, **kwargs)
         finally:
-            _STATE.reset(token)
+            reset_state(token)
 
     return inner
 
