@@ -133,11 +133,12 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    # this runs for every recorded op: one input (most ops) without a loop, others in one pass
+    # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
+    # pass; OpNode's arguments by position (num_outputs 1, then the input dtypes): no keyword
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
-        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=_ONE.get(dt) or (dt,))
+        node = OpNode(name, (gradient_edge(a),), backward, ctx, 1, _ONE.get(dt) or (dt,))
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
@@ -149,10 +150,10 @@ def record(
         else:
             edge_b, dt_b = NO_EDGE, None
         key = (dt_a, dt_b)
-        node = OpNode(name, (edge_a, edge_b), backward, ctx, input_dtypes=_SHARED.get(key, key))
+        node = OpNode(name, (edge_a, edge_b), backward, ctx, 1, _SHARED.get(key, key))
     else:
         edges, key = _edges_and_dtypes(inputs)
-        node = OpNode(name, edges, backward, ctx, input_dtypes=_SHARED.get(key, key))
+        node = OpNode(name, edges, backward, ctx, 1, _SHARED.get(key, key))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0
