@@ -149,8 +149,8 @@ def record(
             edge_b, dt_b = gradient_edge(b), b.dtype
         else:
             edge_b, dt_b = NO_EDGE, None
-        key = (dt_a, dt_b)
-        node = OpNode(name, (edge_a, edge_b), backward, ctx, 1, _SHARED.get(key, key))
+        pair: tuple[DType | None, ...] = (dt_a, dt_b)
+        node = OpNode(name, (edge_a, edge_b), backward, ctx, 1, _SHARED.get(pair, pair))
     else:
         edges, key = _edges_and_dtypes(inputs)
         node = OpNode(name, edges, backward, ctx, 1, _SHARED.get(key, key))
