@@ -41,7 +41,7 @@ from ownership import (
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node
-from ownership.autograd.view_history import CreationMeta, refresh_view_grad_fn
+from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
 from ownership.storage import Storage, VersionCounter, storage_for
@@ -132,8 +132,24 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         if type(arr) is not np.ndarray:
             arr = np.asarray(arr)
         arr, storage = storage_for(arr)
-        dt = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
-        return Tensor._plain(Tensor, arr, storage, 0, dt, VersionCounter.new())
+        # ``_plain(Tensor, arr, storage, 0, dtype, VersionCounter.new())`` without the call: one
+        # new tensor per op (test_construction checks the two make the same tensor)
+        t = object.__new__(Tensor)
+        t._data = arr
+        t._storage = storage
+        t._version_counter = VersionCounter.new()
+        t._offset = 0
+        t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
+        t._requires_grad = False
+        t._history = None
+        t._output_nr = 0
+        t._grad = None
+        t._base = None
+        t._creation_meta = PLAIN
+        t._view_version = 0
+        t._retains_grad = False
+        t._acc = None
+        return t
 
     @staticmethod
     def _plain(
@@ -152,11 +168,11 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._offset = offset
         t.dtype = dtype
         t._requires_grad = False
-        t._grad_fn = None
+        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
         t._base = None
-        t._creation_meta = CreationMeta.DEFAULT
+        t._creation_meta = PLAIN
         t._view_version = 0
         t._retains_grad = False
         t._acc = None
@@ -194,7 +210,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._grad = None
         if counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
-            t._creation_meta = CreationMeta.DEFAULT
+            t._creation_meta = PLAIN
         else:
             base = self._base
             t._base = base if base is not None else self

@@ -74,7 +74,10 @@ def from_numpy_dtype(np_dtype: Any) -> dtype:
     """The dtype for a numpy dtype; ``TypeError`` (torch's wording for a type it lacks) for one
     the engine does not support: an array is never relabelled (a uint8 array computed as
     "int64" would wrap around at 256)."""
-    d = np.dtype(np_dtype)
+    found = _BY_NP.get(np_dtype)  # a numpy dtype object (every array's): one lookup
+    if found is not None:
+        return found
+    d = np.dtype(np_dtype)  # a type, a name: numpy's own reading of it
     found = _BY_NP.get(d)
     if found is not None:
         return found

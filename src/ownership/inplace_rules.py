@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout, observers
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
-from ownership.autograd.view_history import CreationMeta, handle_view_on_rebase, rebase_history
+from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def check_inplace(t: Tensor) -> None:
     """torch's ``check_inplace`` for an in-place op that will be recorded, in its order."""
     base = t._base
     if base is not None:
-        if t._creation_meta is not CreationMeta.DEFAULT:
+        if t._creation_meta is not PLAIN:
             handle_view_on_rebase(t, indirect=False)
         if t.requires_grad and base.is_leaf:
             raise RuntimeError(

@@ -4,9 +4,10 @@ The tensor layer sits below :mod:`ownership.ops`, so it may not import it when i
 methods call ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable` (one
 signature per op, which mypy also holds the implementations to), so a method that drifts from its
 op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table` the first
-time any op is looked up, so no import order carries meaning. Every op is wrapped
+time any op is looked up, so no import order carries meaning. Every op that computes is wrapped
 by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
-that one rule. :data:`OPS` is the same table by name, for the ops that call each other.
+that one rule; the views and reshapes of :data:`ownership.ops.table.NO_ARITHMETIC` compute no
+element, so they have nothing to silence and are installed as they are. :data:`OPS` is the same table by name, for the ops that call each other.
 
 >>> ops.add.__module__
 'ownership.ops.arithmetic'
@@ -58,26 +59,36 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     reach the user. The caller's numpy error state is restored on return.
     """
 
-    @functools.wraps(fn)
-    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
-        if _STATE is None:
+    if _STATE is None:
+
+        @functools.wraps(fn)
+        def with_errstate(*args: P.args, **kwargs: P.kwargs) -> R:
             with np.errstate(all="ignore"):
                 return fn(*args, **kwargs)
-        token = _STATE.set(_IGNORE)
+
+        return with_errstate
+    # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
+    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
+
+    @functools.wraps(fn)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = set_state(ignore)
         try:
             return fn(*args, **kwargs)
         finally:
-            _STATE.reset(token)
+            reset_state(token)
 
     return inner
 
 
 def _fill() -> None:
-    """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted."""
+    """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted unless it
+    computes no element (:data:`ownership.ops.table.NO_ARITHMETIC`)."""
     from ownership.ops import table  # the one place this layer reaches up: at the first lookup
 
     for name in table.__all__:
-        setattr(_TABLE, name, quiet(getattr(table, name)))
+        fn = getattr(table, name)
+        setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet(fn))
 
 
 class _Ops:

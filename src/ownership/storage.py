@@ -21,6 +21,8 @@ from numpy.typing import NDArray
 
 from ownership import inference_mode
 
+_INFERENCE = inference_mode._state  # read for every new tensor: one attribute lookup less
+
 
 class VersionCounter:
     """How many in-place writes a tensor, its views and its ``detach()`` aliases have seen.
@@ -42,7 +44,7 @@ class VersionCounter:
     @staticmethod
     def new() -> VersionCounter:
         """A counter for a new tensor: an inference one inside inference mode."""
-        return InferenceCounter() if inference_mode._state.enabled else VersionCounter()
+        return InferenceCounter() if _INFERENCE.enabled else VersionCounter()
 
     def fresh(self) -> VersionCounter:
         """A new counter of the same kind (what ``.data`` gets): an inference tensor's alias is

@@ -105,6 +105,23 @@ _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
 }
 
 
+def _edges_and_dtypes(
+    inputs: Sequence[Any],
+) -> tuple[tuple[tuple[Any, int], ...], tuple[DType | None, ...]]:
+    """The edges of a node to ``inputs`` and their dtypes (``NO_EDGE`` and None for a
+    non-tensor): what :func:`record` gives a node of any number of inputs."""
+    edges: list[tuple[Any, int]] = []
+    dts: list[DType | None] = []
+    for t in inputs:
+        if isinstance(t, Tensor):
+            edges.append(gradient_edge(t))
+            dts.append(t.dtype)
+        else:
+            edges.append(NO_EDGE)
+            dts.append(None)
+    return tuple(edges), tuple(dts)
+
+
 def record(
     out: Tensor,
     name: str,
@@ -116,23 +133,27 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    # this runs for every recorded op: one input (most ops) without a loop, others in one pass
+    # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
+    # pass; OpNode's arguments by position (num_outputs 1, then the input dtypes): no keyword
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
-        node = OpNode(name, (gradient_edge(a),), backward, ctx, input_dtypes=_ONE.get(dt) or (dt,))
+        node = OpNode(name, (gradient_edge(a),), backward, ctx, 1, _ONE.get(dt) or (dt,))
+    elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
+        a, b = inputs
+        if isinstance(a, Tensor):
+            edge_a, dt_a = gradient_edge(a), a.dtype
+        else:
+            edge_a, dt_a = NO_EDGE, None
+        if isinstance(b, Tensor):
+            edge_b, dt_b = gradient_edge(b), b.dtype
+        else:
+            edge_b, dt_b = NO_EDGE, None
+        pair: tuple[DType | None, ...] = (dt_a, dt_b)
+        node = OpNode(name, (edge_a, edge_b), backward, ctx, 1, _SHARED.get(pair, pair))
     else:
-        edges: list[tuple[Any, int]] = []
-        dts: list[DType | None] = []
-        for t in inputs:
-            if isinstance(t, Tensor):
-                edges.append(gradient_edge(t))
-                dts.append(t.dtype)
-            else:
-                edges.append(NO_EDGE)
-                dts.append(None)
-        key = tuple(dts)
-        node = OpNode(name, tuple(edges), backward, ctx, input_dtypes=_SHARED.get(key, key))
+        edges, key = _edges_and_dtypes(inputs)
+        node = OpNode(name, edges, backward, ctx, 1, _SHARED.get(key, key))
     out._grad_fn = node
     out._requires_grad = True
     out._output_nr = 0

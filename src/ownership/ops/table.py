@@ -82,6 +82,30 @@ from ownership.ops.views import matrix_t as mT
 from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
 
+NO_ARITHMETIC = frozenset(
+    {
+        "T",
+        "alias",
+        "expand",
+        "flatten",
+        "mT",
+        "narrow",
+        "permute",
+        "reshape",
+        "select",
+        "slice",
+        "squeeze",
+        "t",
+        "transpose",
+        "unsqueeze",
+        "view",
+    }
+)
+"""The ops that compute no element: new sizes, strides and an offset over the same memory (or,
+for ``reshape``, a copy made by ``clone``, itself quieted). numpy has no floating-point error to
+report from them, so :mod:`ownership.op_registry` installs them without its ``quiet`` wrapper
+(the numpy error state would be set and reset around them for nothing)."""
+
 __all__ = [
     "T",
     "abs",

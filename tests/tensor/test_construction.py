@@ -1,0 +1,76 @@
+"""Tensor construction: ``Tensor._wrap`` (every op's result, written out for speed) makes the same
+tensor as ``Tensor._plain`` (the general constructor), field by field, in and out of inference
+mode, and the tensors it makes behave as torch's fresh results do."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ownership
+from ownership._tensor import Tensor
+from ownership.dtypes import from_numpy_dtype
+from ownership.storage import VersionCounter, storage_for
+
+from support.differential import same
+
+FIELDS = [name for name in Tensor.__slots__ if name != "__weakref__"]
+
+ARRAYS = {
+    "C order": np.arange(6, dtype=np.float32).reshape(2, 3),
+    "F order": np.asfortranarray(np.arange(6, dtype=np.float64).reshape(2, 3)),
+    "strided": np.arange(12, dtype=np.int64)[::2],
+    "0-d": np.array(True),
+    "empty": np.zeros((0, 3), dtype=np.int32),
+}
+
+
+def _fields(t: Tensor) -> dict[str, Any]:
+    out = {}
+    for name in FIELDS:
+        value = getattr(t, name)
+        if name == "_data":
+            value = (value.shape, value.strides, value.dtype, value.tolist())
+        elif name == "_storage":
+            value = (type(value), value.buffer.tolist(), value.buffer.dtype)
+        elif name == "_version_counter":
+            value = (type(value), value.inference, value.writes)
+        out[name] = value
+    return out
+
+
+@pytest.mark.parametrize("inference", [False, True])
+@pytest.mark.parametrize("kind", sorted(ARRAYS))
+def test_wrap_makes_what_plain_makes(kind: str, inference: bool) -> None:
+    with ownership.inference_mode(inference):
+        fast = Tensor._wrap(ARRAYS[kind].copy(order="K"))
+        arr, storage = storage_for(ARRAYS[kind].copy(order="K"))
+        slow = Tensor._plain(
+            Tensor, arr, storage, 0, from_numpy_dtype(arr.dtype), VersionCounter.new()
+        )
+        assert _fields(fast) == _fields(slow)
+    assert fast._data.strides == ARRAYS[kind].strides or kind == "strided"
+
+
+def test_each_result_has_its_own_storage_and_counter() -> None:
+    arr = np.ones(3, dtype=np.float32)
+    a, b = Tensor._wrap(arr), Tensor._wrap(arr)
+    assert a._storage is not b._storage
+    assert a._version_counter is not b._version_counter
+
+
+def test_fresh_results_behave_as_torch_results() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x.t() * 2  # a transposed input: the result keeps its strides
+        z = x.sum(0)
+        y.add_(1)  # the results are plain tensors whose versions move
+        return [
+            [r.is_leaf, r._version, r._base is None, r.stride(), r.requires_grad, r.dtype]
+            for r in (y, z, y.detach())
+        ] + [y.untyped_storage().data_ptr() == y.detach().untyped_storage().data_ptr()]
+
+    same(program)
