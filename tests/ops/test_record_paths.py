@@ -63,14 +63,30 @@ def test_binary_graphs_agree_with_torch() -> None:
     same(program)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known divergence, not of recording: ownership's WhereBackward0 has an edge for the "
-    "condition too (3 next_functions), torch's only for self and other (2)",
-)
 def test_where_graph_agrees_with_torch() -> None:
     def program(t: ModuleType) -> Any:
         x = t.tensor([1.0, -2.0], requires_grad=True)
         return graph(t.where(x > 0, x, t.tensor([3.0, 4.0])).grad_fn)
+
+    same(program)
+
+
+def test_where_saves_its_condition_as_torch_does() -> None:
+    """``_saved_condition`` is the condition; writing it in place before backward is the version
+    error, and a scalar branch gets no edge."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, -2.0], requires_grad=True)
+        c = x > 0
+        y = t.where(c, x, 2.0)
+        seen = [y.grad_fn._saved_condition.tolist(), len(y.grad_fn.next_functions)]
+        y.sum().backward(retain_graph=True)
+        seen.append(x.grad.tolist())
+        c.zero_()
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            seen.append(str(e).split(";")[0])
+        return seen
 
     same(program)

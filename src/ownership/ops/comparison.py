@@ -64,18 +64,19 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     )
     out = wrap(np.where(cond._data, ra, rb), dt)
     if needs_grad(at, bt):
-        mask = cond._data
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+            mask = s["condition"]._data  # unpacked: a condition written in place since raises
             m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
             return (
                 sum_to(g[0] * m, sa) if at is not None else None,
                 sum_to(g[0] * (1 - m), sb) if bt is not None else None,
             )
 
-        record(out, "WhereBackward0", (None, at, bt), lambda node, s, g: (None, *bw(node, s, g)))
+        node = record(out, "WhereBackward0", (at, bt), bw)  # torch: no edge for the condition
+        node.save("condition", cond)
     return out
 
 
