@@ -10,7 +10,7 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
+from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -53,13 +53,14 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
 def _expand_back(
     g: Tensor, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
 ) -> Tensor:
+    # the ops themselves (``g.unsqueeze(d).expand(shape)``): the engine's own arguments, unparsed
     if dims is None:
-        return g.expand(shape) if shape else g
+        return ops.expand(g, shape) if shape else g
     if not keepdim:
         for d in dims:
             if len(shape):
-                g = g.unsqueeze(d)
-    return g.expand(shape)
+                g = ops.unsqueeze(g, d)
+    return ops.expand(g, shape)
 
 
 def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
