@@ -32,6 +32,11 @@ PAIRS: dict[str, tuple[Call, Call]] = {
     ),
     "expand -1": (lambda t, x: x[:1].expand(2, -1, 4), lambda t, x: x[:1].expand(size=[2, -1, 4])),
     "expand 0-d": (lambda t, x: x.sum().expand(3, 2), lambda t, x: x.sum().expand(size=(3, 2))),
+    "expand 0-d to 0-d": (lambda t, x: x.sum().expand(()), lambda t, x: x.sum().expand(size=())),
+    "expand 0-d to empty": (
+        lambda t, x: x.sum().expand(0, 2),
+        lambda t, x: x.sum().expand(size=(0, 2)),
+    ),
     "expand bad": (lambda t, x: x.expand(3, 5), lambda t, x: x.expand(size=(3, 5))),
     "expand leading -1": (lambda t, x: x.expand(-1, 3, 4), lambda t, x: x.expand(size=(-1, 3, 4))),
     "expand too few": (lambda t, x: x.expand(4), lambda t, x: x.expand(size=(4,))),

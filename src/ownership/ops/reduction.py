@@ -63,6 +63,11 @@ def _expand_back(
     return ops.expand(g, shape)
 
 
+_add_reduce = np.add.reduce
+"""``np.sum`` of an array is this ufunc's reduce (the same pairwise sums), called without
+``np.sum``'s dispatch."""
+
+
 def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
     if dtype is not None:
         return dtype
@@ -77,10 +82,10 @@ def sum_of(
     dims = _dims(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
-        out = wrap(np.sum(t._data, dtype=dt.np), dt)
+        out = wrap(_add_reduce(t._data, axis=None, dtype=dt.np), dt)
     else:
         axes = dims if t._data.ndim else None
-        out = wrap(np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+        out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
     if needs_grad(t):
         if dims is None:
             record(
@@ -115,11 +120,11 @@ def mean(
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
-        out = wrap(np.true_divide(np.sum(t._data, dtype=dt.np), n, dtype=dt.np), dt)
+        out = wrap(np.true_divide(_add_reduce(t._data, axis=None, dtype=dt.np), n, dtype=dt.np), dt)
     else:
         axes = dims if t._data.ndim else None
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
-        total = np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
         out = wrap(np.true_divide(total, n, dtype=dt.np), dt)  # 0/0 is nan: no numpy warning
     if needs_grad(t):
         if dims is None:
