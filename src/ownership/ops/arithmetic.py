@@ -81,7 +81,8 @@ def grad_times(gr: Tensor, other: Any) -> Tensor:
             and other._data.shape == gr._data.shape
         ):
             return _times(gr._data, other._data, gr.dtype)
-    return gr * other
+    out: Tensor = gr * other
+    return out
 
 
 @quiet

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -55,15 +56,17 @@ def _expand_back(
 ) -> Tensor:
     # the ops themselves (``g.unsqueeze(d).expand(shape)``): the engine's own arguments, unparsed
     if dims is None:
-        return ops.expand(g, shape) if shape else g
-    if not keepdim:
+        if not shape:
+            return g
+    elif not keepdim:
         for d in dims:
             if len(shape):
                 g = ops.unsqueeze(g, d)
-    return ops.expand(g, shape)
+    out: Tensor = ops.expand(g, shape)
+    return out
 
 
-_add_reduce = np.add.reduce
+_add_reduce: Callable[..., Any] = np.add.reduce
 """``np.sum`` of an array is this ufunc's reduce (the same pairwise sums), called without
 ``np.sum``'s dispatch."""
 
