@@ -26,6 +26,11 @@ class TensorInplace:
 
     def add_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self += alpha * other``; bumps the version once."""
+        if len(args) == 1 and isinstance(args[0], TensorInplace):  # a tensor: bound as given
+            if not kwargs:
+                return ops.add_(self, args[0], alpha=1)
+            if len(kwargs) == 1 and type(kwargs.get("alpha")) is float:
+                return ops.add_(self, args[0], alpha=kwargs["alpha"])
         a = sig.ADD_.parse(args, kwargs)[1]
         return ops.add_(self, a["other"], alpha=a["alpha"])
 

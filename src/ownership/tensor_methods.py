@@ -145,11 +145,21 @@ class TensorMethods:
     # ------------------------------------------------------------------ reductions
     def sum(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
+        if not kwargs:  # ``x.sum()``, ``x.sum(dim)``: what the parser binds, unparsed
+            if not args:
+                return ops.sum(self, None, False, dtype=None)
+            if len(args) == 1 and type(args[0]) is builtins.int:
+                return ops.sum(self, (args[0],), False, dtype=None)
         overload, a = sig.SUM.parse(args, kwargs)
         return ops.sum(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
     def mean(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
+        if not kwargs:  # ``x.mean()``, ``x.mean(dim)``: what the parser binds, unparsed
+            if not args:
+                return ops.mean(self, None, False, dtype=None)
+            if len(args) == 1 and type(args[0]) is builtins.int:
+                return ops.mean(self, (args[0],), False, dtype=None)
         overload, a = sig.MEAN.parse(args, kwargs)
         return ops.mean(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 

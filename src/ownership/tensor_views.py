@@ -98,7 +98,10 @@ class TensorViews:
 
     def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
-        return ops.expand(self, sig.EXPAND.parse(args, kwargs)[1]["size"])
+        sizes = _python_ints(args, kwargs)
+        if sizes is None:
+            sizes = sig.EXPAND.parse(args, kwargs)[1]["size"]
+        return ops.expand(self, sizes)
 
     def expand_as(self: Any, other: Tensor) -> Tensor:
         """``expand(other.shape)``."""

@@ -22,6 +22,7 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.autograd.unseen import memory_unseen, tensor_unseen
+from ownership.op_registry import quiet
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -99,6 +100,28 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             old.add_(grad)
 
 
+@quiet
+def _sum_into(buf: Any, g: Any) -> None:
+    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype (the caller's
+    checks): with grad mode off, a float array of the buffer's dtype that takes writes and
+    nobody watching writes, that is numpy's in-place add (quiet, as every op) and one version
+    bump, bit for bit as ``add_`` writes it (:func:`ownership.ops.inplace.direct_write`);
+    otherwise ``add_`` itself."""
+    arr = buf._data
+    if (
+        observers.WRITES
+        or grad_mode._state.enabled
+        or arr.dtype.kind != "f"
+        or arr.dtype != buf.dtype.np
+        or not arr.flags.writeable
+        or type(g._data) is not np.ndarray
+    ):
+        buf.add_(g)
+        return
+    np.add(arr, g._data, out=arr)
+    buf._version_counter.bump()
+
+
 class _Buffers:
     """Gradients waiting for a node, summed like torch's InputBuffer.
 
@@ -127,7 +150,7 @@ class _Buffers:
             and _dense(old)
             and memory_unseen(old, 2)  # held by buf[nr] and by `old`
         ):
-            old.add_(g)
+            _sum_into(old, g)
         else:
             buf[nr] = old + g
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
+from ownership import dtypes, grad_mode
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
+from ownership.op_registry import OPS, quiet
 from ownership.ops.common import (
     check_broadcast,
     inputs_needed,
@@ -61,10 +61,34 @@ def bw_mul(node: OpNode, s: Saved, g: Grads) -> Grads:
     d_self = d_other = None
     if self_needed:
         other = s["other"] if node.other_number is None else node.other_number
-        d_self = sum_to(gr * other, self_shape)
+        d_self = sum_to(grad_times(gr, other), self_shape)
     if other_needed:
-        d_other = sum_to(gr * s["self"], other_shape)
+        d_other = sum_to(grad_times(gr, s["self"]), other_shape)
     return (d_self, d_other)
+
+
+def grad_times(gr: Tensor, other: Any) -> Tensor:
+    """``gr * other`` in a backward formula; without the op (the same values and dtype) when
+    nothing would be recorded (grad mode off), ``gr`` is floating and ``other`` is a tensor of
+    its dtype and shape or a Python float, so that the op's checks cannot fail and its result
+    dtype is ``gr``'s (a hook may have changed the gradient: then the op raises its error)."""
+    if not grad_mode._state.enabled and gr.dtype.is_floating_point:
+        if type(other) is float:
+            return _times(gr._data, other, gr.dtype)
+        if (
+            isinstance(other, Tensor)
+            and other.dtype is gr.dtype
+            and other._data.shape == gr._data.shape
+        ):
+            return _times(gr._data, other._data, gr.dtype)
+    out: Tensor = gr * other
+    return out
+
+
+@quiet
+def _times(a: Any, b: Any, dt: dtypes.dtype) -> Tensor:
+    """``a * b`` as ``mul`` computes it (quiet, as every op)."""
+    return wrap(a * b, dt)
 
 
 def bw_div(node: OpNode, s: Saved, g: Grads) -> Grads:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -10,7 +11,7 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS
+from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
@@ -53,13 +54,21 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
 def _expand_back(
     g: Tensor, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
 ) -> Tensor:
+    # the ops themselves (``g.unsqueeze(d).expand(shape)``): the engine's own arguments, unparsed
     if dims is None:
-        return g.expand(shape) if shape else g
-    if not keepdim:
+        if not shape:
+            return g
+    elif not keepdim:
         for d in dims:
             if len(shape):
-                g = g.unsqueeze(d)
-    return g.expand(shape)
+                g = ops.unsqueeze(g, d)
+    out: Tensor = ops.expand(g, shape)
+    return out
+
+
+_add_reduce: Callable[..., Any] = np.add.reduce
+"""``np.sum`` of an array is this ufunc's reduce (the same pairwise sums), called without
+``np.sum``'s dispatch."""
 
 
 def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
@@ -76,10 +85,10 @@ def sum_of(
     dims = _dims(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
-        out = wrap(np.sum(t._data, dtype=dt.np), dt)
+        out = wrap(_add_reduce(t._data, axis=None, dtype=dt.np), dt)
     else:
         axes = dims if t._data.ndim else None
-        out = wrap(np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+        out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
     if needs_grad(t):
         if dims is None:
             record(
@@ -114,11 +123,11 @@ def mean(
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
-        out = wrap(np.true_divide(np.sum(t._data, dtype=dt.np), n, dtype=dt.np), dt)
+        out = wrap(np.true_divide(_add_reduce(t._data, axis=None, dtype=dt.np), n, dtype=dt.np), dt)
     else:
         axes = dims if t._data.ndim else None
         n = int(np.prod([shape[d] for d in dims])) if shape else 1
-        total = np.sum(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
         out = wrap(np.true_divide(total, n, dtype=dt.np), dt)  # 0/0 is nan: no numpy warning
     if needs_grad(t):
         if dims is None:

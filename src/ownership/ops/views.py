@@ -254,6 +254,9 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     touch_history(t)
     new = _shape_arg(sizes)
+    if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
+        ctx = {"self_sym_sizes": ()}
+        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx)
     st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
