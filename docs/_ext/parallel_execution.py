@@ -112,6 +112,15 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     _RUN.update(pool=pool, futures=futures, results=[], start=time.perf_counter())
     _RUN["workers"] = workers
     docnames[:] = [d for d in docnames if d not in futures] + [d for d, _ in pages]
+    # The read stays in this process, the one that holds the pool (``-j`` would fork readers
+    # that cannot wait for it); the pages are still written side by side (see _after_read).
+    _RUN["parallel"], app.parallel = app.parallel, 1
+
+
+def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
+    """The read is over: the writing may use the ``-j`` processes again."""
+    if "parallel" in _RUN:
+        app.parallel = _RUN.pop("parallel")
 
 
 def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
@@ -123,7 +132,7 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
     if futures:
         return
     _RUN.pop("pool").shutdown()
-    results = _RUN["results"]
+    results = _RUN.pop("results")
     failed = [path for path, _, ok in results if not ok]
     logger.info(
         f"executed {len(results)} notebooks on {_RUN['workers']} workers in "
@@ -131,13 +140,16 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
         f"(kernel time {sum(s for _, s, _ in results):.1f} s)"
         + (f"; {len(failed)} failed, the read reports them" if failed else "")
     )
-    _RUN.clear()
+    for key in ("futures", "start", "workers"):
+        del _RUN[key]
 
 
 def _stop(app: Sphinx, exc: Exception | None) -> None:
     """At the end of the build (even a failed one): no pool, no warm process left behind."""
     if "pool" in _RUN:
         _RUN["pool"].shutdown(cancel_futures=True)
+    if "parallel" in _RUN:  # a read that failed
+        app.parallel = _RUN["parallel"]
     _RUN.clear()
     if "server" in _WARM:
         import warm_kernels
@@ -150,5 +162,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("execution_warm_kernels", True, "env", bool)
     app.connect("env-before-read-docs", _execute_ahead)
     app.connect("source-read", _wait_for_page)
+    app.connect("env-updated", _after_read)
     app.connect("build-finished", _stop)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -37,9 +37,12 @@ SOCKET_VAR = "GUIDE_WARM_KERNELS"  # where the launcher finds the warm process
 COLD = ".cold"  # beside the socket: the warm process is not serving, start ordinary kernels
 WAIT_S = 60.0  # how long a launcher waits for the warm process to finish its imports
 # What every kernel imports: the pages' libraries, and the kernel's own (its debugger included).
+# torch's optimizers import torch._dynamo (and sympy with it) on their first step: about 2 s of
+# CPU in each of the many pages that take an optimizer step.
 PRELOAD = (
     "numpy",
     "torch",
+    "torch._dynamo",
     "ownership",
     "ownership.compare",
     "ipykernel.kernelapp",
