@@ -96,6 +96,10 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     """
     if env.mystnb_config.execution_mode != "cache":
         return
+    # The read stays in this process: it may execute pages (MyST-NB reports a failing page in
+    # its own words only from there), and it is where the pool is; ``-j`` would fork readers that
+    # can do neither. The pages are still written side by side (see _after_read).
+    _RUN["parallel"], app.parallel = app.parallel, 1
     workers = app.config.execution_workers or os.cpu_count() or 1
     pages = _pages_to_execute(env, docnames)
     if workers < 2 or len(pages) < 2:  # nothing to overlap: the read executes the page
@@ -112,9 +116,6 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     _RUN.update(pool=pool, futures=futures, results=[], start=time.perf_counter())
     _RUN["workers"] = workers
     docnames[:] = [d for d in docnames if d not in futures] + [d for d, _ in pages]
-    # The read stays in this process, the one that holds the pool (``-j`` would fork readers
-    # that cannot wait for it); the pages are still written side by side (see _after_read).
-    _RUN["parallel"], app.parallel = app.parallel, 1
 
 
 def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
