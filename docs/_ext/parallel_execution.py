@@ -12,6 +12,10 @@ Nothing is relaxed. A page that fails in a worker is not cached, so the read exe
 and fails the build with MyST-NB's own report (``nb_execution_raise_on_error``). The executed
 outputs are checked when they are rendered (stderr, ``raises-exception``), whoever executed them.
 Pages are dealt longest source first, so a long page does not start last and finish alone.
+
+The read stays in the one process that holds the pool, even under ``sphinx-build -j``: Sphinx's
+parallel read would fork readers that can neither wait for the pool nor report a failing page in
+MyST-NB's words. ``-j`` still writes the pages side by side once the read is over.
 """
 
 from __future__ import annotations
