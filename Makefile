@@ -9,6 +9,9 @@ SPHINX := $(BIN)/sphinx-build
 SPHINXOPTS ?=
 # -W: warnings are errors; --keep-going: report all of them; -n: nitpicky cross-references.
 SPHINXFLAGS := -W --keep-going -n -c . $(SPHINXOPTS)
+# The site: pages written side by side, one process per core (-j; the pages' notebooks are
+# executed side by side by docs/_ext/parallel_execution.py, which keeps the read in one process).
+HTMLFLAGS := -j auto $(SPHINXFLAGS)
 PORT ?= 8000
 # The differential suites (one program under torch and under ownership, compared): run a second time
 # by `make pytest-baseline` with numpy and torch held to their baseline SIMD kernels.
@@ -46,7 +49,7 @@ lock: ## Refresh constraints.txt, the lock of every package, from constraints.in
 		--extra test --extra docs --extra nox --output-file constraints.txt pyproject.toml constraints.in
 
 html: $(STAMP) ## Build the site into _build/html (warnings are errors)
-	$(SPHINX) -b html -d _build/doctrees-html $(SPHINXFLAGS) docs _build/html
+	$(SPHINX) -b html -d _build/doctrees-html $(HTMLFLAGS) docs _build/html
 	@echo "The site is in _build/html/index.html"
 
 html-fresh: $(STAMP) ## Build the site from scratch (so unchanged pages repeat their warnings)

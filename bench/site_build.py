@@ -26,12 +26,23 @@ REBUILD_GOAL_S = 3.0  # nothing changed
 
 
 def sphinx_flags() -> list[str]:
-    """The ``SPHINXFLAGS`` of the Makefile, without the user's ``SPHINXOPTS``."""
+    """The ``HTMLFLAGS`` of the Makefile (its ``SPHINXFLAGS`` included), without the user's
+    ``SPHINXOPTS``."""
     text = (ROOT / "Makefile").read_text(encoding="utf-8")
-    match = re.search(r"^SPHINXFLAGS\s*:=\s*(.*)$", text, re.M)
-    if match is None:
-        raise RuntimeError("the Makefile defines no SPHINXFLAGS")
-    return [flag for flag in match.group(1).split() if flag != "$(SPHINXOPTS)"]
+
+    def variable(name: str) -> list[str]:
+        match = re.search(rf"^{name}\s*:=\s*(.*)$", text, re.M)
+        if match is None:
+            raise RuntimeError(f"the Makefile defines no {name}")
+        return match.group(1).split()
+
+    flags: list[str] = []
+    for flag in variable("HTMLFLAGS"):
+        if flag == "$(SPHINXFLAGS)":
+            flags += [f for f in variable("SPHINXFLAGS") if f != "$(SPHINXOPTS)"]
+        elif flag != "$(SPHINXOPTS)":
+            flags.append(flag)
+    return flags
 
 
 def _children_cpu() -> float:

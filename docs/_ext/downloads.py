@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -110,21 +111,40 @@ def _add_link(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
+    """Write the notebook of each guide page that has code; a notebook whose page (and this
+    file, which makes it) did not change since the last build is kept as it is."""
     if exc is not None or app.builder.format != "html":
         return
     out = Path(app.outdir) / NOTEBOOK_DIR
-    shutil.rmtree(out, ignore_errors=True)  # no notebook of a page that has none any more
     out.mkdir(parents=True, exist_ok=True)
+    stamps_file = Path(app.doctreedir) / "notebooks.json"  # what each notebook was made from
+    try:
+        old_stamps: dict[str, str] = json.loads(stamps_file.read_text())
+    except (OSError, ValueError):
+        old_stamps = {}
+    maker = Path(__file__).read_bytes()
+    stamps: dict[str, str] = {}
     for docname in sorted(app.env.found_docs):
         if not docname.startswith(GUIDE):
             continue
         path = Path(app.env.doc2path(docname))
         if not _is_notebook_page(path):
             continue
-        notebook = notebook_for(path.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        target = out / f"{docname.rsplit('/', 1)[-1]}.ipynb"
+        stamp = hashlib.sha256(maker + source.encode()).hexdigest()
+        if old_stamps.get(target.name) == stamp and target.is_file():
+            stamps[target.name] = stamp
+            continue
+        notebook = notebook_for(source)
         if _has_code(notebook):
             nbformat.validate(notebook)
-            nbformat.write(notebook, out / f"{docname.rsplit('/', 1)[-1]}.ipynb")
+            nbformat.write(notebook, target)
+            stamps[target.name] = stamp
+    for stale in out.glob("*.ipynb"):  # no notebook of a page that has none any more
+        if stale.name not in stamps:
+            stale.unlink()
+    stamps_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
 
 
 _WHEEL_FILES = ("pyproject.toml", "README.md", "LICENSE")
@@ -145,51 +165,76 @@ def _wheel_inputs_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _build_wheel(app: Sphinx, exc: Exception | None) -> None:
-    if exc is not None or app.builder.format != "html":
+_WHEEL: dict[str, Any] = {}  # the wheel being built while the site builds
+
+
+def _start_wheel(app: Sphinx) -> None:
+    """Start building the engine's wheel, unless the same sources built it already; the build
+    runs beside the site's (``pip wheel`` in its own process) and :func:`_finish_wheel` waits."""
+    if app.builder.format != "html":
         return
     root = Path(app.confdir)
     if not (root / "src" / "ownership" / "__init__.py").is_file():  # a site without the engine
         return
-    out = Path(app.outdir) / "_downloads"
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / wheel_name(app.config.release)
+    target = Path(app.outdir) / "_downloads" / wheel_name(app.config.release)
     stamp = Path(app.doctreedir) / "ownership-wheel.sha256"  # what the wheel was built from
     digest = _wheel_inputs_digest(root)
     if target.is_file() and stamp.is_file() and stamp.read_text() == digest:
         return  # the same sources make the same wheel: nothing to rebuild
-    with tempfile.TemporaryDirectory() as tmp:
-        tree = Path(tmp) / "ownership"
-        tree.mkdir()
-        for name in _WHEEL_FILES:
-            if (root / name).is_file():
-                shutil.copy2(root / name, tree / name)
-        shutil.copytree(root / "src", tree / "src", ignore=_WHEEL_IGNORE)
-        cmd = [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "-w",
-            str(Path(tmp) / "dist"),
-            str(tree),
-        ]
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        built = list((Path(tmp) / "dist").glob("ownership-*.whl"))
-        if done.returncode != 0 or len(built) != 1:
-            raise ExtensionError(f"the engine's wheel could not be built: {done.stderr[-500:]}")
+    tmp = Path(tempfile.mkdtemp(prefix="ownership-wheel-"))
+    tree = tmp / "ownership"
+    tree.mkdir()
+    for name in _WHEEL_FILES:
+        if (root / name).is_file():
+            shutil.copy2(root / name, tree / name)
+    shutil.copytree(root / "src", tree / "src", ignore=_WHEEL_IGNORE)
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "-w",
+        str(tmp / "dist"),
+        str(tree),
+    ]
+    pip = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _WHEEL.update(pip=pip, tmp=tmp, target=target, stamp=stamp, digest=digest)
+
+
+def _finish_wheel(app: Sphinx, exc: Exception | None) -> None:
+    """Wait for the wheel; put it in ``_downloads`` (a failed site build drops it)."""
+    if "pip" not in _WHEEL:
+        return
+    run = dict(_WHEEL)
+    _WHEEL.clear()
+    pip: subprocess.Popen[str] = run["pip"]
+    tmp: Path = run["tmp"]
+    try:
+        if exc is not None:
+            pip.kill()
+            pip.communicate()
+            return
+        _, stderr = pip.communicate()
+        built = list((tmp / "dist").glob("ownership-*.whl"))
+        if pip.returncode != 0 or len(built) != 1:
+            raise ExtensionError(f"the engine's wheel could not be built: {stderr[-500:]}")
+        target: Path = run["target"]
         if built[0].name != target.name:
             raise ExtensionError(f"the wheel is {built[0].name}, the pages link {target.name}")
+        target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[0], target)
-    stamp.write_text(digest)
+        run["stamp"].write_text(run["digest"])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _add_link)
     app.connect("build-finished", _write_notebooks)
-    app.connect("build-finished", _build_wheel)
+    app.connect("builder-inited", _start_wheel)
+    app.connect("build-finished", _finish_wheel)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -2,7 +2,7 @@
 
 - Math is typeset by a MathJax copied into the build (``_static/mathjax``): no CDN.
 - The kernels that execute pages print minimal tracebacks (``ExceptionType: message``), so no page
-  shows a path of the build machine.
+  shows a path of the build machine, and send a cell's printed text in one piece.
 - A code cell tagged ``raises-exception`` must name what it raises in ``:expect:`` and must really
   raise it: a cell that stops raising is a claim that became false, and fails the build.
 - The finished site is scanned: no ``<script>``/``<link>`` that leaves the site, no absolute path of
@@ -30,6 +30,11 @@ KERNEL_CONFIG = """\
 # Written by docs/_ext/guide_checks.py for the kernels that execute the guide's pages.
 c.InteractiveShell.xmode = "Minimal"
 c.InteractiveShell.colors = "nocolor"
+# A cell's printed text reaches the page in one piece: the kernel sends its streams at the end of
+# the cell and before a picture or an error, not also on a timer, whose tick could fall inside a
+# line on a busy machine (MyST-NB ends each piece it merges with a line break).
+import ipykernel.iostream
+ipykernel.iostream.OutStream.flush_interval = 3600.0
 """
 
 

@@ -12,6 +12,10 @@ Nothing is relaxed. A page that fails in a worker is not cached, so the read exe
 and fails the build with MyST-NB's own report (``nb_execution_raise_on_error``). The executed
 outputs are checked when they are rendered (stderr, ``raises-exception``), whoever executed them.
 Pages are dealt longest source first, so a long page does not start last and finish alone.
+
+The read stays in the one process that holds the pool, even under ``sphinx-build -j``: Sphinx's
+parallel read would fork readers that can neither wait for the pool nor report a failing page in
+MyST-NB's words. ``-j`` still writes the pages side by side once the read is over.
 """
 
 from __future__ import annotations
@@ -96,6 +100,10 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     """
     if env.mystnb_config.execution_mode != "cache":
         return
+    # The read stays in this process: it may execute pages (MyST-NB reports a failing page in
+    # its own words only from there), and it is where the pool is; ``-j`` would fork readers that
+    # can do neither. The pages are still written side by side (see _after_read).
+    _RUN["parallel"], app.parallel = app.parallel, 1
     workers = app.config.execution_workers or os.cpu_count() or 1
     pages = _pages_to_execute(env, docnames)
     if workers < 2 or len(pages) < 2:  # nothing to overlap: the read executes the page
@@ -114,6 +122,12 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     docnames[:] = [d for d in docnames if d not in futures] + [d for d, _ in pages]
 
 
+def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
+    """The read is over: the writing may use the ``-j`` processes again."""
+    if "parallel" in _RUN:
+        app.parallel = _RUN.pop("parallel")
+
+
 def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
     """Before a notebook page is parsed, wait until the pool has executed it."""
     futures = _RUN.get("futures", {})
@@ -123,7 +137,7 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
     if futures:
         return
     _RUN.pop("pool").shutdown()
-    results = _RUN["results"]
+    results = _RUN.pop("results")
     failed = [path for path, _, ok in results if not ok]
     logger.info(
         f"executed {len(results)} notebooks on {_RUN['workers']} workers in "
@@ -131,13 +145,16 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
         f"(kernel time {sum(s for _, s, _ in results):.1f} s)"
         + (f"; {len(failed)} failed, the read reports them" if failed else "")
     )
-    _RUN.clear()
+    for key in ("futures", "start", "workers"):
+        del _RUN[key]
 
 
 def _stop(app: Sphinx, exc: Exception | None) -> None:
     """At the end of the build (even a failed one): no pool, no warm process left behind."""
     if "pool" in _RUN:
         _RUN["pool"].shutdown(cancel_futures=True)
+    if "parallel" in _RUN:  # a read that failed
+        app.parallel = _RUN["parallel"]
     _RUN.clear()
     if "server" in _WARM:
         import warm_kernels
@@ -150,5 +167,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("execution_warm_kernels", True, "env", bool)
     app.connect("env-before-read-docs", _execute_ahead)
     app.connect("source-read", _wait_for_page)
+    app.connect("env-updated", _after_read)
     app.connect("build-finished", _stop)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -16,7 +16,9 @@ process is not there. ``python -m warm_kernels serve SOCKET`` runs the warm proc
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import importlib
 import json
 import os
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 import warnings
 from pathlib import Path
 from typing import Any
@@ -33,7 +36,19 @@ from typing import Any
 SOCKET_VAR = "GUIDE_WARM_KERNELS"  # where the launcher finds the warm process
 COLD = ".cold"  # beside the socket: the warm process is not serving, start ordinary kernels
 WAIT_S = 60.0  # how long a launcher waits for the warm process to finish its imports
-PRELOAD = ("numpy", "torch", "ownership", "ownership.compare", "ipykernel.kernelapp")
+# What every kernel imports: the pages' libraries, and the kernel's own (its debugger included).
+# torch's optimizers import torch._dynamo (and sympy with it) on their first step: about 2 s of
+# CPU in each of the many pages that take an optimizer step.
+PRELOAD = (
+    "numpy",
+    "torch",
+    "torch._dynamo",
+    "ownership",
+    "ownership.compare",
+    "ipykernel.kernelapp",
+    "ipykernel.ipkernel",
+    "ipykernel.debugger",
+)
 
 
 def start(build_dir: Path) -> subprocess.Popen[bytes]:
@@ -88,6 +103,18 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
     kernelapp.launch_new_instance()
 
 
+def _exit_kernel(code: int) -> None:
+    """End the forked kernel as fast as a fresh one ends: the exit handlers run (the kernel's
+    streams, history and connection file are closed by them), then the process ends without
+    tearing down, one by one, the objects it inherited from the warm process (that teardown
+    writes to every inherited page, and takes longer than most pages' cells)."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
 def _supervise(conn: socket.socket, fds: list[int]) -> None:
     """In the forked child: fork the kernel, relay signals to it, report how it ended."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -95,11 +122,15 @@ def _supervise(conn: socket.socket, fds: list[int]) -> None:
     lines = conn.makefile("r")
     request = json.loads(lines.readline())
     pid = os.fork()
-    if pid == 0:  # the kernel; it ends with the interpreter's own exit, never returns here
+    if pid == 0:  # the kernel; it never returns here
         lines.close()
         conn.close()
-        _become_kernel(request, fds)
-        sys.exit(0)
+        try:
+            _become_kernel(request, fds)
+        except BaseException:  # as an interpreter that ends on an uncaught exception
+            traceback.print_exc()
+            _exit_kernel(1)
+        _exit_kernel(0)
     for fd in fds:
         os.close(fd)
 
@@ -123,12 +154,18 @@ def _reap(*_: Any) -> None:
 
 
 def _warm_listener(path: str) -> socket.socket | None:
+    # The kernel's debugger, imported here rather than in each kernel, would otherwise print its
+    # frozen-modules notice into the build log (the kernels never use the debugger).
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for name in PRELOAD:
             importlib.import_module(name)
     if caught:  # a fresh kernel would show these warnings: serve nothing, launch fresh kernels
         return None
+    # The imported objects live as long as any kernel: the kernels' collector need not walk them
+    # (walking them would also copy every page they are on into each kernel).
+    gc.freeze()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(16)
