@@ -44,7 +44,11 @@ def build(
     (tmp_path / "docs" / "index.md").write_text(PAGE_HEAD + page + _toctree(more or {}))
     for name, body in (more or {}).items():
         (tmp_path / "docs" / f"{name}.md").write_text(PAGE_HEAD + body)
-    stamp = VENV / ".installed"
+    # a stamp of the scratch folder's own, newer than the files copied above (copy2 keeps their
+    # times): make may never rerun the install rule, which would point the project's venv at the
+    # scratch folder's src
+    stamp = tmp_path / ".installed"
+    stamp.touch()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         ["make", target, f"VENV={VENV}", f"STAMP={stamp}", f"SPHINXOPTS=-q {opts}"],
