@@ -72,7 +72,7 @@ def run_inplace(
     ``write``, when given, writes the value ``compute()`` would return straight into ``self``'s
     array (one pass, no new array) and is used instead of it: the caller passes it only when
     that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
-    for bit, and to raise nothing (:func:`ownership.ops.inplace.direct_write` decides).
+    for bit, and to raise nothing (``ownership.ops.inplace.direct_write`` decides).
     """
     if recorded:
         check_inplace(self)  # 1

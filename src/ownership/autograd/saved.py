@@ -54,7 +54,7 @@ def forward_op_name(name: str) -> str:
 
 def describe(tensor: Any) -> str:
     """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``,
-    ``CPUBoolType [3]`` (:attr:`~ownership.dtypes.dtype.error_name`)."""
+    ``CPUBoolType [3]`` (``dtype.error_name``)."""
     return f"{tensor.dtype.error_name} {list(tensor.shape)}"
 
 
@@ -92,7 +92,7 @@ class SavedNumber:
 
     @property
     def tensor(self) -> Any:
-        """The saved 0-d tensor, unchecked (as :attr:`SavedTensor.tensor`)."""
+        """The saved 0-d tensor, unchecked (as ``SavedTensor.tensor``)."""
         return self.saved().tensor
 
     def unpack(self, owner: Any = None) -> Any:
