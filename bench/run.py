@@ -28,8 +28,9 @@ process had the core, and swings with the load. ``--clock wall`` uses ``time.per
 Before timing, the objects the imports made are frozen out of Python's cyclic garbage collector
 (``gc.freeze``): torch's import alone makes about 170,000, which every full collection would
 otherwise traverse during the ownership steps (whose graphs are Python objects, torch's are not),
-a cost a program that imports one engine does not pay. Collections still traverse everything the
-steps create. ``--no-freeze`` measures without it. A row whose engine lacks something prints the error and the run goes
+a cost a program that imports one engine does not pay; so are, before each section, the objects
+the earlier sections left alive, so that a section measures the same alone or after the others.
+Collections still traverse everything the steps create. ``--no-freeze`` measures without it. A row whose engine lacks something prints the error and the run goes
 on. The exit status is non-zero when a memory goal fails (or cannot be measured): the speed
 rows depend on the machine, the memory rows do not.
 """
@@ -324,6 +325,9 @@ def _run_sections(
     summary = Summary()
     memory_ok = True
     for number, name in enumerate(sections, 1):
+        if args.freeze:  # what earlier sections left alive is not this section's to collect
+            gc.collect()
+            gc.freeze()
         print(f"\n{number}. {name} (load average {os.getloadavg()[0]:.1f})")
         if name == "mlp":
             print(f"  MLP 784-256-10 step, batch {args.batch}, float32")
