@@ -84,7 +84,7 @@ def test_relu_backward_is_the_gradient_or_positive_zero_bit_for_bit(
             "transposed",
             marks=pytest.mark.xfail(
                 strict=True,
-                reason="gap (before issue 14 too): torch lays the gradient out like the "
+                reason="gap: (older than issue 14) torch lays the gradient out like the "
                 "transposed input, (1, 4); the engine's is row-major, (8, 1)",
             ),
         ),
