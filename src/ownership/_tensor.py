@@ -44,7 +44,13 @@ from ownership.autograd.node import Node
 from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
-from ownership.storage import Storage, VersionCounter, storage_for
+from ownership.storage import (
+    InferenceCounter,
+    Storage,
+    VersionCounter,
+    contiguous_result,
+    storage_over,
+)
 from ownership.tensor_conversion import TensorConversion
 from ownership.tensor_inplace import TensorInplace
 from ownership.tensor_methods import TensorMethods
@@ -92,20 +98,20 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         "_data",
         "_grad",
         "_history",  # read and written as ``_grad_fn`` (see the end of this file)
+        "_lazy_counter",  # read and written as ``_version_counter`` (see below)
+        "_lazy_storage",  # read and written as ``_storage`` (see below)
         "_offset",
         "_output_nr",
         "_requires_grad",
         "_retains_grad",
-        "_storage",
-        "_version_counter",
         "_view_version",
         "dtype",
     )
     __array_priority__ = 1000
 
     _data: NDArray[Any]
-    _storage: Storage
-    _version_counter: VersionCounter
+    _lazy_storage: Storage | None
+    _lazy_counter: VersionCounter | None
     _offset: builtins.int
     dtype: DType
     _requires_grad: builtins.bool
@@ -128,16 +134,18 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     # ------------------------------------------------------------------ construction
     @staticmethod
     def _wrap(arr: NDArray[Any], dtype: DType | None = None) -> Tensor:
-        """A new tensor (fresh storage, version 0) over a freshly computed array, without copying."""
+        """A new tensor (fresh storage, version 0) over a freshly computed array, without copying.
+
+        Its storage and version counter are made when first read (see ``_storage``): most
+        results are never viewed, aliased, written in place or saved."""
         if type(arr) is not np.ndarray:
             arr = np.asarray(arr)
-        arr, storage = storage_for(arr)
-        # ``_plain(Tensor, arr, storage, 0, dtype, VersionCounter.new())`` without the call: one
-        # new tensor per op (test_construction checks the two make the same tensor)
+        # ``_plain(Tensor, arr, storage_over(arr), 0, dtype, VersionCounter.new())`` without the
+        # calls: one new tensor per op (test_construction checks the two make the same tensor)
         t = object.__new__(Tensor)
-        t._data = arr
-        t._storage = storage
-        t._version_counter = VersionCounter.new()
+        t._data = contiguous_result(arr)
+        t._lazy_storage = None
+        t._lazy_counter = InferenceCounter() if inference_mode._state.enabled else None
         t._offset = 0
         t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
         t._requires_grad = False
@@ -163,8 +171,8 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
         t = object.__new__(cls)
         t._data = arr
-        t._storage = storage
-        t._version_counter = counter
+        t._lazy_storage = storage
+        t._lazy_counter = counter
         t._offset = offset
         t.dtype = dtype
         t._requires_grad = False
@@ -196,12 +204,12 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
         Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
         """
-        storage = self._storage
+        storage = self._storage  # made now if not yet: the view shares it, and the counter
         counter = self._version_counter
         t = object.__new__(Tensor)
         t._data = layout.strided(storage.buffer, shape, strides, offset)
-        t._storage = storage
-        t._version_counter = counter
+        t._lazy_storage = storage
+        t._lazy_counter = counter
         t._offset = offset
         t.dtype = self.dtype
         t._requires_grad = False  # a view also requires grad while its base does (see the property)
@@ -326,9 +334,32 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         return False
 
     @property
+    def _storage(self) -> Storage:
+        """The storage: made at its first read for a fresh result (from its contiguous array)."""
+        storage = self._lazy_storage
+        if storage is None:
+            storage = self._lazy_storage = storage_over(self._data)
+        return storage
+
+    @_storage.setter
+    def _storage(self, storage: Storage) -> None:
+        self._lazy_storage = storage
+
+    @property
+    def _version_counter(self) -> VersionCounter:
+        """The version counter: made at its first read for a fresh result (at version 0, as
+        every new tensor's; an inference tensor's is made with it)."""
+        counter = self._lazy_counter
+        if counter is None:
+            counter = self._lazy_counter = VersionCounter()
+        return counter
+
+    @property
     def _version(self) -> builtins.int:
         """The version counter this tensor shares with its views and ``detach()`` aliases."""
-        counter = self._version_counter
+        counter = self._lazy_counter
+        if counter is None:  # not made yet: no write has been counted
+            return 0
         if counter.inference:
             raise RuntimeError(inference_mode.VERSION_MESSAGE)
         return counter.value
@@ -501,7 +532,8 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""
-        return builtins.bool(self._version_counter.inference)
+        counter = self._lazy_counter
+        return counter is not None and counter.inference
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""

@@ -124,16 +124,17 @@ class Storage:
         return int(self.buffer.nbytes)
 
 
-def storage_for(arr: NDArray[Any]) -> tuple[NDArray[Any], Storage]:
-    """Wrap a freshly computed array: return (array, storage) where array views storage.buffer.
-
-    C- and F-contiguous arrays are wrapped without copying (F order keeps torch's stride
-    preservation for elementwise ops on transposed inputs); anything else is copied to C order.
-    """
+def contiguous_result(arr: NDArray[Any]) -> NDArray[Any]:
+    """A freshly computed array as a new tensor keeps it: as it is when C- or F-contiguous (F
+    order keeps torch's stride preservation for elementwise ops on transposed inputs), else
+    copied to C order. Its :class:`Storage` is made from it only when first needed
+    (:func:`storage_over`): most results are never viewed, aliased or asked for their storage."""
     flags = arr.flags
-    if flags.c_contiguous:
-        return arr, Storage(None, arr)
-    if flags.f_contiguous:
-        return arr, Storage(None, arr.T)
-    arr = np.ascontiguousarray(arr)
-    return arr, Storage(arr.reshape(-1))
+    if flags.c_contiguous or flags.f_contiguous:
+        return arr
+    return np.ascontiguousarray(arr)
+
+
+def storage_over(arr: NDArray[Any]) -> Storage:
+    """The storage of a tensor whose array is the C- or F-contiguous ``arr`` (its whole memory)."""
+    return Storage(None, arr if arr.flags.c_contiguous else arr.T)

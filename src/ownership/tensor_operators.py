@@ -27,7 +27,7 @@ def _takes(other: Any) -> bool:
     Anything else (a list, ``None``, a string) makes the operator return ``NotImplemented``, so
     Python answers as it does for torch: ``t == None`` is False, ``t + None`` a TypeError.
     """
-    return isinstance(other, _NUMBERS) or hasattr(other, "_storage") or hasattr(other, "__array__")
+    return isinstance(other, _TAKEN) or hasattr(other, "_storage") or hasattr(other, "__array__")
 
 
 class TensorOperators:
@@ -86,7 +86,7 @@ class TensorOperators:
         return ops.rpow(self, other)
 
     def __matmul__(self: Any, other: Tensor) -> Tensor:
-        if not hasattr(other, "_storage"):
+        if not isinstance(other, TensorOperators) and not hasattr(other, "_storage"):
             return NotImplemented
         return ops.matmul(self, other)
 
@@ -170,3 +170,8 @@ class TensorOperators:
 
     def __setitem__(self: Any, index: Any, value: Any) -> None:
         ops.setitem(self, index, value)
+
+
+# what the operators take without asking further: an ownership tensor (this class's subclass),
+# then the numbers and numpy arrays
+_TAKEN = (TensorOperators, *_NUMBERS)

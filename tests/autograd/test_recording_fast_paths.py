@@ -173,3 +173,55 @@ def run_order(t: ModuleType) -> list[Any]:
 
 def test_backward_visits_nodes_in_torchs_order() -> None:
     same(run_order)
+
+
+def _saved_fields(saved: SavedTensor, source: Any) -> dict[str, Any]:
+    """Every field of a saved tensor; the tensor it keeps by what it is and what it shares."""
+    fields = {name: getattr(saved, name) for name in SavedTensor.__slots__ if name != "__weakref__"}
+    t = fields.pop("tensor")
+    fields["tensor"] = [t._data.tolist(), t._version, t._grad_fn, t._output_nr, t.requires_grad]
+    fields["shares memory and counter"] = [
+        t.untyped_storage() is source.untyped_storage(),
+        t._version_counter is source._version_counter,
+    ]
+    return fields
+
+
+def saving_cases() -> dict[str, tuple[Any, bool]]:
+    """Tensors an op saves, each with whether it is the op's output: a leaf, a fresh result
+    (its counter not made yet), a result written in place, a view, an output."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    written = x * 2
+    written.add_(1)
+    out = x.tanh()
+    return {
+        "leaf": (x, False),
+        "fresh result": (x * 2, False),
+        "written result": (written, False),
+        "view": (x[1:], False),
+        "output": (out, True),
+        "constant": (ownership.ones(2), False),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(saving_cases()))
+def test_the_cheap_save_makes_what_the_general_one_makes(case: str) -> None:
+    from ownership.autograd.saved import save_tensor
+
+    tensor, is_output = saving_cases()[case]
+    cheap = save_tensor(tensor, is_output, "TanhBackward0")
+    general = SavedTensor(tensor, is_output, saved_by="TanhBackward0")
+    assert type(cheap) is SavedTensor
+    fields = [_saved_fields(s, tensor) for s in (cheap, general)]
+    assert fields[0] == fields[1]
+    assert (cheap.tensor is tensor) == (general.tensor is tensor) == (not is_output)
+
+
+def test_the_cheap_save_refuses_an_inference_tensor_as_torch() -> None:
+    def program(t: ModuleType) -> Any:
+        with t.inference_mode():
+            a = t.ones(3)
+        w = t.ones(3, requires_grad=True)
+        return error_of(lambda: w * a)
+
+    same(program)

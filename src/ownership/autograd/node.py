@@ -17,7 +17,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.autograd.anomaly_mode import warn_forward
-from ownership.autograd.saved import FREED_MESSAGE, SavedNumber, SavedTensor, saved_number
+from ownership.autograd.saved import (
+    FREED_MESSAGE,
+    SavedNumber,
+    SavedTensor,
+    save_tensor,
+    saved_number,
+)
 
 Edge = tuple["Node | None", int]
 NO_EDGE: Edge = (None, 0)
@@ -171,12 +177,21 @@ class OpNode(Node):
         if tensor is None:
             self._ctx[name] = None
             return
+        if on_view or wrapped_number:
+            saved: SavedTensor = SavedTensor(
+                tensor,
+                is_output,
+                on_view=on_view,
+                saved_by=self._name,
+                wrapped_number=wrapped_number,
+            )
+        else:
+            saved = save_tensor(tensor, is_output, self._name)
         if self._saved is None:
-            self._saved = {}
-        self._saved[name] = SavedTensor(
-            tensor, is_output, on_view=on_view, saved_by=self._name, wrapped_number=wrapped_number
-        )
-        self._had_saved = True
+            self._saved = {name: saved}
+            self._had_saved = True
+        else:
+            self._saved[name] = saved
 
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor

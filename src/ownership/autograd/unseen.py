@@ -41,18 +41,19 @@ def memory_unseen(t: Any, held: int) -> bool:
     array shares it (the input buffers' test)."""
     if spare_refs(t) > held:
         return False
-    st = t._storage
-    if spare_refs(st) != 1:  # t._storage only: a view or a detach() shares the Storage object
-        return False
     arr = t._data
     if not arr.flags.owndata:  # a window on memory owned elsewhere
         return False
     known = 1  # t._data
-    for name in ("_source", "_buffer"):
-        if getattr(st, name) is not None:
-            if not _window_of(getattr(st, name), arr):
-                return False
-            known += 1
+    st = t._lazy_storage  # None: never made, so no view, detach() or .data alias shares it
+    if st is not None:
+        if spare_refs(st) != 1:  # t's own reference only: a view or an alias shares the Storage
+            return False
+        for name in ("_source", "_buffer"):
+            if getattr(st, name) is not None:
+                if not _window_of(getattr(st, name), arr):
+                    return False
+                known += 1
     return spare_refs(arr) == known
 
 

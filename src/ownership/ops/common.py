@@ -73,7 +73,8 @@ def needs_grad(*ts: Any) -> bool:
     wanted = False
     for t in ts:  # one pass (this runs for every op)
         if isinstance(t, Tensor):
-            if not t._version_counter.inference:
+            counter = t._lazy_counter  # not made yet (None): a normal tensor
+            if counter is None or not counter.inference:
                 all_inference = False
             if t._requires_grad:
                 wanted = True
