@@ -301,7 +301,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if tensor is None:
         return NO_EDGE
     # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
-    fn = tensor._grad_fn if tensor._base is None else tensor.grad_fn
+    fn = tensor._history if tensor._base is None else tensor.grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge

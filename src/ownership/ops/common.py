@@ -155,10 +155,14 @@ def record(
     else:
         edges, key = _edges_and_dtypes(inputs)
         node = OpNode(name, edges, backward, ctx, 1, _SHARED.get(key, key))
-    out._grad_fn = node
+    out._history = node  # ``_grad_fn``, written through its slot (one attribute lookup less)
     out._requires_grad = True
     out._output_nr = 0
     return node
+
+
+_PAIRS = (((False, False), (False, True)), ((True, False), (True, True)))
+"""``_PAIRS[first][second]`` is ``(first, second)``: the flags of a binary node, shared."""
 
 
 def inputs_needed(node: OpNode) -> tuple[bool, ...]:
@@ -170,8 +174,9 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
     edges = node.next_functions
-    if len(edges) == 2:  # a binary op: no loop
-        flags: tuple[bool, ...] = (edges[0][0] is not None, edges[1][0] is not None)
+    if len(edges) == 2:  # a binary op: no loop, and one of four shared tuples (no new object)
+        first, second = edges[0][0] is not None, edges[1][0] is not None
+        flags: tuple[bool, ...] = _PAIRS[first][second]
     else:
         flags = tuple([edge[0] is not None for edge in edges])
     node.needed = flags
