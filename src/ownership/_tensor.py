@@ -48,7 +48,6 @@ from ownership.storage import (
     InferenceCounter,
     Storage,
     VersionCounter,
-    contiguous_result,
     storage_over,
 )
 from ownership.tensor_conversion import TensorConversion
@@ -133,17 +132,26 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
     # ------------------------------------------------------------------ construction
     @staticmethod
-    def _wrap(arr: NDArray[Any], dtype: DType | None = None) -> Tensor:
-        """A new tensor (fresh storage, version 0) over a freshly computed array, without copying.
+    def _wrap(arr: Any, dtype: DType | None = None) -> Tensor:
+        """A new tensor (fresh storage, version 0) of dtype ``dtype`` over a freshly computed
+        array, cast only if its numpy dtype differs (``dtype`` None: the array's own).
 
-        Its storage and version counter are made when first read (see ``_storage``): most
-        results are never viewed, aliased, written in place or saved."""
+        The array is kept as it is when C- or F-contiguous, else copied to C order
+        (:func:`~ownership.storage.contiguous_result`); its storage and version counter are made
+        when first read (see ``_storage``): most results are never viewed, aliased, written in
+        place or saved."""
         if type(arr) is not np.ndarray:
-            arr = np.asarray(arr)
-        # ``_plain(Tensor, arr, storage_over(arr), 0, dtype, VersionCounter.new())`` without the
-        # calls: one new tensor per op (test_construction checks the two make the same tensor)
+            arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
+        elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
+            arr = arr.astype(dtype.np)
+        # what ``_plain(Tensor, contiguous_result(arr), storage_over(...), 0, dtype,
+        # VersionCounter.new())`` makes, without the calls and with the storage and the counter
+        # left to their first read: one new tensor per op (test_construction checks the two)
+        flags = arr.flags
+        if not (flags.c_contiguous or flags.f_contiguous):
+            arr = np.ascontiguousarray(arr)
         t = object.__new__(Tensor)
-        t._data = contiguous_result(arr)
+        t._data = arr
         t._lazy_storage = None
         t._lazy_counter = InferenceCounter() if inference_mode._state.enabled else None
         t._offset = 0

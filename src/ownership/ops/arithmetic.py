@@ -21,8 +21,9 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS, quiet
 from ownership.ops.common import (
+    NEEDED_PAIRS,
+    binary_operands,
     check_broadcast,
-    inputs_needed,
     needs_grad,
     operand,
     raw,
@@ -137,10 +138,7 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 # ---------------------------------------------------------------- the ops
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
-    b = operand(b)
-    dt = result_dtype(a, b)
-    check_broadcast(a, b)
-    rb = raw(b)
+    b, rb, dt = binary_operands(a, b)
     out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
         binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
@@ -150,10 +148,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
-    dt = result_dtype(a, b)
-    _check_bool_sub(a, b)
-    check_broadcast(a, b)
-    rb = raw(b)
+    _check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
+    b, rb, dt = binary_operands(a, b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
     if needs_grad(a, b):
         binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
@@ -199,15 +195,17 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     else:
         node.input_shapes = (a._data.shape, ())
         node.other_number = b
-    return inputs_needed(node)
+    # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
+    edges = node.next_functions
+    flags = NEEDED_PAIRS[edges[0][0] is not None][edges[1][0] is not None]
+    node.needed = flags
+    return flags
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
-    b = operand(b)
-    dt = result_dtype(a, b)
-    check_broadcast(a, b)
-    out = wrap(a._data * raw(b), dt)
+    b, rb, dt = binary_operands(a, b)
+    out = wrap(a._data * rb, dt)
     if needs_grad(a, b):
         save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
     return out

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
@@ -51,15 +50,6 @@ def result_dtype(a: Tensor, b: Any) -> DType:
     return dtypes.result_type(
         [a.dtype] if a._data.ndim else [], [] if a._data.ndim else [a.dtype], [sd]
     )
-
-
-def cast(arr: Any, dt: DType) -> NDArray[Any]:
-    """The array with numpy dtype ``dt`` (no copy when it already has it)."""
-    if type(arr) is not np.ndarray:
-        return np.asarray(arr, dtype=dt.np)
-    if arr.dtype != dt.np:
-        return arr.astype(dt.np)
-    return arr
 
 
 def needs_grad(*ts: Any) -> bool:
@@ -136,18 +126,24 @@ def record(
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
     # pass; OpNode's arguments by position (num_outputs 1, then the input dtypes): no keyword
+    # (an input with a history and no base: its edge is ``(grad_fn, output_nr)``, as
+    # ``gradient_edge`` says, written out; views and leaves ask it)
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
-        node = OpNode(name, (gradient_edge(a),), backward, ctx, 1, _ONE.get(dt) or (dt,))
+        fn = a._history
+        edge = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
+        node = OpNode(name, (edge,), backward, ctx, 1, _ONE.get(dt) or (dt,))
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
-            edge_a, dt_a = gradient_edge(a), a.dtype
+            fn, dt_a = a._history, a.dtype
+            edge_a = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
         else:
             edge_a, dt_a = NO_EDGE, None
         if isinstance(b, Tensor):
-            edge_b, dt_b = gradient_edge(b), b.dtype
+            fn, dt_b = b._history, b.dtype
+            edge_b = (fn, b._output_nr) if fn is not None and b._base is None else gradient_edge(b)
         else:
             edge_b, dt_b = NO_EDGE, None
         pair: tuple[DType | None, ...] = (dt_a, dt_b)
@@ -161,8 +157,8 @@ def record(
     return node
 
 
-_PAIRS = (((False, False), (False, True)), ((True, False), (True, True)))
-"""``_PAIRS[first][second]`` is ``(first, second)``: the flags of a binary node, shared."""
+NEEDED_PAIRS = (((False, False), (False, True)), ((True, False), (True, True)))
+"""``NEEDED_PAIRS[first][second]`` is ``(first, second)``: the flags of a binary node, shared."""
 
 
 def inputs_needed(node: OpNode) -> tuple[bool, ...]:
@@ -176,18 +172,16 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     edges = node.next_functions
     if len(edges) == 2:  # a binary op: no loop, and one of four shared tuples (no new object)
         first, second = edges[0][0] is not None, edges[1][0] is not None
-        flags: tuple[bool, ...] = _PAIRS[first][second]
+        flags: tuple[bool, ...] = NEEDED_PAIRS[first][second]
     else:
         flags = tuple([edge[0] is not None for edge in edges])
     node.needed = flags
     return flags
 
 
-def wrap(arr: Any, dt: DType) -> Tensor:
-    """A fresh tensor of dtype ``dt`` over ``arr`` (cast if needed)."""
-    if type(arr) is not np.ndarray or arr.dtype is not dt.np:  # else no cast: skip the call
-        arr = cast(arr, dt)
-    return Tensor._wrap(arr, dt)
+wrap = Tensor._wrap
+"""``wrap(arr, dt)``: a fresh tensor of dtype ``dt`` over ``arr`` (cast if needed): every op's
+result (:meth:`ownership._tensor.Tensor._wrap`, under the name the ops use)."""
 
 
 def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -227,6 +221,22 @@ def check_broadcast(a: Tensor, b: Any) -> None:
     """Raise torch's error when two tensor operands cannot broadcast together."""
     if isinstance(b, Tensor) and a._data.shape != b._data.shape:
         layout.broadcast_shapes(a._data.shape, b._data.shape)
+
+
+def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
+    """How an elementwise op reads its second operand, in torch's order: ``b`` as torch takes
+    it (:func:`operand`), the result dtype (:func:`result_dtype`), torch's error if the shapes
+    cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value (:func:`raw`)
+    and the dtype. The two commonest cases are answered first, as those rules answer them: a
+    Python float with a floating tensor, a tensor of the same dtype and shape."""
+    if type(b) is float and a.dtype.is_floating_point:
+        return b, b, a.dtype
+    if isinstance(b, Tensor) and b.dtype is a.dtype and b._data.shape == a._data.shape:
+        return b, b._data, a.dtype
+    b = operand(b)
+    dt = result_dtype(a, b)
+    check_broadcast(a, b)
+    return b, raw(b), dt
 
 
 def shape_of(x: Any) -> tuple[int, ...]:
