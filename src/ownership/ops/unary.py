@@ -88,13 +88,14 @@ def bw_cos(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
-def _float_dtype(a: Tensor) -> Any:
-    return a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
-
-
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
-    dt = _float_dtype(a)
-    out = wrap(fn(a._data.astype(dt.np, copy=False)), dt)
+    """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
+    dt = a.dtype
+    arr = a._data
+    if not dt.is_floating_point:
+        dt = dtypes.get_default_dtype()
+        arr = arr.astype(dt.np)
+    out = wrap(fn(arr), dt)
     if needs_grad(a):
         node = record(out, name, (a,), backward)
         if save == "result":
