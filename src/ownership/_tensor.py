@@ -212,8 +212,12 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
         Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
         """
-        storage = self._storage  # made now if not yet: the view shares it, and the counter
-        counter = self._version_counter
+        storage = self._lazy_storage
+        if storage is None:  # a fresh result's first view: its storage is made now, and shared
+            storage = self._storage
+        counter = self._lazy_counter
+        if counter is None:  # likewise its counter
+            counter = self._version_counter
         t = object.__new__(Tensor)
         t._data = layout.strided(storage.buffer, shape, strides, offset)
         t._lazy_storage = storage
