@@ -41,6 +41,8 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if dim is None:
         return None
     nd = t._data.ndim
+    if type(dim) is tuple and len(dim) == 1 and type(dim[0]) is int and 0 <= dim[0] < nd:
+        return dim  # one dim in range (a gradient summed back to its input's shape): as it is
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
