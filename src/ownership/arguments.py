@@ -41,10 +41,17 @@ from ownership.invalid_arguments import invalid_combination, tp_name
 __all__ = ["Param", "Parser", "Signature", "is_int", "is_number", "tensor_arg", "tp_name"]
 
 
-def _is_tensor(obj: Any) -> bool:
-    from ownership._tensor import Tensor
+_tensor_class: type | None = None
+"""The Tensor class, looked up at the first check: ``ownership._tensor`` imports this module."""
 
-    return isinstance(obj, Tensor)
+
+def _is_tensor(obj: Any) -> bool:
+    global _tensor_class
+    if _tensor_class is None:  # once: an import statement per check costs more than the check
+        from ownership._tensor import Tensor
+
+        _tensor_class = Tensor
+    return isinstance(obj, _tensor_class)
 
 
 def _is_torch(obj: Any) -> bool:

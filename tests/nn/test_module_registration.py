@@ -94,6 +94,20 @@ def test_getattr_and_delattr_errors() -> None:
     same(lambda t: delattr(t.nn.Linear(3, 2), "nothere"), raises="AttributeError")
 
 
+@pytest.mark.parametrize("name", ["weight", "bias", "nothere"])
+def test_reading_an_attribute_before_module_init(name: str) -> None:
+    """Before ``Module.__init__`` there are no registries to look in: torch's AttributeError."""
+
+    def program(t: ModuleType) -> Any:
+        class Early(t.nn.Linear):  # type: ignore[name-defined,misc]
+            def __init__(self) -> None:
+                getattr(self, name)
+
+        return Early()
+
+    same(program, raises="AttributeError")
+
+
 def early(what: str) -> Callable[[ModuleType], Any]:
     """A module that assigns something before calling super().__init__()."""
 

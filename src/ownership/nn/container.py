@@ -141,6 +141,7 @@ class Sequential(IndexedModules):
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""
-        for module in self:
-            input = module(input)
+        for module in self._modules.values():  # what ``iter(self)`` walks, without a generator
+            if module is not None:
+                input = module(input)
         return input

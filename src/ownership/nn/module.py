@@ -231,9 +231,10 @@ class Module:
 
     def __getattr__(self, name: str) -> Any:
         """Reached only when normal lookup fails: the registries, then ``AttributeError``."""
+        own = self.__dict__  # every parameter read in a forward comes here: no default dicts
         for registry in ("_parameters", "_buffers", "_modules"):
-            entries = self.__dict__.get(registry, {})
-            if name in entries:
+            entries = own.get(registry)
+            if entries is not None and name in entries:
                 return entries[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 

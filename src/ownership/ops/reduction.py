@@ -41,6 +41,8 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if dim is None:
         return None
     nd = t._data.ndim
+    if type(dim) is tuple and len(dim) == 1 and type(dim[0]) is int and 0 <= dim[0] < nd:
+        return dim  # one dim in range (a gradient summed back to its input's shape): as it is
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
@@ -77,6 +79,38 @@ def _sum_dtype(t: Tensor, dtype: DType | None) -> DType:
     return t.dtype if t.dtype.is_floating_point else dtypes.int64
 
 
+def _total(t: Tensor, dt: DType) -> Tensor:
+    """The sum of all elements of ``t`` in dtype ``dt``, as a fresh 0-d tensor."""
+    # reduced into a new 0-d array (numpy would return a scalar, to be converted back)
+    total = np.empty((), dt.np)
+    _add_reduce(t._data, None, dt.np, total)
+    return Tensor._wrap(total, dt)
+
+
+# The backward formulas read what they need from the node's saved values (one function for all
+# nodes, no closure per op): ``self_sym_sizes``, ``dim``, ``keepdim``, ``self_sym_numel``.
+def _bw_sum_all(node: OpNode, s: Saved, g: Grads) -> Grads:
+    return (_expand_back(g[0], s["self_sym_sizes"], None, False),)
+
+
+def _bw_sum_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
+    return (_expand_back(g[0], s["self_sym_sizes"], s["dim"], s["keepdim"]),)
+
+
+def _bw_mean_all(node: OpNode, s: Saved, g: Grads) -> Grads:
+    return (_expand_back(g[0], s["self_sym_sizes"], None, False) / s["self_sym_numel"],)
+
+
+def _bw_mean_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
+    shape, dims = s["self_sym_sizes"], s["dim"]
+    return (_expand_back(g[0], shape, dims, s["keepdim"]) / _count(shape, dims),)
+
+
+def _count(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
+    """How many elements each mean over ``dims`` of a tensor of ``shape`` averages."""
+    return int(np.prod([shape[d] for d in dims])) if shape else 1
+
+
 def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
@@ -85,27 +119,16 @@ def sum_of(
     dims = _dims(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
-        out = wrap(_add_reduce(t._data, axis=None, dtype=dt.np), dt)
+        out = _total(t, dt)
     else:
         axes = dims if t._data.ndim else None
         out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
     if needs_grad(t):
         if dims is None:
-            record(
-                out,
-                "SumBackward0",
-                (t,),
-                lambda node, s, g: (_expand_back(g[0], shape, None, False),),
-                {"self_sym_sizes": shape},
-            )
+            record(out, "SumBackward0", (t,), _bw_sum_all, {"self_sym_sizes": shape})
         else:
-            record(
-                out,
-                "SumBackward1",
-                (t,),
-                lambda node, s, g: (_expand_back(g[0], shape, dims, keepdim),),
-                {"dim": dims, "keepdim": keepdim, "self_sym_sizes": shape},
-            )
+            ctx = {"dim": dims, "keepdim": keepdim, "self_sym_sizes": shape}
+            record(out, "SumBackward1", (t,), _bw_sum_dims, ctx)
     return out
 
 
@@ -123,34 +146,24 @@ def mean(
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
-        out = wrap(np.true_divide(_add_reduce(t._data, axis=None, dtype=dt.np), n, dtype=dt.np), dt)
+        out = _total(t, dt)
+        np.true_divide(out._data, n, out=out._data, dtype=dt.np)  # 0/0 is nan: no numpy warning
     else:
         axes = dims if t._data.ndim else None
-        n = int(np.prod([shape[d] for d in dims])) if shape else 1
         total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-        out = wrap(np.true_divide(total, n, dtype=dt.np), dt)  # 0/0 is nan: no numpy warning
+        out = wrap(np.true_divide(total, _count(shape, dims), dtype=dt.np), dt)
     if needs_grad(t):
         if dims is None:
-            record(
-                out,
-                "MeanBackward0",
-                (t,),
-                lambda node, s, g: (_expand_back(g[0], shape, None, False) / n,),
-                {"self_sym_sizes": shape, "self_sym_numel": n},
-            )
+            ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
+            record(out, "MeanBackward0", (t,), _bw_mean_all, ctx)
         else:
-            record(
-                out,
-                "MeanBackward1",
-                (t,),
-                lambda node, s, g: (_expand_back(g[0], shape, dims, keepdim) / n,),
-                {
-                    "dim": dims,
-                    "keepdim": keepdim,
-                    "self_sym_sizes": shape,
-                    "self_sym_numel": t._data.size,
-                },
-            )
+            ctx = {
+                "dim": dims,
+                "keepdim": keepdim,
+                "self_sym_sizes": shape,
+                "self_sym_numel": t._data.size,
+            }
+            record(out, "MeanBackward1", (t,), _bw_mean_dims, ctx)
     return out
 
 
