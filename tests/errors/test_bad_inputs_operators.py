@@ -19,6 +19,16 @@ import pytest
 from support.differential import same
 
 OPERATORS: dict[str, Any] = {
+    # a Python int is read as an int64, else a uint64, else torch's OverflowError
+    "add_int_too_big": lambda t: t.ones(2) + 2**64,
+    "radd_int_too_big": lambda t: 2**70 + t.ones(2),
+    "sub_int_too_negative": lambda t: t.ones(2) - (-(2**63) - 1),
+    "mul_uint64_int": lambda t: t.ones(2) * (2**64 - 1),
+    "sub_int64_min": lambda t: t.ones(2, dtype=t.float64) - (-(2**63)),
+    "iadd_int_too_big": lambda t: t.ones(2).add_(2**70),
+    "pow_int_too_big": lambda t: t.ones(2) ** 2**70,
+    "gt_int_too_big": lambda t: t.ones(2) > 2**70,
+    "div_int_too_big": lambda t: t.ones(2) / 2**64,
     "eq_none": lambda t: t.ones(2) == None,  # noqa: E711 - the comparison is the point
     "ne_none": lambda t: t.ones(2) != None,  # noqa: E711
     "eq_str": lambda t: t.ones(2) == "a",

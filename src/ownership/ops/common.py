@@ -203,13 +203,26 @@ def scalar_value(x: Any) -> Any:
 
 
 def operand(b: Any) -> Any:
-    """The second operand of an elementwise op: a Tensor, or a Python number, as torch takes it."""
+    """The second operand of an elementwise op: a Tensor, or a Python number, as torch takes it
+    (a Python int only within torch's 64-bit range: :func:`python_int`)."""
     tb = type(b)
-    if tb is float or tb is int or isinstance(b, Tensor):
+    if tb is float or isinstance(b, Tensor):
         return b
+    if tb is int:
+        return python_int(b)
     if is_scalar(b):
         return scalar_value(b)
     return as_tensor_arg(b)
+
+
+def python_int(b: int) -> int:
+    """A Python int as torch reads a number operand: as an int64, else as a uint64, else
+    torch's OverflowError (raised before any dtype is looked at)."""
+    if -(2**63) <= b < 2**64:
+        return b
+    if b < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    raise OverflowError("int too big to convert")
 
 
 def raw(b: Any) -> Any:
