@@ -90,6 +90,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     """An n-dimensional array that may share memory with others and may record a graph."""
 
     __slots__ = (
+        "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
         "__weakref__",
         "_acc",
         "_base",
@@ -426,6 +427,8 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
     @requires_grad.setter
     def requires_grad(self, value: builtins.bool) -> None:
+        if not isinstance(value, builtins.bool):  # before any other check, as torch's setter
+            raise RuntimeError("requires_grad must be a bool")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"

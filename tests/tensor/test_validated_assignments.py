@@ -90,3 +90,41 @@ def test_numpy_of_a_tensor_requiring_grad_is_refused_with_grad_mode_on(how: str)
         return x.numpy() if how == "numpy" else np.asarray(x)
 
     same(program)
+
+
+@pytest.mark.parametrize("value", [3, 1, 0, None, np.bool_(True), 1.0, True, False])
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_assigning_requires_grad_takes_only_a_bool(value: Any, dtype: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.ones(2, dtype=getattr(t, dtype))
+        x.requires_grad = value
+        return x.requires_grad
+
+    same(program)
+
+
+def test_a_tensor_keeps_its_users_attributes_as_torchs() -> None:
+    """A tensor takes attributes of the user's own (``__dict__``): kept by deepcopy and pickle,
+    not by ``detach()``, views or ``.data``; ``del`` removes one."""
+    import copy
+    import pickle
+
+    def program(t: Any) -> Any:
+        x = t.ones(2, requires_grad=True)
+        x.note = "w"
+        p = t.nn.Parameter(t.ones(1))
+        p.tag = 1
+        seen = [
+            x.note,
+            x.__dict__,
+            hasattr(x.detach(), "note"),
+            x[0:1].__dict__,
+            x.data.__dict__,
+            copy.deepcopy(x).__dict__,
+            pickle.loads(pickle.dumps(x)).__dict__,
+            p.__dict__,
+        ]
+        del x.note
+        return [*seen, x.__dict__, hasattr(x, "note")]
+
+    same(program)
