@@ -70,6 +70,19 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     with _ACCUMULATE_LOCK:
         old = var._grad
         if old is None:
+            garr = grad._data
+            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
+            # (numpy's byte strides are 0 exactly where the element strides are)
+            if (
+                not create_graph
+                and garr.strides == var._data.strides
+                and garr.size
+                and 0 not in garr.strides
+                and tensor_unseen(grad, held)
+                and _dense(grad)
+            ):
+                var._grad = grad.detach()
+                return
             dense_var = _dense(var) or var._data.size == 0
             if (
                 not create_graph
@@ -309,11 +322,11 @@ def _run(
         if is_leaf:
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]
-                if grads[0] is not None and var.grad_fn is not None:
-                    raise RuntimeError("leaf variable has been moved into the graph interior")
                 g0 = grads[0]
+                if g0 is not None and (var._grad_fn if var._base is None else var.grad_fn):
+                    raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
-                _accumulate(var, g0, grad_mode.is_grad_enabled(), 2)  # held by g0 and the callee
+                _accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:

@@ -103,15 +103,17 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
             f"{b._data.shape[0]}x{b._data.shape[1]})"
         )
-    _check_dtypes(a, b, "mm")
-    if a.dtype.name == "bool":
+    dt = a.dtype
+    if dt is not b.dtype:
+        _check_dtypes(a, b, "mm")
+    if dt is dtypes.bool_:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
-    out = wrap(a._data @ b._data, a.dtype)
+    out = wrap(a._data @ b._data, dt)
     if needs_grad(a, b):
         ctx = {
-            "self_sym_sizes": tuple(a._data.shape),
+            "self_sym_sizes": a._data.shape,
             "self_sym_strides": a.stride(),
-            "mat2_sym_sizes": tuple(b._data.shape),
+            "mat2_sym_sizes": b._data.shape,
             "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
