@@ -36,16 +36,20 @@ def _masked(g: Any, mask: Any) -> Any:
     bits = _BITS.get(g.itemsize) if g.dtype.kind == "f" else None
     if bits is None:
         return np.where(mask, g, 0)
-    keep = np.negative(mask, dtype=bits)  # all ones where kept
+    # all ones where kept: the bool's byte negated (0 or -1), widened; numpy does this faster
+    # than a bool's arithmetic in the wider type
+    keep = np.negative(mask.view(np.int8)).astype(bits)
     kept = g.view(bits)
     # into ``keep`` when that is the layout numpy would give the result anyway: one array less
-    into = keep if kept.strides == keep.strides else None
+    # (a 0-d mask is a numpy scalar, which cannot be written into)
+    into = keep if type(keep) is np.ndarray and kept.strides == keep.strides else None
     return np.bitwise_and(kept, keep, out=into).view(g.dtype)
 
 
 def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """relu's backward: ``grad`` where ``result > 0``, else +0 (``ThresholdBackwardBackward0``)."""
-    out = wrap(_masked(grad._data, result._data > 0), grad.dtype)
+    """relu's backward: +0 where ``result <= 0``, else ``grad`` (``ThresholdBackwardBackward0``;
+    a nan result keeps its gradient, as torch's kernel tests ``<=``)."""
+    out = wrap(_masked(grad._data, ~(result._data <= 0)), grad.dtype)
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
