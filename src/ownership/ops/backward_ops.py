@@ -131,7 +131,7 @@ def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
 def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
     go = grad._data
-    total = go.sum(axis=_axis(output, dim), keepdims=True)
+    total = np.add.reduce(go, axis=_axis(output, dim), keepdims=True)  # ndarray.sum's reduce
     out = wrap(go - np.exp(output._data) * total, grad.dtype)
     if needs_grad(grad, output):
 

@@ -15,6 +15,7 @@ from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -76,9 +77,9 @@ def nll_loss(
     if red == 0:
         out_arr = losses if batched else losses[0]
     elif red == 2:
-        out_arr = losses.sum()
+        out_arr = _add_reduce(losses, axis=None)
     else:
-        out_arr = losses.sum() / total_weight if total_weight else np.array(np.nan)
+        out_arr = _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad(input):
         shape = x.shape
