@@ -79,7 +79,9 @@ def nll_loss(
     elif red == 2:
         out_arr = _add_reduce(losses, axis=None)
     else:
-        out_arr = _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
+        out_arr = (
+            _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
+        )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad(input):
         shape = x.shape
