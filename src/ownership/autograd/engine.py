@@ -323,7 +323,11 @@ def _run(
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]
                 g0 = grads[0]
-                if g0 is not None and (var._grad_fn if var._base is None else var.grad_fn):
+                # grad_fn's slot, read through the property only for a view (which refreshes)
+                if (
+                    g0 is not None
+                    and (var._grad_fn if var._base is None else var.grad_fn) is not None
+                ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
                 _accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee

@@ -98,7 +98,8 @@ def linear_in_grad(
     mask), as the node ``name`` with edges to both: ``transpose`` gives ``grad``'s gradient,
     ``reads`` gets zeros (torch's ``NllLossBackwardBackward0``)."""
     # a fresh result of no history is its own detach(): no alias of it is made
-    out = value if value._grad_fn is None and value._base is None else value.detach()
+    plain = value._grad_fn is None and value._base is None and not value._requires_grad
+    out = value if plain else value.detach()
     if needs_grad(grad, reads):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
