@@ -236,22 +236,35 @@ def _accumulation_order(t: ModuleType, case: str) -> list[Any]:
             leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(i))
         t.cat(leaves).sum().backward()
         return out
+    if case == "mixed":  # leaves and ops ready together: both ranks share the queue
+        parts = []
+        for i in range(7):
+            leaf = t.ones(2, requires_grad=True)
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(f"leaf {i}"))
+            if i % 3 == 1:
+                leaf = leaf.exp()
+                leaf.register_hook(lambda g, i=i: out.append(f"exp {i}"))
+            parts.append(leaf)
+        t.cat(parts).sum().backward()
+        return out
     w = t.ones(2, requires_grad=True)
     x = t.ones(2, requires_grad=True)
     w.register_post_accumulate_grad_hook(lambda p: out.append("w accumulated"))
     keep = w * 2  # noqa: F841 - w's accumulator made now, by a graph left alive
     m = x.exp()
     m.register_hook(lambda g: out.append("m's hook"))
-    (w * m).sum().backward()
+    if case == "two roots":
+        t.autograd.backward([(w * m).sum(), (x * 3).sum(), (w * m).sum()])
+    else:
+        (w * m).sum().backward()
     return out
 
 
-@pytest.mark.parametrize("case", ["cat2", "cat3", "cat4", "cat5", "early accumulator"])
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: torch runs a ready AccumulateGrad before any other ready node (its sequence "
-    "number is the largest) and breaks ties as std::priority_queue does; the engine orders "
-    "accumulators by creation",
+@pytest.mark.parametrize(
+    "case", ["cat2", "cat3", "cat4", "cat5", "cat9", "mixed", "early accumulator", "two roots"]
 )
 def test_leaves_accumulate_in_torchs_order(case: str) -> None:
+    """torch runs a ready AccumulateGrad before any other ready node (its sequence number is
+    the largest), and ties come out as ``std::priority_queue`` leaves them (0, 2, 1, 3 for
+    four leaves of one ``cat``), not in creation order."""
     same(lambda t: _accumulation_order(t, case))
