@@ -268,3 +268,27 @@ def test_leaves_accumulate_in_torchs_order(case: str) -> None:
     the largest), and ties come out as ``std::priority_queue`` leaves them (0, 2, 1, 3 for
     four leaves of one ``cat``), not in creation order."""
     same(lambda t: _accumulation_order(t, case))
+
+
+@pytest.mark.parametrize(
+    "pattern", ["LOLOLOLOL", "OOLLLLLLOO", "LLLLLLLLLLLL", "OLOLLLOLLOLLL", "LOOOOOOL"]
+)
+def test_leaves_and_ops_ready_together_run_in_torchs_order(pattern: str) -> None:
+    """One node makes leaves (L) and ops (O) ready at once, in the pattern's order: the
+    accumulators run first, as torch's heap leaves them, then the ops by creation, latest
+    first; each leaf of an op accumulates as soon as that op has run."""
+
+    def program(t: ModuleType) -> list[str]:
+        out: list[str] = []
+        parts = []
+        for i, kind in enumerate(pattern):
+            leaf = t.ones(2, requires_grad=True)
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(f"leaf {i}"))
+            if kind == "O":
+                leaf = leaf * (i + 1)
+                leaf.register_hook(lambda g, i=i: out.append(f"op {i}"))
+            parts.append(leaf)
+        t.cat(parts).sum().backward()
+        return out
+
+    same(program)
