@@ -130,7 +130,8 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
     ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
     but not overlap it otherwise."""
     arr = out._data  # numpy's byte strides are 0 exactly where the element strides are
-    if layout.has_internal_overlap(arr.shape, arr.strides):
+    strides = arr.strides
+    if 0 in strides and layout.has_internal_overlap(arr.shape, strides):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
@@ -164,7 +165,7 @@ def check_result(t: Tensor, result_shape: tuple[int, ...], result_dtype: DType) 
             f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
             f"{list(result_shape)}"
         )
-    if not dtypes.can_cast(result_dtype, t.dtype):
+    if result_dtype is not t.dtype and not dtypes.can_cast(result_dtype, t.dtype):
         raise RuntimeError(
             f"result type {result_dtype.short} can't be cast to the desired output type "
             f"{t.dtype.short}"

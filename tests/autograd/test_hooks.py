@@ -226,3 +226,69 @@ def test_hooks_registered_before_and_after_an_in_place_write() -> None:
         return seen, w.grad
 
     same(program)
+
+
+def _accumulation_order(t: ModuleType, case: str) -> list[Any]:
+    out: list[Any] = []
+    if case.startswith("cat"):
+        leaves = [t.ones(2, requires_grad=True) for _ in range(int(case[3:]))]
+        for i, leaf in enumerate(leaves):
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(i))
+        t.cat(leaves).sum().backward()
+        return out
+    if case == "mixed":  # leaves and ops ready together: both ranks share the queue
+        parts = []
+        for i in range(7):
+            leaf = t.ones(2, requires_grad=True)
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(f"leaf {i}"))
+            if i % 3 == 1:
+                leaf = leaf.exp()
+                leaf.register_hook(lambda g, i=i: out.append(f"exp {i}"))
+            parts.append(leaf)
+        t.cat(parts).sum().backward()
+        return out
+    w = t.ones(2, requires_grad=True)
+    x = t.ones(2, requires_grad=True)
+    w.register_post_accumulate_grad_hook(lambda p: out.append("w accumulated"))
+    keep = w * 2  # noqa: F841 - w's accumulator made now, by a graph left alive
+    m = x.exp()
+    m.register_hook(lambda g: out.append("m's hook"))
+    if case == "two roots":
+        t.autograd.backward([(w * m).sum(), (x * 3).sum(), (w * m).sum()])
+    else:
+        (w * m).sum().backward()
+    return out
+
+
+@pytest.mark.parametrize(
+    "case", ["cat2", "cat3", "cat4", "cat5", "cat9", "mixed", "early accumulator", "two roots"]
+)
+def test_leaves_accumulate_in_torchs_order(case: str) -> None:
+    """torch runs a ready AccumulateGrad before any other ready node (its sequence number is
+    the largest), and ties come out as ``std::priority_queue`` leaves them (0, 2, 1, 3 for
+    four leaves of one ``cat``), not in creation order."""
+    same(lambda t: _accumulation_order(t, case))
+
+
+@pytest.mark.parametrize(
+    "pattern", ["LOLOLOLOL", "OOLLLLLLOO", "LLLLLLLLLLLL", "OLOLLLOLLOLLL", "LOOOOOOL"]
+)
+def test_leaves_and_ops_ready_together_run_in_torchs_order(pattern: str) -> None:
+    """One node makes leaves (L) and ops (O) ready at once, in the pattern's order: the
+    accumulators run first, as torch's heap leaves them, then the ops by creation, latest
+    first; each leaf of an op accumulates as soon as that op has run."""
+
+    def program(t: ModuleType) -> list[str]:
+        out: list[str] = []
+        parts = []
+        for i, kind in enumerate(pattern):
+            leaf = t.ones(2, requires_grad=True)
+            leaf.register_post_accumulate_grad_hook(lambda p, i=i: out.append(f"leaf {i}"))
+            if kind == "O":
+                leaf = leaf * (i + 1)
+                leaf.register_hook(lambda g, i=i: out.append(f"op {i}"))
+            parts.append(leaf)
+        t.cat(parts).sum().backward()
+        return out
+
+    same(program)

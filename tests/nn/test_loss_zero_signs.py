@@ -95,6 +95,24 @@ def test_relu_backward_gradient_strides(layout: str) -> None:
     same(_relu_program("float32", layout, with_strides=True))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("value", [2.0, -2.0, 0.0, np.nan])
+@pytest.mark.parametrize("shape", [(), (20,)])
+def test_relu_backward_keeps_the_gradient_of_a_nan_and_takes_any_shape(
+    dtype: str, value: float, shape: tuple[int, ...]
+) -> None:
+    """torch's kernel zeroes the gradient where ``result <= 0``: a nan result keeps it. A 0-d
+    result's mask is a numpy scalar, not an array: the backward computes it all the same."""
+
+    def program(t):
+        dt = getattr(t, dtype)
+        x = t.full(shape, value, dtype=dt, requires_grad=True)
+        x.relu().backward(t.full(shape, -3.0, dtype=dt))
+        return [x.grad, _signs(x.grad)]
+
+    same(program)
+
+
 def test_deleting_grad_fn_is_refused_and_other_attributes_delete_as_usual() -> None:
     def program(t):
         y = t.ones(2, requires_grad=True) * 2

@@ -238,3 +238,25 @@ def test_relu_backward_mask_writes_into_its_own_buffer_only_in_the_same_layout(
     np.testing.assert_array_equal(got.view(np.uint32), expected.view(np.uint32))
     keep = np.negative(mask, dtype=np.int32)
     assert got.strides == np.bitwise_and(g.view(np.int32), keep).strides
+
+
+@pytest.mark.parametrize("layouts", ["CC", "FF", "CF", "FC"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_relu_backward_mask_of_the_dropped_entries_is_np_where_bit_for_bit(
+    layouts: str, dtype: type
+) -> None:
+    """Given the entries to drop (``result <= 0``, as relu's backward builds it, so that a nan
+    result keeps its gradient), the mask keeps ``grad`` elsewhere: ``np.where(drop, 0, grad)``
+    bit for bit, in the layout of the keeping mask's result."""
+    from ownership.ops.backward_ops import _masked
+
+    rng = np.random.default_rng(12)
+    values = rng.standard_normal((6, 5)).astype(dtype)
+    values.flat[:6] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45]
+    g = np.asarray(values, order=layouts[0])
+    result = np.asarray(np.maximum(values[::-1], 0), order=layouts[1])
+    drop = result <= 0
+    got = _masked(g, drop, where_not=True)
+    bits = {2: np.uint16, 4: np.uint32, 8: np.uint64}[g.itemsize]
+    np.testing.assert_array_equal(got.view(bits), np.where(drop, dtype(0), g).view(bits))
+    assert got.strides == _masked(g, ~drop).strides

@@ -2,7 +2,8 @@
 
 The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
 graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
-ties broken like torch's ready queue: the most recently created node first. Gradients reaching
+in the order of torch's ready queue (:mod:`ownership.autograd.ready_queue`: an accumulator
+first, then the most recently created node). Gradients reaching
 a leaf are summed into its ``.grad`` (which starts as ``None``, under a lock: concurrent backward
 passes lose no update); saved tensors are freed after a node runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
@@ -11,7 +12,6 @@ so a caller's gradient, or one sent down two branches, is never summed into.
 
 from __future__ import annotations
 
-import heapq
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +21,7 @@ import numpy as np
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.autograd.ready_queue import ReadyQueue
 from ownership.autograd.unseen import memory_unseen, tensor_unseen
 from ownership.op_registry import quiet
 
@@ -70,6 +71,19 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     with _ACCUMULATE_LOCK:
         old = var._grad
         if old is None:
+            garr = grad._data
+            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
+            # (numpy's byte strides are 0 exactly where the element strides are)
+            if (
+                not create_graph
+                and garr.strides == var._data.strides
+                and garr.size
+                and 0 not in garr.strides
+                and tensor_unseen(grad, held)
+                and _dense(grad)
+            ):
+                var._grad = grad.detach()
+                return
             dense_var = _dense(var) or var._data.size == 0
             if (
                 not create_graph
@@ -255,24 +269,26 @@ def run_backward(
     for (node, nr), g in zip(root_edges, root_grads, strict=True):
         assert node is not None
         buffers.add(node, nr, g)
-    heap: list[tuple[int, int, Node]] = []
-    for node in dict.fromkeys(root_nodes):
+    queue = ReadyQueue()
+    # torch's graph root passes the root gradients on in order: a root given twice is ready
+    # at its last place
+    for node in reversed(dict.fromkeys(reversed(root_nodes))):
         if deps.get(node) == 0:
-            heapq.heappush(heap, (-node._seq, id(node), node))
+            queue.push(node)
 
     results: list[Any] = [None] * len(input_edges)
     wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        _run(heap, deps, buffers, captures, results, wanted if accumulate else set(), retain_graph)
+        _run(queue, deps, buffers, captures, results, wanted if accumulate else set(), retain_graph)
     finally:
         grad_mode._set(prev)
     return results
 
 
 def _run(
-    heap: list[tuple[int, int, Node]],
+    queue: ReadyQueue,
     deps: dict[Node, int],
     buffers: _Buffers,
     captures: dict[Node, list[tuple[int, int]]],
@@ -284,15 +300,14 @@ def _run(
     never by a variable left over from an earlier node, so that :mod:`ownership.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
     that may write ``.grad`` (None: all of them)."""
-    heappop, heappush = heapq.heappop, heapq.heappush
     pending = buffers.grads
     anomaly = anomaly_mode._state
     held: Node | None = None  # the one node a node made ready, while nothing else is ready
-    while held is not None or heap:
-        if held is not None:  # the heap would pop it next: it is the only ready node
+    while held is not None or queue:
+        if held is not None:  # the queue would pop it next: it is the only ready node
             node, held = held, None
         else:
-            node = heappop(heap)[2]
+            node = queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
         if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
@@ -309,11 +324,15 @@ def _run(
         if is_leaf:
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]
-                if grads[0] is not None and var.grad_fn is not None:
-                    raise RuntimeError("leaf variable has been moved into the graph interior")
                 g0 = grads[0]
+                # grad_fn's slot, read through the property only for a view (which refreshes)
+                if (
+                    g0 is not None
+                    and (var._grad_fn if var._base is None else var.grad_fn) is not None
+                ):
+                    raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
-                _accumulate(var, g0, grad_mode.is_grad_enabled(), 2)  # held by g0 and the callee
+                _accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:
@@ -356,11 +375,11 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if held is None and not heap:
+                if held is None and not queue:
                     held = nxt
-                else:
-                    heappush(heap, (-nxt._seq, id(nxt), nxt))
-        if held is not None and heap:  # more than one ready: the heap orders them
-            heappush(heap, (-held._seq, id(held), held))
-            held = None
+                else:  # more than one ready: all go into the queue, in the order torch's do
+                    if held is not None:
+                        queue.push(held)
+                        held = None
+                    queue.push(nxt)
         outs = []

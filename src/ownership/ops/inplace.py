@@ -66,22 +66,19 @@ def _add_scaled_(
 ) -> Tensor:
     """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
     b = operand(b)
-
-    def scaled() -> Any:
-        rb = raw(b)
-        return rb if alpha == 1 else rb * alpha
+    rb = raw(b)
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, b)
-        out: NDArray[Any] = ufunc(a._data, scaled())
+        out: NDArray[Any] = ufunc(a._data, rb if alpha == 1 else rb * alpha)
         return out
 
     def write(into: NDArray[Any]) -> None:
-        ufunc(into, scaled(), out=into)
+        ufunc(into, rb if alpha == 1 else rb * alpha, out=into)
 
     return run_inplace(
         a,
-        _tensors(b),
+        (b if isinstance(b, Tensor) else None,),  # _tensors(b), without the call
         needs_grad(a, b),
         compute,
         result_dtype(a, b),

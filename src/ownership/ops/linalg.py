@@ -94,24 +94,27 @@ def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype) -> Tensor:
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """2-D matrix product (``MmBackward0``)."""
-    if a._data.ndim != 2:
+    ad, bd = a._data, b._data
+    if ad.ndim != 2:
         raise RuntimeError("self must be a matrix")
-    if b._data.ndim != 2:
+    if bd.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if a._data.shape[1] != b._data.shape[0]:
+    if ad.shape[1] != bd.shape[0]:
         raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a._data.shape[0]}x{a._data.shape[1]} and "
-            f"{b._data.shape[0]}x{b._data.shape[1]})"
+            f"mat1 and mat2 shapes cannot be multiplied ({ad.shape[0]}x{ad.shape[1]} and "
+            f"{bd.shape[0]}x{bd.shape[1]})"
         )
-    _check_dtypes(a, b, "mm")
-    if a.dtype.name == "bool":
+    dt = a.dtype
+    if dt is not b.dtype:
+        _check_dtypes(a, b, "mm")
+    if dt is dtypes.bool_:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
-    out = wrap(a._data @ b._data, a.dtype)
+    out = wrap(ad @ bd, dt)
     if needs_grad(a, b):
         ctx = {
-            "self_sym_sizes": tuple(a._data.shape),
+            "self_sym_sizes": ad.shape,
             "self_sym_strides": a.stride(),
-            "mat2_sym_sizes": tuple(b._data.shape),
+            "mat2_sym_sizes": bd.shape,
             "mat2_sym_strides": b.stride(),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)

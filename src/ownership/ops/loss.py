@@ -15,6 +15,7 @@ from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -55,30 +56,40 @@ def nll_loss(
         raise ValueError(
             f"Expected input batch_size ({n}) to match target batch_size ({tt.shape[0]})."
         )
-    valid = tt != ignore_index
-    every = bool(valid.all())  # no target ignored: the common case, with fewer passes
-    safe = tt if every else np.where(valid, tt, 0)
-    if np.any(safe.view(np.uint64) >= c):  # a negative class reads as a huge unsigned one
-        bad = int(safe[(safe < 0) | (safe >= c)][0])
-        raise IndexError(f"Target {bad} is out of bounds.")
+    # the common case first: every target a class (a negative one reads as a huge unsigned
+    # one) and none ignored, found with one pass when ``ignore_index`` is no class
+    every = np.maximum.reduce(tt.view(np.uint64), axis=None, initial=0) < c and (
+        not 0 <= ignore_index < c or not np.logical_or.reduce(tt == ignore_index, axis=None)
+    )
+    valid: NDArray[Any] | None = None  # which targets count, when some do not
+    safe = tt
+    if not every:
+        valid = tt != ignore_index
+        safe = np.where(valid, tt, 0)
+        if np.any(safe.view(np.uint64) >= c):
+            bad = int(safe[(safe < 0) | (safe >= c)][0])
+            raise IndexError(f"Target {bad} is out of bounds.")
     extra = xx.shape[2:]
     rows = None if extra else np.arange(n)
     picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
-    losses = np.negative(picked) if every else np.where(valid, -picked, 0).astype(x.dtype)
-    total_weight = float(valid.size if every else valid.sum())
+    losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
+    total_weight = float(tt.size if valid is None else valid.sum())
     if red == 0:
         out_arr = losses if batched else losses[0]
     elif red == 2:
-        out_arr = losses.sum()
+        out_arr = _add_reduce(losses, axis=None)
     else:
-        out_arr = losses.sum() / total_weight if total_weight else np.array(np.nan)
+        out_arr = (
+            _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
+        )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad(input):
         shape = x.shape
         onehot = np.zeros(xx.shape, dtype=x.dtype)  # -1 at each kept target, +0 elsewhere
         if extra:
             np.put_along_axis(onehot, safe[:, None], 1, axis=1)
-            onehot *= valid[:, None]
+            if valid is not None:
+                onehot *= valid[:, None]
             np.negative(onehot, out=onehot, where=onehot != 0)
         elif every:
             onehot[rows, safe] = -1.0
@@ -89,10 +100,10 @@ def nll_loss(
         w = total_weight
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            oh = Tensor._wrap(onehot, input.dtype)
             if direct_target_grad(g[0], input.dtype, red):
                 value = Tensor._wrap(_scaled_target_grad(onehot, g[0]._data, w, red), input.dtype)
             else:
+                oh = Tensor._wrap(onehot, input.dtype)
                 with grad_mode.no_grad():
                     gr = g[0]
                     if red == 0:
@@ -104,7 +115,7 @@ def nll_loss(
                     value = _positive_zeros(oh * gr)
 
             def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
-                picked = gg * oh
+                picked = gg * Tensor._wrap(onehot, input.dtype)
                 if red == 0:
                     return picked.sum(1) if batched else picked.sum()
                 return picked.sum() / w if red == 1 and w else picked.sum()

@@ -64,7 +64,9 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         out_arr = x.copy()
     else:
         sh = x - np.maximum.reduce(x, axis=d, keepdims=True, initial=-np.inf)  # np.max's reduce
-        out_arr = sh - np.log(np.exp(sh).sum(axis=d, keepdims=True))
+        total = np.add.reduce(np.exp(sh), axis=d, keepdims=True)  # ndarray.sum's reduce
+        # into the fresh arrays (nobody else holds them): the same values, two arrays fewer
+        out_arr = np.subtract(sh, np.log(total, out=total), out=sh)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad(t):
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
