@@ -207,11 +207,17 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         )
 
     def _view(
-        self, shape: Sequence[builtins.int], strides: Sequence[builtins.int], offset: builtins.int
+        self,
+        shape: Sequence[builtins.int],
+        strides: Sequence[builtins.int],
+        offset: builtins.int,
+        data: NDArray[Any] | None = None,
     ) -> Tensor:
         """A view of this tensor's storage (shares memory and version counter; ``_base`` is the root).
 
         Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
+        ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
+        made by the caller more cheaply (a ``reshape`` of this tensor's array).
         """
         storage = self._lazy_storage
         if storage is None:  # a fresh result's first view: its storage is made now, and shared
@@ -220,7 +226,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         if counter is None:  # likewise its counter
             counter = self._version_counter
         t = object.__new__(Tensor)
-        t._data = layout.strided(storage.buffer, shape, strides, offset)
+        t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
         t._lazy_storage = storage
         t._lazy_counter = counter
         t._offset = offset

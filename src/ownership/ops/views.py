@@ -33,8 +33,11 @@ def _make(
     name: str,
     backward: Any,
     ctx: dict[str, Any],
+    data: Any = None,
 ) -> Tensor:
-    out = t._view(shape, strides, offset)
+    """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``t``
+    needs a gradient (``data``: its numpy array when the caller has made it, see ``Tensor._view``)."""
+    out = t._view(shape, strides, offset, data)
     if needs_grad(t):  # never for an inference tensor: a view of one has no history
         record(out, name, (t,), backward, ctx)
     return out
@@ -44,21 +47,34 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
-Geometry = tuple[tuple[int, ...], tuple[int, ...] | None]
+Geometry = tuple[tuple[int, ...], tuple[int, ...] | None, bool, dict[str, Any]]
+"""What a view of a shape needs: its sizes; its strides (None when no view can have them);
+whether numpy's ``reshape`` of the viewed array makes exactly that view; the saved values of its
+node (``self_sym_sizes``: the viewed sizes)."""
 
 _VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
-"""Sizes and strides of views already computed, by the viewed array's sizes, byte strides and
-item size and the sizes asked for (all Python ints): both rules are pure functions of these."""
+"""Geometries already computed, by the viewed array's sizes, byte strides and item size and the
+sizes asked for (all Python ints): every part of a geometry is a pure function of these."""
 _VIEW_GEOMETRY_LIMIT = 4096
 
 
+def _by_reshape(arr: Any, new: tuple[int, ...], strides: tuple[int, ...] | None) -> bool:
+    """Whether ``arr.reshape(new)`` is the view with these element strides: numpy reshapes a
+    C-contiguous array without copying, to row-major strides, which are often torch's too."""
+    if strides is None or not arr.flags.c_contiguous:
+        return False
+    item = arr.itemsize
+    return bool(arr.reshape(new).strides == tuple(s * item for s in strides))
+
+
 def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
-    """The sizes of ``t.view(*shape)`` and its strides, None when no view can have them
-    (torch's rules; torch's error for sizes that do not fit).
+    """The geometry of ``t.view(*shape)`` (torch's rules; torch's error for sizes that do not fit).
 
     An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
     A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
-    always right; only requests of Python ints are remembered (no tensor kept alive)."""
+    always right; only requests of Python ints are remembered (no tensor kept alive). A remembered
+    geometry's saved values are shared by the nodes of its views (no node changes them) and its
+    tuples outlive a collection: a view then adds no new object for the cyclic GC to traverse."""
     arr = t._data
     key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
     if key is not None:
@@ -70,29 +86,23 @@ def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
             return found
     new = layout.infer_size(_shape_arg(shape), t.numel())
     strides = layout.view_strides(arr.shape, t.stride(), new)
+    geometry = new, strides, _by_reshape(arr, new, strides), {"self_sym_sizes": arr.shape}
     flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
     if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
         if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
             _VIEW_GEOMETRY.clear()
-        _VIEW_GEOMETRY[key] = new, strides
-    return new, strides
+        _VIEW_GEOMETRY[key] = geometry
+    return geometry
 
 
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     touch_history(t)
-    new, strides = _view_geometry(t, shape)
+    new, strides, by_reshape, saved = _view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
-    return _make(
-        t,
-        new,
-        strides,
-        t._offset,
-        "ViewBackward0",
-        _bw_view,
-        {"self_sym_sizes": t._data.shape},
-    )
+    data = t._data.reshape(new) if by_reshape else None
+    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, data)
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
@@ -102,17 +112,11 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     touch_history(t)
-    new, strides = _view_geometry(t, shape)
+    new, strides, by_reshape, saved = _view_geometry(t, shape)
     if strides is not None:
-        return _make(
-            t,
-            new,
-            strides,
-            t._offset,
-            "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0",
-            _bw_view,
-            {"self_sym_sizes": tuple(t._data.shape)},
-        )
+        name = "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0"
+        data = t._data.reshape(new) if by_reshape else None
+        return _make(t, new, strides, t._offset, name, _bw_view, saved, data)
     c = OPS["clone"](t)
     out = Tensor._wrap(c._data.reshape(new), t.dtype)
     if needs_grad(c):
