@@ -77,6 +77,19 @@ def needs_grad(*ts: Any) -> bool:
     return wanted and not all_inference
 
 
+def needs_grad_of(t: Tensor) -> bool:
+    """``needs_grad(t)`` for one tensor, without the general loop (a view op's one operand)."""
+    if not _state.enabled or inference_mode._state.enabled:
+        return False
+    counter = t._lazy_counter
+    if counter is not None and counter.inference:
+        return False
+    if t._requires_grad:
+        return True
+    base = t._base
+    return base is not None and base._requires_grad
+
+
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 

@@ -16,7 +16,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.layout import Size
 from ownership.op_registry import OPS
-from ownership.ops.common import needs_grad, record, touch_history
+from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
 
 
 def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
@@ -38,7 +38,7 @@ def _make(
     """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``t``
     needs a gradient (``data``: its numpy array when the caller has made it, see ``Tensor._view``)."""
     out = t._view(shape, strides, offset, data)
-    if needs_grad(t):  # never for an inference tensor: a view of one has no history
+    if needs_grad_of(t):  # never for an inference tensor: a view of one has no history
         record(out, name, (t,), backward, ctx)
     return out
 
