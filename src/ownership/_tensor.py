@@ -387,9 +387,10 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves)."""
-        if self._base is not None and self._view_version != self._version_counter.value:
+        counter = self._lazy_counter  # a view's is made with it (``_view``): no property read
+        if self._base is not None and counter is not None and self._view_version != counter.value:
             refresh_view_grad_fn(self)
-        return self._grad_fn
+        return self._history  # the slot of ``_grad_fn``, without the property
 
     @grad_fn.setter
     def grad_fn(self, value: Any) -> None:

@@ -96,7 +96,13 @@ def touch_history(t: Tensor) -> None:
     torch collects an op's input edges before computing, so a view whose base changed since it
     was made raises its rebase error before, e.g., a view-size error of the op itself.
     """
-    if t._base is not None and _state.enabled and t._view_version != t._version_counter.value:
+    # a view's counter is made with it (``Tensor._view``): read from its slot, no property
+    if (
+        t._base is not None
+        and _state.enabled
+        and (counter := t._lazy_counter) is not None
+        and t._view_version != counter.value
+    ):
         t.grad_fn  # noqa: B018 - refreshing is the point
 
 

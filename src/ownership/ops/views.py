@@ -13,9 +13,10 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.layout import Size
 from ownership.op_registry import OPS
+from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
 
 
@@ -23,6 +24,17 @@ def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
     if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
         return tuple(int(s) for s in shape[0])
     return tuple(int(s) for s in shape)
+
+
+def _edge(t: Tensor) -> Edge | None:
+    """The edge a view of ``t`` records, None when it records none (see ``needs_grad_of``).
+
+    Read first, as torch collects an op's input edges before computing: reading it refreshes a
+    stale view's history (``touch_history``), so a rebase error comes before the op's own."""
+    if needs_grad_of(t):
+        return gradient_edge(t)
+    touch_history(t)
+    return None
 
 
 def _make(
@@ -33,13 +45,19 @@ def _make(
     name: str,
     backward: Any,
     ctx: dict[str, Any],
+    edge: Edge | None,
     data: Any = None,
 ) -> Tensor:
-    """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``t``
-    needs a gradient (``data``: its numpy array when the caller has made it, see ``Tensor._view``)."""
+    """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``edge``
+    (from :func:`_edge`) is given (``data``: its numpy array when the caller has made it, see
+    ``Tensor._view``)."""
     out = t._view(shape, strides, offset, data)
-    if needs_grad_of(t):  # never for an inference tensor: a view of one has no history
-        record(out, name, (t,), backward, ctx)
+    if edge is not None:
+        # ``record(out, name, (t,), backward, ctx)`` with the edge already read: the step every
+        # view repeats (test_view_fast_path checks the two make the same node)
+        dt = t.dtype
+        out._history = OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,))
+        out._requires_grad = True
     return out
 
 
@@ -97,12 +115,12 @@ def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
 
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
-    touch_history(t)
+    edge = _edge(t)
     new, strides, by_reshape, saved = _view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
     data = t._data.reshape(new) if by_reshape else None
-    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, data)
+    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
@@ -111,12 +129,12 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     The view of a contiguous tensor is ``ViewBackward0``; of a non-contiguous one that still
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
-    touch_history(t)
+    edge = _edge(t)
     new, strides, by_reshape, saved = _view_geometry(t, shape)
     if strides is not None:
         name = "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0"
         data = t._data.reshape(new) if by_reshape else None
-        return _make(t, new, strides, t._offset, name, _bw_view, saved, data)
+        return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
     out = Tensor._wrap(c._data.reshape(new), t.dtype)
     if needs_grad(c):
@@ -148,13 +166,20 @@ def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def transpose_2d(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     st = t.stride()
     return _make(
-        t, tuple(reversed(t._data.shape)), tuple(reversed(st)), t._offset, "TBackward0", _bw_t, {}
+        t,
+        tuple(reversed(t._data.shape)),
+        tuple(reversed(st)),
+        t._offset,
+        "TBackward0",
+        _bw_t,
+        {},
+        edge,
     )
 
 
@@ -168,7 +193,7 @@ def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     given = _shape_arg(dims)
     ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
@@ -189,6 +214,7 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
         "PermuteBackward0",
         _bw_permute,
         {"dims": ds},
+        edge,
     )
 
 
@@ -230,7 +256,7 @@ def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (``TransposeBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
@@ -245,6 +271,7 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
         "TransposeBackward0",
         _bw_transpose,
         {"dim0": a, "dim1": b},
+        edge,
     )
 
 
@@ -256,11 +283,11 @@ def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     new = _shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
         ctx = {"self_sym_sizes": ()}
-        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx)
+        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
     st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
@@ -272,6 +299,7 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
         "ExpandBackward0",
         _bw_expand,
         {"self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -281,7 +309,7 @@ def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim (``UnsqueezeBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
     shape, st = list(t._data.shape), list(t.stride())
@@ -289,13 +317,13 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
     shape.insert(d, 1)
     st.insert(d, new_stride)
     return _make(
-        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}
+        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}, edge
     )
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     shape, st = t._data.shape, t.stride()
     if dim is None:
@@ -312,7 +340,14 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
     return _make(
-        t, tuple(shape[i] for i in keep), tuple(st[i] for i in keep), t._offset, name, _bw_view, ctx
+        t,
+        tuple(shape[i] for i in keep),
+        tuple(st[i] for i in keep),
+        t._offset,
+        name,
+        _bw_view,
+        ctx,
+        edge,
     )
 
 
@@ -322,19 +357,20 @@ def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int]:
-    """``dim`` wrapped and its size, for ``op`` on one dim; a 0-dim tensor is torch's IndexError."""
-    touch_history(t)
+def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int, Edge | None]:
+    """``dim`` wrapped, its size and the edge of ``t`` (:func:`_edge`, read first), for ``op`` on
+    one dim; a 0-dim tensor is torch's IndexError."""
+    edge = _edge(t)
     nd = t._data.ndim
     if nd == 0:
         raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
     d = layout.wrap_dim(dim, nd)
-    return d, t._data.shape[d]
+    return d, t._data.shape[d], edge
 
 
 def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
     """Basic slicing of one dim (``SliceBackward0``)."""
-    d, size = _one_dim(t, dim, "slice")
+    d, size, edge = _one_dim(t, dim, "slice")
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError("step must be greater than zero")
@@ -353,6 +389,7 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
         "SliceBackward0",
         _bw_slice,
         {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -384,7 +421,7 @@ def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
     """One index of ``dim``, removing it (``SelectBackward0``)."""
-    d, size = _one_dim(t, dim, "select")
+    d, size, edge = _one_dim(t, dim, "select")
     i = int(index)
     if i < -size or i >= size:
         if from_indexing:
@@ -405,6 +442,7 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
         "SelectBackward0",
         _bw_select,
         {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -418,4 +456,5 @@ def alias(t: Tensor) -> Tensor:
         "AliasBackward0",
         lambda node, s, g: (g[0],),
         {},
+        gradient_edge(t) if needs_grad_of(t) else None,
     )
