@@ -376,3 +376,8 @@ def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
     )
     assert node.input_dtypes is want.input_dtypes
     assert (y.requires_grad, y.is_leaf, y._output_nr) == (ref.requires_grad, ref.is_leaf, 0)
+    assert (y._base, y._creation_meta, y._view_version) == (
+        ref._base,
+        ref._creation_meta,
+        ref._view_version,
+    )

@@ -51,7 +51,7 @@ def _make(
     """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``edge``
     (from :func:`_edge`) is given (``data``: its numpy array when the caller has made it, see
     ``Tensor._view``)."""
-    out = t._view(shape, strides, offset, data)
+    out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
         # ``record(out, name, (t,), backward, ctx)`` with the edge already read: the step every
         # view repeats (test_view_fast_path checks the two make the same node)
