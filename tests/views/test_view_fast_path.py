@@ -5,6 +5,7 @@ argument form."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -346,25 +347,40 @@ def test_every_view_op_reads_a_stale_views_history_first_as_torch(
 
 
 @pytest.mark.parametrize("op", sorted(VIEW_OPS))
-@pytest.mark.parametrize("kind", ["leaf", "non_leaf", "view", "no_grad"])
+@pytest.mark.parametrize(
+    "kind",
+    ["leaf", "non_leaf", "view", "of_no_grad_view", "detached", "no_grad_mode", "inference_mode"],
+)
 def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
     """The node a view op attaches itself (its input's edge read first) is the node
     :func:`ownership.ops.common.record` attaches for the same op: name, edges, saved values,
-    backward, input dtypes (the same shared tuple), and the output's autograd flags."""
+    backward, input dtypes (the same shared tuple), and the output's autograd flags, base and
+    creation meta (also of a view not recorded: made under ``no_grad``, ``inference_mode``)."""
     from ownership.ops.common import record
 
     x = ownership.arange(12.0).requires_grad_()
     if kind != "leaf":
         x = x.clone().view(3, 4) if kind == "view" else x.clone()
+    if kind == "of_no_grad_view":  # a view of a view made under no_grad keeps its creation meta
+        with ownership.no_grad():
+            x = x.view(12)
     x = x.view(3, 4)
-    if kind == "no_grad":
+    if kind == "detached":
         x = x.detach()
-    y = VIEW_OPS[op][0](x)
+    mode = {"no_grad_mode": ownership.no_grad, "inference_mode": ownership.inference_mode}
+    with mode.get(kind, contextlib.nullcontext)():
+        y = VIEW_OPS[op][0](x)
+        ref = x._view(y.shape, y.stride(), y.storage_offset())
+    assert (y._base, y._creation_meta, y._view_version) == (
+        ref._base,
+        ref._creation_meta,
+        ref._view_version,
+    )
     node = y.grad_fn
-    if kind == "no_grad":
-        assert node is None and not y.requires_grad
+    if kind in mode or kind == "detached":
+        assert node is None and ref.grad_fn is None
+        assert y.requires_grad == ref.requires_grad
         return
-    ref = x._view(y.shape, y.stride(), y.storage_offset())
     record(ref, node.name(), (x,), node._backward, node._ctx)
     want = ref.grad_fn
     assert (node.name(), node.next_functions, node._ctx, node._backward, node.num_outputs) == (
@@ -376,8 +392,3 @@ def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
     )
     assert node.input_dtypes is want.input_dtypes
     assert (y.requires_grad, y.is_leaf, y._output_nr) == (ref.requires_grad, ref.is_leaf, 0)
-    assert (y._base, y._creation_meta, y._view_version) == (
-        ref._base,
-        ref._creation_meta,
-        ref._view_version,
-    )
