@@ -392,3 +392,44 @@ def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
     )
     assert node.input_dtypes is want.input_dtypes
     assert (y.requires_grad, y.is_leaf, y._output_nr) == (ref.requires_grad, ref.is_leaf, 0)
+
+
+TENSORS: dict[str, Any] = {
+    "leaf_requiring_grad": lambda t: t.arange(4.0).requires_grad_(),
+    "plain_leaf": lambda t: t.arange(4.0),
+    "non_leaf": lambda t: t.arange(4.0).requires_grad_() * 2,
+    "view_of_leaf": lambda t: t.arange(4.0).requires_grad_().view(2, 2),
+    "detached": lambda t: t.arange(4.0).requires_grad_().detach(),
+    "int64": lambda t: t.arange(4),
+}
+
+
+@pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])
+@pytest.mark.parametrize(
+    "kind",
+    [*TENSORS, "no_grad_view", "inference_tensor", "inference_requiring_grad", "fresh_result"],
+)
+def test_needs_grad_of_one_tensor_is_needs_grad(kind: str, mode: str) -> None:
+    """:func:`~ownership.ops.common.needs_grad_of` (one tensor, no loop) is ``needs_grad`` of it,
+    for every kind of tensor, in every grad mode."""
+    from ownership.ops.common import needs_grad, needs_grad_of
+
+    t = ownership
+    if kind == "no_grad_view":
+        with t.no_grad():
+            x = t.arange(4.0).requires_grad_().view(2, 2)
+    elif kind.startswith("inference"):
+        with t.inference_mode():
+            x = t.ones(4, requires_grad=kind == "inference_requiring_grad")
+    elif kind == "fresh_result":  # storage and counter not made yet
+        x = t.arange(4.0) + 1
+    else:
+        x = TENSORS[kind](t)
+    with contextlib.ExitStack() as modes:
+        if mode == "no_grad":
+            modes.enter_context(t.no_grad())
+        if mode.startswith("inference"):
+            modes.enter_context(t.inference_mode())
+        if mode == "inference_enable_grad":
+            modes.enter_context(t.enable_grad())
+        assert needs_grad_of(x) == needs_grad(x)
