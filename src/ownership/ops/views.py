@@ -14,16 +14,10 @@ import numpy as np
 from ownership import layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
-from ownership.layout import Size
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
-
-
-def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
-    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
-        return tuple(int(s) for s in shape[0])
-    return tuple(int(s) for s in shape)
+from ownership.ops.view_geometry import shape_arg, view_geometry
 
 
 def _edge(t: Tensor) -> Edge | None:
@@ -65,58 +59,10 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
-Geometry = tuple[tuple[int, ...], tuple[int, ...] | None, bool, dict[str, Any]]
-"""What a view of a shape needs: its sizes; its strides (None when no view can have them);
-whether numpy's ``reshape`` of the viewed array makes exactly that view; the saved values of its
-node (``self_sym_sizes``: the viewed sizes)."""
-
-_VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
-"""Geometries already computed, by the viewed array's sizes, byte strides and item size and the
-sizes asked for (all Python ints): every part of a geometry is a pure function of these."""
-_VIEW_GEOMETRY_LIMIT = 4096
-
-
-def _by_reshape(arr: Any, new: tuple[int, ...], strides: tuple[int, ...] | None) -> bool:
-    """Whether ``arr.reshape(new)`` is the view with these element strides: numpy reshapes a
-    C-contiguous array without copying, to row-major strides, which are often torch's too."""
-    if strides is None or not arr.flags.c_contiguous:
-        return False
-    item = arr.itemsize
-    return bool(arr.reshape(new).strides == tuple(s * item for s in strides))
-
-
-def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
-    """The geometry of ``t.view(*shape)`` (torch's rules; torch's error for sizes that do not fit).
-
-    An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
-    A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
-    always right; only requests of Python ints are remembered (no tensor kept alive). A remembered
-    geometry's saved values are shared by the nodes of its views (no node changes them) and its
-    tuples outlive a collection: a view then adds no new object for the cyclic GC to traverse."""
-    arr = t._data
-    key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
-    if key is not None:
-        try:
-            found = _VIEW_GEOMETRY.get(key)
-        except TypeError:  # a list in the request: not remembered
-            found = key = None
-        if found is not None:
-            return found
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(arr.shape, t.stride(), new)
-    geometry = new, strides, _by_reshape(arr, new, strides), {"self_sym_sizes": arr.shape}
-    flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
-    if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
-        if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
-            _VIEW_GEOMETRY.clear()
-        _VIEW_GEOMETRY[key] = geometry
-    return geometry
-
-
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     edge = _edge(t)
-    new, strides, by_reshape, saved = _view_geometry(t, shape)
+    new, strides, by_reshape, saved = view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
     data = t._data.reshape(new) if by_reshape else None
@@ -130,7 +76,7 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     edge = _edge(t)
-    new, strides, by_reshape, saved = _view_geometry(t, shape)
+    new, strides, by_reshape, saved = view_geometry(t, shape)
     if strides is not None:
         name = "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0"
         data = t._data.reshape(new) if by_reshape else None
@@ -195,7 +141,7 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
     edge = _edge(t)
     nd = t._data.ndim
-    given = _shape_arg(dims)
+    given = shape_arg(dims)
     ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
     if sorted(ds) != list(range(nd)):
         raise RuntimeError(
@@ -284,7 +230,7 @@ def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
 def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     edge = _edge(t)
-    new = _shape_arg(sizes)
+    new = shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
         ctx = {"self_sym_sizes": ()}
         return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
