@@ -43,7 +43,7 @@ def _make(
     data: Any = None,
 ) -> Tensor:
     """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``edge``
-    (from :func:`_edge`) is given (``data``: its numpy array when the caller has made it, see
+    (from ``_edge``) is given (``data``: its numpy array when the caller has made it, see
     ``Tensor._view``)."""
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
@@ -304,7 +304,7 @@ def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
 
 
 def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int, Edge | None]:
-    """``dim`` wrapped, its size and the edge of ``t`` (:func:`_edge`, read first), for ``op`` on
+    """``dim`` wrapped, its size and the edge of ``t`` (``_edge``, read first), for ``op`` on
     one dim; a 0-dim tensor is torch's IndexError."""
     edge = _edge(t)
     nd = t._data.ndim
