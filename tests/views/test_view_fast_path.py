@@ -258,3 +258,20 @@ def test_a_view_made_by_reshape_is_the_view_made_from_the_storage(source: str, m
             assert _array_facts(y._data) == _array_facts(made), (rounds, args, kwargs)
     if source in ("contiguous", "matrix", "int64", "size_one_dims"):
         assert any(g[2] for g in view_ops._VIEW_GEOMETRY.values()), "no view made by reshape"
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_a_remembered_geometry_says_whether_the_viewed_tensor_is_contiguous(source: str) -> None:
+    """The contiguity a geometry remembers (it names ``reshape``'s node) is the viewed tensor's
+    own ``is_contiguous()``, cold and warm, for every size request that fits."""
+    view_ops._VIEW_GEOMETRY.clear()
+    x = SOURCES[source](ownership)
+    for rounds in ("cold", "warm"):
+        for args, kwargs in FORMS:
+            if kwargs or not all(type(a) in (int, tuple, list) for a in args):
+                continue
+            try:
+                geometry = view_ops.view_geometry(x, args)
+            except (RuntimeError, TypeError):  # sizes that do not fit, or not sizes
+                continue
+            assert geometry[4] == x.is_contiguous(), (rounds, args)

@@ -21,10 +21,11 @@ def shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
     return tuple(int(s) for s in shape)
 
 
-Geometry = tuple[tuple[int, ...], tuple[int, ...] | None, bool, dict[str, Any]]
+Geometry = tuple[tuple[int, ...], tuple[int, ...] | None, bool, dict[str, Any], bool]
 """What a view of a shape needs: its sizes; its strides (None when no view can have them);
 whether numpy's ``reshape`` of the viewed array makes exactly that view; the saved values of its
-node (``self_sym_sizes``: the viewed sizes)."""
+node (``self_sym_sizes``: the viewed sizes); whether the viewed tensor is contiguous (torch's
+rule, ``Tensor.is_contiguous``: it names ``reshape``'s node)."""
 
 _VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
 """Geometries already computed, by the viewed array's sizes, byte strides and item size and the
@@ -59,8 +60,11 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
         if found is not None:
             return found
     new = layout.infer_size(shape_arg(shape), t.numel())
-    strides = layout.view_strides(arr.shape, t.stride(), new)
-    geometry = new, strides, _by_reshape(arr, new, strides), {"self_sym_sizes": arr.shape}
+    viewed = t.stride()
+    strides = layout.view_strides(arr.shape, viewed, new)
+    saved = {"self_sym_sizes": arr.shape}
+    contiguous = layout.is_contiguous(arr.shape, viewed)
+    geometry = new, strides, _by_reshape(arr, new, strides), saved, contiguous
     flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
     if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
         if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:

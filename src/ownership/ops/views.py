@@ -62,7 +62,7 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     edge = _edge(t)
-    new, strides, by_reshape, saved = view_geometry(t, shape)
+    new, strides, by_reshape, saved, _ = view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
     data = t._data.reshape(new) if by_reshape else None
@@ -76,9 +76,9 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     edge = _edge(t)
-    new, strides, by_reshape, saved = view_geometry(t, shape)
+    new, strides, by_reshape, saved, contiguous = view_geometry(t, shape)
     if strides is not None:
-        name = "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0"
+        name = "ViewBackward0" if contiguous else "ReshapeAliasBackward0"
         data = t._data.reshape(new) if by_reshape else None
         return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
