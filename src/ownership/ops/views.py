@@ -48,7 +48,7 @@ def _make(
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
         # ``record(out, name, (t,), backward, ctx)`` with the edge already read: the step every
-        # view repeats (test_view_fast_path checks the two make the same node)
+        # view repeats (test_view_recording checks the two make the same node)
         dt = t.dtype
         out._history = OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,))
         out._requires_grad = True
