@@ -207,11 +207,20 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         )
 
     def _view(
-        self, shape: Sequence[builtins.int], strides: Sequence[builtins.int], offset: builtins.int
+        self,
+        shape: Sequence[builtins.int],
+        strides: Sequence[builtins.int],
+        offset: builtins.int,
+        data: NDArray[Any] | None = None,
+        recorded: builtins.bool = False,
     ) -> Tensor:
         """A view of this tensor's storage (shares memory and version counter; ``_base`` is the root).
 
         Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
+        ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
+        made by the caller more cheaply (a ``reshape`` of this tensor's array). ``recorded``: the
+        caller records the view, so it has found grad mode on, inference mode off and this
+        tensor a normal one (``ops.common.needs_grad_of``): the modes are not read again.
         """
         storage = self._lazy_storage
         if storage is None:  # a fresh result's first view: its storage is made now, and shared
@@ -220,7 +229,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         if counter is None:  # likewise its counter
             counter = self._version_counter
         t = object.__new__(Tensor)
-        t._data = layout.strided(storage.buffer, shape, strides, offset)
+        t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
         t._lazy_storage = storage
         t._lazy_counter = counter
         t._offset = offset
@@ -229,7 +238,11 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
-        if counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
+        if recorded:  # a view made in grad mode: its base's creation meta
+            base = self._base
+            t._base = base if base is not None else self
+            t._creation_meta = self._creation_meta
+        elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
             t._creation_meta = PLAIN
         else:
@@ -381,9 +394,10 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves)."""
-        if self._base is not None and self._view_version != self._version_counter.value:
+        counter = self._lazy_counter  # a view's is made with it (``_view``): no property read
+        if self._base is not None and counter is not None and self._view_version != counter.value:
             refresh_view_grad_fn(self)
-        return self._grad_fn
+        return self._history  # the slot of ``_grad_fn``, without the property
 
     @grad_fn.setter
     def grad_fn(self, value: Any) -> None:

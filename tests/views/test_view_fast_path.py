@@ -13,7 +13,7 @@ import pytest
 import ownership
 from ownership import layout
 from ownership import signatures as sig
-from ownership.ops import views as view_ops
+from ownership.ops import view_geometry as view_ops
 
 from support.differential import same
 
@@ -26,6 +26,9 @@ SOURCES = {
     "sliced": lambda t: t.arange(48.0).view(4, 12)[:, 2:8],
     "stepped": lambda t: t.arange(48.0).view(4, 12)[:, ::2],
     "size_one_dims": lambda t: t.arange(24.0).view(4, 1, 6, 1),
+    # row-major by numpy's flags, yet a size-1 dim's stride is not the row-major one
+    "row_of_column": lambda t: t.arange(24.0).view(24, 1).t(),
+    "size_one_moved": lambda t: t.arange(24.0).view(4, 6, 1).permute(2, 0, 1),
     "expanded": lambda t: t.arange(6.0).view(6, 1).expand(6, 4),
     "expanded_rows": lambda t: t.arange(4.0).expand(6, 4),
     "int64": lambda t: t.arange(24),
@@ -54,6 +57,8 @@ FORMS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     (([],), {}),
     ((1,), {}),
     ((1, 1), {}),
+    ((1, 24), {}),
+    ((1, -1, 1), {}),
     ((-1, 1), {}),
     ((0,), {}),
     ((0, 4), {}),
@@ -215,3 +220,58 @@ def test_remembered_geometry_keeps_no_tensor_alive_and_stays_bounded() -> None:
     for n in range(1, view_ops._VIEW_GEOMETRY_LIMIT + 10):
         ownership.zeros(n).view(-1, 1)
     assert len(view_ops._VIEW_GEOMETRY) <= view_ops._VIEW_GEOMETRY_LIMIT
+
+
+def _array_facts(arr: Any) -> Any:
+    """Everything of a numpy view the engine or a user can see."""
+    return (
+        type(arr),
+        arr.shape,
+        arr.strides,
+        arr.dtype,
+        arr.__array_interface__["data"][0],
+        arr.base,
+        arr.flags.writeable,
+        arr.flags.owndata,
+    )
+
+
+@pytest.mark.parametrize("method", ["view", "reshape"])
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_a_view_made_by_reshape_is_the_view_made_from_the_storage(source: str, method: str) -> None:
+    """Where numpy's ``reshape`` makes a view's array (the remembered geometry says when), it is
+    the array :func:`ownership.layout.strided` makes over the storage buffer with the sizes and
+    strides of torch's rules, fact for fact."""
+    view_ops._VIEW_GEOMETRY.clear()
+    x = SOURCES[source](ownership)
+    for rounds in ("cold", "warm"):
+        for args, kwargs in FORMS:
+            try:
+                y = getattr(x, method)(*args, **kwargs)
+            except (RuntimeError, TypeError):
+                continue
+            if y._base is None:  # a reshape that copied
+                continue
+            as_view = {"size": kwargs["shape"]} if "shape" in kwargs else kwargs
+            new, strides, offset = _slow(x, args, as_view)
+            made = layout.strided(x._storage.buffer, new, strides, offset)
+            assert _array_facts(y._data) == _array_facts(made), (rounds, args, kwargs)
+    if source in ("contiguous", "matrix", "int64", "size_one_dims"):
+        assert any(g[2] for g in view_ops._VIEW_GEOMETRY.values()), "no view made by reshape"
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_a_remembered_geometry_says_whether_the_viewed_tensor_is_contiguous(source: str) -> None:
+    """The contiguity a geometry remembers (it names ``reshape``'s node) is the viewed tensor's
+    own ``is_contiguous()``, cold and warm, for every size request that fits."""
+    view_ops._VIEW_GEOMETRY.clear()
+    x = SOURCES[source](ownership)
+    for rounds in ("cold", "warm"):
+        for args, kwargs in FORMS:
+            if kwargs or not all(type(a) in (int, tuple, list) for a in args):
+                continue
+            try:
+                geometry = view_ops.view_geometry(x, args)
+            except (RuntimeError, TypeError):  # sizes that do not fit, or not sizes
+                continue
+            assert geometry[4] == x.is_contiguous(), (rounds, args)

@@ -77,13 +77,32 @@ def needs_grad(*ts: Any) -> bool:
     return wanted and not all_inference
 
 
+def needs_grad_of(t: Tensor) -> bool:
+    """``needs_grad(t)`` for one tensor, without the general loop (a view op's one operand)."""
+    if not _state.enabled or inference_mode._state.enabled:
+        return False
+    counter = t._lazy_counter
+    if counter is not None and counter.inference:
+        return False
+    if t._requires_grad:
+        return True
+    base = t._base
+    return base is not None and base._requires_grad
+
+
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 
     torch collects an op's input edges before computing, so a view whose base changed since it
     was made raises its rebase error before, e.g., a view-size error of the op itself.
     """
-    if t._base is not None and _state.enabled and t._view_version != t._version_counter.value:
+    # a view's counter is made with it (``Tensor._view``): read from its slot, no property
+    if (
+        t._base is not None
+        and _state.enabled
+        and (counter := t._lazy_counter) is not None
+        and t._view_version != counter.value
+    ):
         t.grad_fn  # noqa: B018 - refreshing is the point
 
 

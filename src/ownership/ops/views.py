@@ -13,16 +13,22 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.layout import Size
+from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
-from ownership.ops.common import needs_grad, record, touch_history
+from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
+from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
+from ownership.ops.view_geometry import shape_arg, view_geometry
 
 
-def _shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
-    if len(shape) == 1 and isinstance(shape[0], tuple | list | Size):
-        return tuple(int(s) for s in shape[0])
-    return tuple(int(s) for s in shape)
+def _edge(t: Tensor) -> Edge | None:
+    """The edge a view of ``t`` records, None when it records none (see ``needs_grad_of``).
+
+    Read first, as torch collects an op's input edges before computing: reading it refreshes a
+    stale view's history (``touch_history``), so a rebase error comes before the op's own."""
+    if needs_grad_of(t):
+        return gradient_edge(t)
+    touch_history(t)
+    return None
 
 
 def _make(
@@ -33,10 +39,19 @@ def _make(
     name: str,
     backward: Any,
     ctx: dict[str, Any],
+    edge: Edge | None,
+    data: Any = None,
 ) -> Tensor:
-    out = t._view(shape, strides, offset)
-    if needs_grad(t):  # never for an inference tensor: a view of one has no history
-        record(out, name, (t,), backward, ctx)
+    """The view of ``t`` with these sizes, strides and offset, recorded as ``name`` when ``edge``
+    (from ``_edge``) is given (``data``: its numpy array when the caller has made it, see
+    ``Tensor._view``)."""
+    out = t._view(shape, strides, offset, data, edge is not None)
+    if edge is not None:
+        # ``record(out, name, (t,), backward, ctx)`` with the edge already read: the step every
+        # view repeats (test_view_recording checks the two make the same node)
+        dt = t.dtype
+        out._history = OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,))
+        out._requires_grad = True
     return out
 
 
@@ -44,55 +59,14 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
-Geometry = tuple[tuple[int, ...], tuple[int, ...] | None]
-
-_VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
-"""Sizes and strides of views already computed, by the viewed array's sizes, byte strides and
-item size and the sizes asked for (all Python ints): both rules are pure functions of these."""
-_VIEW_GEOMETRY_LIMIT = 4096
-
-
-def _view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
-    """The sizes of ``t.view(*shape)`` and its strides, None when no view can have them
-    (torch's rules; torch's error for sizes that do not fit).
-
-    An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
-    A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
-    always right; only requests of Python ints are remembered (no tensor kept alive)."""
-    arr = t._data
-    key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
-    if key is not None:
-        try:
-            found = _VIEW_GEOMETRY.get(key)
-        except TypeError:  # a list in the request: not remembered
-            found = key = None
-        if found is not None:
-            return found
-    new = layout.infer_size(_shape_arg(shape), t.numel())
-    strides = layout.view_strides(arr.shape, t.stride(), new)
-    flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
-    if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
-        if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
-            _VIEW_GEOMETRY.clear()
-        _VIEW_GEOMETRY[key] = new, strides
-    return new, strides
-
-
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
-    touch_history(t)
-    new, strides = _view_geometry(t, shape)
+    edge = _edge(t)
+    new, strides, by_reshape, saved, _ = view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
-    return _make(
-        t,
-        new,
-        strides,
-        t._offset,
-        "ViewBackward0",
-        _bw_view,
-        {"self_sym_sizes": t._data.shape},
-    )
+    data = t._data.reshape(new) if by_reshape else None
+    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
@@ -101,18 +75,12 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     The view of a contiguous tensor is ``ViewBackward0``; of a non-contiguous one that still
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
-    touch_history(t)
-    new, strides = _view_geometry(t, shape)
+    edge = _edge(t)
+    new, strides, by_reshape, saved, contiguous = view_geometry(t, shape)
     if strides is not None:
-        return _make(
-            t,
-            new,
-            strides,
-            t._offset,
-            "ViewBackward0" if t.is_contiguous() else "ReshapeAliasBackward0",
-            _bw_view,
-            {"self_sym_sizes": tuple(t._data.shape)},
-        )
+        name = "ViewBackward0" if contiguous else "ReshapeAliasBackward0"
+        data = t._data.reshape(new) if by_reshape else None
+        return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
     out = Tensor._wrap(c._data.reshape(new), t.dtype)
     if needs_grad(c):
@@ -144,13 +112,20 @@ def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def transpose_2d(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
     st = t.stride()
     return _make(
-        t, tuple(reversed(t._data.shape)), tuple(reversed(st)), t._offset, "TBackward0", _bw_t, {}
+        t,
+        tuple(reversed(t._data.shape)),
+        tuple(reversed(st)),
+        t._offset,
+        "TBackward0",
+        _bw_t,
+        {},
+        edge,
     )
 
 
@@ -164,9 +139,9 @@ def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
-    given = _shape_arg(dims)
+    given = shape_arg(dims)
     ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
     if sorted(ds) != list(range(nd)):
         raise RuntimeError(
@@ -185,6 +160,7 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
         "PermuteBackward0",
         _bw_permute,
         {"dims": ds},
+        edge,
     )
 
 
@@ -226,7 +202,7 @@ def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (``TransposeBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
@@ -241,6 +217,7 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
         "TransposeBackward0",
         _bw_transpose,
         {"dim0": a, "dim1": b},
+        edge,
     )
 
 
@@ -252,11 +229,11 @@ def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
-    touch_history(t)
-    new = _shape_arg(sizes)
+    edge = _edge(t)
+    new = shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
         ctx = {"self_sym_sizes": ()}
-        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx)
+        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
     st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
@@ -268,6 +245,7 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
         "ExpandBackward0",
         _bw_expand,
         {"self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -277,7 +255,7 @@ def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim (``UnsqueezeBackward0``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
     shape, st = list(t._data.shape), list(t.stride())
@@ -285,13 +263,13 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
     shape.insert(d, 1)
     st.insert(d, new_stride)
     return _make(
-        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}
+        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}, edge
     )
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
-    touch_history(t)
+    edge = _edge(t)
     nd = t._data.ndim
     shape, st = t._data.shape, t.stride()
     if dim is None:
@@ -308,7 +286,14 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
     return _make(
-        t, tuple(shape[i] for i in keep), tuple(st[i] for i in keep), t._offset, name, _bw_view, ctx
+        t,
+        tuple(shape[i] for i in keep),
+        tuple(st[i] for i in keep),
+        t._offset,
+        name,
+        _bw_view,
+        ctx,
+        edge,
     )
 
 
@@ -318,19 +303,20 @@ def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int]:
-    """``dim`` wrapped and its size, for ``op`` on one dim; a 0-dim tensor is torch's IndexError."""
-    touch_history(t)
+def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int, Edge | None]:
+    """``dim`` wrapped, its size and the edge of ``t`` (``_edge``, read first), for ``op`` on
+    one dim; a 0-dim tensor is torch's IndexError."""
+    edge = _edge(t)
     nd = t._data.ndim
     if nd == 0:
         raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
     d = layout.wrap_dim(dim, nd)
-    return d, t._data.shape[d]
+    return d, t._data.shape[d], edge
 
 
 def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
     """Basic slicing of one dim (``SliceBackward0``)."""
-    d, size = _one_dim(t, dim, "slice")
+    d, size, edge = _one_dim(t, dim, "slice")
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError("step must be greater than zero")
@@ -349,6 +335,7 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
         "SliceBackward0",
         _bw_slice,
         {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -380,7 +367,7 @@ def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
     """One index of ``dim``, removing it (``SelectBackward0``)."""
-    d, size = _one_dim(t, dim, "select")
+    d, size, edge = _one_dim(t, dim, "select")
     i = int(index)
     if i < -size or i >= size:
         if from_indexing:
@@ -401,6 +388,7 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
         "SelectBackward0",
         _bw_select,
         {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)},
+        edge,
     )
 
 
@@ -414,4 +402,5 @@ def alias(t: Tensor) -> Tensor:
         "AliasBackward0",
         lambda node, s, g: (g[0],),
         {},
+        gradient_edge(t) if needs_grad_of(t) else None,
     )
