@@ -126,3 +126,28 @@ def test_deleting_grad_fn_is_refused_and_other_attributes_delete_as_usual() -> N
         return [out, y.grad_fn, y._grad_fn is y.grad_fn]  # still readable after the refusal
 
     same(program)
+
+
+RELU_FORMS = {
+    "relu": lambda t, x: t.relu(x),
+    "relu_": lambda t, x: x.clone().relu_(),
+    "functional": lambda t, x: t.nn.functional.relu(x),
+    "module": lambda t, x: t.nn.ReLU()(x),
+    "method": lambda t, x: x.relu(),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("form", sorted(RELU_FORMS))
+def test_relu_keeps_the_sign_of_a_zero_and_a_nan_as_torch(form: str, dtype: str) -> None:
+    """torch's relu is ``0 if x < 0 else x``: ``-0.0`` stays ``-0.0`` (and prints as ``-0.``), a NaN
+    stays NaN, a negative becomes +0.0; long enough for numpy's SIMD kernels, and 0-d."""
+
+    def program(t):
+        values = [-0.0, 0.0, -1.5, float("nan"), 2.0, -0.0, float("-inf"), float("inf")] * 9
+        x = t.tensor(values, dtype=getattr(t, dtype))
+        y = RELU_FORMS[form](t, x)
+        scalar = RELU_FORMS[form](t, t.tensor(-0.0, dtype=getattr(t, dtype)))
+        return [y, np.signbit(y.numpy()).tolist(), repr(y[:4]), scalar, np.signbit(scalar.item())]
+
+    same(program)

@@ -371,7 +371,7 @@ def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = No
 
 
 # The elementwise functions in place, each torch's node and what it saves.
-relu_ = _unary_inplace(lambda x: np.maximum(x, 0), "ReluBackward0", un.bw_relu, "result")
+relu_ = _unary_inplace(un.relu_values, "ReluBackward0", un.bw_relu, "result")
 sigmoid_ = _unary_inplace(
     un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result", float_only=True
 )

@@ -61,7 +61,7 @@ def bw_tanh(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def bw_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """d relu(self) = d self where result > 0, else 0."""
+    """d relu(self) = 0 where result <= 0, else d self (a NaN result keeps it)."""
     return (threshold_backward(g[0], s["result"]),)
 
 
@@ -144,9 +144,21 @@ def cos(a: Tensor) -> Tensor:
     return _unary(a, np.cos, "CosBackward0", bw_cos, "self")
 
 
+def relu_values(x: Any) -> Any:
+    """torch's relu of an array: ``0 if x < 0 else x``, so a NaN stays NaN and ``-0.0`` stays
+    ``-0.0``. numpy's ``maximum(x, 0)`` answers ``-0.0`` with either zero, by the CPU's SIMD
+    kernel; the zeros are then written back as they were."""
+    out = np.maximum(x, 0, out=np.empty_like(x))  # an array also for a 0-d x
+    if out.dtype.kind == "f":
+        zeros = x == 0
+        if zeros.any():
+            np.copyto(out, x, where=zeros)
+    return out
+
+
 def relu(a: Tensor) -> Tensor:
-    """max(a, 0) (``ReluBackward0``, saves result); keeps integer dtypes."""
-    out = wrap(np.maximum(a._data, 0), a.dtype)
+    """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes."""
+    out = wrap(relu_values(a._data), a.dtype)
     if needs_grad(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
         node.save("result", out, is_output=True)
