@@ -145,15 +145,10 @@ def cos(a: Tensor) -> Tensor:
 
 
 def relu_values(x: Any) -> Any:
-    """torch's relu of an array: ``0 if x < 0 else x``, so a NaN stays NaN and ``-0.0`` stays
-    ``-0.0``. numpy's ``maximum(x, 0)`` answers ``-0.0`` with either zero, by the CPU's SIMD
-    kernel; the zeros are then written back as they were."""
-    out = np.maximum(x, 0, out=np.empty_like(x))  # an array also for a 0-d x
-    if out.dtype.kind == "f":
-        zeros = x == 0
-        if zeros.any():
-            np.copyto(out, x, where=zeros)
-    return out
+    """torch's relu of an array: ``0 if x < 0 else x``, a NaN kept (numpy's ``maximum``
+    propagates it). The sign of a zero result is the CPU's SIMD kernel's, as in torch (its
+    vectorized ``clamp_min`` and numpy's ``maximum`` may answer ``-0.0`` with either zero)."""
+    return np.maximum(x, 0)
 
 
 def relu(a: Tensor) -> Tensor:
