@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, grad_mode
+from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
@@ -84,32 +84,37 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
     All three share one dtype (torch's checks, in its order: no promotion in a fused kernel).
     """
-    for name, m in (("self", bias), ("mat1", mat1)):
-        if m.dtype is not mat2.dtype:
-            raise RuntimeError(
-                f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
-                f"{mat2.dtype.short}"
-            )
-    for name, m in (("self", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix")
-    (n, k), (k2, p) = mat1._data.shape, mat2._data.shape
+    dt = mat2.dtype
+    if bias.dtype is not dt or mat1.dtype is not dt:
+        for name, m in (("self", bias), ("mat1", mat1)):
+            if m.dtype is not dt:
+                raise RuntimeError(
+                    f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
+                    f"{dt.short}"
+                )
+    a1, a2, added = mat1._data, mat2._data, bias._data
+    if a1.ndim != 2 or a2.ndim != 2:
+        name, arr = ("mat1", a1) if a1.ndim != 2 else ("mat2", a2)
+        raise RuntimeError(f"{name} must be a matrix, got {arr.ndim}-D tensor")
+    (n, k), (k2, p) = a1.shape, a2.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
-    prod = mat1._data @ mat2._data
+    # the bias is expanded to the product's shape (torch's messages); a row of p needs no check
+    if added.shape != (p,):
+        layout.expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
+    prod = a1 @ a2
     if alpha != 1:
         prod = prod * alpha
     if beta == 0:  # torch ignores the input then: its nan and inf do not propagate
-        out = wrap(
-            np.broadcast_to(prod, np.broadcast_shapes(prod.shape, bias._data.shape)), mat1.dtype
-        )
+        out = wrap(prod, dt)
     else:
-        added = bias._data if beta == 1 else bias._data * beta
-        if prod.shape == np.broadcast_shapes(prod.shape, added.shape) and prod.dtype == added.dtype:
+        if beta != 1:
+            added = added * beta
+        if added.dtype == prod.dtype:  # the bias expands to the product's shape (checked)
             prod += added  # the product is a new array: no second one for the sum
         else:
             prod = prod + added
-        out = wrap(prod, mat1.dtype)
+        out = wrap(prod, dt)
     if needs_grad(bias, mat1, mat2):
         ctx = {
             "alpha": alpha,
