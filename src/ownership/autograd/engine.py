@@ -303,7 +303,8 @@ def _run(
     pending = buffers.grads
     anomaly = anomaly_mode._state
     held: Node | None = None  # the one node a node made ready, while nothing else is ready
-    while held is not None or queue:
+    ready = queue.heap  # the queue's entries: empty when nothing is ready
+    while held is not None or ready:
         if held is not None:  # the queue would pop it next: it is the only ready node
             node, held = held, None
         else:
@@ -375,7 +376,7 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if held is None and not queue:
+                if held is None and not ready:
                     held = nxt
                 else:  # more than one ready: all go into the queue, in the order torch's do
                     if held is not None:
