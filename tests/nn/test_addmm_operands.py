@@ -12,7 +12,6 @@ import pytest
 
 from support.differential import same
 
-
 ADDMM_BIASES = [(3,), (1, 3), (3, 1), (4, 1), (1, 2), (2,), (1,), (), (4, 2), (2, 4, 2)]
 
 

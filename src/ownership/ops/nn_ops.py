@@ -24,8 +24,8 @@ import numpy as np
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
 from ownership.op_registry import quiet
+from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
 from ownership.ops.linalg import mat1_grad, mat2_grad
 
 
