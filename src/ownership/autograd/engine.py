@@ -92,9 +92,9 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and 0 not in grad.stride()
             ):
                 if dense_var and grad._data.strides != var._data.strides:
-                    # torch's backward formulas (mm's among them) produce the leaf's layout;
-                    # ours may not, so the values are laid out like the leaf here, as a free
-                    # relayout
+                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
+                    # here too); where one of ours may not, the values are laid out like the
+                    # leaf here, as a free relayout
                     arr = np.empty_like(var._data)
                     arr[...] = grad._data
                     grad = grad._wrap(arr, var.dtype)
