@@ -3,7 +3,8 @@
 gets its gradient computed transposed, so the gradient is column-major too and a leaf's ``.grad``
 takes the leaf's own layout without a copy. Checked through hooks (which see the gradient an
 operand receives) and ``.grad``, in a plain backward and with ``create_graph``
-(where the products are ops, recorded as torch records them).
+(where the products are ops, recorded as torch records them). Gradients that overflow are
+inf, without a numpy warning.
 """
 
 from __future__ import annotations
@@ -51,5 +52,25 @@ def test_each_gradient_has_its_operands_layout(layout: str, op: str, create_grap
             loss.backward()
             grads = tuple(x.grad for x in leaves)
         return seen, [(g.detach(), g.stride(), g.grad_fn) for g in grads]
+
+    same(program)
+
+
+@pytest.mark.parametrize("op", ["mm", "addmm", "linear"])
+def test_overflowing_gradients_are_inf_without_a_numpy_warning(op: str) -> None:
+    """The products and the bias's sum overflow to inf in backward, silently as in torch."""
+
+    def program(t: Any) -> Any:
+        a = t.full((3, 2), 3e38, requires_grad=True)
+        b = t.full((2, 2), 2.0, requires_grad=True)
+        bias = t.zeros(2, requires_grad=True)
+        if op == "mm":
+            out = a.mm(b)
+        elif op == "addmm":
+            out = t.addmm(bias, a, b)
+        else:
+            out = t.nn.functional.linear(a, b, bias)
+        (out * 1e30).sum().backward()
+        return out, a.grad, b.grad, bias.grad
 
     same(program)

@@ -49,8 +49,9 @@ def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
     )
 
 
+@quiet
 def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """d(self @ mat2) = d self @ mat2 + self @ d mat2."""
+    """d(self @ mat2) = d self @ mat2 + self @ d mat2 (quiet: see :func:`mat1_grad`)."""
     gr = g[0]
     self_needed, mat2_needed = node.needed
     d_self = (
@@ -76,7 +77,8 @@ def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int
     """torch's ``mm_mat1_backward``: ``gr.mm(m.t())``, as ``m.mm(gr.t()).t()`` when the first
     operand (of ``sizes`` and ``strides``) was column-major; without the ops (the same values,
     dtype and layout) when :func:`plain_product` allows and the shapes fit (a hook may have
-    changed the gradient: then ``mm`` raises its error)."""
+    changed the gradient: then ``mm`` raises its error). The caller runs it quiet
+    (:func:`ownership.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
     if plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]:
         if column_major(sizes, strides):
             return _product(m._data, gr._data.T, gr.dtype, True)
@@ -110,7 +112,6 @@ def plain_product(gr: Tensor, saved: Tensor) -> bool:
     )
 
 
-@quiet
 def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype, transposed: bool) -> Tensor:
     """``a @ b`` as ``mm`` computes it (``transposed``: its transpose, as ``t()`` of it): the
     transposed operand is the same strided array as the ``t()`` view's, so numpy makes the same

@@ -35,9 +35,11 @@ def _scaled(t: Tensor, factor: Any) -> Tensor:
     return t if factor == 1 else t * factor
 
 
+@quiet
 def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(beta * self + alpha * mat1 @ mat2) = beta * d self (summed back to its shape)
-    + alpha * (d mat1 @ mat2 + mat1 @ d mat2); the products with mm's layout rule."""
+    + alpha * (d mat1 @ mat2 + mat1 @ d mat2); the products with mm's layout rule (quiet, as
+    the ops it may skip are)."""
     gr = g[0]
     alpha, beta = s["alpha"], s["beta"]
     self_needed, mat1_needed, mat2_needed = node.needed
@@ -68,10 +70,9 @@ def plain_bias_grad(gr: Tensor, shape: tuple[int, ...]) -> bool:
     )
 
 
-@quiet
 def _row_sums(gr: Tensor) -> Tensor:
     """``sum_to(gr, (columns,))`` as its ops compute it (``sum`` over dim 0 kept, then
-    ``reshape``): the same reduction, one tensor."""
+    ``reshape``): the same reduction, one tensor (run quiet by its caller)."""
     arr = np.add.reduce(gr._data, axis=(0,), keepdims=True, dtype=gr._data.dtype)
     return wrap(arr.reshape(arr.shape[1]), gr.dtype)
 
