@@ -2,7 +2,8 @@
 
 The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
 (``ownership.ops.inplace.direct_write``), mm's backward products computed without ops under no
-grad (``ownership.ops.linalg.plain_product``) and nll_loss's gradient values computed in numpy
+grad (``ownership.ops.linalg.plain_product``), addmm's bias gradient summed in numpy
+(``ownership.ops.nn_ops.plain_bias_grad``) and nll_loss's gradient values computed in numpy
 (``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored.
 """
 
@@ -14,11 +15,16 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import inplace, linalg, loss
+from ownership.ops import inplace, linalg, loss, nn_ops
 
 from support.differential import grad_of, same
 
-FAST_PATHS = [(inplace, "direct_write"), (linalg, "plain_product"), (loss, "direct_target_grad")]
+FAST_PATHS = [
+    (inplace, "direct_write"),
+    (linalg, "plain_product"),
+    (nn_ops, "plain_bias_grad"),
+    (loss, "direct_target_grad"),
+]
 
 
 def _data(batch: int = 12, sizes: tuple[int, int, int] = (20, 16, 5)) -> list[np.ndarray]:

@@ -92,9 +92,9 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and 0 not in grad.stride()
             ):
                 if dense_var and grad._data.strides != var._data.strides:
-                    # torch's backward formulas (mm's among them) produce the leaf's layout;
-                    # ours may not, so the values are laid out like the leaf here, as a free
-                    # relayout
+                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
+                    # here too); where one of ours may not, the values are laid out like the
+                    # leaf here, as a free relayout
                     arr = np.empty_like(var._data)
                     arr[...] = grad._data
                     grad = grad._wrap(arr, var.dtype)
@@ -303,7 +303,8 @@ def _run(
     pending = buffers.grads
     anomaly = anomaly_mode._state
     held: Node | None = None  # the one node a node made ready, while nothing else is ready
-    while held is not None or queue:
+    ready = queue.heap  # the queue's entries: empty when nothing is ready
+    while held is not None or ready:
         if held is not None:  # the queue would pop it next: it is the only ready node
             node, held = held, None
         else:
@@ -375,7 +376,7 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if held is None and not queue:
+                if held is None and not ready:
                     held = nxt
                 else:  # more than one ready: all go into the queue, in the order torch's do
                     if held is not None:

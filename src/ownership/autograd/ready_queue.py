@@ -28,21 +28,23 @@ class ReadyQueue:
     reordered exactly as libstdc++'s heap functions do it, so that equal ranks come out in
     torch's order."""
 
-    __slots__ = ("_heap",)
+    __slots__ = ("heap",)
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, Node]] = []
+        # the entries (rank, node), empty when nothing is ready: the engine's loop tests this
+        # list itself (a list's truth costs no call)
+        self.heap: list[tuple[int, Node]] = []
 
     def __bool__(self) -> bool:
-        return bool(self._heap)
+        return bool(self.heap)
 
     def __len__(self) -> int:
-        return len(self._heap)
+        return len(self.heap)
 
     def push(self, node: Node) -> None:
         """``std::push_heap``: the new entry rises while its parent ranks strictly lower."""
         entry = (_ACCUMULATOR if type(node) is AccumulateGrad else node._seq, node)
-        heap = self._heap
+        heap = self.heap
         heap.append(entry)
         _sift_up(heap, len(heap) - 1, entry)
 
@@ -50,7 +52,7 @@ class ReadyQueue:
         """``std::pop_heap`` then ``pop_back``: the top leaves; the hole it leaves goes down to
         a leaf along the higher-ranked child (the right one on a tie), and the last entry is
         put back in from there."""
-        heap = self._heap
+        heap = self.heap
         top = heap[0][1]
         last = heap.pop()
         n = len(heap)

@@ -6,6 +6,7 @@ of two vectors ``DotBackward0``, matrix @ vector ``MvBackward0``; batched inputs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -48,28 +49,54 @@ def _check_dtypes(a: Tensor, b: Tensor, what: str) -> None:
     )
 
 
+@quiet
 def _bw_mm(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """d(self @ mat2) = d self @ mat2 + self @ d mat2."""
+    """d(self @ mat2) = d self @ mat2 + self @ d mat2 (quiet: see :func:`mat1_grad`)."""
     gr = g[0]
     self_needed, mat2_needed = node.needed
-    d_self = grad_times_t(gr, s["mat2"]) if self_needed else None
-    d_mat2 = t_times_grad(s["self"], gr) if mat2_needed else None
+    d_self = (
+        mat1_grad(gr, s["mat2"], s["self_sym_sizes"], s["self_sym_strides"])
+        if self_needed
+        else None
+    )
+    d_mat2 = (
+        mat2_grad(gr, s["self"], s["mat2_sym_sizes"], s["mat2_sym_strides"])
+        if mat2_needed
+        else None
+    )
     return (d_self, d_mat2)
 
 
-def grad_times_t(gr: Tensor, m: Tensor) -> Tensor:
-    """``gr.mm(m.t())``, the gradient of a product's first operand; without the ops (the same
-    values, dtype and layout) when :func:`plain_product` allows and the shapes fit (a hook may
-    have changed the gradient: then ``mm`` raises its error)."""
+def column_major(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's test in mm's backward: a matrix laid out column by column (its transpose is
+    row-major); its gradient is then computed transposed, so it gets that layout too."""
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
+    """torch's ``mm_mat1_backward``: ``gr.mm(m.t())``, as ``m.mm(gr.t()).t()`` when the first
+    operand (of ``sizes`` and ``strides``) was column-major; without the ops (the same values,
+    dtype and layout) when :func:`plain_product` allows and the shapes fit (a hook may have
+    changed the gradient: then ``mm`` raises its error). The caller runs it quiet
+    (:func:`ownership.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
     if plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]:
-        return _product(gr._data, m._data.T, gr.dtype)
+        if column_major(sizes, strides):
+            return _product(m._data, gr._data.T, gr.dtype, True)
+        return _product(gr._data, m._data.T, gr.dtype, False)
+    if column_major(sizes, strides):
+        return m.mm(gr.t()).t()
     return gr.mm(m.t())
 
 
-def t_times_grad(a: Tensor, gr: Tensor) -> Tensor:
-    """``a.t().mm(gr)``, the gradient of a product's second operand; as :func:`grad_times_t`."""
+def mat2_grad(gr: Tensor, a: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
+    """torch's ``mm_mat2_backward``: ``a.t().mm(gr)``, as ``gr.t().mm(a).t()`` when the second
+    operand (of ``sizes`` and ``strides``) was column-major; as :func:`mat1_grad`."""
     if plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]:
-        return _product(a._data.T, gr._data, gr.dtype)
+        if column_major(sizes, strides):
+            return _product(gr._data.T, a._data, gr.dtype, True)
+        return _product(a._data.T, gr._data, gr.dtype, False)
+    if column_major(sizes, strides):
+        return gr.t().mm(a).t()
     return a.t().mm(gr)
 
 
@@ -85,11 +112,11 @@ def plain_product(gr: Tensor, saved: Tensor) -> bool:
     )
 
 
-@quiet
-def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype) -> Tensor:
-    """``a @ b`` as ``mm`` computes it: the transposed operand is the same strided array as the
-    ``t()`` view's, so numpy makes the same BLAS call."""
-    return wrap(a @ b, dt)
+def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype, transposed: bool) -> Tensor:
+    """``a @ b`` as ``mm`` computes it (``transposed``: its transpose, as ``t()`` of it): the
+    transposed operand is the same strided array as the ``t()`` view's, so numpy makes the same
+    BLAS call."""
+    return wrap((a @ b).T if transposed else a @ b, dt)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:

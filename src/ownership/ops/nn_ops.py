@@ -21,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode
+from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import quiet
 from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
-from ownership.ops.linalg import grad_times_t, t_times_grad
+from ownership.ops.linalg import mat1_grad, mat2_grad
 
 
 # ---------------------------------------------------------------- addmm and linear
@@ -34,16 +35,46 @@ def _scaled(t: Tensor, factor: Any) -> Tensor:
     return t if factor == 1 else t * factor
 
 
+@quiet
 def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(beta * self + alpha * mat1 @ mat2) = beta * d self (summed back to its shape)
-    + alpha * (d mat1 @ mat2 + mat1 @ d mat2)."""
+    + alpha * (d mat1 @ mat2 + mat1 @ d mat2); the products with mm's layout rule (quiet, as
+    the ops it may skip are)."""
     gr = g[0]
     alpha, beta = s["alpha"], s["beta"]
     self_needed, mat1_needed, mat2_needed = node.needed
-    d_self = sum_to(_scaled(gr, beta), node.input_shapes[0]) if self_needed else None
-    d_mat1 = _scaled(grad_times_t(gr, s["mat2"]), alpha) if mat1_needed else None
-    d_mat2 = _scaled(t_times_grad(s["mat1"], gr), alpha) if mat2_needed else None
+    d_self = d_mat1 = d_mat2 = None
+    if self_needed:
+        shape = node.input_shapes[0]
+        d_self = _row_sums(gr) if beta == 1 and plain_bias_grad(gr, shape) else None
+        if d_self is None:
+            d_self = sum_to(_scaled(gr, beta), shape)
+    if mat1_needed:
+        m1 = mat1_grad(gr, s["mat2"], s["mat1_sym_sizes"], s["mat1_sym_strides"])
+        d_mat1 = _scaled(m1, alpha)
+    if mat2_needed:
+        m2 = mat2_grad(gr, s["mat1"], s["mat2_sym_sizes"], s["mat2_sym_strides"])
+        d_mat2 = _scaled(m2, alpha)
     return (d_self, d_mat1, d_mat2)
+
+
+def plain_bias_grad(gr: Tensor, shape: tuple[int, ...]) -> bool:
+    """Whether a bias gradient (``sum_to`` of ``gr`` to the bias's ``shape``) may skip the ops:
+    no grad mode, a float32 or float64 matrix, and a bias of one row (the column sums)."""
+    return (
+        not grad_mode._state.enabled
+        and (gr.dtype is dtypes.float32 or gr.dtype is dtypes.float64)
+        and gr._data.ndim == 2
+        and len(shape) == 1
+        and shape[0] == gr._data.shape[1]
+    )
+
+
+def _row_sums(gr: Tensor) -> Tensor:
+    """``sum_to(gr, (columns,))`` as its ops compute it (``sum`` over dim 0 kept, then
+    ``reshape``): the same reduction, one tensor (run quiet by its caller)."""
+    arr = np.add.reduce(gr._data, axis=(0,), keepdims=True, dtype=gr._data.dtype)
+    return wrap(arr.reshape(arr.shape[1]), gr.dtype)
 
 
 def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
@@ -54,32 +85,37 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
     All three share one dtype (torch's checks, in its order: no promotion in a fused kernel).
     """
-    for name, m in (("self", bias), ("mat1", mat1)):
-        if m.dtype is not mat2.dtype:
-            raise RuntimeError(
-                f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
-                f"{mat2.dtype.short}"
-            )
-    for name, m in (("self", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix")
-    (n, k), (k2, p) = mat1._data.shape, mat2._data.shape
+    dt = mat2.dtype
+    if bias.dtype is not dt or mat1.dtype is not dt:
+        for name, m in (("self", bias), ("mat1", mat1)):
+            if m.dtype is not dt:
+                raise RuntimeError(
+                    f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
+                    f"{dt.short}"
+                )
+    a1, a2, added = mat1._data, mat2._data, bias._data
+    if a1.ndim != 2 or a2.ndim != 2:
+        name, arr = ("mat1", a1) if a1.ndim != 2 else ("mat2", a2)
+        raise RuntimeError(f"{name} must be a matrix, got {arr.ndim}-D tensor")
+    (n, k), (k2, p) = a1.shape, a2.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
-    prod = mat1._data @ mat2._data
+    # the bias is expanded to the product's shape (torch's messages); a row of p needs no check
+    if added.shape != (p,):
+        layout.expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
+    prod = a1 @ a2
     if alpha != 1:
         prod = prod * alpha
     if beta == 0:  # torch ignores the input then: its nan and inf do not propagate
-        out = wrap(
-            np.broadcast_to(prod, np.broadcast_shapes(prod.shape, bias._data.shape)), mat1.dtype
-        )
+        out = wrap(prod, dt)
     else:
-        added = bias._data if beta == 1 else bias._data * beta
-        if prod.shape == np.broadcast_shapes(prod.shape, added.shape) and prod.dtype == added.dtype:
+        if beta != 1:
+            added = added * beta
+        if added.dtype == prod.dtype:  # the bias expands to the product's shape (checked)
             prod += added  # the product is a new array: no second one for the sum
         else:
             prod = prod + added
-        out = wrap(prod, mat1.dtype)
+        out = wrap(prod, dt)
     if needs_grad(bias, mat1, mat2):
         ctx = {
             "alpha": alpha,
