@@ -129,7 +129,9 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     saved.names_owner = False
     saved.saved_by = saved_by
     saved.version = counter.value if counter is not None else 0
-    saved.was_leaf = not is_output and tensor.grad_fn is None
+    # ``tensor.grad_fn is None``: a view's history may need a refresh, any other's is its slot
+    fn = tensor._history if tensor._base is None else tensor.grad_fn
+    saved.was_leaf = not is_output and fn is None
     saved.is_output = is_output
     saved.output_nr = tensor._output_nr
     saved.tensor = tensor._alias(tensor._version_counter) if is_output else tensor
@@ -243,8 +245,8 @@ class SavedTensor:
             named, nr = self.weak_fn(), 0
         elif self.is_output:
             named, nr = owner, 0
-        else:
-            named, nr = t.grad_fn, t._output_nr
+        else:  # a view's history may need a refresh (the property); any other's is its slot
+            named, nr = (t._history if t._base is None else t.grad_fn), t._output_nr
         if named is None and not self.was_leaf:
             if not self.names_owner:
                 raise RuntimeError(
