@@ -5,13 +5,16 @@ these), so that a chain of views computes each geometry once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ownership import layout
 from ownership.layout import Size
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
+
+G = TypeVar("G")
 
 
 def shape_arg(shape: tuple[Any, ...]) -> tuple[int, ...]:
@@ -71,3 +74,32 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
             _VIEW_GEOMETRY.clear()
         _VIEW_GEOMETRY[key] = geometry
     return geometry
+
+
+
+_OP_GEOMETRY: dict[tuple[Any, ...], Any] = {}
+"""Geometries of the other view ops, by the op's geometry function, the viewed array's sizes,
+byte strides and item size, and the op's arguments (as :data:`_VIEW_GEOMETRY`)."""
+
+
+def op_geometry(compute: Callable[..., G], t: Tensor, args: tuple[Any, ...]) -> G:
+    """``compute(t, *args)``, remembered when ``t`` has elements and ``args`` are Python ints.
+
+    ``compute`` must be a pure function of ``t``'s sizes and strides and of ``args`` (raising
+    torch's error, which is then not remembered), and what it returns must never be changed:
+    the nodes of its views share it, so a view adds no new object for the cyclic GC to traverse.
+    Only exact ints are looked up: an equal float or bool (``1.0 == 1``) may behave otherwise."""
+    arr = t._data
+    if not arr.size:  # an empty tensor's strides are not its array's (see ``Tensor.stride``)
+        return compute(t, *args)
+    for a in args:
+        if type(a) is not int:
+            return compute(t, *args)
+    key = (compute, arr.shape, arr.strides, arr.itemsize, args)
+    found: G | None = _OP_GEOMETRY.get(key)
+    if found is None:
+        found = compute(t, *args)
+        if len(_OP_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
+            _OP_GEOMETRY.clear()
+        _OP_GEOMETRY[key] = found
+    return found

@@ -17,7 +17,7 @@ from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
-from ownership.ops.view_geometry import shape_arg, view_geometry
+from ownership.ops.view_geometry import op_geometry, shape_arg, view_geometry
 
 
 def _edge(t: Tensor) -> Edge | None:
@@ -110,23 +110,21 @@ def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].t(),)
 
 
-def transpose_2d(t: Tensor) -> Tensor:
-    """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
-    edge = _edge(t)
+def _t_geometry(t: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
     nd = t._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    st = t.stride()
-    return _make(
-        t,
-        tuple(reversed(t._data.shape)),
-        tuple(reversed(st)),
-        t._offset,
-        "TBackward0",
-        _bw_t,
-        {},
-        edge,
-    )
+    return tuple(reversed(t._data.shape)), tuple(reversed(t.stride())), {}
+
+
+def transpose_2d(t: Tensor) -> Tensor:
+    """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
+    edge = _edge(t)
+    shape, st, ctx = op_geometry(_t_geometry, t, ())
+    arr = t._data
+    # a tensor with elements: numpy's own transpose is this view (its strides are the tensor's)
+    data = arr.T if arr.size else None
+    return _make(t, shape, st, t._offset, "TBackward0", _bw_t, ctx, edge, data)
 
 
 def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -137,9 +135,9 @@ def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].permute(*inv),)
 
 
-def permute(t: Tensor, *dims: Any) -> Tensor:
-    """Reorder dimensions (``PermuteBackward0``)."""
-    edge = _edge(t)
+def _permute_geometry(
+    t: Tensor, *dims: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
     nd = t._data.ndim
     given = shape_arg(dims)
     ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
@@ -152,16 +150,18 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
             else "permute(): duplicate dims are not allowed."
         )
     shape, st = t._data.shape, t.stride()
-    return _make(
-        t,
-        tuple(shape[d] for d in ds),
-        tuple(st[d] for d in ds),
-        t._offset,
-        "PermuteBackward0",
-        _bw_permute,
-        {"dims": ds},
-        edge,
-    )
+    return tuple(shape[d] for d in ds), tuple(st[d] for d in ds), {"dims": ds}
+
+
+def permute(t: Tensor, *dims: Any) -> Tensor:
+    """Reorder dimensions (``PermuteBackward0``)."""
+    edge = _edge(t)
+    flat = dims[0] if len(dims) == 1 and isinstance(dims[0], tuple) else dims
+    shape, st, ctx = op_geometry(_permute_geometry, t, flat)
+    arr = t._data
+    # a tensor with elements: numpy's own permutation is this view (as in ``transpose_2d``)
+    data = arr.transpose(ctx["dims"]) if arr.size and arr.ndim else None
+    return _make(t, shape, st, t._offset, "PermuteBackward0", _bw_permute, ctx, edge, data)
 
 
 def big_t(t: Tensor) -> Tensor:
@@ -200,25 +200,26 @@ def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].transpose(s["dim0"], s["dim1"]),)
 
 
-def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
-    """Swap two dims (``TransposeBackward0``)."""
-    edge = _edge(t)
+def _transpose_geometry(
+    t: Tensor, dim0: int, dim1: int
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
     if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
         shape[a], shape[b] = shape[b], shape[a]
         st[a], st[b] = st[b], st[a]
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        t._offset,
-        "TransposeBackward0",
-        _bw_transpose,
-        {"dim0": a, "dim1": b},
-        edge,
-    )
+    return tuple(shape), tuple(st), {"dim0": a, "dim1": b}
+
+
+def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap two dims (``TransposeBackward0``)."""
+    edge = _edge(t)
+    shape, st, ctx = op_geometry(_transpose_geometry, t, (dim0, dim1))
+    arr = t._data
+    # a tensor with elements: numpy's own swap is this view (as in ``transpose_2d``)
+    data = arr.swapaxes(ctx["dim0"], ctx["dim1"]) if arr.size and arr.ndim else None
+    return _make(t, shape, st, t._offset, "TransposeBackward0", _bw_transpose, ctx, edge, data)
 
 
 def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -227,44 +228,47 @@ def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
     return (sum_to(g[0], s["self_sym_sizes"]),)
 
 
-def expand(t: Tensor, *sizes: Any) -> Tensor:
-    """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
-    edge = _edge(t)
+def _expand_geometry(
+    t: Tensor, *sizes: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
     new = shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
-        ctx = {"self_sym_sizes": ()}
-        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
+        return new, (0,) * len(new), {"self_sym_sizes": ()}
     st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
-    return _make(
-        t,
-        shape,
-        st,
-        t._offset,
-        "ExpandBackward0",
-        _bw_expand,
-        {"self_sym_sizes": tuple(t._data.shape)},
-        edge,
-    )
+    return shape, st, {"self_sym_sizes": tuple(t._data.shape)}
+
+
+def expand(t: Tensor, *sizes: Any) -> Tensor:
+    """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
+    edge = _edge(t)
+    flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else sizes
+    shape, st, ctx = op_geometry(_expand_geometry, t, flat)
+    return _make(t, shape, st, t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
 
 
 def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].squeeze(s["dim"]),)
 
 
-def unsqueeze(t: Tensor, dim: int) -> Tensor:
-    """Insert a size-1 dim (``UnsqueezeBackward0``)."""
-    edge = _edge(t)
+def _unsqueeze_geometry(
+    t: Tensor, dim: int
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
     shape, st = list(t._data.shape), list(t.stride())
     new_stride = 1 if d >= nd else shape[d] * st[d]
     shape.insert(d, 1)
     st.insert(d, new_stride)
-    return _make(
-        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}, edge
-    )
+    return tuple(shape), tuple(st), {"dim": d}
+
+
+def unsqueeze(t: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim (``UnsqueezeBackward0``)."""
+    edge = _edge(t)
+    shape, st, ctx = op_geometry(_unsqueeze_geometry, t, (dim,))
+    return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
