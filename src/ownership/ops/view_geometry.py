@@ -76,7 +76,6 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
     return geometry
 
 
-
 _OP_GEOMETRY: dict[tuple[Any, ...], Any] = {}
 """Geometries of the other view ops, by the op's geometry function, the viewed array's sizes,
 byte strides and item size, and the op's arguments (as :data:`_VIEW_GEOMETRY`)."""

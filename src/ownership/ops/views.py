@@ -6,6 +6,7 @@ of a view is the inverse reshaping of the gradient, written with tensor ops.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
@@ -271,9 +272,10 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
     return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge)
 
 
-def squeeze(t: Tensor, dim: Any = None) -> Tensor:
-    """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
-    edge = _edge(t)
+def _squeeze_geometry(
+    t: Tensor, *given: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], str]:
+    dim = given[0] if given else None
     nd = t._data.ndim
     shape, st = t._data.shape, t.stride()
     if dim is None:
@@ -289,16 +291,14 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
         keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
-    return _make(
-        t,
-        tuple(shape[i] for i in keep),
-        tuple(st[i] for i in keep),
-        t._offset,
-        name,
-        _bw_view,
-        ctx,
-        edge,
-    )
+    return tuple(shape[i] for i in keep), tuple(st[i] for i in keep), ctx, name
+
+
+def squeeze(t: Tensor, dim: Any = None) -> Tensor:
+    """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
+    edge = _edge(t)
+    shape, st, ctx, name = op_geometry(_squeeze_geometry, t, () if dim is None else (dim,))
+    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -307,20 +307,24 @@ def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int, Edge | None]:
-    """``dim`` wrapped, its size and the edge of ``t`` (``_edge``, read first), for ``op`` on
-    one dim; a 0-dim tensor is torch's IndexError."""
-    edge = _edge(t)
+def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int]:
+    """``dim`` wrapped and its size, for ``op`` on one dim; a 0-dim tensor is torch's
+    IndexError."""
     nd = t._data.ndim
     if nd == 0:
         raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
     d = layout.wrap_dim(dim, nd)
-    return d, t._data.shape[d], edge
+    return d, t._data.shape[d]
 
 
-def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
-    """Basic slicing of one dim (``SliceBackward0``)."""
-    d, size, edge = _one_dim(t, dim, "slice")
+Part = tuple[tuple[int, ...], tuple[int, ...], int, dict[str, Any], tuple[Any, ...] | None]
+"""The geometry of a view of part of a tensor: its sizes, strides, offset from the tensor's,
+saved values, and the numpy index that makes it of the tensor's array (None: make it from the
+storage, when the part is empty)."""
+
+
+def _slice_geometry(t: Tensor, dim: int, start: Any, end: Any, step: Any) -> Part:
+    d, size = _one_dim(t, dim, "slice")
     step = 1 if step is None else step
     if step <= 0:
         raise ValueError("step must be greater than zero")
@@ -328,19 +332,37 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
     hi = max(hi, lo)
     n = (hi - lo + step - 1) // step
     shape, st = list(t._data.shape), list(t.stride())
-    offset = t._offset + lo * st[d]
+    offset = lo * st[d]
     shape[d] = n
     st[d] = st[d] * step
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        offset,
-        "SliceBackward0",
-        _bw_slice,
-        {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)},
-        edge,
+    ctx = {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)}
+    key = (slice(None),) * d + (slice(lo, hi, step),) if n else None
+    return tuple(shape), tuple(st), offset, ctx, key
+
+
+def _part(t: Tensor, part: Part, name: str, backward: Any, edge: Edge | None) -> Tensor:
+    """The view of ``t`` with the geometry ``part`` (``_make``'s), made by numpy's basic
+    indexing of ``t``'s array when ``t`` has elements (its strides are then its array's)."""
+    shape, st, offset, ctx, key = part
+    arr = t._data
+    data = arr[key] if key is not None and arr.size else None
+    return _make(t, shape, st, t._offset + offset, name, backward, ctx, edge, data)
+
+
+def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
+    """Basic slicing of one dim (``SliceBackward0``)."""
+    edge = _edge(t)
+    # a step > 0 (else the geometry raises): no start is 0 and no end the largest (``indices``)
+    args = (
+        dim,
+        0 if start is None else start,
+        _END if end is None else end,
+        1 if step is None else step,
     )
+    return _part(t, op_geometry(_slice_geometry, t, args), "SliceBackward0", _bw_slice, edge)
+
+
+_END = sys.maxsize
 
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -369,9 +391,8 @@ def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
-    """One index of ``dim``, removing it (``SelectBackward0``)."""
-    d, size, edge = _one_dim(t, dim, "select")
+def _select_geometry(t: Tensor, dim: int, index: int, from_indexing: int = 0) -> Part:
+    d, size = _one_dim(t, dim, "select")
     i = int(index)
     if i < -size or i >= size:
         if from_indexing:
@@ -382,18 +403,18 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
         )
     i = i + size if i < 0 else i
     shape, st = list(t._data.shape), list(t.stride())
-    offset = t._offset + i * st[d]
+    offset = i * st[d]
     del shape[d], st[d]
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        offset,
-        "SelectBackward0",
-        _bw_select,
-        {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)},
-        edge,
-    )
+    ctx = {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)}
+    # the Ellipsis makes numpy return a 0-d array, not a scalar, for the last dim's elements
+    return tuple(shape), tuple(st), offset, ctx, (slice(None),) * d + (i, Ellipsis)
+
+
+def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
+    """One index of ``dim``, removing it (``SelectBackward0``)."""
+    edge = _edge(t)
+    args = (dim, index, 1) if from_indexing else (dim, index)  # (its error's wording)
+    return _part(t, op_geometry(_select_geometry, t, args), "SelectBackward0", _bw_select, edge)
 
 
 def alias(t: Tensor) -> Tensor:
