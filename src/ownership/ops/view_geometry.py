@@ -36,7 +36,7 @@ sizes asked for (all Python ints): every part of a geometry is a pure function o
 _VIEW_GEOMETRY_LIMIT = 4096
 
 
-def _by_reshape(arr: Any, new: tuple[int, ...], strides: tuple[int, ...] | None) -> bool:
+def by_reshape(arr: Any, new: tuple[int, ...], strides: tuple[int, ...] | None) -> bool:
     """Whether ``arr.reshape(new)`` is the view with these element strides: numpy reshapes a
     C-contiguous array without copying, to row-major strides, which are often torch's too."""
     if strides is None or not arr.flags.c_contiguous:
@@ -67,7 +67,7 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
     strides = layout.view_strides(arr.shape, viewed, new)
     saved = {"self_sym_sizes": arr.shape}
     contiguous = layout.is_contiguous(arr.shape, viewed)
-    geometry = new, strides, _by_reshape(arr, new, strides), saved, contiguous
+    geometry = new, strides, by_reshape(arr, new, strides), saved, contiguous
     flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
     if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
         if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:

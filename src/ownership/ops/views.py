@@ -18,7 +18,7 @@ from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
-from ownership.ops.view_geometry import op_geometry, shape_arg, view_geometry
+from ownership.ops.view_geometry import by_reshape, op_geometry, shape_arg, view_geometry
 
 
 def _edge(t: Tensor) -> Edge | None:
@@ -63,10 +63,10 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     edge = _edge(t)
-    new, strides, by_reshape, saved, _ = view_geometry(t, shape)
+    new, strides, reshaped, saved, _ = view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
-    data = t._data.reshape(new) if by_reshape else None
+    data = t._data.reshape(new) if reshaped else None
     # ``_make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)``
     # without the call: the view chain's one op (test_view_recording checks the node)
     out = t._view(new, strides, t._offset, data, edge is not None)
@@ -86,10 +86,10 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     edge = _edge(t)
-    new, strides, by_reshape, saved, contiguous = view_geometry(t, shape)
+    new, strides, reshaped, saved, contiguous = view_geometry(t, shape)
     if strides is not None:
         name = "ViewBackward0" if contiguous else "ReshapeAliasBackward0"
-        data = t._data.reshape(new) if by_reshape else None
+        data = t._data.reshape(new) if reshaped else None
         return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
     out = Tensor._wrap(c._data.reshape(new), t.dtype)
@@ -264,26 +264,28 @@ def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def _unsqueeze_geometry(
     t: Tensor, dim: int
-) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], bool]:
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
     shape, st = list(t._data.shape), list(t.stride())
     new_stride = 1 if d >= nd else shape[d] * st[d]
     shape.insert(d, 1)
     st.insert(d, new_stride)
-    return tuple(shape), tuple(st), {"dim": d}
+    new, strides = tuple(shape), tuple(st)
+    return new, strides, {"dim": d}, by_reshape(t._data, new, strides)
 
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim (``UnsqueezeBackward0``)."""
     edge = _edge(t)
-    shape, st, ctx = op_geometry(_unsqueeze_geometry, t, (dim,))
-    return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge)
+    shape, st, ctx, reshaped = op_geometry(_unsqueeze_geometry, t, (dim,))
+    data = t._data.reshape(shape) if reshaped else None  # (see ``view_geometry.by_reshape``)
+    return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge, data)
 
 
 def _squeeze_geometry(
     t: Tensor, *given: Any
-) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], str]:
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], str, tuple[int, ...]]:
     dim = given[0] if given else None
     nd = t._data.ndim
     shape, st = t._data.shape, t.stride()
@@ -300,14 +302,19 @@ def _squeeze_geometry(
         keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
         name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
         ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
-    return tuple(shape[i] for i in keep), tuple(st[i] for i in keep), ctx, name
+    dropped = tuple(i for i in range(nd) if i not in keep)  # all of size 1
+    return tuple(shape[i] for i in keep), tuple(st[i] for i in keep), ctx, name, dropped
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
     edge = _edge(t)
-    shape, st, ctx, name = op_geometry(_squeeze_geometry, t, () if dim is None else (dim,))
-    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge)
+    shape, st, ctx, name, dropped = op_geometry(_squeeze_geometry, t, () if dim is None else (dim,))
+    arr = t._data
+    # a tensor with elements: numpy's own squeeze of those size-1 dims is this view (with no
+    # dim to drop, numpy returns the array itself: a new view of it is made instead)
+    data = (arr.squeeze(dropped) if dropped else arr.view()) if arr.size else None
+    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge, data)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -426,6 +433,10 @@ def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tens
     return _part(t, op_geometry(_select_geometry, t, args), "SelectBackward0", _bw_select, edge)
 
 
+def _bw_alias(node: OpNode, s: Saved, g: Grads) -> Any:
+    return (g[0],)
+
+
 def alias(t: Tensor) -> Tensor:
     """The same elements as a new view (``AliasBackward0``), what ``t[...]`` returns."""
     return _make(
@@ -434,7 +445,7 @@ def alias(t: Tensor) -> Tensor:
         t.stride(),
         t._offset,
         "AliasBackward0",
-        lambda node, s, g: (g[0],),
+        _bw_alias,
         {},
         gradient_edge(t) if needs_grad_of(t) else None,
     )
