@@ -107,7 +107,10 @@ class TensorViews:
 
     def permute(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Dimensions reordered (a view)."""
-        return ops.permute(self, sig.PERMUTE.parse(args, kwargs)[1]["dims"])
+        dims = _python_ints(args, kwargs)
+        if dims is None:
+            dims = sig.PERMUTE.parse(args, kwargs)[1]["dims"]
+        return ops.permute(self, dims)
 
     def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
