@@ -33,7 +33,7 @@ def _python_ints(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[builtin
     for item in sizes:
         if type(item) is not builtins.int:
             return None
-    return tuple(sizes)
+    return sizes if type(sizes) is tuple else tuple(sizes)
 
 
 def _int_args(args: tuple[Any, ...], kwargs: dict[str, Any], n: builtins.int) -> builtins.bool:

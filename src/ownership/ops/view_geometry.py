@@ -1,6 +1,7 @@
 """The geometry of ``view`` and ``reshape``: the sizes and strides of a view with the sizes asked
 for, remembered by the viewed array's layout and the request (every part of it a pure function of
-these), so that a chain of views computes each geometry once.
+these), so that a chain of views computes each geometry once; :func:`op_geometry` remembers the
+geometry of the other view ops (``t``, ``transpose``, ``expand``, ``select``...) the same way.
 """
 
 from __future__ import annotations
