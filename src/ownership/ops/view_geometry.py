@@ -49,20 +49,21 @@ def by_reshape(arr: Any, new: tuple[int, ...], strides: tuple[int, ...] | None) 
 def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
     """The geometry of ``t.view(*shape)`` (torch's rules; torch's error for sizes that do not fit).
 
-    An empty tensor's strides are not its array's (see ``Tensor.stride``): it is never looked up.
+    An empty tensor's strides are not its array's (see ``Tensor.stride``): its geometry is never
+    remembered, so never found (a remembered one has the same sizes, hence elements).
     A request equal to a remembered one converts to the same ints (``4.0 == 4``), so a hit is
     always right; only requests of Python ints are remembered (no tensor kept alive). A remembered
     geometry's saved values are shared by the nodes of its views (no node changes them) and its
     tuples outlive a collection: a view then adds no new object for the cyclic GC to traverse."""
     arr = t._data
-    key = (arr.shape, arr.strides, arr.itemsize, shape) if arr.size else None
-    if key is not None:
-        try:
-            found = _VIEW_GEOMETRY.get(key)
-        except TypeError:  # a list in the request: not remembered
-            found = key = None
-        if found is not None:
-            return found
+    key = (arr.shape, arr.strides, arr.itemsize, shape)
+    try:
+        found = _VIEW_GEOMETRY.get(key)
+        remembered = True
+    except TypeError:  # a list in the request: not remembered
+        found, remembered = None, False
+    if found is not None:
+        return found
     new = layout.infer_size(shape_arg(shape), t.numel())
     viewed = t.stride()
     strides = layout.view_strides(arr.shape, viewed, new)
@@ -70,7 +71,7 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
     contiguous = layout.is_contiguous(arr.shape, viewed)
     geometry = new, strides, by_reshape(arr, new, strides), saved, contiguous
     flat = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
-    if key is not None and all(type(s) is int for s in flat):  # no value kept alive, no float
+    if remembered and arr.size and all(type(s) is int for s in flat):  # no value kept alive
         if len(_VIEW_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
             _VIEW_GEOMETRY.clear()
         _VIEW_GEOMETRY[key] = geometry
@@ -89,17 +90,18 @@ def op_geometry(compute: Callable[..., G], t: Tensor, args: tuple[Any, ...]) -> 
     torch's error, which is then not remembered), and what it returns must never be changed:
     the nodes of its views share it, so a view adds no new object for the cyclic GC to traverse.
     Only exact ints are looked up: an equal float or bool (``1.0 == 1``) may behave otherwise."""
-    arr = t._data
-    if not arr.size:  # an empty tensor's strides are not its array's (see ``Tensor.stride``)
-        return compute(t, *args)
     for a in args:
         if type(a) is not int:
             return compute(t, *args)
+    arr = t._data
     key = (compute, arr.shape, arr.strides, arr.itemsize, args)
     found: G | None = _OP_GEOMETRY.get(key)
     if found is None:
         found = compute(t, *args)
-        if len(_OP_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
-            _OP_GEOMETRY.clear()
-        _OP_GEOMETRY[key] = found
+        # an empty tensor's strides are not its array's (see ``Tensor.stride``): its geometry is
+        # never remembered, so never found (a remembered one has the same sizes, hence elements)
+        if arr.size:
+            if len(_OP_GEOMETRY) >= _VIEW_GEOMETRY_LIMIT:
+                _OP_GEOMETRY.clear()
+            _OP_GEOMETRY[key] = found
     return found
