@@ -105,3 +105,152 @@ def op_geometry(compute: Callable[..., G], t: Tensor, args: tuple[Any, ...]) -> 
                 _OP_GEOMETRY.clear()
             _OP_GEOMETRY[key] = found
     return found
+
+
+# The geometries of the other view ops (torch's rules and errors), for ``op_geometry``: each
+# returns its view's sizes, strides and saved values, and what the op needs to make its array.
+
+
+def t_geometry(t: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
+    """``t.t()``: sizes and strides reversed (torch's error above 2 dims)."""
+    nd = t._data.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return tuple(reversed(t._data.shape)), tuple(reversed(t.stride())), {}
+
+
+def permute_geometry(
+    t: Tensor, *dims: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
+    """``t.permute(*dims)``: sizes and strides reordered (torch's errors for bad orders)."""
+    nd = t._data.ndim
+    given = shape_arg(dims)
+    ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
+    if sorted(ds) != list(range(nd)):
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{nd} is not equal to len(dims) = {len(ds)}"
+            if len(ds) != nd
+            else "permute(): duplicate dims are not allowed."
+        )
+    shape, st = t._data.shape, t.stride()
+    return tuple(shape[d] for d in ds), tuple(st[d] for d in ds), {"dims": ds}
+
+
+def transpose_geometry(
+    t: Tensor, dim0: int, dim1: int
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
+    """``t.transpose(dim0, dim1)``: two sizes and strides swapped."""
+    nd = t._data.ndim
+    a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
+    shape, st = list(t._data.shape), list(t.stride())
+    if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
+        shape[a], shape[b] = shape[b], shape[a]
+        st[a], st[b] = st[b], st[a]
+    return tuple(shape), tuple(st), {"dim0": a, "dim1": b}
+
+
+def expand_geometry(
+    t: Tensor, *sizes: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
+    """``t.expand(*sizes)``: new and size-1 dims of stride 0 (torch's errors on misuse)."""
+    new = shape_arg(sizes)
+    if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
+        return new, (0,) * len(new), {"self_sym_sizes": ()}
+    st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
+    lead = len(new) - t._data.ndim
+    shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
+    return shape, st, {"self_sym_sizes": tuple(t._data.shape)}
+
+
+def unsqueeze_geometry(
+    t: Tensor, dim: int
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], bool]:
+    """``t.unsqueeze(dim)``: a size-1 dim inserted, and whether ``reshape`` makes the view."""
+    nd = t._data.ndim
+    d = layout.wrap_dim(dim, nd + 1)
+    shape, st = list(t._data.shape), list(t.stride())
+    new_stride = 1 if d >= nd else shape[d] * st[d]
+    shape.insert(d, 1)
+    st.insert(d, new_stride)
+    new, strides = tuple(shape), tuple(st)
+    return new, strides, {"dim": d}, by_reshape(t._data, new, strides)
+
+
+def squeeze_geometry(
+    t: Tensor, *given: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], str, tuple[int, ...]]:
+    """``t.squeeze(*given)``: size-1 dims dropped; the node's name and the dims dropped."""
+    dim = given[0] if given else None
+    nd = t._data.ndim
+    shape, st = t._data.shape, t.stride()
+    if dim is None:
+        keep = [i for i in range(nd) if shape[i] != 1]
+        name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
+    else:
+        dims = dim if isinstance(dim, tuple | list) else (dim,)
+        wrapped = [layout.wrap_dim(d, nd) for d in dims]
+        for d in wrapped:
+            if wrapped.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        ds = set(wrapped) if nd else set()
+        keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
+        name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
+        ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
+    dropped = tuple(i for i in range(nd) if i not in keep)  # all of size 1
+    return tuple(shape[i] for i in keep), tuple(st[i] for i in keep), ctx, name, dropped
+
+
+def one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int]:
+    """``dim`` wrapped and its size, for ``op`` on one dim; a 0-dim tensor is torch's
+    IndexError."""
+    nd = t._data.ndim
+    if nd == 0:
+        raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
+    d = layout.wrap_dim(dim, nd)
+    return d, t._data.shape[d]
+
+
+Part = tuple[tuple[int, ...], tuple[int, ...], int, dict[str, Any], tuple[Any, ...] | None]
+"""The geometry of a view of part of a tensor: its sizes, strides, offset from the tensor's,
+saved values, and the numpy index that makes it of the tensor's array (None: make it from the
+storage, when the part is empty)."""
+
+
+def slice_geometry(t: Tensor, dim: int, start: Any, end: Any, step: Any) -> Part:
+    """``start:end:step`` of ``dim`` (torch's errors for a 0-d tensor and a step <= 0)."""
+    d, size = one_dim(t, dim, "slice")
+    step = 1 if step is None else step
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    lo, hi, _ = slice(start, end, step).indices(size)
+    hi = max(hi, lo)
+    n = (hi - lo + step - 1) // step
+    shape, st = list(t._data.shape), list(t.stride())
+    offset = lo * st[d]
+    shape[d] = n
+    st[d] = st[d] * step
+    ctx = {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)}
+    key = (slice(None),) * d + (slice(lo, hi, step),) if n else None
+    return tuple(shape), tuple(st), offset, ctx, key
+
+
+def select_geometry(t: Tensor, dim: int, index: int, from_indexing: int = 0) -> Part:
+    """Index ``index`` of ``dim``, removed (torch's errors; ``from_indexing``: ``t[i]``'s)."""
+    d, size = one_dim(t, dim, "select")
+    i = int(index)
+    if i < -size or i >= size:
+        if from_indexing:
+            raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(
+            f"select(): index {i} out of range for tensor of size {list(t._data.shape)} at "
+            f"dimension {d}"
+        )
+    i = i + size if i < 0 else i
+    shape, st = list(t._data.shape), list(t.stride())
+    offset = i * st[d]
+    del shape[d], st[d]
+    ctx = {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)}
+    # the Ellipsis makes numpy return a 0-d array, not a scalar, for the last dim's elements
+    return tuple(shape), tuple(st), offset, ctx, (slice(None),) * d + (i, Ellipsis)
