@@ -33,7 +33,18 @@ def _python_ints(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[builtin
     for item in sizes:
         if type(item) is not builtins.int:
             return None
-    return tuple(sizes)
+    return sizes if type(sizes) is tuple else tuple(sizes)
+
+
+def _int_args(args: tuple[Any, ...], kwargs: dict[str, Any], n: builtins.int) -> builtins.bool:
+    """Whether the call is ``n`` Python ints, without keywords: the parser binds them as they are
+    to the first ``n`` parameters, so a method whose parameters are ints may skip it."""
+    if kwargs or len(args) != n:
+        return False
+    for item in args:  # noqa: SIM110 - a loop, not ``all`` of a generator (a call of its own)
+        if type(item) is not builtins.int:
+            return False
+    return True
 
 
 class TensorViews:
@@ -89,12 +100,17 @@ class TensorViews:
 
     def transpose(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Two dimensions swapped (a view): ``transpose(dim0, dim1)``."""
+        if _int_args(args, kwargs, 2):
+            return ops.transpose(self, args[0], args[1])
         a = sig.TRANSPOSE.parse(args, kwargs)[1]
         return ops.transpose(self, a["dim0"], a["dim1"])
 
     def permute(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Dimensions reordered (a view)."""
-        return ops.permute(self, sig.PERMUTE.parse(args, kwargs)[1]["dims"])
+        dims = _python_ints(args, kwargs)
+        if dims is None:
+            dims = sig.PERMUTE.parse(args, kwargs)[1]["dims"]
+        return ops.permute(self, dims)
 
     def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
@@ -110,10 +126,16 @@ class TensorViews:
 
     def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
+        if _int_args(args, kwargs, 1):
+            return ops.unsqueeze(self, args[0])
         return ops.unsqueeze(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
 
     def squeeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
+        if _int_args(args, kwargs, 0):
+            return ops.squeeze(self, None)
+        if _int_args(args, kwargs, 1):
+            return ops.squeeze(self, args[0])
         return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
     def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -123,6 +145,8 @@ class TensorViews:
 
     def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
+        if _int_args(args, kwargs, 2):
+            return ops.select(self, args[0], args[1])
         a = sig.SELECT.parse(args, kwargs)[1]
         return ops.select(self, a["dim"], a["index"])
 

@@ -171,7 +171,10 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
     out = t
     dim = 0
     real = 0  # the dimension of ``t`` being indexed (torch reports errors with it)
-    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    consumed = 0  # a loop, not ``sum`` of a generator: this runs for every ``t[i]``
+    for k in key:
+        if k is not None and k is not Ellipsis:
+            consumed += 1
     if consumed > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
     for k in key:
@@ -200,10 +203,33 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
     return out
 
 
+def _plain_key(t: Tensor, key: Any) -> tuple[Any, ...] | None:
+    """The key as a tuple when it is Python ints and slices of ints with a step other than 0,
+    no more than ``t`` has dims (``_keys`` accepts it as it is), else None."""
+    tkey = key if type(key) is tuple else (key,)
+    if len(tkey) > t._data.ndim:
+        return None
+    for k in tkey:
+        if type(k) is slice:
+            start, stop, step = k.start, k.stop, k.step
+            if not (
+                (start is None or type(start) is int)
+                and (stop is None or type(stop) is int)
+                and (step is None or (type(step) is int and step != 0))
+            ):
+                return None
+        elif type(k) is not int:
+            return None
+    return tkey
+
+
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
     touch_history(t)
     single = isinstance(key, slice)
+    plain = _plain_key(t, key)
+    if plain is not None:  # the common key: nothing for ``_keys`` to refuse, all basic
+        return _basic(t, plain, single)
     tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
         return _basic(t, tkey, single)

@@ -6,6 +6,7 @@ of a view is the inverse reshaping of the gradient, written with tensor ops.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any
 
@@ -17,7 +18,19 @@ from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
-from ownership.ops.view_geometry import shape_arg, view_geometry
+from ownership.ops.view_geometry import (
+    Part,
+    expand_geometry,
+    op_geometry,
+    permute_geometry,
+    select_geometry,
+    slice_geometry,
+    squeeze_geometry,
+    t_geometry,
+    transpose_geometry,
+    unsqueeze_geometry,
+    view_geometry,
+)
 
 
 def _edge(t: Tensor) -> Edge | None:
@@ -62,11 +75,20 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
 def view(t: Tensor, *shape: Any) -> Tensor:
     """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
     edge = _edge(t)
-    new, strides, by_reshape, saved, _ = view_geometry(t, shape)
+    new, strides, reshaped, saved, _ = view_geometry(t, shape)
     if strides is None:
         raise RuntimeError(layout.VIEW_ERROR)
-    data = t._data.reshape(new) if by_reshape else None
-    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)
+    data = t._data.reshape(new) if reshaped else None
+    # ``_make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)``
+    # without the call: the view chain's one op (test_view_recording checks the node)
+    out = t._view(new, strides, t._offset, data, edge is not None)
+    if edge is not None:
+        dt = t.dtype
+        out._history = OpNode(
+            "ViewBackward0", (edge,), _bw_view, saved, 1, ONE_DTYPE.get(dt) or (dt,)
+        )
+        out._requires_grad = True
+    return out
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
@@ -76,10 +98,10 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
     allows a view, torch's ``_reshape_alias`` (``ReshapeAliasBackward0``).
     """
     edge = _edge(t)
-    new, strides, by_reshape, saved, contiguous = view_geometry(t, shape)
+    new, strides, reshaped, saved, contiguous = view_geometry(t, shape)
     if strides is not None:
         name = "ViewBackward0" if contiguous else "ReshapeAliasBackward0"
-        data = t._data.reshape(new) if by_reshape else None
+        data = t._data.reshape(new) if reshaped else None
         return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
     out = Tensor._wrap(c._data.reshape(new), t.dtype)
@@ -113,20 +135,11 @@ def _bw_t(node: OpNode, s: Saved, g: Grads) -> Any:
 def transpose_2d(t: Tensor) -> Tensor:
     """Transpose of a tensor with at most 2 dims (``TBackward0``)."""
     edge = _edge(t)
-    nd = t._data.ndim
-    if nd > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    st = t.stride()
-    return _make(
-        t,
-        tuple(reversed(t._data.shape)),
-        tuple(reversed(st)),
-        t._offset,
-        "TBackward0",
-        _bw_t,
-        {},
-        edge,
-    )
+    shape, st, ctx = op_geometry(t_geometry, t, ())
+    arr = t._data
+    # a tensor with elements: numpy's own transpose is this view (its strides are the tensor's)
+    data = arr.T if arr.size else None
+    return _make(t, shape, st, t._offset, "TBackward0", _bw_t, ctx, edge, data)
 
 
 def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -140,28 +153,12 @@ def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
 def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
     edge = _edge(t)
-    nd = t._data.ndim
-    given = shape_arg(dims)
-    ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
-    if sorted(ds) != list(range(nd)):
-        raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{nd} is not equal to len(dims) = {len(ds)}"
-            if len(ds) != nd
-            else "permute(): duplicate dims are not allowed."
-        )
-    shape, st = t._data.shape, t.stride()
-    return _make(
-        t,
-        tuple(shape[d] for d in ds),
-        tuple(st[d] for d in ds),
-        t._offset,
-        "PermuteBackward0",
-        _bw_permute,
-        {"dims": ds},
-        edge,
-    )
+    flat = dims[0] if len(dims) == 1 and isinstance(dims[0], tuple) else dims
+    shape, st, ctx = op_geometry(permute_geometry, t, flat)
+    arr = t._data
+    # a tensor with elements: numpy's own permutation is this view (as in ``transpose_2d``)
+    data = arr.transpose(ctx["dims"]) if arr.size and arr.ndim else None
+    return _make(t, shape, st, t._offset, "PermuteBackward0", _bw_permute, ctx, edge, data)
 
 
 def big_t(t: Tensor) -> Tensor:
@@ -203,22 +200,11 @@ def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (``TransposeBackward0``)."""
     edge = _edge(t)
-    nd = t._data.ndim
-    a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
-    shape, st = list(t._data.shape), list(t.stride())
-    if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
-        shape[a], shape[b] = shape[b], shape[a]
-        st[a], st[b] = st[b], st[a]
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        t._offset,
-        "TransposeBackward0",
-        _bw_transpose,
-        {"dim0": a, "dim1": b},
-        edge,
-    )
+    shape, st, ctx = op_geometry(transpose_geometry, t, (dim0, dim1))
+    arr = t._data
+    # a tensor with elements: numpy's own swap is this view (as in ``transpose_2d``)
+    data = arr.swapaxes(ctx["dim0"], ctx["dim1"]) if arr.size and arr.ndim else None
+    return _make(t, shape, st, t._offset, "TransposeBackward0", _bw_transpose, ctx, edge, data)
 
 
 def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -230,23 +216,9 @@ def _bw_expand(node: OpNode, s: Saved, g: Grads) -> Any:
 def expand(t: Tensor, *sizes: Any) -> Tensor:
     """Repeat size-1 dims with stride 0 (``ExpandBackward0``)."""
     edge = _edge(t)
-    new = shape_arg(sizes)
-    if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
-        ctx = {"self_sym_sizes": ()}
-        return _make(t, new, (0,) * len(new), t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
-    st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
-    lead = len(new) - t._data.ndim
-    shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
-    return _make(
-        t,
-        shape,
-        st,
-        t._offset,
-        "ExpandBackward0",
-        _bw_expand,
-        {"self_sym_sizes": tuple(t._data.shape)},
-        edge,
-    )
+    flat = sizes[0] if len(sizes) == 1 and isinstance(sizes[0], tuple) else sizes
+    shape, st, ctx = op_geometry(expand_geometry, t, flat)
+    return _make(t, shape, st, t._offset, "ExpandBackward0", _bw_expand, ctx, edge)
 
 
 def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -256,45 +228,20 @@ def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim (``UnsqueezeBackward0``)."""
     edge = _edge(t)
-    nd = t._data.ndim
-    d = layout.wrap_dim(dim, nd + 1)
-    shape, st = list(t._data.shape), list(t.stride())
-    new_stride = 1 if d >= nd else shape[d] * st[d]
-    shape.insert(d, 1)
-    st.insert(d, new_stride)
-    return _make(
-        t, tuple(shape), tuple(st), t._offset, "UnsqueezeBackward0", _bw_unsqueeze, {"dim": d}, edge
-    )
+    shape, st, ctx, reshaped = op_geometry(unsqueeze_geometry, t, (dim,))
+    data = t._data.reshape(shape) if reshaped else None  # (see ``view_geometry.by_reshape``)
+    return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge, data)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
     edge = _edge(t)
-    nd = t._data.ndim
-    shape, st = t._data.shape, t.stride()
-    if dim is None:
-        keep = [i for i in range(nd) if shape[i] != 1]
-        name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
-    else:
-        dims = dim if isinstance(dim, tuple | list) else (dim,)
-        wrapped = [layout.wrap_dim(d, nd) for d in dims]
-        for d in wrapped:
-            if wrapped.count(d) > 1:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-        ds = set(wrapped) if nd else set()
-        keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
-        name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
-        ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
-    return _make(
-        t,
-        tuple(shape[i] for i in keep),
-        tuple(st[i] for i in keep),
-        t._offset,
-        name,
-        _bw_view,
-        ctx,
-        edge,
-    )
+    shape, st, ctx, name, dropped = op_geometry(squeeze_geometry, t, () if dim is None else (dim,))
+    arr = t._data
+    # a tensor with elements: numpy's own squeeze of those size-1 dims is this view (with no
+    # dim to drop, numpy returns the array itself: a new view of it is made instead)
+    data = (arr.squeeze(dropped) if dropped else arr.view()) if arr.size else None
+    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge, data)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -303,40 +250,30 @@ def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
-def _one_dim(t: Tensor, dim: int, op: str) -> tuple[int, int, Edge | None]:
-    """``dim`` wrapped, its size and the edge of ``t`` (``_edge``, read first), for ``op`` on
-    one dim; a 0-dim tensor is torch's IndexError."""
-    edge = _edge(t)
-    nd = t._data.ndim
-    if nd == 0:
-        raise IndexError(f"{op}() cannot be applied to a 0-dim tensor.")
-    d = layout.wrap_dim(dim, nd)
-    return d, t._data.shape[d], edge
+def _part(t: Tensor, part: Part, name: str, backward: Any, edge: Edge | None) -> Tensor:
+    """The view of ``t`` with the geometry ``part`` (``_make``'s), made by numpy's basic
+    indexing of ``t``'s array when ``t`` has elements (its strides are then its array's)."""
+    shape, st, offset, ctx, key = part
+    arr = t._data
+    data = arr[key] if key is not None and arr.size else None
+    return _make(t, shape, st, t._offset + offset, name, backward, ctx, edge, data)
+
+
+_END = sys.maxsize
 
 
 def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int | None) -> Tensor:
     """Basic slicing of one dim (``SliceBackward0``)."""
-    d, size, edge = _one_dim(t, dim, "slice")
-    step = 1 if step is None else step
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
-    lo, hi, _ = slice(start, end, step).indices(size)
-    hi = max(hi, lo)
-    n = (hi - lo + step - 1) // step
-    shape, st = list(t._data.shape), list(t.stride())
-    offset = t._offset + lo * st[d]
-    shape[d] = n
-    st[d] = st[d] * step
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        offset,
-        "SliceBackward0",
-        _bw_slice,
-        {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)},
-        edge,
+    edge = _edge(t)
+    # with a step > 0 (else the geometry raises), no start means 0 and no end the largest int
+    # (``slice.indices``): one remembered geometry for both spellings
+    args = (
+        dim,
+        0 if start is None else start,
+        _END if end is None else end,
+        1 if step is None else step,
     )
+    return _part(t, op_geometry(slice_geometry, t, args), "SliceBackward0", _bw_slice, edge)
 
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
@@ -367,29 +304,13 @@ def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
 
 def select(t: Tensor, dim: int, index: int, from_indexing: bool = False) -> Tensor:
     """One index of ``dim``, removing it (``SelectBackward0``)."""
-    d, size, edge = _one_dim(t, dim, "select")
-    i = int(index)
-    if i < -size or i >= size:
-        if from_indexing:
-            raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
-        raise IndexError(
-            f"select(): index {i} out of range for tensor of size {list(t._data.shape)} at "
-            f"dimension {d}"
-        )
-    i = i + size if i < 0 else i
-    shape, st = list(t._data.shape), list(t.stride())
-    offset = t._offset + i * st[d]
-    del shape[d], st[d]
-    return _make(
-        t,
-        tuple(shape),
-        tuple(st),
-        offset,
-        "SelectBackward0",
-        _bw_select,
-        {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)},
-        edge,
-    )
+    edge = _edge(t)
+    args = (dim, index, 1) if from_indexing else (dim, index)  # (its error's wording)
+    return _part(t, op_geometry(select_geometry, t, args), "SelectBackward0", _bw_select, edge)
+
+
+def _bw_alias(node: OpNode, s: Saved, g: Grads) -> Any:
+    return (g[0],)
 
 
 def alias(t: Tensor) -> Tensor:
@@ -400,7 +321,7 @@ def alias(t: Tensor) -> Tensor:
         t.stride(),
         t._offset,
         "AliasBackward0",
-        lambda node, s, g: (g[0],),
+        _bw_alias,
         {},
         gradient_edge(t) if needs_grad_of(t) else None,
     )
