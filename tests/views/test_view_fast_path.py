@@ -15,6 +15,7 @@ from ownership import layout
 from ownership import signatures as sig
 from ownership.ops import view_geometry as view_ops
 
+from support.arrays import array_facts
 from support.differential import same
 
 SOURCES = {
@@ -222,20 +223,6 @@ def test_remembered_geometry_keeps_no_tensor_alive_and_stays_bounded() -> None:
     assert len(view_ops._VIEW_GEOMETRY) <= view_ops._VIEW_GEOMETRY_LIMIT
 
 
-def _array_facts(arr: Any) -> Any:
-    """Everything of a numpy view the engine or a user can see."""
-    return (
-        type(arr),
-        arr.shape,
-        arr.strides,
-        arr.dtype,
-        arr.__array_interface__["data"][0],
-        arr.base,
-        arr.flags.writeable,
-        arr.flags.owndata,
-    )
-
-
 @pytest.mark.parametrize("method", ["view", "reshape"])
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_a_view_made_by_reshape_is_the_view_made_from_the_storage(source: str, method: str) -> None:
@@ -255,7 +242,7 @@ def test_a_view_made_by_reshape_is_the_view_made_from_the_storage(source: str, m
             as_view = {"size": kwargs["shape"]} if "shape" in kwargs else kwargs
             new, strides, offset = _slow(x, args, as_view)
             made = layout.strided(x._storage.buffer, new, strides, offset)
-            assert _array_facts(y._data) == _array_facts(made), (rounds, args, kwargs)
+            assert array_facts(y._data) == array_facts(made), (rounds, args, kwargs)
     if source in ("contiguous", "matrix", "int64", "size_one_dims"):
         assert any(g[2] for g in view_ops._VIEW_GEOMETRY.values()), "no view made by reshape"
 
