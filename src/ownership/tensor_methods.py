@@ -253,6 +253,22 @@ class TensorMethods:
         """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
         return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
 
+    def logical_not(self: Any) -> Tensor:
+        """Elementwise ``not`` as a bool tensor (``x == 0``, any dtype)."""
+        return ops.logical_not(self)
+
+    def isnan(self: Any) -> Tensor:
+        """Where the elements are NaN, as a bool tensor (never recorded)."""
+        return ops.isnan(self)
+
+    def isinf(self: Any) -> Tensor:
+        """Where the elements are ``inf`` or ``-inf``, as a bool tensor."""
+        return ops.isinf(self)
+
+    def isfinite(self: Any) -> Tensor:
+        """Where the elements are neither NaN nor infinite, as a bool tensor."""
+        return ops.isfinite(self)
+
     def equal(self, other: Tensor) -> builtins.bool:
         """Same shape and the same values (``torch.equal``)."""
         me: Any = self

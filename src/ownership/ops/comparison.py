@@ -88,3 +88,19 @@ gt = _compare(np.greater)
 ge = _compare(np.greater_equal)
 logical_and = _compare(np.logical_and)
 logical_or = _compare(np.logical_or)
+
+
+def _test(fn: Any) -> Callable[[Tensor], Tensor]:
+    """An elementwise test of one tensor, as a bool tensor (an integer or bool tensor holds no
+    NaN nor infinity)."""
+
+    def op(a: Tensor) -> Tensor:
+        return wrap(fn(a._data), dtypes.bool_)
+
+    return op
+
+
+isnan = _test(np.isnan)
+isinf = _test(np.isinf)
+isfinite = _test(np.isfinite)
+logical_not = _test(np.logical_not)
