@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from support.differential import same
@@ -192,5 +194,22 @@ def test_cross_entropy_with_class_probabilities(reduction: str, rows: int) -> No
         loss = t.nn.functional.cross_entropy(x, p, reduction=reduction)
         loss.sum().backward()
         return [loss, plain(x.grad)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_softmax_backward_of_inf_and_nan_gradients_computes_silently(name: str, dim: int) -> None:
+    """An inf or nan incoming gradient gives torch's values (nan where it spreads), and no numpy
+    warning reaches the user."""
+
+    def program(t):
+        x = t.tensor([[1.0, 2.0, 0.5], [3.0, 4.0, -1.0]], requires_grad=True)
+        g = t.tensor([[float("inf"), float("-inf"), 1.0], [1.0, float("nan"), 2.0]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            (grad,) = t.autograd.grad(getattr(t.nn.functional, name)(x, dim), x, g)
+        return grad
 
     same(program)

@@ -42,6 +42,34 @@ def test_nll_loss_non_target_entries_get_positive_zero() -> None:
     same(program)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("target", [[0, 2, 1, 2], [0, -100, 2, 1], [-100] * 4])
+@pytest.mark.parametrize("value", [np.inf, np.nan, 0.0, -0.0, -1.5])
+@pytest.mark.parametrize("grad_dtype", ["float32", "float64"])
+@pytest.mark.parametrize("extra_dim", [False, True])
+def test_nll_loss_gradient_is_minus_the_gradient_at_the_targets_and_positive_zero_elsewhere(
+    reduction: str, target: list[int], value: float, grad_dtype: str, extra_dim: bool
+) -> None:
+    """torch's kernel zero-fills the input gradient, then writes ``-g / total_weight``
+    (``-g`` for a sum) at each kept target: the other entries stay +0.0 even for an infinite or
+    nan gradient, and a gradient of +0.0 writes -0.0 at the targets (a float64 gradient is cast
+    to the loss's float32 first)."""
+
+    def program(t):
+        logp = t.tensor(LOGITS, requires_grad=True)
+        x, tgt = logp, t.tensor(target)
+        if extra_dim:  # targets along dim 1 of a 3-d input
+            x, tgt = logp.unsqueeze(-1).expand(4, 3, 2), tgt.unsqueeze(-1).expand(4, 2)
+        loss = t.nn.functional.nll_loss(x, tgt, reduction=reduction)
+        g = t.full(loss.shape, value, dtype=getattr(t, grad_dtype))
+        (grad,) = t.autograd.grad(loss, logp, g)
+        values = grad.numpy()
+        # the sign of a nan is the CPU's (which operand's nan a product keeps): not compared
+        return [grad, (np.signbit(values) & ~np.isnan(values)).tolist(), np.isnan(values).tolist()]
+
+    same(program)
+
+
 RELU_GRADS = [np.inf, -np.inf, np.nan, -0.0, 0.0, -3.5, 2.0, 1e-40]
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import quiet
 from ownership.ops.common import needs_grad, record, sum_to, wrap
 
 
@@ -115,8 +116,7 @@ def _axis(t: Tensor, dim: int) -> int | None:
 
 def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``output * (grad - (grad * output).sum(dim))`` (``SoftmaxBackwardDataBackward0``)."""
-    go, r = grad._data, output._data
-    out = wrap(r * (go - (go * r).sum(axis=_axis(output, dim), keepdims=True)), grad.dtype)
+    out = wrap(_softmax_grad_values(grad._data, output._data, _axis(output, dim)), grad.dtype)
     if needs_grad(grad, output):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -134,9 +134,7 @@ def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
 
 def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
-    go = grad._data
-    total = np.add.reduce(go, axis=_axis(output, dim), keepdims=True)  # ndarray.sum's reduce
-    out = wrap(go - np.exp(output._data) * total, grad.dtype)
+    out = wrap(_log_softmax_grad_values(grad._data, output._data, _axis(output, dim)), grad.dtype)
     if needs_grad(grad, output):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -148,6 +146,27 @@ def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
 
         record(out, "LogSoftmaxBackwardDataBackward0", (grad, output), bw)
     return out
+
+
+@quiet
+def _softmax_grad_values(go: Any, r: Any, axis: int | None) -> Any:
+    """``r * (go - (go * r).sum(axis))`` in numpy, quiet (an inf or nan gradient computes
+    silently, as in torch)."""
+    return r * (go - (go * r).sum(axis=axis, keepdims=True))
+
+
+@quiet
+def _log_softmax_grad_values(go: Any, result: Any, axis: int | None) -> Any:
+    """``go - exp(result) * go.sum(axis)`` in numpy, quiet (an inf or nan gradient computes
+    silently, as in torch)."""
+    total = np.add.reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
+    scaled = np.exp(result)
+    if scaled.dtype == go.dtype and scaled.shape == go.shape and go.flags.c_contiguous:
+        # into the fresh C-ordered array (the layout and dtype ``go - scaled`` would have): the
+        # same values, two arrays fewer
+        np.multiply(scaled, total, out=scaled)
+        return np.subtract(go, scaled, out=scaled)
+    return go - scaled * total
 
 
 def mse_loss_backward(

@@ -85,25 +85,24 @@ def nll_loss(
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad(input):
         shape = x.shape
-        onehot = np.zeros(xx.shape, dtype=x.dtype)  # -1 at each kept target, +0 elsewhere
-        if extra:
-            np.put_along_axis(onehot, safe[:, None], 1, axis=1)
-            if valid is not None:
-                onehot *= valid[:, None]
-            np.negative(onehot, out=onehot, where=onehot != 0)
-        elif every:
-            onehot[rows, safe] = -1.0
-        else:
-            onehot[rows, safe] = valid
-            np.negative(onehot, out=onehot, where=onehot != 0)
-        onehot = onehot.reshape(shape)
         w = total_weight
+        masks: list[NDArray[Any]] = []  # the target mask, made when first needed
+
+        def onehot() -> NDArray[Any]:
+            if not masks:
+                masks.append(_target_mask(xx.shape, x.dtype, safe, valid, rows).reshape(shape))
+            return masks[0]
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
             if direct_target_grad(g[0], input.dtype, red):
-                value = Tensor._wrap(_scaled_target_grad(onehot, g[0]._data, w, red), input.dtype)
+                scaled = _scaled(g[0]._data, w, red)
+                if rows is not None and valid is None:  # every target counts: no mask needed
+                    arr = _scattered(xx.shape, rows, safe, scaled).reshape(shape)
+                else:
+                    arr = _masked_targets(onehot(), scaled)
+                value = Tensor._wrap(arr, input.dtype)
             else:
-                oh = Tensor._wrap(onehot, input.dtype)
+                oh = Tensor._wrap(onehot(), input.dtype)
                 with grad_mode.no_grad():
                     gr = g[0]
                     if red == 0:
@@ -112,10 +111,11 @@ def nll_loss(
                             gr = gr.unsqueeze(-1)
                     elif red == 1 and w:
                         gr = gr / w
-                    value = _positive_zeros(oh * gr)
+                    value = oh * gr
+                    _off_targets_zero(value._data, onehot())
 
             def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
-                picked = gg * Tensor._wrap(onehot, input.dtype)
+                picked = gg * Tensor._wrap(onehot(), input.dtype)
                 if red == 0:
                     return picked.sum(1) if batched else picked.sum()
                 return picked.sum() / w if red == 1 and w else picked.sum()
@@ -136,30 +136,64 @@ def nll_loss(
 
 
 def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:
-    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled_target_grad`)
-    rather than with ops under no_grad: a reduced loss (its gradient ``g`` is 0-d) whose
-    gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
+    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled`,
+    :func:`_scattered`) rather than with ops under no_grad: a reduced loss (its gradient ``g``
+    is 0-d) whose gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
     return red != 0 and g.dtype is dtype
 
 
+def _target_mask(
+    shape: tuple[int, ...],
+    dtype: Any,
+    safe: NDArray[Any],
+    valid: NDArray[Any] | None,
+    rows: NDArray[Any] | None,
+) -> NDArray[Any]:
+    """-1 at each kept target, +0 elsewhere (``rows`` None: targets along dim 1 of more dims)."""
+    onehot = np.zeros(shape, dtype=dtype)
+    if rows is None:
+        np.put_along_axis(onehot, safe[:, None], 1, axis=1)
+        if valid is not None:
+            onehot *= valid[:, None]
+        np.negative(onehot, out=onehot, where=onehot != 0)
+    elif valid is None:
+        onehot[rows, safe] = -1.0
+    else:
+        onehot[rows, safe] = valid
+        np.negative(onehot, out=onehot, where=onehot != 0)
+    return onehot
+
+
 @quiet
-def _scaled_target_grad(onehot: NDArray[Any], g: NDArray[Any], w: float, red: int) -> NDArray[Any]:
-    """The values of ``_positive_zeros(oh * (g / w))`` (``g`` alone for a sum), computed in numpy
-    as those ops compute them (``g`` is 0-d, of ``onehot``'s dtype: one loop dtype throughout)."""
-    scaled = np.true_divide(g, w) if red == 1 and w else g
-    value: NDArray[Any] = onehot * scaled
-    np.add(value, 0.0, out=value, casting="unsafe")
+def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
+    """``g / w`` for a mean (``g`` alone for a sum), as the op computes it (``g`` is 0-d, of
+    the input's dtype: one loop dtype throughout)."""
+    return np.true_divide(g, w) if red == 1 and w else g
+
+
+def _scattered(
+    shape: tuple[int, ...], rows: NDArray[Any], target: NDArray[Any], scaled: Any
+) -> NDArray[Any]:
+    """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
+    elsewhere whatever ``scaled`` is, inf and nan included)."""
+    value = np.zeros(shape, dtype=scaled.dtype)
+    value[rows, target] = np.negative(scaled)
     return value
 
 
-def _positive_zeros(grad: Tensor) -> Tensor:
-    """``grad`` with its zeros made +0.0, in place on the fresh product.
+def _masked_targets(onehot: NDArray[Any], scaled: Any) -> NDArray[Any]:
+    """torch's kernel, with a mask of the kept targets: zeros, then ``-scaled`` where
+    ``onehot`` is -1."""
+    value = np.zeros(onehot.shape, dtype=scaled.dtype)
+    np.copyto(value, np.negative(scaled), where=onehot != 0)
+    return value
 
-    torch's kernel zero-fills the gradient and writes only the target entries, so every other
-    entry (the rows of ignored targets included) is +0.0; a product ``0 * negative`` is -0.0.
-    Nothing saved the product, so writing its array is safe.
-    """
-    np.add(grad._data, 0.0, out=grad._data, casting="unsafe")
+
+def _off_targets_zero(grad: NDArray[Any], onehot: NDArray[Any]) -> NDArray[Any]:
+    """``grad`` (fresh: nobody else holds it) made +0 off the targets, in place, as torch's
+    kernel leaves them: it zero-fills the gradient and writes only the target entries (a
+    product ``0 * g`` would be -0.0 for a negative ``g``, nan for an infinite one)."""
+    np.copyto(grad, 0, where=onehot == 0)
     return grad
 
 
