@@ -275,3 +275,29 @@ def test_record_makes_the_node_the_constructor_makes(case: str, ctx: Any) -> Non
     assert made._seq + 1 == want._seq  # numbered in the order made
     assert (made._ctx is ctx) == (want._ctx is ctx)
     assert (out.grad_fn, out.requires_grad, out._output_nr) == (made, True, 0)
+
+
+@pytest.mark.parametrize("number", [2.5, 3, True])
+def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
+    """``saved_number`` builds its :class:`SavedNumber` without the constructor: the same
+    object, field by field."""
+    from ownership.autograd.saved import saved_number
+    from ownership.ops.arithmetic import wrapped_scalar
+
+    made = saved_number(number, wrapped_scalar, "MulBackward0")
+    want = SavedNumber(number, wrapped_scalar, "MulBackward0")
+    assert type(made) is SavedNumber
+    fields = [{n: getattr(s, n) for n in SavedNumber.__slots__} for s in (made, want)]
+    assert fields[0] == fields[1]
+    assert type(made.number) is type(number)
+
+
+def test_an_accumulator_is_a_node_with_no_edges() -> None:
+    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets."""
+    from ownership.autograd.node import AccumulateGrad, Node
+
+    x = ownership.ones(2, requires_grad=True)
+    acc, node = AccumulateGrad(x), Node((), 1)
+    names = [n for n in Node.__slots__ if n not in ("__weakref__", "_seq", "_metadata")]
+    assert {n: getattr(acc, n) for n in names} == {n: getattr(node, n) for n in names}
+    assert acc.variable is x and acc._seq + 1 == node._seq

@@ -264,7 +264,13 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable: Any) -> None:
-        super().__init__((), 1)
+        # ``Node.__init__((), 1)`` written out: one per leaf per graph
+        self.next_functions = ()
+        self.num_outputs = 1
+        self._seq = next_seq()
+        self._retained = None
+        self._pre_hooks = None
+        self.input_dtypes = None
         self.variable = variable
 
     def name(self) -> str:

@@ -25,6 +25,7 @@ from ownership.ops.common import (
     binary_operands,
     check_broadcast,
     needs_grad,
+    needs_grad_of,
     operand,
     raw,
     record,
@@ -180,7 +181,7 @@ def rsub(a: Tensor, b: Any) -> Tensor:
         return sub(b, a)
     dt = result_dtype(a, b)
     out = wrap(b - a._data, dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
 
@@ -237,7 +238,7 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
     return out
 
@@ -246,7 +247,7 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
     return out
 
@@ -273,7 +274,7 @@ def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save("result", out, is_output=True)
     return out
@@ -304,7 +305,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
     check_integer_power(a, e)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
     return out
@@ -331,7 +332,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
         return power(b, a)
     dt = result_dtype(a, b)
     out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         base = float(np.log(b)) if b > 0 else float("nan")
         node = record(
             out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
