@@ -24,8 +24,8 @@ from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
-    needs_grad,
     needs_grad_of,
+    needs_grad_with,
     operand,
     raw,
     record,
@@ -141,7 +141,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
     return out
 
@@ -152,7 +152,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     _check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
     return out
 
@@ -207,7 +207,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data * rb, dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
     return out
 
@@ -260,7 +260,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
             node.save("other", b)
@@ -295,7 +295,7 @@ def power(a: Tensor, e: Any) -> Tensor:
         dt = result_dtype(a, e)
         check_broadcast(a, e)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        if needs_grad(a, e):
+        if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
             binary_node(node, a, e)
             node.save("self", a)

@@ -98,6 +98,20 @@ def needs_grad_of(t: Tensor) -> bool:
     return base is not None and base._requires_grad
 
 
+def needs_grad_with(a: Tensor, b: Any) -> bool:
+    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b``, without the general
+    loop when ``b`` is a number (a binary op's commonest case): a number is wrapped as a normal
+    tensor, so ``a`` alone decides, even an inference tensor that requires grad."""
+    if isinstance(b, Tensor):
+        return needs_grad(a, b)
+    if not _state.enabled or inference_mode._state.enabled:
+        return False
+    if a._requires_grad:
+        return True
+    base = a._base
+    return base is not None and base._requires_grad
+
+
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 
