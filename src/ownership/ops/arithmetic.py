@@ -224,14 +224,18 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     view made under no_grad reports requires_grad but has none).
     """
     a_needed, b_needed = binary_node(node, a, b)
+    ctx = node._ctx  # an unsaved operand is shown as None: ``node.save(name, None)``, written out
     if a_needed:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save_number("other", b, wrapped_scalar)
     else:
-        node.save("other", None)
-    node.save("self", a if b_needed else None)
+        ctx["other"] = None
+    if b_needed:
+        node.save("self", a)
+    else:
+        ctx["self"] = None
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
