@@ -337,3 +337,24 @@ def test_needs_grad_with_a_second_operand_is_needs_grad(kind: str, mode: str, ot
         if mode == "inference_enable_grad":
             modes.enter_context(t.enable_grad())
         assert needs_grad_with(x, b) == needs_grad(x, b)
+
+
+def test_binary_nodes_share_their_input_shapes() -> None:
+    """Nodes of binary ops over the same shapes keep one shared ``input_shapes`` tuple, equal to
+    the shapes; a combination past the shared ones is kept as given."""
+    from ownership.ops import common
+
+    x = ownership.ones(2, 3, requires_grad=True)
+    nodes = [(x * 2.0).grad_fn, (x + 1).grad_fn, (x * x).grad_fn, (x * x).grad_fn]
+    assert [n.input_shapes for n in nodes] == [((2, 3), ())] * 2 + [((2, 3), (2, 3))] * 2
+    assert nodes[0].input_shapes is nodes[1].input_shapes
+    assert nodes[2].input_shapes is nodes[3].input_shapes
+    kept = dict(common._SHAPES)
+    try:
+        common._SHAPES.update({((n,), ()): ((n,), ()) for n in range(common._SHAPES_KEPT)})
+        shapes = ((5, 7, 9), ())
+        assert common.shared_shapes(shapes) is shapes
+        assert shapes not in common._SHAPES
+    finally:
+        common._SHAPES.clear()
+        common._SHAPES.update(kept)

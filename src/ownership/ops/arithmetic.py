@@ -30,6 +30,7 @@ from ownership.ops.common import (
     raw,
     record,
     result_dtype,
+    shared_shapes,
     sum_to,
     wrap,
 )
@@ -191,10 +192,10 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
     if isinstance(b, Tensor):
-        node.input_shapes = (a._data.shape, b._data.shape)
+        node.input_shapes = shared_shapes((a._data.shape, b._data.shape))
         node.other_number = None
     else:
-        node.input_shapes = (a._data.shape, ())
+        node.input_shapes = shared_shapes((a._data.shape, ()))
         node.other_number = b
     # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
     edges = node.next_functions

@@ -215,6 +215,22 @@ def record(
     return node
 
 
+_SHAPES: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = {}
+_SHAPES_KEPT = 4096  # distinct shape combinations shared at most (a program has a few)
+
+
+def shared_shapes(shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``shapes`` (the input shapes a node keeps), as one tuple shared by every node with these
+    shapes: no new tuples kept per op for the cyclic GC to count (the first few thousand
+    combinations seen are shared; any later one is kept as given)."""
+    shared = _SHAPES.get(shapes)
+    if shared is None:
+        if len(_SHAPES) < _SHAPES_KEPT:
+            _SHAPES[shapes] = shapes
+        return shapes
+    return shared
+
+
 NEEDED_PAIRS = (((False, False), (False, True)), ((True, False), (True, True)))
 """``NEEDED_PAIRS[first][second]`` is ``(first, second)``: the flags of a binary node, shared."""
 
