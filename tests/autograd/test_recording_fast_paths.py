@@ -307,9 +307,11 @@ def test_an_accumulator_is_a_node_with_no_edges() -> None:
 @pytest.mark.parametrize(
     "kind", ["leaf", "constant", "result", "view", "no_grad_view", "inference", "inference_rg"]
 )
-@pytest.mark.parametrize("other", [2.5, 3, True, "tensor", "inference tensor"])
+@pytest.mark.parametrize(
+    "other", [2.5, 3, True, "tensor", "inference tensor", "leaf", "view", "inference_rg"]
+)
 def test_needs_grad_with_a_second_operand_is_needs_grad(kind: str, mode: str, other: Any) -> None:
-    """:func:`~ownership.ops.common.needs_grad_with` (a tensor and a number without the loop)
+    """:func:`~ownership.ops.common.needs_grad_with` (a tensor and another operand, no loop)
     is ``needs_grad`` of the two, for every kind of tensor and operand, in every grad mode."""
     from ownership.ops.common import needs_grad, needs_grad_with
 
@@ -328,7 +330,13 @@ def test_needs_grad_with_a_second_operand_is_needs_grad(kind: str, mode: str, ot
         "inference": inference,
         "inference_rg": inference_rg,
     }[kind]
-    b = {"tensor": t.ones(4), "inference tensor": inference}.get(other, other)
+    b = {
+        "tensor": t.ones(4),
+        "inference tensor": inference,
+        "leaf": t.ones(4, requires_grad=True),
+        "view": leaf[:],
+        "inference_rg": inference_rg,
+    }.get(other, other)
     with contextlib.ExitStack() as modes:
         if mode == "no_grad":
             modes.enter_context(t.no_grad())

@@ -99,13 +99,20 @@ def needs_grad_of(t: Tensor) -> bool:
 
 
 def needs_grad_with(a: Tensor, b: Any) -> bool:
-    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b``, without the general
-    loop when ``b`` is a number (a binary op's commonest case): a number is wrapped as a normal
-    tensor, so ``a`` alone decides, even an inference tensor that requires grad."""
-    if isinstance(b, Tensor):
-        return needs_grad(a, b)
+    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b`` (a binary op's),
+    without the general loop. A number is wrapped as a normal tensor, so then ``a`` alone
+    decides, even an inference tensor that requires grad."""
     if not _state.enabled or inference_mode._state.enabled:
         return False
+    if isinstance(b, Tensor):
+        counter, other = a._lazy_counter, b._lazy_counter  # None: a normal tensor
+        if counter is not None and counter.inference and other is not None and other.inference:
+            return False  # both inference tensors: no autograd
+        if b._requires_grad:
+            return True
+        base = b._base
+        if base is not None and base._requires_grad:
+            return True
     if a._requires_grad:
         return True
     base = a._base
