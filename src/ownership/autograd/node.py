@@ -310,5 +310,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        return (accumulator(tensor), 0)
+        ref = tensor._acc  # the accumulator's cached node read here (``accumulator`` makes one)
+        acc = ref() if ref is not None else None
+        return (acc if acc is not None else accumulator(tensor), 0)
     return NO_EDGE
