@@ -225,3 +225,144 @@ def test_the_cheap_save_refuses_an_inference_tensor_as_torch() -> None:
         return error_of(lambda: w * a)
 
     same(program)
+
+
+def _node_fields(node: Any) -> dict[str, Any]:
+    """Every slot of an ``OpNode`` but its sequence number (unset slots left out)."""
+    from ownership.autograd.node import Node, OpNode
+
+    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
+    return {n: getattr(node, n) for n in names if hasattr(node, n)}
+
+
+def recorded_inputs() -> dict[str, tuple[Any, ...]]:
+    """Inputs of every shape ``record`` takes: one tensor, two, a number, a view, three."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    d = ownership.tensor([1.0, 2.0, 3.0], dtype=ownership.float64, requires_grad=True)
+    y = x * 2
+    return {
+        "unary": (y,),
+        "unary leaf": (x,),
+        "binary": (y, x),
+        "binary number": (y, 2.5),
+        "number first": (3, d),
+        "view": (y[1:], x[:2]),
+        "three": (x, 1.5, d),
+        "int64": (ownership.tensor([1, 2]),),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(recorded_inputs()))
+@pytest.mark.parametrize("ctx", [None, {"alpha": 2}])
+def test_record_makes_the_node_the_constructor_makes(case: str, ctx: Any) -> None:
+    """``record`` builds its node without ``OpNode.__init__``: the same node, field by field."""
+    from ownership.autograd.node import OpNode, gradient_edge
+    from ownership.ops.common import record
+
+    def backward(node: Any, s: Any, g: Any) -> Any:
+        return g
+
+    inputs = recorded_inputs()[case]
+    out = ownership.ones(3)
+    made = record(out, "MulBackward0", inputs, backward, ctx)
+    edges = tuple(
+        gradient_edge(t) if isinstance(t, ownership.Tensor) else (None, 0) for t in inputs
+    )
+    dts = tuple(t.dtype if isinstance(t, ownership.Tensor) else None for t in inputs)
+    want = OpNode("MulBackward0", edges, backward, ctx, 1, dts)
+    assert type(made) is OpNode
+    assert _node_fields(made) == _node_fields(want)
+    assert made._seq + 1 == want._seq  # numbered in the order made
+    assert (made._ctx is ctx) == (want._ctx is ctx)
+    assert (out.grad_fn, out.requires_grad, out._output_nr) == (made, True, 0)
+
+
+@pytest.mark.parametrize("number", [2.5, 3, True])
+def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
+    """``saved_number`` builds its :class:`SavedNumber` without the constructor: the same
+    object, field by field."""
+    from ownership.autograd.saved import saved_number
+    from ownership.ops.arithmetic import wrapped_scalar
+
+    made = saved_number(number, wrapped_scalar, "MulBackward0")
+    want = SavedNumber(number, wrapped_scalar, "MulBackward0")
+    assert type(made) is SavedNumber
+    fields = [{n: getattr(s, n) for n in SavedNumber.__slots__} for s in (made, want)]
+    assert fields[0] == fields[1]
+    assert type(made.number) is type(number)
+
+
+def test_an_accumulator_is_a_node_with_no_edges() -> None:
+    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets."""
+    from ownership.autograd.node import AccumulateGrad, Node
+
+    x = ownership.ones(2, requires_grad=True)
+    acc, node = AccumulateGrad(x), Node((), 1)
+    names = [n for n in Node.__slots__ if n not in ("__weakref__", "_seq", "_metadata")]
+    assert {n: getattr(acc, n) for n in names} == {n: getattr(node, n) for n in names}
+    assert acc.variable is x and acc._seq + 1 == node._seq
+
+
+@pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])
+@pytest.mark.parametrize(
+    "kind", ["leaf", "constant", "result", "view", "no_grad_view", "inference", "inference_rg"]
+)
+@pytest.mark.parametrize(
+    "other", [2.5, 3, True, "tensor", "inference tensor", "leaf", "view", "inference_rg"]
+)
+def test_needs_grad_with_a_second_operand_is_needs_grad(kind: str, mode: str, other: Any) -> None:
+    """:func:`~ownership.ops.common.needs_grad_with` (a tensor and another operand, no loop)
+    is ``needs_grad`` of the two, for every kind of tensor and operand, in every grad mode."""
+    from ownership.ops.common import needs_grad, needs_grad_with
+
+    t = ownership
+    leaf = t.arange(4.0).requires_grad_()
+    with t.no_grad():
+        no_grad_view = leaf.view(2, 2)
+    with t.inference_mode():
+        inference, inference_rg = t.ones(4), t.ones(4, requires_grad=True)
+    x = {
+        "leaf": leaf,
+        "constant": t.ones(4),
+        "result": leaf * 2,
+        "view": leaf[1:],
+        "no_grad_view": no_grad_view,
+        "inference": inference,
+        "inference_rg": inference_rg,
+    }[kind]
+    b = {
+        "tensor": t.ones(4),
+        "inference tensor": inference,
+        "leaf": t.ones(4, requires_grad=True),
+        "view": leaf[:],
+        "inference_rg": inference_rg,
+    }.get(other, other)
+    with contextlib.ExitStack() as modes:
+        if mode == "no_grad":
+            modes.enter_context(t.no_grad())
+        if mode.startswith("inference"):
+            modes.enter_context(t.inference_mode())
+        if mode == "inference_enable_grad":
+            modes.enter_context(t.enable_grad())
+        assert needs_grad_with(x, b) == needs_grad(x, b)
+
+
+def test_binary_nodes_share_their_input_shapes() -> None:
+    """Nodes of binary ops over the same shapes keep one shared ``input_shapes`` tuple, equal to
+    the shapes; a combination past the shared ones is kept as given."""
+    from ownership.ops import common
+
+    x = ownership.ones(2, 3, requires_grad=True)
+    nodes = [(x * 2.0).grad_fn, (x + 1).grad_fn, (x * x).grad_fn, (x * x).grad_fn]
+    assert [n.input_shapes for n in nodes] == [((2, 3), ())] * 2 + [((2, 3), (2, 3))] * 2
+    assert nodes[0].input_shapes is nodes[1].input_shapes
+    assert nodes[2].input_shapes is nodes[3].input_shapes
+    kept = dict(common._SHAPES)
+    try:
+        common._SHAPES.update({((n,), ()): ((n,), ()) for n in range(common._SHAPES_KEPT)})
+        shapes = ((5, 7, 9), ())
+        assert common.shared_shapes(shapes) is shapes
+        assert shapes not in common._SHAPES
+    finally:
+        common._SHAPES.clear()
+        common._SHAPES.update(kept)

@@ -33,6 +33,8 @@ Saved = dict[str, Any]
 Grads = tuple[Any, ...]
 
 _seq = itertools.count()
+next_seq = _seq.__next__
+"""The next node's sequence number: nodes are numbered in the order they are made."""
 
 
 class Node:
@@ -53,7 +55,7 @@ class Node:
     def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
         self.next_functions = next_functions
         self.num_outputs = num_outputs
-        self._seq = next(_seq)
+        self._seq = next_seq()
         self._retained: dict[int, weakref.ref[Any]] | None = None
         self._pre_hooks: dict[int, Any] | None = None  # tensor hooks by output (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
@@ -120,7 +122,6 @@ class OpNode(Node):
         "_backward",
         "_ctx",
         "_freed_keys",
-        "_had_saved",
         "_name",
         "_saved",
         "_state_keys",
@@ -144,7 +145,7 @@ class OpNode(Node):
         # Node.__init__ inlined: one node per recorded op
         self.next_functions = next_functions
         self.num_outputs = num_outputs
-        self._seq = next(_seq)
+        self._seq = next_seq()
         self._retained = None
         self._pre_hooks = None
         self.input_dtypes = input_dtypes
@@ -152,8 +153,8 @@ class OpNode(Node):
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
         self._saved: dict[str, SavedTensor | SavedNumber] | None = None
-        self._had_saved = False
-        self._freed_keys: tuple[str, ...] = ()
+        # the names of the saved values once freed (None: nothing saved was ever freed)
+        self._freed_keys: tuple[str, ...] | None = None
         self._state_keys: tuple[str, ...] = ()
 
     def save_state(self, *names: str) -> None:
@@ -162,7 +163,6 @@ class OpNode(Node):
         self._state_keys = names
         if self._saved is None:
             self._saved = {}
-        self._had_saved = True
 
     def save(
         self,
@@ -189,7 +189,6 @@ class OpNode(Node):
             saved = save_tensor(tensor, is_output, self._name)
         if self._saved is None:
             self._saved = {name: saved}
-            self._had_saved = True
         else:
             self._saved[name] = saved
 
@@ -200,7 +199,6 @@ class OpNode(Node):
         saved = self._saved
         if saved is None:
             self._saved = {name: saved_number(number, make, self._name)}
-            self._had_saved = True
         else:
             saved[name] = saved_number(number, make, self._name)
 
@@ -210,7 +208,7 @@ class OpNode(Node):
     def unpack_all(self) -> Saved:
         """All saved values by name, tensors unpacked (version-checked)."""
         if self._saved is None:
-            if self._had_saved:
+            if self._freed_keys is not None:  # saved values were freed (``release``)
                 raise RuntimeError(FREED_MESSAGE)
             return self._ctx
         vals = dict(self._ctx)
@@ -241,14 +239,15 @@ class OpNode(Node):
                 return saved[key].unpack(self)
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
-            if saved is None and key in object.__getattribute__(self, "_freed_keys"):
+            freed = object.__getattribute__(self, "_freed_keys")
+            if saved is None and freed is not None and key in freed:
                 raise RuntimeError(FREED_MESSAGE)
         raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
 
     def __dir__(self) -> list[str]:
         names = set(super().__dir__())
         names.update("_saved_" + k for k in self._ctx)
-        names.update("_saved_" + k for k in self._saved or self._freed_keys)
+        names.update("_saved_" + k for k in self._saved or self._freed_keys or ())
         return sorted(names)
 
 
@@ -265,7 +264,13 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
 
     def __init__(self, variable: Any) -> None:
-        super().__init__((), 1)
+        # ``Node.__init__((), 1)`` written out: one per leaf per graph
+        self.next_functions = ()
+        self.num_outputs = 1
+        self._seq = next_seq()
+        self._retained = None
+        self._pre_hooks = None
+        self.input_dtypes = None
         self.variable = variable
 
     def name(self) -> str:
@@ -305,5 +310,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        return (accumulator(tensor), 0)
+        ref = tensor._acc  # the accumulator's cached node read here (``accumulator`` makes one)
+        acc = ref() if ref is not None else None
+        return (acc if acc is not None else accumulator(tensor), 0)
     return NO_EDGE

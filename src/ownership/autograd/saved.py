@@ -15,6 +15,8 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
 from ownership.inference_mode import INFERENCE_SAVE_MESSAGE, inference_mode
 
+_new = object.__new__
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -72,12 +74,16 @@ class SavedNumber:
 
     __slots__ = ("_saved", "make", "number", "saved_by")
     trace = None  # saved lazily only outside anomaly mode: no forward stack to name
+    number: Any
+    make: Any
+    saved_by: str
+    _saved: SavedTensor | None  # the 0-d tensor, once made
 
     def __init__(self, number: Any, make: Any, saved_by: str) -> None:
         self.number = number
         self.make = make
         self.saved_by = saved_by
-        self._saved: SavedTensor | None = None
+        self._saved = None
 
     def saved(self) -> SavedTensor:
         """The saved 0-d tensor, made now if nobody read it yet (no hook, no observer, no
@@ -111,7 +117,14 @@ def saved_number(number: Any, make: Any, saved_by: str) -> SavedNumber | SavedTe
     saved now, as any saved tensor (saved-tensor hooks never see it)."""
     if observers.SAVES or anomaly_mode._state.enabled:
         return SavedTensor(make(number), saved_by=saved_by, wrapped_number=True)
-    return SavedNumber(number, make, saved_by)
+    # ``SavedNumber(number, make, saved_by)`` without the constructor's call: one per op that
+    # saves a number (test_recording_fast_paths checks that the two make the same object)
+    saved = _new(SavedNumber)
+    saved.number = number
+    saved.make = make
+    saved.saved_by = saved_by
+    saved._saved = None
+    return saved
 
 
 def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:

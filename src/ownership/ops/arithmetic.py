@@ -24,11 +24,13 @@ from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
-    needs_grad,
+    needs_grad_of,
+    needs_grad_with,
     operand,
     raw,
     record,
     result_dtype,
+    shared_shapes,
     sum_to,
     wrap,
 )
@@ -140,7 +142,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
     return out
 
@@ -151,7 +153,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     _check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
     return out
 
@@ -180,7 +182,7 @@ def rsub(a: Tensor, b: Any) -> Tensor:
         return sub(b, a)
     dt = result_dtype(a, b)
     out = wrap(b - a._data, dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
 
@@ -190,10 +192,10 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
     if isinstance(b, Tensor):
-        node.input_shapes = (a._data.shape, b._data.shape)
+        node.input_shapes = shared_shapes((a._data.shape, b._data.shape))
         node.other_number = None
     else:
-        node.input_shapes = (a._data.shape, ())
+        node.input_shapes = shared_shapes((a._data.shape, ()))
         node.other_number = b
     # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
     edges = node.next_functions
@@ -206,7 +208,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = binary_operands(a, b)
     out = wrap(a._data * rb, dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
     return out
 
@@ -223,21 +225,25 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     view made under no_grad reports requires_grad but has none).
     """
     a_needed, b_needed = binary_node(node, a, b)
+    ctx = node._ctx  # an unsaved operand is shown as None: ``node.save(name, None)``, written out
     if a_needed:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save_number("other", b, wrapped_scalar)
     else:
-        node.save("other", None)
-    node.save("self", a if b_needed else None)
+        ctx["other"] = None
+    if b_needed:
+        node.save("self", a)
+    else:
+        ctx["self"] = None
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
     return out
 
@@ -246,7 +252,7 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
     return out
 
@@ -259,7 +265,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
             node.save("other", b)
@@ -273,7 +279,7 @@ def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save("result", out, is_output=True)
     return out
@@ -294,7 +300,7 @@ def power(a: Tensor, e: Any) -> Tensor:
         dt = result_dtype(a, e)
         check_broadcast(a, e)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        if needs_grad(a, e):
+        if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
             binary_node(node, a, e)
             node.save("self", a)
@@ -304,7 +310,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
     check_integer_power(a, e)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
     return out
@@ -331,7 +337,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
         return power(b, a)
     dt = result_dtype(a, b)
     out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         base = float(np.log(b)) if b > 0 else float("nan")
         node = record(
             out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}

@@ -9,12 +9,20 @@ import numpy as np
 
 from ownership import dtypes, grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
-from ownership.autograd.node import NO_EDGE, BackwardFn, OpNode, Saved, gradient_edge
+from ownership.autograd.node import (
+    NO_EDGE,
+    BackwardFn,
+    OpNode,
+    Saved,
+    gradient_edge,
+    next_seq,
+)
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import ops
 
 Scalar = int | float | bool
 _state = grad_mode._state
+_new = object.__new__
 
 
 def is_scalar(x: Any) -> bool:
@@ -90,6 +98,27 @@ def needs_grad_of(t: Tensor) -> bool:
     return base is not None and base._requires_grad
 
 
+def needs_grad_with(a: Tensor, b: Any) -> bool:
+    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b`` (a binary op's),
+    without the general loop. A number is wrapped as a normal tensor, so then ``a`` alone
+    decides, even an inference tensor that requires grad."""
+    if not _state.enabled or inference_mode._state.enabled:
+        return False
+    if isinstance(b, Tensor):
+        counter, other = a._lazy_counter, b._lazy_counter  # None: a normal tensor
+        if counter is not None and counter.inference and other is not None and other.inference:
+            return False  # both inference tensors: no autograd
+        if b._requires_grad:
+            return True
+        base = b._base
+        if base is not None and base._requires_grad:
+            return True
+    if a._requires_grad:
+        return True
+    base = a._base
+    return base is not None and base._requires_grad
+
+
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 
@@ -144,15 +173,16 @@ def record(
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
-    # pass; OpNode's arguments by position (num_outputs 1, then the input dtypes): no keyword
-    # (an input with a history and no base: its edge is ``(grad_fn, output_nr)``, as
+    # pass (an input with a history and no base: its edge is ``(grad_fn, output_nr)``, as
     # ``gradient_edge`` says, written out; views and leaves ask it)
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
         fn = a._history
-        edge = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
-        node = OpNode(name, (edge,), backward, ctx, 1, _ONE.get(dt) or (dt,))
+        edges: tuple[tuple[Any, int], ...] = (
+            ((fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)),
+        )
+        dts: tuple[DType | None, ...] = _ONE.get(dt) or (dt,)
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
@@ -165,15 +195,47 @@ def record(
             edge_b = (fn, b._output_nr) if fn is not None and b._base is None else gradient_edge(b)
         else:
             edge_b, dt_b = NO_EDGE, None
-        pair: tuple[DType | None, ...] = (dt_a, dt_b)
-        node = OpNode(name, (edge_a, edge_b), backward, ctx, 1, _SHARED.get(pair, pair))
+        edges = (edge_a, edge_b)
+        dts = (dt_a, dt_b)
+        dts = _SHARED.get(dts, dts)
     else:
-        edges, key = _edges_and_dtypes(inputs)
-        node = OpNode(name, edges, backward, ctx, 1, _SHARED.get(key, key))
+        edges, dts = _edges_and_dtypes(inputs)
+        dts = _SHARED.get(dts, dts)
+    # ``OpNode(name, edges, backward, ctx, 1, dts)`` without the constructor's call: one node per
+    # recorded op (test_recording_fast_paths checks that the two make the same node)
+    node = _new(OpNode)
+    node.next_functions = edges
+    node.num_outputs = 1
+    node._seq = next_seq()
+    node._retained = None
+    node._pre_hooks = None
+    node.input_dtypes = dts
+    node._name = name
+    node._backward = backward
+    node._ctx = ctx if ctx is not None else {}
+    node._saved = None
+    node._freed_keys = None
+    node._state_keys = ()
     out._history = node  # ``_grad_fn``, written through its slot (one attribute lookup less)
     out._requires_grad = True
     out._output_nr = 0
     return node
+
+
+_SHAPES: dict[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] = {}
+_SHAPES_KEPT = 4096  # distinct shape combinations shared at most (a program has a few)
+
+
+def shared_shapes(shapes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``shapes`` (the input shapes a node keeps), as one tuple shared by every node with these
+    shapes: no new tuples kept per op for the cyclic GC to count (the first few thousand
+    combinations seen are shared; any later one is kept as given)."""
+    shared = _SHAPES.get(shapes)
+    if shared is None:
+        if len(_SHAPES) < _SHAPES_KEPT:
+            _SHAPES[shapes] = shapes
+        return shapes
+    return shared
 
 
 NEEDED_PAIRS = (((False, False), (False, True)), ((True, False), (True, True)))

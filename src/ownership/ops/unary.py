@@ -21,7 +21,7 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
-from ownership.ops.common import needs_grad, raw, record, wrap
+from ownership.ops.common import needs_grad_of, raw, record, wrap
 
 
 # ---------------------------------------------------------------- backward formulas
@@ -96,7 +96,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
         dt = dtypes.get_default_dtype()
         arr = arr.astype(dt.np)
     out = wrap(fn(arr), dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, name, (a,), backward)
         if save == "result":
             node.save("result", out, is_output=True)
@@ -154,7 +154,7 @@ def relu_values(x: Any) -> Any:
 def relu(a: Tensor) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes."""
     out = wrap(relu_values(a._data), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
         node.save("result", out, is_output=True)
     return out
@@ -165,7 +165,7 @@ def absolute(a: Tensor) -> Tensor:
     if a.dtype is dtypes.bool_:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     out = wrap(np.abs(a._data), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
         node.save("self", a)
     return out
@@ -179,7 +179,7 @@ def neg(a: Tensor) -> Tensor:
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
     out = wrap(-a._data, a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, "NegBackward0", (a,), bw_neg)
     return out
 
@@ -187,7 +187,7 @@ def neg(a: Tensor) -> Tensor:
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals)."""
     out = wrap(np.sign(a._data), a.dtype)
-    if needs_grad(a):
+    if needs_grad_of(a):
         record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
     return out
 
@@ -204,7 +204,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if hi is not None:
         out_arr = np.minimum(out_arr, hi)
     out = wrap(out_arr, dt)
-    if needs_grad(a):
+    if needs_grad_of(a):
         node = record(out, "ClampBackward1", (a,), bw_clamp, {"min": min, "max": max})
         node.save("self", a)
     return out
