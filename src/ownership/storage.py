@@ -138,3 +138,10 @@ def contiguous_result(arr: NDArray[Any]) -> NDArray[Any]:
 def storage_over(arr: NDArray[Any]) -> Storage:
     """The storage of a tensor whose array is the C- or F-contiguous ``arr`` (its whole memory)."""
     return Storage(None, arr if arr.flags.c_contiguous else arr.T)
+
+
+def is_engine_tensor(obj: Any) -> bool:
+    """Whether ``obj`` is an ownership tensor, as the layers that may not import the Tensor class
+    ask it: every tensor has the slot ``_lazy_storage`` (asking for ``_storage`` would make a
+    fresh result's storage as a side effect)."""
+    return hasattr(obj, "_lazy_storage")

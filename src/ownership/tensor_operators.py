@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ownership import op_registry
+from ownership.storage import is_engine_tensor
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -27,7 +28,7 @@ def _takes(other: Any) -> bool:
     Anything else (a list, ``None``, a string) makes the operator return ``NotImplemented``, so
     Python answers as it does for torch: ``t == None`` is False, ``t + None`` a TypeError.
     """
-    return isinstance(other, _TAKEN) or hasattr(other, "_storage") or hasattr(other, "__array__")
+    return isinstance(other, _TAKEN) or is_engine_tensor(other) or hasattr(other, "__array__")
 
 
 class TensorOperators:
@@ -86,7 +87,7 @@ class TensorOperators:
         return ops.rpow(self, other)
 
     def __matmul__(self: Any, other: Tensor) -> Tensor:
-        if not isinstance(other, TensorOperators) and not hasattr(other, "_storage"):
+        if not isinstance(other, TensorOperators) and not is_engine_tensor(other):
             return NotImplemented
         return ops.matmul(self, other)
 

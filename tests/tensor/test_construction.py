@@ -76,3 +76,16 @@ def test_fresh_results_behave_as_torch_results() -> None:
         ] + [y.untyped_storage().data_ptr() == y.detach().untyped_storage().data_ptr()]
 
     same(program)
+
+
+def test_asking_whether_a_result_is_a_tensor_makes_no_storage() -> None:
+    """The engine's own "is this a tensor?" (``storage.is_engine_tensor``) reads a slot: a fresh
+    result that autograd, an operator or a custom Function is handed keeps its storage unmade."""
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    out = (x * 2).sum()
+    (grad,) = ownership.autograd.grad(out, x, retain_graph=True)
+    y = x * 3
+    z = x * y
+    assert grad is not None
+    assert [t._lazy_storage for t in (out, y, z)] == [None] * 3
+    assert ownership.storage.is_engine_tensor(y) and not ownership.storage.is_engine_tensor([y])

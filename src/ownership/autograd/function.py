@@ -20,6 +20,7 @@ from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 from ownership.autograd.view_history import CreationMeta, rebase_history
 from ownership.layout import unbroadcast_axes
+from ownership.storage import is_engine_tensor
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
@@ -35,7 +36,7 @@ def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
 
 
 def _is_tensor(x: Any) -> bool:
-    return hasattr(x, "_storage") and hasattr(x, "_grad_fn")
+    return is_engine_tensor(x) and hasattr(x, "_grad_fn")
 
 
 class FunctionCtx:

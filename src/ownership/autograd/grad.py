@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ownership.autograd.engine import run_backward
+from ownership.storage import is_engine_tensor
 
 
 def _seq(x: Any) -> list[Any]:
@@ -15,7 +16,7 @@ def _seq(x: Any) -> list[Any]:
 
 
 def _is_tensor(x: Any) -> bool:
-    return hasattr(x, "_storage") and hasattr(x, "requires_grad")
+    return is_engine_tensor(x) and hasattr(x, "requires_grad")
 
 
 def tensors_given(x: Any) -> list[Any]:

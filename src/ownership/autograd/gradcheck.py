@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ownership.autograd.grad import grad
+from ownership.storage import is_engine_tensor
 
 
 class GradcheckError(RuntimeError):
@@ -36,7 +37,7 @@ def gradcheck(
     :class:`GradcheckError` (or return False with ``raise_exception=False``).
     """
     ins = tuple(inputs) if isinstance(inputs, list | tuple) else (inputs,)
-    diff = [i for i, x in enumerate(ins) if hasattr(x, "_storage") and x.requires_grad]
+    diff = [i for i, x in enumerate(ins) if is_engine_tensor(x) and x.requires_grad]
     if not diff:
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but none of them "
@@ -60,7 +61,7 @@ def gradcheck(
             )
     outs = _outputs(func, ins)
     for k, out in enumerate(outs):
-        if not hasattr(out, "_storage") or not out.dtype.is_floating_point:
+        if not is_engine_tensor(out) or not out.dtype.is_floating_point:
             continue
         n_out = out._data.size
         analytical = {i: np.zeros((ins[i]._data.size, n_out)) for i in diff}

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
 
+from ownership.storage import is_engine_tensor
+
 __all__ = ["disable_saved_tensors_hooks", "increment_version", "saved_tensors_hooks", "top"]
 
 Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
@@ -86,7 +88,7 @@ class disable_saved_tensors_hooks:
 
 def increment_version(tensor: Any) -> None:
     """Bump the version counter of a tensor, or of each tensor of an iterable, by one."""
-    tensors: Iterable[Any] = [tensor] if hasattr(tensor, "_storage") else tensor
+    tensors: Iterable[Any] = [tensor] if is_engine_tensor(tensor) else tensor
     for t in tensors:
         if not t._version_counter.inference:
             t._version_counter.bump()

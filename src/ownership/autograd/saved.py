@@ -14,6 +14,7 @@ from typing import Any
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
 from ownership.inference_mode import INFERENCE_SAVE_MESSAGE, inference_mode
+from ownership.storage import is_engine_tensor
 
 _new = object.__new__
 
@@ -242,7 +243,7 @@ class SavedTensor:
         if self.packed is not None:
             unpack_hook, value = self.packed
             data = unpack_hook(value)
-            if not hasattr(data, "_storage"):  # not a tensor
+            if not is_engine_tensor(data):  # not a tensor
                 return data
             t = data.detach()  # torch makes a new variable of the data, with the saved history
             if self.is_output or self.weak_fn is not None:
