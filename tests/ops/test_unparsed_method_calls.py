@@ -80,15 +80,7 @@ def _facts(t: ModuleType, make: Callable[[ModuleType], Any], call: Call) -> Any:
 @pytest.mark.parametrize("dtype", INPUTS)
 @pytest.mark.parametrize("call", PAIRS)
 @pytest.mark.parametrize("path", ["fast", "parsed"])
-def test_each_spelling_is_torchs(
-    call: str, dtype: str, path: str, request: pytest.FixtureRequest
-) -> None:
-    if call == "add_ alpha" and dtype == "int64":  # by either path: not a fast path's doing
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True, reason="gap: torch refuses a float alpha for integral tensors"
-            )
-        )
+def test_each_spelling_is_torchs(call: str, dtype: str, path: str) -> None:
     fn = PAIRS[call][0 if path == "fast" else 1]
     same(lambda t: _facts(t, INPUTS[dtype], fn))
 

@@ -34,6 +34,7 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
+from ownership.ops.python_numbers import int_in, int_parameter, scaled
 
 
 # ---------------------------------------------------------------- backward formulas
@@ -141,7 +142,8 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = binary_operands(a, b)
-    out = wrap(a._data + (rb if alpha == 1 else rb * alpha), dt)
+    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
+    out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
         binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
     return out
@@ -150,15 +152,16 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
-    _check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
+    check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = binary_operands(a, b)
-    out = wrap(a._data - (rb if alpha == 1 else rb * alpha), dt)
+    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
+    out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
         binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
     return out
 
 
-def _check_bool_sub(a: Tensor, b: Any) -> None:
+def check_bool_sub(a: Tensor, b: Any) -> None:
     """torch refuses ``-`` when an operand is a bool tensor."""
     a_bool = a.dtype is dtypes.bool_
     b_bool = isinstance(b, Tensor) and b.dtype is dtypes.bool_
@@ -177,11 +180,11 @@ def _check_bool_sub(a: Tensor, b: Any) -> None:
 def rsub(a: Tensor, b: Any) -> Tensor:
     """``b - a`` for a Python scalar ``b`` (``RsubBackward1``)."""
     b = operand(b)
-    _check_bool_sub(a, b)
+    check_bool_sub(a, b)
     if isinstance(b, Tensor):
         return sub(b, a)
     dt = result_dtype(a, b)
-    out = wrap(b - a._data, dt)
+    out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
     if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
@@ -307,8 +310,9 @@ def power(a: Tensor, e: Any) -> Tensor:
             node.save("exponent", e)
             node.save("result", out, is_output=True)
         return out
-    dt = result_dtype(a, e)
     check_integer_power(a, e)
+    dt = result_dtype(a, e)
+    int_parameter(e, dt)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
     if needs_grad_of(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
@@ -317,8 +321,12 @@ def power(a: Tensor, e: Any) -> Tensor:
 
 
 def check_integer_power(a: Tensor, e: Any) -> None:
-    """torch refuses to raise an integer tensor to a negative integer power."""
-    if not a.dtype.is_floating_point and isinstance(e, int) and e < 0:
+    """torch's refusals of a number exponent of an integer tensor, read as an int64 first (before
+    the result dtype, which must then hold it too): one beyond int64, a negative one."""
+    if a.dtype.is_floating_point or not isinstance(e, int):
+        return
+    int_parameter(e, dtypes.int64)
+    if e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
@@ -336,7 +344,8 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     if isinstance(b, Tensor):
         return power(b, a)
     dt = result_dtype(a, b)
-    out = wrap(np.power(b, a._data.astype(dt.np, copy=False)), dt)
+    base = int_in(b, dt) if type(b) is int else b
+    out = wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt)
     if needs_grad_of(a):
         base = float(np.log(b)) if b > 0 else float("nan")
         node = record(

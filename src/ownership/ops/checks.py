@@ -166,10 +166,12 @@ _C_NAMES = {"int64": "int64_t", "int32": "int", "float32": "float"}
 
 
 def assigned(dt: Any, value: Any) -> None:
-    """torch's refusals of ``t[i] = value``: not a tensor or a number, or a number the dtype
-    cannot hold (checked before the index, as torch does)."""
+    """torch's refusals of ``t[i] = value``: not a tensor or a number, an int beyond int64, or a
+    number the dtype cannot hold (checked before the index, as torch does)."""
     if not isinstance(value, Tensor | int | float | bool | complex | np.number | np.bool_):
         raise TypeError(f"can't assign a {tp_name(value)} to a torch.{dt.legacy}")
+    if type(value) is int and not -(2**63) <= value < 2**63:  # read as a C long long first
+        raise ValueError("Overflow when unpacking long long")
     fits(dt, value)
 
 

@@ -19,6 +19,7 @@ from ownership.autograd.node import (
 )
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import ops
+from ownership.ops.python_numbers import operand_in, refuse_uint64
 
 Scalar = int | float | bool
 _state = grad_mode._state
@@ -52,6 +53,8 @@ def result_dtype(a: Tensor, b: Any) -> DType:
         for t in (a, b):
             (dims if t._data.ndim else zeros).append(t.dtype)
         return dtypes.result_type(dims, zeros, [])
+    if type(b) is int and b >= 2**63:
+        refuse_uint64((a.dtype,), b)
     sd = dtypes.scalar_dtype(b)
     if a.dtype.is_floating_point and sd is not dtypes.bool_ and not isinstance(b, complex):
         return a.dtype
@@ -320,8 +323,8 @@ def check_broadcast(a: Tensor, b: Any) -> None:
 def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
     """How an elementwise op reads its second operand, in torch's order: ``b`` as torch takes
     it (:func:`operand`), the result dtype (:func:`result_dtype`), torch's error if the shapes
-    cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value (:func:`raw`)
-    and the dtype. The two commonest cases are answered first, as those rules answer them: a
+    cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value in the result dtype
+    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype. The two commonest cases are answered first, as those rules answer them: a
     Python float with a floating tensor, a tensor of the same dtype and shape."""
     if type(b) is float and a.dtype.is_floating_point:
         return b, b, a.dtype
@@ -330,7 +333,7 @@ def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
     b = operand(b)
     dt = result_dtype(a, b)
     check_broadcast(a, b)
-    return b, raw(b), dt
+    return b, operand_in(b, dt), dt
 
 
 def shape_of(x: Any) -> tuple[int, ...]:

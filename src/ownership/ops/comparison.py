@@ -18,7 +18,17 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.common import check_broadcast, needs_grad, operand, raw, record, sum_to, wrap
+from ownership.ops.common import (
+    check_broadcast,
+    needs_grad,
+    operand,
+    raw,
+    record,
+    result_dtype,
+    sum_to,
+    wrap,
+)
+from ownership.ops.python_numbers import int_in, int_parameter, refuse_uint64
 
 
 def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
@@ -27,7 +37,9 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
     def op(a: Tensor, b: Any) -> Tensor:
         b = operand(b)
         check_broadcast(a, b)
-        return wrap(fn(a._data, raw(b)), dtypes.bool_)
+        # a Python int is compared in the dtype torch computes in (int32 < 2**32 compares with 0)
+        rb = int_in(b, result_dtype(a, b)) if type(b) is int else raw(b)
+        return wrap(fn(a._data, rb), dtypes.bool_)
 
     return op
 
@@ -57,11 +69,15 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     # torch's result type: tensors with dimensions, then 0-d tensors, then Python scalars (which
     # take the default dtype when floating)
     ts = [t for t in (at, bt) if t is not None]
+    numbers = [x for x in (a, b) if not isinstance(x, Tensor)]
+    refuse_uint64([t.dtype for t in ts], *numbers)
     dt = dtypes.result_type(
         [t.dtype for t in ts if t._data.ndim],
         [t.dtype for t in ts if not t._data.ndim],
-        [dtypes.scalar_dtype(x) for x in (a, b) if not isinstance(x, Tensor)],
+        [dtypes.scalar_dtype(x) for x in numbers],
     )
+    for x in numbers:  # a number value is converted to the result dtype, checked
+        int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
     if needs_grad(at, bt):
         sa = at._data.shape if at is not None else ()

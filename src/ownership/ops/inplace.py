@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.inplace_rules import check_result, run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import checks
@@ -30,6 +30,7 @@ from ownership.ops.common import (
     result_dtype,
 )
 from ownership.ops.creation import to_numpy
+from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
 
 def _snapshot(t: Tensor) -> Tensor:
@@ -66,14 +67,20 @@ def _add_scaled_(
 ) -> Tensor:
     """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
     b = operand(b)
-    rb = raw(b)
+    dt = result_dtype(a, b)
+    rb = operand_in(b, dt)
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, b)
-        out: NDArray[Any] = ufunc(a._data, rb if alpha == 1 else rb * alpha)
+        other = rb
+        if not (alpha == 1 and type(alpha) is int):
+            # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
+            check_result(a, np.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
+            other = scaled(rb, alpha, dt, negated=ufunc is np.subtract)
+        out: NDArray[Any] = ufunc(a._data, other)
         return out
 
-    def write(into: NDArray[Any]) -> None:
+    def write(into: NDArray[Any]) -> None:  # only where alpha is 1 or a float (direct_write)
         ufunc(into, rb if alpha == 1 else rb * alpha, out=into)
 
     return run_inplace(
@@ -81,7 +88,7 @@ def _add_scaled_(
         (b if isinstance(b, Tensor) else None,),  # _tensors(b), without the call
         needs_grad(a, b),
         compute,
-        result_dtype(a, b),
+        dt,
         name,
         backward,
         {"alpha": alpha},
@@ -97,6 +104,7 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
+    ar.check_bool_sub(a, operand(b))
     return _add_scaled_(a, b, alpha, np.subtract, "SubBackward0", ar.bw_sub)
 
 
@@ -112,21 +120,23 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
     b = operand(b)
+    dt = result_dtype(a, b)
+    rb = operand_in(b, dt)
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, b)
-        out: NDArray[Any] = a._data * raw(b)
+        out: NDArray[Any] = a._data * rb
         return out
 
     def write(into: NDArray[Any]) -> None:
-        np.multiply(into, raw(b), out=into)
+        np.multiply(into, rb, out=into)
 
     return run_inplace(
         a,
         _tensors(b),
         needs_grad(a, b),
         compute,
-        result_dtype(a, b),
+        dt,
         "MulBackward0",
         ar.bw_mul,
         None,
@@ -172,6 +182,8 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
     e = operand(e)
     if isinstance(e, Tensor):
         raise NotImplementedError("pow_ with a tensor exponent is not supported by ownership")
+    ar.check_integer_power(a, e)
+    dt = result_dtype(a, e)
 
     def save(node: OpNode) -> None:
         node.save("self", _snapshot(a))
@@ -181,12 +193,12 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
         (),
         needs_grad(a),
         lambda: np.power(a._data, e),
-        result_dtype(a, e),
+        dt,
         "PowBackward0",
         ar.bw_pow_scalar,
         {"exponent": e},
         save,
-        check_args=lambda: ar.check_integer_power(a, e),
+        check_args=lambda: int_parameter(e, dt),
     )
 
 
@@ -218,12 +230,24 @@ def _unary_inplace(
     return op
 
 
+_CPP_TYPES = {"bool": "bool", "int32": "int", "int64": "long int"}  # a clamp_ that can fail
+
+
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamp in place (``ClampBackward1``)."""
 
     def check_args() -> None:
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        dt = un.clamp_dtype(a, min, max)
+        if not dtypes.can_cast(dt, a.dtype):
+            # torch names the tensor's dtype as its C++ type (as g++ spells it) when a bound is a
+            # number (its Scalar overload)
+            number = any(v is not None and not isinstance(v, Tensor) for v in (min, max))
+            to = _CPP_TYPES[a.dtype.name] if number else a.dtype.short
+            raise RuntimeError(
+                f"result type {dt.short} can't be cast to the desired output type {to}"
+            )
 
     def compute() -> NDArray[Any]:
         out = a._data

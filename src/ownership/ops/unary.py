@@ -22,6 +22,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad_of, raw, record, wrap
+from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
 
 # ---------------------------------------------------------------- backward formulas
@@ -196,7 +197,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamp into [min, max] (``ClampBackward1``, saves self)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    dt = _clamp_dtype(a, min, max)
+    dt = clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
     out_arr = a._data.astype(dt.np, copy=False)
     if lo is not None:
@@ -210,8 +211,10 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     return out
 
 
-def _clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
-    """torch's result type of clamp over self, min and max; Bool has no clamp kernel."""
+def clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
+    """torch's result type of clamp over self, min and max, and its refusals: Bool has no clamp
+    kernel; a number bound is converted to the result type, checked."""
+    refuse_uint64([v.dtype for v in (a, lo, hi) if isinstance(v, Tensor)], lo, hi)
     dims: list[dtypes.dtype] = []
     zeros: list[dtypes.dtype] = []
     scalars: list[dtypes.dtype] = []
@@ -230,4 +233,6 @@ def _clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
             kernel = "clamp_min_scalar_cpu" if lo is not None else "clamp_max_scalar_cpu"
         if kernel is not None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    int_parameter(lo, dt)
+    int_parameter(hi, dt)
     return dt
