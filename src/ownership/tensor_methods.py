@@ -28,6 +28,9 @@ ops: OpTable[Tensor] = op_registry.ops
 __all__ = ["TensorMethods"]
 
 # torch's signatures of the methods below that are not in ownership.signatures
+_BITWISE_AND = Parser("bitwise_and", "(Tensor other)", "(Number other)")
+_BITWISE_OR = Parser("bitwise_or", "(Tensor other)", "(Number other)")
+_BITWISE_XOR = Parser("bitwise_xor", "(Tensor other)", "(Number other)")
 _LOGICAL_AND = Parser("logical_and", "(Tensor other)")
 _LOGICAL_OR = Parser("logical_or", "(Tensor other)")
 _BMM = Parser("bmm", "(Tensor mat2)")
@@ -244,6 +247,18 @@ class TensorMethods:
     def ge(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
         return ops.ge(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
+
+    def bitwise_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self & other`` of bool or integer tensors: ``bitwise_and(other)``."""
+        return ops.bitwise_and(self, _BITWISE_AND.parse(args, kwargs)[1]["other"])
+
+    def bitwise_or(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self | other`` of bool or integer tensors: ``bitwise_or(other)``."""
+        return ops.bitwise_or(self, _BITWISE_OR.parse(args, kwargs)[1]["other"])
+
+    def bitwise_xor(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``."""
+        return ops.bitwise_xor(self, _BITWISE_XOR.parse(args, kwargs)[1]["other"])
 
     def logical_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""

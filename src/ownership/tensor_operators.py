@@ -1,4 +1,4 @@
-"""Tensor operators: arithmetic, comparisons, ``~ & |``, indexing, and ``+= -= *= /=`` in place.
+"""Tensor operators: arithmetic, comparisons, ``~ & | ^``, indexing, and ``+= -= *= /=`` in place.
 
 Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
 """
@@ -159,12 +159,22 @@ class TensorOperators:
     def __and__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return ops.logical_and(self, other)
+        return ops.bitwise_and(self, other)
 
     def __or__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
-        return ops.logical_or(self, other)
+        return ops.bitwise_or(self, other)
+
+    def __xor__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.bitwise_xor(self, other)
+
+    # reflected: ``2 & t`` is ``t & 2`` (each op is commutative)
+    __rand__ = __and__
+    __ror__ = __or__
+    __rxor__ = __xor__
 
     def __getitem__(self: Any, index: Any) -> Tensor:
         return ops.getitem(self, index)

@@ -105,3 +105,11 @@ def test_clamp__refuses_a_result_its_tensor_cannot_hold(dtype: str, bounds: str)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_an_index_assignment_reads_an_int_as_a_long_long(dtype: str, number: int) -> None:
     same(lambda t: _tensor(t, dtype).__setitem__(0, number))
+
+
+@pytest.mark.parametrize("number", NUMBERS, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op", ["&", "|", "^"])
+def test_a_bitwise_op_keeps_an_ints_low_bits(op: str, dtype: str, number: int) -> None:
+    ops = {"&": lambda x: x & number, "|": lambda x: x | number, "^": lambda x: number ^ x}
+    same(lambda t: ops[op](_tensor(t, dtype)))

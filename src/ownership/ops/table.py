@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, rsub, sub
 from ownership.ops.arithmetic import power as pow
+from ownership.ops.bitwise import bitwise_and, bitwise_or, bitwise_xor
 from ownership.ops.comparison import (
     eq,
     ge,
@@ -123,6 +124,9 @@ __all__ = [
     "argmax",
     "argmin",
     "as_strided_",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
     "bmm",
     "cat",
     "chunk",
