@@ -29,8 +29,11 @@ __all__ = ["TensorMethods"]
 
 # torch's signatures of the methods below that are not in ownership.signatures
 _BITWISE_AND = Parser("bitwise_and", "(Tensor other)", "(Number other)")
+_BITWISE_AND_ = Parser("bitwise_and_", "(Tensor other)", "(Number other)")
 _BITWISE_OR = Parser("bitwise_or", "(Tensor other)", "(Number other)")
+_BITWISE_OR_ = Parser("bitwise_or_", "(Tensor other)", "(Number other)")
 _BITWISE_XOR = Parser("bitwise_xor", "(Tensor other)", "(Number other)")
+_BITWISE_XOR_ = Parser("bitwise_xor_", "(Tensor other)", "(Number other)")
 _LOGICAL_AND = Parser("logical_and", "(Tensor other)")
 _LOGICAL_OR = Parser("logical_or", "(Tensor other)")
 _BMM = Parser("bmm", "(Tensor mat2)")
@@ -259,6 +262,18 @@ class TensorMethods:
     def bitwise_xor(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``."""
         return ops.bitwise_xor(self, _BITWISE_XOR.parse(args, kwargs)[1]["other"])
+
+    def bitwise_and_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self &= other`` in place: ``bitwise_and_(other)``."""
+        return ops.bitwise_and_(self, _BITWISE_AND_.parse(args, kwargs)[1]["other"])
+
+    def bitwise_or_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self |= other`` in place: ``bitwise_or_(other)``."""
+        return ops.bitwise_or_(self, _BITWISE_OR_.parse(args, kwargs)[1]["other"])
+
+    def bitwise_xor_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self ^= other`` in place: ``bitwise_xor_(other)``."""
+        return ops.bitwise_xor_(self, _BITWISE_XOR_.parse(args, kwargs)[1]["other"])
 
     def logical_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""

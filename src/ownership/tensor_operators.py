@@ -1,4 +1,5 @@
-"""Tensor operators: arithmetic, comparisons, ``~ & | ^``, indexing, and ``+= -= *= /=`` in place.
+"""Tensor operators: arithmetic, comparisons, ``~ & | ^``, indexing, and ``+= -= *= /= **= &= |= ^=``
+in place.
 
 Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
 """
@@ -122,6 +123,26 @@ class TensorOperators:
         if not _takes(other):
             return NotImplemented
         return ops.div_(self, other)
+
+    def __ipow__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.pow_(self, other)
+
+    def __iand__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.bitwise_and_(self, other)
+
+    def __ior__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.bitwise_or_(self, other)
+
+    def __ixor__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.bitwise_xor_(self, other)
 
     def __eq__(self: Any, other: Any) -> Tensor:  # type: ignore[override]
         if not _takes(other):

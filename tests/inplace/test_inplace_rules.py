@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from support.differential import same
@@ -36,12 +38,18 @@ def _iadd(t, x):
     return x
 
 
+def _ipow(t, x):
+    x **= 2
+    return x
+
+
 def _setitem(t, x):
     x[0] = 1.0
     return x
 
 
 WRITES["iadd"] = _iadd
+WRITES["ipow"] = _ipow
 WRITES["setitem"] = _setitem
 
 
@@ -291,3 +299,15 @@ def test_writing_a_multi_output_view_after_its_base_changed_names_the_write(how:
         parts[1].add_(1)
 
     assert " is a view and is being modified inplace." in same(program).message
+
+
+@pytest.mark.parametrize("exponent", [2, 0.5, -1, 2**40])
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_an_augmented_power_writes_through_every_alias(dtype: str, exponent: Any) -> None:
+    def program(t):
+        x = t.tensor([1, 2, 3]).to(getattr(t, dtype))
+        alias, view = x, x[1:]
+        x **= exponent
+        return alias is x, alias, alias._version, view, view._version
+
+    same(program)

@@ -77,3 +77,65 @@ def test_bitwise_ops_refuse_what_they_cannot_take() -> None:
     same(lambda t: t.tensor([True]) & None, raises="TypeError")
     same(lambda t: t.tensor([1, 2]) ^ t.tensor([1, 2, 3]))
     same(lambda t: t.tensor([1.0]).requires_grad_() | 1)
+
+
+INPLACE: dict[str, Any] = {
+    "&=": lambda x, y: x.__iand__(y),
+    "|=": lambda x, y: x.__ior__(y),
+    "^=": lambda x, y: x.__ixor__(y),
+    "bitwise_and_": lambda x, y: x.bitwise_and_(y),
+    "bitwise_xor_ other=": lambda x, y: x.bitwise_xor_(other=y),
+}
+
+
+@pytest.mark.parametrize("other", OTHERS)
+@pytest.mark.parametrize("left", ["bool", "int64", "int32", "float32"])
+@pytest.mark.parametrize("op", INPLACE)
+def test_each_bitwise_op_in_place_writes_the_same_tensor(op: str, left: str, other: str) -> None:
+    def program(t: Any) -> Any:
+        tensors = _tensors(t)
+        x = tensors[left]
+        view = x[:2]
+        y = OTHERS[other]
+        out = INPLACE[op](x, tensors[y] if isinstance(y, str) else y)
+        return out is x, x, x._version, view, view._version
+
+    same(program)
+
+
+def test_an_augmented_bitwise_assignment_writes_through_every_alias() -> None:
+    def program(t: Any) -> Any:
+        mask = t.tensor([True, False, True])
+        alias = mask
+        mask &= t.tensor([True, True, False])
+        mask |= False
+        mask ^= t.tensor(True)
+        return alias is mask, alias, alias._version
+
+    same(program)
+
+
+CONTRACT: dict[str, Any] = {
+    "leaf that requires grad": lambda t: t.ones(2, requires_grad=True).__iand__(1),
+    "non-leaf float": lambda t: (t.ones(2, requires_grad=True) * 1).__ior__(1),
+    "int and a float that requires grad": lambda t: t.tensor([1, 2]).__ixor__(
+        t.ones(2, requires_grad=True)
+    ),
+    "expanded": lambda t: t.tensor([1, 2]).expand(2, 2).__iand__(1),
+    "outgrows its tensor": lambda t: t.tensor([1]).__iand__(t.tensor([1, 2])),
+    "bool and int": lambda t: t.tensor([True]).__ior__(2),
+}
+
+
+@pytest.mark.parametrize("case", CONTRACT)
+def test_a_bitwise_op_in_place_keeps_torchs_in_place_contract(case: str) -> None:
+    same(CONTRACT[case])
+
+
+def test_an_inference_tensor_refuses_a_bitwise_write_outside_inference_mode() -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            x = t.tensor([1, 2])
+        return x.__iand__(1)
+
+    same(program)

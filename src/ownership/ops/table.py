@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, rsub, sub
 from ownership.ops.arithmetic import power as pow
-from ownership.ops.bitwise import bitwise_and, bitwise_or, bitwise_xor
+from ownership.ops.bitwise import (
+    bitwise_and,
+    bitwise_and_,
+    bitwise_or,
+    bitwise_or_,
+    bitwise_xor,
+    bitwise_xor_,
+)
 from ownership.ops.comparison import (
     eq,
     ge,
@@ -125,8 +132,11 @@ __all__ = [
     "argmin",
     "as_strided_",
     "bitwise_and",
+    "bitwise_and_",
     "bitwise_or",
+    "bitwise_or_",
     "bitwise_xor",
+    "bitwise_xor_",
     "bmm",
     "cat",
     "chunk",
