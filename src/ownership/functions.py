@@ -245,6 +245,11 @@ sqrt_ = _method("sqrt_", "(Tensor input)")
 tanh_ = _method("tanh_", "(Tensor input)")
 zero_ = _method("zero_", "(Tensor input)")
 fill_ = _method("fill_", "(Tensor input, Tensor value)", "(Tensor input, Number value)")
+masked_fill = _method(
+    "masked_fill",
+    "(Tensor input, Tensor mask, Tensor value)",
+    "(Tensor input, Tensor mask, Number value)",
+)
 clamp_ = _method(
     "clamp_",
     "(Tensor input, Tensor min = None, Tensor max = None)",

@@ -69,6 +69,8 @@ FILL_ = Parser("fill_", "(Tensor value)", "(Number value)")
 CLAMP_ = Parser(
     "clamp_", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
 )
+MASKED_FILL = Parser("masked_fill", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
+MASKED_FILL_ = Parser("masked_fill_", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")

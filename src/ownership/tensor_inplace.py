@@ -67,6 +67,11 @@ class TensorInplace:
             )
         return ops.copy_(self, src)
 
+    def masked_fill_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Write ``value`` where ``mask`` is True: ``masked_fill_(mask, value)``."""
+        a = sig.MASKED_FILL_.parse(args, kwargs)[1]
+        return ops.masked_fill_(self, a["mask"], a["value"])
+
     def clamp_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Clamp in place: ``clamp_(min=None, max=None)``."""
         a = sig.CLAMP_.parse(args, kwargs)[1]

@@ -137,6 +137,11 @@ class TensorMethods:
         """Elementwise max(x, 0) (saves its result)."""
         return ops.relu(self)
 
+    def masked_fill(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``value`` where ``mask`` is True: ``masked_fill(mask, value)``."""
+        a = sig.MASKED_FILL.parse(args, kwargs)[1]
+        return ops.masked_fill(self, a["mask"], a["value"])
+
     def clamp(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``."""
         a = sig.CLAMP.parse(args, kwargs)[1]

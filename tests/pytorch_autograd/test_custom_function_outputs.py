@@ -5,8 +5,6 @@ twice, ``mark_dirty`` on leaves and views (see conftest.py for how the tests are
 
 from __future__ import annotations
 
-import pytest
-
 from support.differential import grad_of, same
 
 
@@ -18,7 +16,6 @@ def m(t, *shape, requires_grad=True):
     return (t.arange(float(n)).reshape(*shape) * 0.1 - 0.45).requires_grad_(requires_grad)
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.masked_fill")
 def test_mark_non_differentiable() -> None:
     """TestAutograd.test_mark_non_differentiable: a boolean mask output."""
 

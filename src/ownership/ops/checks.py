@@ -163,6 +163,14 @@ def writable(arr: NDArray[Any]) -> NDArray[Any]:
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "float32": "float"}
+CPP_TYPES = {
+    "bool": "bool",
+    "int32": "int",
+    "int64": "long int",
+    "float32": "float",
+    "float64": "double",
+}
+"""Each dtype's C++ type as torch's messages spell it on Linux (g++'s ``long int`` for int64)."""
 
 
 def assigned(dt: Any, value: Any) -> None:

@@ -230,9 +230,6 @@ def _unary_inplace(
     return op
 
 
-_CPP_TYPES = {"bool": "bool", "int32": "int", "int64": "long int"}  # a clamp_ that can fail
-
-
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Clamp in place (``ClampBackward1``)."""
 
@@ -244,7 +241,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             # torch names the tensor's dtype as its C++ type (as g++ spells it) when a bound is a
             # number (its Scalar overload)
             number = any(v is not None and not isinstance(v, Tensor) for v in (min, max))
-            to = _CPP_TYPES[a.dtype.name] if number else a.dtype.short
+            to = checks.CPP_TYPES[a.dtype.name] if number else a.dtype.short
             raise RuntimeError(
                 f"result type {dt.short} can't be cast to the desired output type {to}"
             )

@@ -64,6 +64,7 @@ from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
 from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
+from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nn_ops import addmm
 from ownership.ops.reduction import all_of as all
@@ -174,6 +175,8 @@ __all__ = [
     "logical_or",
     "lt",
     "mT",
+    "masked_fill",
+    "masked_fill_",
     "matmul",
     "max",
     "mean",

@@ -1,0 +1,116 @@
+"""``masked_fill`` and ``masked_fill_`` under torch and ownership: values, dtypes, broadcasting,
+refusals, nodes, saved masks, gradients of self and of a tensor value, versions and aliases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+
+def _x(t: Any) -> Any:
+    return t.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+def _mask(t: Any) -> Any:
+    return t.tensor([True, False, True])
+
+
+CALLS: dict[str, Any] = {
+    "number": lambda t: _x(t).masked_fill(_mask(t), 0.5),
+    "-inf (an attention mask)": lambda t: _x(t).masked_fill(_mask(t), float("-inf")),
+    "nan": lambda t: _x(t).masked_fill(_mask(t), float("nan")),
+    "bool value": lambda t: _x(t).masked_fill(_mask(t), True),
+    "0-d tensor": lambda t: _x(t).masked_fill(_mask(t), t.tensor(7.0)),
+    "0-d int tensor": lambda t: _x(t).masked_fill(_mask(t), t.tensor(7)),
+    "float into int": lambda t: t.tensor([1, 2, 3]).masked_fill(_mask(t), 1.5),
+    "float tensor into int": lambda t: t.tensor([1, 2, 3]).masked_fill(_mask(t), t.tensor(7.5)),
+    "int beyond int32": lambda t: t.tensor([1, 2, 3], dtype=t.int32).masked_fill(_mask(t), 2**40),
+    "int64 keeps 2**40": lambda t: t.tensor([1, 2, 3]).masked_fill(_mask(t), 2**40),
+    "mask grows self": lambda t: t.tensor([1.0, 2.0, 3.0]).masked_fill(
+        t.tensor([[True], [False]]), 0.0
+    ),
+    "transposed self": lambda t: _x(t).t().masked_fill(t.tensor([True, False]), 0.0),
+    "int mask": lambda t: _x(t).masked_fill(t.tensor([1, 0, 1]), 0.5),
+    "1-d value": lambda t: _x(t).masked_fill(_mask(t), t.tensor([7.0, 8.0, 9.0])),
+    "mask cannot broadcast": lambda t: _x(t).masked_fill(t.tensor([True, False]), 0.0),
+    "keywords": lambda t: _x(t).masked_fill(mask=_mask(t), value=1),
+    "function": lambda t: t.masked_fill(_x(t), _mask(t), 1),
+    "no value": lambda t: _x(t).masked_fill(_mask(t)),
+    "str value": lambda t: _x(t).masked_fill(_mask(t), "a"),
+}
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_masked_fill_is_torchs(call: str) -> None:
+    same(lambda t: (lambda out: (out, out.stride(), out.is_contiguous()))(CALLS[call](t)))
+
+
+INPLACE: dict[str, Any] = {
+    "number": lambda t, x: x.masked_fill_(_mask(t), 0.5),
+    "0-d tensor": lambda t, x: x.masked_fill_(_mask(t), t.tensor(-1.0)),
+    "broadcast mask": lambda t, x: x.masked_fill_(t.tensor([[True], [False]]), 0.0),
+    "mask would grow self": lambda t, x: x[0].masked_fill_(t.tensor([[True], [False]]), 0.0),
+    "into a view": lambda t, x: x[:, 1].masked_fill_(t.tensor([True, False]), 9.0),
+    "expanded self": lambda t, x: x[0].expand(2, 3).masked_fill_(_mask(t), 0.0),
+    "int mask": lambda t, x: x.masked_fill_(t.tensor([1, 0, 1]), 0.5),
+}
+
+
+@pytest.mark.parametrize("call", INPLACE)
+def test_masked_fill__writes_through_every_alias(call: str) -> None:
+    def program(t: Any) -> Any:
+        x = _x(t)
+        alias, view = x, x[1]
+        out = INPLACE[call](t, x)
+        return out._version, alias, alias._version, view, view._version
+
+    same(program)
+
+
+def test_masked_fill_gradients_and_nodes_are_torchs() -> None:
+    def program(t: Any) -> Any:
+        w = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        v = t.tensor(2.0, requires_grad=True)
+        number = w.masked_fill(_mask(t), 0.0)
+        tensor = (w * 1).masked_fill(t.tensor([[True, False, True], [False, False, True]]), v)
+        (number.sum() + (tensor * t.tensor([[1.0], [10.0]])).sum()).backward()
+        return (
+            number.grad_fn,
+            tensor.grad_fn,
+            len(tensor.grad_fn.next_functions),
+            tensor.grad_fn._saved_mask,
+            w.grad,
+            v.grad,
+        )
+
+    same(program)
+
+
+def test_masked_fill__is_recorded_and_differentiable() -> None:
+    def program(t: Any) -> Any:
+        w = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        v = t.tensor(5.0, requires_grad=True)
+        y = w * 2
+        y.masked_fill_(_mask(t), v)
+        (y * t.tensor([1.0, 2.0, 3.0])).sum().backward()
+        return y.grad_fn, y._version, w.grad, v.grad
+
+    same(program)
+
+
+def test_a_leaf_that_requires_grad_refuses_masked_fill_() -> None:
+    same(lambda t: t.ones(3, requires_grad=True).masked_fill_(_mask(t), 0.0))
+
+
+def test_writing_the_mask_before_backward_is_a_version_error() -> None:
+    def program(t: Any) -> Any:
+        w = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        mask = _mask(t)
+        y = w.masked_fill(mask, 0.0)
+        mask.fill_(False)
+        y.sum().backward()
+
+    same(program)
