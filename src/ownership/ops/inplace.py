@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.inplace_rules import check_no_overlap, run_inplace, written
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import checks
@@ -25,6 +25,7 @@ from ownership.ops.common import (
     check_broadcast,
     is_scalar,
     needs_grad,
+    needs_grad_with,
     operand,
     raw,
     result_dtype,
@@ -61,10 +62,31 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     return isinstance(b, Tensor) and b._data.dtype == arr.dtype and b._data.shape == arr.shape
 
 
+def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
+    """Whether ``a += alpha * b`` (or ``-=``) records nothing (grad mode off, or no operand
+    requires grad) and may write straight into ``a`` (:func:`direct_write`): the optimizer's
+    update ``p -= lr * p.grad`` under no_grad, which then skips the general contract's steps
+    that cannot act (:func:`~ownership.inplace_rules.run_inplace` would make the same checks
+    and the same write)."""
+    return not needs_grad_with(a, b) and direct_write(a, b, alpha)
+
+
 def _add_scaled_(
     a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str, backward: BackwardFn
 ) -> Tensor:
     """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
+    if unrecorded_direct_write(a, b, alpha):
+        # nothing recorded and the value of a's shape and dtype: of run_inplace's checks, only
+        # the overlap one can fail; then the write straight into a's array, as run_inplace's
+        arr = a._data
+        if type(b) is float:
+            check_no_overlap(a, ())
+            ufunc(arr, b if alpha == 1 else b * alpha, out=arr)
+        else:
+            check_no_overlap(a, (b,))
+            ufunc(arr, b._data if alpha == 1 else b._data * alpha, out=arr)
+        written(a, name)
+        return a
     b = operand(b)
     rb = raw(b)
 
