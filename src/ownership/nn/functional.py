@@ -43,19 +43,22 @@ _quiet_linear = quiet(_nn.linear)
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
-    tensor_arg("relu", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("relu", input)
     return input.relu_() if inplace else ops.relu(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
-    tensor_arg("sigmoid", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("sigmoid", input)
     return ops.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
-    tensor_arg("tanh", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("tanh", input)
     return ops.tanh(input)
 
 

@@ -15,7 +15,7 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax
 
@@ -84,7 +84,7 @@ def nll_loss(
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
-    if needs_grad(input):
+    if needs_grad_of(input):
         shape = x.shape
         w = total_weight
         masks: list[NDArray[Any]] = []  # the target mask, made when first needed
