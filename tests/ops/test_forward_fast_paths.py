@@ -41,7 +41,10 @@ NOT_BIAS = [
 OPS = ["add", "add alpha", "sub", "sub alpha", "mul"]
 
 
-def _operands(t: ModuleType, a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str):  # type: ignore[no-untyped-def]
+def _operands(
+    t: ModuleType, a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str
+) -> tuple[Any, Any]:
+    """Random operands of these shapes, both of ``dtype`` ("mixed": float32 and float64)."""
     rng = np.random.default_rng(11)
     a_values = rng.standard_normal(a_shape) * 3
     b_values = rng.standard_normal(b_shape) * 3
