@@ -174,11 +174,11 @@ def _observed_run(op: str, other: Any, alpha: Any, dtype: str) -> tuple[Any, ...
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize(("op", "other", "alpha"), [c for c in CASES if c[0] != "mul_"])
+@pytest.mark.parametrize(("op", "other", "alpha"), CASES)
 def test_the_unrecorded_write_equals_the_general_path_bit_for_bit(
     monkeypatch: pytest.MonkeyPatch, op: str, other: Any, alpha: Any, dtype: str
 ) -> None:
-    """``add_``/``sub_`` that record nothing skip the general contract
+    """``add_``/``sub_``/``mul_`` that record nothing skip the general contract
     (``inplace.unrecorded_direct_write``): the same bits, version, observers and history."""
     chosen: list[bool] = []
     decide = inplace.unrecorded_direct_write
@@ -218,7 +218,9 @@ def _update(t: Any) -> Any:
     with t.no_grad():
         p -= 0.1 * p.grad
         p.add_(p.grad, alpha=-0.05)
-    return p, p._version, p.grad_fn, p.is_leaf
+        p.grad.mul_(0.9).add_(p, alpha=0.1)  # SGD's momentum buffer
+        p *= p.grad
+    return p, p._version, p.grad, p.grad._version, p.grad_fn, p.is_leaf
 
 
 @pytest.mark.parametrize(
@@ -229,6 +231,9 @@ def _update(t: Any) -> Any:
         lambda t: t.zeros(3).expand(2, 3).sub_(t.ones(2, 3)),
         lambda t: (lambda x: x.add_(x.t()))(t.ones(2, 2)),
         lambda t: (lambda x: x[1:].sub_(x[:-1]))(t.arange(4.0)),
+        lambda t: (lambda x: x[:, 1:].mul_(x[:, :-1].contiguous().t().t()))(t.ones(2, 3)),
+        lambda t: (lambda x: x[1:].mul_(x[:-1]))(t.arange(4.0)),
+        lambda t: (lambda x: (x.mul_(x.view(4)), x._version))(t.arange(4.0)),
     ],
 )
 def test_the_unrecorded_write_agrees_with_torch(program: Any) -> None:

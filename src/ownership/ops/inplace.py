@@ -63,12 +63,24 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
 
 
 def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
-    """Whether ``a += alpha * b`` (or ``-=``) records nothing (grad mode off, or no operand
-    requires grad) and may write straight into ``a`` (:func:`direct_write`): the optimizer's
-    update ``p -= lr * p.grad`` under no_grad, which then skips the general contract's steps
-    that cannot act (:func:`~ownership.inplace_rules.run_inplace` would make the same checks
-    and the same write)."""
+    """Whether ``a += alpha * b`` (``-=``, or ``a *= b`` with ``alpha`` 1) records nothing (grad
+    mode off, or no operand requires grad) and may write straight into ``a``
+    (:func:`direct_write`): the optimizer's update ``p -= lr * p.grad`` under no_grad, and
+    SGD's, which then skip the general contract's steps that cannot act
+    (:func:`_write_unrecorded`)."""
     return not needs_grad_with(a, b) and direct_write(a, b, alpha)
+
+
+def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str) -> Tensor:
+    """``a = ufunc(a, value)`` in place, when :func:`unrecorded_direct_write` allows (``value``
+    is the operand ``b``'s number or array, scaled): what :func:`run_inplace` does then, since
+    of its checks only the overlap one can fail (nothing is recorded, the value has ``a``'s
+    shape and dtype), and the same write straight into ``a``'s array."""
+    check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
+    arr = a._data
+    ufunc(arr, value, out=arr)
+    written(a, name)
+    return a
 
 
 def _add_scaled_(
@@ -76,17 +88,8 @@ def _add_scaled_(
 ) -> Tensor:
     """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
     if unrecorded_direct_write(a, b, alpha):
-        # nothing recorded and the value of a's shape and dtype: of run_inplace's checks, only
-        # the overlap one can fail; then the write straight into a's array, as run_inplace's
-        arr = a._data
-        if type(b) is float:
-            check_no_overlap(a, ())
-            ufunc(arr, b if alpha == 1 else b * alpha, out=arr)
-        else:
-            check_no_overlap(a, (b,))
-            ufunc(arr, b._data if alpha == 1 else b._data * alpha, out=arr)
-        written(a, name)
-        return a
+        rb = b if type(b) is float else b._data
+        return _write_unrecorded(a, b, rb if alpha == 1 else rb * alpha, ufunc, name)
     b = operand(b)
     rb = raw(b)
 
@@ -133,6 +136,10 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
+    if unrecorded_direct_write(a, b, 1):
+        return _write_unrecorded(
+            a, b, b if type(b) is float else b._data, np.multiply, "MulBackward0"
+        )
     b = operand(b)
 
     def compute() -> NDArray[Any]:
