@@ -41,7 +41,7 @@ from ownership.dtypes import dtype as DType
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
 
-__all__ = ["check_inplace", "check_no_overlap", "check_result", "run_inplace"]
+__all__ = ["check_inplace", "check_no_overlap", "check_result", "run_inplace", "written"]
 
 
 def run_inplace(
@@ -92,15 +92,22 @@ def run_inplace(
         if save is not None:
             save(node)
     write(self._data)  # 4
-    self._version_counter.bump()
-    if observers.WRITES:
-        for observe in observers.WRITES:
-            observe(self, name)
+    written(self, name)
     if node is not None:  # 5
         rebase_history(self, node)
         if save_result:
             node.save("result", self, is_output=True, on_view=self._base is not None)
     return self
+
+
+def written(self: Tensor, name: str) -> None:
+    """Step 4 after the write itself: one version bump, then the write observers told (``name``:
+    the op's backward node, which names the op)."""
+    counter = self._lazy_counter  # None: not made yet (read through the property, which makes it)
+    (counter if counter is not None else self._version_counter).bump()
+    if observers.WRITES:
+        for observe in observers.WRITES:
+            observe(self, name)
 
 
 def _copy_of(value: NDArray[Any]) -> Callable[[NDArray[Any]], object]:

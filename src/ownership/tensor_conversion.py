@@ -60,7 +60,7 @@ class TensorConversion:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
-        return self._data.reshape(-1)[0].item()
+        return self._data.item()  # numpy's own: the one element as a Python number
 
     def tolist(self) -> Any:
         """Nested Python lists (a number for a 0-d tensor)."""

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import ownership
+from ownership import observers
 from ownership.ops import inplace
 
 from support.differential import same
@@ -153,3 +154,87 @@ def test_the_direct_write_is_taken_only_where_exact() -> None:
     ]
     assert all(inplace.direct_write(a, b, alpha) for a, b, alpha in taken)
     assert not any(inplace.direct_write(a, b, alpha) for a, b, alpha in general)
+
+
+def _observed_run(op: str, other: Any, alpha: Any, dtype: str) -> tuple[Any, ...]:
+    """``_run`` under no_grad on a tensor that requires grad (the optimizer's update), with a
+    write observer: the values, the version and what the observer was told."""
+    told: list[tuple[int, str]] = []
+    a = ownership.tensor(_values(dtype), requires_grad=True)
+    b = {"t": ownership.tensor(_values(dtype)[::-1].copy()), "self": a}.get(other, other)
+    kwargs = {} if op == "mul_" else {"alpha": alpha}
+    observers.WRITES.append(lambda t, name: told.append((id(t), name)))
+    try:
+        with ownership.no_grad():
+            assert getattr(a, op)(b, **kwargs) is a
+    finally:
+        observers.WRITES.pop()
+    assert told and told[0][0] == id(a)
+    return a._data.copy(), a._version, [name for _, name in told], a.grad_fn, a.is_leaf
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(("op", "other", "alpha"), CASES)
+def test_the_unrecorded_write_equals_the_general_path_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch, op: str, other: Any, alpha: Any, dtype: str
+) -> None:
+    """``add_``/``sub_``/``mul_`` that record nothing skip the general contract
+    (``inplace.unrecorded_direct_write``): the same bits, version, observers and history."""
+    chosen: list[bool] = []
+    decide = inplace.unrecorded_direct_write
+
+    def spy(*args: Any) -> bool:
+        chosen.append(decide(*args))
+        return chosen[-1]
+
+    monkeypatch.setattr(inplace, "unrecorded_direct_write", spy)
+    fast = _observed_run(op, other, alpha, dtype)
+    assert chosen == [True]
+    monkeypatch.setattr(inplace, "unrecorded_direct_write", lambda *args: False)
+    slow = _observed_run(op, other, alpha, dtype)
+    np.testing.assert_array_equal(_bits(fast[0]), _bits(slow[0]))
+    assert fast[1:] == slow[1:] == (1, [op.replace("_", "").title() + "Backward0"], None, True)
+
+
+def test_the_unrecorded_write_is_taken_only_where_nothing_is_recorded() -> None:
+    t = ownership
+    leaf = t.ones(3, requires_grad=True)
+    plain = t.ones(3)
+    assert inplace.unrecorded_direct_write(plain, t.ones(3), 1)
+    assert inplace.unrecorded_direct_write(plain, 0.5, -0.1)
+    assert not inplace.unrecorded_direct_write(leaf * 1.0, 0.5, 1)  # recorded
+    assert not inplace.unrecorded_direct_write(plain, leaf, 1)  # recorded: other requires grad
+    assert not inplace.unrecorded_direct_write(plain, t.ones(1), 1)  # not a direct write
+    with t.no_grad():
+        assert inplace.unrecorded_direct_write(leaf, leaf.detach() * 2, 0.1)
+        assert inplace.unrecorded_direct_write(plain, leaf, 1)
+        assert not inplace.unrecorded_direct_write(leaf, 2, 1)  # a Python int: general path
+
+
+def _update(t: Any) -> Any:
+    """The optimizer's update as a training loop writes it, then as SGD writes it."""
+    p = t.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], requires_grad=True)
+    (p * p).sum().backward()
+    with t.no_grad():
+        p -= 0.1 * p.grad
+        p.add_(p.grad, alpha=-0.05)
+        p.grad.mul_(0.9).add_(p, alpha=0.1)  # SGD's momentum buffer
+        p *= p.grad
+    return p, p._version, p.grad, p.grad._version, p.grad_fn, p.is_leaf
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        _update,
+        # the checks that remain: overlap inside the written tensor, then with the other operand
+        lambda t: t.zeros(3).expand(2, 3).sub_(t.ones(2, 3)),
+        lambda t: (lambda x: x.add_(x.t()))(t.ones(2, 2)),
+        lambda t: (lambda x: x[1:].sub_(x[:-1]))(t.arange(4.0)),
+        lambda t: (lambda x: x[:, 1:].mul_(x[:, :-1].contiguous().t().t()))(t.ones(2, 3)),
+        lambda t: (lambda x: x[1:].mul_(x[:-1]))(t.arange(4.0)),
+        lambda t: (lambda x: (x.mul_(x.view(4)), x._version))(t.arange(4.0)),
+    ],
+)
+def test_the_unrecorded_write_agrees_with_torch(program: Any) -> None:
+    same(program)

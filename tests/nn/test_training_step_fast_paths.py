@@ -1,7 +1,8 @@
 """The training step's fast paths agree with the general paths bit for bit, and with torch.
 
 The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
-(``ownership.ops.inplace.direct_write``), mm's backward products computed without ops under no
+(``ownership.ops.inplace.direct_write``; without the general contract when nothing is recorded:
+``unrecorded_direct_write``), mm's backward products computed without ops under no
 grad (``ownership.ops.linalg.plain_product``), addmm's bias gradient summed in numpy
 (``ownership.ops.nn_ops.plain_bias_grad``) and nll_loss's gradient values computed in numpy
 (``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored.
@@ -21,6 +22,7 @@ from support.differential import grad_of, same
 
 FAST_PATHS = [
     (inplace, "direct_write"),
+    (inplace, "unrecorded_direct_write"),
     (linalg, "plain_product"),
     (nn_ops, "plain_bias_grad"),
     (loss, "direct_target_grad"),

@@ -43,19 +43,22 @@ _quiet_linear = quiet(_nn.linear)
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
-    tensor_arg("relu", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("relu", input)
     return input.relu_() if inplace else ops.relu(input)
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """Logistic function (``SigmoidBackward0``)."""
-    tensor_arg("sigmoid", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("sigmoid", input)
     return ops.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:
     """tanh (``TanhBackward0``)."""
-    tensor_arg("tanh", input)
+    if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
+        tensor_arg("tanh", input)
     return ops.tanh(input)
 
 
@@ -72,13 +75,25 @@ def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
     return 0 if input.dim() in (0, 1, 3) else 1
 
 
+def plain_dim(input: Any, dim: Any, dtype: Any) -> bool:
+    """Whether ``softmax``/``log_softmax`` of ``input`` over ``dim`` may call the op itself:
+    a tensor, a Python int ``dim`` and no ``dtype``, which the method's argument parsing would
+    pass on as they are (any other call goes through the method, for its errors)."""
+    return type(dim) is int and dtype is None and isinstance(input, Tensor)
+
+
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Softmax over ``dim`` (``SoftmaxBackward0``): the method ``input.softmax(dim)``."""
+    if plain_dim(input, dim, dtype):
+        return ops.softmax(input, dim)
     return input.softmax(_implicit_dim("softmax", input, dim), dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
-    """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``)."""
+    """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``): the method
+    ``input.log_softmax(dim)``."""
+    if plain_dim(input, dim, dtype):
+        return ops.log_softmax(input, dim)
     return input.log_softmax(_implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 

@@ -139,9 +139,27 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
+def bias_of(a: Tensor, b: Any) -> bool:
+    """Whether ``b`` is a tensor of ``a``'s dtype whose shape ends ``a``'s (a bias added to a
+    batch): the operands broadcast to ``a``'s shape and keep its dtype, so none of
+    :func:`~ownership.ops.common.binary_operands`' checks can fail."""
+    if not isinstance(b, Tensor) or b.dtype is not a.dtype:
+        return False
+    shape, ends = a._data.shape, b._data.shape
+    return len(ends) <= len(shape) and shape[len(shape) - len(ends) :] == ends
+
+
+def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
+    """:func:`~ownership.ops.common.binary_operands` of ``a`` and ``b``, without its questions
+    when ``b`` is a bias of ``a`` (:func:`bias_of`): the same answer."""
+    if type(b) is not float and bias_of(a, b):  # a float: binary_operands' first answer
+        return b, b._data, a.dtype
+    return binary_operands(a, b)
+
+
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
-    b, rb, dt = binary_operands(a, b)
+    b, rb, dt = _operands(a, b)
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
@@ -153,7 +171,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-    b, rb, dt = binary_operands(a, b)
+    b, rb, dt = _operands(a, b)
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
@@ -209,7 +227,7 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
 
 def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
-    b, rb, dt = binary_operands(a, b)
+    b, rb, dt = _operands(a, b)
     out = wrap(a._data * rb, dt)
     if needs_grad_with(a, b):
         save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)

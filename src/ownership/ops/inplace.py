@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
-from ownership.inplace_rules import check_result, run_inplace
+from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import checks
@@ -25,6 +25,7 @@ from ownership.ops.common import (
     check_broadcast,
     is_scalar,
     needs_grad,
+    needs_grad_with,
     operand,
     raw,
     result_dtype,
@@ -62,11 +63,37 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     return isinstance(b, Tensor) and b._data.dtype == arr.dtype and b._data.shape == arr.shape
 
 
+def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
+    """Whether ``a += alpha * b`` (``-=``, or ``a *= b`` with ``alpha`` 1) records nothing (grad
+    mode off, or no operand requires grad) and may write straight into ``a``
+    (:func:`direct_write`): the optimizer's update ``p -= lr * p.grad`` under no_grad, and
+    SGD's, which then skip the general contract's steps that cannot act
+    (:func:`_write_unrecorded`)."""
+    return not needs_grad_with(a, b) and direct_write(a, b, alpha)
+
+
+def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str) -> Tensor:
+    """``a = ufunc(a, value)`` in place, when :func:`unrecorded_direct_write` allows (``value``
+    is the operand ``b``'s number or array, scaled): what :func:`run_inplace` does then, since
+    of its checks only the overlap one can fail (nothing is recorded, the value has ``a``'s
+    shape and dtype), and the same write straight into ``a``'s array."""
+    check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
+    arr = a._data
+    ufunc(arr, value, out=arr)
+    written(a, name)
+    return a
+
+
 def _add_scaled_(
     a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str, backward: BackwardFn
 ) -> Tensor:
     """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
+    if unrecorded_direct_write(a, b, alpha):
+        rb = b if type(b) is float else b._data
+        return _write_unrecorded(a, b, rb if alpha == 1 else rb * alpha, ufunc, name)
     b = operand(b)
+    if ufunc is np.subtract:
+        ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
@@ -104,7 +131,6 @@ def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    ar.check_bool_sub(a, operand(b))
     return _add_scaled_(a, b, alpha, np.subtract, "SubBackward0", ar.bw_sub)
 
 
@@ -119,6 +145,10 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
+    if unrecorded_direct_write(a, b, 1):
+        return _write_unrecorded(
+            a, b, b if type(b) is float else b._data, np.multiply, "MulBackward0"
+        )
     b = operand(b)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)

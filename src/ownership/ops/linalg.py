@@ -16,7 +16,7 @@ from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import quiet
-from ownership.ops.common import inputs_needed, needs_grad, record, wrap
+from ownership.ops.common import inputs_needed, needs_grad, needs_grad_with, record, wrap
 
 _C_NAMES = {
     "float32": "float",
@@ -137,7 +137,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     if dt is dtypes.bool_:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     out = wrap(ad @ bd, dt)
-    if needs_grad(a, b):
+    if needs_grad_with(a, b):
         ctx = {
             "self_sym_sizes": ad.shape,
             "self_sym_strides": a.stride(),
@@ -278,6 +278,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if not isinstance(b, Tensor):
         raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(b).__name__}")
     na, nb = a._data.ndim, b._data.ndim
+    if na == 2 and nb == 2:  # the commonest case first
+        return mm(a, b)
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
@@ -288,8 +290,6 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         return mv(a, b)
     if na == 1 and nb == 2:
         return _squeeze0_inplace(mm(a.unsqueeze(0), b))
-    if na == 2 and nb == 2:
-        return mm(a, b)
     if _should_fold(a, b):
         if na >= 3:  # fold a's batch dims into rows
             lead = tuple(a._data.shape[:-1])

@@ -9,12 +9,13 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.autograd import graph
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import quiet
-from ownership.ops.arithmetic import div_scalar
+from ownership.ops.arithmetic import div_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax
 
@@ -83,7 +84,7 @@ def nll_loss(
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
-    if needs_grad(input):
+    if needs_grad_of(input):
         shape = x.shape
         w = total_weight
         masks: list[NDArray[Any]] = []  # the target mask, made when first needed
@@ -131,8 +132,25 @@ def nll_loss(
         )
         node.save("self", input)
         node.save("target", target)
-        node.save("total_weight", Tensor._wrap(np.asarray(total_weight, dtype=x.dtype)))
+        save_total_weight(node, x.dtype.type(total_weight))
     return out
+
+
+def save_total_weight(node: OpNode, weight: np.generic) -> None:
+    """Save nll_loss's ``total_weight`` as torch does: a 0-d tensor of the input's dtype, made
+    at its first read when :func:`weight_made_late` allows."""
+    if weight_made_late():
+        node.save_number("total_weight", weight, wrapped_scalar)
+    else:
+        node.save("total_weight", wrapped_scalar(weight))
+
+
+def weight_made_late() -> bool:
+    """Whether nll_loss's ``total_weight`` may be saved as a wrapped number is
+    (:meth:`~ownership.autograd.node.OpNode.save_number`: made at its first read, while
+    observers and anomaly mode still see it made now): when no saved-tensor hook would see it
+    packed. Nothing else can tell when a fresh tensor that nobody holds was made."""
+    return graph.top() is None
 
 
 def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:

@@ -10,7 +10,7 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad_of, record, wrap
 
 
 def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -49,7 +49,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         e = np.exp(x - np.max(x, axis=d, keepdims=True, initial=-np.inf))
         out_arr = e / e.sum(axis=d, keepdims=True)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
-    if needs_grad(t):
+    if needs_grad_of(t):
         node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, {"dim": d})
         node.save("result", out, is_output=True)
     return out
@@ -68,7 +68,7 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         # into the fresh arrays (nobody else holds them): the same values, two arrays fewer
         out_arr = np.subtract(sh, np.log(total, out=total), out=sh)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
-    if needs_grad(t):
+    if needs_grad_of(t):
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
         node.save("result", out, is_output=True)
     return out

@@ -1,0 +1,152 @@
+"""The forward fast paths of the training step's ops agree with their general paths and with torch.
+
+- ``add``/``sub``/``mul`` of a tensor and a bias (``ownership.ops.arithmetic.bias_of``: a tensor
+  of the same dtype whose shape ends the other's) skip ``binary_operands``' questions.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ownership
+from ownership.ops import arithmetic
+
+from support.differential import grad_of, same
+
+# (shape of a, shape of b, dtype): b's shape ends a's (a bias), or it does not
+BIAS_CASES = [
+    ((2, 4), (4,), "float32"),
+    ((3, 2, 4), (2, 4), "float32"),
+    ((3, 2, 4), (4,), "float64"),
+    ((2, 4), (2, 4), "float32"),
+    ((4,), (4,), "float64"),
+    ((2, 4), (), "float32"),
+    ((), (), "float32"),
+    ((0, 4), (4,), "float32"),
+    ((2, 0), (0,), "float64"),
+    ((2, 4), (4,), "int64"),
+    ((2, 4), (4,), "bool"),
+]
+NOT_BIAS = [
+    ((2, 4), (1, 4), "float32"),  # broadcasts, but b has a dimension of its own
+    ((2, 4), (2, 1), "float32"),
+    ((4,), (2, 4), "float32"),  # b the larger
+    ((2, 4), (3,), "float32"),  # does not broadcast: torch's error
+    ((2, 4), (4,), "mixed"),  # another dtype: promotion
+]
+OPS = ["add", "add alpha", "sub", "sub alpha", "mul"]
+
+
+def _operands(
+    t: ModuleType, a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str
+) -> tuple[Any, Any]:
+    """Random operands of these shapes, both of ``dtype`` ("mixed": float32 and float64)."""
+    rng = np.random.default_rng(11)
+    a_values = rng.standard_normal(a_shape) * 3
+    b_values = rng.standard_normal(b_shape) * 3
+    if dtype == "mixed":
+        return t.tensor(a_values, dtype=t.float32), t.tensor(b_values, dtype=t.float64)
+    if dtype == "bool":
+        a_values, b_values = a_values > 0, b_values > 0
+    elif dtype == "int64":
+        a_values, b_values = np.round(a_values), np.round(b_values)
+    dt = getattr(t, dtype)
+    return t.tensor(np.asarray(a_values), dtype=dt), t.tensor(np.asarray(b_values), dtype=dt)
+
+
+def _apply(op: str, a: Any, b: Any) -> Any:
+    if op == "add":
+        return a + b
+    if op == "add alpha":
+        return a.add(b, alpha=0.5 if a.dtype.is_floating_point else 2)
+    if op == "sub":
+        return a - b
+    if op == "sub alpha":
+        return a.sub(b, alpha=-1.5 if a.dtype.is_floating_point else 3)
+    return a * b
+
+
+def _skip_refused(op: str, dtype: str) -> None:
+    if dtype == "bool" and op != "add" and op != "mul":
+        pytest.skip("bool: torch refuses sub, and an alpha other than a bool")
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize(("a_shape", "b_shape", "dtype"), BIAS_CASES)
+def test_a_bias_operand_equals_the_general_path_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch, op: str, a_shape: Any, b_shape: Any, dtype: str
+) -> None:
+    _skip_refused(op, dtype)
+    chosen: list[bool] = []
+    decide = arithmetic.bias_of
+
+    def spy(*args: Any) -> bool:
+        chosen.append(decide(*args))
+        return chosen[-1]
+
+    def run() -> tuple[Any, ...]:
+        a, b = _operands(ownership, a_shape, b_shape, dtype)
+        if a.dtype.is_floating_point:
+            a.requires_grad_(True)
+            b.requires_grad_(True)
+        out = _apply(op, a, b)
+        if out.requires_grad:
+            out.sum().backward()
+        node = out.grad_fn
+        return (
+            out._data.copy(),
+            out.dtype,
+            out.stride(),
+            None if node is None else (node.name(), node.input_shapes, node.needed),
+            None if a.grad is None else (a.grad._data.copy(), b.grad._data.copy()),
+        )
+
+    monkeypatch.setattr(arithmetic, "bias_of", spy)
+    fast = run()
+    assert chosen and all(chosen)
+    monkeypatch.setattr(arithmetic, "bias_of", lambda *args: False)
+    slow = run()
+    np.testing.assert_array_equal(fast[0], slow[0])
+    assert fast[0].dtype == slow[0].dtype and fast[1:4] == slow[1:4]
+    if fast[4] is not None:
+        for f, s in zip(fast[4], slow[4], strict=True):
+            np.testing.assert_array_equal(f, s)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize(("a_shape", "b_shape", "dtype"), BIAS_CASES + NOT_BIAS)
+def test_bias_operands_agree_with_torch(op: str, a_shape: Any, b_shape: Any, dtype: str) -> None:
+    _skip_refused(op, dtype)
+    assert arithmetic.bias_of(*_operands(ownership, a_shape, b_shape, dtype)) is (
+        (a_shape, b_shape, dtype) in BIAS_CASES
+    )
+
+    def program(t: ModuleType) -> Any:
+        a, b = _operands(t, a_shape, b_shape, dtype)
+        if a.dtype.is_floating_point and b.dtype.is_floating_point:
+            a.requires_grad_(True)
+            b.requires_grad_(True)
+        out = _apply(op, a, b)
+        if out.requires_grad:
+            (out * out).sum().backward()
+        return out, out.grad_fn, grad_of(a), grad_of(b)
+
+    same(program)
+
+
+def test_a_bias_that_is_a_view_or_an_inference_tensor_agrees_with_torch() -> None:
+    def program(t: ModuleType) -> Any:
+        w = t.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], requires_grad=True)
+        x = t.tensor([[0.5, 1.5, -2.5], [1.0, 2.0, 3.0], [-1.0, 0.0, 4.0]])
+        out = x + w[1]  # the bias a view of a leaf
+        out.sum().backward()
+        with t.inference_mode():
+            frozen = t.tensor([0.5, -0.5, 2.0])
+        late = x * frozen  # an inference tensor as the bias, outside inference mode
+        return out, out.grad_fn, grad_of(w), late, late.requires_grad
+
+    same(program)
