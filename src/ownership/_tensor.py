@@ -195,6 +195,18 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._acc = None
         return t
 
+    @staticmethod
+    def _over(
+        arr: NDArray[Any],
+        storage: Storage,
+        offset: builtins.int,
+        dtype: DType,
+        counter: VersionCounter,
+    ) -> Tensor:
+        """A new non-view ``Tensor`` over these parts: what :meth:`_alias` makes, for the layers
+        that keep the parts rather than a tensor (a saved output, rebuilt at each unpack)."""
+        return Tensor._plain(Tensor, arr, storage, offset, dtype, counter)
+
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
         """A new non-view tensor object over the same memory, tracked by ``counter``."""
         return Tensor._plain(
