@@ -86,7 +86,7 @@ def _positional_only(fn: Callable[..., Any]) -> int | None:
     """How many parameters ``fn`` takes when it takes exactly that many positional ones (no
     default, no keyword-only parameter, no ``*args``/``**kwargs``), else None."""
     code = getattr(fn, "__code__", None)
-    if code is None or fn.__defaults__ or code.co_kwonlyargcount:  # type: ignore[attr-defined]
+    if code is None or fn.__defaults__ or code.co_kwonlyargcount:
         return None
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None

@@ -271,7 +271,7 @@ class SavedTensor:
             data = unpack_hook(value)
             if not is_engine_tensor(data):  # not a tensor
                 return data
-            t = data.detach()  # torch makes a new variable of the data, with the saved history
+            t: Any = data.detach()  # torch makes a new variable of the data, with its history
             if self.is_output or self.weak_fn is not None:
                 t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
             elif self.hook_fn is not None:
