@@ -104,7 +104,8 @@ class Storage:
         buf = self._buffer
         if buf is None:
             assert self._source is not None
-            buf = self._buffer = self._source.reshape(-1, order="A")  # a view: memory order
+            src = self._source  # flattened in its memory order: a view
+            buf = self._buffer = (src if src.flags.c_contiguous else src.T).reshape(-1)
             self._source = None
         return buf
 
