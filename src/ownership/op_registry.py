@@ -172,7 +172,7 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
         return len(_filled())
 
 
-_TABLE = _Ops()
+_TABLE: _Ops | _FilledOps = _Ops()
 ops = cast("OpTable[Any]", _TABLE)
 """The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
 ``ops: OpTable[Tensor] = op_registry.ops``."""
