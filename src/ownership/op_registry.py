@@ -82,27 +82,29 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     return inner
 
 
-def _positional_only(fn: Callable[..., Any]) -> int | None:
-    """How many parameters ``fn`` takes when it takes exactly that many positional ones (no
-    default, no keyword-only parameter, no ``*args``/``**kwargs``), else None."""
+def _positional(fn: Callable[..., Any]) -> tuple[int, bool] | None:
+    """``(n, keywords)`` when ``fn`` takes exactly ``n`` positional parameters without defaults
+    and, if ``keywords``, keyword-only ones (``add(a, b, *, alpha=1)``), nothing else (no
+    ``*args``/``**kwargs``); else None."""
     code = getattr(fn, "__code__", None)
-    if code is None or fn.__defaults__ or code.co_kwonlyargcount:
+    if code is None or fn.__defaults__:
         return None
     if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
-    return int(code.co_argcount)
+    return int(code.co_argcount), bool(code.co_kwonlyargcount)
 
 
 def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
     """:func:`quiet` for an op of the table. An op of one or two positional parameters (``tanh``,
-    ``mul``), which the engine calls with exactly those, gets a wrapper of that signature: the
-    same errstate rule without packing ``*args`` and ``**kwargs`` (a tenth of a microsecond of
-    every call); every other op gets :func:`quiet` itself."""
-    arity = _positional_only(fn)
-    if _STATE is None or arity not in (1, 2):
+    ``mul``; ``add`` with its keyword-only ``alpha``), which the engine calls with exactly those,
+    gets a wrapper of that signature: the same errstate rule without packing ``*args`` (and
+    ``**kwargs`` when there are none): a tenth of a microsecond of every call. Every other op
+    gets :func:`quiet` itself."""
+    shape = _positional(fn)
+    if _STATE is None or shape not in ((1, False), (2, False), (2, True)):
         return quiet(fn)
     set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
-    if arity == 1:
+    if shape == (1, False):
 
         @functools.wraps(fn)
         def one(a: Any, /) -> R:
@@ -113,16 +115,27 @@ def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
                 reset_state(token)
 
         return one
+    if shape == (2, False):
+
+        @functools.wraps(fn)
+        def two(a: Any, b: Any, /) -> R:
+            token = set_state(ignore)
+            try:
+                return fn(a, b)
+            finally:
+                reset_state(token)
+
+        return two
 
     @functools.wraps(fn)
-    def two(a: Any, b: Any, /) -> R:
+    def two_and_keywords(a: Any, b: Any, /, **kwargs: Any) -> R:
         token = set_state(ignore)
         try:
-            return fn(a, b)
+            return fn(a, b, **kwargs) if kwargs else fn(a, b)
         finally:
             reset_state(token)
 
-    return two
+    return two_and_keywords
 
 
 def _fill() -> None:

@@ -79,12 +79,14 @@ def test_views_of_inf_and_nan_with_numpy_told_to_raise() -> None:
 
 
 def test_ops_of_one_or_two_parameters_get_the_same_rule_without_packing() -> None:
-    """``quiet_op`` gives an op of exactly one or two positional parameters a wrapper of that
-    signature, every other op :func:`quiet` itself: both install the op (``__wrapped__``)."""
-    from ownership.op_registry import _positional_only
+    """``quiet_op`` gives an op of exactly one or two positional parameters (and keyword-only
+    ones with two) a wrapper of that signature, every other op :func:`quiet` itself: both
+    install the op (``__wrapped__``)."""
+    from ownership.op_registry import _positional
 
-    exact = {name for name in table.__all__ if _positional_only(getattr(table, name)) in (1, 2)}
-    assert {"tanh", "exp", "mul", "div"} <= exact and not {"add", "sum"} & exact
+    shapes = {name: _positional(getattr(table, name)) for name in table.__all__}
+    exact = {name for name, shape in shapes.items() if shape in ((1, False), (2, False), (2, True))}
+    assert {"tanh", "exp", "mul", "div", "add", "sub"} <= exact and "sum" not in exact
     for name in table.__all__:
         if name not in table.NO_ARITHMETIC:
             code = OPS[name].__code__  # type: ignore[attr-defined]
@@ -100,7 +102,7 @@ def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
             warnings.simplefilter("error")
             x = t.tensor([3.0e38, -1.0, 0.0, float("nan")], requires_grad=True)
             outs = [x * 10.0, x * x, x / 0.0, x.exp(), x.reciprocal(), x.log(), x.sqrt()]
-            outs.append(x.tanh())
+            outs += [x.tanh(), x + x, x - 1.0, x.add(x, alpha=2.0), x.sub(3.0e38, alpha=-1)]
             for out in outs:
                 out.sum().backward(retain_graph=True)
             refused = None
