@@ -207,6 +207,18 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         that keep the parts rather than a tensor (a saved output, rebuilt at each unpack)."""
         return Tensor._plain(Tensor, arr, storage, offset, dtype, counter)
 
+    def _alias_parts(self) -> tuple[Any, ...]:
+        """What an alias of this tensor is made of: :meth:`_over` and the parts it takes (array,
+        storage, offset, dtype, version counter), the storage and counter made now if not yet,
+        as the ``_storage`` and ``_version_counter`` properties make them (read here in one
+        call: every op that saves its result keeps these parts, see ``autograd.saved``)."""
+        storage, counter = self._lazy_storage, self._lazy_counter
+        if storage is None:
+            storage = self._lazy_storage = storage_over(self._data)
+        if counter is None:
+            counter = self._lazy_counter = VersionCounter()
+        return (Tensor._over, self._data, storage, self._offset, self.dtype, counter)
+
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
         """A new non-view tensor object over the same memory, tracked by ``counter``."""
         return Tensor._plain(

@@ -123,3 +123,25 @@ def test_a_saved_result_is_kept_as_parts_until_read() -> None:
         assert made._version_counter is y._version_counter
         assert made._data is y._data and made.dtype is y.dtype
     assert saved.unpack(y.grad_fn)._data is y._data  # unpacking after the read: the same alias
+
+
+def test_the_parts_are_what_the_properties_make() -> None:
+    """``Tensor._alias_parts`` makes a fresh result's storage and counter as its ``_storage``
+    and ``_version_counter`` properties make them (then the properties return those), and
+    returns those already made; the alias it makes is the one ``_alias`` makes."""
+    x = ownership.tensor([[0.5, 1.5], [2.0, 3.0]], requires_grad=True)
+    for fresh in (x * 2, x.t() * 2):  # C and F order
+        made = fresh._alias_parts()
+        assert made[2] is fresh._storage and made[5] is fresh._version_counter
+        assert made[1] is fresh._data and made[3:5] == (0, fresh.dtype)
+        again = fresh._alias_parts()
+        assert again[2] is made[2] and again[5] is made[5]
+        by_parts, by_alias = made[0](*made[1:]), fresh._alias(fresh._version_counter)
+        for t in (by_parts, by_alias):
+            assert type(t) is ownership.Tensor and t._base is None and t._grad_fn is None
+            assert t.untyped_storage() is fresh.untyped_storage()
+            assert t._version_counter is fresh._version_counter
+            assert t.stride() == fresh.stride() and t.tolist() == fresh.tolist()
+    viewed = (x * 2)[1]
+    parts = viewed._alias_parts()
+    assert parts[3] == viewed.storage_offset() == 2 and parts[2] is viewed._storage

@@ -149,25 +149,11 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     saved.is_output = is_output
     saved.output_nr = tensor._output_nr
     if is_output:
-        saved.tensor_parts = output_parts(tensor)
+        saved.tensor_parts = tensor._alias_parts()
     else:
         saved.tensor = tensor
         saved.tensor_parts = None
     return saved
-
-
-def output_parts(tensor: Any) -> tuple[Any, ...]:
-    """What a saved output keeps: the parts of the alias torch saves (``tensor_data``: the
-    output's memory and version counter, made now if not yet), and the tensor layer's maker of
-    that alias. The alias itself is made only when unpacked (see :attr:`SavedTensor.tensor`)."""
-    return (
-        tensor._over,
-        tensor._data,
-        tensor._storage,
-        tensor._offset,
-        tensor.dtype,
-        tensor._version_counter,
-    )
 
 
 class SavedTensor:
@@ -177,8 +163,9 @@ class SavedTensor:
     ``grad_fn``, which is re-attached (the node that unpacks it, ``owner``) on every unpack. So
     the saved tensor refers to no node, and a graph that is never backpropagated has no
     reference cycle: it is freed, as in torch, when its last tensor goes. That alias (``tensor``,
-    over the output's memory and counter) is kept as its parts (``tensor_parts``, see
-    :func:`output_parts`) and made at its first read: a backward makes its own alias at each
+    over the output's memory and counter, made now if not yet) is kept as its parts
+    (``tensor_parts``: ``Tensor._alias_parts``, the maker of the alias and what it takes) and
+    made at its first read: a backward makes its own alias at each
     unpack anyway, so most saved outputs never need it (one tensor fewer per op that saves its
     result, for the cyclic GC to traverse).
     """
@@ -256,7 +243,7 @@ class SavedTensor:
         elif is_output:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
-            self.tensor_parts = output_parts(tensor)
+            self.tensor_parts = tensor._alias_parts()
         else:
             self.tensor = tensor
         if observers.SAVES and not quiet:
