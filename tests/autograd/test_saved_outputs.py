@@ -132,10 +132,10 @@ def test_the_parts_are_what_the_properties_make() -> None:
     x = ownership.tensor([[0.5, 1.5], [2.0, 3.0]], requires_grad=True)
     for fresh in (x * 2, x.t() * 2):  # C and F order
         made = fresh._alias_parts()
-        assert made[2] is fresh._storage and made[5] is fresh._version_counter
-        assert made[1] is fresh._data and made[3:5] == (0, fresh.dtype)
+        assert made[3] is fresh._storage and made[6] is fresh._version_counter
+        assert made[2] is fresh._data and made[4:6] == (0, fresh.dtype)
         again = fresh._alias_parts()
-        assert again[2] is made[2] and again[5] is made[5]
+        assert again[3] is made[3] and again[6] is made[6]
         by_parts, by_alias = made[0](*made[1:]), fresh._alias(fresh._version_counter)
         for t in (by_parts, by_alias):
             assert type(t) is ownership.Tensor and t._base is None and t._grad_fn is None
@@ -144,4 +144,4 @@ def test_the_parts_are_what_the_properties_make() -> None:
             assert t.stride() == fresh.stride() and t.tolist() == fresh.tolist()
     viewed = (x * 2)[1]
     parts = viewed._alias_parts()
-    assert parts[3] == viewed.storage_offset() == 2 and parts[2] is viewed._storage
+    assert parts[4] == viewed.storage_offset() == 2 and parts[3] is viewed._storage

@@ -282,7 +282,7 @@ class SavedTensor:
                     ".detach_().This is not supported, please use out-of-place `.detach()` instead"
                 )
             named, nr = owner, self.output_nr
-        counter = t._lazy_counter if parts is None else parts[5]
+        counter = t._lazy_counter if parts is None else parts[6]
         current = counter.value if counter is not None else 0  # None: never written to
         if current != self.version:
             t = self.tensor  # an output's alias, made now to be described
@@ -298,8 +298,8 @@ class SavedTensor:
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
             if parts is not None:  # a new alias made from the parts: one tensor, no template
-                make, data, storage, offset, dtype, counter = parts
-                t = make(data, storage, offset, dtype, counter)
+                make, cls, data, storage, offset, dtype, counter = parts
+                t = make(cls, data, storage, offset, dtype, counter)
             else:
                 t = t._alias(t._version_counter)
             t._grad_fn = named if named is not None else owner
@@ -313,8 +313,8 @@ class SavedTensor:
         if name == "tensor":
             parts = self.tensor_parts
             if parts is not None:
-                make, data, storage, offset, dtype, counter = parts
-                tensor = self.tensor = make(data, storage, offset, dtype, counter)
+                make, cls, data, storage, offset, dtype, counter = parts
+                tensor = self.tensor = make(cls, data, storage, offset, dtype, counter)
                 self.tensor_parts = None
                 return tensor
         raise AttributeError(f"'SavedTensor' object has no attribute '{name}'")
