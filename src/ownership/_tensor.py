@@ -195,6 +195,19 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._acc = None
         return t
 
+    def _alias_parts(self) -> tuple[Any, ...]:
+        """What :meth:`_alias` makes a new alias of this tensor with: :meth:`_plain` and what it
+        takes (the class ``Tensor``, array, storage, offset, dtype, version counter), the storage
+        and counter made now if not yet, as the ``_storage`` and ``_version_counter`` properties
+        make them (read here in one call: every op that saves its result keeps these parts, and
+        ``parts[0](*parts[1:])`` is the alias; see ``autograd.saved``)."""
+        storage, counter = self._lazy_storage, self._lazy_counter
+        if storage is None:
+            storage = self._lazy_storage = storage_over(self._data)
+        if counter is None:
+            counter = self._lazy_counter = VersionCounter()
+        return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
+
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
         """A new non-view tensor object over the same memory, tracked by ``counter``."""
         return Tensor._plain(

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from ownership import inference_mode
 
 _INFERENCE = inference_mode._state  # read for every new tensor: one attribute lookup less
+_new = object.__new__
 
 
 class VersionCounter:
@@ -88,7 +89,7 @@ class Storage:
     a tensor reads (``untyped_storage()``).
 
     The flat buffer of a freshly computed array is made on first use (most results are never
-    viewed), from ``source``, a C-contiguous array (or the transpose of an F-contiguous one).
+    viewed), from ``source``, a C- or F-contiguous array, flattened in its memory order.
     """
 
     __slots__ = ("_buffer", "_source")
@@ -103,7 +104,8 @@ class Storage:
         buf = self._buffer
         if buf is None:
             assert self._source is not None
-            buf = self._buffer = self._source.reshape(-1)
+            src = self._source  # flattened in its memory order: a view
+            buf = self._buffer = (src if src.flags.c_contiguous else src.T).reshape(-1)
             self._source = None
         return buf
 
@@ -137,7 +139,10 @@ def contiguous_result(arr: NDArray[Any]) -> NDArray[Any]:
 
 def storage_over(arr: NDArray[Any]) -> Storage:
     """The storage of a tensor whose array is the C- or F-contiguous ``arr`` (its whole memory)."""
-    return Storage(None, arr if arr.flags.c_contiguous else arr.T)
+    storage = _new(Storage)  # ``Storage(None, arr)`` without the constructor's call
+    storage._buffer = None
+    storage._source = arr
+    return storage
 
 
 def is_engine_tensor(obj: Any) -> bool:

@@ -76,3 +76,41 @@ def test_views_of_inf_and_nan_with_numpy_told_to_raise() -> None:
 
     same(program)
     assert np.geterr()["invalid"] == "raise"
+
+
+def test_ops_of_one_or_two_parameters_get_the_same_rule_without_packing() -> None:
+    """``quiet_op`` gives an op of exactly one or two positional parameters (and keyword-only
+    ones with two) a wrapper of that signature, every other op :func:`quiet` itself: both
+    install the op (``__wrapped__``)."""
+    from ownership.op_registry import _positional
+
+    shapes = {name: _positional(getattr(table, name)) for name in table.__all__}
+    exact = {name for name, shape in shapes.items() if shape in ((1, False), (2, False), (2, True))}
+    assert {"tanh", "exp", "mul", "div", "add", "sub"} <= exact and "sum" not in exact
+    for name in table.__all__:
+        if name not in table.NO_ARITHMETIC:
+            code = OPS[name].__code__  # type: ignore[attr-defined]
+            assert (code.co_posonlyargcount > 0) == (name in exact), name
+
+
+def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
+    """With numpy told to raise, the ops of one or two parameters compute inf and NaN as torch
+    does, forward and backward; a refusal inside one leaves numpy's state as it was."""
+
+    def program(t: ModuleType) -> Any:
+        with np.errstate(all="raise"), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = t.tensor([3.0e38, -1.0, 0.0, float("nan")], requires_grad=True)
+            outs = [x * 10.0, x * x, x / 0.0, x.exp(), x.reciprocal(), x.log(), x.sqrt()]
+            outs += [x.tanh(), x + x, x - 1.0, x.add(x, alpha=2.0), x.sub(3.0e38, alpha=-1)]
+            for out in outs:
+                out.sum().backward(retain_graph=True)
+            refused = None
+            try:
+                t.mul(x, t.ones(3))
+            except RuntimeError as e:
+                refused = str(e)
+            state = np.geterr()
+        return [*outs, plain(x.grad), refused, state]
+
+    same(program)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,3 +82,31 @@ def test_tensor_accepts_numpy_and_torch_without_sharing() -> None:
     z = torch.zeros(2, 2)
     z.copy_(real.full((2,), 3.0))
     assert z.tolist() == [[3.0, 3.0], [3.0, 3.0]] and z._version == 1
+
+
+def test_a_results_storage_is_its_memory_in_order_whenever_it_is_made() -> None:
+    """A fresh result's storage is made at its first use (a view, ``data_ptr``, an op that saves
+    the result): its buffer is the result's memory in memory order, C or F (the stride-keeping
+    result of an op on a transposed tensor), as torch's storage is."""
+    from support.differential import same
+
+    def program(t: Any) -> Any:
+        out = []
+        for shape in [(2, 3), (2, 3, 4)]:
+            base = t.arange(float(np.prod(shape))).reshape(shape)
+            for first in ["view", "data_ptr", "saved", "none"]:
+                x = base.permute(*reversed(range(len(shape)))).requires_grad_()
+                y = x * 2 if first != "saved" else x.exp()
+                if first == "view":
+                    y[0]  # the view is the point
+                elif first == "data_ptr":
+                    y.data_ptr()
+                if first == "saved":
+                    r = y.grad_fn._saved_result
+                    out += [r.untyped_storage() is y.untyped_storage(), r.stride()]
+                    out.append(r.data.as_strided_((r.numel(),), (1,)))  # .data: no version bump
+                flat = y.data.as_strided_((y.numel(),), (1,))  # the storage in memory order
+                out += [y.stride(), flat, y.untyped_storage().nbytes(), y.storage_offset()]
+        return out
+
+    same(program)

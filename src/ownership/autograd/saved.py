@@ -148,7 +148,11 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     saved.was_leaf = not is_output and fn is None
     saved.is_output = is_output
     saved.output_nr = tensor._output_nr
-    saved.tensor = tensor._alias(tensor._version_counter) if is_output else tensor
+    if is_output:
+        saved.tensor_parts = tensor._alias_parts()
+    else:
+        saved.tensor = tensor
+        saved.tensor_parts = None
     return saved
 
 
@@ -158,7 +162,12 @@ class SavedTensor:
     A node's own output is kept as torch's ``SavedVariable`` keeps it: as plain data without its
     ``grad_fn``, which is re-attached (the node that unpacks it, ``owner``) on every unpack. So
     the saved tensor refers to no node, and a graph that is never backpropagated has no
-    reference cycle: it is freed, as in torch, when its last tensor goes.
+    reference cycle: it is freed, as in torch, when its last tensor goes. That alias (``tensor``,
+    over the output's memory and counter, made now if not yet) is kept as its parts
+    (``tensor_parts``: ``Tensor._alias_parts``, the maker of the alias and what it takes) and
+    made at its first read: a backward makes its own alias at each
+    unpack anyway, so most saved outputs never need it (one tensor fewer per op that saves its
+    result, for the cyclic GC to traverse).
     """
 
     __slots__ = (
@@ -170,7 +179,8 @@ class SavedTensor:
         "output_nr",
         "packed",
         "saved_by",
-        "tensor",
+        "tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
+        "tensor_parts",
         "trace",
         "version",
         "was_leaf",
@@ -227,12 +237,15 @@ class SavedTensor:
         self.was_leaf = not is_output and tensor.grad_fn is None
         self.is_output = is_output
         self.output_nr: int = tensor._output_nr
-        if is_output:
+        self.tensor_parts: tuple[Any, ...] | None = None
+        if self.packed is not None:  # with saved-tensor hooks only the packed value is kept
+            self.tensor: Any = None
+        elif is_output:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
-            tensor = tensor._alias(tensor._version_counter)
-        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
-        self.tensor: Any = tensor if self.packed is None else None
+            self.tensor_parts = tensor._alias_parts()
+        else:
+            self.tensor = tensor
         if observers.SAVES and not quiet:
             for observe in observers.SAVES:
                 observe(self)
@@ -245,7 +258,7 @@ class SavedTensor:
             data = unpack_hook(value)
             if not is_engine_tensor(data):  # not a tensor
                 return data
-            t = data.detach()  # torch makes a new variable of the data, with the saved history
+            t: Any = data.detach()  # torch makes a new variable of the data, with its history
             if self.is_output or self.weak_fn is not None:
                 t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
             elif self.hook_fn is not None:
@@ -254,7 +267,8 @@ class SavedTensor:
                 t._requires_grad = True
                 t._acc = weakref.ref(self.hook_acc)
             return t
-        t = self.tensor
+        parts = self.tensor_parts  # an output's alias, not made yet (else None)
+        t = self.tensor if parts is None else None
         if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0
         elif self.is_output:
@@ -268,9 +282,10 @@ class SavedTensor:
                     ".detach_().This is not supported, please use out-of-place `.detach()` instead"
                 )
             named, nr = owner, self.output_nr
-        counter = t._lazy_counter
+        counter = t._lazy_counter if parts is None else parts[6]
         current = counter.value if counter is not None else 0  # None: never written to
         if current != self.version:
+            t = self.tensor  # an output's alias, made now to be described
             msg = (
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{describe(t)}]"
@@ -282,8 +297,24 @@ class SavedTensor:
             writes = anomaly_mode.format_writes(t._version_counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
-            t = t._alias(t._version_counter)
+            if parts is not None:  # a new alias made from the parts: one tensor, no template
+                make, cls, data, storage, offset, dtype, counter = parts
+                t = make(cls, data, storage, offset, dtype, counter)
+            else:
+                t = t._alias(t._version_counter)
             t._grad_fn = named if named is not None else owner
             t._output_nr = self.output_nr
             t._requires_grad = True
         return t
+
+    def __getattr__(self, name: str) -> Any:
+        """``tensor`` of an output kept as its parts: its alias, made at the first read (and
+        then kept, as the general constructor kept it)."""
+        if name == "tensor":
+            parts = self.tensor_parts
+            if parts is not None:
+                make, cls, data, storage, offset, dtype, counter = parts
+                tensor = self.tensor = make(cls, data, storage, offset, dtype, counter)
+                self.tensor_parts = None
+                return tensor
+        raise AttributeError(f"'SavedTensor' object has no attribute '{name}'")
