@@ -82,7 +82,7 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and tensor_unseen(grad, held)
                 and _dense(grad)
             ):
-                var._grad = grad.detach()
+                var._grad = grad._detached_unseen()
                 return
             dense_var = _dense(var) or var._data.size == 0
             if (
@@ -98,7 +98,7 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                     arr = np.empty_like(var._data)
                     arr[...] = grad._data
                     grad = grad._wrap(arr, var.dtype)
-                var._grad = grad.detach()
+                var._grad = grad._detached_unseen()
                 return
             arr = (
                 np.empty_like(var._data)

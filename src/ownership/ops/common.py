@@ -18,7 +18,8 @@ from ownership.autograd.node import (
     next_seq,
 )
 from ownership.dtypes import dtype as DType
-from ownership.op_registry import ops
+from ownership.op_registry import ops, quiet
+from ownership.ops.view_geometry import view_geometry
 
 Scalar = int | float | bool
 _state = grad_mode._state
@@ -271,10 +272,30 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     if gshape == shape:
         return g
     axes = layout.unbroadcast_axes(shape, gshape)
+    if not _state.enabled and g.dtype.is_floating_point:  # a plain backward: nothing recorded
+        return _summed_to(g, axes, shape)
     # the ops themselves: ``g.sum(dim=axes, keepdim=True).reshape(shape)`` without parsing
     out = ops.sum(g, axes, True) if axes else g
     if len(gshape) != len(shape):
         out = ops.reshape(out, shape)
+    return out
+
+
+@quiet
+def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tensor:
+    """What ``ops.sum(g, axes, True)`` then ``ops.reshape(out, shape)`` make with grad mode off
+    for a floating ``g`` (a fresh sum of ``g``'s dtype, quiet as every op, then its view, made
+    as ``reshape`` makes it), without their dispatch and argument checks: ``axes`` are
+    :func:`~ownership.layout.unbroadcast_axes`' (sorted, in range, non-empty when the ranks
+    differ)."""
+    out = g
+    if axes:
+        dt = g.dtype
+        out = wrap(np.add.reduce(g._data, axis=axes, keepdims=True, dtype=dt.np), dt)
+    if out._data.ndim != len(shape):
+        new, strides, reshaped, _, _ = view_geometry(out, (shape,))  # as reshape asks it
+        assert strides is not None  # dropping leading dims of size 1 is always a view
+        out = out._view(new, strides, out._offset, out._data.reshape(new) if reshaped else None)
     return out
 
 
