@@ -20,7 +20,7 @@ import numpy as np
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
-from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue
 from ownership.autograd.unseen import memory_unseen, tensor_unseen
 from ownership.op_registry import quiet
@@ -185,21 +185,30 @@ def _discover(
         if node not in deps:
             deps[node] = 0
             stack.append(node)
+    if not need_children:  # the loop below without its children lists (``backward()``)
+        while stack:
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is None:
+                    continue
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    stack.append(nxt)
+        return deps, children
     while stack:
         node = stack.pop()
-        kids: list[Node] | None = [] if need_children else None
+        kids: list[Node] = []
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            if kids is not None:
-                kids.append(nxt)
+            kids.append(nxt)
             if nxt in deps:
                 deps[nxt] += 1
             else:
                 deps[nxt] = 1
                 stack.append(nxt)
-        if kids is not None:
-            children[node] = kids
+        children[node] = kids
     return deps, children
 
 
@@ -302,13 +311,12 @@ def _run(
     that may write ``.grad`` (None: all of them)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    held: Node | None = None  # the one node a node made ready, while nothing else is ready
+    # the nodes to run next, last first, while the queue is empty: what it would pop next
+    # (see ``_ready_in_order``); nothing is pushed while they are held
+    held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
-    while held is not None or ready:
-        if held is not None:  # the queue would pop it next: it is the only ready node
-            node, held = held, None
-        else:
-            node = queue.pop()
+    while held or ready:
+        node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
         if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
@@ -346,7 +354,10 @@ def _run(
         for g in grads:  # `is`, never `==`: a tensor's == is an op
             if g is not None:
                 g = None
-                outs = list(node.apply(tuple(grads)))
+                if type(node) is OpNode:  # ``node.apply``, its one line inlined
+                    outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
+                else:
+                    outs = list(node.apply(tuple(grads)))
                 break
         else:
             outs = [None] * len(nexts)
@@ -358,6 +369,7 @@ def _run(
         dts = node.input_dtypes
         n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
+        batch: list[Node] = []  # the nodes this node makes ready while the queue is empty
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
@@ -376,11 +388,32 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if held is None and not ready:
-                    held = nxt
-                else:  # more than one ready: all go into the queue, in the order torch's do
-                    if held is not None:
-                        queue.push(held)
-                        held = None
+                if ready:
                     queue.push(nxt)
+                else:
+                    batch.append(nxt)
         outs = []
+        if batch:
+            _ready_in_order(batch, queue, held)
+
+
+def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
+    """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
+    else was: as torch pushes them all into its queue, and pops them, except where the order
+    in which they come out is known and nothing could be pushed between the pops (the queue
+    is then as empty as torch's after them): one node; two of which one is an accumulator
+    (it comes out first, as the highest rank; of two accumulators the first pushed), since
+    an accumulator runs without making anything ready. These go to ``held``, last first."""
+    if len(batch) == 1:
+        held.append(batch[0])
+        return
+    if len(batch) == 2:
+        first, second = batch
+        if type(first) is AccumulateGrad:
+            held += (second, first)
+            return
+        if type(second) is AccumulateGrad:
+            held += batch
+            return
+    for node in batch:
+        queue.push(node)
