@@ -316,7 +316,7 @@ def _run(
     held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
-        node = held.pop() if held else queue.pop()
+        node: Node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
         if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
