@@ -394,7 +394,10 @@ def _run(
                     batch.append(nxt)
         outs = []
         if batch:
-            _ready_in_order(batch, queue, held)
+            if len(batch) == 1:  # the one ready node: the queue would pop it next
+                held.append(batch[0])
+            else:
+                _ready_in_order(batch, queue, held)
 
 
 def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:

@@ -266,12 +266,22 @@ wrap = Tensor._wrap
 result (:meth:`ownership._tensor.Tensor._wrap`, under the name the ops use)."""
 
 
+_UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+"""The axes :func:`sum_to` sums, by (shape, gradient shape)."""
+
+
 def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum a broadcast gradient back to ``shape`` (differentiable)."""
     gshape = g._data.shape
     if gshape == shape:
         return g
-    axes = layout.unbroadcast_axes(shape, gshape)
+    key = (shape, gshape)
+    axes = _UNBROADCAST.get(key)
+    if axes is None:  # computed once per pair of shapes (a training loop asks the same ones)
+        axes = layout.unbroadcast_axes(shape, gshape)
+        if len(_UNBROADCAST) >= 256:
+            _UNBROADCAST.clear()
+        _UNBROADCAST[key] = axes
     if not _state.enabled and g.dtype.is_floating_point:  # a plain backward: nothing recorded
         return _summed_to(g, axes, shape)
     # the ops themselves: ``g.sum(dim=axes, keepdim=True).reshape(shape)`` without parsing
