@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import ownership
+from ownership.autograd.ready_queue import ReadyQueue
 from ownership.op_registry import ops
 from ownership.ops.common import sum_to
 
@@ -49,7 +50,7 @@ def _random_graph(t: ModuleType, seed: int) -> list[str]:
     def build(depth: int) -> Any:
         if depth == 0 or rng.random() < 0.3:
             return leaf()
-        parts = [build(depth - 1) for _ in range(rng.choice([1, 2, 2, 2, 3, 4]))]
+        parts = [build(depth - 1) for _ in range(rng.choice([1, 2, 2, 2, 3, 4, 5, 7]))]
         if len(parts) == 1:
             y = parts[0].exp()
         elif len(parts) == 2:
@@ -67,6 +68,31 @@ def _random_graph(t: ModuleType, seed: int) -> list[str]:
 @pytest.mark.parametrize("seed", range(40))
 def test_nodes_made_ready_together_run_in_torchs_order(seed: int) -> None:
     same(lambda t: _random_graph(t, seed))
+
+
+class _Op:
+    """A stand-in op for the ready queue: only its sequence number counts."""
+
+    def __init__(self, seq: int) -> None:
+        self._seq = seq
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_holding_the_latest_of_few_ops_leaves_torchs_queue(k: int) -> None:
+    """The engine holds the latest of two or three ops made ready together and pushes the
+    rest: the queue's layout (which decides the order of later accumulator ties) is the one
+    torch's has after pushing all and popping the first, whatever the edge order."""
+    for ranks in itertools.permutations(range(k)):
+        ops_ = [_Op(r) for r in ranks]
+        torchs, engines = ReadyQueue(), ReadyQueue()
+        for op in ops_:
+            torchs.push(op)  # type: ignore[arg-type]
+        popped = torchs.pop()
+        assert popped._seq == k - 1
+        for op in ops_:
+            if op is not popped:
+                engines.push(op)  # type: ignore[arg-type]
+        assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
 
 
 def _mlp_bias_views(t: ModuleType) -> list[Any]:

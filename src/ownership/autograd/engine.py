@@ -311,8 +311,7 @@ def _run(
     that may write ``.grad`` (None: all of them)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    # the nodes to run next, last first, while the queue is empty: what it would pop next
-    # (see ``_ready_in_order``); nothing is pushed while they are held
+    # the nodes to run next, last first: what the queue would pop next (``_ready_in_order``)
     held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
@@ -402,14 +401,16 @@ def _run(
 
 def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
     """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
-    else was: as torch pushes them all into its queue, and pops them, except where the order
-    in which they come out is known and nothing could be pushed between the pops (the queue
-    is then as empty as torch's after them): one node; two of which one is an accumulator
-    (it comes out first, as the highest rank; of two accumulators the first pushed), since
-    an accumulator runs without making anything ready. These go to ``held``, last first."""
-    if len(batch) == 1:
-        held.append(batch[0])
-        return
+    else was, as torch pushes them all into its queue then pops the first, except where that
+    order is known and the queue is left as torch's: the first to come out goes to ``held``
+    (last first) instead of through the queue.
+
+    - Two, one an accumulator: it comes out first (the highest rank; of two accumulators the
+      first pushed), then the other, with nothing pushed between (an accumulator makes
+      nothing ready): both are held, and the queue stays empty, as torch's after them.
+    - Two or three ops (distinct ranks): the latest comes out first; the others are pushed, in
+      edge order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
+    """
     if len(batch) == 2:
         first, second = batch
         if type(first) is AccumulateGrad:
@@ -418,5 +419,17 @@ def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> N
         if type(second) is AccumulateGrad:
             held += batch
             return
+    if len(batch) <= 3 and all(type(n) is not AccumulateGrad for n in batch):
+        top = max(batch, key=_rank)
+        for node in batch:
+            if node is not top:
+                queue.push(node)
+        held.append(top)
+        return
     for node in batch:
         queue.push(node)
+
+
+def _rank(node: Node) -> int:
+    """An op's rank in the ready queue: its sequence number."""
+    return node._seq
