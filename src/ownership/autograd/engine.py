@@ -250,6 +250,9 @@ def run_backward(
     ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
+    if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
+        _run_one(roots[0], root_grads[0], retain_graph, create_graph)
+        return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -294,6 +297,26 @@ def run_backward(
     finally:
         grad_mode._set(prev)
     return results
+
+
+def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> None:
+    """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
+    returned), set up without the lists, captures and pruning of the general case."""
+    node, nr = gradient_edge(root)
+    if node is None:
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    deps, _ = _discover([node], False)
+    buffers = _Buffers(inplace=not create_graph)
+    buffers.add(node, nr, grad)
+    grad = None  # held by the buffer only, as in the general case
+    queue = ReadyQueue()
+    queue.push(node)  # a root is reached by no edge (a graph has no cycle)
+    prev = grad_mode._state.enabled
+    grad_mode._set(create_graph)
+    try:
+        _run(queue, deps, buffers, {}, [], None, retain_graph)
+    finally:
+        grad_mode._set(prev)
 
 
 def _run(
