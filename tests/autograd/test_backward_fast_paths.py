@@ -1,14 +1,16 @@
 """The backward pass's fast paths agree with the general path and with torch.
 
-- The ready order: the nodes one node makes ready while nothing else is ready are run without
-  the queue where the queue's order is known (one node; two of which one is an accumulator):
-  random graphs of leaves and ops, their order seen through hooks, are torch's.
+- The ready order: of the nodes one node makes ready while nothing else is ready, the next to
+  run is held outside the queue where the queue's order is known (one node; two of which one
+  is an accumulator; two or three ops): random graphs of leaves and ops, their order seen
+  through hooks, are torch's.
 - ``sum_to`` with grad mode off (a plain backward's broadcast gradient) sums and views without
   the registry: the same tensor, field by field, as ``ops.sum`` then ``ops.reshape``; a hook
   sees torch's view.
 - ``AccumulateGrad`` keeps a fresh gradient nobody else holds as ``.grad`` itself (it is its
   own ``detach()``): ``.grad`` shows what torch's does.
 - ``backward()`` of a 0-d loss seeds it with a 0-d array of one, as ``ones_like`` makes it.
+- relu's backward mask calls ``np.where`` itself for a few elements: the same bits and layout.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import pytest
 import ownership
 from ownership.autograd.ready_queue import ReadyQueue
 from ownership.op_registry import ops
+from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
 
 from support.differential import same
@@ -230,3 +233,37 @@ def _seeds(t: ModuleType) -> list[Any]:
 
 def test_a_one_element_loss_is_seeded_as_torchs() -> None:
     same(_seeds)
+
+
+@pytest.mark.parametrize("size", [1, 30, 256, 257, 600])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_backward_mask_is_np_where_on_both_sides_of_its_shortcut(
+    size: int, dtype: type
+) -> None:
+    """relu's backward mask (``_masked``) calls ``np.where`` itself for a few C-ordered
+    elements and masks bits for more: the same bits and layout either way, inf, nan, -0.0
+    and denormals included."""
+    rng = np.random.default_rng(size)
+    values = rng.standard_normal(size).astype(dtype)
+    values[: min(size, 6)] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45][: min(size, 6)]
+    result = np.maximum(values[::-1], 0).copy()
+    drop = result <= 0
+    bits = {4: np.uint32, 8: np.uint64}[values.itemsize]
+    for where_not, mask in ((True, drop), (False, ~drop)):
+        got = _masked(values, mask, where_not=where_not)
+        assert got.dtype == values.dtype
+        assert got.strides == values.strides
+        np.testing.assert_array_equal(got.view(bits), np.where(drop, dtype(0), values).view(bits))
+
+
+def test_relu_backward_is_torchs_for_few_and_many_elements() -> None:
+    def program(t: ModuleType) -> list[Any]:
+        out = []
+        for n in (3, 300):
+            x = t.tensor([[-1.0, 0.0, -0.0, 2.0, float("nan")] * n], requires_grad=True)
+            y = t.relu(x)
+            (y * t.tensor([[-3.0, float("inf"), 1.0, -0.0, 2.0] * n])).sum().backward()
+            out.append([x.grad, x.grad.stride()])
+        return out
+
+    same(program)
