@@ -272,6 +272,8 @@ _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {
 
 def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum a broadcast gradient back to ``shape`` (differentiable)."""
+    if type(shape) is not tuple:  # a Size or a list: the key below is a plain tuple
+        shape = tuple(shape)
     gshape = g._data.shape
     if gshape == shape:
         return g
@@ -304,7 +306,8 @@ def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tens
         out = wrap(np.add.reduce(g._data, axis=axes, keepdims=True, dtype=dt.np), dt)
     if out._data.ndim != len(shape):
         new, strides, reshaped, _, _ = view_geometry(out, (shape,))  # as reshape asks it
-        assert strides is not None  # dropping leading dims of size 1 is always a view
+        if strides is None:  # no view (never for leading dims of size 1 dropped): reshape's copy
+            return ops.reshape(out, shape)
         out = out._view(new, strides, out._offset, out._data.reshape(new) if reshaped else None)
     return out
 
