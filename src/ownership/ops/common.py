@@ -307,7 +307,8 @@ def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tens
     if out._data.ndim != len(shape):
         new, strides, reshaped, _, _ = view_geometry(out, (shape,))  # as reshape asks it
         if strides is None:  # no view (never for leading dims of size 1 dropped): reshape's copy
-            return ops.reshape(out, shape)
+            copied: Tensor = ops.reshape(out, shape)
+            return copied
         out = out._view(new, strides, out._offset, out._data.reshape(new) if reshaped else None)
     return out
 
