@@ -80,7 +80,7 @@ def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and garr.size
                 and 0 not in garr.strides
                 and tensor_unseen(grad, held)
-                and _dense(grad)
+                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
             ):
                 var._grad = grad._detached_unseen()
                 return
@@ -359,7 +359,7 @@ def _run(
                 # grad_fn's slot, read through the property only for a view (which refreshes)
                 if (
                     g0 is not None
-                    and (var._grad_fn if var._base is None else var.grad_fn) is not None
+                    and (var._history if var._base is None else var.grad_fn) is not None
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
@@ -384,8 +384,8 @@ def _run(
         else:
             outs = [None] * len(nexts)
         grads = []  # torch drops a node's input gradients before passing its outputs on
-        if not retain_graph:
-            node.release()
+        if not retain_graph and (type(node) is not OpNode or node._saved is not None):
+            node.release()  # (an op's node that saved nothing has nothing to free)
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
