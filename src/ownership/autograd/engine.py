@@ -391,7 +391,9 @@ def _run(
         dts = node.input_dtypes
         n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
-        batch: list[Node] = []  # the nodes this node makes ready while the queue is empty
+        # the nodes this node makes ready while the queue is empty: the first, then all of them
+        first: Node | None = None
+        batch: list[Node] | None = None
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
@@ -412,14 +414,17 @@ def _run(
             if d == 0:
                 if ready:
                     queue.push(nxt)
+                elif first is None:
+                    first = nxt
+                elif batch is None:
+                    batch = [first, nxt]
                 else:
                     batch.append(nxt)
         outs = []
-        if batch:
-            if len(batch) == 1:  # the one ready node: the queue would pop it next
-                held.append(batch[0])
-            else:
-                _ready_in_order(batch, queue, held)
+        if batch is not None:
+            _ready_in_order(batch, queue, held)
+        elif first is not None:  # the one ready node: the queue would pop it next
+            held.append(first)
 
 
 def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
