@@ -267,3 +267,21 @@ def test_relu_backward_is_torchs_for_few_and_many_elements() -> None:
         return out
 
     same(program)
+
+
+def test_a_fresh_gradient_shows_every_field_its_detach_would() -> None:
+    """Slot by slot (the storage and counter made when first read, equal where made), a fresh
+    result kept as its own ``detach()`` is what ``detach()`` makes: a slot added to tensors
+    that ``detach()`` sets otherwise than a fresh result has it shows here."""
+    fresh = ownership.Tensor._wrap(np.arange(6, dtype=np.float32).reshape(2, 3))
+    kept = fresh._detached_unseen()
+    made = fresh.detach()
+    assert kept is fresh and made is not fresh
+    lazy = {"_lazy_storage", "_lazy_counter", "__dict__", "__weakref__"}
+    for cls in type(made).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in lazy:
+                mine, its = getattr(kept, name), getattr(made, name)
+                assert mine is its or (type(mine) is not np.ndarray and mine == its), name
+    assert kept._storage is made._storage and kept._version_counter is made._version_counter
+    assert vars(kept) == vars(made) == {}
