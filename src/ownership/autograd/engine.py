@@ -3,16 +3,15 @@
 The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
 graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
 in the order of torch's ready queue (:mod:`ownership.autograd.ready_queue`: an accumulator
-first, then the most recently created node). Gradients reaching
-a leaf are summed into its ``.grad`` (which starts as ``None``, under a lock: concurrent backward
-passes lose no update); saved tensors are freed after a node runs unless ``retain_graph``. The
+first, then the most recently created node). Gradients reaching a leaf are summed into its
+``.grad`` (:mod:`ownership.autograd.accumulate_grad`); saved tensors are freed after a node
+runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
 so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +19,10 @@ import numpy as np
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
+from ownership.autograd.accumulate_grad import accumulate, dense, retain
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.ready_queue import ReadyQueue
-from ownership.autograd.unseen import memory_unseen, tensor_unseen
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
+from ownership.autograd.unseen import memory_unseen
 from ownership.op_registry import quiet
 
 
@@ -32,86 +32,6 @@ def _add(a: Any, b: Any) -> Any:
     if b is None:
         return a
     return a + b
-
-
-def _dense(t: Any) -> bool:
-    """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
-    if t._data.size == 0:
-        return True
-    flags = t._data.flags
-    return bool(flags.c_contiguous or flags.f_contiguous)
-
-
-def _retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
-    if grad.dtype is not t.dtype:
-        grad = grad.to(t.dtype)
-    old = t._grad
-    t._grad = grad.clone() if old is None else old + grad
-    if not grad_mode.is_grad_enabled():
-        t._grad = t._grad.detach()
-
-
-_ACCUMULATE_LOCK = threading.Lock()
-
-
-def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
-    """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
-
-    The first gradient is stolen when nobody else holds it (``held``: the references the
-    engine holds, its caller's variables included) and it has the leaf's layout, else copied
-    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
-    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
-    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
-    tensor, in ``create_graph`` mode)."""
-    if grad is None or not var.requires_grad:
-        return
-    if grad.dtype is not var.dtype:
-        grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-    with _ACCUMULATE_LOCK:
-        old = var._grad
-        if old is None:
-            garr = grad._data
-            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
-            # (numpy's byte strides are 0 exactly where the element strides are)
-            if (
-                not create_graph
-                and garr.strides == var._data.strides
-                and garr.size
-                and 0 not in garr.strides
-                and tensor_unseen(grad, held)
-                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
-            ):
-                var._grad = grad._detached_unseen()
-                return
-            dense_var = _dense(var) or var._data.size == 0
-            if (
-                not create_graph
-                and tensor_unseen(grad, held)
-                and _dense(grad)
-                and 0 not in grad.stride()
-            ):
-                if dense_var and grad._data.strides != var._data.strides:
-                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
-                    # here too); where one of ours may not, the values are laid out like the
-                    # leaf here, as a free relayout
-                    arr = np.empty_like(var._data)
-                    arr[...] = grad._data
-                    grad = grad._wrap(arr, var.dtype)
-                var._grad = grad._detached_unseen()
-                return
-            arr = (
-                np.empty_like(var._data)
-                if dense_var
-                else np.empty(var._data.shape, var._data.dtype)
-            )
-            new = grad._wrap(arr, var.dtype)
-            new.copy_(grad)
-            var._grad = new
-        elif create_graph or grad_mode.is_grad_enabled():
-            var._grad = old + grad
-        else:
-            old.add_(grad)
 
 
 @quiet
@@ -161,7 +81,7 @@ class _Buffers:
             and old._base is None
             and old._data.shape == g._data.shape
             and old.dtype is g.dtype
-            and _dense(old)
+            and dense(old)
             and memory_unseen(old, 2)  # held by buf[nr] and by `old`
         ):
             _sum_into(old, g)
@@ -334,7 +254,7 @@ def _run(
     that may write ``.grad`` (None: all of them)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    # the nodes to run next, last first: what the queue would pop next (``_ready_in_order``)
+    # the nodes to run next, last first: what the queue would pop next (``ready_in_order``)
     held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
@@ -350,7 +270,7 @@ def _run(
             for nr, ref in node._retained.items():
                 t = ref()
                 if t is not None and grads[nr] is not None:
-                    _retain(t, grads[nr])
+                    retain(t, grads[nr])
             t = None
         if is_leaf:
             if wanted is None or id(node) in wanted:
@@ -363,7 +283,7 @@ def _run(
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
-                _accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
+                accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:
@@ -422,42 +342,6 @@ def _run(
                     batch.append(nxt)
         outs = []
         if batch is not None:
-            _ready_in_order(batch, queue, held)
+            ready_in_order(batch, queue, held)
         elif first is not None:  # the one ready node: the queue would pop it next
             held.append(first)
-
-
-def _ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
-    """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
-    else was, as torch pushes them all into its queue then pops the first, except where that
-    order is known and the queue is left as torch's: the first to come out goes to ``held``
-    (last first) instead of through the queue.
-
-    - Two, one an accumulator: it comes out first (the highest rank; of two accumulators the
-      first pushed), then the other, with nothing pushed between (an accumulator makes
-      nothing ready): both are held, and the queue stays empty, as torch's after them.
-    - Two or three ops (distinct ranks): the latest comes out first; the others are pushed, in
-      edge order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
-    """
-    if len(batch) == 2:
-        first, second = batch
-        if type(first) is AccumulateGrad:
-            held += (second, first)
-            return
-        if type(second) is AccumulateGrad:
-            held += batch
-            return
-    if len(batch) <= 3 and all(type(n) is not AccumulateGrad for n in batch):
-        top = max(batch, key=_rank)
-        for node in batch:
-            if node is not top:
-                queue.push(node)
-        held.append(top)
-        return
-    for node in batch:
-        queue.push(node)
-
-
-def _rank(node: Node) -> int:
-    """An op's rank in the ready queue: its sequence number."""
-    return node._seq

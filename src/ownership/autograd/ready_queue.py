@@ -7,7 +7,8 @@ gradient is accumulated as soon as it is ready, before any other ready node. Acc
 ready together come out in the order C++'s heap algorithm leaves them, which is not the order
 they went in (four leaves of one ``cat`` accumulate as 0, 2, 1, 3): :class:`ReadyQueue` runs
 that algorithm (libstdc++'s ``push_heap`` and ``pop_heap``, step for step) so that the order
-is torch's.
+is torch's. Where the order of the nodes one node makes ready is known without it, and the
+queue is left as torch's, the engine runs them without the queue (:func:`ready_in_order`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from ownership.autograd.node import AccumulateGrad, Node
 
-__all__ = ["ReadyQueue"]
+__all__ = ["ReadyQueue", "ready_in_order"]
 
 _ACCUMULATOR = 1 << 64
 """The rank of an ``AccumulateGrad``: above every node's sequence number (torch's is
@@ -93,3 +94,39 @@ def _sift_up(heap: list[tuple[int, Node]], hole: int, entry: tuple[int, Node]) -
         heap[hole] = heap[parent]
         hole = parent
     heap[hole] = entry
+
+
+def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
+    """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
+    else was, as torch pushes them all into its queue then pops the first, except where that
+    order is known and the queue is left as torch's: the first to come out goes to ``held``
+    (last first) instead of through the queue.
+
+    - Two, one an accumulator: it comes out first (the highest rank; of two accumulators the
+      first pushed), then the other, with nothing pushed between (an accumulator makes
+      nothing ready): both are held, and the queue stays empty, as torch's after them.
+    - Two or three ops (distinct ranks): the latest comes out first; the others are pushed, in
+      edge order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
+    """
+    if len(batch) == 2:
+        first, second = batch
+        if type(first) is AccumulateGrad:
+            held += (second, first)
+            return
+        if type(second) is AccumulateGrad:
+            held += batch
+            return
+    if len(batch) <= 3 and all(type(n) is not AccumulateGrad for n in batch):
+        top = max(batch, key=_rank)
+        for node in batch:
+            if node is not top:
+                queue.push(node)
+        held.append(top)
+        return
+    for node in batch:
+        queue.push(node)
+
+
+def _rank(node: Node) -> int:
+    """An op's rank in the ready queue: its sequence number."""
+    return node._seq
