@@ -1,8 +1,8 @@
 """The backward pass's fast paths agree with the general path and with torch.
 
 - The ready order: of the nodes one node makes ready while nothing else is ready, the next to
-  run is held outside the queue where the queue's order is known (one node; two of which one
-  is an accumulator; two or three ops): random graphs of leaves and ops, their order seen
+  run are held outside the queue where the queue's order is known (an accumulator or two,
+  then the latest of up to three ops): random graphs of leaves and ops, their order seen
   through hooks, are torch's.
 - ``sum_to`` with grad mode off (a plain backward's broadcast gradient) sums and views without
   the registry: the same tensor, field by field, as ``ops.sum`` then ``ops.reshape``; a hook
@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.autograd.ready_queue import ReadyQueue
+from ownership.autograd.node import AccumulateGrad
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
@@ -80,21 +81,23 @@ class _Op:
         self._seq = seq
 
 
-@pytest.mark.parametrize("k", [2, 3])
-def test_holding_the_latest_of_few_ops_leaves_torchs_queue(k: int) -> None:
-    """The engine holds the latest of two or three ops made ready together and pushes the
-    rest: the queue's layout (which decides the order of later accumulator ties) is the one
-    torch's has after pushing all and popping the first, whatever the edge order."""
-    for ranks in itertools.permutations(range(k)):
-        ops_ = [_Op(r) for r in ranks]
+@pytest.mark.parametrize("leaf", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaf: bool) -> None:
+    """The engine holds what torch pops first of up to three ops made ready together (with
+    an accumulator, which comes out before them) and pushes the rest: the queue's layout
+    (which decides the order of later accumulator ties) is torch's after those pops, in
+    every edge order; and the engine's held nodes come out in torch's order."""
+    ops_ = [_Op(r) for r in range(k)]
+    nodes: list[Any] = [*ops_, AccumulateGrad(None)] if leaf else ops_
+    for batch in itertools.permutations(nodes):
         torchs, engines = ReadyQueue(), ReadyQueue()
-        for op in ops_:
-            torchs.push(op)  # type: ignore[arg-type]
-        popped = torchs.pop()
-        assert popped._seq == k - 1
-        for op in ops_:
-            if op is not popped:
-                engines.push(op)  # type: ignore[arg-type]
+        for node in batch:
+            torchs.push(node)
+        held: list[Any] = []
+        ready_in_order(list(batch), engines, held)
+        popped = [torchs.pop() for _ in held]
+        assert popped == held[::-1]
         assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
 
 

@@ -98,30 +98,28 @@ def _sift_up(heap: list[tuple[int, Node]], hole: int, entry: tuple[int, Node]) -
 
 def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
     """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
-    else was, as torch pushes them all into its queue then pops the first, except where that
-    order is known and the queue is left as torch's: the first to come out goes to ``held``
-    (last first) instead of through the queue.
+    else was, as torch pushes them all into its queue then pops, except where the order of the
+    first pops is known and the queue is left as torch's: those nodes go to ``held`` (last
+    first) instead of through the queue.
 
-    - Two, one an accumulator: it comes out first (the highest rank; of two accumulators the
-      first pushed), then the other, with nothing pushed between (an accumulator makes
-      nothing ready): both are held, and the queue stays empty, as torch's after them.
-    - Two or three ops (distinct ranks): the latest comes out first; the others are pushed, in
-      edge order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
+    - An accumulator comes out first (the highest rank; of two, the first pushed) and runs
+      without making anything ready, so nothing is pushed before the next pop.
+    - Then, of up to three ops (distinct ranks), the latest; the others are pushed in edge
+      order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
     """
-    if len(batch) == 2:
-        first, second = batch
-        if type(first) is AccumulateGrad:
-            held += (second, first)
-            return
-        if type(second) is AccumulateGrad:
-            held += batch
-            return
-    if len(batch) <= 3 and all(type(n) is not AccumulateGrad for n in batch):
-        top = max(batch, key=_rank)
-        for node in batch:
-            if node is not top:
-                queue.push(node)
-        held.append(top)
+    leaves = [n for n in batch if type(n) is AccumulateGrad]
+    if len(leaves) == 2 and len(batch) == 2:
+        held += (leaves[1], leaves[0])
+        return
+    if len(leaves) <= 1 and len(batch) - len(leaves) <= 3:
+        ops = [n for n in batch if type(n) is not AccumulateGrad]
+        if ops:
+            top = max(ops, key=_rank)
+            for node in ops:
+                if node is not top:
+                    queue.push(node)
+            held.append(top)
+        held += leaves
         return
     for node in batch:
         queue.push(node)
