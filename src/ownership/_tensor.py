@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -563,7 +564,9 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
                 raise RuntimeError(
                     "element 0 of tensors does not require grad and does not have a grad_fn"
                 )
-            gradient = Tensor._wrap(np.ones_like(self._data), self.dtype)
+            arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
+            ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
+            gradient = Tensor._wrap(ones, self.dtype)
         elif gradient._data.shape != self._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
@@ -571,6 +574,27 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
             )
         keep = create_graph if retain_graph is None else retain_graph
         engine.run_backward([self], [gradient], keep, create_graph, inputs)
+
+    def _detached_unseen(self) -> Tensor:
+        """``detach()`` of a gradient only the caller holds (the backward engine's check): this
+        tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
+        of no history, no gradient, no attribute and no weak reference (no alias made, no
+        storage or counter made for one), else ``detach()``."""
+        if (
+            type(self) is Tensor
+            and self._history is None
+            and self._base is None
+            and not self._requires_grad
+            and self._grad is None
+            and not self._retains_grad
+            and self._acc is None
+            and self._output_nr == 0
+            and self._creation_meta is PLAIN
+            and not weakref.getweakrefcount(self)
+            and not self.__dict__
+        ):
+            return self
+        return self.detach()
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""

@@ -3,16 +3,15 @@
 The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
 graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
 in the order of torch's ready queue (:mod:`ownership.autograd.ready_queue`: an accumulator
-first, then the most recently created node). Gradients reaching
-a leaf are summed into its ``.grad`` (which starts as ``None``, under a lock: concurrent backward
-passes lose no update); saved tensors are freed after a node runs unless ``retain_graph``. The
+first, then the most recently created node). Gradients reaching a leaf are summed into its
+``.grad`` (:mod:`ownership.autograd.accumulate_grad`); saved tensors are freed after a node
+runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
 so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,9 +19,10 @@ import numpy as np
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
-from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
-from ownership.autograd.ready_queue import ReadyQueue
-from ownership.autograd.unseen import memory_unseen, tensor_unseen
+from ownership.autograd.accumulate_grad import accumulate, dense, retain
+from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
+from ownership.autograd.unseen import memory_unseen
 from ownership.op_registry import quiet
 
 
@@ -32,86 +32,6 @@ def _add(a: Any, b: Any) -> Any:
     if b is None:
         return a
     return a + b
-
-
-def _dense(t: Any) -> bool:
-    """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
-    if t._data.size == 0:
-        return True
-    flags = t._data.flags
-    return bool(flags.c_contiguous or flags.f_contiguous)
-
-
-def _retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
-    if grad.dtype is not t.dtype:
-        grad = grad.to(t.dtype)
-    old = t._grad
-    t._grad = grad.clone() if old is None else old + grad
-    if not grad_mode.is_grad_enabled():
-        t._grad = t._grad.detach()
-
-
-_ACCUMULATE_LOCK = threading.Lock()
-
-
-def _accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
-    """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
-
-    The first gradient is stolen when nobody else holds it (``held``: the references the
-    engine holds, its caller's variables included) and it has the leaf's layout, else copied
-    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
-    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
-    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
-    tensor, in ``create_graph`` mode)."""
-    if grad is None or not var.requires_grad:
-        return
-    if grad.dtype is not var.dtype:
-        grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-    with _ACCUMULATE_LOCK:
-        old = var._grad
-        if old is None:
-            garr = grad._data
-            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
-            # (numpy's byte strides are 0 exactly where the element strides are)
-            if (
-                not create_graph
-                and garr.strides == var._data.strides
-                and garr.size
-                and 0 not in garr.strides
-                and tensor_unseen(grad, held)
-                and _dense(grad)
-            ):
-                var._grad = grad.detach()
-                return
-            dense_var = _dense(var) or var._data.size == 0
-            if (
-                not create_graph
-                and tensor_unseen(grad, held)
-                and _dense(grad)
-                and 0 not in grad.stride()
-            ):
-                if dense_var and grad._data.strides != var._data.strides:
-                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
-                    # here too); where one of ours may not, the values are laid out like the
-                    # leaf here, as a free relayout
-                    arr = np.empty_like(var._data)
-                    arr[...] = grad._data
-                    grad = grad._wrap(arr, var.dtype)
-                var._grad = grad.detach()
-                return
-            arr = (
-                np.empty_like(var._data)
-                if dense_var
-                else np.empty(var._data.shape, var._data.dtype)
-            )
-            new = grad._wrap(arr, var.dtype)
-            new.copy_(grad)
-            var._grad = new
-        elif create_graph or grad_mode.is_grad_enabled():
-            var._grad = old + grad
-        else:
-            old.add_(grad)
 
 
 @quiet
@@ -161,7 +81,7 @@ class _Buffers:
             and old._base is None
             and old._data.shape == g._data.shape
             and old.dtype is g.dtype
-            and _dense(old)
+            and dense(old)
             and memory_unseen(old, 2)  # held by buf[nr] and by `old`
         ):
             _sum_into(old, g)
@@ -185,21 +105,30 @@ def _discover(
         if node not in deps:
             deps[node] = 0
             stack.append(node)
+    if not need_children:  # the loop below without its children lists (``backward()``)
+        while stack:
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is None:
+                    continue
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    stack.append(nxt)
+        return deps, children
     while stack:
         node = stack.pop()
-        kids: list[Node] | None = [] if need_children else None
+        kids: list[Node] = []
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            if kids is not None:
-                kids.append(nxt)
+            kids.append(nxt)
             if nxt in deps:
                 deps[nxt] += 1
             else:
                 deps[nxt] = 1
                 stack.append(nxt)
-        if kids is not None:
-            children[node] = kids
+        children[node] = kids
     return deps, children
 
 
@@ -241,6 +170,9 @@ def run_backward(
     ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
+    if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
+        _run_one(roots[0], root_grads[0], retain_graph, create_graph)
+        return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -287,6 +219,26 @@ def run_backward(
     return results
 
 
+def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> None:
+    """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
+    returned), set up without the lists, captures and pruning of the general case."""
+    node, nr = gradient_edge(root)
+    if node is None:
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    deps, _ = _discover([node], False)
+    buffers = _Buffers(inplace=not create_graph)
+    buffers.add(node, nr, grad)
+    grad = None  # held by the buffer only, as in the general case
+    queue = ReadyQueue()
+    queue.push(node)  # a root is reached by no edge (a graph has no cycle)
+    prev = grad_mode._state.enabled
+    grad_mode._set(create_graph)
+    try:
+        _run(queue, deps, buffers, {}, [], None, retain_graph)
+    finally:
+        grad_mode._set(prev)
+
+
 def _run(
     queue: ReadyQueue,
     deps: dict[Node, int],
@@ -302,13 +254,11 @@ def _run(
     that may write ``.grad`` (None: all of them)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    held: Node | None = None  # the one node a node made ready, while nothing else is ready
+    # the nodes to run next, last first: what the queue would pop next (``ready_in_order``)
+    held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
-    while held is not None or ready:
-        if held is not None:  # the queue would pop it next: it is the only ready node
-            node, held = held, None
-        else:
-            node = queue.pop()
+    while held or ready:
+        node: Node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
         if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
@@ -320,7 +270,7 @@ def _run(
             for nr, ref in node._retained.items():
                 t = ref()
                 if t is not None and grads[nr] is not None:
-                    _retain(t, grads[nr])
+                    retain(t, grads[nr])
             t = None
         if is_leaf:
             if wanted is None or id(node) in wanted:
@@ -329,11 +279,11 @@ def _run(
                 # grad_fn's slot, read through the property only for a view (which refreshes)
                 if (
                     g0 is not None
-                    and (var._grad_fn if var._base is None else var.grad_fn) is not None
+                    and (var._history if var._base is None else var.grad_fn) is not None
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads = []
-                _accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
+                accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:
@@ -346,18 +296,24 @@ def _run(
         for g in grads:  # `is`, never `==`: a tensor's == is an op
             if g is not None:
                 g = None
-                outs = list(node.apply(tuple(grads)))
+                if type(node) is OpNode:  # ``node.apply``, its one line inlined
+                    outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
+                else:
+                    outs = list(node.apply(tuple(grads)))
                 break
         else:
             outs = [None] * len(nexts)
         grads = []  # torch drops a node's input gradients before passing its outputs on
-        if not retain_graph:
-            node.release()
+        if not retain_graph and (type(node) is not OpNode or node._saved is not None):
+            node.release()  # (an op's node that saved nothing has nothing to free)
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
         n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
+        # the nodes this node makes ready while the queue is empty: the first, then all of them
+        first: Node | None = None
+        batch: list[Node] | None = None
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
@@ -376,11 +332,16 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if held is None and not ready:
-                    held = nxt
-                else:  # more than one ready: all go into the queue, in the order torch's do
-                    if held is not None:
-                        queue.push(held)
-                        held = None
+                if ready:
                     queue.push(nxt)
+                elif first is None:
+                    first = nxt
+                elif batch is None:
+                    batch = [first, nxt]
+                else:
+                    batch.append(nxt)
         outs = []
+        if batch is not None:
+            ready_in_order(batch, queue, held)
+        elif first is not None:  # the one ready node: the queue would pop it next
+            held.append(first)

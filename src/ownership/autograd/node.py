@@ -207,12 +207,13 @@ class OpNode(Node):
 
     def unpack_all(self) -> Saved:
         """All saved values by name, tensors unpacked (version-checked)."""
-        if self._saved is None:
+        saved = self._saved
+        if saved is None:
             if self._freed_keys is not None:  # saved values were freed (``release``)
                 raise RuntimeError(FREED_MESSAGE)
             return self._ctx
-        vals = dict(self._ctx)
-        for k, s in self._saved.items():
+        vals = self._ctx.copy()
+        for k, s in saved.items():
             try:
                 vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
             except RuntimeError:
@@ -225,11 +226,13 @@ class OpNode(Node):
         return self._backward(self, self.unpack_all(), grads)
 
     def release(self) -> None:
-        if self._saved is not None:
-            self._freed_keys = tuple(self._saved) + self._state_keys
-            for k in self._state_keys:
+        saved = self._saved
+        if saved is not None:
+            state = self._state_keys
+            self._freed_keys = tuple(saved) + state if state else tuple(saved)
+            for k in state:
                 self._ctx.pop(k, None)
-        self._saved = None
+            self._saved = None
 
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):

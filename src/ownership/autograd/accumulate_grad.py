@@ -1,0 +1,100 @@
+"""What a leaf's ``AccumulateGrad`` does with a gradient, and a retained gradient's hook.
+
+A leaf's ``.grad`` starts as ``None``; the first gradient is kept as it is when nobody else
+holds it and it has the leaf's layout (torch steals it), else copied into the leaf's layout;
+later ones are summed into ``.grad`` in place (out of place when building a graph). All of it
+under a lock, as in torch: concurrent backward passes lose no update. A non-leaf that retains
+its gradient gets a copy of it (:func:`retain`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ownership import grad_mode
+from ownership.autograd.unseen import tensor_unseen
+
+__all__ = ["accumulate", "dense", "retain"]
+
+
+def dense(t: Any) -> bool:
+    """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
+    if t._data.size == 0:
+        return True
+    flags = t._data.flags
+    return bool(flags.c_contiguous or flags.f_contiguous)
+
+
+def retain(t: Any, grad: Any) -> None:
+    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
+    if grad.dtype is not t.dtype:
+        grad = grad.to(t.dtype)
+    old = t._grad
+    t._grad = grad.clone() if old is None else old + grad
+    if not grad_mode.is_grad_enabled():
+        t._grad = t._grad.detach()
+
+
+_ACCUMULATE_LOCK = threading.Lock()
+
+
+def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
+    """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
+
+    The first gradient is stolen when nobody else holds it (``held``: the references the
+    engine holds, its caller's variables included) and it has the leaf's layout, else copied
+    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
+    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
+    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
+    tensor, in ``create_graph`` mode)."""
+    if grad is None or not var.requires_grad:
+        return
+    if grad.dtype is not var.dtype:
+        grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
+    with _ACCUMULATE_LOCK:
+        old = var._grad
+        if old is None:
+            garr = grad._data
+            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
+            # (numpy's byte strides are 0 exactly where the element strides are)
+            if (
+                not create_graph
+                and garr.strides == var._data.strides
+                and garr.size
+                and 0 not in garr.strides
+                and tensor_unseen(grad, held)
+                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
+            ):
+                var._grad = grad._detached_unseen()
+                return
+            dense_var = dense(var) or var._data.size == 0
+            if (
+                not create_graph
+                and tensor_unseen(grad, held)
+                and dense(grad)
+                and 0 not in grad.stride()
+            ):
+                if dense_var and grad._data.strides != var._data.strides:
+                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
+                    # here too); where one of ours may not, the values are laid out like the
+                    # leaf here, as a free relayout
+                    arr = np.empty_like(var._data)
+                    arr[...] = grad._data
+                    grad = grad._wrap(arr, var.dtype)
+                var._grad = grad._detached_unseen()
+                return
+            arr = (
+                np.empty_like(var._data)
+                if dense_var
+                else np.empty(var._data.shape, var._data.dtype)
+            )
+            new = grad._wrap(arr, var.dtype)
+            new.copy_(grad)
+            var._grad = new
+        elif create_graph or grad_mode.is_grad_enabled():
+            var._grad = old + grad
+        else:
+            old.add_(grad)
