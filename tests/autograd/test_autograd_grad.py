@@ -205,3 +205,24 @@ def test_grad_with_respect_to_a_tensor_written_in_place_uses_its_current_value()
         return [plain(gx), plain(gw), plain(only_w), w.grad_fn]
 
     assert same(program)[1].values.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_grad_returns_the_gradients_as_the_engine_left_them() -> None:
+    """torch detaches nothing: a broadcast input's gradient is the summed view, a gradient that
+    reaches an input unchanged is the caller's own tensor (with its history), a view of it stays
+    a view that requires grad."""
+
+    def program(t):
+        x = t.ones(3, requires_grad=True)
+        (broadcast,) = t.autograd.grad((x + t.ones(2, 3)).sum(), x)
+        v = t.ones(3, requires_grad=True) * 2
+        y = x.view(3)
+        (itself,) = t.autograd.grad(y, y, v, retain_graph=True)
+        (through_view,) = t.autograd.grad(y, x, v)
+        return [
+            (broadcast, broadcast._is_view(), broadcast.stride()),
+            (itself is v, itself.grad_fn),
+            (through_view, through_view._is_view(), through_view.requires_grad),
+        ]
+
+    same(program)

@@ -107,10 +107,7 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
-        else:
-            if r.dtype is not t.dtype:
-                r = r.to(t.dtype)
-            if not create_graph:
-                r = r.detach()
-        out.append(r)
+        elif r.dtype is not t.dtype:
+            r = r.to(t.dtype)
+        out.append(r)  # as the engine left it (torch detaches nothing: a view stays a view)
     return tuple(out)
