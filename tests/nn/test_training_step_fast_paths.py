@@ -3,8 +3,7 @@
 The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
 (``ownership.ops.inplace.direct_write``; without the general contract when nothing is recorded:
 ``unrecorded_direct_write``), mm's backward products computed without ops under no
-grad (``ownership.ops.linalg.plain_product``), addmm's bias gradient summed in numpy
-(``ownership.ops.nn_ops.plain_bias_grad``) and nll_loss's gradient values computed in numpy
+grad (``ownership.ops.linalg.plain_product``) and nll_loss's gradient values computed in numpy
 (``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored.
 """
 
@@ -16,7 +15,7 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import inplace, linalg, loss, nn_ops
+from ownership.ops import inplace, linalg, loss
 
 from support.differential import grad_of, same
 
@@ -24,7 +23,6 @@ FAST_PATHS = [
     (inplace, "direct_write"),
     (inplace, "unrecorded_direct_write"),
     (linalg, "plain_product"),
-    (nn_ops, "plain_bias_grad"),
     (loss, "direct_target_grad"),
 ]
 
