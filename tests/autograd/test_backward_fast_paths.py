@@ -165,14 +165,15 @@ def _fields(t: Any) -> list[Any]:
 def test_sum_to_without_grad_mode_is_the_ops(
     gshape: tuple[int, ...], shape: tuple[int, ...], order: str, dtype: Any
 ) -> None:
-    """The fast path is the general path's ``ops.sum(g, axes, True)`` then ``ops.reshape``."""
+    """The fast path is the general path's ``ops.sum(g, axes, True)`` then ``ops.reshape``
+    (to a 0-d shape: ``ops.sum(g)``, torch's whole sum)."""
     g = _gradient(gshape, order, dtype)
     axes = ownership.layout.unbroadcast_axes(shape, gshape)
     with ownership.no_grad():
         fast = sum_to(g, shape)
         general = ops.sum(g, axes, True) if axes else g
         if len(gshape) != len(shape):
-            general = ops.reshape(general, shape)
+            general = ops.reshape(general, shape) if shape else ops.sum(g)
     assert (fast is g) == (general is g)
     assert _fields(fast) == _fields(general)
 

@@ -99,16 +99,25 @@ def test_the_implicit_dim_still_warns() -> None:
     assert [str(w.message)[:42] for w in caught] == ["Implicit dimension choice for log_softmax "]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: the backward of log_softmax of a 0-d tensor raises numpy's TypeError "
-    "(ops.backward_ops._log_softmax_grad_values writes into a numpy scalar)",
-)
-def test_the_backward_of_a_0d_log_softmax_agrees_with_torch() -> None:
+@pytest.mark.parametrize("name", ["log_softmax", "softmax"])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_the_backward_of_a_0d_softmax_agrees_with_torch(name: str, dim: int) -> None:
     def program(t: ModuleType) -> Any:
         x = t.tensor([[0.5, -1.0, 2.0]], requires_grad=True)
-        out = t.nn.functional.log_softmax(x.sum(), 0)
+        out = getattr(t.nn.functional, name)(x.sum(), dim)
         (out * 2.0).backward()
         return out, grad_of(x)
+
+    same(program)
+
+
+@pytest.mark.parametrize("name", ["log_softmax", "softmax"])
+def test_the_double_backward_of_a_0d_softmax_agrees_with_torch(name: str) -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor(1.5, requires_grad=True)
+        out = getattr(t.nn.functional, name)(x * x, 0)
+        (g,) = t.autograd.grad(out * 3.0, x, create_graph=True)
+        g.backward()
+        return out, g, grad_of(x)
 
     same(program)

@@ -3,20 +3,21 @@
 The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
 (``ownership.ops.inplace.direct_write``; without the general contract when nothing is recorded:
 ``unrecorded_direct_write``), mm's backward products computed without ops under no
-grad (``ownership.ops.linalg.plain_product``), addmm's bias gradient summed in numpy
-(``ownership.ops.nn_ops.plain_bias_grad``) and nll_loss's gradient values computed in numpy
+grad (``ownership.ops.linalg.plain_product``) and nll_loss's gradient values computed in numpy
 (``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored.
 """
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import inplace, linalg, loss, nn_ops
+from ownership.ops import inplace, linalg, loss
 
 from support.differential import grad_of, same
 
@@ -24,7 +25,6 @@ FAST_PATHS = [
     (inplace, "direct_write"),
     (inplace, "unrecorded_direct_write"),
     (linalg, "plain_product"),
-    (nn_ops, "plain_bias_grad"),
     (loss, "direct_target_grad"),
 ]
 
@@ -268,3 +268,23 @@ def test_relu_backward_mask_of_the_dropped_entries_is_np_where_bit_for_bit(
     bits = {2: np.uint16, 4: np.uint32, 8: np.uint64}[g.itemsize]
     np.testing.assert_array_equal(got.view(bits), np.where(drop, dtype(0), g).view(bits))
     assert got.strides == _masked(g, ~drop).strides
+
+
+@pytest.mark.parametrize("retain_graph", [False, True])
+def test_nll_loss_holds_its_input_only_while_it_is_saved(retain_graph: bool) -> None:
+    """The log-probabilities live while nll_loss's node saves them and are freed with its saved
+    tensors after backward (unless the graph is retained), as in torch: the backward keeps the
+    targets, not the input."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, 0.0]], requires_grad=True)
+        lp = t.nn.functional.log_softmax(x, 1)
+        ref = weakref.ref(lp)
+        out = t.nn.functional.nll_loss(lp, t.tensor([0, 2]))
+        del lp
+        before = ref() is not None
+        out.backward(retain_graph=retain_graph)
+        gc.collect()
+        return before, ref() is not None, grad_of(x)
+
+    same(program)

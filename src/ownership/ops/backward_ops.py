@@ -164,7 +164,12 @@ def _log_softmax_grad_values(go: Any, result: Any, axis: int | None) -> Any:
     silently, as in torch)."""
     total = np.add.reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
     scaled = np.exp(result)
-    if scaled.dtype == go.dtype and scaled.shape == go.shape and go.flags.c_contiguous:
+    if (
+        type(scaled) is np.ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
+        and scaled.dtype == go.dtype
+        and scaled.shape == go.shape
+        and go.flags.c_contiguous
+    ):
         # into the fresh C-ordered array (the layout and dtype ``go - scaled`` would have): the
         # same values, two arrays fewer
         np.multiply(scaled, total, out=scaled)

@@ -85,55 +85,95 @@ def nll_loss(
         )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad_of(input):
-        shape = x.shape
-        w = total_weight
-        masks: list[NDArray[Any]] = []  # the target mask, made when first needed
-
-        def onehot() -> NDArray[Any]:
-            if not masks:
-                masks.append(_target_mask(xx.shape, x.dtype, safe, valid, rows).reshape(shape))
-            return masks[0]
-
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            if direct_target_grad(g[0], input.dtype, red):
-                scaled = _scaled(g[0]._data, w, red)
-                if rows is not None and valid is None:  # every target counts: no mask needed
-                    arr = _scattered(xx.shape, rows, safe, scaled).reshape(shape)
-                else:
-                    arr = _masked_targets(onehot(), scaled)
-                value = Tensor._wrap(arr, input.dtype)
-            else:
-                oh = Tensor._wrap(onehot(), input.dtype)
-                with grad_mode.no_grad():
-                    gr = g[0]
-                    if red == 0:
-                        gr = gr.unsqueeze(1) if batched else gr
-                        while gr._data.ndim < len(shape):
-                            gr = gr.unsqueeze(-1)
-                    elif red == 1 and w:
-                        gr = gr / w
-                    value = oh * gr
-                    _off_targets_zero(value._data, onehot())
-
-            def transpose(gg: Tensor) -> Tensor:  # the gradient of g[0]: nll_loss of gg
-                picked = gg * Tensor._wrap(onehot(), input.dtype)
-                if red == 0:
-                    return picked.sum(1) if batched else picked.sum()
-                return picked.sum() / w if red == 1 and w else picked.sum()
-
-            return (linear_in_grad("NllLossBackwardBackward0", g[0], s["self"], value, transpose),)
-
+        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, rows)
+        targets.weight = total_weight
         node = record(
             out,
             "NllLossBackward0",
             (input,),
-            bw,
+            targets.backward,
             {"reduction": red, "ignore_index": ignore_index, "weight": None},
         )
         node.save("self", input)
         node.save("target", target)
         save_total_weight(node, x.dtype.type(total_weight))
     return out
+
+
+class _Targets:
+    """What nll_loss's backward reads of its forward: the targets that count and the shapes,
+    kept in one object whose bound ``backward`` is the node's (no closure cells per call)."""
+
+    __slots__ = (
+        "array_dtype",
+        "batched",
+        "dtype",
+        "mask",
+        "red",
+        "rows",
+        "safe",
+        "shape",
+        "valid",
+        "weight",
+        "xshape",
+    )
+
+    def __init__(
+        self,
+        red: int,
+        batched: bool,
+        x: NDArray[Any],
+        xshape: tuple[int, ...],
+        dtype: DType,
+        safe: NDArray[Any],
+        valid: NDArray[Any] | None,
+        rows: NDArray[Any] | None,
+    ) -> None:
+        self.red, self.batched, self.xshape = red, batched, xshape
+        self.shape, self.array_dtype = x.shape, x.dtype  # the input's
+        self.dtype, self.safe, self.valid, self.rows = dtype, safe, valid, rows
+        self.mask: NDArray[Any] | None = None  # the target mask, made when first needed
+        self.weight = 0.0
+
+    def onehot(self) -> NDArray[Any]:
+        """-1 at each kept target, +0 elsewhere, in the input's shape (made once)."""
+        mask = self.mask
+        if mask is None:
+            made = _target_mask(self.xshape, self.array_dtype, self.safe, self.valid, self.rows)
+            mask = self.mask = made.reshape(self.shape)
+        return mask
+
+    def backward(self, node: OpNode, s: Saved, g: Grads) -> Any:
+        """d nll_loss: -g (scaled for a mean) at each kept target, +0 elsewhere."""
+        red, w, dtype = self.red, self.weight, self.dtype
+        if direct_target_grad(g[0], dtype, red):
+            scaled = _scaled(g[0]._data, w, red)
+            if self.rows is not None and self.valid is None:  # every target counts: no mask
+                arr = _scattered(self.xshape, self.rows, self.safe, scaled).reshape(self.shape)
+            else:
+                arr = _masked_targets(self.onehot(), scaled)
+            value = Tensor._wrap(arr, dtype)
+        else:
+            oh = Tensor._wrap(self.onehot(), dtype)
+            with grad_mode.no_grad():
+                gr = g[0]
+                if red == 0:
+                    gr = gr.unsqueeze(1) if self.batched else gr
+                    while gr._data.ndim < len(self.shape):
+                        gr = gr.unsqueeze(-1)
+                elif red == 1 and w:
+                    gr = gr / w
+                value = oh * gr
+                _off_targets_zero(value._data, self.onehot())
+        return (linear_in_grad("NllLossBackwardBackward0", g[0], s["self"], value, self.transpose),)
+
+    def transpose(self, gg: Tensor) -> Tensor:
+        """The gradient of nll_loss's incoming gradient: nll_loss of ``gg``."""
+        picked = gg * Tensor._wrap(self.onehot(), self.dtype)
+        red, w = self.red, self.weight
+        if red == 0:
+            return picked.sum(1) if self.batched else picked.sum()
+        return picked.sum() / w if red == 1 and w else picked.sum()
 
 
 def save_total_weight(node: OpNode, weight: np.generic) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, grad_mode, layout
+from ownership import grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import quiet
@@ -45,10 +45,7 @@ def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
     self_needed, mat1_needed, mat2_needed = node.needed
     d_self = d_mat1 = d_mat2 = None
     if self_needed:
-        shape = node.input_shapes[0]
-        d_self = _row_sums(gr) if beta == 1 and plain_bias_grad(gr, shape) else None
-        if d_self is None:
-            d_self = sum_to(_scaled(gr, beta), shape)
+        d_self = sum_to(_scaled(gr, beta), node.input_shapes[0])
     if mat1_needed:
         m1 = mat1_grad(gr, s["mat2"], s["mat1_sym_sizes"], s["mat1_sym_strides"])
         d_mat1 = _scaled(m1, alpha)
@@ -56,25 +53,6 @@ def _bw_addmm(node: OpNode, s: Saved, g: Grads) -> Grads:
         m2 = mat2_grad(gr, s["mat1"], s["mat2_sym_sizes"], s["mat2_sym_strides"])
         d_mat2 = _scaled(m2, alpha)
     return (d_self, d_mat1, d_mat2)
-
-
-def plain_bias_grad(gr: Tensor, shape: tuple[int, ...]) -> bool:
-    """Whether a bias gradient (``sum_to`` of ``gr`` to the bias's ``shape``) may skip the ops:
-    no grad mode, a float32 or float64 matrix, and a bias of one row (the column sums)."""
-    return (
-        not grad_mode._state.enabled
-        and (gr.dtype is dtypes.float32 or gr.dtype is dtypes.float64)
-        and gr._data.ndim == 2
-        and len(shape) == 1
-        and shape[0] == gr._data.shape[1]
-    )
-
-
-def _row_sums(gr: Tensor) -> Tensor:
-    """``sum_to(gr, (columns,))`` as its ops compute it (``sum`` over dim 0 kept, then
-    ``reshape``): the same reduction, one tensor (run quiet by its caller)."""
-    arr = np.add.reduce(gr._data, axis=(0,), keepdims=True, dtype=gr._data.dtype)
-    return wrap(arr.reshape(arr.shape[1]), gr.dtype)
 
 
 def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
