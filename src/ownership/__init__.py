@@ -126,6 +126,14 @@ from ownership.functions import (
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
 from ownership.layout import Size
+from ownership.math_functions import (
+    clamp_max,
+    clamp_max_,
+    clamp_min,
+    clamp_min_,
+    maximum,
+    minimum,
+)
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
@@ -204,6 +212,10 @@ __all__ = [
     "chunk",
     "clamp",
     "clamp_",
+    "clamp_max",
+    "clamp_max_",
+    "clamp_min",
+    "clamp_min_",
     "clip",
     "clone",
     "cos",
@@ -261,8 +273,10 @@ __all__ = [
     "masked_fill",
     "matmul",
     "max",
+    "maximum",
     "mean",
     "min",
+    "minimum",
     "mm",
     "mul",
     "mv",

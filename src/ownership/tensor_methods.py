@@ -18,6 +18,7 @@ from ownership import dtypes, op_registry
 from ownership import signatures as sig
 from ownership.arguments import Parser, tensor_arg
 from ownership.dtypes import dtype as DType
+from ownership.tensor_math import TensorMath
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -58,7 +59,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods:
+class TensorMethods(TensorMath):
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()

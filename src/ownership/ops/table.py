@@ -37,6 +37,7 @@ from ownership.ops.comparison import (
 )
 from ownership.ops.copying import clone, contiguous, to
 from ownership.ops.creation import full, ones, tensor, zeros
+from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import (
     abs_,
@@ -143,6 +144,10 @@ __all__ = [
     "chunk",
     "clamp",
     "clamp_",
+    "clamp_max",
+    "clamp_max_",
+    "clamp_min",
+    "clamp_min_",
     "clone",
     "contiguous",
     "copy_",
@@ -179,8 +184,10 @@ __all__ = [
     "masked_fill_",
     "matmul",
     "max",
+    "maximum",
     "mean",
     "min",
+    "minimum",
     "mm",
     "mul",
     "mul_",
