@@ -131,8 +131,10 @@ from ownership.math_functions import (
     clamp_max_,
     clamp_min,
     clamp_min_,
+    floor_divide,
     maximum,
     minimum,
+    remainder,
 )
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
@@ -238,6 +240,7 @@ __all__ = [
     "float",
     "float32",
     "float64",
+    "floor_divide",
     "from_numpy",
     "full",
     "full_like",
@@ -304,6 +307,7 @@ __all__ = [
     "reciprocal",
     "relu",
     "relu_",
+    "remainder",
     "reshape",
     "select",
     "set_anomaly_enabled",

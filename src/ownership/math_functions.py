@@ -3,7 +3,11 @@ calls the method of its input (:mod:`ownership.tensor_math`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ownership import signatures as sig
+from ownership._tensor import Tensor
+from ownership.arguments import Parser
 from ownership.functions import _method
 
 maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})")
@@ -16,3 +20,22 @@ clamp_max = _method(
 )
 clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
 clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
+floor_divide = _method(
+    "floor_divide", f"(Tensor input, Tensor other, {sig.OUT})", "(Tensor input, Number other)"
+)
+_REMAINDER = Parser(
+    "remainder",
+    f"(Tensor input, Tensor other, {sig.OUT})",
+    "(Number self, Tensor other)",
+    f"(Tensor input, Number other, {sig.OUT})",
+)
+
+
+def remainder(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.remainder(input, other)``: ``input % other``; ``input`` may be a number."""
+    overload, a = _REMAINDER.parse(args, kwargs)
+    if a.get("out") is not None:
+        raise RuntimeError("remainder(out=...) is not supported by ownership")
+    if overload == 1:
+        return a["other"].__rmod__(a["self"])  # type: ignore[no-any-return]
+    return a["input"].remainder(a["other"])  # type: ignore[no-any-return]

@@ -1,5 +1,5 @@
 """The Tensor methods of the math beyond ``+ - * /``: ``maximum``/``minimum``, ``clamp_min``/
-``clamp_max`` (and their in-place forms).
+``clamp_max``, ``floor_divide``, ``remainder`` (and their in-place forms).
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -25,6 +25,10 @@ _CLAMP_MIN = Parser("clamp_min", "(Tensor min)", "(Number min)")
 _CLAMP_MAX = Parser("clamp_max", "(Tensor max)", "(Number max)")
 _CLAMP_MIN_ = Parser("clamp_min_", "(Tensor min)", "(Number min)")
 _CLAMP_MAX_ = Parser("clamp_max_", "(Tensor max)", "(Number max)")
+_FLOOR_DIVIDE = Parser("floor_divide", "(Tensor other)", "(Number other)")
+_FLOOR_DIVIDE_ = Parser("floor_divide_", "(Tensor other)", "(Number other)")
+_REMAINDER = Parser("remainder", "(Tensor other)", "(Number other)")
+_REMAINDER_ = Parser("remainder_", "(Tensor other)", "(Number other)")
 
 
 class TensorMath:
@@ -55,3 +59,19 @@ class TensorMath:
     def clamp_max_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``clamp_max`` in place: ``clamp_max_(max)``."""
         return ops.clamp_max_(self, _CLAMP_MAX_.parse(args, kwargs)[1]["max"])
+
+    def floor_divide(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``self // other``, rounded down: ``floor_divide(other)``."""
+        return ops.floor_divide(self, _FLOOR_DIVIDE.parse(args, kwargs)[1]["other"])
+
+    def floor_divide_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``self //= other``: ``floor_divide_(other)``."""
+        return ops.floor_divide_(self, _FLOOR_DIVIDE_.parse(args, kwargs)[1]["other"])
+
+    def remainder(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``self % other``, with the divisor's sign: ``remainder(other)``."""
+        return ops.remainder(self, _REMAINDER.parse(args, kwargs)[1]["other"])
+
+    def remainder_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``self %= other``: ``remainder_(other)``."""
+        return ops.remainder_(self, _REMAINDER_.parse(args, kwargs)[1]["other"])

@@ -81,8 +81,11 @@ class TensorMethods(TensorMath):
         return ops.mul(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
     def div(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self / other``."""
-        return ops.div(self, sig.DIV.parse(args, kwargs)[1]["other"])
+        """``self / other``; ``div(other, rounding_mode=...)`` rounds (``"trunc"``, ``"floor"``)."""
+        overload, a = sig.DIV.parse(args, kwargs)
+        if overload:
+            return ops.div_rounded(self, a["other"], a["rounding_mode"])
+        return ops.div(self, a["other"])
 
     def pow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""

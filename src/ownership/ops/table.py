@@ -63,6 +63,16 @@ from ownership.ops.inplace import (
 )
 from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
+from ownership.ops.integer_division import (
+    div_rounded,
+    div_rounded_,
+    floor_divide,
+    floor_divide_,
+    remainder,
+    remainder_,
+    rfloordiv,
+    rremainder,
+)
 from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
@@ -155,6 +165,8 @@ __all__ = [
     "cos_",
     "div",
     "div_",
+    "div_rounded",
+    "div_rounded_",
     "dot",
     "embed",
     "eq",
@@ -163,6 +175,8 @@ __all__ = [
     "expand",
     "fill_",
     "flatten",
+    "floor_divide",
+    "floor_divide_",
     "full",
     "ge",
     "getitem",
@@ -206,8 +220,12 @@ __all__ = [
     "reciprocal",
     "relu",
     "relu_",
+    "remainder",
+    "remainder_",
     "reshape",
+    "rfloordiv",
     "rpow",
+    "rremainder",
     "rsub",
     "select",
     "setitem",
