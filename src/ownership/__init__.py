@@ -131,9 +131,11 @@ from ownership.math_functions import (
     clamp_max_,
     clamp_min,
     clamp_min_,
+    cumsum,
     floor_divide,
     maximum,
     minimum,
+    prod,
     remainder,
 )
 from ownership.op_registry import quiet
@@ -222,6 +224,7 @@ __all__ = [
     "clone",
     "cos",
     "cos_",
+    "cumsum",
     "detach",
     "div",
     "dot",
@@ -297,6 +300,7 @@ __all__ = [
     "optim",
     "permute",
     "pow",
+    "prod",
     "promote_types",
     "rand",
     "rand_like",

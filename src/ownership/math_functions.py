@@ -10,6 +10,8 @@ from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.functions import _method
 
+OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
+
 maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})")
 minimum = _method("minimum", f"(Tensor input, Tensor other, {sig.OUT})")
 clamp_min = _method(
@@ -22,6 +24,12 @@ clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input,
 clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
 floor_divide = _method(
     "floor_divide", f"(Tensor input, Tensor other, {sig.OUT})", "(Tensor input, Number other)"
+)
+cumsum = _method("cumsum", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
+prod = _method(
+    "prod",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    f"(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, {OUT_})",
 )
 _REMAINDER = Parser(
     "remainder",

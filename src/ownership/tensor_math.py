@@ -1,5 +1,5 @@
 """The Tensor methods of the math beyond ``+ - * /``: ``maximum``/``minimum``, ``clamp_min``/
-``clamp_max``, ``floor_divide``, ``remainder`` (and their in-place forms).
+``clamp_max``, ``floor_divide``, ``remainder``, ``cumsum``, ``prod`` (and their in-place forms).
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -29,6 +29,13 @@ _FLOOR_DIVIDE = Parser("floor_divide", "(Tensor other)", "(Number other)")
 _FLOOR_DIVIDE_ = Parser("floor_divide_", "(Tensor other)", "(Number other)")
 _REMAINDER = Parser("remainder", "(Tensor other)", "(Number other)")
 _REMAINDER_ = Parser("remainder_", "(Tensor other)", "(Number other)")
+_CUMSUM = Parser("cumsum", "(int dim, *, torch.dtype dtype = None)")
+_CUMSUM_ = Parser("cumsum_", "(int dim, *, torch.dtype dtype = None)")
+_PROD = Parser(
+    "prod",
+    "(*, torch.dtype dtype = None)",
+    "(int dim, bool keepdim = False, *, torch.dtype dtype = None)",
+)
 
 
 class TensorMath:
@@ -75,3 +82,20 @@ class TensorMath:
     def remainder_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self %= other``: ``remainder_(other)``."""
         return ops.remainder_(self, _REMAINDER_.parse(args, kwargs)[1]["other"])
+
+    def cumsum(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Running sums along ``dim``: ``cumsum(dim, *, dtype=None)``."""
+        a = _CUMSUM.parse(args, kwargs)[1]
+        return ops.cumsum(self, a["dim"], a["dtype"])
+
+    def cumsum_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``cumsum`` in place: ``cumsum_(dim, *, dtype=None)``."""
+        a = _CUMSUM_.parse(args, kwargs)[1]
+        return ops.cumsum_(self, a["dim"], a["dtype"])
+
+    def prod(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Product of all elements, or along ``dim``: ``prod(dim, keepdim=False, *, dtype=None)``."""
+        overload, a = _PROD.parse(args, kwargs)
+        if overload == 0:
+            return ops.prod(self, dtype=a["dtype"])
+        return ops.prod(self, a["dim"], a["keepdim"], dtype=a["dtype"])

@@ -78,12 +78,14 @@ from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nn_ops import addmm
+from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
 from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
+from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.statistics import norm, threshold, var, var_mean
 from ownership.ops.unary import absolute as abs
@@ -163,6 +165,8 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cumsum",
+    "cumsum_",
     "div",
     "div_",
     "div_rounded",
@@ -216,6 +220,7 @@ __all__ = [
     "permute",
     "pow",
     "pow_",
+    "prod",
     "rdiv",
     "reciprocal",
     "relu",
