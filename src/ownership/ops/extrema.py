@@ -101,8 +101,7 @@ def _bw_clamp_bound(lower: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Grads:
         x = s["self"]._data
-        key = "min" if lower else "max"
-        bound = s[key]
+        bound = s["min"] if lower else s["max"]
         tensor_bound = isinstance(bound, Tensor)
         b = bound._data if tensor_bound else bound
         kept = x >= b if lower else x <= b
