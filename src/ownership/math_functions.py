@@ -8,7 +8,7 @@ from typing import Any
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.functions import _method
+from ownership.functions import _method, _number_or_tensor
 
 OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
 
@@ -22,9 +22,25 @@ clamp_max = _method(
 )
 clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
 clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
-floor_divide = _method(
-    "floor_divide", f"(Tensor input, Tensor other, {sig.OUT})", "(Tensor input, Number other)"
+_FLOOR_DIVIDE = Parser(
+    "floor_divide",
+    f"(Tensor input, Tensor other, {sig.OUT})",
+    "(Tensor input, Number other)",
+    numbers_as_tensors=True,
 )
+
+
+def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.floor_divide(input, other)``: ``input // other``; either may be a number."""
+    a = _FLOOR_DIVIDE.parse(args, kwargs)[1]
+    if a.get("out") is not None:
+        raise RuntimeError("floor_divide(out=...) is not supported by ownership")
+    x, y = a["input"], a["other"]
+    if not isinstance(x, Tensor) and isinstance(y, Tensor):
+        return y.__rfloordiv__(x)
+    return _number_or_tensor(x).floor_divide(y)  # type: ignore[no-any-return]
+
+
 cumsum = _method("cumsum", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
 prod = _method(
     "prod",

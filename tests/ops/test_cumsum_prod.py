@@ -55,6 +55,8 @@ def test_refusals() -> None:
     same(lambda t: t.tensor([1.0], requires_grad=True).cumsum(0, dtype=t.int64))
     same(lambda t: t.tensor([1.0], requires_grad=True).prod(0, dtype=t.int64))
     same(lambda t: t.tensor([1.0], requires_grad=True).prod(dtype=t.int64))
+    same(lambda t: t.tensor([1, 2]).cumsum(0, dtype=t.bool))
+    same(lambda t: t.tensor([True, False]).prod(0, dtype=t.bool))
 
 
 GRADS: dict[str, Any] = {**{"cumsum " + k: v for k, v in CUMSUM.items() if "int" not in k}}

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import check_result, run_inplace
+from ownership.inplace_rules import check_no_overlap, check_result, run_inplace
 from ownership.ops.arithmetic import binary_node, bw_div, wrapped_scalar
 from ownership.ops.common import (
     check_broadcast,
@@ -43,6 +43,7 @@ from ownership.ops.inplace import _snapshot
 from ownership.ops.python_numbers import operand_in
 
 MODES = (None, "trunc", "floor")
+NOT_IMPLEMENTED = "torch::autograd::NotImplemented"  # the node's name(); its repr drops the prefix
 
 
 def check_mode(mode: Any) -> None:
@@ -96,12 +97,16 @@ def _compute(a: Tensor, b: Any, kernel: str) -> tuple[Any, Tensor]:
     return b, wrap(_values(a._data, operand_in(b, dt), kernel, dt), dt)
 
 
+def _differentiable(*operands: Any) -> tuple[Tensor, ...]:
+    """The inputs a ``NotImplemented`` node has edges to: the tensors that require grad."""
+    return tuple(x for x in operands if isinstance(x, Tensor) and x.requires_grad)
+
+
 def floor_divide(a: Tensor, b: Any) -> Tensor:
     """``a // b``: the quotient rounded down (torch's ``NotImplemented`` node)."""
     b, out = _compute(a, b, "div_floor")
     if needs_grad(a, b):
-        inputs = (a, b) if isinstance(b, Tensor) else (a,)  # torch: no edge for a number
-        record(out, "NotImplemented", inputs, _NO_FLOOR_DIVIDE)
+        record(out, NOT_IMPLEMENTED, _differentiable(a, b), _NO_FLOOR_DIVIDE)
     return out
 
 
@@ -111,7 +116,7 @@ def rfloordiv(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     out = wrap(_values(operand_in(b, dt), a._data, "div_floor", dt), dt)
     if needs_grad(a):
-        record(out, "NotImplemented", (a,), _NO_FLOOR_DIVIDE)
+        record(out, NOT_IMPLEMENTED, (a,), _NO_FLOOR_DIVIDE)
     return out
 
 
@@ -158,7 +163,7 @@ def rremainder(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     out = wrap(_values(operand_in(b, dt), a._data, "remainder", dt), dt)
     if needs_grad(a):
-        record(out, "NotImplemented", (a,), _NO_REMAINDER)
+        record(out, NOT_IMPLEMENTED, (a,), _NO_REMAINDER)
     return out
 
 
@@ -215,10 +220,13 @@ def _inplace(
     ctx: dict[str, Any] | None = None,
     save: Callable[[OpNode, Any], None] | None = None,
     number_edge: bool = False,
+    differentiable_only: bool = False,
 ) -> Tensor:
     """``kernel(a, b)`` written into ``a`` under the in-place contract (the result must fit
     ``a``'s shape and dtype before the kernel's own refusals); ``number_edge``: a number
-    divisor still has an (empty) edge, as torch's ``div_`` wraps it as a tensor."""
+    divisor still has an (empty) edge, as torch's ``div_`` wraps it as a tensor;
+    ``differentiable_only``: a tensor divisor has an edge only if it requires grad (torch's
+    ``NotImplemented`` node)."""
     b = operand(b)
     dt = result_dtype(a, b)
     if kernel == "div_true" and not dt.is_floating_point:
@@ -226,6 +234,8 @@ def _inplace(
     rb = operand_in(b, dt)
 
     def compute() -> NDArray[Any]:
+        if isinstance(b, Tensor) and tensor_b is None:  # a divisor without an edge: checked here
+            check_no_overlap(a, (b,))
         check_broadcast(a, b)
         check_result(a, layout.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
         if kernel == "div_true":
@@ -233,6 +243,8 @@ def _inplace(
         return _values(a._data, rb, kernel, dt)
 
     tensor_b = b if isinstance(b, Tensor) else None
+    if differentiable_only and tensor_b is not None and not tensor_b.requires_grad:
+        tensor_b = None
     return run_inplace(
         a,
         (tensor_b,) if tensor_b is not None or number_edge else (),
@@ -248,7 +260,7 @@ def _inplace(
 
 def floor_divide_(a: Tensor, b: Any) -> Tensor:
     """``a //= b`` (torch's ``NotImplemented`` node)."""
-    return _inplace(a, b, "div_floor", "NotImplemented", _NO_FLOOR_DIVIDE_)
+    return _inplace(a, b, "div_floor", NOT_IMPLEMENTED, _NO_FLOOR_DIVIDE_, differentiable_only=True)
 
 
 def remainder_(a: Tensor, b: Any) -> Tensor:

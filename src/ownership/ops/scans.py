@@ -27,6 +27,7 @@ from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
 _UINT64 = 2**64 - 1
+BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
 
 def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
@@ -70,6 +71,8 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
     axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
+    if dt is dtypes.bool_:
+        raise NotImplementedError(BOOL_KERNEL)
     check_differentiable(t, dt)
     out = wrap(_running_sums(t._data, axis, dt), dt)
     if needs_grad(t):
@@ -88,7 +91,7 @@ def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
                 f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
             )
         if t.dtype is dtypes.bool_:
-            raise NotImplementedError("\"cumsum_out_cpu\" not implemented for 'Bool'")
+            raise NotImplementedError(BOOL_KERNEL)
 
     return run_inplace(
         t,
