@@ -127,3 +127,19 @@ def test_cumsum_in_place_records_its_node() -> None:
 
     same(program)
     same(lambda t: t.tensor([1.0], requires_grad=True).cumsum_(0))
+
+
+@pytest.mark.parametrize("values", [v for k, v in VALUES.items() if k != "no zero"])
+@pytest.mark.parametrize("dim", [None, 0, -1])
+def test_second_order_gradients_of_prod_with_zeros(values: list[float], dim: int | None) -> None:
+    """Values only: torch's zero-safe formula differs from the engine's in its intermediate
+    nodes (and so in the version of the second gradient), not in values."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor(values, requires_grad=True).reshape(2, 3)
+        out = x.prod() if dim is None else x.prod(dim).sum()
+        (gx,) = t.autograd.grad(out, x, create_graph=True)
+        (ggx,) = t.autograd.grad((gx * gx).sum(), x)
+        return gx.tolist(), ggx.tolist()
+
+    same(program)

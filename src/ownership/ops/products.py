@@ -3,7 +3,7 @@
 Integer and bool tensors multiply in int64 unless ``dtype=`` says otherwise. Both nodes save
 ``self`` and the result; the gradient is ``grad * result / self`` when no element of ``self`` is
 zero, and otherwise torch's zero-safe form: the product of the other elements of the slice (zero
-where a slice holds two zeros or more).
+where a slice holds two zeros or more), made of ops so that it has a gradient too.
 
 >>> import ownership
 >>> ownership.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(1)
@@ -12,32 +12,33 @@ tensor([ 2., 12.])
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import ops
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.scans import check_differentiable, result_dtype
 
 _UINT64 = 2**64 - 1
 
 
-def _others_product(x: NDArray[Any], axis: int) -> NDArray[Any]:
-    """At each position, the product of the other elements along ``axis``: torch's
-    ``prod_safe_zeros_backward`` (the exclusive running products from both ends, multiplied)."""
-    ones = np.ones_like(np.take(x, [0], axis=axis)) if x.shape[axis] else None
-    if ones is None:
-        return x.copy()
-    left = np.cumprod(np.concatenate([ones, np.delete(x, -1, axis=axis)], axis=axis), axis=axis)
-    flipped = np.flip(x, axis=axis)
-    right = np.cumprod(
-        np.concatenate([ones, np.delete(flipped, -1, axis=axis)], axis=axis), axis=axis
-    )
-    return np.asarray(left * np.flip(right, axis=axis))
+def _others_product(x: Tensor, axis: int | None) -> Tensor:
+    """At each position, the product of the other elements of its slice along ``axis`` (all of
+    ``x`` for None): torch's ``prod_safe_zeros_backward``, differentiable, in one pass. With
+    ``p`` the product of a slice's nonzero elements: ``p / x`` in a slice without zeros, ``p`` at
+    the zero of a slice with one zero (0 elsewhere in it), 0 in a slice with more."""
+    zero = x._data == 0
+    count = np.sum(zero, axis=axis, keepdims=True)
+    mask = Tensor._wrap(zero, dtypes.bool_)
+    filled = ops.masked_fill(x, mask, 1)
+    p = prod(filled) if axis is None else prod(filled, axis, True)
+    no_zero = np.broadcast_to(count == 0, zero.shape).astype(x._data.dtype)
+    lone_zero = (zero & (count == 1)).astype(x._data.dtype)
+    ratio: Tensor = p / filled
+    out: Tensor = ratio * Tensor._wrap(no_zero, x.dtype) + p * Tensor._wrap(lone_zero, x.dtype)
+    return out
 
 
 def _grad(gr: Tensor, s: Saved, axis: int | None) -> Tensor:
@@ -49,14 +50,8 @@ def _grad(gr: Tensor, s: Saved, axis: int | None) -> Tensor:
     if np.all(x._data != 0):
         ratio: Tensor = result / x
         return gr * ratio
-    if axis is None:
-        flat = x._data.reshape(-1)
-        if np.count_nonzero(flat == 0) > 1:
-            return Tensor._wrap(np.zeros(x._data.shape, gr._data.dtype), gr.dtype)
-        weight = _others_product(flat, 0).reshape(x._data.shape)
-    else:
-        weight = _others_product(x._data, axis)
-    return gr * Tensor._wrap(weight.astype(gr._data.dtype), gr.dtype)
+    out: Tensor = gr * _others_product(x, axis)
+    return out
 
 
 def _bw_prod_all(node: OpNode, s: Saved, g: Grads) -> Grads:
