@@ -128,3 +128,16 @@ def test_in_place_dtypes_and_refusals_are_torchs(form: str, left: str, right: st
 
 def test_in_place_refuses_a_leaf_that_requires_grad() -> None:
     same(lambda t: t.tensor([1.0], requires_grad=True).clamp_min_(0.0))
+
+
+@pytest.mark.parametrize("case", GRAD_CASES)
+def test_gradients_at_nans_are_torchs(case: str) -> None:
+    def program(t: Any) -> Any:
+        nan = float("nan")
+        x = t.tensor([nan, 2.0, 3.0, nan], requires_grad=True)
+        y = t.tensor([3.0, nan, 1.0, nan], requires_grad=True)
+        out = GRAD_CASES[case](t, x, y)
+        out.sum().backward()
+        return out, x.grad, y.grad
+
+    same(program)

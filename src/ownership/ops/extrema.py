@@ -104,12 +104,12 @@ def _bw_clamp_bound(lower: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
         bound = s["min"] if lower else s["max"]
         tensor_bound = isinstance(bound, Tensor)
         b = bound._data if tensor_bound else bound
-        kept = x >= b if lower else x <= b
+        kept, passed = (x >= b, x < b) if lower else (x <= b, x > b)  # both False at a NaN
         gr = g[0]
         d_self = _weighted(gr, kept, x.shape) if node.needed[0] else None
         if not tensor_bound:
             return (d_self,)
-        d_bound = _weighted(gr, ~kept, bound._data.shape) if node.needed[1] else None
+        d_bound = _weighted(gr, passed, bound._data.shape) if node.needed[1] else None
         return (d_self, d_bound)
 
     return bw
