@@ -119,6 +119,8 @@ class Param:
             return is_number(obj)
         if t == "bool":
             return isinstance(obj, bool | np.bool_)
+        if t == "str":
+            return isinstance(obj, str)
         if t == "torch.dtype":
             return isinstance(obj, DType)
         if t == "tuple of ints":

@@ -57,8 +57,12 @@ def mul(*args: Any, **kwargs: Any) -> Tensor:
 
 
 def div(*args: Any, **kwargs: Any) -> Tensor:
-    """``input / other`` (true division); either may be a Python number."""
-    a = sig.FN_DIV.parse(args, kwargs)[1]
+    """``input / other`` (true division), or rounded (``rounding_mode``); either may be a Python
+    number."""
+    overload, a = sig.FN_DIV.parse(args, kwargs)
+    if overload:
+        mode = a["rounding_mode"]
+        return _number_or_tensor(a["input"]).div(_operand(a["other"]), rounding_mode=mode)
     return _number_or_tensor(a["input"]).div(_operand(a["other"]))
 
 

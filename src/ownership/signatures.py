@@ -55,7 +55,13 @@ SPLIT_WITH_SIZES = Parser(
 ADD = Parser("add", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 SUB = Parser("sub", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 MUL = Parser("mul", "(Tensor other)", numbers_as_tensors=True)
-DIV = Parser("div", "(Tensor other)", numbers_as_tensors=True)
+DIV = Parser(
+    "div",
+    "(Tensor other)",
+    "(Tensor other, *, str? rounding_mode)",
+    "(Number other, *, str? rounding_mode)",
+    numbers_as_tensors=True,
+)
 POW = Parser("pow", "(Tensor exponent)", "(Number exponent)")
 CLAMP = Parser(
     "clamp", "(Tensor min = None, Tensor max = None)", "(Number min = None, Number max = None)"
@@ -63,7 +69,13 @@ CLAMP = Parser(
 ADD_ = Parser("add_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 SUB_ = Parser("sub_", "(Tensor other, *, Number alpha = 1)", numbers_as_tensors=True, hidden=True)
 MUL_ = Parser("mul_", "(Tensor other)", numbers_as_tensors=True)
-DIV_ = Parser("div_", "(Tensor other)", numbers_as_tensors=True)
+DIV_ = Parser(
+    "div_",
+    "(Tensor other)",
+    "(Tensor other, *, str? rounding_mode)",
+    "(Number other, *, str? rounding_mode)",
+    numbers_as_tensors=True,
+)
 POW_ = Parser("pow_", "(Tensor exponent)", "(Number exponent)")
 FILL_ = Parser("fill_", "(Tensor value)", "(Number value)")
 CLAMP_ = Parser(
@@ -120,7 +132,13 @@ FN_SUB = Parser(
     hidden=True,
 )
 FN_MUL = Parser("mul", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
-FN_DIV = Parser("div", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_DIV = Parser(
+    "div",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, Tensor other, *, str? rounding_mode, Tensor out = None)",
+    "(Tensor input, Number other, *, str? rounding_mode)",
+    numbers_as_tensors=True,
+)
 FN_POW = Parser(
     "pow",
     f"(Tensor input, Tensor exponent, {OUT})",

@@ -44,8 +44,11 @@ class TensorInplace:
         return ops.mul_(self, sig.MUL_.parse(args, kwargs)[1]["other"])
 
     def div_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """In place ``self /= other``."""
-        return ops.div_(self, sig.DIV_.parse(args, kwargs)[1]["other"])
+        """In place ``self /= other``; ``div_(other, rounding_mode=...)`` rounds."""
+        overload, a = sig.DIV_.parse(args, kwargs)
+        if overload:
+            return ops.div_rounded_(self, a["other"], a["rounding_mode"])
+        return ops.div_(self, a["other"])
 
     def pow_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """In place ``self **= exponent``."""

@@ -18,6 +18,7 @@ from ownership import dtypes, op_registry
 from ownership import signatures as sig
 from ownership.arguments import Parser, tensor_arg
 from ownership.dtypes import dtype as DType
+from ownership.tensor_math import TensorMath
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -58,7 +59,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods:
+class TensorMethods(TensorMath):
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
@@ -80,8 +81,11 @@ class TensorMethods:
         return ops.mul(self, sig.MUL.parse(args, kwargs)[1]["other"])
 
     def div(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self / other``."""
-        return ops.div(self, sig.DIV.parse(args, kwargs)[1]["other"])
+        """``self / other``; ``div(other, rounding_mode=...)`` rounds (``"trunc"``, ``"floor"``)."""
+        overload, a = sig.DIV.parse(args, kwargs)
+        if overload:
+            return ops.div_rounded(self, a["other"], a["rounding_mode"])
+        return ops.div(self, a["other"])
 
     def pow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ** exponent``."""

@@ -1,5 +1,5 @@
-"""Tensor operators: arithmetic, comparisons, ``~ & | ^``, indexing, and ``+= -= *= /= **= &= |= ^=``
-in place.
+"""Tensor operators: arithmetic (``//`` and ``%`` too), comparisons, ``~ & | ^``, indexing, and
+``+= -= *= /= //= %= **= &= |= ^=`` in place.
 
 Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
 """
@@ -77,6 +77,26 @@ class TensorOperators:
             return NotImplemented
         return ops.rdiv(self, other)
 
+    def __floordiv__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.floor_divide(self, other)
+
+    def __rfloordiv__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.rfloordiv(self, other)
+
+    def __mod__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.remainder(self, other)
+
+    def __rmod__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.rremainder(self, other)
+
     def __pow__(self: Any, other: Any) -> Tensor:
         if not _takes(other):
             return NotImplemented
@@ -123,6 +143,16 @@ class TensorOperators:
         if not _takes(other):
             return NotImplemented
         return ops.div_(self, other)
+
+    def __ifloordiv__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.floor_divide_(self, other)
+
+    def __imod__(self: Any, other: Any) -> Tensor:
+        if not _takes(other):
+            return NotImplemented
+        return ops.remainder_(self, other)
 
     def __ipow__(self: Any, other: Any) -> Tensor:
         if not _takes(other):

@@ -209,10 +209,6 @@ def test_custom_autograd_no_early_free() -> None:
     assert [g[0].values for g in r[0:2] + r[3:5]] == [4.0, 4.0, 4.0, 4.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.prod",
-)
 def test_custom_autograd_repeated_grad_grad() -> None:
     """TestAutograd.test_custom_autograd_repeated_grad_grad: double backward, repeated."""
 

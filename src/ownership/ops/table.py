@@ -37,6 +37,7 @@ from ownership.ops.comparison import (
 )
 from ownership.ops.copying import clone, contiguous, to
 from ownership.ops.creation import full, ones, tensor, zeros
+from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import (
     abs_,
@@ -62,17 +63,29 @@ from ownership.ops.inplace import (
 )
 from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
+from ownership.ops.integer_division import (
+    div_rounded,
+    div_rounded_,
+    floor_divide,
+    floor_divide_,
+    remainder,
+    remainder_,
+    rfloordiv,
+    rremainder,
+)
 from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nn_ops import addmm
+from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
 from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
+from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.statistics import norm, threshold, var, var_mean
 from ownership.ops.unary import absolute as abs
@@ -143,13 +156,21 @@ __all__ = [
     "chunk",
     "clamp",
     "clamp_",
+    "clamp_max",
+    "clamp_max_",
+    "clamp_min",
+    "clamp_min_",
     "clone",
     "contiguous",
     "copy_",
     "cos",
     "cos_",
+    "cumsum",
+    "cumsum_",
     "div",
     "div_",
+    "div_rounded",
+    "div_rounded_",
     "dot",
     "embed",
     "eq",
@@ -158,6 +179,8 @@ __all__ = [
     "expand",
     "fill_",
     "flatten",
+    "floor_divide",
+    "floor_divide_",
     "full",
     "ge",
     "getitem",
@@ -179,8 +202,10 @@ __all__ = [
     "masked_fill_",
     "matmul",
     "max",
+    "maximum",
     "mean",
     "min",
+    "minimum",
     "mm",
     "mul",
     "mul_",
@@ -195,12 +220,17 @@ __all__ = [
     "permute",
     "pow",
     "pow_",
+    "prod",
     "rdiv",
     "reciprocal",
     "relu",
     "relu_",
+    "remainder",
+    "remainder_",
     "reshape",
+    "rfloordiv",
     "rpow",
+    "rremainder",
     "rsub",
     "select",
     "setitem",

@@ -1,0 +1,65 @@
+"""The ``torch.*`` functions of the math beyond ``+ - * /``: each parses torch's signatures and
+calls the method of its input (:mod:`ownership.tensor_math`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership import signatures as sig
+from ownership._tensor import Tensor
+from ownership.arguments import Parser
+from ownership.functions import _method, _number_or_tensor
+
+OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
+
+maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})")
+minimum = _method("minimum", f"(Tensor input, Tensor other, {sig.OUT})")
+clamp_min = _method(
+    "clamp_min", f"(Tensor input, Tensor min, {sig.OUT})", f"(Tensor input, Number min, {sig.OUT})"
+)
+clamp_max = _method(
+    "clamp_max", f"(Tensor input, Tensor max, {sig.OUT})", f"(Tensor input, Number max, {sig.OUT})"
+)
+clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
+clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
+_FLOOR_DIVIDE = Parser(
+    "floor_divide",
+    f"(Tensor input, Tensor other, {sig.OUT})",
+    "(Tensor input, Number other)",
+    numbers_as_tensors=True,
+)
+
+
+def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.floor_divide(input, other)``: ``input // other``; either may be a number."""
+    a = _FLOOR_DIVIDE.parse(args, kwargs)[1]
+    if a.get("out") is not None:
+        raise RuntimeError("floor_divide(out=...) is not supported by ownership")
+    x, y = a["input"], a["other"]
+    if not isinstance(x, Tensor) and isinstance(y, Tensor):
+        return y.__rfloordiv__(x)
+    return _number_or_tensor(x).floor_divide(y)  # type: ignore[no-any-return]
+
+
+cumsum = _method("cumsum", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
+prod = _method(
+    "prod",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    f"(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, {OUT_})",
+)
+_REMAINDER = Parser(
+    "remainder",
+    f"(Tensor input, Tensor other, {sig.OUT})",
+    "(Number self, Tensor other)",
+    f"(Tensor input, Number other, {sig.OUT})",
+)
+
+
+def remainder(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.remainder(input, other)``: ``input % other``; ``input`` may be a number."""
+    overload, a = _REMAINDER.parse(args, kwargs)
+    if a.get("out") is not None:
+        raise RuntimeError("remainder(out=...) is not supported by ownership")
+    if overload == 1:
+        return a["other"].__rmod__(a["self"])  # type: ignore[no-any-return]
+    return a["input"].remainder(a["other"])  # type: ignore[no-any-return]

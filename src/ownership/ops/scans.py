@@ -1,0 +1,107 @@
+"""``cumsum``: running sums along a dim (``CumsumBackward0``), and ``cumsum_`` in place.
+
+Integer and bool tensors sum in int64 unless ``dtype=`` says otherwise; floating sums accumulate
+in float64 and are rounded once into the result dtype, as torch's CPU kernel accumulates in its
+``acc_type``. The gradient is the reversed running sum of the incoming gradient. torch shows the
+saved ``dim`` as the given int read as unsigned 64-bit (``-1`` is ``2**64 - 1``).
+
+>>> import ownership
+>>> ownership.tensor([[1, 2, 3], [4, 5, 6]]).cumsum(1)
+tensor([[ 1,  3,  6],
+        [ 4,  9, 15]])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes, layout
+from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.inplace_rules import run_inplace
+from ownership.op_registry import ops
+from ownership.ops import checks
+from ownership.ops.common import needs_grad, record, wrap
+
+_UINT64 = 2**64 - 1
+BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
+
+
+def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
+    """The running sums of ``arr`` along ``axis`` in ``dt`` (floating: accumulated in float64)."""
+    if arr.ndim == 0:
+        return arr.astype(dt.np)
+    acc = np.float64 if dt.is_floating_point else dt.np
+    return np.cumsum(arr, axis=axis, dtype=acc).astype(dt.np, copy=False)
+
+
+def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim."""
+    gr, dts = g[0], node.input_dtypes
+    if dts is not None and dts[0] is not None:  # torch: ``grad.to(self.scalar_type())`` first
+        gr = gr.to(dts[0])
+    if gr._data.ndim == 0:
+        return (gr,)
+    dim = s["dim"]
+    axis = layout.wrap_dim(dim - 2**64 if dim > _UINT64 // 2 else dim, gr._data.ndim)
+    n = gr._data.shape[axis]
+    if n == 0:
+        return (gr,)
+    ret = cumsum(-gr, axis)
+    return (ret - ops.narrow(ret, axis, n - 1, 1) + gr,)
+
+
+def result_dtype(t: Tensor, dtype: dtypes.dtype | None) -> dtypes.dtype:
+    """The dtype of a running sum or product: ``dtype``, else floating kept, else int64."""
+    if dtype is not None:
+        return dtype
+    return t.dtype if t.dtype.is_floating_point else dtypes.int64
+
+
+def check_differentiable(t: Tensor, dt: dtypes.dtype) -> None:
+    """torch records no integer result of an input that requires grad: it refuses it."""
+    if not dt.is_floating_point and needs_grad(t):
+        raise RuntimeError(f"Autograd not support dtype: {dt.short}")
+
+
+def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
+    """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
+    axis = layout.wrap_dim(dim, t._data.ndim)
+    dt = result_dtype(t, dtype)
+    if dt is dtypes.bool_:
+        raise NotImplementedError(BOOL_KERNEL)
+    check_differentiable(t, dt)
+    out = wrap(_running_sums(t._data, axis, dt), dt)
+    if needs_grad(t):
+        record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": dim & _UINT64})
+    return out
+
+
+def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
+    """``cumsum`` written into ``t`` (``dtype``, if given, must be ``t``'s)."""
+    axis = layout.wrap_dim(dim, t._data.ndim)
+
+    def check_args() -> None:
+        if dtype is not None and dtype is not t.dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {checks.CPP_TYPES[t.dtype.name]} and "
+                f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
+            )
+        if t.dtype is dtypes.bool_:
+            raise NotImplementedError(BOOL_KERNEL)
+
+    return run_inplace(
+        t,
+        (),
+        needs_grad(t),
+        lambda: _running_sums(t._data, axis, t.dtype),
+        t.dtype,
+        "CumsumBackward0",
+        _bw_cumsum,
+        {"dim": dim & _UINT64},
+        check_overlap=False,
+        check_args=check_args,
+    )

@@ -1,0 +1,145 @@
+"""``cumsum`` (and ``cumsum_``) and ``prod``: torch's values and dtypes (int64 for integers and
+bools, ``dtype=``), its refusals, its nodes (``CumsumBackward0``, ``ProdBackward0/1``) and what
+they save, and its gradients, with zeros in the product handled as torch handles them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+TENSORS: dict[str, Any] = {
+    "float32": lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]]),
+    "float64": lambda t: t.tensor([[1.5, -2.0], [0.25, 4.0]], dtype=t.float64),
+    "int64": lambda t: t.tensor([[3, -2, 5], [7, 1, 0]]),
+    "int32": lambda t: t.tensor([2, 3, -4], dtype=t.int32),
+    "bool": lambda t: t.tensor([True, False, True]),
+    "0-d": lambda t: t.tensor(2.5),
+    "empty": lambda t: t.zeros(2, 0),
+    "3-d": lambda t: t.arange(24.0).reshape(2, 3, 4) / 7,
+}
+
+CUMSUM: dict[str, Any] = {
+    "dim 0": lambda t, x: x.cumsum(0),
+    "dim -1": lambda t, x: t.cumsum(x, -1),
+    "dim=1": lambda t, x: x.cumsum(dim=1),
+    "dtype float64": lambda t, x: x.cumsum(0, dtype=t.float64),
+    "dtype int32": lambda t, x: t.cumsum(x, dim=0, dtype=t.int32),
+    "dim 2": lambda t, x: x.cumsum(2),
+}
+PROD: dict[str, Any] = {
+    "all": lambda t, x: x.prod(),
+    "all dtype": lambda t, x: t.prod(x, dtype=t.float64),
+    "dim 0": lambda t, x: x.prod(0),
+    "dim -1 keepdim": lambda t, x: t.prod(x, -1, True),
+    "dim=1 keepdim=": lambda t, x: x.prod(dim=1, keepdim=False, dtype=t.int64),
+    "dim 2": lambda t, x: x.prod(2),
+}
+
+
+@pytest.mark.parametrize("form", [*CUMSUM, *PROD])
+@pytest.mark.parametrize("tensor", TENSORS)
+def test_values_dtypes_and_refusals_are_torchs(form: str, tensor: str) -> None:
+    op = CUMSUM.get(form) or PROD[form]
+    same(lambda t: op(t, TENSORS[tensor](t)))
+
+
+def test_refusals() -> None:
+    same(lambda t: t.tensor([1.0]).cumsum(), raises="TypeError")
+    same(lambda t: t.tensor([1.0]).cumsum(dim=None), raises="TypeError")
+    same(lambda t: t.cumsum(t.tensor([1.0])), raises="TypeError")
+    same(lambda t: t.tensor([1.0]).prod((0,)), raises="TypeError")
+    same(lambda t: t.prod(t.tensor([1.0]), "x"), raises="TypeError")
+    same(lambda t: t.tensor([1.0], requires_grad=True).cumsum(0, dtype=t.int64))
+    same(lambda t: t.tensor([1.0], requires_grad=True).prod(0, dtype=t.int64))
+    same(lambda t: t.tensor([1.0], requires_grad=True).prod(dtype=t.int64))
+    same(lambda t: t.tensor([1, 2]).cumsum(0, dtype=t.bool))
+    same(lambda t: t.tensor([True, False]).prod(0, dtype=t.bool))
+
+
+GRADS: dict[str, Any] = {**{"cumsum " + k: v for k, v in CUMSUM.items() if "int" not in k}}
+GRADS.update({"prod " + k: v for k, v in PROD.items() if "=1" not in k})
+VALUES: dict[str, list[float]] = {
+    "no zero": [1.5, -2.0, 3.0, 0.5, 4.0, -1.0],
+    "one zero": [1.5, 0.0, 3.0, 0.5, 4.0, -1.0],
+    "two zeros in a row": [0.0, 2.0, 0.0, 0.5, 4.0, -1.0],
+    "a zero in each row": [0.0, 2.0, 3.0, 0.5, 4.0, 0.0],
+}
+
+
+@pytest.mark.parametrize("case", [k for k in GRADS if "dim 2" not in k])
+@pytest.mark.parametrize("values", VALUES)
+def test_nodes_saved_values_and_gradients_are_torchs(case: str, values: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor(VALUES[values], requires_grad=True)
+        y = GRADS[case](t, x.reshape(2, 3))
+        fn = y.grad_fn
+        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+        weights = t.arange(1.0, y.numel() + 1.0).reshape(y.shape)
+        (y * weights).sum().backward()
+        return y, fn, saved, x.grad
+
+    same(program)
+
+
+@pytest.mark.parametrize("op", ["cumsum", "prod"])
+def test_gradients_of_a_0d_tensor_are_torchs(op: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor(2.5, requires_grad=True)
+        y = getattr(x, op)(0)
+        (y * 3).backward()
+        return y, y.grad_fn, x.grad
+
+    same(program)
+
+
+def test_second_order_gradients() -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+        out = (x.cumsum(1) ** 2).sum() + x.prod(1).sum() + x.prod()
+        (gx,) = t.autograd.grad(out, x, create_graph=True)
+        return gx, t.autograd.grad(gx.sum(), x)
+
+    same(program)
+
+
+@pytest.mark.parametrize("tensor", ["float32", "int64", "int32", "bool", "0-d"])
+@pytest.mark.parametrize("dtype", [None, "float64", "int64"])
+def test_cumsum_in_place_is_torchs(tensor: str, dtype: str | None) -> None:
+    def program(t: Any) -> Any:
+        x = TENSORS[tensor](t)
+        out = x.cumsum_(0, dtype=None if dtype is None else getattr(t, dtype))
+        return out is x, out, x._version
+
+    same(program)
+
+
+def test_cumsum_in_place_records_its_node() -> None:
+    def program(t: Any) -> Any:
+        a = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+        x = a * 1
+        x.cumsum_(1)
+        fn = x.grad_fn
+        (x * t.tensor([1.0, 2.0, 3.0])).sum().backward()
+        return x, x._version, fn, fn._saved_dim, a.grad
+
+    same(program)
+    same(lambda t: t.tensor([1.0], requires_grad=True).cumsum_(0))
+
+
+@pytest.mark.parametrize("values", [v for k, v in VALUES.items() if k != "no zero"])
+@pytest.mark.parametrize("dim", [None, 0, -1])
+def test_second_order_gradients_of_prod_with_zeros(values: list[float], dim: int | None) -> None:
+    """Values only: torch's zero-safe formula differs from the engine's in its intermediate
+    nodes (and so in the version of the second gradient), not in values."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor(values, requires_grad=True).reshape(2, 3)
+        out = x.prod() if dim is None else x.prod(dim).sum()
+        (gx,) = t.autograd.grad(out, x, create_graph=True)
+        (ggx,) = t.autograd.grad((gx * gx).sum(), x)
+        return gx.tolist(), ggx.tolist()
+
+    same(program)

@@ -1,0 +1,143 @@
+"""``maximum``/``minimum`` and ``clamp_min``/``clamp_max`` (and ``clamp_min_``/``clamp_max_``):
+torch's values and dtypes (NaN propagated, broadcasting), its refusals, its nodes and what they
+save, and its gradients (split equally on ties; a tensor bound gets the gradient where it won)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+FORMS: dict[str, Any] = {
+    "maximum": lambda t, x, y: t.maximum(x, y),
+    "minimum": lambda t, x, y: t.minimum(x, y),
+    "maximum method": lambda t, x, y: x.maximum(y),
+    "minimum other=": lambda t, x, y: x.minimum(other=y),
+    "clamp_min": lambda t, x, y: t.clamp_min(x, y),
+    "clamp_max": lambda t, x, y: t.clamp_max(x, y),
+    "clamp_min method": lambda t, x, y: x.clamp_min(y),
+    "clamp_max min=": lambda t, x, y: x.clamp_max(max=y),
+}
+
+OPERANDS: dict[str, Any] = {
+    "float32": lambda t: t.tensor([1.0, -2.0, float("nan"), 4.0]),
+    "float64": lambda t: t.tensor([3.0, -2.0, 0.5, 4.0], dtype=t.float64),
+    "int64": lambda t: t.tensor([5, -3, 0, 4]),
+    "int32": lambda t: t.tensor([2, 7, -1, 4], dtype=t.int32),
+    "bool": lambda t: t.tensor([True, False, True, False]),
+    "float32 0-d": lambda t: t.tensor(float("nan")),
+    "int64 column": lambda t: t.tensor([[1], [3]]),
+}
+NUMBERS: dict[str, Any] = {"int": 2, "float": 1.5, "True": True, "beyond int32": 2**40}
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("left", ["float32", "int64", "int32", "bool"])
+@pytest.mark.parametrize("right", [*OPERANDS, *NUMBERS])
+def test_values_dtypes_and_refusals_are_torchs(form: str, left: str, right: str) -> None:
+    def program(t: Any) -> Any:
+        y = OPERANDS[right](t) if right in OPERANDS else NUMBERS[right]
+        return FORMS[form](t, OPERANDS[left](t), y)
+
+    same(program)
+
+
+def test_refusals() -> None:
+    same(lambda t: t.maximum(t.tensor([1.0, 2.0]), t.tensor([1.0, 2.0, 3.0])))
+    same(lambda t: t.tensor([1.0]).maximum(), raises="TypeError")
+    same(lambda t: t.minimum(t.tensor([1.0])), raises="TypeError")
+    same(lambda t: t.tensor([1.0]).clamp_min(), raises="TypeError")
+    same(lambda t: t.clamp_max(t.tensor([1.0])), raises="TypeError")
+    same(lambda t: t.tensor([1.0]).clamp_max_("x"), raises="TypeError")
+    same(lambda t: t.clamp_min(t.tensor([1, 2]), 2**70))
+
+
+GRAD_CASES: dict[str, Any] = {
+    "maximum ties": lambda t, x, y: t.maximum(x, y),
+    "minimum ties": lambda t, x, y: t.minimum(x, y),
+    "maximum broadcast": lambda t, x, y: t.maximum(x, y[:1]),
+    "minimum broadcast row": lambda t, x, y: t.minimum(x.reshape(2, 2), y[:2]),
+    "clamp_min tensor": lambda t, x, y: x.clamp_min(y),
+    "clamp_max tensor broadcast": lambda t, x, y: x.clamp_max(y[2]),
+    "clamp_min number": lambda t, x, y: x.clamp_min(2.0),
+    "clamp_max number": lambda t, x, y: t.clamp_max(x, 2),
+}
+
+
+@pytest.mark.parametrize("case", GRAD_CASES)
+def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, 3.0, -1.0], requires_grad=True)
+        y = t.tensor([3.0, 2.0, 1.0, -1.0], requires_grad=True)
+        out = GRAD_CASES[case](t, x, y)
+        fn = out.grad_fn
+        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+        (out * t.tensor([1.0, 2.0, 3.0, 4.0]).reshape(out.shape)).sum().backward()
+        return out, fn, saved, x.grad, y.grad
+
+    same(program)
+
+
+def test_second_order_gradients() -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = t.tensor([3.0, 2.0, 1.0], requires_grad=True)
+        out = (t.maximum(x * x, y) + x.clamp_min(y) * x).sum()
+        (gx,) = t.autograd.grad(out, x, create_graph=True)
+        return gx, t.autograd.grad(gx.sum(), (x, y), allow_unused=True)
+
+    same(program)
+
+
+INPLACE: dict[str, Any] = {
+    "clamp_min_ number": lambda t, x, y: x.clamp_min_(2.0),
+    "clamp_max_ number": lambda t, x, y: t.clamp_max_(x, 2),
+    "clamp_min_ tensor": lambda t, x, y: x.clamp_min_(y),
+    "clamp_max_ tensor": lambda t, x, y: x.clamp_max_(max=y),
+}
+
+
+@pytest.mark.parametrize("form", INPLACE)
+def test_in_place_forms_are_torchs(form: str) -> None:
+    def program(t: Any) -> Any:
+        a = t.tensor([1.0, 2.0, 3.0, -1.0], requires_grad=True)
+        y = t.tensor([3.0, 2.0, 1.0, -1.0], requires_grad=True)
+        x = a * 1
+        out = INPLACE[form](t, x, y)
+        fn = out.grad_fn
+        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+        (out * t.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        return out is x, out, x._version, fn, saved, a.grad, y.grad
+
+    same(program)
+
+
+@pytest.mark.parametrize("form", INPLACE)
+@pytest.mark.parametrize("left", ["float32", "int64", "bool"])
+@pytest.mark.parametrize("right", ["float32", "int64", "int64 column", "float", "int"])
+def test_in_place_dtypes_and_refusals_are_torchs(form: str, left: str, right: str) -> None:
+    def program(t: Any) -> Any:
+        x = OPERANDS[left](t)
+        y = OPERANDS[right](t) if right in OPERANDS else NUMBERS[right]
+        return INPLACE[form](t, x, y), x._version
+
+    same(program)
+
+
+def test_in_place_refuses_a_leaf_that_requires_grad() -> None:
+    same(lambda t: t.tensor([1.0], requires_grad=True).clamp_min_(0.0))
+
+
+@pytest.mark.parametrize("case", GRAD_CASES)
+def test_gradients_at_nans_are_torchs(case: str) -> None:
+    def program(t: Any) -> Any:
+        nan = float("nan")
+        x = t.tensor([nan, 2.0, 3.0, nan], requires_grad=True)
+        y = t.tensor([3.0, nan, 1.0, nan], requires_grad=True)
+        out = GRAD_CASES[case](t, x, y)
+        out.sum().backward()
+        return out, x.grad, y.grad
+
+    same(program)
