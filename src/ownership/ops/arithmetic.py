@@ -12,7 +12,8 @@ its base, ``add``/``sub`` save nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 import numpy as np
 
@@ -157,13 +158,24 @@ def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
     return binary_operands(a, b)
 
 
+ALPHA_ONE = cast(Saved, MappingProxyType({"alpha": 1}))
+"""The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), one read-only
+mapping shared by every such node: nothing writes an add or sub node's context (they save no
+tensor), and a dict per op would be most of the bytes a chain of additions keeps."""
+
+
+def alpha_ctx(alpha: float) -> Saved:
+    """The context of an ``add``/``sub`` node: ``{"alpha": alpha}``, shared when the default."""
+    return ALPHA_ONE if alpha == 1 and type(alpha) is int else {"alpha": alpha}
+
+
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = _operands(a, b)
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
+        binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -175,7 +187,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
+        binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -245,6 +257,9 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     "Needs grad" is torch's ``should_compute_output``: the input has an edge in the graph (a
     view made under no_grad reports requires_grad but has none).
     """
+    if not isinstance(b, Tensor):
+        save_number_operand(node, a, b)
+        return
     a_needed, b_needed = binary_node(node, a, b)
     ctx = node._ctx  # an unsaved operand is shown as None: ``node.save(name, None)``, written out
     if a_needed:
@@ -258,6 +273,22 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         node.save("self", a)
     else:
         ctx["self"] = None
+
+
+def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
+    """:func:`save_binary` when ``other`` is a Python number (``x * 1.01``), its questions
+    answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
+    is saved as a wrapped number when ``self`` has an edge (test_forward_fast_paths)."""
+    node.input_shapes = shared_shapes((a._data.shape, ()))
+    node.other_number = b
+    ctx = node._ctx
+    if node.next_functions[0][0] is not None:  # ``binary_node``'s flags: (True, False)
+        node.needed = NEEDED_PAIRS[1][0]
+        node.save_number("other", b, wrapped_scalar)
+    else:
+        node.needed = NEEDED_PAIRS[0][0]
+        ctx["other"] = None
+    ctx["self"] = None
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
