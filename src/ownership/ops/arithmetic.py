@@ -242,7 +242,11 @@ def mul(a: Tensor, b: Any) -> Tensor:
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * rb, dt)
     if needs_grad_with(a, b):
-        save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
+        node = record(out, "MulBackward0", (a, b), bw_mul)
+        if isinstance(b, Tensor):
+            save_binary(node, a, b)
+        else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
+            save_number_operand(node, a, b)
     return out
 
 
@@ -257,9 +261,6 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     "Needs grad" is torch's ``should_compute_output``: the input has an edge in the graph (a
     view made under no_grad reports requires_grad but has none).
     """
-    if not isinstance(b, Tensor):
-        save_number_operand(node, a, b)
-        return
     a_needed, b_needed = binary_node(node, a, b)
     ctx = node._ctx  # an unsaved operand is shown as None: ``node.save(name, None)``, written out
     if a_needed:
@@ -278,7 +279,7 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
 def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
     """:func:`save_binary` when ``other`` is a Python number (``x * 1.01``), its questions
     answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
-    is saved as a wrapped number when ``self`` has an edge (test_forward_fast_paths)."""
+    is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
     node.input_shapes = shared_shapes((a._data.shape, ()))
     node.other_number = b
     ctx = node._ctx

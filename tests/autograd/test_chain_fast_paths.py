@@ -1,0 +1,128 @@
+"""The cheap recording of a chain of tiny ops agrees with the general path and with torch.
+
+- ``add``/``sub`` of the default ``alpha`` share one read-only context (no dict per node): the
+  same ``_saved_alpha`` as torch's, before and after backward, and as a node of any other alpha.
+- ``mul`` by a Python number saves without ``save_binary``'s questions: the node it makes is the
+  one ``save_binary`` makes, field by field, and shows torch's saved values.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import ownership
+from ownership.autograd.node import OpNode
+from ownership.autograd.saved import SavedNumber
+from ownership.ops.arithmetic import ALPHA_ONE, bw_mul, save_binary, save_number_operand
+from ownership.ops.common import record
+
+from support.differential import error_of, grad_of, same
+
+
+def alphas(t: ModuleType) -> dict[str, Any]:
+    """What add and sub nodes show of ``alpha``, for every kind of alpha, before and after
+    backward, and the gradients through them."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    w = t.tensor([1.5, 2.0, -0.5], requires_grad=True)
+    made = {
+        "add": x + w,
+        "add_number": x + 0.1,
+        "sub": x - w,
+        "sub_number": x - 0.05,
+        "add_alpha_2": t.add(x, w, alpha=2),
+        "sub_alpha_float": t.sub(x, w, alpha=1.0),
+        "add_alpha_true": t.add(x, w, alpha=True),
+        "radd": 0.1 + x,
+    }
+    out: dict[str, Any] = {}
+    for key, y in made.items():
+        node = y.grad_fn
+        alpha = node._saved_alpha
+        out[key] = (node.name(), alpha, type(alpha).__name__, "_saved_alpha" in dir(node))
+    loss = sum(y.sum() for y in made.values())
+    loss.backward()
+    for key, y in made.items():
+        out[key + "_after_backward"] = y.grad_fn._saved_alpha
+    out["grads"] = (grad_of(x), grad_of(w))
+    return out
+
+
+def test_add_and_sub_show_torchs_alpha() -> None:
+    same(alphas)
+
+
+def test_the_default_alpha_is_one_shared_read_only_context() -> None:
+    x = ownership.tensor([0.5, -1.0], requires_grad=True)
+    nodes = [(x + 0.1).grad_fn, (x - x).grad_fn, (x * 2 + x).grad_fn]
+    assert all(n._ctx is ALPHA_ONE for n in nodes)
+    other = ownership.add(x, x, alpha=2).grad_fn
+    assert other._ctx is not ALPHA_ONE and other._saved_alpha == 2
+    with pytest.raises(TypeError):
+        ALPHA_ONE["alpha"] = 2  # type: ignore[index]
+    assert dict(ALPHA_ONE) == {"alpha": 1}
+
+
+def _node_fields(node: OpNode) -> dict[str, Any]:
+    """What a binary node keeps for its backward and shows as saved (``_saved`` as the kinds
+    and numbers of what is saved)."""
+    saved = {
+        k: (type(s), s.number, s.make, s.saved_by) if type(s) is SavedNumber else type(s)
+        for k, s in (node._saved or {}).items()
+    }
+    return {
+        "ctx": list(node._ctx.items()),
+        "saved": saved,
+        "needed": node.needed,
+        "input_shapes": node.input_shapes,
+        "other_number": node.other_number,
+    }
+
+
+def number_operands() -> dict[str, tuple[Any, Any]]:
+    """``self`` with an edge and without one (a view made under no_grad reports requires_grad
+    but has no edge), by a float, an int and a bool."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    with ownership.no_grad():
+        no_edge = x[1:]
+    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge}
+    numbers = {"float": 1.01, "int": 3, "bool": True}
+    return {f"{s}-{n}": (a, b) for s, a in selfs.items() for n, b in numbers.items()}
+
+
+@pytest.mark.parametrize("case", sorted(number_operands()))
+def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
+    a, b = number_operands()[case]
+    nodes = []
+    for save in (save_binary, save_number_operand):
+        node = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
+        save(node, a, b)
+        nodes.append(node)
+    assert _node_fields(nodes[0]) == _node_fields(nodes[1])
+
+
+def number_products(t: ModuleType) -> dict[str, Any]:
+    """``x * number`` as the chain makes it: saved values, errors after a write, gradients."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    with t.no_grad():
+        no_edge = x[1:]
+    out: dict[str, Any] = {}
+    for key, y in {
+        "float": x * 1.01,
+        "int": x * 3,
+        "bool": x * True,
+        "view": no_edge * 2.0,
+    }.items():
+        node = y.grad_fn
+        out[key] = (node.name(), node._saved_self, node._saved_other, y.requires_grad)
+    y = (x * 1.01).tanh() * 0.5
+    y.sum().backward()
+    out["grad"] = grad_of(x)
+    out["freed"] = error_of(lambda: y.grad_fn._saved_other)
+    return out
+
+
+def test_a_product_by_a_number_is_torchs() -> None:
+    same(number_products)
