@@ -126,3 +126,64 @@ def number_products(t: ModuleType) -> dict[str, Any]:
 
 def test_a_product_by_a_number_is_torchs() -> None:
     same(number_products)
+
+
+def _saved_slots(saved: Any) -> dict[str, Any]:
+    """Every slot a saved tensor has set (its alias, if made, by identity of what it is over)."""
+    from ownership.autograd.saved import SavedTensor
+
+    out = {
+        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "tensor")
+    }
+    made = None if saved.tensor_parts is not None else saved.tensor  # None under hooks
+    out["tensor"] = None if made is None else id(made._data)
+    return out
+
+
+@pytest.mark.parametrize("watched", ["plain", "anomaly", "hooks"])
+def test_save_result_saves_what_save_saves(watched: str) -> None:
+    import contextlib
+
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    ctx: Any = contextlib.nullcontext()
+    if watched == "anomaly":
+        ctx = ownership.autograd.set_detect_anomaly(True, check_nan=False)
+    elif watched == "hooks":
+        ctx = ownership.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    with ctx:
+        out = x.tanh()
+        nodes = [record(out, "TanhBackward0", (x,), bw_mul) for _ in range(2)]
+        nodes[0].save("result", out, is_output=True)
+        nodes[1].save_result(out)
+    slots = [_saved_slots(n._saved["result"]) for n in nodes]
+    slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
+    assert slots[0] == slots[1]
+    assert list(nodes[0]._saved) == list(nodes[1]._saved) == ["result"]
+
+
+def saved_results(t: ModuleType) -> dict[str, Any]:
+    """What the ops that save their output show and how a write to it is refused."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    out: dict[str, Any] = {}
+    for key, y in {
+        "tanh": x.tanh(),
+        "exp": x.exp(),
+        "relu": x.relu(),
+        "sqrt": x.abs().sqrt(),
+        "reciprocal": x.reciprocal(),
+        "pow": x ** x.detach(),
+    }.items():
+        saved = y.grad_fn._saved_result
+        out[key] = (saved, saved is y, saved._version, saved.grad_fn is y.grad_fn)
+        out[key + "_storage"] = saved.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
+    y = (x * 1.01).tanh()
+    y.sum().backward(retain_graph=True)
+    out["grad"] = grad_of(x)
+    with t.no_grad():
+        y.add_(1)
+    out["written"] = error_of(lambda: y.sum().backward())
+    return out
+
+
+def test_saved_results_are_torchs() -> None:
+    same(saved_results)

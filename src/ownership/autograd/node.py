@@ -192,6 +192,16 @@ class OpNode(Node):
         else:
             self._saved[name] = saved
 
+    def save_result(self, tensor: Any) -> None:
+        """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
+        (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
+        ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
+        saved = save_tensor(tensor, True, self._name)
+        if self._saved is None:
+            self._saved = {"result": saved}
+        else:
+            self._saved["result"] = saved
+
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
         ``make(number)``, made at its first read when nothing could see it made now (see

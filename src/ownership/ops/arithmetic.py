@@ -334,7 +334,7 @@ def reciprocal(a: Tensor) -> Tensor:
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
     if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out
 
 
@@ -358,7 +358,7 @@ def power(a: Tensor, e: Any) -> Tensor:
             binary_node(node, a, e)
             node.save("self", a)
             node.save("exponent", e)
-            node.save("result", out, is_output=True)
+            node.save_result(out)
         return out
     check_integer_power(a, e)
     dt = result_dtype(a, e)
@@ -402,5 +402,5 @@ def rpow(a: Tensor, b: Any) -> Tensor:
             out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
         )
         node.save("exponent", a)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out

@@ -100,7 +100,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     if needs_grad_of(a):
         node = record(out, name, (a,), backward)
         if save == "result":
-            node.save("result", out, is_output=True)
+            node.save_result(out)
         else:
             node.save("self", a)
     return out
@@ -157,7 +157,7 @@ def relu(a: Tensor) -> Tensor:
     out = wrap(relu_values(a._data), a.dtype)
     if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out
 
 
