@@ -3,7 +3,10 @@
 - ``add``/``sub`` of the default ``alpha`` share one read-only context (no dict per node): the
   same ``_saved_alpha`` as torch's, before and after backward, and as a node of any other alpha.
 - ``mul`` by a Python number saves without ``save_binary``'s questions: the node it makes is the
-  one ``save_binary`` makes, field by field, and shows torch's saved values.
+  one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
+  torch's saved values.
+- The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
+  ``save`` saves; their nodes share one empty context.
 """
 
 from __future__ import annotations
@@ -16,8 +19,15 @@ import pytest
 import ownership
 from ownership.autograd.node import OpNode
 from ownership.autograd.saved import SavedNumber
-from ownership.ops.arithmetic import ALPHA_ONE, bw_mul, save_binary, save_number_operand
+from ownership.ops.arithmetic import (
+    ALPHA_ONE,
+    SELF_UNSAVED,
+    bw_mul,
+    save_binary,
+    save_number_operand,
+)
 from ownership.ops.common import record
+from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
 
@@ -63,6 +73,18 @@ def test_the_default_alpha_is_one_shared_read_only_context() -> None:
     with pytest.raises(TypeError):
         ALPHA_ONE["alpha"] = 2  # type: ignore[index]
     assert dict(ALPHA_ONE) == {"alpha": 1}
+
+
+def test_shared_contexts_are_read_only_and_listed() -> None:
+    x = ownership.tensor([0.5, -1.0], requires_grad=True)
+    by_number, tanh = (x * 1.01).grad_fn, x.tanh().grad_fn
+    assert by_number._ctx is SELF_UNSAVED and tanh._ctx is NO_CONTEXT
+    assert "_saved_self" in dir(by_number) and "_saved_other" in dir(by_number)
+    assert "_saved_result" in dir(tanh)
+    for shared in (SELF_UNSAVED, NO_CONTEXT):
+        with pytest.raises(TypeError):
+            shared["self"] = 1  # type: ignore[index]
+    assert (dict(SELF_UNSAVED), dict(NO_CONTEXT)) == ({"self": None}, {})
 
 
 def _node_fields(node: OpNode) -> dict[str, Any]:

@@ -14,7 +14,8 @@ import itertools
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 from ownership.autograd.anomaly_mode import warn_forward
 from ownership.autograd.saved import (
@@ -31,6 +32,14 @@ NO_EDGE: Edge = (None, 0)
 Saved = dict[str, Any]
 """What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
 Grads = tuple[Any, ...]
+
+
+def shared_context(values: dict[str, Any]) -> Saved:
+    """A node context (``_ctx``) one op gives every node it records, read-only: for an op
+    whose node's context nothing writes after recording (no ``save(name, None)``, no
+    ``save_state``), one object instead of a dict per op (a write would raise TypeError)."""
+    return cast(Saved, MappingProxyType(values))
+
 
 _seq = itertools.count()
 next_seq = _seq.__next__

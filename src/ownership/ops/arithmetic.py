@@ -12,14 +12,13 @@ its base, ``add``/``sub`` save nothing.
 
 from __future__ import annotations
 
-from types import MappingProxyType
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from ownership import dtypes, grad_mode
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import OPS, quiet
 from ownership.ops.common import (
     NEEDED_PAIRS,
@@ -158,10 +157,10 @@ def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
     return binary_operands(a, b)
 
 
-ALPHA_ONE = cast(Saved, MappingProxyType({"alpha": 1}))
-"""The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), one read-only
-mapping shared by every such node: nothing writes an add or sub node's context (they save no
-tensor), and a dict per op would be most of the bytes a chain of additions keeps."""
+ALPHA_ONE = shared_context({"alpha": 1})
+"""The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), shared by every
+such node: nothing writes an add or sub node's context (they save no tensor), and a dict per op
+would be most of the bytes a chain of additions keeps."""
 
 
 def alpha_ctx(alpha: float) -> Saved:
@@ -242,8 +241,9 @@ def mul(a: Tensor, b: Any) -> Tensor:
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * rb, dt)
     if needs_grad_with(a, b):
-        node = record(out, "MulBackward0", (a, b), bw_mul)
-        if isinstance(b, Tensor):
+        number = not isinstance(b, Tensor)
+        node = record(out, "MulBackward0", (a, b), bw_mul, SELF_UNSAVED if number else None)
+        if not number:
             save_binary(node, a, b)
         else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
             save_number_operand(node, a, b)
@@ -276,20 +276,24 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         ctx["self"] = None
 
 
+SELF_UNSAVED = shared_context({"self": None})
+"""The context of a ``mul`` node by a number: ``self`` unsaved (a number gets no gradient), the
+same for every such node (``other`` is saved)."""
+
+
 def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
     """:func:`save_binary` when ``other`` is a Python number (``x * 1.01``), its questions
     answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
     is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
     node.input_shapes = shared_shapes((a._data.shape, ()))
     node.other_number = b
-    ctx = node._ctx
     if node.next_functions[0][0] is not None:  # ``binary_node``'s flags: (True, False)
         node.needed = NEEDED_PAIRS[1][0]
+        node._ctx = SELF_UNSAVED
         node.save_number("other", b, wrapped_scalar)
     else:
         node.needed = NEEDED_PAIRS[0][0]
-        ctx["other"] = None
-    ctx["self"] = None
+        node._ctx = {"other": None, "self": None}
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
