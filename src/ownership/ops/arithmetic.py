@@ -241,11 +241,10 @@ def mul(a: Tensor, b: Any) -> Tensor:
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * rb, dt)
     if needs_grad_with(a, b):
-        number = not isinstance(b, Tensor)
-        node = record(out, "MulBackward0", (a, b), bw_mul, SELF_UNSAVED if number else None)
-        if not number:
-            save_binary(node, a, b)
+        if isinstance(b, Tensor):
+            save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
         else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
+            node = record(out, "MulBackward0", (a, b), bw_mul, SELF_UNSAVED)
             save_number_operand(node, a, b)
     return out
 
