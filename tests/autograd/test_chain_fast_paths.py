@@ -209,3 +209,26 @@ def saved_results(t: ModuleType) -> dict[str, Any]:
 
 def test_saved_results_are_torchs() -> None:
     same(saved_results)
+
+
+def copied_nodes(t: ModuleType) -> dict[str, Any]:
+    """Copying or pickling a graph node: torch refuses (a node belongs to its graph)."""
+    import copy
+    import pickle
+
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    nodes = {
+        "mul": (x * 2.0).grad_fn,
+        "add": (x + 1.0).grad_fn,
+        "tanh": x.tanh().grad_fn,
+        "accumulate": (x * 2.0).grad_fn.next_functions[0][0],
+    }
+    return {
+        f"{key}_{how.__name__}": error_of(lambda: how(node))  # noqa: B023 - called at once
+        for key, node in nodes.items()
+        for how in (copy.copy, copy.deepcopy, pickle.dumps)
+    }
+
+
+def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
+    same(copied_nodes)

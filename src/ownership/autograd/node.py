@@ -111,6 +111,11 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
+        ``pickle``): a node is part of one graph."""
+        raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
+
 
 class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors.
