@@ -14,7 +14,8 @@ import itertools
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, cast
 
 from ownership.autograd.anomaly_mode import warn_forward
 from ownership.autograd.saved import (
@@ -31,6 +32,14 @@ NO_EDGE: Edge = (None, 0)
 Saved = dict[str, Any]
 """What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
 Grads = tuple[Any, ...]
+
+
+def shared_context(values: dict[str, Any]) -> Saved:
+    """A node context (``_ctx``) one op gives every node it records, read-only: for an op
+    whose node's context nothing writes after recording (no ``save(name, None)``, no
+    ``save_state``), one object instead of a dict per op (a write would raise TypeError)."""
+    return cast(Saved, MappingProxyType(values))
+
 
 _seq = itertools.count()
 next_seq = _seq.__next__
@@ -101,6 +110,11 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
+        ``pickle``): a node is part of one graph."""
+        raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
 
 
 class OpNode(Node):
@@ -191,6 +205,16 @@ class OpNode(Node):
             self._saved = {name: saved}
         else:
             self._saved[name] = saved
+
+    def save_result(self, tensor: Any) -> None:
+        """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
+        (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
+        ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
+        saved = save_tensor(tensor, True, self._name)
+        if self._saved is None:
+            self._saved = {"result": saved}
+        else:
+            self._saved["result"] = saved
 
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor

@@ -18,7 +18,7 @@ import numpy as np
 
 from ownership import dtypes, grad_mode
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import OPS, quiet
 from ownership.ops.common import (
     NEEDED_PAIRS,
@@ -157,13 +157,24 @@ def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
     return binary_operands(a, b)
 
 
+ALPHA_ONE = shared_context({"alpha": 1})
+"""The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), shared by every
+such node: nothing writes an add or sub node's context (they save no tensor), and a dict per op
+would be most of the bytes a chain of additions keeps."""
+
+
+def alpha_ctx(alpha: float) -> Saved:
+    """The context of an ``add``/``sub`` node: ``{"alpha": alpha}``, shared when the default."""
+    return ALPHA_ONE if alpha == 1 and type(alpha) is int else {"alpha": alpha}
+
+
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = _operands(a, b)
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "AddBackward0", (a, b), bw_add, {"alpha": alpha}), a, b)
+        binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -175,7 +186,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "SubBackward0", (a, b), bw_sub, {"alpha": alpha}), a, b)
+        binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -230,7 +241,11 @@ def mul(a: Tensor, b: Any) -> Tensor:
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * rb, dt)
     if needs_grad_with(a, b):
-        save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
+        if isinstance(b, Tensor):
+            save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
+        else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
+            node = record(out, "MulBackward0", (a, b), bw_mul, SELF_UNSAVED)
+            save_number_operand(node, a, b)
     return out
 
 
@@ -258,6 +273,26 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
         node.save("self", a)
     else:
         ctx["self"] = None
+
+
+SELF_UNSAVED = shared_context({"self": None})
+"""The context of a ``mul`` node by a number: ``self`` unsaved (a number gets no gradient), the
+same for every such node (``other`` is saved)."""
+
+
+def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
+    """:func:`save_binary` when ``other`` is a Python number (``x * 1.01``), its questions
+    answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
+    is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
+    node.input_shapes = shared_shapes((a._data.shape, ()))
+    node.other_number = b
+    if node.next_functions[0][0] is not None:  # ``binary_node``'s flags: (True, False)
+        node.needed = NEEDED_PAIRS[1][0]
+        node._ctx = SELF_UNSAVED
+        node.save_number("other", b, wrapped_scalar)
+    else:
+        node.needed = NEEDED_PAIRS[0][0]
+        node._ctx = {"other": None, "self": None}
 
 
 def mul_scalar(a: Tensor, k: float) -> Tensor:
@@ -302,7 +337,7 @@ def reciprocal(a: Tensor) -> Tensor:
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
     if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out
 
 
@@ -326,7 +361,7 @@ def power(a: Tensor, e: Any) -> Tensor:
             binary_node(node, a, e)
             node.save("self", a)
             node.save("exponent", e)
-            node.save("result", out, is_output=True)
+            node.save_result(out)
         return out
     check_integer_power(a, e)
     dt = result_dtype(a, e)
@@ -370,5 +405,5 @@ def rpow(a: Tensor, b: Any) -> Tensor:
             out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
         )
         node.save("exponent", a)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out

@@ -19,7 +19,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad_of, raw, record, wrap
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
@@ -89,6 +89,10 @@ def bw_cos(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
+NO_CONTEXT = shared_context({})
+"""The context of a node of :func:`_unary`: empty (it saves a tensor, never None), shared."""
+
+
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
     dt = a.dtype
@@ -98,9 +102,9 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
         arr = arr.astype(dt.np)
     out = wrap(fn(arr), dt)
     if needs_grad_of(a):
-        node = record(out, name, (a,), backward)
+        node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":
-            node.save("result", out, is_output=True)
+            node.save_result(out)
         else:
             node.save("self", a)
     return out
@@ -157,7 +161,7 @@ def relu(a: Tensor) -> Tensor:
     out = wrap(relu_values(a._data), a.dtype)
     if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
-        node.save("result", out, is_output=True)
+        node.save_result(out)
     return out
 
 

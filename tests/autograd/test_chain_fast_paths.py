@@ -1,0 +1,234 @@
+"""The cheap recording of a chain of tiny ops agrees with the general path and with torch.
+
+- ``add``/``sub`` of the default ``alpha`` share one read-only context (no dict per node): the
+  same ``_saved_alpha`` as torch's, before and after backward, and as a node of any other alpha.
+- ``mul`` by a Python number saves without ``save_binary``'s questions: the node it makes is the
+  one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
+  torch's saved values.
+- The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
+  ``save`` saves; their nodes share one empty context.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import ownership
+from ownership.autograd.node import OpNode
+from ownership.autograd.saved import SavedNumber
+from ownership.ops.arithmetic import (
+    ALPHA_ONE,
+    SELF_UNSAVED,
+    bw_mul,
+    save_binary,
+    save_number_operand,
+)
+from ownership.ops.common import record
+from ownership.ops.unary import NO_CONTEXT
+
+from support.differential import error_of, grad_of, same
+
+
+def alphas(t: ModuleType) -> dict[str, Any]:
+    """What add and sub nodes show of ``alpha``, for every kind of alpha, before and after
+    backward, and the gradients through them."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    w = t.tensor([1.5, 2.0, -0.5], requires_grad=True)
+    made = {
+        "add": x + w,
+        "add_number": x + 0.1,
+        "sub": x - w,
+        "sub_number": x - 0.05,
+        "add_alpha_2": t.add(x, w, alpha=2),
+        "sub_alpha_float": t.sub(x, w, alpha=1.0),
+        "add_alpha_true": t.add(x, w, alpha=True),
+        "radd": 0.1 + x,
+    }
+    out: dict[str, Any] = {}
+    for key, y in made.items():
+        node = y.grad_fn
+        alpha = node._saved_alpha
+        out[key] = (node.name(), alpha, type(alpha).__name__, "_saved_alpha" in dir(node))
+    loss = sum(y.sum() for y in made.values())
+    loss.backward()
+    for key, y in made.items():
+        out[key + "_after_backward"] = y.grad_fn._saved_alpha
+    out["grads"] = (grad_of(x), grad_of(w))
+    return out
+
+
+def test_add_and_sub_show_torchs_alpha() -> None:
+    same(alphas)
+
+
+def test_the_default_alpha_is_one_shared_read_only_context() -> None:
+    x = ownership.tensor([0.5, -1.0], requires_grad=True)
+    nodes = [(x + 0.1).grad_fn, (x - x).grad_fn, (x * 2 + x).grad_fn]
+    assert all(n._ctx is ALPHA_ONE for n in nodes)
+    other = ownership.add(x, x, alpha=2).grad_fn
+    assert other._ctx is not ALPHA_ONE and other._saved_alpha == 2
+    with pytest.raises(TypeError):
+        ALPHA_ONE["alpha"] = 2  # type: ignore[index]
+    assert dict(ALPHA_ONE) == {"alpha": 1}
+
+
+def test_shared_contexts_are_read_only_and_listed() -> None:
+    x = ownership.tensor([0.5, -1.0], requires_grad=True)
+    by_number, tanh = (x * 1.01).grad_fn, x.tanh().grad_fn
+    assert by_number._ctx is SELF_UNSAVED and tanh._ctx is NO_CONTEXT
+    assert "_saved_self" in dir(by_number) and "_saved_other" in dir(by_number)
+    assert "_saved_result" in dir(tanh)
+    for shared in (SELF_UNSAVED, NO_CONTEXT):
+        with pytest.raises(TypeError):
+            shared["self"] = 1  # type: ignore[index]
+    assert (dict(SELF_UNSAVED), dict(NO_CONTEXT)) == ({"self": None}, {})
+
+
+def _node_fields(node: OpNode) -> dict[str, Any]:
+    """What a binary node keeps for its backward and shows as saved (``_saved`` as the kinds
+    and numbers of what is saved)."""
+    saved = {
+        k: (type(s), s.number, s.make, s.saved_by) if type(s) is SavedNumber else type(s)
+        for k, s in (node._saved or {}).items()
+    }
+    return {
+        "ctx": list(node._ctx.items()),
+        "saved": saved,
+        "needed": node.needed,
+        "input_shapes": node.input_shapes,
+        "other_number": node.other_number,
+    }
+
+
+def number_operands() -> dict[str, tuple[Any, Any]]:
+    """``self`` with an edge and without one (a view made under no_grad reports requires_grad
+    but has no edge), by a float, an int and a bool."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    with ownership.no_grad():
+        no_edge = x[1:]
+    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge}
+    numbers = {"float": 1.01, "int": 3, "bool": True}
+    return {f"{s}-{n}": (a, b) for s, a in selfs.items() for n, b in numbers.items()}
+
+
+@pytest.mark.parametrize("case", sorted(number_operands()))
+def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
+    a, b = number_operands()[case]
+    nodes = []
+    for save in (save_binary, save_number_operand):
+        node = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
+        save(node, a, b)
+        nodes.append(node)
+    assert _node_fields(nodes[0]) == _node_fields(nodes[1])
+
+
+def number_products(t: ModuleType) -> dict[str, Any]:
+    """``x * number`` as the chain makes it: saved values, errors after a write, gradients."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    with t.no_grad():
+        no_edge = x[1:]
+    out: dict[str, Any] = {}
+    for key, y in {
+        "float": x * 1.01,
+        "int": x * 3,
+        "bool": x * True,
+        "view": no_edge * 2.0,
+    }.items():
+        node = y.grad_fn
+        out[key] = (node.name(), node._saved_self, node._saved_other, y.requires_grad)
+    y = (x * 1.01).tanh() * 0.5
+    y.sum().backward()
+    out["grad"] = grad_of(x)
+    out["freed"] = error_of(lambda: y.grad_fn._saved_other)
+    return out
+
+
+def test_a_product_by_a_number_is_torchs() -> None:
+    same(number_products)
+
+
+def _saved_slots(saved: Any) -> dict[str, Any]:
+    """Every slot a saved tensor has set (its alias, if made, by identity of what it is over)."""
+    from ownership.autograd.saved import SavedTensor
+
+    out = {
+        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "tensor")
+    }
+    made = None if saved.tensor_parts is not None else saved.tensor  # None under hooks
+    out["tensor"] = None if made is None else id(made._data)
+    return out
+
+
+@pytest.mark.parametrize("watched", ["plain", "anomaly", "hooks"])
+def test_save_result_saves_what_save_saves(watched: str) -> None:
+    import contextlib
+
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    ctx: Any = contextlib.nullcontext()
+    if watched == "anomaly":
+        ctx = ownership.autograd.set_detect_anomaly(True, check_nan=False)
+    elif watched == "hooks":
+        ctx = ownership.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+    with ctx:
+        out = x.tanh()
+        nodes = [record(out, "TanhBackward0", (x,), bw_mul) for _ in range(2)]
+        nodes[0].save("result", out, is_output=True)
+        nodes[1].save_result(out)
+    slots = [_saved_slots(n._saved["result"]) for n in nodes]
+    slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
+    assert slots[0] == slots[1]
+    assert list(nodes[0]._saved) == list(nodes[1]._saved) == ["result"]
+
+
+def saved_results(t: ModuleType) -> dict[str, Any]:
+    """What the ops that save their output show and how a write to it is refused."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    out: dict[str, Any] = {}
+    for key, y in {
+        "tanh": x.tanh(),
+        "exp": x.exp(),
+        "relu": x.relu(),
+        "sqrt": x.abs().sqrt(),
+        "reciprocal": x.reciprocal(),
+        "pow": x ** x.detach(),
+    }.items():
+        saved = y.grad_fn._saved_result
+        out[key] = (saved, saved is y, saved._version, saved.grad_fn is y.grad_fn)
+        out[key + "_storage"] = saved.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
+    y = (x * 1.01).tanh()
+    y.sum().backward(retain_graph=True)
+    out["grad"] = grad_of(x)
+    with t.no_grad():
+        y.add_(1)
+    out["written"] = error_of(lambda: y.sum().backward())
+    return out
+
+
+def test_saved_results_are_torchs() -> None:
+    same(saved_results)
+
+
+def copied_nodes(t: ModuleType) -> dict[str, Any]:
+    """Copying or pickling a graph node: torch refuses (a node belongs to its graph)."""
+    import copy
+    import pickle
+
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    nodes = {
+        "mul": (x * 2.0).grad_fn,
+        "add": (x + 1.0).grad_fn,
+        "tanh": x.tanh().grad_fn,
+        "accumulate": (x * 2.0).grad_fn.next_functions[0][0],
+    }
+    return {
+        f"{key}_{how.__name__}": error_of(lambda: how(node))  # noqa: B023 - called at once
+        for key, node in nodes.items()
+        for how in (copy.copy, copy.deepcopy, pickle.dumps)
+    }
+
+
+def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
+    same(copied_nodes)
