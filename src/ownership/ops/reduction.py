@@ -9,6 +9,7 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import int64
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
@@ -47,7 +48,12 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    out = [layout.wrap_dim(int(d), nd) for d in ds]
+    try:
+        out = [layout.wrap_dim(int(d), nd) for d in ds]
+    except IndexError:  # a dim beyond int64 (``x.sum(d)`` passes it unparsed): torch's ValueError
+        for d in ds:
+            int64(d)
+        raise
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -8,6 +8,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.arguments import int64
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
@@ -32,7 +33,11 @@ def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tupl
     if dtype is not None and dtype is not t.dtype:
         t = ops.to(t, dtype)
     nd = t._data.ndim
-    d = layout.wrap_dim(dim, nd)
+    try:
+        d = layout.wrap_dim(dim, nd)
+    except IndexError:  # a dim beyond int64 (``F.softmax`` passes it unparsed): torch's ValueError
+        int64(dim)
+        raise
     if not t.dtype.is_floating_point and t._data.size:  # torch's kernel: last dim or not, by name
         kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
