@@ -45,6 +45,7 @@ __all__ = [
     "int64",
     "is_int",
     "is_number",
+    "no_arguments",
     "tensor_arg",
     "tp_name",
 ]
@@ -88,6 +89,12 @@ def int64(value: Any) -> int:
     if -(2**63) <= out < 2**63:
         return out
     raise ValueError("Overflow when unpacking long long")
+
+
+def no_arguments(name: str, args: tuple[Any, ...]) -> None:
+    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``), as
+    a direct call words it."""
+    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def is_number(obj: Any) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import tensor_arg
+from ownership.arguments import no_arguments, tensor_arg
 from ownership.layout import Size
 
 if TYPE_CHECKING:
@@ -84,8 +84,10 @@ class TensorViews:
         a = sig.FLATTEN.parse(args, kwargs)[1]
         return ops.flatten(self, a["start_dim"], a["end_dim"])
 
-    def t(self: Any) -> Tensor:
+    def t(self: Any, *args: Any) -> Tensor:
         """Transpose of a tensor of at most 2 dimensions (a view)."""
+        if args:
+            no_arguments("t", args)
         return ops.t(self)
 
     @property
