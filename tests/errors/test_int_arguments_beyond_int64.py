@@ -26,6 +26,12 @@ CALLS: dict[str, Any] = {
     "cumsum dim=": lambda t, x, n: x.cumsum(dim=-n - 1),
     "narrow length": lambda t, x, n: x.narrow(0, 0, n),
     "flatten": lambda t, x, n: x.flatten(n),
+    "transpose": lambda t, x, n: x.transpose(0, n),
+    "transpose first": lambda t, x, n: x.transpose(-n - 1, 1),
+    "unsqueeze": lambda t, x, n: x.unsqueeze(n),
+    "squeeze": lambda t, x, n: x.squeeze(n),
+    "select dim": lambda t, x, n: x.select(n, 0),
+    "select index": lambda t, x, n: x.select(0, n),
 }
 
 
