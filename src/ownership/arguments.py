@@ -38,7 +38,17 @@ import numpy as np
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination, tp_name
 
-__all__ = ["Param", "Parser", "Signature", "is_int", "is_number", "tensor_arg", "tp_name"]
+__all__ = [
+    "Param",
+    "Parser",
+    "Signature",
+    "int64",
+    "is_int",
+    "is_number",
+    "no_arguments",
+    "tensor_arg",
+    "tp_name",
+]
 
 
 _tensor_class: type | None = None
@@ -70,6 +80,21 @@ def is_int(obj: Any) -> bool:
         and obj._data.dtype.kind in "iu"
         and not obj.requires_grad
     )
+
+
+def int64(value: Any) -> int:
+    """An int argument read as torch reads it, a C ``long long``: beyond int64, torch's
+    ValueError (before the op sees it)."""
+    out = int(value)
+    if -(2**63) <= out < 2**63:
+        return out
+    raise ValueError("Overflow when unpacking long long")
+
+
+def no_arguments(name: str, args: tuple[Any, ...]) -> None:
+    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``), as
+    a direct call words it."""
+    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def is_number(obj: Any) -> bool:
@@ -241,6 +266,8 @@ class Signature:
                             f'pos {k + 1} with error "type must be tuple of ints,but got '
                             f'{tp_name(item)}"',
                         )
+                if not isinstance(value, tuple | list):  # one int for a list: read as an int
+                    int64(value)
                 out[p.name] = tuple(int(item) for item in items)
             elif p.type == "tuple of Tensors" and value is not None:
                 for k, item in enumerate(value):
@@ -250,7 +277,7 @@ class Signature:
                             f"{tp_name(item)}",
                         )
             elif p.type == "int" and value is not None:
-                out[p.name] = int(value)
+                out[p.name] = int64(value)
         return out
 
     @staticmethod
@@ -312,10 +339,10 @@ def _identity(value: Any) -> Any:
 
 
 def _one_int(value: Any) -> tuple[int]:
-    return (int(value),)
+    return (int64(value),)
 
 
-_CONVERTERS: dict[str, Callable[[Any], Any]] = {"int": int, "tuple of ints": _one_int}
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {"int": int64, "tuple of ints": _one_int}
 
 
 def _plan(

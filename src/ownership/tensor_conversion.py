@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 from ownership import grad_mode, op_registry
+from ownership.arguments import no_arguments
 from ownership.dtypes import dtype as DType
 
 if TYPE_CHECKING:
@@ -54,16 +55,20 @@ class TensorConversion:
         @property
         def requires_grad(self) -> builtins.bool: ...
 
-    def item(self) -> Any:
+    def item(self, *args: Any) -> Any:
         """The value of a one-element tensor as a Python number."""
+        if args:
+            no_arguments("item", args)
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return self._data.item()  # numpy's own: the one element as a Python number
 
-    def tolist(self) -> Any:
+    def tolist(self, *args: Any) -> Any:
         """Nested Python lists (a number for a 0-d tensor)."""
+        if args:
+            no_arguments("tolist", args)
         return self._data.tolist()
 
     def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:

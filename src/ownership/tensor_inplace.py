@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import tp_name
+from ownership.arguments import no_arguments, tp_name
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -54,8 +54,10 @@ class TensorInplace:
         """In place ``self **= exponent``."""
         return ops.pow_(self, sig.POW_.parse(args, kwargs)[1]["exponent"])
 
-    def zero_(self: Any) -> Tensor:
+    def zero_(self: Any, *args: Any) -> Tensor:
         """Fill with zeros in place."""
+        if args:
+            no_arguments("zero_", args)
         return ops.zero_(self)
 
     def fill_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -82,44 +84,64 @@ class TensorInplace:
 
     clip_ = clamp_
 
-    def relu_(self: Any) -> Tensor:
+    def relu_(self: Any, *args: Any) -> Tensor:
         """ReLU in place."""
+        if args:
+            no_arguments("relu_", args)
         return ops.relu_(self)
 
-    def sigmoid_(self: Any) -> Tensor:
+    def sigmoid_(self: Any, *args: Any) -> Tensor:
         """Sigmoid in place (saves the new value)."""
+        if args:
+            no_arguments("sigmoid_", args)
         return ops.sigmoid_(self)
 
-    def exp_(self: Any) -> Tensor:
+    def exp_(self: Any, *args: Any) -> Tensor:
         """Exponential in place (saves the new value)."""
+        if args:
+            no_arguments("exp_", args)
         return ops.exp_(self)
 
-    def tanh_(self: Any) -> Tensor:
+    def tanh_(self: Any, *args: Any) -> Tensor:
         """Tanh in place (saves the new value)."""
+        if args:
+            no_arguments("tanh_", args)
         return ops.tanh_(self)
 
-    def sin_(self: Any) -> Tensor:
+    def sin_(self: Any, *args: Any) -> Tensor:
         """Sine in place (saves the value before the write)."""
+        if args:
+            no_arguments("sin_", args)
         return ops.sin_(self)
 
-    def cos_(self: Any) -> Tensor:
+    def cos_(self: Any, *args: Any) -> Tensor:
         """Cosine in place (saves the value before the write)."""
+        if args:
+            no_arguments("cos_", args)
         return ops.cos_(self)
 
-    def neg_(self: Any) -> Tensor:
+    def neg_(self: Any, *args: Any) -> Tensor:
         """Negate in place."""
+        if args:
+            no_arguments("neg_", args)
         return ops.neg_(self)
 
-    def abs_(self: Any) -> Tensor:
+    def abs_(self: Any, *args: Any) -> Tensor:
         """Absolute value in place (saves the value before the write)."""
+        if args:
+            no_arguments("abs_", args)
         return ops.abs_(self)
 
-    def sqrt_(self: Any) -> Tensor:
+    def sqrt_(self: Any, *args: Any) -> Tensor:
         """Square root in place (saves the new value)."""
+        if args:
+            no_arguments("sqrt_", args)
         return ops.sqrt_(self)
 
-    def log_(self: Any) -> Tensor:
+    def log_(self: Any, *args: Any) -> Tensor:
         """Natural log in place (saves the value before the write)."""
+        if args:
+            no_arguments("log_", args)
         return ops.log_(self)
 
     def normal_(
@@ -135,8 +157,10 @@ class TensorInplace:
         return ops.uniform_(self, a, b, generator=generator)
 
     # ------------------------------------------------------------------ in-place view ops
-    def t_(self: Any) -> Tensor:
+    def t_(self: Any, *args: Any) -> Tensor:
         """Transpose in place: new geometry, version + 1 (``TBackward1``)."""
+        if args:
+            no_arguments("t_", args)
         return ops.t_(self)
 
     def transpose_(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes, op_registry
 from ownership import signatures as sig
-from ownership.arguments import Parser, tensor_arg
+from ownership.arguments import Parser, no_arguments, tensor_arg
 from ownership.dtypes import dtype as DType
 from ownership.tensor_math import TensorMath
 
@@ -91,54 +91,78 @@ class TensorMethods(TensorMath):
         """``self ** exponent``."""
         return ops.pow(self, sig.POW.parse(args, kwargs)[1]["exponent"])
 
-    def neg(self: Any) -> Tensor:
+    def neg(self: Any, *args: Any) -> Tensor:
         """``-self``."""
+        if args:
+            no_arguments("neg", args)
         return ops.neg(self)
 
-    def exp(self: Any) -> Tensor:
+    def exp(self: Any, *args: Any) -> Tensor:
         """Elementwise exponential (saves its result)."""
+        if args:
+            no_arguments("exp", args)
         return ops.exp(self)
 
-    def log(self: Any) -> Tensor:
+    def log(self: Any, *args: Any) -> Tensor:
         """Elementwise natural log (saves its input)."""
+        if args:
+            no_arguments("log", args)
         return ops.log(self)
 
-    def sqrt(self: Any) -> Tensor:
+    def sqrt(self: Any, *args: Any) -> Tensor:
         """Elementwise square root (saves its result)."""
+        if args:
+            no_arguments("sqrt", args)
         return ops.sqrt(self)
 
-    def abs(self: Any) -> Tensor:
+    def abs(self: Any, *args: Any) -> Tensor:
         """Elementwise absolute value (saves its input)."""
+        if args:
+            no_arguments("abs", args)
         return ops.abs(self)
 
     absolute = abs
 
-    def sign(self: Any) -> Tensor:
+    def sign(self: Any, *args: Any) -> Tensor:
         """Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."""
+        if args:
+            no_arguments("sign", args)
         return ops.sign(self)
 
-    def reciprocal(self: Any) -> Tensor:
+    def reciprocal(self: Any, *args: Any) -> Tensor:
         """Elementwise ``1 / self`` (saves its result); integers give the default float dtype."""
+        if args:
+            no_arguments("reciprocal", args)
         return ops.reciprocal(self)
 
-    def sigmoid(self: Any) -> Tensor:
+    def sigmoid(self: Any, *args: Any) -> Tensor:
         """Elementwise logistic function (saves its result)."""
+        if args:
+            no_arguments("sigmoid", args)
         return ops.sigmoid(self)
 
-    def tanh(self: Any) -> Tensor:
+    def tanh(self: Any, *args: Any) -> Tensor:
         """Elementwise tanh (saves its result)."""
+        if args:
+            no_arguments("tanh", args)
         return ops.tanh(self)
 
-    def sin(self: Any) -> Tensor:
+    def sin(self: Any, *args: Any) -> Tensor:
         """Elementwise sine (saves its input)."""
+        if args:
+            no_arguments("sin", args)
         return ops.sin(self)
 
-    def cos(self: Any) -> Tensor:
+    def cos(self: Any, *args: Any) -> Tensor:
         """Elementwise cosine (saves its input)."""
+        if args:
+            no_arguments("cos", args)
         return ops.cos(self)
 
-    def relu(self: Any) -> Tensor:
+    def relu(self: Any, *args: Any) -> Tensor:
         """Elementwise max(x, 0) (saves its result)."""
+        if args:
+            no_arguments("relu", args)
         return ops.relu(self)
 
     def masked_fill(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -292,20 +316,28 @@ class TensorMethods(TensorMath):
         """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
         return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
 
-    def logical_not(self: Any) -> Tensor:
+    def logical_not(self: Any, *args: Any) -> Tensor:
         """Elementwise ``not`` as a bool tensor (``x == 0``, any dtype)."""
+        if args:
+            no_arguments("logical_not", args)
         return ops.logical_not(self)
 
-    def isnan(self: Any) -> Tensor:
+    def isnan(self: Any, *args: Any) -> Tensor:
         """Where the elements are NaN, as a bool tensor (never recorded)."""
+        if args:
+            no_arguments("isnan", args)
         return ops.isnan(self)
 
-    def isinf(self: Any) -> Tensor:
+    def isinf(self: Any, *args: Any) -> Tensor:
         """Where the elements are ``inf`` or ``-inf``, as a bool tensor."""
+        if args:
+            no_arguments("isinf", args)
         return ops.isinf(self)
 
-    def isfinite(self: Any) -> Tensor:
+    def isfinite(self: Any, *args: Any) -> Tensor:
         """Where the elements are neither NaN nor infinite, as a bool tensor."""
+        if args:
+            no_arguments("isfinite", args)
         return ops.isfinite(self)
 
     def equal(self, other: Tensor) -> builtins.bool:

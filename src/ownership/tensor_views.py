@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import tensor_arg
+from ownership.arguments import int64, no_arguments, tensor_arg
 from ownership.layout import Size
 
 if TYPE_CHECKING:
@@ -45,6 +45,13 @@ def _int_args(args: tuple[Any, ...], kwargs: dict[str, Any], n: builtins.int) ->
         if type(item) is not builtins.int:
             return False
     return True
+
+
+def _refuse_beyond_int64(args: tuple[Any, ...]) -> None:
+    """The parser's ValueError for an int beyond int64, which the unparsed path (``x.t(d)``)
+    meets only as an index error of its own: torch refuses the int first."""
+    for item in args:
+        int64(item)
 
 
 class TensorViews:
@@ -84,8 +91,10 @@ class TensorViews:
         a = sig.FLATTEN.parse(args, kwargs)[1]
         return ops.flatten(self, a["start_dim"], a["end_dim"])
 
-    def t(self: Any) -> Tensor:
+    def t(self: Any, *args: Any) -> Tensor:
         """Transpose of a tensor of at most 2 dimensions (a view)."""
+        if args:
+            no_arguments("t", args)
         return ops.t(self)
 
     @property
@@ -101,7 +110,11 @@ class TensorViews:
     def transpose(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Two dimensions swapped (a view): ``transpose(dim0, dim1)``."""
         if _int_args(args, kwargs, 2):
-            return ops.transpose(self, args[0], args[1])
+            try:
+                return ops.transpose(self, args[0], args[1])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
         a = sig.TRANSPOSE.parse(args, kwargs)[1]
         return ops.transpose(self, a["dim0"], a["dim1"])
 
@@ -127,7 +140,11 @@ class TensorViews:
     def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
         if _int_args(args, kwargs, 1):
-            return ops.unsqueeze(self, args[0])
+            try:
+                return ops.unsqueeze(self, args[0])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
         return ops.unsqueeze(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
 
     def squeeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -135,7 +152,11 @@ class TensorViews:
         if _int_args(args, kwargs, 0):
             return ops.squeeze(self, None)
         if _int_args(args, kwargs, 1):
-            return ops.squeeze(self, args[0])
+            try:
+                return ops.squeeze(self, args[0])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
         return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
     def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -146,7 +167,11 @@ class TensorViews:
     def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
         if _int_args(args, kwargs, 2):
-            return ops.select(self, args[0], args[1])
+            try:
+                return ops.select(self, args[0], args[1])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
         a = sig.SELECT.parse(args, kwargs)[1]
         return ops.select(self, a["dim"], a["index"])
 

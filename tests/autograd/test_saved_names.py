@@ -143,3 +143,42 @@ def test_saved_dict_is_exactly_torchs_saved_names() -> None:
             assert sorted(o_fn.unpack_all()) == saved(t_fn), f"{key}: {o_fn.name()}"
             checked += 1
     assert checked > len(theirs)
+
+
+def test_dir_lists_no_name_torch_does_not_list() -> None:
+    """``dir(grad_fn)`` lists torch's ``_saved_*`` names and no engine-private one (``_saved``,
+    ``_ctx``, ``_seq``): every underscore name it lists, torch lists too, on every node of each
+    graph, leaves' ``AccumulateGrad`` included."""
+    import torch
+
+    import ownership
+
+    def private(fn: Any) -> list[str]:
+        return sorted(a for a in dir(fn) if a[0] == "_" and a[:2] != "__")
+
+    def pairs(theirs: Any, ours: Any) -> Any:
+        yield theirs, ours
+        for (t_fn, _), (o_fn, _) in zip(theirs.next_functions, ours.next_functions, strict=True):
+            if t_fn is not None:
+                yield from pairs(t_fn, o_fn)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = {**ops(torch), **more_ops(torch)}
+        ours = {**ops(ownership), **more_ops(ownership)}
+    checked = 0
+    for key, y in theirs.items():
+        for t_fn, o_fn in pairs(y.grad_fn, ours[key].grad_fn):
+            assert set(private(o_fn)) <= set(private(t_fn)), f"{key}: {o_fn.name()}"
+            checked += 1
+    assert checked > len(theirs)
+
+
+def test_names_starting_with_saved_are_torchs() -> None:
+    def program(t: ModuleType) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            made = {**ops(t), **more_ops(t)}
+        return {k: [a for a in dir(y.grad_fn) if a.startswith("_saved")] for k, y in made.items()}
+
+    same(program)

@@ -111,6 +111,10 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
+    def __dir__(self) -> list[str]:
+        """What torch lists: no engine-private name (``_ctx``, ``_saved``, ``_seq``, ...)."""
+        return sorted(n for n in super().__dir__() if n[0] != "_" or n[:2] == "__")
+
     def __reduce_ex__(self, protocol: Any) -> Any:
         """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
         ``pickle``): a node is part of one graph."""
@@ -272,6 +276,7 @@ class OpNode(Node):
         raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
 
     def __dir__(self) -> list[str]:
+        """The node's public names and torch's ``_saved_<name>`` of each saved value."""
         names = set(super().__dir__())
         names.update("_saved_" + k for k in self._ctx)
         names.update("_saved_" + k for k in self._saved or self._freed_keys or ())

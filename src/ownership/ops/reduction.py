@@ -9,11 +9,13 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import int64
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.scans import check_differentiable
 
 
 class _ValuesIndices(NamedTuple):
@@ -46,7 +48,12 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    out = [layout.wrap_dim(int(d), nd) for d in ds]
+    try:
+        out = [layout.wrap_dim(int(d), nd) for d in ds]
+    except IndexError:  # a dim beyond int64 (``x.sum(d)`` passes it unparsed): torch's ValueError
+        for d in ds:
+            int64(d)
+        raise
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -124,6 +131,7 @@ def sum_of(
         axes = dims if t._data.ndim else None
         out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
     if needs_grad(t):
+        check_differentiable(t, dt)  # after the sum, as torch's ``set_history``
         if dims is None:
             record(out, "SumBackward0", (t,), _bw_sum_all, {"self_sym_sizes": shape})
         else:
@@ -138,9 +146,10 @@ def mean(
     """Mean (``MeanBackward0`` whole, ``MeanBackward1`` over dims); floating dtypes only."""
     dt = dtype or t.dtype
     if not dt.is_floating_point:
+        which = "Input" if dtype is None else "Optional"  # torch names the dtype it read
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {dt.short}"
+            f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
+            f"or complex dtype. Got: {dt.short}"
         )
     dims = _dims(t, dim)
     shape = tuple(t._data.shape)

@@ -6,9 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, layout
+from ownership import layout
 from ownership._tensor import Tensor
+from ownership.arguments import int64
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad_of, record, wrap
 
@@ -23,23 +25,29 @@ def _bw_log_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (log_softmax_backward_data(g[0], s["result"], s["dim"]),)
 
 
-def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tuple[Any, int, Any]:
+def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tuple[Tensor, int]:
+    """``t`` in ``dtype`` (torch converts first: ``ToCopyBackward0``) and ``dim`` wrapped; torch's
+    kernel refuses a non-empty tensor of a dtype that is not floating."""
     if dim is None:
         raise TypeError(f"{name}() missing required argument 'dim'")
+    if dtype is not None and dtype is not t.dtype:
+        t = ops.to(t, dtype)
     nd = t._data.ndim
-    d = layout.wrap_dim(dim, nd)
-    dt = dtype or t.dtype
-    if not dt.is_floating_point:
-        if dtype is None and t._data.size:  # torch's kernel: last dim or not, by name
-            kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
-            raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
-        dt = t.dtype if dtype is None else dtypes.get_default_dtype()
-    return t._data.astype(dt.np, copy=False), d, dt
+    try:
+        d = layout.wrap_dim(dim, nd)
+    except IndexError:  # a dim beyond int64 (``F.softmax`` passes it unparsed): torch's ValueError
+        int64(dim)
+        raise
+    if not t.dtype.is_floating_point and t._data.size:  # torch's kernel: last dim or not, by name
+        kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
+    return t, d
 
 
 def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """exp(x - max) / sum (``SoftmaxBackward0``)."""
-    x, d, dt = _prep(t, dim, dtype)
+    t, d = _prep(t, dim, dtype)
+    x, dt = t._data, t.dtype
     if x.ndim == 0:  # one element: 1, or nan for nan and inf (exp(x - x) / exp(x - x))
         e = np.exp(x - x)
         out_arr = e / e
@@ -57,7 +65,8 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
 
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """x - max - log(sum(exp(x - max))) (``LogSoftmaxBackward0``)."""
-    x, d, dt = _prep(t, dim, dtype, "log_softmax")
+    t, d = _prep(t, dim, dtype, "log_softmax")
+    x, dt = t._data, t.dtype
     if x.ndim == 0:  # one element: 0, or nan for nan and inf
         out_arr = (x - x) - np.log(np.exp(x - x))
     elif x.size == 0:
