@@ -37,7 +37,7 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
-from ownership.ops.inplace import _snapshot
+from ownership.ops.inplace import snapshot
 from ownership.ops.python_numbers import operand_in
 from ownership.ops.unary import clamp_dtype
 
@@ -174,7 +174,7 @@ def _clamp_bound_(lower: bool) -> Callable[[Tensor, Any], Tensor]:
 
         def save(node: OpNode) -> None:
             inputs_needed(node)
-            node.save("self", _snapshot(a))
+            node.save("self", snapshot(a))
             if tensor_bound:
                 node.save(key, bound)
 

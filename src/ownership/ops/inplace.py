@@ -34,7 +34,7 @@ from ownership.ops.creation import to_numpy
 from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
 
-def _snapshot(t: Tensor) -> Tensor:
+def snapshot(t: Tensor) -> Tensor:
     """The value before an in-place write, as torch saves it: ``self.clone()`` (``CloneBackward0``)."""
     return OPS["clone"](t)  # type: ignore[no-any-return]
 
@@ -138,7 +138,7 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
     def save(node: OpNode) -> None:
         ar.save_binary(node, a, b)
         if node._saved is not None and "self" in node._saved:
-            node.save("self", _snapshot(a))  # the value before the write
+            node.save("self", snapshot(a))  # the value before the write
 
     return save
 
@@ -190,7 +190,7 @@ def div_(a: Tensor, b: Any) -> Tensor:
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
         if ar.binary_node(node, a, b)[1]:
-            node.save("self", _snapshot(a))
+            node.save("self", snapshot(a))
         else:
             node._ctx["self"] = None
 
@@ -216,7 +216,7 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
 
     def save(node: OpNode) -> None:
-        node.save("self", _snapshot(a))
+        node.save("self", snapshot(a))
 
     return run_inplace(
         a,
@@ -239,7 +239,7 @@ def _unary_inplace(
 
     def op(a: Tensor) -> Tensor:
         def save(node: OpNode) -> None:
-            node.save("self", _snapshot(a))
+            node.save("self", snapshot(a))
 
         out_dtype = a.dtype
         if float_only and not a.dtype.is_floating_point:
@@ -285,7 +285,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         return out
 
     def save(node: OpNode) -> None:
-        node.save("self", _snapshot(a))
+        node.save("self", snapshot(a))
 
     return run_inplace(
         a,

@@ -39,7 +39,7 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
-from ownership.ops.inplace import _snapshot
+from ownership.ops.inplace import snapshot
 from ownership.ops.python_numbers import operand_in
 
 MODES = (None, "trunc", "floor")
@@ -110,14 +110,19 @@ def floor_divide(a: Tensor, b: Any) -> Tensor:
     return out
 
 
-def rfloordiv(a: Tensor, b: Any) -> Tensor:
-    """``b // a`` for a number ``b`` (one edge, to ``a``)."""
+def _reflected(a: Tensor, b: Any, kernel: str, backward: Any) -> Tensor:
+    """``b <kernel> a`` for a number ``b``: torch's ``NotImplemented`` node, one edge (to ``a``)."""
     b = operand(b)
     dt = result_dtype(a, b)
-    out = wrap(_values(operand_in(b, dt), a._data, "div_floor", dt), dt)
+    out = wrap(_values(operand_in(b, dt), a._data, kernel, dt), dt)
     if needs_grad(a):
-        record(out, NOT_IMPLEMENTED, (a,), _NO_FLOOR_DIVIDE)
+        record(out, NOT_IMPLEMENTED, (a,), backward)
     return out
+
+
+def rfloordiv(a: Tensor, b: Any) -> Tensor:
+    """``b // a`` for a number ``b`` (one edge, to ``a``)."""
+    return _reflected(a, b, "div_floor", _NO_FLOOR_DIVIDE)
 
 
 def _bw_remainder(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -159,12 +164,7 @@ def remainder(a: Tensor, b: Any) -> Tensor:
 
 def rremainder(a: Tensor, b: Any) -> Tensor:
     """``b % a`` for a number ``b`` (torch's ``NotImplemented`` node, one edge)."""
-    b = operand(b)
-    dt = result_dtype(a, b)
-    out = wrap(_values(operand_in(b, dt), a._data, "remainder", dt), dt)
-    if needs_grad(a):
-        record(out, NOT_IMPLEMENTED, (a,), _NO_REMAINDER)
-    return out
+    return _reflected(a, b, "remainder", _NO_REMAINDER)
 
 
 def _bw_div_rounded(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -269,7 +269,7 @@ def remainder_(a: Tensor, b: Any) -> Tensor:
     def save(node: OpNode, b: Any) -> None:
         if isinstance(b, Tensor):
             _, other_needed = binary_node(node, a, b)
-            node.save("self", _snapshot(a) if other_needed else None)
+            node.save("self", snapshot(a) if other_needed else None)
             node.save("other", b if other_needed else None)
         else:
             inputs_needed(node)
@@ -287,7 +287,7 @@ def div_rounded_(a: Tensor, b: Any, rounding_mode: Any) -> Tensor:
 
     def save(node: OpNode, b: Any) -> None:
         other_needed = node.next_functions[1][0] is not None
-        _save_div(node, a, b, _snapshot(a) if other_needed else a)
+        _save_div(node, a, b, snapshot(a) if other_needed else a)
 
     ctx = {"rounding_mode": rounding_mode}
     return _inplace(a, b, kernel, "DivBackward2", _bw_div_rounded, ctx, save, number_edge=True)
