@@ -116,6 +116,15 @@ def more_ops(t: ModuleType) -> dict[str, Any]:
     }
 
 
+def node_pairs(theirs: Any, ours: Any, *, ops_only: bool = False) -> Any:
+    """torch's and the engine's nodes of one graph, in pairs, walking both by ``next_functions``
+    (``ops_only``: not below a node that is no op's, such as an accumulator)."""
+    yield theirs, ours
+    for (t_fn, _), (o_fn, _) in zip(theirs.next_functions, ours.next_functions, strict=True):
+        if t_fn is not None and (not ops_only or hasattr(o_fn, "unpack_all")):
+            yield from node_pairs(t_fn, o_fn, ops_only=ops_only)
+
+
 def test_saved_dict_is_exactly_torchs_saved_names() -> None:
     """What a backward reads by name (``unpack_all``) is what torch shows as ``_saved_*``, on
     every node of each graph: what only the backward needs is in the node's slots."""
@@ -126,19 +135,13 @@ def test_saved_dict_is_exactly_torchs_saved_names() -> None:
     def saved(fn: Any) -> list[str]:
         return sorted(a.removeprefix("_saved_") for a in dir(fn) if a.startswith("_saved_"))
 
-    def pairs(theirs: Any, ours: Any) -> Any:
-        yield theirs, ours
-        for (t_fn, _), (o_fn, _) in zip(theirs.next_functions, ours.next_functions, strict=True):
-            if t_fn is not None and hasattr(o_fn, "unpack_all"):
-                yield from pairs(t_fn, o_fn)
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = {**ops(torch), **more_ops(torch)}
         ours = {**ops(ownership), **more_ops(ownership)}
     checked = 0
     for key, y in theirs.items():
-        for t_fn, o_fn in pairs(y.grad_fn, ours[key].grad_fn):
+        for t_fn, o_fn in node_pairs(y.grad_fn, ours[key].grad_fn, ops_only=True):
             assert o_fn.name() == t_fn.name(), key
             assert sorted(o_fn.unpack_all()) == saved(t_fn), f"{key}: {o_fn.name()}"
             checked += 1
@@ -156,19 +159,13 @@ def test_dir_lists_no_name_torch_does_not_list() -> None:
     def private(fn: Any) -> list[str]:
         return sorted(a for a in dir(fn) if a[0] == "_" and a[:2] != "__")
 
-    def pairs(theirs: Any, ours: Any) -> Any:
-        yield theirs, ours
-        for (t_fn, _), (o_fn, _) in zip(theirs.next_functions, ours.next_functions, strict=True):
-            if t_fn is not None:
-                yield from pairs(t_fn, o_fn)
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = {**ops(torch), **more_ops(torch)}
         ours = {**ops(ownership), **more_ops(ownership)}
     checked = 0
     for key, y in theirs.items():
-        for t_fn, o_fn in pairs(y.grad_fn, ours[key].grad_fn):
+        for t_fn, o_fn in node_pairs(y.grad_fn, ours[key].grad_fn):
             assert set(private(o_fn)) <= set(private(t_fn)), f"{key}: {o_fn.name()}"
             checked += 1
     assert checked > len(theirs)
