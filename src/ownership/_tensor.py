@@ -661,7 +661,9 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
 
     def __repr__(self) -> str:
         d = self.dtype
-        default = d is dtypes.get_default_dtype() or d is dtypes.int64 or d is dtypes.bool_
+        # torch's rule: int64 and bool go unnamed only where an element shows them
+        shown = self._data.size != 0 and (d is dtypes.int64 or d is dtypes.bool_)
+        default = d is dtypes.get_default_dtype() or shown
         grad: str | None
         try:
             fn = self.grad_fn

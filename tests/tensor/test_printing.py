@@ -18,6 +18,13 @@ CASES = [
     lambda t: t.tensor([1, 2]),
     lambda t: t.zeros(0),
     lambda t: t.zeros(0, 3),
+    # an empty tensor shows every dtype but the default float one (no element shows it)
+    lambda t: t.tensor([], dtype=t.int64),
+    lambda t: t.zeros(0, 3, dtype=t.int64),
+    lambda t: t.tensor([], dtype=t.bool),
+    lambda t: t.tensor([], dtype=t.int32),
+    lambda t: t.zeros(0, dtype=t.float64),
+    lambda t: t.zeros(0, requires_grad=True),
     lambda t: t.tensor([1.5, -2.25]),
     lambda t: t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 2,
     lambda t: t.zeros(2, 3, dtype=t.float64),
