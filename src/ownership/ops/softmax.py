@@ -66,6 +66,12 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """x - max - log(sum(exp(x - max))) (``LogSoftmaxBackward0``)."""
     t, d = _prep(t, dim, dtype, "log_softmax")
+    return log_softmax_along(t, d)
+
+
+def log_softmax_along(t: Tensor, d: int) -> Tensor:
+    """:func:`log_softmax` of ``t`` over ``d`` once its arguments are checked: ``t`` of its
+    result dtype, ``d`` a wrapped dim of it, floating unless empty (what ``_prep`` ensures)."""
     x, dt = t._data, t.dtype
     if x.ndim == 0:  # one element: 0, or nan for nan and inf
         out_arr = (x - x) - np.log(np.exp(x - x))
