@@ -138,3 +138,36 @@ def test_cross_entropy_of_class_rows_equals_the_general_path_bit_for_bit(
     for f, s in zip(fast, slow, strict=True):
         assert f.dtype == s.dtype and f.shape == s.shape
         assert f.tobytes() == s.tobytes()
+
+
+MATRICES = [
+    lambda t: t.ones(3, 2),
+    lambda t: t.ones(2, 3).t(),
+    lambda t: t.ones(6, 2)[::2],
+    lambda t: t.ones(4, 4)[1:3, ::2],
+    lambda t: t.ones(1, 2).expand(3, 2),
+    lambda t: t.ones(0, 2),
+    lambda t: t.ones(4, 2)[4:],
+]
+
+
+@pytest.mark.parametrize("make", MATRICES)
+def test_mm_saves_each_operands_strides_as_torch(make: Any) -> None:
+    def program(t: Any) -> Any:
+        m = make(t).detach().requires_grad_()
+        other = t.ones(m.shape[1], 2, requires_grad=True)
+        left, right = m.mm(other), t.ones(2, m.shape[0], requires_grad=True).mm(m)
+        return [
+            (f._saved_self_sym_strides, f._saved_mat2_sym_strides, f._saved_self_sym_sizes)
+            for f in (left.grad_fn, right.grad_fn)
+        ] + [m.stride()]
+
+    same(program)
+
+
+@pytest.mark.parametrize("make", MATRICES)
+def test_matrix_strides_equal_the_stride_method(make: Any) -> None:
+    from ownership.ops.linalg import matrix_strides
+
+    m = make(ownership)
+    assert matrix_strides(m, m._data) == m.stride()
