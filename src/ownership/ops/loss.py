@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd import graph
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar, wrapped_scalar
@@ -89,7 +89,7 @@ def _picked_loss(
     x = input._data
     n = xx.shape[0]
     extra = xx.shape[2:]
-    rows = None if extra else np.arange(n)
+    rows = None if extra else row_numbers(n)
     picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
     losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(safe.size if valid is None else valid.sum())
@@ -106,16 +106,41 @@ def _picked_loss(
         targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, rows)
         targets.weight = total_weight
         node = record(
-            out,
-            "NllLossBackward0",
-            (input,),
-            targets.backward,
-            {"reduction": red, "ignore_index": ignore_index, "weight": None},
+            out, "NllLossBackward0", (input,), targets.backward, _nll_context(red, ignore_index)
         )
         node.save("self", input)
         node.save("target", target)
         save_total_weight(node, x.dtype.type(total_weight))
     return out
+
+
+_ROWS: dict[int, NDArray[Any]] = {}
+
+
+def row_numbers(n: int) -> NDArray[Any]:
+    """``np.arange(n)``, read-only, one array per ``n`` shared by every nll_loss that picks its
+    targets by row (a training loop asks one or two sizes; at most 64 are kept)."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        rows = np.arange(n)
+        rows.flags.writeable = False
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        _ROWS[n] = rows
+    return rows
+
+
+_DEFAULT_CONTEXTS = {
+    red: shared_context({"reduction": red, "ignore_index": -100, "weight": None})
+    for red in _REDUCTIONS.values()
+}
+
+
+def _nll_context(red: int, ignore_index: int) -> Saved:
+    """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it)."""
+    if ignore_index == -100 and type(ignore_index) is int:
+        return _DEFAULT_CONTEXTS[red]
+    return {"reduction": red, "ignore_index": ignore_index, "weight": None}
 
 
 class _Targets:
