@@ -138,7 +138,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
-        ctx = {
+        ctx: Saved = {
             "self_sym_sizes": ad.shape,
             "self_sym_strides": matrix_strides(a, ad),
             "mat2_sym_sizes": bd.shape,
