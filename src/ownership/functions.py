@@ -330,6 +330,9 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     return t.chunk(chunks, dim)
 
 
+diagonal = _method("diagonal", "(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)")
+
+
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``t.narrow(dim, start, length)``."""
     _input("narrow", t)
