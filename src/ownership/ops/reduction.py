@@ -39,7 +39,9 @@ class ReturnMin(ReturnMax):
     __slots__ = ()
 
 
-def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+def dims_of(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+    """The dims a reduction over ``dim`` reduces (None: no ``dim`` given), wrapped, checked and
+    in order; an empty list of dims means all of them (torch's rule and errors)."""
     if dim is None:
         return None
     nd = t._data.ndim
@@ -60,7 +62,7 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     return tuple(sorted(out))
 
 
-def _saved_dims(dim: Any) -> tuple[int, ...]:
+def saved_dims(dim: Any) -> tuple[int, ...]:
     """The ``dim`` of a reduction over dims as its node shows it: as given (``as_saved``)."""
     return tuple(as_saved(int(d)) for d in (dim if isinstance(dim, tuple | list) else (dim,)))
 
@@ -137,7 +139,7 @@ def sum_of(
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
     dt = _sum_dtype(t, dtype)
-    dims = _dims(t, dim)
+    dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
         out = _total(t, dt)
@@ -149,7 +151,7 @@ def sum_of(
         if dims is None:
             record(out, "SumBackward0", (t,), _bw_sum_all, {"self_sym_sizes": shape})
         else:
-            ctx = {"dim": _saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape}
+            ctx = {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape}
             record(out, "SumBackward1", (t,), _bw_sum_dims, ctx)
     return out
 
@@ -165,7 +167,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    dims = _dims(t, dim)
+    dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
@@ -181,7 +183,7 @@ def mean(
             record(out, "MeanBackward0", (t,), _bw_mean_all, ctx)
         else:
             ctx = {
-                "dim": _saved_dims(dim),
+                "dim": saved_dims(dim),
                 "keepdim": keepdim,
                 "self_sym_sizes": shape,
                 "self_sym_numel": t._data.size,
