@@ -57,6 +57,7 @@ from ownership.functions import (
     cos,
     cos_,
     detach,
+    diagonal,
     div,
     dot,
     eq,
@@ -120,6 +121,8 @@ from ownership.functions import (
     transpose,
     unbind,
     unsqueeze,
+    var,
+    var_mean,
     where,
     zero_,
 )
@@ -156,7 +159,7 @@ from ownership.ops.creation import (
 )
 from ownership.ops.joining import cat, stack
 from ownership.ops.nn_ops import addmm
-from ownership.ops.statistics import norm, var, var_mean
+from ownership.ops.statistics import norm
 from ownership.random import (
     Generator,
     initial_seed,
@@ -182,8 +185,6 @@ stack = quiet(stack)
 tensor = quiet(tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
-var = quiet(var)
-var_mean = quiet(var_mean)
 
 clip = clamp
 
@@ -226,6 +227,7 @@ __all__ = [
     "cos_",
     "cumsum",
     "detach",
+    "diagonal",
     "div",
     "dot",
     "double",
