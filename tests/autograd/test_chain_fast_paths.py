@@ -6,7 +6,8 @@
   one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
   torch's saved values.
 - The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
-  ``save`` saves; their nodes share one empty context.
+  ``save`` saves (a ``SavedOutput`` while nothing watches saves, every field the general
+  ``SavedTensor``'s); their nodes share one empty context.
 """
 
 from __future__ import annotations
@@ -177,6 +178,8 @@ def test_save_result_saves_what_save_saves(watched: str) -> None:
         nodes = [record(out, "TanhBackward0", (x,), bw_mul) for _ in range(2)]
         nodes[0].save("result", out, is_output=True)
         nodes[1].save_result(out)
+    kinds = [type(n._saved["result"]).__name__ for n in nodes]
+    assert kinds == ["SavedTensor", "SavedOutput" if watched == "plain" else "SavedTensor"]
     slots = [_saved_slots(n._saved["result"]) for n in nodes]
     slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
     assert slots[0] == slots[1]

@@ -156,6 +156,23 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     return saved
 
 
+def save_output(tensor: Any, saved_by: str) -> SavedTensor:
+    """``save_tensor(tensor, True, saved_by)`` for an op's own fresh output (``tanh``,
+    ``exp``): while nothing watches saves, a :class:`SavedOutput`, which holds only what differs
+    between two saved outputs (its other fields are the constants every saved output has);
+    else the general answer."""
+    if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES or tensor._output_nr:
+        return save_tensor(tensor, True, saved_by)
+    counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
+    if counter is not None and counter.inference:
+        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+    saved = _new(SavedOutput)
+    saved.saved_by = saved_by
+    saved.version = counter.value if counter is not None else 0
+    saved.tensor_parts = tensor._alias_parts()
+    return saved
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -318,3 +335,17 @@ class SavedTensor:
                 self.tensor_parts = None
                 return tensor
         raise AttributeError(f"'SavedTensor' object has no attribute '{name}'")
+
+
+class SavedOutput(SavedTensor):
+    """A fresh output an op saved while nothing watched saves (:func:`save_output`): what
+    ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
+    (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
+    name, the version and the alias's parts are set per saved output (written once each, read
+    as the general constructor's: test_chain_fast_paths compares every field)."""
+
+    __slots__ = ()
+    packed = hook_fn = hook_acc = weak_fn = trace = None
+    names_owner = was_leaf = False
+    is_output = True
+    output_nr = 0

@@ -34,6 +34,7 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
+from ownership.ops.float_operands import float_operand
 from ownership.ops.python_numbers import int_in, int_parameter, scaled
 
 
@@ -171,7 +172,10 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = _operands(a, b)
-    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
         binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -183,7 +187,10 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = _operands(a, b)
-    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
         binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -239,7 +246,7 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
 def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = _operands(a, b)
-    out = wrap(a._data * rb, dt)
+    out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
