@@ -22,8 +22,8 @@ from ownership.autograd.saved import (
     FREED_MESSAGE,
     SavedNumber,
     SavedTensor,
-    save_tensor,
     save_output,
+    save_tensor,
     saved_number,
 )
 
