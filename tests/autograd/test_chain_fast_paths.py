@@ -235,3 +235,38 @@ def copied_nodes(t: ModuleType) -> dict[str, Any]:
 
 def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
     same(copied_nodes)
+
+
+def shared_numbers(t: ModuleType) -> list[Any]:
+    """Two products by one number (whose nodes share their saved values in the engine): each
+    node's ``_saved_other`` is its own tensor, a write to one refuses only that node's backward,
+    and the other's gradient flows."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    first, second = x * 2.5, x * 2.5
+    mine, theirs = first.grad_fn._saved_other, second.grad_fn._saved_other
+    out: list[Any] = [mine, mine is first.grad_fn._saved_other, mine is theirs]
+    mine.add_(1)
+    out += [mine, theirs, second.grad_fn._saved_other, mine._version, theirs._version]
+    out.append(error_of(lambda: first.sum().backward()))
+    second.sum().backward()
+    out += [grad_of(x), error_of(lambda: second.grad_fn._saved_other)]
+    return out
+
+
+def test_products_by_one_number_each_show_their_own_saved_number() -> None:
+    same(shared_numbers)
+
+
+def test_products_by_one_number_share_their_saved_values_until_one_is_read() -> None:
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    nodes = [(x * 1.01).grad_fn for _ in range(3)] + [(x * 1).grad_fn, (x * 0.0).grad_fn]
+    assert nodes[0]._saved is nodes[1]._saved is nodes[2]._saved
+    for other in nodes[3:]:  # another number (1 == 1.01 is False; 1 == 1.0 but of another type)
+        assert other._saved is not nodes[0]._saved
+    shared = nodes[0]._saved
+    with pytest.raises(TypeError):
+        shared["other"] = None  # type: ignore[index]
+    tensor = nodes[0]._saved_other
+    assert nodes[0]._saved is not shared and nodes[1]._saved is shared
+    assert nodes[0]._saved["other"].tensor is tensor and shared["other"].shared
+    assert shared["other"]._saved is None  # the shared one never keeps a tensor

@@ -296,7 +296,7 @@ def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
     if node.next_functions[0][0] is not None:  # ``binary_node``'s flags: (True, False)
         node.needed = NEEDED_PAIRS[1][0]
         node._ctx = SELF_UNSAVED
-        node.save_number("other", b, wrapped_scalar)
+        node.save_only_number("other", b, wrapped_scalar)
     else:
         node.needed = NEEDED_PAIRS[0][0]
         node._ctx = {"other": None, "self": None}
