@@ -28,6 +28,7 @@ from ownership.ops.arithmetic import (
     save_number_operand,
 )
 from ownership.ops.common import record
+from ownership.ops.number_nodes import record_number
 from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
@@ -118,12 +119,11 @@ def number_operands() -> dict[str, tuple[Any, Any]]:
 @pytest.mark.parametrize("case", sorted(number_operands()))
 def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
     a, b = number_operands()[case]
-    nodes = []
-    for save in (save_binary, save_number_operand):
-        node = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
-        save(node, a, b)
-        nodes.append(node)
-    assert _node_fields(nodes[0]) == _node_fields(nodes[1])
+    general = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
+    save_binary(general, a, b)
+    fast = record_number(ownership.ones(a.shape), "MulBackward0", a, b, bw_mul, SELF_UNSAVED)
+    save_number_operand(fast, b)
+    assert _node_fields(general) == _node_fields(fast)
 
 
 def number_products(t: ModuleType) -> dict[str, Any]:
@@ -270,3 +270,27 @@ def test_products_by_one_number_share_their_saved_values_until_one_is_read() -> 
     assert nodes[0]._saved is not shared and nodes[1]._saved is shared
     assert nodes[0]._saved["other"].tensor is tensor and shared["other"].shared
     assert shared["other"]._saved is None  # the shared one never keeps a tensor
+
+
+def _every_slot(node: OpNode) -> dict[str, Any]:
+    """Every slot of a node but its sequence number (unset slots left out)."""
+    from ownership.autograd.node import Node
+
+    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
+    return {n: getattr(node, n) for n in names if hasattr(node, n)}
+
+
+@pytest.mark.parametrize("name", ["AddBackward0", "SubBackward0", "MulBackward0"])
+@pytest.mark.parametrize("case", sorted(number_operands()))
+def test_record_number_makes_the_node_record_and_binary_node_make(case: str, name: str) -> None:
+    from ownership.ops.arithmetic import ALPHA_ONE, binary_node
+
+    a, b = number_operands()[case]
+    general_out, fast_out = ownership.ones(a.shape), ownership.ones(a.shape)
+    general = record(general_out, name, (a, b), bw_mul, ALPHA_ONE)
+    binary_node(general, a, b)
+    fast = record_number(fast_out, name, a, b, bw_mul, ALPHA_ONE)
+    assert _every_slot(general) == _every_slot(fast)
+    assert fast._seq == general._seq + 1
+    for out, node in ((general_out, general), (fast_out, fast)):
+        assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)
