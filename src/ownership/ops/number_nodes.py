@@ -17,6 +17,25 @@ from ownership.ops.common import NEEDED_PAIRS, shared_dtypes, shared_shapes
 _new = object.__new__
 _NO_GRADIENT = NEEDED_PAIRS[0][0]
 _SELF_NEEDED = NEEDED_PAIRS[1][0]
+_DTYPES: dict[Any, tuple[Any, ...]] = {}
+"""A node's ``input_dtypes`` by the tensor's dtype: ``shared_dtypes((dtype, None))``, looked up
+without making the pair (a handful of dtypes)."""
+_SHAPES: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+"""A node's ``input_shapes`` by the tensor's shape: ``shared_shapes((shape, ()))``, looked up
+without making the pair (the first few thousand shapes; any later one is asked each time)."""
+_SHAPES_KEPT = 4096
+
+
+def _dtypes_of(dt: Any) -> tuple[Any, ...]:
+    dts = _DTYPES[dt] = shared_dtypes((dt, None))
+    return dts
+
+
+def _shapes_of(shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    shapes = shared_shapes((shape, ()))
+    if len(_SHAPES) < _SHAPES_KEPT:
+        _SHAPES[shape] = shapes
+    return shapes
 
 
 def record_number(
@@ -33,14 +52,16 @@ def record_number(
     node._seq = next_seq()
     node._retained = None
     node._pre_hooks = None
-    node.input_dtypes = shared_dtypes((a.dtype, None))
+    dt = a.dtype
+    node.input_dtypes = _DTYPES.get(dt) or _dtypes_of(dt)
     node._name = name
     node._backward = backward
     node._ctx = ctx
     node._saved = None
     node._freed_keys = None
     node._state_keys = ()
-    node.input_shapes = shared_shapes((a._data.shape, ()))
+    shape = a._data.shape
+    node.input_shapes = _SHAPES.get(shape) or _shapes_of(shape)
     node.other_number = b
     node.needed = _NO_GRADIENT if edge[0] is None else _SELF_NEEDED
     out._history = node  # ``_grad_fn``, written through its slot (one attribute lookup less)
