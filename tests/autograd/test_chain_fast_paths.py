@@ -6,7 +6,8 @@
   one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
   torch's saved values.
 - The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
-  ``save`` saves; their nodes share one empty context.
+  ``save`` saves (a ``SavedOutput`` while nothing watches saves, every field the general
+  ``SavedTensor``'s); their nodes share one empty context.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ownership.ops.arithmetic import (
     save_number_operand,
 )
 from ownership.ops.common import record
+from ownership.ops.number_nodes import record_number
 from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
@@ -117,12 +119,11 @@ def number_operands() -> dict[str, tuple[Any, Any]]:
 @pytest.mark.parametrize("case", sorted(number_operands()))
 def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
     a, b = number_operands()[case]
-    nodes = []
-    for save in (save_binary, save_number_operand):
-        node = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
-        save(node, a, b)
-        nodes.append(node)
-    assert _node_fields(nodes[0]) == _node_fields(nodes[1])
+    general = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
+    save_binary(general, a, b)
+    fast = record_number(ownership.ones(a.shape), "MulBackward0", a, b, bw_mul, SELF_UNSAVED)
+    save_number_operand(fast, b)
+    assert _node_fields(general) == _node_fields(fast)
 
 
 def number_products(t: ModuleType) -> dict[str, Any]:
@@ -177,6 +178,8 @@ def test_save_result_saves_what_save_saves(watched: str) -> None:
         nodes = [record(out, "TanhBackward0", (x,), bw_mul) for _ in range(2)]
         nodes[0].save("result", out, is_output=True)
         nodes[1].save_result(out)
+    kinds = [type(n._saved["result"]).__name__ for n in nodes]
+    assert kinds == ["SavedTensor", "SavedOutput" if watched == "plain" else "SavedTensor"]
     slots = [_saved_slots(n._saved["result"]) for n in nodes]
     slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
     assert slots[0] == slots[1]
@@ -232,3 +235,62 @@ def copied_nodes(t: ModuleType) -> dict[str, Any]:
 
 def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
     same(copied_nodes)
+
+
+def shared_numbers(t: ModuleType) -> list[Any]:
+    """Two products by one number (whose nodes share their saved values in the engine): each
+    node's ``_saved_other`` is its own tensor, a write to one refuses only that node's backward,
+    and the other's gradient flows."""
+    x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    first, second = x * 2.5, x * 2.5
+    mine, theirs = first.grad_fn._saved_other, second.grad_fn._saved_other
+    out: list[Any] = [mine, mine is first.grad_fn._saved_other, mine is theirs]
+    mine.add_(1)
+    out += [mine, theirs, second.grad_fn._saved_other, mine._version, theirs._version]
+    out.append(error_of(lambda: first.sum().backward()))
+    second.sum().backward()
+    out += [grad_of(x), error_of(lambda: second.grad_fn._saved_other)]
+    return out
+
+
+def test_products_by_one_number_each_show_their_own_saved_number() -> None:
+    same(shared_numbers)
+
+
+def test_products_by_one_number_share_their_saved_values_until_one_is_read() -> None:
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    nodes = [(x * 1.01).grad_fn for _ in range(3)] + [(x * 1).grad_fn, (x * 0.0).grad_fn]
+    assert nodes[0]._saved is nodes[1]._saved is nodes[2]._saved
+    for other in nodes[3:]:  # another number (1 == 1.01 is False; 1 == 1.0 but of another type)
+        assert other._saved is not nodes[0]._saved
+    shared = nodes[0]._saved
+    with pytest.raises(TypeError):
+        shared["other"] = None  # type: ignore[index]
+    tensor = nodes[0]._saved_other
+    assert nodes[0]._saved is not shared and nodes[1]._saved is shared
+    assert nodes[0]._saved["other"].tensor is tensor and shared["other"].shared
+    assert shared["other"]._saved is None  # the shared one never keeps a tensor
+
+
+def _every_slot(node: OpNode) -> dict[str, Any]:
+    """Every slot of a node but its sequence number (unset slots left out)."""
+    from ownership.autograd.node import Node
+
+    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
+    return {n: getattr(node, n) for n in names if hasattr(node, n)}
+
+
+@pytest.mark.parametrize("name", ["AddBackward0", "SubBackward0", "MulBackward0"])
+@pytest.mark.parametrize("case", sorted(number_operands()))
+def test_record_number_makes_the_node_record_and_binary_node_make(case: str, name: str) -> None:
+    from ownership.ops.arithmetic import ALPHA_ONE, binary_node
+
+    a, b = number_operands()[case]
+    general_out, fast_out = ownership.ones(a.shape), ownership.ones(a.shape)
+    general = record(general_out, name, (a, b), bw_mul, ALPHA_ONE)
+    binary_node(general, a, b)
+    fast = record_number(fast_out, name, a, b, bw_mul, ALPHA_ONE)
+    assert _every_slot(general) == _every_slot(fast)
+    assert fast._seq == general._seq + 1
+    for out, node in ((general_out, general), (fast_out, fast)):
+        assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)

@@ -22,8 +22,10 @@ from ownership.autograd.saved import (
     FREED_MESSAGE,
     SavedNumber,
     SavedTensor,
+    save_output,
     save_tensor,
     saved_number,
+    shared_saves,
 )
 
 Edge = tuple["Node | None", int]
@@ -214,7 +216,7 @@ class OpNode(Node):
         """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
         (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
         ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
-        saved = save_tensor(tensor, True, self._name)
+        saved = save_output(tensor, self._name)
         if self._saved is None:
             self._saved = {"result": saved}
         else:
@@ -229,6 +231,13 @@ class OpNode(Node):
             self._saved = {name: saved_number(number, make, self._name)}
         else:
             saved[name] = saved_number(number, make, self._name)
+
+    def save_only_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
+        """:meth:`save_number` for a node that saves nothing else (``x * 1.01``): its saved
+        values are one read-only object shared by every node saving this number
+        (:func:`~ownership.autograd.saved.shared_saves`), none made per node."""
+        shared = shared_saves(name, number, make, self._name)
+        self._saved = cast("dict[str, SavedTensor | SavedNumber]", shared)  # read-only: see above
 
     def name(self) -> str:
         return self._name
@@ -267,7 +276,11 @@ class OpNode(Node):
             key = attr[7:]
             saved = object.__getattribute__(self, "_saved")
             if saved is not None and key in saved:
-                return saved[key].unpack(self)
+                value = saved[key]
+                if type(value) is SavedNumber and value.shared:  # this node's own from now on
+                    value = value.own()
+                    self._saved = {**saved, key: value}
+                return value.unpack(self)
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
             freed = object.__getattribute__(self, "_freed_keys")

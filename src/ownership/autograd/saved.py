@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ownership import grad_mode, observers
@@ -73,29 +75,37 @@ class SavedNumber:
     :meth:`value_for_backward`).
     """
 
-    __slots__ = ("_saved", "make", "number", "saved_by")
+    __slots__ = ("_saved", "make", "number", "saved_by", "shared")
     trace = None  # saved lazily only outside anomaly mode: no forward stack to name
     number: Any
     make: Any
     saved_by: str
     _saved: SavedTensor | None  # the 0-d tensor, once made
+    shared: bool  # one object for every node saving this number alone (:func:`shared_saves`)
 
     def __init__(self, number: Any, make: Any, saved_by: str) -> None:
         self.number = number
         self.make = make
         self.saved_by = saved_by
         self._saved = None
+        self.shared = False
 
     def saved(self) -> SavedTensor:
         """The saved 0-d tensor, made now if nobody read it yet (no hook, no observer, no
-        trace: as it would have been saved when the op ran)."""
+        trace: as it would have been saved when the op ran). A shared one keeps none: its node
+        reads it through its own copy (:meth:`own`)."""
         if self._saved is None:
             with inference_mode(False):  # a normal tensor, as when the op ran, even if read in one
                 tensor = self.make(self.number)
-            self._saved = SavedTensor(
-                tensor, saved_by=self.saved_by, wrapped_number=True, quiet=True
-            )
+            made = SavedTensor(tensor, saved_by=self.saved_by, wrapped_number=True, quiet=True)
+            if self.shared:
+                return made
+            self._saved = made
         return self._saved
+
+    def own(self) -> SavedNumber:
+        """A node's own copy of this saved number, not yet made a tensor (see ``shared``)."""
+        return lazy_number(self.number, self.make, self.saved_by)
 
     @property
     def tensor(self) -> Any:
@@ -118,14 +128,46 @@ def saved_number(number: Any, make: Any, saved_by: str) -> SavedNumber | SavedTe
     saved now, as any saved tensor (saved-tensor hooks never see it)."""
     if observers.SAVES or anomaly_mode._state.enabled:
         return SavedTensor(make(number), saved_by=saved_by, wrapped_number=True)
-    # ``SavedNumber(number, make, saved_by)`` without the constructor's call: one per op that
-    # saves a number (test_recording_fast_paths checks that the two make the same object)
+    return lazy_number(number, make, saved_by)
+
+
+def lazy_number(number: Any, make: Any, saved_by: str) -> SavedNumber:
+    """``SavedNumber(number, make, saved_by)`` without the constructor's call: one per op that
+    saves a number (test_recording_fast_paths checks that the two make the same object)."""
     saved = _new(SavedNumber)
     saved.number = number
     saved.make = make
     saved.saved_by = saved_by
     saved._saved = None
+    saved.shared = False
     return saved
+
+
+_SHARED: dict[tuple[Any, ...], Mapping[str, SavedNumber | SavedTensor]] = {}
+_SHARED_KEPT = 1024  # distinct (name, number, maker, node) kept at most; then start over
+
+
+def shared_saves(
+    name: str, number: Any, make: Any, saved_by: str
+) -> Mapping[str, SavedNumber | SavedTensor]:
+    """The saved values ``{name: SavedNumber(number, make, saved_by)}`` of a node that saves this
+    Python number and nothing else (``x * 1.01``), read-only and one object for every such node
+    while nothing watches saves (else, or for a zero or a NaN, which a dict key cannot tell
+    apart, its own dict, :func:`saved_number`'s). The saved number is lazy and never made a
+    tensor in place: a node that reads its 0-d tensor takes its own copy first
+    (``OpNode.__getattr__``), so what one node shows is never another's."""
+    if observers.SAVES or anomaly_mode._state.enabled or not number or number != number:
+        return {name: saved_number(number, make, saved_by)}
+    key = (name, type(number), number, make, saved_by)
+    saves = _SHARED.get(key)
+    if saves is None:
+        one = lazy_number(number, make, saved_by)
+        one.shared = True
+        saves = MappingProxyType({name: one})
+        if len(_SHARED) >= _SHARED_KEPT:
+            _SHARED.clear()
+        _SHARED[key] = saves
+    return saves
 
 
 def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
@@ -153,6 +195,23 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     else:
         saved.tensor = tensor
         saved.tensor_parts = None
+    return saved
+
+
+def save_output(tensor: Any, saved_by: str) -> SavedTensor:
+    """``save_tensor(tensor, True, saved_by)`` for an op's own fresh output (``tanh``,
+    ``exp``): while nothing watches saves, a :class:`SavedOutput`, which holds only what differs
+    between two saved outputs (its other fields are the constants every saved output has);
+    else the general answer."""
+    if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES or tensor._output_nr:
+        return save_tensor(tensor, True, saved_by)
+    counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
+    if counter is not None and counter.inference:
+        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+    saved = _new(SavedOutput)
+    saved.saved_by = saved_by
+    saved.version = counter.value if counter is not None else 0
+    saved.tensor_parts = tensor._alias_parts()
     return saved
 
 
@@ -318,3 +377,17 @@ class SavedTensor:
                 self.tensor_parts = None
                 return tensor
         raise AttributeError(f"'SavedTensor' object has no attribute '{name}'")
+
+
+class SavedOutput(SavedTensor):
+    """A fresh output an op saved while nothing watched saves (:func:`save_output`): what
+    ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
+    (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
+    name, the version and the alias's parts are set per saved output (written once each, read
+    as the general constructor's: test_chain_fast_paths compares every field)."""
+
+    __slots__ = ()
+    packed = hook_fn = hook_acc = weak_fn = trace = None
+    names_owner = was_leaf = False
+    is_output = True
+    output_nr = 0

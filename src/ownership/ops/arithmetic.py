@@ -34,6 +34,8 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
+from ownership.ops.float_operands import float_operand
+from ownership.ops.number_nodes import record_number
 from ownership.ops.python_numbers import int_in, int_parameter, scaled
 
 
@@ -171,10 +173,16 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b, rb, dt = _operands(a, b)
-    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
+        if isinstance(b, Tensor):
+            binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
+        else:  # ``x + 0.1``: the same node, without the questions of two tensors
+            record_number(out, "AddBackward0", a, b, bw_add, alpha_ctx(alpha))
     return out
 
 
@@ -183,10 +191,16 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = _operands(a, b)
-    scaled_b = rb if alpha == 1 and type(alpha) is int else scaled(rb, alpha, dt, negated=True)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
     if needs_grad_with(a, b):
-        binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
+        if isinstance(b, Tensor):
+            binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
+        else:  # ``x - 0.1``: the same node, without the questions of two tensors
+            record_number(out, "SubBackward0", a, b, bw_sub, alpha_ctx(alpha))
     return out
 
 
@@ -239,13 +253,12 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
 def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = _operands(a, b)
-    out = wrap(a._data * rb, dt)
+    out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
         else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
-            node = record(out, "MulBackward0", (a, b), bw_mul, SELF_UNSAVED)
-            save_number_operand(node, a, b)
+            save_number_operand(record_number(out, "MulBackward0", a, b, bw_mul, SELF_UNSAVED), b)
     return out
 
 
@@ -280,18 +293,14 @@ SELF_UNSAVED = shared_context({"self": None})
 same for every such node (``other`` is saved)."""
 
 
-def save_number_operand(node: Any, a: Tensor, b: Any) -> None:
-    """:func:`save_binary` when ``other`` is a Python number (``x * 1.01``), its questions
+def save_number_operand(node: Any, b: Any) -> None:
+    """:func:`save_binary` for the node of a product by the Python number ``b`` made by
+    :func:`~ownership.ops.number_nodes.record_number` (context ``SELF_UNSAVED``), its questions
     answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
     is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
-    node.input_shapes = shared_shapes((a._data.shape, ()))
-    node.other_number = b
-    if node.next_functions[0][0] is not None:  # ``binary_node``'s flags: (True, False)
-        node.needed = NEEDED_PAIRS[1][0]
-        node._ctx = SELF_UNSAVED
-        node.save_number("other", b, wrapped_scalar)
+    if node.needed[0]:
+        node.save_only_number("other", b, wrapped_scalar)
     else:
-        node.needed = NEEDED_PAIRS[0][0]
         node._ctx = {"other": None, "self": None}
 
 

@@ -148,6 +148,12 @@ _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
 }
 
 
+def shared_dtypes(dts: tuple[DType | None, ...]) -> tuple[DType | None, ...]:
+    """The input dtypes of a node, as one tuple shared by every node of them (two inputs of
+    the common dtypes or None; any other tuple is kept as given)."""
+    return _SHARED.get(dts, dts)
+
+
 def _edges_and_dtypes(
     inputs: Sequence[Any],
 ) -> tuple[tuple[tuple[Any, int], ...], tuple[DType | None, ...]]:
