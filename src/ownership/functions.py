@@ -259,6 +259,22 @@ clamp_ = _method(
     "(Tensor input, Tensor min = None, Tensor max = None)",
     "(Tensor input, Number min = None, Number max = None)",
 )
+sort = _method(
+    "sort",
+    "(Tensor input, *, bool? stable, int dim = -1, bool descending = False, "
+    "tuple of Tensors out = None)",
+    "(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)",
+)
+argsort = _method(
+    "argsort",
+    "(Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None)",
+    "(Tensor input, int dim = -1, bool descending = False)",
+)
+topk = _method(
+    "topk",
+    "(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
+    "tuple of Tensors out = None)",
+)
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",

@@ -83,6 +83,17 @@ CLAMP_ = Parser(
 )
 MASKED_FILL = Parser("masked_fill", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
 MASKED_FILL_ = Parser("masked_fill_", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
+SORT = Parser(
+    "sort",
+    "(*, bool? stable, int dim = -1, bool descending = False)",
+    "(int dim = -1, bool descending = False)",
+)
+ARGSORT = Parser(
+    "argsort",
+    "(*, bool stable, int dim = -1, bool descending = False)",
+    "(int dim = -1, bool descending = False)",
+)
+TOPK = Parser("topk", "(int k, int dim = -1, bool largest = True, bool sorted = True)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")

@@ -87,6 +87,7 @@ from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.statistics import norm, threshold, var, var_mean
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -144,6 +145,7 @@ __all__ = [
     "any",
     "argmax",
     "argmin",
+    "argsort",
     "as_strided_",
     "bitwise_and",
     "bitwise_and_",
@@ -241,6 +243,7 @@ __all__ = [
     "sin_",
     "slice",
     "softmax",
+    "sort",
     "split",
     "sqrt",
     "sqrt_",
@@ -257,6 +260,7 @@ __all__ = [
     "tensor",
     "threshold",
     "to",
+    "topk",
     "transpose",
     "transpose_",
     "unbind",

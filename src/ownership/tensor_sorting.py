@@ -1,0 +1,43 @@
+"""The Tensor methods that order elements: ``sort``, ``argsort`` and ``topk``.
+
+Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+forwards to its op in :mod:`ownership.ops.sorting` through :data:`ops`;
+:class:`~ownership.tensor_methods.TensorMethods` inherits them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ownership import op_registry
+from ownership import signatures as sig
+
+if TYPE_CHECKING:
+    from ownership.op_table import OpTable
+
+# the tensor type is left open here: this base class of Tensor is not imported by its module
+ops: OpTable[Any] = op_registry.ops
+
+__all__ = ["TensorSorting"]
+
+
+class TensorSorting:
+    """``sort``, ``argsort``, ``topk``."""
+
+    def sort(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``(values, indices)`` ordered along ``dim``:
+        ``sort(dim=-1, descending=False)`` or ``sort(*, stable, dim=-1, descending=False)``."""
+        overload, a = sig.SORT.parse(args, kwargs)
+        stable = a["stable"] if overload == 0 else False
+        return ops.sort(self, a["dim"], a["descending"], stable)
+
+    def argsort(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The indices of ``sort``: ``argsort(dim=-1, descending=False, *, stable=False)``."""
+        a = sig.ARGSORT.parse(args, kwargs)[1]
+        return ops.argsort(self, a["dim"], a["descending"], a.get("stable", False))
+
+    def topk(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The ``k`` largest (or smallest) along ``dim`` with their indices:
+        ``topk(k, dim=-1, largest=True, sorted=True)``."""
+        a = sig.TOPK.parse(args, kwargs)[1]
+        return ops.topk(self, a["k"], a["dim"], a["largest"], a["sorted"])
