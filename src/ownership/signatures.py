@@ -94,6 +94,7 @@ ARGSORT = Parser(
     "(int dim = -1, bool descending = False)",
 )
 TOPK = Parser("topk", "(int k, int dim = -1, bool largest = True, bool sorted = True)")
+REPEAT = Parser("repeat", "(tuple of ints repeats)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")

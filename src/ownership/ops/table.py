@@ -85,6 +85,7 @@ from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
+from ownership.ops.repetition import repeat
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
@@ -229,6 +230,7 @@ __all__ = [
     "relu_",
     "remainder",
     "remainder_",
+    "repeat",
     "reshape",
     "rfloordiv",
     "rpow",

@@ -1,7 +1,8 @@
-"""The Tensor methods that order elements: ``sort``, ``argsort`` and ``topk``.
+"""The Tensor methods of torch's comparison ops beyond the operators: ``sort``, ``argsort``,
+``topk``, ``isclose`` and ``allclose``.
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
-forwards to its op in :mod:`ownership.ops.sorting` through :data:`ops`;
+forwards to its op (:mod:`ownership.ops.sorting`, :mod:`ownership.ops.closeness`) through :data:`ops`;
 :class:`~ownership.tensor_methods.TensorMethods` inherits them.
 """
 
@@ -18,10 +19,10 @@ if TYPE_CHECKING:
 # the tensor type is left open here: this base class of Tensor is not imported by its module
 ops: OpTable[Any] = op_registry.ops
 
-__all__ = ["TensorSorting"]
+__all__ = ["TensorComparison"]
 
 
-class TensorSorting:
+class TensorComparison:
     """``sort``, ``argsort``, ``topk``."""
 
     def sort(self: Any, *args: Any, **kwargs: Any) -> Any:
