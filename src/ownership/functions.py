@@ -275,6 +275,16 @@ topk = _method(
     "(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
     "tuple of Tensors out = None)",
 )
+square = _unary("square")
+square_ = _method("square_", "(Tensor input)")
+nan_to_num = _method(
+    "nan_to_num",
+    "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None, *, "
+    "Tensor out = None)",
+)
+nan_to_num_ = _method(
+    "nan_to_num_", "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
+)
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",

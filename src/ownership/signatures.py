@@ -94,6 +94,10 @@ ARGSORT = Parser(
     "(int dim = -1, bool descending = False)",
 )
 TOPK = Parser("topk", "(int k, int dim = -1, bool largest = True, bool sorted = True)")
+NAN_TO_NUM = Parser("nan_to_num", "(float? nan = None, float? posinf = None, float? neginf = None)")
+NAN_TO_NUM_ = Parser(
+    "nan_to_num_", "(float? nan = None, float? posinf = None, float? neginf = None)"
+)
 REPEAT = Parser("repeat", "(tuple of ints repeats)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {

@@ -1,5 +1,6 @@
 """The Tensor methods of torch's numeric ops added with their ops in one module each: ``repeat``
-(:mod:`ownership.ops.repetition`).
+(:mod:`ownership.ops.repetition`), ``square`` (torch's ``pow(self, 2)``), ``nan_to_num``
+(:mod:`ownership.ops.nonfinite`).
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
+from ownership.arguments import no_arguments
 
 if TYPE_CHECKING:
     from ownership.op_table import OpTable
@@ -23,8 +25,30 @@ __all__ = ["TensorNumerics"]
 
 
 class TensorNumerics:
-    """``repeat``."""
+    """``repeat``, ``square``, ``nan_to_num``."""
 
     def repeat(self: Any, *args: Any, **kwargs: Any) -> Any:
         """The tensor tiled along each dim, a new tensor: ``repeat(*repeats)``."""
         return ops.repeat(self, sig.REPEAT.parse(args, kwargs)[1]["repeats"])
+
+    def square(self: Any, *args: Any) -> Any:
+        """Elementwise ``self ** 2``: torch's ``pow(self, 2)`` (``PowBackward0``, exponent 2)."""
+        if args:
+            no_arguments("square", args)
+        return ops.pow(self, 2)
+
+    def square_(self: Any, *args: Any) -> Any:
+        """``square`` in place: ``pow_(2)``."""
+        if args:
+            no_arguments("square_", args)
+        return ops.pow_(self, 2)
+
+    def nan_to_num(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """NaN, +inf and -inf replaced: ``nan_to_num(nan=0.0, posinf=None, neginf=None)``."""
+        a = sig.NAN_TO_NUM.parse(args, kwargs)[1]
+        return ops.nan_to_num(self, a["nan"], a["posinf"], a["neginf"])
+
+    def nan_to_num_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``nan_to_num`` in place."""
+        a = sig.NAN_TO_NUM_.parse(args, kwargs)[1]
+        return ops.nan_to_num_(self, a["nan"], a["posinf"], a["neginf"])

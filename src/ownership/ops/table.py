@@ -78,6 +78,7 @@ from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nn_ops import addmm
+from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
@@ -213,6 +214,8 @@ __all__ = [
     "mul",
     "mul_",
     "mv",
+    "nan_to_num",
+    "nan_to_num_",
     "narrow",
     "ne",
     "neg",
