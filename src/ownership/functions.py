@@ -275,6 +275,9 @@ topk = _method(
     "(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
     "tuple of Tensors out = None)",
 )
+_CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
+isclose = _method("isclose", f"(Tensor input, Tensor other, {_CLOSE})")
+allclose = _method("allclose", f"(Tensor input, Tensor other, {_CLOSE})")
 square = _unary("square")
 square_ = _method("square_", "(Tensor input)")
 nan_to_num = _method(
@@ -384,14 +387,6 @@ def detach(x: Tensor) -> Tensor:
     """``x.detach()``."""
     _input("detach", x)
     return x.detach()
-
-
-def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
-    """Whether all elements are close (torch's errors for a non-tensor or unbroadcastable pair)."""
-    _input("allclose", a)
-    _input("allclose", b, "other", 2)
-    _broadcast_shapes(a._data.shape, b._data.shape)
-    return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol))
 
 
 def equal(a: Tensor, b: Tensor) -> bool:

@@ -98,6 +98,12 @@ NAN_TO_NUM = Parser("nan_to_num", "(float? nan = None, float? posinf = None, flo
 NAN_TO_NUM_ = Parser(
     "nan_to_num_", "(float? nan = None, float? posinf = None, float? neginf = None)"
 )
+ISCLOSE = Parser(
+    "isclose", "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)"
+)
+ALLCLOSE = Parser(
+    "allclose", "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)"
+)
 REPEAT = Parser("repeat", "(tuple of ints repeats)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {

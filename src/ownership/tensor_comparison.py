@@ -23,7 +23,7 @@ __all__ = ["TensorComparison"]
 
 
 class TensorComparison:
-    """``sort``, ``argsort``, ``topk``."""
+    """``sort``, ``argsort``, ``topk``, ``isclose``, ``allclose``."""
 
     def sort(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``(values, indices)`` ordered along ``dim``:
@@ -42,3 +42,15 @@ class TensorComparison:
         ``topk(k, dim=-1, largest=True, sorted=True)``."""
         a = sig.TOPK.parse(args, kwargs)[1]
         return ops.topk(self, a["k"], a["dim"], a["largest"], a["sorted"])
+
+    def isclose(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Elementwise ``|self - other| <= atol + rtol * |other|`` (a bool tensor):
+        ``isclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``."""
+        a = sig.ISCLOSE.parse(args, kwargs)[1]
+        return ops.isclose(self, a["other"], a["rtol"], a["atol"], a["equal_nan"])
+
+    def allclose(self: Any, *args: Any, **kwargs: Any) -> bool:
+        """Whether ``isclose`` holds for every element (a Python bool):
+        ``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``."""
+        a = sig.ALLCLOSE.parse(args, kwargs)[1]
+        return ops.allclose(self, a["other"], a["rtol"], a["atol"], a["equal_nan"])

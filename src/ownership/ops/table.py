@@ -19,6 +19,7 @@ from ownership.ops.bitwise import (
     bitwise_xor,
     bitwise_xor_,
 )
+from ownership.ops.closeness import allclose, isclose
 from ownership.ops.comparison import (
     eq,
     ge,
@@ -144,6 +145,7 @@ __all__ = [
     "addmm",
     "alias",
     "all",
+    "allclose",
     "any",
     "argmax",
     "argmin",
@@ -190,6 +192,7 @@ __all__ = [
     "getitem",
     "gt",
     "invert",
+    "isclose",
     "isfinite",
     "isinf",
     "isnan",
