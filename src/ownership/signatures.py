@@ -104,6 +104,12 @@ ISCLOSE = Parser(
 ALLCLOSE = Parser(
     "allclose", "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)"
 )
+CUMPROD = Parser("cumprod", "(int dim, *, torch.dtype dtype = None)")
+CUMPROD_ = Parser("cumprod_", "(int dim, *, torch.dtype dtype = None)")
+NANSUM = Parser(
+    "nansum",
+    "(tuple of ints[1]? dim = None, bool keepdim = False, *, torch.dtype dtype = None)",
+)
 REPEAT = Parser("repeat", "(tuple of ints repeats)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {

@@ -1,6 +1,7 @@
 """The Tensor methods of torch's numeric ops added with their ops in one module each: ``repeat``
 (:mod:`ownership.ops.repetition`), ``square`` (torch's ``pow(self, 2)``), ``nan_to_num``
-(:mod:`ownership.ops.nonfinite`).
+(:mod:`ownership.ops.nonfinite`), ``cumprod`` (:mod:`ownership.ops.running_products`) and
+``nansum`` (:mod:`ownership.ops.nan_sums`).
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -25,7 +26,7 @@ __all__ = ["TensorNumerics"]
 
 
 class TensorNumerics:
-    """``repeat``, ``square``, ``nan_to_num``."""
+    """``repeat``, ``square``, ``nan_to_num``, ``cumprod``, ``nansum``."""
 
     def repeat(self: Any, *args: Any, **kwargs: Any) -> Any:
         """The tensor tiled along each dim, a new tensor: ``repeat(*repeats)``."""
@@ -52,3 +53,18 @@ class TensorNumerics:
         """``nan_to_num`` in place."""
         a = sig.NAN_TO_NUM_.parse(args, kwargs)[1]
         return ops.nan_to_num_(self, a["nan"], a["posinf"], a["neginf"])
+
+    def cumprod(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Running products along ``dim``: ``cumprod(dim, *, dtype=None)``."""
+        a = sig.CUMPROD.parse(args, kwargs)[1]
+        return ops.cumprod(self, a["dim"], a["dtype"])
+
+    def cumprod_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``cumprod`` in place: ``cumprod_(dim, *, dtype=None)``."""
+        a = sig.CUMPROD_.parse(args, kwargs)[1]
+        return ops.cumprod_(self, a["dim"], a["dtype"])
+
+    def nansum(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The sum with NaN as 0: ``nansum(dim=None, keepdim=False, *, dtype=None)``."""
+        a = sig.NANSUM.parse(args, kwargs)[1]
+        return ops.nansum(self, a["dim"], a["keepdim"], dtype=a["dtype"])

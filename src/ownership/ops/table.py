@@ -78,6 +78,7 @@ from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
+from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.products import prod
@@ -88,6 +89,7 @@ from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
+from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
@@ -171,6 +173,8 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cumprod",
+    "cumprod_",
     "cumsum",
     "cumsum_",
     "div",
@@ -219,6 +223,7 @@ __all__ = [
     "mv",
     "nan_to_num",
     "nan_to_num_",
+    "nansum",
     "narrow",
     "ne",
     "neg",
