@@ -9,8 +9,8 @@ meets them.
 
 >>> import ownership
 >>> ownership.tensor([[1, 2, 3], [4, 0, 6]]).cumprod(1)
-tensor([[ 1,  2,  6],
-        [ 4,  0,  0]])
+tensor([[1, 2, 6],
+        [4, 0, 0]])
 """
 
 from __future__ import annotations
