@@ -44,6 +44,8 @@ NANSUM: dict[str, Any] = {
     "dims []": lambda t, x: x.nansum([]),
     "dim=None": lambda t, x: x.nansum(dim=None),
     "dims (0, 0)": lambda t, x: x.nansum((0, 0)),
+    "keepdim=True": lambda t, x: x.nansum(keepdim=True),
+    "torch.nansum(x, None, True)": lambda t, x: t.nansum(x, None, True),
     "dim=1 keepdim= dtype=int64": lambda t, x: x.nansum(dim=1, keepdim=False, dtype=t.int64),
     "dim 2": lambda t, x: x.nansum(2),
 }

@@ -50,7 +50,8 @@ def nansum(
     """The sum of ``t`` with NaN as 0, of all elements or over ``dim`` (``NansumBackward0``)."""
     arr = t._data
     filled = np.where(np.isnan(arr), 0, arr) if t.dtype.is_floating_point else arr
-    out = sum_of(wrap(filled, t.dtype), dim, keepdim, dtype=dtype)
+    every = dim is None and keepdim  # all dims summed and kept: an empty list of dims means all
+    out = sum_of(wrap(filled, t.dtype), () if every else dim, keepdim, dtype=dtype)
     if needs_grad(t):
         check_differentiable(t, out.dtype)
         given = None if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))
