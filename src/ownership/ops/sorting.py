@@ -102,22 +102,24 @@ def _selected(
     return kind(values, indices)
 
 
+def _sorted_indices(t: Tensor, dim: int, descending: bool) -> tuple[int, NDArray[np.int64]]:
+    """``dim`` wrapped, and the stable order of ``t`` along it (a 0-d tensor's is 0)."""
+    arr = t._data
+    axis = layout.wrap_dim(dim, arr.ndim)
+    return axis, order(arr, axis, descending) if arr.ndim else np.zeros((), np.int64)
+
+
 def sort(t: Tensor, dim: int = -1, descending: bool = False, stable: Any = False) -> Any:
     """``(values, indices)`` of ``t`` ordered along ``dim``; ``stable`` is None or a bool when
     torch's ``stable=`` overload was called (``SortBackward1``), ``False`` otherwise."""
-    arr = t._data
-    axis = layout.wrap_dim(dim, arr.ndim)
-    picks = order(arr, axis, descending) if arr.ndim else np.zeros((), np.int64)
+    axis, picks = _sorted_indices(t, dim, descending)
     name = "SortBackward0" if stable is False else "SortBackward1"
     return _selected(t, picks, axis, name, dim, sort_result)
 
 
 def argsort(t: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices of ``sort`` (no node: indices are not differentiable)."""
-    arr = t._data
-    axis = layout.wrap_dim(dim, arr.ndim)
-    picks = order(arr, axis, descending) if arr.ndim else np.zeros((), np.int64)
-    return wrap(picks, dtypes.int64)
+    return wrap(_sorted_indices(t, dim, descending)[1], dtypes.int64)
 
 
 def topk(t: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
