@@ -97,3 +97,15 @@ def test_second_order_gradients() -> None:
         return gx, plain(t.autograd.grad(gx.sum(), x))
 
     same(program)
+
+
+def test_sizes_beyond_memory_are_torchs_refusals() -> None:
+    same(lambda t: t.ones(1, 1).repeat(2**31, 2**31))  # bytes beyond int64
+    same(lambda t: t.ones(1, 1).repeat(2**62, 2))
+    same(lambda t: t.ones(1, 1).repeat(2**30, 2**30))  # representable, not allocatable
+
+
+def test_a_repeat_beyond_int64_is_torchs_type_error() -> None:
+    # torch's message goes on with a C++ stack trace after the words compared here
+    pattern = r"^repeat\(\): argument 'repeats' failed to unpack the object at pos 1 with error"
+    same(lambda t: t.ones(2, 2).repeat(2**63, 1), raises="TypeError", message=pattern)

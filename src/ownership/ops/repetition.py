@@ -13,6 +13,7 @@ tensor([[1, 2, 1, 2],
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -49,6 +50,12 @@ def _bw_repeat(node: OpNode, s: Saved, g: Grads) -> Grads:
 def repeat(t: Tensor, repeats: Sequence[int]) -> Tensor:
     """``t`` tiled ``repeats[d]`` times along each dim (a new contiguous tensor)."""
     reps = tuple(int(r) for r in repeats)
+    for pos, r in enumerate(reps, 1):
+        if not -(2**63) <= r < 2**63:  # torch reads each as a C long long (its message goes on
+            raise TypeError(  # with a C++ stack trace)
+                f"repeat(): argument 'repeats' failed to unpack the object at pos {pos} with "
+                'error "Overflow when unpacking long long'
+            )
     arr = t._data
     if len(reps) < arr.ndim:
         raise RuntimeError(
@@ -57,11 +64,20 @@ def repeat(t: Tensor, repeats: Sequence[int]) -> Tensor:
         )
     padded = (1,) * (len(reps) - arr.ndim) + arr.shape
     target = [n * r for n, r in zip(padded, reps, strict=True)]
+    shown = ", ".join(map(str, target))
     for n in target:
         if n < 0:
-            shown = ", ".join(map(str, target))
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{shown}]")
-    out = wrap(np.array(np.tile(arr, reps), order="C"), t.dtype)  # all-1 repeats: a "K" copy
+    nbytes = math.prod(target) * arr.itemsize
+    if nbytes >= 2**63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{shown}]")
+    try:
+        out = wrap(np.array(np.tile(arr, reps), order="C"), t.dtype)  # all-1 repeats: "K" copy
+    except MemoryError:
+        raise RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+            f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+        ) from None
     if needs_grad(t):
         ctx = {"repeats": reps, "self_sym_sizes": tuple(arr.shape)}
         record(out, "RepeatBackward0", (t,), _bw_repeat, ctx)
