@@ -58,6 +58,7 @@ from ownership.functions import (
     cos,
     cos_,
     detach,
+    diagonal,
     div,
     dot,
     eq,
@@ -128,6 +129,8 @@ from ownership.functions import (
     transpose,
     unbind,
     unsqueeze,
+    var,
+    var_mean,
     where,
     zero_,
 )
@@ -166,7 +169,7 @@ from ownership.ops.creation import (
 )
 from ownership.ops.joining import cat, stack
 from ownership.ops.nn_ops import addmm
-from ownership.ops.statistics import norm, var, var_mean
+from ownership.ops.statistics import norm
 from ownership.random import (
     Generator,
     initial_seed,
@@ -192,8 +195,6 @@ stack = quiet(stack)
 tensor = quiet(tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
-var = quiet(var)
-var_mean = quiet(var_mean)
 
 clip = clamp
 
@@ -238,6 +239,7 @@ __all__ = [
     "cumprod",
     "cumsum",
     "detach",
+    "diagonal",
     "div",
     "dot",
     "double",

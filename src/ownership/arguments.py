@@ -42,6 +42,8 @@ __all__ = [
     "Param",
     "Parser",
     "Signature",
+    "as_given",
+    "as_saved",
     "int64",
     "is_int",
     "is_number",
@@ -89,6 +91,24 @@ def int64(value: Any) -> int:
     if -(2**63) <= out < 2**63:
         return out
     raise ValueError("Overflow when unpacking long long")
+
+
+def as_saved(value: int) -> int:
+    """An int64 argument as a node's ``_saved_<name>`` shows it: read as unsigned 64-bit (torch
+    shows ``dim=-1`` as ``2**64 - 1``).
+
+    >>> as_saved(-1) == 2**64 - 1, as_saved(3)
+    (True, 3)
+    """
+    return value & _UINT64
+
+
+def as_given(saved: int) -> int:
+    """The int64 argument a saved int was given as (the inverse of :func:`as_saved`)."""
+    return saved - 2**64 if saved > _UINT64 // 2 else saved
+
+
+_UINT64 = 2**64 - 1
 
 
 def no_arguments(name: str, args: tuple[Any, ...]) -> None:

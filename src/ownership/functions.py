@@ -359,6 +359,29 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     return t.chunk(chunks, dim)
 
 
+var = _method(
+    "var",
+    f"(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, {sig.OUT})",
+    "(Tensor input, tuple of ints[1]? dim = None, *, Number correction = None, "
+    "bool keepdim = False, Tensor out = None)",
+    "(Tensor input, bool unbiased = True)",
+)
+_VAR_MEAN = Parser("var_mean", *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
+
+
+def var_mean(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+    """``(var, mean)`` of ``input``, both outputs of one ``VarMeanBackward0`` node: the
+    overloads of :meth:`Tensor.var`."""
+    which, a = _VAR_MEAN.parse(args, kwargs)
+    unbiased = None if which == 1 else a["unbiased"]  # (see ops.statistics._correction)
+    return ops.var_mean(
+        a["input"], a.get("dim"), unbiased, a.get("keepdim", False), correction=a.get("correction")
+    )
+
+
+diagonal = _method("diagonal", "(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)")
+
+
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
     """``t.narrow(dim, start, length)``."""
     _input("narrow", t)

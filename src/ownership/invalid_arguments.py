@@ -93,7 +93,9 @@ def _unmatched_keywords(sig: Any, kwargs: dict[str, Any]) -> list[str]:
 def invalid_combination(
     name: str, signatures: Sequence[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> str:
-    """torch's "received an invalid combination of arguments" message for this call."""
+    """torch's "received an invalid combination of arguments" message for this call (the
+    keywords in the order of their names, as torch's formatter lists them)."""
+    kwargs = dict(sorted(kwargs.items()))
     head = f"{name}() received an invalid combination of arguments - "
     if len(signatures) == 1:
         sig = signatures[0]

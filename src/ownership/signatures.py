@@ -40,6 +40,14 @@ RESHAPE = Parser("reshape", "(tuple of ints shape)")
 PERMUTE = Parser("permute", "(tuple of ints dims)")
 EXPAND = Parser("expand", "(tuple of ints size, *, bool implicit = False)")
 CHUNK = Parser("chunk", "(int chunks, int dim = 0)")
+VAR_OVERLOADS = (
+    "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
+    "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",
+    "(bool unbiased = True)",
+)
+"""``var``'s three overloads (``var_mean``'s too): only the second takes ``correction``."""
+VAR = Parser("var", *VAR_OVERLOADS)
+DIAGONAL = Parser("diagonal", "(int offset = 0, int dim1 = 0, int dim2 = 1)")
 NARROW = Parser("narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)")
 UNBIND = Parser("unbind", "(int dim = 0)")
 FLATTEN = Parser("flatten", "(int start_dim = 0, int end_dim = -1)")

@@ -240,16 +240,15 @@ class TensorMethods(TensorMath, TensorComparison, TensorNumerics):
         """The vector p-norm (``LinalgVectorNormBackward0``)."""
         return ops.norm(self, p, dim, keepdim, dtype)
 
-    def var(
-        self: Any,
-        dim: Any = None,
-        unbiased: Any = None,
-        keepdim: builtins.bool = False,
-        *,
-        correction: Any = None,
-    ) -> Tensor:
-        """The (Bessel-corrected) variance (``VarBackward0``)."""
-        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+    def var(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """The variance, corrected by 1 unless told otherwise (``VarBackward0``):
+        ``var(dim, unbiased=True, keepdim=False)``, ``var(dim=None, *, correction=None,
+        keepdim=False)`` or ``var(unbiased=True)``."""
+        which, a = sig.VAR.parse(args, kwargs)
+        unbiased = None if which == 1 else a["unbiased"]  # (see ops.statistics._correction)
+        return ops.var(
+            self, a.get("dim"), unbiased, a.get("keepdim", False), correction=a.get("correction")
+        )
 
     def softmax(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``."""

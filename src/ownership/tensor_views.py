@@ -159,6 +159,12 @@ class TensorViews:
                 raise
         return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
+    def diagonal(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,
+        dim2=1)``."""
+        a = sig.DIAGONAL.parse(args, kwargs)[1]
+        return ops.diagonal(self, a["offset"], a["dim1"], a["dim2"])
+
     def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
         a = sig.NARROW.parse(args, kwargs)[1]

@@ -234,6 +234,9 @@ def _update(t: Any) -> Any:
         lambda t: (lambda x: x[:, 1:].mul_(x[:, :-1].contiguous().t().t()))(t.ones(2, 3)),
         lambda t: (lambda x: x[1:].mul_(x[:-1]))(t.arange(4.0)),
         lambda t: (lambda x: (x.mul_(x.view(4)), x._version))(t.arange(4.0)),
+        # interleaved views: their memory spans overlap, no element does (no refusal)
+        lambda t: (lambda x: (x[::2].sub_(x[1::2]), x, x._version))(t.arange(6.0)),
+        lambda t: (lambda x: (x[:2].add_(x[2:], alpha=0.5), x))(t.arange(4.0)),
     ],
 )
 def test_the_unrecorded_write_agrees_with_torch(program: Any) -> None:

@@ -4,7 +4,8 @@ The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
 (``ownership.ops.inplace.direct_write``; without the general contract when nothing is recorded:
 ``unrecorded_direct_write``), mm's backward products computed without ops under no
 grad (``ownership.ops.linalg.plain_product``) and nll_loss's gradient values computed in numpy
-(``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored.
+(``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored
+and cross_entropy's of one class per row (``ownership.ops.loss.class_rows``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ FAST_PATHS = [
     (inplace, "unrecorded_direct_write"),
     (linalg, "plain_product"),
     (loss, "direct_target_grad"),
+    (loss, "class_rows"),
 ]
 
 

@@ -291,9 +291,7 @@ def test_grad_fn_attr_bindings() -> None:
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(
-            "diagonal", marks=pytest.mark.xfail(strict=True, reason="gap: Tensor.diagonal")
-        ),
+        "diagonal",
         "select",
         "slice",
     ],

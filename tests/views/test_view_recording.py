@@ -29,6 +29,7 @@ VIEW_OPS: dict[str, Any] = {
     "narrow": (lambda v: v.narrow(1, 1, 2), lambda v: v.narrow(1, 3, 2)),
     "select": (lambda v: v.select(0, 2), lambda v: v.select(0, 9)),
     "alias": (lambda v: v[...], lambda v: v[..., 9]),
+    "diagonal": (lambda v: v.diagonal(1), lambda v: v.diagonal(0, 1, 1)),
 }
 
 

@@ -3,7 +3,7 @@
 - :class:`Parameter`: a tensor a module owns for the optimizer to train.
 - :class:`Module`: registers parameters, buffers and child modules (one ``__setattr__``
   decides), collects them recursively, saves and loads them (``state_dict``).
-- Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`,
+- Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`, :class:`Dropout`,
   :class:`Sequential`, the registering containers :class:`ModuleList`, :class:`ModuleDict`,
   :class:`ParameterList` and :class:`ParameterDict`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
   :class:`EventCounter` (the self-test's layer with a running event counter buffer), and the
@@ -17,6 +17,7 @@ from ownership.nn import functional, init, utils
 from ownership.nn.activation import ReLU, Sigmoid, Tanh
 from ownership.nn.batchnorm import BatchNorm1d
 from ownership.nn.container import Sequential
+from ownership.nn.dropout import Dropout
 from ownership.nn.event_counter import EventCounter
 from ownership.nn.linear import Linear
 from ownership.nn.loss import CrossEntropyLoss, MSELoss
@@ -29,6 +30,7 @@ from ownership.nn.state_dict import IncompatibleKeys
 __all__ = [
     "BatchNorm1d",
     "CrossEntropyLoss",
+    "Dropout",
     "EventCounter",
     "IncompatibleKeys",
     "Linear",

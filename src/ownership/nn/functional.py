@@ -17,6 +17,7 @@ from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg
 from ownership.op_registry import quiet
 from ownership.op_table import OpTable
+from ownership.ops import dropout as _dropout
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
@@ -39,6 +40,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 _quiet_linear = quiet(_nn.linear)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Random zeros while ``training`` (:func:`ownership.ops.dropout.dropout`)."""
+    tensor_arg("dropout", input)
+    return _quiet_dropout(input, p, training, inplace)
+
+
+_quiet_dropout = quiet(_dropout.dropout)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -100,6 +110,7 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
 __all__ = [
     "batch_norm",
     "cross_entropy",
+    "dropout",
     "linear",
     "log_softmax",
     "mse_loss",

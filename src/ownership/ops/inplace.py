@@ -54,13 +54,17 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     dtype, and nothing raises (numpy's own overlap handling keeps ``a += a`` exact).
     """
     arr = a._data
-    if arr.dtype.kind != "f" or arr.dtype != a.dtype.np or not arr.flags.writeable:
-        return False  # a read-only array (memory of bytes): the general path's refusal
-    if not (type(alpha) is float or (type(alpha) is int and alpha == 1)):
+    dt = arr.dtype
+    if isinstance(b, Tensor):  # the commonest operand first (the optimizer's update)
+        other = b._data
+        if other.shape != arr.shape or other.dtype != dt:
+            return False
+    elif type(b) is not float:
         return False
-    if type(b) is float:
-        return True
-    return isinstance(b, Tensor) and b._data.dtype == arr.dtype and b._data.shape == arr.shape
+    if not ((type(alpha) is int and alpha == 1) or type(alpha) is float):
+        return False
+    # a read-only array (memory of bytes): the general path's refusal
+    return dt.kind == "f" and dt == a.dtype.np and arr.flags.writeable
 
 
 def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
@@ -77,9 +81,14 @@ def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str)
     is the operand ``b``'s number or array, scaled): what :func:`run_inplace` does then, since
     of its checks only the overlap one can fail (nothing is recorded, the value has ``a``'s
     shape and dtype), and the same write straight into ``a``'s array."""
-    check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
     arr = a._data
-    ufunc(arr, value, out=arr)
+    # the overlap rule asked only when it could refuse: an element written twice needs a 0
+    # stride, an input overlapping ``a`` shares its memory (the common update shares none)
+    if 0 in arr.strides or (
+        isinstance(b, Tensor) and b is not a and np.may_share_memory(arr, b._data)
+    ):
+        check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
+    ufunc(arr, value, arr)  # into ``a``'s array (the positional ``out``)
     written(a, name)
     return a
 

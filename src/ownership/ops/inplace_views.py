@@ -21,6 +21,7 @@ from typing import Any
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_saved
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.autograd.view_nodes import AsStridedBackward0
 from ownership.grad_mode import no_grad
@@ -84,7 +85,7 @@ def transpose_(t: Tensor, dim0: int, dim1: int) -> Tensor:
         t,
         lambda: OPS["transpose"](t, dim0, dim1),
         "TransposeBackward1",
-        {"dim0": dim0, "dim1": dim1},
+        {"dim0": as_saved(dim0), "dim1": as_saved(dim1)},
         lambda g: g.transpose(dim0, dim1),
     )
 
@@ -92,17 +93,14 @@ def transpose_(t: Tensor, dim0: int, dim1: int) -> Tensor:
 def squeeze_(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims in place (all: ``SqueezeBackward3``; one: ``SqueezeBackward4``)."""
     shape = tuple(t._data.shape)
+    ctx: dict[str, Any] = {"self_sym_sizes": shape}
     if dim is None:
         name = "SqueezeBackward3"
+    elif isinstance(dim, tuple | list):
+        name, ctx["dim"] = "SqueezeBackward5", tuple(as_saved(d) for d in dim)
     else:
-        name = "SqueezeBackward4" if not isinstance(dim, tuple | list) else "SqueezeBackward5"
-    return _apply(
-        t,
-        lambda: OPS["squeeze"](t, dim),
-        name,
-        {"self_sym_sizes": shape},
-        lambda g: g.reshape(shape),
-    )
+        name, ctx["dim"] = "SqueezeBackward4", as_saved(dim)
+    return _apply(t, lambda: OPS["squeeze"](t, dim), name, ctx, lambda g: g.reshape(shape))
 
 
 def unsqueeze_(t: Tensor, dim: int) -> Tensor:
@@ -110,10 +108,10 @@ def unsqueeze_(t: Tensor, dim: int) -> Tensor:
     ctx: dict[str, Any] = {}
 
     def view() -> Tensor:
-        ctx["dim"] = layout.wrap_dim(dim, t._data.ndim + 1)  # checked after check_inplace
+        ctx["dim"] = as_saved(dim)
         return OPS["unsqueeze"](t, dim)  # type: ignore[no-any-return]
 
-    return _apply(t, view, "UnsqueezeBackward1", ctx, lambda g: g.squeeze(ctx["dim"]))
+    return _apply(t, view, "UnsqueezeBackward1", ctx, lambda g: g.squeeze(dim))
 
 
 def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:

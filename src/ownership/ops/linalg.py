@@ -138,17 +138,34 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
-        ctx = {
+        ctx: Saved = {
             "self_sym_sizes": ad.shape,
-            "self_sym_strides": a.stride(),
+            "self_sym_strides": matrix_strides(a, ad),
             "mat2_sym_sizes": bd.shape,
-            "mat2_sym_strides": b.stride(),
+            "mat2_sym_strides": matrix_strides(b, bd),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
         a_needed, b_needed = inputs_needed(node)
-        node.save("mat2", b if a_needed else None)
-        node.save("self", a if b_needed else None)
+        # ``node.save(name, t if needed else None)``: an unsaved side is shown as None
+        if a_needed:
+            node.save("mat2", b)
+        else:
+            ctx["mat2"] = None
+        if b_needed:
+            node.save("self", a)
+        else:
+            ctx["self"] = None
     return out
+
+
+def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
+    """``t.stride()`` of a matrix ``t`` over ``arr`` (its array), without the general method's
+    loop; an empty leaf's are its contiguous strides, as the method says (numpy reports 0)."""
+    if not arr.size and t._base is None:
+        return t.stride()  # type: ignore[no-any-return]
+    first, second = arr.strides
+    item = arr.itemsize
+    return (first // item, second // item)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:

@@ -10,14 +10,14 @@ from numpy.typing import NDArray
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd import graph
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import _add_reduce
-from ownership.ops.softmax import log_softmax
+from ownership.ops.softmax import log_softmax, log_softmax_along
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -70,11 +70,29 @@ def nll_loss(
         if np.any(safe.view(np.uint64) >= c):
             bad = int(safe[(safe < 0) | (safe >= c)][0])
             raise IndexError(f"Target {bad} is out of bounds.")
+    return _picked_loss(input, target, red, ignore_index, batched, xx, safe, valid)
+
+
+def _picked_loss(
+    input: Tensor,
+    target: Tensor,
+    red: int,
+    ignore_index: int,
+    batched: bool,
+    xx: NDArray[Any],
+    safe: NDArray[Any],
+    valid: NDArray[Any] | None,
+) -> Tensor:
+    """What :func:`nll_loss` computes and records once its arguments are checked: ``xx`` is the
+    input's array with a batch dim, ``safe`` the targets (each a class), ``valid`` which of
+    them count (None: all)."""
+    x = input._data
+    n = xx.shape[0]
     extra = xx.shape[2:]
-    rows = None if extra else np.arange(n)
+    rows = None if extra else row_numbers(n)
     picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
     losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
-    total_weight = float(tt.size if valid is None else valid.sum())
+    total_weight = float(safe.size if valid is None else valid.sum())
     if red == 0:
         out_arr = losses if batched else losses[0]
     elif red == 2:
@@ -88,16 +106,41 @@ def nll_loss(
         targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, rows)
         targets.weight = total_weight
         node = record(
-            out,
-            "NllLossBackward0",
-            (input,),
-            targets.backward,
-            {"reduction": red, "ignore_index": ignore_index, "weight": None},
+            out, "NllLossBackward0", (input,), targets.backward, _nll_context(red, ignore_index)
         )
         node.save("self", input)
         node.save("target", target)
         save_total_weight(node, x.dtype.type(total_weight))
     return out
+
+
+_ROWS: dict[int, NDArray[Any]] = {}
+
+
+def row_numbers(n: int) -> NDArray[Any]:
+    """``np.arange(n)``, read-only, one array per ``n`` shared by every nll_loss that picks its
+    targets by row (a training loop asks one or two sizes; at most 64 are kept)."""
+    rows = _ROWS.get(n)
+    if rows is None:
+        rows = np.arange(n)
+        rows.flags.writeable = False
+        if len(_ROWS) >= 64:
+            _ROWS.clear()
+        _ROWS[n] = rows
+    return rows
+
+
+_DEFAULT_CONTEXTS = {
+    red: shared_context({"reduction": red, "ignore_index": -100, "weight": None})
+    for red in _REDUCTIONS.values()
+}
+
+
+def _nll_context(red: int, ignore_index: int) -> Saved:
+    """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it)."""
+    if ignore_index == -100 and type(ignore_index) is int:
+        return _DEFAULT_CONTEXTS[red]
+    return {"reduction": red, "ignore_index": ignore_index, "weight": None}
 
 
 class _Targets:
@@ -263,6 +306,15 @@ def cross_entropy(
 ) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class-index targets; a target of the
     input's shape holds class probabilities (torch's cross_entropy_loss_prob_target)."""
+    if (
+        type(reduction) is str
+        and reduction in _REDUCTIONS
+        and class_rows(input, target, ignore_index)
+    ):
+        # torch's two nodes without the general checks: every target is a class of a row
+        logp = log_softmax_along(input, 1)
+        red = _REDUCTIONS[reduction]
+        return _picked_loss(logp, target, red, ignore_index, True, logp._data, target._data, None)
     dim = 1 if input._data.ndim >= 2 else 0
     if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:
@@ -279,6 +331,28 @@ def cross_entropy(
         total = -(logp * target).sum()
         return total if red == 2 else div_scalar(total, input._data.size // input._data.shape[dim])
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
+    """Whether ``cross_entropy(input, target)`` is the common case that needs none of the
+    general path's checks: a floating matrix of rows (at least one row and one class), an
+    int64 vector of one class per row, every one in range, none of them ``ignore_index``
+    (a negative int, which no class is)."""
+    x = input._data
+    if x.ndim != 2 or not input.dtype.is_floating_point or not isinstance(target, Tensor):
+        return False
+    t = target._data
+    if target.dtype is not dtypes.int64 or t.ndim != 1 or type(ignore_index) is not int:
+        return False
+    n, c = x.shape
+    # a negative target reads as a huge unsigned one (as nll_loss's own test of every target)
+    return (
+        t.shape[0] == n
+        and n > 0
+        and c > 0
+        and ignore_index < 0
+        and np.maximum.reduce(t.view(np.uint64), axis=None, initial=0) < c
+    )
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ownership import grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.autograd.view_history import CreationMeta
 from ownership.op_registry import OPS
@@ -71,7 +72,7 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
         like = next(x for x in g if x is not None)
         return (OPS["stack"](_fill_none(g, [pshape] * n, like), d),)
 
-    return _multi(t, pieces, "UnbindBackward0", bw, {"dim": d})
+    return _multi(t, pieces, "UnbindBackward0", bw, {"dim": as_saved(dim)})
 
 
 def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
@@ -90,11 +91,11 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
                 f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
                 f"at dimension {d}), but got split_sizes={sizes}"
             )
-        name, ctx = "SplitWithSizesBackward0", {"dim": d, "split_sizes": sizes}
+        name, ctx = "SplitWithSizesBackward0", {"dim": as_saved(dim), "split_sizes": tuple(sizes)}
     else:
         k = int(split_size)
         sizes = [min(k, size - i) for i in range(0, size, k)] if size and k else [0]
-        name, ctx = "SplitBackward0", {"dim": d, "split_size": k}
+        name, ctx = "SplitBackward0", {"dim": as_saved(dim), "split_size": k}
     ctx["self_sym_sizes"] = tuple(t._data.shape)
     shape, st = list(t._data.shape), list(t.stride())
     pieces, shapes, start = [], [], 0

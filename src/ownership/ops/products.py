@@ -16,12 +16,11 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.scans import check_differentiable, result_dtype
-
-_UINT64 = 2**64 - 1
 
 
 def _others_product(x: Tensor, axis: int | None) -> Tensor:
@@ -63,7 +62,7 @@ def _bw_prod_dim(node: OpNode, s: Saved, g: Grads) -> Grads:
     if x._data.ndim == 0:
         return (g[0],)
     dim = s["dim"]
-    axis = layout.wrap_dim(dim - 2**64 if dim > _UINT64 // 2 else dim, x._data.ndim)
+    axis = layout.wrap_dim(as_given(dim), x._data.ndim)
     gr, result = g[0], s["result"]
     if not s["keepdim"]:
         gr, result = gr.unsqueeze(axis), result.unsqueeze(axis)
@@ -90,7 +89,7 @@ def prod(
         if dim is None:
             node = record(out, "ProdBackward0", (t,), _bw_prod_all)
         else:
-            ctx = {"dim": dim & _UINT64, "keepdim": keepdim}
+            ctx = {"dim": as_saved(dim), "keepdim": keepdim}
             node = record(out, "ProdBackward1", (t,), _bw_prod_dim, ctx)
         node.save("self", t)
         node.save("result", out, is_output=True)

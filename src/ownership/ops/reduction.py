@@ -9,7 +9,7 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import int64
+from ownership.arguments import as_given, as_saved, int64
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
@@ -39,7 +39,9 @@ class ReturnMin(ReturnMax):
     __slots__ = ()
 
 
-def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+def dims_of(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+    """The dims a reduction over ``dim`` reduces (None: no ``dim`` given), wrapped, checked and
+    in order; an empty list of dims means all of them (torch's rule and errors)."""
     if dim is None:
         return None
     nd = t._data.ndim
@@ -58,6 +60,18 @@ def _dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return tuple(sorted(out))
+
+
+def saved_dims(dim: Any) -> tuple[int, ...]:
+    """The ``dim`` of a reduction over dims as its node shows it: as given (``as_saved``)."""
+    return tuple(as_saved(int(d)) for d in (dim if isinstance(dim, tuple | list) else (dim,)))
+
+
+def _reduced_dims(saved: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """The dims a node's saved ``dim`` reduced, wrapped and in order (none saved: all)."""
+    if not saved:
+        return tuple(range(ndim))
+    return tuple(sorted(layout.wrap_dim(as_given(d), ndim) for d in saved))
 
 
 def _expand_back(
@@ -101,7 +115,8 @@ def _bw_sum_all(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def _bw_sum_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
-    return (_expand_back(g[0], s["self_sym_sizes"], s["dim"], s["keepdim"]),)
+    shape = s["self_sym_sizes"]
+    return (_expand_back(g[0], shape, _reduced_dims(s["dim"], len(shape)), s["keepdim"]),)
 
 
 def _bw_mean_all(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -109,7 +124,8 @@ def _bw_mean_all(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def _bw_mean_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
-    shape, dims = s["self_sym_sizes"], s["dim"]
+    shape = s["self_sym_sizes"]
+    dims = _reduced_dims(s["dim"], len(shape))
     return (_expand_back(g[0], shape, dims, s["keepdim"]) / _count(shape, dims),)
 
 
@@ -123,7 +139,7 @@ def sum_of(
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
     dt = _sum_dtype(t, dtype)
-    dims = _dims(t, dim)
+    dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
         out = _total(t, dt)
@@ -135,7 +151,7 @@ def sum_of(
         if dims is None:
             record(out, "SumBackward0", (t,), _bw_sum_all, {"self_sym_sizes": shape})
         else:
-            ctx = {"dim": dims, "keepdim": keepdim, "self_sym_sizes": shape}
+            ctx = {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape}
             record(out, "SumBackward1", (t,), _bw_sum_dims, ctx)
     return out
 
@@ -151,7 +167,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    dims = _dims(t, dim)
+    dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
@@ -167,7 +183,7 @@ def mean(
             record(out, "MeanBackward0", (t,), _bw_mean_all, ctx)
         else:
             ctx = {
-                "dim": dims,
+                "dim": saved_dims(dim),
                 "keepdim": keepdim,
                 "self_sym_sizes": shape,
                 "self_sym_numel": t._data.size,
@@ -231,7 +247,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             f"{which.capitalize()}Backward0",
             (t,),
             bw,
-            {"dim": d, "keepdim": keepdim, "self_sym_sizes": shape},
+            {"dim": as_saved(int(dim)), "keepdim": keepdim, "self_sym_sizes": shape},
         )
         node.save("indices", indices)
     return (ReturnMax if which == "max" else ReturnMin)(values, indices)

@@ -20,13 +20,13 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import ops
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
-_UINT64 = 2**64 - 1
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
 
@@ -46,7 +46,7 @@ def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
     if gr._data.ndim == 0:
         return (gr,)
     dim = s["dim"]
-    axis = layout.wrap_dim(dim - 2**64 if dim > _UINT64 // 2 else dim, gr._data.ndim)
+    axis = layout.wrap_dim(as_given(dim), gr._data.ndim)
     n = gr._data.shape[axis]
     if n == 0:
         return (gr,)
@@ -76,7 +76,7 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     check_differentiable(t, dt)
     out = wrap(_running_sums(t._data, axis, dt), dt)
     if needs_grad(t):
-        record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": dim & _UINT64})
+        record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": as_saved(dim)})
     return out
 
 
@@ -101,7 +101,7 @@ def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
         t.dtype,
         "CumsumBackward0",
         _bw_cumsum,
-        {"dim": dim & _UINT64},
+        {"dim": as_saved(dim)},
         check_overlap=False,
         check_args=check_args,
     )

@@ -9,10 +9,18 @@ import numpy as np
 from ownership import layout
 from ownership._tensor import Tensor
 from ownership.arguments import int64
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad_of, record, wrap
+
+_DIMS = [shared_context({"dim": d}) for d in range(8)]
+
+
+def dim_context(d: int) -> Saved:
+    """A softmax node's context ``{"dim": d}``: one shared object per dim below 8 (nothing
+    writes it), a dict for any other."""
+    return _DIMS[d] if type(d) is int and 0 <= d < 8 else {"dim": d}
 
 
 def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -58,7 +66,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         out_arr = e / e.sum(axis=d, keepdims=True)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad_of(t):
-        node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, {"dim": d})
+        node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, dim_context(d))
         node.save("result", out, is_output=True)
     return out
 
@@ -66,6 +74,12 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """x - max - log(sum(exp(x - max))) (``LogSoftmaxBackward0``)."""
     t, d = _prep(t, dim, dtype, "log_softmax")
+    return log_softmax_along(t, d)
+
+
+def log_softmax_along(t: Tensor, d: int) -> Tensor:
+    """:func:`log_softmax` of ``t`` over ``d`` once its arguments are checked: ``t`` of its
+    result dtype, ``d`` a wrapped dim of it, floating unless empty (what ``_prep`` ensures)."""
     x, dt = t._data, t.dtype
     if x.ndim == 0:  # one element: 0, or nan for nan and inf
         out_arr = (x - x) - np.log(np.exp(x - x))
@@ -78,6 +92,6 @@ def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         out_arr = np.subtract(sh, np.log(total, out=total), out=sh)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad_of(t):
-        node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, {"dim": d})
+        node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, dim_context(d))
         node.save("result", out, is_output=True)
     return out

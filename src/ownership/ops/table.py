@@ -38,6 +38,7 @@ from ownership.ops.comparison import (
 )
 from ownership.ops.copying import clone, contiguous, to
 from ownership.ops.creation import full, ones, tensor, zeros
+from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import (
@@ -177,6 +178,7 @@ __all__ = [
     "cumprod_",
     "cumsum",
     "cumsum_",
+    "diagonal",
     "div",
     "div_",
     "div_rounded",

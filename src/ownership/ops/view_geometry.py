@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ownership import layout
+from ownership.arguments import as_saved
 from ownership.layout import Size
 
 if TYPE_CHECKING:
@@ -121,8 +122,9 @@ def t_geometry(t: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, A
 
 def permute_geometry(
     t: Tensor, *dims: Any
-) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
-    """``t.permute(*dims)``: sizes and strides reordered (torch's errors for bad orders)."""
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], tuple[int, ...]]:
+    """``t.permute(*dims)``: sizes and strides reordered (torch's errors for bad orders), and
+    the dims wrapped."""
     nd = t._data.ndim
     given = shape_arg(dims)
     ds = tuple(layout.wrap_dim(d, nd) for d in given) if len(given) == nd else given
@@ -135,20 +137,21 @@ def permute_geometry(
             else "permute(): duplicate dims are not allowed."
         )
     shape, st = t._data.shape, t.stride()
-    return tuple(shape[d] for d in ds), tuple(st[d] for d in ds), {"dims": ds}
+    saved = {"dims": tuple(as_saved(d) for d in given)}
+    return tuple(shape[d] for d in ds), tuple(st[d] for d in ds), saved, ds
 
 
 def transpose_geometry(
     t: Tensor, dim0: int, dim1: int
-) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any]]:
-    """``t.transpose(dim0, dim1)``: two sizes and strides swapped."""
+) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, Any], tuple[int, int]]:
+    """``t.transpose(dim0, dim1)``: two sizes and strides swapped; the two dims wrapped."""
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
     shape, st = list(t._data.shape), list(t.stride())
     if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
         shape[a], shape[b] = shape[b], shape[a]
         st[a], st[b] = st[b], st[a]
-    return tuple(shape), tuple(st), {"dim0": a, "dim1": b}
+    return tuple(shape), tuple(st), {"dim0": as_saved(dim0), "dim1": as_saved(dim1)}, (a, b)
 
 
 def expand_geometry(
@@ -175,7 +178,7 @@ def unsqueeze_geometry(
     shape.insert(d, 1)
     st.insert(d, new_stride)
     new, strides = tuple(shape), tuple(st)
-    return new, strides, {"dim": d}, by_reshape(t._data, new, strides)
+    return new, strides, {"dim": as_saved(dim)}, by_reshape(t._data, new, strides)
 
 
 def squeeze_geometry(
@@ -196,8 +199,10 @@ def squeeze_geometry(
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         ds = set(wrapped) if nd else set()
         keep = [i for i in range(nd) if not (i in ds and shape[i] == 1)]
-        name = "SqueezeBackward1" if not isinstance(dim, tuple | list) else "SqueezeBackward2"
-        ctx = {"dim": dim, "self_sym_sizes": tuple(shape)}
+        several = isinstance(dim, tuple | list)
+        name = "SqueezeBackward2" if several else "SqueezeBackward1"
+        saved: Any = tuple(as_saved(d) for d in dims) if several else as_saved(dim)
+        ctx = {"dim": saved, "self_sym_sizes": tuple(shape)}
     dropped = tuple(i for i in range(nd) if i not in keep)  # all of size 1
     return tuple(shape[i] for i in keep), tuple(st[i] for i in keep), ctx, name, dropped
 
@@ -231,7 +236,13 @@ def slice_geometry(t: Tensor, dim: int, start: Any, end: Any, step: Any) -> Part
     offset = lo * st[d]
     shape[d] = n
     st[d] = st[d] * step
-    ctx = {"dim": d, "start": lo, "end": hi, "step": step, "self_sym_sizes": tuple(t._data.shape)}
+    ctx = {
+        "dim": as_saved(dim),
+        "start": as_saved(start),
+        "end": as_saved(end),
+        "step": step,
+        "self_sym_sizes": tuple(t._data.shape),
+    }
     key = (slice(None),) * d + (slice(lo, hi, step),) if n else None
     return tuple(shape), tuple(st), offset, ctx, key
 
@@ -251,6 +262,6 @@ def select_geometry(t: Tensor, dim: int, index: int, from_indexing: int = 0) -> 
     shape, st = list(t._data.shape), list(t.stride())
     offset = i * st[d]
     del shape[d], st[d]
-    ctx = {"dim": d, "index": i, "self_sym_sizes": tuple(t._data.shape)}
+    ctx = {"dim": as_saved(dim), "index": as_saved(index), "self_sym_sizes": tuple(t._data.shape)}
     # the Ellipsis makes numpy return a 0-d array, not a scalar, for the last dim's elements
     return tuple(shape), tuple(st), offset, ctx, (slice(None),) * d + (i, Ellipsis)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given
 from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
@@ -146,7 +147,7 @@ def _bw_permute(node: OpNode, s: Saved, g: Grads) -> Any:
     dims = s["dims"]
     inv = [0] * len(dims)
     for i, d in enumerate(dims):
-        inv[d] = i
+        inv[as_given(d) % len(dims)] = i
     return (g[0].permute(*inv),)
 
 
@@ -154,10 +155,10 @@ def permute(t: Tensor, *dims: Any) -> Tensor:
     """Reorder dimensions (``PermuteBackward0``)."""
     edge = _edge(t)
     flat = dims[0] if len(dims) == 1 and isinstance(dims[0], tuple) else dims
-    shape, st, ctx = op_geometry(permute_geometry, t, flat)
+    shape, st, ctx, dims = op_geometry(permute_geometry, t, flat)
     arr = t._data
     # a tensor with elements: numpy's own permutation is this view (as in ``transpose_2d``)
-    data = arr.transpose(ctx["dims"]) if arr.size and arr.ndim else None
+    data = arr.transpose(dims) if arr.size and arr.ndim else None
     return _make(t, shape, st, t._offset, "PermuteBackward0", _bw_permute, ctx, edge, data)
 
 
@@ -194,16 +195,16 @@ def matrix_t(t: Tensor) -> Tensor:
 
 
 def _bw_transpose(node: OpNode, s: Saved, g: Grads) -> Any:
-    return (g[0].transpose(s["dim0"], s["dim1"]),)
+    return (g[0].transpose(as_given(s["dim0"]), as_given(s["dim1"])),)
 
 
 def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dims (``TransposeBackward0``)."""
     edge = _edge(t)
-    shape, st, ctx = op_geometry(transpose_geometry, t, (dim0, dim1))
+    shape, st, ctx, (a, b) = op_geometry(transpose_geometry, t, (dim0, dim1))
     arr = t._data
     # a tensor with elements: numpy's own swap is this view (as in ``transpose_2d``)
-    data = arr.swapaxes(ctx["dim0"], ctx["dim1"]) if arr.size and arr.ndim else None
+    data = arr.swapaxes(a, b) if arr.size and arr.ndim else None
     return _make(t, shape, st, t._offset, "TransposeBackward0", _bw_transpose, ctx, edge, data)
 
 
@@ -222,7 +223,7 @@ def expand(t: Tensor, *sizes: Any) -> Tensor:
 
 
 def _bw_unsqueeze(node: OpNode, s: Saved, g: Grads) -> Any:
-    return (g[0].squeeze(s["dim"]),)
+    return (g[0].squeeze(as_given(s["dim"])),)
 
 
 def unsqueeze(t: Tensor, dim: int) -> Tensor:
@@ -246,7 +247,7 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
     key = [slice(None)] * len(s["self_sym_sizes"])
-    key[s["dim"]] = slice(s["start"], s["end"], s["step"])
+    key[as_given(s["dim"])] = slice(as_given(s["start"]), as_given(s["end"]), s["step"])
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
@@ -293,12 +294,12 @@ def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice_dim(t, d, start, start + length, 1)
+    return slice_dim(t, dim, start, start + length, 1)
 
 
 def _bw_select(node: OpNode, s: Saved, g: Grads) -> Any:
     key: list[Any] = [slice(None)] * len(s["self_sym_sizes"])
-    key[s["dim"]] = s["index"]
+    key[as_given(s["dim"])] = as_given(s["index"])
     return (OPS["embed"](g[0], s["self_sym_sizes"], tuple(key)),)
 
 
