@@ -19,14 +19,13 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.reduction import sum_of
 from ownership.ops.scans import check_differentiable
-
-_UINT64 = 2**64 - 1
 
 
 def _bw_nansum(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -38,7 +37,7 @@ def _bw_nansum(node: OpNode, s: Saved, g: Grads) -> Grads:
     shape = tuple(x._data.shape)
     dims, nd = s["dim"], len(shape)
     if dims is not None and not s["keepdim"] and nd:
-        wrapped = sorted(layout.wrap_dim(d - 2**64 if d > _UINT64 // 2 else d, nd) for d in dims)
+        wrapped = sorted(layout.wrap_dim(as_given(d), nd) for d in dims)
         for d in wrapped or range(nd):  # no dims listed: all of them were summed
             gr = ops.unsqueeze(gr, d)
     return (ops.expand(gr, shape) * OPS["logical_not"](OPS["isnan"](x)),)
@@ -55,7 +54,7 @@ def nansum(
     if needs_grad(t):
         check_differentiable(t, out.dtype)
         given = None if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))
-        saved_dim = None if given is None else tuple(int(d) & _UINT64 for d in given)
+        saved_dim = None if given is None else tuple(as_saved(int(d)) for d in given)
         node = record(
             out, "NansumBackward0", (t,), _bw_nansum, {"dim": saved_dim, "keepdim": keepdim}
         )

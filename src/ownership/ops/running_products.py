@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.grad_mode import is_grad_enabled
 from ownership.inplace_rules import run_inplace
@@ -31,7 +32,6 @@ from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.scans import check_differentiable, result_dtype
 
-_UINT64 = 2**64 - 1
 BOOL_KERNEL = "\"cumprod_out_cpu\" not implemented for 'Bool'"
 
 
@@ -109,7 +109,7 @@ def _bw_cumprod(node: OpNode, s: Saved, g: Grads) -> Grads:
     if x._data.size <= 1:
         return (gr,)
     dim = s["dim"]
-    axis = layout.wrap_dim(dim - 2**64 if dim > _UINT64 // 2 else dim, gr._data.ndim)
+    axis = layout.wrap_dim(as_given(dim), gr._data.ndim)
     if x._data.shape[axis] == 1:
         return (gr,)
     if not (x._data == 0).any():
@@ -129,7 +129,7 @@ def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     check_differentiable(t, dt)
     out = wrap(_running_products(t._data, axis, dt), dt)
     if needs_grad(t):
-        node = record(out, "CumprodBackward0", (t,), _bw_cumprod, {"dim": dim & _UINT64})
+        node = record(out, "CumprodBackward0", (t,), _bw_cumprod, {"dim": as_saved(dim)})
         node.save("self", t)
         node.save_result(out)
     return out
@@ -159,7 +159,7 @@ def cumprod_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
         t.dtype,
         "CumprodBackward0",
         _bw_cumprod,
-        {"dim": dim & _UINT64},
+        {"dim": as_saved(dim)},
         save,
         save_result=True,
         check_overlap=False,

@@ -24,11 +24,10 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.indexing import embed
-
-_UINT64 = 2**64 - 1
 
 
 class _Selection(NamedTuple):
@@ -82,7 +81,7 @@ def _bw_select(node: OpNode, s: Saved, g: Grads) -> Grads:
     if not shape:
         return (gr,)
     dim = s["dim"]
-    axis = layout.wrap_dim(dim - 2**64 if dim > _UINT64 // 2 else dim, len(shape))
+    axis = layout.wrap_dim(as_given(dim), len(shape))
     return (embed(gr, shape, _key(s["indices"]._data, axis)),)
 
 
@@ -96,7 +95,7 @@ def _selected(
     values = wrap(vals, t.dtype)
     indices = wrap(picks, dtypes.int64)
     if needs_grad(t):
-        ctx = {"dim": dim & _UINT64, "self_sym_sizes": tuple(arr.shape)}
+        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
         node = record(values, name, (t,), _bw_select, ctx)
         node.save("indices", indices)
     return kind(values, indices)
