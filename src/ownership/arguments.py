@@ -189,7 +189,7 @@ def _parse_param(text: str, kwonly: bool) -> Param:
         text, value = text.split(" = ")
         default = {"None": None, "False": False, "True": True}.get(value, value)
         if default is value:
-            default = float(value) if "." in value else int(value)
+            default = float(value) if "." in value or "e" in value else int(value)
     kind, name = text.rsplit(" ", 1)
     nullable = kind.endswith("?")
     kind = kind.rstrip("?")

@@ -259,6 +259,35 @@ clamp_ = _method(
     "(Tensor input, Tensor min = None, Tensor max = None)",
     "(Tensor input, Number min = None, Number max = None)",
 )
+sort = _method(
+    "sort",
+    "(Tensor input, *, bool? stable, int dim = -1, bool descending = False, "
+    "tuple of Tensors out = None)",
+    "(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)",
+)
+argsort = _method(
+    "argsort",
+    "(Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None)",
+    "(Tensor input, int dim = -1, bool descending = False)",
+)
+topk = _method(
+    "topk",
+    "(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
+    "tuple of Tensors out = None)",
+)
+_CLOSE = "float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False"
+isclose = _method("isclose", f"(Tensor input, Tensor other, {_CLOSE})")
+allclose = _method("allclose", f"(Tensor input, Tensor other, {_CLOSE})")
+square = _unary("square")
+square_ = _method("square_", "(Tensor input)")
+nan_to_num = _method(
+    "nan_to_num",
+    "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None, *, "
+    "Tensor out = None)",
+)
+nan_to_num_ = _method(
+    "nan_to_num_", "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
+)
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",
@@ -381,14 +410,6 @@ def detach(x: Tensor) -> Tensor:
     """``x.detach()``."""
     _input("detach", x)
     return x.detach()
-
-
-def allclose(a: Tensor, b: Tensor, rtol: float = 1e-5, atol: float = 1e-8) -> bool:
-    """Whether all elements are close (torch's errors for a non-tensor or unbroadcastable pair)."""
-    _input("allclose", a)
-    _input("allclose", b, "other", 2)
-    _broadcast_shapes(a._data.shape, b._data.shape)
-    return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol))
 
 
 def equal(a: Tensor, b: Tensor) -> bool:

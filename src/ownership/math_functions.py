@@ -47,6 +47,12 @@ prod = _method(
     "(Tensor input, *, torch.dtype dtype = None)",
     f"(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, {OUT_})",
 )
+cumprod = _method("cumprod", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
+nansum = _method(
+    "nansum",
+    "(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, *, "
+    f"torch.dtype dtype = None, {OUT_})",
+)
 _REMAINDER = Parser(
     "remainder",
     f"(Tensor input, Tensor other, {sig.OUT})",

@@ -91,6 +91,34 @@ CLAMP_ = Parser(
 )
 MASKED_FILL = Parser("masked_fill", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
 MASKED_FILL_ = Parser("masked_fill_", "(Tensor mask, Tensor value)", "(Tensor mask, Number value)")
+SORT = Parser(
+    "sort",
+    "(*, bool? stable, int dim = -1, bool descending = False)",
+    "(int dim = -1, bool descending = False)",
+)
+ARGSORT = Parser(
+    "argsort",
+    "(*, bool stable, int dim = -1, bool descending = False)",
+    "(int dim = -1, bool descending = False)",
+)
+TOPK = Parser("topk", "(int k, int dim = -1, bool largest = True, bool sorted = True)")
+NAN_TO_NUM = Parser("nan_to_num", "(float? nan = None, float? posinf = None, float? neginf = None)")
+NAN_TO_NUM_ = Parser(
+    "nan_to_num_", "(float? nan = None, float? posinf = None, float? neginf = None)"
+)
+ISCLOSE = Parser(
+    "isclose", "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)"
+)
+ALLCLOSE = Parser(
+    "allclose", "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)"
+)
+CUMPROD = Parser("cumprod", "(int dim, *, torch.dtype dtype = None)")
+CUMPROD_ = Parser("cumprod_", "(int dim, *, torch.dtype dtype = None)")
+NANSUM = Parser(
+    "nansum",
+    "(tuple of ints[1]? dim = None, bool keepdim = False, *, torch.dtype dtype = None)",
+)
+REPEAT = Parser("repeat", "(tuple of ints repeats)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")

@@ -18,7 +18,9 @@ from ownership import dtypes, op_registry
 from ownership import signatures as sig
 from ownership.arguments import Parser, no_arguments, tensor_arg
 from ownership.dtypes import dtype as DType
+from ownership.tensor_comparison import TensorComparison
 from ownership.tensor_math import TensorMath
+from ownership.tensor_numerics import TensorNumerics
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -59,7 +61,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods(TensorMath):
+class TensorMethods(TensorMath, TensorComparison, TensorNumerics):
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()

@@ -5,8 +5,6 @@ summed from several branches (see conftest.py for how the tests are adapted)."""
 
 from __future__ import annotations
 
-import pytest
-
 from support.differential import grad_of, same
 
 
@@ -251,10 +249,6 @@ def test_backward_copy() -> None:
     assert (r[0].values == 34).all() and (r[1].values == 17).all() and r[2].version == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: Tensor.repeat",
-)
 def test_isolated_node() -> None:
     """TestAutograd.test_isolated_node: an integer branch (argmax) in the graph."""
 

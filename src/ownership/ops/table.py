@@ -19,6 +19,7 @@ from ownership.ops.bitwise import (
     bitwise_xor,
     bitwise_xor_,
 )
+from ownership.ops.closeness import allclose, isclose
 from ownership.ops.comparison import (
     eq,
     ge,
@@ -78,7 +79,9 @@ from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.multi_views import chunk, split, unbind
+from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
+from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
@@ -86,8 +89,11 @@ from ownership.ops.reduction import argmax, argmin, mean
 from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
+from ownership.ops.repetition import repeat
+from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
+from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.statistics import norm, threshold, var, var_mean
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -142,9 +148,11 @@ __all__ = [
     "addmm",
     "alias",
     "all",
+    "allclose",
     "any",
     "argmax",
     "argmin",
+    "argsort",
     "as_strided_",
     "bitwise_and",
     "bitwise_and_",
@@ -166,6 +174,8 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cumprod",
+    "cumprod_",
     "cumsum",
     "cumsum_",
     "diagonal",
@@ -188,6 +198,7 @@ __all__ = [
     "getitem",
     "gt",
     "invert",
+    "isclose",
     "isfinite",
     "isinf",
     "isnan",
@@ -212,6 +223,9 @@ __all__ = [
     "mul",
     "mul_",
     "mv",
+    "nan_to_num",
+    "nan_to_num_",
+    "nansum",
     "narrow",
     "ne",
     "neg",
@@ -229,6 +243,7 @@ __all__ = [
     "relu_",
     "remainder",
     "remainder_",
+    "repeat",
     "reshape",
     "rfloordiv",
     "rpow",
@@ -243,6 +258,7 @@ __all__ = [
     "sin_",
     "slice",
     "softmax",
+    "sort",
     "split",
     "sqrt",
     "sqrt_",
@@ -259,6 +275,7 @@ __all__ = [
     "tensor",
     "threshold",
     "to",
+    "topk",
     "transpose",
     "transpose_",
     "unbind",
