@@ -81,15 +81,17 @@ class _Op:
         self._seq = seq
 
 
-@pytest.mark.parametrize("leaf", [False, True])
-@pytest.mark.parametrize("k", [1, 2, 3, 4])
-def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaf: bool) -> None:
+@pytest.mark.parametrize(
+    ("k", "leaves"), [(k, n) for k in range(5) for n in range(3) if k + n >= 2]
+)
+def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaves: int) -> None:
     """The engine holds what torch pops first of up to three ops made ready together (with
-    an accumulator, which comes out before them) and pushes the rest: the queue's layout
-    (which decides the order of later accumulator ties) is torch's after those pops, in
-    every edge order; and the engine's held nodes come out in torch's order."""
+    an accumulator, which comes out before them; of two, the first) and pushes the rest: the
+    queue's layout (which decides the order of later accumulator ties) is torch's after those
+    pops, in every edge order; and the engine's held nodes come out in torch's order (two
+    nodes, an op's two inputs, take a path of their own)."""
     ops_ = [_Op(r) for r in range(k)]
-    nodes: list[Any] = [*ops_, AccumulateGrad(None)] if leaf else ops_
+    nodes: list[Any] = [*ops_, *(AccumulateGrad(None) for _ in range(leaves))]
     for batch in itertools.permutations(nodes):
         torchs, engines = ReadyQueue(), ReadyQueue()
         for node in batch:

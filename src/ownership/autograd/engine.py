@@ -213,7 +213,17 @@ def run_backward(
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        _run(queue, deps, buffers, captures, results, wanted if accumulate else set(), retain_graph)
+        held: list[Node] = []
+        _run(
+            queue,
+            deps,
+            buffers,
+            captures,
+            results,
+            wanted if accumulate else set(),
+            retain_graph,
+            held,
+        )
     finally:
         grad_mode._set(prev)
     return results
@@ -229,12 +239,12 @@ def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> No
     buffers = _Buffers(inplace=not create_graph)
     buffers.add(node, nr, grad)
     grad = None  # held by the buffer only, as in the general case
-    queue = ReadyQueue()
-    queue.push(node)  # a root is reached by no edge (a graph has no cycle)
     prev = grad_mode._state.enabled
     grad_mode._set(create_graph)
     try:
-        _run(queue, deps, buffers, {}, [], None, retain_graph)
+        # the root is reached by no edge (a graph has no cycle): the one ready node, which the
+        # queue would pop first, is held instead of pushed
+        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
     finally:
         grad_mode._set(prev)
 
@@ -247,15 +257,15 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
+    held: list[Node],
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
     never by a variable left over from an earlier node, so that :mod:`ownership.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them)."""
+    that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
+    what the queue would pop next (``ready_in_order``)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    # the nodes to run next, last first: what the queue would pop next (``ready_in_order``)
-    held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
         node: Node = held.pop() if held else queue.pop()
