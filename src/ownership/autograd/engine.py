@@ -292,7 +292,7 @@ def _run(
                     and (var._history if var._base is None else var.grad_fn) is not None
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
-                grads = []
+                grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
                 accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
@@ -313,7 +313,7 @@ def _run(
                 break
         else:
             outs = [None] * len(nexts)
-        grads = []  # torch drops a node's input gradients before passing its outputs on
+        grads.clear()  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph and (type(node) is not OpNode or node._saved is not None):
             node.release()  # (an op's node that saved nothing has nothing to free)
         if anomaly.enabled and anomaly.check_nan:
@@ -350,7 +350,7 @@ def _run(
                     batch = [first, nxt]
                 else:
                     batch.append(nxt)
-        outs = []
+        outs.clear()
         if batch is not None:
             ready_in_order(batch, queue, held)
         elif first is not None:  # the one ready node: the queue would pop it next
