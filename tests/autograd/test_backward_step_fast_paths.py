@@ -33,9 +33,7 @@ def _seen_gradients(t: Any, create_graph: bool) -> list[Any]:
     seen: list[Any] = []
 
     def watch(name: str, v: Any) -> Any:
-        v.register_hook(
-            lambda g: seen.append([name, g.detach().clone(), g._is_view(), g._version])
-        )
+        v.register_hook(lambda g: seen.append([name, g.detach().clone(), g._is_view(), g._version]))
         return v
 
     for name, p in (("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2)):

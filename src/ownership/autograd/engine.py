@@ -236,8 +236,11 @@ def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> No
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     deps, _ = _discover([node], False)
-    buffers = _Buffers(inplace=not create_graph)
-    buffers.add(node, nr, grad)
+    buffers = _Buffers(not create_graph)
+    if node.num_outputs == 1:
+        buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
+    else:
+        buffers.add(node, nr, grad)
     grad = None  # held by the buffer only, as in the general case
     prev = grad_mode._state.enabled
     grad_mode._set(create_graph)
