@@ -1,7 +1,8 @@
 """The MLP step's backward fast paths agree with the general paths and with torch.
 
 The fast paths: the engine holds the root instead of pushing and popping it through the ready
-queue, ``ready_in_order`` places two nodes made ready together without its lists (see
+queue, ``ready_in_order`` places two nodes made ready together without its lists, ``ready_one``
+holds a node that ranks above every waiting one instead of pushing and popping it (see
 ``test_backward_fast_paths`` for the queue's layout), and nll_loss's direct gradient is returned
 without ``linear_in_grad`` when nothing is recorded. What each path could change is what a hook
 sees of a gradient (its values, view-ness, version, history) and the order the nodes run in.
@@ -72,3 +73,32 @@ def test_nll_loss_direct_gradient_is_linear_in_grads_result() -> None:
     for t in (fast, slow):
         assert t._base is None and t.grad_fn is None and not t.requires_grad
         assert t._version == 0
+
+
+def _micrograd_order(t: Any) -> list[str]:
+    """micrograd's step (``nn.Linear`` layers, a margin loss and an L2 penalty summed in Python,
+    so that many nodes wait in the ready queue): the order in which the hooks of every
+    intermediate tensor and the leaves' post-accumulate hooks run."""
+    t.manual_seed(0)
+    rng = np.random.default_rng(1)
+    x = t.tensor(rng.standard_normal((6, 2)).astype(np.float32).tolist())
+    y = t.tensor(rng.choice([-1.0, 1.0], size=(6, 1)).astype(np.float32).tolist())
+    model = t.nn.Sequential(t.nn.Linear(2, 4), t.nn.ReLU(), t.nn.Linear(4, 1))
+    out: list[str] = []
+    for i, p in enumerate(model.parameters()):
+        p.register_post_accumulate_grad_hook(lambda p, i=i: out.append(f"leaf {i}"))
+
+    def watch(name: str, v: Any) -> Any:
+        v.register_hook(lambda g: out.append(name))
+        return v
+
+    scores = watch("scores", model(x))
+    data = watch("data", (1 - y * scores).relu().mean())
+    squares = [watch(f"square {i}", (p * p).sum()) for i, p in enumerate(model.parameters())]
+    penalty = watch("penalty", sum(squares))
+    (data + 1e-4 * penalty).backward()
+    return out
+
+
+def test_nodes_made_ready_one_at_a_time_run_in_torchs_order() -> None:
+    same(_micrograd_order)

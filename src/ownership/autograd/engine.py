@@ -21,7 +21,7 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.accumulate_grad import accumulate, dense, retain
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.autograd.unseen import memory_unseen
 from ownership.op_registry import quiet
 
@@ -324,7 +324,7 @@ def _run(
         dts = node.input_dtypes
         n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
-        # the nodes this node makes ready while the queue is empty: the first, then all of them
+        # the nodes this node makes ready: the first, then all of them
         first: Node | None = None
         batch: list[Node] | None = None
         for i, (nxt, nr) in enumerate(nexts):
@@ -345,9 +345,7 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if ready:
-                    queue.push(nxt)
-                elif first is None:
+                if first is None:
                     first = nxt
                 elif batch is None:
                     batch = [first, nxt]
@@ -355,6 +353,13 @@ def _run(
                     batch.append(nxt)
         outs.clear()
         if batch is not None:
-            ready_in_order(batch, queue, held)
-        elif first is not None:  # the one ready node: the queue would pop it next
-            held.append(first)
+            if ready:  # pushed in edge order, as torch pushes them
+                for nxt in batch:
+                    queue.push(nxt)
+            else:
+                ready_in_order(batch, queue, held)
+        elif first is not None:
+            if ready:
+                ready_one(first, queue, held)
+            else:  # the one ready node: the queue would pop it next
+                held.append(first)
