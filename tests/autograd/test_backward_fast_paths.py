@@ -26,7 +26,7 @@ import pytest
 
 import ownership
 from ownership.autograd.node import AccumulateGrad
-from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
@@ -81,15 +81,17 @@ class _Op:
         self._seq = seq
 
 
-@pytest.mark.parametrize("leaf", [False, True])
-@pytest.mark.parametrize("k", [1, 2, 3, 4])
-def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaf: bool) -> None:
+@pytest.mark.parametrize(
+    ("k", "leaves"), [(k, n) for k in range(5) for n in range(3) if k + n >= 2]
+)
+def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaves: int) -> None:
     """The engine holds what torch pops first of up to three ops made ready together (with
-    an accumulator, which comes out before them) and pushes the rest: the queue's layout
-    (which decides the order of later accumulator ties) is torch's after those pops, in
-    every edge order; and the engine's held nodes come out in torch's order."""
+    an accumulator, which comes out before them; of two, the first) and pushes the rest: the
+    queue's layout (which decides the order of later accumulator ties) is torch's after those
+    pops, in every edge order; and the engine's held nodes come out in torch's order (two
+    nodes, an op's two inputs, take a path of their own)."""
     ops_ = [_Op(r) for r in range(k)]
-    nodes: list[Any] = [*ops_, AccumulateGrad(None)] if leaf else ops_
+    nodes: list[Any] = [*ops_, *(AccumulateGrad(None) for _ in range(leaves))]
     for batch in itertools.permutations(nodes):
         torchs, engines = ReadyQueue(), ReadyQueue()
         for node in batch:
@@ -99,6 +101,31 @@ def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaf: bool) 
         popped = [torchs.pop() for _ in held]
         assert popped == held[::-1]
         assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_holding_one_node_above_a_waiting_queue_leaves_torchs_queue(seed: int) -> None:
+    """One node made ready while others wait: torch pushes it and pops the top; the engine
+    holds it when it ranks strictly above the top (the same node comes out, the queue's layout
+    is unchanged), else pushes it. Queues of ops and accumulators, after pushes and pops."""
+    rng = random.Random(seed)
+    torchs, engines = ReadyQueue(), ReadyQueue()
+    share = rng.choice([0.0, 0.1, 0.4])
+    for rank in rng.sample(range(100), rng.randint(1, 30)):
+        node: Any = AccumulateGrad(None) if rng.random() < share else _Op(rank)
+        torchs.push(node)
+        engines.push(node)
+    for _ in range(rng.randint(0, 10)):
+        if len(torchs) > 1:
+            assert torchs.pop() is engines.pop()
+    new: Any = rng.choice([AccumulateGrad(None), _Op(rng.randint(0, 200))])
+    torchs.push(new)
+    held: list[Any] = []
+    ready_one(new, engines, held)
+    assert held in ([], [torchs.heap[0][1]])
+    popped = torchs.pop() if held else None
+    assert held == ([popped] if held else [])
+    assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
 
 
 def _mlp_bias_views(t: ModuleType) -> list[Any]:

@@ -50,7 +50,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
     ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
     tensor, in ``create_graph`` mode)."""
-    if grad is None or not var.requires_grad:
+    if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)  # a new tensor: nobody else holds it

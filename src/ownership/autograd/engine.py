@@ -21,7 +21,7 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.accumulate_grad import accumulate, dense, retain
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.ready_queue import ReadyQueue, ready_in_order
+from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.autograd.unseen import memory_unseen
 from ownership.op_registry import quiet
 
@@ -213,7 +213,17 @@ def run_backward(
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        _run(queue, deps, buffers, captures, results, wanted if accumulate else set(), retain_graph)
+        held: list[Node] = []
+        _run(
+            queue,
+            deps,
+            buffers,
+            captures,
+            results,
+            wanted if accumulate else set(),
+            retain_graph,
+            held,
+        )
     finally:
         grad_mode._set(prev)
     return results
@@ -226,15 +236,18 @@ def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> No
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     deps, _ = _discover([node], False)
-    buffers = _Buffers(inplace=not create_graph)
-    buffers.add(node, nr, grad)
+    buffers = _Buffers(not create_graph)
+    if node.num_outputs == 1:
+        buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
+    else:
+        buffers.add(node, nr, grad)
     grad = None  # held by the buffer only, as in the general case
-    queue = ReadyQueue()
-    queue.push(node)  # a root is reached by no edge (a graph has no cycle)
     prev = grad_mode._state.enabled
     grad_mode._set(create_graph)
     try:
-        _run(queue, deps, buffers, {}, [], None, retain_graph)
+        # the root is reached by no edge (a graph has no cycle): the one ready node, which the
+        # queue would pop first, is held instead of pushed
+        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
     finally:
         grad_mode._set(prev)
 
@@ -247,15 +260,15 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
+    held: list[Node],
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
     never by a variable left over from an earlier node, so that :mod:`ownership.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them)."""
+    that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
+    what the queue would pop next (``ready_in_order``)."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
-    # the nodes to run next, last first: what the queue would pop next (``ready_in_order``)
-    held: list[Node] = []
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
         node: Node = held.pop() if held else queue.pop()
@@ -282,7 +295,7 @@ def _run(
                     and (var._history if var._base is None else var.grad_fn) is not None
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
-                grads = []
+                grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
                 accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
                 got = g0 is not None
                 g0 = None
@@ -303,7 +316,7 @@ def _run(
                 break
         else:
             outs = [None] * len(nexts)
-        grads = []  # torch drops a node's input gradients before passing its outputs on
+        grads.clear()  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph and (type(node) is not OpNode or node._saved is not None):
             node.release()  # (an op's node that saved nothing has nothing to free)
         if anomaly.enabled and anomaly.check_nan:
@@ -311,7 +324,7 @@ def _run(
         dts = node.input_dtypes
         n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
-        # the nodes this node makes ready while the queue is empty: the first, then all of them
+        # the nodes this node makes ready: the first, then all of them
         first: Node | None = None
         batch: list[Node] | None = None
         for i, (nxt, nr) in enumerate(nexts):
@@ -332,16 +345,21 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if ready:
-                    queue.push(nxt)
-                elif first is None:
+                if first is None:
                     first = nxt
                 elif batch is None:
                     batch = [first, nxt]
                 else:
                     batch.append(nxt)
-        outs = []
+        outs.clear()
         if batch is not None:
-            ready_in_order(batch, queue, held)
-        elif first is not None:  # the one ready node: the queue would pop it next
-            held.append(first)
+            if ready:  # pushed in edge order, as torch pushes them
+                for nxt in batch:
+                    queue.push(nxt)
+            else:
+                ready_in_order(batch, queue, held)
+        elif first is not None:
+            if ready:
+                ready_one(first, queue, held)
+            else:  # the one ready node: the queue would pop it next
+                held.append(first)

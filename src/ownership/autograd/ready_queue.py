@@ -8,7 +8,8 @@ ready together come out in the order C++'s heap algorithm leaves them, which is 
 they went in (four leaves of one ``cat`` accumulate as 0, 2, 1, 3): :class:`ReadyQueue` runs
 that algorithm (libstdc++'s ``push_heap`` and ``pop_heap``, step for step) so that the order
 is torch's. Where the order of the nodes one node makes ready is known without it, and the
-queue is left as torch's, the engine runs them without the queue (:func:`ready_in_order`).
+queue is left as torch's, the engine runs them without the queue (:func:`ready_in_order`, and
+:func:`ready_one` for one node made ready above every waiting one).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from ownership.autograd.node import AccumulateGrad, Node
 
-__all__ = ["ReadyQueue", "ready_in_order"]
+__all__ = ["ReadyQueue", "ready_in_order", "ready_one"]
 
 _ACCUMULATOR = 1 << 64
 """The rank of an ``AccumulateGrad``: above every node's sequence number (torch's is
@@ -107,6 +108,20 @@ def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> No
     - Then, of up to three ops (distinct ranks), the latest; the others are pushed in edge
       order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
     """
+    if len(batch) == 2:  # the rules below for two nodes (an op's two inputs), without lists
+        a, b = batch
+        a_op = type(a) is not AccumulateGrad
+        if type(b) is AccumulateGrad:
+            # the accumulator first (of two, the first one), then the op
+            held += (a, b) if a_op else (b, a)
+        elif a_op:  # two ops: the latest runs next, the other waits in the queue
+            if a._seq < b._seq:
+                a, b = b, a
+            queue.push(b)
+            held.append(a)
+        else:
+            held += (b, a)
+        return
     leaves = [n for n in batch if type(n) is AccumulateGrad]
     if len(leaves) == 2 and len(batch) == 2:
         held += (leaves[1], leaves[0])
@@ -122,6 +137,18 @@ def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> No
         held += leaves
         return
     for node in batch:
+        queue.push(node)
+
+
+def ready_one(node: Node, queue: ReadyQueue, held: list[Node]) -> None:
+    """Make ready the one node that a node made ready while others wait in ``queue``: held (run
+    next) when it ranks strictly above every waiting node, as torch would push it and pop it at
+    once (a push of a strictly highest entry then a pop leaves libstdc++'s heap as it was), else
+    pushed."""
+    rank = _ACCUMULATOR if type(node) is AccumulateGrad else node._seq
+    if rank > queue.heap[0][0]:
+        held.append(node)
+    else:
         queue.push(node)
 
 

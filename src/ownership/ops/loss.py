@@ -196,6 +196,8 @@ class _Targets:
             else:
                 arr = _masked_targets(self.onehot(), scaled)
             value = Tensor._wrap(arr, dtype)
+            if not grad_mode._state.enabled:  # linear_in_grad of a fresh value, recording nothing
+                return (value,)
         else:
             oh = Tensor._wrap(self.onehot(), dtype)
             with grad_mode.no_grad():
