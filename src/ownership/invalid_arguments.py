@@ -26,6 +26,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ownership.keyword_order import torch_order
+
 _HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python
 
 
@@ -94,8 +96,8 @@ def invalid_combination(
     name: str, signatures: Sequence[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> str:
     """torch's "received an invalid combination of arguments" message for this call (the
-    keywords in the order of their names, as torch's formatter lists them)."""
-    kwargs = dict(sorted(kwargs.items()))
+    keywords in the order torch's formatter lists them: :mod:`ownership.keyword_order`)."""
+    kwargs = {k: kwargs[k] for k in torch_order(kwargs)}
     head = f"{name}() received an invalid combination of arguments - "
     if len(signatures) == 1:
         sig = signatures[0]
