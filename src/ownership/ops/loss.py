@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.arguments import as_saved, int64, is_int, tp_name
 from ownership.autograd import graph
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
@@ -35,6 +36,7 @@ def nll_loss(
     ignore_index: int = -100,
 ) -> Tensor:
     """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
+    ignore_index = ignore_index_arg("nll_loss_nd", ignore_index)
     red = _reduction(reduction)
     x = input._data
     batched = x.ndim >= 2
@@ -110,7 +112,8 @@ def _picked_loss(
         )
         node.save("self", input)
         node.save("target", target)
-        save_total_weight(node, x.dtype.type(total_weight))
+        # torch's kernel counts the weight only for a reduction: with none it saves 0
+        save_total_weight(node, x.dtype.type(total_weight if red else 0))
     return out
 
 
@@ -131,16 +134,17 @@ def row_numbers(n: int) -> NDArray[Any]:
 
 
 _DEFAULT_CONTEXTS = {
-    red: shared_context({"reduction": red, "ignore_index": -100, "weight": None})
+    red: shared_context({"reduction": red, "ignore_index": as_saved(-100), "weight": None})
     for red in _REDUCTIONS.values()
 }
 
 
 def _nll_context(red: int, ignore_index: int) -> Saved:
-    """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it)."""
+    """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it);
+    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.arguments.as_saved`)."""
     if ignore_index == -100 and type(ignore_index) is int:
         return _DEFAULT_CONTEXTS[red]
-    return {"reduction": red, "ignore_index": ignore_index, "weight": None}
+    return {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
 
 
 class _Targets:
@@ -308,6 +312,7 @@ def cross_entropy(
 ) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class-index targets; a target of the
     input's shape holds class probabilities (torch's cross_entropy_loss_prob_target)."""
+    ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     if (
         type(reduction) is str
         and reduction in _REDUCTIONS
@@ -333,6 +338,19 @@ def cross_entropy(
         total = -(logp * target).sum()
         return total if red == 2 else div_scalar(total, input._data.size // input._data.shape[dim])
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def ignore_index_arg(function: str, ignore_index: Any) -> int:
+    """``ignore_index`` as a Python int; torch's refusal of one that is no int64 (a bool, a
+    float, an int beyond int64)."""
+    if type(ignore_index) is int and -(2**63) <= ignore_index < 2**63:
+        return ignore_index
+    if not is_int(ignore_index):
+        raise TypeError(
+            f"{function}(): argument 'ignore_index' (position 5) must be int, not "
+            f"{tp_name(ignore_index)}"
+        )
+    return int64(ignore_index)
 
 
 def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import int64
+from ownership.arguments import as_given, as_saved, int64
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
@@ -17,20 +17,28 @@ from ownership.ops.common import needs_grad_of, record, wrap
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
 
 
-def dim_context(d: int) -> Saved:
-    """A softmax node's context ``{"dim": d}``: one shared object per dim below 8 (nothing
+def dim_context(dim: int) -> Saved:
+    """A softmax node's context ``{"dim": dim}``, ``dim`` as given and shown as torch shows it
+    (:func:`~ownership.arguments.as_saved`): one shared object per dim from 0 to 7 (nothing
     writes it), a dict for any other."""
-    return _DIMS[d] if type(d) is int and 0 <= d < 8 else {"dim": d}
+    return _DIMS[dim] if type(dim) is int and 0 <= dim < 8 else {"dim": as_saved(dim)}
+
+
+def _saved_dim(s: Saved, result: Tensor) -> int:
+    """The dim a softmax node reduced over, from the dim it shows."""
+    return layout.wrap_dim(as_given(s["dim"]), result._data.ndim)
 
 
 def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d softmax(self) = result * (d - sum(d * result, dim)): torch's ``_softmax_backward_data``."""
-    return (softmax_backward_data(g[0], s["result"], s["dim"]),)
+    result = s["result"]
+    return (softmax_backward_data(g[0], result, _saved_dim(s, result)),)
 
 
 def _bw_log_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d log_softmax(self) = d - exp(result) * sum(d, dim): torch's ``_log_softmax_backward_data``."""
-    return (log_softmax_backward_data(g[0], s["result"], s["dim"]),)
+    result = s["result"]
+    return (log_softmax_backward_data(g[0], result, _saved_dim(s, result)),)
 
 
 def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tuple[Tensor, int]:
@@ -66,7 +74,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
         out_arr = e / e.sum(axis=d, keepdims=True)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad_of(t):
-        node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, dim_context(d))
+        node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, dim_context(dim))  # type: ignore[arg-type]
         node.save("result", out, is_output=True)
     return out
 
@@ -74,12 +82,13 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """x - max - log(sum(exp(x - max))) (``LogSoftmaxBackward0``)."""
     t, d = _prep(t, dim, dtype, "log_softmax")
-    return log_softmax_along(t, d)
+    return log_softmax_along(t, d, dim)
 
 
-def log_softmax_along(t: Tensor, d: int) -> Tensor:
+def log_softmax_along(t: Tensor, d: int, dim: int | None = None) -> Tensor:
     """:func:`log_softmax` of ``t`` over ``d`` once its arguments are checked: ``t`` of its
-    result dtype, ``d`` a wrapped dim of it, floating unless empty (what ``_prep`` ensures)."""
+    result dtype, ``d`` a wrapped dim of it, floating unless empty (what ``_prep`` ensures);
+    ``dim``: the dim as given, which the node shows (default ``d``)."""
     x, dt = t._data, t.dtype
     if x.ndim == 0:  # one element: 0, or nan for nan and inf
         out_arr = (x - x) - np.log(np.exp(x - x))
@@ -92,6 +101,7 @@ def log_softmax_along(t: Tensor, d: int) -> Tensor:
         out_arr = np.subtract(sh, np.log(total, out=total), out=sh)
     out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad_of(t):
-        node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, dim_context(d))
+        saved = dim_context(d if dim is None else dim)
+        node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, saved)
         node.save("result", out, is_output=True)
     return out
