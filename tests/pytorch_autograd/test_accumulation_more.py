@@ -176,7 +176,6 @@ def test_hook_none() -> None:
     same(program)
 
 
-@pytest.mark.xfail(strict=True, reason="gap: torch.nn.functional.leaky_relu_")
 @pytest.mark.parametrize("slope", [0.0, -2.0])
 def test_leaky_relu_inplace_with_slope(slope: float) -> None:
     """TestAutogradDeviceType.test_leaky_relu_inplace_with_zero_slope and ..._neg_slope: an

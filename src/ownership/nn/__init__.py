@@ -3,7 +3,8 @@
 - :class:`Parameter`: a tensor a module owns for the optimizer to train.
 - :class:`Module`: registers parameters, buffers and child modules (one ``__setattr__``
   decides), collects them recursively, saves and loads them (``state_dict``).
-- Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`, :class:`Dropout`,
+- Layers: :class:`Linear`, :class:`ReLU`, :class:`Sigmoid`, :class:`Tanh`, :class:`LeakyReLU`,
+  :class:`Dropout`,
   :class:`Sequential`, the registering containers :class:`ModuleList`, :class:`ModuleDict`,
   :class:`ParameterList` and :class:`ParameterDict`, :class:`BatchNorm1d` (parameters and running-statistic buffers),
   :class:`EventCounter` (the self-test's layer with a running event counter buffer), and the
@@ -14,7 +15,7 @@
 """
 
 from ownership.nn import functional, init, utils
-from ownership.nn.activation import ReLU, Sigmoid, Tanh
+from ownership.nn.activation import LeakyReLU, ReLU, Sigmoid, Tanh
 from ownership.nn.batchnorm import BatchNorm1d
 from ownership.nn.container import Sequential
 from ownership.nn.dropout import Dropout
@@ -33,6 +34,7 @@ __all__ = [
     "Dropout",
     "EventCounter",
     "IncompatibleKeys",
+    "LeakyReLU",
     "Linear",
     "MSELoss",
     "Module",

@@ -1,4 +1,4 @@
-"""Activation layers: ReLU, Sigmoid, Tanh. They own nothing; they apply one function.
+"""Activation layers: ReLU, LeakyReLU, Sigmoid, Tanh. They own nothing; they apply one function.
 
 >>> import ownership
 >>> ReLU()(ownership.tensor([-1.0, 2.0])), ReLU(inplace=True)
@@ -11,7 +11,7 @@ from ownership._tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn.module import Module
 
-__all__ = ["ReLU", "Sigmoid", "Tanh"]
+__all__ = ["LeakyReLU", "ReLU", "Sigmoid", "Tanh"]
 
 
 class ReLU(Module):
@@ -30,6 +30,27 @@ class ReLU(Module):
     def extra_repr(self) -> str:
         """``'inplace=True'`` when set, else empty (torch's repr)."""
         return "inplace=True" if self.inplace else ""
+
+
+class LeakyReLU(Module):
+    """``x`` above 0, else ``negative_slope * x``; with ``inplace=True`` it overwrites its input
+    (``leaky_relu_``, whose backward refuses a negative slope, as torch's)."""
+
+    negative_slope: float
+    inplace: bool
+
+    def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        """A new tensor, or ``input`` itself written in place if ``inplace``."""
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        """``'negative_slope=0.01'``, with ``', inplace=True'`` when set (torch's repr)."""
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
 class Sigmoid(Module):

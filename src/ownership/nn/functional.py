@@ -18,6 +18,7 @@ from ownership.arguments import tensor_arg
 from ownership.op_registry import quiet
 from ownership.op_table import OpTable
 from ownership.ops import dropout as _dropout
+from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
@@ -49,6 +50,18 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
 
 _quiet_dropout = quiet(_dropout.dropout)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` above 0, else ``input * negative_slope`` (``LeakyReluBackward0``; in place,
+    ``leaky_relu_``, with ``inplace=True``): :mod:`ownership.ops.leaky_relu`."""
+    if inplace:
+        return leaky_relu_(input, negative_slope)
+    return _quiet_leaky_relu(input, negative_slope)
+
+
+leaky_relu_ = quiet(_leaky.leaky_relu_)
+_quiet_leaky_relu = quiet(_leaky.leaky_relu)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -111,6 +124,8 @@ __all__ = [
     "batch_norm",
     "cross_entropy",
     "dropout",
+    "leaky_relu",
+    "leaky_relu_",
     "linear",
     "log_softmax",
     "mse_loss",

@@ -1,0 +1,105 @@
+"""``leaky_relu`` and ``leaky_relu_``: ``x`` where it is above 0, else ``x * negative_slope``.
+
+torch's kernel, element for element: ``x > 0 ? x : x * slope``, the slope first rounded to the
+tensor's dtype (so ``0 * -1.0`` is ``-0.0`` and a NaN stays NaN); floating dtypes only. The
+out-of-place op saves its input (``LeakyReluBackward0``); the in-place one writes its tensor under
+the in-place contract and saves the result (``LeakyReluBackward1``), whose backward refuses a
+negative slope, as torch's: where the result is below 0 it cannot say which side the input was.
+The gradient is an op of its own (``LeakyReluBackwardBackward0``), so it is differentiable again.
+
+>>> import ownership
+>>> leaky_relu(ownership.tensor([-2.0, 0.0, 3.0]), 0.1)
+tensor([-0.2000,  0.0000,  3.0000])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership._tensor import Tensor
+from ownership.arguments import is_number, tp_name
+from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.inplace_rules import run_inplace
+from ownership.ops.backward_ops import _zeros
+from ownership.ops.common import needs_grad, record, wrap
+
+NEGATIVE_SLOPE_IN_PLACE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+    "supported. This is caused by calling in-place forward function with a negative slope, "
+    "please call out-of-place version instead. File an issue at https://github.com/pytorch/"
+    "pytorch if you do require supporting in-place leakRelu backward calculation with negative "
+    "slope"
+)
+
+
+def _checked(name: str, t: Any, slope: Any) -> None:
+    """torch's argument and kernel refusals: a tensor, a number slope, a floating dtype."""
+    if not isinstance(t, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(t)}")
+    if not is_number(slope):
+        raise TypeError(
+            f"{name}(): argument 'negative_slope' (position 2) must be Number, not {tp_name(slope)}"
+        )
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{t.dtype.short}'")
+
+
+def _values(x: NDArray[Any], slope: Any) -> NDArray[Any]:
+    """``x > 0 ? x : x * slope``, the slope rounded to ``x``'s dtype first."""
+    return np.where(x > 0, x, x * x.dtype.type(slope))
+
+
+def leaky_relu_backward(grad: Tensor, x: Tensor, slope: Any, is_result: bool) -> Tensor:
+    """torch's ``leaky_relu_backward``: ``grad`` where ``x`` (the input, or the result when
+    ``is_result``) is above 0, else ``grad * slope``; recorded as
+    ``LeakyReluBackwardBackward0`` when it must be."""
+    if is_result and float(slope) < 0:
+        raise RuntimeError(NEGATIVE_SLOPE_IN_PLACE)
+    g = grad._data
+    out = wrap(np.where(x._data > 0, g, g * g.dtype.type(slope)), grad.dtype)
+    if needs_grad(grad, x):
+
+        def bw(node: OpNode, s: Saved, gg: Grads) -> Grads:
+            return (leaky_relu_backward(gg[0], x, slope, is_result), _zeros(gg[0]))
+
+        record(out, "LeakyReluBackwardBackward0", (grad, x), bw, {"negative_slope": slope})
+    return out
+
+
+def _bw_leaky_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
+    return (leaky_relu_backward(g[0], s["self"], s["negative_slope"], False),)
+
+
+def _bw_leaky_relu_(node: OpNode, s: Saved, g: Grads) -> Grads:
+    return (leaky_relu_backward(g[0], s["result"], s["negative_slope"], True),)
+
+
+def leaky_relu(t: Tensor, negative_slope: Any = 0.01) -> Tensor:
+    """``t`` above 0, else ``t * negative_slope`` (``LeakyReluBackward0``, saves ``t``)."""
+    _checked("leaky_relu", t, negative_slope)
+    out = wrap(_values(t._data, negative_slope), t.dtype)
+    if needs_grad(t):
+        node = record(
+            out, "LeakyReluBackward0", (t,), _bw_leaky_relu, {"negative_slope": negative_slope}
+        )
+        node.save("self", t)
+    return out
+
+
+def leaky_relu_(t: Tensor, negative_slope: Any = 0.01) -> Tensor:
+    """:func:`leaky_relu` written into ``t`` (``LeakyReluBackward1``, saves the result)."""
+    _checked("leaky_relu_", t, negative_slope)
+    return run_inplace(
+        t,
+        (),
+        needs_grad(t),
+        lambda: _values(t._data, negative_slope),
+        t.dtype,
+        "LeakyReluBackward1",
+        _bw_leaky_relu_,
+        {"negative_slope": negative_slope},
+        save_result=True,
+    )
