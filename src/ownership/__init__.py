@@ -169,6 +169,7 @@ from ownership.ops.creation import (
 )
 from ownership.ops.joining import cat, stack
 from ownership.ops.nn_ops import addmm
+from ownership.ops.searching import searchsorted
 from ownership.ops.statistics import norm
 from ownership.random import (
     Generator,
@@ -331,6 +332,7 @@ __all__ = [
     "relu_",
     "remainder",
     "reshape",
+    "searchsorted",
     "select",
     "set_anomaly_enabled",
     "set_default_dtype",

@@ -345,7 +345,6 @@ def test_integer_outputs() -> None:
     assert not r[0].requires_grad and not r[1].requires_grad and r[2] is False
 
 
-@pytest.mark.xfail(strict=True, reason="gap: torch.searchsorted")
 def test_integer_outputs_argsort_searchsorted() -> None:
     """TestAutograd.test_integer_outputs, second half: argsort and searchsorted."""
 
