@@ -182,6 +182,7 @@ from ownership.random import (
     randn_like,
     randperm,
 )
+from ownership.warn_once import is_warn_always_enabled, set_warn_always
 
 __version__ = "0.1.0"
 
@@ -277,6 +278,7 @@ __all__ = [
     "is_inference",
     "is_inference_mode_enabled",
     "is_tensor",
+    "is_warn_always_enabled",
     "isclose",
     "isfinite",
     "isinf",
@@ -337,6 +339,7 @@ __all__ = [
     "set_anomaly_enabled",
     "set_default_dtype",
     "set_grad_enabled",
+    "set_warn_always",
     "sigmoid",
     "sigmoid_",
     "sign",

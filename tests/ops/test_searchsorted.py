@@ -90,22 +90,17 @@ def test_non_contiguous_operands() -> None:
 
 
 def test_the_non_contiguous_warnings_are_torchs() -> None:
-    """With torch told to warn every time, both engines' warnings (texts and order) agree for a
-    first call; ownership's once-per-program memory is cleared first."""
-    import torch
-
-    from ownership.ops import searching
+    """Told to warn every time (``set_warn_always``), both engines give the three warnings, in
+    torch's order."""
 
     def program(t: Any) -> Any:
         values = t.tensor([1.0, 2.0, 3.0, 4.0])[::2]
         boundaries = t.tensor([[1.0, 2.0], [3.0, 4.0]]).t()[0]
         sorter = t.tensor([0, 0, 1, 1])[::2]
-        return t.searchsorted(boundaries, values, sorter=sorter)
+        t.set_warn_always(True)
+        try:
+            return t.searchsorted(boundaries, values, sorter=sorter), t.is_warn_always_enabled()
+        finally:
+            t.set_warn_always(False)
 
-    searching._WARNED.clear()
-    always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        same(program)
-    finally:
-        torch.set_warn_always(always)
+    same(program)

@@ -13,7 +13,6 @@ tensor([1, 3, 4])
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from numpy.typing import NDArray
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
+from ownership.warn_once import warn_once
 
 _SIGNATURE = "*, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None"
 PARSER = Parser(
@@ -30,20 +30,16 @@ PARSER = Parser(
     f"(Tensor sorted_sequence, Number self, {_SIGNATURE}, Tensor out = None)",
 )
 _NAME = "torch.searchsorted():"
-_WARNED: set[str] = set()
-"""The operands already warned about: torch's warning is once per program."""
 
 
 def _warn_non_contiguous(what: str, t: Tensor | None) -> None:
     """torch's warning, once per program, that a non-contiguous operand is copied first."""
-    if t is None or what in _WARNED or t.is_contiguous():
+    if t is None or t.is_contiguous():
         return
-    _WARNED.add(what)
-    warnings.warn(
+    warn_once(
         f"{_NAME} {what} tensor is non-contiguous, this will lower the performance due to extra "
         "data copy when converting non-contiguous tensor to contiguous, please use contiguous "
         f"{what} tensor if possible. This message will only appear once per program.",
-        UserWarning,
         stacklevel=3,
     )
 
