@@ -143,3 +143,23 @@ def test_second_order_gradients_of_prod_with_zeros(values: list[float], dim: int
         return gx.tolist(), ggx.tolist()
 
     same(program)
+
+
+BOOL_RESULTS: dict[str, Any] = {
+    "0-d bool": lambda t: t.tensor(True).cumsum(0, dtype=t.bool),
+    "0-d int into bool": lambda t: t.tensor(3).cumsum(0, dtype=t.bool),
+    "0-d float into bool": lambda t: t.tensor(2.5).cumsum(0, dtype=t.bool),
+    "empty into bool": lambda t: t.zeros(0).cumsum(0, dtype=t.bool),
+    "empty bool": lambda t: t.zeros(0, dtype=t.bool).cumsum(0, dtype=t.bool),
+    "1-d into bool": lambda t: t.tensor([1, 2]).cumsum(0, dtype=t.bool),
+    "0-d bool in place": lambda t: t.tensor(True).cumsum_(0),
+    "empty bool in place": lambda t: t.zeros(0, dtype=t.bool).cumsum_(0),
+    "1-d bool in place": lambda t: t.tensor([True]).cumsum_(0),
+}
+
+
+@pytest.mark.parametrize("call", BOOL_RESULTS)
+def test_a_bool_result_is_refused_only_by_the_kernel(call: str) -> None:
+    """torch's kernel refuses a bool result; a 0-d tensor is copied and an empty one left
+    empty without it."""
+    same(BOOL_RESULTS[call])

@@ -30,6 +30,12 @@ from ownership.ops.common import needs_grad, record, wrap
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
 
+def kernel_refuses_bool(t: Tensor, dt: dtypes.dtype) -> bool:
+    """Whether torch's cumsum kernel runs on a bool result and refuses it: only for a tensor with
+    dims and elements (a 0-d one is copied, an empty one left empty, without the kernel)."""
+    return dt is dtypes.bool_ and t._data.ndim > 0 and t._data.size > 0
+
+
 def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
     """The running sums of ``arr`` along ``axis`` in ``dt`` (floating: accumulated in float64)."""
     if arr.ndim == 0:
@@ -71,7 +77,7 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
     axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
-    if dt is dtypes.bool_:
+    if kernel_refuses_bool(t, dt):
         raise NotImplementedError(BOOL_KERNEL)
     check_differentiable(t, dt)
     out = wrap(_running_sums(t._data, axis, dt), dt)
@@ -90,7 +96,7 @@ def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
                 f"Bad in-place call: input tensor dtype {checks.CPP_TYPES[t.dtype.name]} and "
                 f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
             )
-        if t.dtype is dtypes.bool_:
+        if kernel_refuses_bool(t, t.dtype):
             raise NotImplementedError(BOOL_KERNEL)
 
     return run_inplace(
