@@ -44,7 +44,7 @@ _quiet_linear = quiet(_nn.linear)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Random zeros while ``training`` (:func:`ownership.ops.dropout.dropout`)."""
+    """Random zeros while ``training`` (``ownership.ops.dropout``)."""
     tensor_arg("dropout", input)
     return _quiet_dropout(input, p, training, inplace)
 
@@ -54,7 +54,7 @@ _quiet_dropout = quiet(_dropout.dropout)
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``input`` above 0, else ``input * negative_slope`` (``LeakyReluBackward0``; in place,
-    ``leaky_relu_``, with ``inplace=True``): :mod:`ownership.ops.leaky_relu`."""
+    ``leaky_relu_``, with ``inplace=True``): ``ownership.ops.leaky_relu``."""
     if inplace:
         return leaky_relu_(input, negative_slope)
     return _quiet_leaky_relu(input, negative_slope)
