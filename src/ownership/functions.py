@@ -359,24 +359,41 @@ def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     return t.chunk(chunks, dim)
 
 
-var = _method(
-    "var",
+_MOMENT_OVERLOADS = (
     f"(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, {sig.OUT})",
     "(Tensor input, tuple of ints[1]? dim = None, *, Number correction = None, "
     "bool keepdim = False, Tensor out = None)",
     "(Tensor input, bool unbiased = True)",
 )
-_VAR_MEAN = Parser("var_mean", *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
+var = _method("var", *_MOMENT_OVERLOADS)
+std = _method("std", *_MOMENT_OVERLOADS)
 
 
-def var_mean(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
-    """``(var, mean)`` of ``input``, both outputs of one ``VarMeanBackward0`` node: the
-    overloads of :meth:`Tensor.var`."""
-    which, a = _VAR_MEAN.parse(args, kwargs)
-    unbiased = None if which == 1 else a["unbiased"]  # (see ops.statistics._correction)
-    return ops.var_mean(
-        a["input"], a.get("dim"), unbiased, a.get("keepdim", False), correction=a.get("correction")
-    )
+def _with_mean(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
+    """``torch.var_mean`` or ``torch.std_mean``: the overloads of :meth:`Tensor.var`, both
+    results outputs of one node."""
+    parser = Parser(name, *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
+    op = getattr(ops, name)
+
+    def function(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
+        which, a = parser.parse(args, kwargs)
+        unbiased = None if which == 1 else a["unbiased"]  # (see ops.moments._correction)
+        found: tuple[Tensor, Tensor] = op(
+            a["input"],
+            a.get("dim"),
+            unbiased,
+            a.get("keepdim", False),
+            correction=a.get("correction"),
+        )
+        return found
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input, ...)``: {name[:3]} and mean, one node (two outputs)."
+    return function
+
+
+var_mean = _with_mean("var_mean")
+std_mean = _with_mean("std_mean")
 
 
 diagonal = _method("diagonal", "(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)")

@@ -202,6 +202,24 @@ class OpTable(Protocol[TensorT]):
     def to(self, t: TensorT, *args: Any, **kwargs: Any) -> TensorT: ...
     def transpose(self, t: TensorT, dim0: int, dim1: int) -> TensorT: ...
     def transpose_(self, t: TensorT, dim0: int, dim1: int) -> TensorT: ...
+    def std(
+        self,
+        t: TensorT,
+        dim: Any = ...,
+        unbiased: Any = ...,
+        keepdim: bool = ...,
+        *,
+        correction: Any = ...,
+    ) -> TensorT: ...
+    def std_mean(
+        self,
+        t: TensorT,
+        dim: Any = ...,
+        unbiased: Any = ...,
+        keepdim: bool = ...,
+        *,
+        correction: Any = ...,
+    ) -> tuple[TensorT, TensorT]: ...
     def unbind(self, t: TensorT, dim: int = ...) -> tuple[TensorT, ...]: ...
     def uniform_(
         self, a: TensorT, lo: float = ..., hi: float = ..., *, generator: Any = ...

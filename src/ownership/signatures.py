@@ -47,6 +47,7 @@ VAR_OVERLOADS = (
 )
 """``var``'s three overloads (``var_mean``'s too): only the second takes ``correction``."""
 VAR = Parser("var", *VAR_OVERLOADS)
+STD = Parser("std", *VAR_OVERLOADS)
 DIAGONAL = Parser("diagonal", "(int offset = 0, int dim1 = 0, int dim2 = 1)")
 NARROW = Parser("narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)")
 UNBIND = Parser("unbind", "(int dim = 0)")

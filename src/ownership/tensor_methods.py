@@ -240,12 +240,20 @@ class TensorMethods(TensorMath, TensorComparison, TensorNumerics):
         """The vector p-norm (``LinalgVectorNormBackward0``)."""
         return ops.norm(self, p, dim, keepdim, dtype)
 
+    def std(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """The standard deviation (``StdBackward0``): the overloads of :meth:`var`."""
+        which, a = sig.STD.parse(args, kwargs)
+        unbiased = None if which == 1 else a["unbiased"]  # (see ops.moments._correction)
+        return ops.std(
+            self, a.get("dim"), unbiased, a.get("keepdim", False), correction=a.get("correction")
+        )
+
     def var(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """The variance, corrected by 1 unless told otherwise (``VarBackward0``):
         ``var(dim, unbiased=True, keepdim=False)``, ``var(dim=None, *, correction=None,
         keepdim=False)`` or ``var(unbiased=True)``."""
         which, a = sig.VAR.parse(args, kwargs)
-        unbiased = None if which == 1 else a["unbiased"]  # (see ops.statistics._correction)
+        unbiased = None if which == 1 else a["unbiased"]  # (see ops.moments._correction)
         return ops.var(
             self, a.get("dim"), unbiased, a.get("keepdim", False), correction=a.get("correction")
         )

@@ -75,6 +75,44 @@ def test_var_is_torchs(call: str) -> None:
     same(lambda t: _run(t, VAR[call]))
 
 
+STD: dict[str, Any] = {
+    "std()": lambda t, x: x.std(),
+    "std(1)": lambda t, x: x.std(1),
+    "std(-1, keepdim=True)": lambda t, x: x.std(-1, keepdim=True),
+    "std(unbiased=False)": lambda t, x: x.std(unbiased=False),
+    "std(0, correction=0)": lambda t, x: x.std(0, correction=0),
+    "std([])": lambda t, x: x.std([]),
+    "std of equal elements (a zero std)": lambda t, x: (x * 0 + 1).std(1),
+    "std(-1, correction=3): no degree of freedom": lambda t, x: x.std(-1, correction=3),
+    "std of one element": lambda t, x: x[:1, :1].std(),
+    "torch.std(x, 0)": lambda t, x: t.std(x, 0),
+    "std_mean(x)": lambda t, x: t.std_mean(x),
+    "std_mean(x, 1, keepdim=True)": lambda t, x: t.std_mean(x, 1, keepdim=True),
+    "std_mean(x, False)": lambda t, x: t.std_mean(x, False),
+    "std_mean(x, correction=2)": lambda t, x: t.std_mean(x, 0, correction=2),
+}
+
+
+@pytest.mark.parametrize("call", STD)
+def test_std_is_torchs(call: str) -> None:
+    same(lambda t: _run(t, STD[call]))
+
+
+def test_std_and_std_mean_save_their_result() -> None:
+    def program(t: Any) -> Any:
+        x = _x(t)
+        s = x.std(1)
+        sm, m = t.std_mean(x, 0)
+        return (
+            s.grad_fn._saved_result is s,
+            s.grad_fn._saved_self is x,
+            sm.grad_fn._saved_result0 is sm,
+            m.grad_fn is sm.grad_fn,
+        )
+
+    same(program)
+
+
 NORM: dict[str, Any] = {
     "norm()": lambda t, x: x.norm(),
     "norm(1)": lambda t, x: x.norm(1),
@@ -107,6 +145,9 @@ REFUSED: dict[str, Any] = {
     "var(str)": lambda t: t.ones(2).var("a"),
     "torch.var(x, str)": lambda t: t.var(t.ones(2), "a"),
     "var_mean(x, str)": lambda t: t.var_mean(t.ones(2), "a"),
+    "std(str)": lambda t: t.ones(2).std("a"),
+    "std_mean(x, str)": lambda t: t.std_mean(t.ones(2), "a"),
+    "std of ints": lambda t: t.tensor([1, 2]).std(),
     "var(unbiased=, keepdim=)": lambda t: t.ones(2).var(unbiased=True, keepdim=True),
     "var(0, unbiased=, correction=)": lambda t: t.ones(2).var(0, unbiased=False, correction=2),
     "norm of ints": lambda t: t.tensor([1, 2]).norm(),

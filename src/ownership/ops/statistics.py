@@ -1,34 +1,32 @@
-"""Norms and moments: ``norm`` (``LinalgVectorNormBackward0``), ``var`` (``VarBackward0``) and
-``var_mean`` (one ``VarMeanBackward0`` node with two outputs), and ``threshold``
-(``ThresholdBackward0``). Forward in numpy (float64 accumulation, cast back), backward with
-tensor ops, so that it is differentiable again.
+"""Norms: ``norm`` (``LinalgVectorNormBackward0``), and ``threshold`` (``ThresholdBackward0``);
+the reduction helpers the moments share (:mod:`ownership.ops.moments`). Forward in numpy
+(float64 accumulation, cast back), backward with tensor ops, so that it is differentiable again.
 
 >>> import ownership
 >>> x = ownership.tensor([3.0, 4.0], requires_grad=True)
->>> x.norm(), x.var(), ownership.var_mean(x)[1].grad_fn.name()
-(tensor(5., grad_fn=<LinalgVectorNormBackward0>), tensor(0.5000, grad_fn=<VarBackward0>), 'VarMeanBackward0')
+>>> x.norm()
+tensor(5., grad_fn=<LinalgVectorNormBackward0>)
 """
 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, layout
+from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
+from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.reduction import dims_of, saved_dims
 
-__all__ = ["norm", "threshold", "var", "var_mean", "vector_norm"]
+__all__ = ["axes_of", "count_over", "keep_dims", "norm", "threshold", "vector_norm"]
 
 # numpy's reductions as ufunc reduces (typed loosely: numpy's stubs want a literal ``keepdims``)
-_sum: Callable[..., Any] = np.add.reduce
+add_reduce: Callable[..., Any] = np.add.reduce
 _max: Callable[..., Any] = np.maximum.reduce
 _min: Callable[..., Any] = np.minimum.reduce
 
@@ -36,19 +34,21 @@ _VECTOR_NORM = "linalg.vector_norm"
 _MATRIX_NORM = "linalg.matrix_norm"
 
 
-def _axes(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+def axes_of(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     """numpy's axes of a reduction over ``dim`` (None: all), with torch's dim rules and errors."""
     dims = dims_of(t, dim)
     return dims if dims is not None and t._data.ndim else None
 
 
-def _count(t: Tensor, axes: tuple[int, ...] | None) -> int:
+def count_over(t: Tensor, axes: tuple[int, ...] | None) -> int:
     """How many elements each result of a reduction over ``axes`` reduces."""
     shape = t._data.shape
     return t._data.size if axes is None else math.prod(shape[a] for a in axes)
 
 
-def _keep(g: Tensor, shape: tuple[int, ...], axes: tuple[int, ...] | None, keepdim: bool) -> Tensor:
+def keep_dims(
+    g: Tensor, shape: tuple[int, ...], axes: tuple[int, ...] | None, keepdim: bool
+) -> Tensor:
     """``g`` reshaped so that it broadcasts against the input (reduced dims back as size 1)."""
     if axes is None or keepdim or not shape:
         return g if axes is not None or not shape else g.reshape([1] * len(shape))
@@ -125,7 +125,7 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
     ``dtype`` (the gradient reaches ``t`` in its own dtype)."""
     dt = _checked_dtype(t, dtype)
     order = float(ord)
-    axes = _axes(t, dim)
+    axes = axes_of(t, dim)
     if math.isinf(order):
         _no_identity(t, order, axes)
     x = np.abs(t._data.astype(np.float64))
@@ -134,9 +134,9 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
     elif order == -math.inf:
         value = _min(x, axis=axes, keepdims=keepdim)
     elif order == 0:
-        value = _sum(x != 0, axis=axes, keepdims=keepdim, dtype=np.float64)
+        value = add_reduce(x != 0, axis=axes, keepdims=keepdim, dtype=np.float64)
     else:
-        value = _sum(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
+        value = add_reduce(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
     out = wrap(np.asarray(value, dtype=dt.np), dt)
     if needs_grad(t):
         shape = tuple(t._data.shape)
@@ -145,8 +145,8 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
             if order == 0:  # torch's norm_backward: no gradient at all (``.grad`` stays None)
                 return (None,)
             x, result = s["self"], s["result"]
-            r = _keep(result, shape, axes, keepdim)
-            go = _keep(g[0], shape, axes, keepdim)
+            r = keep_dims(result, shape, axes, keepdim)
+            go = keep_dims(g[0], shape, axes, keepdim)
             if math.isinf(order):
                 hit = (x.abs() == r).to(x.dtype)
                 count = hit.sum(axes, keepdim=True) if axes is not None else hit.sum()
@@ -169,139 +169,6 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
         node.save("self", t)
         node.save("result", out, is_output=True)
     return out
-
-
-def _correction(unbiased: Any, correction: Any) -> tuple[Any, float]:
-    """The correction as torch's node shows it, and as computed: the overloads that take
-    ``unbiased`` (given as True or False) correct by 1 or 0; the other shows ``correction`` as
-    given (None, the default: 1)."""
-    shown = correction if unbiased is None else int(bool(unbiased))
-    return shown, 1.0 if shown is None else float(shown)
-
-
-def _moments(
-    t: Tensor, axes: tuple[int, ...] | None, correction: float, keepdim: bool, name: str
-) -> tuple[Any, Any, int]:
-    """Variance and mean over ``axes`` (float64 sums, rounded once into ``t``'s dtype), and how
-    many elements each reduces; torch's warning when the degrees of freedom are not positive."""
-    if not t.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    x = t._data.astype(np.float64)
-    n = _count(t, axes)
-    if n - correction <= 0:
-        warnings.warn(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=4,
-        )
-    mean = _sum(x, axis=axes, keepdims=True) / n
-    var = _sum((x - mean) ** 2, axis=axes, keepdims=keepdim) / max(n - correction, 0)
-    if not keepdim:
-        mean = mean.reshape(np.shape(var))
-    return np.asarray(var, dtype=t.dtype.np), np.asarray(mean, dtype=t.dtype.np), n
-
-
-def _given_dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
-    """The dims of a ``var`` as given (None: none given), wrapped: torch's backward reads these,
-    not the dims reduced (an empty list reduces all dims but counts as reducing one element)."""
-    if dim is None:
-        return None
-    ds = dim if isinstance(dim, tuple | list) else (dim,)
-    return tuple(sorted(layout.wrap_dim(int(d), t._data.ndim) for d in ds))
-
-
-def _var_grad(
-    g: Tensor, x: Tensor, dims: tuple[int, ...] | None, keepdim: bool, c: float
-) -> Tensor:
-    """torch's ``var_backward``, step for step: ``2 / (n - c) * g * (x - mean)``; over all
-    elements with no degree of freedom, ``g`` times nan where ``x`` is its mean, else inf."""
-    shape = tuple(x._data.shape)
-    if dims is None or not shape:
-        dof = x._data.size - c
-        if dof <= 0:
-            where: Tensor = OPS["where"](x == x.mean(), math.nan, math.inf)
-            return g * where
-        return 2.0 / dof * g * (x - x.mean())
-    if not keepdim and len(shape) > 1:
-        for d in dims:
-            g = g.unsqueeze(d)
-    dof = math.prod(shape[d] for d in dims) - c
-    factor = 2.0 / dof if dof else math.inf  # C's double division of 2 by +0.0
-    return factor * g * (x - x.mean(dims, keepdim=True))
-
-
-def var(
-    t: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> Tensor:
-    """The variance over ``dim`` (all elements by default), corrected by 1 unless told otherwise
-    (``VarBackward0``, which shows ``dim`` and ``correction`` as torch's does: see
-    :func:`_correction`)."""
-    shown, c = _correction(unbiased, correction)
-    axes = _axes(t, dim)
-    v, _, _ = _moments(t, axes, c, keepdim, "var")
-    out = wrap(v, t.dtype)
-    if needs_grad(t):
-        dims = _given_dims(t, dim)
-
-        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
-            return (_var_grad(g[0], s["self"], dims, keepdim, c),)
-
-        saved = {
-            "correction": shown,
-            "dim": None if dim is None else saved_dims(dim),
-            "keepdim": keepdim,
-        }
-        node = record(out, "VarBackward0", (t,), backward, saved)
-        node.save("self", t)
-    return out
-
-
-def var_mean(
-    t: Tensor,
-    dim: Any = None,
-    unbiased: Any = None,
-    keepdim: bool = False,
-    *,
-    correction: Any = None,
-) -> tuple[Tensor, Tensor]:
-    """``(var, mean)``, both outputs of one ``VarMeanBackward0`` node (saved values as
-    :func:`var`'s)."""
-    shown, c = _correction(unbiased, correction)
-    axes = _axes(t, dim)
-    v, m, n = _moments(t, axes, c, keepdim, "var_mean")
-    var_out, mean_out = wrap(v, t.dtype), wrap(m, t.dtype)
-    if needs_grad(t):
-        shape, dims = tuple(t._data.shape), _given_dims(t, dim)
-
-        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
-            x = s["self"]
-            total = None
-            if g[0] is not None:
-                total = _var_grad(g[0], x, dims, keepdim, c)
-            if g[1] is not None:
-                part = _keep(g[1], shape, axes, keepdim).expand(shape) / n
-                total = part if total is None else total + part
-            return (total,)
-
-        saved = {
-            "correction": shown,
-            "dim": None if dim is None else saved_dims(dim),
-            "keepdim": keepdim,
-        }
-        node = OpNode("VarMeanBackward0", (gradient_edge(t),), backward, saved, num_outputs=2)
-        node.input_dtypes = (t.dtype,)
-        node.save("self", t)
-        for nr, result in enumerate((var_out, mean_out)):
-            result._grad_fn = node
-            result._requires_grad = True
-            result._output_nr = nr
-    return var_out, mean_out
 
 
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:

@@ -78,6 +78,7 @@ from ownership.ops.integer_division import (
 from ownership.ops.joining import cat, stack
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
 from ownership.ops.masking import masked_fill, masked_fill_
+from ownership.ops.moments import std, std_mean, var, var_mean
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
@@ -94,7 +95,7 @@ from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
-from ownership.ops.statistics import norm, threshold, var, var_mean
+from ownership.ops.statistics import norm, threshold
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.ops.views import (
@@ -265,6 +266,8 @@ __all__ = [
     "squeeze",
     "squeeze_",
     "stack",
+    "std",
+    "std_mean",
     "sub",
     "sub_",
     "sum",

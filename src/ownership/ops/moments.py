@@ -1,0 +1,204 @@
+"""The moments of a tensor: ``var``, ``std``, and ``var_mean``/``std_mean`` (one node with two
+outputs), over all elements or over ``dim``.
+
+Sums in float64, the result rounded once into the tensor's dtype (the standard deviation is the
+root of the float64 variance). Each node shows ``dim`` and ``correction`` as torch's does
+(:func:`_correction`), saves ``self`` (and the standard deviation it returned, for ``std``), and
+computes its gradient step for step as torch's ``var_backward``/``std_backward``, with tensor
+ops, so that it is differentiable again.
+
+>>> import ownership
+>>> x = ownership.tensor([3.0, 4.0], requires_grad=True)
+>>> x.var(), x.std(unbiased=False), ownership.std_mean(x)[1].grad_fn.name()
+(tensor(0.5000, grad_fn=<VarBackward0>), tensor(0.5000, grad_fn=<StdBackward0>), 'StdMeanBackward0')
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ownership import layout
+from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
+from ownership.op_registry import OPS
+from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.reduction import saved_dims
+from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims
+
+__all__ = ["std", "std_mean", "var", "var_mean"]
+
+
+def _correction(unbiased: Any, correction: Any) -> tuple[Any, float]:
+    """The correction as torch's node shows it, and as computed: the overloads that take
+    ``unbiased`` (given as True or False) correct by 1 or 0; the other shows ``correction`` as
+    given (None, the default: 1)."""
+    shown = correction if unbiased is None else int(bool(unbiased))
+    return shown, 1.0 if shown is None else float(shown)
+
+
+def _moments(
+    t: Tensor, axes: tuple[int, ...] | None, correction: float, keepdim: bool, name: str
+) -> tuple[Any, Any, int]:
+    """Variance (in float64) and mean (rounded into ``t``'s dtype) over ``axes``, and how many
+    elements each reduces; torch's warning, named ``name``, when there is no degree of
+    freedom."""
+    if not t.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    x = t._data.astype(np.float64)
+    n = count_over(t, axes)
+    if n - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=4,
+        )
+    mean = add_reduce(x, axis=axes, keepdims=True) / n
+    var = add_reduce((x - mean) ** 2, axis=axes, keepdims=keepdim) / max(n - correction, 0)
+    if not keepdim:
+        mean = mean.reshape(np.shape(var))
+    return var, np.asarray(mean, dtype=t.dtype.np), n
+
+
+def _given_dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
+    """The dims of a ``var`` as given (None: none given), wrapped: torch's backward reads these,
+    not the dims reduced (an empty list reduces all dims but counts as reducing one element)."""
+    if dim is None:
+        return None
+    ds = dim if isinstance(dim, tuple | list) else (dim,)
+    return tuple(sorted(layout.wrap_dim(int(d), t._data.ndim) for d in ds))
+
+
+def _var_grad(
+    g: Tensor, x: Tensor, dims: tuple[int, ...] | None, keepdim: bool, c: float
+) -> Tensor:
+    """torch's ``var_backward``, step for step: ``2 / (n - c) * g * (x - mean)``; over all
+    elements with no degree of freedom, ``g`` times nan where ``x`` is its mean, else inf."""
+    shape = tuple(x._data.shape)
+    if dims is None or not shape:
+        dof = x._data.size - c
+        if dof <= 0:
+            where: Tensor = OPS["where"](x == x.mean(), math.nan, math.inf)
+            return g * where
+        return 2.0 / dof * g * (x - x.mean())
+    if not keepdim and len(shape) > 1:
+        for d in dims:
+            g = g.unsqueeze(d)
+    dof = math.prod(shape[d] for d in dims) - c
+    factor = 2.0 / dof if dof else math.inf  # C's double division of 2 by +0.0
+    return factor * g * (x - x.mean(dims, keepdim=True))
+
+
+def _std_grad(
+    g: Tensor, x: Tensor, std: Tensor, dims: tuple[int, ...] | None, keepdim: bool, c: float
+) -> Tensor:
+    """torch's ``std_backward``: ``g / (2 std)``, 0 where the standard deviation is 0, through
+    ``var_backward``."""
+    return _var_grad((g / (std * 2)).masked_fill_(std == 0, 0), x, dims, keepdim, c)
+
+
+def _moment(
+    name: str, t: Tensor, dim: Any, unbiased: Any, keepdim: bool, correction: Any
+) -> tuple[Tensor, Tensor | None]:
+    """``var``, ``std``, ``var_mean`` or ``std_mean`` (``name``) of ``t``: the spread, and the
+    mean for the two that return it; one node (two outputs with the mean)."""
+    shown, c = _correction(unbiased, correction)
+    axes = axes_of(t, dim)
+    v, m, n = _moments(t, axes, c, keepdim, name)
+    root = name.startswith("std")
+    spread = wrap(np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np), t.dtype)
+    mean = wrap(m, t.dtype) if name.endswith("_mean") else None
+    if not needs_grad(t):
+        return spread, mean
+    shape, dims = tuple(t._data.shape), _given_dims(t, dim)
+    saved_name = "result0" if mean is not None else "result"
+
+    def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
+        x = s["self"]
+        total = None
+        if g[0] is not None:
+            if root:
+                total = _std_grad(g[0], x, s[saved_name], dims, keepdim, c)
+            else:
+                total = _var_grad(g[0], x, dims, keepdim, c)
+        if mean is not None and g[1] is not None:
+            part = keep_dims(g[1], shape, axes, keepdim).expand(shape) / n
+            total = part if total is None else total + part
+        return (total,)
+
+    saved = {
+        "correction": shown,
+        "dim": None if dim is None else saved_dims(dim),
+        "keepdim": keepdim,
+    }
+    node_name = "".join(part.capitalize() for part in name.split("_")) + "Backward0"
+    if mean is None:
+        node = record(spread, node_name, (t,), backward, saved)
+    else:
+        node = OpNode(node_name, (gradient_edge(t),), backward, saved, num_outputs=2)
+        node.input_dtypes = (t.dtype,)
+        for nr, result in enumerate((spread, mean)):
+            result._grad_fn = node
+            result._requires_grad = True
+            result._output_nr = nr
+    node.save("self", t)
+    if root:
+        node.save(saved_name, spread, is_output=True)
+    return spread, mean
+
+
+def var(
+    t: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """The variance over ``dim`` (all elements by default), corrected by 1 unless told otherwise
+    (``VarBackward0``)."""
+    return _moment("var", t, dim, unbiased, keepdim, correction)[0]
+
+
+def std(
+    t: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> Tensor:
+    """The standard deviation: the root of :func:`var` (``StdBackward0``, saves its result)."""
+    return _moment("std", t, dim, unbiased, keepdim, correction)[0]
+
+
+def var_mean(
+    t: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, Tensor]:
+    """``(var, mean)``, both outputs of one ``VarMeanBackward0`` node."""
+    spread, mean = _moment("var_mean", t, dim, unbiased, keepdim, correction)
+    assert mean is not None
+    return spread, mean
+
+
+def std_mean(
+    t: Tensor,
+    dim: Any = None,
+    unbiased: Any = None,
+    keepdim: bool = False,
+    *,
+    correction: Any = None,
+) -> tuple[Tensor, Tensor]:
+    """``(std, mean)``, both outputs of one ``StdMeanBackward0`` node (saves ``result0``)."""
+    spread, mean = _moment("std_mean", t, dim, unbiased, keepdim, correction)
+    assert mean is not None
+    return spread, mean
