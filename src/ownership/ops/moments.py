@@ -122,7 +122,8 @@ def _moment(
         total = None
         if g[0] is not None:
             if root:
-                total = _std_grad(g[0], x, s[saved_name], dims, keepdim, c)
+                std = s["result"] if mean is None else s["result0"]
+                total = _std_grad(g[0], x, std, dims, keepdim, c)
             else:
                 total = _var_grad(g[0], x, dims, keepdim, c)
         if mean is not None and g[1] is not None:
