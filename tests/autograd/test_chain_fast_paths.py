@@ -156,7 +156,7 @@ def _saved_slots(saved: Any) -> dict[str, Any]:
     from ownership.autograd.saved import SavedTensor
 
     out = {
-        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "tensor")
+        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "_tensor")
     }
     made = None if saved.tensor_parts is not None else saved.tensor  # None under hooks
     out["tensor"] = None if made is None else id(made._data)
