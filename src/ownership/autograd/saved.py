@@ -231,13 +231,13 @@ class SavedTensor:
 
     __slots__ = (
         "__weakref__",
+        "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
         "hook_acc",
         "hook_fn",
         "is_output",
         "names_owner",
         "output_nr",
         "packed",
-        "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
         "saved_by",
         "tensor_parts",
         "trace",
