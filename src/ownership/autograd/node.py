@@ -252,14 +252,13 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
-            kind = type(s)
-            if kind is SavedOutput:  # a fresh output's alias at once, unless it was written
+            if type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
                 t = s.unpacked_unwritten(self)
                 if t is not None:
                     vals[k] = t
                     continue
             try:
-                vals[k] = s.value_for_backward(self) if kind is SavedNumber else s.unpack(self)
+                vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
                     warn_forward(self.name(), s.trace)
