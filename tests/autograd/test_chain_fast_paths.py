@@ -365,3 +365,21 @@ def saved_output_backwards(t: ModuleType) -> dict[str, Any]:
 
 def test_backward_through_saved_outputs_is_torchs() -> None:
     same(saved_output_backwards)
+
+
+def test_a_saved_number_unpacked_for_backward_is_what_value_for_backward_gives() -> None:
+    """``unpack_all`` reads a saved number not yet made a tensor as the number itself, as
+    ``SavedNumber.value_for_backward`` does; once its 0-d tensor is made, the checked tensor."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    node = (x * 1.25).grad_fn
+    saved = node._saved["other"]
+    assert type(saved) is SavedNumber
+    value = node.unpack_all()["other"]
+    assert value == saved.value_for_backward(node) == 1.25 and type(value) is float
+    made = node._saved_other  # the node's own saved number, made a tensor now
+    unpacked = node.unpack_all()["other"]
+    wanted = node._saved["other"].value_for_backward(node)
+    assert unpacked is made and wanted is made
+    made.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        node.unpack_all()

@@ -257,6 +257,9 @@ class OpNode(Node):
                 if t is not None:
                     vals[k] = t
                     continue
+            elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
+                vals[k] = s.number
+                continue
             try:
                 vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
             except RuntimeError:
