@@ -156,7 +156,7 @@ def _saved_slots(saved: Any) -> dict[str, Any]:
     from ownership.autograd.saved import SavedTensor
 
     out = {
-        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "tensor")
+        n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "_tensor")
     }
     made = None if saved.tensor_parts is not None else saved.tensor  # None under hooks
     out["tensor"] = None if made is None else id(made._data)
@@ -294,3 +294,92 @@ def test_record_number_makes_the_node_record_and_binary_node_make(case: str, nam
     assert fast._seq == general._seq + 1
     for out, node in ((general_out, general), (fast_out, fast)):
         assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)
+
+
+def _unpacked(t: Any, source: Any, node: Any) -> list[Any]:
+    """What an unpacked saved output is: its values, what it is over and its history."""
+    return [
+        type(t),
+        t.tolist(),
+        t.dtype,
+        t.stride(),
+        t._data is source._data,
+        t.untyped_storage() is source.untyped_storage(),
+        t._version_counter is source._version_counter,
+        (t._grad_fn is node, t._output_nr, t.requires_grad, t._base),
+    ]
+
+
+@pytest.mark.parametrize("op", ["tanh", "exp", "relu"])
+def test_a_saved_output_unpacked_for_backward_is_what_unpack_makes(op: str) -> None:
+    """``SavedOutput.unpacked_unwritten`` (what ``unpack_all`` reads a fresh saved output
+    with) makes the alias ``SavedTensor.unpack`` makes, a new one each time; once the alias
+    is made or the output written it gives None, and ``unpack`` answers."""
+    from ownership.autograd.saved import SavedOutput, SavedTensor
+
+    x = ownership.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    y = getattr(x, op)()
+    node = y.grad_fn
+    saved = node._saved["result"]
+    assert type(saved) is SavedOutput
+    fast, again = saved.unpacked_unwritten(node), saved.unpacked_unwritten(node)
+    general = SavedTensor.unpack(saved, node)
+    assert saved.tensor_parts is not None  # neither made the kept alias
+    assert fast is not again and fast is not general and fast is not y
+    assert _unpacked(fast, y, node) == _unpacked(general, y, node) == _unpacked(again, y, node)
+    assert node.unpack_all()["result"] is not fast
+    assert _unpacked(node.unpack_all()["result"], y, node) == _unpacked(fast, y, node)
+    assert saved.tensor is not None and saved.unpacked_unwritten(node) is None  # alias made
+    y2 = getattr(x, op)()
+    with ownership.no_grad():
+        y2.add_(1)
+    assert y2.grad_fn._saved["result"].unpacked_unwritten(y2.grad_fn) is None  # written
+
+
+def saved_output_backwards(t: ModuleType) -> dict[str, Any]:
+    """Backward through ops that save their output: once, twice (create_graph: the saved
+    output is differentiated through its node), through a retained graph after the alias was
+    read, and after a write to the output."""
+    out: dict[str, Any] = {}
+    for op in ("tanh", "exp", "relu", "sigmoid"):
+        x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        y = getattr(x, op)()
+        (g,) = t.autograd.grad(y.sum(), x, create_graph=True)
+        out[op + "_first"] = (g, g.grad_fn.name() if g.grad_fn is not None else None)
+        if g.requires_grad:
+            (gg,) = t.autograd.grad(g.sum(), x)
+            out[op + "_second"] = gg
+        y = getattr(x, op)()
+        z = (y * y).sum()
+        z.backward(retain_graph=True)
+        read = y.grad_fn._saved_result
+        out[op + "_read"] = (read, read.grad_fn is y.grad_fn)
+        z.backward()
+        out[op + "_twice"] = grad_of(x)
+        y = getattr(x, op)()
+        with t.no_grad():
+            y.mul_(2)
+        out[op + "_written"] = error_of(lambda: y.sum().backward())  # noqa: B023 - at once
+    return out
+
+
+def test_backward_through_saved_outputs_is_torchs() -> None:
+    same(saved_output_backwards)
+
+
+def test_a_saved_number_unpacked_for_backward_is_what_value_for_backward_gives() -> None:
+    """``unpack_all`` reads a saved number not yet made a tensor as the number itself, as
+    ``SavedNumber.value_for_backward`` does; once its 0-d tensor is made, the checked tensor."""
+    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    node = (x * 1.25).grad_fn
+    saved = node._saved["other"]
+    assert type(saved) is SavedNumber
+    value = node.unpack_all()["other"]
+    assert value == saved.value_for_backward(node) == 1.25 and type(value) is float
+    made = node._saved_other  # the node's own saved number, made a tensor now
+    unpacked = node.unpack_all()["other"]
+    wanted = node._saved["other"].value_for_backward(node)
+    assert unpacked is made and wanted is made
+    made.add_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        node.unpack_all()

@@ -177,8 +177,9 @@ def test_backward_visits_nodes_in_torchs_order() -> None:
 
 def _saved_fields(saved: SavedTensor, source: Any) -> dict[str, Any]:
     """Every field of a saved tensor; the tensor it keeps by what it is and what it shares."""
-    fields = {name: getattr(saved, name) for name in SavedTensor.__slots__ if name != "__weakref__"}
-    t = fields.pop("tensor")
+    t = saved.tensor  # read first: an output's alias is made at its first read, then kept
+    skip = ("__weakref__", "_tensor")
+    fields = {name: getattr(saved, name) for name in SavedTensor.__slots__ if name not in skip}
     fields["tensor"] = [t._data.tolist(), t._version, t._grad_fn, t._output_nr, t.requires_grad]
     fields["shares memory and counter"] = [
         t.untyped_storage() is source.untyped_storage(),

@@ -21,6 +21,7 @@ from ownership.autograd.anomaly_mode import warn_forward
 from ownership.autograd.saved import (
     FREED_MESSAGE,
     SavedNumber,
+    SavedOutput,
     SavedTensor,
     save_output,
     save_tensor,
@@ -251,6 +252,14 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
+            if type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
+                t = s.unpacked_unwritten(self)
+                if t is not None:
+                    vals[k] = t
+                    continue
+            elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
+                vals[k] = s.number
+                continue
             try:
                 vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
             except RuntimeError:

@@ -193,7 +193,7 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     if is_output:
         saved.tensor_parts = tensor._alias_parts()
     else:
-        saved.tensor = tensor
+        saved._tensor = tensor
         saved.tensor_parts = None
     return saved
 
@@ -231,6 +231,7 @@ class SavedTensor:
 
     __slots__ = (
         "__weakref__",
+        "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
         "hook_acc",
         "hook_fn",
         "is_output",
@@ -238,7 +239,6 @@ class SavedTensor:
         "output_nr",
         "packed",
         "saved_by",
-        "tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
         "tensor_parts",
         "trace",
         "version",
@@ -298,13 +298,13 @@ class SavedTensor:
         self.output_nr: int = tensor._output_nr
         self.tensor_parts: tuple[Any, ...] | None = None
         if self.packed is not None:  # with saved-tensor hooks only the packed value is kept
-            self.tensor: Any = None
+            self._tensor: Any = None
         elif is_output:
             # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
             # that a later ``y.data = ...`` does not change what backward reads
             self.tensor_parts = tensor._alias_parts()
         else:
-            self.tensor = tensor
+            self._tensor = tensor
         if observers.SAVES and not quiet:
             for observe in observers.SAVES:
                 observe(self)
@@ -327,7 +327,7 @@ class SavedTensor:
                 t._acc = weakref.ref(self.hook_acc)
             return t
         parts = self.tensor_parts  # an output's alias, not made yet (else None)
-        t = self.tensor if parts is None else None
+        t = self._tensor if parts is None else None
         if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0
         elif self.is_output:
@@ -366,17 +366,18 @@ class SavedTensor:
             t._requires_grad = True
         return t
 
-    def __getattr__(self, name: str) -> Any:
-        """``tensor`` of an output kept as its parts: its alias, made at the first read (and
-        then kept, as the general constructor kept it)."""
-        if name == "tensor":
-            parts = self.tensor_parts
-            if parts is not None:
-                make, cls, data, storage, offset, dtype, counter = parts
-                tensor = self.tensor = make(cls, data, storage, offset, dtype, counter)
-                self.tensor_parts = None
-                return tensor
-        raise AttributeError(f"'SavedTensor' object has no attribute '{name}'")
+    @property
+    def tensor(self) -> Any:
+        """The saved tensor; an output's alias kept as its parts is made at the first read (and
+        then kept, as the general constructor kept it). A property, not ``__getattr__``: a class
+        with ``__getattr__`` has none of its attribute reads specialized by CPython 3.11."""
+        parts = self.tensor_parts
+        if parts is not None:
+            make, cls, data, storage, offset, dtype, counter = parts
+            tensor = self._tensor = make(cls, data, storage, offset, dtype, counter)
+            self.tensor_parts = None
+            return tensor
+        return self._tensor
 
 
 class SavedOutput(SavedTensor):
@@ -391,3 +392,18 @@ class SavedOutput(SavedTensor):
     names_owner = was_leaf = False
     is_output = True
     output_nr = 0
+
+    def unpacked_unwritten(self, owner: Any) -> Any:
+        """What :meth:`SavedTensor.unpack` gives ``owner`` (the saving node) while the alias is
+        still its parts and the output unwritten since saved: the new alias, made at once (this
+        class's constants answer the general questions; test_chain_fast_paths compares the
+        two); else None, and the caller asks :meth:`unpack` (for its errors too)."""
+        parts = self.tensor_parts
+        if parts is None or parts[6].value != self.version:
+            return None
+        make, cls, data, storage, offset, dtype, counter = parts
+        t = make(cls, data, storage, offset, dtype, counter)
+        t._grad_fn = owner
+        t._output_nr = 0
+        t._requires_grad = True
+        return t
