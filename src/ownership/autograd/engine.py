@@ -319,7 +319,7 @@ def _run(
                             outs = list(node._backward(node, saved, tuple(grads)))
                         finally:
                             _STATE.reset(token)
-                    saved = None
+                    del saved  # (no reference left over to the next node)
                 else:
                     outs = list(node.apply(tuple(grads)))
                 break
