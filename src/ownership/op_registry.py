@@ -69,12 +69,10 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
 
         return with_errstate
     # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
-    get_state, set_state, reset_state, ignore = _STATE.get, _STATE.set, _STATE.reset, _IGNORE
+    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
 
     @functools.wraps(fn)
     def inner(*args: P.args, **kwargs: P.kwargs) -> R:
-        if get_state() is ignore:  # already quiet (a backward formula's helper): nothing to switch
-            return fn(*args, **kwargs)
         token = set_state(ignore)
         try:
             return fn(*args, **kwargs)

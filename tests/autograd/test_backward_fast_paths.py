@@ -11,7 +11,7 @@
   own ``detach()``): ``.grad`` shows what torch's does.
 - ``backward()`` of a 0-d loss seeds it with a 0-d array of one, as ``ones_like`` makes it.
 - relu's backward mask calls ``np.where`` itself for a few elements: the same bits and layout.
-- The engine runs each op's formula quiet as a whole (its quiet helpers then switch nothing):
+- The formulas' numpy work is quiet (each helper switches numpy's state for its own call):
   inf and NaN gradients compute silently with numpy told to raise, numpy's state is restored
   after a formula that raises, and the user's code (saved-tensor unpack hooks, tensor hooks, a
   custom Function's backward) runs in the user's own numpy state, as under torch.
@@ -339,7 +339,7 @@ def _overflowing_step(t: ModuleType) -> list[Any]:
     return [loss, w1.grad, b1.grad, w2.grad, state, np.geterr()]
 
 
-def test_formulas_run_quiet_as_a_whole() -> None:
+def test_formulas_run_quiet() -> None:
     same(_overflowing_step)
 
 

@@ -23,7 +23,7 @@ from ownership.autograd.accumulate_grad import accumulate, dense, retain
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.autograd.unseen import memory_unseen
-from ownership.op_registry import _IGNORE, _STATE, quiet
+from ownership.op_registry import quiet
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -310,16 +310,7 @@ def _run(
             if g is not None:
                 g = None
                 if type(node) is OpNode:  # ``node.apply``, its one line inlined
-                    saved = node.unpack_all()  # (saved-tensor hooks run in the caller's state)
-                    if _STATE is None:
-                        outs = list(node._backward(node, saved, tuple(grads)))
-                    else:  # the formula quiet as a whole: its quiet helpers switch nothing
-                        token = _STATE.set(_IGNORE)
-                        try:
-                            outs = list(node._backward(node, saved, tuple(grads)))
-                        finally:
-                            _STATE.reset(token)
-                    del saved  # (no reference left over to the next node)
+                    outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
                 else:
                     outs = list(node.apply(tuple(grads)))
                 break
