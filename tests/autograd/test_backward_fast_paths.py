@@ -11,12 +11,17 @@
   own ``detach()``): ``.grad`` shows what torch's does.
 - ``backward()`` of a 0-d loss seeds it with a 0-d array of one, as ``ones_like`` makes it.
 - relu's backward mask calls ``np.where`` itself for a few elements: the same bits and layout.
+- The formulas' numpy work is quiet (each helper switches numpy's state for its own call):
+  inf and NaN gradients compute silently with numpy told to raise, numpy's state is restored
+  after a formula that raises, and the user's code (saved-tensor unpack hooks, tensor hooks, a
+  custom Function's backward) runs in the user's own numpy state, as under torch.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import warnings
 import weakref
 from types import ModuleType
 from typing import Any
@@ -316,3 +321,75 @@ def test_a_fresh_gradient_shows_every_field_its_detach_would() -> None:
                 assert mine is its or (type(mine) is not np.ndarray and mine == its), name
     assert kept._storage is made._storage and kept._version_counter is made._version_counter
     assert vars(kept) == vars(made) == {}
+
+
+def _overflowing_step(t: ModuleType) -> list[Any]:
+    """An MLP step whose gradients overflow (inf, then nan), with numpy told to raise and
+    warnings made errors; numpy's state afterwards."""
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x = t.tensor([[1.0e-30, 2.0e-30]])  # finite logits, then a saturated softmax
+        w1 = t.tensor([[1.0, 0.0], [0.0, 1.0]], requires_grad=True)
+        b1 = t.tensor([0.0, 0.0], requires_grad=True)
+        w2 = t.tensor([[3.0e38, -3.0e38], [3.0e38, -3.0e38]], requires_grad=True)
+        h = t.nn.functional.relu(x @ w1 + b1)
+        loss = t.nn.functional.cross_entropy(h @ w2, t.tensor([1]))  # d h overflows: inf
+        loss.backward()
+        state = np.geterr()
+    return [loss, w1.grad, b1.grad, w2.grad, state, np.geterr()]
+
+
+def test_formulas_run_quiet() -> None:
+    same(_overflowing_step)
+
+
+def _state_after_a_refusal(t: ModuleType) -> list[Any]:
+    """A hook gives mm's formula a gradient of the wrong shape: mm's error, and numpy's state
+    (raise on overflow) as it was before ``backward()``."""
+    with np.errstate(over="raise"):
+        a = t.ones(2, 3, requires_grad=True)
+        out = a @ t.ones(3, 4)
+        out.register_hook(lambda g: t.ones(4, 4))
+        try:
+            out.sum().backward()
+            refused = None
+        except RuntimeError as e:
+            refused = str(e)
+        return [refused, np.geterr()]
+
+
+def test_numpy_state_is_restored_after_a_formula_raises() -> None:
+    same(_state_after_a_refusal)
+
+
+def _user_code_states(t: ModuleType) -> list[Any]:
+    """numpy's state as the user's code sees it during ``backward()``: a saved-tensor unpack
+    hook, a tensor hook, a custom Function's backward, a post-accumulate hook."""
+    seen: list[Any] = []
+
+    class Double(t.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            seen.append(("function", np.geterr()["over"]))
+            return g * 2
+
+    def unpack(x: Any) -> Any:
+        seen.append(("unpack", np.geterr()["over"]))
+        return x
+
+    with np.errstate(over="raise", invalid="warn"):
+        w = t.ones(3, requires_grad=True)
+        w.register_post_accumulate_grad_hook(lambda p: seen.append(("post", np.geterr()["over"])))
+        with t.autograd.graph.saved_tensors_hooks(lambda x: x, unpack):
+            y = Double.apply(w).exp()
+        y.register_hook(lambda g: seen.append(("hook", np.geterr()["over"])))
+        y.sum().backward()
+    return [seen, w.grad]
+
+
+def test_user_code_runs_in_the_users_numpy_state() -> None:
+    same(_user_code_states)

@@ -237,7 +237,31 @@ def _update(t: Any) -> Any:
         # interleaved views: their memory spans overlap, no element does (no refusal)
         lambda t: (lambda x: (x[::2].sub_(x[1::2]), x, x._version))(t.arange(6.0)),
         lambda t: (lambda x: (x[:2].add_(x[2:], alpha=0.5), x))(t.arange(4.0)),
+        # aliases over the same memory (one array, or two over one buffer): a full overlap
+        lambda t: (lambda x: (x.sub_(x.detach()), x._version))(t.arange(4.0)),
+        lambda t: (lambda x: (x.add_(x.data, alpha=0.5), x._version))(t.arange(4.0)),
+        lambda t: (lambda a: t.from_numpy(a).mul_(t.from_numpy(a)))(np.arange(4.0)),
     ],
 )
 def test_the_unrecorded_write_agrees_with_torch(program: Any) -> None:
     same(program)
+
+
+def test_the_overlap_shortcut_answers_as_numpy() -> None:
+    """``inplace._may_overlap`` says no at once only for two arrays that each own their memory;
+    otherwise it asks ``np.may_share_memory``: the same answer for every pair."""
+    owner = np.arange(12.0)
+    other = np.arange(12.0)
+    arrays = [
+        owner,
+        other,
+        owner[1:],
+        owner[::2],
+        owner.reshape(3, 4).T,
+        np.frombuffer(owner, dtype=np.float64),
+        np.frombuffer(other.tobytes(), dtype=np.float64),
+        np.ones((3, 4)),
+    ]
+    for a in arrays:
+        for b in arrays:
+            assert inplace._may_overlap(a, b) == np.may_share_memory(a, b)

@@ -76,6 +76,14 @@ def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
     return not needs_grad_with(a, b) and direct_write(a, b, alpha)
 
 
+def _may_overlap(arr: NDArray[Any], other: NDArray[Any]) -> bool:
+    """``np.may_share_memory(arr, other)``, answered False at once for two arrays that each own
+    their memory (two allocations never overlap; the optimizer's parameter and fresh update)."""
+    if arr is not other and arr.flags.owndata and other.flags.owndata:
+        return False
+    return bool(np.may_share_memory(arr, other))
+
+
 def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str) -> Tensor:
     """``a = ufunc(a, value)`` in place, when :func:`unrecorded_direct_write` allows (``value``
     is the operand ``b``'s number or array, scaled): what :func:`run_inplace` does then, since
@@ -84,9 +92,7 @@ def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str)
     arr = a._data
     # the overlap rule asked only when it could refuse: an element written twice needs a 0
     # stride, an input overlapping ``a`` shares its memory (the common update shares none)
-    if 0 in arr.strides or (
-        isinstance(b, Tensor) and b is not a and np.may_share_memory(arr, b._data)
-    ):
+    if 0 in arr.strides or (isinstance(b, Tensor) and b is not a and _may_overlap(arr, b._data)):
         check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
     ufunc(arr, value, arr)  # into ``a``'s array (the positional ``out``)
     written(a, name)
