@@ -8,8 +8,6 @@ from __future__ import annotations
 import gc
 import weakref
 
-import pytest
-
 from support.differential import grad_of, same
 
 
@@ -126,7 +124,6 @@ def test_backward_with_nonleaf_inputs() -> None:
     assert (r[2].values == r[3].values).all() and r[4] is None
 
 
-@pytest.mark.xfail(strict=True, reason="gap: torch.set_warn_always")
 def test_backward_create_graph_warns() -> None:
     """TestAutograd.test_backward_create_graph_warns: backward warns, autograd.grad does not."""
 

@@ -24,6 +24,15 @@ from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.autograd.unseen import memory_unseen
 from ownership.op_registry import quiet
+from ownership.warn_once import warn_once
+
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+"""torch's warning, once per program, when ``backward()`` (not ``autograd.grad``) builds a graph."""
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -196,6 +205,8 @@ def run_backward(
         deps = _prune(deps, children, list(captures))
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
+        if create_graph:
+            warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
 
     buffers = _Buffers(inplace=not create_graph)
     for (node, nr), g in zip(root_edges, root_grads, strict=True):
@@ -235,6 +246,8 @@ def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> No
     node, nr = gradient_edge(root)
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    if create_graph:
+        warn_once(CREATE_GRAPH_CYCLE, stacklevel=5)
     deps, _ = _discover([node], False)
     buffers = _Buffers(not create_graph)
     if node.num_outputs == 1:
