@@ -397,7 +397,7 @@ class SavedOutput(SavedTensor):
         """What :meth:`SavedTensor.unpack` gives ``owner`` (the saving node) while the alias is
         still its parts and the output unwritten since saved: the new alias, made at once (this
         class's constants answer the general questions; test_chain_fast_paths compares the
-        two); else None, and the caller asks :meth:`unpack` (for its errors too)."""
+        two); else None, and the caller asks :meth:`SavedTensor.unpack` (for its errors too)."""
         parts = self.tensor_parts
         if parts is None or parts[6].value != self.version:
             return None
