@@ -27,10 +27,14 @@ from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.grad_mode import is_grad_enabled
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS, ops
-from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.inplace import snapshot
-from ownership.ops.scans import check_differentiable, result_dtype
+from ownership.ops.scans import (
+    check_differentiable,
+    check_scan_in_place,
+    refuse_bool_kernel,
+    result_dtype,
+)
 
 BOOL_KERNEL = "\"cumprod_out_cpu\" not implemented for 'Bool'"
 
@@ -124,8 +128,7 @@ def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     ``self`` and ``result``)."""
     axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
-    if dt is dtypes.bool_ and t._data.ndim and t._data.size:  # torch's kernel is not run else
-        raise NotImplementedError(BOOL_KERNEL)
+    refuse_bool_kernel(t, dt, BOOL_KERNEL)
     check_differentiable(t, dt)
     out = wrap(_running_products(t._data, axis, dt), dt)
     if needs_grad(t):
@@ -140,13 +143,7 @@ def cumprod_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     axis = layout.wrap_dim(dim, t._data.ndim)
 
     def check_args() -> None:
-        if dtype is not None and dtype is not t.dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {checks.CPP_TYPES[t.dtype.name]} and "
-                f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
-            )
-        if t.dtype is dtypes.bool_ and t._data.ndim and t._data.size:
-            raise NotImplementedError(BOOL_KERNEL)
+        check_scan_in_place(t, dtype, BOOL_KERNEL)
 
     def save(node: OpNode) -> None:
         node.save("self", snapshot(t))

@@ -30,10 +30,22 @@ from ownership.ops.common import needs_grad, record, wrap
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
 
-def kernel_refuses_bool(t: Tensor, dt: dtypes.dtype) -> bool:
-    """Whether torch's cumsum kernel runs on a bool result and refuses it: only for a tensor with
-    dims and elements (a 0-d one is copied, an empty one left empty, without the kernel)."""
-    return dt is dtypes.bool_ and t._data.ndim > 0 and t._data.size > 0
+def refuse_bool_kernel(t: Tensor, dt: dtypes.dtype, message: str = BOOL_KERNEL) -> None:
+    """torch's refusal of a bool result by a running sum's or product's kernel, which runs only
+    for a tensor with dims and elements (a 0-d one is copied, an empty one left empty)."""
+    if dt is dtypes.bool_ and t._data.ndim > 0 and t._data.size > 0:
+        raise NotImplementedError(message)
+
+
+def check_scan_in_place(t: Tensor, dtype: dtypes.dtype | None, message: str = BOOL_KERNEL) -> None:
+    """The arguments of ``cumsum_``/``cumprod_``: a ``dtype``, if given, must be ``t``'s; then
+    the kernel's refusal of bool (``message``)."""
+    if dtype is not None and dtype is not t.dtype:
+        raise RuntimeError(
+            f"Bad in-place call: input tensor dtype {checks.CPP_TYPES[t.dtype.name]} and "
+            f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
+        )
+    refuse_bool_kernel(t, t.dtype, message)
 
 
 def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
@@ -77,8 +89,7 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
     axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
-    if kernel_refuses_bool(t, dt):
-        raise NotImplementedError(BOOL_KERNEL)
+    refuse_bool_kernel(t, dt)
     check_differentiable(t, dt)
     out = wrap(_running_sums(t._data, axis, dt), dt)
     if needs_grad(t):
@@ -91,13 +102,7 @@ def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     axis = layout.wrap_dim(dim, t._data.ndim)
 
     def check_args() -> None:
-        if dtype is not None and dtype is not t.dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {checks.CPP_TYPES[t.dtype.name]} and "
-                f"output tensor dtype {checks.CPP_TYPES[dtype.name]} should match"
-            )
-        if kernel_refuses_bool(t, t.dtype):
-            raise NotImplementedError(BOOL_KERNEL)
+        check_scan_in_place(t, dtype)
 
     return run_inplace(
         t,
