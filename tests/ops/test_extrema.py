@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
+from support.gradients import saved_values
 
 FORMS: dict[str, Any] = {
     "maximum": lambda t, x, y: t.maximum(x, y),
@@ -73,7 +74,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
         y = t.tensor([3.0, 2.0, 1.0, -1.0], requires_grad=True)
         out = GRAD_CASES[case](t, x, y)
         fn = out.grad_fn
-        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+        saved = saved_values(fn)
         (out * t.tensor([1.0, 2.0, 3.0, 4.0]).reshape(out.shape)).sum().backward()
         return out, fn, saved, x.grad, y.grad
 
@@ -107,7 +108,7 @@ def test_in_place_forms_are_torchs(form: str) -> None:
         x = a * 1
         out = INPLACE[form](t, x, y)
         fn = out.grad_fn
-        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+        saved = saved_values(fn)
         (out * t.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
         return out is x, out, x._version, fn, saved, a.grad, y.grad
 

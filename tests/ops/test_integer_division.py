@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
+from support.gradients import saved_values
 
 FORMS: dict[str, Any] = {
     "//": lambda t, x, y: x // y,
@@ -100,7 +101,7 @@ def _backward(out: Any) -> str | None:
 
 
 def _node_facts(fn: Any) -> Any:
-    saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+    saved = saved_values(fn)
     return fn, fn.name(), [edge[0] is None for edge in fn.next_functions], saved
 
 

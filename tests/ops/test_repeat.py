@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import plain
+from support.gradients import plain, saved_values, weighted_backward
 
 TENSORS: dict[str, Any] = {
     "float32": lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]]),
@@ -71,9 +71,8 @@ def test_nodes_saved_values_and_gradients_are_torchs(call: str) -> None:
         x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
         y = CALLS[call](x)
         fn = y.grad_fn
-        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
-        weights = t.arange(1.0, y.numel() + 1.0).reshape(y.shape)
-        (y * weights).sum().backward()
+        saved = saved_values(fn)
+        weighted_backward(t, y)
         return y, fn, saved, grad_of(x)
 
     same(program)

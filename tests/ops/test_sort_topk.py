@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import plain
+from support.gradients import plain, saved_values, weighted_backward
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -218,9 +218,8 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str, values: str) -> 
         x = t.tensor(GRAD_VALUES[values], requires_grad=True)
         y = GRADS[case](t, x.reshape(2, 3))
         fn = y.grad_fn
-        saved = {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
-        weights = t.arange(1.0, y.numel() + 1.0).reshape(y.shape)
-        (y * weights).sum().backward()
+        saved = saved_values(fn)
+        weighted_backward(t, y)
         return y, fn, saved, grad_of(x)
 
     same(program)

@@ -19,3 +19,14 @@ def plain(grad: Any) -> Any:
     if isinstance(grad, (tuple, list)):
         return [plain(g) for g in grad]
     return grad.detach().clone()
+
+
+def saved_values(fn: Any) -> dict[str, Any]:
+    """A graph node's ``_saved_*`` attributes by name: what torch shows of what it saved."""
+    return {k: getattr(fn, k) for k in dir(fn) if k.startswith("_saved_")}
+
+
+def weighted_backward(t: Any, y: Any) -> None:
+    """``(y * [1, 2, 3, ...]).sum().backward()`` in engine ``t``: each element of ``y`` gets a
+    weight of its own, so a gradient sent to the wrong element shows."""
+    (y * t.arange(1.0, y.numel() + 1.0).reshape(y.shape)).sum().backward()
