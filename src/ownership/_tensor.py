@@ -41,7 +41,7 @@ from ownership import (
 )
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
-from ownership.autograd.node import Node
+from ownership.autograd.node import Node, shown
 from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
 from ownership.layout import Size
@@ -405,13 +405,19 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         return counter.value
 
     # ------------------------------------------------------------------ autograd metadata
-    @property
-    def grad_fn(self) -> Node | None:
-        """The node that created this tensor (None for leaves)."""
+    def _node(self) -> Node | None:
+        """The node that created this tensor (None for a leaf) as the engine keeps it: a view
+        written through since its node was made gets a new one first (what ``grad_fn`` shows)."""
         counter = self._lazy_counter  # a view's is made with it (``_view``): no property read
         if self._base is not None and counter is not None and self._view_version != counter.value:
             refresh_view_grad_fn(self)
         return self._history  # the slot of ``_grad_fn``, without the property
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that created this tensor (None for leaves), as torch shows it: of a class
+        named after it, serving ``_saved_<name>`` (:func:`ownership.autograd.node.shown`)."""
+        return shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter
     def grad_fn(self, value: Any) -> None:
@@ -443,7 +449,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     @property
     def is_leaf(self) -> builtins.bool:
         """True when the tensor has no ``grad_fn`` (created by the user, or not requiring grad)."""
-        return self.grad_fn is None
+        return self._node() is None
 
     @property
     def requires_grad(self) -> builtins.bool:
@@ -492,7 +498,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if not self._retains_grad and self._requires_grad and self.grad_fn is not None:
+        if not self._retains_grad and self._requires_grad and self._node() is not None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -531,7 +537,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        fn = self.grad_fn
+        fn = self._node()
         if fn is None or self._retains_grad:
             return
         fn.retain(self._output_nr, self)
@@ -666,7 +672,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         default = d is dtypes.get_default_dtype() or shown
         grad: str | None
         try:
-            fn = self.grad_fn
+            fn = self._node()
         except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
             grad = "grad_fn=<Invalid>"
             fn = None

@@ -116,7 +116,7 @@ def _discover(
             stack.append(node)
     if not need_children:  # the loop below without its children lists (``backward()``)
         while stack:
-            for nxt, _ in stack.pop().next_functions:
+            for nxt, _ in stack.pop()._edges:
                 if nxt is None:
                     continue
                 if nxt in deps:
@@ -128,7 +128,7 @@ def _discover(
     while stack:
         node = stack.pop()
         kids: list[Node] = []
-        for nxt, _ in node.next_functions:
+        for nxt, _ in node._edges:
             if nxt is None:
                 continue
             kids.append(nxt)
@@ -305,7 +305,7 @@ def _run(
                 # grad_fn's slot, read through the property only for a view (which refreshes)
                 if (
                     g0 is not None
-                    and (var._history if var._base is None else var.grad_fn) is not None
+                    and (var._history if var._base is None else var._node()) is not None
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
@@ -318,11 +318,11 @@ def _run(
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
             continue
-        nexts = node.next_functions
+        nexts = node._edges
         for g in grads:  # `is`, never `==`: a tensor's == is an op
             if g is not None:
                 g = None
-                if type(node) is OpNode:  # ``node.apply``, its one line inlined
+                if isinstance(node, OpNode):  # ``node.apply``, its one line inlined (shown or not)
                     outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
                 else:
                     outs = list(node.apply(tuple(grads)))
@@ -330,7 +330,7 @@ def _run(
         else:
             outs = [None] * len(nexts)
         grads.clear()  # torch drops a node's input gradients before passing its outputs on
-        if not retain_graph and (type(node) is not OpNode or node._saved is not None):
+        if not retain_graph and (not isinstance(node, OpNode) or node._saved is not None):
             node.release()  # (an op's node that saved nothing has nothing to free)
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)

@@ -133,6 +133,23 @@ class BackwardFunction(Node):
         self.ctx._saved = None
 
 
+_BACKWARD_CLASSES: weakref.WeakKeyDictionary[type, type[BackwardFunction]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def backward_class(cls: type) -> type[BackwardFunction]:
+    """The class of the nodes of the custom Function ``cls``, one per Function as torch makes
+    it: named ``<Class>Backward`` (``type(y.grad_fn).__name__``, and the name an unknown
+    attribute's AttributeError gives)."""
+    node_cls = _BACKWARD_CLASSES.get(cls)
+    if node_cls is None:
+        name = f"{cls.__name__}Backward"
+        node_cls = type(name, (BackwardFunction,), {"__slots__": (), "__qualname__": name})
+        _BACKWARD_CLASSES[cls] = node_cls
+    return node_cls
+
+
 class Function:
     """Base class of custom differentiable ops (``forward``/``backward`` static methods)."""
 
@@ -177,7 +194,7 @@ class Function:
             if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
                 o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         if record:
-            node = BackwardFunction(cls, ctx, args, edges)
+            node = backward_class(cls)(cls, ctx, args, edges)
             node.num_outputs = len(outs)
             ctx._node = weakref.ref(node)
             fixed = []

@@ -95,7 +95,7 @@ def register_hook(tensor: Any, fn: Callable[[Any], Any]) -> RemovableHandle:
     """``Tensor.register_hook``: a gradient hook on a leaf or on a non-leaf's ``grad_fn``."""
     if not tensor.requires_grad:
         raise RuntimeError(NO_GRAD_MESSAGE)
-    node = tensor.grad_fn
+    node = tensor._node()
     if node is None:
         return _add(_leaf_hooks(LEAF_HOOKS, tensor), fn)
     if node._pre_hooks is None:
@@ -108,7 +108,7 @@ def register_post_accumulate_grad_hook(tensor: Any, fn: Callable[[Any], Any]) ->
     """``Tensor.register_post_accumulate_grad_hook``: ``fn(leaf)`` after its ``.grad`` is updated."""
     if not tensor.requires_grad:
         raise RuntimeError(NO_GRAD_MESSAGE)
-    if tensor.grad_fn is not None:
+    if tensor._node() is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     return _add(_leaf_hooks(POST_ACCUMULATE_HOOKS, tensor), fn)
 

@@ -6,6 +6,23 @@ outputs into gradients of its inputs. :class:`OpNode` is the node of a built-in 
 op's saved tensors (checked at unpack time, see :mod:`ownership.autograd.saved`) and the op's
 backward function, written with tensor ops so that it is itself differentiable.
 :class:`AccumulateGrad` sits at a leaf and sums gradients into its ``.grad``.
+
+**The node the engine keeps and the node the user sees.** torch gives every node kind its own
+class (``type(y.grad_fn).__name__ == "MulBackward0"``) with a property per saved value. The engine
+records every op's node as a plain :class:`OpNode`, a class without an attribute hook, whose
+attribute reads CPython 3.11 specializes (a ``__getattr__`` on the class would make each of the
+engine's reads about three times slower). :func:`shown` turns a node into what torch shows the
+first time it reaches the user (``tensor.grad_fn``, ``node.next_functions``): the same object, its
+class switched to one named after the node, which serves ``_saved_<name>``.
+
+>>> import ownership
+>>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
+>>> y = x * 3.0
+>>> type(y.grad_fn).__name__, y.grad_fn._saved_other
+('MulBackward0', tensor(3., dtype=torch.float64))
+>>> y.grad_fn.foo
+Traceback (most recent call last):
+AttributeError: 'MulBackward0' object has no attribute 'foo'
 """
 
 from __future__ import annotations
@@ -54,23 +71,29 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "_edges",
         "_metadata",
         "_pre_hooks",
         "_retained",
         "_seq",
         "input_dtypes",
-        "next_functions",
         "num_outputs",
     )
     _metadata: dict[str, Any]  # unset until ``metadata`` is first read
 
     def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
-        self.next_functions = next_functions
+        self._edges = next_functions
         self.num_outputs = num_outputs
         self._seq = next_seq()
         self._retained: dict[int, weakref.ref[Any]] | None = None
         self._pre_hooks: dict[int, Any] | None = None  # tensor hooks by output (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
+
+    @property
+    def next_functions(self) -> tuple[Edge, ...]:
+        """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
+        as the user sees it (:func:`shown`); a new tuple at every read, as torch's."""
+        return tuple([(shown(fn), nr) for fn, nr in self._edges])
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -164,7 +187,7 @@ class OpNode(Node):
         input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
         # Node.__init__ inlined: one node per recorded op
-        self.next_functions = next_functions
+        self._edges = next_functions
         self.num_outputs = num_outputs
         self._seq = next_seq()
         self._retained = None
@@ -280,6 +303,21 @@ class OpNode(Node):
                 self._ctx.pop(k, None)
             self._saved = None
 
+
+BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
+"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
+
+``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
+gradient, input shapes) the backward reads from the node's typed slots."""
+
+
+class NamedNode(OpNode):
+    """An :class:`OpNode` as the user sees it: the base of the class :func:`shown` gives a node,
+    one per node name, which serves torch's ``_saved_<name>`` properties from the node's saved
+    values (the hook that the engine's own class goes without)."""
+
+    __slots__ = ()
+
     def __getattr__(self, attr: str) -> Any:
         if attr.startswith("_saved_"):
             key = attr[7:]
@@ -305,11 +343,31 @@ class OpNode(Node):
         return sorted(names)
 
 
-BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
-"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
+_NAMED: dict[str, type[NamedNode]] = {}
+_NAMED_LOCK = threading.Lock()
 
-``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
-gradient, input shapes) the backward reads from the node's typed slots."""
+
+def named_class(name: str) -> type[NamedNode]:
+    """The class of the nodes named ``name`` as torch shows them: named like torch's (the last
+    part of ``torch::autograd::CopySlices``), ``builtins`` its module as torch's; one per name."""
+    cls = _NAMED.get(name)
+    if cls is None:
+        with _NAMED_LOCK:
+            cls = _NAMED.get(name)
+            if cls is None:
+                short = name.rsplit("::", 1)[-1]
+                namespace = {"__slots__": (), "__module__": "builtins", "__qualname__": short}
+                cls = _NAMED[name] = type(short, (NamedNode,), namespace)
+    return cls
+
+
+def shown(node: Any) -> Any:
+    """``node`` as torch shows it (see the module's docstring): an :class:`OpNode` gets the class
+    of its name (:func:`named_class`) the first time it is shown, any other node or None is
+    returned as it is. The node stays the same object; the engine runs it as before."""
+    if type(node) is OpNode:
+        node.__class__ = named_class(node._name)
+    return node
 
 
 class AccumulateGrad(Node):
@@ -319,7 +377,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         # ``Node.__init__((), 1)`` written out: one per leaf per graph
-        self.next_functions = ()
+        self._edges = ()
         self.num_outputs = 1
         self._seq = next_seq()
         self._retained = None
@@ -360,7 +418,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if tensor is None:
         return NO_EDGE
     # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
-    fn = tensor._history if tensor._base is None else tensor.grad_fn
+    fn = tensor._history if tensor._base is None else tensor._node()
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge

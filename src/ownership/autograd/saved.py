@@ -186,7 +186,7 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     saved.saved_by = saved_by
     saved.version = counter.value if counter is not None else 0
     # ``tensor.grad_fn is None``: a view's history may need a refresh, any other's is its slot
-    fn = tensor._history if tensor._base is None else tensor.grad_fn
+    fn = tensor._history if tensor._base is None else tensor._node()
     saved.was_leaf = not is_output and fn is None
     saved.is_output = is_output
     saved.output_nr = tensor._output_nr
@@ -270,8 +270,8 @@ class SavedTensor:
             self.packed = (hooks[1], _pack(hooks[0], tensor))
             # what the unpacked value is attached to, as torch's SavedVariable keeps it
             if not is_output and not on_view:
-                if tensor.grad_fn is not None:
-                    self.hook_fn = tensor.grad_fn
+                if tensor._node() is not None:
+                    self.hook_fn = tensor._node()
                 elif tensor._requires_grad:
                     from ownership.autograd.node import accumulator  # node imports this module
 
@@ -293,7 +293,7 @@ class SavedTensor:
             self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
             self.names_owner = True
             is_output = True
-        self.was_leaf = not is_output and tensor.grad_fn is None
+        self.was_leaf = not is_output and tensor._node() is None
         self.is_output = is_output
         self.output_nr: int = tensor._output_nr
         self.tensor_parts: tuple[Any, ...] | None = None
@@ -333,7 +333,7 @@ class SavedTensor:
         elif self.is_output:
             named, nr = owner, 0
         else:  # a view's history may need a refresh (the property); any other's is its slot
-            named, nr = (t._history if t._base is None else t.grad_fn), t._output_nr
+            named, nr = (t._history if t._base is None else t._node()), t._output_nr
         if named is None and not self.was_leaf:
             if not self.names_owner:
                 raise RuntimeError(

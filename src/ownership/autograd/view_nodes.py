@@ -62,9 +62,9 @@ class CopySlices(Node):
     def __init__(
         self, base_edge: Edge, fn: Node, base_geom: Geometry, view_geom: Geometry, storage_size: int
     ) -> None:
-        super().__init__((base_edge, *fn.next_functions[1:]), 1)
+        super().__init__((base_edge, *fn._edges[1:]), 1)
         # the view's old history is reached through the base now: like torch, drop fn's edge to it
-        fn.next_functions = ((None, 0), *fn.next_functions[1:])
+        fn._edges = ((None, 0), *fn._edges[1:])
         self.fn = fn
         self.base_geom = base_geom
         self.view_geom = view_geom

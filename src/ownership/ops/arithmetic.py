@@ -244,7 +244,7 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
         node.input_shapes = shared_shapes((a._data.shape, ()))
         node.other_number = b
     # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
-    edges = node.next_functions
+    edges = node._edges
     flags = NEEDED_PAIRS[edges[0][0] is not None][edges[1][0] is not None]
     node.needed = flags
     return flags

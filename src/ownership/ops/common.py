@@ -136,7 +136,7 @@ def touch_history(t: Tensor) -> None:
         and (counter := t._lazy_counter) is not None
         and t._view_version != counter.value
     ):
-        t.grad_fn  # noqa: B018 - refreshing is the point
+        t._node()  # refreshing is the point
 
 
 # The input dtypes of a node, one tuple object per combination of the common ones: every node
@@ -214,7 +214,7 @@ def record(
     # ``OpNode(name, edges, backward, ctx, 1, dts)`` without the constructor's call: one node per
     # recorded op (test_recording_fast_paths checks that the two make the same node)
     node = _new(OpNode)
-    node.next_functions = edges
+    node._edges = edges
     node.num_outputs = 1
     node._seq = next_seq()
     node._retained = None
@@ -260,7 +260,7 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
     The flags are kept in the node's ``needed`` slot for the backward, decided now: a later
     in-place write through a view may cut an edge (``CopySlices``) but not this node's gradients.
     """
-    edges = node.next_functions
+    edges = node._edges
     if len(edges) == 2:  # a binary op: no loop, and one of four shared tuples (no new object)
         first, second = edges[0][0] is not None, edges[1][0] is not None
         flags: tuple[bool, ...] = NEEDED_PAIRS[first][second]

@@ -286,7 +286,7 @@ def div_rounded_(a: Tensor, b: Any, rounding_mode: Any) -> Tensor:
     kernel = "div_true" if rounding_mode is None else _div_kernel(rounding_mode)
 
     def save(node: OpNode, b: Any) -> None:
-        other_needed = node.next_functions[1][0] is not None
+        other_needed = node._edges[1][0] is not None
         _save_div(node, a, b, snapshot(a) if other_needed else a)
 
     ctx = {"rounding_mode": rounding_mode}

@@ -85,7 +85,7 @@ def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         name = "MaskedFillBackward1" if has_value else "MaskedFillBackward0"
         inputs = (t, tensor_value) if has_value else (t,)
         node = record(out, name, inputs, _backward(t._data.shape, has_value))
-        node.needed = tuple(edge[0] is not None for edge in node.next_functions)
+        node.needed = tuple(edge[0] is not None for edge in node._edges)
         node.save("mask", mask)
     return out
 
@@ -109,7 +109,7 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         return arr
 
     def save(node: OpNode) -> None:
-        node.needed = tuple(edge[0] is not None for edge in node.next_functions)
+        node.needed = tuple(edge[0] is not None for edge in node._edges)
         node.save("mask", mask)
 
     return run_inplace(

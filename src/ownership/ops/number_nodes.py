@@ -47,7 +47,7 @@ def record_number(
     fn = a._history  # an input with a history and no base: its edge is (grad_fn, output_nr)
     edge = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
     node = _new(OpNode)
-    node.next_functions = (edge, NO_EDGE)
+    node._edges = (edge, NO_EDGE)
     node.num_outputs = 1
     node._seq = next_seq()
     node._retained = None
