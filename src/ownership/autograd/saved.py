@@ -155,7 +155,7 @@ def shared_saves(
     while nothing watches saves (else, or for a zero or a NaN, which a dict key cannot tell
     apart, its own dict, :func:`saved_number`'s). The saved number is lazy and never made a
     tensor in place: a node that reads its 0-d tensor takes its own copy first
-    (``OpNode.__getattr__``), so what one node shows is never another's."""
+    (``NamedNode.__getattr__``), so what one node shows is never another's."""
     if observers.SAVES or anomaly_mode._state.enabled or not number or number != number:
         return {name: saved_number(number, make, saved_by)}
     key = (name, type(number), number, make, saved_by)
