@@ -163,3 +163,55 @@ def test_the_engine_keeps_its_nodes_unshown_until_a_user_reaches_them() -> None:
     below = y._grad_fn._edges[0][0]
     assert type(below) is OpNode  # not shown yet: nobody read it
     assert type(y.grad_fn.next_functions[0][0]) is not OpNode
+
+
+def test_a_custom_functions_ctx_is_its_node() -> None:
+    """torch's ctx is the node: what forward sets on it, its saved tensors (checked as backward
+    checks them) and ``needs_input_grad`` are read from ``grad_fn``."""
+
+    def program(t: ModuleType) -> Any:
+        ctxs: list[Any] = []
+
+        class Scale(t.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any, k: float) -> Any:
+                ctx.k = k
+                ctx.save_for_backward(x)
+                ctxs.append(ctx)
+                return x * k
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return g * ctx.k + x * 0, None
+
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = Scale.apply(x, 3.0)
+        fn = y.grad_fn
+        facts = [
+            ctxs[0] is fn,
+            isinstance(fn, t.autograd.function.FunctionCtx),
+            fn.k,
+            fn.saved_tensors,
+            fn.needs_input_grad,
+        ]
+        with t.no_grad():
+            Scale.apply(x, 2.0)
+        facts.append(type(ctxs[1]).__name__)
+        z = x.detach().requires_grad_()
+        w = Scale.apply(z, 2.0)
+        with t.no_grad():
+            z.mul_(2)
+        try:
+            w.grad_fn.saved_tensors
+        except RuntimeError as e:
+            facts.append(str(e))
+        y.sum().backward()
+        facts.append(x.grad)
+        try:
+            fn.saved_tensors
+        except RuntimeError as e:
+            facts.append(str(e))
+        return facts
+
+    same(program)

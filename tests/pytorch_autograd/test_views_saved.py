@@ -236,7 +236,6 @@ def test_autograd_multiple_views_python() -> None:
     assert r[0] == 1 and "ComplexView is a view and is being modified inplace" in r[2]
 
 
-@pytest.mark.xfail(strict=True, reason="gap: grad_fn.saved_tensors of a custom Function's node")
 def test_custom_function_saved_tensors() -> None:
     """TestAutograd.test_custom_function_saved_tensors (the public ``saved_tensors`` part)."""
 

@@ -40,16 +40,20 @@ def _is_tensor(x: Any) -> bool:
 
 
 class FunctionCtx:
-    """The ``ctx`` of a custom Function: what forward leaves for backward."""
+    """The ``ctx`` of a custom Function: what forward leaves for backward.
 
-    def __init__(self) -> None:
-        self._to_save: tuple[Any, ...] = ()
-        self._saved: list[SavedTensor | None] | None = None
-        self._freed = False
-        self._dirty: tuple[Any, ...] = ()
-        self._non_diff: tuple[Any, ...] = ()
-        self.needs_input_grad: tuple[bool, ...] = ()
-        self._node: Any = None  # a weak reference to the node (the node holds this ctx)
+    As in torch, the ``ctx`` a Function's forward gets is its node itself, an instance of the
+    Function's :func:`backward_class` (``ctx is y.grad_fn``): what forward sets on it
+    (``ctx.k = 2``) the node shows, and ``y.grad_fn.saved_tensors`` unpacks as backward does.
+    This class holds what a ctx does; the node's state lives in :class:`BackwardFunction`."""
+
+    # a ctx made on its own (``FunctionCtx()``) starts from these; a node sets its own
+    _to_save: tuple[Any, ...] = ()
+    _saved: list[SavedTensor | None] | None = None
+    _freed: bool = False
+    _dirty: tuple[Any, ...] = ()
+    _non_diff: tuple[Any, ...] = ()
+    needs_input_grad: tuple[bool, ...] = ()
 
     def save_for_backward(self, *tensors: Any) -> None:
         """Keep tensors for backward; their versions are checked when unpacked."""
@@ -62,8 +66,7 @@ class FunctionCtx:
             raise RuntimeError(FREED_MESSAGE)
         if self._saved is None:
             return tuple(self._to_save)
-        owner = self._node() if self._node is not None else None
-        return tuple(None if s is None else s.unpack(owner) for s in self._saved)
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
 
     def mark_dirty(self, *tensors: Any) -> None:
         """Declare inputs modified in place by forward."""
@@ -77,22 +80,39 @@ class FunctionCtx:
         """Accepted for compatibility (undefined gradients are always given as zeros)."""
 
 
-class BackwardFunction(Node):
-    """The node of a custom Function's outputs."""
+class BackwardFunction(Node, FunctionCtx):
+    """The node of a custom Function's outputs, which is also the ``ctx`` its forward and
+    backward get (see :class:`FunctionCtx`); each Function has its own subclass
+    (:func:`backward_class`), whose instances take the attributes forward sets."""
 
-    __slots__ = ("_cls", "_in_shapes", "_n_args", "_positions", "_shapes", "ctx")
+    __slots__ = (
+        "_cls",
+        "_dirty",
+        "_freed",
+        "_in_shapes",
+        "_n_args",
+        "_non_diff",
+        "_positions",
+        "_saved",
+        "_shapes",
+        "_to_save",
+        "needs_input_grad",
+    )
 
-    def __init__(
-        self, cls: type, ctx: FunctionCtx, args: tuple[Any, ...], edges: tuple[Any, ...]
-    ) -> None:
+    def __init__(self, cls: type, args: tuple[Any, ...]) -> None:
         positions = [i for i, a in enumerate(args) if _is_tensor(a)]
-        super().__init__(edges, 1)
+        super().__init__((), 1)  # the edges are set once the outputs are known to be recorded
         self._positions = positions
         self._cls = cls
-        self.ctx = ctx
         self._n_args = len(args)
         self._in_shapes = [tuple(args[i]._data.shape) for i in positions]
         self._shapes: list[Any] = []
+        self._to_save = ()
+        self._saved = None
+        self._freed = False
+        self._dirty = ()
+        self._non_diff = ()
+        self.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
 
     def name(self) -> str:
         return f"{self._cls.__name__}Backward"
@@ -104,14 +124,15 @@ class BackwardFunction(Node):
                 shape, np_dtype, dtype, wrap = like
                 g = wrap(np.zeros(shape, np_dtype), dtype)
             filled.append(g)
-        res = self._cls.backward(self.ctx, *filled)  # type: ignore[attr-defined]
+        res = self._cls.backward(self, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
             res = (res,)
+        name = BackwardFunction.name(self)  # not an attribute forward may have set on its ctx
         if len(res) > self._n_args and all(g is None for g in res[self._n_args :]):
             res = res[: self._n_args]  # torch ignores trailing None gradients
         if len(res) != self._n_args:
             raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients (expected "
+                f"function {name} returned an incorrect number of gradients (expected "
                 f"{self._n_args}, got {len(res)})"
             )
         out = []
@@ -122,15 +143,15 @@ class BackwardFunction(Node):
                     g = _sum_to(g, shape)
                 except RuntimeError:
                     raise RuntimeError(
-                        f"Function {self.name()} returned an invalid gradient at index {k} - got "
+                        f"Function {name} returned an invalid gradient at index {k} - got "
                         f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
                     ) from None
             out.append(g)
         return out
 
     def release(self) -> None:
-        self.ctx._freed = True
-        self.ctx._saved = None
+        self._freed = True
+        self._saved = None
 
 
 _BACKWARD_CLASSES: weakref.WeakKeyDictionary[type, type[BackwardFunction]] = (
@@ -145,7 +166,8 @@ def backward_class(cls: type) -> type[BackwardFunction]:
     node_cls = _BACKWARD_CLASSES.get(cls)
     if node_cls is None:
         name = f"{cls.__name__}Backward"
-        node_cls = type(name, (BackwardFunction,), {"__slots__": (), "__qualname__": name})
+        # no ``__slots__``: the attributes a forward sets on its ctx go in the node's dict
+        node_cls = type(name, (BackwardFunction,), {"__qualname__": name})
         _BACKWARD_CLASSES[cls] = node_cls
     return node_cls
 
@@ -176,8 +198,7 @@ class Function:
         dirty get a version bump, a dirty input must be returned, a dirty view input rebases its
         base's history (``CopySlices``), and the saved tensors are recorded last.
         """
-        ctx = FunctionCtx()
-        ctx.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
+        ctx = backward_class(cls)(cls, args)  # the node to be, if the outputs are recorded
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         edges = tuple(gradient_edge(a) for a in args if _is_tensor(a)) if record else ()
         with grad_mode.no_grad():
@@ -194,9 +215,9 @@ class Function:
             if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
                 o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
         if record:
-            node = backward_class(cls)(cls, ctx, args, edges)
+            node = ctx
+            node._edges = edges
             node.num_outputs = len(outs)
-            ctx._node = weakref.ref(node)
             fixed = []
             for i, o in enumerate(outs):
                 if _is_tensor(o):
@@ -224,7 +245,10 @@ class Function:
                 None
                 if t is None
                 else SavedTensor(
-                    t, any(t is o for o in outs), names_owner=True, saved_by=node.name()
+                    t,
+                    any(t is o for o in outs),
+                    names_owner=True,
+                    saved_by=BackwardFunction.name(node),
                 )
                 for t in ctx._to_save
             ]
