@@ -12,24 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.differential import same
-
-INIT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
-
-
-def params(t: ModuleType) -> Any:
-    a = t.nn.Parameter(t.tensor(INIT))
-    b = t.nn.Parameter(t.tensor([0.1, -0.2]))
-    c = t.nn.Parameter(t.tensor(3.0))
-    return a, b, c
-
-
-def loss(t: ModuleType, a: Any, b: Any, c: Any, k: int = 1) -> Any:
-    return (a.sin() * k).sum() + (b * b * c).sum() + (a.sum(0)[:2] * b).sum()
-
-
-def state_of(opt: Any, ps: Any) -> Any:
-    return [sorted(opt.state[p].items()) if p in opt.state else None for p in ps]
-
+from support.optimizers import loss, params, state_of
 
 SGD_OPTIONS = {
     "plain": {"lr": 0.1},
