@@ -6,8 +6,10 @@
 - :class:`AdamW`: Adam whose weight decay shrinks the parameter, not the moments.
 - :class:`RMSprop`: steps divided by a running root-mean-square of the gradient.
 - :class:`Adagrad`: steps divided by the root of the sum of all squared gradients.
+- ``lr_scheduler``: the schedules that rewrite each group's ``lr`` as training goes.
 """
 
+from ownership.optim import lr_scheduler
 from ownership.optim.adagrad import Adagrad
 from ownership.optim.adam import Adam
 from ownership.optim.adamw import AdamW

@@ -187,6 +187,11 @@ class Optimizer:
             saved["params"] = group["params"]
         self.__setstate__({"state": state, "param_groups": saved_groups})
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling and ``copy.deepcopy`` keep, as torch's: ``defaults``, ``state`` and
+        ``param_groups`` (not a scheduler's wrapper of ``step``)."""
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
         a subclass that must keep a group option whatever was loaded extends this."""
