@@ -9,7 +9,7 @@
 - ``lr_scheduler``: the schedules that rewrite each group's ``lr`` as training goes.
 """
 
-from ownership.optim import lr_scheduler
+from ownership.optim import lr_scheduler as lr_scheduler
 from ownership.optim.adagrad import Adagrad
 from ownership.optim.adam import Adam
 from ownership.optim.adamw import AdamW

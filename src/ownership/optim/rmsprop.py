@@ -61,15 +61,15 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if not 0.0 <= lr:
+        if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
+        if not eps >= 0.0:
             raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
+        if not momentum >= 0.0:
             raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
+        if not weight_decay >= 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
+        if not alpha >= 0.0:
             raise ValueError(f"Invalid alpha value: {alpha}")
         defaults = {
             "lr": lr,
