@@ -103,6 +103,27 @@ def test_state_dict_and_a_resumed_scheduler(case: str) -> None:
     same(program)
 
 
+@pytest.mark.parametrize("case", SCHEDULES, ids=list(SCHEDULES))
+def test_resuming_with_last_epoch(case: str) -> None:
+    name, options = SCHEDULES[case]
+
+    def program(t: ModuleType) -> Any:
+        _, opt = setup(t)
+        first = getattr(t.optim.lr_scheduler, name)(opt, **options)
+        for _ in range(3):
+            opt.step()
+            first.step()
+        resumed = getattr(t.optim.lr_scheduler, name)(opt, last_epoch=first.last_epoch, **options)
+        seen = [(bits(resumed.get_last_lr()), resumed.last_epoch)]
+        for _ in range(5):
+            opt.step()
+            resumed.step()
+            seen.append((bits(resumed.get_last_lr()), resumed.last_epoch))
+        return seen
+
+    same(program)
+
+
 def test_initial_lr_is_kept_and_base_lrs_read_from_it() -> None:
     def program(t: ModuleType) -> Any:
         _, opt = setup(t)

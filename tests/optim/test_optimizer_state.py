@@ -280,11 +280,42 @@ config = st.one_of(
             }
         ),
     ),
+    st.tuples(
+        st.just("AdamW"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.1]),
+                "amsgrad": st.booleans(),
+                "maximize": st.booleans(),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("RMSprop"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.05]),
+                "momentum": st.sampled_from([0.0, 0.5]),
+                "centered": st.booleans(),
+                "weight_decay": st.sampled_from([0.0, 0.1]),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("Adagrad"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.1]),
+                "lr_decay": st.sampled_from([0.0, 0.1]),
+                "initial_accumulator_value": st.sampled_from([0.0, 0.5]),
+            }
+        ),
+    ),
 )
 
 
 @settings(
-    max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=50, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(cfg=config, history=st.lists(action, min_size=1, max_size=6))
 def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
