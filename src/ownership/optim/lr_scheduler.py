@@ -4,7 +4,7 @@ Each schedule computes the next ``lr`` of every group the way torch does: *recur
 group's current ``lr`` where torch's ``get_lr()`` is recursive (``StepLR``, ``MultiStepLR``,
 ``ExponentialLR``, ``LinearLR``, ``CosineAnnealingLR``), and in closed form from ``base_lrs``
 where torch's is (``LambdaLR``), with the same operations in the same order, so that the floats
-agree bit for bit. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
+agree bit for bit. ``ReduceLROnPlateau`` (stepped with a metric) is in ``optim/plateau.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([1.0]))
@@ -30,6 +30,7 @@ from typing import Any
 
 from ownership.optim.lr_scheduler_base import LRScheduler
 from ownership.optim.optimizer import Optimizer
+from ownership.optim.plateau import ReduceLROnPlateau
 
 __all__ = [
     "CosineAnnealingLR",
@@ -38,6 +39,7 @@ __all__ = [
     "LambdaLR",
     "LinearLR",
     "MultiStepLR",
+    "ReduceLROnPlateau",
     "StepLR",
 ]
 
