@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support.differential import same
-from support.optimizers import loss, params, state_of
+from support.differential import grad_of, same
+from support.optimizers import loss, params, snapshot, state_of
 
 SGD_OPTIONS = {
     "plain": {"lr": 0.1},
@@ -34,7 +34,7 @@ def test_sgd_state_step_by_step(case: str) -> None:
             opt.zero_grad()
             loss(t, *ps, k + 1).backward()
             opt.step()
-            seen.append((list(ps), state_of(opt, ps), len(opt.state)))
+            seen.append((snapshot(opt, ps), len(opt.state)))
         return seen
 
     same(program)
@@ -230,7 +230,7 @@ def test_adam_state_step_by_step(case: str) -> None:
             opt.zero_grad()
             loss(t, *ps, k + 1).backward()
             opt.step()
-            seen.append((list(ps), state_of(opt, ps)))
+            seen.append(snapshot(opt, ps))
         sd = opt.state_dict()
         return seen, sd["param_groups"], sorted(sd["state"][1])
 
@@ -340,7 +340,7 @@ def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
                 fresh = getattr(t.optim, name)(ps, **options)
                 fresh.load_state_dict(opt.state_dict())
                 opt = fresh
-            seen.append((list(ps), [p.grad for p in ps], state_of(opt, ps)))
+            seen.append((snapshot(opt, ps), [grad_of(p) for p in ps]))
         return seen
 
     same(program)
