@@ -47,6 +47,15 @@ SCHEDULES = {
     "LambdaLR per group": ("LambdaLR", {"lr_lambda": [lambda e: 1 / (e + 1), Warmup(4)]}),
     "CosineAnnealingLR": ("CosineAnnealingLR", {"T_max": 7}),
     "CosineAnnealingLR eta_min": ("CosineAnnealingLR", {"T_max": 5, "eta_min": 0.01}),
+    "MultiplicativeLR": ("MultiplicativeLR", {"lr_lambda": lambda e: 0.9 if e % 2 else 0.99}),
+    "MultiplicativeLR per group": (
+        "MultiplicativeLR",
+        {"lr_lambda": (lambda e: 0.95, Warmup(3))},
+    ),
+    "ConstantLR": ("ConstantLR", {}),
+    "ConstantLR factor": ("ConstantLR", {"factor": 0.3, "total_iters": 4}),
+    "PolynomialLR": ("PolynomialLR", {"total_iters": 12}),
+    "PolynomialLR power": ("PolynomialLR", {"total_iters": 9, "power": 2.5}),
     "LinearLR": ("LinearLR", {}),
     "LinearLR decay": ("LinearLR", {"start_factor": 1.0, "end_factor": 0.1, "total_iters": 9}),
 }
@@ -241,6 +250,14 @@ ERRORS = {
     "LambdaLR count": lambda t: t.optim.lr_scheduler.LambdaLR(
         setup(t)[1], lr_lambda=[lambda e: 1.0]
     ),
+    "ConstantLR factor": lambda t: t.optim.lr_scheduler.ConstantLR(setup(t)[1], factor=1.5),
+    "ConstantLR negative": lambda t: t.optim.lr_scheduler.ConstantLR(setup(t)[1], factor=-0.1),
+    "MultiplicativeLR not callable": lambda t: t.optim.lr_scheduler.MultiplicativeLR(
+        setup(t)[1], lr_lambda=[0.5, lambda e: 1.0]
+    ),
+    "MultiplicativeLR count": lambda t: t.optim.lr_scheduler.MultiplicativeLR(
+        setup(t)[1], lr_lambda=(lambda e: 1.0,)
+    ),
     "base get_lr": lambda t: t.optim.lr_scheduler.LRScheduler(setup(t)[1]),
 }
 
@@ -250,16 +267,17 @@ def test_errors(case: str) -> None:
     same(ERRORS[case])
 
 
-def test_lambda_lr_state_dict_keeps_callable_objects_state() -> None:
+@pytest.mark.parametrize("name", ["LambdaLR", "MultiplicativeLR"])
+def test_function_schedules_save_callable_objects_state(name: str) -> None:
     def program(t: ModuleType) -> Any:
         _, opt = setup(t)
         warm = Warmup(3)
-        sched = t.optim.lr_scheduler.LambdaLR(opt, [lambda e: 0.5, warm])
+        sched = getattr(t.optim.lr_scheduler, name)(opt, [lambda e: 0.5, warm])
         saved = sched.state_dict()
         saved["lr_lambdas"][1]["n"] = 10
         _, other_opt = setup(t)
         other_warm = Warmup(3)
-        other = t.optim.lr_scheduler.LambdaLR(other_opt, [lambda e: 0.5, other_warm])
+        other = getattr(t.optim.lr_scheduler, name)(other_opt, [lambda e: 0.5, other_warm])
         other.load_state_dict(saved)
         return saved["lr_lambdas"], other_warm.n, warm.n, sorted(saved)
 

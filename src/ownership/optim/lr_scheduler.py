@@ -2,9 +2,11 @@
 
 Each schedule computes the next ``lr`` of every group the way torch does: *recursively* from the
 group's current ``lr`` where torch's ``get_lr()`` is recursive (``StepLR``, ``MultiStepLR``,
-``ExponentialLR``, ``LinearLR``, ``CosineAnnealingLR``), and in closed form from ``base_lrs``
-where torch's is (``LambdaLR``), with the same operations in the same order, so that the floats
-agree bit for bit. ``ReduceLROnPlateau`` (stepped with a metric) is in ``optim/plateau.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
+``ConstantLR``, ``LinearLR``, ``ExponentialLR``, ``PolynomialLR``, ``CosineAnnealingLR``,
+``MultiplicativeLR``), and in closed form from ``base_lrs`` where torch's is (``LambdaLR``), with
+the same operations in the same order, so that the floats agree bit for bit. The two schedules
+of functions are in ``optim/lambda_schedules.py``, ``ReduceLROnPlateau`` (stepped with a metric)
+in ``optim/plateau.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([1.0]))
@@ -22,81 +24,28 @@ agree bit for bit. ``ReduceLROnPlateau`` (stepped with a metric) is in ``optim/p
 from __future__ import annotations
 
 import math
-import types
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
+from ownership.optim.lambda_schedules import LambdaLR, MultiplicativeLR
 from ownership.optim.lr_scheduler_base import LRScheduler
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.plateau import ReduceLROnPlateau
 
 __all__ = [
+    "ConstantLR",
     "CosineAnnealingLR",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
     "LinearLR",
     "MultiStepLR",
+    "MultiplicativeLR",
+    "PolynomialLR",
     "ReduceLROnPlateau",
     "StepLR",
 ]
-
-
-class LambdaLR(LRScheduler):
-    """``lr = initial_lr * lr_lambda(last_epoch)``: one function for all groups, or a list (or
-    tuple) of one per group (torch's ``ValueError`` if the count differs).
-
-    ``state_dict()`` holds ``None`` for a plain function or lambda and the ``__dict__`` of a
-    callable object, which ``load_state_dict`` restores into this scheduler's own callables.
-    """
-
-    def __init__(
-        self,
-        optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
-        last_epoch: int = -1,
-    ) -> None:
-        self.optimizer = optimizer
-        self.lr_lambdas: list[Callable[[int], float]]
-        if not isinstance(lr_lambda, list | tuple):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
-
-    def state_dict(self) -> dict[str, Any]:
-        """The base's state, with ``lr_lambdas`` last: ``None`` per function, a copy of the
-        ``__dict__`` per callable object."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        state["lr_lambdas"] = [
-            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-            for fn in self.lr_lambdas
-        ]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Take over the saved attributes; saved callable-object state goes into this
-        scheduler's callables (``state_dict`` itself is left as it was)."""
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        state_dict["lr_lambdas"] = lr_lambdas
-        for idx, fn in enumerate(lr_lambdas):
-            if fn is not None:
-                self.lr_lambdas[idx].__dict__.update(fn)
-
-    def get_lr(self) -> list[float]:
-        """``base_lr * lr_lambda(last_epoch)`` per group."""
-        self._warn_if_outside_step()
-        return [
-            base_lr * lmbda(self.last_epoch)
-            for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs, strict=True)
-        ]
 
 
 class StepLR(LRScheduler):
@@ -152,6 +101,40 @@ class MultiStepLR(LRScheduler):
         milestones = sorted(self.milestones.elements())
         return [
             base_lr * self.gamma ** bisect_right(milestones, self.last_epoch)
+            for base_lr in self.base_lrs
+        ]
+
+
+class ConstantLR(LRScheduler):
+    """Multiply the lr by ``factor`` for the first ``total_iters`` epochs, then restore it.
+    Refuses (torch's ``ValueError``) a ``factor`` outside ``[0, 1]``."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        factor: float = 1.0 / 3,
+        total_iters: int = 5,
+        last_epoch: int = -1,
+    ) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        """torch's recursive rule: times ``factor`` at epoch 0, times ``1 / factor`` at
+        ``total_iters``, unchanged otherwise."""
+        self._warn_if_outside_step()
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return self._group_lrs()
+        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _closed_form_lr(self) -> list[float]:
+        return [
+            base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
             for base_lr in self.base_lrs
         ]
 
@@ -231,6 +214,42 @@ class ExponentialLR(LRScheduler):
 
     def _closed_form_lr(self) -> list[float]:
         return [base_lr * self.gamma**self.last_epoch for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decay each group's lr as ``(1 - epoch / total_iters) ** power`` times ``initial_lr``,
+    reaching 0 at ``total_iters`` and staying there."""
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        total_iters: int = 5,
+        power: float = 1.0,
+        last_epoch: int = -1,
+    ) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        """torch's recursive rule: the current lrs times the ratio of consecutive factors."""
+        self._warn_if_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._group_lrs()
+        decay_factor = (
+            (1.0 - self.last_epoch / self.total_iters)
+            / (1.0 - (self.last_epoch - 1) / self.total_iters)
+        ) ** self.power
+        return [group["lr"] * decay_factor for group in self.optimizer.param_groups]
+
+    def _closed_form_lr(self) -> list[float]:
+        return [
+            (
+                base_lr
+                * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+            )
+            for base_lr in self.base_lrs
+        ]
 
 
 class CosineAnnealingLR(LRScheduler):
