@@ -6,7 +6,8 @@ group's current ``lr`` where torch's ``get_lr()`` is recursive (``StepLR``, ``Mu
 ``MultiplicativeLR``), and in closed form from ``base_lrs`` where torch's is (``LambdaLR``), with
 the same operations in the same order, so that the floats agree bit for bit. The two schedules
 of functions are in ``optim/lambda_schedules.py``, ``ReduceLROnPlateau`` (stepped with a metric)
-in ``optim/plateau.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
+in ``optim/plateau.py``, ``SequentialLR`` and ``ChainedScheduler`` in
+``optim/composite_schedules.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([1.0]))
@@ -28,12 +29,14 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
+from ownership.optim.composite_schedules import ChainedScheduler, SequentialLR
 from ownership.optim.lambda_schedules import LambdaLR, MultiplicativeLR
 from ownership.optim.lr_scheduler_base import LRScheduler
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.plateau import ReduceLROnPlateau
 
 __all__ = [
+    "ChainedScheduler",
     "ConstantLR",
     "CosineAnnealingLR",
     "ExponentialLR",
@@ -44,6 +47,7 @@ __all__ = [
     "MultiplicativeLR",
     "PolynomialLR",
     "ReduceLROnPlateau",
+    "SequentialLR",
     "StepLR",
 ]
 

@@ -77,6 +77,11 @@ class LRScheduler:
         self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         _track_step_calls(optimizer)
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The constructor's step (``_step_count`` restarts at 0): ``last_epoch`` advances and the
+        lrs are written, with ``_is_initial`` set so that a recursive schedule keeps them."""
         self._step_count = 0
         self._is_initial = True
         try:
@@ -136,6 +141,11 @@ class LRScheduler:
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Advance ``last_epoch`` (or set it to ``epoch``, then use the closed form), write each
+        group's lr and keep them as ``_last_lr``; no warning, no count of steps."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
