@@ -56,6 +56,11 @@ SCHEDULES = {
     "ConstantLR factor": ("ConstantLR", {"factor": 0.3, "total_iters": 4}),
     "PolynomialLR": ("PolynomialLR", {"total_iters": 12}),
     "PolynomialLR power": ("PolynomialLR", {"total_iters": 9, "power": 2.5}),
+    "CosineAnnealingWarmRestarts": ("CosineAnnealingWarmRestarts", {"T_0": 5}),
+    "CosineAnnealingWarmRestarts T_mult": (
+        "CosineAnnealingWarmRestarts",
+        {"T_0": 2, "T_mult": 2, "eta_min": 0.001},
+    ),
     "LinearLR": ("LinearLR", {}),
     "LinearLR decay": ("LinearLR", {"start_factor": 1.0, "end_factor": 0.1, "total_iters": 9}),
 }
@@ -258,6 +263,21 @@ ERRORS = {
     "MultiplicativeLR count": lambda t: t.optim.lr_scheduler.MultiplicativeLR(
         setup(t)[1], lr_lambda=(lambda e: 1.0,)
     ),
+    "warm restarts T_0": lambda t: t.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        setup(t)[1], T_0=0
+    ),
+    "warm restarts T_0 float": lambda t: t.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        setup(t)[1], T_0=2.0
+    ),
+    "warm restarts T_mult": lambda t: t.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        setup(t)[1], T_0=2, T_mult=0
+    ),
+    "warm restarts eta_min": lambda t: t.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        setup(t)[1], T_0=2, eta_min="0"
+    ),
+    "warm restarts negative epoch": lambda t: t.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        setup(t)[1], T_0=2
+    ).step(-1),
     "base get_lr": lambda t: t.optim.lr_scheduler.LRScheduler(setup(t)[1]),
 }
 
@@ -280,5 +300,21 @@ def test_function_schedules_save_callable_objects_state(name: str) -> None:
         other = getattr(t.optim.lr_scheduler, name)(other_opt, [lambda e: 0.5, other_warm])
         other.load_state_dict(saved)
         return saved["lr_lambdas"], other_warm.n, warm.n, sorted(saved)
+
+    same(program)
+
+
+@pytest.mark.parametrize("t_mult", [1, 3])
+def test_warm_restarts_with_fractional_epochs(t_mult: int) -> None:
+    def program(t: ModuleType) -> Any:
+        _, opt = setup(t)
+        sched = t.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=t_mult)
+        seen = []
+        for epoch in range(10):
+            for i in range(4):
+                opt.step()
+                sched.step(epoch + i / 4)
+                seen.append((bits(sched.get_last_lr()), sched.last_epoch, sched.T_cur, sched.T_i))
+        return seen, sched._step_count, list(sched.state_dict())
 
     same(program)

@@ -7,7 +7,7 @@ group's current ``lr`` where torch's ``get_lr()`` is recursive (``StepLR``, ``Mu
 the same operations in the same order, so that the floats agree bit for bit. The two schedules
 of functions are in ``optim/lambda_schedules.py``, ``ReduceLROnPlateau`` (stepped with a metric)
 in ``optim/plateau.py``, ``SequentialLR`` and ``ChainedScheduler`` in
-``optim/composite_schedules.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
+``optim/composite_schedules.py``, ``CosineAnnealingWarmRestarts`` in ``optim/warm_restarts.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([1.0]))
@@ -34,11 +34,13 @@ from ownership.optim.lambda_schedules import LambdaLR, MultiplicativeLR
 from ownership.optim.lr_scheduler_base import LRScheduler
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.plateau import ReduceLROnPlateau
+from ownership.optim.warm_restarts import CosineAnnealingWarmRestarts
 
 __all__ = [
     "ChainedScheduler",
     "ConstantLR",
     "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
