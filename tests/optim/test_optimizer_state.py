@@ -11,25 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support.differential import same
-
-INIT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
-
-
-def params(t: ModuleType) -> Any:
-    a = t.nn.Parameter(t.tensor(INIT))
-    b = t.nn.Parameter(t.tensor([0.1, -0.2]))
-    c = t.nn.Parameter(t.tensor(3.0))
-    return a, b, c
-
-
-def loss(t: ModuleType, a: Any, b: Any, c: Any, k: int = 1) -> Any:
-    return (a.sin() * k).sum() + (b * b * c).sum() + (a.sum(0)[:2] * b).sum()
-
-
-def state_of(opt: Any, ps: Any) -> Any:
-    return [sorted(opt.state[p].items()) if p in opt.state else None for p in ps]
-
+from support.differential import grad_of, same
+from support.optimizers import loss, params, snapshot, state_of
 
 SGD_OPTIONS = {
     "plain": {"lr": 0.1},
@@ -51,7 +34,7 @@ def test_sgd_state_step_by_step(case: str) -> None:
             opt.zero_grad()
             loss(t, *ps, k + 1).backward()
             opt.step()
-            seen.append((list(ps), state_of(opt, ps), len(opt.state)))
+            seen.append((snapshot(opt, ps), len(opt.state)))
         return seen
 
     same(program)
@@ -247,7 +230,7 @@ def test_adam_state_step_by_step(case: str) -> None:
             opt.zero_grad()
             loss(t, *ps, k + 1).backward()
             opt.step()
-            seen.append((list(ps), state_of(opt, ps)))
+            seen.append(snapshot(opt, ps))
         sd = opt.state_dict()
         return seen, sd["param_groups"], sorted(sd["state"][1])
 
@@ -297,11 +280,42 @@ config = st.one_of(
             }
         ),
     ),
+    st.tuples(
+        st.just("AdamW"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.1]),
+                "amsgrad": st.booleans(),
+                "maximize": st.booleans(),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("RMSprop"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.05]),
+                "momentum": st.sampled_from([0.0, 0.5]),
+                "centered": st.booleans(),
+                "weight_decay": st.sampled_from([0.0, 0.1]),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("Adagrad"),
+        st.fixed_dictionaries(
+            {
+                "lr": st.sampled_from([0.01, 0.1]),
+                "lr_decay": st.sampled_from([0.0, 0.1]),
+                "initial_accumulator_value": st.sampled_from([0.0, 0.5]),
+            }
+        ),
+    ),
 )
 
 
 @settings(
-    max_examples=30, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=50, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(cfg=config, history=st.lists(action, min_size=1, max_size=6))
 def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
@@ -326,7 +340,7 @@ def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
                 fresh = getattr(t.optim, name)(ps, **options)
                 fresh.load_state_dict(opt.state_dict())
                 opt = fresh
-            seen.append((list(ps), [p.grad for p in ps], state_of(opt, ps)))
+            seen.append((snapshot(opt, ps), [grad_of(p) for p in ps]))
         return seen
 
     same(program)

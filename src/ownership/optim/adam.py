@@ -28,11 +28,10 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-import numpy as np
-
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.ops.creation import tensor, zeros_like
+from ownership.optim.fused_writes import addcdiv_, addcmul_, lerp_, maximum_
 from ownership.optim.optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -112,15 +111,14 @@ class Adam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg: Tensor = state["exp_avg"]
         exp_avg_sq: Tensor = state["exp_avg_sq"]
-        exp_avg.copy_(exp_avg + (grad - exp_avg) * (1 - beta1))  # lerp_: one write
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        lerp_(exp_avg, grad, 1 - beta1)
+        addcmul_(exp_avg_sq.mul_(beta2), grad, grad, value=1 - beta2)
         step = step_t.item()
         bias_correction1 = 1 - beta1**step
         bias_correction2_sqrt = math.sqrt(1 - beta2**step)
         second = exp_avg_sq
         if group["amsgrad"]:
             best: Tensor = state["max_exp_avg_sq"]
-            best.copy_(Tensor._wrap(np.maximum(best._data, exp_avg_sq._data)))
-            second = best
+            second = maximum_(best, exp_avg_sq)
         denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
-        param.add_(exp_avg / denom, alpha=-lr / bias_correction1)  # addcdiv_: one write
+        addcdiv_(param, exp_avg, denom, value=-lr / bias_correction1)

@@ -156,7 +156,7 @@ class Optimizer:
         otherwise); the state's tensors are copied (cast to each parameter's dtype, except
         ``'step'``) with ``.to``, which, as in torch, keeps the very same tensor when the dtype
         already matches: the two optimizers then share those buffers. The groups keep their
-        own parameters.
+        own parameters. The result is taken over through ``__setstate__``, as in torch.
         """
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
@@ -185,8 +185,17 @@ class Optimizer:
                 state[k] = v
         for group, saved in zip(groups, saved_groups, strict=True):
             saved["params"] = group["params"]
-        self.state = state
-        self.param_groups = saved_groups
+        self.__setstate__({"state": state, "param_groups": saved_groups})
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling and ``copy.deepcopy`` keep, as torch's: ``defaults``, ``state`` and
+        ``param_groups`` (not a scheduler's wrapper of ``step``)."""
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
+        a subclass that must keep a group option whatever was loaded extends this."""
+        self.__dict__.update(state)
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         """Apply this optimizer's rule to one parameter (runs under ``no_grad``)."""

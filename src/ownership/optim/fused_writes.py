@@ -1,0 +1,34 @@
+"""The fused in-place writes torch's optimizers make, each as one write (one version bump).
+
+torch's single-tensor optimizers update their state with ``addcmul_``, ``addcdiv_``, ``lerp_``
+and ``torch.maximum(..., out=)``: each is one kernel, so it moves the written tensor's
+``_version`` by exactly one. Here each is the same arithmetic made of the engine's ops and
+written once, so the versions an optimizer's step leaves behind are torch's. They run inside
+``Optimizer.step`` (under ``no_grad``) on the optimizer's own tensors.
+"""
+
+from __future__ import annotations
+
+from ownership._tensor import Tensor
+
+__all__ = ["addcdiv_", "addcmul_", "lerp_", "maximum_"]
+
+
+def addcmul_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
+    """``target += value * a * b``, one write (torch's ``Tensor.addcmul_``)."""
+    return target.add_(a * b, alpha=value)
+
+
+def addcdiv_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
+    """``target += value * a / b``, one write (torch's ``Tensor.addcdiv_``)."""
+    return target.add_(a / b, alpha=value)
+
+
+def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:
+    """``target += weight * (end - target)``, one write (torch's ``Tensor.lerp_`` by a number)."""
+    return target.copy_(target + (end - target) * weight)
+
+
+def maximum_(target: Tensor, other: Tensor) -> Tensor:
+    """``target = max(target, other)`` element-wise, one write (``torch.maximum(..., out=target)``)."""
+    return target.copy_(target.maximum(other))

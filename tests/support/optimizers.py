@@ -1,0 +1,44 @@
+"""Parameters, a loss and a step-by-step record shared by the optimizer tests (either engine)."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+INIT = [[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]
+
+
+def params(t: ModuleType) -> Any:
+    """Three parameters: a matrix, a vector and a 0-d tensor."""
+    a = t.nn.Parameter(t.tensor(INIT))
+    b = t.nn.Parameter(t.tensor([0.1, -0.2]))
+    c = t.nn.Parameter(t.tensor(3.0))
+    return a, b, c
+
+
+def loss(t: ModuleType, a: Any, b: Any, c: Any, k: int = 1) -> Any:
+    """A scalar loss of the three parameters whose gradients change with ``k``."""
+    return (a.sin() * k).sum() + (b * b * c).sum() + (a.sum(0)[:2] * b).sum()
+
+
+def state_of(opt: Any, ps: Any) -> Any:
+    """Each parameter's state as sorted ``(key, value)`` pairs (live tensors), or ``None``."""
+    return [sorted(opt.state[p].items()) if p in opt.state else None for p in ps]
+
+
+def snapshot(opt: Any, ps: Any) -> Any:
+    """What the parameters and the optimizer's state hold *now*: copies of the values, with the
+    ``_version`` of each live tensor beside it (a later step cannot change this record)."""
+
+    def frozen(v: Any) -> Any:
+        if hasattr(v, "_version"):
+            return v.detach().clone(), v._version
+        return v
+
+    return [
+        (
+            frozen(p),
+            {k: frozen(v) for k, v in sorted(opt.state[p].items())} if p in opt.state else None,
+        )
+        for p in ps
+    ]
