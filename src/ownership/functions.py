@@ -288,6 +288,21 @@ nan_to_num = _method(
 nan_to_num_ = _method(
     "nan_to_num_", "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 )
+gather = _method(
+    "gather",
+    "(Tensor input, int dim, Tensor index, *, bool sparse_grad = False, Tensor out = None)",
+)
+index_select = _method("index_select", f"(Tensor input, int dim, Tensor index, {sig.OUT})")
+flip = _method("flip", "(Tensor input, tuple of ints dims)")
+amax = _method(
+    "amax", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
+)
+amin = _method(
+    "amin", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
+)
+logsumexp = _method(
+    "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
+)
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",

@@ -40,6 +40,7 @@ from ownership.ops.copying import clone, contiguous, to
 from ownership.ops.creation import full, ones, tensor, zeros
 from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
+from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import (
     abs_,
@@ -93,6 +94,7 @@ from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
 from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
+from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.statistics import norm, threshold
@@ -150,6 +152,8 @@ __all__ = [
     "alias",
     "all",
     "allclose",
+    "amax",
+    "amin",
     "any",
     "argmax",
     "argmin",
@@ -192,12 +196,15 @@ __all__ = [
     "expand",
     "fill_",
     "flatten",
+    "flip",
     "floor_divide",
     "floor_divide_",
     "full",
+    "gather",
     "ge",
     "getitem",
     "gt",
+    "index_select",
     "invert",
     "isclose",
     "isfinite",
@@ -210,6 +217,7 @@ __all__ = [
     "logical_and",
     "logical_not",
     "logical_or",
+    "logsumexp",
     "lt",
     "mT",
     "masked_fill",
