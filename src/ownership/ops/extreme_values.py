@@ -14,7 +14,7 @@ is first converted to the default dtype. Both nodes save ``dim``, ``keepdim``, `
 >>> x.amax(1)
 tensor([   3., 1000.])
 >>> x.logsumexp(1)
-tensor([   3.8620, 1000.6931])
+tensor([   3.7586, 1000.6932])
 """
 
 from __future__ import annotations
