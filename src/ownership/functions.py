@@ -303,6 +303,19 @@ amin = _method(
 logsumexp = _method(
     "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
 )
+floor = _unary("floor")
+ceil = _unary("ceil")
+trunc = _unary("trunc")
+floor_ = _method("floor_", "(Tensor input)")
+ceil_ = _method("ceil_", "(Tensor input)")
+trunc_ = _method("trunc_", "(Tensor input)")
+round = _method(
+    "round", f"(Tensor input, {sig.OUT})", "(Tensor input, *, int decimals, Tensor out = None)"
+)
+round_ = _method("round_", "(Tensor input)", "(Tensor input, *, int decimals)")
+tril = _method("tril", f"(Tensor input, int diagonal = 0, {sig.OUT})")
+triu = _method("triu", f"(Tensor input, int diagonal = 0, {sig.OUT})")
+outer = _method("outer", f"(Tensor input, Tensor vec2, {sig.OUT})")
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",

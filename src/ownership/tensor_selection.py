@@ -1,6 +1,7 @@
 """The Tensor methods that pick or reduce to chosen elements: ``gather``, ``index_select``,
 ``flip`` (:mod:`ownership.ops.selection`), ``amax``, ``amin`` and ``logsumexp``
-(:mod:`ownership.ops.extreme_values`).
+(:mod:`ownership.ops.extreme_values`), ``tril`` and ``triu`` and their in-place forms
+(:mod:`ownership.ops.triangles`).
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -24,7 +25,8 @@ __all__ = ["TensorSelection"]
 
 
 class TensorSelection:
-    """``gather``, ``index_select``, ``flip``, ``amax``, ``amin``, ``logsumexp``."""
+    """``gather``, ``index_select``, ``flip``, ``amax``, ``amin``, ``logsumexp``, ``tril``,
+    ``triu``, ``tril_``, ``triu_``."""
 
     def gather(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self`` read at ``index`` along ``dim``: ``gather(dim, index, *, sparse_grad=False)``."""
@@ -54,3 +56,19 @@ class TensorSelection:
         """``log(sum(exp(self), dim))`` without overflow: ``logsumexp(dim, keepdim=False)``."""
         a = sig.LOGSUMEXP.parse(args, kwargs)[1]
         return ops.logsumexp(self, a["dim"], a["keepdim"])
+
+    def tril(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The lower triangle of the last two dims, zeros above: ``tril(diagonal=0)``."""
+        return ops.tril(self, sig.TRIL.parse(args, kwargs)[1]["diagonal"])
+
+    def triu(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The upper triangle of the last two dims, zeros below: ``triu(diagonal=0)``."""
+        return ops.triu(self, sig.TRIU.parse(args, kwargs)[1]["diagonal"])
+
+    def tril_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``tril`` in place: ``tril_(diagonal=0)``."""
+        return ops.tril_(self, sig.TRIL_.parse(args, kwargs)[1]["diagonal"])
+
+    def triu_(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``triu`` in place: ``triu_(diagonal=0)``."""
+        return ops.triu_(self, sig.TRIU_.parse(args, kwargs)[1]["diagonal"])

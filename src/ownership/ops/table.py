@@ -84,6 +84,7 @@ from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
+from ownership.ops.outer import outer
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
@@ -92,12 +93,15 @@ from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
+from ownership.ops.rounding import ceil, ceil_, floor, floor_, round_, trunc, trunc_
+from ownership.ops.rounding import rounded as round
 from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.statistics import norm, threshold
+from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.ops.views import (
@@ -167,6 +171,8 @@ __all__ = [
     "bitwise_xor_",
     "bmm",
     "cat",
+    "ceil",
+    "ceil_",
     "chunk",
     "clamp",
     "clamp_",
@@ -197,6 +203,8 @@ __all__ = [
     "fill_",
     "flatten",
     "flip",
+    "floor",
+    "floor_",
     "floor_divide",
     "floor_divide_",
     "full",
@@ -242,6 +250,7 @@ __all__ = [
     "norm",
     "normal_",
     "ones",
+    "outer",
     "permute",
     "pow",
     "pow_",
@@ -255,6 +264,8 @@ __all__ = [
     "repeat",
     "reshape",
     "rfloordiv",
+    "round",
+    "round_",
     "rpow",
     "rremainder",
     "rsub",
@@ -289,6 +300,12 @@ __all__ = [
     "topk",
     "transpose",
     "transpose_",
+    "tril",
+    "tril_",
+    "triu",
+    "triu_",
+    "trunc",
+    "trunc_",
     "unbind",
     "uniform_",
     "unsqueeze",
