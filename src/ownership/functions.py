@@ -304,6 +304,12 @@ logsumexp = _method(
     "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
 )
 floor = _unary("floor")
+log1p = _unary("log1p")
+expm1 = _unary("expm1")
+erf = _unary("erf")
+log1p_ = _method("log1p_", "(Tensor input)")
+expm1_ = _method("expm1_", "(Tensor input)")
+erf_ = _method("erf_", "(Tensor input)")
 ceil = _unary("ceil")
 trunc = _unary("trunc")
 floor_ = _method("floor_", "(Tensor input)")

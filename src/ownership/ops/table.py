@@ -100,6 +100,7 @@ from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
+from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import norm, threshold
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
@@ -197,9 +198,13 @@ __all__ = [
     "dot",
     "embed",
     "eq",
+    "erf",
+    "erf_",
     "exp",
     "exp_",
     "expand",
+    "expm1",
+    "expm1_",
     "fill_",
     "flatten",
     "flip",
@@ -220,6 +225,8 @@ __all__ = [
     "isnan",
     "le",
     "log",
+    "log1p",
+    "log1p_",
     "log_",
     "log_softmax",
     "logical_and",

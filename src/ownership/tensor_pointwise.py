@@ -1,5 +1,6 @@
-"""The Tensor methods that round: ``floor``, ``ceil``, ``round``, ``trunc`` and their in-place
-forms (:mod:`ownership.ops.rounding`).
+"""The Tensor methods of pointwise functions added each with its own op module: ``floor``,
+``ceil``, ``round``, ``trunc`` (:mod:`ownership.ops.rounding`), ``log1p``, ``expm1`` and ``erf``
+(:mod:`ownership.ops.special_unary`), and their in-place forms.
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -22,11 +23,12 @@ ops: OpTable[Any] = op_registry.ops
 _ROUND = Parser("round", "()", "(*, int decimals)")
 _ROUND_ = Parser("round_", "()", "(*, int decimals)")
 
-__all__ = ["TensorRounding"]
+__all__ = ["TensorPointwise"]
 
 
-class TensorRounding:
-    """``floor``, ``ceil``, ``round``, ``trunc`` and ``floor_``, ``ceil_``, ``round_``, ``trunc_``."""
+class TensorPointwise:
+    """``floor``, ``ceil``, ``round``, ``trunc``, ``log1p``, ``expm1``, ``erf`` and their
+    in-place forms."""
 
     def floor(self: Any, *args: Any) -> Any:
         """The largest whole number not above each element."""
@@ -74,3 +76,39 @@ class TensorRounding:
         """``round`` in place: ``round_()`` or ``round_(*, decimals)``."""
         overload, a = _ROUND_.parse(args, kwargs)
         return ops.round_(self, a["decimals"] if overload else None)
+
+    def log1p(self: Any, *args: Any) -> Any:
+        """``log(1 + self)``, exact near 0."""
+        if args:
+            no_arguments("log1p", args)
+        return ops.log1p(self)
+
+    def log1p_(self: Any, *args: Any) -> Any:
+        """``log1p`` in place."""
+        if args:
+            no_arguments("log1p_", args)
+        return ops.log1p_(self)
+
+    def expm1(self: Any, *args: Any) -> Any:
+        """``exp(self) - 1``, exact near 0."""
+        if args:
+            no_arguments("expm1", args)
+        return ops.expm1(self)
+
+    def expm1_(self: Any, *args: Any) -> Any:
+        """``expm1`` in place."""
+        if args:
+            no_arguments("expm1_", args)
+        return ops.expm1_(self)
+
+    def erf(self: Any, *args: Any) -> Any:
+        """The error function of each element."""
+        if args:
+            no_arguments("erf", args)
+        return ops.erf(self)
+
+    def erf_(self: Any, *args: Any) -> Any:
+        """``erf`` in place."""
+        if args:
+            no_arguments("erf_", args)
+        return ops.erf_(self)
