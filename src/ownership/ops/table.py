@@ -64,7 +64,6 @@ from ownership.ops.inplace import (
     uniform_,
     zero_,
 )
-from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
 from ownership.ops.integer_division import (
     div_rounded,
@@ -85,6 +84,7 @@ from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.outer import outer
+from ownership.ops.power_inplace import pow_
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
