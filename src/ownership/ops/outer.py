@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from ownership._tensor import Tensor
 from ownership.op_registry import ops
+from ownership.ops.common import as_tensor_arg
 
 
 def outer(t: Tensor, vec2: Tensor) -> Tensor:
-    """``t.reshape(len(t), 1) * vec2``: torch's refusal of an operand that is not 1-d first."""
+    """``t.reshape(len(t), 1) * vec2``: torch's refusal of an operand that is not 1-d first (a
+    torch ``vec2`` is read as a constant)."""
+    vec2 = as_tensor_arg(vec2)
     for name, v in (("self", t), ("vec2", vec2)):
         if v._data.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v._data.ndim}-D")

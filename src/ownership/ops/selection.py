@@ -31,7 +31,7 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.arguments import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import as_tensor_arg, needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import saved_dims
 
 _INDEX_DTYPES = (dtypes.int32, dtypes.int64)
@@ -81,7 +81,8 @@ def _bw_gather(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = self[index[i][j]][j]`` for ``dim`` 0 (and so on): a new tensor of
-    ``index``'s shape (``GatherBackward0``)."""
+    ``index``'s shape (``GatherBackward0``); a torch ``index`` is read as a constant."""
+    index = as_tensor_arg(index)
     arr, idx = t._data, index._data
     axis = layout.wrap_dim(dim, arr.ndim)
     _check_gather(t, axis, index)
@@ -152,7 +153,8 @@ def _bw_index_select(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of ``t`` along ``dim`` at the indices of the vector ``index``, in its order
-    (``IndexSelectBackward0``)."""
+    (``IndexSelectBackward0``); a torch ``index`` is read as a constant."""
+    index = as_tensor_arg(index)
     arr = t._data
     axis = layout.wrap_dim(dim, arr.ndim)
     flat = _check_index_select(t, axis, index)
