@@ -288,6 +288,40 @@ nan_to_num = _method(
 nan_to_num_ = _method(
     "nan_to_num_", "(Tensor input, float? nan = None, float? posinf = None, float? neginf = None)"
 )
+gather = _method(
+    "gather",
+    "(Tensor input, int dim, Tensor index, *, bool sparse_grad = False, Tensor out = None)",
+)
+index_select = _method("index_select", f"(Tensor input, int dim, Tensor index, {sig.OUT})")
+flip = _method("flip", "(Tensor input, tuple of ints dims)")
+amax = _method(
+    "amax", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
+)
+amin = _method(
+    "amin", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
+)
+logsumexp = _method(
+    "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
+)
+floor = _unary("floor")
+log1p = _unary("log1p")
+expm1 = _unary("expm1")
+erf = _unary("erf")
+log1p_ = _method("log1p_", "(Tensor input)")
+expm1_ = _method("expm1_", "(Tensor input)")
+erf_ = _method("erf_", "(Tensor input)")
+ceil = _unary("ceil")
+trunc = _unary("trunc")
+floor_ = _method("floor_", "(Tensor input)")
+ceil_ = _method("ceil_", "(Tensor input)")
+trunc_ = _method("trunc_", "(Tensor input)")
+round = _method(
+    "round", f"(Tensor input, {sig.OUT})", "(Tensor input, *, int decimals, Tensor out = None)"
+)
+round_ = _method("round_", "(Tensor input)", "(Tensor input, *, int decimals)")
+tril = _method("tril", f"(Tensor input, int diagonal = 0, {sig.OUT})")
+triu = _method("triu", f"(Tensor input, int diagonal = 0, {sig.OUT})")
+outer = _method("outer", f"(Tensor input, Tensor vec2, {sig.OUT})")
 as_strided_ = _method(
     "as_strided_",
     "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",

@@ -120,6 +120,16 @@ NANSUM = Parser(
     "(tuple of ints[1]? dim = None, bool keepdim = False, *, torch.dtype dtype = None)",
 )
 REPEAT = Parser("repeat", "(tuple of ints repeats)")
+GATHER = Parser("gather", "(int dim, Tensor index, *, bool sparse_grad = False)")
+INDEX_SELECT = Parser("index_select", "(int dim, Tensor index)")
+FLIP = Parser("flip", "(tuple of ints dims)")
+AMAX = Parser("amax", "(tuple of ints[1]? dim = None, bool keepdim = False)")
+AMIN = Parser("amin", "(tuple of ints[1]? dim = None, bool keepdim = False)")
+TRIL = Parser("tril", "(int diagonal = 0)")
+TRIU = Parser("triu", "(int diagonal = 0)")
+TRIL_ = Parser("tril_", "(int diagonal = 0)")
+TRIU_ = Parser("triu_", "(int diagonal = 0)")
+LOGSUMEXP = Parser("logsumexp", "(tuple of ints[1] dim, bool keepdim = False)")
 REQUIRES_GRAD_ = Parser("requires_grad_", "(bool requires_grad = True)")
 COMPARE = {
     name: Parser(name, "(Tensor other)", "(Number other)")

@@ -1,5 +1,6 @@
 """The Tensor methods of the math beyond ``+ - * /``: ``maximum``/``minimum``, ``clamp_min``/
-``clamp_max``, ``floor_divide``, ``remainder``, ``cumsum``, ``prod`` (and their in-place forms).
+``clamp_max``, ``floor_divide``, ``remainder``, ``cumsum``, ``prod`` (and their in-place forms),
+``outer``.
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.tensor_methods.TensorMethods` inherits
@@ -31,6 +32,7 @@ _REMAINDER = Parser("remainder", "(Tensor other)", "(Number other)")
 _REMAINDER_ = Parser("remainder_", "(Tensor other)", "(Number other)")
 _CUMSUM = Parser("cumsum", "(int dim, *, torch.dtype dtype = None)")
 _CUMSUM_ = Parser("cumsum_", "(int dim, *, torch.dtype dtype = None)")
+_OUTER = Parser("outer", "(Tensor vec2)")
 _PROD = Parser(
     "prod",
     "(*, torch.dtype dtype = None)",
@@ -99,3 +101,7 @@ class TensorMath:
         if overload == 0:
             return ops.prod(self, dtype=a["dtype"])
         return ops.prod(self, a["dim"], a["keepdim"], dtype=a["dtype"])
+
+    def outer(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """The outer product with the vector ``vec2``: ``outer(vec2)``."""
+        return ops.outer(self, _OUTER.parse(args, kwargs)[1]["vec2"])

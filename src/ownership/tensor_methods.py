@@ -21,6 +21,8 @@ from ownership.dtypes import dtype as DType
 from ownership.tensor_comparison import TensorComparison
 from ownership.tensor_math import TensorMath
 from ownership.tensor_numerics import TensorNumerics
+from ownership.tensor_pointwise import TensorPointwise
+from ownership.tensor_selection import TensorSelection
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -61,7 +63,7 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods(TensorMath, TensorComparison, TensorNumerics):
+class TensorMethods(TensorMath, TensorComparison, TensorNumerics, TensorSelection, TensorPointwise):
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()

@@ -223,10 +223,9 @@ def div_(a: Tensor, b: Any) -> Tensor:
 
 
 def pow_inplace(a: Tensor, e: Any) -> Tensor:
-    """``a **= e`` for a scalar exponent (``PowBackward0``)."""
+    """``a **= e`` for a number exponent (``PowBackward0``); ``pow_`` with a tensor exponent is
+    :func:`ownership.ops.power_inplace.pow_`'s."""
     e = operand(e)
-    if isinstance(e, Tensor):
-        raise NotImplementedError("pow_ with a tensor exponent is not supported by ownership")
     ar.check_integer_power(a, e)
     dt = result_dtype(a, e)
 

@@ -40,6 +40,7 @@ from ownership.ops.copying import clone, contiguous, to
 from ownership.ops.creation import full, ones, tensor, zeros
 from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
+from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import (
     abs_,
@@ -63,7 +64,6 @@ from ownership.ops.inplace import (
     uniform_,
     zero_,
 )
-from ownership.ops.inplace import pow_inplace as pow_
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
 from ownership.ops.integer_division import (
     div_rounded,
@@ -83,6 +83,8 @@ from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
+from ownership.ops.outer import outer
+from ownership.ops.power_inplace import pow_
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
@@ -91,11 +93,16 @@ from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
+from ownership.ops.rounding import ceil, ceil_, floor, floor_, round_, trunc, trunc_
+from ownership.ops.rounding import rounded as round
 from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
+from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
+from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import norm, threshold
+from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
 from ownership.ops.views import (
@@ -150,6 +157,8 @@ __all__ = [
     "alias",
     "all",
     "allclose",
+    "amax",
+    "amin",
     "any",
     "argmax",
     "argmin",
@@ -163,6 +172,8 @@ __all__ = [
     "bitwise_xor_",
     "bmm",
     "cat",
+    "ceil",
+    "ceil_",
     "chunk",
     "clamp",
     "clamp_",
@@ -187,17 +198,26 @@ __all__ = [
     "dot",
     "embed",
     "eq",
+    "erf",
+    "erf_",
     "exp",
     "exp_",
     "expand",
+    "expm1",
+    "expm1_",
     "fill_",
     "flatten",
+    "flip",
+    "floor",
+    "floor_",
     "floor_divide",
     "floor_divide_",
     "full",
+    "gather",
     "ge",
     "getitem",
     "gt",
+    "index_select",
     "invert",
     "isclose",
     "isfinite",
@@ -205,11 +225,14 @@ __all__ = [
     "isnan",
     "le",
     "log",
+    "log1p",
+    "log1p_",
     "log_",
     "log_softmax",
     "logical_and",
     "logical_not",
     "logical_or",
+    "logsumexp",
     "lt",
     "mT",
     "masked_fill",
@@ -234,6 +257,7 @@ __all__ = [
     "norm",
     "normal_",
     "ones",
+    "outer",
     "permute",
     "pow",
     "pow_",
@@ -247,6 +271,8 @@ __all__ = [
     "repeat",
     "reshape",
     "rfloordiv",
+    "round",
+    "round_",
     "rpow",
     "rremainder",
     "rsub",
@@ -281,6 +307,12 @@ __all__ = [
     "topk",
     "transpose",
     "transpose_",
+    "tril",
+    "tril_",
+    "triu",
+    "triu_",
+    "trunc",
+    "trunc_",
     "unbind",
     "uniform_",
     "unsqueeze",

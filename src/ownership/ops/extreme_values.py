@@ -1,0 +1,147 @@
+"""``amax``, ``amin`` and ``logsumexp``: the largest or smallest value, or the smooth maximum
+``log(sum(exp(x)))``, over a list of dims.
+
+``amax``/``amin`` reduce over every dim given (all of them when none is), keep ``self``'s dtype
+and return values only; their gradient is shared evenly by the elements equal to the result
+(torch's ``scale_grad_by_count``), where ``max(dim)`` gives all of it to one. ``logsumexp``
+computes as torch does: the max over the dims (an infinite one taken as 0) is subtracted before
+``exp`` and added back after ``log``, so large values do not overflow; an integer or bool tensor
+is first converted to the default dtype. Both nodes save ``dim``, ``keepdim``, ``self`` and the
+``result``; the gradients are torch's formulas in the engine's ops, so they are differentiable.
+
+>>> import ownership
+>>> x = ownership.tensor([[1.0, 3.0, 3.0], [1000.0, 1000.0, 0.0]])
+>>> x.amax(1)
+tensor([   3., 1000.])
+>>> x.logsumexp(1)
+tensor([   3.7586, 1000.6932])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import dtypes, layout
+from ownership._tensor import Tensor
+from ownership.arguments import as_given
+from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.op_registry import ops
+from ownership.ops import checks
+from ownership.ops.common import needs_grad_of, record, wrap
+from ownership.ops.reduction import dims_of, saved_dims
+
+# the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads
+# do not cover a tuple of axes with ``keepdims`` given as a variable)
+_max: Callable[..., Any] = np.maximum.reduce
+_min: Callable[..., Any] = np.minimum.reduce
+_add: Callable[..., Any] = np.add.reduce
+
+
+def _axes(t: Tensor, dim: Any) -> tuple[int, ...]:
+    """The dims reduced over, wrapped and in order: every dim when none is given."""
+    found = dims_of(t, () if dim is None else dim)
+    return found if found is not None else ()
+
+
+def _restored(x: Tensor, axes: tuple[int, ...], ndim: int, keepdim: bool) -> Tensor:
+    """torch's ``restore_reduced_dims``/``unsqueeze_multiple``: a reduced tensor with its
+    reduced dims back, of size 1 (as it is when ``keepdim`` kept them, or ``self`` was 0-d)."""
+    if keepdim or ndim == 0:
+        return x
+    for d in axes:  # in increasing order, as torch unsqueezes them
+        x = ops.unsqueeze(x, d)
+    return x
+
+
+def _node_axes(s: Saved) -> tuple[tuple[int, ...], int]:
+    """The dims a node reduced over (wrapped, in order) and ``self``'s number of dims."""
+    ndim = s["self"]._data.ndim
+    given = s["dim"]
+    axes = tuple(sorted(layout.wrap_dim(as_given(d), ndim) for d in given)) if given else ()
+    return (axes if given or not ndim else tuple(range(ndim))), ndim
+
+
+def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """torch's ``scale_grad_by_count``: the gradient divided among the elements equal to the
+    result, ``(grad / mask.sum(dim, True)) * mask``."""
+    axes, ndim = _node_axes(s)
+    self, keepdim = s["self"], s["keepdim"]
+    grad = _restored(g[0], axes, ndim, keepdim)
+    mask = ops.eq(_restored(s["result"], axes, ndim, keepdim), self)
+    count = ops.sum(mask, axes, True)
+    return (ops.mul(ops.div(grad, count), mask),)
+
+
+def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
+    """``amax`` or ``amin`` of ``t`` over ``dim`` (``AmaxBackward0``/``AminBackward0``)."""
+    arr = t._data
+    axes = _axes(t, dim)
+    if arr.size == 0:
+        if dim is None or (isinstance(dim, tuple | list) and not dim):
+            raise RuntimeError(
+                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        for d in axes:
+            checks.reduce_dim(which, t, d)
+    reduce = _max if which == "amax" else _min
+    vals: NDArray[Any] = reduce(arr, axis=axes if arr.ndim else None, keepdims=keepdim)
+    out = wrap(np.array(vals, order="C"), t.dtype)
+    if needs_grad_of(t):
+        ctx = {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim}
+        node = record(out, f"{which.capitalize()}Backward0", (t,), _bw_extreme, ctx)
+        node.save("self", t)
+        node.save("result", out, is_output=True)
+    return out
+
+
+def amax(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The largest value over ``dim`` (all dims when none is given); NaN wins."""
+    return _extreme(t, dim, keepdim, "amax")
+
+
+def amin(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """The smallest value over ``dim`` (all dims when none is given); NaN wins."""
+    return _extreme(t, dim, keepdim, "amin")
+
+
+def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """torch's ``logsumexp_backward``: ``grad * exp(self - result)``, the reduced dims restored."""
+    axes, ndim = _node_axes(s)
+    self, keepdim = s["self"], s["keepdim"]
+    grad = _restored(g[0], axes, ndim, keepdim)
+    result = _restored(s["result"], axes, ndim, keepdim)
+    return (ops.mul(grad, ops.exp(ops.sub(self, result))),)
+
+
+def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(t), dim))`` computed without overflow (``LogsumexpBackward0``)."""
+    if not t.dtype.is_floating_point:
+        t = ops.to(t, dtypes.get_default_dtype())
+    arr = t._data
+    axes = _axes(t, dim)
+    every = axes if arr.ndim else None
+    if arr.size == 0:
+        vals = np.log(_add(np.exp(arr), axis=every, keepdims=keepdim))
+    else:
+        if isinstance(dim, tuple | list) and not dim and not keepdim and arr.ndim:
+            # torch adds the max kept as [1, ...] into the result reduced to []
+            raise RuntimeError(
+                f"output with shape [] doesn't match the broadcast shape {[1] * arr.ndim}"
+            )
+        maxes = _max(arr, axis=every, keepdims=True)
+        maxes = np.where(np.abs(maxes) == np.inf, 0, maxes).astype(arr.dtype)
+        total = _add(np.exp(arr - maxes), axis=every, keepdims=keepdim)
+        back = maxes if keepdim else maxes.reshape(np.shape(total))
+        vals = np.log(total) + back
+    out = wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype)
+    if needs_grad_of(t):
+        ctx = {"dim": saved_dims(dim), "keepdim": keepdim}
+        node = record(out, "LogsumexpBackward0", (t,), _bw_logsumexp, ctx)
+        node.save("self", t)
+        node.save("result", out, is_output=True)
+    return out
