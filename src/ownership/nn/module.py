@@ -9,6 +9,7 @@ value assigned to ``self.name``        becomes
 =====================================  ==============================================
 a :class:`~ownership.nn.Parameter`     a parameter (the optimizer will update it)
 a :class:`Module`                      a child module (collected recursively)
+a :class:`~ownership.nn.Buffer`        a buffer (``persistent`` as the Buffer says)
 anything, when ``name`` is a buffer    that buffer's new value (a tensor or ``None``)
 a plain tensor                         a plain attribute: **not** a buffer, not saved
 =====================================  ==============================================
@@ -41,7 +42,8 @@ from ownership._tensor import Tensor
 from ownership.autograd.hooks import RemovableHandle
 from ownership.grad_mode import no_grad
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
-from ownership.nn.parameter import Parameter, reset_grad
+from ownership.nn.module_paths import ModulePaths
+from ownership.nn.parameter import Buffer, Parameter, reset_grad
 from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
 from ownership.nn.typename import typename
 
@@ -56,7 +58,7 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([first, *((" " * spaces + line) if line.strip() else "" for line in rest)])
 
 
-class Module:
+class Module(ModulePaths):
     """Base class of every layer and model: registers what it owns, walks it, saves it.
 
     Subclasses call ``super().__init__()`` first, then assign parameters, buffers and children
@@ -219,13 +221,17 @@ class Module:
                     "(torch.nn.Module or None expected)"
                 )
             self._modules[name] = None
-        elif name in self.__dict__.get("_buffers", {}):
+        elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", {}):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as buffer '{name}' "
                     "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
-            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -343,31 +349,6 @@ class Module:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def get_submodule(self, target: str) -> Module:
-        """The descendant at dotted path ``target`` (``''`` is this module)."""
-        if target == "":
-            return self
-        module: Any = self
-        for item in target.split("."):
-            if not hasattr(module, item):
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = getattr(module, item)
-            if not isinstance(module, Module):
-                raise AttributeError(f"`{item}` is not an nn.Module")
-        assert isinstance(module, Module)
-        return module
-
-    def get_parameter(self, target: str) -> Parameter:
-        """The parameter at dotted path ``target`` (such as ``'body.0.weight'``)."""
-        module_path, _, name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
-        param = getattr(module, name)
-        if not isinstance(param, Parameter):
-            raise AttributeError(f"`{name}` is not an nn.Parameter")
-        return param
-
     # -- state ----------------------------------------------------------------------------
 
     def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> OrderedDict[str, Tensor]:
@@ -468,6 +449,10 @@ class Module:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
 
+    def cpu(self) -> Self:
+        """Every parameter and buffer on the CPU, where they already are: the module unchanged."""
+        return self._apply(lambda t: t.cpu())
+
     def float(self) -> Self:
         """Convert floating-point parameters and buffers to float32."""
         return self.to(dtypes.float32)
@@ -481,9 +466,6 @@ class Module:
     def extra_repr(self) -> str:
         """The layer's settings, printed inside its parentheses; subclasses override it."""
         return ""
-
-    def _get_name(self) -> str:
-        return type(self).__name__
 
     def __repr__(self) -> str:
         extra = self.extra_repr()
