@@ -41,6 +41,10 @@ HOOK_DICTS = (
     "_forward_hooks_with_kwargs",
     "_forward_pre_hooks",
     "_forward_pre_hooks_with_kwargs",
+    "_state_dict_hooks",  # the state_dict hooks: registered in ownership.nn.module_state
+    "_state_dict_pre_hooks",
+    "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks",
 )
 
 

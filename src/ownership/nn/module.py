@@ -17,7 +17,8 @@ a plain tensor                         a plain attribute: **not** a buffer, not 
 The traversals (``named_parameters``, ``named_buffers``, ``named_modules``...) walk the
 registries in registration order, children after the module's own entries, and list a tensor or
 module reachable under several names once, under the first name. ``state_dict`` and
-``load_state_dict`` live in ``ownership.nn.state_dict``.
+``load_state_dict`` live in ``ownership.nn.state_dict`` (their methods and hooks in
+``ownership.nn.module_state``), dotted-path lookups in ``ownership.nn.module_paths``.
 
 >>> import ownership
 >>> class Net(Module):
@@ -33,8 +34,7 @@ module reachable under several names once, under the first name. ``state_dict`` 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 
 from ownership import dtypes
@@ -43,8 +43,8 @@ from ownership.autograd.hooks import RemovableHandle
 from ownership.grad_mode import no_grad
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
 from ownership.nn.module_paths import ModulePaths
+from ownership.nn.module_state import ModuleState
 from ownership.nn.parameter import Buffer, Parameter, reset_grad
-from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
 from ownership.nn.typename import typename
 
 __all__ = ["Module"]
@@ -58,7 +58,7 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([first, *((" " * spaces + line) if line.strip() else "" for line in rest)])
 
 
-class Module(ModulePaths):
+class Module(ModulePaths, ModuleState):
     """Base class of every layer and model: registers what it owns, walks it, saves it.
 
     Subclasses call ``super().__init__()`` first, then assign parameters, buffers and children
@@ -72,8 +72,6 @@ class Module(ModulePaths):
     _modules: dict[str, Module | None]
     _forward_hooks: dict[int, Any]
     _forward_pre_hooks: dict[int, Any]
-
-    _version: int = 1  # the state_dict format version, saved in ``state_dict()._metadata``
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -349,32 +347,7 @@ class Module(ModulePaths):
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    # -- state ----------------------------------------------------------------------------
-
-    def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> OrderedDict[str, Tensor]:
-        """Every parameter and persistent buffer of the tree by qualified name, in torch's order.
-
-        Own parameters, own persistent buffers, then each child's; the values are detached
-        aliases sharing storage and version counter (the tensors themselves if ``keep_vars``).
-        See ``ownership.nn.state_dict.save_state``.
-        """
-        return save_state(self, prefix, keep_vars)
-
-    def load_state_dict(
-        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-    ) -> IncompatibleKeys:
-        """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
-
-        Identity is kept and each loaded tensor's version goes up by one. Values may be
-        ownership or torch tensors or numpy arrays. Returns ``(missing_keys,
-        unexpected_keys)``; raises torch's ``RuntimeError`` listing every problem (missing or
-        unexpected keys only when ``strict``). With ``assign=True`` the module takes the given
-        tensors themselves instead of copying (see ``ownership.nn.state_dict.load_state``).
-        """
-        return load_state(self, state_dict, strict, assign)
-
-    # Load this module's own entries (torch's hook); a layer overrides it to adapt old checkpoints.
-    _load_from_state_dict = load_own_state
+    # -- modes --------------------------------------------------------------------------
 
     def train(self, mode: bool = True) -> Self:
         """Set training mode (``True``) or evaluation mode on this module and every descendant.
