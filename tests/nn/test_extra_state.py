@@ -44,7 +44,13 @@ def test_extra_state_is_saved_after_own_entries_and_before_children() -> None:
         sd = outer.state_dict()
         return list(sd), sd["0._extra_state"], sd["0._extra_state"] is outer[0].note
 
-    assert same(program)[0] == ["0.w", "0.steps", "0._extra_state", "0.inner.weight", "0.inner.bias"]
+    assert same(program)[0] == [
+        "0.w",
+        "0.steps",
+        "0._extra_state",
+        "0.inner.weight",
+        "0.inner.bias",
+    ]
 
 
 def test_extra_state_is_handed_back_as_saved_to_set_extra_state() -> None:
