@@ -18,7 +18,8 @@ The traversals (``named_parameters``, ``named_buffers``, ``named_modules``...) w
 registries in registration order, children after the module's own entries, and list a tensor or
 module reachable under several names once, under the first name. ``state_dict`` and
 ``load_state_dict`` live in ``ownership.nn.state_dict`` (their methods and hooks in
-``ownership.nn.module_state``), dotted-path lookups in ``ownership.nn.module_paths``.
+``ownership.nn.module_state``), dotted-path lookups in ``ownership.nn.module_paths``, dtype
+conversions in ``ownership.nn.module_conversion``.
 
 >>> import ownership
 >>> class Net(Module):
@@ -37,11 +38,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Self
 
-from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.hooks import RemovableHandle
-from ownership.grad_mode import no_grad
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
+from ownership.nn.module_conversion import ModuleConversion
 from ownership.nn.module_paths import ModulePaths
 from ownership.nn.module_state import ModuleState
 from ownership.nn.parameter import Buffer, Parameter, reset_grad
@@ -58,7 +58,7 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([first, *((" " * spaces + line) if line.strip() else "" for line in rest)])
 
 
-class Module(ModulePaths, ModuleState):
+class Module(ModulePaths, ModuleState, ModuleConversion):
     """Base class of every layer and model: registers what it owns, walks it, saves it.
 
     Subclasses call ``super().__init__()`` first, then assign parameters, buffers and children
@@ -376,63 +376,6 @@ class Module(ModulePaths, ModuleState):
         """Reset every parameter's ``.grad``: to ``None`` by default, else to zeros in place."""
         for param in self.parameters():
             reset_grad(param, set_to_none)
-
-    # -- conversion -----------------------------------------------------------------------
-
-    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Self:
-        """Apply ``fn`` to every parameter, gradient and buffer, children first (torch's rule).
-
-        A parameter keeps its identity (its ``.data`` is replaced), so an optimizer built before
-        the conversion still holds it; a buffer is replaced. Plain tensor attributes are not
-        converted: the module does not own them.
-        """
-        for child in self.children():
-            child._apply(fn)
-        for param in self._parameters.values():
-            if param is None:
-                continue
-            with no_grad():
-                param.data = fn(param)
-                if param.grad is not None:
-                    param.grad.data = fn(param.grad)
-        for key, buf in self._buffers.items():
-            if buf is not None:
-                self._buffers[key] = fn(buf)
-        return self
-
-    def to(self, *args: Any, **kwargs: Any) -> Self:
-        """Convert floating-point parameters and buffers to a dtype; integer ones stay as they are.
-
-        Accepts ``to(dtype)``, ``to("cpu")``, ``to("cpu", dtype)``, ``to(tensor)`` and the
-        keywords ``device=`` and ``dtype=``, like ``torch.nn.Module.to`` on a CPU-only build.
-        """
-        dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
-        for arg in args:
-            if isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif isinstance(arg, dtypes.dtype):
-                dtype = arg
-        if dtype is not None and not dtype.is_floating_point:
-            raise TypeError(
-                "nn.Module.to only accepts floating point or complex dtypes, but got desired "
-                f"dtype={dtype}"
-            )
-        if dtype is None:
-            return self
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-
-    def cpu(self) -> Self:
-        """Every parameter and buffer on the CPU, where they already are: the module unchanged."""
-        return self._apply(lambda t: t.cpu())
-
-    def float(self) -> Self:
-        """Convert floating-point parameters and buffers to float32."""
-        return self.to(dtypes.float32)
-
-    def double(self) -> Self:
-        """Convert floating-point parameters and buffers to float64."""
-        return self.to(dtypes.float64)
 
     # -- printing -------------------------------------------------------------------------
 
