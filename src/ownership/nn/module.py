@@ -72,6 +72,8 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
     _modules: dict[str, Module | None]
     _forward_hooks: dict[int, Any]
     _forward_pre_hooks: dict[int, Any]
+    _backward_hooks: dict[int, Any]
+    _backward_pre_hooks: dict[int, Any]
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -89,8 +91,14 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """``self.forward(*args, **kwargs)``, between the forward pre-hooks and forward hooks."""
-        if self._forward_hooks or self._forward_pre_hooks:
+        """``self.forward(*args, **kwargs)``, between the forward pre-hooks and forward hooks
+        (and, with backward hooks, through their nodes: ``ownership.nn.backward_hooks``)."""
+        if (  # torch's order: a module whose __init__ skipped Module's misses _backward_hooks
+            self._backward_hooks
+            or self._backward_pre_hooks
+            or self._forward_hooks
+            or self._forward_pre_hooks
+        ):
             return call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -105,6 +113,20 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
     ) -> RemovableHandle:
         """Run ``hook(module, args, output)`` after each forward; a returned value replaces it."""
         return register(self, "_forward_hooks", hook, prepend, with_kwargs)
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, grad_output)`` in backward before the gradients enter the module;
+        a returned tuple replaces ``grad_output`` (see ``ownership.nn.backward_hooks``)."""
+        return register(self, "_backward_pre_hooks", hook, prepend, False)
+
+    def register_full_backward_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, grad_input, grad_output)`` in backward once the gradients of the
+        module's inputs are known; a returned tuple replaces ``grad_input``."""
+        return register(self, "_backward_hooks", hook, prepend, False)
 
     # -- registration ---------------------------------------------------------------------
 
