@@ -46,6 +46,10 @@ class ModuleState:
     """The ``state_dict`` methods and hooks of :class:`~ownership.nn.Module` (a base class of it)."""
 
     _version: int = 1  # the state_dict format version, saved in ``state_dict()._metadata``
+    _parameters: dict[str, Any]
+    _buffers: dict[str, Any]
+    _non_persistent_buffers_set: set[str]
+    _modules: dict[str, Any]
     _state_dict_hooks: dict[int, Any]
     _state_dict_pre_hooks: dict[int, Any]
     _load_state_dict_pre_hooks: dict[int, Any]
@@ -73,7 +77,7 @@ class ModuleState:
             destination = args[0] if destination is None else destination
             prefix = args[1] if len(args) > 1 and prefix == "" else prefix
             keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
-        return state.save_state(self, destination, prefix, keep_vars)  # type: ignore[arg-type]
+        return state.save_state(self, destination, prefix, keep_vars)
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
@@ -86,7 +90,7 @@ class ModuleState:
         unexpected keys only when ``strict``). With ``assign=True`` the module takes the given
         tensors themselves instead of copying (see ``ownership.nn.state_dict.load_state``).
         """
-        return state.load_state(self, state_dict, strict, assign)  # type: ignore[arg-type]
+        return state.load_state(self, state_dict, strict, assign)
 
     # Save / load this module's own entries (torch's hooks); a layer may override them.
     _save_to_state_dict = state.save_own_state

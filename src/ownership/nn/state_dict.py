@@ -36,7 +36,7 @@ from ownership.nn.parameter import Parameter
 from ownership.ops.creation import tensor
 
 if TYPE_CHECKING:
-    from ownership.nn.module import Module
+    from ownership.nn.module_state import ModuleState as Module  # the part of Module used here
 
 __all__ = [
     "EXTRA_STATE_KEY",
