@@ -369,6 +369,10 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
+    # torch's Module defines these in its own class dict, where a tool may look them up
+    state_dict = ModuleState.state_dict
+    load_state_dict = ModuleState.load_state_dict
+
     # -- modes --------------------------------------------------------------------------
 
     def train(self, mode: bool = True) -> Self:
