@@ -78,7 +78,7 @@ def call_with_hooks(module: Module, args: tuple[Any, ...], kwargs: dict[str, Any
     """``module(*args, **kwargs)`` with its pre-hooks, ``forward``, then its forward hooks.
 
     With backward hooks, the arguments the pre-hooks leave pass through a
-    :class:`~ownership.nn.backward_hooks.BackwardHook`'s input node before ``forward``, and
+    ``BackwardHook``'s input node before ``forward``, and
     the result the forward hooks leave through its output node (torch's order).
     """
     hooks, pre_hooks = module.__dict__["_backward_hooks"], module.__dict__["_backward_pre_hooks"]

@@ -103,7 +103,7 @@ class ModuleConversion:
         """Convert every parameter and buffer, integer ones included, to ``dst_type``.
 
         ``dst_type`` is a dtype or a tensor type name (``'torch.DoubleTensor'``); see
-        :func:`legacy_type`. Converting parameters to an integer dtype fails on the first one
+        ``legacy_type``. Converting parameters to an integer dtype fails on the first one
         (a tensor that requires grad must be floating point), after the children before it
         were converted, as in torch.
         """

@@ -38,6 +38,7 @@ from typing import Any
 
 from ownership.autograd.hooks import RemovableHandle
 from ownership.nn import state_dict as state
+from ownership.nn.state_dict import IncompatibleKeys
 
 __all__ = ["ModuleState"]
 
@@ -81,7 +82,7 @@ class ModuleState:
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-    ) -> state.IncompatibleKeys:
+    ) -> IncompatibleKeys:
         """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
 
         Identity is kept and each loaded tensor's version goes up by one. Values may be

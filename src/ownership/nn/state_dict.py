@@ -92,7 +92,7 @@ def get_extra_state(module: Module) -> Any:
 
 
 def set_extra_state(module: Module, state: Any) -> None:
-    """Take back the extra state ``get_extra_state`` gave (see :func:`get_extra_state`)."""
+    """Take back the extra state ``get_extra_state`` gave (see ``get_extra_state``)."""
     raise RuntimeError(
         "Reached a code path in Module.set_extra_state() that should never be called. "
         "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
