@@ -165,3 +165,20 @@ def test_a_buffer_before_module_init_is_refused() -> None:
         return Early()
 
     same(program, raises="AttributeError")
+
+
+def test_the_mark_survives_deepcopy_but_not_clone_detach_or_a_view() -> None:
+    def program(t: ModuleType) -> Any:
+        import copy
+
+        m = t.nn.Module()
+        m.b = t.nn.Buffer(t.ones(2), persistent=False)
+        copied = copy.deepcopy(m)
+        return (
+            registry(copied),
+            isinstance(copied.b, t.nn.Buffer),
+            copied.b.persistent,
+            [isinstance(x, t.nn.Buffer) for x in (m.b.clone(), m.b.detach(), m.b[0:1])],
+        )
+
+    same(program)
