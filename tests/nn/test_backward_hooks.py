@@ -317,3 +317,15 @@ def test_calling_a_module_whose_init_skipped_modules_names_the_backward_hooks() 
         Forgot()(t.ones(1))
 
     same(program, raises="AttributeError")
+
+
+def test_a_hook_on_a_container_allows_an_in_place_relu_inside_it() -> None:
+    def program(t: ModuleType) -> Any:
+        log: list[Any] = []
+        model = logged(t, t.nn.Sequential(linear(t), t.nn.ReLU(inplace=True)), log)
+        x = t.tensor([[1.0, -1.0]], requires_grad=True)
+        y = model(x)
+        y.sum().backward()
+        return y, y.grad_fn, y._base is not None, log, grad_of(x)
+
+    same(program)

@@ -212,7 +212,9 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
     def __setattr__(self, name: str, value: Any) -> None:
         """The one place that decides what an assigned value becomes (see the module docs).
 
-        Refuses a Parameter or Module before ``Module.__init__()``; and, for a name already
+        A :class:`~ownership.nn.Buffer` is registered as a buffer, persistent as it says; a
+        plain tensor assigned to a buffer's name replaces it and keeps its persistence.
+        Refuses a Parameter, Module or Buffer before ``Module.__init__()``; and, for a name already
         registered as a parameter, child or buffer, a value of the wrong kind (only ``None`` or
         the same kind may replace it: ``del`` the attribute first to change its kind).
         """
