@@ -25,11 +25,14 @@ alive with it.
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ownership._tensor import Tensor
 from ownership.autograd.hooks import RemovableHandle
+from ownership.nn.backward_hooks import BackwardHook
 
 if TYPE_CHECKING:
     from ownership.nn.module import Module
@@ -41,6 +44,12 @@ HOOK_DICTS = (
     "_forward_hooks_with_kwargs",
     "_forward_pre_hooks",
     "_forward_pre_hooks_with_kwargs",
+    "_backward_hooks",  # the full backward hooks: see ownership.nn.backward_hooks
+    "_backward_pre_hooks",
+    "_state_dict_hooks",  # the state_dict hooks: registered in ownership.nn.module_state
+    "_state_dict_pre_hooks",
+    "_load_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks",
 )
 
 
@@ -52,12 +61,13 @@ def new_hook_dicts() -> dict[str, OrderedDict[int, Any]]:
 def register(
     module: Module, kind: str, hook: Callable[..., Any], prepend: bool, with_kwargs: bool
 ) -> RemovableHandle:
-    """Add ``hook`` to the module's ``_forward_hooks`` or ``_forward_pre_hooks`` (``kind``)."""
+    """Add ``hook`` to the module's hook dict ``kind`` (``'_forward_hooks'``...); a forward
+    hook's ``with_kwargs`` flag goes in the ``<kind>_with_kwargs`` dict beside it."""
     hooks: OrderedDict[int, Any] = module.__dict__[kind]
-    flags: OrderedDict[int, Any] = module.__dict__[kind + "_with_kwargs"]
-    handle = RemovableHandle(hooks, flags)
+    flags: OrderedDict[int, Any] | None = module.__dict__.get(kind + "_with_kwargs")
+    handle = RemovableHandle(hooks) if flags is None else RemovableHandle(hooks, flags)
     hooks[handle.id] = hook
-    if with_kwargs:
+    if with_kwargs and flags is not None:
         flags[handle.id] = True
     if prepend:
         hooks.move_to_end(handle.id, last=False)
@@ -65,7 +75,16 @@ def register(
 
 
 def call_with_hooks(module: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """``module(*args, **kwargs)`` with its pre-hooks, ``forward``, then its forward hooks."""
+    """``module(*args, **kwargs)`` with its pre-hooks, ``forward``, then its forward hooks.
+
+    With backward hooks, the arguments the pre-hooks leave pass through a
+    ``BackwardHook``'s input node before ``forward``, and
+    the result the forward hooks leave through its output node (torch's order).
+    """
+    hooks, pre_hooks = module.__dict__["_backward_hooks"], module.__dict__["_backward_pre_hooks"]
+    backward = None
+    if hooks or pre_hooks:
+        backward = BackwardHook(module, list(hooks.values()), list(pre_hooks.values()))
     pre, pre_kw = (
         module.__dict__["_forward_pre_hooks"],
         module.__dict__["_forward_pre_hooks_with_kwargs"],
@@ -84,6 +103,8 @@ def call_with_hooks(module: Module, args: tuple[Any, ...], kwargs: dict[str, Any
             result = hook(module, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+    if backward is not None:
+        args = backward.setup_input_hook(args)
     output = module.forward(*args, **kwargs)
     post, post_kw = module.__dict__["_forward_hooks"], module.__dict__["_forward_hooks_with_kwargs"]
     for hook_id, hook in list(post.items()):
@@ -93,4 +114,13 @@ def call_with_hooks(module: Module, args: tuple[Any, ...], kwargs: dict[str, Any
             replaced = hook(module, args, output)
         if replaced is not None:
             output = replaced
+    if backward is not None:
+        if not isinstance(output, Tensor | tuple):
+            warnings.warn(
+                "For backward hooks to be called, module output should be a Tensor or a tuple of "
+                f"Tensors but received {type(output)}",
+                UserWarning,
+                stacklevel=3,
+            )
+        output = backward.setup_output_hook(output)
     return output

@@ -1,4 +1,4 @@
-"""Linear: ``y = x Wᵀ + b``, with torch's default initialisation.
+"""Linear: ``y = x Wᵀ + b``, with torch's default initialisation; Identity: ``y = x``.
 
 >>> import ownership
 >>> _ = ownership.manual_seed(0)
@@ -12,6 +12,7 @@ Linear(in_features=3, out_features=2, bias=True)
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ownership._tensor import Tensor
 from ownership.nn import functional as F
@@ -20,7 +21,22 @@ from ownership.nn.module import Module
 from ownership.nn.parameter import Parameter
 from ownership.ops.creation import empty
 
-__all__ = ["Linear"]
+__all__ = ["Identity", "Linear"]
+
+
+class Identity(Module):
+    """A placeholder layer: its forward returns its input itself (no copy, no node).
+
+    Any arguments to the constructor are accepted and ignored (torch's), so it can stand in
+    for a layer that took some.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        """``input`` itself."""
+        return input
 
 
 class Linear(Module):

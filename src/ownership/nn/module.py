@@ -9,6 +9,7 @@ value assigned to ``self.name``        becomes
 =====================================  ==============================================
 a :class:`~ownership.nn.Parameter`     a parameter (the optimizer will update it)
 a :class:`Module`                      a child module (collected recursively)
+a :class:`~ownership.nn.Buffer`        a buffer (``persistent`` as the Buffer says)
 anything, when ``name`` is a buffer    that buffer's new value (a tensor or ``None``)
 a plain tensor                         a plain attribute: **not** a buffer, not saved
 =====================================  ==============================================
@@ -16,7 +17,9 @@ a plain tensor                         a plain attribute: **not** a buffer, not 
 The traversals (``named_parameters``, ``named_buffers``, ``named_modules``...) walk the
 registries in registration order, children after the module's own entries, and list a tensor or
 module reachable under several names once, under the first name. ``state_dict`` and
-``load_state_dict`` live in ``ownership.nn.state_dict``.
+``load_state_dict`` live in ``ownership.nn.state_dict`` (their methods and hooks in
+``ownership.nn.module_state``), dotted-path lookups in ``ownership.nn.module_paths``, dtype
+conversions in ``ownership.nn.module_conversion``.
 
 >>> import ownership
 >>> class Net(Module):
@@ -32,17 +35,16 @@ module reachable under several names once, under the first name. ``state_dict`` 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 
-from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.hooks import RemovableHandle
-from ownership.grad_mode import no_grad
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
-from ownership.nn.parameter import Parameter, reset_grad
-from ownership.nn.state_dict import IncompatibleKeys, load_own_state, load_state, save_state
+from ownership.nn.module_conversion import ModuleConversion
+from ownership.nn.module_paths import ModulePaths
+from ownership.nn.module_state import ModuleState
+from ownership.nn.parameter import Buffer, Parameter, reset_grad
 from ownership.nn.typename import typename
 
 __all__ = ["Module"]
@@ -56,7 +58,7 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([first, *((" " * spaces + line) if line.strip() else "" for line in rest)])
 
 
-class Module:
+class Module(ModulePaths, ModuleState, ModuleConversion):
     """Base class of every layer and model: registers what it owns, walks it, saves it.
 
     Subclasses call ``super().__init__()`` first, then assign parameters, buffers and children
@@ -70,8 +72,8 @@ class Module:
     _modules: dict[str, Module | None]
     _forward_hooks: dict[int, Any]
     _forward_pre_hooks: dict[int, Any]
-
-    _version: int = 1  # the state_dict format version, saved in ``state_dict()._metadata``
+    _backward_hooks: dict[int, Any]
+    _backward_pre_hooks: dict[int, Any]
 
     def __init__(self) -> None:
         object.__setattr__(self, "training", True)
@@ -89,8 +91,14 @@ class Module:
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """``self.forward(*args, **kwargs)``, between the forward pre-hooks and forward hooks."""
-        if self._forward_hooks or self._forward_pre_hooks:
+        """``self.forward(*args, **kwargs)``, between the forward pre-hooks and forward hooks
+        (and, with backward hooks, through their nodes: ``ownership.nn.backward_hooks``)."""
+        if (  # torch's order: a module whose __init__ skipped Module's misses _backward_hooks
+            self._backward_hooks
+            or self._backward_pre_hooks
+            or self._forward_hooks
+            or self._forward_pre_hooks
+        ):
             return call_with_hooks(self, args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -105,6 +113,20 @@ class Module:
     ) -> RemovableHandle:
         """Run ``hook(module, args, output)`` after each forward; a returned value replaces it."""
         return register(self, "_forward_hooks", hook, prepend, with_kwargs)
+
+    def register_full_backward_pre_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, grad_output)`` in backward before the gradients enter the module;
+        a returned tuple replaces ``grad_output`` (see ``ownership.nn.backward_hooks``)."""
+        return register(self, "_backward_pre_hooks", hook, prepend, False)
+
+    def register_full_backward_hook(
+        self, hook: Callable[..., Any], prepend: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(module, grad_input, grad_output)`` in backward once the gradients of the
+        module's inputs are known; a returned tuple replaces ``grad_input``."""
+        return register(self, "_backward_hooks", hook, prepend, False)
 
     # -- registration ---------------------------------------------------------------------
 
@@ -190,7 +212,9 @@ class Module:
     def __setattr__(self, name: str, value: Any) -> None:
         """The one place that decides what an assigned value becomes (see the module docs).
 
-        Refuses a Parameter or Module before ``Module.__init__()``; and, for a name already
+        A :class:`~ownership.nn.Buffer` is registered as a buffer, persistent as it says; a
+        plain tensor assigned to a buffer's name replaces it and keeps its persistence.
+        Refuses a Parameter, Module or Buffer before ``Module.__init__()``; and, for a name already
         registered as a parameter, child or buffer, a value of the wrong kind (only ``None`` or
         the same kind may replace it: ``del`` the attribute first to change its kind).
         """
@@ -219,13 +243,17 @@ class Module:
                     "(torch.nn.Module or None expected)"
                 )
             self._modules[name] = None
-        elif name in self.__dict__.get("_buffers", {}):
+        elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", {}):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
                     f"cannot assign '{typename(value)}' as buffer '{name}' "
                     "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
-            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+            if isinstance(value, Buffer):
+                persistent = value.persistent
+            else:
+                persistent = name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -343,57 +371,11 @@ class Module:
         for _, buf in self.named_buffers(recurse=recurse):
             yield buf
 
-    def get_submodule(self, target: str) -> Module:
-        """The descendant at dotted path ``target`` (``''`` is this module)."""
-        if target == "":
-            return self
-        module: Any = self
-        for item in target.split("."):
-            if not hasattr(module, item):
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = getattr(module, item)
-            if not isinstance(module, Module):
-                raise AttributeError(f"`{item}` is not an nn.Module")
-        assert isinstance(module, Module)
-        return module
+    # torch's Module defines these in its own class dict, where a tool may look them up
+    state_dict = ModuleState.state_dict
+    load_state_dict = ModuleState.load_state_dict
 
-    def get_parameter(self, target: str) -> Parameter:
-        """The parameter at dotted path ``target`` (such as ``'body.0.weight'``)."""
-        module_path, _, name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
-        param = getattr(module, name)
-        if not isinstance(param, Parameter):
-            raise AttributeError(f"`{name}` is not an nn.Parameter")
-        return param
-
-    # -- state ----------------------------------------------------------------------------
-
-    def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> OrderedDict[str, Tensor]:
-        """Every parameter and persistent buffer of the tree by qualified name, in torch's order.
-
-        Own parameters, own persistent buffers, then each child's; the values are detached
-        aliases sharing storage and version counter (the tensors themselves if ``keep_vars``).
-        See ``ownership.nn.state_dict.save_state``.
-        """
-        return save_state(self, prefix, keep_vars)
-
-    def load_state_dict(
-        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-    ) -> IncompatibleKeys:
-        """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
-
-        Identity is kept and each loaded tensor's version goes up by one. Values may be
-        ownership or torch tensors or numpy arrays. Returns ``(missing_keys,
-        unexpected_keys)``; raises torch's ``RuntimeError`` listing every problem (missing or
-        unexpected keys only when ``strict``). With ``assign=True`` the module takes the given
-        tensors themselves instead of copying (see ``ownership.nn.state_dict.load_state``).
-        """
-        return load_state(self, state_dict, strict, assign)
-
-    # Load this module's own entries (torch's hook); a layer overrides it to adapt old checkpoints.
-    _load_from_state_dict = load_own_state
+    # -- modes --------------------------------------------------------------------------
 
     def train(self, mode: bool = True) -> Self:
         """Set training mode (``True``) or evaluation mode on this module and every descendant.
@@ -423,67 +405,11 @@ class Module:
         for param in self.parameters():
             reset_grad(param, set_to_none)
 
-    # -- conversion -----------------------------------------------------------------------
-
-    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Self:
-        """Apply ``fn`` to every parameter, gradient and buffer, children first (torch's rule).
-
-        A parameter keeps its identity (its ``.data`` is replaced), so an optimizer built before
-        the conversion still holds it; a buffer is replaced. Plain tensor attributes are not
-        converted: the module does not own them.
-        """
-        for child in self.children():
-            child._apply(fn)
-        for param in self._parameters.values():
-            if param is None:
-                continue
-            with no_grad():
-                param.data = fn(param)
-                if param.grad is not None:
-                    param.grad.data = fn(param.grad)
-        for key, buf in self._buffers.items():
-            if buf is not None:
-                self._buffers[key] = fn(buf)
-        return self
-
-    def to(self, *args: Any, **kwargs: Any) -> Self:
-        """Convert floating-point parameters and buffers to a dtype; integer ones stay as they are.
-
-        Accepts ``to(dtype)``, ``to("cpu")``, ``to("cpu", dtype)``, ``to(tensor)`` and the
-        keywords ``device=`` and ``dtype=``, like ``torch.nn.Module.to`` on a CPU-only build.
-        """
-        dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
-        for arg in args:
-            if isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif isinstance(arg, dtypes.dtype):
-                dtype = arg
-        if dtype is not None and not dtype.is_floating_point:
-            raise TypeError(
-                "nn.Module.to only accepts floating point or complex dtypes, but got desired "
-                f"dtype={dtype}"
-            )
-        if dtype is None:
-            return self
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-
-    def float(self) -> Self:
-        """Convert floating-point parameters and buffers to float32."""
-        return self.to(dtypes.float32)
-
-    def double(self) -> Self:
-        """Convert floating-point parameters and buffers to float64."""
-        return self.to(dtypes.float64)
-
     # -- printing -------------------------------------------------------------------------
 
     def extra_repr(self) -> str:
         """The layer's settings, printed inside its parentheses; subclasses override it."""
         return ""
-
-    def _get_name(self) -> str:
-        return type(self).__name__
 
     def __repr__(self) -> str:
         extra = self.extra_repr()

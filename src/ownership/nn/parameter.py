@@ -25,7 +25,7 @@ from typing import Any
 from ownership._tensor import Tensor
 from ownership.ops.creation import zeros
 
-__all__ = ["Parameter", "reset_grad"]
+__all__ = ["Buffer", "Parameter", "reset_grad"]
 
 
 class Parameter(Tensor):
@@ -59,6 +59,41 @@ class Parameter(Tensor):
     def __reduce_ex__(self, protocol: Any) -> Any:
         """torch's: a Parameter rebuilt over its pickled ``data`` (so at version 1), no grad."""
         return (type(self), (self.data, self.requires_grad))
+
+
+class _BufferMeta(type):
+    """Makes ``isinstance(t, Buffer)`` true of any tensor marked ``_is_buffer`` (torch's rule)."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if (
+            cls is Buffer
+            and isinstance(instance, Tensor)
+            and getattr(instance, "_is_buffer", False)
+        ):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor marked as a buffer: assigning it to a module attribute registers it as one.
+
+    ``Buffer(data, persistent=True)`` is not a new kind of tensor: it returns
+    ``data.detach()`` (same storage and version counter, the same ``requires_grad``, a leaf)
+    marked with ``persistent`` and ``_is_buffer = True``, and ``isinstance(x, Buffer)`` is true
+    of any tensor so marked. ``self.name = Buffer(t, persistent=False)`` in a module is
+    ``self.register_buffer(name, t.detach(), persistent=False)``. ``Buffer()`` is an empty one.
+    """
+
+    persistent: bool
+    _is_buffer: bool
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:  # type: ignore[misc]
+        if data is None:
+            data = zeros(0)
+        marked: Tensor = data.detach().requires_grad_(data.requires_grad)
+        marked.persistent = persistent  # type: ignore[attr-defined]
+        marked._is_buffer = True  # type: ignore[attr-defined]
+        return marked
 
 
 def reset_grad(tensor: Tensor, set_to_none: bool = True) -> None:

@@ -36,9 +36,18 @@ from ownership.nn.parameter import Parameter
 from ownership.ops.creation import tensor
 
 if TYPE_CHECKING:
-    from ownership.nn.module import Module
+    from ownership.nn.module_state import ModuleState as Module  # the part of Module used here
 
-__all__ = ["IncompatibleKeys", "load_own_state", "load_state", "save_state"]
+__all__ = [
+    "EXTRA_STATE_KEY",
+    "IncompatibleKeys",
+    "get_extra_state",
+    "load_own_state",
+    "load_state",
+    "save_own_state",
+    "save_state",
+    "set_extra_state",
+]
 
 
 class IncompatibleKeys(NamedTuple):
@@ -64,37 +73,87 @@ class IncompatibleKeys(NamedTuple):
         return repr(self)
 
 
+EXTRA_STATE_KEY = "_extra_state"  # a module's extra state is saved as ``prefix + EXTRA_STATE_KEY``
+
+
+def get_extra_state(module: Module) -> Any:
+    """Any extra state to save in the module's ``state_dict``: a module that has some defines it.
+
+    A module class that defines ``get_extra_state`` has its value saved under
+    ``'<prefix>_extra_state'``, after its own parameters and buffers; one that defines
+    ``set_extra_state`` gets that value back from ``load_state_dict``. The base versions are
+    never called (torch's ``RuntimeError`` says so).
+    """
+    raise RuntimeError(
+        "Reached a code path in Module.get_extra_state() that should never be called. "
+        "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+        "template=bug-report.yml to report this bug."
+    )
+
+
+def set_extra_state(module: Module, state: Any) -> None:
+    """Take back the extra state ``get_extra_state`` gave (see ``get_extra_state``)."""
+    raise RuntimeError(
+        "Reached a code path in Module.set_extra_state() that should never be called. "
+        "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+        "template=bug-report.yml to report this bug."
+    )
+
+
 def save_state(
     module: Module,
+    destination: Any = None,
     prefix: str = "",
     keep_vars: bool = False,
-    destination: OrderedDict[str, Tensor] | None = None,
-) -> OrderedDict[str, Tensor]:
-    """The state of ``module``'s tree: ``prefix + qualified name -> tensor``, in torch's order.
+) -> Any:
+    """The state of ``module``'s tree: ``prefix + qualified name -> value``, in torch's order.
 
-    Own parameters, own persistent buffers, then each child (recursively, a shared child under
-    each of its names); ``None`` entries are skipped. Values are detached aliases unless
-    ``keep_vars`` (then the Parameters and buffers themselves). The dict's ``_metadata``
-    attribute maps each module's prefix (``''``, ``'0'``, ``'0.bn'``...) to
+    The module's ``state_dict`` pre-hooks run, then its own entries are saved
+    (``Module._save_to_state_dict``), then each child's ``state_dict`` is called with the
+    child's name added to the prefix (a shared child under each of its names), then the
+    post-hooks run. ``destination`` (a new ``OrderedDict`` by default) is filled and returned;
+    its ``_metadata`` attribute maps each module's prefix (``''``, ``'0'``, ``'0.bn'``...) to
     ``{'version': module._version}``, which ``load_state_dict`` hands back to each module.
     """
     if destination is None:
         destination = OrderedDict()
-        destination._metadata = OrderedDict()  # type: ignore[attr-defined]
-    state = destination
-    metadata = getattr(state, "_metadata", None)
-    if metadata is not None:
-        metadata[prefix[:-1]] = {"version": module._version}
-    for name, param in module._parameters.items():
-        if param is not None:
-            state[prefix + name] = param if keep_vars else param.detach()
-    for name, buf in module._buffers.items():
-        if buf is not None and name not in module._non_persistent_buffers_set:
-            state[prefix + name] = buf if keep_vars else buf.detach()
+        destination._metadata = OrderedDict()
+    local_metadata = {"version": module._version}
+    if hasattr(destination, "_metadata"):
+        destination._metadata[prefix[:-1]] = local_metadata
+    for hook in module._state_dict_pre_hooks.values():
+        hook(module, prefix, keep_vars)
+    module._save_to_state_dict(destination, prefix, keep_vars)
     for name, child in module._modules.items():
         if child is not None:
-            save_state(child, prefix + name + ".", keep_vars, state)
-    return state
+            child.state_dict(
+                destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+            )
+    for hook in module._state_dict_hooks.values():
+        result = hook(module, destination, prefix, local_metadata)
+        if not getattr(hook, "_from_public_api", False):
+            if result is not None:
+                destination = result
+        elif result is not None:
+            raise RuntimeError("state_dict post-hook must return None")
+    return destination
+
+
+def save_own_state(module: Module, destination: Any, prefix: str, keep_vars: bool) -> None:
+    """Save ``module``'s own entries (not its children's) into ``destination`` (torch's hook).
+
+    Own parameters, then own persistent buffers, then the extra state if the module's class
+    defines ``get_extra_state``; ``None`` entries are skipped. Values are detached aliases
+    (sharing storage and version counter) unless ``keep_vars``: then the tensors themselves.
+    """
+    for name, param in module._parameters.items():
+        if param is not None:
+            destination[prefix + name] = param if keep_vars else param.detach()
+    for name, buf in module._buffers.items():
+        if buf is not None and name not in module._non_persistent_buffers_set:
+            destination[prefix + name] = buf if keep_vars else buf.detach()
+    if type(module).get_extra_state is not get_extra_state:
+        destination[prefix + EXTRA_STATE_KEY] = module.get_extra_state()
 
 
 def _size(shape: Any) -> str:
@@ -126,14 +185,29 @@ def load_own_state(
 ) -> None:
     """Load ``module``'s own parameters and persistent buffers from ``state_dict`` (torch's rules).
 
-    For each own entry: a missing key is recorded; a value that is not tensor-like or has
+    The module's ``load_state_dict`` pre-hooks run first, with these same arguments (so they
+    may rename or add entries of ``state_dict``, or record errors). For each own entry: a
+    missing key is recorded (when ``strict``); a value that is not tensor-like or has
     another shape is an error message; otherwise it is copied in place under ``no_grad`` or,
     when ``local_metadata['assign_to_params_buffers']``, assigned: the module then holds the
     given tensor itself (wrapped in a Parameter keeping the old one's ``requires_grad``, if the
-    old one was a Parameter). Keys under ``prefix`` that name no own entry and no child are
-    recorded as unexpected. ``local_metadata`` is this module's entry of the saved
+    old one was a Parameter). A module whose class defines ``set_extra_state`` is given the
+    ``'<prefix>_extra_state'`` value (missing if absent); for any other module that key is
+    unexpected. Keys under ``prefix`` that name no own entry and no child are recorded as
+    unexpected (when ``strict``). ``local_metadata`` is this module's entry of the saved
     ``_metadata`` (its ``'version'``), which a layer's override may read.
     """
+    for hook in module._load_state_dict_pre_hooks.values():
+        hook(
+            module,
+            state_dict,
+            prefix,
+            local_metadata,
+            strict,
+            missing_keys,
+            unexpected_keys,
+            error_msgs,
+        )
     assign = bool(local_metadata.get("assign_to_params_buffers", False))
     persistent = {
         k: v for k, v in module._buffers.items() if k not in module._non_persistent_buffers_set
@@ -142,7 +216,8 @@ def load_own_state(
     for name, param in local.items():
         key = prefix + name
         if key not in state_dict:
-            missing_keys.append(key)
+            if strict:
+                missing_keys.append(key)
             continue
         value = _as_tensor(state_dict[key])
         if value is None:
@@ -171,8 +246,18 @@ def load_own_state(
                 f"{_size(param.shape)} and whose dimensions in the checkpoint are "
                 f"{_size(value.shape)}, an exception occurred : {ex.args}."
             )
+    extra_key = prefix + EXTRA_STATE_KEY
+    if type(module).set_extra_state is not set_extra_state:
+        if extra_key in state_dict:
+            module.set_extra_state(state_dict[extra_key])
+        elif strict:
+            missing_keys.append(extra_key)
+    elif strict and extra_key in state_dict:
+        unexpected_keys.append(extra_key)
+    if not strict:
+        return
     for key in state_dict:
-        if key.startswith(prefix):
+        if key.startswith(prefix) and key != extra_key:
             head, *rest = key[len(prefix) :].split(".", 1)
             if (rest and head not in module._modules) or (not rest and head not in local):
                 unexpected_keys.append(key)
@@ -194,7 +279,9 @@ def load_state(
     """Copy ``state_dict`` into ``module``'s tree in place; report keys that did not match.
 
     Every module, pre-order, loads its own entries (``Module._load_from_state_dict``, which a
-    layer may extend). Then, if ``strict``, missing and unexpected keys are errors too; all
+    layer may extend); once its children are loaded, its post-hooks run with the
+    ``(missing_keys, unexpected_keys)`` found so far, lists they may change in place (a hook
+    that returns a value is refused). Then, if ``strict``, missing and unexpected keys are errors too; all
     errors are raised together as one ``RuntimeError``. Shape mismatches and values that are not
     tensors are errors even when ``strict`` is false. Entries that matched are loaded even
     when the call raises.
@@ -206,6 +293,9 @@ def load_state(
     errors: list[str] = []
 
     metadata = getattr(state_dict, "_metadata", None)
+    root: dict[str, Any] = OrderedDict(state_dict)  # a copy: the hooks may change it
+    if metadata is not None:
+        root._metadata = metadata  # type: ignore[attr-defined]
 
     def load(mod: Module, local: dict[str, Any], prefix: str) -> None:
         local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
@@ -217,8 +307,16 @@ def load_state(
                 child_prefix = prefix + name + "."
                 below = {k: v for k, v in local.items() if k.startswith(child_prefix)}
                 load(child, below, child_prefix)
+        found = IncompatibleKeys(missing, unexpected)  # the hooks may change the lists in place
+        for hook in mod._load_state_dict_post_hooks.values():
+            if hook(mod, found) is not None:
+                raise AssertionError(
+                    "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                    "expected to return new values, if incompatible_keys need to be modified, "
+                    "it should be done inplace."
+                )
 
-    load(module, dict(state_dict), "")
+    load(module, root, "")
     if strict:
         if unexpected:
             listed = ", ".join(f'"{k}"' for k in unexpected)
