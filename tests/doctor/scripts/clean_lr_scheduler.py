@@ -1,5 +1,5 @@
 # expect: nothing
-# engines: torch
+# engines: torch ownership
 """Learning-rate schedulers stepped after the optimizer (a chain of two, and a plateau one)."""
 
 import os
