@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import plain, saved_values, weighted_backward
+from support.gradients import node_and_gradients, plain, saved_values
 
 
 def _x(t: Any) -> Any:
@@ -139,10 +139,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
     def program(t: Any) -> Any:
         x = _leaf(t)
         y = GRADS[case](t, x)
-        fn = y.grad_fn
-        saved = saved_values(fn)
-        weighted_backward(t, y)
-        return y, fn, fn.next_functions[0][0], saved, grad_of(x)
+        return node_and_gradients(t, y, x)
 
     same(program)
 

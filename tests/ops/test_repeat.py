@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import plain, saved_values, weighted_backward
+from support.gradients import node_and_gradients, plain
 
 TENSORS: dict[str, Any] = {
     "float32": lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]]),
@@ -70,10 +70,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(call: str) -> None:
     def program(t: Any) -> Any:
         x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
         y = CALLS[call](x)
-        fn = y.grad_fn
-        saved = saved_values(fn)
-        weighted_backward(t, y)
-        return y, fn, saved, grad_of(x)
+        return node_and_gradients(t, y, x)
 
     same(program)
 

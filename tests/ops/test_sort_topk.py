@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import plain, saved_values, weighted_backward
+from support.gradients import node_and_gradients, plain
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -217,10 +217,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str, values: str) -> 
     def program(t: Any) -> Any:
         x = t.tensor(GRAD_VALUES[values], requires_grad=True)
         y = GRADS[case](t, x.reshape(2, 3))
-        fn = y.grad_fn
-        saved = saved_values(fn)
-        weighted_backward(t, y)
-        return y, fn, saved, grad_of(x)
+        return node_and_gradients(t, y, x)
 
     same(program)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from support.differential import grad_of, same
-from support.gradients import plain, saved_values, weighted_backward
+from support.differential import same
+from support.gradients import node_and_gradients, plain
 
 
 def _x(t: Any) -> Any:
@@ -128,10 +128,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
     def program(t: Any) -> Any:
         x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
         y = GRADS[case](t, x)
-        fn = y.grad_fn
-        saved = saved_values(fn)
-        weighted_backward(t, y)
-        return y, y._version, fn, fn.next_functions, saved, grad_of(x)
+        return node_and_gradients(t, y, x)
 
     same(program)
 

@@ -30,3 +30,14 @@ def weighted_backward(t: Any, y: Any) -> None:
     """``(y * [1, 2, 3, ...]).sum().backward()`` in engine ``t``: each element of ``y`` gets a
     weight of its own, so a gradient sent to the wrong element shows."""
     (y * t.arange(1.0, y.numel() + 1.0).reshape(y.shape)).sum().backward()
+
+
+def node_and_gradients(t: Any, y: Any, *leaves: Any) -> list[Any]:
+    """What a test of an op's node compares, in engine ``t``: the result ``y``, its
+    ``_version``, its node, the node's ``next_functions`` and saved values (read before the
+    backward frees them), then, after :func:`weighted_backward`, each leaf's gradient
+    (:func:`plain`)."""
+    fn = y.grad_fn
+    facts = [y, y._version, fn, fn.next_functions, saved_values(fn)]
+    weighted_backward(t, y)
+    return facts + [plain(x.grad) for x in leaves]
