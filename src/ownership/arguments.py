@@ -67,10 +67,6 @@ def _is_tensor(obj: Any) -> bool:
     return isinstance(obj, _tensor_class)
 
 
-def _is_torch(obj: Any) -> bool:
-    return type(obj).__module__.startswith("torch") and hasattr(obj, "__array__")
-
-
 def is_int(obj: Any) -> bool:
     """torch's int check: a Python or numpy integer (not a bool), or a 0-d integer tensor."""
     if isinstance(obj, bool | np.bool_):
@@ -181,8 +177,8 @@ class Param:
     def check(self, obj: Any, numbers_as_tensors: bool) -> bool:
         """Whether ``obj`` is acceptable for this parameter (torch's ``FunctionParameter::check``)."""
         t = self.type
-        if t == "Tensor":  # a torch tensor too: the engine reads it through numpy, as a constant
-            return _is_tensor(obj) or _is_torch(obj) or (numbers_as_tensors and is_number(obj))
+        if t == "Tensor":  # not a torch tensor: refused as torch refuses a numpy array
+            return _is_tensor(obj) or (numbers_as_tensors and is_number(obj))
         if t == "int":
             return is_int(obj)
         if t == "float":
