@@ -14,6 +14,7 @@ import pytest
 import torch
 
 import ownership
+
 from support.foreign import same_as_numpy
 
 

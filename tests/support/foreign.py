@@ -17,6 +17,7 @@ import torch
 
 import ownership
 from ownership.compare import Raised, Run, insist_agree, run
+
 from support.differential import BROKEN
 
 Foreign = Callable[[Any], Any]
