@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ownership.dtypes import dtype as DType
-from ownership.invalid_arguments import invalid_combination, tp_name
+from ownership.invalid_arguments import invalid_combination, is_torch_tensor, tp_name
 
 __all__ = [
     "Param",
@@ -47,6 +47,7 @@ __all__ = [
     "as_saved",
     "int64",
     "is_int",
+    "is_torch_tensor",
     "is_number",
     "no_arguments",
     "tensor_arg",

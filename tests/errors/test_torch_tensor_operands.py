@@ -15,6 +15,7 @@ import torch
 
 import ownership
 
+from support.differential import same
 from support.foreign import same_as_numpy
 
 
@@ -55,6 +56,7 @@ REFUSED: dict[str, Any] = {
     "matmul": lambda t, f: _x(t).matmul(_f(f)),
     "fn_matmul": lambda t, f: t.matmul(_x(t), _f(f)),
     "fn_dot": lambda t, f: t.dot(_x(t), _f(f)),
+    "dot": lambda t, f: _x(t).dot(_f(f)),
     "maximum": lambda t, f: t.maximum(_x(t), _f(f)),
     "max": lambda t, f: _x(t).max(_f(f)),
     "eq": lambda t, f: _x(t).eq(_f(f)),
@@ -68,6 +70,7 @@ REFUSED: dict[str, Any] = {
     "fn_exp": lambda t, f: t.exp(_f(f)),
     "ones_like": lambda t, f: t.ones_like(_f(f)),
     "setitem": lambda t, f: _x(t).__setitem__(_mask(f), _f(f)),
+    "is_inference": lambda t, f: t.is_inference(_f(f)),
 }
 
 READ: dict[str, Any] = {
@@ -78,6 +81,10 @@ READ: dict[str, Any] = {
     "equal": lambda t, f: _x(t) == _f(f),
     "tensor": lambda t, f: t.tensor(_f(f)),
     "new_tensor": lambda t, f: _x(t).new_tensor(_f(f)),
+    "index": lambda t, f: _x(t)[f([2, 0])],
+    "index_0d": lambda t, f: _x(t)[f(1)],
+    "index_floats": lambda t, f: _x(t)[f([1.5, 0.0])],
+    "mask": lambda t, f: _x(t)[_mask(f)],
 }
 
 
@@ -112,3 +119,23 @@ def test_an_operand_that_requires_grad_is_refused_as_torch_refuses_its_numpy() -
     assert result.grad_fn is not None
     with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad"):
         x.detach() * torch.tensor([3.0, 4.0], requires_grad=True)
+
+
+def test_a_torch_tensor_index_reads_as_a_numpy_one_in_setitem_and_backward() -> None:
+    def program(t: Any, f: Any) -> Any:
+        x = t.arange(6.0).view(2, 3).requires_grad_()
+        y = x[f(1)] * 2
+        y.sum().backward()
+        z = x.detach().clone()
+        z[_mask(f)[:2]] = -1.0
+        return [y, y.grad_fn, x.grad, z, z._version]
+
+    same_as_numpy(program)
+
+
+def test_from_numpy_refuses_a_torch_tensor_and_a_list_as_torch_does() -> None:
+    same(lambda t: t.from_numpy([1.0]))
+    with pytest.raises(TypeError) as caught:
+        ownership.from_numpy(torch.tensor([1.0]))
+    assert str(caught.value) == "expected np.ndarray (got torch.Tensor)"
+    same(lambda t: t.is_inference([1.0]))

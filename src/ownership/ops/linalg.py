@@ -171,6 +171,7 @@ def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """1-D inner product (``DotBackward0``)."""
+    tensor_arg("dot", b, "tensor")
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
