@@ -47,9 +47,11 @@ __all__ = [
     "as_saved",
     "int64",
     "is_int",
-    "is_torch_tensor",
     "is_number",
+    "is_torch_tensor",
+    "list_index",
     "no_arguments",
+    "starts_int_list",
     "tensor_arg",
     "tp_name",
 ]

@@ -71,6 +71,10 @@ REFUSED: dict[str, Any] = {
     "ones_like": lambda t, f: t.ones_like(_f(f)),
     "setitem": lambda t, f: _x(t).__setitem__(_mask(f), _f(f)),
     "is_inference": lambda t, f: t.is_inference(_f(f)),
+    "pow_": lambda t, f: _x(t).pow_(_f(f)),
+    "outer": lambda t, f: _x(t).outer(_f(f)),
+    "fn_outer": lambda t, f: t.outer(_x(t), _f(f)),
+    "fn_index_select": lambda t, f: t.index_select(_x(t), 0, f([0, 1])),
 }
 
 READ: dict[str, Any] = {
