@@ -22,6 +22,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import needs_grad_of, raw, record, wrap
+from ownership.ops.comparison import where
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
 
@@ -66,16 +67,25 @@ def bw_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (threshold_backward(g[0], s["result"]),)
 
 
+def kept_grad(g: Tensor, kept: Any) -> Tensor:
+    """torch's ``where(kept, grad, 0)`` in the backward of the clamp family: the gradient where
+    ``kept`` (a bool array) is True, zero elsewhere (never ``grad * mask``: an inf gradient
+    gives 0, not NaN, where it is not kept); differentiated again, a ``WhereBackward0``."""
+    zero = Tensor._wrap(np.zeros((), dtype=g._data.dtype), g.dtype)
+    return where(Tensor._wrap(np.asarray(kept, dtype=bool), dtypes.bool_), g, zero)
+
+
 def bw_clamp(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d clamp(self, min, max) = d self where min <= self <= max, else 0."""
     x = s["self"]._data
-    mask = np.ones(x.shape, dtype=bool)
     lo, hi = s["min"], s["max"]
-    if lo is not None:
-        mask &= x >= raw(lo)
-    if hi is not None:
-        mask &= x <= raw(hi)
-    return (g[0] * Tensor._wrap(mask.astype(x.dtype), s["self"].dtype),)
+    if lo is None and hi is None:
+        return (g[0],)
+    if lo is not None and hi is not None:
+        kept = (x >= raw(lo)) & (x <= raw(hi))
+    else:
+        kept = x >= raw(lo) if lo is not None else x <= raw(hi)
+    return (kept_grad(g[0], kept),)
 
 
 def bw_sin(node: OpNode, s: Saved, g: Grads) -> Grads:

@@ -1,0 +1,56 @@
+"""The gradient of the clamp family differentiated again: torch's backward is
+``where(kept, grad, 0)``, so the gradient's own node is ``WhereBackward0`` (saving the condition,
+no edge for the zero), and a gradient that is inf where the input was clamped gives 0 there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+from support.gradients import saved_values
+
+CASES: dict[str, Any] = {
+    "clamp both": lambda t, x, b: x.clamp(0.0, 1.0),
+    "clamp min=": lambda t, x, b: x.clamp(min=0.0),
+    "clamp max=": lambda t, x, b: t.clamp(x, max=1),
+    "clamp_ non-leaf": lambda t, x, b: (x * 1).clamp_(0.0, 1.0),
+    "clamp_min number": lambda t, x, b: x.clamp_min(0.0),
+    "clamp_max number": lambda t, x, b: x.clamp_max(1.0),
+    "clamp_min tensor": lambda t, x, b: x.clamp_min(b),
+    "clamp_max tensor": lambda t, x, b: x.clamp_max(b),
+    "clamp_min_ tensor": lambda t, x, b: (x * 1).clamp_min_(b),
+}
+
+
+def _inputs(t: Any) -> tuple[Any, Any]:
+    x = t.tensor([-1.0, 0.5, 2.0, 1.0], requires_grad=True)
+    b = t.tensor([0.0, 1.0, 1.0, 1.0], requires_grad=True)
+    return x, b
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_gradient_of_a_clamp_is_a_where(case: str) -> None:
+    def program(t: Any) -> Any:
+        x, b = _inputs(t)
+        y = CASES[case](t, x, b)
+        (g,) = t.autograd.grad((y * y).sum(), x, create_graph=True)
+        node = g.grad_fn
+        edges = [None if n is None else n.name() for n, _ in node.next_functions]
+        second = t.autograd.grad(g.sum(), (x, b), allow_unused=True)
+        return g, node, edges, saved_values(node), second
+
+    same(program)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_an_inf_gradient_where_clamped_gives_zero(case: str) -> None:
+    def program(t: Any) -> Any:
+        x, b = _inputs(t)
+        y = CASES[case](t, x, b)
+        inf = float("inf")
+        y.backward(t.tensor([inf, 1.0, -inf, 2.0]))
+        return x.grad, b.grad
+
+    same(program)
