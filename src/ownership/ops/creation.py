@@ -1,7 +1,8 @@
 """Making tensors: from data (lists, numpy arrays, torch tensors), filled, ranges.
 
-``tensor()`` and ``Tensor.copy_`` accept numpy arrays and torch tensors without importing torch:
-anything with ``detach().cpu().numpy()`` or ``__array__`` is read through numpy.
+``tensor()`` accepts numpy arrays and torch tensors without importing torch: anything with
+``detach().cpu().numpy()`` or ``__array__`` is read through numpy (``Tensor.copy_`` takes a tensor
+only, as torch's does).
 """
 
 from __future__ import annotations
