@@ -1,6 +1,7 @@
-"""The gradient of the clamp family differentiated again: torch's backward is
-``where(kept, grad, 0)``, so the gradient's own node is ``WhereBackward0`` (saving the condition,
-no edge for the zero), and a gradient that is inf where the input was clamped gives 0 there."""
+"""The clamp family's backward: torch's is ``where(kept, grad, 0)``, so the gradient
+differentiated again has the node ``WhereBackward0`` (saving the condition, no edge for the zero),
+and a gradient that is inf where the input was clamped gives 0 there. ``clamp`` with tensor bounds
+is ``ClampBackward0``, which gives each bound its gradient (where the input passed it)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ CASES: dict[str, Any] = {
     "clamp_min tensor": lambda t, x, b: x.clamp_min(b),
     "clamp_max tensor": lambda t, x, b: x.clamp_max(b),
     "clamp_min_ tensor": lambda t, x, b: (x * 1).clamp_min_(b),
+    "clamp tensor min=": lambda t, x, b: x.clamp(min=b),
+    "clamp tensor both": lambda t, x, b: t.clamp(x, b - 1, b),
+    "clamp tensor max= broadcast": lambda t, x, b: x.clamp(max=b[1:2]),
+    "clamp tensor min above max": lambda t, x, b: x.clamp(b, b - 1),
+    "clamp_ tensor both": lambda t, x, b: (x * 1).clamp_(b - 1, b),
+    "clamp_ tensor max=": lambda t, x, b: (x * 1).clamp_(max=b),
 }
 
 
@@ -52,5 +59,18 @@ def test_an_inf_gradient_where_clamped_gives_zero(case: str) -> None:
         inf = float("inf")
         y.backward(t.tensor([inf, 1.0, -inf, 2.0]))
         return x.grad, b.grad
+
+    same(program)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_clamp_node_its_saved_values_and_its_gradients(case: str) -> None:
+    def program(t: Any) -> Any:
+        x, b = _inputs(t)
+        y = CASES[case](t, x, b)
+        fn = y.grad_fn
+        saved = saved_values(fn)
+        (y * t.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        return y, fn, fn.next_functions, saved, x.grad, b.grad
 
     same(program)
