@@ -28,6 +28,9 @@ CASES: dict[str, Any] = {
     "clamp tensor min above max": lambda t, x, b: x.clamp(b, b - 1),
     "clamp_ tensor both": lambda t, x, b: (x * 1).clamp_(b - 1, b),
     "clamp_ tensor max=": lambda t, x, b: (x * 1).clamp_(max=b),
+    # a 0-d tensor with a number: torch's Number overload, ClampBackward1
+    "clamp 0-d tensor and number": lambda t, x, b: x.clamp(min=t.tensor(0.0), max=1),
+    "clamp_ 0-d tensor and number": lambda t, x, b: (x * 1).clamp_(t.tensor(0.0), 1.0),
 }
 
 

@@ -299,8 +299,8 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             out = np.minimum(out, raw(max))
         return out
 
-    bounds = [v for v in (min, max) if isinstance(v, Tensor)]
-    if bounds:  # tensor bounds: ``ClampBackward0``, an edge to each bound
+    if un.tensor_bounds(min, max):  # ``ClampBackward0``, an edge to each bound
+        bounds = [v for v in (min, max) if v is not None]
 
         def save_tensors(node: OpNode) -> None:
             inputs_needed(node)

@@ -132,10 +132,17 @@ def bw_clamp_tensors(node: OpNode, s: Saved, g: Grads) -> Grads:
     return tuple(out)
 
 
+def tensor_bounds(lo: Any, hi: Any) -> bool:
+    """Whether clamp's bounds chose torch's Tensor overload: a tensor bound and no number one (a
+    number with a 0-d tensor is the Number overload, which reads the tensor as a number)."""
+    given = [v for v in (lo, hi) if v is not None]
+    return bool(given) and all(isinstance(v, Tensor) for v in given)
+
+
 def record_clamp(out: Tensor, a: Tensor, lo: Any, hi: Any) -> None:
     """Record ``out = clamp(a, lo, hi)``: ``ClampBackward1`` for number bounds (saving them),
     ``ClampBackward0`` for tensor bounds (saving them, with an edge to each)."""
-    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+    if tensor_bounds(lo, hi):
         if needs_grad(a, lo, hi):
             node = record(out, "ClampBackward0", (a, lo, hi), bw_clamp_tensors)
             inputs_needed(node)
