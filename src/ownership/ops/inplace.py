@@ -332,7 +332,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         a.dtype,
         "ClampBackward1",
         un.bw_clamp,
-        {"min": min, "max": max},
+        un.number_bounds(min, max),
         save,
         check_args=check_args,
     )

@@ -139,6 +139,15 @@ def tensor_bounds(lo: Any, hi: Any) -> bool:
     return bool(given) and all(isinstance(v, Tensor) for v in given)
 
 
+def number_bounds(lo: Any, hi: Any) -> dict[str, Any]:
+    """The bounds ``ClampBackward1`` saves: numbers (a 0-d tensor bound read as its number, as
+    torch's Number overload reads it)."""
+    return {
+        "min": lo.item() if isinstance(lo, Tensor) else lo,
+        "max": hi.item() if isinstance(hi, Tensor) else hi,
+    }
+
+
 def record_clamp(out: Tensor, a: Tensor, lo: Any, hi: Any) -> None:
     """Record ``out = clamp(a, lo, hi)``: ``ClampBackward1`` for number bounds (saving them),
     ``ClampBackward0`` for tensor bounds (saving them, with an edge to each)."""
@@ -150,7 +159,7 @@ def record_clamp(out: Tensor, a: Tensor, lo: Any, hi: Any) -> None:
             node.save("min", lo)
             node.save("max", hi)
     elif needs_grad_of(a):
-        node = record(out, "ClampBackward1", (a,), bw_clamp, {"min": lo, "max": hi})
+        node = record(out, "ClampBackward1", (a,), bw_clamp, number_bounds(lo, hi))
         node.save("self", a)
 
 
