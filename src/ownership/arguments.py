@@ -29,6 +29,7 @@ TypeError: sum() received an invalid combination of arguments - got (float), but
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ownership.dtypes import dtype as DType
-from ownership.invalid_arguments import invalid_combination, tp_name
+from ownership.invalid_arguments import invalid_combination, is_torch_tensor, tp_name
 
 __all__ = [
     "Param",
@@ -47,7 +48,10 @@ __all__ = [
     "int64",
     "is_int",
     "is_number",
+    "is_torch_tensor",
+    "list_index",
     "no_arguments",
+    "starts_int_list",
     "tensor_arg",
     "tp_name",
 ]
@@ -66,10 +70,6 @@ def _is_tensor(obj: Any) -> bool:
     return isinstance(obj, _tensor_class)
 
 
-def _is_torch(obj: Any) -> bool:
-    return type(obj).__module__.startswith("torch") and hasattr(obj, "__array__")
-
-
 def is_int(obj: Any) -> bool:
     """torch's int check: a Python or numpy integer (not a bool), or a 0-d integer tensor."""
     if isinstance(obj, bool | np.bool_):
@@ -82,6 +82,32 @@ def is_int(obj: Any) -> bool:
         and obj._data.dtype.kind in "iu"
         and not obj.requires_grad
     )
+
+
+def starts_int_list(obj: Any) -> bool:
+    """torch's check of the first element of an int list (``is_int_or_symint``): an int, not a
+    bool; a one-element tensor of an integer or bool dtype; anything else with ``__index__``.
+    Only the first element is checked here; the others are read by :func:`list_index`."""
+    if isinstance(obj, bool | np.bool_):
+        return False
+    if isinstance(obj, int | np.integer):
+        return True
+    if _is_tensor(obj):
+        return obj._data.size == 1 and obj._data.dtype.kind in "iub"
+    try:
+        operator.index(obj)
+    except Exception:  # whatever ``__index__`` raises, torch only asks whether it worked
+        return False
+    return True
+
+
+def list_index(obj: Any) -> int:
+    """One element of an int list read as torch reads it (``THPUtils_unpackIndex``): its
+    ``__index__`` (a bool is 1 or 0); ValueError when it is not one."""
+    try:
+        return operator.index(obj)
+    except Exception:
+        raise ValueError(tp_name(obj)) from None
 
 
 def int64(value: Any) -> int:
@@ -154,8 +180,8 @@ class Param:
     def check(self, obj: Any, numbers_as_tensors: bool) -> bool:
         """Whether ``obj`` is acceptable for this parameter (torch's ``FunctionParameter::check``)."""
         t = self.type
-        if t == "Tensor":  # a torch tensor too: the engine reads it through numpy, as a constant
-            return _is_tensor(obj) or _is_torch(obj) or (numbers_as_tensors and is_number(obj))
+        if t == "Tensor":  # not a torch tensor: refused as torch refuses a numpy array
+            return _is_tensor(obj) or (numbers_as_tensors and is_number(obj))
         if t == "int":
             return is_int(obj)
         if t == "float":
@@ -170,7 +196,7 @@ class Param:
             return isinstance(obj, DType)
         if t == "tuple of ints":
             if isinstance(obj, tuple | list):
-                return not obj or is_int(obj[0]) or isinstance(obj[0], bool)
+                return not obj or starts_int_list(obj[0])
             return self.size > 0 and is_int(obj)
         if t == "tuple of Tensors":
             return isinstance(obj, tuple | list)
@@ -278,17 +304,20 @@ class Signature:
         for i, p in enumerate(self.params):
             value = out[p.name]
             if p.type == "tuple of ints" and value is not None:
-                items = value if isinstance(value, tuple | list) else (value,)
-                for k, item in enumerate(items):
-                    if not (is_int(item) or isinstance(item, bool)):
+                if not isinstance(value, tuple | list):  # one int for a list: read as an int
+                    out[p.name] = (int64(value),)
+                    continue
+                ints = []
+                for k, item in enumerate(value):
+                    try:
+                        ints.append(list_index(item))
+                    except ValueError:
                         raise TypeError(
                             f"{self.name}(): argument '{p.name}' failed to unpack the object at "
                             f'pos {k + 1} with error "type must be tuple of ints,but got '
                             f'{tp_name(item)}"',
-                        )
-                if not isinstance(value, tuple | list):  # one int for a list: read as an int
-                    int64(value)
-                out[p.name] = tuple(int(item) for item in items)
+                        ) from None
+                out[p.name] = tuple(ints)
             elif p.type == "tuple of Tensors" and value is not None:
                 for k, item in enumerate(value):
                     if not _is_tensor(item):

@@ -29,6 +29,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from ownership import grad_mode
+from ownership.arguments import tensor_arg
 
 __all__ = [
     "INFERENCE_SAVE_MESSAGE",
@@ -75,6 +76,7 @@ def is_inference_mode_enabled() -> bool:
 
 def is_inference(input: Any) -> bool:
     """``torch.is_inference(t)``: whether ``t`` is an inference tensor (``t.is_inference()``)."""
+    tensor_arg("is_inference", input)
     return bool(input.is_inference())
 
 

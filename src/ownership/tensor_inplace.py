@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import no_arguments, tp_name
+from ownership.arguments import no_arguments, tensor_arg
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -65,11 +65,9 @@ class TensorInplace:
         return ops.fill_(self, sig.FILL_.parse(args, kwargs)[1]["value"])
 
     def copy_(self: Any, src: Any) -> Tensor:
-        """Copy ``src`` (a tensor, numpy array or torch tensor, broadcastable) into self."""
-        if not hasattr(src, "__array__") and not hasattr(src, "detach"):  # torch's refusal
-            raise TypeError(
-                f"copy_(): argument 'other' (position 1) must be Tensor, not {tp_name(src)}"
-            )
+        """Copy the tensor ``src`` (broadcastable) into self; a numpy array or a torch tensor is
+        refused, as torch refuses a numpy array."""
+        tensor_arg("copy_", src, "other")
         return ops.copy_(self, src)
 
     def masked_fill_(self: Any, *args: Any, **kwargs: Any) -> Tensor:

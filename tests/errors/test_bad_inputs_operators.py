@@ -310,19 +310,3 @@ def test_no_numpy_warning_even_when_numpy_is_told_to_raise() -> None:
         assert np.geterr()["invalid"] == "raise"
     finally:
         np.seterr(**before)
-
-
-def test_a_torch_tensor_operand_is_read_as_a_constant() -> None:
-    """Not a bad input: the engine reads a torch operand through numpy (the swap-engines recipe),
-    for the operators and the methods alike, and refuses one that requires grad as torch does."""
-    import torch
-
-    import ownership
-
-    x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    for result in (x * torch.tensor([3.0, 4.0]), x.mul(torch.tensor([3.0, 4.0]))):
-        assert type(result).__module__ == "ownership._tensor"
-        assert result.tolist() == [3.0, 8.0]
-        assert result.grad_fn is not None
-    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad"):
-        x.detach() * torch.tensor([3.0, 4.0], requires_grad=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from support.differential import same
-from support.gradients import plain
+from support.gradients import plain, saved_values
 
 ROOT = [[1.0, 2.0], [3.0, 4.0]]
 
@@ -271,5 +271,27 @@ def test_inplace_on_a_view_then_backward_twice_with_retain_graph() -> None:
         x.sum().backward(retain_graph=True)
         x.sum().backward()
         return plain(w.grad)
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "view",
+    ["y[1:4:2]", "y.view(3, 4)[1:, 1:3].t()", "y.view(3, 4)[2]", "y[5:6].view(1, 1)"],
+)
+def test_a_rebased_views_as_strided_node_shows_what_it_saved(view: str) -> None:
+    """After the base is written in place, a view's new ``AsStridedBackward0`` shows the view's
+    size, strides and storage offset, as torch's ``as_strided`` saved them (also after backward:
+    they are numbers, never freed)."""
+
+    def program(t):
+        x = t.arange(12.0).requires_grad_()
+        y = x * 1
+        v = eval(view, {"y": y})
+        y.add_(1)
+        fn = v.grad_fn
+        before = saved_values(fn)
+        (v * 2).sum().backward()
+        return fn, before, saved_values(fn), x.grad
 
     same(program)

@@ -191,19 +191,3 @@ def test_a_sparse_gradient_is_refused_not_made_dense() -> None:
     y = x.gather(1, ownership.tensor([[2], [0]]), sparse_grad=True)
     with pytest.raises(NotImplementedError, match=r"sparse_grad=True\) is not supported"):
         y.sum().backward()
-
-
-def test_a_torch_index_is_read_as_a_constant() -> None:
-    """The swap-engines recipe: a torch index tensor is read through numpy, as the operators
-    read a torch operand; the result and its gradient are the engine's."""
-    import torch
-
-    import ownership
-
-    x = ownership.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
-    picked = x.gather(1, torch.tensor([[2], [0]]))
-    slices = ownership.index_select(x, 1, torch.tensor([1, 1]))
-    assert type(picked).__module__ == type(slices).__module__ == "ownership._tensor"
-    assert picked.tolist() == [[3.0], [4.0]] and slices.tolist() == [[2.0, 2.0], [5.0, 5.0]]
-    (picked.sum() + slices.sum()).backward()
-    assert x.grad is not None and x.grad.tolist() == [[0.0, 2.0, 1.0], [1.0, 2.0, 0.0]]

@@ -89,13 +89,3 @@ def test_a_write_into_the_exponent_is_seen_by_backward() -> None:
         return grad_of(x)
 
     same(program)
-
-
-def test_a_torch_exponent_is_read_as_a_constant() -> None:
-    import torch
-
-    import ownership
-
-    x = ownership.tensor([2.0, 3.0])
-    assert x.pow_(torch.tensor([2.0, 1.0])) is x
-    assert x.tolist() == [4.0, 3.0] and x._version == 1

@@ -142,14 +142,3 @@ def test_second_order_gradients_are_torchs(case: str) -> None:
         return gx, gx.grad_fn, plain(t.autograd.grad((gx * gx).sum(), x))
 
     same(program)
-
-
-def test_a_torch_vec2_is_read_as_a_constant() -> None:
-    import torch
-
-    import ownership
-
-    x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    y = x.outer(torch.tensor([3.0, 4.0]))
-    assert type(y).__module__ == "ownership._tensor" and y.grad_fn is not None
-    assert y.tolist() == [[3.0, 4.0], [6.0, 8.0]]

@@ -295,3 +295,44 @@ def test_fill_with_a_value_read_from_the_written_memory(stmt: str) -> None:
         return x
 
     same(program)
+
+
+NUMPY_KEYS = [
+    "np.array(1)",
+    "np.array(-1)",
+    "np.array(1.0)",
+    "np.array([1.5, 0.2])",
+    "np.array([2, 0], dtype=np.int32)",
+    "np.array(True)",
+    "np.array([True, False, True])",
+    "np.array([[0, 1]])",
+    "(np.array([1, 2]), np.array([3, 0]))",
+    "(slice(None), np.array([3.0, 0.0]))",
+]
+
+
+@pytest.mark.parametrize("key", NUMPY_KEYS)
+def test_a_numpy_array_index_is_read_as_torch_reads_it(key: str) -> None:
+    """torch reads a numpy array index as data: its values as int64 indices unless bool, and a
+    0-d one as an integer (a view made by ``select``, not a copy)."""
+    import numpy as np
+
+    def program(t):
+        x = t.arange(12.0).view(3, 4).requires_grad_()
+        y = x[eval(key, {"np": np})]
+        y.sum().backward()
+        return [y, y._base is None, x.grad]
+
+    same(program)
+
+
+@pytest.mark.parametrize("key", NUMPY_KEYS)
+def test_setitem_with_a_numpy_array_index(key: str) -> None:
+    import numpy as np
+
+    def program(t):
+        x = t.arange(12.0).view(3, 4)
+        x[eval(key, {"np": np})] = -1.0
+        return [x, x._version]
+
+    same(program)

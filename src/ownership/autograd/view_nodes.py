@@ -47,6 +47,25 @@ class AsStridedBackward0(Node):
         self.view_geom = view_geom
         self.storage_size = storage_size
 
+    @property
+    def _saved_size(self) -> tuple[int, ...]:
+        """torch's saved ``size`` of the ``as_strided`` call: the view's shape."""
+        return tuple(self.view_geom[0])
+
+    @property
+    def _saved_stride(self) -> tuple[int, ...]:
+        """torch's saved ``stride``: the view's strides, in elements."""
+        return tuple(self.view_geom[1])
+
+    @property
+    def _saved_storage_offset(self) -> int:
+        """torch's saved ``storage_offset``: the view's offset into the storage, in elements."""
+        return int(self.view_geom[2])
+
+    def __dir__(self) -> list[str]:
+        """The node's public names and the ``_saved_<name>`` torch shows for it."""
+        return sorted({*super().__dir__(), "_saved_size", "_saved_storage_offset", "_saved_stride"})
+
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         g = grads[0]
         buf = _scatter_add(self.storage_size, self.view_geom, g._data, g._data.dtype)

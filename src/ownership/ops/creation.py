@@ -1,7 +1,8 @@
 """Making tensors: from data (lists, numpy arrays, torch tensors), filled, ranges.
 
-``tensor()`` and ``Tensor.copy_`` accept numpy arrays and torch tensors without importing torch:
-anything with ``detach().cpu().numpy()`` or ``__array__`` is read through numpy.
+``tensor()`` accepts numpy arrays and torch tensors without importing torch: anything with
+``detach().cpu().numpy()`` or ``__array__`` is read through numpy (``Tensor.copy_`` takes a tensor
+only, as torch's does).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import tensor_arg as _like
+from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
 from ownership.ops import checks, python_data
 
@@ -177,7 +179,10 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool 
 
 
 def from_numpy(arr: NDArray[Any]) -> Tensor:
-    """A tensor sharing memory with a numpy array."""
+    """A tensor sharing memory with a numpy array; anything else (a torch tensor too) is
+    refused with torch's TypeError."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {tp_name(arr)})")
     if not arr.flags.c_contiguous:
         raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
     if not arr.flags.writeable:

@@ -39,7 +39,7 @@ from ownership.ops.common import (
 )
 from ownership.ops.inplace import snapshot
 from ownership.ops.python_numbers import operand_in
-from ownership.ops.unary import clamp_dtype
+from ownership.ops.unary import clamp_dtype, kept_grad
 
 
 def _weighted(
@@ -106,10 +106,10 @@ def _bw_clamp_bound(lower: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
         b = bound._data if tensor_bound else bound
         kept, passed = (x >= b, x < b) if lower else (x <= b, x > b)  # both False at a NaN
         gr = g[0]
-        d_self = _weighted(gr, kept, x.shape) if node.needed[0] else None
+        d_self = sum_to(kept_grad(gr, kept), x.shape) if node.needed[0] else None
         if not tensor_bound:
             return (d_self,)
-        d_bound = _weighted(gr, passed, bound._data.shape) if node.needed[1] else None
+        d_bound = sum_to(kept_grad(gr, passed), bound._data.shape) if node.needed[1] else None
         return (d_self, d_bound)
 
     return bw

@@ -16,7 +16,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.arguments import tp_name
+from ownership.arguments import is_torch_tensor, tp_name
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
@@ -50,9 +50,23 @@ def _is_basic(item: Any) -> bool:
 _INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
 
 
+def _array_index(k: Any) -> Any:
+    """A numpy array index (or a torch tensor, read as one) as torch reads it: its data as
+    int64 indices unless bool (torch's ``indexing_tensor_from_data``), and a 0-d one as an
+    integer (a ``select``, as ``x[1]``)."""
+    arr = np.asarray(k)
+    if arr.dtype.kind == "b" or arr.dtype == np.uint8:
+        return arr
+    arr = arr.astype(np.int64)
+    return int(arr) if arr.ndim == 0 else arr
+
+
 def _keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
     tkey = key if isinstance(key, tuple) else (key,)
+    tkey = tuple(
+        _array_index(k) if isinstance(k, np.ndarray) or is_torch_tensor(k) else k for k in tkey
+    )
     if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
         # torch warns, but drops the warning when it is an error: the index fails anyway
         with contextlib.suppress(UserWarning):

@@ -23,6 +23,7 @@ from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import (
     check_broadcast,
+    inputs_needed,
     is_scalar,
     needs_grad,
     needs_grad_with,
@@ -275,7 +276,7 @@ def _unary_inplace(
 
 
 def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """Clamp in place (``ClampBackward1``)."""
+    """Clamp in place (``ClampBackward1``; ``ClampBackward0`` for tensor bounds)."""
 
     def check_args() -> None:
         if min is None and max is None:
@@ -298,6 +299,28 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             out = np.minimum(out, raw(max))
         return out
 
+    if un.tensor_bounds(min, max):  # ``ClampBackward0``, an edge to each bound
+        bounds = [v for v in (min, max) if v is not None]
+
+        def save_tensors(node: OpNode) -> None:
+            inputs_needed(node)
+            node.save("self", snapshot(a))
+            node.save("min", min)
+            node.save("max", max)
+
+        return run_inplace(
+            a,
+            (min, max),
+            needs_grad(a, *bounds),
+            compute,
+            a.dtype,
+            "ClampBackward0",
+            un.bw_clamp_tensors,
+            None,
+            save_tensors,
+            check_args=check_args,
+        )
+
     def save(node: OpNode) -> None:
         node.save("self", snapshot(a))
 
@@ -309,7 +332,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         a.dtype,
         "ClampBackward1",
         un.bw_clamp,
-        {"min": min, "max": max},
+        un.number_bounds(min, max),
         save,
         check_args=check_args,
     )

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
+from ownership.arguments import tensor_arg
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import quiet
 from ownership.ops.common import inputs_needed, needs_grad, needs_grad_with, record, wrap
@@ -170,6 +171,7 @@ def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
     """1-D inner product (``DotBackward0``)."""
+    tensor_arg("dot", b, "tensor")
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
@@ -292,8 +294,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul with torch's decomposition (so the same ``grad_fn`` names)."""
-    if not isinstance(b, Tensor):
-        raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(b).__name__}")
+    tensor_arg("matmul", b, "other")
     na, nb = a._data.ndim, b._data.ndim
     if na == 2 and nb == 2:  # the commonest case first
         return mm(a, b)

@@ -81,7 +81,7 @@ def _bw_gather(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = self[index[i][j]][j]`` for ``dim`` 0 (and so on): a new tensor of
-    ``index``'s shape (``GatherBackward0``); a torch ``index`` is read as a constant."""
+    ``index``'s shape (``GatherBackward0``)."""
     index = as_tensor_arg(index)
     arr, idx = t._data, index._data
     axis = layout.wrap_dim(dim, arr.ndim)
@@ -153,7 +153,7 @@ def _bw_index_select(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of ``t`` along ``dim`` at the indices of the vector ``index``, in its order
-    (``IndexSelectBackward0``); a torch ``index`` is read as a constant."""
+    (``IndexSelectBackward0``)."""
     index = as_tensor_arg(index)
     arr = t._data
     axis = layout.wrap_dim(dim, arr.ndim)

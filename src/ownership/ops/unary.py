@@ -21,7 +21,16 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
-from ownership.ops.common import needs_grad_of, raw, record, wrap
+from ownership.ops.common import (
+    inputs_needed,
+    needs_grad,
+    needs_grad_of,
+    raw,
+    record,
+    sum_to,
+    wrap,
+)
+from ownership.ops.comparison import where
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
 
@@ -66,16 +75,25 @@ def bw_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (threshold_backward(g[0], s["result"]),)
 
 
+def kept_grad(g: Tensor, kept: Any) -> Tensor:
+    """torch's ``where(kept, grad, 0)`` in the backward of the clamp family: the gradient where
+    ``kept`` (a bool array) is True, zero elsewhere (never ``grad * mask``: an inf gradient
+    gives 0, not NaN, where it is not kept); differentiated again, a ``WhereBackward0``."""
+    zero = Tensor._wrap(np.zeros((), dtype=g._data.dtype), g.dtype)
+    return where(Tensor._wrap(np.asarray(kept, dtype=bool), dtypes.bool_), g, zero)
+
+
 def bw_clamp(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d clamp(self, min, max) = d self where min <= self <= max, else 0."""
     x = s["self"]._data
-    mask = np.ones(x.shape, dtype=bool)
     lo, hi = s["min"], s["max"]
-    if lo is not None:
-        mask &= x >= raw(lo)
-    if hi is not None:
-        mask &= x <= raw(hi)
-    return (g[0] * Tensor._wrap(mask.astype(x.dtype), s["self"].dtype),)
+    if lo is None and hi is None:
+        return (g[0],)
+    if lo is not None and hi is not None:
+        kept = (x >= raw(lo)) & (x <= raw(hi))
+    else:
+        kept = x >= raw(lo) if lo is not None else x <= raw(hi)
+    return (kept_grad(g[0], kept),)
 
 
 def bw_sin(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -86,6 +104,63 @@ def bw_sin(node: OpNode, s: Saved, g: Grads) -> Grads:
 def bw_cos(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d cos(self) = -sin(self) * d self."""
     return (g[0] * -s["self"].sin(),)
+
+
+def bw_clamp_tensors(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """torch's ``ClampBackward0`` (tensor bounds): ``self`` gets the gradient where it is within
+    the bounds; ``min`` where ``self`` is below it (and it is below ``max``); ``max`` where
+    ``self`` is above it or it is below ``min``. Each summed back to its input's shape."""
+    x = s["self"]._data
+    lo, hi = s["min"], s["max"]
+    lo_a = None if lo is None else lo._data
+    hi_a = None if hi is None else hi._data
+    gr = g[0]
+    out: list[Tensor | None] = [None, None, None]
+    if node.needed[0]:
+        kept = np.ones(x.shape, dtype=bool)
+        if lo_a is not None:
+            kept = kept & (x >= lo_a)
+        if hi_a is not None:
+            kept = kept & (x <= hi_a)
+        out[0] = sum_to(kept_grad(gr, kept), x.shape)
+    if lo is not None and node.needed[1]:
+        below = x < lo_a if hi_a is None else (x < lo_a) & (lo_a < hi_a)
+        out[1] = sum_to(kept_grad(gr, below), lo_a.shape)
+    if hi is not None and node.needed[2]:
+        above = x > hi_a if lo_a is None else (x > hi_a) | (hi_a < lo_a)
+        out[2] = sum_to(kept_grad(gr, above), hi_a.shape)
+    return tuple(out)
+
+
+def tensor_bounds(lo: Any, hi: Any) -> bool:
+    """Whether clamp's bounds chose torch's Tensor overload: a tensor bound and no number one (a
+    number with a 0-d tensor is the Number overload, which reads the tensor as a number)."""
+    given = [v for v in (lo, hi) if v is not None]
+    return bool(given) and all(isinstance(v, Tensor) for v in given)
+
+
+def number_bounds(lo: Any, hi: Any) -> dict[str, Any]:
+    """The bounds ``ClampBackward1`` saves: numbers (a 0-d tensor bound read as its number, as
+    torch's Number overload reads it)."""
+    return {
+        "min": lo.item() if isinstance(lo, Tensor) else lo,
+        "max": hi.item() if isinstance(hi, Tensor) else hi,
+    }
+
+
+def record_clamp(out: Tensor, a: Tensor, lo: Any, hi: Any) -> None:
+    """Record ``out = clamp(a, lo, hi)``: ``ClampBackward1`` for number bounds (saving them),
+    ``ClampBackward0`` for tensor bounds (saving them, with an edge to each)."""
+    if tensor_bounds(lo, hi):
+        if needs_grad(a, lo, hi):
+            node = record(out, "ClampBackward0", (a, lo, hi), bw_clamp_tensors)
+            inputs_needed(node)
+            node.save("self", a)
+            node.save("min", lo)
+            node.save("max", hi)
+    elif needs_grad_of(a):
+        node = record(out, "ClampBackward1", (a,), bw_clamp, number_bounds(lo, hi))
+        node.save("self", a)
 
 
 # ---------------------------------------------------------------- the ops
@@ -198,7 +273,8 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """Clamp into [min, max] (``ClampBackward1``, saves self)."""
+    """Clamp into [min, max] (``ClampBackward1`` for number bounds, ``ClampBackward0`` for
+    tensor bounds; saves self and the bounds)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = clamp_dtype(a, min, max)
@@ -209,9 +285,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if hi is not None:
         out_arr = np.minimum(out_arr, hi)
     out = wrap(out_arr, dt)
-    if needs_grad_of(a):
-        node = record(out, "ClampBackward1", (a,), bw_clamp, {"min": min, "max": max})
-        node.save("self", a)
+    record_clamp(out, a, min, max)
     return out
 
 
