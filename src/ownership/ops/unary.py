@@ -125,10 +125,10 @@ def bw_clamp_tensors(node: OpNode, s: Saved, g: Grads) -> Grads:
         out[0] = sum_to(kept_grad(gr, kept), x.shape)
     if lo is not None and node.needed[1]:
         below = x < lo_a if hi_a is None else (x < lo_a) & (lo_a < hi_a)
-        out[1] = sum_to(kept_grad(gr, below), lo_a.shape)
+        out[1] = sum_to(kept_grad(gr, below), lo._data.shape)
     if hi is not None and node.needed[2]:
         above = x > hi_a if lo_a is None else (x > hi_a) | (hi_a < lo_a)
-        out[2] = sum_to(kept_grad(gr, above), hi_a.shape)
+        out[2] = sum_to(kept_grad(gr, above), hi._data.shape)
     return tuple(out)
 
 
