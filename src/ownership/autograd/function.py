@@ -128,6 +128,7 @@ class BackwardFunction(Node, FunctionCtx):
             if g is None and like is not None and self._materialize:
                 shape, np_dtype, dtype, wrap = like
                 g = wrap(np.zeros(shape, np_dtype), dtype)
+                g._version_counter.bump()  # torch's ``at::zeros`` fills an empty tensor in place
             filled.append(g)
         res = self._cls.backward(self, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
