@@ -17,10 +17,14 @@ import numpy as np
 
 from ownership import grad_mode, inplace_rules
 from ownership.autograd.node import Node, gradient_edge
+from ownership.autograd.once_differentiable import once_differentiable
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 from ownership.autograd.view_history import CreationMeta, rebase_history
 from ownership.layout import unbroadcast_axes
 from ownership.storage import is_engine_tensor
+
+
+__all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
