@@ -4,6 +4,10 @@ Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; call
 The forward runs without recording; the outputs get one node named ``<Class>Backward``. Tensors
 saved with ``ctx.save_for_backward`` record their version, and ``ctx.saved_tensors`` in backward
 raises torch's error if one was modified in place since (or was freed by an earlier backward).
+The outputs get the history torch gives them: an input returned as-is comes back as a view of
+itself, an output marked non-differentiable gets none, and backward gets zeros for an output that
+got no gradient (``None`` after ``ctx.set_materialize_grads(False)``). ``@once_differentiable``
+(:mod:`ownership.autograd.once_differentiable`) marks a backward that may not be differentiated.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.once_differentiable import once_differentiable
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 from ownership.autograd.view_history import CreationMeta, rebase_history
+from ownership.invalid_arguments import tp_name
 from ownership.layout import unbroadcast_axes
 from ownership.storage import is_engine_tensor
-
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 
@@ -78,7 +82,8 @@ class FunctionCtx:
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
-        """Declare outputs that get no gradient."""
+        """Declare outputs that get no gradient: they come back without history (an input
+        that requires grad as a detached alias), and backward gets zeros or ``None`` for them."""
         self._non_diff = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
@@ -206,7 +211,7 @@ class Function:
 
         As torch's ``_process_backward_mode_ad``: the inputs' edges are read before forward,
         tensors marked dirty get a version bump, each output gets its history from
-        :func:`_set_history`, views among the outputs may not be written in place (two
+        ``_set_history``, views among the outputs may not be written in place (two
         differentiable outputs make them a multi-output node's), a dirty input must be returned,
         and the saved tensors are recorded last.
         """
@@ -253,6 +258,12 @@ class Function:
             )
         outs = tuple(fixed)
         if node is not None:
+            for k, t in enumerate(ctx._to_save):
+                if t is not None and not _is_tensor(t):
+                    raise TypeError(
+                        "save_for_backward can only save variables, but argument "
+                        f"{k} is of type {tp_name(t)}"
+                    )
             ctx._saved = [
                 None
                 if t is None
