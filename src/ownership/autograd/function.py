@@ -7,7 +7,7 @@ raises torch's error if one was modified in place since (or was freed by an earl
 The outputs get the history torch gives them: an input returned as-is comes back as a view of
 itself, an output marked non-differentiable gets none, and backward gets zeros for an output that
 got no gradient (``None`` after ``ctx.set_materialize_grads(False)``). ``@once_differentiable``
-(:mod:`ownership.autograd.once_differentiable`) marks a backward that may not be differentiated.
+(``autograd/once_differentiable.py``) marks a backward that may not be differentiated.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 As torch's ``torch.autograd.function.once_differentiable``: the decorated backward runs under
 ``no_grad``; when grad mode is on (``create_graph=True``) and a gradient it got requires grad,
-its results come back as outputs of an :class:`Error` node (made over detached copies that
+its results come back as outputs of an ``Error`` node (made over detached copies that
 require grad), so that a later backward through them raises torch's error instead of computing a
 wrong gradient. Like torch, it looks only at the gradients backward gets, not at the saved tensors.
 """
@@ -44,7 +44,7 @@ class Error(Node):
 def _delayed_error(message: str, values: tuple[Any, ...]) -> Any:
     """torch's ``DelayedError(message, n)(*values)``: each tensor (``None`` stays ``None``)
     becomes a new tensor over its memory with a version counter of its own, output of one
-    :class:`Error` node whose edges are the values'; one value comes back alone, more as a
+    ``Error`` node whose edges are the values'; one value comes back alone, more as a
     tuple."""
     node = Error(message, tuple(gradient_edge(v) for v in values))
     outs: list[Any] = []
