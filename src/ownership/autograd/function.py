@@ -51,9 +51,9 @@ class FunctionCtx:
     """The ``ctx`` of a custom Function: what forward leaves for backward.
 
     As in torch, the ``ctx`` a Function's forward gets is its node itself, an instance of the
-    Function's :func:`backward_class` (``ctx is y.grad_fn``): what forward sets on it
+    Function's ``backward_class`` (``ctx is y.grad_fn``): what forward sets on it
     (``ctx.k = 2``) the node shows, and ``y.grad_fn.saved_tensors`` unpacks as backward does.
-    This class holds what a ctx does; the node's state lives in :class:`BackwardFunction`."""
+    This class holds what a ctx does; the node's state lives in ``BackwardFunction``."""
 
     # a ctx made on its own (``FunctionCtx()``) starts from these; a node sets its own
     _to_save: tuple[Any, ...] = ()
