@@ -203,3 +203,77 @@ def test_a_marked_output_that_requires_grad(output: str) -> None:
         return facts
 
     same(program)
+
+
+def test_an_integer_input_returned_as_is_is_a_view_without_history() -> None:
+    """Not a differentiable type: a view of the input, no node; backward gets integer zeros."""
+
+    def program(t):
+        log: list = []
+
+        class WithIndex(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, i):
+                return x * 2, i
+
+            @staticmethod
+            def backward(ctx, grad, g_index):
+                log.append(g_index)
+                return grad * 2, None
+
+        x = t.ones(2, requires_grad=True)
+        i = t.tensor([1, 2])
+        y, j = WithIndex.apply(x, i)
+        facts = [j, j._base is i, j._is_view(), j.grad_fn]
+        j.add_(1)
+        y.sum().backward()
+        return [*facts, i, i._version, log, grad_of(x)]
+
+    same(program)
+
+
+def test_one_input_returned_twice_is_two_views() -> None:
+    """Each output is its own view of the input, with its own output number; two
+    differentiable outputs, so neither may be written in place."""
+
+    def program(t):
+        class Twice(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x, x
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                return ga + gb
+
+        x = t.ones(2, requires_grad=True)
+        p, q = Twice.apply(x)
+        facts = [p is q, p._base is x, q._base is x, p.grad_fn is q.grad_fn, q.output_nr]
+        (p + 2 * q).sum().backward()
+        facts.append(grad_of(x))
+        q.add_(1)
+        return facts
+
+    assert same(program).message.startswith("Output 1 of Twice is a view")
+
+
+def test_an_input_returned_as_is_and_saved_is_saved_as_the_input() -> None:
+    def program(t):
+        class KeepIt(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return grad * x
+
+        x = t.tensor([1.0, 3.0], requires_grad=True)
+        y = KeepIt.apply(x)
+        (saved,) = y.grad_fn.saved_tensors
+        (y * 2).sum().backward()
+        return [saved is x, saved is y, grad_of(x)]
+
+    same(program)

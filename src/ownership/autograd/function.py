@@ -236,7 +236,7 @@ class Function:
                 diff = (
                     node is not None
                     and not any(o is n for n in ctx._non_diff)
-                    and (o.dtype.is_floating_point or o.dtype.is_complex)
+                    and o.dtype.is_floating_point  # the engine's differentiable types
                 )
                 o = _set_history(o, i, node, is_input, dirty, diff, len(outs))
                 if not (is_input and dirty) and o._base is not None:
@@ -251,7 +251,7 @@ class Function:
             for o in fixed:
                 if _is_tensor(o) and o._base is not None:
                     o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
-        if not all(any(d is o for o in outs) for d in ctx._dirty if any(d is a for a in args)):
+        if not all(any(d is o for o in outs) for d in ctx._dirty):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as "
                 "output. The inputs that are modified inplace must all be outputs of the Function."
