@@ -131,3 +131,32 @@ def test_saved_tensors_of_a_graph_freed_by_a_second_order_backward(read: str) ->
         y.sum().backward()
 
     assert same(program).message.startswith("Trying to backward through the graph a second time")
+
+
+def test_once_differentiable_gradient_accumulated_by_backward_with_create_graph() -> None:
+    """``backward(create_graph=True)`` puts the Error node's output in ``x.grad``; a backward
+    through ``x.grad`` raises."""
+
+    def program(t):
+        fn, _ = square(t)
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        (fn.apply(x) ** 2).sum().backward(create_graph=True)
+        facts = [x.grad, x.grad.grad_fn]
+        x.grad.sum().backward()
+        return facts
+
+    assert same(program).kind == "RuntimeError"
+
+
+def test_once_differentiable_with_grad_outputs_that_require_grad() -> None:
+    """The Error node does not lead back to the given ``grad_outputs`` either."""
+
+    def program(t):
+        fn, log = square(t)
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        v = t.ones(2, requires_grad=True)
+        (gx,) = t.autograd.grad(fn.apply(x), x, grad_outputs=v, create_graph=True)
+        (gv,) = t.autograd.grad(gx.sum(), v, allow_unused=True)
+        return [gx, gx.grad_fn, gv, log]
+
+    same(program)

@@ -277,3 +277,20 @@ def test_an_input_returned_as_is_and_saved_is_saved_as_the_input() -> None:
         return [saved is x, saved is y, grad_of(x)]
 
     same(program)
+
+
+@pytest.mark.parametrize("read", ["grad_fn", "backward"])
+def test_writing_into_the_input_of_an_as_is_output_refuses_the_view_later(read: str) -> None:
+    """The output is a view of the input: after an in-place write into the input, its history
+    cannot be rebuilt, and reading it raises torch's error for a custom Function's view."""
+
+    def program(t):
+        a = t.ones(2, requires_grad=True)
+        x = a * 1
+        y = identity(t).apply(x)
+        x.mul_(2)
+        if read == "grad_fn":
+            return [y._version, y.grad_fn]
+        (y * 1).sum().backward()
+
+    assert "its base or another view of its base has been modified" in same(program).message
