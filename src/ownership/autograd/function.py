@@ -150,6 +150,7 @@ class BackwardFunction(Node, FunctionCtx):
                 f"function {name} returned an incorrect number of gradients (expected "
                 f"{self._n_args}, got {len(res)})"
             )
+        _check_gradient_types(name, res, self._positions)
         out = []
         for k, (i, shape) in enumerate(zip(self._positions, self._in_shapes, strict=True)):
             g = res[i]
@@ -167,6 +168,20 @@ class BackwardFunction(Node, FunctionCtx):
     def release(self) -> None:
         self._freed = True
         self._saved = None
+
+
+def _check_gradient_types(name: str, grads: Sequence[Any], positions: Sequence[int]) -> None:
+    """torch's checks of what a custom backward returned, in its order: ``None`` for an argument
+    that was not a tensor, and a tensor or ``None`` for one that was."""
+    for i, g in enumerate(grads):
+        if i not in positions:
+            if g is not None:
+                raise RuntimeError(
+                    f"function {name} returned a gradient different than None at position "
+                    f"{i + 1}, but the corresponding forward input was not a Variable"
+                )
+        elif g is not None and not _is_tensor(g):
+            raise RuntimeError(f"expected Variable or None (got {tp_name(g)})")
 
 
 _BACKWARD_CLASSES: weakref.WeakKeyDictionary[type, type[BackwardFunction]] = (
@@ -189,6 +204,25 @@ def backward_class(cls: type) -> type[BackwardFunction]:
 
 class Function:
     """Base class of custom differentiable ops (``forward``/``backward`` static methods)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """torch's DeprecationWarning: a Function is used through its class (``F.apply``)."""
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions "
+            "are all static, so you should invoke them on the class itself. "
+            "Instantiating an autograd function will raise an "
+            "error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """torch's refusal of the legacy style, calling an instance (``F()(x)``)."""
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. "
+            "Please use new-style autograd function with static forward method. "
+            "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
