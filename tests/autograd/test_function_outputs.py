@@ -294,3 +294,31 @@ def test_writing_into_the_input_of_an_as_is_output_refuses_the_view_later(read: 
         (y * 1).sum().backward()
 
     assert "its base or another view of its base has been modified" in same(program).message
+
+
+@pytest.mark.parametrize("value", [3, None, "a"], ids=["int", "None", "str"])
+@pytest.mark.parametrize("mark", ["mark_dirty", "mark_non_differentiable"])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_the_marks_accept_only_tensors(mark: str, value, requires_grad: bool) -> None:
+    """torch's RuntimeError (its message cut short after "argument "/"got "), whether a node is
+    recorded or not; a tensor marked dirty before the refused value has had its version bumped."""
+
+    def program(t):
+        class Marks(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, w):
+                getattr(ctx, mark)(x, value)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+        x = t.ones(2)
+        try:
+            Marks.apply(x, t.ones(1, requires_grad=requires_grad))
+        except RuntimeError as e:
+            return [str(e), x._version]
+
+    message, version = same(program)
+    assert message.endswith(("argument ", "got ")) and version == (mark == "mark_dirty")

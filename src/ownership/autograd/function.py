@@ -255,8 +255,12 @@ class Function:
         with grad_mode.no_grad():
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
-        for d in ctx._dirty:
+        for d in ctx._dirty:  # torch's messages end there, as its format lost their arguments
+            if not _is_tensor(d):
+                raise RuntimeError("mark_dirty can only accept variables, but argument ")
             d._version_counter.bump()
+        if not all(_is_tensor(n) for n in ctx._non_diff):
+            raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
         node = ctx if record else None
         if node is not None:
             node._edges = edges
