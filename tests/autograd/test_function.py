@@ -253,3 +253,44 @@ def test_backward_visits_nodes_in_torchs_deterministic_order(shape: str) -> None
         return [log, plain(x.grad)]
 
     same(program)
+
+
+@pytest.mark.parametrize(
+    "returned", ["number_for_a_number", "array", "list", "float", "bad_shape_then_number"]
+)
+def test_what_backward_returns_is_checked_as_torch_checks_it(returned: str) -> None:
+    """``None`` for an argument that was not a tensor, a tensor or ``None`` for one that was;
+    both are checked before the shapes."""
+
+    def program(t):
+        import numpy as np
+
+        grads = {
+            "number_for_a_number": lambda g: (g, 0),
+            "array": lambda g: (np.ones(2), None),
+            "list": lambda g: ([1.0, 1.0], None),
+            "float": lambda g: (2.0, None),
+            "bad_shape_then_number": lambda g: (g[:1].expand(3), 0),
+        }[returned]
+
+        class Scale(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                return x * k
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grads(grad)
+
+        Scale.apply(t.ones(2, requires_grad=True), 2).sum().backward()
+
+    assert same(program).kind == "RuntimeError"
+
+
+def test_an_instance_of_a_function_warns_and_calling_it_is_refused() -> None:
+    """The legacy style (``Square()(x)``): torch's DeprecationWarning, then its RuntimeError."""
+
+    def program(t):
+        square(t)()(t.ones(2, requires_grad=True))
+
+    assert same(program).message.startswith("Legacy autograd function with non-static forward")

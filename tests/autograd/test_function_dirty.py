@@ -53,7 +53,16 @@ def test_mark_dirty_bumps_the_version(requires_grad: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "case", ["leaf", "not_returned", "not_returned_no_grad", "view_two_outputs", "view_of_leaf"]
+    "case",
+    [
+        "leaf",
+        "not_returned",
+        "not_returned_no_grad",
+        "view_two_outputs",
+        "view_of_leaf",
+        "not_an_input_not_returned",
+        "not_an_input_not_returned_no_grad",
+    ],
 )
 def test_mark_dirty_misuse_is_refused(case: str) -> None:
     def program(t):
@@ -64,6 +73,19 @@ def test_mark_dirty_misuse_is_refused(case: str) -> None:
             py_add(t, lambda x, y: x + 1).apply(
                 t.zeros(2), t.ones(2, requires_grad=case == "not_returned")
             )
+        elif case.startswith("not_an_input"):
+
+            class DirtyOther(t.autograd.Function):
+                @staticmethod
+                def forward(ctx, x):
+                    ctx.mark_dirty(x * 2)
+                    return x * 3
+
+                @staticmethod
+                def backward(ctx, grad):
+                    return grad
+
+            DirtyOther.apply(t.ones(2, requires_grad=case == "not_an_input_not_returned"))
         elif case == "view_two_outputs":
             both.apply(t.zeros(2, 2)[0], t.ones(2, requires_grad=True))
         else:

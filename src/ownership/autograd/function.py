@@ -4,6 +4,10 @@ Subclass with static ``forward(ctx, *args)`` and ``backward(ctx, *grads)``; call
 The forward runs without recording; the outputs get one node named ``<Class>Backward``. Tensors
 saved with ``ctx.save_for_backward`` record their version, and ``ctx.saved_tensors`` in backward
 raises torch's error if one was modified in place since (or was freed by an earlier backward).
+The outputs get the history torch gives them: an input returned as-is comes back as a view of
+itself, an output marked non-differentiable gets none, and backward gets zeros for an output that
+got no gradient (``None`` after ``ctx.set_materialize_grads(False)``). ``@once_differentiable``
+(``autograd/once_differentiable.py``) marks a backward that may not be differentiated.
 """
 
 from __future__ import annotations
@@ -17,10 +21,14 @@ import numpy as np
 
 from ownership import grad_mode, inplace_rules
 from ownership.autograd.node import Node, gradient_edge
+from ownership.autograd.once_differentiable import once_differentiable
 from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
 from ownership.autograd.view_history import CreationMeta, rebase_history
+from ownership.invalid_arguments import tp_name
 from ownership.layout import unbroadcast_axes
 from ownership.storage import is_engine_tensor
+
+__all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 
 
 def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
@@ -53,6 +61,7 @@ class FunctionCtx:
     _freed: bool = False
     _dirty: tuple[Any, ...] = ()
     _non_diff: tuple[Any, ...] = ()
+    _materialize: bool = True
     needs_input_grad: tuple[bool, ...] = ()
 
     def save_for_backward(self, *tensors: Any) -> None:
@@ -73,11 +82,14 @@ class FunctionCtx:
         self._dirty = tensors
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
-        """Declare outputs that get no gradient."""
+        """Declare outputs that get no gradient: they come back without history (an input
+        that requires grad as a detached alias), and backward gets zeros or ``None`` for them."""
         self._non_diff = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
-        """Accepted for compatibility (undefined gradients are always given as zeros)."""
+        """Whether backward gets zeros (the default) or ``None`` for an output that got no
+        gradient (unused, or marked non-differentiable)."""
+        self._materialize = bool(value)
 
 
 class BackwardFunction(Node, FunctionCtx):
@@ -90,6 +102,7 @@ class BackwardFunction(Node, FunctionCtx):
         "_dirty",
         "_freed",
         "_in_shapes",
+        "_materialize",
         "_n_args",
         "_non_diff",
         "_positions",
@@ -112,6 +125,7 @@ class BackwardFunction(Node, FunctionCtx):
         self._freed = False
         self._dirty = ()
         self._non_diff = ()
+        self._materialize = True
         self.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
 
     def name(self) -> str:
@@ -120,9 +134,10 @@ class BackwardFunction(Node, FunctionCtx):
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         filled = []
         for g, like in zip(grads, self._shapes, strict=True):
-            if g is None and like is not None:
+            if g is None and like is not None and self._materialize:
                 shape, np_dtype, dtype, wrap = like
                 g = wrap(np.zeros(shape, np_dtype), dtype)
+                g._version_counter.bump()  # torch's ``at::zeros`` fills an empty tensor in place
             filled.append(g)
         res = self._cls.backward(self, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):
@@ -135,6 +150,7 @@ class BackwardFunction(Node, FunctionCtx):
                 f"function {name} returned an incorrect number of gradients (expected "
                 f"{self._n_args}, got {len(res)})"
             )
+        _check_gradient_types(name, res, self._positions)
         out = []
         for k, (i, shape) in enumerate(zip(self._positions, self._in_shapes, strict=True)):
             g = res[i]
@@ -152,6 +168,20 @@ class BackwardFunction(Node, FunctionCtx):
     def release(self) -> None:
         self._freed = True
         self._saved = None
+
+
+def _check_gradient_types(name: str, grads: Sequence[Any], positions: Sequence[int]) -> None:
+    """torch's checks of what a custom backward returned, in its order: ``None`` for an argument
+    that was not a tensor, and a tensor or ``None`` for one that was."""
+    for i, g in enumerate(grads):
+        if i not in positions:
+            if g is not None:
+                raise RuntimeError(
+                    f"function {name} returned a gradient different than None at position "
+                    f"{i + 1}, but the corresponding forward input was not a Variable"
+                )
+        elif g is not None and not _is_tensor(g):
+            raise RuntimeError(f"expected Variable or None (got {tp_name(g)})")
 
 
 _BACKWARD_CLASSES: weakref.WeakKeyDictionary[type, type[BackwardFunction]] = (
@@ -175,6 +205,25 @@ def backward_class(cls: type) -> type[BackwardFunction]:
 class Function:
     """Base class of custom differentiable ops (``forward``/``backward`` static methods)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """torch's DeprecationWarning: a Function is used through its class (``F.apply``)."""
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions "
+            "are all static, so you should invoke them on the class itself. "
+            "Instantiating an autograd function will raise an "
+            "error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """torch's refusal of the legacy style, calling an instance (``F()(x)``)."""
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. "
+            "Please use new-style autograd function with static forward method. "
+            "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
+
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
         """Compute the outputs (runs without recording a graph)."""
@@ -194,9 +243,11 @@ class Function:
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run forward and, if any input requires grad, attach a ``<Class>Backward`` node.
 
-        As torch's process_outputs: the inputs' edges are read before forward, tensors marked
-        dirty get a version bump, a dirty input must be returned, a dirty view input rebases its
-        base's history (``CopySlices``), and the saved tensors are recorded last.
+        As torch's ``_process_backward_mode_ad``: the inputs' edges are read before forward,
+        tensors marked dirty get a version bump, each output gets its history from
+        ``_set_history``, views among the outputs may not be written in place (two
+        differentiable outputs make them a multi-output node's), a dirty input must be returned,
+        and the saved tensors are recorded last.
         """
         ctx = backward_class(cls)(cls, args)  # the node to be, if the outputs are recorded
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
@@ -204,43 +255,53 @@ class Function:
         with grad_mode.no_grad():
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
-        for d in ctx._dirty:
+        for d in ctx._dirty:  # torch's messages end there, as its format lost their arguments
+            if not _is_tensor(d):
+                raise RuntimeError("mark_dirty can only accept variables, but argument ")
             d._version_counter.bump()
-        if not all(any(d is o for o in outs) for d in ctx._dirty if any(d is a for a in args)):
+        if not all(_is_tensor(n) for n in ctx._non_diff):
+            raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+        node = ctx if record else None
+        if node is not None:
+            node._edges = edges
+            node.num_outputs = len(outs)
+        fixed = []
+        n_diff = 0
+        for i, o in enumerate(outs):
+            if _is_tensor(o):
+                is_input = any(o is a for a in args)
+                dirty = any(o is d for d in ctx._dirty)
+                diff = (
+                    node is not None
+                    and not any(o is n for n in ctx._non_diff)
+                    and o.dtype.is_floating_point  # the engine's differentiable types
+                )
+                o = _set_history(o, i, node, is_input, dirty, diff, len(outs))
+                if not (is_input and dirty) and o._base is not None:
+                    o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
+                n_diff += diff
+                if node is not None:
+                    node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
+            elif node is not None:
+                node._shapes.append(None)
+            fixed.append(o)
+        if n_diff > 1:  # torch: a view among several differentiable outputs
+            for o in fixed:
+                if _is_tensor(o) and o._base is not None:
+                    o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
+        if not all(any(d is o for o in outs) for d in ctx._dirty):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as "
                 "output. The inputs that are modified inplace must all be outputs of the Function."
             )
-        for o in outs:  # a view made inside forward may not be written in place later
-            if _is_tensor(o) and o._base is not None and not any(o is a for a in args):
-                o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
-        if record:
-            node = ctx
-            node._edges = edges
-            node.num_outputs = len(outs)
-            fixed = []
-            for i, o in enumerate(outs):
-                if _is_tensor(o):
-                    is_input = any(o is a for a in args)
-                    dirty = any(o is d for d in ctx._dirty)
-                    if is_input and not dirty:
-                        o = o._alias(o._version_counter)
-                    if dirty:
-                        _check_dirty(o, is_input, len(outs))
-                    if dirty and o._base is not None:
-                        o._output_nr = 0
-                        rebase_history(o, node)
-                    elif not any(o is n for n in ctx._non_diff) and o.dtype.is_floating_point:
-                        o._grad_fn = node
-                        o._output_nr = i
-                        o._requires_grad = True
-                        if o._base is not None:  # its history is this node, whatever forward wrote
-                            o._view_version = o._version_counter.value
-                    node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
-                else:
-                    node._shapes.append(None)
-                fixed.append(o)
-            outs = tuple(fixed)
+        outs = tuple(fixed)
+        if node is not None:
+            for k, t in enumerate(ctx._to_save):
+                if t is not None and not _is_tensor(t):
+                    raise TypeError(
+                        "save_for_backward can only save variables, but argument "
+                        f"{k} is of type {tp_name(t)}"
+                    )
             ctx._saved = [
                 None
                 if t is None
@@ -254,6 +315,45 @@ class Function:
             ]
             ctx._to_save = ctx._dirty = ctx._non_diff = ()  # the node keeps no tensor but its saved
         return outs if isinstance(raw, tuple) else outs[0]
+
+
+def _view_of_itself(o: Any) -> Any:
+    """``o.view_as(o)`` made under ``no_grad``: what torch returns for an input returned as-is,
+    so that the output can get a history of its own while sharing the input's memory."""
+    with grad_mode.no_grad():
+        return o._view(tuple(o._data.shape), o.stride(), o._offset)
+
+
+def _set_history(
+    o: Any, nr: int, node: BackwardFunction | None, is_input: bool, dirty: bool, diff: bool, n: int
+) -> Any:
+    """The output ``nr`` of a custom Function as torch's ``set_history`` makes it (``diff``: it
+    gets a gradient edge to ``node``): an input returned as-is comes back as a view of itself (a
+    detached alias if it is not differentiable yet requires grad), a dirty input takes the
+    node as its history (rebased if it is a view), a non-differentiable output is detached."""
+    if not diff:
+        if not o.requires_grad:
+            return _view_of_itself(o) if is_input and not dirty else o
+        if is_input:
+            return o.detach()
+        if o._base is None:
+            o.detach_()
+        return o  # a view of an input that requires grad keeps requiring it, as under no_grad
+    assert node is not None
+    if dirty:
+        _check_dirty(o, is_input, n)
+        if o._base is not None:
+            o._output_nr = 0
+            rebase_history(o, node)
+            return o
+    elif is_input:
+        o = _view_of_itself(o)
+    o._grad_fn = node
+    o._output_nr = nr
+    o._requires_grad = True
+    if o._base is not None:  # its history is this node, whatever forward wrote
+        o._view_version = o._version_counter.value
+    return o
 
 
 def _check_dirty(o: Any, is_input: bool, n_out: int) -> None:
