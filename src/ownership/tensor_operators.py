@@ -117,6 +117,10 @@ class TensorOperators:
         return ops.matmul(self, other)
 
     def __rmatmul__(self: Any, other: Tensor) -> Tensor:
+        # reached for an operand that is no tensor of this engine (``ndarray @ x``): refused as
+        # torch refuses it, Python's "unsupported operand type(s) for @"
+        if not isinstance(other, TensorOperators) and not is_engine_tensor(other):
+            return NotImplemented
         return ops.matmul(other, self)
 
     def __neg__(self: Any) -> Tensor:

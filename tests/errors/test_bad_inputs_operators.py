@@ -36,6 +36,9 @@ OPERATORS: dict[str, Any] = {
     "add_list": lambda t: t.ones(2) + [1, 2],  # noqa: RUF005 - the concatenation is the point
     "radd_list": lambda t: [1, 2] + t.ones(2),  # noqa: RUF005
     "add_none": lambda t: t.ones(2) + None,
+    # numpy defers to a tensor's reflected @, which refuses an array: Python's TypeError
+    "rmatmul_ndarray": lambda t: np.ones((2, 2)) @ t.ones(2),
+    "rmatmul_list": lambda t: [[1.0, 2.0]] @ t.ones(2),
     "radd_none": lambda t: None + t.ones(2),
     "add_str": lambda t: t.ones(2) + "a",
     "mul_none": lambda t: t.ones(2) * None,
