@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
-from support.optimizers import loss, params, snapshot
+from support.optimizers import loss, params, resumed, snapshot
 
 OPTIONS = {
     "AdamW default": ("AdamW", {}),
@@ -94,24 +94,11 @@ def test_load_state_dict_into_a_fresh_optimizer_continues_identically(kind: str)
     name = kind.split()[0]
 
     def program(t: ModuleType) -> Any:
-        ps = params(t)
-        opt = getattr(t.optim, name)(ps, **KINDS[kind])
-        for k in range(2):
-            opt.zero_grad()
-            loss(t, *ps, k + 1).backward()
-            opt.step()
-        twins = [t.nn.Parameter(p.detach().clone()) for p in ps]
-        fresh = getattr(t.optim, name)(twins, lr=1.0)
-        fresh.load_state_dict(opt.state_dict())
-        shared = [
-            fresh.state[q][key] is opt.state[p][key]
-            for p, q in zip(ps, twins, strict=True)
-            for key in opt.state[p]
-        ]
-        for o, group in ((opt, ps), (fresh, twins)):
-            o.zero_grad()
-            loss(t, *group, 3).backward()
-            o.step()
+        def make(t: ModuleType, ps: Any, **options: Any) -> Any:
+            return getattr(t.optim, name)(ps, **(options or KINDS[kind]))
+
+        # the fresh optimizer's own lr (1.0) must give way to the loaded one
+        opt, ps, fresh, twins, shared = resumed(t, make, lambda t, ps: make(t, ps, lr=1.0))
         return snapshot(opt, ps), snapshot(fresh, twins), shared, fresh.param_groups
 
     same(program)

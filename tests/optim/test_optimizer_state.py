@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from support.differential import grad_of, same
-from support.optimizers import loss, params, snapshot, state_of
+from support.optimizers import loss, params, resumed, snapshot, state_of
 
 SGD_OPTIONS = {
     "plain": {"lr": 0.1},
@@ -92,24 +92,7 @@ def test_load_state_dict_into_a_fresh_optimizer_continues_identically(kind: str)
         return t.optim.Adam(ps, lr=0.05, amsgrad=kind.endswith("amsgrad"))
 
     def program(t: ModuleType) -> Any:
-        ps = params(t)
-        opt = make(t, ps)
-        for k in range(2):
-            opt.zero_grad()
-            loss(t, *ps, k + 1).backward()
-            opt.step()
-        twins = [t.nn.Parameter(p.detach().clone()) for p in ps]
-        fresh = make(t, twins)
-        fresh.load_state_dict(opt.state_dict())
-        shared = [
-            fresh.state[q][key] is opt.state[p][key]
-            for p, q in zip(ps, twins, strict=True)
-            for key in opt.state[p]
-        ]
-        for o, group in ((opt, ps), (fresh, twins)):
-            o.zero_grad()
-            loss(t, *group, 3).backward()
-            o.step()
+        _, ps, fresh, twins, shared = resumed(t, make)
         return list(ps), list(twins), state_of(fresh, twins), shared, fresh.param_groups[0]["lr"]
 
     same(program)

@@ -42,3 +42,32 @@ def snapshot(opt: Any, ps: Any) -> Any:
         )
         for p in ps
     ]
+
+
+def resumed(
+    t: ModuleType, make: Any, make_fresh: Any = None
+) -> tuple[Any, Any, Any, Any, list[bool]]:
+    """An optimizer ``make(t, params)`` stepped twice, then a fresh one (``make_fresh``, default
+    ``make``: other options show that the load replaces them) over copies of its parameters
+    given its ``state_dict()``; both step once more. Returns ``(opt, ps, fresh, twins,
+    shared)``: ``shared`` says, per state entry, whether the fresh optimizer holds the very
+    tensor of the first (a load must copy, as torch's does)."""
+    ps = params(t)
+    opt = make(t, ps)
+    for k in range(2):
+        opt.zero_grad()
+        loss(t, *ps, k + 1).backward()
+        opt.step()
+    twins = [t.nn.Parameter(p.detach().clone()) for p in ps]
+    fresh = (make_fresh or make)(t, twins)
+    fresh.load_state_dict(opt.state_dict())
+    shared = [
+        fresh.state[q][key] is opt.state[p][key]
+        for p, q in zip(ps, twins, strict=True)
+        for key in opt.state[p]
+    ]
+    for o, group in ((opt, ps), (fresh, twins)):
+        o.zero_grad()
+        loss(t, *group, 3).backward()
+        o.step()
+    return opt, ps, fresh, twins, shared
