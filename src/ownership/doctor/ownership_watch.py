@@ -6,8 +6,11 @@ inferred: a write shares the saved tensor's version counter (``counter is counte
 not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The engine has no
 module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__call__``,
 ``__setattr__``, ``state_dict`` and ``load_state_dict``, ``Optimizer.__init__`` and ``step``, and
-``Tensor.backward``, ``autograd.grad``, ``detach``, ``data`` and ``numpy`` (and the ``step()`` of an
-optimizer subclass that defines its own); ``stop()`` puts them back.
+``Tensor.backward``, ``autograd.grad``, ``detach``, ``data``, ``grad`` and ``numpy`` (and the
+``step()`` of an optimizer subclass that defines its own), and every op of the op table
+(:data:`ownership.op_registry.ops`, which every function, method and operator calls), whose
+results :class:`~ownership.doctor.hand_grads.HandGrads` reads for gradients computed from a
+gradient; ``stop()`` puts them back.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import autograd, observers
+from ownership import autograd, observers, op_registry
 from ownership._tensor import Tensor
 from ownership.doctor import numpy_lines
+from ownership.doctor.hand_grads import HandGrads
 from ownership.doctor.ledger import Ledger, nodes, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -54,6 +58,7 @@ class OwnershipWatch:
         self.restore: list[tuple[Any, str, Any]] = []
         self.stepped_classes: set[type] = set()
         self.stepping: set[int] = set()
+        self.hand = HandGrads(ledger, Tensor)
         observers.SAVES.append(self._saved)
         observers.WRITES.append(self._wrote)
         observers.ACCUMULATIONS.append(self._accumulated)
@@ -71,6 +76,12 @@ class OwnershipWatch:
         self.restore.append((Tensor, "data", data))
         watched = property(functools.partial(self._data, data.fget), data.fset)
         type.__setattr__(Tensor, "data", watched)
+        grad: Any = Tensor.__dict__["grad"]
+        self.restore.append((Tensor, "grad", grad))
+        setter = functools.partial(self._grad_set, grad.fset)
+        type.__setattr__(Tensor, "grad", property(grad.fget, setter, grad.fdel, grad.__doc__))
+        for name in list(op_registry.OPS):
+            self._wrap(op_registry.ops, name, functools.partial(self._op, name))
 
     def _wrap(self, owner: Any, name: str, wrapper: Any) -> None:
         original = getattr(owner, name)
@@ -133,6 +144,7 @@ class OwnershipWatch:
 
     def _accumulated(self, leaf: Any) -> None:
         self.ledger.on_accumulate(leaf, user_place())
+        self.hand.remember(leaf.grad, self.ledger.track(leaf)[0])
 
     # ------------------------------------------------------------------ wrapped methods
     def _call(self, original: Any, module: Any, *args: Any, **kwargs: Any) -> Any:
@@ -232,6 +244,15 @@ class OwnershipWatch:
     def _data(self, fget: Any, t: Any) -> Any:
         self._cut(t, ".data")
         return fget(t)
+
+    def _grad_set(self, fset: Any, t: Any, value: Any) -> None:
+        fset(t, value)
+        self.hand.grad_set(t, value)
+
+    def _op(self, name: str, original: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(*args, **kwargs)
+        self.hand.derive(name, args, result)
+        return result
 
     def _numpy(self, original: Any, t: Any, *args: Any, **kwargs: Any) -> Any:
         for rec in self._live(storage_key(t)):

@@ -34,6 +34,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from ownership.doctor import numpy_lines
 from ownership.doctor import torch_graph as graph
+from ownership.doctor.hand_grads import HandGrads
 from ownership.doctor.ledger import Ledger, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
@@ -66,10 +67,9 @@ class _Functions(TorchFunctionMode):
         checkpoints = w.ledger.checkpoints
         if checkpoints.tensors and not checkpoints.quiet:
             w.read_kept(args)
-        if w.grad_of and not name.endswith(("_", "_like")) and not w.ledger.step_depth:
-            w.derive(args, result)
+        w.hand.derive(name, args, result)
         if name == "__set__" and getattr(func.__self__, "__name__", "") == "grad" and len(args) > 1:
-            w.grad_set(args[0], args[1])
+            w.hand.grad_set(args[0], args[1])
             return result
         if name == "detach" or (
             name == "__get__" and getattr(func.__self__, "__name__", "") == "data"
@@ -119,10 +119,7 @@ class TorchWatch:
         self.params_hooked: set[int] = set()
         self.pending: list[tuple[SaveRecord, int, torch.Tensor, Any]] = []
         self.restore: list[tuple[Any, str, Any]] = []
-        #: id -> (tensor, parameter state): gradients, and tensors computed from one gradient
-        #: (clipped, scaled: same shape), for ``p.grad = clipped``.
-        self.grad_of: dict[int, tuple[weakref.ref[torch.Tensor], Any]] = {}
-        self.grad_of_limit = 256
+        self.hand = HandGrads(ledger, torch.Tensor)
         self._install()
 
     # ------------------------------------------------------------------ set up and tear down
@@ -235,7 +232,7 @@ class TorchWatch:
 
         def accumulated(t: Any) -> None:
             ledger.on_accumulate(t, user_place())
-            self._remember_grad(t.grad, ledger.track(t)[0])
+            self.hand.remember(t.grad, ledger.track(t)[0])
 
         self.handles.append(p.register_post_accumulate_grad_hook(accumulated))
 
@@ -247,41 +244,6 @@ class TorchWatch:
                 kept = checkpoints.of_tensor(t)
                 if kept is not None:
                     checkpoints.used(kept, user_place(), "read")
-
-    # ------------------------------------------------------------------ gradients set by hand
-    def _remember_grad(self, grad: Any, state: Any) -> None:
-        if not isinstance(grad, torch.Tensor):
-            return
-        if len(self.grad_of) > self.grad_of_limit:
-            self.grad_of = {k: v for k, v in self.grad_of.items() if v[0]() is not None}
-            self.grad_of_limit = 2 * len(self.grad_of) + 256
-        self.grad_of[id(grad)] = (weakref.ref(grad), state)
-
-    def _source(self, t: Any) -> Any:
-        entry = self.grad_of.get(id(t))
-        return entry[1] if entry is not None and entry[0]() is t else None
-
-    def derive(self, args: Any, result: Any) -> None:
-        """A result of the same shape as a gradient it was computed from (a clipped or scaled
-        gradient) stands for that gradient when it is set as ``.grad``."""
-        if not isinstance(result, torch.Tensor) or result.requires_grad:
-            return
-        if any(a is result for a in args):  # an in-place op or a getter: not a new tensor
-            return
-        for a in args:
-            if isinstance(a, torch.Tensor) and a.shape == result.shape:
-                state = self._source(a)
-                if state is not None:
-                    self._remember_grad(result, state)
-                    return
-
-    def grad_set(self, p: Any, grad: Any) -> None:
-        """``p.grad = grad``: computed from ``p``'s own gradient (clipping) or not."""
-        if not isinstance(p, torch.Tensor) or id(p) not in self.ledger.params:
-            return
-        state = self.ledger.track(p)[0]
-        self.ledger.on_grad_set(p, grad, derived=self._source(grad) is state)
-        self._remember_grad(grad, state)
 
     # ------------------------------------------------------------------ saved tensors
     def record_saves(self, roots: list[Any]) -> None:

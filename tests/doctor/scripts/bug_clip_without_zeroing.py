@@ -1,5 +1,5 @@
 # expect: stale-grad line=21 backward=17
-# engines: torch
+# engines: torch ownership
 """Gradients clipped by hand (a new .grad computed from the old) and never zeroed."""
 
 import os
