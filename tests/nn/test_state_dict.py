@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -290,5 +292,27 @@ def test_loading_a_tied_weight_writes_it_once_per_key() -> None:
         state["decoder.weight"] = t.ones(3, 3) * 2  # the last key written wins
         model.load_state_dict(state)
         return model.encoder.weight, model.encoder.weight._version - before
+
+    same(program)
+
+
+def test_load_state_dict_returns_torchs_incompatible_keys_class() -> None:
+    def program(t: ModuleType) -> Any:
+        lin = t.nn.Linear(2, 1)
+        matched = lin.load_state_dict(lin.state_dict())
+        partial = lin.load_state_dict({"weight": t.ones(1, 2), "other": t.zeros(1)}, strict=False)
+        kind = type(matched)
+        return (
+            [c.__name__ for c in kind.__mro__],
+            kind.__qualname__,
+            kind.__module__ == t.nn.Module.__module__,
+            kind.__bases__[0].__module__ == t.nn.Module.__module__,
+            kind._fields,
+            kind.__slots__,
+            (repr(matched), str(matched), repr(partial), str(partial)),
+            (matched == ([], []), tuple(partial), partial.missing_keys, partial.unexpected_keys),
+            getattr(sys.modules[kind.__module__], kind.__name__) is kind,
+            repr(pickle.loads(pickle.dumps(partial))),
+        )
 
     same(program)

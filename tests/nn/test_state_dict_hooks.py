@@ -242,3 +242,86 @@ def test_removed_load_hooks_no_longer_run() -> None:
         return log
 
     assert same(program) == ["pre", "post"]
+
+
+def test_the_private_state_dict_hook_may_return_a_new_dict_at_the_root_only() -> None:
+    def program(t: ModuleType) -> Any:
+        model = tree(t)
+
+        def replace(mod: Any, sd: Any, prefix: str, meta: Any) -> Any:
+            return {prefix + "replaced": len(sd)}
+
+        model[1]._register_state_dict_hook(replace)  # a child's returned dict is dropped
+        child = sorted(model.state_dict())
+        handle = model._register_state_dict_hook(replace)
+        root = model.state_dict()
+        handle.remove()
+        return child, root, hasattr(replace, "_from_public_api"), sorted(model.state_dict())
+
+    same(program)
+
+
+def test_the_private_state_dict_hook_refuses_a_hook_registered_publicly() -> None:
+    def program(t: ModuleType) -> Any:
+        lin = t.nn.Linear(1, 1)
+
+        def hook(mod: Any, sd: Any, prefix: str, meta: Any) -> None:
+            return None
+
+        lin.register_state_dict_post_hook(hook)
+        lin._register_state_dict_hook(hook)
+
+    same(program, raises="RuntimeError")
+
+
+def test_the_private_load_pre_hook_gets_the_module_only_when_asked() -> None:
+    def program(t: ModuleType) -> Any:
+        model = tree(t)
+        log: list[Any] = []
+
+        def without(sd: Any, prefix: str, meta: Any, strict: bool, *lists: Any) -> None:
+            log.append(("without", type(sd).__name__, prefix, strict, lists))
+
+        def with_module(mod: Any, sd: Any, prefix: str, *rest: Any) -> None:
+            log.append(("with", mod is model[1][0], prefix, len(rest)))
+
+        model[1]._register_load_state_dict_pre_hook(without)
+        handle = model[1][0]._register_load_state_dict_pre_hook(with_module, with_module=True)
+        model[0].register_load_state_dict_pre_hook(with_module)
+        hooks = list(model[1][0]._load_state_dict_pre_hooks.values())
+        keys = model.load_state_dict(model.state_dict())
+        handle.remove()
+        model.load_state_dict(model.state_dict())
+        return log, keys, [type(h).__name__ for h in hooks], hooks[0].with_module
+
+    same(program)
+
+
+def test_a_load_pre_hook_of_a_dead_module_raises_torchs_error() -> None:
+    def program(t: ModuleType) -> Any:
+        import gc
+
+        owner = t.nn.Linear(1, 1)
+        other = t.nn.Linear(1, 1)
+        handle = owner.register_load_state_dict_pre_hook(lambda *args: None)
+        other._load_state_dict_pre_hooks[handle.id] = owner._load_state_dict_pre_hooks[handle.id]
+        del owner
+        gc.collect()
+        other.load_state_dict(other.state_dict())
+
+    same(program, raises="RuntimeError")
+
+
+def test_a_copied_module_keeps_its_load_pre_hook_bound_to_the_copy() -> None:
+    def program(t: ModuleType) -> Any:
+        import copy
+
+        seen: list[Any] = []
+        lin = t.nn.Linear(1, 1)
+        lin.register_load_state_dict_pre_hook(lambda mod, *rest: seen.append(mod))
+        twin = copy.deepcopy(lin)
+        twin.load_state_dict(twin.state_dict())
+        lin.load_state_dict(lin.state_dict())
+        return [m is twin for m in seen], [m is lin for m in seen]
+
+    same(program)

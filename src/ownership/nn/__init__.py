@@ -28,7 +28,6 @@ from ownership.nn.module import Module
 from ownership.nn.module_list import ModuleDict, ModuleList
 from ownership.nn.parameter import Buffer, Parameter
 from ownership.nn.parameter_list import ParameterDict, ParameterList
-from ownership.nn.state_dict import IncompatibleKeys
 
 __all__ = [
     "BatchNorm1d",
@@ -38,7 +37,6 @@ __all__ = [
     "EventCounter",
     "Flatten",
     "Identity",
-    "IncompatibleKeys",
     "LeakyReLU",
     "Linear",
     "MSELoss",

@@ -45,9 +45,10 @@ from ownership.nn.module_conversion import ModuleConversion
 from ownership.nn.module_paths import ModulePaths
 from ownership.nn.module_state import ModuleState
 from ownership.nn.parameter import Buffer, Parameter, reset_grad
+from ownership.nn.state_dict import _IncompatibleKeys
 from ownership.nn.typename import typename
 
-__all__ = ["Module"]
+__all__ = ["Module", "_IncompatibleKeys"]  # the latter: load_state_dict's result, as in torch
 
 
 def _addindent(text: str, spaces: int) -> str:

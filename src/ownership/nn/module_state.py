@@ -16,7 +16,11 @@ The rules of saving and loading live in ``ownership.nn.state_dict``; this base c
   decide whether a strict load fails, but must return ``None``.
 
 Each runs on the module it is registered on, in registration order, and returns a
-:class:`~ownership.autograd.hooks.RemovableHandle`.
+:class:`~ownership.autograd.hooks.RemovableHandle`. torch's two older private forms still in
+use are here too: ``_register_state_dict_hook(hook)`` (a post-hook whose returned dict, if any,
+replaces the state dict) and ``_register_load_state_dict_pre_hook(hook, with_module=False)`` (a
+pre-hook called without the module unless ``with_module``); the public pre-hook is the private
+one with the module, held weakly (:class:`_WrappedHook`), as in torch.
 
 >>> import ownership
 >>> lin = ownership.nn.Linear(2, 1)
@@ -32,13 +36,15 @@ Each runs on the module it is registered on, in registration order, and returns 
 
 from __future__ import annotations
 
+import functools
 import warnings
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ownership.autograd.hooks import RemovableHandle
 from ownership.nn import state_dict as state
-from ownership.nn.state_dict import IncompatibleKeys
+from ownership.nn.state_dict import _IncompatibleKeys
 
 __all__ = ["ModuleState"]
 
@@ -82,7 +88,7 @@ class ModuleState:
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-    ) -> IncompatibleKeys:
+    ) -> _IncompatibleKeys:
         """Copy ``state_dict``'s values into the tree's tensors in place, under ``no_grad``.
 
         Identity is kept and each loaded tensor's version goes up by one. Values may be
@@ -103,6 +109,17 @@ class ModuleState:
         """Run ``hook(module, prefix, keep_vars)`` before this module saves its entries."""
         return _add(self._state_dict_pre_hooks, hook)
 
+    def _register_state_dict_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """Run ``hook(module, state_dict, prefix, local_metadata)`` after this module's tree is
+        saved; a dict it returns replaces the state dict (torch's older, private form). A hook
+        registered through the public API already is refused with torch's ``RuntimeError``."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        return _add(self._state_dict_hooks, hook)
+
     def register_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Run ``hook(module, state_dict, prefix, local_metadata)`` after this module's tree is
         saved; it may change ``state_dict`` in place, and returning anything else than ``None``
@@ -110,10 +127,18 @@ class ModuleState:
         hook._from_public_api = True  # type: ignore[attr-defined]
         return _add(self._state_dict_hooks, hook)
 
+    def _register_load_state_dict_pre_hook(
+        self, hook: Callable[..., Any], with_module: bool = False
+    ) -> RemovableHandle:
+        """Run ``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before this module loads its own entries, the module
+        first if ``with_module`` (torch's private form)."""
+        return _add(self._load_state_dict_pre_hooks, _WrappedHook(hook, self, with_module))
+
     def register_load_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Run ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
         unexpected_keys, error_msgs)`` before this module loads its own entries."""
-        return _add(self._load_state_dict_pre_hooks, hook)
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Run ``hook(module, incompatible_keys)`` once this module's tree is loaded; it may
@@ -127,3 +152,38 @@ def _add(hooks: dict[int, Any], hook: Callable[..., Any]) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
     return handle
+
+
+class _WrappedHook:
+    """A load pre-hook as torch stores it: called with the module first when registered
+    ``with_module`` (the module held weakly: a hook of a dead module raises torch's
+    ``RuntimeError``), else as it is. Copies and pickles keep the module (torch's state)."""
+
+    def __init__(self, hook: Callable[..., Any], module: Any, with_module: bool) -> None:
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.with_module = with_module
+        if with_module:
+            self.module = weakref.ref(module)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.with_module:
+            module = self.module()
+            if module is None:
+                raise RuntimeError("You are trying to call the hook of a dead Module!")
+            return self.hook(module, *args, **kwargs)
+        return self.hook(*args, **kwargs)
+
+    def __getstate__(self) -> dict[str, Any]:
+        result = {"hook": self.hook, "with_module": self.with_module}
+        if self.with_module:
+            result["module"] = self.module()
+        return result
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.hook = state["hook"]
+        self.with_module = state["with_module"]
+        if self.with_module:
+            if state["module"] is None:
+                raise RuntimeError("You are trying to revive the hook of a dead Module!")
+            self.module = weakref.ref(state["module"])

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXTRA_STATE_KEY",
-    "IncompatibleKeys",
+    "_IncompatibleKeys",
     "get_extra_state",
     "load_own_state",
     "load_state",
@@ -51,26 +51,36 @@ __all__ = [
 
 
 class IncompatibleKeys(NamedTuple):
-    """What ``load_state_dict`` could not match: the result, a ``(missing, unexpected)`` tuple.
-
-    Prints exactly as torch's result (whose class is ``_IncompatibleKeys``):
-    ``<All keys matched successfully>`` when both lists are empty, else
-    ``_IncompatibleKeys(missing_keys=[...], unexpected_keys=[...])``.
-    """
+    """The named tuple ``(missing_keys, unexpected_keys)`` under torch's result class."""
 
     missing_keys: list[str]
     unexpected_keys: list[str]
 
+
+IncompatibleKeys.__module__ = "ownership.nn.module"
+
+
+class _IncompatibleKeys(IncompatibleKeys):
+    """What ``load_state_dict`` could not match: the result, a ``(missing_keys,
+    unexpected_keys)`` named tuple.
+
+    torch's class, named as torch names it (``_IncompatibleKeys``, a subclass of the named tuple
+    ``IncompatibleKeys``, both of the module of ``nn.Module``), printed as torch prints it:
+    ``<All keys matched successfully>`` when both lists are empty, else
+    ``_IncompatibleKeys(missing_keys=[...], unexpected_keys=[...])``.
+    """
+
+    __slots__ = ()
+
     def __repr__(self) -> str:
         if not self.missing_keys and not self.unexpected_keys:
             return "<All keys matched successfully>"
-        return (
-            f"_IncompatibleKeys(missing_keys={self.missing_keys!r}, "
-            f"unexpected_keys={self.unexpected_keys!r})"
-        )
+        return super().__repr__()
 
-    def __str__(self) -> str:
-        return repr(self)
+    __str__ = __repr__
+
+
+_IncompatibleKeys.__module__ = "ownership.nn.module"
 
 
 EXTRA_STATE_KEY = "_extra_state"  # a module's extra state is saved as ``prefix + EXTRA_STATE_KEY``
@@ -185,8 +195,9 @@ def load_own_state(
 ) -> None:
     """Load ``module``'s own parameters and persistent buffers from ``state_dict`` (torch's rules).
 
-    The module's ``load_state_dict`` pre-hooks run first, with these same arguments (so they
-    may rename or add entries of ``state_dict``, or record errors). For each own entry: a
+    The module's ``load_state_dict`` pre-hooks run first, with these same arguments but the
+    module (which a hook registered with it gets first), so they may rename or add entries of
+    ``state_dict``, or record errors. For each own entry: a
     missing key is recorded (when ``strict``); a value that is not tensor-like or has
     another shape is an error message; otherwise it is copied in place under ``no_grad`` or,
     when ``local_metadata['assign_to_params_buffers']``, assigned: the module then holds the
@@ -199,7 +210,6 @@ def load_own_state(
     """
     for hook in module._load_state_dict_pre_hooks.values():
         hook(
-            module,
             state_dict,
             prefix,
             local_metadata,
@@ -275,7 +285,7 @@ def _assign(module: Module, name: str, old: Tensor, value: Tensor) -> None:
 
 def load_state(
     module: Module, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-) -> IncompatibleKeys:
+) -> _IncompatibleKeys:
     """Copy ``state_dict`` into ``module``'s tree in place; report keys that did not match.
 
     Every module, pre-order, loads its own entries (``Module._load_from_state_dict``, which a
@@ -307,7 +317,7 @@ def load_state(
                 child_prefix = prefix + name + "."
                 below = {k: v for k, v in local.items() if k.startswith(child_prefix)}
                 load(child, below, child_prefix)
-        found = IncompatibleKeys(missing, unexpected)  # the hooks may change the lists in place
+        found = _IncompatibleKeys(missing, unexpected)  # the hooks may change the lists in place
         for hook in mod._load_state_dict_post_hooks.values():
             if hook(mod, found) is not None:
                 raise AssertionError(
@@ -329,4 +339,4 @@ def load_state(
         raise RuntimeError(
             f"Error(s) in loading state_dict for {type(module).__name__}:\n\t{joined}"
         )
-    return IncompatibleKeys(missing, unexpected)
+    return _IncompatibleKeys(missing, unexpected)
