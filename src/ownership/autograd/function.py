@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode, inplace_rules
+from ownership.autograd.function_ctx import FunctionBase, FunctionCtx, as_tuple
 from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.once_differentiable import once_differentiable
-from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
+from ownership.autograd.saved import SavedTensor
 from ownership.autograd.view_history import CreationMeta, rebase_history
 from ownership.invalid_arguments import tp_name
 from ownership.layout import unbroadcast_axes
@@ -47,62 +48,21 @@ def _is_tensor(x: Any) -> bool:
     return is_engine_tensor(x) and hasattr(x, "_grad_fn")
 
 
-class FunctionCtx:
-    """The ``ctx`` of a custom Function: what forward leaves for backward.
-
-    As in torch, the ``ctx`` a Function's forward gets is its node itself, an instance of the
-    Function's ``backward_class`` (``ctx is y.grad_fn``): what forward sets on it
-    (``ctx.k = 2``) the node shows, and ``y.grad_fn.saved_tensors`` unpacks as backward does.
-    This class holds what a ctx does; the node's state lives in ``BackwardFunction``."""
-
-    # a ctx made on its own (``FunctionCtx()``) starts from these; a node sets its own
-    _to_save: tuple[Any, ...] = ()
-    _saved: list[SavedTensor | None] | None = None
-    _freed: bool = False
-    _dirty: tuple[Any, ...] = ()
-    _non_diff: tuple[Any, ...] = ()
-    _materialize: bool = True
-    needs_input_grad: tuple[bool, ...] = ()
-
-    def save_for_backward(self, *tensors: Any) -> None:
-        """Keep tensors for backward; their versions are checked when unpacked."""
-        self._to_save = tensors
-
-    @property
-    def saved_tensors(self) -> tuple[Any, ...]:
-        """The saved tensors, each checked against the version it had when saved."""
-        if self._freed:
-            raise RuntimeError(FREED_MESSAGE)
-        if self._saved is None:
-            return tuple(self._to_save)
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
-
-    def mark_dirty(self, *tensors: Any) -> None:
-        """Declare inputs modified in place by forward."""
-        self._dirty = tensors
-
-    def mark_non_differentiable(self, *tensors: Any) -> None:
-        """Declare outputs that get no gradient: they come back without history (an input
-        that requires grad as a detached alias), and backward gets zeros or ``None`` for them."""
-        self._non_diff = tensors
-
-    def set_materialize_grads(self, value: bool) -> None:
-        """Whether backward gets zeros (the default) or ``None`` for an output that got no
-        gradient (unused, or marked non-differentiable)."""
-        self._materialize = bool(value)
-
-
-class BackwardFunction(Node, FunctionCtx):
+class BackwardFunction(Node, FunctionBase, FunctionCtx):
     """The node of a custom Function's outputs, which is also the ``ctx`` its forward and
-    backward get (see :class:`FunctionCtx`); each Function has its own subclass
-    (:func:`backward_class`), whose instances take the attributes forward sets."""
+    backward get, as in torch (``ctx is y.grad_fn``): what forward sets on it (``ctx.k = 2``)
+    the node shows, and ``y.grad_fn.saved_tensors`` unpacks as backward does. Each Function has
+    its own subclass (:func:`backward_class`), whose instances take the attributes forward sets;
+    the ctx's methods and attributes are torch's (:mod:`ownership.autograd.function_ctx`)."""
 
     __slots__ = (
         "_cls",
         "_dirty",
+        "_for_forward",
         "_freed",
         "_in_shapes",
         "_materialize",
+        "_materialize_non_diff",
         "_n_args",
         "_non_diff",
         "_positions",
@@ -114,28 +74,33 @@ class BackwardFunction(Node, FunctionCtx):
 
     def __init__(self, cls: type, args: tuple[Any, ...]) -> None:
         positions = [i for i, a in enumerate(args) if _is_tensor(a)]
-        super().__init__((), 1)  # the edges are set once the outputs are known to be recorded
+        super().__init__((), 1)  # the edges are set before forward if the outputs are recorded
         self._positions = positions
         self._cls = cls
         self._n_args = len(args)
         self._in_shapes = [tuple(args[i]._data.shape) for i in positions]
         self._shapes: list[Any] = []
-        self._to_save = ()
+        self._to_save = self._dirty = self._non_diff = self._for_forward = None
         self._saved = None
         self._freed = False
-        self._dirty = ()
-        self._non_diff = ()
-        self._materialize = True
+        self._materialize = self._materialize_non_diff = True
         self.needs_input_grad = tuple(_is_tensor(a) and a.requires_grad for a in args)
 
     def name(self) -> str:
         return f"{self._cls.__name__}Backward"
 
+    def __repr__(self) -> str:
+        """torch's: the default repr of its Python class, ``torch.autograd.function``'s."""
+        return f"<torch.autograd.function.{BackwardFunction.name(self)} object at {hex(id(self))}>"
+
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
-        filled = []
+        filled: list[Any] = []
         for g, like in zip(grads, self._shapes, strict=True):
             if g is None and like is not None and self._materialize:
-                shape, np_dtype, dtype, wrap = like
+                shape, np_dtype, dtype, wrap, diff = like
+                if not (diff or self._materialize_non_diff):
+                    filled.append(g)
+                    continue
                 g = wrap(np.zeros(shape, np_dtype), dtype)
                 g._version_counter.bump()  # torch's ``at::zeros`` fills an empty tensor in place
             filled.append(g)
@@ -197,7 +162,7 @@ def backward_class(cls: type) -> type[BackwardFunction]:
     if node_cls is None:
         name = f"{cls.__name__}Backward"
         # no ``__slots__``: the attributes a forward sets on its ctx go in the node's dict
-        node_cls = type(name, (BackwardFunction,), {"__qualname__": name})
+        node_cls = type(name, (BackwardFunction,), {"__qualname__": name, "_forward_cls": cls})
         _BACKWARD_CLASSES[cls] = node_cls
     return node_cls
 
@@ -251,37 +216,32 @@ class Function:
         """
         ctx = backward_class(cls)(cls, args)  # the node to be, if the outputs are recorded
         record = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
-        edges = tuple(gradient_edge(a) for a in args if _is_tensor(a)) if record else ()
+        if record:  # forward sees its node's edges already, as in torch
+            ctx._edges = tuple(gradient_edge(a) for a in args if _is_tensor(a))
         with grad_mode.no_grad():
             raw = cls.forward(ctx, *args, **kwargs)
         outs = raw if isinstance(raw, tuple) else (raw,)
-        for d in ctx._dirty:  # torch's messages end there, as its format lost their arguments
-            if not _is_tensor(d):
-                raise RuntimeError("mark_dirty can only accept variables, but argument ")
-            d._version_counter.bump()
-        if not all(_is_tensor(n) for n in ctx._non_diff):
-            raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+        to_save, non_diff, dirty = _marks(ctx, record)
         node = ctx if record else None
         if node is not None:
-            node._edges = edges
             node.num_outputs = len(outs)
         fixed = []
         n_diff = 0
         for i, o in enumerate(outs):
             if _is_tensor(o):
                 is_input = any(o is a for a in args)
-                dirty = any(o is d for d in ctx._dirty)
+                is_dirty = any(o is d for d in dirty)
                 diff = (
                     node is not None
-                    and not any(o is n for n in ctx._non_diff)
+                    and not any(o is n for n in non_diff)
                     and o.dtype.is_floating_point  # the engine's differentiable types
                 )
-                o = _set_history(o, i, node, is_input, dirty, diff, len(outs))
-                if not (is_input and dirty) and o._base is not None:
+                o = _set_history(o, i, node, is_input, is_dirty, diff, len(outs))
+                if not (is_input and is_dirty) and o._base is not None:
                     o._creation_meta = CreationMeta.IN_CUSTOM_FUNCTION
                 n_diff += diff
                 if node is not None:
-                    node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap))
+                    node._shapes.append((o._data.shape, o._data.dtype, o.dtype, o._wrap, diff))
             elif node is not None:
                 node._shapes.append(None)
             fixed.append(o)
@@ -289,19 +249,13 @@ class Function:
             for o in fixed:
                 if _is_tensor(o) and o._base is not None:
                     o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
-        if not all(any(d is o for o in outs) for d in ctx._dirty):
+        if not all(any(d is o for o in outs) for d in dirty):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as "
                 "output. The inputs that are modified inplace must all be outputs of the Function."
             )
         outs = tuple(fixed)
         if node is not None:
-            for k, t in enumerate(ctx._to_save):
-                if t is not None and not _is_tensor(t):
-                    raise TypeError(
-                        "save_for_backward can only save variables, but argument "
-                        f"{k} is of type {tp_name(t)}"
-                    )
             ctx._saved = [
                 None
                 if t is None
@@ -311,10 +265,33 @@ class Function:
                     names_owner=True,
                     saved_by=BackwardFunction.name(node),
                 )
-                for t in ctx._to_save
+                for t in to_save
             ]
-            ctx._to_save = ctx._dirty = ctx._non_diff = ()  # the node keeps no tensor but its saved
         return outs if isinstance(raw, tuple) else outs[0]
+
+
+def _marks(ctx: BackwardFunction, record: bool) -> tuple[tuple[Any, ...], ...]:
+    """What forward saved, marked non-differentiable and marked dirty, checked in torch's order
+    (``to_save`` a tuple, of tensors if the node is recorded; then ``non_differentiable``; then
+    ``dirty_tensors``, whose tensors get their version bump); the ctx forgets them (the node
+    keeps only what it saves). torch's messages end where its format lost their arguments."""
+    to_save = as_tuple(ctx._to_save, "to_save")
+    for k, t in enumerate(to_save if record else ()):
+        if t is not None and not _is_tensor(t):
+            raise TypeError(
+                f"save_for_backward can only save variables, but argument {k} is of type "
+                f"{tp_name(t)}"
+            )
+    non_diff = as_tuple(ctx._non_diff, "non_differentiable")
+    if not all(_is_tensor(n) for n in non_diff):
+        raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+    dirty = as_tuple(ctx._dirty, "dirty_tensors")
+    for d in dirty:
+        if not _is_tensor(d):
+            raise RuntimeError("mark_dirty can only accept variables, but argument ")
+        d._version_counter.bump()
+    ctx._to_save = ctx._dirty = ctx._non_diff = ctx._for_forward = None
+    return to_save, non_diff, dirty
 
 
 def _view_of_itself(o: Any) -> Any:
