@@ -7,7 +7,9 @@ group's current ``lr`` where torch's ``get_lr()`` is recursive (``StepLR``, ``Mu
 the same operations in the same order, so that the floats agree bit for bit. The two schedules
 of functions are in ``optim/lambda_schedules.py``, ``ReduceLROnPlateau`` (stepped with a metric)
 in ``optim/plateau.py``, ``SequentialLR`` and ``ChainedScheduler`` in
-``optim/composite_schedules.py``, ``CosineAnnealingWarmRestarts`` in ``optim/warm_restarts.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
+``optim/composite_schedules.py``, ``CosineAnnealingWarmRestarts`` in ``optim/warm_restarts.py``, the
+per-batch cycles ``CyclicLR`` and ``OneCycleLR`` (which cycle the momentum too) in
+``optim/lr_scheduler_cyclic.py``. ``step(epoch)`` (deprecated) uses each schedule's closed form, as torch does.
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([1.0]))
@@ -32,6 +34,7 @@ from collections.abc import Iterable
 from ownership.optim.composite_schedules import ChainedScheduler, SequentialLR
 from ownership.optim.lambda_schedules import LambdaLR, MultiplicativeLR
 from ownership.optim.lr_scheduler_base import LRScheduler
+from ownership.optim.lr_scheduler_cyclic import CyclicLR, OneCycleLR
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.plateau import ReduceLROnPlateau
 from ownership.optim.warm_restarts import CosineAnnealingWarmRestarts
@@ -41,12 +44,14 @@ __all__ = [
     "ConstantLR",
     "CosineAnnealingLR",
     "CosineAnnealingWarmRestarts",
+    "CyclicLR",
     "ExponentialLR",
     "LRScheduler",
     "LambdaLR",
     "LinearLR",
     "MultiStepLR",
     "MultiplicativeLR",
+    "OneCycleLR",
     "PolynomialLR",
     "ReduceLROnPlateau",
     "SequentialLR",
