@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Any
 
-from ownership.optim.lr_scheduler_base import LRScheduler
+from ownership.optim.lr_scheduler_base import LRScheduler, set_group_value
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.plateau import ReduceLROnPlateau
 
@@ -109,7 +109,7 @@ class SequentialLR(_Composite):
         self.last_epoch = last_epoch + 1
         self.optimizer = optimizer
         for group in self.optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            set_group_value(group, "lr", group["initial_lr"])
         self.recursive_undo()
         idx = bisect_right(self._milestones, 0)
         self._schedulers[idx]._initial_step()

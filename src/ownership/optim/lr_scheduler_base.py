@@ -6,6 +6,10 @@ bookkeeping is torch's, attribute for attribute, so that ``state_dict()`` reads 
 ``base_lrs`` (the groups' ``initial_lr``), ``last_epoch``, ``_step_count``, ``_is_initial``,
 ``_get_lr_called_within_step`` and ``_last_lr`` (what ``get_last_lr()`` returns).
 
+A group's ``lr`` may be a tensor: as in torch, a scheduler then fills that very tensor in place
+(:func:`set_group_value`) and every list of lrs it keeps or returns holds copies of it
+(:func:`group_values`), never the tensor itself.
+
 The order rule: ``optimizer.step()`` first, then ``scheduler.step()``. As torch does, the
 scheduler wraps its optimizer's ``step`` so that it notices a call; a second ``scheduler.step()``
 (the first is the constructor's) with no ``optimizer.step()`` before it gives torch's warning.
@@ -29,9 +33,10 @@ from functools import wraps
 from typing import Any
 from weakref import ref
 
+from ownership._tensor import Tensor
 from ownership.optim.optimizer import Optimizer
 
-__all__ = ["LRScheduler"]
+__all__ = ["LRScheduler", "group_values", "set_group_value"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being "
@@ -61,7 +66,10 @@ class LRScheduler:
         self.optimizer = optimizer
         if last_epoch == -1:
             for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
+                initial_lr = group["lr"]
+                if isinstance(initial_lr, Tensor):
+                    initial_lr = initial_lr.clone()
+                group.setdefault("initial_lr", initial_lr)
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
@@ -74,7 +82,7 @@ class LRScheduler:
                         "2. You're using last_epoch >= 0 for a fresh training run (not "
                         "recommended)"
                     )
-        self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
+        self.base_lrs: list[Any] = group_values(optimizer, "initial_lr")
         self.last_epoch = last_epoch
         _track_step_calls(optimizer)
         self._initial_step()
@@ -157,17 +165,17 @@ class LRScheduler:
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            group["lr"] = lr
-        self._last_lr: list[float] = self._group_lrs()
+            set_group_value(group, "lr", lr)
+        self._last_lr: list[Any] = self._group_lrs()
 
     def _closed_form_lr(self) -> list[float]:
         """The lrs at ``last_epoch`` straight from ``base_lrs`` (for ``step(epoch)``); a
         schedule without a closed form uses its ``get_lr()``."""
         return self.get_lr()
 
-    def _group_lrs(self) -> list[float]:
-        """Each group's current ``lr``."""
-        return [group["lr"] for group in self.optimizer.param_groups]
+    def _group_lrs(self) -> list[Any]:
+        """Each group's current ``lr`` (a tensor one copied)."""
+        return group_values(self.optimizer, "lr")
 
     def _warn_if_outside_step(self) -> None:
         """torch's warning when ``get_lr()`` is called by anyone but ``step()``."""
@@ -178,6 +186,26 @@ class LRScheduler:
                 UserWarning,
                 stacklevel=3,
             )
+
+
+def group_values(optimizer: Optimizer, key: str) -> list[Any]:
+    """Each group's ``key``, a tensor copied (a list that aliases no group's tensor); torch's
+    ``KeyError`` for a group without it."""
+    return [
+        group[key].clone() if isinstance(group[key], Tensor) else group[key]
+        for group in optimizer.param_groups
+    ]
+
+
+def set_group_value(group: dict[str, Any], key: str, value: Any) -> None:
+    """``group[key] = value``, except that a tensor in the group is filled in place (with a
+    1-element tensor value squeezed to 0-d first), as torch's schedulers write a tensor lr."""
+    if isinstance(group[key], Tensor):
+        if isinstance(value, Tensor) and value.dim() != 0:
+            value = value.squeeze()
+        group[key].fill_(value)
+    else:
+        group[key] = value
 
 
 def _track_step_calls(optimizer: Optimizer) -> None:

@@ -30,7 +30,7 @@ from functools import partial
 from typing import Any, Literal
 
 from ownership._tensor import Tensor
-from ownership.optim.lr_scheduler_base import LRScheduler
+from ownership.optim.lr_scheduler_base import LRScheduler, set_group_value
 from ownership.optim.optimizer import Optimizer
 
 __all__ = ["CyclicLR", "OneCycleLR"]
@@ -114,7 +114,7 @@ class CyclicLR(LRScheduler):
         base_lrs = _format_param("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
-                group["lr"] = lr
+                set_group_value(group, "lr", lr)
         self.max_lrs = _format_param("max_lr", optimizer, max_lr)
         up = float(step_size_up)
         down = float(step_size_down) if step_size_down is not None else up

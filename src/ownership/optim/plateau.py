@@ -23,7 +23,11 @@ import math
 import warnings
 from typing import Any, SupportsFloat
 
-from ownership.optim.lr_scheduler_base import EPOCH_DEPRECATION_WARNING, LRScheduler
+from ownership.optim.lr_scheduler_base import (
+    EPOCH_DEPRECATION_WARNING,
+    LRScheduler,
+    set_group_value,
+)
 from ownership.optim.optimizer import Optimizer
 
 __all__ = ["ReduceLROnPlateau"]
@@ -123,7 +127,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, self.min_lrs[i])
             if old_lr - new_lr > self.eps:
-                group["lr"] = new_lr
+                set_group_value(group, "lr", new_lr)
 
     @property
     def in_cooldown(self) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from ownership.optim.lr_scheduler_base import LRScheduler
+from ownership.optim.lr_scheduler_base import LRScheduler, set_group_value
 from ownership.optim.optimizer import Optimizer
 
 __all__ = ["CosineAnnealingWarmRestarts"]
@@ -97,5 +97,5 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         finally:
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            group["lr"] = lr
+            set_group_value(group, "lr", lr)
         self._last_lr = self._group_lrs()
