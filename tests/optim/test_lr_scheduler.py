@@ -318,3 +318,25 @@ def test_warm_restarts_with_fractional_epochs(t_mult: int) -> None:
         return seen, sched._step_count, list(sched.state_dict())
 
     same(program)
+
+
+def test_the_old_base_name_is_still_a_base_to_subclass() -> None:
+    def program(t: ModuleType) -> Any:
+        base = t.optim.lr_scheduler._LRScheduler
+
+        class Halving(base):
+            def get_lr(self) -> list[float]:
+                return [group["lr"] / 2 for group in self.optimizer.param_groups]
+
+        _, opt = setup(t)
+        sched = Halving(opt)
+        opt.step()
+        sched.step()
+        return (
+            base.__name__,
+            [c.__name__ for c in base.__mro__],
+            issubclass(base, t.optim.lr_scheduler.LRScheduler),
+            bits(sched.get_last_lr()),
+        )
+
+    same(program)

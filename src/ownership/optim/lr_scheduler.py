@@ -59,6 +59,11 @@ __all__ = [
 ]
 
 
+class _LRScheduler(LRScheduler):
+    """torch's old name of :class:`LRScheduler`, still subclassed by older code: a subclass of
+    its own (so that its ``__name__`` is ``_LRScheduler``), nothing more."""
+
+
 class StepLR(LRScheduler):
     """Multiply each group's ``lr`` by ``gamma`` every ``step_size`` epochs."""
 
