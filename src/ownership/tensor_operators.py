@@ -53,7 +53,11 @@ _OPERATORS: dict[str, tuple[Callable[[Any, Any], Any], bool]] = {
 }
 
 
-def _foreign(tensor: Any, other: Any, name: str) -> Any:
+# what an operator returns for an operand it does not take: Python then asks the other operand
+_DECLINED = cast("Tensor", NotImplemented)
+
+
+def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
     """What operator ``name`` gives for an operand that is no tensor of the engine and no number.
 
     As torch: a numpy array is refused (``NotImplemented``), so Python asks numpy's reflected
@@ -70,18 +74,18 @@ def _foreign(tensor: Any, other: Any, name: str) -> Any:
     """
     if isinstance(other, np.ndarray):
         if name == "__rtruediv__":  # torch's ``a / x`` is ``x.reciprocal() * a``
-            return tensor.reciprocal() * other
+            return cast("Tensor", tensor.reciprocal() * other)
         if name != "__eq__" or other.dtype.kind not in "biufc":  # strings, objects: no tensor
-            return NotImplemented
+            return _DECLINED
         return ops.eq(tensor, other)
     if not is_torch_tensor(other):
-        return NotImplemented
+        return _DECLINED
     if name == "__eq__":
         return ops.eq(tensor, other)
     op, reflected = _OPERATORS[name]
     array = np.asarray(other)  # torch's own refusal for a tensor that requires grad
     try:
-        return op(array, tensor) if reflected else op(tensor, array)
+        return cast("Tensor", op(array, tensor) if reflected else op(tensor, array))
     except TypeError as error:
         raise TypeError(str(error).replace("numpy.ndarray", "torch.Tensor")) from None
 
