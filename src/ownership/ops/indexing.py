@@ -50,13 +50,39 @@ def _is_basic(item: Any) -> bool:
 _INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
 
 
+_BYTE_INDEX = (
+    "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."
+)
+
+
+_BYTE_DTYPES = ("uint8", "torch.uint8")  # numpy's name, torch's
+
+
+def _is_byte_mask(k: Any) -> bool:
+    """Whether ``k`` is a uint8 numpy array (or torch tensor) of one or more dims: a mask that
+    torch reads with its deprecation warning (a 0-d one is a 0-d bool, without a warning)."""
+    return (isinstance(k, np.ndarray) or is_torch_tensor(k)) and str(k.dtype) in _BYTE_DTYPES
+
+
+def _byte_masks(key: Any) -> int:
+    """How many uint8 masks of one or more dims ``key`` holds."""
+    return sum(_is_byte_mask(k) and k.ndim > 0 for k in (key if isinstance(key, tuple) else (key,)))
+
+
+def _warn_byte_index(depth: int) -> None:
+    """torch's warning, at the caller's line: ``depth`` frames of the engine above this one."""
+    warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=depth + 2)
+
+
 def _array_index(k: Any) -> Any:
     """A numpy array index (or a torch tensor, read as one) as torch reads it: its data as
-    int64 indices unless bool (torch's ``indexing_tensor_from_data``), and a 0-d one as an
-    integer (a ``select``, as ``x[1]``)."""
+    int64 indices unless bool or uint8 (a mask, torch's ``indexing_tensor_from_data``), and a
+    0-d one as an integer (a ``select``, as ``x[1]``)."""
     arr = np.asarray(k)
-    if arr.dtype.kind == "b" or arr.dtype == np.uint8:
+    if arr.dtype.kind == "b":
         return arr
+    if arr.dtype == np.uint8:
+        return arr.astype(bool)
     arr = arr.astype(np.int64)
     return int(arr) if arr.ndim == 0 else arr
 
@@ -247,6 +273,8 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     tkey = _keys(t, key)
     if all(_is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
+    if _byte_masks(key):
+        _warn_byte_index(3)  # getitem, the op table, Tensor.__getitem__
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
     arr = _numpy_index(t._data, npkey)
@@ -313,8 +341,19 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
+    byte_masks = _byte_masks(key)
+    # torch's index_put_ of one value through one mask (the only index left once the basic ones
+    # are applied) is masked_fill_, which takes no uint8 mask
+    filled = byte_masks == 1 and int(np.prod(vshape)) == 1
+    filled = filled and sum(not _is_basic(k) for k in tkey) == 1
 
     def check_args() -> None:  # index_put_'s own check, made after the autograd ones
+        if filled:
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+            )
+        if byte_masks:
+            _warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
         try:
             np.broadcast_shapes(vshape, target_shape)
             ok = len(vshape) <= len(target_shape) or all(
