@@ -263,6 +263,32 @@ def _plain_key(t: Tensor, key: Any) -> tuple[Any, ...] | None:
     return tkey
 
 
+def _sliced(t: Tensor, tkey: tuple[Any, ...]) -> tuple[Tensor, tuple[Any, ...]] | None:
+    """torch's ``applySlicing`` for a key that mixes basic and advanced indices: the view its
+    ints, slices and Nones select (``SelectBackward0`` ...), and the key left for that view
+    (``x[1, idx]`` is ``x.select(0, 1)[idx]``); None when the basic indices select all of ``t``
+    or the key holds a bool (a Python one or 0-d), which stays numpy's."""
+    basic: list[Any] = []
+    rest: list[Any] = []
+    for k in tkey:
+        if isinstance(k, bool) or (isinstance(k, np.ndarray | Tensor) and _is_bool_0d(k)):
+            return None
+        if _is_basic(k) and k is not None and k is not Ellipsis and not isinstance(k, slice):
+            basic.append(k)  # an int: selected, no dimension left
+        elif _is_basic(k):
+            basic.append(k)
+            rest.append(k if k is Ellipsis else slice(None))
+        else:
+            basic.extend([slice(None)] * _dims_indexed(k))
+            rest.append(k)
+    view = _basic(t, tuple(basic), single=False, alias=False)
+    return None if view is t else (view, tuple(rest))
+
+
+def _is_bool_0d(k: np.ndarray | Tensor) -> bool:
+    return k.ndim == 0 and (k.dtype is dtypes.bool_ or getattr(k.dtype, "kind", "") == "b")
+
+
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
     touch_history(t)
@@ -275,6 +301,9 @@ def getitem(t: Tensor, key: Any) -> Tensor:
         return _basic(t, tkey, single)
     if _byte_masks(key):
         _warn_byte_index(3)  # getitem, the op table, Tensor.__getitem__
+    split = _sliced(t, tkey)
+    if split is not None:
+        return getitem(*split)
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
     arr = _numpy_index(t._data, npkey)
@@ -334,6 +363,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if all(_is_basic(k) for k in tkey):
         _copy_to(_basic(t, tkey, single=False, alias=False), value)
         return
+    byte_masks = _byte_masks(key)
+    split = _sliced(t, tkey)
+    if split is not None:  # torch's index_put_ on the view the basic indices select
+        t, tkey = split
     npkey = _np_key(tkey)
     _check_advanced(t, npkey)
     v = operand(value)
@@ -341,7 +374,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
-    byte_masks = _byte_masks(key)
     # torch's index_put_ of one value through one mask (the only index left once the basic ones
     # are applied) is masked_fill_, which takes no uint8 mask
     filled = byte_masks == 1 and int(np.prod(vshape)) == 1
@@ -377,7 +409,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         mask[s["indices"]] = 0
         gv = None
         if value_needed and vt is not None:
-            gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
+            gv = sum_to(getitem(g[0], tkey), tuple(vt._data.shape))
         return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
 
     run_inplace(
