@@ -39,6 +39,7 @@ from ownership.functions import (
     abs_,
     absolute,
     add,
+    addmm,
     all,
     allclose,
     amax,
@@ -193,7 +194,6 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.joining import cat, stack
-from ownership.ops.nn_ops import addmm
 from ownership.ops.searching import searchsorted
 from ownership.ops.statistics import norm
 from ownership.random import (
