@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
+from ownership import dtypes, layout
 from ownership import signatures as sig
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg as _like
+from ownership.arguments import tensor_arg as _like_arg
 from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
 from ownership.ops import checks, python_data
@@ -128,30 +128,42 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
+def _like(name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    """``fill`` with ``t``'s shape and dtype (or ``dtype``), laid out as torch's
+    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+    _like_arg(name, t)
+    dt = dtypes.resolve(dtype) or t.dtype
+    arr = layout.preserved(t._data, t.stride(), dt.np)
+    if arr.size:
+        arr[...] = fill
+    return _leaf(arr, dt, requires_grad)
+
+
 def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Zeros with ``t``'s shape and dtype."""
-    _like("zeros_like", t)
-    return zeros(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """Zeros with ``t``'s shape, dtype and layout."""
+    return _like("zeros_like", t, 0, dtype, requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Ones with ``t``'s shape and dtype."""
-    _like("ones_like", t)
-    return ones(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """Ones with ``t``'s shape, dtype and layout."""
+    return _like("ones_like", t, 1, dtype, requires_grad)
 
 
 def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Like :func:`zeros_like`."""
-    _like("empty_like", t)
-    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+    return _like("empty_like", t, 0, dtype, requires_grad)
 
 
 def full_like(
     t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    """``fill_value`` with ``t``'s shape and dtype."""
-    _like("full_like", t)
-    return full(t._data.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """``fill_value`` with ``t``'s shape, dtype and layout."""
+    _like_arg("full_like", t)
+    made = full(t._data.shape, fill_value, dtype=dtype or t.dtype)
+    arr = layout.preserved(t._data, t.stride(), made.dtype.np)
+    if arr.size:
+        arr[...] = made._data
+    return _leaf(arr, made.dtype, requires_grad)
 
 
 def arange(
