@@ -59,6 +59,7 @@ from ownership.functions import (
     chunk,
     clamp,
     clamp_,
+    clip,
     clone,
     cos,
     cos_,
@@ -223,7 +224,6 @@ tensor = quiet(tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
 
-clip = clamp
 
 __all__ = [
     "Generator",

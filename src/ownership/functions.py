@@ -133,7 +133,31 @@ def matmul(*args: Any, **kwargs: Any) -> Tensor:
 def mm(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.mm(input, mat2)``."""
     a = sig.FN_MM.parse(args, kwargs)[1]
+    if "out_dtype" in a:
+        _no_cpu_kernel("mm")
     return cast(Tensor, a["input"].mm(a["mat2"]))
+
+
+def bmm(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.bmm(input, mat2)``; ``out=`` refused (ownership writes no given tensors)."""
+    a = sig.FN_BMM.parse(args, kwargs)[1]
+    if "out_dtype" in a:
+        _no_cpu_kernel("bmm")
+    if a["out"] is not None:
+        raise RuntimeError("bmm(out=...) is not supported by ownership")
+    return cast(Tensor, a["input"].bmm(a["mat2"]))
+
+
+def _no_cpu_kernel(name: str) -> None:
+    """torch's refusal of an ``out_dtype`` overload on the CPU (its message goes on to list the
+    backends that have the kernel, and where each was registered)."""
+    raise NotImplementedError(
+        f"Could not run 'aten::{name}.dtype' with arguments from the 'CPU' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build). If you are a Facebook employee "
+        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        "resolutions."
+    )
 
 
 def mv(*args: Any, **kwargs: Any) -> Tensor:
@@ -151,6 +175,12 @@ def dot(*args: Any, **kwargs: Any) -> Tensor:
 def clamp(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.clamp(input, min=None, max=None)``."""
     a = sig.FN_CLAMP.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
+
+
+def clip(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.clip``: :func:`clamp` under its own name (torch's messages say ``clip()``)."""
+    a = sig.FN_CLIP.parse(args, kwargs)[1]
     return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
 
 
@@ -226,7 +256,6 @@ isnan = _unary("isnan")
 isinf = _unary("isinf")
 isfinite = _unary("isfinite")
 reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})")
-bmm = _method("bmm", f"(Tensor input, Tensor mat2, {sig.OUT})")
 all = _method("all", f"(Tensor input, {sig.OUT})")
 any = _method("any", f"(Tensor input, {sig.OUT})")
 # in place, as torch also spells them: torch.relu_(x) is x.relu_()
@@ -412,11 +441,13 @@ _EQUAL = Parser("equal", "(Tensor input, Tensor other)")
 
 
 def addmm(*args: Any, **kwargs: Any) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``, one ``AddmmBackward0``; ``out=`` and
-    ``out_dtype`` are refused (ownership writes no given tensors and keeps the inputs' dtype)."""
+    """``beta * input + alpha * (mat1 @ mat2)``, one ``AddmmBackward0``; ``out=`` refused
+    (ownership writes no given tensors), ``out_dtype`` as torch refuses it on the CPU."""
     a = _ADDMM.parse(args, kwargs)[1]
-    if a["out"] is not None or a.get("out_dtype") is not None:
-        raise RuntimeError("addmm(out=..., out_dtype) is not supported by ownership")
+    if "out_dtype" in a:
+        _no_cpu_kernel("addmm")
+    if a["out"] is not None:
+        raise RuntimeError("addmm(out=...) is not supported by ownership")
     return ops.addmm(a["input"], a["mat1"], a["mat2"], beta=a["beta"], alpha=a["alpha"])
 
 
@@ -468,7 +499,7 @@ def eq(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].eq(a["other"]))
 
 
-def promote_types(a: dtype, b: dtype) -> dtype:
+def promote_types(*args: Any, **kwargs: Any) -> dtype:
     """torch.promote_types."""
-    sig.PROMOTE_TYPES.parse((a, b), {})
-    return _promote_types(a, b)
+    a = sig.PROMOTE_TYPES.parse(args, kwargs)[1]
+    return _promote_types(a["type1"], a["type2"])

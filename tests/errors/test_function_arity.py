@@ -33,6 +33,10 @@ FUNCTIONS = (
     "tensor",
     "addmm",
     "linspace",
+    "mm",
+    "bmm",
+    "clip",
+    "promote_types",
 )
 
 CALLS: dict[str, Any] = {
@@ -78,6 +82,22 @@ TENSOR: dict[str, Any] = {
     "addmm_keywords": lambda t: t.addmm(t.ones(2, 2), t.ones(2, 3), t.ones(3, 2), beta=2),
     "split_of_a_list": lambda t: t.split([1.0, 2.0], 1),
 }
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda t: t.mm(t.ones(2, 2), t.ones(2, 2), t.float32),
+        lambda t: t.bmm(t.ones(1, 2, 2), t.ones(1, 2, 2), out_dtype=t.float64),
+        lambda t: t.addmm(t.ones(2, 2), t.ones(2, 2), t.ones(2, 2), t.float32),
+    ],
+    ids=["mm", "bmm", "addmm"],
+)
+def test_an_out_dtype_has_no_cpu_kernel(program: Any) -> None:
+    """torch's message goes on to list where each backend's kernel was registered (paths)."""
+    same(
+        program, message=r"^Could not run 'aten::\w+\.dtype' with arguments from the 'CPU' backend"
+    )
 
 
 @pytest.mark.parametrize("program", TENSOR.values(), ids=TENSOR.keys())
