@@ -39,6 +39,7 @@ from ownership.functions import (
     abs_,
     absolute,
     add,
+    addmm,
     all,
     allclose,
     amax,
@@ -58,6 +59,7 @@ from ownership.functions import (
     chunk,
     clamp,
     clamp_,
+    clip,
     clone,
     cos,
     cos_,
@@ -193,7 +195,6 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.joining import cat, stack
-from ownership.ops.nn_ops import addmm
 from ownership.ops.searching import searchsorted
 from ownership.ops.statistics import norm
 from ownership.random import (
@@ -223,7 +224,6 @@ tensor = quiet(tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
 
-clip = clamp
 
 __all__ = [
     "Generator",

@@ -210,10 +210,14 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
 
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
-        """A new non-view tensor object over the same memory, tracked by ``counter``."""
+        """A new non-view tensor object over the same memory, tracked by ``counter`` (with the
+        strides of this one, an empty view's too)."""
+        data = self._data
+        if not data.size and self._base is not None:
+            data = layout.empty_strided(data.shape, self.stride(), data.dtype)
         return Tensor._plain(
             cls if cls is not None else Tensor,
-            self._data,
+            data,
             self._storage,
             self._offset,
             self.dtype,
@@ -334,7 +338,7 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     def stride(self, dim: builtins.int | None = None) -> Any:
         """Strides in elements (all of them, or of one dimension)."""
         arr = self._data
-        if arr.size == 0 and self._base is None:
+        if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
             st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
         else:
             item = arr.itemsize

@@ -12,7 +12,6 @@ from ownership import op_registry
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.arguments import tensor_arg as _input
 from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import Size
@@ -25,12 +24,6 @@ ops: OpTable[Tensor] = op_registry.ops
 def is_tensor(obj: Any) -> builtins.bool:
     """True when ``obj`` is an ownership Tensor."""
     return isinstance(obj, Tensor)
-
-
-def numel(t: Tensor) -> int:
-    """Number of elements of ``t``."""
-    _input("numel", t)
-    return t.numel()
 
 
 def _number_or_tensor(x: Any) -> Tensor:
@@ -140,7 +133,31 @@ def matmul(*args: Any, **kwargs: Any) -> Tensor:
 def mm(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.mm(input, mat2)``."""
     a = sig.FN_MM.parse(args, kwargs)[1]
+    if "out_dtype" in a:
+        _no_cpu_kernel("mm")
     return cast(Tensor, a["input"].mm(a["mat2"]))
+
+
+def bmm(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.bmm(input, mat2)``; ``out=`` refused (ownership writes no given tensors)."""
+    a = sig.FN_BMM.parse(args, kwargs)[1]
+    if "out_dtype" in a:
+        _no_cpu_kernel("bmm")
+    if a["out"] is not None:
+        raise RuntimeError("bmm(out=...) is not supported by ownership")
+    return cast(Tensor, a["input"].bmm(a["mat2"]))
+
+
+def _no_cpu_kernel(name: str) -> None:
+    """torch's refusal of an ``out_dtype`` overload on the CPU (its message goes on to list the
+    backends that have the kernel, and where each was registered)."""
+    raise NotImplementedError(
+        f"Could not run 'aten::{name}.dtype' with arguments from the 'CPU' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build). If you are a Facebook employee "
+        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        "resolutions."
+    )
 
 
 def mv(*args: Any, **kwargs: Any) -> Tensor:
@@ -158,6 +175,12 @@ def dot(*args: Any, **kwargs: Any) -> Tensor:
 def clamp(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.clamp(input, min=None, max=None)``."""
     a = sig.FN_CLAMP.parse(args, kwargs)[1]
+    return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
+
+
+def clip(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.clip``: :func:`clamp` under its own name (torch's messages say ``clip()``)."""
+    a = sig.FN_CLIP.parse(args, kwargs)[1]
     return cast(Tensor, a["input"].clamp(a["min"], a["max"]))
 
 
@@ -233,7 +256,6 @@ isnan = _unary("isnan")
 isinf = _unary("isinf")
 isfinite = _unary("isfinite")
 reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})")
-bmm = _method("bmm", f"(Tensor input, Tensor mat2, {sig.OUT})")
 all = _method("all", f"(Tensor input, {sig.OUT})")
 any = _method("any", f"(Tensor input, {sig.OUT})")
 # in place, as torch also spells them: torch.relu_(x) is x.relu_()
@@ -339,58 +361,22 @@ def threshold(*args: Any, **kwargs: Any) -> Tensor:
 _THRESHOLD = Parser("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
 
 
-def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """``t.flatten(start_dim, end_dim)``."""
-    _input("flatten", t)
-    return t.flatten(start_dim, end_dim)
+# torch's own signatures of these functions (its named-dimension overloads are never printed)
+flatten = _method("flatten", "(Tensor input, int start_dim = 0, int end_dim = -1)")
+reshape = _method("reshape", "(Tensor input, tuple of ints shape)")
+transpose = _method("transpose", "(Tensor input, int dim0, int dim1)")
+permute = _method("permute", "(Tensor input, tuple of ints dims)")
+unsqueeze = _method("unsqueeze", "(Tensor input, int dim)")
+squeeze = _method(
+    "squeeze", "(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)"
+)
+unbind = _method("unbind", "(Tensor input, int dim = 0)")
+chunk = _method("chunk", "(Tensor input, int chunks, int dim = 0)")
 
 
-def reshape(t: Tensor, shape: Any) -> Tensor:
-    """``t.reshape(shape)``."""
-    _input("reshape", t)
-    return t.reshape(shape)
-
-
-def transpose(t: Tensor, dim0: int, dim1: int) -> Tensor:
-    """``t.transpose(dim0, dim1)``."""
-    _input("transpose", t)
-    return t.transpose(dim0, dim1)
-
-
-def permute(t: Tensor, dims: Any) -> Tensor:
-    """``t.permute(dims)``."""
-    _input("permute", t)
-    return t.permute(dims)
-
-
-def unsqueeze(t: Tensor, dim: int) -> Tensor:
-    """``t.unsqueeze(dim)``."""
-    _input("unsqueeze", t)
-    return t.unsqueeze(dim)
-
-
-def squeeze(t: Tensor, dim: Any = None) -> Tensor:
-    """``t.squeeze(dim)``."""
-    _input("squeeze", t)
-    return t.squeeze(dim)
-
-
-def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
-    """``t.unbind(dim)``."""
-    _input("unbind", t)
-    return t.unbind(dim)
-
-
-def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """``t.split(split_size, dim)``."""
-    _input("split", t)
-    return t.split(split_size, dim)
-
-
-def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """``t.chunk(chunks, dim)``."""
-    _input("chunk", t)
-    return t.chunk(chunks, dim)
+def split(tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor, ...]:
+    """``tensor.split(split_size_or_sections, dim)``: torch's is Python, with these names."""
+    return cast("tuple[Tensor, ...]", tensor.split(split_size_or_sections, dim))
 
 
 _MOMENT_OVERLOADS = (
@@ -433,47 +419,47 @@ std_mean = _with_mean("std_mean")
 diagonal = _method("diagonal", "(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)")
 
 
-def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """``t.narrow(dim, start, length)``."""
-    _input("narrow", t)
-    return t.narrow(dim, start, length)
+narrow = _method(
+    "narrow",
+    "(Tensor input, int dim, Tensor start, int length)",
+    "(Tensor input, int dim, int start, int length)",
+)
+select = _method("select", "(Tensor input, int dim, int index)")
+t = _method("t", "(Tensor input)")
+clone = _method("clone", "(Tensor input)")
+detach = _method("detach", "(Tensor input)")
 
 
-def select(t: Tensor, dim: int, index: int) -> Tensor:
-    """``t.select(dim, index)``."""
-    _input("select", t)
-    return t.select(dim, index)
-
-
-def t(x: Tensor) -> Tensor:
-    """``x.t()``."""
-    _input("t", x)
-    return x.t()
-
-
-def clone(x: Tensor) -> Tensor:
-    """``x.clone()``."""
-    _input("clone", x)
-    return x.clone()
-
-
-def detach(x: Tensor) -> Tensor:
-    """``x.detach()``."""
-    _input("detach", x)
-    return x.detach()
-
-
-def equal(a: Tensor, b: Tensor) -> bool:
+def equal(*args: Any, **kwargs: Any) -> bool:
     """Same shape and same values."""
-    _input("equal", a)
-    _input("equal", b, "other", 2)
-    return a.shape == b.shape and bool((a == b).all())
+    a = _EQUAL.parse(args, kwargs)[1]
+    x, y = a["input"], a["other"]
+    return x.shape == y.shape and bool((x == y).all())
 
 
-def is_floating_point(x: Tensor) -> bool:
-    """Whether ``x`` has a floating dtype."""
-    _input("is_floating_point", x)
-    return x.is_floating_point()
+_EQUAL = Parser("equal", "(Tensor input, Tensor other)")
+
+
+def addmm(*args: Any, **kwargs: Any) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``, one ``AddmmBackward0``; ``out=`` refused
+    (ownership writes no given tensors), ``out_dtype`` as torch refuses it on the CPU."""
+    a = _ADDMM.parse(args, kwargs)[1]
+    if "out_dtype" in a:
+        _no_cpu_kernel("addmm")
+    if a["out"] is not None:
+        raise RuntimeError("addmm(out=...) is not supported by ownership")
+    return ops.addmm(a["input"], a["mat1"], a["mat2"], beta=a["beta"], alpha=a["alpha"])
+
+
+_ADDMM = Parser(
+    "addmm",
+    "(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1, "
+    "Tensor out = None)",
+    "(Tensor input, Tensor mat1, Tensor mat2, torch.dtype out_dtype, *, Number beta = 1, "
+    "Number alpha = 1, Tensor out = None)",
+)
+is_floating_point = _method("is_floating_point", "(Tensor input)")
+numel = _method("numel", "(Tensor input)")
 
 
 def broadcast_shapes(*shapes: Any) -> Size:
@@ -513,7 +499,7 @@ def eq(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].eq(a["other"]))
 
 
-def promote_types(a: dtype, b: dtype) -> dtype:
+def promote_types(*args: Any, **kwargs: Any) -> dtype:
     """torch.promote_types."""
-    sig.PROMOTE_TYPES.parse((a, b), {})
-    return _promote_types(a, b)
+    a = sig.PROMOTE_TYPES.parse(args, kwargs)[1]
+    return _promote_types(a["type1"], a["type2"])

@@ -14,7 +14,7 @@ tensor layer then turns into zero-copy numpy views over a storage buffer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,6 +54,92 @@ def contiguous_strides(shape: Sequence[int]) -> Shape:
         strides[i] = acc
         acc *= max(shape[i], 1)
     return tuple(strides)
+
+
+# the buffer of every empty array whose strides are torch's (numpy gives a fresh empty array
+# strides of 0, which :meth:`Tensor.stride` replaces by row-major ones)
+_KEPT_STRIDES = bytearray(0)
+
+
+def empty_strided(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
+    """An array with no elements and exactly these element strides (an empty tensor's strides
+    are whatever made it: torch's ``empty_strided``, kept by ``detach()``, ``clone()`` ...)."""
+    item = np.dtype(np_dtype).itemsize
+    return np.ndarray(tuple(shape), np_dtype, _KEPT_STRIDES, 0, [s * item for s in strides])
+
+
+def kept_strides(arr: NDArray[Any]) -> bool:
+    """Whether ``arr`` was made by :func:`empty_strided`: its numpy strides are the tensor's."""
+    return cast(object, arr.base) is _KEPT_STRIDES
+
+
+def preserved(arr: NDArray[Any], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
+    """A new array laid out as torch's ``preserve_format`` lays out a tensor like ``arr`` (of
+    element ``strides``): a non-overlapping and dense tensor's strides are kept exactly (every
+    empty tensor counts as one), any other's are :func:`dense_strides`."""
+    shape = arr.shape
+    if arr.size == 0:
+        return empty_strided(shape, strides, np_dtype)
+    if not non_overlapping_and_dense(shape, strides):
+        strides = dense_strides(shape, strides)
+    item = np.dtype(np_dtype).itemsize
+    buffer = np.empty(arr.size, dtype=np_dtype)
+    return np.ndarray(shape, np_dtype, buffer, 0, [s * item for s in strides])
+
+
+def _by_stride(shape: Sequence[int], strides: Sequence[int], skip_zero: bool) -> list[int]:
+    """torch's order of dimensions by stride, innermost first: an insertion sort from the last
+    dimension to the first (``infer_dense_strides``: a 0 stride compares as a tie)."""
+    perm = list(range(len(shape) - 1, -1, -1))
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            a, b = perm[d0], perm[d1]
+            if skip_zero and (strides[a] == 0 or strides[b] == 0):
+                swap = 0
+            elif strides[a] != strides[b]:
+                swap = 1 if strides[a] > strides[b] else -1
+            else:
+                swap = 1 if shape[a] > shape[b] else 0
+            if swap > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif swap < 0:
+                break
+    return perm
+
+
+def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
+    """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
+    if len(shape) < 2:
+        return tuple(1 for _ in shape)
+    out = [0] * len(shape)
+    step = 1
+    for d in _by_stride(shape, strides, skip_zero=True):
+        out[d] = step
+        if shape[d] > 1:
+            step *= shape[d]
+    return tuple(out)
+
+
+def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's ``is_non_overlapping_and_dense``: contiguous (every empty tensor is), or the
+    dimensions of size 2 or more, ordered by stride, step through memory with no gap."""
+    if is_contiguous(shape, strides):
+        return True
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    order = sorted(
+        range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0)
+    )
+    need = 1
+    for d in order:
+        if shape[d] < 2:
+            return True
+        if strides[d] != need:
+            return False
+        need *= shape[d]
+    return True
 
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:

@@ -193,13 +193,25 @@ FN_POW = Parser(
     f"(Tensor input, Number exponent, {OUT})",
 )
 FN_MATMUL = Parser("matmul", f"(Tensor input, Tensor other, {OUT})")
-FN_MM = Parser("mm", f"(Tensor input, Tensor mat2, {OUT})")
+FN_MM = Parser(
+    "mm",
+    f"(Tensor input, Tensor mat2, {OUT})",
+    f"(Tensor input, Tensor mat2, torch.dtype out_dtype, {OUT})",
+)
+FN_BMM = Parser(
+    "bmm",
+    f"(Tensor input, Tensor mat2, {OUT})",
+    f"(Tensor input, Tensor mat2, torch.dtype out_dtype, {OUT})",
+)
 FN_MV = Parser("mv", f"(Tensor input, Tensor vec, {OUT})")
 FN_DOT = Parser("dot", f"(Tensor input, Tensor tensor, {OUT})")
-FN_CLAMP = Parser(
-    "clamp",
-    f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
-    f"(Tensor input, Number min = None, Number max = None, {OUT})",
+FN_CLAMP, FN_CLIP = (
+    Parser(
+        name,
+        f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
+        f"(Tensor input, Number min = None, Number max = None, {OUT})",
+    )
+    for name in ("clamp", "clip")
 )
 FN_WHERE = Parser(
     "where",

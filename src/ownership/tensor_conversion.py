@@ -85,6 +85,15 @@ class TensorConversion:
         arr = self.numpy()
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array: NDArray[Any]) -> Tensor:
+        """A numpy result over this tensor made a tensor again, as torch's (``x + a`` with a numpy
+        array ``a``, ``x @ a``, ``numpy.sin(x)``): a bool array becomes uint8, which torch has
+        and the engine refuses (torch's TypeError for a type it lacks). The signature is torch's
+        too, so numpy 2 gives the same DeprecationWarning about it."""
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return type(self)._wrap(array)  # type: ignore[attr-defined, no-any-return]
+
     def __float__(self) -> builtins.float:
         """The value as a Python float; warns (once per process, like torch) when grad is tracked.
 

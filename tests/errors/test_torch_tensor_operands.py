@@ -72,6 +72,15 @@ REFUSED: dict[str, Any] = {
     "setitem": lambda t, f: _x(t).__setitem__(_mask(f), _f(f)),
     "is_inference": lambda t, f: t.is_inference(_f(f)),
     "pow_": lambda t, f: _x(t).pow_(_f(f)),
+    "reflected_plus": lambda t, f: _f(f) + _x(t),
+    "reflected_minus": lambda t, f: _f(f) - _x(t),
+    "reflected_power": lambda t, f: _f(f) ** _x(t),
+    "reflected_matmul": lambda t, f: _f(f) @ _x(t),
+    "less": lambda t, f: _x(t) < _f(f),
+    "greater_equal": lambda t, f: _x(t) >= _f(f),
+    "plus_grad": lambda t, f: _x(t).requires_grad_() + _f(f),
+    "minus_grad": lambda t, f: _x(t).requires_grad_() - _f(f),
+    "plus_shapes": lambda t, f: _x(t) + f([1.0, 2.0]),
     "outer": lambda t, f: _x(t).outer(_f(f)),
     "fn_outer": lambda t, f: t.outer(_x(t), _f(f)),
     "fn_index_select": lambda t, f: t.index_select(_x(t), 0, f([0, 1])),
@@ -83,6 +92,11 @@ READ: dict[str, Any] = {
     "divided": lambda t, f: _x(t) / _f(f),
     "power": lambda t, f: _x(t) ** _f(f),
     "equal": lambda t, f: _x(t) == _f(f),
+    "minus": lambda t, f: _x(t) - _f(f),
+    "reflected_divided": lambda t, f: _f(f) / _x(t),
+    "matmul_operator": lambda t, f: _x(t) @ _f(f),
+    "and": lambda t, f: t.tensor([1, 2, 3]) & f([1, 1, 1]),
+    "plus_promotes": lambda t, f: t.tensor([1, 2, 3]) + _f(f),
     "tensor": lambda t, f: t.tensor(_f(f)),
     "new_tensor": lambda t, f: _x(t).new_tensor(_f(f)),
     "index": lambda t, f: _x(t)[f([2, 0])],
@@ -115,14 +129,24 @@ def test_the_refusal_names_torch_tensor_not_tensor() -> None:
     )
 
 
+def _plus_equals(t: Any, f: Any) -> Any:
+    x = _x(t)
+    before = x
+    x += _f(f)
+    return [x is before, x, before, before._version]
+
+
+def test_plus_equals_makes_a_new_tensor_as_with_a_numpy_array() -> None:
+    result = same_as_numpy(_plus_equals)
+    assert result[0] is False
+
+
 def test_an_operand_that_requires_grad_is_refused_as_torch_refuses_its_numpy() -> None:
-    """``x * t`` reads ``t`` through numpy, which torch refuses for a tensor that requires grad."""
-    x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    result = x * torch.tensor([3.0, 4.0])
-    assert result.tolist() == [3.0, 8.0]
-    assert result.grad_fn is not None
+    """``x * t`` reads both through numpy, which torch refuses for a tensor that requires grad."""
     with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad"):
-        x.detach() * torch.tensor([3.0, 4.0], requires_grad=True)
+        ownership.tensor([1.0, 2.0], requires_grad=True) * torch.tensor([3.0, 4.0])
+    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad"):
+        ownership.tensor([1.0, 2.0]) * torch.tensor([3.0, 4.0], requires_grad=True)
 
 
 def test_a_torch_tensor_index_reads_as_a_numpy_one_in_setitem_and_backward() -> None:

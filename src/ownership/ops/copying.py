@@ -18,13 +18,23 @@ import numpy as np
 
 from ownership import dtypes, inference_mode
 from ownership._tensor import Tensor
+from ownership.layout import preserved
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
 
 def clone(t: Tensor) -> Tensor:
-    """A copy in fresh storage (version 0), ``CloneBackward0``."""
-    out = Tensor._wrap(np.array(t._data, order="K", copy=True), t.dtype)
+    """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
+    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+    data = t._data
+    flags = data.flags
+    if data.size and (flags.c_contiguous or flags.f_contiguous):  # numpy's copy is the same
+        copied = np.array(data, order="K", copy=True)
+    else:  # torch's empty_like(preserve_format), then copy_
+        copied = preserved(data, t.stride(), data.dtype)
+        if data.size:
+            copied[...] = data
+    out = Tensor._wrap(copied, t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return inference_mode.copied(t, out)

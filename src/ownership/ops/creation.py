@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
+from ownership import dtypes, layout
 from ownership import signatures as sig
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg as _like
+from ownership.arguments import tensor_arg as _like_arg
 from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
 from ownership.ops import checks, python_data
@@ -55,8 +55,23 @@ def _infer(data: Any, arr: NDArray[Any]) -> DType:
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
-def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats)."""
+def tensor(
+    *args: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False, **keywords: Any
+) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (default dtype float32 for Python floats).
+
+    As torch's, ``data`` is the one positional argument (``tensor(x, torch.float64)`` is refused
+    in torch's words, never a dtype read by numpy), or the keyword ``data``."""
+    if len(args) > 1:
+        raise TypeError(f"tensor() takes 1 positional argument but {len(args)} were given")
+    if not args and "data" not in keywords:
+        raise TypeError('tensor() missing 1 required positional arguments: "data"')
+    unexpected = [k for k in keywords if k != "data"]
+    if unexpected:
+        raise TypeError(f"tensor() got an unexpected keyword argument '{unexpected[0]}'")
+    if args and keywords:
+        raise TypeError("tensor() got multiple values for argument 'data'")
+    data = args[0] if args else keywords["data"]
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -113,30 +128,42 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
+def _like(name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    """``fill`` with ``t``'s shape and dtype (or ``dtype``), laid out as torch's
+    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+    _like_arg(name, t)
+    dt = dtypes.resolve(dtype) or t.dtype
+    arr = layout.preserved(t._data, t.stride(), dt.np)
+    if arr.size:
+        arr[...] = fill
+    return _leaf(arr, dt, requires_grad)
+
+
 def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Zeros with ``t``'s shape and dtype."""
-    _like("zeros_like", t)
-    return zeros(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """Zeros with ``t``'s shape, dtype and layout."""
+    return _like("zeros_like", t, 0, dtype, requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Ones with ``t``'s shape and dtype."""
-    _like("ones_like", t)
-    return ones(t._data.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """Ones with ``t``'s shape, dtype and layout."""
+    return _like("ones_like", t, 1, dtype, requires_grad)
 
 
 def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Like :func:`zeros_like`."""
-    _like("empty_like", t)
-    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+    return _like("empty_like", t, 0, dtype, requires_grad)
 
 
 def full_like(
     t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    """``fill_value`` with ``t``'s shape and dtype."""
-    _like("full_like", t)
-    return full(t._data.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    """``fill_value`` with ``t``'s shape, dtype and layout."""
+    _like_arg("full_like", t)
+    made = full(t._data.shape, fill_value, dtype=dtype or t.dtype)
+    arr = layout.preserved(t._data, t.stride(), made.dtype.np)
+    if arr.size:
+        arr[...] = made._data
+    return _leaf(arr, made.dtype, requires_grad)
 
 
 def arange(
@@ -157,11 +184,21 @@ def arange(
     return _leaf(np.arange(start, end, step).astype(dt.np), dt, requires_grad)
 
 
-def linspace(
-    start: float, end: float, steps: int, *, dtype: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end``."""
-    sig.LINSPACE.parse((start, end, steps), {})
+def linspace(*args: Any, **kwargs: Any) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` (numbers, or 0-d tensors read as
+    their numbers, as torch's); ``out=`` is refused, the CPU's device and layout ignored."""
+    a = sig.LINSPACE.parse(args, kwargs)[1]
+    if a["out"] is not None:
+        raise RuntimeError("linspace(out=...) is not supported by ownership")
+    dtype, requires_grad = a["dtype"], a["requires_grad"]
+    start, end, steps = a["start"], a["end"], a["steps"]
+    for name in ("start", "end"):
+        if isinstance(a[name], Tensor) and a[name].ndim:
+            raise RuntimeError(
+                "linspace only supports 0-dimensional start and end tensors, but got "
+                f"{name} with {a[name].ndim} dimension(s)."
+            )
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()

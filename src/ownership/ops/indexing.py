@@ -3,20 +3,20 @@
 ``x[1]`` is ``select``, ``x[1:]`` a ``slice``, ``x[None]`` an ``unsqueeze`` and ``x[...]`` an
 alias, each a view (torch's grad_fn names). Integer-array and boolean-mask indices copy
 (``IndexBackward0``). ``x[i] = v`` copies into the view ``x[i]`` (so the base gets
-``CopySlices``); ``x[mask] = v`` is ``index_put_``. Either way the version goes up by one.
+``CopySlices``); ``x[mask] = v`` is ``index_put_``. Either way the version goes up by one. A key
+mixing the two is torch's ``applySlicing``: its ints, slices and Nones first, as views, then the
+advanced indices on that view (``x[1, idx]`` is ``x.select(0, 1)[idx]``). How a key is read is
+:mod:`ownership.ops.index_keys`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import warnings
 from typing import Any
 
 import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.arguments import is_torch_tensor, tp_name
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
@@ -30,136 +30,16 @@ from ownership.ops.common import (
     touch_history,
     wrap,
 )
-from ownership.ops.creation import to_numpy
-
-
-def _is_basic(item: Any) -> bool:
-    if item is None or item is Ellipsis or isinstance(item, slice):
-        return True
-    if isinstance(item, bool):
-        return False
-    if isinstance(item, int | np.integer):
-        return True
-    return (
-        isinstance(item, Tensor)
-        and item._data.ndim == 0
-        and item.dtype in (dtypes.int64, dtypes.int32)
-    )
-
-
-_INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
-
-
-def _array_index(k: Any) -> Any:
-    """A numpy array index (or a torch tensor, read as one) as torch reads it: its data as
-    int64 indices unless bool (torch's ``indexing_tensor_from_data``), and a 0-d one as an
-    integer (a ``select``, as ``x[1]``)."""
-    arr = np.asarray(k)
-    if arr.dtype.kind == "b" or arr.dtype == np.uint8:
-        return arr
-    arr = arr.astype(np.int64)
-    return int(arr) if arr.ndim == 0 else arr
-
-
-def _keys(t: Tensor, key: Any) -> tuple[Any, ...]:
-    """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
-    tkey = key if isinstance(key, tuple) else (key,)
-    tkey = tuple(
-        _array_index(k) if isinstance(k, np.ndarray) or is_torch_tensor(k) else k for k in tkey
-    )
-    if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
-        # torch warns, but drops the warning when it is an error: the index fails anyway
-        with contextlib.suppress(UserWarning):
-            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
-    if t._data.ndim == 0:
-        real = [k for k in tkey if k is not None and k is not Ellipsis]
-        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
-            raise IndexError("too many indices for tensor of dimension 0")
-        if real and isinstance(real[0], slice):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    if t._data.ndim and sum(_dims_indexed(k) for k in tkey) > t._data.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
-    if isinstance(key, str | bytes):
-        raise TypeError(f"new(): invalid data type '{tp_name(key)}'")
-    for k in tkey:
-        if isinstance(k, str | bytes):
-            raise TypeError(f"new(): invalid data type '{tp_name(k)}'")
-        if isinstance(k, slice):
-            for bound in (k.start, k.stop, k.step):
-                if not (bound is None or hasattr(bound, "__index__")):
-                    raise TypeError(
-                        "slice indices must be integers or None or have an __index__ method"
-                    )
-            if k.step == 0:
-                raise ValueError("slice step cannot be zero")
-        elif not isinstance(k, _INDEX_KINDS):
-            raise IndexError(
-                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                f"are valid indices (got {tp_name(k)})"
-            )
-    return tkey
-
-
-def _dims_indexed(k: Any) -> int:
-    """How many dimensions of the tensor an index uses (a boolean mask: its own ndim)."""
-    if k is None or k is Ellipsis or isinstance(k, bool):
-        return 0
-    if isinstance(k, np.ndarray) and k.dtype.kind == "b":
-        return int(k.ndim)
-    if isinstance(k, Tensor) and k.dtype is dtypes.bool_:
-        return int(k._data.ndim)
-    return 1
-
-
-_SEQUENCE_INDEX = (
-    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
-    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
-    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
-    "a different result"
+from ownership.ops.index_keys import (
+    byte_masks,
+    check_advanced,
+    dims_indexed,
+    is_basic,
+    keys,
+    np_key,
+    numpy_index,
+    warn_byte_index,
 )
-
-
-def _np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
-    out = []
-    for k in key:
-        if isinstance(k, Tensor):
-            out.append(k._data)
-        elif isinstance(k, list | tuple):  # torch reads a list of indices as int64 (or bool)
-            arr = np.asarray(to_numpy(k))
-            out.append(arr if arr.dtype.kind == "b" else arr.astype(np.int64))
-        elif hasattr(k, "__array__"):
-            out.append(np.asarray(to_numpy(k)))
-        else:
-            out.append(k)
-    return tuple(out)
-
-
-def _check_advanced(t: Tensor, npkey: tuple[Any, ...]) -> None:
-    """torch's messages for a float index and a boolean mask of the wrong shape."""
-    d = 0
-    for k in npkey:
-        if isinstance(k, np.ndarray) and k.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        if isinstance(k, np.ndarray) and k.dtype.kind == "b":
-            for j, n in enumerate(k.shape):
-                if d + j >= t._data.ndim or t._data.shape[d + j] != n:
-                    raise IndexError(
-                        f"The shape of the mask {list(k.shape)} at index {j} does not match the "
-                        f"shape of the indexed tensor {list(t._data.shape)} at index {d + j}"
-                    )
-            d += k.ndim
-        elif k is not None and k is not Ellipsis:
-            d += 1
-
-
-def _numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
-    try:
-        return arr[npkey]
-    except IndexError as exc:
-        message = str(exc)
-        if message.endswith(" with size 0"):  # torch's words for an empty dimension
-            message = "index is out of bounds for dimension with size 0"
-        raise IndexError(message.replace(" axis ", " dimension ")) from None
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -219,7 +99,7 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
 
 def _plain_key(t: Tensor, key: Any) -> tuple[Any, ...] | None:
     """The key as a tuple when it is Python ints and slices of ints with a step other than 0,
-    no more than ``t`` has dims (``_keys`` accepts it as it is), else None."""
+    no more than ``t`` has dims (``keys`` accepts it as it is), else None."""
     tkey = key if type(key) is tuple else (key,)
     if len(tkey) > t._data.ndim:
         return None
@@ -237,19 +117,50 @@ def _plain_key(t: Tensor, key: Any) -> tuple[Any, ...] | None:
     return tkey
 
 
+def _sliced(t: Tensor, tkey: tuple[Any, ...]) -> tuple[Tensor, tuple[Any, ...]] | None:
+    """torch's ``applySlicing`` for a key that mixes basic and advanced indices: the view its
+    ints, slices and Nones select (``SelectBackward0`` ...), and the key left for that view
+    (``x[1, idx]`` is ``x.select(0, 1)[idx]``); None when the basic indices select all of ``t``
+    or the key holds a bool (a Python one or 0-d), which stays numpy's."""
+    basic: list[Any] = []
+    rest: list[Any] = []
+    for k in tkey:
+        if isinstance(k, bool) or (isinstance(k, np.ndarray | Tensor) and _is_bool_0d(k)):
+            return None
+        if is_basic(k) and k is not None and k is not Ellipsis and not isinstance(k, slice):
+            basic.append(k)  # an int: selected, no dimension left
+        elif is_basic(k):
+            basic.append(k)
+            rest.append(k if k is Ellipsis else slice(None))
+        else:
+            basic.extend([slice(None)] * dims_indexed(k))
+            rest.append(k)
+    view = _basic(t, tuple(basic), single=False, alias=False)
+    return None if view is t else (view, tuple(rest))
+
+
+def _is_bool_0d(k: np.ndarray | Tensor) -> bool:
+    return k.ndim == 0 and (k.dtype is dtypes.bool_ or getattr(k.dtype, "kind", "") == "b")
+
+
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
     touch_history(t)
     single = isinstance(key, slice)
     plain = _plain_key(t, key)
-    if plain is not None:  # the common key: nothing for ``_keys`` to refuse, all basic
+    if plain is not None:  # the common key: nothing for ``keys`` to refuse, all basic
         return _basic(t, plain, single)
-    tkey = _keys(t, key)
-    if all(_is_basic(k) for k in tkey):
+    tkey = keys(t, key)
+    if all(is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
-    npkey = _np_key(tkey)
-    _check_advanced(t, npkey)
-    arr = _numpy_index(t._data, npkey)
+    if byte_masks(key):
+        warn_byte_index(3)  # getitem, the op table, Tensor.__getitem__
+    split = _sliced(t, tkey)
+    if split is not None:
+        return getitem(*split)
+    npkey = np_key(tkey)
+    check_advanced(t, npkey)
+    arr = numpy_index(t._data, npkey)
     out = wrap(np.array(arr, copy=True), t.dtype)
     if needs_grad(t):
         shape = tuple(t._data.shape)
@@ -302,19 +213,33 @@ def _copy_to(target: Tensor, value: Any) -> None:
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
     checks.assigned(t.dtype, value)
-    tkey = _keys(t, key)
-    if all(_is_basic(k) for k in tkey):
+    tkey = keys(t, key)
+    if all(is_basic(k) for k in tkey):
         _copy_to(_basic(t, tkey, single=False, alias=False), value)
         return
-    npkey = _np_key(tkey)
-    _check_advanced(t, npkey)
+    masks = byte_masks(key)
+    split = _sliced(t, tkey)
+    if split is not None:  # torch's index_put_ on the view the basic indices select
+        t, tkey = split
+    npkey = np_key(tkey)
+    check_advanced(t, npkey)
     v = operand(value)
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
-    target_shape = tuple(np.shape(_numpy_index(t._data, npkey)))
+    target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
+    # torch's index_put_ of one value through one mask (the only index left once the basic ones
+    # are applied) is masked_fill_, which takes no uint8 mask
+    filled = masks == 1 and int(np.prod(vshape)) == 1
+    filled = filled and sum(not is_basic(k) for k in tkey) == 1
 
     def check_args() -> None:  # index_put_'s own check, made after the autograd ones
+        if filled:
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+            )
+        if masks:
+            warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
         try:
             np.broadcast_shapes(vshape, target_shape)
             ok = len(vshape) <= len(target_shape) or all(
@@ -338,7 +263,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         mask[s["indices"]] = 0
         gv = None
         if value_needed and vt is not None:
-            gv = sum_to(getitem(g[0], key), tuple(vt._data.shape))
+            gv = sum_to(getitem(g[0], tkey), tuple(vt._data.shape))
         return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
 
     run_inplace(

@@ -1,0 +1,173 @@
+"""Reading an index key as torch reads it: the key as a tuple (refused as torch refuses it),
+numpy arrays and torch tensors as indices or masks (a uint8 one a mask, with torch's deprecation
+warning), and the key numpy indexes with; torch's messages for a float index, a mask of the
+wrong shape and an index out of range.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes
+from ownership._tensor import Tensor
+from ownership.arguments import is_torch_tensor, tp_name
+from ownership.ops.creation import to_numpy
+
+
+def is_basic(item: Any) -> bool:
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return True
+    if isinstance(item, bool):
+        return False
+    if isinstance(item, int | np.integer):
+        return True
+    return (
+        isinstance(item, Tensor)
+        and item._data.ndim == 0
+        and item.dtype in (dtypes.int64, dtypes.int32)
+    )
+
+
+_INDEX_KINDS = (int, np.integer, slice, type(None), type(Ellipsis), Tensor, list, tuple, np.ndarray)
+
+
+_BYTE_INDEX = (
+    "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."
+)
+
+
+_BYTE_DTYPES = ("uint8", "torch.uint8")  # numpy's name, torch's
+
+
+def _is_byte_mask(k: Any) -> bool:
+    """Whether ``k`` is a uint8 numpy array (or torch tensor) of one or more dims: a mask that
+    torch reads with its deprecation warning (a 0-d one is a 0-d bool, without a warning)."""
+    return (isinstance(k, np.ndarray) or is_torch_tensor(k)) and str(k.dtype) in _BYTE_DTYPES
+
+
+def byte_masks(key: Any) -> int:
+    """How many uint8 masks of one or more dims ``key`` holds."""
+    return sum(_is_byte_mask(k) and k.ndim > 0 for k in (key if isinstance(key, tuple) else (key,)))
+
+
+def warn_byte_index(depth: int) -> None:
+    """torch's warning, at the caller's line: ``depth`` frames of the engine above this one."""
+    warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=depth + 2)
+
+
+def _array_index(k: Any) -> Any:
+    """A numpy array index (or a torch tensor, read as one) as torch reads it: its data as
+    int64 indices unless bool or uint8 (a mask, torch's ``indexing_tensor_from_data``), and a
+    0-d one as an integer (a ``select``, as ``x[1]``)."""
+    arr = np.asarray(k)
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.dtype == np.uint8:
+        return arr.astype(bool)
+    arr = arr.astype(np.int64)
+    return int(arr) if arr.ndim == 0 else arr
+
+
+def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
+    """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
+    tkey = key if isinstance(key, tuple) else (key,)
+    tkey = tuple(
+        _array_index(k) if isinstance(k, np.ndarray) or is_torch_tensor(k) else k for k in tkey
+    )
+    if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
+        # torch warns, but drops the warning when it is an error: the index fails anyway
+        with contextlib.suppress(UserWarning):
+            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+    if t._data.ndim == 0:
+        real = [k for k in tkey if k is not None and k is not Ellipsis]
+        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
+            raise IndexError("too many indices for tensor of dimension 0")
+        if real and isinstance(real[0], slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if t._data.ndim and sum(dims_indexed(k) for k in tkey) > t._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
+    if isinstance(key, str | bytes):
+        raise TypeError(f"new(): invalid data type '{tp_name(key)}'")
+    for k in tkey:
+        if isinstance(k, str | bytes):
+            raise TypeError(f"new(): invalid data type '{tp_name(k)}'")
+        if isinstance(k, slice):
+            for bound in (k.start, k.stop, k.step):
+                if not (bound is None or hasattr(bound, "__index__")):
+                    raise TypeError(
+                        "slice indices must be integers or None or have an __index__ method"
+                    )
+            if k.step == 0:
+                raise ValueError("slice step cannot be zero")
+        elif not isinstance(k, _INDEX_KINDS):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {tp_name(k)})"
+            )
+    return tkey
+
+
+def dims_indexed(k: Any) -> int:
+    """How many dimensions of the tensor an index uses (a boolean mask: its own ndim)."""
+    if k is None or k is Ellipsis or isinstance(k, bool):
+        return 0
+    if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+        return int(k.ndim)
+    if isinstance(k, Tensor) and k.dtype is dtypes.bool_:
+        return int(k._data.ndim)
+    return 1
+
+
+_SEQUENCE_INDEX = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result"
+)
+
+
+def np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    out = []
+    for k in key:
+        if isinstance(k, Tensor):
+            out.append(k._data)
+        elif isinstance(k, list | tuple):  # torch reads a list of indices as int64 (or bool)
+            arr = np.asarray(to_numpy(k))
+            out.append(arr if arr.dtype.kind == "b" else arr.astype(np.int64))
+        elif hasattr(k, "__array__"):
+            out.append(np.asarray(to_numpy(k)))
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def check_advanced(t: Tensor, npkey: tuple[Any, ...]) -> None:
+    """torch's messages for a float index and a boolean mask of the wrong shape."""
+    d = 0
+    for k in npkey:
+        if isinstance(k, np.ndarray) and k.dtype.kind == "f":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if isinstance(k, np.ndarray) and k.dtype.kind == "b":
+            for j, n in enumerate(k.shape):
+                if d + j >= t._data.ndim or t._data.shape[d + j] != n:
+                    raise IndexError(
+                        f"The shape of the mask {list(k.shape)} at index {j} does not match the "
+                        f"shape of the indexed tensor {list(t._data.shape)} at index {d + j}"
+                    )
+            d += k.ndim
+        elif k is not None and k is not Ellipsis:
+            d += 1
+
+
+def numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
+    try:
+        return arr[npkey]
+    except IndexError as exc:
+        message = str(exc)
+        if message.endswith(" with size 0"):  # torch's words for an empty dimension
+            message = "index is out of bounds for dimension with size 0"
+        raise IndexError(message.replace(" axis ", " dimension ")) from None

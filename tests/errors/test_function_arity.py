@@ -1,0 +1,105 @@
+"""``torch.<function>`` called with arguments missing, extra, of the wrong kind or unknown, as
+torch 2.13 refuses each: a ``TypeError`` in its parser's words (``missing 1 required positional
+arguments: "dims"``, ``takes 1 positional argument but 2 were given``, ``received an invalid
+combination of arguments``), never Python's wording for the engine's own signature, a numpy
+error (``tensor(x, 2)`` reading 2 as a dtype) or an internal ``AttributeError``."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+FUNCTIONS = (
+    "permute",
+    "reshape",
+    "transpose",
+    "unsqueeze",
+    "squeeze",
+    "unbind",
+    "chunk",
+    "flatten",
+    "narrow",
+    "select",
+    "t",
+    "clone",
+    "detach",
+    "equal",
+    "is_floating_point",
+    "numel",
+    "tensor",
+    "addmm",
+    "linspace",
+    "mm",
+    "bmm",
+    "clip",
+    "promote_types",
+)
+
+CALLS: dict[str, Any] = {
+    "nothing": lambda t: (),
+    "a_tensor": lambda t: (t.ones(2, 3),),
+    "too_many": lambda t: (t.ones(2, 3),) * 9,
+    "an_int": lambda t: (t.ones(2, 3), 1),
+    "two_ints": lambda t: (t.ones(2, 3), 1, 1),
+    "three_ints": lambda t: (t.ones(2, 3), 1, 1, 1),
+    "a_float": lambda t: (t.ones(2, 3), 0.5),
+    "a_string": lambda t: (t.ones(2, 3), "a"),
+    "none": lambda t: (t.ones(2, 3), None),
+    "a_tuple": lambda t: (t.ones(2, 3), (1, 0)),
+    "a_list_first": lambda t: ([1.0, 2.0], 1),
+}
+
+
+def _call(name: str, make: Any, keywords: dict[str, Any]) -> Any:
+    return lambda t: getattr(t, name)(*make(t), **keywords)
+
+
+@pytest.mark.parametrize(
+    ("name", "call"), list(itertools.product(FUNCTIONS, CALLS)), ids=lambda v: str(v)
+)
+def test_a_wrong_call_is_refused_in_torch_words(name: str, call: str) -> None:
+    same(_call(name, CALLS[call], {}))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_an_unknown_keyword_is_refused_in_torch_words(name: str) -> None:
+    same(_call(name, CALLS["a_tensor"], {"bogus": 1}))
+
+
+TENSOR: dict[str, Any] = {
+    "dtype_given_positionally": lambda t: t.tensor([1.0], t.float64),
+    "none_given_positionally": lambda t: t.tensor([1.0], None),
+    "data_as_a_keyword": lambda t: t.tensor(data=[1.0, 2.0], dtype=t.float64),
+    "data_twice": lambda t: t.tensor([1.0], data=[2.0]),
+    "only_a_keyword": lambda t: t.tensor(requires_grad=True),
+    "unknown_keyword": lambda t: t.tensor([1.0], bogus=1),
+    "linspace_0d_tensors": lambda t: t.linspace(t.tensor(0.0), t.tensor(1.0), 5),
+    "linspace_1d_end": lambda t: t.linspace(0, t.ones(2), 3),
+    "addmm_keywords": lambda t: t.addmm(t.ones(2, 2), t.ones(2, 3), t.ones(3, 2), beta=2),
+    "split_of_a_list": lambda t: t.split([1.0, 2.0], 1),
+}
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        lambda t: t.mm(t.ones(2, 2), t.ones(2, 2), t.float32),
+        lambda t: t.bmm(t.ones(1, 2, 2), t.ones(1, 2, 2), out_dtype=t.float64),
+        lambda t: t.addmm(t.ones(2, 2), t.ones(2, 2), t.ones(2, 2), t.float32),
+    ],
+    ids=["mm", "bmm", "addmm"],
+)
+def test_an_out_dtype_has_no_cpu_kernel(program: Any) -> None:
+    """torch's message goes on to list where each backend's kernel was registered (paths)."""
+    same(
+        program, message=r"^Could not run 'aten::\w+\.dtype' with arguments from the 'CPU' backend"
+    )
+
+
+@pytest.mark.parametrize("program", TENSOR.values(), ids=TENSOR.keys())
+def test_calls_as_torch_reads_them(program: Any) -> None:
+    same(program, raises="AttributeError" if program is TENSOR["split_of_a_list"] else None)
