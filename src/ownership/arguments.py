@@ -299,7 +299,7 @@ class Signature:
         return self._unpack(out)
 
     def _unpack(self, out: dict[str, Any]) -> dict[str, Any]:
-        """Convert the chosen signature's arguments; a bad element of a list raises even when
+        """Convert the chosen signature's arguments (a 0-d tensor given for a number: its value); a bad element of a list raises even when
         another signature might fit (torch has chosen this one by then)."""
         for i, p in enumerate(self.params):
             value = out[p.name]
@@ -327,6 +327,8 @@ class Signature:
                         )
             elif p.type == "int" and value is not None:
                 out[p.name] = int64(value)
+            elif p.type in ("Number", "float") and _is_tensor(value):
+                out[p.name] = value.item()  # torch's Scalar of a 0-d tensor: its Python value
         return out
 
     @staticmethod

@@ -7,6 +7,7 @@ Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -85,9 +86,14 @@ def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
     op, reflected = _OPERATORS[name]
     array = np.asarray(other)  # torch's own refusal for a tensor that requires grad
     try:
-        return cast("Tensor", op(array, tensor) if reflected else op(tensor, array))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = op(array, tensor) if reflected else op(tensor, array)
     except TypeError as error:
         raise TypeError(str(error).replace("numpy.ndarray", "torch.Tensor")) from None
+    for report in caught:  # numpy's warnings, at the user's line as with a numpy array
+        warnings.warn(report.message, report.category, stacklevel=3)
+    return cast("Tensor", result)
 
 
 class TensorOperators:

@@ -8,8 +8,10 @@ same values and dtype (:func:`support.foreign.same_as_numpy`).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
+import numpy
 import pytest
 import torch
 
@@ -167,3 +169,13 @@ def test_from_numpy_refuses_a_torch_tensor_and_a_list_as_torch_does() -> None:
         ownership.from_numpy(torch.tensor([1.0]))
     assert str(caught.value) == "expected np.ndarray (got torch.Tensor)"
     same(lambda t: t.is_inference([1.0]))
+
+
+def test_numpys_warning_points_at_the_users_line_as_with_a_numpy_array() -> None:
+    """numpy 2 warns about torch's ``__array_wrap__`` signature when it computes ``x * a``; with
+    a torch tensor in the array's place the warning is the same, at the same (the user's) line."""
+    for operand in (numpy.array([3.0, 4.0], dtype="float32"), torch.tensor([3.0, 4.0])):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ownership.tensor([1.0, 2.0]) * operand
+        assert [(w.category, w.filename) for w in caught] == [(DeprecationWarning, __file__)]

@@ -79,6 +79,30 @@ def test_alpha_is_checked_as_torch_checks_it(call: str, dtype: str, alpha: Any) 
     same(program)
 
 
+@pytest.mark.parametrize("alpha", [-0.5, 2, True], ids=repr)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("call", ["add", "sub", "add_", "sub_"])
+def test_a_0d_tensor_alpha_is_read_as_its_number(call: str, dtype: str, alpha: Any) -> None:
+    """torch reads a 0-d tensor given for a Number (``p.add_(g, alpha=-lr)`` with a tensor
+    ``lr``) as its value; a tensor of more elements is refused."""
+
+    def program(t: Any) -> Any:
+        x = _tensor(t, dtype)
+        a = t.tensor(alpha)
+        if call == "add":
+            return x.add(x, alpha=a)
+        if call == "sub":
+            return x.sub(x, alpha=a)
+        y = x.clone()
+        return getattr(y, call)(x, alpha=a), y._version
+
+    same(program)
+
+
+def test_a_tensor_alpha_of_more_elements_is_refused() -> None:
+    same(lambda t: t.ones(2).add(t.ones(2), alpha=t.tensor([1.0, 2.0])))
+
+
 CLAMP_BOUNDS: dict[str, Any] = {
     "float number": lambda t: {"min": 1.5},
     "int and float": lambda t: {"min": 1, "max": 2.5},
