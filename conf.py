@@ -34,6 +34,7 @@ extensions = [
     "rule_map",  # docs/_ext: the enforced-by directive of reference/rules.md
     "viewcode_freshness",  # docs/_ext: viewcode finds a module's file without importing it
     "shared_navigation",  # docs/_ext: the navigation tree from titles only, once per folder off it
+    "quick_exit",  # docs/_ext: the process ends without the collector walking the heap
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]
