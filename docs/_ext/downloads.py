@@ -111,19 +111,22 @@ def _add_link(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
-    """Write the notebook of each guide page that has code; a notebook whose page (and this
-    file, which makes it) did not change since the last build is kept as it is."""
+    """Write the notebook of each guide page that has code; a page that did not change since
+    the last build (nor this file, which makes its notebook) keeps its notebook, or its lack of
+    one, as it is."""
     if exc is not None or app.builder.format != "html":
         return
     out = Path(app.outdir) / NOTEBOOK_DIR
     out.mkdir(parents=True, exist_ok=True)
     stamps_file = Path(app.doctreedir) / "notebooks.json"  # what each notebook was made from
     try:
-        old_stamps: dict[str, str] = json.loads(stamps_file.read_text())
-    except (OSError, ValueError):
-        old_stamps = {}
+        old = json.loads(stamps_file.read_text())
+        old_written, old_without = dict(old["written"]), dict(old["without code"])
+    except (OSError, ValueError, KeyError, TypeError):
+        old_written, old_without = {}, {}
     maker = Path(__file__).read_bytes()
-    stamps: dict[str, str] = {}
+    written: dict[str, str] = {}  # notebook name -> the stamp of what made it
+    without: dict[str, str] = {}  # the same for the pages that have no code, so no notebook
     for docname in sorted(app.env.found_docs):
         if not docname.startswith(GUIDE):
             continue
@@ -133,17 +136,23 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
         source = path.read_text(encoding="utf-8")
         target = out / f"{docname.rsplit('/', 1)[-1]}.ipynb"
         stamp = hashlib.sha256(maker + source.encode()).hexdigest()
-        if old_stamps.get(target.name) == stamp and target.is_file():
-            stamps[target.name] = stamp
+        if old_written.get(target.name) == stamp and target.is_file():
+            written[target.name] = stamp
+            continue
+        if old_without.get(target.name) == stamp:
+            without[target.name] = stamp
             continue
         notebook = notebook_for(source)
         if _has_code(notebook):
             nbformat.validate(notebook)
             nbformat.write(notebook, target)
-            stamps[target.name] = stamp
+            written[target.name] = stamp
+        else:
+            without[target.name] = stamp
     for stale in out.glob("*.ipynb"):  # no notebook of a page that has none any more
-        if stale.name not in stamps:
+        if stale.name not in written:
             stale.unlink()
+    stamps = {"written": written, "without code": without}
     stamps_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
 
 

@@ -61,17 +61,26 @@ def _kernel_settings(app: Sphinx) -> None:
     os.environ.setdefault("PYTHONWARNINGS", "default")
 
 
+def _copy_if_changed(src: Path, target: Path) -> None:
+    """Copy a file (with its times) unless the target has its size and modification time."""
+    try:
+        have, want = target.stat(), src.stat()
+        if have.st_size == want.st_size and have.st_mtime_ns == want.st_mtime_ns:
+            return
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, target)
+
+
 def _copy_mathjax(app: Sphinx, exc: Exception | None) -> None:
+    """Copy MathJax's parts into the build; a file the last build copied stays as it is."""
     if exc is not None or app.builder.format != "html":
         return
     src, dest = _mathjax_source(), Path(app.outdir) / "_static" / "mathjax"
     for part in MATHJAX_PARTS:
-        target = dest / part
-        if (src / part).is_dir():
-            shutil.copytree(src / part, target, dirs_exist_ok=True)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src / part, target)
+        files = sorted(p for p in (src / part).rglob("*") if p.is_file())
+        for file in files if (src / part).is_dir() else [src / part]:
+            _copy_if_changed(file, dest / file.relative_to(src))
 
 
 def _check_expected_errors(app: Sphinx, doctree: nodes.document) -> None:

@@ -48,6 +48,13 @@ PRELOAD = (
     "ipykernel.kernelapp",
     "ipykernel.ipkernel",
     "ipykernel.debugger",
+    # what a kernel's start-up imports after that (its connection file, shell, history, pdb)
+    "psutil",
+    "pdb",
+    "sqlite3",
+    "IPython.core.completerlib",
+    "IPython.extensions.storemagic",
+    "tornado.platform.asyncio",
 )
 
 
@@ -142,7 +149,8 @@ def _supervise(conn: socket.socket, fds: list[int]) -> None:
 
     threading.Thread(target=relay, daemon=True).start()
     _, status = os.waitpid(pid, 0)
-    conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
+    with contextlib.suppress(OSError):  # a launcher killed (an immediate shutdown) hears nothing
+        conn.sendall(f"{os.waitstatus_to_exitcode(status)}\n".encode())
     os._exit(0)
 
 
@@ -161,6 +169,8 @@ def _warm_listener(path: str) -> socket.socket | None:
         warnings.simplefilter("always")
         for name in PRELOAD:
             importlib.import_module(name)
+        # the machine's addresses, which every kernel's connection file would look up again
+        importlib.import_module("jupyter_client.localinterfaces").localhost()
     if caught:  # a fresh kernel would show these warnings: serve nothing, launch fresh kernels
         return None
     # The imported objects live as long as any kernel: the kernels' collector need not walk them
