@@ -51,13 +51,17 @@ class Halving:
 
 
 SCHEDULES: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "CyclicLR triangular": ("CyclicLR", "SGD", {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 4}),
+    "CyclicLR triangular": (
+        "CyclicLR",
+        "SGD",
+        {"base_lr": 0.001, "max_lr": 0.01, "step_size_up": 4},
+    ),
     "CyclicLR triangular2 uneven": (
         "CyclicLR",
         "SGD",
         {
-            "base_lr": [0.01, 0.02],
-            "max_lr": (0.1, 0.3),
+            "base_lr": [0.001, 0.002],
+            "max_lr": (0.01, 0.03),
             "step_size_up": 3,
             "step_size_down": 5,
             "mode": "triangular2",
@@ -98,12 +102,12 @@ SCHEDULES: dict[str, tuple[str, str, dict[str, Any]]] = {
         "Adagrad",
         {"base_lr": 0.01, "max_lr": 0.1, "step_size_up": 3, "cycle_momentum": False},
     ),
-    "OneCycleLR cos": ("OneCycleLR", "SGD", {"max_lr": 0.5, "total_steps": 30}),
+    "OneCycleLR cos": ("OneCycleLR", "SGD", {"max_lr": 0.05, "total_steps": 30}),
     "OneCycleLR linear epochs": (
         "OneCycleLR",
         "SGD",
         {
-            "max_lr": [0.5, 0.2],
+            "max_lr": [0.05, 0.02],
             "epochs": 6,
             "steps_per_epoch": 5,
             "anneal_strategy": "linear",
@@ -280,3 +284,21 @@ ERRORS = {
 @pytest.mark.parametrize("case", ERRORS, ids=list(ERRORS))
 def test_errors(case: str) -> None:
     same(ERRORS[case])
+
+
+@pytest.mark.parametrize("case", SCHEDULES, ids=list(SCHEDULES))
+def test_every_case_trains_without_diverging(case: str) -> None:
+    """The premise of comparing trained parameters with a float32 tolerance: each schedule's
+    run stays small in torch (a run that blows up amplifies a last-bit difference of a SIMD
+    kernel into a different number, or into nan)."""
+    import torch
+
+    name, optimizer, options = SCHEDULES[case]
+    ps, opt = setup(torch, optimizer)
+    sched = getattr(torch.optim.lr_scheduler, name)(opt, **options)
+    for k in range(STEPS):
+        opt.zero_grad()
+        loss(torch, *ps, k % 3 + 1).backward()
+        opt.step()
+        sched.step()
+    assert all(float(p.detach().abs().max()) < 10 for p in ps)
