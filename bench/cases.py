@@ -92,6 +92,32 @@ def numpy_mlp_step(batch: int, sizes: tuple[int, int, int], lr: float = 0.1) -> 
     return step
 
 
+def minimal_mlp_step(
+    batch: int, sizes: tuple[int, int, int], lr: float = 0.1
+) -> Callable[[], float]:
+    """The same training step in ``minimal_engine``: torch's graph, recorded and run in Python
+    with nothing else (the floor of any Python engine that records one)."""
+    from minimal_engine import Value  # beside this file, as ``cases`` is beside ``run.py``
+
+    weights, x_np, y = mlp_data(batch, sizes)
+    params = [Value(w) for w in weights]
+    x = Value(x_np, wants_grad=False)
+    rows = np.arange(batch)
+
+    def step() -> float:
+        w1, b1, w2, b2 = params
+        for p in params:
+            p.grad = None
+        hidden = (x @ w1 + b1).relu()
+        loss = (hidden @ w2 + b2).log_softmax().nll_loss(y, rows)
+        loss.backward()
+        for p in params:
+            p.data -= lr * p.grad
+        return float(loss.data)
+
+    return step
+
+
 def _tiny_chain(y: Any, n_ops: int) -> Any:
     """``n_ops`` tiny ops in turn: multiply, add, tanh, subtract."""
     for i in range(n_ops):

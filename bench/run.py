@@ -8,6 +8,8 @@ repeats and leaves out the doctor and the site):
 ``mlp``        one training step (forward, cross-entropy, backward, SGD update) of an MLP
                784-256-10 on a batch of 256 in float32: ownership against torch and against
                hand-written numpy (forward plus a manual backward), the floor of a numpy engine;
+               and, for reference, the same step in ``minimal_engine`` (torch's graph recorded
+               and run in Python with nothing else) against that numpy step;
 ``tiny``       a chain of 200 tiny ops on a 3-element tensor, forward and backward;
 ``micrograd``  one step of micrograd's demo: an MLP 2-16-16-1 on 100 points, ``nn`` and SGD;
 ``chain``      a chain of 10,000 tiny ops, its forward and its backward timed apart;
@@ -99,6 +101,12 @@ class Summary:
             verdict = "PASS" if a / b <= goal else "FAIL"
         print(f"  {figure:<60} {shown:>7}  goal <= {goal:.2f}x  {verdict}")
         self.rows.append((figure, shown, f"<= {goal:.2f}x", verdict, load))
+
+    def reference(self, figure: str, a: float | None, b: float | None) -> None:
+        """Print and keep the ratio ``a / b`` for a reference ``figure``, which has no goal."""
+        shown = "n/a" if a is None or b is None else f"{a / b:.2f}x"
+        print(f"  {figure:<60} {shown:>7}  (reference, no goal)")
+        self.rows.append((figure, shown, "reference", "-", os.getloadavg()[0]))
 
     def memory(self, figure: str, used: int | None, budget: int) -> bool:
         """Keep a memory row; True when ``used`` is measured and under ``budget`` bytes."""
@@ -336,12 +344,14 @@ def _run_sections(
                     "ownership": own(lambda e: cases.engine_mlp_step(e, args.batch, MLP_SIZES)),
                     "torch": lambda: cases.engine_mlp_step(torch, args.batch, MLP_SIZES),
                     "numpy": lambda: cases.numpy_mlp_step(args.batch, MLP_SIZES),
+                    "minimal": lambda: cases.minimal_mlp_step(args.batch, MLP_SIZES),
                 },
                 args.repeats,
             )
             figure = "MLP 784-256-10 step, batch 256: "
             summary.ratio(figure + "ownership/numpy", rows["ownership"], rows["numpy"])
             summary.ratio(figure + "ownership/torch", rows["ownership"], rows["torch"])
+            summary.reference(figure + "minimal engine/numpy", rows["minimal"], rows["numpy"])
         elif name == "tiny":
             print(f"  chain of {args.chain} tiny ops (3 elements), forward + backward")
             rows = both(lambda e: cases.chain_step(e, args.chain), args.repeats * 3)

@@ -52,6 +52,31 @@ def test_torch_and_numpy_steps_agree_over_several_updates() -> None:
         assert Tolerance().allows(torch_step(), numpy_step())
 
 
+def test_the_minimal_engine_trains_as_torch_does() -> None:
+    """The reference engine computes torch's step: the same losses over several updates, and
+    the same gradients as torch's after one step."""
+    torch_step = bench.cases.engine_mlp_step(torch, 5, SIZES)
+    minimal_step = bench.cases.minimal_mlp_step(5, SIZES)
+    for _ in range(4):
+        assert Tolerance().allows(torch_step(), minimal_step())
+
+
+def test_the_minimal_engine_gives_torchs_gradients_and_none_for_the_input() -> None:
+    from minimal_engine import Value
+
+    weights, x_np, y_np = bench.cases.mlp_data(5, SIZES)
+    ours = [Value(w) for w in weights]
+    theirs = [torch.tensor(w, requires_grad=True) for w in weights]
+    x, rows = Value(x_np, wants_grad=False), np.arange(5)
+    loss = ((x @ ours[0] + ours[1]).relu() @ ours[2] + ours[3]).log_softmax().nll_loss(y_np, rows)
+    loss.backward()
+    hidden = torch.relu(torch.tensor(x_np) @ theirs[0] + theirs[1])
+    torch.nn.functional.cross_entropy(hidden @ theirs[2] + theirs[3], torch.tensor(y_np)).backward()
+    for v, t in zip(ours, theirs, strict=True):
+        assert t.grad is not None and Tolerance().allows(t.grad.numpy(), v.grad)
+    assert x.grad is None
+
+
 @pytest.mark.parametrize("engine", ["ownership", "torch"])
 def test_the_chain_runs(engine: str) -> None:
     module = _ownership() if engine == "ownership" else torch
@@ -110,6 +135,7 @@ def test_main_runs_end_to_end_at_tiny_sizes(capsys: pytest.CaptureFixture[str]) 
     status = _main_at(batch=4, chain=4, views=10)
     out = capsys.readouterr().out
     assert "ownership/torch" in out and "ownership/numpy" in out and "PASS" in out
+    assert "minimal engine/numpy" in out and "(reference, no goal)" in out
     assert status == 0
 
 
