@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
-from support.optimizers import loss, params
+from support.optimizers import loss, params, resumed_schedule
 
 
 def bits(values: list[Any]) -> list[str]:
@@ -169,23 +169,13 @@ def test_state_dict_and_a_resumed_schedule(case: str) -> None:
     name, optimizer, options = SCHEDULES[case]
 
     def program(t: ModuleType) -> Any:
-        _, opt = setup(t, optimizer)
-        sched = getattr(t.optim.lr_scheduler, name)(opt, **options)
-        for _ in range(4):
-            opt.step()
-            sched.step()
-        saved = sched.state_dict()
+        opt, sched, fresh, saved, lrs = resumed_schedule(
+            t,
+            lambda t: setup(t, optimizer)[1],
+            lambda opt: getattr(t.optim.lr_scheduler, name)(opt, **options),
+            lambda o, s: (bits(s.get_last_lr()), momentums(o)),
+        )
         listed = list(saved), repr(saved)
-        _, fresh_opt = setup(t, optimizer)
-        fresh_opt.load_state_dict(opt.state_dict())
-        fresh = getattr(t.optim.lr_scheduler, name)(fresh_opt, **options)
-        fresh.load_state_dict(saved)
-        lrs = []
-        for o, s in ((opt, sched), (fresh_opt, fresh)):
-            for _ in range(6):
-                o.step()
-                s.step()
-            lrs.append((bits(s.get_last_lr()), momentums(o)))
         resumed = getattr(t.optim.lr_scheduler, name)(opt, last_epoch=sched.last_epoch, **options)
         for _ in range(3):
             opt.step()

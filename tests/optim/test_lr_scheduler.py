@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
-from support.optimizers import loss, params
+from support.optimizers import loss, params, resumed_schedule
 
 
 def bits(values: list[float]) -> list[str]:
@@ -96,22 +96,12 @@ def test_state_dict_and_a_resumed_scheduler(case: str) -> None:
     name, options = SCHEDULES[case]
 
     def program(t: ModuleType) -> Any:
-        _, opt = setup(t)
-        sched = getattr(t.optim.lr_scheduler, name)(opt, **options)
-        for _ in range(4):
-            opt.step()
-            sched.step()
-        saved = sched.state_dict()
-        _, fresh_opt = setup(t)
-        fresh_opt.load_state_dict(opt.state_dict())
-        fresh = getattr(t.optim.lr_scheduler, name)(fresh_opt, **options)
-        fresh.load_state_dict(saved)
-        lrs = []
-        for o, s in ((opt, sched), (fresh_opt, fresh)):
-            for _ in range(6):
-                o.step()
-                s.step()
-            lrs.append(bits(s.get_last_lr()))
+        _, _, fresh, saved, lrs = resumed_schedule(
+            t,
+            lambda t: setup(t)[1],
+            lambda opt: getattr(t.optim.lr_scheduler, name)(opt, **options),
+            lambda o, s: bits(s.get_last_lr()),
+        )
         return list(saved), repr(saved), lrs, fresh.last_epoch
 
     same(program)

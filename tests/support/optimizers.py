@@ -71,3 +71,29 @@ def resumed(
         loss(t, *group, 3).backward()
         o.step()
     return opt, ps, fresh, twins, shared
+
+
+def resumed_schedule(
+    t: ModuleType, make_opt: Any, make_sched: Any, record: Any
+) -> tuple[Any, Any, Any, Any, list[Any]]:
+    """A schedule ``make_sched(opt)`` of an optimizer ``make_opt(t)`` stepped four times, then a
+    fresh pair given both ``state_dict()``s; each pair steps six more times. Returns ``(opt,
+    sched, fresh, saved, seen)``: ``saved`` is the schedule's state_dict, ``seen`` what
+    ``record(optimizer, schedule)`` gives for each pair after its six steps."""
+    opt = make_opt(t)
+    sched = make_sched(opt)
+    for _ in range(4):
+        opt.step()
+        sched.step()
+    saved = sched.state_dict()
+    fresh_opt = make_opt(t)
+    fresh_opt.load_state_dict(opt.state_dict())
+    fresh = make_sched(fresh_opt)
+    fresh.load_state_dict(saved)
+    seen = []
+    for o, s in ((opt, sched), (fresh_opt, fresh)):
+        for _ in range(6):
+            o.step()
+            s.step()
+        seen.append(record(o, s))
+    return opt, sched, fresh, saved, seen
