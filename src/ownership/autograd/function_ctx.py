@@ -41,6 +41,22 @@ from ownership.storage import is_engine_tensor
 __all__ = ["FunctionBase", "FunctionCtx", "as_tuple"]
 
 
+def _kept_until_forward_returns(slot: str, method: str) -> Any:
+    """A ctx attribute that holds what ``method`` was given, until forward returns (then
+    ``None``, which ``del`` also sets), read and written through the slot ``slot``."""
+
+    def read(ctx: Any) -> Any:
+        return getattr(ctx, slot)
+
+    def write(ctx: Any, value: Any) -> None:
+        setattr(ctx, slot, value)
+
+    def clear(ctx: Any) -> None:
+        setattr(ctx, slot, None)
+
+    return property(read, write, clear, f"What ``{method}`` was given, until forward returns.")
+
+
 class FunctionCtx:
     """The methods of a custom Function's ``ctx`` (torch's ``FunctionCtx``): each sets the
     attribute torch's sets; the node reads them once forward returns."""
@@ -108,57 +124,10 @@ class FunctionBase:
     _saved: list[SavedTensor | None] | None
     _freed: bool
 
-    @property
-    def to_save(self) -> Any:
-        """What ``save_for_backward`` was given, until forward returns (then ``None``)."""
-        return self._to_save
-
-    @to_save.setter
-    def to_save(self, value: Any) -> None:
-        self._to_save = value
-
-    @to_save.deleter
-    def to_save(self) -> None:
-        self._to_save = None
-
-    @property
-    def dirty_tensors(self) -> Any:
-        """What ``mark_dirty`` was given, until forward returns (then ``None``)."""
-        return self._dirty
-
-    @dirty_tensors.setter
-    def dirty_tensors(self, value: Any) -> None:
-        self._dirty = value
-
-    @dirty_tensors.deleter
-    def dirty_tensors(self) -> None:
-        self._dirty = None
-
-    @property
-    def non_differentiable(self) -> Any:
-        """What ``mark_non_differentiable`` was given, until forward returns (then ``None``)."""
-        return self._non_diff
-
-    @non_differentiable.setter
-    def non_differentiable(self, value: Any) -> None:
-        self._non_diff = value
-
-    @non_differentiable.deleter
-    def non_differentiable(self) -> None:
-        self._non_diff = None
-
-    @property
-    def saved_for_forward(self) -> Any:
-        """What ``save_for_forward`` was given, until forward returns (then ``None``)."""
-        return self._for_forward
-
-    @saved_for_forward.setter
-    def saved_for_forward(self, value: Any) -> None:
-        self._for_forward = value
-
-    @saved_for_forward.deleter
-    def saved_for_forward(self) -> None:
-        self._for_forward = None
+    to_save = _kept_until_forward_returns("_to_save", "save_for_backward")
+    dirty_tensors = _kept_until_forward_returns("_dirty", "mark_dirty")
+    non_differentiable = _kept_until_forward_returns("_non_diff", "mark_non_differentiable")
+    saved_for_forward = _kept_until_forward_returns("_for_forward", "save_for_forward")
 
     def _no_read(self) -> bool:
         raise AttributeError(
