@@ -205,9 +205,11 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 
 def check_bool_sub(a: Tensor, b: Any) -> None:
-    """torch refuses ``-`` when an operand is a bool tensor."""
+    """torch refuses ``-`` when an operand is a bool tensor, a Python bool counting as one (torch
+    wraps it as a 0-d bool tensor: ``x - True`` and ``b - True`` are refused as ``x - b`` and
+    ``b - b`` are); ``b`` is an :func:`~ownership.ops.common.operand` (a numpy bool is a float)."""
     a_bool = a.dtype is dtypes.bool_
-    b_bool = isinstance(b, Tensor) and b.dtype is dtypes.bool_
+    b_bool = b.dtype is dtypes.bool_ if isinstance(b, Tensor) else type(b) is bool
     if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
@@ -364,6 +366,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     if isinstance(e, Tensor):
         dt = result_dtype(a, e)
         check_broadcast(a, e)
+        check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
         if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
@@ -392,6 +395,13 @@ def check_integer_power(a: Tensor, e: Any) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+def check_bool_power(dt: dtypes.dtype) -> None:
+    """torch has no kernel for a power with a tensor exponent computed in bool (``b ** b``,
+    ``True ** b``); a number exponent of a bool tensor computes (``b ** True``)."""
+    if dt is dtypes.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+
+
 def _power(base: Any, exponent: Any, dt: Any) -> Any:
     """Elementwise power; integer results of negative exponents truncate toward zero (torch)."""
     if dt.is_floating_point or not np.any(np.asarray(exponent) < 0):
@@ -406,6 +416,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     if isinstance(b, Tensor):
         return power(b, a)
     dt = result_dtype(a, b)
+    check_bool_power(dt)
     base = int_in(b, dt) if type(b) is int else b
     out = wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt)
     if needs_grad_of(a):

@@ -326,7 +326,10 @@ def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tens
 
 
 def scalar_value(x: Any) -> Any:
-    """A Python number from a scalar operand (numpy numbers included)."""
+    """A Python number from a scalar operand (numpy numbers included); a numpy bool is read as
+    torch's parser reads it, as a float (``int_tensor * np.bool_(True)`` is a float tensor)."""
+    if isinstance(x, np.bool_):
+        return float(x)
     return x.item() if isinstance(x, np.generic) else x
 
 
