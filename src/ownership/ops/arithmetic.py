@@ -24,6 +24,7 @@ from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
+    lay_out_empty,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -178,6 +179,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -196,6 +199,8 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -230,6 +235,8 @@ def rsub(a: Tensor, b: Any) -> Tensor:
         return sub(b, a)
     dt = result_dtype(a, b)
     out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
@@ -256,6 +263,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
@@ -310,6 +319,8 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
     return out
@@ -319,6 +330,8 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
     return out
@@ -332,6 +345,8 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
@@ -368,6 +383,8 @@ def power(a: Tensor, e: Any) -> Tensor:
         check_broadcast(a, e)
         check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, e)
         if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
             binary_node(node, a, e)
