@@ -122,6 +122,53 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     return tuple(out)
 
 
+def iterator_strides(
+    shape: Sequence[int], operands: Sequence[Sequence[int] | None]
+) -> Shape | None:
+    """The element strides torch's TensorIterator gives the result of ``shape`` of an op whose
+    operands (broadcast) are not all of that shape, None when they are row-major.
+
+    ``operands``: each operand's element strides broadcast to ``shape`` (0 along a broadcast
+    dimension), None for a number. The dimensions are ordered by the operands' strides, innermost
+    first (``reorder_dimensions``: a 0 stride is skipped, a tie goes to the smaller size), and
+    the result is dense in that order with no ``max(size, 1)`` (``compatible_stride``: the
+    dimensions after a size-0 one get stride 0).
+    """
+    nd = len(shape)
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            swap = _iterator_order(shape, operands, perm[d0], perm[d1])
+            if swap > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif swap < 0:
+                break
+    if perm == list(range(nd - 1, -1, -1)):
+        return None
+    out = [0] * nd
+    step = 1
+    for d in perm:
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
+
+
+def _iterator_order(
+    shape: Sequence[int], operands: Sequence[Sequence[int] | None], a: int, b: int
+) -> int:
+    """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided (``should_swap``)."""
+    for strides in operands:
+        if strides is None or strides[a] == 0 or strides[b] == 0:
+            continue
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        if shape[a] > shape[b]:
+            return 1
+    return 0
+
+
 def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """torch's ``is_non_overlapping_and_dense``: contiguous (every empty tensor is), or the
     dimensions of size 2 or more, ordered by stride, step through memory with no gap."""

@@ -124,6 +124,18 @@ GATHER = Parser("gather", "(int dim, Tensor index, *, bool sparse_grad = False)"
 INDEX_SELECT = Parser("index_select", "(int dim, Tensor index)")
 FLIP = Parser("flip", "(tuple of ints dims)")
 AMAX = Parser("amax", "(tuple of ints[1]? dim = None, bool keepdim = False)")
+ALL = Parser(
+    "all",
+    "()",
+    "(tuple of ints dim = None, bool keepdim = False)",
+    "(int dim, bool keepdim = False)",
+)
+ANY = Parser(
+    "any",
+    "()",
+    "(tuple of ints dim = None, bool keepdim = False)",
+    "(int dim, bool keepdim = False)",
+)
 AMIN = Parser("amin", "(tuple of ints[1]? dim = None, bool keepdim = False)")
 TRIL = Parser("tril", "(int diagonal = 0)")
 TRIU = Parser("triu", "(int diagonal = 0)")

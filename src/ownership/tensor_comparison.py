@@ -1,8 +1,9 @@
 """The Tensor methods of torch's comparison ops beyond the operators: ``sort``, ``argsort``,
-``topk``, ``isclose`` and ``allclose``.
+``topk``, ``isclose``, ``allclose``, and the reductions to truth values ``all`` and ``any``.
 
 Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
-forwards to its op (:mod:`ownership.ops.sorting`, :mod:`ownership.ops.closeness`) through :data:`ops`;
+forwards to its op (:mod:`ownership.ops.sorting`, :mod:`ownership.ops.closeness`,
+:mod:`ownership.ops.reduction`) through :data:`ops`;
 :class:`~ownership.tensor_methods.TensorMethods` inherits them.
 """
 
@@ -23,7 +24,7 @@ __all__ = ["TensorComparison"]
 
 
 class TensorComparison:
-    """``sort``, ``argsort``, ``topk``, ``isclose``, ``allclose``."""
+    """``sort``, ``argsort``, ``topk``, ``isclose``, ``allclose``, ``all``, ``any``."""
 
     def sort(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``(values, indices)`` ordered along ``dim``:
@@ -54,3 +55,15 @@ class TensorComparison:
         ``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``."""
         a = sig.ALLCLOSE.parse(args, kwargs)[1]
         return ops.allclose(self, a["other"], a["rtol"], a["atol"], a["equal_nan"])
+
+    def all(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Whether every element is true (a bool tensor), over all dims or over ``dim``:
+        ``all()``, ``all(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints."""
+        a = sig.ALL.parse(args, kwargs)[1]
+        return ops.all(self, a.get("dim"), a.get("keepdim", False))
+
+    def any(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """Whether some element is true (a bool tensor), over all dims or over ``dim``:
+        ``any()``, ``any(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints."""
+        a = sig.ANY.parse(args, kwargs)[1]
+        return ops.any(self, a.get("dim"), a.get("keepdim", False))

@@ -224,14 +224,6 @@ class TensorMethods(TensorMath, TensorComparison, TensorNumerics, TensorSelectio
         a = sig.ARGMIN.parse(args, kwargs)[1]
         return ops.argmin(self, a["dim"], a["keepdim"])
 
-    def all(self: Any) -> Tensor:
-        """Whether all elements are true."""
-        return ops.all(self)
-
-    def any(self: Any) -> Tensor:
-        """Whether any element is true."""
-        return ops.any(self)
-
     def norm(
         self: Any,
         p: Any = "fro",

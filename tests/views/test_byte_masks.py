@@ -1,5 +1,5 @@
-"""A uint8 numpy array (or torch tensor) as an index: torch 2.13 reads it as a boolean mask,
-with its deprecation warning; a 0-d one as a 0-d bool (no warning); assigning one value
+"""A uint8 numpy array (or torch tensor, or a list of numpy uint8 numbers, which torch makes a
+uint8 tensor) as an index: torch 2.13 reads it as a boolean mask, with its deprecation warning; a 0-d one as a 0-d bool (no warning); assigning one value
 through one such mask is ``masked_fill_``, which refuses it."""
 
 from __future__ import annotations
@@ -41,6 +41,16 @@ READ: dict[str, Any] = {
     "wrong_shape": lambda t: _x(t)[_m((1, 0))],
     "int8_is_indices": lambda t: _x(t)[np.array([1, 0, 1], dtype=np.int8)],
     "uint8_scalar_is_an_int": lambda t: _x(t)[np.uint8(1)],
+    "uint8_list": lambda t: _x(t)[[np.uint8(1), np.uint8(0), np.uint8(2)]],
+    "uint8_list_with_a_bool": lambda t: _x(t)[[np.uint8(1), True, np.uint8(0)]],
+    "uint8_list_with_an_int_is_indices": lambda t: _x(t)[[np.uint8(1), 0]],
+    "uint8_list_of_the_wrong_length": lambda t: _x(t)[[np.uint8(1)]],
+    "uint8_list_after_a_slice": lambda t: _grid(t)[:, [np.uint8(1), np.uint8(0), np.uint8(1)]],
+    "uint8_list_beside_a_list": lambda t: _grid(t)[[np.uint8(1), np.uint8(0)], [0, 2]],
+    "assign_uint8_list": lambda t: _set(_x(t), [np.uint8(0), np.uint8(1), np.uint8(1)], 3.0),
+    "assign_uint8_list_tensor": lambda t: _set(
+        _x(t), [np.uint8(0), np.uint8(1), np.uint8(1)], t.tensor([3.0, 4.0])
+    ),
     "assign_tensor": lambda t: _set(_x(t), _m(), t.tensor([3.0, 4.0])),
     "assign_0d_mask": lambda t: _set(_x(t), np.array(1, dtype=np.uint8), 3.0),
     # one value through one mask: masked_fill_, which refuses uint8

@@ -45,14 +45,15 @@ KEYS: dict[str, Any] = {
     "none_int_index": lambda t: (None, 1, _idx(t)),
     "int_then_mask": lambda t: (1, t.tensor([True, False, True])),
     "int_then_list": lambda t: (1, [0, 2]),
-    "python_bool": pytest.param(
-        lambda t: (True, 1, _idx(t)),
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="gap: torch reads a Python bool beside an index tensor as an unsqueeze and an "
-            "index tensor([0]) (tensor([]) for False) on it; the engine leaves the key to numpy",
-        ),
-    ),
+    # a bool is an unsqueeze and an index of the new dim: [0] for True, [] for False
+    "python_bool": lambda t: (True, 1, _idx(t)),
+    "int_then_bool": lambda t: (1, True, _idx(t)),
+    "python_false": lambda t: (False, slice(None), _idx(t)),
+    "bool_alone": lambda t: True,
+    "bool_then_int": lambda t: (True, 1),
+    "bool_ellipsis_index": lambda t: (True, Ellipsis, _idx(t)),
+    "none_then_bool": lambda t: (None, True, slice(1, None)),
+    "0d_bool_tensor": lambda t: (t.tensor(True), 1, _idx(t)),
 }
 
 
@@ -72,6 +73,15 @@ ERRORS: dict[str, Any] = {
     "mask_of_the_view": lambda t: _cube(t)[1, t.tensor([True, False])],
     "index_out_of_range": lambda t: _cube(t)[1, t.tensor([7])],
     "float_index": lambda t: _cube(t)[1, t.tensor([1.0])],
+    "bool_then_index_out_of_range": lambda t: _cube(t)[True, t.tensor([0, 2])],
+    "index_after_a_slice_out_of_range": lambda t: _cube(t)[:, :, t.tensor([7])],
+    "index_after_ellipsis_out_of_range": lambda t: _cube(t)[..., t.tensor([-9])],
+    "index_after_a_mask_out_of_range": lambda t: _cube(t)[
+        t.tensor([[True] * 3] * 2), t.tensor([9])
+    ],
+    "false_beside_an_index": lambda t: _cube(t)[False, 1, t.tensor([0, 2])],
+    "indices_that_do_not_broadcast": lambda t: _cube(t)[t.tensor([[0, 1]]), t.tensor([0, 1, 1])],
+    "none_index_bool_int": lambda t: _cube(t)[None, t.tensor([0, 2]), True, 0],
 }
 
 
@@ -118,6 +128,7 @@ ASSIGNED: dict[str, Any] = {
     "gradient_of_the_value": _assign_grad,
     "view_of_a_leaf": _assign_leaf,
     "no_grad_shares_the_version": _assign_no_grad,
+    "beside_a_bool": _assign(lambda t: (True, 1, _idx(t))),
 }
 
 

@@ -60,14 +60,44 @@ def test_a_copy_of_an_empty_alias_keeps_its_strides_too() -> None:
     same(lambda t: [t.zeros(3, 4)[:, 2:2].detach().clone().detach().stride()])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: an op with a number operand (x * 2) lays an empty result out by torch's "
-    "TensorIterator (strides that skip a size-0 dimension, (1, 0, 3)); the engine's is "
-    "row-major (issue 14's hot paths: ops/common.py, ops/arithmetic.py)",
-)
 def test_an_op_with_a_number_lays_an_empty_result_out_as_torch() -> None:
     same(lambda t: [(t.zeros(2, 0, 3).permute(2, 0, 1) * 2).stride()])
+
+
+ELEMENTWISE: dict[str, Any] = {
+    "times_a_number": lambda t, x: x * 2,
+    "plus_itself": lambda t, x: x + x,
+    "minus_a_row": lambda t, x: x - t.ones(x.shape[-1]),
+    "number_minus": lambda t, x: 1 - x,
+    "times_a_0d_tensor": lambda t, x: x * t.tensor(3.0),
+    "divided_by_a_number": lambda t, x: x / 2,
+    "number_divided_by": lambda t, x: 2 / x,
+    "to_a_power": lambda t, x: x**2,
+    "to_a_tensor_power": lambda t, x: x ** t.ones(x.shape[-1]),
+    "number_to_the_power": lambda t, x: 2**x,
+    "add_scaled": lambda t, x: x.add(t.ones(x.shape[-1]), alpha=2),
+    "compared_with_a_number": lambda t, x: x > 0,
+    "compared_with_a_row": lambda t, x: x == t.zeros(x.shape[-1]),
+    "row_compared_with": lambda t, x: t.zeros(1, x.shape[-1]) < x,
+}
+
+
+@pytest.mark.parametrize("op", ELEMENTWISE.values(), ids=ELEMENTWISE.keys())
+@pytest.mark.parametrize(
+    "tensor",
+    [TENSORS[name] for name in TENSORS if name.startswith("empty")],
+    ids=[name for name in TENSORS if name.startswith("empty")],
+)
+def test_an_elementwise_op_lays_an_empty_result_out_as_torch(tensor: Any, op: Any) -> None:
+    """torch's TensorIterator: operands all of the result's shape give a row-major result (an
+    empty tensor is contiguous), others order the dimensions by the operands' strides with no
+    ``max(size, 1)`` (the dimensions after a size-0 one get stride 0)."""
+
+    def program(t: Any) -> Any:
+        y = op(t, tensor(t))
+        return [y, y.stride(), y.is_contiguous()]
+
+    same(program)
 
 
 @pytest.mark.xfail(

@@ -24,6 +24,7 @@ from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
+    lay_out_empty,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -178,6 +179,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -196,6 +199,8 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -205,9 +210,11 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 
 def check_bool_sub(a: Tensor, b: Any) -> None:
-    """torch refuses ``-`` when an operand is a bool tensor."""
+    """torch refuses ``-`` when an operand is a bool tensor, a Python bool counting as one (torch
+    wraps it as a 0-d bool tensor: ``x - True`` and ``b - True`` are refused as ``x - b`` and
+    ``b - b`` are); ``b`` is an :func:`~ownership.ops.common.operand` (a numpy bool is a float)."""
     a_bool = a.dtype is dtypes.bool_
-    b_bool = isinstance(b, Tensor) and b.dtype is dtypes.bool_
+    b_bool = b.dtype is dtypes.bool_ if isinstance(b, Tensor) else type(b) is bool
     if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
@@ -228,6 +235,8 @@ def rsub(a: Tensor, b: Any) -> Tensor:
         return sub(b, a)
     dt = result_dtype(a, b)
     out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
     return out
@@ -254,6 +263,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
     b, rb, dt = _operands(a, b)
     out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
@@ -308,6 +319,8 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
     return out
@@ -317,6 +330,8 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
     return out
@@ -330,6 +345,8 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
@@ -364,7 +381,10 @@ def power(a: Tensor, e: Any) -> Tensor:
     if isinstance(e, Tensor):
         dt = result_dtype(a, e)
         check_broadcast(a, e)
+        check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, e)
         if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
             binary_node(node, a, e)
@@ -392,6 +412,13 @@ def check_integer_power(a: Tensor, e: Any) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+def check_bool_power(dt: dtypes.dtype) -> None:
+    """torch has no kernel for a power with a tensor exponent computed in bool (``b ** b``,
+    ``True ** b``); a number exponent of a bool tensor computes (``b ** True``)."""
+    if dt is dtypes.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+
+
 def _power(base: Any, exponent: Any, dt: Any) -> Any:
     """Elementwise power; integer results of negative exponents truncate toward zero (torch)."""
     if dt.is_floating_point or not np.any(np.asarray(exponent) < 0):
@@ -406,6 +433,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     if isinstance(b, Tensor):
         return power(b, a)
     dt = result_dtype(a, b)
+    check_bool_power(dt)
     base = int_in(b, dt) if type(b) is int else b
     out = wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt)
     if needs_grad_of(a):

@@ -275,6 +275,28 @@ wrap = Tensor._wrap
 result (:meth:`ownership._tensor.Tensor._wrap`, under the name the ops use)."""
 
 
+def lay_out_empty(out: Tensor, *operands: Any) -> None:
+    """Give the empty result ``out`` of an elementwise op on ``operands`` (tensors or numbers)
+    torch's strides (:func:`~ownership.layout.iterator_strides`): the operands all of its shape,
+    row-major (an empty tensor is contiguous), else TensorIterator's order (``x * 2`` of an empty
+    permuted tensor; a power by a number, ``x ** 2`` or ``2 ** x``, is a unary kernel in torch and
+    never asks). A non-empty result's layout is ``Tensor._wrap``'s."""
+    shape = out._data.shape
+    if len(shape) < 2 or all(isinstance(t, Tensor) and t._data.shape == shape for t in operands):
+        return
+    strides: list[tuple[int, ...] | None] = []
+    for t in operands:
+        if not isinstance(t, Tensor):
+            strides.append(None)
+            continue
+        lead = len(shape) - t._data.ndim
+        own = zip(t._data.shape, t.stride(), shape[lead:], strict=True)
+        strides.append((0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in own))
+    found = layout.iterator_strides(shape, strides)
+    if found is not None:
+        out._data = layout.empty_strided(shape, found, out._data.dtype)
+
+
 _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 """The axes :func:`sum_to` sums, by (shape, gradient shape)."""
 
@@ -326,7 +348,10 @@ def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tens
 
 
 def scalar_value(x: Any) -> Any:
-    """A Python number from a scalar operand (numpy numbers included)."""
+    """A Python number from a scalar operand (numpy numbers included); a numpy bool is read as
+    torch's parser reads it, as a float (``int_tensor * np.bool_(True)`` is a float tensor)."""
+    if isinstance(x, np.bool_):
+        return float(x)
     return x.item() if isinstance(x, np.generic) else x
 
 

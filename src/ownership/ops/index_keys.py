@@ -7,6 +7,7 @@ wrong shape and an index out of range.
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 from typing import Any
 
@@ -44,14 +45,27 @@ _BYTE_DTYPES = ("uint8", "torch.uint8")  # numpy's name, torch's
 
 
 def _is_byte_mask(k: Any) -> bool:
-    """Whether ``k`` is a uint8 numpy array (or torch tensor) of one or more dims: a mask that
-    torch reads with its deprecation warning (a 0-d one is a 0-d bool, without a warning)."""
+    """Whether ``k`` is a uint8 numpy array (or torch tensor, or a list torch reads as one:
+    :func:`_is_byte_list`): a mask that torch reads with its deprecation warning when it has
+    one or more dims (a 0-d one is a 0-d bool, without a warning)."""
+    if isinstance(k, list | tuple):
+        return _is_byte_list(k)
     return (isinstance(k, np.ndarray) or is_torch_tensor(k)) and str(k.dtype) in _BYTE_DTYPES
+
+
+def _is_byte_list(k: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether torch reads the sequence ``k`` as a uint8 tensor: numpy uint8 numbers, bools
+    beside them (``torch.tensor([np.uint8(1), True])`` is uint8), at least one uint8; a Python
+    int beside them makes it int64 (an index)."""
+    return any(isinstance(v, np.uint8) for v in k) and all(
+        isinstance(v, np.uint8 | bool) for v in k
+    )
 
 
 def byte_masks(key: Any) -> int:
     """How many uint8 masks of one or more dims ``key`` holds."""
-    return sum(_is_byte_mask(k) and k.ndim > 0 for k in (key if isinstance(key, tuple) else (key,)))
+    tkey = key if isinstance(key, tuple) else (key,)
+    return sum(_is_byte_mask(k) and np.ndim(k) > 0 for k in tkey)
 
 
 def warn_byte_index(depth: int) -> None:
@@ -76,7 +90,12 @@ def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
     tkey = key if isinstance(key, tuple) else (key,)
     tkey = tuple(
-        _array_index(k) if isinstance(k, np.ndarray) or is_torch_tensor(k) else k for k in tkey
+        _array_index(k)
+        if isinstance(k, np.ndarray) or is_torch_tensor(k)
+        else _array_index(np.array(k, dtype=np.uint8))
+        if isinstance(k, list | tuple) and _is_byte_list(k)
+        else k
+        for k in tkey
     )
     if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
         # torch warns, but drops the warning when it is an error: the index fails anyway
@@ -164,10 +183,55 @@ def check_advanced(t: Tensor, npkey: tuple[Any, ...]) -> None:
 
 
 def numpy_index(arr: Any, npkey: tuple[Any, ...]) -> Any:
+    """``arr[npkey]``, numpy's IndexError in torch's words: an index out of range names its
+    position among the index tensors (:func:`_index_position`), shapes that do not broadcast
+    are listed as torch lists them."""
     try:
         return arr[npkey]
     except IndexError as exc:
         message = str(exc)
         if message.endswith(" with size 0"):  # torch's words for an empty dimension
             message = "index is out of bounds for dimension with size 0"
+        elif message.startswith("shape mismatch: indexing arrays"):
+            shapes = ", ".join(
+                str([int(n) for n in m.split(",") if n.strip()])
+                for m in re.findall(r"\(([^()]*)\)", message)
+            )
+            message = f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        else:
+            found = re.fullmatch(
+                r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", message
+            )
+            if found:
+                index, axis, size = found.groups()
+                dim = _index_position(npkey, int(axis), arr.ndim)
+                message = f"index {index} is out of bounds for dimension {dim} with size {size}"
         raise IndexError(message.replace(" axis ", " dimension ")) from None
+
+
+def _index_position(npkey: tuple[Any, ...], axis: int, ndim: int) -> int:
+    """The position among the index tensors (a mask counts as one per dim) of the one that
+    indexes ``axis`` of the indexed array: the dimension torch's index kernel names."""
+    consumed = sum(
+        np.ndim(k) if _is_mask(k) else 1 for k in npkey if k is not None and k is not Ellipsis
+    )
+    at = position = 0
+    for k in npkey:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            at += ndim - consumed
+            continue
+        if isinstance(k, np.ndarray):
+            n = k.ndim if _is_mask(k) else 1
+            if at <= axis < at + n:
+                return position + axis - at
+            position += n
+            at += n
+        else:
+            at += 1
+    return axis
+
+
+def _is_mask(k: Any) -> bool:
+    return isinstance(k, np.ndarray) and k.dtype.kind == "b"

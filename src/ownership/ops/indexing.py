@@ -120,14 +120,18 @@ def _plain_key(t: Tensor, key: Any) -> tuple[Any, ...] | None:
 def _sliced(t: Tensor, tkey: tuple[Any, ...]) -> tuple[Tensor, tuple[Any, ...]] | None:
     """torch's ``applySlicing`` for a key that mixes basic and advanced indices: the view its
     ints, slices and Nones select (``SelectBackward0`` ...), and the key left for that view
-    (``x[1, idx]`` is ``x.select(0, 1)[idx]``); None when the basic indices select all of ``t``
-    or the key holds a bool (a Python one or 0-d), which stays numpy's."""
+    (``x[1, idx]`` is ``x.select(0, 1)[idx]``); None when the basic indices select all of ``t``.
+    A bool (a Python one or 0-d) is an unsqueeze and an index of the new dim: ``[0]`` for True,
+    ``[]`` for False (torch's ``boolToIndexingTensor``: ``x[True, 1, idx]`` is
+    ``x.unsqueeze(0).select(1, 1)[[0], :, idx]``)."""
     basic: list[Any] = []
     rest: list[Any] = []
     for k in tkey:
         if isinstance(k, bool) or (isinstance(k, np.ndarray | Tensor) and _is_bool_0d(k)):
-            return None
-        if is_basic(k) and k is not None and k is not Ellipsis and not isinstance(k, slice):
+            basic.append(None)
+            truth = bool(k._data) if isinstance(k, Tensor) else bool(k)
+            rest.append(np.zeros(1 if truth else 0, dtype=np.int64))
+        elif is_basic(k) and k is not None and k is not Ellipsis and not isinstance(k, slice):
             basic.append(k)  # an int: selected, no dimension left
         elif is_basic(k):
             basic.append(k)

@@ -32,6 +32,7 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, e)
+        ar.check_bool_power(dt)
         out: NDArray[Any] = ar._power(a._data.astype(dt.np, copy=False), e._data, dt)
         return out
 

@@ -287,11 +287,25 @@ def argmin(t: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     return _arg(t, dim, keepdim, "argmin")
 
 
-def all_of(t: Tensor) -> Tensor:
-    """Whether every element is true (a 0-d bool tensor)."""
-    return wrap(np.all(t._data), dtypes.bool_)
+def all_of(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Whether every element is true, over all of ``t`` or over ``dim`` (see :func:`_truth`)."""
+    return _truth(np.all, t, dim, keepdim)
 
 
-def any_of(t: Tensor) -> Tensor:
-    """Whether some element is true (a 0-d bool tensor)."""
-    return wrap(np.any(t._data), dtypes.bool_)
+def any_of(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
+    """Whether some element is true, over all of ``t`` or over ``dim`` (see :func:`_truth`)."""
+    return _truth(np.any, t, dim, keepdim)
+
+
+def _truth(reduce: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    """``all``/``any`` as torch reduces them (a bool tensor, never recorded): ``dim`` None reduces
+    every dim, an int or a tuple of ints those dims (torch's errors for a dim out of range or
+    repeated); an empty tuple reduces none (``x.all(())`` is ``x != 0``, unlike ``sum``'s)."""
+    data = t._data
+    if isinstance(dim, tuple | list) and not dim:
+        return wrap(data.astype(np.bool_), dtypes.bool_)
+    dims = None if dim is None else dims_of(t, dim)
+    if dims is None or data.ndim == 0:
+        out = reduce(data)
+        return wrap(np.reshape(out, (1,) * data.ndim) if keepdim else out, dtypes.bool_)
+    return wrap(reduce(data, axis=dims, keepdims=keepdim), dtypes.bool_)
