@@ -2,7 +2,7 @@
 
 What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
 its accumulated gradient with torch's checks on assignment, its hooks, ``backward()`` (run by
-:mod:`ownership.autograd.engine`), and ``detach()`` versus ``.data`` (the same memory; the same
+``ownership.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
 version counter or a fresh one). Inherited by :class:`~ownership._tensor.Tensor`.
 """
 
