@@ -8,7 +8,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved, int64
+from ownership.argument_checks import as_given, as_saved, int64
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
