@@ -142,7 +142,7 @@ _DEFAULT_CONTEXTS = {
 
 def _nll_context(red: int, ignore_index: int) -> Saved:
     """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it);
-    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.arguments.as_saved`)."""
+    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.argument_checks.as_saved`)."""
     if ignore_index == -100 and type(ignore_index) is int:
         return _DEFAULT_CONTEXTS[red]
     return {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
