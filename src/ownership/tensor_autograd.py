@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-import ownership.inference_mode as inference_mode
+import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.autograd import engine, hooks
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node, shown
@@ -44,7 +44,6 @@ class TensorAutograd:
     _offset: builtins.int
     dtype: DType
     _requires_grad: builtins.bool
-    _history: Node | None
     _output_nr: builtins.int
     _grad: Tensor | None
     _base: Tensor | None
