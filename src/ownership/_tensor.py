@@ -2,11 +2,14 @@
 
 This layer owns what a tensor *is*: its storage, its version counter (per tensor, shared by its
 views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
-(``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), leaf status,
-``.grad``, ``.data`` versus ``detach``, and printing. The in-place contract is
+(``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), the node that
+made it as the engine keeps it, and printing. The in-place contract is
 :mod:`ownership.inplace_rules`; how a view's history follows its base,
 :mod:`ownership.autograd.view_history`. Its API is inherited, one base class per part of torch's Tensor
-reference: :class:`~ownership.tensor_conversion.TensorConversion` (to Python and numpy values),
+reference: :class:`~ownership.tensor_metadata.TensorMetadata` (sizes, strides, ``data_ptr()``),
+:class:`~ownership.tensor_autograd.TensorAutograd` (``grad_fn``, ``requires_grad``, ``.grad``,
+``backward()``, ``.data`` versus ``detach()``),
+:class:`~ownership.tensor_conversion.TensorConversion` (to Python and numpy values),
 :class:`~ownership.tensor_methods.TensorMethods` (math, reductions, products, dtype conversions,
 new tensors), :class:`~ownership.tensor_operators.TensorOperators` (``x + y``, ``x[i]``),
 :class:`~ownership.tensor_views.TensorViews` (``x.view``...) and
@@ -23,9 +26,8 @@ this layer never imports a higher one.
 from __future__ import annotations
 
 import builtins
-import warnings
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,55 +41,33 @@ from ownership import (
     printing,
     tensor_copying,
 )
-from ownership.autograd import engine, hooks
-from ownership.autograd.grad import gradients_given
-from ownership.autograd.node import Node, shown
+from ownership.autograd.node import Node
 from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
-from ownership.layout import Size
 from ownership.storage import (
     InferenceCounter,
     Storage,
     VersionCounter,
     storage_over,
 )
+from ownership.tensor_autograd import TensorAutograd
 from ownership.tensor_conversion import TensorConversion
 from ownership.tensor_inplace import TensorInplace
+from ownership.tensor_metadata import TensorMetadata
 from ownership.tensor_methods import TensorMethods
 from ownership.tensor_operators import TensorOperators
 from ownership.tensor_views import TensorViews
 
-NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
-    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
 
-
-class Device:
-    """The only device: the CPU (prints like ``device(type='cpu')``)."""
-
-    type = "cpu"
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other: object) -> bool:
-        return str(other) == "cpu"
-
-    def __hash__(self) -> int:
-        return hash("cpu")
-
-
-CPU = Device()
-
-
-class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, TensorInplace):
+class Tensor(
+    TensorMetadata,
+    TensorAutograd,
+    TensorConversion,
+    TensorMethods,
+    TensorOperators,
+    TensorViews,
+    TensorInplace,
+):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
     __slots__ = (
@@ -302,81 +282,6 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
         t._requires_grad = requires_grad
         return t
 
-    # ------------------------------------------------------------------ metadata
-    @property
-    def shape(self) -> Size:
-        """The sizes, as a ``torch.Size``."""
-        return Size(self._data.shape)
-
-    def size(self, dim: builtins.int | None = None) -> Any:
-        """``shape``, or the size of one dimension."""
-        if dim is None:
-            return Size(self._data.shape)
-        return self._data.shape[layout.wrap_dim(dim, self._data.ndim)]
-
-    @property
-    def ndim(self) -> builtins.int:
-        """Number of dimensions."""
-        return self._data.ndim
-
-    def dim(self) -> builtins.int:
-        """Number of dimensions."""
-        return self._data.ndim
-
-    def numel(self) -> builtins.int:
-        """Number of elements."""
-        return int(self._data.size)
-
-    def nelement(self) -> builtins.int:
-        """Number of elements."""
-        return int(self._data.size)
-
-    def element_size(self) -> builtins.int:
-        """Bytes per element."""
-        return int(self._data.itemsize)
-
-    def stride(self, dim: builtins.int | None = None) -> Any:
-        """Strides in elements (all of them, or of one dimension)."""
-        arr = self._data
-        if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
-            st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
-        else:
-            item = arr.itemsize
-            st = tuple([s // item for s in arr.strides])  # a list comprehension: no generator
-        if dim is None:
-            return st
-        return st[layout.wrap_dim(dim, self._data.ndim)]
-
-    def storage_offset(self) -> builtins.int:
-        """Offset of element 0 in the storage, in elements."""
-        return self._offset
-
-    def data_ptr(self) -> builtins.int:
-        """Byte address of element 0 (equal for aliases of the same element)."""
-        return self._storage.address() + self._offset * self._data.itemsize
-
-    def untyped_storage(self) -> Storage:
-        """The storage (buffer and version counter); ``data_ptr()`` is equal for all aliases."""
-        return self._storage
-
-    def is_contiguous(self) -> builtins.bool:
-        """Row-major with torch's rule (size-1 dimensions do not matter)."""
-        return layout.is_contiguous(self._data.shape, self.stride())
-
-    def is_floating_point(self) -> builtins.bool:
-        """Whether the dtype is a floating dtype."""
-        return builtins.bool(self.dtype.is_floating_point)
-
-    @property
-    def device(self) -> Device:
-        """Always the CPU."""
-        return CPU
-
-    @property
-    def is_cuda(self) -> builtins.bool:
-        """Always False."""
-        return False
-
     @property
     def _storage(self) -> Storage:
         """The storage: made at its first read for a fresh result (from its contiguous array)."""
@@ -417,174 +322,6 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
             refresh_view_grad_fn(self)
         return self._history  # the slot of ``_grad_fn``, without the property
 
-    @property
-    def grad_fn(self) -> Node | None:
-        """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (:func:`ownership.autograd.node.shown`)."""
-        return shown(self._node())  # type: ignore[no-any-return]
-
-    @grad_fn.setter
-    def grad_fn(self, value: Any) -> None:
-        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
-
-    @grad_fn.deleter
-    def grad_fn(self) -> None:
-        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
-
-    def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
-        return (tuple(self._data.shape), self.stride(), self._offset)
-
-    def _set_grad_fn(self, node: Node) -> None:
-        """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
-        old = self._grad_fn
-        if self._retains_grad and old is not None and old._retained is not None:
-            old._retained.pop(self._output_nr, None)
-        self._grad_fn = node
-        self._output_nr = 0
-        self._requires_grad = True
-        if self._retains_grad:
-            node.retain(0, self)
-
-    @property
-    def output_nr(self) -> builtins.int:
-        """Which output of its ``grad_fn`` this tensor is (0 for single-output nodes)."""
-        return self._output_nr
-
-    @property
-    def is_leaf(self) -> builtins.bool:
-        """True when the tensor has no ``grad_fn`` (created by the user, or not requiring grad)."""
-        return self._node() is None
-
-    @property
-    def requires_grad(self) -> builtins.bool:
-        """Whether operations on this tensor are recorded (a view also when its base does)."""
-        if self._requires_grad:
-            return True
-        base = self._base
-        return base is not None and base._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, value: builtins.bool) -> None:
-        if not isinstance(value, builtins.bool):  # before any other check, as torch's setter
-            raise RuntimeError("requires_grad must be a bool")
-        if value and not self.dtype.is_floating_point:
-            raise RuntimeError(
-                "only Tensors of floating point and complex dtype can require gradients"
-            )
-        self.requires_grad_(value)
-
-    @requires_grad.deleter
-    def requires_grad(self) -> None:
-        raise RuntimeError("requires_grad must be a bool")
-
-    def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
-        """Set ``requires_grad`` of a leaf (in place); returns self."""
-        if not isinstance(requires_grad, builtins.bool):
-            raise TypeError(
-                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
-                f"{type(requires_grad).__name__}"
-            )
-        if not self.is_leaf:
-            if requires_grad:
-                return self
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
-        if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
-            raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
-        self._requires_grad = bool(requires_grad)
-        return self
-
-    @property
-    def grad(self) -> Tensor | None:
-        """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if not self._retains_grad and self._requires_grad and self._node() is not None:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
-
-    @grad.setter
-    def grad(self, value: Tensor | None) -> None:
-        if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type "
-                    f"{type(value).__name__}"
-                )
-            if value is self:
-                raise RuntimeError("can't assign Variable as its own grad")
-            if value.dtype is not self.dtype:
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a tensor "
-                    f"with grad_dtype '{self.dtype.short}'. The gradient must match the tensor's "
-                    "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
-                    "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
-                    "systems that assume they match."
-                )
-            if value._data.shape != self._data.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
-                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
-                    "the same size"
-                )
-        self._grad = value
-
-    @grad.deleter
-    def grad(self) -> None:
-        self._grad = None
-
-    def retain_grad(self) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
-        if not self.requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        fn = self._node()
-        if fn is None or self._retains_grad:
-            return
-        fn.retain(self._output_nr, self)
-        self._retains_grad = True
-
-    @property
-    def retains_grad(self) -> builtins.bool:
-        """Whether :meth:`retain_grad` was called on this non-leaf tensor."""
-        return self._retains_grad
-
-    def backward(
-        self,
-        gradient: Tensor | None = None,
-        retain_graph: builtins.bool | None = None,
-        create_graph: builtins.bool = False,
-        inputs: Tensor | Sequence[Tensor] | None = None,
-    ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
-        (only of ``inputs``, a tensor or a sequence of them, if given)."""
-        if inputs is not None:
-            inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-            if not inputs:
-                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        if gradient is not None and not isinstance(gradient, Tensor):
-            gradient = _one_gradient(gradient)
-        if gradient is None:
-            if self._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not self.requires_grad:
-                raise RuntimeError(
-                    "element 0 of tensors does not require grad and does not have a grad_fn"
-                )
-            arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
-            ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
-            gradient = Tensor._wrap(ones, self.dtype)
-        elif gradient._data.shape != self._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
-                f"has a shape of {self.shape}."
-            )
-        keep = create_graph if retain_graph is None else retain_graph
-        engine.run_backward([self], [gradient], keep, create_graph, inputs)
-
     def _detached_unseen(self) -> Tensor:
         """``detach()`` of a gradient only the caller holds (the backward engine's check): this
         tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
@@ -606,65 +343,10 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
             return self
         return self.detach()
 
-    def is_inference(self) -> builtins.bool:
-        """Whether this is an inference tensor (made in inference mode: no version counter)."""
-        counter = self._lazy_counter
-        return counter is not None and counter.inference
-
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
-        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
-        return hooks.register_hook(self, hook)
-
-    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
-        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
-        return hooks.register_post_accumulate_grad_hook(self, hook)
-
     # ------------------------------------------------------------------ aliasing
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
-
-    def detach(self) -> Tensor:
-        """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
-        return self._alias(self._version_counter)
-
-    def detach_(self) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place."""
-        if self._base is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using "
-                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
-                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
-                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
-                "function in torch/optim/optimizer.py as the solution."
-            )
-        self._grad_fn = None
-        self._requires_grad = False
-        self._output_nr = 0
-        return self
-
-    @property
-    def data(self) -> Tensor:
-        """An alias of the same memory with a *new* version counter (mutations go unnoticed)."""
-        return self._alias(self._version_counter.fresh())
-
-    @data.setter
-    def data(self, value: Tensor) -> None:
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self.requires_grad and not value.dtype.is_floating_point:
-            raise RuntimeError(
-                "data set to a tensor that requires gradients must be floating point or complex "
-                "dtype"
-            )
-        self._data = value._data
-        self._storage = value._storage  # the memory changes; the counter stays this tensor's
-        self._offset = value._offset
-        self.dtype = value.dtype
-
-    @data.deleter
-    def data(self) -> None:
-        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     def __hash__(self) -> builtins.int:
         return id(self)
@@ -703,25 +385,6 @@ class Tensor(TensorConversion, TensorMethods, TensorOperators, TensorViews, Tens
     def __reduce_ex__(self, protocol: Any) -> Any:
         """torch's pickling (see :mod:`ownership.tensor_copying`)."""
         return tensor_copying.reduce_tensor(self)
-
-
-def _one_gradient(given: Any) -> Tensor | None:
-    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
-    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
-    if not grads:
-        raise RuntimeError("got 1 tensors and 0 gradients")
-    first: Tensor | None = grads[0]
-    return first
-
-
-def _c_name(d: DType) -> str:
-    return {
-        "float64": "double",
-        "float32": "float",
-        "int64": "long int",
-        "int32": "int",
-        "bool": "bool",
-    }[d.name]
 
 
 def printing_name(fn: Node | None) -> str:

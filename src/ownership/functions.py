@@ -1,9 +1,15 @@
-"""Module-level functions of the ``torch`` namespace that are thin wrappers of Tensor methods."""
+"""Module-level functions of the ``torch`` namespace that are thin wrappers of Tensor methods:
+arithmetic, ``clamp``, ``where``, elementwise functions, comparisons and the in-place forms, and the
+two wrappers the other ``*_functions`` modules build theirs with (``_method``, ``_unary``).
+
+Reductions are in ``ownership.reduction_functions``, products in
+``ownership.product_functions``, functions of shape in ``ownership.view_functions``, the
+math beyond ``+ - * /`` in ``ownership.math_functions``."""
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -14,7 +20,6 @@ from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
-from ownership.layout import Size
 from ownership.layout import broadcast_shapes as _broadcast_shapes
 from ownership.op_table import OpTable
 
@@ -70,106 +75,6 @@ def pow(*args: Any, **kwargs: Any) -> Tensor:
 def _operand(x: Any) -> Any:
     """A number operand stays a Python number (torch's wrapped number), a tensor stays a tensor."""
     return x.item() if isinstance(x, np.generic) else x
-
-
-def sum(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.sum(input, dim=None, keepdim=False, *, dtype=None)``."""
-    _, a = sig.FN_SUM.parse(args, kwargs)
-    return cast(Tensor, a["input"].sum(*_dim_args(a), dtype=a["dtype"]))
-
-
-def mean(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.mean(input, dim=None, keepdim=False, *, dtype=None)``."""
-    _, a = sig.FN_MEAN.parse(args, kwargs)
-    return cast(Tensor, a["input"].mean(*_dim_args(a), dtype=a["dtype"]))
-
-
-def _dim_args(a: dict[str, Any]) -> tuple[Any, ...]:
-    return (a["dim"], a["keepdim"]) if "dim" in a else ()
-
-
-def max(*args: Any, **kwargs: Any) -> Any:
-    """``torch.max(input)``, ``torch.max(input, other)`` or ``torch.max(input, dim, keepdim)``."""
-    a = sig.FN_MAX.parse(args, kwargs)[1]
-    return a["input"].max(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
-
-
-def min(*args: Any, **kwargs: Any) -> Any:
-    """``torch.min(input)``, ``torch.min(input, other)`` or ``torch.min(input, dim, keepdim)``."""
-    a = sig.FN_MIN.parse(args, kwargs)[1]
-    return a["input"].min(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
-
-
-def argmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.argmax(input, dim=None, keepdim=False)``."""
-    a = sig.FN_ARGMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].argmax(a["dim"], a["keepdim"]))
-
-
-def argmin(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.argmin(input, dim=None, keepdim=False)``."""
-    a = sig.FN_ARGMIN.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].argmin(a["dim"], a["keepdim"]))
-
-
-def softmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.softmax(input, dim, dtype=None)``."""
-    a = sig.FN_SOFTMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].softmax(a["dim"], a["dtype"]))
-
-
-def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.log_softmax(input, dim, dtype=None)``."""
-    a = sig.FN_LOG_SOFTMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].log_softmax(a["dim"], a["dtype"]))
-
-
-def matmul(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.matmul(input, other)``."""
-    a = sig.FN_MATMUL.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].matmul(a["other"]))
-
-
-def mm(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.mm(input, mat2)``."""
-    a = sig.FN_MM.parse(args, kwargs)[1]
-    if "out_dtype" in a:
-        _no_cpu_kernel("mm")
-    return cast(Tensor, a["input"].mm(a["mat2"]))
-
-
-def bmm(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.bmm(input, mat2)``; ``out=`` refused (ownership writes no given tensors)."""
-    a = sig.FN_BMM.parse(args, kwargs)[1]
-    if "out_dtype" in a:
-        _no_cpu_kernel("bmm")
-    if a["out"] is not None:
-        raise RuntimeError("bmm(out=...) is not supported by ownership")
-    return cast(Tensor, a["input"].bmm(a["mat2"]))
-
-
-def _no_cpu_kernel(name: str) -> None:
-    """torch's refusal of an ``out_dtype`` overload on the CPU (its message goes on to list the
-    backends that have the kernel, and where each was registered)."""
-    raise NotImplementedError(
-        f"Could not run 'aten::{name}.dtype' with arguments from the 'CPU' backend. This could "
-        "be because the operator doesn't exist for this backend, or was omitted during the "
-        "selective/custom build process (if using custom build). If you are a Facebook employee "
-        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
-        "resolutions."
-    )
-
-
-def mv(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.mv(input, vec)``."""
-    a = sig.FN_MV.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].mv(a["vec"]))
-
-
-def dot(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.dot(input, tensor)``."""
-    a = sig.FN_DOT.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].dot(a["tensor"]))
 
 
 def clamp(*args: Any, **kwargs: Any) -> Tensor:
@@ -256,8 +161,6 @@ isnan = _unary("isnan")
 isinf = _unary("isinf")
 isfinite = _unary("isfinite")
 reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})")
-all = _method("all", f"(Tensor input, {sig.OUT})")
-any = _method("any", f"(Tensor input, {sig.OUT})")
 # in place, as torch also spells them: torch.relu_(x) is x.relu_()
 abs_ = _method("abs_", "(Tensor input)")
 cos_ = _method("cos_", "(Tensor input)")
@@ -316,15 +219,6 @@ gather = _method(
 )
 index_select = _method("index_select", f"(Tensor input, int dim, Tensor index, {sig.OUT})")
 flip = _method("flip", "(Tensor input, tuple of ints dims)")
-amax = _method(
-    "amax", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
-)
-amin = _method(
-    "amin", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
-)
-logsumexp = _method(
-    "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
-)
 floor = _unary("floor")
 log1p = _unary("log1p")
 expm1 = _unary("expm1")
@@ -343,11 +237,6 @@ round = _method(
 round_ = _method("round_", "(Tensor input)", "(Tensor input, *, int decimals)")
 tril = _method("tril", f"(Tensor input, int diagonal = 0, {sig.OUT})")
 triu = _method("triu", f"(Tensor input, int diagonal = 0, {sig.OUT})")
-outer = _method("outer", f"(Tensor input, Tensor vec2, {sig.OUT})")
-as_strided_ = _method(
-    "as_strided_",
-    "(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",
-)
 
 
 def threshold(*args: Any, **kwargs: Any) -> Tensor:
@@ -361,71 +250,6 @@ def threshold(*args: Any, **kwargs: Any) -> Tensor:
 _THRESHOLD = Parser("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
 
 
-# torch's own signatures of these functions (its named-dimension overloads are never printed)
-flatten = _method("flatten", "(Tensor input, int start_dim = 0, int end_dim = -1)")
-reshape = _method("reshape", "(Tensor input, tuple of ints shape)")
-transpose = _method("transpose", "(Tensor input, int dim0, int dim1)")
-permute = _method("permute", "(Tensor input, tuple of ints dims)")
-unsqueeze = _method("unsqueeze", "(Tensor input, int dim)")
-squeeze = _method(
-    "squeeze", "(Tensor input)", "(Tensor input, int dim)", "(Tensor input, tuple of ints dim)"
-)
-unbind = _method("unbind", "(Tensor input, int dim = 0)")
-chunk = _method("chunk", "(Tensor input, int chunks, int dim = 0)")
-
-
-def split(tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor, ...]:
-    """``tensor.split(split_size_or_sections, dim)``: torch's is Python, with these names."""
-    return cast("tuple[Tensor, ...]", tensor.split(split_size_or_sections, dim))
-
-
-_MOMENT_OVERLOADS = (
-    f"(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, {sig.OUT})",
-    "(Tensor input, tuple of ints[1]? dim = None, *, Number correction = None, "
-    "bool keepdim = False, Tensor out = None)",
-    "(Tensor input, bool unbiased = True)",
-)
-var = _method("var", *_MOMENT_OVERLOADS)
-std = _method("std", *_MOMENT_OVERLOADS)
-
-
-def _with_mean(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
-    """``torch.var_mean`` or ``torch.std_mean``: the overloads of :meth:`Tensor.var`, both
-    results outputs of one node."""
-    parser = Parser(name, *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
-    op = getattr(ops, name)
-
-    def function(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
-        which, a = parser.parse(args, kwargs)
-        unbiased = None if which == 1 else a["unbiased"]  # (see ops.moments._correction)
-        found: tuple[Tensor, Tensor] = op(
-            a["input"],
-            a.get("dim"),
-            unbiased,
-            a.get("keepdim", False),
-            correction=a.get("correction"),
-        )
-        return found
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"``torch.{name}(input, ...)``: {name[:3]} and mean, one node (two outputs)."
-    return function
-
-
-var_mean = _with_mean("var_mean")
-std_mean = _with_mean("std_mean")
-
-
-diagonal = _method("diagonal", "(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)")
-
-
-narrow = _method(
-    "narrow",
-    "(Tensor input, int dim, Tensor start, int length)",
-    "(Tensor input, int dim, int start, int length)",
-)
-select = _method("select", "(Tensor input, int dim, int index)")
-t = _method("t", "(Tensor input)")
 clone = _method("clone", "(Tensor input)")
 detach = _method("detach", "(Tensor input)")
 
@@ -440,57 +264,8 @@ def equal(*args: Any, **kwargs: Any) -> bool:
 _EQUAL = Parser("equal", "(Tensor input, Tensor other)")
 
 
-def addmm(*args: Any, **kwargs: Any) -> Tensor:
-    """``beta * input + alpha * (mat1 @ mat2)``, one ``AddmmBackward0``; ``out=`` refused
-    (ownership writes no given tensors), ``out_dtype`` as torch refuses it on the CPU."""
-    a = _ADDMM.parse(args, kwargs)[1]
-    if "out_dtype" in a:
-        _no_cpu_kernel("addmm")
-    if a["out"] is not None:
-        raise RuntimeError("addmm(out=...) is not supported by ownership")
-    return ops.addmm(a["input"], a["mat1"], a["mat2"], beta=a["beta"], alpha=a["alpha"])
-
-
-_ADDMM = Parser(
-    "addmm",
-    "(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1, "
-    "Tensor out = None)",
-    "(Tensor input, Tensor mat1, Tensor mat2, torch.dtype out_dtype, *, Number beta = 1, "
-    "Number alpha = 1, Tensor out = None)",
-)
 is_floating_point = _method("is_floating_point", "(Tensor input)")
 numel = _method("numel", "(Tensor input)")
-
-
-def broadcast_shapes(*shapes: Any) -> Size:
-    """The broadcast of several shapes, refused with the words of torch's own Python version.
-
-    >>> broadcast_shapes((2,), (3, 1), (1, 1, 1))
-    torch.Size([1, 3, 2])
-    """
-    given = tuple((s,) if isinstance(s, int) else s for s in shapes if s is not None)
-    for shape in given:
-        if not isinstance(shape, Sequence):
-            raise RuntimeError(
-                "Input shapes should be of type ints, a tuple of ints, or a list of ints, got "
-                f"{shape}"
-            )
-    common = [1] * builtins.max((len(s) for s in given), default=0)
-    for index, shape in enumerate(given):
-        for d in range(-1, -1 - len(shape), -1):
-            if shape[d] == common[d]:
-                continue
-            if common[d] == 1:
-                if shape[d] < 0:
-                    raise ValueError("Attempting to broadcast a dimension with negative length!")
-                common[d] = shape[d]
-            if shape[d] != 1 and common[d] != shape[d]:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {shape[d]} at {d}! "
-                    f"Mismatching argument at index {index} had {shape}; but expected shape "
-                    f"should be broadcastable to {common}"
-                )
-    return Size(common)
 
 
 def eq(*args: Any, **kwargs: Any) -> Tensor:

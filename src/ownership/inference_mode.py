@@ -29,7 +29,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from ownership import grad_mode
-from ownership.arguments import tensor_arg
+from ownership.argument_checks import tensor_arg
 
 __all__ = [
     "INFERENCE_SAVE_MESSAGE",

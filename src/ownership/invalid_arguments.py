@@ -8,9 +8,9 @@ a type matches by name only (``float`` also takes ``int``), ``*`` counts as an a
 are torch's and are kept, so that the engine's messages are torch's to the character.
 
 A signature here is anything with ``printed`` (its text) and ``shown`` (the (type, name) pairs
-the formatter reads from it); see :class:`ownership.arguments.Signature`.
+the formatter reads from it); see :class:`ownership.overload.Signature`.
 
->>> from ownership.arguments import Signature
+>>> from ownership.overload import Signature
 >>> overloads = [Signature("max", "()"), Signature("max", "(int dim, bool keepdim = False)")]
 >>> print(invalid_combination("max", overloads, (0.5,), {}))
 max() received an invalid combination of arguments - got (float), but expected one of:

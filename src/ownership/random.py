@@ -18,7 +18,7 @@ import numpy as np
 from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg
+from ownership.argument_checks import tensor_arg
 
 
 class Generator:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 from ownership import grad_mode, op_registry
-from ownership.arguments import no_arguments
+from ownership.argument_checks import no_arguments
 from ownership.dtypes import dtype as DType
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import no_arguments, tensor_arg
+from ownership.argument_checks import no_arguments, tensor_arg
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ownership import dtypes, op_registry
 from ownership import signatures as sig
-from ownership.arguments import Parser, no_arguments, tensor_arg
+from ownership.argument_checks import no_arguments, tensor_arg
+from ownership.arguments import Parser
 from ownership.dtypes import dtype as DType
 from ownership.tensor_comparison import TensorComparison
 from ownership.tensor_math import TensorMath

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import no_arguments
+from ownership.argument_checks import no_arguments
 
 if TYPE_CHECKING:
     from ownership.op_table import OpTable

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
-from ownership.arguments import Parser, no_arguments
+from ownership.argument_checks import no_arguments
+from ownership.arguments import Parser
 
 if TYPE_CHECKING:
     from ownership.op_table import OpTable

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership import op_registry
 from ownership import signatures as sig
-from ownership.arguments import int64, no_arguments, tensor_arg
+from ownership.argument_checks import int64, no_arguments, tensor_arg
 from ownership.layout import Size
 
 if TYPE_CHECKING:

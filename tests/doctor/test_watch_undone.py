@@ -3,6 +3,7 @@ table for one run only: after the run every one of them is the engine's own agai
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -16,7 +17,9 @@ from support.doctor_corpus import SCRIPTS
 
 def engine_parts() -> dict[str, Any]:
     parts = {f"ops.{name}": fn for name, fn in op_registry.OPS.items()}
-    parts |= {f"Tensor.{name}": Tensor.__dict__[name] for name in ("grad", "data", "backward")}
+    for name in ("grad", "data", "backward"):  # what a tensor finds, and Tensor's own entry
+        parts[f"Tensor.{name}"] = inspect.getattr_static(Tensor, name)
+        parts[f"Tensor.__dict__[{name!r}]"] = vars(Tensor).get(name)
     return parts
 
 

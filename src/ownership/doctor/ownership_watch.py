@@ -16,6 +16,7 @@ gradient; ``stop()`` puts them back.
 from __future__ import annotations
 
 import functools
+import inspect
 import weakref
 from collections import defaultdict
 from typing import Any
@@ -72,12 +73,14 @@ class OwnershipWatch:
         self._wrap(autograd, "grad", self._grad)
         self._wrap(Tensor, "detach", self._detach)
         self._wrap(Tensor, "numpy", self._numpy)
-        data: Any = Tensor.__dict__["data"]
-        self.restore.append((Tensor, "data", data))
+        # the properties are inherited (``tensor_autograd``): the watched ones go on ``Tensor``
+        # itself for the run, and are removed after it (``stop``: no entry of its own before)
+        data: Any = inspect.getattr_static(Tensor, "data")
+        self.restore.append((Tensor, "data", Tensor.__dict__.get("data")))
         watched = property(functools.partial(self._data, data.fget), data.fset)
         type.__setattr__(Tensor, "data", watched)
-        grad: Any = Tensor.__dict__["grad"]
-        self.restore.append((Tensor, "grad", grad))
+        grad: Any = inspect.getattr_static(Tensor, "grad")
+        self.restore.append((Tensor, "grad", Tensor.__dict__.get("grad")))
         setter = functools.partial(self._grad_set, grad.fset)
         type.__setattr__(Tensor, "grad", property(grad.fget, setter, grad.fdel, grad.__doc__))
         for name in list(op_registry.OPS):

@@ -14,7 +14,7 @@ from typing import Any
 
 from ownership import op_registry
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg
+from ownership.argument_checks import tensor_arg
 from ownership.op_registry import quiet
 from ownership.op_table import OpTable
 from ownership.ops import dropout as _dropout

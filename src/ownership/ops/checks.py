@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import tp_name
+from ownership.invalid_arguments import tp_name
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:

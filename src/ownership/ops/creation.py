@@ -17,9 +17,9 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership import signatures as sig
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg as _like_arg
-from ownership.arguments import tp_name
+from ownership.argument_checks import tensor_arg as _like_arg
 from ownership.dtypes import dtype as DType
+from ownership.invalid_arguments import tp_name
 from ownership.ops import checks, python_data
 
 

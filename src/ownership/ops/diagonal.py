@@ -24,7 +24,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.view_geometry import op_geometry

@@ -23,7 +23,7 @@ from typing import Any
 
 from ownership._tensor import Tensor
 from ownership.ops.creation import zeros
-from ownership.ops.inplace import _random_fill
+from ownership.ops.inplace_fills import _random_fill
 from ownership.random import default_generator
 
 

@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given
+from ownership.argument_checks import as_given
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops import checks

@@ -1,8 +1,11 @@
-"""The in-place ops: for each, what it computes, saves and names its node.
+"""The in-place arithmetic (``add_``, ``sub_``, ``mul_``, ``div_``, ``a **= e``): for each, what it
+computes, saves and names its node, and when it may write straight into the tensor's array.
 
 Every one of them writes through :func:`ownership.inplace_rules.run_inplace`, the in-place
 contract, which makes torch's checks in torch's order, writes, bumps the version once and
-rewrites the history.
+rewrites the history. The elementwise functions in place are in ``ownership.ops.inplace_unary``,
+the fills and copies in ``ownership.ops.inplace_fills``; both save the value before the write with
+``snapshot``.
 """
 
 from __future__ import annotations
@@ -13,25 +16,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
+from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
+from ownership.autograd.node import BackwardFn, OpNode
 from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
-from ownership.ops import checks
-from ownership.ops import unary as un
 from ownership.ops.common import (
     check_broadcast,
-    inputs_needed,
-    is_scalar,
     needs_grad,
     needs_grad_with,
     operand,
     raw,
     result_dtype,
 )
-from ownership.ops.creation import to_numpy
 from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
 
@@ -245,229 +243,3 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
         save,
         check_args=lambda: int_parameter(e, dt),
     )
-
-
-def _unary_inplace(
-    np_fn: Any, name: str, backward: BackwardFn, saves: str, float_only: bool = False
-) -> Callable[[Tensor], Tensor]:
-    """An in-place elementwise function; ``float_only``: an integer tensor cannot hold the result."""
-
-    def op(a: Tensor) -> Tensor:
-        def save(node: OpNode) -> None:
-            node.save("self", snapshot(a))
-
-        out_dtype = a.dtype
-        if float_only and not a.dtype.is_floating_point:
-            out_dtype = dtypes.get_default_dtype()
-        return run_inplace(
-            a,
-            (),
-            needs_grad(a),
-            lambda: np_fn(a._data),
-            out_dtype,
-            name,
-            backward,
-            None,
-            save if saves == "self" else None,
-            save_result=saves == "result",
-        )
-
-    return op
-
-
-def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """Clamp in place (``ClampBackward1``; ``ClampBackward0`` for tensor bounds)."""
-
-    def check_args() -> None:
-        if min is None and max is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        dt = un.clamp_dtype(a, min, max)
-        if not dtypes.can_cast(dt, a.dtype):
-            # torch names the tensor's dtype as its C++ type (as g++ spells it) when a bound is a
-            # number (its Scalar overload)
-            number = any(v is not None and not isinstance(v, Tensor) for v in (min, max))
-            to = checks.CPP_TYPES[a.dtype.name] if number else a.dtype.short
-            raise RuntimeError(
-                f"result type {dt.short} can't be cast to the desired output type {to}"
-            )
-
-    def compute() -> NDArray[Any]:
-        out = a._data
-        if min is not None:
-            out = np.maximum(out, raw(min))
-        if max is not None:
-            out = np.minimum(out, raw(max))
-        return out
-
-    if un.tensor_bounds(min, max):  # ``ClampBackward0``, an edge to each bound
-        bounds = [v for v in (min, max) if v is not None]
-
-        def save_tensors(node: OpNode) -> None:
-            inputs_needed(node)
-            node.save("self", snapshot(a))
-            node.save("min", min)
-            node.save("max", max)
-
-        return run_inplace(
-            a,
-            (min, max),
-            needs_grad(a, *bounds),
-            compute,
-            a.dtype,
-            "ClampBackward0",
-            un.bw_clamp_tensors,
-            None,
-            save_tensors,
-            check_args=check_args,
-        )
-
-    def save(node: OpNode) -> None:
-        node.save("self", snapshot(a))
-
-    return run_inplace(
-        a,
-        (),
-        needs_grad(a),
-        compute,
-        a.dtype,
-        "ClampBackward1",
-        un.bw_clamp,
-        un.number_bounds(min, max),
-        save,
-        check_args=check_args,
-    )
-
-
-def fill_(a: Tensor, value: Any) -> Tensor:
-    """Fill in place (``FillBackward0``; a tensor value must be 0-d)."""
-    v = operand(value)
-    dt = a.dtype
-
-    def check_args() -> None:
-        if isinstance(v, Tensor) and v._data.ndim != 0:
-            raise RuntimeError(
-                "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{v._data.ndim} dimensions."
-            )
-        checks.fits(dt, v)
-
-    def compute() -> NDArray[Any]:
-        return np.broadcast_to(np.asarray(raw(v), dtype=a.dtype.np), a._data.shape)
-
-    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        return (g[0] * 0, g[0].sum() if isinstance(v, Tensor) else None)
-
-    name = "FillBackward2" if not isinstance(v, Tensor) else "FillBackward3"
-    others = (v,) if isinstance(v, Tensor) else ()
-    return run_inplace(
-        a,
-        _tensors(*others),
-        needs_grad(a, *others),
-        compute,
-        dt,
-        name,
-        bw,
-        check_overlap=False,
-        check_args=check_args,
-    )
-
-
-def zero_(a: Tensor) -> Tensor:
-    """Fill with zeros in place (``ZeroBackward0``)."""
-    return run_inplace(
-        a,
-        (),
-        needs_grad(a),
-        lambda: np.zeros_like(a._data),
-        a.dtype,
-        "ZeroBackward0",
-        lambda node, s, g: (g[0] * 0,),
-        check_overlap=False,
-    )
-
-
-def copy_(a: Tensor, src: Any) -> Tensor:
-    """Copy ``src`` into ``a`` (broadcast; any dtype; ``CopyBackwards``)."""
-    s_t = src if isinstance(src, Tensor) else None
-    values = (
-        src._data if s_t is not None else np.asarray(to_numpy(src) if not is_scalar(src) else src)
-    )
-    src_dtype = s_t.dtype if s_t is not None else a.dtype
-    src_needed = s_t is not None and s_t.requires_grad  # decided now, not at backward time
-
-    def compute() -> NDArray[Any]:
-        src_shape = tuple(np.shape(values))
-        try:
-            shape = layout.broadcast_shapes(a._data.shape, src_shape)
-        except RuntimeError:
-            layout.expand_strides(src_shape, (0,) * len(src_shape), a._data.shape)
-            raise
-        if shape != a._data.shape:
-            raise RuntimeError(
-                f"output with shape {list(a._data.shape)} doesn't match the broadcast shape "
-                f"{list(shape)}"
-            )
-        return np.broadcast_to(values, a._data.shape).astype(a.dtype.np)
-
-    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        from ownership.ops.common import sum_to
-
-        gs = None
-        if src_needed and s_t is not None:
-            gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
-        return (g[0] * 0, gs)
-
-    same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
-    return run_inplace(
-        a,
-        (s_t,),
-        needs_grad(a, s_t),
-        compute,
-        a.dtype,
-        "torch::autograd::CopyBackwards",
-        bw,
-        check_overlap=not same,
-    )
-
-
-def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
-    return run_inplace(
-        a,
-        (),
-        needs_grad(a),
-        lambda: sample(a._data.shape),
-        a.dtype,
-        "RandomBackward",
-        lambda node, s, g: (g[0] * 0,),
-    )
-
-
-def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with normal samples in place."""
-    from ownership.random import default_generator
-
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().normal(mean, std, shape))
-
-
-def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with uniform samples in place."""
-    from ownership.random import default_generator
-
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().uniform(lo, hi, shape))
-
-
-# The elementwise functions in place, each torch's node and what it saves.
-relu_ = _unary_inplace(un.relu_values, "ReluBackward0", un.bw_relu, "result")
-sigmoid_ = _unary_inplace(
-    un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result", float_only=True
-)
-exp_ = _unary_inplace(np.exp, "ExpBackward0", un.bw_exp, "result", float_only=True)
-tanh_ = _unary_inplace(np.tanh, "TanhBackward0", un.bw_tanh, "result", float_only=True)
-sqrt_ = _unary_inplace(np.sqrt, "SqrtBackward0", un.bw_sqrt, "result", float_only=True)
-neg_ = _unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none")
-log_ = _unary_inplace(np.log, "LogBackward0", un.bw_log, "self", float_only=True)
-abs_ = _unary_inplace(np.abs, "AbsBackward0", un.bw_abs, "self")
-sin_ = _unary_inplace(np.sin, "SinBackward0", un.bw_sin, "self", float_only=True)
-cos_ = _unary_inplace(np.cos, "CosBackward0", un.bw_cos, "self", float_only=True)

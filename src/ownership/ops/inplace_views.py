@@ -21,7 +21,7 @@ from typing import Any
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_saved
+from ownership.argument_checks import as_saved
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.autograd.view_nodes import AsStridedBackward0
 from ownership.grad_mode import no_grad

@@ -16,7 +16,8 @@ import numpy as np
 from ownership import dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
-from ownership.arguments import Parser, as_saved
+from ownership.argument_checks import as_saved
+from ownership.arguments import Parser
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.ops import checks

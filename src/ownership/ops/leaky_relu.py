@@ -20,9 +20,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership._tensor import Tensor
-from ownership.arguments import is_number, tp_name
+from ownership.argument_checks import is_number
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
+from ownership.invalid_arguments import tp_name
 from ownership.ops.backward_ops import _zeros
 from ownership.ops.common import needs_grad, record, wrap
 

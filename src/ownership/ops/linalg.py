@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
-from ownership.arguments import tensor_arg
+from ownership.argument_checks import tensor_arg
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import quiet
 from ownership.ops.common import inputs_needed, needs_grad, needs_grad_with, record, wrap

@@ -9,10 +9,11 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_saved, int64, is_int, tp_name
+from ownership.argument_checks import as_saved, int64, is_int
 from ownership.autograd import graph
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
+from ownership.invalid_arguments import tp_name
 from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
@@ -141,7 +142,7 @@ _DEFAULT_CONTEXTS = {
 
 def _nll_context(red: int, ignore_index: int) -> Saved:
     """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it);
-    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.arguments.as_saved`)."""
+    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.argument_checks.as_saved`)."""
     if ignore_index == -100 and type(ignore_index) is int:
         return _DEFAULT_CONTEXTS[red]
     return {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}

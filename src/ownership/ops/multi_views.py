@@ -16,7 +16,7 @@ from typing import Any
 
 from ownership import grad_mode, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_saved
+from ownership.argument_checks import as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.autograd.view_history import CreationMeta
 from ownership.op_registry import OPS

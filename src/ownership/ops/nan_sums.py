@@ -19,7 +19,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops

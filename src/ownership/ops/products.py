@@ -16,7 +16,7 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops.common import needs_grad, record, wrap

@@ -21,8 +21,8 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.arguments import tp_name
 from ownership.dtypes import dtype as DType
+from ownership.invalid_arguments import tp_name
 
 _MAX_DIMS = 64
 _INT64 = (-(2**63), 2**63 - 1)

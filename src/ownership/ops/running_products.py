@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.grad_mode import is_grad_enabled
 from ownership.inplace_rules import run_inplace

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import as_tensor_arg, needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import saved_dims

@@ -8,7 +8,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved, int64
+from ownership.argument_checks import as_given, as_saved, int64
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.op_registry import ops
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
@@ -19,7 +19,7 @@ _DIMS = [shared_context({"dim": d}) for d in range(8)]
 
 def dim_context(dim: int) -> Saved:
     """A softmax node's context ``{"dim": dim}``, ``dim`` as given and shown as torch shows it
-    (:func:`~ownership.arguments.as_saved`): one shared object per dim from 0 to 7 (nothing
+    (:func:`~ownership.argument_checks.as_saved`): one shared object per dim from 0 to 7 (nothing
     writes it), a dict for any other."""
     return _DIMS[dim] if type(dim) is int and 0 <= dim < 8 else {"dim": as_saved(dim)}
 

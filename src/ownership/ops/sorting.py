@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved
+from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.indexing import embed

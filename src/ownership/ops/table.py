@@ -42,27 +42,20 @@ from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
-from ownership.ops.inplace import (
+from ownership.ops.inplace import add_, div_, mul_, sub_
+from ownership.ops.inplace_fills import copy_, fill_, normal_, uniform_, zero_
+from ownership.ops.inplace_unary import (
     abs_,
-    add_,
     clamp_,
-    copy_,
     cos_,
-    div_,
     exp_,
-    fill_,
     log_,
-    mul_,
     neg_,
-    normal_,
     relu_,
     sigmoid_,
     sin_,
     sqrt_,
-    sub_,
     tanh_,
-    uniform_,
-    zero_,
 )
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
 from ownership.ops.integer_division import (

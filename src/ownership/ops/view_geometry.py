@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ownership import layout
-from ownership.arguments import as_saved
+from ownership.argument_checks import as_saved
 from ownership.layout import Size
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ownership import layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given
+from ownership.argument_checks import as_given
 from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input

@@ -1,0 +1,117 @@
+"""torch's checks of one argument value, as its Python argument parser makes them: an int, a number,
+an element of an int list, a lone tensor; an int read as a C ``long long``; an int64 shown as a
+saved ``_saved_<name>`` shows it.
+
+These are the type rules :class:`ownership.arguments.Parser` applies to each parameter, and that
+the ops apply where they read an argument without the parser.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from ownership.invalid_arguments import tp_name
+
+_tensor_class: type | None = None
+"""The Tensor class, looked up at the first check: ``ownership._tensor`` imports this module."""
+
+
+def _is_tensor(obj: Any) -> bool:
+    global _tensor_class
+    if _tensor_class is None:  # once: an import statement per check costs more than the check
+        from ownership._tensor import Tensor
+
+        _tensor_class = Tensor
+    return isinstance(obj, _tensor_class)
+
+
+def is_int(obj: Any) -> bool:
+    """torch's int check: a Python or numpy integer (not a bool), or a 0-d integer tensor."""
+    if isinstance(obj, bool | np.bool_):
+        return False
+    if isinstance(obj, int | np.integer):
+        return True
+    return (
+        _is_tensor(obj)
+        and obj._data.ndim == 0
+        and obj._data.dtype.kind in "iu"
+        and not obj.requires_grad
+    )
+
+
+def starts_int_list(obj: Any) -> bool:
+    """torch's check of the first element of an int list (``is_int_or_symint``): an int, not a
+    bool; a one-element tensor of an integer or bool dtype; anything else with ``__index__``.
+    Only the first element is checked here; the others are read by :func:`list_index`."""
+    if isinstance(obj, bool | np.bool_):
+        return False
+    if isinstance(obj, int | np.integer):
+        return True
+    if _is_tensor(obj):
+        return obj._data.size == 1 and obj._data.dtype.kind in "iub"
+    try:
+        operator.index(obj)
+    except Exception:  # whatever ``__index__`` raises, torch only asks whether it worked
+        return False
+    return True
+
+
+def list_index(obj: Any) -> int:
+    """One element of an int list read as torch reads it (``THPUtils_unpackIndex``): its
+    ``__index__`` (a bool is 1 or 0); ValueError when it is not one."""
+    try:
+        return operator.index(obj)
+    except Exception:
+        raise ValueError(tp_name(obj)) from None
+
+
+def int64(value: Any) -> int:
+    """An int argument read as torch reads it, a C ``long long``: beyond int64, torch's
+    ValueError (before the op sees it)."""
+    out = int(value)
+    if -(2**63) <= out < 2**63:
+        return out
+    raise ValueError("Overflow when unpacking long long")
+
+
+def as_saved(value: int) -> int:
+    """An int64 argument as a node's ``_saved_<name>`` shows it: read as unsigned 64-bit (torch
+    shows ``dim=-1`` as ``2**64 - 1``).
+
+    >>> as_saved(-1) == 2**64 - 1, as_saved(3)
+    (True, 3)
+    """
+    return value & _UINT64
+
+
+def as_given(saved: int) -> int:
+    """The int64 argument a saved int was given as (the inverse of :func:`as_saved`)."""
+    return saved - 2**64 if saved > _UINT64 // 2 else saved
+
+
+_UINT64 = 2**64 - 1
+
+
+def no_arguments(name: str, args: tuple[Any, ...]) -> None:
+    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``), as
+    a direct call words it."""
+    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+
+
+def is_number(obj: Any) -> bool:
+    """torch's Number check: a Python or numpy number (bools included), or a 0-d tensor."""
+    if isinstance(obj, int | float | complex | np.number | np.bool_):
+        return True
+    return _is_tensor(obj) and obj._data.ndim == 0 and not obj.requires_grad
+
+
+def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1) -> None:
+    """torch's TypeError when a lone ``Tensor`` argument is something else (``torch.sum([1])``)."""
+    if not _is_tensor(value):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{tp_name(value)}"
+        )

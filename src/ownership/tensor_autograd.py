@@ -1,0 +1,310 @@
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``.grad``, ``retain_grad``, ``backward``.
+
+What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
+its accumulated gradient with torch's checks on assignment, its hooks, ``backward()`` (run by
+``ownership.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
+version counter or a fresh one). Inherited by :class:`~ownership._tensor.Tensor`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
+from ownership.autograd import engine, hooks
+from ownership.autograd.grad import gradients_given
+from ownership.autograd.node import Node, shown
+from ownership.dtypes import dtype as DType
+
+if TYPE_CHECKING:
+    from ownership._tensor import Tensor
+    from ownership.layout import Size
+    from ownership.storage import VersionCounter
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class TensorAutograd:
+    """The autograd properties and methods of :class:`~ownership._tensor.Tensor`."""
+
+    __slots__ = ()
+    _data: NDArray[Any]
+    _offset: builtins.int
+    dtype: DType
+    _requires_grad: builtins.bool
+    _output_nr: builtins.int
+    _grad: Tensor | None
+    _base: Tensor | None
+    _retains_grad: builtins.bool
+    if TYPE_CHECKING:  # what the Tensor holds, read and written here
+        _lazy_counter: VersionCounter | None
+
+        @property
+        def _grad_fn(self) -> Node | None: ...
+
+        @_grad_fn.setter
+        def _grad_fn(self, node: Node | None) -> None: ...
+
+        @property
+        def shape(self) -> Size: ...
+
+        @property
+        def _version_counter(self) -> VersionCounter: ...
+
+        def _node(self) -> Node | None: ...
+
+        def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor: ...
+
+        @staticmethod
+        def _wrap(arr: Any, dtype: DType | None = None) -> Tensor: ...
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that created this tensor (None for leaves), as torch shows it: of a class
+        named after it, serving ``_saved_<name>`` (:func:`ownership.autograd.node.shown`)."""
+        return shown(self._node())  # type: ignore[no-any-return]
+
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    @grad_fn.deleter
+    def grad_fn(self) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    def _set_grad_fn(self: Any, node: Node) -> None:
+        """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
+        old = self._grad_fn
+        if self._retains_grad and old is not None and old._retained is not None:
+            old._retained.pop(self._output_nr, None)
+        self._grad_fn = node
+        self._output_nr = 0
+        self._requires_grad = True
+        if self._retains_grad:
+            node.retain(0, self)
+
+    @property
+    def output_nr(self) -> builtins.int:
+        """Which output of its ``grad_fn`` this tensor is (0 for single-output nodes)."""
+        return self._output_nr
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        """True when the tensor has no ``grad_fn`` (created by the user, or not requiring grad)."""
+        return self._node() is None
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        """Whether operations on this tensor are recorded (a view also when its base does)."""
+        if self._requires_grad:
+            return True
+        base = self._base
+        return base is not None and base._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        if not isinstance(value, builtins.bool):  # before any other check, as torch's setter
+            raise RuntimeError("requires_grad must be a bool")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self.requires_grad_(value)
+
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")
+
+    def requires_grad_(self: Any, requires_grad: builtins.bool = True) -> Tensor:
+        """Set ``requires_grad`` of a leaf (in place); returns self."""
+        if not isinstance(requires_grad, builtins.bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
+        if not self.is_leaf:
+            if requires_grad:
+                return self  # type: ignore[no-any-return]
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
+            raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
+        self._requires_grad = bool(requires_grad)
+        return self  # type: ignore[no-any-return]
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient of a leaf (None until a backward reaches it)."""
+        if not self._retains_grad and self._requires_grad and self._node() is not None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self: Any, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, TensorAutograd):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a tensor "
+                    f"with grad_dtype '{self.dtype.short}'. The gradient must match the tensor's "
+                    "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+                    "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+                    "systems that assume they match."
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                    "the same size"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self: Any) -> None:
+        self._grad = None
+
+    def retain_grad(self: Any) -> None:
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self._node()
+        if fn is None or self._retains_grad:
+            return
+        fn.retain(self._output_nr, self)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        """Whether :meth:`retain_grad` was called on this non-leaf tensor."""
+        return self._retains_grad
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: builtins.bool | None = None,
+        create_graph: builtins.bool = False,
+        inputs: Tensor | Sequence[Tensor] | None = None,
+    ) -> None:
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
+        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        if inputs is not None:
+            inputs = [inputs] if isinstance(inputs, TensorAutograd) else list(inputs)
+            if not inputs:
+                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        if gradient is not None and not isinstance(gradient, TensorAutograd):
+            gradient = _one_gradient(gradient)
+        if gradient is None:
+            if self._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not self.requires_grad:
+                raise RuntimeError(
+                    "element 0 of tensors does not require grad and does not have a grad_fn"
+                )
+            arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
+            ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
+            gradient = self._wrap(ones, self.dtype)
+        elif gradient._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
+                f"has a shape of {self.shape}."
+            )
+        keep = create_graph if retain_graph is None else retain_graph
+        engine.run_backward([self], [gradient], keep, create_graph, inputs)
+
+    def is_inference(self) -> builtins.bool:
+        """Whether this is an inference tensor (made in inference mode: no version counter)."""
+        counter = self._lazy_counter
+        return counter is not None and counter.inference
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
+        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
+        return hooks.register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
+        return hooks.register_post_accumulate_grad_hook(self, hook)
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
+        return self._alias(self._version_counter)
+
+    def detach_(self: Any) -> Tensor:
+        """Make this tensor a leaf that does not require grad, in place."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                "function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self  # type: ignore[no-any-return]
+
+    @property
+    def data(self) -> Tensor:
+        """An alias of the same memory with a *new* version counter (mutations go unnoticed)."""
+        return self._alias(self._version_counter.fresh())
+
+    @data.setter
+    def data(self: Any, value: Tensor) -> None:
+        if not isinstance(value, TensorAutograd):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
+        self._data = value._data
+        self._storage = value._storage  # the memory changes; the counter stays this tensor's
+        self._offset = value._offset
+        self.dtype = value.dtype
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+
+def _one_gradient(given: Any) -> Tensor | None:
+    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
+    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
+    if not grads:
+        raise RuntimeError("got 1 tensors and 0 gradients")
+    first: Tensor | None = grads[0]
+    return first
+
+
+def _c_name(d: DType) -> str:
+    return {
+        "float64": "double",
+        "float32": "float",
+        "int64": "long int",
+        "int32": "int",
+        "bool": "bool",
+    }[d.name]

@@ -1,0 +1,133 @@
+"""Tensor metadata: sizes, strides, offset, element counts, the storage's address and the device.
+
+Everything here reads the tensor's numpy array and offset; nothing makes a tensor. Inherited by
+:class:`~ownership._tensor.Tensor`.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import TYPE_CHECKING, Any
+
+from numpy.typing import NDArray
+
+from ownership import layout
+from ownership.layout import Size
+
+if TYPE_CHECKING:
+    from ownership._tensor import Tensor
+    from ownership.dtypes import dtype as DType
+    from ownership.storage import Storage
+
+
+class Device:
+    """The only device: the CPU (prints like ``device(type='cpu')``)."""
+
+    type = "cpu"
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "cpu"
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
+CPU = Device()
+
+
+class TensorMetadata:
+    """The metadata methods of :class:`~ownership._tensor.Tensor` (``shape``, ``stride()``,
+    ``data_ptr()``, ``device``...)."""
+
+    __slots__ = ()
+    _data: NDArray[Any]
+    _offset: builtins.int
+    _base: Tensor | None
+    dtype: DType
+    if TYPE_CHECKING:
+
+        @property
+        def _storage(self) -> Storage: ...
+
+    @property
+    def shape(self) -> Size:
+        """The sizes, as a ``torch.Size``."""
+        return Size(self._data.shape)
+
+    def size(self, dim: builtins.int | None = None) -> Any:
+        """``shape``, or the size of one dimension."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[layout.wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def ndim(self) -> builtins.int:
+        """Number of dimensions."""
+        return self._data.ndim
+
+    def dim(self) -> builtins.int:
+        """Number of dimensions."""
+        return self._data.ndim
+
+    def numel(self) -> builtins.int:
+        """Number of elements."""
+        return int(self._data.size)
+
+    def nelement(self) -> builtins.int:
+        """Number of elements."""
+        return int(self._data.size)
+
+    def element_size(self) -> builtins.int:
+        """Bytes per element."""
+        return int(self._data.itemsize)
+
+    def stride(self, dim: builtins.int | None = None) -> Any:
+        """Strides in elements (all of them, or of one dimension)."""
+        arr = self._data
+        if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
+            st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
+        else:
+            item = arr.itemsize
+            st = tuple([s // item for s in arr.strides])  # a list comprehension: no generator
+        if dim is None:
+            return st
+        return st[layout.wrap_dim(dim, self._data.ndim)]
+
+    def storage_offset(self) -> builtins.int:
+        """Offset of element 0 in the storage, in elements."""
+        return self._offset
+
+    def data_ptr(self) -> builtins.int:
+        """Byte address of element 0 (equal for aliases of the same element)."""
+        return self._storage.address() + self._offset * self._data.itemsize
+
+    def untyped_storage(self) -> Storage:
+        """The storage (buffer and version counter); ``data_ptr()`` is equal for all aliases."""
+        return self._storage
+
+    def is_contiguous(self) -> builtins.bool:
+        """Row-major with torch's rule (size-1 dimensions do not matter)."""
+        return layout.is_contiguous(self._data.shape, self.stride())
+
+    def is_floating_point(self) -> builtins.bool:
+        """Whether the dtype is a floating dtype."""
+        return builtins.bool(self.dtype.is_floating_point)
+
+    @property
+    def device(self) -> Device:
+        """Always the CPU."""
+        return CPU
+
+    @property
+    def is_cuda(self) -> builtins.bool:
+        """Always False."""
+        return False
+
+    def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
+        return (tuple(self._data.shape), self.stride(), self._offset)
