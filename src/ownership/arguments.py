@@ -34,14 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.argument_checks import _is_tensor, as_given, as_saved, int64
+from ownership.argument_checks import _is_tensor, int64
 from ownership.dtypes import dtype as DType
-from ownership.invalid_arguments import invalid_combination, is_torch_tensor, tp_name
+from ownership.invalid_arguments import invalid_combination
 from ownership.overload import Param, Signature
 
-# the parser, and the names ``ops/reduction.py`` and ``ops/index_keys.py`` still import from here
-# (their homes: ``argument_checks`` and ``invalid_arguments``)
-__all__ = ["Parser", "as_given", "as_saved", "int64", "is_torch_tensor", "tp_name"]
+__all__ = ["Parser"]
 
 _PLAIN = (int, float, bool, type(None), DType)
 

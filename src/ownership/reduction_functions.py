@@ -69,8 +69,13 @@ def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].log_softmax(a["dim"], a["dtype"]))
 
 
-all = _method("all", f"(Tensor input, {sig.OUT})")
-any = _method("any", f"(Tensor input, {sig.OUT})")
+_TRUTH = (
+    f"(Tensor input, {sig.OUT})",
+    f"(Tensor input, tuple of ints dim = None, bool keepdim = False, {sig.OUT})",
+    f"(Tensor input, int dim, bool keepdim = False, {sig.OUT})",
+)
+all = _method("all", *_TRUTH)
+any = _method("any", *_TRUTH)
 
 amax = _method(
     "amax", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"

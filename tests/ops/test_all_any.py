@@ -68,11 +68,6 @@ def test_result_is_a_new_tensor_without_history() -> None:
     same(program)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="torch.all/torch.any take only (input) until functions.py's all/any take torch's "
-    "three overloads (a change of r15split's file, described in r15gaps's report)",
-)
 @pytest.mark.parametrize(
     "arguments", ["dim 1", "dims (0, 1)", "dim=[1, 0] keepdim", "dim 1.0 (wrong type)"]
 )

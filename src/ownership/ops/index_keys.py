@@ -15,7 +15,7 @@ import numpy as np
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.arguments import is_torch_tensor, tp_name
+from ownership.invalid_arguments import is_torch_tensor, tp_name
 from ownership.ops.creation import to_numpy
 
 

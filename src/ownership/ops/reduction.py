@@ -9,7 +9,7 @@ import numpy as np
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.arguments import as_given, as_saved, int64
+from ownership.argument_checks import as_given, as_saved, int64
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
