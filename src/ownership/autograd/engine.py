@@ -201,15 +201,13 @@ def run_backward(
         if node is not None:
             captures.setdefault(node, []).append((nr, k))
     deps, children = _discover(root_nodes, inputs is not None)
+    unneeded: frozenset[Node] = frozenset()
     if inputs is not None:
         deps = _prune(deps, children, list(captures))
-        unneeded = frozenset(
-            n
-            for n in captures
-            if type(n) is not AccumulateGrad and not any(c in deps for c in children.get(n, ()))
-        )
-    else:
-        unneeded = frozenset()
+        if not accumulate:  # ``autograd.grad`` runs no input's node that leads to no input
+            unneeded = frozenset(
+                n for n in captures if not any(c in deps for c in children.get(n, ()))
+            )
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
@@ -309,7 +307,7 @@ def _run(
         if captures and node in captures:
             for nr, k in captures[node]:
                 results[k] = _add(results[k], grads[nr])
-        if unneeded and node in unneeded:  # torch runs no input's node that leads to no input
+        if unneeded and node in unneeded:
             grads.clear()
             continue
         if is_leaf:
