@@ -97,7 +97,7 @@ def increment_version(tensor: Any) -> None:
 
 def __getattr__(name: str) -> Any:
     """``graph.Node``, torch's base of every graph node (``isinstance(y.grad_fn, Node)``), read
-    from :mod:`ownership.autograd.node` when first asked: that module saves tensors with this
+    from ``ownership.autograd.node`` when first asked: that module saves tensors with this
     one's hooks, so it cannot be imported here at load time."""
     if name == "Node":
         from ownership.autograd.node import Node

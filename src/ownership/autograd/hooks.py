@@ -7,10 +7,10 @@
 - ``t.register_post_accumulate_grad_hook(fn)``: ``fn(t)`` runs on a leaf after its ``.grad``
   has been updated.
 
-A non-leaf's hooks live on its ``grad_fn`` (in its :class:`NodeHooks`, keyed by output number);
+A non-leaf's hooks live on its ``grad_fn`` (in its ``NodeHooks``, keyed by output number);
 a leaf's beside the leaf (its ``AccumulateGrad`` node is cached only weakly, as in torch). Both
 are removed by the :class:`RemovableHandle` that registration returns. The hooks of a node
-itself (``grad_fn.register_hook``) are :mod:`ownership.autograd.node_hooks`'.
+itself (``grad_fn.register_hook``) are ``ownership.autograd.node_hooks``'.
 
 A gradient a hook *keeps* (stores in a list, say) is in use by someone else, so, as torch's
 reference counting decides, it is not reused in place afterwards: accumulation copies it.
@@ -55,7 +55,7 @@ class NodeHooks(dict[int, HookDict]):
     """Every hook of one graph node, in its one slot (``Node._pre_hooks``, None while it has
     none, so a node without hooks costs the engine one ``is None``): by output number, the
     hooks of the tensors it made (the dict's entries); ``pre`` and ``post``, the node's own
-    (:mod:`ownership.autograd.node_hooks`); ``dicts``, the hook dicts ``_register_hook_dict``
+    (``ownership.autograd.node_hooks``); ``dicts``, the hook dicts ``_register_hook_dict``
     added, by output number, run after the tensor's own."""
 
     __slots__ = ("dicts", "post", "pre")
@@ -68,7 +68,7 @@ class NodeHooks(dict[int, HookDict]):
 
 
 def hooks_of(node: Any) -> NodeHooks:
-    """The :class:`NodeHooks` of ``node``, made at the first registration."""
+    """The ``NodeHooks`` of ``node``, made at the first registration."""
     table = node._pre_hooks
     if table is None:
         table = node._pre_hooks = NodeHooks()

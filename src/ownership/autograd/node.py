@@ -69,7 +69,7 @@ next_seq = _seq.__next__
 
 
 class Node(HookableNode):
-    """A node of the backward graph (its hooks: :class:`~ownership.autograd.node_hooks.HookableNode`)."""
+    """A node of the backward graph (its hooks: ``HookableNode``'s)."""
 
     __slots__ = (
         "__weakref__",

@@ -15,7 +15,7 @@ leaf's accumulator nor the node of an input that leads to no other input.
 Hooks run in registration order, each seeing the previous one's result, and are checked as
 torch checks them (a tuple, of the right length, no gradient where there was none, each of the
 same dtype and shape). All of a node's hooks live in its one slot
-(:class:`~ownership.autograd.hooks.NodeHooks`), None while it has none.
+(``NodeHooks``, in ``ownership.autograd.hooks``), None while it has none.
 
 >>> import ownership
 >>> a = ownership.tensor([0.0, 0.0, 0.0], requires_grad=True)
@@ -48,7 +48,7 @@ SEQUENCE_NR_OF_LEAF = 2**64 - 1
 
 
 class HookableNode:
-    """The hook methods of a graph node (a mixin of :class:`~ownership.autograd.node.Node`)."""
+    """The hook methods of a graph node (a base of ``Node``)."""
 
     __slots__ = ()
     _pre_hooks: NodeHooks | None
