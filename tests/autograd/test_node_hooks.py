@@ -269,3 +269,41 @@ def test_register_hook_dict_wants_a_tensor() -> None:
         (x * 3).grad_fn._register_hook_dict(3)
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["none", "pre keeps", "pre returns", "post keeps"])
+def test_an_accumulators_hooks_and_whether_grad_steals_the_gradient(kind: str) -> None:
+    """torch's AccumulateGrad expects its post hooks' own reference: the gradient is still
+    stolen (same memory, version 0); a gradient a pre hook keeps is copied (version 1)."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        acc = y.grad_fn.next_functions[0][0]
+        seen: list[Any] = []
+        if kind == "pre keeps":
+            acc.register_prehook(lambda go: seen.append(go[0]))
+        elif kind == "pre returns":
+            acc.register_prehook(lambda go: (go[0] * 1,))
+        elif kind == "post keeps":
+            acc.register_hook(lambda gi, go: seen.append(go[0]))
+        y.backward(t.ones(2))
+        return [s.data_ptr() == x.grad.data_ptr() for s in seen], x.grad._version, x.grad
+
+    same(program)
+
+
+def test_hooks_see_the_graph_that_create_graph_builds() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        seen = []
+        y.grad_fn.register_hook(
+            lambda gi, go: seen.append((gi[0].requires_grad, go[0].requires_grad))
+        )
+        y.grad_fn.register_hook(lambda gi, go: (gi[0] * gi[0],))
+        (g,) = t.autograd.grad(y.sum(), x, create_graph=True)
+        (gg,) = t.autograd.grad(g.sum(), x)
+        return seen, g, gg
+
+    same(program)

@@ -327,7 +327,8 @@ def _run(
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
-                accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
+                # held by g0 and the callee (and by the post hooks' copy, as torch expects)
+                accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:
