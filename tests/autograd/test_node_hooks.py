@@ -69,7 +69,7 @@ def test_a_number_operand_and_an_unused_output_are_none() -> None:
         seen = []
         y = x * 3
         y.grad_fn.register_hook(lambda gi, go: seen.append(gi))
-        a, b = x.unbind()
+        a, _b = x.unbind()
         a.grad_fn.register_prehook(lambda go: seen.append(go))
         a.grad_fn.register_hook(lambda gi, go: seen.append((gi, go)))
         (y.sum() + a * 2).backward()
