@@ -307,9 +307,9 @@ def _run(
         if captures and node in captures:
             for nr, k in captures[node]:
                 results[k] = _add(results[k], grads[nr])
-        if unneeded and node in unneeded:
-            grads.clear()
-            continue
+            if node in unneeded:  # (a subset of the captured nodes)
+                grads.clear()
+                continue
         if is_leaf:
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]
