@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode, observers
-from ownership.autograd import anomaly_mode, hooks
+from ownership.autograd import anomaly_mode, hooks, node_hooks
 from ownership.autograd.accumulate_grad import accumulate, dense, retain
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
@@ -201,8 +201,13 @@ def run_backward(
         if node is not None:
             captures.setdefault(node, []).append((nr, k))
     deps, children = _discover(root_nodes, inputs is not None)
+    unneeded: frozenset[Node] = frozenset()
     if inputs is not None:
         deps = _prune(deps, children, list(captures))
+        if not accumulate:  # ``autograd.grad`` runs no input's node that leads to no input
+            unneeded = frozenset(
+                n for n in captures if not any(c in deps for c in children.get(n, ()))
+            )
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
@@ -234,6 +239,7 @@ def run_backward(
             wanted if accumulate else set(),
             retain_graph,
             held,
+            unneeded,
         )
     finally:
         grad_mode._set(prev)
@@ -274,12 +280,14 @@ def _run(
     wanted: set[int] | None,
     retain_graph: bool,
     held: list[Node],
+    unneeded: frozenset[Node] = frozenset(),
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
     never by a variable left over from an earlier node, so that :mod:`ownership.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
     that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
-    what the queue would pop next (``ready_in_order``)."""
+    what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
+    lead to no other input, which torch does not run."""
     pending = buffers.grads
     anomaly = anomaly_mode._state
     ready = queue.heap  # the queue's entries: empty when nothing is ready
@@ -287,20 +295,30 @@ def _run(
         node: Node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
-        if node._pre_hooks is not None or (is_leaf and hooks.LEAF_HOOKS):
+        hooked = node._pre_hooks  # every hook of the node: None for most
+        if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
-        if captures and node in captures:
-            for nr, k in captures[node]:
-                results[k] = _add(results[k], grads[nr])
         if node._retained is not None:
             for nr, ref in node._retained.items():
                 t = ref()
                 if t is not None and grads[nr] is not None:
                     retain(t, grads[nr])
             t = None
+        if captures and node in captures:
+            for nr, k in captures[node]:
+                results[k] = _add(results[k], grads[nr])
+            if node in unneeded:  # (a subset of the captured nodes)
+                grads.clear()
+                continue
         if is_leaf:
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]
+                kept: tuple[Any, ...] | None = None  # what the node's post hooks get
+                if hooked is not None:
+                    if hooked.pre:
+                        grads[:] = node_hooks.run_pre(hooked, tuple(grads))
+                    if hooked.post:
+                        kept = tuple(grads)
                 g0 = grads[0]
                 # grad_fn's slot, read through the property only for a view (which refreshes)
                 if (
@@ -309,7 +327,8 @@ def _run(
                 ):
                     raise RuntimeError("leaf variable has been moved into the graph interior")
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
-                accumulate(var, g0, grad_mode._state.enabled, 2)  # held by g0 and the callee
+                # held by g0 and the callee (and by the post hooks' copy, as torch expects)
+                accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
                 g0 = None
                 if observers.ACCUMULATIONS and got and var.requires_grad:
@@ -317,18 +336,24 @@ def _run(
                         observe(var)
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
+                if kept is not None:
+                    node_hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
+                    kept = None
             continue
         nexts = node._edges
-        for g in grads:  # `is`, never `==`: a tensor's == is an op
-            if g is not None:
-                g = None
-                if isinstance(node, OpNode):  # ``node.apply``, its one line inlined (shown or not)
-                    outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
-                else:
-                    outs = list(node.apply(tuple(grads)))
-                break
+        if hooked is not None and (hooked.pre or hooked.post):
+            outs = node_hooks.call_node(node, grads)
         else:
-            outs = [None] * len(nexts)
+            for g in grads:  # `is`, never `==`: a tensor's == is an op
+                if g is not None:
+                    g = None
+                    if isinstance(node, OpNode):  # ``node.apply``, inlined (shown or not)
+                        outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
+                    else:
+                        outs = list(node.apply(tuple(grads)))
+                    break
+            else:
+                outs = [None] * len(nexts)
         grads.clear()  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph and (not isinstance(node, OpNode) or node._saved is not None):
             node.release()  # (an op's node that saved nothing has nothing to free)

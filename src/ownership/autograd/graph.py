@@ -5,6 +5,7 @@
   ``unpack_hook`` on it to get a tensor back. The graph then no longer holds the tensor, so the
   version check that guards a saved tensor is the hooks' business: none is made.
 - ``disable_saved_tensors_hooks(message)``: registering hooks inside raises ``message``.
+- ``Node``: the base class of every graph node (``grad_fn``, ``next_functions``).
 - ``increment_version(tensor)``: bump a tensor's version counter without writing to it (what a
   custom kernel that wrote through ``.data`` or numpy must do to be honest with autograd).
 
@@ -92,3 +93,14 @@ def increment_version(tensor: Any) -> None:
     for t in tensors:
         if not t._version_counter.inference:
             t._version_counter.bump()
+
+
+def __getattr__(name: str) -> Any:
+    """``graph.Node``, torch's base of every graph node (``isinstance(y.grad_fn, Node)``), read
+    from ``ownership.autograd.node`` when first asked: that module saves tensors with this
+    one's hooks, so it cannot be imported here at load time."""
+    if name == "Node":
+        from ownership.autograd.node import Node
+
+        return Node
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

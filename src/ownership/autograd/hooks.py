@@ -7,9 +7,10 @@
 - ``t.register_post_accumulate_grad_hook(fn)``: ``fn(t)`` runs on a leaf after its ``.grad``
   has been updated.
 
-A non-leaf's hooks live on its ``grad_fn`` (keyed by output number); a leaf's beside the leaf
-(its ``AccumulateGrad`` node is cached only weakly, as in torch). Both are removed by the
-:class:`RemovableHandle` that registration returns.
+A non-leaf's hooks live on its ``grad_fn`` (in its ``NodeHooks``, keyed by output number);
+a leaf's beside the leaf (its ``AccumulateGrad`` node is cached only weakly, as in torch). Both
+are removed by the :class:`RemovableHandle` that registration returns. The hooks of a node
+itself (``grad_fn.register_hook``) are ``ownership.autograd.node_hooks``'.
 
 A gradient a hook *keeps* (stores in a list, say) is in use by someone else, so, as torch's
 reference counting decides, it is not reused in place afterwards: accumulation copies it.
@@ -34,6 +35,7 @@ from typing import Any
 __all__ = [
     "LEAF_HOOKS",
     "POST_ACCUMULATE_HOOKS",
+    "NodeHooks",
     "RemovableHandle",
     "register_hook",
     "register_post_accumulate_grad_hook",
@@ -47,6 +49,31 @@ HookDict = OrderedDict[int, Callable[..., Any]]
 LEAF_HOOKS: dict[int, tuple[weakref.ref[Any], HookDict]] = {}
 #: leaf tensor id -> (weak reference to the leaf, its post-accumulate-grad hooks).
 POST_ACCUMULATE_HOOKS: dict[int, tuple[weakref.ref[Any], HookDict]] = {}
+
+
+class NodeHooks(dict[int, HookDict]):
+    """Every hook of one graph node, in its one slot (``Node._pre_hooks``, None while it has
+    none, so a node without hooks costs the engine one ``is None``): by output number, the
+    hooks of the tensors it made (the dict's entries); ``pre`` and ``post``, the node's own
+    (``ownership.autograd.node_hooks``); ``dicts``, the hook dicts ``_register_hook_dict``
+    added, by output number, run after the tensor's own."""
+
+    __slots__ = ("dicts", "post", "pre")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pre: HookDict = OrderedDict()
+        self.post: HookDict = OrderedDict()
+        self.dicts: list[tuple[int, dict[Any, Callable[..., Any]]]] = []
+
+
+def hooks_of(node: Any) -> NodeHooks:
+    """The ``NodeHooks`` of ``node``, made at the first registration."""
+    table = node._pre_hooks
+    if table is None:
+        table = node._pre_hooks = NodeHooks()
+    return table  # type: ignore[no-any-return]
+
 
 NO_GRAD_MESSAGE = "cannot register a hook on a tensor that doesn't require gradient"
 
@@ -85,7 +112,7 @@ def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any
     return entry[1]
 
 
-def _add(hooks: HookDict, fn: Callable[..., Any]) -> RemovableHandle:
+def add(hooks: HookDict, fn: Callable[..., Any]) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
     return handle
@@ -97,11 +124,8 @@ def register_hook(tensor: Any, fn: Callable[[Any], Any]) -> RemovableHandle:
         raise RuntimeError(NO_GRAD_MESSAGE)
     node = tensor._node()
     if node is None:
-        return _add(_leaf_hooks(LEAF_HOOKS, tensor), fn)
-    if node._pre_hooks is None:
-        node._pre_hooks = {}
-    hooks = node._pre_hooks.setdefault(tensor._output_nr, OrderedDict())
-    return _add(hooks, fn)
+        return add(_leaf_hooks(LEAF_HOOKS, tensor), fn)
+    return add(hooks_of(node).setdefault(tensor._output_nr, OrderedDict()), fn)
 
 
 def register_post_accumulate_grad_hook(tensor: Any, fn: Callable[[Any], Any]) -> RemovableHandle:
@@ -110,14 +134,14 @@ def register_post_accumulate_grad_hook(tensor: Any, fn: Callable[[Any], Any]) ->
         raise RuntimeError(NO_GRAD_MESSAGE)
     if tensor._node() is not None:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-    return _add(_leaf_hooks(POST_ACCUMULATE_HOOKS, tensor), fn)
+    return add(_leaf_hooks(POST_ACCUMULATE_HOOKS, tensor), fn)
 
 
-def _hook_name(fn: Any) -> str:
+def hook_name(fn: Any) -> str:
     return str(getattr(fn, "__name__", type(fn).__name__))
 
 
-def _checked(fn: Any, old: Any, new: Any) -> Any:
+def checked(fn: Any, old: Any, new: Any) -> Any:
     """torch's checks on a hook's returned gradient."""
     if not hasattr(new, "_version") or not hasattr(new, "dtype"):
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
@@ -125,20 +149,20 @@ def _checked(fn: Any, old: Any, new: Any) -> Any:
         return new
     if new.dtype is not old.dtype:
         raise RuntimeError(
-            f"hook '{_hook_name(fn)}' has changed the type of value (was "
+            f"hook '{hook_name(fn)}' has changed the type of value (was "
             f"torch.{old.dtype.legacy} got torch.{new.dtype.legacy})"
         )
     if tuple(new.shape) != tuple(old.shape):
-        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
+        raise RuntimeError(f"hook '{hook_name(fn)}' has changed the size of value")
     return new
 
 
-def _run_chain(hooks: HookDict, grad: Any) -> Any:
+def _run_chain(hooks: dict[Any, Callable[..., Any]], grad: Any) -> Any:
     """Run ``hooks`` in order on ``grad``, each seeing the previous one's result."""
     for fn in list(hooks.values()):
         result = fn(grad)
         if result is not None and result is not grad:
-            grad = _checked(fn, grad, result)
+            grad = checked(fn, grad, result)
         del result
     return grad
 
@@ -148,16 +172,21 @@ def run_pre_hooks(node: Any, grads: list[Any]) -> None:
     gradients about to be used. A gradient a hook kept is seen by the engine's reference count
     (``ownership.autograd.unseen``) and so is never reused in place afterwards."""
     table: dict[int, HookDict] = {}
-    if node._pre_hooks is not None:
-        table = node._pre_hooks
-    else:
-        variable = getattr(node, "variable", None)
-        entry = LEAF_HOOKS.get(id(variable)) if variable is not None else None
+    node_hooks: NodeHooks | None = node._pre_hooks
+    if type(node).__name__ == "AccumulateGrad":  # a leaf's tensor hooks live beside the leaf
+        variable = node.variable
+        entry = LEAF_HOOKS.get(id(variable))
         if entry is not None and entry[0]() is variable:
             table = {0: entry[1]}
+    elif node_hooks is not None:
+        table = node_hooks
     for nr, chain in table.items():
         if chain:  # torch calls a tensor's hooks with None when its gradient is undefined
             grads[nr] = _run_chain(chain, grads[nr])
+    if node_hooks is not None:
+        for nr, extra in node_hooks.dicts:
+            if extra:
+                grads[nr] = _run_chain(extra, grads[nr])
 
 
 def run_post_accumulate(variable: Any) -> None:

@@ -35,6 +35,8 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from ownership.autograd.anomaly_mode import warn_forward
+from ownership.autograd.hooks import NodeHooks
+from ownership.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.autograd.saved import (
     FREED_MESSAGE,
     SavedNumber,
@@ -66,8 +68,8 @@ next_seq = _seq.__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
 
 
-class Node:
-    """A node of the backward graph."""
+class Node(HookableNode):
+    """A node of the backward graph (its hooks: ``HookableNode``'s)."""
 
     __slots__ = (
         "__weakref__",
@@ -86,7 +88,7 @@ class Node:
         self.num_outputs = num_outputs
         self._seq = next_seq()
         self._retained: dict[int, weakref.ref[Any]] | None = None
-        self._pre_hooks: dict[int, Any] | None = None  # tensor hooks by output (autograd.hooks)
+        self._pre_hooks: NodeHooks | None = None  # every hook of the node (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
 
     @property
@@ -387,6 +389,10 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+    def _sequence_nr(self) -> int:
+        """torch's: the largest number, so an accumulator runs as soon as it is ready."""
+        return SEQUENCE_NR_OF_LEAF
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         return ()
