@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
-from support.optimizers import params
+from support.optimizers import params, resumed_schedule
 
 
 def bits(values: list[float]) -> list[str]:
@@ -84,22 +84,9 @@ def test_a_resumed_composite_continues_identically(composite: str) -> None:
         return t.optim.lr_scheduler.ChainedScheduler(schedulers, optimizer=opt)
 
     def program(t: ModuleType) -> Any:
-        opt = setup(t)
-        sched = make(t, opt)
-        for _ in range(5):
-            opt.step()
-            sched.step()
-        saved = sched.state_dict()
-        fresh_opt = setup(t)
-        fresh_opt.load_state_dict(opt.state_dict())
-        fresh = make(t, fresh_opt)
-        fresh.load_state_dict(saved)
-        out = []
-        for o, s in ((opt, sched), (fresh_opt, fresh)):
-            for _ in range(6):
-                o.step()
-                s.step()
-            out.append(bits(s.get_last_lr()))
+        _, _, _, saved, out = resumed_schedule(
+            t, setup, lambda opt: make(t, opt), lambda o, s: bits(s.get_last_lr()), steps=5
+        )
         return out, "_schedulers" in saved, len(saved["_schedulers"])
 
     same(program)

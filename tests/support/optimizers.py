@@ -74,15 +74,15 @@ def resumed(
 
 
 def resumed_schedule(
-    t: ModuleType, make_opt: Any, make_sched: Any, record: Any
+    t: ModuleType, make_opt: Any, make_sched: Any, record: Any, steps: int = 4
 ) -> tuple[Any, Any, Any, Any, list[Any]]:
-    """A schedule ``make_sched(opt)`` of an optimizer ``make_opt(t)`` stepped four times, then a
-    fresh pair given both ``state_dict()``s; each pair steps six more times. Returns ``(opt,
-    sched, fresh, saved, seen)``: ``saved`` is the schedule's state_dict, ``seen`` what
+    """A schedule ``make_sched(opt)`` of an optimizer ``make_opt(t)`` stepped ``steps`` times,
+    then a fresh pair given both ``state_dict()``s; each pair steps six more times. Returns
+    ``(opt, sched, fresh, saved, seen)``: ``saved`` is the schedule's state_dict, ``seen`` what
     ``record(optimizer, schedule)`` gives for each pair after its six steps."""
     opt = make_opt(t)
     sched = make_sched(opt)
-    for _ in range(4):
+    for _ in range(steps):
         opt.step()
         sched.step()
     saved = sched.state_dict()
