@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from support.differential import error_of, grad_of, same
-from support.gradients import node_and_gradients, plain
+from support.gradients import node_and_gradients, second_order
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -94,9 +94,7 @@ def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
 def test_second_order_gradients_are_torchs(case: str) -> None:
     def program(t: Any) -> Any:
         x = _leaf(t)
-        (gx,) = t.autograd.grad(GRADS[case](t, x).sum(), x, create_graph=True)
-        (ggx,) = t.autograd.grad((gx * gx).sum(), x)
-        return gx, gx.grad_fn, [f for f, _ in gx.grad_fn.next_functions], plain(ggx)
+        return second_order(t, GRADS[case](t, x).sum(), x)
 
     same(program)
 

@@ -41,3 +41,12 @@ def node_and_gradients(t: Any, y: Any, *leaves: Any) -> list[Any]:
     facts = [y, y._version, fn, fn.next_functions, saved_values(fn)]
     weighted_backward(t, y)
     return facts + [plain(x.grad) for x in leaves]
+
+
+def second_order(t: Any, out: Any, x: Any) -> list[Any]:
+    """What a test of an op's double backward compares, in engine ``t``: the gradient ``gx`` of
+    the scalar ``out`` with respect to ``x``, made with ``create_graph``, its node and that
+    node's next functions, then the gradient of ``(gx * gx).sum()`` (:func:`plain`)."""
+    (gx,) = t.autograd.grad(out, x, create_graph=True)
+    (ggx,) = t.autograd.grad((gx * gx).sum(), x)
+    return [gx, gx.grad_fn, [f for f, _ in gx.grad_fn.next_functions], plain(ggx)]
