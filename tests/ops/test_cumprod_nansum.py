@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import error_of, grad_of, same
-from support.gradients import node_and_gradients, plain, saved_values
+from support.gradients import plain, same_node_and_gradients, saved_values
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -98,12 +98,10 @@ VALUES: dict[str, list[float]] = {
 @pytest.mark.parametrize("case", [k for k in GRADS if "dim 2" not in k])
 @pytest.mark.parametrize("values", VALUES)
 def test_nodes_saved_values_and_gradients_are_torchs(case: str, values: str) -> None:
-    def program(t: Any) -> Any:
-        x = t.tensor(VALUES[values], requires_grad=True)
-        y = GRADS[case](t, x.reshape(2, 3))
-        return node_and_gradients(t, y, x)
-
-    same(program)
+    same_node_and_gradients(
+        lambda t: t.tensor(VALUES[values], requires_grad=True),
+        lambda t, x: GRADS[case](t, x.reshape(2, 3)),
+    )
 
 
 def test_gradients_along_a_longer_dim_with_zeros_are_torchs() -> None:

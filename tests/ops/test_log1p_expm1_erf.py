@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from support.differential import error_of, grad_of, same
-from support.gradients import node_and_gradients, second_order
+from support.gradients import same_node_and_gradients, second_order
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -82,12 +82,7 @@ def _leaf(t: Any) -> Any:
 
 @pytest.mark.parametrize("case", GRADS)
 def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
-    def program(t: Any) -> Any:
-        x = _leaf(t)
-        y = GRADS[case](t, x)
-        return node_and_gradients(t, y, x)
-
-    same(program)
+    same_node_and_gradients(_leaf, GRADS[case])
 
 
 @pytest.mark.parametrize("case", GRADS)

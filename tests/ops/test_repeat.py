@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import grad_of, same
-from support.gradients import node_and_gradients, plain
+from support.gradients import plain, same_node_and_gradients
 
 TENSORS: dict[str, Any] = {
     "float32": lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]]),
@@ -67,12 +67,10 @@ def test_a_0d_int_tensor_counts_as_an_int() -> None:
 
 @pytest.mark.parametrize("call", [k for k in CALLS if "-" not in k and k not in ("(2,)", "()")])
 def test_nodes_saved_values_and_gradients_are_torchs(call: str) -> None:
-    def program(t: Any) -> Any:
-        x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
-        y = CALLS[call](x)
-        return node_and_gradients(t, y, x)
-
-    same(program)
+    same_node_and_gradients(
+        lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True),
+        lambda t, x: CALLS[call](x),
+    )
 
 
 def test_gradients_of_a_0d_tensor_are_torchs() -> None:

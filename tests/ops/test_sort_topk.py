@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from support.differential import error_of, grad_of, same
-from support.gradients import node_and_gradients, plain
+from support.gradients import plain, same_node_and_gradients
 
 NAN, INF = float("nan"), float("inf")
 TENSORS: dict[str, Any] = {
@@ -214,12 +214,10 @@ GRAD_CASES = [(c, v) for c in GRADS for v in GRAD_VALUES if "ties" not in v or "
 
 @pytest.mark.parametrize(("case", "values"), GRAD_CASES)
 def test_nodes_saved_values_and_gradients_are_torchs(case: str, values: str) -> None:
-    def program(t: Any) -> Any:
-        x = t.tensor(GRAD_VALUES[values], requires_grad=True)
-        y = GRADS[case](t, x.reshape(2, 3))
-        return node_and_gradients(t, y, x)
-
-    same(program)
+    same_node_and_gradients(
+        lambda t: t.tensor(GRAD_VALUES[values], requires_grad=True),
+        lambda t, x: GRADS[case](t, x.reshape(2, 3)),
+    )
 
 
 @pytest.mark.parametrize("op", ["sort", "topk"])

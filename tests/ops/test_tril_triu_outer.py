@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from support.differential import same
-from support.gradients import node_and_gradients, plain
+from support.gradients import plain, same_node_and_gradients
 
 
 def _x(t: Any) -> Any:
@@ -125,12 +125,9 @@ GRADS: dict[str, Any] = {
 
 @pytest.mark.parametrize("case", GRADS)
 def test_nodes_saved_values_and_gradients_are_torchs(case: str) -> None:
-    def program(t: Any) -> Any:
-        x = t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
-        y = GRADS[case](t, x)
-        return node_and_gradients(t, y, x)
-
-    same(program)
+    same_node_and_gradients(
+        lambda t: t.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True), GRADS[case]
+    )
 
 
 @pytest.mark.parametrize("case", GRADS)

@@ -9,7 +9,10 @@ accumulation into an existing ``.grad`` is in place, has its own test in test_ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from support.differential import same
 
 
 def plain(grad: Any) -> Any:
@@ -50,3 +53,14 @@ def second_order(t: Any, out: Any, x: Any) -> list[Any]:
     (gx,) = t.autograd.grad(out, x, create_graph=True)
     (ggx,) = t.autograd.grad((gx * gx).sum(), x)
     return [gx, gx.grad_fn, [f for f, _ in gx.grad_fn.next_functions], plain(ggx)]
+
+
+def same_node_and_gradients(leaf: Callable[[Any], Any], op: Callable[[Any, Any], Any]) -> None:
+    """Run ``op(t, x)`` on the leaf ``x = leaf(t)`` in both engines: their
+    :func:`node_and_gradients` must agree (``support.differential.same``)."""
+
+    def program(t: Any) -> Any:
+        x = leaf(t)
+        return node_and_gradients(t, op(t, x), x)
+
+    same(program)
