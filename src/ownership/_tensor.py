@@ -58,6 +58,8 @@ from ownership.tensor_methods import TensorMethods
 from ownership.tensor_operators import TensorOperators
 from ownership.tensor_views import TensorViews
 
+_NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+
 
 class Tensor(
     TensorMetadata,
@@ -122,7 +124,7 @@ class Tensor(
         (:func:`~ownership.storage.contiguous_result`); its storage and version counter are made
         when first read (see ``_storage``): most results are never viewed, aliased, written in
         place or saved."""
-        if type(arr) is not np.ndarray:
+        if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
         elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
@@ -135,6 +137,7 @@ class Tensor(
         t = object.__new__(Tensor)
         t._data = arr
         t._lazy_storage = None
+        # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
         t._lazy_counter = InferenceCounter() if inference_mode._state.enabled else None
         t._offset = 0
         t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)

@@ -297,6 +297,8 @@ def lay_out_empty(out: Tensor, *operands: Any) -> None:
         out._data = layout.empty_strided(shape, found, out._data.dtype)
 
 
+_sum_reduce = np.add.reduce  # bound once: numpy's module ``__getattr__`` makes ``np.`` reads slow
+
 _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 """The axes :func:`sum_to` sums, by (shape, gradient shape)."""
 
@@ -337,7 +339,7 @@ def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tens
     out = g
     if axes:
         dt = g.dtype
-        out = wrap(np.add.reduce(g._data, axis=axes, keepdims=True, dtype=dt.np), dt)
+        out = wrap(_sum_reduce(g._data, axis=axes, keepdims=True, dtype=dt.np), dt)
     if out._data.ndim != len(shape):
         new, strides, reshaped, _, _ = view_geometry(out, (shape,))  # as reshape asks it
         if strides is None:  # no view (never for leading dims of size 1 dropped): reshape's copy

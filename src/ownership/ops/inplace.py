@@ -32,6 +32,10 @@ from ownership.ops.common import (
 )
 from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
+# numpy's ufuncs of the optimizer's updates, bound once: numpy's module ``__getattr__`` keeps
+# CPython from specializing each ``np.`` read
+_add, _subtract, _multiply = np.add, np.subtract, np.multiply
+
 
 def snapshot(t: Tensor) -> Tensor:
     """The value before an in-place write, as torch saves it: ``self.clone()`` (``CloneBackward0``)."""
@@ -106,7 +110,7 @@ def _add_scaled_(
         rb = b if type(b) is float else b._data
         return _write_unrecorded(a, b, rb if alpha == 1 else rb * alpha, ufunc, name)
     b = operand(b)
-    if ufunc is np.subtract:
+    if ufunc is _subtract:
         ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
@@ -117,7 +121,7 @@ def _add_scaled_(
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
             check_result(a, np.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
-            other = scaled(rb, alpha, dt, negated=ufunc is np.subtract)
+            other = scaled(rb, alpha, dt, negated=ufunc is _subtract)
         out: NDArray[Any] = ufunc(a._data, other)
         return out
 
@@ -140,12 +144,12 @@ def _add_scaled_(
 
 def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a += alpha * b`` (``AddBackward0``)."""
-    return _add_scaled_(a, b, alpha, np.add, "AddBackward0", ar.bw_add)
+    return _add_scaled_(a, b, alpha, _add, "AddBackward0", ar.bw_add)
 
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    return _add_scaled_(a, b, alpha, np.subtract, "SubBackward0", ar.bw_sub)
+    return _add_scaled_(a, b, alpha, _subtract, "SubBackward0", ar.bw_sub)
 
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
@@ -161,7 +165,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
     if unrecorded_direct_write(a, b, 1):
         return _write_unrecorded(
-            a, b, b if type(b) is float else b._data, np.multiply, "MulBackward0"
+            a, b, b if type(b) is float else b._data, _multiply, "MulBackward0"
         )
     b = operand(b)
     dt = result_dtype(a, b)

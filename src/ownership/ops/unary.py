@@ -228,7 +228,10 @@ def relu_values(x: Any) -> Any:
     """torch's relu of an array: ``0 if x < 0 else x``, a NaN kept (numpy's ``maximum``
     propagates it). The sign of a zero result is the CPU's SIMD kernel's, as in torch (its
     vectorized ``clamp_min`` and numpy's ``maximum`` may answer ``-0.0`` with either zero)."""
-    return np.maximum(x, 0)
+    return _maximum(x, 0)
+
+
+_maximum = np.maximum  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 
 
 def relu(a: Tensor) -> Tensor:
