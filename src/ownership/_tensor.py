@@ -58,6 +58,7 @@ from ownership.tensor_methods import TensorMethods
 from ownership.tensor_operators import TensorOperators
 from ownership.tensor_views import TensorViews
 
+_INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 
 
@@ -138,7 +139,7 @@ class Tensor(
         t._data = arr
         t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
-        t._lazy_counter = InferenceCounter() if inference_mode._state.enabled else None
+        t._lazy_counter = InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
         t._offset = 0
         t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
         t._requires_grad = False
@@ -249,7 +250,7 @@ class Tensor(
         else:
             base = self._base
             t._base = base if base is not None else self
-            if inference_mode._state.enabled:
+            if _INFERENCE.count and inference_mode._state.enabled:
                 t._creation_meta = CreationMeta.INFERENCE_MODE
             elif not grad_mode._state.enabled:
                 t._creation_meta = CreationMeta.NO_GRAD_MODE

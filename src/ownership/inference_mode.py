@@ -69,6 +69,34 @@ class _State(threading.local):
 _state = _State()
 
 
+class _Threads:
+    """How many threads are in inference mode now (see :data:`THREADS`)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+THREADS = _Threads()
+"""The number of threads whose inference mode is on, kept exact by :func:`_switch` under a
+lock. A thread's mode is on only while it counts itself here, so ``THREADS.count == 0`` means
+"off in this thread" without reading the thread-local switch (a slot read, where the
+thread-local one is a generic lookup ten times dearer): every new tensor and every recorded op
+asks, and almost no program ever enters inference mode. Readers ask
+``THREADS.count and _state.enabled``."""
+_THREADS_LOCK = threading.Lock()
+
+
+def _switch(on: Any) -> None:
+    """Set this thread's inference mode to ``on`` (kept as given: its truth is the mode),
+    counted in :data:`THREADS`."""
+    if bool(on) != bool(_state.enabled):
+        with _THREADS_LOCK:
+            THREADS.count += 1 if on else -1
+    _state.enabled = on
+
+
 def is_inference_mode_enabled() -> bool:
     """Whether the current thread is in inference mode."""
     return _state.enabled
@@ -96,7 +124,7 @@ class inference_mode:
     def __enter__(self) -> None:
         """Switch inference mode (and grad mode, to its opposite) for the block."""
         self._prev.append((_state.enabled, grad_mode.is_grad_enabled()))
-        _state.enabled = self.mode
+        _switch(self.mode)
         grad_mode._set(not self.mode)
 
     def __exit__(
@@ -106,7 +134,8 @@ class inference_mode:
         tb: TracebackType | None,
     ) -> None:
         """Restore the modes remembered on entry (also when an exception propagates)."""
-        _state.enabled, grad = self._prev.pop()
+        enabled, grad = self._prev.pop()
+        _switch(enabled)
         grad_mode._set(grad)
 
     def __call__(self, fn: F) -> F:

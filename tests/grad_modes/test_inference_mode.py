@@ -171,3 +171,43 @@ def error_of(action: Any) -> Any:
     except RuntimeError as e:
         return str(e)
     return None
+
+
+def test_the_mode_is_per_thread_while_another_thread_is_in_it() -> None:
+    """One thread inside inference mode leaves every other thread's tensors normal and its ops
+    recorded, and its own tensors are inference tensors (the engine reads a thread's mode only
+    while some thread is in inference mode: both sides of that shortcut)."""
+
+    def program(t: ModuleType) -> Any:
+        import threading
+
+        inside, done = threading.Event(), threading.Event()
+        seen: dict[str, Any] = {}
+
+        def worker() -> None:
+            with t.inference_mode():
+                seen["worker"] = t.ones(2).is_inference(), t.is_inference_mode_enabled()
+                inside.set()
+                done.wait(10)
+                with t.inference_mode(False):
+                    seen["worker_off"] = t.ones(2).is_inference()
+            seen["worker_after"] = t.ones(2).is_inference(), t.is_inference_mode_enabled()
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        inside.wait(10)
+        x = t.ones(2, requires_grad=True)
+        y = (x * 2 + 1).relu()
+        main = (
+            t.is_inference_mode_enabled(),
+            x.is_inference(),
+            y.is_inference(),
+            y.grad_fn.name(),
+            y[0].is_inference(),
+            y._version,
+        )
+        done.set()
+        thread.join()
+        return main, sorted(seen.items())
+
+    same(program)

@@ -18,12 +18,14 @@ from ownership.autograd.node import (
     next_seq,
 )
 from ownership.dtypes import dtype as DType
+from ownership.inference_mode import THREADS as INFERENCE_THREADS
 from ownership.op_registry import ops, quiet
 from ownership.ops.python_numbers import operand_in, refuse_uint64
 from ownership.ops.view_geometry import view_geometry
 
 Scalar = int | float | bool
 _state = grad_mode._state
+_inference = inference_mode._state  # read only when a thread is in inference mode (INFERENCE_THREADS)
 _new = object.__new__
 
 
@@ -67,7 +69,7 @@ def result_dtype(a: Tensor, b: Any) -> DType:
 def needs_grad(*ts: Any) -> bool:
     """Whether an op on these operands must be recorded (never in inference mode, even when
     ``enable_grad`` switched grad mode back on inside it)."""
-    if not _state.enabled or inference_mode._state.enabled:
+    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
         return False
     # torch: inference tensors carry no autograd key, so an op whose operands are all
     # inference tensors skips autograd (a Python number is wrapped as a normal tensor)
@@ -91,7 +93,7 @@ def needs_grad(*ts: Any) -> bool:
 
 def needs_grad_of(t: Tensor) -> bool:
     """``needs_grad(t)`` for one tensor, without the general loop (a view op's one operand)."""
-    if not _state.enabled or inference_mode._state.enabled:
+    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
         return False
     counter = t._lazy_counter
     if counter is not None and counter.inference:
@@ -106,7 +108,7 @@ def needs_grad_with(a: Tensor, b: Any) -> bool:
     """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b`` (a binary op's),
     without the general loop. A number is wrapped as a normal tensor, so then ``a`` alone
     decides, even an inference tensor that requires grad."""
-    if not _state.enabled or inference_mode._state.enabled:
+    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
         return False
     if isinstance(b, Tensor):
         counter, other = a._lazy_counter, b._lazy_counter  # None: a normal tensor
