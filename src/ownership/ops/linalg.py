@@ -127,22 +127,32 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError("self must be a matrix")
     if bd.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if ad.shape[1] != bd.shape[0]:
+    return _matrix_product(a, b, ad.shape, bd.shape)
+
+
+def _matrix_product(
+    a: Tensor, b: Tensor, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> Tensor:
+    """:func:`mm` of two matrices of shapes ``a_shape`` and ``b_shape`` (their arrays' shapes,
+    read once: each read of a numpy array's ``shape`` builds a new tuple), from its checks after
+    the ranks' on."""
+    if a_shape[1] != b_shape[0]:
         raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({ad.shape[0]}x{ad.shape[1]} and "
-            f"{bd.shape[0]}x{bd.shape[1]})"
+            f"mat1 and mat2 shapes cannot be multiplied ({a_shape[0]}x{a_shape[1]} and "
+            f"{b_shape[0]}x{b_shape[1]})"
         )
     dt = a.dtype
     if dt is not b.dtype:
         _check_dtypes(a, b, "mm")
     if dt is dtypes.bool_:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    ad, bd = a._data, b._data
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
         ctx: Saved = {
-            "self_sym_sizes": ad.shape,
+            "self_sym_sizes": a_shape,
             "self_sym_strides": matrix_strides(a, ad),
-            "mat2_sym_sizes": bd.shape,
+            "mat2_sym_sizes": b_shape,
             "mat2_sym_strides": matrix_strides(b, bd),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
@@ -161,11 +171,12 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
 
 def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
     """``t.stride()`` of a matrix ``t`` over ``arr`` (its array), without the general method's
-    loop; an empty leaf's are its contiguous strides, as the method says (numpy reports 0)."""
+    loop; an empty leaf's are its contiguous strides, as the method says (numpy reports 0).
+    The element size is ``t``'s dtype's (its array's, read from a slot)."""
     if not arr.size and t._base is None:
         return t.stride()  # type: ignore[no-any-return]
     first, second = arr.strides
-    item = arr.itemsize
+    item = t.dtype.itemsize
     return (first // item, second // item)
 
 
@@ -295,9 +306,10 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
 def matmul(a: Tensor, b: Tensor) -> Tensor:
     """torch.matmul with torch's decomposition (so the same ``grad_fn`` names)."""
     tensor_arg("matmul", b, "other")
-    na, nb = a._data.ndim, b._data.ndim
-    if na == 2 and nb == 2:  # the commonest case first
-        return mm(a, b)
+    ad, bd = a._data, b._data
+    na, nb = ad.ndim, bd.ndim
+    if na == 2 and nb == 2:  # the commonest case first: mm, its ranks known
+        return _matrix_product(a, b, ad.shape, bd.shape)
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
