@@ -139,7 +139,9 @@ class Tensor(
         t._data = arr
         t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
-        t._lazy_counter = InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
+        t._lazy_counter = (
+            InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
+        )
         t._offset = 0
         t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
         t._requires_grad = False

@@ -25,7 +25,7 @@ from ownership.ops.view_geometry import view_geometry
 
 Scalar = int | float | bool
 _state = grad_mode._state
-_inference = inference_mode._state  # read only when a thread is in inference mode (INFERENCE_THREADS)
+_inference = inference_mode._state  # read only while a thread is in it (INFERENCE_THREADS)
 _new = object.__new__
 
 
