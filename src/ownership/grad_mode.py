@@ -115,7 +115,7 @@ class _NoParamGradMode(_GradMode):
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
         if orig_func is None:
-            return super().__new__(cls)
+            return object.__new__(cls)  # ``super().__new__(cls)``, without the ``super`` object
         return cls()(orig_func)
 
 

@@ -154,8 +154,13 @@ def bias_of(a: Tensor, b: Any) -> bool:
 
 def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
     """:func:`~ownership.ops.common.binary_operands` of ``a`` and ``b``, without its questions
-    when ``b`` is a bias of ``a`` (:func:`bias_of`): the same answer."""
-    if type(b) is not float and bias_of(a, b):  # a float: binary_operands' first answer
+    when ``b`` is a bias of ``a`` (:func:`bias_of`), nor its call for a Python float beside a
+    floating ``a`` (its first answer): the same answer."""
+    if type(b) is float:  # binary_operands' first answer, without its call
+        dt = a.dtype
+        if dt.is_floating_point:
+            return b, b, dt
+    elif bias_of(a, b):
         return b, b._data, a.dtype
     return binary_operands(a, b)
 

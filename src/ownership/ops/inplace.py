@@ -60,14 +60,16 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     dt = arr.dtype
     if isinstance(b, Tensor):  # the commonest operand first (the optimizer's update)
         other = b._data
-        if other.shape != arr.shape or other.dtype != dt:
+        other_dt = other.dtype  # numpy's dtypes of the builtin types are mostly one object each
+        if other.shape != arr.shape or (other_dt is not dt and other_dt != dt):
             return False
     elif type(b) is not float:
         return False
     if not ((type(alpha) is int and alpha == 1) or type(alpha) is float):
         return False
     # a read-only array (memory of bytes): the general path's refusal
-    return dt.kind == "f" and dt == a.dtype.np and arr.flags.writeable
+    np_dt = a.dtype.np
+    return dt.kind == "f" and (dt is np_dt or dt == np_dt) and arr.flags.writeable
 
 
 def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
