@@ -154,6 +154,28 @@ ge = _method("ge", *_COMPARE)
 bitwise_and = _method("bitwise_and", *_COMPARE)
 bitwise_or = _method("bitwise_or", *_COMPARE)
 bitwise_xor = _method("bitwise_xor", *_COMPARE)
+
+
+def _shift(name: str) -> Callable[..., Any]:
+    """``torch.<name>``, a shift: ``input.<name>(other)``, or, for a number ``self`` before a
+    tensor ``other`` (``bitwise_left_shift(3, x)``), the number shifted by each element."""
+    parser = Parser(name, _COMPARE[0], "(Number self, Tensor other)", _COMPARE[1])
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        given = dict(parser.parse(args, kwargs)[1])
+        if given.pop("out", None) is not None:
+            raise RuntimeError(f"{name}(out=...) is not supported by ownership")
+        if "self" in given:
+            return ops.shift_of_number(given["self"], given["other"], name.endswith("right_shift"))
+        return getattr(given["input"], name)(given["other"])
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input, other)``: the method ``input.{name}(other)``."
+    return function
+
+
+bitwise_left_shift = _shift("bitwise_left_shift")
+bitwise_right_shift = _shift("bitwise_right_shift")
 logical_and = _method("logical_and", f"(Tensor input, Tensor other, {sig.OUT})")
 logical_or = _method("logical_or", f"(Tensor input, Tensor other, {sig.OUT})")
 logical_not = _method("logical_not", f"(Tensor input, {sig.OUT})")

@@ -40,6 +40,15 @@ _BITWISE_OR = Parser("bitwise_or", "(Tensor other)", "(Number other)")
 _BITWISE_OR_ = Parser("bitwise_or_", "(Tensor other)", "(Number other)")
 _BITWISE_XOR = Parser("bitwise_xor", "(Tensor other)", "(Number other)")
 _BITWISE_XOR_ = Parser("bitwise_xor_", "(Tensor other)", "(Number other)")
+_SHIFTS = {
+    name: Parser(name, "(Tensor other)", "(Number other)")
+    for name in (
+        "bitwise_left_shift",
+        "bitwise_left_shift_",
+        "bitwise_right_shift",
+        "bitwise_right_shift_",
+    )
+}
 _LOGICAL_AND = Parser("logical_and", "(Tensor other)")
 _LOGICAL_OR = Parser("logical_or", "(Tensor other)")
 _BMM = Parser("bmm", "(Tensor mat2)")
@@ -299,6 +308,26 @@ class TensorMethods(TensorMath, TensorComparison, TensorNumerics, TensorSelectio
     def bitwise_xor(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``."""
         return ops.bitwise_xor(self, _BITWISE_XOR.parse(args, kwargs)[1]["other"])
+
+    def bitwise_left_shift(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self << other`` of integer tensors: ``bitwise_left_shift(other)``."""
+        other = _SHIFTS["bitwise_left_shift"].parse(args, kwargs)[1]["other"]
+        return ops.bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self >> other`` of integer tensors: ``bitwise_right_shift(other)``."""
+        other = _SHIFTS["bitwise_right_shift"].parse(args, kwargs)[1]["other"]
+        return ops.bitwise_right_shift(self, other)
+
+    def bitwise_left_shift_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self <<= other`` in place: ``bitwise_left_shift_(other)``."""
+        other = _SHIFTS["bitwise_left_shift_"].parse(args, kwargs)[1]["other"]
+        return ops.bitwise_left_shift_(self, other)
+
+    def bitwise_right_shift_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``self >>= other`` in place: ``bitwise_right_shift_(other)``."""
+        other = _SHIFTS["bitwise_right_shift_"].parse(args, kwargs)[1]["other"]
+        return ops.bitwise_right_shift_(self, other)
 
     def bitwise_and_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """``self &= other`` in place: ``bitwise_and_(other)``."""

@@ -36,6 +36,8 @@ _ARITHMETIC = (
     "and",
     "or",
     "xor",
+    "lshift",
+    "rshift",
 )
 
 
@@ -307,6 +309,36 @@ class TensorOperators:
         if not isinstance(other, _TAKEN):
             return _foreign(self, other, "__rxor__")
         return ops.bitwise_xor(self, other)
+
+    def __lshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__lshift__")
+        return ops.bitwise_left_shift(self, other)
+
+    def __rshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__rshift__")
+        return ops.bitwise_right_shift(self, other)
+
+    def __rlshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__rlshift__")
+        return ops.shift_of_number(other, self, False)
+
+    def __rrshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__rrshift__")
+        return ops.shift_of_number(other, self, True)
+
+    def __ilshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__ilshift__")
+        return ops.bitwise_left_shift_(self, other)
+
+    def __irshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__irshift__")
+        return ops.bitwise_right_shift_(self, other)
 
     def __getitem__(self: Any, index: Any) -> Tensor:
         return ops.getitem(self, index)

@@ -54,6 +54,8 @@ COMPUTED: dict[str, Any] = {
     "and": lambda t: _i(t) & np.array([1, 1, 1]),
     "or": lambda t: _i(t) | np.array([1, 1, 1]),
     "xor": lambda t: _i(t) ^ np.array([1, 1, 1]),
+    "lshift": lambda t: _i(t) << np.array([1, 2, 3]),
+    "rshift": lambda t: _i(t) >> np.array([1, 2, 3]),
     "matmul": lambda t: _x(t) @ np.ones((3, 2), dtype=np.float32),
     "numpy_promotes_int_and_float32": lambda t: _i(t) + _a(),
     "numpy_promotes_a_0d_float64": lambda t: _x(t) + np.array(2.0),

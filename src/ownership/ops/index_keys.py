@@ -86,6 +86,30 @@ def _array_index(k: Any) -> Any:
     return int(arr) if arr.ndim == 0 else arr
 
 
+_SEQUENCES = (list, tuple, str, bytes, range, np.ndarray)
+"""What CPython's ``PySequence_Check`` answers yes for, among the items an index list may hold."""
+
+
+def sequence_as_tuple(key: Any, depth: int) -> Any:
+    """torch's reading of a list key (numpy's old rule, deprecated; torch's
+    ``treatSequenceAsTuple``): a list of fewer than 32 items holding a tensor, a sequence, a
+    slice, ``...`` or None is the tuple of its items (``x[[slice(None), 1]]`` is ``x[:, 1]``,
+    ``x[[[1, 0]]]`` is ``x[[1, 0]]``), with torch's warning at the caller's line (``depth``
+    frames of the engine above this one); any other key is returned as it is."""
+    if type(key) is not list or len(key) >= 32:
+        return key
+    for k in key:
+        if (
+            isinstance(k, (Tensor, slice, *_SEQUENCES))
+            or k is None
+            or k is Ellipsis
+            or is_torch_tensor(k)
+        ):
+            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=depth + 2)
+            return tuple(key)
+    return key
+
+
 def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
     tkey = key if isinstance(key, tuple) else (key,)

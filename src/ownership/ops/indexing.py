@@ -38,6 +38,7 @@ from ownership.ops.index_keys import (
     keys,
     np_key,
     numpy_index,
+    sequence_as_tuple,
     warn_byte_index,
 )
 
@@ -154,6 +155,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     plain = _plain_key(t, key)
     if plain is not None:  # the common key: nothing for ``keys`` to refuse, all basic
         return _basic(t, plain, single)
+    key = sequence_as_tuple(key, 3)  # getitem, the op table, Tensor.__getitem__
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
@@ -217,6 +219,7 @@ def _copy_to(target: Tensor, value: Any) -> None:
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
     checks.assigned(t.dtype, value)
+    key = sequence_as_tuple(key, 3)  # setitem, the op table, Tensor.__setitem__
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         _copy_to(_basic(t, tkey, single=False, alias=False), value)

@@ -14,10 +14,15 @@ from ownership.ops.arithmetic import power as pow
 from ownership.ops.bitwise import (
     bitwise_and,
     bitwise_and_,
+    bitwise_left_shift,
+    bitwise_left_shift_,
     bitwise_or,
     bitwise_or_,
+    bitwise_right_shift,
+    bitwise_right_shift_,
     bitwise_xor,
     bitwise_xor_,
+    shift_of_number,
 )
 from ownership.ops.closeness import allclose, isclose
 from ownership.ops.comparison import (
@@ -159,8 +164,12 @@ __all__ = [
     "as_strided_",
     "bitwise_and",
     "bitwise_and_",
+    "bitwise_left_shift",
+    "bitwise_left_shift_",
     "bitwise_or",
     "bitwise_or_",
+    "bitwise_right_shift",
+    "bitwise_right_shift_",
     "bitwise_xor",
     "bitwise_xor_",
     "bmm",
@@ -271,6 +280,7 @@ __all__ = [
     "rsub",
     "select",
     "setitem",
+    "shift_of_number",
     "sigmoid",
     "sigmoid_",
     "sign",
