@@ -39,6 +39,7 @@ from ownership.autograd.hooks import NodeHooks
 from ownership.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.autograd.saved import (
     FREED_MESSAGE,
+    SavedInput,
     SavedNumber,
     SavedOutput,
     SavedTensor,
@@ -277,7 +278,20 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
-            if type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
+            if type(s) is SavedInput:
+                # what ``SavedTensor.unpack`` gives a saved input, the tensor itself, read at
+                # once while it is no view, still has a history unless saved as a leaf, and is
+                # unwritten since saved (else ``unpack`` answers, with its errors)
+                t = s._tensor
+                counter = t._lazy_counter  # None: never written to (version 0)
+                if (
+                    t._base is None
+                    and (counter.value if counter is not None else 0) == s.version
+                    and (s.was_leaf or t._history is not None)
+                ):
+                    vals[k] = t
+                    continue
+            elif type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
                 t = s.unpacked_unwritten(self)
                 if t is not None:
                     vals[k] = t
