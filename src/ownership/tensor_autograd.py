@@ -50,6 +50,7 @@ class TensorAutograd:
     _retains_grad: builtins.bool
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
+        _history: Node | None
 
         @property
         def _grad_fn(self) -> Node | None: ...
@@ -152,7 +153,12 @@ class TensorAutograd:
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if not self._retains_grad and self._requires_grad and self._node() is not None:
+        if (
+            not self._retains_grad
+            and self._requires_grad
+            # ``grad_fn``: a view's may need a refresh (``_node``), any other's is its slot
+            and (self._history if self._base is None else self._node()) is not None
+        ):
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

@@ -390,15 +390,17 @@ class AccumulateGrad(Node):
     """The node at a leaf: sums incoming gradients into ``variable.grad``."""
 
     __slots__ = ("variable",)
+    # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
+    # (test_recording_fast_paths checks they are what Node's constructor sets)
+    _edges = ()
+    num_outputs = 1
+    input_dtypes = None
 
     def __init__(self, variable: Any) -> None:
-        # ``Node.__init__((), 1)`` written out: one per leaf per graph
-        self._edges = ()
-        self.num_outputs = 1
+        # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
         self._seq = next_seq()
         self._retained = None
         self._pre_hooks = None
-        self.input_dtypes = None
         self.variable = variable
 
     def name(self) -> str:
@@ -423,13 +425,18 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     """
     ref = tensor._acc
     acc = ref() if ref is not None else None
-    if acc is None:
-        with _ACCUMULATOR_LOCK:
-            ref = tensor._acc
-            acc = ref() if ref is not None else None
-            if acc is None:
-                acc = AccumulateGrad(tensor)
-                tensor._acc = weakref.ref(acc)
+    return acc if acc is not None else _new_accumulator(tensor)
+
+
+def _new_accumulator(tensor: Any) -> AccumulateGrad:
+    """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
+    lock (another thread may have made it meanwhile), else made."""
+    with _ACCUMULATOR_LOCK:
+        ref = tensor._acc
+        acc = ref() if ref is not None else None
+        if acc is None:
+            acc = AccumulateGrad(tensor)
+            tensor._acc = weakref.ref(acc)
     return acc
 
 
@@ -442,7 +449,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        ref = tensor._acc  # the accumulator's cached node read here (``accumulator`` makes one)
+        ref = tensor._acc  # ``accumulator(tensor)``, its first look written out
         acc = ref() if ref is not None else None
-        return (acc if acc is not None else accumulator(tensor), 0)
+        return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE
