@@ -43,7 +43,6 @@ from ownership.autograd.saved import (
     SavedNumber,
     SavedOutput,
     SavedTensor,
-    save_output,
     save_tensor,
     saved_number,
     shared_saves,
@@ -243,7 +242,7 @@ class OpNode(Node):
         """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
         (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
         ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
-        saved = save_output(tensor, self._name)
+        saved = save_tensor(tensor, True, self._name)
         if self._saved is None:
             self._saved = {"result": saved}
         else:

@@ -174,8 +174,9 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     """``SavedTensor(tensor, is_output, saved_by=saved_by)``, what every op's ``node.save``
     makes. While nothing watches saves (no saved-tensor hooks, anomaly mode off, no observer),
     which is nearly always, the same object is built without the general constructor's
-    questions (an input's as a :class:`SavedInput`): one saved tensor per op that saves
-    (test_recording_fast_paths checks the two agree field by field)."""
+    questions (an input as a :class:`SavedInput`, an op's output 0 as a :class:`SavedOutput`):
+    one saved tensor per op that saves (test_recording_fast_paths and test_chain_fast_paths
+    check the two agree field by field)."""
     if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES:
         return SavedTensor(tensor, is_output, saved_by=saved_by)
     counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
@@ -190,32 +191,15 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
         saved_input.output_nr = tensor._output_nr
         saved_input._tensor = tensor
         return saved_input
-    saved = _new(SavedTensor)
-    saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = saved.trace = None
-    saved.names_owner = False
-    saved.saved_by = saved_by
-    saved.version = counter.value if counter is not None else 0
-    saved.was_leaf = False
-    saved.is_output = True
-    saved.output_nr = tensor._output_nr
-    saved.tensor_parts = tensor._alias_parts()
-    return saved
-
-
-def save_output(tensor: Any, saved_by: str) -> SavedTensor:
-    """``save_tensor(tensor, True, saved_by)`` for an op's own fresh output (``tanh``,
-    ``exp``): while nothing watches saves, a :class:`SavedOutput`, which holds only what differs
-    between two saved outputs (its other fields are the constants every saved output has);
-    else the general answer."""
-    if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES or tensor._output_nr:
-        return save_tensor(tensor, True, saved_by)
-    counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
-    if counter is not None and counter.inference:
-        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-    saved = _new(SavedOutput)
+    saved = _new(SavedOutput if not tensor._output_nr else SavedTensor)
     saved.saved_by = saved_by
     saved.version = counter.value if counter is not None else 0
     saved.tensor_parts = tensor._alias_parts()
+    if type(saved) is SavedTensor:  # an op's later output: the fields SavedOutput's class holds
+        saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = saved.trace = None
+        saved.names_owner = saved.was_leaf = False
+        saved.is_output = True
+        saved.output_nr = tensor._output_nr
     return saved
 
 
@@ -385,7 +369,7 @@ class SavedTensor:
 
 
 class SavedOutput(SavedTensor):
-    """A fresh output an op saved while nothing watched saves (:func:`save_output`): what
+    """An op's output 0 saved while nothing watched saves (:func:`save_tensor`): what
     ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
     (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
     name, the version and the alias's parts are set per saved output (written once each, read
