@@ -1,10 +1,11 @@
-"""A saved input (a tensor an op saved that is not its output) reads back as torch's.
+"""Saved values read and freed on the engine's quick paths, as torch reads and frees them.
 
 While nothing watches saves, an op's saved input is a ``SavedInput`` and ``unpack_all`` hands
 the backward the tensor itself at once while it is no view, unwritten since saved and (unless it
 was a leaf) still has its history; every other saved input goes through ``SavedTensor.unpack``,
 whose errors torch's are. Both sides are checked here: the quick read against ``unpack``, and
-each case it declines against torch.
+each case it declines against torch. The engine frees an op's saved values itself; a node
+with state values (an advanced index's indices) goes through ``OpNode.release``.
 """
 
 from __future__ import annotations
@@ -82,3 +83,22 @@ def declined_reads(t: ModuleType) -> dict[str, Any]:
 
 def test_a_declined_saved_input_reads_as_torchs() -> None:
     same(declined_reads)
+
+
+def freed_index_state(t: ModuleType) -> list[Any]:
+    """An advanced index's node keeps its indices as saved values (``save_state``): a backward
+    frees them with the saved tensors, an op's node that keeps none frees only those."""
+    x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x[t.tensor([0, 2])]
+    z = x * 2
+    (y.sum() + z.sum()).backward()
+    return [
+        error_of(lambda: y.grad_fn._saved_indices),
+        error_of(lambda: z.grad_fn._saved_other),
+        error_of(lambda: z.grad_fn._saved_self),
+        grad_of(x),
+    ]
+
+
+def test_a_backward_frees_an_index_nodes_state_as_torch() -> None:
+    same(freed_index_state)
