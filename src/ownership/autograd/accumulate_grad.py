@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode
-from ownership.autograd.unseen import tensor_unseen
+from ownership.autograd.unseen import spare_refs
 
 __all__ = ["accumulate", "dense", "retain"]
 
@@ -60,12 +60,13 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             garr = grad._data
             # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
             # (numpy's byte strides are 0 exactly where the element strides are)
+            strides = garr.strides
             if (
                 not create_graph
-                and garr.strides == var._data.strides
+                and strides == var._data.strides
                 and garr.size
-                and 0 not in garr.strides
-                and tensor_unseen(grad, held)
+                and 0 not in strides
+                and spare_refs(grad) < held  # ``tensor_unseen(grad, held)``: ``grad`` is one
                 and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
             ):
                 var._grad = grad._detached_unseen()
@@ -73,7 +74,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             dense_var = dense(var) or var._data.size == 0
             if (
                 not create_graph
-                and tensor_unseen(grad, held)
+                and spare_refs(grad) < held
                 and dense(grad)
                 and 0 not in grad.stride()
             ):
