@@ -297,14 +297,17 @@ def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
 
 
 def test_an_accumulator_is_a_node_with_no_edges() -> None:
-    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets."""
-    from ownership.autograd.node import AccumulateGrad, Node
+    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets, and so does
+    the leaf's ``accumulator``, which makes one without the constructor's call."""
+    from ownership.autograd.node import AccumulateGrad, Node, accumulator
 
     x = ownership.ones(2, requires_grad=True)
-    acc, node = AccumulateGrad(x), Node((), 1)
+    acc, node, made = AccumulateGrad(x), Node((), 1), accumulator(x)
     names = [n for n in Node.__slots__ if n not in ("__weakref__", "_seq", "_metadata")]
-    assert {n: getattr(acc, n) for n in names} == {n: getattr(node, n) for n in names}
-    assert acc.variable is x and acc._seq + 1 == node._seq
+    fields = [{n: getattr(a, n) for n in names} for a in (acc, node, made)]
+    assert fields[0] == fields[1] == fields[2]
+    assert type(made) is AccumulateGrad and made is accumulator(x) and made is x._acc()
+    assert acc.variable is made.variable is x and acc._seq + 1 == node._seq == made._seq - 1
 
 
 @pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])

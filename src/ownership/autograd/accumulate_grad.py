@@ -54,7 +54,8 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-    with _ACCUMULATE_LOCK:
+    _ACCUMULATE_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    try:
         old = var._grad
         if old is None:
             garr = grad._data
@@ -99,3 +100,5 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             var._grad = old + grad
         else:
             old.add_(grad)
+    finally:
+        _ACCUMULATE_LOCK.release()

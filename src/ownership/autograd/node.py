@@ -63,6 +63,8 @@ def shared_context(values: dict[str, Any]) -> Saved:
     return cast(Saved, MappingProxyType(values))
 
 
+_new = object.__new__
+
 _seq = itertools.count()
 next_seq = _seq.__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
@@ -430,12 +432,21 @@ def accumulator(tensor: Any) -> AccumulateGrad:
 def _new_accumulator(tensor: Any) -> AccumulateGrad:
     """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
     lock (another thread may have made it meanwhile), else made."""
-    with _ACCUMULATOR_LOCK:
+    _ACCUMULATOR_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    try:
         ref = tensor._acc
         acc = ref() if ref is not None else None
         if acc is None:
-            acc = AccumulateGrad(tensor)
+            # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
+            # (test_recording_fast_paths checks the two make the same node)
+            acc = _new(AccumulateGrad)
+            acc._seq = next_seq()
+            acc._retained = None
+            acc._pre_hooks = None
+            acc.variable = tensor
             tensor._acc = weakref.ref(acc)
+    finally:
+        _ACCUMULATOR_LOCK.release()
     return acc
 
 
