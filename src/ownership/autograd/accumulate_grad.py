@@ -67,7 +67,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and strides == var._data.strides
                 and garr.size
                 and 0 not in strides
-                and spare_refs(grad) < held  # ``tensor_unseen(grad, held)``: ``grad`` is one
+                and spare_refs(grad) < held  # (this function's ``grad`` is one of the held)
                 and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
             ):
                 var._grad = grad._detached_unseen()
