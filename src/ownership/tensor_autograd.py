@@ -226,7 +226,7 @@ class TensorAutograd:
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not self.requires_grad:
+            if not (self._requires_grad or self.requires_grad):  # the slot first: no call
                 raise RuntimeError(
                     "element 0 of tensors does not require grad and does not have a grad_fn"
                 )
@@ -239,7 +239,10 @@ class TensorAutograd:
                 f"has a shape of {self.shape}."
             )
         keep = create_graph if retain_graph is None else retain_graph
-        engine.run_backward([self], [gradient], keep, create_graph, inputs)
+        if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
+            engine.run_one(self, gradient, keep, create_graph)
+        else:
+            engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""

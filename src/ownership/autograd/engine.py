@@ -119,7 +119,7 @@ def run_backward(
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
     if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
-        _run_one(roots[0], root_grads[0], retain_graph, create_graph)
+        run_one(roots[0], root_grads[0], retain_graph, create_graph, user_frame=5)
         return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
@@ -185,14 +185,18 @@ def run_backward(
     return results
 
 
-def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> None:
+def run_one(
+    root: Any, grad: Any, retain_graph: bool, create_graph: bool, user_frame: int = 4
+) -> None:
     """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
-    returned), set up without the lists, captures and pruning of the general case."""
+    returned), set up without the lists, captures and pruning of the general case; called by
+    ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
+    warning, one more through ``run_backward``, so that both paths point at one frame."""
     node, nr = gradient_edge(root)
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     if create_graph:
-        warn_once(CREATE_GRAPH_CYCLE, stacklevel=5)
+        warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps, _ = _discover([node], False)
     buffers = InputBuffers(not create_graph)
     if node.num_outputs == 1:
