@@ -50,6 +50,7 @@ class TensorAutograd:
     _retains_grad: builtins.bool
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
+        _history: Node | None
 
         @property
         def _grad_fn(self) -> Node | None: ...
@@ -152,7 +153,12 @@ class TensorAutograd:
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if not self._retains_grad and self._requires_grad and self._node() is not None:
+        if (
+            not self._retains_grad
+            and self._requires_grad
+            # ``grad_fn``: a view's may need a refresh (``_node``), any other's is its slot
+            and (self._history if self._base is None else self._node()) is not None
+        ):
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -220,7 +226,7 @@ class TensorAutograd:
         if gradient is None:
             if self._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not self.requires_grad:
+            if not (self._requires_grad or self.requires_grad):  # the slot first: no call
                 raise RuntimeError(
                     "element 0 of tensors does not require grad and does not have a grad_fn"
                 )
@@ -233,7 +239,10 @@ class TensorAutograd:
                 f"has a shape of {self.shape}."
             )
         keep = create_graph if retain_graph is None else retain_graph
-        engine.run_backward([self], [gradient], keep, create_graph, inputs)
+        if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
+            engine.run_one(self, gradient, keep, create_graph)
+        else:
+            engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""

@@ -18,7 +18,7 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedNumber, SavedTensor
+from ownership.autograd.saved import SavedInput, SavedNumber, SavedOutput, SavedTensor
 
 from support.differential import error_of, grad_of, same
 
@@ -190,7 +190,8 @@ def _saved_fields(saved: SavedTensor, source: Any) -> dict[str, Any]:
 
 def saving_cases() -> dict[str, tuple[Any, bool]]:
     """Tensors an op saves, each with whether it is the op's output: a leaf, a fresh result
-    (its counter not made yet), a result written in place, a view, an output."""
+    (its counter not made yet), a result written in place, a view, an output, a later output
+    (output 1 of its node)."""
     x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
     written = x * 2
     written.add_(1)
@@ -201,6 +202,7 @@ def saving_cases() -> dict[str, tuple[Any, bool]]:
         "written result": (written, False),
         "view": (x[1:], False),
         "output": (out, True),
+        "later output": ((x * 1).unbind()[1], True),
         "constant": (ownership.ones(2), False),
     }
 
@@ -212,7 +214,8 @@ def test_the_cheap_save_makes_what_the_general_one_makes(case: str) -> None:
     tensor, is_output = saving_cases()[case]
     cheap = save_tensor(tensor, is_output, "TanhBackward0")
     general = SavedTensor(tensor, is_output, saved_by="TanhBackward0")
-    assert type(cheap) is SavedTensor
+    kind = SavedInput if not is_output else SavedTensor if tensor._output_nr else SavedOutput
+    assert type(cheap) is kind
     fields = [_saved_fields(s, tensor) for s in (cheap, general)]
     assert fields[0] == fields[1]
     assert (cheap.tensor is tensor) == (general.tensor is tensor) == (not is_output)
@@ -294,14 +297,17 @@ def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
 
 
 def test_an_accumulator_is_a_node_with_no_edges() -> None:
-    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets."""
-    from ownership.autograd.node import AccumulateGrad, Node
+    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets, and so does
+    the leaf's ``accumulator``, which makes one without the constructor's call."""
+    from ownership.autograd.node import AccumulateGrad, Node, accumulator
 
     x = ownership.ones(2, requires_grad=True)
-    acc, node = AccumulateGrad(x), Node((), 1)
+    acc, node, made = AccumulateGrad(x), Node((), 1), accumulator(x)
     names = [n for n in Node.__slots__ if n not in ("__weakref__", "_seq", "_metadata")]
-    assert {n: getattr(acc, n) for n in names} == {n: getattr(node, n) for n in names}
-    assert acc.variable is x and acc._seq + 1 == node._seq
+    fields = [{n: getattr(a, n) for n in names} for a in (acc, node, made)]
+    assert fields[0] == fields[1] == fields[2]
+    assert type(made) is AccumulateGrad and made is accumulator(x) and made is x._acc()
+    assert acc.variable is made.variable is x and acc._seq + 1 == node._seq == made._seq - 1
 
 
 @pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.autograd.unseen import memory_unseen, tensor_unseen
+from ownership.autograd.unseen import memory_unseen, spare_refs
 
 
 def _unseen(t: Any) -> bool:
@@ -62,10 +62,10 @@ def test_a_numpy_array_shared_by_from_numpy_is_seen() -> None:
     assert _unseen(t)
 
 
-def test_tensor_unseen_counts_only_the_tensor_object() -> None:
+def test_spare_refs_counts_only_the_tensor_object() -> None:
     t = ownership.ones(3)
     shares = t.detach()  # AccumulateGrad may steal a tensor whose memory is shared (as torch's)
-    alone = tensor_unseen(t, 1)  # (outside `assert`: pytest's rewriting holds its operands)
+    alone = spare_refs(t)  # (outside `assert`: pytest's rewriting holds its operands)
     again = t
-    named_twice = tensor_unseen(t, 1)
-    assert alone and not named_twice and shares is not again
+    named_twice = spare_refs(t)
+    assert (alone, named_twice) == (0, 1) and shares is not again

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode
-from ownership.autograd.unseen import tensor_unseen
+from ownership.autograd.unseen import spare_refs
 
 __all__ = ["accumulate", "dense", "retain"]
 
@@ -54,18 +54,20 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-    with _ACCUMULATE_LOCK:
+    _ACCUMULATE_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    try:
         old = var._grad
         if old is None:
             garr = grad._data
             # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
             # (numpy's byte strides are 0 exactly where the element strides are)
+            strides = garr.strides
             if (
                 not create_graph
-                and garr.strides == var._data.strides
+                and strides == var._data.strides
                 and garr.size
-                and 0 not in garr.strides
-                and tensor_unseen(grad, held)
+                and 0 not in strides
+                and spare_refs(grad) < held  # (this function's ``grad`` is one of the held)
                 and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
             ):
                 var._grad = grad._detached_unseen()
@@ -73,7 +75,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             dense_var = dense(var) or var._data.size == 0
             if (
                 not create_graph
-                and tensor_unseen(grad, held)
+                and spare_refs(grad) < held
                 and dense(grad)
                 and 0 not in grad.stride()
             ):
@@ -98,3 +100,5 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             var._grad = old + grad
         else:
             old.add_(grad)
+    finally:
+        _ACCUMULATE_LOCK.release()

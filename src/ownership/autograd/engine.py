@@ -6,7 +6,8 @@ in the order of torch's ready queue (:mod:`ownership.autograd.ready_queue`: an a
 first, then the most recently created node). Gradients reaching a leaf are summed into its
 ``.grad`` (:mod:`ownership.autograd.accumulate_grad`); saved tensors are freed after a node
 runs unless ``retain_graph``. The
-engine writes only into a gradient buffer nobody else can see (:mod:`ownership.autograd.unseen`),
+engine writes only into a gradient buffer nobody else can see
+(:mod:`ownership.autograd.input_buffers`),
 so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
@@ -15,15 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks, node_hooks
-from ownership.autograd.accumulate_grad import accumulate, dense, retain
+from ownership.autograd.accumulate_grad import accumulate, retain
+from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
-from ownership.autograd.unseen import memory_unseen
-from ownership.op_registry import quiet
 from ownership.warn_once import warn_once
 
 CREATE_GRAPH_CYCLE = (
@@ -41,65 +39,6 @@ def _add(a: Any, b: Any) -> Any:
     if b is None:
         return a
     return a + b
-
-
-@quiet
-def _sum_into(buf: Any, g: Any) -> None:
-    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype (the caller's
-    checks): with grad mode off, a float array of the buffer's dtype that takes writes and
-    nobody watching writes, that is numpy's in-place add (quiet, as every op) and one version
-    bump, bit for bit as ``add_`` writes it (:func:`ownership.ops.inplace.direct_write`);
-    otherwise ``add_`` itself."""
-    arr = buf._data
-    if (
-        observers.WRITES
-        or grad_mode._state.enabled
-        or arr.dtype.kind != "f"
-        or arr.dtype != buf.dtype.np
-        or not arr.flags.writeable
-        or type(g._data) is not np.ndarray
-    ):
-        buf.add_(g)
-        return
-    np.add(arr, g._data, out=arr)
-    buf._version_counter.bump()
-
-
-class _Buffers:
-    """Gradients waiting for a node, summed like torch's InputBuffer.
-
-    A second gradient for the same input is summed in place (so the buffer's version goes up, as
-    in torch) only into a buffer nobody else can see (:mod:`ownership.autograd.unseen`): never
-    into a caller's gradient, a gradient sent to two places, or one returned to the caller.
-    """
-
-    def __init__(self, inplace: bool) -> None:
-        self.inplace = inplace
-        self.grads: dict[Node, list[Any]] = {}
-
-    def add(self, node: Node, nr: int, g: Any) -> None:
-        buf = self.grads.get(node)
-        if buf is None:
-            buf = self.grads[node] = [None] * node.num_outputs
-        old = buf[nr]
-        if old is None:
-            buf[nr] = g
-        elif (
-            self.inplace
-            and old is not g
-            and old._base is None
-            and old._data.shape == g._data.shape
-            and old.dtype is g.dtype
-            and dense(old)
-            and memory_unseen(old, 2)  # held by buf[nr] and by `old`
-        ):
-            _sum_into(old, g)
-        else:
-            buf[nr] = old + g
-
-    def pop(self, node: Node) -> list[Any]:
-        """The gradients summed for ``node`` (None where nothing arrived)."""
-        return self.grads.pop(node, None) or [None] * node.num_outputs
 
 
 def _discover(
@@ -180,7 +119,7 @@ def run_backward(
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
     if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
-        _run_one(roots[0], root_grads[0], retain_graph, create_graph)
+        run_one(roots[0], root_grads[0], retain_graph, create_graph, user_frame=5)
         return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
@@ -213,7 +152,7 @@ def run_backward(
         if create_graph:
             warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
 
-    buffers = _Buffers(inplace=not create_graph)
+    buffers = InputBuffers(inplace=not create_graph)
     for (node, nr), g in zip(root_edges, root_grads, strict=True):
         assert node is not None
         buffers.add(node, nr, g)
@@ -246,16 +185,20 @@ def run_backward(
     return results
 
 
-def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> None:
+def run_one(
+    root: Any, grad: Any, retain_graph: bool, create_graph: bool, user_frame: int = 4
+) -> None:
     """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
-    returned), set up without the lists, captures and pruning of the general case."""
+    returned), set up without the lists, captures and pruning of the general case; called by
+    ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
+    warning, one more through ``run_backward``, so that both paths point at one frame."""
     node, nr = gradient_edge(root)
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     if create_graph:
-        warn_once(CREATE_GRAPH_CYCLE, stacklevel=5)
+        warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps, _ = _discover([node], False)
-    buffers = _Buffers(not create_graph)
+    buffers = InputBuffers(not create_graph)
     if node.num_outputs == 1:
         buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
     else:
@@ -274,7 +217,7 @@ def _run_one(root: Any, grad: Any, retain_graph: bool, create_graph: bool) -> No
 def _run(
     queue: ReadyQueue,
     deps: dict[Node, int],
-    buffers: _Buffers,
+    buffers: InputBuffers,
     captures: dict[Node, list[tuple[int, int]]],
     results: list[Any],
     wanted: set[int] | None,
@@ -355,8 +298,15 @@ def _run(
             else:
                 outs = [None] * len(nexts)
         grads.clear()  # torch drops a node's input gradients before passing its outputs on
-        if not retain_graph and (not isinstance(node, OpNode) or node._saved is not None):
-            node.release()  # (an op's node that saved nothing has nothing to free)
+        if not retain_graph:
+            if not isinstance(node, OpNode):
+                node.release()
+            elif node._saved is not None:  # (an op's node that saved nothing has nothing to free)
+                if node._state_keys:
+                    node.release()
+                else:  # ``OpNode.release`` of a node without state values, inlined
+                    node._freed_keys = tuple(node._saved)
+                    node._saved = None
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes

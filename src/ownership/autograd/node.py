@@ -39,10 +39,10 @@ from ownership.autograd.hooks import NodeHooks
 from ownership.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.autograd.saved import (
     FREED_MESSAGE,
+    SavedInput,
     SavedNumber,
     SavedOutput,
     SavedTensor,
-    save_output,
     save_tensor,
     saved_number,
     shared_saves,
@@ -62,6 +62,8 @@ def shared_context(values: dict[str, Any]) -> Saved:
     ``save_state``), one object instead of a dict per op (a write would raise TypeError)."""
     return cast(Saved, MappingProxyType(values))
 
+
+_new = object.__new__
 
 _seq = itertools.count()
 next_seq = _seq.__next__
@@ -242,7 +244,7 @@ class OpNode(Node):
         """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
         (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
         ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
-        saved = save_output(tensor, self._name)
+        saved = save_tensor(tensor, True, self._name)
         if self._saved is None:
             self._saved = {"result": saved}
         else:
@@ -277,7 +279,20 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
-            if type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
+            if type(s) is SavedInput:
+                # what ``SavedTensor.unpack`` gives a saved input, the tensor itself, read at
+                # once while it is no view, still has a history unless saved as a leaf, and is
+                # unwritten since saved (else ``unpack`` answers, with its errors)
+                t = s._tensor
+                counter = t._lazy_counter  # None: never written to (version 0)
+                if (
+                    t._base is None
+                    and (counter.value if counter is not None else 0) == s.version
+                    and (s.was_leaf or t._history is not None)
+                ):
+                    vals[k] = t
+                    continue
+            elif type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
                 t = s.unpacked_unwritten(self)
                 if t is not None:
                     vals[k] = t
@@ -376,15 +391,17 @@ class AccumulateGrad(Node):
     """The node at a leaf: sums incoming gradients into ``variable.grad``."""
 
     __slots__ = ("variable",)
+    # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
+    # (test_recording_fast_paths checks they are what Node's constructor sets)
+    _edges = ()
+    num_outputs = 1
+    input_dtypes = None
 
     def __init__(self, variable: Any) -> None:
-        # ``Node.__init__((), 1)`` written out: one per leaf per graph
-        self._edges = ()
-        self.num_outputs = 1
+        # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
         self._seq = next_seq()
         self._retained = None
         self._pre_hooks = None
-        self.input_dtypes = None
         self.variable = variable
 
     def name(self) -> str:
@@ -409,13 +426,27 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     """
     ref = tensor._acc
     acc = ref() if ref is not None else None
-    if acc is None:
-        with _ACCUMULATOR_LOCK:
-            ref = tensor._acc
-            acc = ref() if ref is not None else None
-            if acc is None:
-                acc = AccumulateGrad(tensor)
-                tensor._acc = weakref.ref(acc)
+    return acc if acc is not None else _new_accumulator(tensor)
+
+
+def _new_accumulator(tensor: Any) -> AccumulateGrad:
+    """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
+    lock (another thread may have made it meanwhile), else made."""
+    _ACCUMULATOR_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    try:
+        ref = tensor._acc
+        acc = ref() if ref is not None else None
+        if acc is None:
+            # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
+            # (test_recording_fast_paths checks the two make the same node)
+            acc = _new(AccumulateGrad)
+            acc._seq = next_seq()
+            acc._retained = None
+            acc._pre_hooks = None
+            acc.variable = tensor
+            tensor._acc = weakref.ref(acc)
+    finally:
+        _ACCUMULATOR_LOCK.release()
     return acc
 
 
@@ -428,7 +459,7 @@ def gradient_edge(tensor: Any) -> Edge:
     if fn is not None:
         return (fn, tensor._output_nr)
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        ref = tensor._acc  # the accumulator's cached node read here (``accumulator`` makes one)
+        ref = tensor._acc  # ``accumulator(tensor)``, its first look written out
         acc = ref() if ref is not None else None
-        return (acc if acc is not None else accumulator(tensor), 0)
+        return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE

@@ -174,44 +174,32 @@ def save_tensor(tensor: Any, is_output: bool, saved_by: str) -> SavedTensor:
     """``SavedTensor(tensor, is_output, saved_by=saved_by)``, what every op's ``node.save``
     makes. While nothing watches saves (no saved-tensor hooks, anomaly mode off, no observer),
     which is nearly always, the same object is built without the general constructor's
-    questions: one saved tensor per op that saves (``test_saved`` checks the two agree)."""
+    questions (an input as a :class:`SavedInput`, an op's output 0 as a :class:`SavedOutput`):
+    one saved tensor per op that saves (test_recording_fast_paths and test_chain_fast_paths
+    check the two agree field by field)."""
     if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES:
         return SavedTensor(tensor, is_output, saved_by=saved_by)
     counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
     if counter is not None and counter.inference:
         raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-    saved = object.__new__(SavedTensor)
-    saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = saved.trace = None
-    saved.names_owner = False
-    saved.saved_by = saved_by
-    saved.version = counter.value if counter is not None else 0
-    # ``tensor.grad_fn is None``: a view's history may need a refresh, any other's is its slot
-    fn = tensor._history if tensor._base is None else tensor._node()
-    saved.was_leaf = not is_output and fn is None
-    saved.is_output = is_output
-    saved.output_nr = tensor._output_nr
-    if is_output:
-        saved.tensor_parts = tensor._alias_parts()
-    else:
-        saved._tensor = tensor
-        saved.tensor_parts = None
-    return saved
-
-
-def save_output(tensor: Any, saved_by: str) -> SavedTensor:
-    """``save_tensor(tensor, True, saved_by)`` for an op's own fresh output (``tanh``,
-    ``exp``): while nothing watches saves, a :class:`SavedOutput`, which holds only what differs
-    between two saved outputs (its other fields are the constants every saved output has);
-    else the general answer."""
-    if graph._state.stack or anomaly_mode._state.enabled or observers.SAVES or tensor._output_nr:
-        return save_tensor(tensor, True, saved_by)
-    counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
-    if counter is not None and counter.inference:
-        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-    saved = _new(SavedOutput)
+    if not is_output:  # an input: its fields that differ, the rest the class's constants
+        saved_input = _new(SavedInput)
+        saved_input.saved_by = saved_by
+        saved_input.version = counter.value if counter is not None else 0
+        # ``tensor.grad_fn is None``: a view's history may need a refresh, any other's is its slot
+        saved_input.was_leaf = (tensor._history if tensor._base is None else tensor._node()) is None
+        saved_input.output_nr = tensor._output_nr
+        saved_input._tensor = tensor
+        return saved_input
+    saved = _new(SavedOutput if not tensor._output_nr else SavedTensor)
     saved.saved_by = saved_by
     saved.version = counter.value if counter is not None else 0
     saved.tensor_parts = tensor._alias_parts()
+    if type(saved) is SavedTensor:  # an op's later output: the fields SavedOutput's class holds
+        saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = saved.trace = None
+        saved.names_owner = saved.was_leaf = False
+        saved.is_output = True
+        saved.output_nr = tensor._output_nr
     return saved
 
 
@@ -381,7 +369,7 @@ class SavedTensor:
 
 
 class SavedOutput(SavedTensor):
-    """A fresh output an op saved while nothing watched saves (:func:`save_output`): what
+    """An op's output 0 saved while nothing watched saves (:func:`save_tensor`): what
     ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
     (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
     name, the version and the alias's parts are set per saved output (written once each, read
@@ -407,3 +395,16 @@ class SavedOutput(SavedTensor):
         t._output_nr = 0
         t._requires_grad = True
         return t
+
+
+class SavedInput(SavedTensor):
+    """A tensor other than the op's output, saved while nothing watched saves
+    (:func:`save_tensor`): what ``SavedTensor(tensor)`` makes then, its constant fields read
+    from the class (no hook, trace, weak ``grad_fn`` or alias parts; not an output), so that
+    only the saving node's name, the version, whether it was a leaf, its output number and the
+    tensor are set per saved input (test_recording_fast_paths compares every field).
+    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
+
+    __slots__ = ()
+    packed = hook_fn = hook_acc = weak_fn = trace = tensor_parts = None
+    names_owner = is_output = False

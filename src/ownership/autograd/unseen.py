@@ -17,7 +17,8 @@ _BASELINE = 0
 
 
 def spare_refs(obj: object) -> int:
-    """How many references to ``obj`` exist besides one local variable of the caller."""
+    """How many references to ``obj`` exist besides one local variable of the caller
+    (AccumulateGrad's test of a gradient it may steal: ``spare_refs(grad) < held``)."""
     return sys.getrefcount(obj) - _BASELINE
 
 
@@ -27,12 +28,6 @@ def _probe() -> int:
 
 
 _BASELINE = _probe()
-
-
-def tensor_unseen(t: Any, held: int) -> bool:
-    """Whether no more than ``held`` references (the engine's own, the caller's variables
-    included) refer to the tensor object ``t`` (AccumulateGrad's test)."""
-    return spare_refs(t) <= held
 
 
 def memory_unseen(t: Any, held: int) -> bool:

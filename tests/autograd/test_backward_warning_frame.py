@@ -1,0 +1,40 @@
+"""``backward(create_graph=True)`` warns of the reference cycle from the same frame whether
+it is ``Tensor.backward`` (which runs the engine's one-root path itself) or
+``autograd.backward`` (through ``run_backward``)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+import ownership
+from ownership.warn_once import is_warn_always_enabled, set_warn_always
+
+
+def _warned_from(call: str) -> list[Any]:
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        if call == "method":
+            y.backward(create_graph=True)
+        else:
+            ownership.autograd.backward(y, create_graph=True)
+    return [(w.filename, w.lineno) for w in seen if "reference cycle" in str(w.message)]
+
+
+def _through(call: str) -> list[Any]:
+    return _warned_from(call)  # the frame both paths point at: this function's line
+
+
+@pytest.mark.parametrize("call", ["method", "function"])
+def test_the_create_graph_warning_points_at_one_frame(call: str) -> None:
+    was = is_warn_always_enabled()
+    set_warn_always(True)
+    try:
+        where = _through(call)
+    finally:
+        set_warn_always(was)
+    assert where == [(__file__, _through.__code__.co_firstlineno + 1)]
