@@ -184,7 +184,7 @@ def _log_softmax_grad_values(go: Any, result: Any, axis: int | None) -> Any:
     scaled = np.exp(result)
     if (
         type(scaled) is np.ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
-        and scaled.dtype == go.dtype
+        and scaled.dtype is go.dtype  # (a dtype equal but not the same object: the general line)
         and scaled.shape == go.shape
         and go.flags.c_contiguous
     ):

@@ -275,8 +275,10 @@ def _target_mask(
 @quiet
 def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
     """``g / w`` for a mean (``g`` alone for a sum), as the op computes it (``g`` is 0-d, of
-    the input's dtype: one loop dtype throughout)."""
-    return np.true_divide(g, w) if red == 1 and w else g
+    the input's dtype: one loop dtype throughout). The mean divides ``g``'s numpy scalar: the
+    same rounding as ``np.true_divide`` (the float ``w`` takes the scalar's dtype either way),
+    without a ufunc call's cost."""
+    return g[()] / w if red == 1 and w else g
 
 
 def _scattered(
@@ -285,7 +287,7 @@ def _scattered(
     """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
     elsewhere whatever ``scaled`` is, inf and nan included)."""
     value = np.zeros(shape, dtype=scaled.dtype)
-    value[rows, target] = np.negative(scaled)
+    value[rows, target] = -scaled  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
     return value
 
 

@@ -25,8 +25,12 @@ def dim_context(dim: int) -> Saved:
 
 
 def _saved_dim(s: Saved, result: Tensor) -> int:
-    """The dim a softmax node reduced over, from the dim it shows."""
-    return layout.wrap_dim(as_given(s["dim"]), result._data.ndim)
+    """The dim a softmax node reduced over, from the dim it shows (a dim of the result as it
+    is, the common case, without the conversions)."""
+    dim, ndim = s["dim"], result._data.ndim
+    if type(dim) is int and 0 <= dim < ndim:
+        return dim
+    return layout.wrap_dim(as_given(dim), ndim)
 
 
 def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
