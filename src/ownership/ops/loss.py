@@ -92,8 +92,10 @@ def _picked_loss(
     x = input._data
     n = xx.shape[0]
     extra = xx.shape[2:]
-    rows = None if extra else row_numbers(n)
-    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
+    # each target's index in the flattened rows (``take`` and ``put`` by it cost half of
+    # indexing by row and column)
+    flat = None if extra else row_starts(n, xx.shape[1]) + safe
+    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx.take(flat)
     losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(safe.size if valid is None else valid.sum())
     if red == 0:
@@ -106,7 +108,7 @@ def _picked_loss(
         )
     out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad_of(input):
-        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, rows)
+        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat)
         targets.weight = total_weight
         node = record(
             out, "NllLossBackward0", (input,), targets.backward, _nll_context(red, ignore_index)
@@ -118,20 +120,21 @@ def _picked_loss(
     return out
 
 
-_ROWS: dict[int, NDArray[Any]] = {}
+_STARTS: dict[tuple[int, int], NDArray[Any]] = {}
 
 
-def row_numbers(n: int) -> NDArray[Any]:
-    """``np.arange(n)``, read-only, one array per ``n`` shared by every nll_loss that picks its
-    targets by row (a training loop asks one or two sizes; at most 64 are kept)."""
-    rows = _ROWS.get(n)
-    if rows is None:
-        rows = np.arange(n)
-        rows.flags.writeable = False
-        if len(_ROWS) >= 64:
-            _ROWS.clear()
-        _ROWS[n] = rows
-    return rows
+def row_starts(n: int, c: int) -> NDArray[Any]:
+    """``np.arange(0, n * c, c)``, the flat index of each of ``n`` rows of ``c`` classes,
+    read-only, one array per shape shared by every nll_loss that picks its targets by row (a
+    training loop asks one or two shapes; at most 64 are kept)."""
+    starts = _STARTS.get((n, c))
+    if starts is None:
+        starts = np.arange(0, n * c, c)
+        starts.flags.writeable = False
+        if len(_STARTS) >= 64:
+            _STARTS.clear()
+        _STARTS[n, c] = starts
+    return starts
 
 
 _DEFAULT_CONTEXTS = {
@@ -156,9 +159,9 @@ class _Targets:
         "array_dtype",
         "batched",
         "dtype",
+        "flat",
         "mask",
         "red",
-        "rows",
         "safe",
         "shape",
         "valid",
@@ -175,11 +178,11 @@ class _Targets:
         dtype: DType,
         safe: NDArray[Any],
         valid: NDArray[Any] | None,
-        rows: NDArray[Any] | None,
+        flat: NDArray[Any] | None,
     ) -> None:
         self.red, self.batched, self.xshape = red, batched, xshape
         self.shape, self.array_dtype = x.shape, x.dtype  # the input's
-        self.dtype, self.safe, self.valid, self.rows = dtype, safe, valid, rows
+        self.dtype, self.safe, self.valid, self.flat = dtype, safe, valid, flat
         self.mask: NDArray[Any] | None = None  # the target mask, made when first needed
         self.weight = 0.0
 
@@ -187,7 +190,7 @@ class _Targets:
         """-1 at each kept target, +0 elsewhere, in the input's shape (made once)."""
         mask = self.mask
         if mask is None:
-            made = _target_mask(self.xshape, self.array_dtype, self.safe, self.valid, self.rows)
+            made = _target_mask(self.xshape, self.array_dtype, self.safe, self.valid, self.flat)
             mask = self.mask = made.reshape(self.shape)
         return mask
 
@@ -196,8 +199,10 @@ class _Targets:
         red, w, dtype = self.red, self.weight, self.dtype
         if direct_target_grad(g[0], dtype, red):
             scaled = _scaled(g[0]._data, w, red)
-            if self.rows is not None and self.valid is None:  # every target counts: no mask
-                arr = _scattered(self.xshape, self.rows, self.safe, scaled).reshape(self.shape)
+            if self.flat is not None and self.valid is None:  # every target counts: no mask
+                arr = _scattered(self.xshape, self.flat, scaled)
+                if not self.batched:  # (batched, the input has the rows' shape)
+                    arr = arr.reshape(self.shape)
             else:
                 arr = _masked_targets(self.onehot(), scaled)
             value = Tensor._wrap(arr, dtype)
@@ -255,19 +260,20 @@ def _target_mask(
     dtype: Any,
     safe: NDArray[Any],
     valid: NDArray[Any] | None,
-    rows: NDArray[Any] | None,
+    flat: NDArray[Any] | None,
 ) -> NDArray[Any]:
-    """-1 at each kept target, +0 elsewhere (``rows`` None: targets along dim 1 of more dims)."""
+    """-1 at each kept target, +0 elsewhere (``flat`` each target's index in the flattened
+    rows; None: targets along dim 1 of more dims)."""
     onehot = np.zeros(shape, dtype=dtype)
-    if rows is None:
+    if flat is None:
         np.put_along_axis(onehot, safe[:, None], 1, axis=1)
         if valid is not None:
             onehot *= valid[:, None]
         np.negative(onehot, out=onehot, where=onehot != 0)
     elif valid is None:
-        onehot[rows, safe] = -1.0
+        onehot.put(flat, -1.0)
     else:
-        onehot[rows, safe] = valid
+        onehot.put(flat, valid)
         np.negative(onehot, out=onehot, where=onehot != 0)
     return onehot
 
@@ -281,13 +287,11 @@ def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
     return g[()] / w if red == 1 and w else g
 
 
-def _scattered(
-    shape: tuple[int, ...], rows: NDArray[Any], target: NDArray[Any], scaled: Any
-) -> NDArray[Any]:
+def _scattered(shape: tuple[int, ...], flat: NDArray[Any], scaled: Any) -> NDArray[Any]:
     """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
     elsewhere whatever ``scaled`` is, inf and nan included)."""
     value = np.zeros(shape, dtype=scaled.dtype)
-    value[rows, target] = -scaled  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
+    value.put(flat, -scaled)  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
     return value
 
 
