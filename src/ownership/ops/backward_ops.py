@@ -25,6 +25,17 @@ def _zeros(t: Tensor) -> Tensor:
     return Tensor._wrap(np.zeros(t._data.shape, t._data.dtype), t.dtype)
 
 
+# the numpy functions of the step's backward formulas, read once: numpy's module ``__getattr__``
+# keeps CPython from caching a read of ``np.exp``, so each costs a dictionary lookup per call
+_where, _sum_reduce, _exp, _multiply, _subtract = (
+    np.where,
+    np.add.reduce,
+    np.exp,
+    np.multiply,
+    np.subtract,
+)
+_ndarray = np.ndarray
+
 _BITS = {2: np.int16, 4: np.int32, 8: np.int64}
 _FEW = 256
 """Up to this many elements :func:`_masked` calls ``np.where`` itself (below it is faster)."""
@@ -56,7 +67,7 @@ def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
         zero = _ZEROS.get(g.dtype)
         if zero is None:
             zero = 0
-        return np.where(mask, zero, g) if where_not else np.where(mask, g, zero)
+        return _where(mask, zero, g) if where_not else _where(mask, g, zero)
     # all ones where kept, from the bool's byte b: -b (or b - 1), widened; numpy does this
     # faster than a bool's arithmetic in the wider type
     byte = mask.view(np.int8)
@@ -180,18 +191,18 @@ def _softmax_grad_values(go: Any, r: Any, axis: int | None) -> Any:
 def _log_softmax_grad_values(go: Any, result: Any, axis: int | None) -> Any:
     """``go - exp(result) * go.sum(axis)`` in numpy, quiet (an inf or nan gradient computes
     silently, as in torch)."""
-    total = np.add.reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
-    scaled = np.exp(result)
+    total = _sum_reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
+    scaled = _exp(result)
     if (
-        type(scaled) is np.ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
+        type(scaled) is _ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
         and scaled.dtype is go.dtype  # (a dtype equal but not the same object: the general line)
         and scaled.shape == go.shape
         and go.flags.c_contiguous
     ):
         # into the fresh C-ordered array (the layout and dtype ``go - scaled`` would have): the
         # same values, two arrays fewer
-        np.multiply(scaled, total, out=scaled)
-        return np.subtract(go, scaled, out=scaled)
+        _multiply(scaled, total, out=scaled)
+        return _subtract(go, scaled, out=scaled)
     return go - scaled * total
 
 

@@ -23,6 +23,10 @@ from ownership.ops.softmax import log_softmax, log_softmax_along
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
+# the numpy names of cross_entropy's common case, read once: numpy's module ``__getattr__``
+# keeps CPython from caching a read of ``np.zeros``, so each costs a dictionary lookup per call
+_negative, _asarray, _zeros, _uint64 = np.negative, np.asarray, np.zeros, np.uint64
+
 
 def _reduction(reduction: str) -> int:
     if reduction not in _REDUCTIONS:
@@ -96,7 +100,7 @@ def _picked_loss(
     # indexing by row and column)
     flat = None if extra else row_starts(n, xx.shape[1]) + safe
     picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx.take(flat)
-    losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
+    losses = _negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(safe.size if valid is None else valid.sum())
     if red == 0:
         out_arr = losses if batched else losses[0]
@@ -106,7 +110,7 @@ def _picked_loss(
         out_arr = (
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
-    out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
+    out = wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad_of(input):
         targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat)
         targets.weight = total_weight
@@ -290,7 +294,7 @@ def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
 def _scattered(shape: tuple[int, ...], flat: NDArray[Any], scaled: Any) -> NDArray[Any]:
     """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
     elsewhere whatever ``scaled`` is, inf and nan included)."""
-    value = np.zeros(shape, dtype=scaled.dtype)
+    value = _zeros(shape, dtype=scaled.dtype)
     value.put(flat, -scaled)  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
     return value
 
@@ -376,7 +380,7 @@ def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
         return False
     # a negative target reads as a huge unsigned one (as nll_loss's own test of every target);
     # the largest found by ``argmax`` (a third of a reduction's cost on a small array)
-    unsigned = t.view(np.uint64)
+    unsigned = t.view(_uint64)
     return bool(unsigned[unsigned.argmax()] < c)
 
 
