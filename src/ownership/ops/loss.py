@@ -98,8 +98,12 @@ def _picked_loss(
     extra = xx.shape[2:]
     # each target's index in the flattened rows (``take`` and ``put`` by it cost half of
     # indexing by row and column)
-    flat = None if extra else row_starts(n, xx.shape[1]) + safe
-    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx.take(flat)
+    flat: NDArray[Any] | None = None
+    if extra:
+        picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
+    else:
+        flat = row_starts(n, xx.shape[1]) + safe
+        picked = xx.take(flat)
     losses = _negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(safe.size if valid is None else valid.sum())
     if red == 0:
