@@ -201,13 +201,13 @@ def test_nll_loss_context_shows_torchs_reduction(ignore_index: int, reduction: s
     same(program)
 
 
-def test_nll_loss_row_numbers_are_shared_and_read_only() -> None:
-    from ownership.ops.loss import row_numbers
+def test_nll_loss_row_starts_are_shared_and_read_only() -> None:
+    from ownership.ops.loss import row_starts
 
-    rows = row_numbers(5)
-    assert rows is row_numbers(5) and not rows.flags.writeable
-    assert rows.tolist() == list(range(5))
+    starts = row_starts(5, 3)
+    assert starts is row_starts(5, 3) and not starts.flags.writeable
+    assert starts.tolist() == [0, 3, 6, 9, 12]
     x = ownership.tensor(np.zeros((5, 3), np.float32), requires_grad=True)
     out = ownership.nn.functional.cross_entropy(x, ownership.tensor([0, 1, 2, 1, 0]))
     out.backward()
-    assert rows.tolist() == list(range(5))  # the backward read them, wrote nothing
+    assert starts.tolist() == [0, 3, 6, 9, 12]  # the backward read them, wrote nothing

@@ -25,9 +25,33 @@ def _zeros(t: Tensor) -> Tensor:
     return Tensor._wrap(np.zeros(t._data.shape, t._data.dtype), t.dtype)
 
 
+# the numpy functions of the step's backward formulas, read once: numpy's module ``__getattr__``
+# keeps CPython from caching a read of ``np.exp``, so each costs a dictionary lookup per call
+_where, _sum_reduce, _exp, _multiply, _subtract = (
+    np.where,
+    np.add.reduce,
+    np.exp,
+    np.multiply,
+    np.subtract,
+)
+_ndarray = np.ndarray
+
 _BITS = {2: np.int16, 4: np.int32, 8: np.int64}
 _FEW = 256
 """Up to this many elements :func:`_masked` calls ``np.where`` itself (below it is faster)."""
+
+
+def _read_only_zero(dtype: Any) -> Any:
+    zero = np.zeros((), dtype)
+    zero.flags.writeable = False
+    return zero
+
+
+_ZEROS = {np.dtype(t): _read_only_zero(t) for t in (np.float16, np.float32, np.float64)}
+"""A 0-d zero of each floating dtype, by dtype. Against an array of that dtype it is the same
+operand as a Python ``0`` (which takes the array's dtype), bit for bit, but numpy need not
+convert a number at each call: a third of a small comparison's cost. Any other dtype (an
+integer, a non-native byte order) finds none and keeps the ``0``."""
 
 
 def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
@@ -40,7 +64,10 @@ def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
     bits = _BITS.get(g.itemsize) if g.dtype.kind == "f" else None
     if bits is None or (g.size <= _FEW and g.flags.c_contiguous and mask.flags.c_contiguous):
         # a few elements in C order: numpy's one ``where`` costs less than the five calls below
-        return np.where(mask, 0, g) if where_not else np.where(mask, g, 0)
+        zero = _ZEROS.get(g.dtype)
+        if zero is None:
+            zero = 0
+        return _where(mask, zero, g) if where_not else _where(mask, g, zero)
     # all ones where kept, from the bool's byte b: -b (or b - 1), widened; numpy does this
     # faster than a bool's arithmetic in the wider type
     byte = mask.view(np.int8)
@@ -55,7 +82,9 @@ def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
 def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
     """relu's backward: +0 where ``result <= 0``, else ``grad`` (``ThresholdBackwardBackward0``;
     a nan result keeps its gradient, as torch's kernel tests ``<=``)."""
-    out = wrap(_masked(grad._data, result._data <= 0, where_not=True), grad.dtype)
+    r = result._data
+    zero = _ZEROS.get(r.dtype)
+    out = wrap(_masked(grad._data, r <= (0 if zero is None else zero), where_not=True), grad.dtype)
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -162,18 +191,18 @@ def _softmax_grad_values(go: Any, r: Any, axis: int | None) -> Any:
 def _log_softmax_grad_values(go: Any, result: Any, axis: int | None) -> Any:
     """``go - exp(result) * go.sum(axis)`` in numpy, quiet (an inf or nan gradient computes
     silently, as in torch)."""
-    total = np.add.reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
-    scaled = np.exp(result)
+    total = _sum_reduce(go, axis=axis, keepdims=True)  # ndarray.sum's reduce
+    scaled = _exp(result)
     if (
-        type(scaled) is np.ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
-        and scaled.dtype == go.dtype
+        type(scaled) is _ndarray  # a 0-d result's exp is a numpy scalar: nothing to write into
+        and scaled.dtype is go.dtype  # (a dtype equal but not the same object: the general line)
         and scaled.shape == go.shape
         and go.flags.c_contiguous
     ):
         # into the fresh C-ordered array (the layout and dtype ``go - scaled`` would have): the
         # same values, two arrays fewer
-        np.multiply(scaled, total, out=scaled)
-        return np.subtract(go, scaled, out=scaled)
+        _multiply(scaled, total, out=scaled)
+        return _subtract(go, scaled, out=scaled)
     return go - scaled * total
 
 

@@ -23,6 +23,10 @@ from ownership.ops.softmax import log_softmax, log_softmax_along
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
+# the numpy names of cross_entropy's common case, read once: numpy's module ``__getattr__``
+# keeps CPython from caching a read of ``np.zeros``, so each costs a dictionary lookup per call
+_negative, _asarray, _zeros, _uint64 = np.negative, np.asarray, np.zeros, np.uint64
+
 
 def _reduction(reduction: str) -> int:
     if reduction not in _REDUCTIONS:
@@ -92,9 +96,15 @@ def _picked_loss(
     x = input._data
     n = xx.shape[0]
     extra = xx.shape[2:]
-    rows = None if extra else row_numbers(n)
-    picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0] if extra else xx[rows, safe]
-    losses = np.negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
+    # each target's index in the flattened rows (``take`` and ``put`` by it cost half of
+    # indexing by row and column)
+    flat: NDArray[Any] | None = None
+    if extra:
+        picked = np.take_along_axis(xx, safe[:, None], axis=1)[:, 0]
+    else:
+        flat = row_starts(n, xx.shape[1]) + safe
+        picked = xx.take(flat)
+    losses = _negative(picked) if valid is None else np.where(valid, -picked, 0).astype(x.dtype)
     total_weight = float(safe.size if valid is None else valid.sum())
     if red == 0:
         out_arr = losses if batched else losses[0]
@@ -104,9 +114,9 @@ def _picked_loss(
         out_arr = (
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
-    out = wrap(np.asarray(out_arr, dtype=x.dtype), input.dtype)
+    out = wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad_of(input):
-        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, rows)
+        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat)
         targets.weight = total_weight
         node = record(
             out, "NllLossBackward0", (input,), targets.backward, _nll_context(red, ignore_index)
@@ -118,20 +128,21 @@ def _picked_loss(
     return out
 
 
-_ROWS: dict[int, NDArray[Any]] = {}
+_STARTS: dict[tuple[int, int], NDArray[Any]] = {}
 
 
-def row_numbers(n: int) -> NDArray[Any]:
-    """``np.arange(n)``, read-only, one array per ``n`` shared by every nll_loss that picks its
-    targets by row (a training loop asks one or two sizes; at most 64 are kept)."""
-    rows = _ROWS.get(n)
-    if rows is None:
-        rows = np.arange(n)
-        rows.flags.writeable = False
-        if len(_ROWS) >= 64:
-            _ROWS.clear()
-        _ROWS[n] = rows
-    return rows
+def row_starts(n: int, c: int) -> NDArray[Any]:
+    """``np.arange(0, n * c, c)``, the flat index of each of ``n`` rows of ``c`` classes,
+    read-only, one array per shape shared by every nll_loss that picks its targets by row (a
+    training loop asks one or two shapes; at most 64 are kept)."""
+    starts = _STARTS.get((n, c))
+    if starts is None:
+        starts = np.arange(0, n * c, c)
+        starts.flags.writeable = False
+        if len(_STARTS) >= 64:
+            _STARTS.clear()
+        _STARTS[n, c] = starts
+    return starts
 
 
 _DEFAULT_CONTEXTS = {
@@ -156,9 +167,9 @@ class _Targets:
         "array_dtype",
         "batched",
         "dtype",
+        "flat",
         "mask",
         "red",
-        "rows",
         "safe",
         "shape",
         "valid",
@@ -175,11 +186,11 @@ class _Targets:
         dtype: DType,
         safe: NDArray[Any],
         valid: NDArray[Any] | None,
-        rows: NDArray[Any] | None,
+        flat: NDArray[Any] | None,
     ) -> None:
         self.red, self.batched, self.xshape = red, batched, xshape
         self.shape, self.array_dtype = x.shape, x.dtype  # the input's
-        self.dtype, self.safe, self.valid, self.rows = dtype, safe, valid, rows
+        self.dtype, self.safe, self.valid, self.flat = dtype, safe, valid, flat
         self.mask: NDArray[Any] | None = None  # the target mask, made when first needed
         self.weight = 0.0
 
@@ -187,7 +198,7 @@ class _Targets:
         """-1 at each kept target, +0 elsewhere, in the input's shape (made once)."""
         mask = self.mask
         if mask is None:
-            made = _target_mask(self.xshape, self.array_dtype, self.safe, self.valid, self.rows)
+            made = _target_mask(self.xshape, self.array_dtype, self.safe, self.valid, self.flat)
             mask = self.mask = made.reshape(self.shape)
         return mask
 
@@ -196,8 +207,10 @@ class _Targets:
         red, w, dtype = self.red, self.weight, self.dtype
         if direct_target_grad(g[0], dtype, red):
             scaled = _scaled(g[0]._data, w, red)
-            if self.rows is not None and self.valid is None:  # every target counts: no mask
-                arr = _scattered(self.xshape, self.rows, self.safe, scaled).reshape(self.shape)
+            if self.flat is not None and self.valid is None:  # every target counts: no mask
+                arr = _scattered(self.xshape, self.flat, scaled)
+                if not self.batched:  # (batched, the input has the rows' shape)
+                    arr = arr.reshape(self.shape)
             else:
                 arr = _masked_targets(self.onehot(), scaled)
             value = Tensor._wrap(arr, dtype)
@@ -255,19 +268,20 @@ def _target_mask(
     dtype: Any,
     safe: NDArray[Any],
     valid: NDArray[Any] | None,
-    rows: NDArray[Any] | None,
+    flat: NDArray[Any] | None,
 ) -> NDArray[Any]:
-    """-1 at each kept target, +0 elsewhere (``rows`` None: targets along dim 1 of more dims)."""
+    """-1 at each kept target, +0 elsewhere (``flat`` each target's index in the flattened
+    rows; None: targets along dim 1 of more dims)."""
     onehot = np.zeros(shape, dtype=dtype)
-    if rows is None:
+    if flat is None:
         np.put_along_axis(onehot, safe[:, None], 1, axis=1)
         if valid is not None:
             onehot *= valid[:, None]
         np.negative(onehot, out=onehot, where=onehot != 0)
     elif valid is None:
-        onehot[rows, safe] = -1.0
+        onehot.put(flat, -1.0)
     else:
-        onehot[rows, safe] = valid
+        onehot.put(flat, valid)
         np.negative(onehot, out=onehot, where=onehot != 0)
     return onehot
 
@@ -275,17 +289,17 @@ def _target_mask(
 @quiet
 def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
     """``g / w`` for a mean (``g`` alone for a sum), as the op computes it (``g`` is 0-d, of
-    the input's dtype: one loop dtype throughout)."""
-    return np.true_divide(g, w) if red == 1 and w else g
+    the input's dtype: one loop dtype throughout). The mean divides ``g``'s numpy scalar: the
+    same rounding as ``np.true_divide`` (the float ``w`` takes the scalar's dtype either way),
+    without a ufunc call's cost."""
+    return g[()] / w if red == 1 and w else g
 
 
-def _scattered(
-    shape: tuple[int, ...], rows: NDArray[Any], target: NDArray[Any], scaled: Any
-) -> NDArray[Any]:
+def _scattered(shape: tuple[int, ...], flat: NDArray[Any], scaled: Any) -> NDArray[Any]:
     """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
     elsewhere whatever ``scaled`` is, inf and nan included)."""
-    value = np.zeros(shape, dtype=scaled.dtype)
-    value[rows, target] = np.negative(scaled)
+    value = _zeros(shape, dtype=scaled.dtype)
+    value.put(flat, -scaled)  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
     return value
 
 
@@ -366,14 +380,12 @@ def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
     if target.dtype is not dtypes.int64 or t.ndim != 1 or type(ignore_index) is not int:
         return False
     n, c = x.shape
-    # a negative target reads as a huge unsigned one (as nll_loss's own test of every target)
-    return (
-        t.shape[0] == n
-        and n > 0
-        and c > 0
-        and ignore_index < 0
-        and np.maximum.reduce(t.view(np.uint64), axis=None, initial=0) < c
-    )
+    if t.shape[0] != n or n == 0 or c == 0 or ignore_index >= 0:
+        return False
+    # a negative target reads as a huge unsigned one (as nll_loss's own test of every target);
+    # the largest found by ``argmax`` (a third of a reduction's cost on a small array)
+    unsigned = t.view(_uint64)
+    return bool(unsigned[unsigned.argmax()] < c)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

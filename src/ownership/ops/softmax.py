@@ -16,6 +16,11 @@ from ownership.ops.common import needs_grad_of, record, wrap
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
 
+# the numpy functions of log_softmax's forward, read once: numpy's module ``__getattr__`` keeps
+# CPython from caching a read of ``np.exp``, so each costs a dictionary lookup per call
+_max_reduce, _sum_reduce, _exp, _log = np.maximum.reduce, np.add.reduce, np.exp, np.log
+_subtract, _asarray, _NEG_INF = np.subtract, np.asarray, -np.inf
+
 
 def dim_context(dim: int) -> Saved:
     """A softmax node's context ``{"dim": dim}``, ``dim`` as given and shown as torch shows it
@@ -25,8 +30,12 @@ def dim_context(dim: int) -> Saved:
 
 
 def _saved_dim(s: Saved, result: Tensor) -> int:
-    """The dim a softmax node reduced over, from the dim it shows."""
-    return layout.wrap_dim(as_given(s["dim"]), result._data.ndim)
+    """The dim a softmax node reduced over, from the dim it shows (a dim of the result as it
+    is, the common case, without the conversions)."""
+    dim, ndim = s["dim"], result._data.ndim
+    if type(dim) is int and 0 <= dim < ndim:
+        return dim
+    return layout.wrap_dim(as_given(dim), ndim)
 
 
 def _bw_softmax(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -95,11 +104,11 @@ def log_softmax_along(t: Tensor, d: int, dim: int | None = None) -> Tensor:
     elif x.size == 0:
         out_arr = x.copy()
     else:
-        sh = x - np.maximum.reduce(x, axis=d, keepdims=True, initial=-np.inf)  # np.max's reduce
-        total = np.add.reduce(np.exp(sh), axis=d, keepdims=True)  # ndarray.sum's reduce
+        sh = x - _max_reduce(x, axis=d, keepdims=True, initial=_NEG_INF)  # np.max's reduce
+        total = _sum_reduce(_exp(sh), axis=d, keepdims=True)  # ndarray.sum's reduce
         # into the fresh arrays (nobody else holds them): the same values, two arrays fewer
-        out_arr = np.subtract(sh, np.log(total, out=total), out=sh)
-    out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
+        out_arr = _subtract(sh, _log(total, out=total), out=sh)
+    out = wrap(_asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
     if needs_grad_of(t):
         saved = dim_context(d if dim is None else dim)
         node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, saved)
