@@ -176,6 +176,19 @@ def _shift(name: str) -> Callable[..., Any]:
 
 bitwise_left_shift = _shift("bitwise_left_shift")
 bitwise_right_shift = _shift("bitwise_right_shift")
+_RSUB = Parser(
+    "rsub",
+    "(Tensor input, Tensor other, *, Number alpha = 1)",
+    "(Tensor input, Number other, Number alpha = 1)",
+)
+
+
+def rsub(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.rsub(input, other, alpha=1)``: ``other - alpha * input``."""
+    given = _RSUB.parse(args, kwargs)[1]
+    return ops.rsub(given["input"], given["other"], alpha=given["alpha"])
+
+
 logical_and = _method("logical_and", f"(Tensor input, Tensor other, {sig.OUT})")
 logical_or = _method("logical_or", f"(Tensor input, Tensor other, {sig.OUT})")
 logical_not = _method("logical_not", f"(Tensor input, {sig.OUT})")

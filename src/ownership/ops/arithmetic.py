@@ -232,21 +232,6 @@ def check_bool_sub(a: Tensor, b: Any) -> None:
         )
 
 
-def rsub(a: Tensor, b: Any) -> Tensor:
-    """``b - a`` for a Python scalar ``b`` (``RsubBackward1``)."""
-    b = operand(b)
-    check_bool_sub(a, b)
-    if isinstance(b, Tensor):
-        return sub(b, a)
-    dt = result_dtype(a, b)
-    out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
-    if not out._data.size:  # torch's strides for an empty result
-        lay_out_empty(out, a, b)
-    if needs_grad_of(a):
-        record(out, "RsubBackward1", (a,), lambda node, s, g: (-g[0],), {"alpha": 1})
-    return out
-
-
 def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     """Give a binary node what its backward reads besides saved values: the inputs' shapes,
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a

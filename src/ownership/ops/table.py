@@ -9,7 +9,7 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
-from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, rsub, sub
+from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, sub
 from ownership.ops.arithmetic import power as pow
 from ownership.ops.bitwise import (
     bitwise_and,
@@ -93,6 +93,7 @@ from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
 from ownership.ops.rounding import ceil, ceil_, floor, floor_, round_, trunc, trunc_
 from ownership.ops.rounding import rounded as round
+from ownership.ops.rsub import rsub
 from ownership.ops.running_products import cumprod, cumprod_
 from ownership.ops.scans import cumsum, cumsum_
 from ownership.ops.selection import flip, gather, index_select

@@ -1,0 +1,77 @@
+"""``torch.rsub(input, other, alpha=1)``: ``other - alpha * input``, and ``2 - x``.
+
+torch computes it as ``sub(other, input, alpha)`` (the same values, dtype, checks and layout)
+but records its own node, whose inputs keep rsub's order: ``RsubBackward0`` for a tensor
+``other`` (``d input = -alpha * grad``, ``d other = grad``), ``RsubBackward1`` for a number.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership import grad_mode
+from ownership._tensor import Tensor
+from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.ops.arithmetic import alpha_ctx, binary_node, check_bool_sub, sub
+from ownership.ops.common import (
+    lay_out_empty,
+    needs_grad_of,
+    needs_grad_with,
+    operand,
+    record,
+    result_dtype,
+    sum_to,
+    wrap,
+)
+from ownership.ops.python_numbers import int_in
+
+
+def _bw_rsub(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(other - alpha * self) = d other - alpha * d self."""
+    gr, alpha = g[0], s["alpha"]
+    self_needed, other_needed = node.needed
+    self_shape, other_shape = node.input_shapes
+    d_self = sum_to(-gr if alpha == 1 else gr * -alpha, self_shape) if self_needed else None
+    return (d_self, sum_to(gr, other_shape) if other_needed else None)
+
+
+def _bw_rsub_number(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d(number - alpha * self) = -alpha * d self."""
+    alpha = s["alpha"]
+    return (-g[0] if alpha == 1 else g[0] * -alpha,)
+
+
+def _unrecorded(a: Tensor, b: Any, alpha: Any) -> Tensor:
+    """``sub(b, a, alpha)``'s result, recorded by nobody: the values rsub shares with it."""
+    previous = grad_mode._state.enabled
+    grad_mode._set(False)
+    try:
+        return sub(b, a, alpha=alpha)
+    finally:
+        grad_mode._set(previous)
+
+
+def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
+    """``b - alpha * a`` (``RsubBackward0`` for a tensor ``b``, ``RsubBackward1`` for a number).
+
+    >>> import ownership
+    >>> ownership.rsub(ownership.tensor([1.0, 2.0]), 3, alpha=2)
+    tensor([ 1., -1.])
+    """
+    b = operand(b)
+    check_bool_sub(a, b)  # torch's first refusal
+    if isinstance(b, Tensor):
+        out = _unrecorded(a, b, alpha)
+        if needs_grad_with(a, b):
+            binary_node(record(out, "RsubBackward0", (a, b), _bw_rsub, alpha_ctx(alpha)), a, b)
+        return out
+    dt = result_dtype(a, b)
+    if alpha == 1 and type(alpha) is int:  # ``2 - x``: the number less the array, in dt
+        out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, b)
+    else:  # the number as a 0-d tensor of the result's dtype, less alpha times ``a``
+        out = _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
+    if needs_grad_of(a):
+        record(out, "RsubBackward1", (a,), _bw_rsub_number, {"alpha": alpha})
+    return out
