@@ -64,3 +64,11 @@ def same_node_and_gradients(leaf: Callable[[Any], Any], op: Callable[[Any, Any],
         return node_and_gradients(t, op(t, x), x)
 
     same(program)
+
+
+def written_in_place(step: Callable[[Any, Any], Any], x: Any, y: Any) -> tuple[Any, ...]:
+    """What a test of an in-place op compares: whether ``step(x, y)`` returns ``x`` itself, then
+    ``x`` and its version, and a view of ``x`` made before the write and its version."""
+    view = x[:2]
+    out = step(x, y)
+    return out is x, x, x._version, view, view._version
