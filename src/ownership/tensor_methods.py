@@ -3,7 +3,8 @@
 Each method forwards to its op through :data:`ops` (see :mod:`ownership.op_registry`), typed by
 :class:`~ownership.op_table.OpTable`: a method that passes its op arguments the op's signature
 does not take is a type error. Sections follow torch's reference: pointwise, reductions,
-comparisons, matrix products, dtype conversions, statistics and new tensors. The operators, view
+comparisons, matrix products, dtype conversions, statistics and new tensors (the bitwise and
+logical ones are in :mod:`ownership.tensor_bitwise`). The operators, view
 methods and in-place methods are in :mod:`ownership.tensor_operators`,
 :mod:`ownership.tensor_views` and :mod:`ownership.tensor_inplace`; ``self`` is typed ``Any``
 because a base class cannot name its subclass :class:`~ownership._tensor.Tensor` as ``self``.
@@ -19,6 +20,7 @@ from ownership import signatures as sig
 from ownership.argument_checks import no_arguments, tensor_arg
 from ownership.arguments import Parser
 from ownership.dtypes import dtype as DType
+from ownership.tensor_bitwise import TensorBitwise
 from ownership.tensor_comparison import TensorComparison
 from ownership.tensor_math import TensorMath
 from ownership.tensor_numerics import TensorNumerics
@@ -34,23 +36,6 @@ ops: OpTable[Tensor] = op_registry.ops
 __all__ = ["TensorMethods"]
 
 # torch's signatures of the methods below that are not in ownership.signatures
-_BITWISE_AND = Parser("bitwise_and", "(Tensor other)", "(Number other)")
-_BITWISE_AND_ = Parser("bitwise_and_", "(Tensor other)", "(Number other)")
-_BITWISE_OR = Parser("bitwise_or", "(Tensor other)", "(Number other)")
-_BITWISE_OR_ = Parser("bitwise_or_", "(Tensor other)", "(Number other)")
-_BITWISE_XOR = Parser("bitwise_xor", "(Tensor other)", "(Number other)")
-_BITWISE_XOR_ = Parser("bitwise_xor_", "(Tensor other)", "(Number other)")
-_SHIFTS = {
-    name: Parser(name, "(Tensor other)", "(Number other)")
-    for name in (
-        "bitwise_left_shift",
-        "bitwise_left_shift_",
-        "bitwise_right_shift",
-        "bitwise_right_shift_",
-    )
-}
-_LOGICAL_AND = Parser("logical_and", "(Tensor other)")
-_LOGICAL_OR = Parser("logical_or", "(Tensor other)")
 _BMM = Parser("bmm", "(Tensor mat2)")
 
 
@@ -73,7 +58,9 @@ def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) ->
     return extreme(t)
 
 
-class TensorMethods(TensorMath, TensorComparison, TensorNumerics, TensorSelection, TensorPointwise):
+class TensorMethods(
+    TensorMath, TensorComparison, TensorBitwise, TensorNumerics, TensorSelection, TensorPointwise
+):
     """Op methods of :class:`~ownership._tensor.Tensor` (see :mod:`ownership.ops`)."""
 
     __slots__ = ()
@@ -296,64 +283,6 @@ class TensorMethods(TensorMath, TensorComparison, TensorNumerics, TensorSelectio
     def ge(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Elementwise ``>=``."""
         return ops.ge(self, sig.COMPARE["ge"].parse(args, kwargs)[1]["other"])
-
-    def bitwise_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self & other`` of bool or integer tensors: ``bitwise_and(other)``."""
-        return ops.bitwise_and(self, _BITWISE_AND.parse(args, kwargs)[1]["other"])
-
-    def bitwise_or(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self | other`` of bool or integer tensors: ``bitwise_or(other)``."""
-        return ops.bitwise_or(self, _BITWISE_OR.parse(args, kwargs)[1]["other"])
-
-    def bitwise_xor(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``."""
-        return ops.bitwise_xor(self, _BITWISE_XOR.parse(args, kwargs)[1]["other"])
-
-    def bitwise_left_shift(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self << other`` of integer tensors: ``bitwise_left_shift(other)``."""
-        other = _SHIFTS["bitwise_left_shift"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_left_shift(self, other)
-
-    def bitwise_right_shift(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self >> other`` of integer tensors: ``bitwise_right_shift(other)``."""
-        other = _SHIFTS["bitwise_right_shift"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_right_shift(self, other)
-
-    def bitwise_left_shift_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self <<= other`` in place: ``bitwise_left_shift_(other)``."""
-        other = _SHIFTS["bitwise_left_shift_"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_left_shift_(self, other)
-
-    def bitwise_right_shift_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self >>= other`` in place: ``bitwise_right_shift_(other)``."""
-        other = _SHIFTS["bitwise_right_shift_"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_right_shift_(self, other)
-
-    def bitwise_and_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self &= other`` in place: ``bitwise_and_(other)``."""
-        return ops.bitwise_and_(self, _BITWISE_AND_.parse(args, kwargs)[1]["other"])
-
-    def bitwise_or_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self |= other`` in place: ``bitwise_or_(other)``."""
-        return ops.bitwise_or_(self, _BITWISE_OR_.parse(args, kwargs)[1]["other"])
-
-    def bitwise_xor_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """``self ^= other`` in place: ``bitwise_xor_(other)``."""
-        return ops.bitwise_xor_(self, _BITWISE_XOR_.parse(args, kwargs)[1]["other"])
-
-    def logical_and(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""
-        return ops.logical_and(self, _LOGICAL_AND.parse(args, kwargs)[1]["other"])
-
-    def logical_or(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Elementwise ``or`` as a bool tensor: ``logical_or(other)``."""
-        return ops.logical_or(self, _LOGICAL_OR.parse(args, kwargs)[1]["other"])
-
-    def logical_not(self: Any, *args: Any) -> Tensor:
-        """Elementwise ``not`` as a bool tensor (``x == 0``, any dtype)."""
-        if args:
-            no_arguments("logical_not", args)
-        return ops.logical_not(self)
 
     def isnan(self: Any, *args: Any) -> Tensor:
         """Where the elements are NaN, as a bool tensor (never recorded)."""
