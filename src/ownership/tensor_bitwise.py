@@ -25,21 +25,29 @@ ops: OpTable[Any] = op_registry.ops
 __all__ = ["TensorBitwise"]
 
 # torch's signatures of the methods below
-_BITWISE_AND = Parser("bitwise_and", "(Tensor other)", "(Number other)")
-_BITWISE_AND_ = Parser("bitwise_and_", "(Tensor other)", "(Number other)")
-_BITWISE_OR = Parser("bitwise_or", "(Tensor other)", "(Number other)")
-_BITWISE_OR_ = Parser("bitwise_or_", "(Tensor other)", "(Number other)")
-_BITWISE_XOR = Parser("bitwise_xor", "(Tensor other)", "(Number other)")
-_BITWISE_XOR_ = Parser("bitwise_xor_", "(Tensor other)", "(Number other)")
-_SHIFTS = {
+_OTHER = {
     name: Parser(name, "(Tensor other)", "(Number other)")
     for name in (
+        "bitwise_and",
+        "bitwise_and_",
+        "bitwise_or",
+        "bitwise_or_",
+        "bitwise_xor",
+        "bitwise_xor_",
         "bitwise_left_shift",
         "bitwise_left_shift_",
         "bitwise_right_shift",
         "bitwise_right_shift_",
     )
 }
+"""torch's one signature pair of each bitwise method: a tensor or a number ``other``."""
+
+
+def _other(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The ``other`` of bitwise method ``name``, parsed as torch parses it."""
+    return _OTHER[name].parse(args, kwargs)[1]["other"]
+
+
 _LOGICAL_AND = Parser("logical_and", "(Tensor other)")
 _LOGICAL_OR = Parser("logical_or", "(Tensor other)")
 
@@ -51,47 +59,43 @@ class TensorBitwise:
 
     def bitwise_and(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self & other`` of bool or integer tensors: ``bitwise_and(other)``."""
-        return ops.bitwise_and(self, _BITWISE_AND.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_and(self, _other("bitwise_and", args, kwargs))
 
     def bitwise_or(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self | other`` of bool or integer tensors: ``bitwise_or(other)``."""
-        return ops.bitwise_or(self, _BITWISE_OR.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_or(self, _other("bitwise_or", args, kwargs))
 
     def bitwise_xor(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``."""
-        return ops.bitwise_xor(self, _BITWISE_XOR.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_xor(self, _other("bitwise_xor", args, kwargs))
 
     def bitwise_left_shift(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self << other`` of integer tensors: ``bitwise_left_shift(other)``."""
-        other = _SHIFTS["bitwise_left_shift"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_left_shift(self, other)
+        return ops.bitwise_left_shift(self, _other("bitwise_left_shift", args, kwargs))
 
     def bitwise_right_shift(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self >> other`` of integer tensors: ``bitwise_right_shift(other)``."""
-        other = _SHIFTS["bitwise_right_shift"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_right_shift(self, other)
+        return ops.bitwise_right_shift(self, _other("bitwise_right_shift", args, kwargs))
 
     def bitwise_left_shift_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self <<= other`` in place: ``bitwise_left_shift_(other)``."""
-        other = _SHIFTS["bitwise_left_shift_"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_left_shift_(self, other)
+        return ops.bitwise_left_shift_(self, _other("bitwise_left_shift_", args, kwargs))
 
     def bitwise_right_shift_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self >>= other`` in place: ``bitwise_right_shift_(other)``."""
-        other = _SHIFTS["bitwise_right_shift_"].parse(args, kwargs)[1]["other"]
-        return ops.bitwise_right_shift_(self, other)
+        return ops.bitwise_right_shift_(self, _other("bitwise_right_shift_", args, kwargs))
 
     def bitwise_and_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self &= other`` in place: ``bitwise_and_(other)``."""
-        return ops.bitwise_and_(self, _BITWISE_AND_.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_and_(self, _other("bitwise_and_", args, kwargs))
 
     def bitwise_or_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self |= other`` in place: ``bitwise_or_(other)``."""
-        return ops.bitwise_or_(self, _BITWISE_OR_.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_or_(self, _other("bitwise_or_", args, kwargs))
 
     def bitwise_xor_(self: Any, *args: Any, **kwargs: Any) -> Any:
         """``self ^= other`` in place: ``bitwise_xor_(other)``."""
-        return ops.bitwise_xor_(self, _BITWISE_XOR_.parse(args, kwargs)[1]["other"])
+        return ops.bitwise_xor_(self, _other("bitwise_xor_", args, kwargs))
 
     def logical_and(self: Any, *args: Any, **kwargs: Any) -> Any:
         """Elementwise ``and`` as a bool tensor: ``logical_and(other)``."""

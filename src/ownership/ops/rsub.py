@@ -43,12 +43,8 @@ def _bw_rsub_number(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def _unrecorded(a: Tensor, b: Any, alpha: Any) -> Tensor:
     """``sub(b, a, alpha)``'s result, recorded by nobody: the values rsub shares with it."""
-    previous = grad_mode._state.enabled
-    grad_mode._set(False)
-    try:
+    with grad_mode.no_grad():
         return sub(b, a, alpha=alpha)
-    finally:
-        grad_mode._set(previous)
 
 
 def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
