@@ -115,8 +115,13 @@ class _NoParamGradMode(_GradMode):
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
         if orig_func is None:
-            return object.__new__(cls)  # ``super().__new__(cls)``, without the ``super`` object
+            self = object.__new__(cls)  # ``super().__new__(cls)``, without the ``super`` object
+            self._prev = []  # _GradMode.__init__'s work, without its call (see ``__init__``)
+            return self
         return cls()(orig_func)
+
+    # ``__new__`` made the instance whole: no second Python call per ``with no_grad():``
+    __init__ = object.__init__
 
 
 class no_grad(_NoParamGradMode):

@@ -12,6 +12,7 @@ import pytest
 import ownership
 from ownership import observers
 from ownership.ops import inplace
+from ownership.ops.common import needs_grad_with
 
 from support.differential import same
 
@@ -77,6 +78,7 @@ def test_the_direct_write_equals_the_general_path_bit_for_bit(
         return chosen[-1]
 
     monkeypatch.setattr(inplace, "direct_write", spy)
+    monkeypatch.setattr(inplace, "write_unrecorded", lambda *args: None)  # the contract's path
     fast, fast_version = _run(op, other, alpha, dtype)
     assert chosen == [True]  # the case is one the direct write takes
     monkeypatch.setattr(inplace, "direct_write", lambda *args: False)
@@ -179,36 +181,72 @@ def test_the_unrecorded_write_equals_the_general_path_bit_for_bit(
     monkeypatch: pytest.MonkeyPatch, op: str, other: Any, alpha: Any, dtype: str
 ) -> None:
     """``add_``/``sub_``/``mul_`` that record nothing skip the general contract
-    (``inplace.unrecorded_direct_write``): the same bits, version, observers and history."""
+    (``inplace.write_unrecorded``): the same bits, version, observers and history."""
     chosen: list[bool] = []
-    decide = inplace.unrecorded_direct_write
+    write = inplace.write_unrecorded
 
-    def spy(*args: Any) -> bool:
-        chosen.append(decide(*args))
-        return chosen[-1]
+    def spy(*args: Any) -> Any:
+        done = write(*args)
+        chosen.append(done is not None)
+        return done
 
-    monkeypatch.setattr(inplace, "unrecorded_direct_write", spy)
+    monkeypatch.setattr(inplace, "write_unrecorded", spy)
     fast = _observed_run(op, other, alpha, dtype)
     assert chosen == [True]
-    monkeypatch.setattr(inplace, "unrecorded_direct_write", lambda *args: False)
+    monkeypatch.setattr(inplace, "write_unrecorded", lambda *args: None)
     slow = _observed_run(op, other, alpha, dtype)
     np.testing.assert_array_equal(_bits(fast[0]), _bits(slow[0]))
     assert fast[1:] == slow[1:] == (1, [op.replace("_", "").title() + "Backward0"], None, True)
 
 
+def _written_unrecorded(a: Any, b: Any, alpha: Any) -> bool:
+    """Whether ``inplace.write_unrecorded`` writes ``a.sub_(b, alpha=alpha)`` (into a copy of
+    ``a``, ``b`` the copy itself where it was ``a``), leaving ``a`` as it was."""
+    copy = ownership.tensor(a._data.copy(), requires_grad=a.requires_grad)
+    copy._data.setflags(write=a._data.flags.writeable)
+    done = inplace.write_unrecorded(copy, copy if b is a else b, alpha, np.subtract, "SubBackward0")
+    assert done is None or done is copy
+    return done is not None
+
+
 def test_the_unrecorded_write_is_taken_only_where_nothing_is_recorded() -> None:
+    """``write_unrecorded`` asks :func:`~ownership.ops.inplace.direct_write`'s conditions on the
+    arrays it reads: it writes exactly where nothing is recorded and ``direct_write`` allows."""
     t = ownership
     leaf = t.ones(3, requires_grad=True)
     plain = t.ones(3)
-    assert inplace.unrecorded_direct_write(plain, t.ones(3), 1)
-    assert inplace.unrecorded_direct_write(plain, 0.5, -0.1)
-    assert not inplace.unrecorded_direct_write(leaf * 1.0, 0.5, 1)  # recorded
-    assert not inplace.unrecorded_direct_write(plain, leaf, 1)  # recorded: other requires grad
-    assert not inplace.unrecorded_direct_write(plain, t.ones(1), 1)  # not a direct write
+    read_only = t.ones(3)
+    read_only._data.setflags(write=False)
+    cases = [
+        (plain, t.ones(3), 1),
+        (plain, t.ones(3), -0.1),
+        (plain, t.ones(3), 1.0),
+        (plain, 0.5, -0.1),
+        (plain, 2.5, 1),
+        (plain, plain, 1),
+        (t.ones(3, dtype=t.float64), t.zeros(3, dtype=t.float64), 0.5),
+        (t.ones(3, dtype=t.int64), t.ones(3, dtype=t.int64), 1),  # integers
+        (plain, t.ones(3, dtype=t.float64), 1),  # another dtype
+        (plain, t.ones(1), 1),  # broadcast
+        (plain, 2, 1),  # a Python int
+        (plain, t.ones(3), 2),  # an int alpha other than 1
+        (plain, np.float64(0.5), 1),  # a numpy number
+        (plain, t.ones(3), True),
+        (plain, t.ones(3), np.float64(0.5)),
+        (read_only, t.ones(3), 1),  # as over the memory of bytes
+        (leaf * 1.0, 0.5, 1),  # recorded
+        (plain, leaf, 1),  # recorded: other requires grad
+    ]
+    for grad in (True, False):
+        with t.set_grad_enabled(grad):
+            for a, b, alpha in cases:
+                expected = not needs_grad_with(a, b) and inplace.direct_write(a, b, alpha)
+                assert _written_unrecorded(a, b, alpha) == expected, (a, b, alpha, grad)
     with t.no_grad():
-        assert inplace.unrecorded_direct_write(leaf, leaf.detach() * 2, 0.1)
-        assert inplace.unrecorded_direct_write(plain, leaf, 1)
-        assert not inplace.unrecorded_direct_write(leaf, 2, 1)  # a Python int: general path
+        assert _written_unrecorded(leaf, leaf.detach() * 2, 0.1)
+        assert _written_unrecorded(plain, leaf, 1)
+        assert not _written_unrecorded(leaf, 2, 1)  # a Python int: general path
+    assert not _written_unrecorded(leaf * 1.0, 0.5, 1)
 
 
 def _update(t: Any) -> Any:
@@ -247,9 +285,10 @@ def test_the_unrecorded_write_agrees_with_torch(program: Any) -> None:
     same(program)
 
 
-def test_the_overlap_shortcut_answers_as_numpy() -> None:
-    """``inplace._may_overlap`` says no at once only for two arrays that each own their memory;
-    otherwise it asks ``np.may_share_memory``: the same answer for every pair."""
+def test_two_owners_never_share_memory() -> None:
+    """``inplace.write_unrecorded`` asks ``np.may_share_memory`` only when the two arrays are
+    one, or one of them does not own its memory: two distinct arrays that each own theirs never
+    share any (two allocations), as numpy answers for every such pair."""
     owner = np.arange(12.0)
     other = np.arange(12.0)
     arrays = [
@@ -261,7 +300,12 @@ def test_the_overlap_shortcut_answers_as_numpy() -> None:
         np.frombuffer(owner, dtype=np.float64),
         np.frombuffer(other.tobytes(), dtype=np.float64),
         np.ones((3, 4)),
+        owner.copy(),
     ]
+    owners = 0
     for a in arrays:
         for b in arrays:
-            assert inplace._may_overlap(a, b) == np.may_share_memory(a, b)
+            if a is not b and a.flags.owndata and b.flags.owndata:
+                owners += 1
+                assert not np.may_share_memory(a, b)
+    assert owners >= 6

@@ -1,11 +1,12 @@
 """The training step's fast paths agree with the general paths bit for bit, and with torch.
 
-The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_``
-(``ownership.ops.inplace.direct_write``; without the general contract when nothing is recorded:
-``unrecorded_direct_write``), mm's backward products computed without ops under no
-grad (``ownership.ops.linalg.plain_product``) and nll_loss's gradient values computed in numpy
-(``ownership.ops.loss.direct_target_grad``), plus nll_loss's forward when no target is ignored
-and cross_entropy's of one class per row (``ownership.ops.loss.class_rows``).
+The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_`` without the general
+contract when nothing is recorded (``ownership.ops.inplace.write_unrecorded``, which asks
+``direct_write``'s conditions: tests/inplace/test_inplace_direct_write.py), mm's backward
+products computed without ops under no grad (``ownership.ops.linalg.plain_product``) and
+nll_loss's gradient values computed in numpy (``ownership.ops.loss.direct_target_grad``), plus
+nll_loss's forward when no target is ignored and cross_entropy's of one class per row
+(``ownership.ops.loss.class_rows``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from ownership.ops import inplace, linalg, loss
 
 from support.differential import grad_of, same
 
-FAST_PATHS = [
-    (inplace, "direct_write"),
-    (inplace, "unrecorded_direct_write"),
-    (linalg, "plain_product"),
-    (loss, "direct_target_grad"),
-    (loss, "class_rows"),
+FAST_PATHS = [  # (module, name, what the function answers when it declines)
+    (inplace, "write_unrecorded", None),  # the write itself, or None
+    (linalg, "plain_product", False),
+    (loss, "direct_target_grad", False),
+    (loss, "class_rows", False),
 ]
 
 
@@ -86,19 +86,19 @@ def test_the_training_step_equals_the_general_paths_bit_for_bit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     taken: dict[str, int] = {}
-    for module, name in FAST_PATHS:
+    for module, name, declined in FAST_PATHS:
         decide = getattr(module, name)
 
-        def spy(*args: Any, _decide: Any = decide, _name: str = name) -> bool:
-            chosen = bool(_decide(*args))
-            taken[_name] = taken.get(_name, 0) + chosen
-            return chosen
+        def spy(*args: Any, _decide: Any = decide, _name: str = name, _no: Any = declined) -> Any:
+            answer = _decide(*args)
+            taken[_name] = taken.get(_name, 0) + (answer is not _no)
+            return answer
 
         monkeypatch.setattr(module, name, spy)
     fast = _arrays(_train(ownership))
-    assert all(taken.get(name, 0) > 0 for _, name in FAST_PATHS), taken  # each path ran
-    for module, name in FAST_PATHS:
-        monkeypatch.setattr(module, name, lambda *args: False)
+    assert all(taken.get(name, 0) > 0 for _, name, _ in FAST_PATHS), taken  # each path ran
+    for module, name, declined in FAST_PATHS:
+        monkeypatch.setattr(module, name, lambda *args, _no=declined: _no)
     slow = _arrays(_train(ownership))
     assert len(fast) == len(slow)
     for f, s in zip(fast, slow, strict=True):

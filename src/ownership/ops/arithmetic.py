@@ -251,8 +251,13 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
 
 def mul(a: Tensor, b: Any) -> Tensor:
     """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
-    b, rb, dt = _operands(a, b)
-    out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
+    dt = a.dtype
+    if type(b) is float and dt.is_floating_point:  # ``0.1 * p.grad``: _operands' first answer
+        arr = a._data
+        out = wrap(arr * float_operand(b, arr.dtype), dt)
+    else:
+        b, rb, dt = _operands(a, b)
+        out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     if not out._data.size:  # torch's strides for an empty result
         lay_out_empty(out, a, b)
     if needs_grad_with(a, b):

@@ -34,7 +34,7 @@ from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
 # numpy's ufuncs of the optimizer's updates, bound once: numpy's module ``__getattr__`` keeps
 # CPython from specializing each ``np.`` read
-_add, _subtract, _multiply = np.add, np.subtract, np.multiply
+_add, _subtract, _multiply, _may_share = np.add, np.subtract, np.multiply, np.may_share_memory
 
 
 def snapshot(t: Tensor) -> Tensor:
@@ -72,33 +72,54 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     return dt.kind == "f" and (dt is np_dt or dt == np_dt) and arr.flags.writeable
 
 
-def unrecorded_direct_write(a: Tensor, b: Any, alpha: Any) -> bool:
-    """Whether ``a += alpha * b`` (``-=``, or ``a *= b`` with ``alpha`` 1) records nothing (grad
-    mode off, or no operand requires grad) and may write straight into ``a``
-    (:func:`direct_write`): the optimizer's update ``p -= lr * p.grad`` under no_grad, and
-    SGD's, which then skip the general contract's steps that cannot act
-    (:func:`_write_unrecorded`)."""
-    return not needs_grad_with(a, b) and direct_write(a, b, alpha)
+def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) -> Tensor | None:
+    """``a = ufunc(a, alpha * b)`` in place (``a += alpha * b``, ``-=``, or ``a *= b`` with
+    ``alpha`` 1) when it records nothing (grad mode off, or no operand requires grad) and may
+    write straight into ``a`` (:func:`direct_write`'s conditions, asked on the arrays read once:
+    test_inplace_direct_write checks the two answer alike); None, having done nothing, otherwise.
 
-
-def _may_overlap(arr: NDArray[Any], other: NDArray[Any]) -> bool:
-    """``np.may_share_memory(arr, other)``, answered False at once for two arrays that each own
-    their memory (two allocations never overlap; the optimizer's parameter and fresh update)."""
-    if arr is not other and arr.flags.owndata and other.flags.owndata:
-        return False
-    return bool(np.may_share_memory(arr, other))
-
-
-def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str) -> Tensor:
-    """``a = ufunc(a, value)`` in place, when :func:`unrecorded_direct_write` allows (``value``
-    is the operand ``b``'s number or array, scaled): what :func:`run_inplace` does then, since
-    of its checks only the overlap one can fail (nothing is recorded, the value has ``a``'s
-    shape and dtype), and the same write straight into ``a``'s array."""
+    The optimizer's update ``p -= lr * p.grad`` under no_grad, and SGD's: of the general
+    contract's steps (:func:`~ownership.inplace_rules.run_inplace`) only the overlap check can
+    then refuse (nothing is recorded, the value has ``a``'s shape and dtype), made here only
+    when it could refuse; then the same write straight into ``a``'s array and bump."""
+    if needs_grad_with(a, b):
+        return None
     arr = a._data
+    dt = arr.dtype
+    other: Any
+    if isinstance(b, Tensor):  # the commonest operand first (the optimizer's update)
+        other = b._data
+        other_dt = other.dtype  # numpy's dtypes of the builtin types are mostly one object each
+        if other.shape != arr.shape or (other_dt is not dt and other_dt != dt):
+            return None
+    elif type(b) is float:
+        other = b
+    else:
+        return None
+    if type(alpha) is int:
+        if alpha != 1:
+            return None
+        value = other
+    elif type(alpha) is float:
+        value = other if alpha == 1 else other * alpha
+    else:
+        return None
+    np_dt = a.dtype.np
+    flags = arr.flags
+    if dt.kind != "f" or (dt is not np_dt and dt != np_dt) or not flags.writeable:
+        return None  # a read-only array (memory of bytes): the general path's refusal
     # the overlap rule asked only when it could refuse: an element written twice needs a 0
-    # stride, an input overlapping ``a`` shares its memory (the common update shares none)
-    if 0 in arr.strides or (isinstance(b, Tensor) and b is not a and _may_overlap(arr, b._data)):
-        check_no_overlap(a, (b,) if isinstance(b, Tensor) else ())
+    # stride, an input overlapping ``a`` shares its memory (two arrays that each own their
+    # memory never do: the common update's)
+    if 0 in arr.strides:
+        check_no_overlap(a, (b,) if other is not b else ())
+    elif (
+        other is not b
+        and b is not a
+        and (arr is other or not (flags.owndata and other.flags.owndata))
+        and _may_share(arr, other)
+    ):
+        check_no_overlap(a, (b,))
     ufunc(arr, value, arr)  # into ``a``'s array (the positional ``out``)
     written(a, name)
     return a
@@ -107,10 +128,8 @@ def _write_unrecorded(a: Tensor, b: Any, value: Any, ufunc: np.ufunc, name: str)
 def _add_scaled_(
     a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str, backward: BackwardFn
 ) -> Tensor:
-    """``a = ufunc(a, alpha * b)`` in place: what ``add_`` and ``sub_`` share."""
-    if unrecorded_direct_write(a, b, alpha):
-        rb = b if type(b) is float else b._data
-        return _write_unrecorded(a, b, rb if alpha == 1 else rb * alpha, ufunc, name)
+    """``a = ufunc(a, alpha * b)`` in place by the general contract: what ``add_`` and ``sub_``
+    share when :func:`write_unrecorded` declines."""
     b = operand(b)
     if ufunc is _subtract:
         ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
@@ -146,12 +165,18 @@ def _add_scaled_(
 
 def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a += alpha * b`` (``AddBackward0``)."""
-    return _add_scaled_(a, b, alpha, _add, "AddBackward0", ar.bw_add)
+    done = write_unrecorded(a, b, alpha, _add, "AddBackward0")
+    return done if done is not None else _add_scaled_(a, b, alpha, _add, "AddBackward0", ar.bw_add)
 
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    return _add_scaled_(a, b, alpha, _subtract, "SubBackward0", ar.bw_sub)
+    done = write_unrecorded(a, b, alpha, _subtract, "SubBackward0")
+    return (
+        done
+        if done is not None
+        else _add_scaled_(a, b, alpha, _subtract, "SubBackward0", ar.bw_sub)
+    )
 
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
@@ -165,10 +190,9 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
-    if unrecorded_direct_write(a, b, 1):
-        return _write_unrecorded(
-            a, b, b if type(b) is float else b._data, _multiply, "MulBackward0"
-        )
+    done = write_unrecorded(a, b, 1, _multiply, "MulBackward0")
+    if done is not None:
+        return done
     b = operand(b)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
