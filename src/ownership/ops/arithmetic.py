@@ -24,6 +24,7 @@ from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
+    inputs_needed,
     lay_out_empty,
     needs_grad_of,
     needs_grad_with,
@@ -48,7 +49,10 @@ def bw_add(node: OpNode, s: Saved, g: Grads) -> Grads:
     self_needed, other_needed = node.needed
     self_shape, other_shape = node.input_shapes
     d_other = sum_to(gr if alpha == 1 else gr * alpha, other_shape) if other_needed else None
-    return (sum_to(gr, self_shape) if self_needed else None, d_other)
+    if not self_needed:
+        return (None, d_other)
+    # ``sum_to(gr, self_shape)``, without the call when it is ``gr`` itself (the shapes equal)
+    return (gr if gr._data.shape == self_shape else sum_to(gr, self_shape), d_other)
 
 
 def bw_sub(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -142,14 +146,32 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
-def bias_of(a: Tensor, b: Any) -> bool:
-    """Whether ``b`` is a tensor of ``a``'s dtype whose shape ends ``a``'s (a bias added to a
-    batch): the operands broadcast to ``a``'s shape and keep its dtype, so none of
-    :func:`~ownership.ops.common.binary_operands`' checks can fail."""
+_Shapes = tuple[tuple[int, ...], ...]
+_BIASES: dict[_Shapes, _Shapes] = {}
+""":func:`bias_of`'s answers by the two shapes: the shapes shared, or ``()`` (no bias)."""
+
+
+def bias_of(a: Tensor, b: Any) -> _Shapes | None:
+    """The two operands' shapes (shared: :func:`~ownership.ops.common.shared_shapes`) when ``b``
+    is a tensor of ``a``'s dtype whose shape ends ``a``'s (a bias added to a batch), else None:
+    the operands then broadcast to ``a``'s shape and keep its dtype, so none of
+    :func:`~ownership.ops.common.binary_operands`' checks can fail. Each pair of shapes is
+    decided once (a training loop asks a few)."""
     if not isinstance(b, Tensor) or b.dtype is not a.dtype:
-        return False
-    shape, ends = a._data.shape, b._data.shape
-    return len(ends) <= len(shape) and shape[len(shape) - len(ends) :] == ends
+        return None
+    shapes = (a._data.shape, b._data.shape)
+    found: _Shapes | None = _BIASES.get(shapes)
+    if found is None:
+        shape, ends = shapes
+        found = (
+            shared_shapes(shapes)
+            if len(ends) <= len(shape) and shape[len(shape) - len(ends) :] == ends
+            else ()
+        )
+        if len(_BIASES) >= 4096:  # a program asks a few pairs; then start over
+            _BIASES.clear()
+        _BIASES[shapes] = found
+    return found if found else None
 
 
 def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
@@ -160,7 +182,7 @@ def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
         dt = a.dtype
         if dt.is_floating_point:
             return b, b, dt
-    elif bias_of(a, b):
+    elif bias_of(a, b) is not None:
         return b, b._data, a.dtype
     return binary_operands(a, b)
 
@@ -178,6 +200,14 @@ def alpha_ctx(alpha: float) -> Saved:
 
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
+    if alpha == 1 and type(alpha) is int and (shapes := bias_of(a, b)) is not None:
+        # ``x @ w + bias``: _operands' answer for a bias, its shapes kept for the node
+        out = wrap(a._data + b._data, a.dtype)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, b)
+        if needs_grad_with(a, b):
+            tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
+        return out
     b, rb, dt = _operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
@@ -237,11 +267,16 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
     if isinstance(b, Tensor):
-        node.input_shapes = shared_shapes((a._data.shape, b._data.shape))
-        node.other_number = None
-    else:
-        node.input_shapes = shared_shapes((a._data.shape, ()))
-        node.other_number = b
+        return tensors_node(node, shared_shapes((a._data.shape, b._data.shape)))
+    node.input_shapes = shared_shapes((a._data.shape, ()))
+    node.other_number = b
+    return inputs_needed(node)
+
+
+def tensors_node(node: OpNode, shapes: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
+    """:func:`binary_node` for two tensor inputs of ``shapes`` (shared): the flags returned."""
+    node.input_shapes = shapes
+    node.other_number = None
     # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
     edges = node._edges
     flags = NEEDED_PAIRS[edges[0][0] is not None][edges[1][0] is not None]

@@ -17,7 +17,16 @@ from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import quiet
-from ownership.ops.common import inputs_needed, needs_grad, needs_grad_with, record, wrap
+from ownership.ops.common import (
+    NEEDED_PAIRS,
+    inputs_needed,
+    needs_grad,
+    needs_grad_with,
+    record,
+    wrap,
+)
+
+_state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
 
 _C_NAMES = {
     "float32": "float",
@@ -77,13 +86,16 @@ def column_major(sizes: Sequence[int], strides: Sequence[int]) -> bool:
 def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat1_backward``: ``gr.mm(m.t())``, as ``m.mm(gr.t()).t()`` when the first
     operand (of ``sizes`` and ``strides``) was column-major; without the ops (the same values,
-    dtype and layout) when :func:`plain_product` allows and the shapes fit (a hook may have
-    changed the gradient: then ``mm`` raises its error). The caller runs it quiet
+    dtype and layout: the transposed operand is the same strided array as the ``t()`` view's,
+    so numpy makes the same BLAS call) when :func:`plain_product` allows and the shapes fit (a
+    hook may have changed the gradient: then ``mm`` raises its error). The caller runs it quiet
     (:func:`ownership.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
-    if plain_product(gr, m) and gr._data.shape[1] == m._data.shape[1]:
-        if column_major(sizes, strides):
-            return _product(m._data, gr._data.T, gr.dtype, True)
-        return _product(gr._data, m._data.T, gr.dtype, False)
+    if plain_product(gr, m):
+        g_arr, m_arr = gr._data, m._data
+        if g_arr.shape[1] == m_arr.shape[1]:
+            if column_major(sizes, strides):
+                return wrap((m_arr @ g_arr.T).T, gr.dtype)
+            return wrap(g_arr @ m_arr.T, gr.dtype)
     if column_major(sizes, strides):
         return m.mm(gr.t()).t()
     return gr.mm(m.t())
@@ -92,10 +104,12 @@ def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int
 def mat2_grad(gr: Tensor, a: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat2_backward``: ``a.t().mm(gr)``, as ``gr.t().mm(a).t()`` when the second
     operand (of ``sizes`` and ``strides``) was column-major; as :func:`mat1_grad`."""
-    if plain_product(gr, a) and a._data.shape[0] == gr._data.shape[0]:
-        if column_major(sizes, strides):
-            return _product(gr._data.T, a._data, gr.dtype, True)
-        return _product(a._data.T, gr._data, gr.dtype, False)
+    if plain_product(gr, a):
+        g_arr, a_arr = gr._data, a._data
+        if a_arr.shape[0] == g_arr.shape[0]:
+            if column_major(sizes, strides):
+                return wrap((g_arr.T @ a_arr).T, gr.dtype)
+            return wrap(a_arr.T @ g_arr, gr.dtype)
     if column_major(sizes, strides):
         return gr.t().mm(a).t()
     return a.t().mm(gr)
@@ -104,20 +118,14 @@ def mat2_grad(gr: Tensor, a: Tensor, sizes: Sequence[int], strides: Sequence[int
 def plain_product(gr: Tensor, saved: Tensor) -> bool:
     """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
     mode (so nothing would be recorded, and no view history read), one dtype, both matrices."""
+    dt = gr.dtype
     return (
-        not grad_mode._state.enabled
-        and gr.dtype is saved.dtype
-        and gr.dtype is not dtypes.bool_
+        not _state.enabled
+        and dt is saved.dtype
+        and dt is not _bool
         and gr._data.ndim == 2
         and saved._data.ndim == 2
     )
-
-
-def _product(a: NDArray[Any], b: NDArray[Any], dt: dtypes.dtype, transposed: bool) -> Tensor:
-    """``a @ b`` as ``mm`` computes it (``transposed``: its transpose, as ``t()`` of it): the
-    transposed operand is the same strided array as the ``t()`` view's, so numpy makes the same
-    BLAS call."""
-    return wrap((a @ b).T if transposed else a @ b, dt)
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
@@ -127,15 +135,13 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError("self must be a matrix")
     if bd.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    return _matrix_product(a, b, ad.shape, bd.shape)
+    return _matrix_product(a, b, ad, bd)
 
 
-def _matrix_product(
-    a: Tensor, b: Tensor, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
-) -> Tensor:
-    """:func:`mm` of two matrices of shapes ``a_shape`` and ``b_shape`` (their arrays' shapes,
-    read once: each read of a numpy array's ``shape`` builds a new tuple), from its checks after
-    the ranks' on."""
+def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Tensor:
+    """:func:`mm` of two matrices over the arrays ``ad`` and ``bd``, from its checks after the
+    ranks' on."""
+    a_shape, b_shape = ad.shape, bd.shape  # read once: each read builds a new tuple
     if a_shape[1] != b_shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a_shape[0]}x{a_shape[1]} and "
@@ -146,7 +152,6 @@ def _matrix_product(
         _check_dtypes(a, b, "mm")
     if dt is dtypes.bool_:
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
-    ad, bd = a._data, b._data
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
         ctx: Saved = {
@@ -156,8 +161,12 @@ def _matrix_product(
             "mat2_sym_strides": matrix_strides(b, bd),
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        a_needed, b_needed = inputs_needed(node)
+        # ``inputs_needed(node)`` for two inputs, written out (an input with an edge), and
         # ``node.save(name, t if needed else None)``: an unsaved side is shown as None
+        edges = node._edges
+        a_needed = edges[0][0] is not None
+        b_needed = edges[1][0] is not None
+        node.needed = NEEDED_PAIRS[a_needed][b_needed]
         if a_needed:
             node.save("mat2", b)
         else:
@@ -309,7 +318,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     ad, bd = a._data, b._data
     na, nb = ad.ndim, bd.ndim
     if na == 2 and nb == 2:  # the commonest case first: mm, its ranks known
-        return _matrix_product(a, b, ad.shape, bd.shape)
+        return _matrix_product(a, b, ad, bd)
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"
