@@ -26,7 +26,7 @@ import numpy as np
 
 from ownership.op_table import OpTable
 
-__all__ = ["OPS", "ops", "quiet", "quiet_op"]
+__all__ = ["OPS", "ops", "quiet", "quiet_op", "quiet_operator"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -138,6 +138,56 @@ def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
     return two_and_keywords
 
 
+def quiet_operator(
+    name: str,
+    dunder: str,
+    taken: tuple[type, ...],
+    refuse: Callable[[Any, Any, str], Any],
+) -> Callable[[Any, Any], Any]:
+    """The tensor method ``dunder`` (``__add__``) of a binary operator: op ``name`` of ``self``
+    and ``other`` when ``other`` is one of ``taken``, else ``refuse(self, other, dunder)``.
+
+    The op runs quiet as :func:`quiet_op` runs it (the same switch of numpy's error state,
+    around the op as the table holds it before quieting), inside the method: one Python call
+    fewer per operator than the method calling the table's quieted op."""
+    if _STATE is None:
+
+        def numpy1(self: Any, other: Any) -> Any:
+            if not isinstance(other, taken):
+                return refuse(self, other, dunder)
+            return getattr(ops, name)(self, other)
+
+        numpy1.__name__ = numpy1.__qualname__ = dunder
+        return numpy1
+    set_state, reset_state, ignore, plain = _STATE.set, _STATE.reset, _IGNORE, _PLAIN
+
+    def operator(self: Any, other: Any) -> Any:
+        if not isinstance(other, taken):
+            return refuse(self, other, dunder)
+        token = set_state(ignore)
+        try:
+            return plain[name](self, other)
+        finally:
+            reset_state(token)
+
+    operator.__name__ = operator.__qualname__ = dunder
+    return operator
+
+
+class _Unquieted(dict[str, Callable[..., Any]]):
+    """The table's ops as :mod:`ownership.ops.table` defines them (before :func:`quiet_op`), by
+    name: filled with the table, at the first lookup of either."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if self:  # filled already: the op does not exist
+            raise KeyError(name)
+        _fill()
+        return self[name]
+
+
+_PLAIN = _Unquieted()
+
+
 def _fill() -> None:
     """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted
     (:func:`quiet_op`) unless it computes no element (:data:`ownership.ops.table.NO_ARITHMETIC`)."""
@@ -145,6 +195,7 @@ def _fill() -> None:
 
     for name in table.__all__:
         fn = getattr(table, name)
+        _PLAIN[name] = fn
         setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn))
     _TABLE.__class__ = _FilledOps  # from now on plain attribute reads (see _FilledOps)
 

@@ -1,7 +1,8 @@
 """Tensor operators: arithmetic (``//`` and ``%`` too), comparisons, ``~ & | ^``, indexing, and
 ``+= -= *= /= //= %= **= &= |= ^=`` in place.
 
-Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``).
+Each forwards to its op through :data:`~ownership.op_registry.ops` (``~x`` is ``invert``); the
+binary operators run their op quiet themselves (:func:`~ownership.op_registry.quiet_operator`).
 """
 
 from __future__ import annotations
@@ -98,7 +99,27 @@ def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
     return cast("Tensor", result)
 
 
-class TensorOperators:
+class _Operand:
+    """The base of :class:`TensorOperators`: what an operator takes as a tensor of the engine
+    (named before the operators are made, which take it)."""
+
+    __slots__ = ()
+
+
+# what the operators take without asking further: an ownership tensor, then the numbers
+_TAKEN = (_Operand, *_NUMBERS)
+
+
+def _quiet(name: str, dunder: str) -> Callable[[Any, Any], Tensor]:
+    """The operator ``dunder``: op ``name`` of the tensor and a tensor or number (``_TAKEN``),
+    run quiet as every op (:func:`ownership.op_registry.quiet_operator`); any other operand is
+    :func:`_foreign`'s."""
+    method = op_registry.quiet_operator(name, dunder, _TAKEN, _foreign)
+    method.__module__, method.__qualname__ = __name__, f"TensorOperators.{dunder}"
+    return method
+
+
+class TensorOperators(_Operand):
     """The Python operators of :class:`~ownership._tensor.Tensor`.
 
     Each takes a tensor of the engine or a number (``isinstance(other, _TAKEN)``) and leaves
@@ -107,75 +128,33 @@ class TensorOperators:
 
     __slots__ = ()
 
-    def __add__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__add__")
-        return ops.add(self, other)
+    __add__ = _quiet("add", "__add__")
 
-    def __radd__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__radd__")
-        return ops.add(self, other)
+    __radd__ = _quiet("add", "__radd__")
 
-    def __sub__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__sub__")
-        return ops.sub(self, other)
+    __sub__ = _quiet("sub", "__sub__")
 
-    def __rsub__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rsub__")
-        return ops.rsub(self, other)
+    __rsub__ = _quiet("rsub", "__rsub__")
 
-    def __mul__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__mul__")
-        return ops.mul(self, other)
+    __mul__ = _quiet("mul", "__mul__")
 
-    def __rmul__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rmul__")
-        return ops.mul(self, other)
+    __rmul__ = _quiet("mul", "__rmul__")
 
-    def __truediv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__truediv__")
-        return ops.div(self, other)
+    __truediv__ = _quiet("div", "__truediv__")
 
-    def __rtruediv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rtruediv__")
-        return ops.rdiv(self, other)
+    __rtruediv__ = _quiet("rdiv", "__rtruediv__")
 
-    def __floordiv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__floordiv__")
-        return ops.floor_divide(self, other)
+    __floordiv__ = _quiet("floor_divide", "__floordiv__")
 
-    def __rfloordiv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rfloordiv__")
-        return ops.rfloordiv(self, other)
+    __rfloordiv__ = _quiet("rfloordiv", "__rfloordiv__")
 
-    def __mod__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__mod__")
-        return ops.remainder(self, other)
+    __mod__ = _quiet("remainder", "__mod__")
 
-    def __rmod__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rmod__")
-        return ops.rremainder(self, other)
+    __rmod__ = _quiet("rremainder", "__rmod__")
 
-    def __pow__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__pow__")
-        return ops.pow(self, other)
+    __pow__ = _quiet("pow", "__pow__")
 
-    def __rpow__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rpow__")
-        return ops.rpow(self, other)
+    __rpow__ = _quiet("rpow", "__rpow__")
 
     def __matmul__(self: Any, other: Tensor) -> Tensor:
         if not isinstance(other, TensorOperators):
@@ -196,129 +175,57 @@ class TensorOperators:
     def __abs__(self: Any) -> Tensor:
         return ops.abs(self)
 
-    def __iadd__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__iadd__")
-        return ops.add_(self, other)
+    __iadd__ = _quiet("add_", "__iadd__")
 
-    def __isub__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__isub__")
-        return ops.sub_(self, other)
+    __isub__ = _quiet("sub_", "__isub__")
 
-    def __imul__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__imul__")
-        return ops.mul_(self, other)
+    __imul__ = _quiet("mul_", "__imul__")
 
-    def __itruediv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__itruediv__")
-        return ops.div_(self, other)
+    __itruediv__ = _quiet("div_", "__itruediv__")
 
-    def __ifloordiv__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ifloordiv__")
-        return ops.floor_divide_(self, other)
+    __ifloordiv__ = _quiet("floor_divide_", "__ifloordiv__")
 
-    def __imod__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__imod__")
-        return ops.remainder_(self, other)
+    __imod__ = _quiet("remainder_", "__imod__")
 
-    def __ipow__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ipow__")
-        return ops.pow_(self, other)
+    __ipow__ = _quiet("pow_", "__ipow__")
 
-    def __iand__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__iand__")
-        return ops.bitwise_and_(self, other)
+    __iand__ = _quiet("bitwise_and_", "__iand__")
 
-    def __ior__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ior__")
-        return ops.bitwise_or_(self, other)
+    __ior__ = _quiet("bitwise_or_", "__ior__")
 
-    def __ixor__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ixor__")
-        return ops.bitwise_xor_(self, other)
+    __ixor__ = _quiet("bitwise_xor_", "__ixor__")
 
-    def __eq__(self: Any, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__eq__")
-        return ops.eq(self, other)
+    __eq__ = _quiet("eq", "__eq__")  # type: ignore[assignment]
 
-    def __ne__(self: Any, other: Any) -> Tensor:  # type: ignore[override]
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ne__")
-        return ops.ne(self, other)
+    __ne__ = _quiet("ne", "__ne__")  # type: ignore[assignment]
 
-    def __lt__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__lt__")
-        return ops.lt(self, other)
+    __lt__ = _quiet("lt", "__lt__")
 
-    def __le__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__le__")
-        return ops.le(self, other)
+    __le__ = _quiet("le", "__le__")
 
-    def __gt__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__gt__")
-        return ops.gt(self, other)
+    __gt__ = _quiet("gt", "__gt__")
 
-    def __ge__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ge__")
-        return ops.ge(self, other)
+    __ge__ = _quiet("ge", "__ge__")
 
     def __invert__(self: Any) -> Tensor:
         return ops.invert(self)
 
-    def __and__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__and__")
-        return ops.bitwise_and(self, other)
+    __and__ = _quiet("bitwise_and", "__and__")
 
-    def __or__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__or__")
-        return ops.bitwise_or(self, other)
+    __or__ = _quiet("bitwise_or", "__or__")
 
-    def __xor__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__xor__")
-        return ops.bitwise_xor(self, other)
+    __xor__ = _quiet("bitwise_xor", "__xor__")
 
     # reflected: ``2 & t`` is ``t & 2`` (each op is commutative)
-    def __rand__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rand__")
-        return ops.bitwise_and(self, other)
+    __rand__ = _quiet("bitwise_and", "__rand__")
 
-    def __ror__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ror__")
-        return ops.bitwise_or(self, other)
+    __ror__ = _quiet("bitwise_or", "__ror__")
 
-    def __rxor__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rxor__")
-        return ops.bitwise_xor(self, other)
+    __rxor__ = _quiet("bitwise_xor", "__rxor__")
 
-    def __lshift__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__lshift__")
-        return ops.bitwise_left_shift(self, other)
+    __lshift__ = _quiet("bitwise_left_shift", "__lshift__")
 
-    def __rshift__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__rshift__")
-        return ops.bitwise_right_shift(self, other)
+    __rshift__ = _quiet("bitwise_right_shift", "__rshift__")
 
     def __rlshift__(self: Any, other: Any) -> Tensor:
         if not isinstance(other, _TAKEN):
@@ -330,23 +237,12 @@ class TensorOperators:
             return _foreign(self, other, "__rrshift__")
         return ops.shift_of_number(other, self, True)
 
-    def __ilshift__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__ilshift__")
-        return ops.bitwise_left_shift_(self, other)
+    __ilshift__ = _quiet("bitwise_left_shift_", "__ilshift__")
 
-    def __irshift__(self: Any, other: Any) -> Tensor:
-        if not isinstance(other, _TAKEN):
-            return _foreign(self, other, "__irshift__")
-        return ops.bitwise_right_shift_(self, other)
+    __irshift__ = _quiet("bitwise_right_shift_", "__irshift__")
 
     def __getitem__(self: Any, index: Any) -> Tensor:
         return ops.getitem(self, index)
 
     def __setitem__(self: Any, index: Any, value: Any) -> None:
         ops.setitem(self, index, value)
-
-
-# what the operators take without asking further: an ownership tensor (this class's subclass),
-# then the numbers
-_TAKEN = (TensorOperators, *_NUMBERS)

@@ -114,3 +114,55 @@ def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
         return [*outs, plain(x.grad), refused, state]
 
     same(program)
+
+
+def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
+    """The binary operators run the table's op themselves, quiet as :func:`quiet_op` runs it
+    (``op_registry.quiet_operator``): inf and NaN computed with numpy told to raise, in place
+    too, numpy's state restored after a refusal, another operand left to Python."""
+
+    def program(t: ModuleType) -> Any:
+        with np.errstate(all="raise"), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = t.tensor([3.0e38, -1.0, 0.0, float("nan")])
+            outs = [x * 10.0, 10.0 * x, x + x, x - -3.0e38, x / 0.0, 1.0 / x, x**2.0, 2.0**x]
+            outs += [x // 0.0, x % 0.0, x < x, x == x, x.int() << 3, x.bool() & True]
+            y = x.clone()
+            y *= 10.0
+            y -= -3.0e38
+            refused = None
+            try:
+                y += t.ones(3)
+            except RuntimeError as e:
+                refused = str(e)
+            foreign = x.__add__([1.0]), x.__rmul__("a")
+            state = np.geterr()
+        return [*outs, y, refused, foreign, state]
+
+    same(program)
+
+
+def test_the_operators_call_the_ops_the_table_quiets() -> None:
+    """Each binary operator made by ``quiet_operator`` names an op of the table, one the
+    registry quiets, and runs that op as the table defines it."""
+    from ownership import op_registry
+    from ownership.tensor_operators import TensorOperators
+
+    made = {
+        name: method
+        for name, method in vars(TensorOperators).items()
+        if getattr(method, "__module__", None) == "ownership.tensor_operators"
+        and method.__code__.co_name == "operator"
+    }
+    assert {"__add__", "__rmul__", "__isub__", "__matmul__"} - set(made) == {"__matmul__"}
+    for name, method in made.items():
+        closure = dict(
+            zip(
+                method.__code__.co_freevars,
+                [c.cell_contents for c in method.__closure__],
+                strict=True,
+            )
+        )
+        op = closure["name"]
+        assert op in table.__all__ and op not in table.NO_ARITHMETIC, name
+        assert OPS[op].__wrapped__ is getattr(table, op) is op_registry._PLAIN[op], name  # type: ignore[attr-defined]
