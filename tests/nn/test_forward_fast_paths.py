@@ -167,10 +167,19 @@ def test_mm_saves_each_operands_strides_as_torch(make: Any) -> None:
 
 @pytest.mark.parametrize("make", MATRICES)
 def test_matrix_strides_equal_the_stride_method(make: Any) -> None:
+    """``matrix_strides``, and mm's strides of two non-empty matrices written out, are the
+    ``stride()`` method's."""
     from ownership.ops.linalg import matrix_strides
 
     m = make(ownership)
     assert matrix_strides(m, m._data) == m.stride()
+    m = m.detach().requires_grad_()
+    for other in (ownership.ones(m.shape[1], 2), ownership.ones(m.shape[1], 3).t().t()):
+        node = m.mm(other).grad_fn
+        assert node._saved_self_sym_strides == m.stride()
+        assert node._saved_mat2_sym_strides == other.stride()
+    node = ownership.ones(3, m.shape[0]).t().t().mm(m).grad_fn
+    assert node._saved_mat2_sym_strides == m.stride()
 
 
 @pytest.mark.parametrize("dim", [0, 1, 2])  # torch shows a negative dim as a uint64

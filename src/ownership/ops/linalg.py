@@ -154,11 +154,17 @@ def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) ->
         raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
+        if ad.size and bd.size:  # :func:`matrix_strides` of two non-empty matrices, written out
+            item = dt.itemsize
+            (a0, a1), (b0, b1) = ad.strides, bd.strides
+            a_strides, b_strides = (a0 // item, a1 // item), (b0 // item, b1 // item)
+        else:
+            a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
         ctx: Saved = {
             "self_sym_sizes": a_shape,
-            "self_sym_strides": matrix_strides(a, ad),
+            "self_sym_strides": a_strides,
             "mat2_sym_sizes": b_shape,
-            "mat2_sym_strides": matrix_strides(b, bd),
+            "mat2_sym_strides": b_strides,
         }
         node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
         # ``inputs_needed(node)`` for two inputs, written out (an input with an edge), and

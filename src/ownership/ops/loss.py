@@ -116,15 +116,24 @@ def _picked_loss(
         )
     out = wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
     if needs_grad_of(input):
-        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat)
-        targets.weight = total_weight
-        node = record(
-            out, "NllLossBackward0", (input,), targets.backward, _nll_context(red, ignore_index)
+        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat, total_weight)
+        # the node's context: shared for the default ``ignore_index`` (nothing writes it)
+        ctx = (
+            _DEFAULT_CONTEXTS[red]
+            if ignore_index == -100 and type(ignore_index) is int
+            else {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
         )
+        node = record(out, "NllLossBackward0", (input,), targets.backward, ctx)
         node.save("self", input)
         node.save("target", target)
-        # torch's kernel counts the weight only for a reduction: with none it saves 0
-        save_total_weight(node, x.dtype.type(total_weight if red else 0))
+        # torch's kernel counts the weight only for a reduction: with none it saves 0; saved as
+        # torch does, a 0-d tensor of the input's dtype, made at its first read when
+        # :func:`weight_made_late` allows
+        weight = x.dtype.type(total_weight if red else 0)
+        if weight_made_late():
+            node.save_number("total_weight", weight, wrapped_scalar)
+        else:
+            node.save("total_weight", wrapped_scalar(weight))
     return out
 
 
@@ -149,14 +158,8 @@ _DEFAULT_CONTEXTS = {
     red: shared_context({"reduction": red, "ignore_index": as_saved(-100), "weight": None})
     for red in _REDUCTIONS.values()
 }
-
-
-def _nll_context(red: int, ignore_index: int) -> Saved:
-    """nll_loss's node context: shared for the default ``ignore_index`` (nothing writes it);
-    ``ignore_index`` shown as torch shows a saved int (:func:`~ownership.argument_checks.as_saved`)."""
-    if ignore_index == -100 and type(ignore_index) is int:
-        return _DEFAULT_CONTEXTS[red]
-    return {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
+"""nll_loss's node context for the default ``ignore_index``, by reduction: one shared object
+(``ignore_index`` shown as torch shows a saved int: :func:`~ownership.argument_checks.as_saved`)."""
 
 
 class _Targets:
@@ -187,12 +190,13 @@ class _Targets:
         safe: NDArray[Any],
         valid: NDArray[Any] | None,
         flat: NDArray[Any] | None,
+        weight: float,
     ) -> None:
         self.red, self.batched, self.xshape = red, batched, xshape
         self.shape, self.array_dtype = x.shape, x.dtype  # the input's
         self.dtype, self.safe, self.valid, self.flat = dtype, safe, valid, flat
         self.mask: NDArray[Any] | None = None  # the target mask, made when first needed
-        self.weight = 0.0
+        self.weight = weight  # the total weight (the count of kept targets)
 
     def onehot(self) -> NDArray[Any]:
         """-1 at each kept target, +0 elsewhere, in the input's shape (made once)."""
@@ -207,8 +211,13 @@ class _Targets:
         red, w, dtype = self.red, self.weight, self.dtype
         if direct_target_grad(g[0], dtype, red):
             scaled = _scaled(g[0]._data, w, red)
-            if self.flat is not None and self.valid is None:  # every target counts: no mask
-                arr = _scattered(self.xshape, self.flat, scaled)
+            flat = self.flat
+            if flat is not None and self.valid is None:  # every target counts: no mask
+                # torch's kernel: zeros, then ``-scaled`` at each target (so +0 elsewhere
+                # whatever ``scaled`` is, inf and nan included; a numpy scalar's minus:
+                # ``np.negative``'s bits, no ufunc call)
+                arr = _zeros(self.xshape, dtype=scaled.dtype)
+                arr.put(flat, -scaled)
                 if not self.batched:  # (batched, the input has the rows' shape)
                     arr = arr.reshape(self.shape)
             else:
@@ -237,15 +246,6 @@ class _Targets:
         if red == 0:
             return picked.sum(1) if self.batched else picked.sum()
         return picked.sum() / w if red == 1 and w else picked.sum()
-
-
-def save_total_weight(node: OpNode, weight: np.generic) -> None:
-    """Save nll_loss's ``total_weight`` as torch does: a 0-d tensor of the input's dtype, made
-    at its first read when :func:`weight_made_late` allows."""
-    if weight_made_late():
-        node.save_number("total_weight", weight, wrapped_scalar)
-    else:
-        node.save("total_weight", wrapped_scalar(weight))
 
 
 def weight_made_late() -> bool:
@@ -295,14 +295,6 @@ def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
     return g[()] / w if red == 1 and w else g
 
 
-def _scattered(shape: tuple[int, ...], flat: NDArray[Any], scaled: Any) -> NDArray[Any]:
-    """torch's kernel when every target counts: zeros, then ``-scaled`` at each target (so +0
-    elsewhere whatever ``scaled`` is, inf and nan included)."""
-    value = _zeros(shape, dtype=scaled.dtype)
-    value.put(flat, -scaled)  # (a numpy scalar's minus: ``np.negative``'s bits, no ufunc call)
-    return value
-
-
 def _masked_targets(onehot: NDArray[Any], scaled: Any) -> NDArray[Any]:
     """torch's kernel, with a mask of the kept targets: zeros, then ``-scaled`` where
     ``onehot`` is -1."""
@@ -327,7 +319,8 @@ def cross_entropy(
 ) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class-index targets; a target of the
     input's shape holds class probabilities (torch's cross_entropy_loss_prob_target)."""
-    ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
+    if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
+        ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     if (
         type(reduction) is str
         and reduction in _REDUCTIONS
