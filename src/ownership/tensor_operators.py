@@ -110,11 +110,13 @@ class _Operand:
 _TAKEN = (_Operand, *_NUMBERS)
 
 
-def _quiet(name: str, dunder: str) -> Callable[[Any, Any], Tensor]:
-    """The operator ``dunder``: op ``name`` of the tensor and a tensor or number (``_TAKEN``),
+def _quiet(
+    name: str, dunder: str, taken: tuple[type, ...] = _TAKEN
+) -> Callable[[Any, Any], Tensor]:
+    """The operator ``dunder``: op ``name`` of the tensor and a tensor or number (``taken``),
     run quiet as every op (:func:`ownership.op_registry.quiet_operator`); any other operand is
     :func:`_foreign`'s."""
-    method = op_registry.quiet_operator(name, dunder, _TAKEN, _foreign)
+    method = op_registry.quiet_operator(name, dunder, taken, _foreign)
     method.__module__, method.__qualname__ = __name__, f"TensorOperators.{dunder}"
     return method
 
@@ -156,10 +158,7 @@ class TensorOperators(_Operand):
 
     __rpow__ = _quiet("rpow", "__rpow__")
 
-    def __matmul__(self: Any, other: Tensor) -> Tensor:
-        if not isinstance(other, TensorOperators):
-            return _foreign(self, other, "__matmul__")
-        return ops.matmul(self, other)
+    __matmul__ = _quiet("matmul", "__matmul__", (_Operand,))  # a tensor only, no number
 
     def __rmatmul__(self: Any, other: Tensor) -> Tensor:
         if not isinstance(other, TensorOperators):
