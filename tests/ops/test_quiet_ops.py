@@ -126,7 +126,8 @@ def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
             warnings.simplefilter("error")
             x = t.tensor([3.0e38, -1.0, 0.0, float("nan")])
             m = x.reshape(2, 2) * 1e30
-            outs = [m @ m, x @ x, x * 10.0, 10.0 * x, x + x, x - -3.0e38, x / 0.0, 1.0 / x, x**2.0, 2.0**x]
+            outs = [m @ m, x @ x, x * 10.0, 10.0 * x, x + x, x - -3.0e38, x / 0.0, 1.0 / x]
+            outs += [x**2.0, 2.0**x]
             outs += [x // 0.0, x % 0.0, x < x, x == x, x.int() << 3, x.bool() & True]
             y = x.clone()
             y *= 10.0

@@ -142,13 +142,10 @@ def linear_in_grad(
     return out
 
 
-def _axis(t: Tensor, dim: int) -> int | None:
-    return dim if t._data.ndim else None
-
-
 def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``output * (grad - (grad * output).sum(dim))`` (``SoftmaxBackwardDataBackward0``)."""
-    out = wrap(_softmax_grad_values(grad._data, output._data, _axis(output, dim)), grad.dtype)
+    r = output._data  # (a 0-d output is reduced over no axis)
+    out = wrap(_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
     if needs_grad(grad, output):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -166,7 +163,8 @@ def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
 
 def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
-    out = wrap(_log_softmax_grad_values(grad._data, output._data, _axis(output, dim)), grad.dtype)
+    r = output._data  # (a 0-d output is reduced over no axis)
+    out = wrap(_log_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
     if needs_grad(grad, output):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
