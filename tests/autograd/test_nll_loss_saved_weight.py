@@ -1,6 +1,6 @@
 """nll_loss saves ``total_weight`` as torch does, a 0-d tensor of the input's dtype, though the
 engine makes it at its first read when no saved-tensor hook would see it
-(``ownership.ops.loss.save_total_weight``): the same tensor, value, version and errors as saving
+(``ownership.ops.loss.weight_made_late``): the same tensor, value, version and errors as saving
 it at once (the general path), and torch's; hooks, observers and anomaly mode still see it."""
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
     """
     arr = a._data
     dt = arr.dtype
-    if isinstance(b, Tensor):  # the commonest operand first (the optimizer's update)
+    if isinstance(b, Tensor):  # the commonest operand first
         other = b._data
         other_dt = other.dtype  # numpy's dtypes of the builtin types are mostly one object each
         if other.shape != arr.shape or (other_dt is not dt and other_dt != dt):

@@ -257,8 +257,8 @@ def weight_made_late() -> bool:
 
 
 def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:
-    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled`,
-    :func:`_scattered`) rather than with ops under no_grad: a reduced loss (its gradient ``g``
+    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled`, then
+    scattered into zeros by ``_Targets.backward``) rather than with ops under no_grad: a reduced loss (its gradient ``g``
     is 0-d) whose gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
     return red != 0 and g.dtype is dtype
 
