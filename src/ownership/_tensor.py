@@ -60,6 +60,7 @@ from ownership.tensor_views import TensorViews
 
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+_new = object.__new__
 
 
 class Tensor(
@@ -127,15 +128,18 @@ class Tensor(
         place or saved."""
         if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
-        elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
+            if dtype is None:
+                dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif dtype is None:
+            dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
         # what ``_plain(Tensor, contiguous_result(arr), storage_over(...), 0, dtype,
         # VersionCounter.new())`` makes, without the calls and with the storage and the counter
         # left to their first read: one new tensor per op (test_construction checks the two)
-        flags = arr.flags
-        if not (flags.c_contiguous or flags.f_contiguous):
+        if not arr.flags.forc:  # neither C- nor F-contiguous
             arr = np.ascontiguousarray(arr)
-        t = object.__new__(Tensor)
+        t = _new(Tensor)
         t._data = arr
         t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
@@ -143,7 +147,7 @@ class Tensor(
             InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
         )
         t._offset = 0
-        t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
+        t.dtype = dtype
         t._requires_grad = False
         t._history = None
         t._output_nr = 0
@@ -165,7 +169,7 @@ class Tensor(
         counter: VersionCounter,
     ) -> Tensor:
         """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
-        t = object.__new__(cls)
+        t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
         t._lazy_counter = counter
@@ -201,10 +205,13 @@ class Tensor(
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
+        storage = self._lazy_storage
+        if storage is None:  # as ``_storage`` makes it
+            storage = self._lazy_storage = storage_over(self._data)
         return Tensor._plain(
             cls if cls is not None else Tensor,
             data,
-            self._storage,
+            storage,
             self._offset,
             self.dtype,
             counter,
@@ -228,11 +235,11 @@ class Tensor(
         """
         storage = self._lazy_storage
         if storage is None:  # a fresh result's first view: its storage is made now, and shared
-            storage = self._storage
+            storage = self._lazy_storage = storage_over(self._data)  # as ``_storage`` makes it
         counter = self._lazy_counter
-        if counter is None:  # likewise its counter
-            counter = self._version_counter
-        t = object.__new__(Tensor)
+        if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
+            counter = self._lazy_counter = VersionCounter()
+        t = _new(Tensor)
         t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
         t._lazy_storage = storage
         t._lazy_counter = counter
