@@ -79,7 +79,8 @@ class Tensor(
         "__weakref__",
         "_acc",
         "_base",
-        "_creation_meta",
+        # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
+        "_creation_meta",  # how the view was made (which in-place writes its history allows)
         "_data",
         "_grad",
         "_history",  # read and written as ``_grad_fn`` (see the end of this file)
@@ -89,7 +90,7 @@ class Tensor(
         "_output_nr",
         "_requires_grad",
         "_retains_grad",
-        "_view_version",
+        "_view_version",  # a view's only: the version its ``grad_fn`` was made at
         "dtype",
     )
     __array_priority__ = 1000
@@ -152,9 +153,7 @@ class Tensor(
         t._history = None
         t._output_nr = 0
         t._grad = None
-        t._base = None
-        t._creation_meta = PLAIN
-        t._view_version = 0
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
         t._acc = None
         return t
@@ -179,9 +178,7 @@ class Tensor(
         t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
-        t._base = None
-        t._creation_meta = PLAIN
-        t._view_version = 0
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
         t._acc = None
         return t
@@ -249,25 +246,26 @@ class Tensor(
         t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
+        t._retains_grad = False
+        t._acc = None
+        base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
-            base = self._base
-            t._base = base if base is not None else self
-            t._creation_meta = self._creation_meta
+            if base is None:
+                t._base, t._creation_meta = self, PLAIN
+            else:
+                t._base, t._creation_meta = base, self._creation_meta
         elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
-            t._creation_meta = PLAIN
+            return t  # a non-view: no creation meta, no view version (see ``__slots__``)
         else:
-            base = self._base
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
                 t._creation_meta = CreationMeta.INFERENCE_MODE
             elif not grad_mode._state.enabled:
                 t._creation_meta = CreationMeta.NO_GRAD_MODE
             else:
-                t._creation_meta = self._creation_meta
+                t._creation_meta = self._creation_meta if base is not None else PLAIN
         t._view_version = counter.value
-        t._retains_grad = False
-        t._acc = None
         return t
 
     @classmethod
@@ -349,7 +347,6 @@ class Tensor(
             and not self._retains_grad
             and self._acc is None
             and self._output_nr == 0
-            and self._creation_meta is PLAIN
             and not weakref.getweakrefcount(self)
             and not self.__dict__
         ):

@@ -20,6 +20,8 @@ from support.differential import same
 # every field, the lazily made storage and counter read as everyone reads them
 LAZY = {"_lazy_storage": "_storage", "_lazy_counter": "_version_counter"}
 FIELDS = [LAZY.get(name, name) for name in Tensor.__slots__ if name != "__weakref__"]
+VIEW_ONLY = ("_creation_meta", "_view_version")  # set with ``_base``, unset on a non-view
+UNSET = "unset"
 
 ARRAYS = {
     "C order": np.arange(6, dtype=np.float32).reshape(2, 3),
@@ -33,7 +35,7 @@ ARRAYS = {
 def _fields(t: Tensor) -> dict[str, Any]:
     out = {}
     for name in FIELDS:
-        value = getattr(t, name)
+        value = getattr(t, name, UNSET) if name in VIEW_ONLY else getattr(t, name)
         if name == "_data":
             value = (value.shape, value.strides, value.dtype, value.tolist())
         elif name == "_storage":
@@ -89,3 +91,21 @@ def test_asking_whether_a_result_is_a_tensor_makes_no_storage() -> None:
     assert grad is not None
     assert [t._lazy_storage for t in (out, y, z)] == [None] * 3
     assert ownership.storage.is_engine_tensor(y) and not ownership.storage.is_engine_tensor([y])
+
+
+def test_only_views_have_a_creation_meta_and_a_view_version() -> None:
+    """Every tensor maker leaves a non-view without the view-only fields (nothing reads them
+    there) and gives every view both."""
+    x = ownership.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with ownership.inference_mode():
+        inference = ownership.ones(2)
+    non_views = [x, x * 2, x.detach(), x.data, (x * 2).t().detach(), inference[:1]]
+    with ownership.no_grad():
+        views = [x.t(), x[0], (x * 2).t(), x.view(4)]
+    views += [x.t(), x[0], (x * 2)[1:], x.view(4).view(2, 2), ownership.ones(3)[1:]]
+    for t in non_views:
+        assert t._base is None
+        assert [getattr(t, name, UNSET) for name in VIEW_ONLY] == [UNSET, UNSET]
+    for t in views:
+        assert t._base is not None
+        assert all(getattr(t, name, UNSET) is not UNSET for name in VIEW_ONLY)
