@@ -43,7 +43,7 @@ from ownership.autograd.saved import (
     SavedNumber,
     SavedOutput,
     SavedTensor,
-    save_tensor,
+    save_into,
     saved_number,
     shared_saves,
 )
@@ -212,43 +212,13 @@ class OpNode(Node):
         if self._saved is None:
             self._saved = {}
 
-    def save(
-        self,
-        name: str,
-        tensor: Any,
-        is_output: bool = False,
-        on_view: bool = False,
-        wrapped_number: bool = False,
-    ) -> None:
-        """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack
-        (``wrapped_number``: a Python number's tensor, which saved-tensor hooks never see)."""
-        if tensor is None:
-            self._ctx[name] = None
-            return
-        if on_view or wrapped_number:
-            saved: SavedTensor = SavedTensor(
-                tensor,
-                is_output,
-                on_view=on_view,
-                saved_by=self._name,
-                wrapped_number=wrapped_number,
-            )
-        else:
-            saved = save_tensor(tensor, is_output, self._name)
-        if self._saved is None:
-            self._saved = {name: saved}
-        else:
-            self._saved[name] = saved
+    save = save_into  # ``node.save(name, tensor, is_output=False, on_view=False,
+    # wrapped_number=False)``: one call per saved tensor (see ``autograd.saved.save_into``)
 
     def save_result(self, tensor: Any) -> None:
         """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
-        (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
-        ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
-        saved = save_tensor(tensor, True, self._name)
-        if self._saved is None:
-            self._saved = {"result": saved}
-        else:
-            self._saved["result"] = saved
+        (``tanh``, ``exp``, ``relu``)."""
+        save_into(self, "result", tensor, True)
 
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
