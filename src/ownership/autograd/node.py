@@ -254,10 +254,12 @@ class OpNode(Node):
                 # once while it is no view, still has a history unless saved as a leaf, and is
                 # unwritten since saved (else ``unpack`` answers, with its errors)
                 t = s._tensor
-                counter = t._lazy_counter  # None: never written to (version 0)
+                # None: not made yet, so not when saved either (a counter, once made, is
+                # kept): version 0 then and now
+                counter = t._lazy_counter
                 if (
                     t._base is None
-                    and (counter.value if counter is not None else 0) == s.version
+                    and (counter is None or counter.value == s.version)
                     and (s.was_leaf or t._history is not None)
                 ):
                     vals[k] = t
@@ -386,6 +388,8 @@ class AccumulateGrad(Node):
 
 
 _ACCUMULATOR_LOCK = threading.Lock()
+_lock, _unlock = _ACCUMULATOR_LOCK.acquire, _ACCUMULATOR_LOCK.release  # bound once
+_weak = weakref.ref
 
 
 def accumulator(tensor: Any) -> AccumulateGrad:
@@ -402,7 +406,7 @@ def accumulator(tensor: Any) -> AccumulateGrad:
 def _new_accumulator(tensor: Any) -> AccumulateGrad:
     """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
     lock (another thread may have made it meanwhile), else made."""
-    _ACCUMULATOR_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
         ref = tensor._acc
         acc = ref() if ref is not None else None
@@ -414,9 +418,9 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
             acc._retained = None
             acc._pre_hooks = None
             acc.variable = tensor
-            tensor._acc = weakref.ref(acc)
+            tensor._acc = _weak(acc)
     finally:
-        _ACCUMULATOR_LOCK.release()
+        _unlock()
     return acc
 
 
