@@ -432,6 +432,13 @@ def gradient_edge(tensor: Any) -> Edge:
     fn = tensor._history if tensor._base is None else tensor._node()
     if fn is not None:
         return (fn, tensor._output_nr)
+    return leaf_edge(tensor)
+
+
+def leaf_edge(tensor: Any) -> Edge:
+    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.record`` asks it
+    directly for an input that has no history and is no view): its accumulator while it
+    requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
         ref = tensor._acc  # ``accumulator(tensor)``, its first look written out
         acc = ref() if ref is not None else None

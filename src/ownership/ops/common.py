@@ -15,6 +15,7 @@ from ownership.autograd.node import (
     OpNode,
     Saved,
     gradient_edge,
+    leaf_edge,
     next_seq,
 )
 from ownership.dtypes import dtype as DType
@@ -185,26 +186,44 @@ def record(
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
-    # pass (an input with a history and no base: its edge is ``(grad_fn, output_nr)``, as
-    # ``gradient_edge`` says, written out; views and leaves ask it)
+    # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
+    # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
         fn = a._history
         edges: tuple[tuple[Any, int], ...] = (
-            ((fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)),
+            (
+                gradient_edge(a)
+                if a._base is not None
+                else (fn, a._output_nr)
+                if fn is not None
+                else leaf_edge(a)
+            ),
         )
         dts: tuple[DType | None, ...] = _ONE.get(dt) or (dt,)
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
             fn, dt_a = a._history, a.dtype
-            edge_a = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
+            edge_a = (
+                gradient_edge(a)
+                if a._base is not None
+                else (fn, a._output_nr)
+                if fn is not None
+                else leaf_edge(a)
+            )
         else:
             edge_a, dt_a = NO_EDGE, None
         if isinstance(b, Tensor):
             fn, dt_b = b._history, b.dtype
-            edge_b = (fn, b._output_nr) if fn is not None and b._base is None else gradient_edge(b)
+            edge_b = (
+                gradient_edge(b)
+                if b._base is not None
+                else (fn, b._output_nr)
+                if fn is not None
+                else leaf_edge(b)
+            )
         else:
             edge_b, dt_b = NO_EDGE, None
         edges = (edge_a, edge_b)
