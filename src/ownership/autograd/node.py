@@ -264,9 +264,17 @@ class OpNode(Node):
                 ):
                     vals[k] = t
                     continue
-            elif type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
-                t = s.unpacked_unwritten(self)
-                if t is not None:
+            elif type(s) is SavedOutput:
+                # what ``SavedTensor.unpack`` gives a saved output 0 while its alias is still
+                # its parts and the output is unwritten since saved: a new alias whose
+                # ``grad_fn`` is this node, made at once (the class's constants answer the
+                # general questions; test_chain_fast_paths compares the two)
+                parts = s.tensor_parts
+                if parts is not None and parts[6].value == s.version:
+                    make, cls, data, storage, offset, dtype, counter = parts
+                    t = make(cls, data, storage, offset, dtype, counter)  # ``_output_nr`` 0
+                    t._history = self  # ``_grad_fn``, through its slot
+                    t._requires_grad = True
                     vals[k] = t
                     continue
             elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined

@@ -402,28 +402,14 @@ class SavedOutput(SavedTensor):
     ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
     (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
     name, the version and the alias's parts are set per saved output (written once each, read
-    as the general constructor's: test_chain_fast_paths compares every field)."""
+    as the general constructor's: test_chain_fast_paths compares every field).
+    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
 
     __slots__ = ()
     packed = hook_fn = hook_acc = weak_fn = trace = None
     names_owner = was_leaf = False
     is_output = True
     output_nr = 0
-
-    def unpacked_unwritten(self, owner: Any) -> Any:
-        """What :meth:`SavedTensor.unpack` gives ``owner`` (the saving node) while the alias is
-        still its parts and the output unwritten since saved: the new alias, made at once (this
-        class's constants answer the general questions; test_chain_fast_paths compares the
-        two); else None, and the caller asks :meth:`SavedTensor.unpack` (for its errors too)."""
-        parts = self.tensor_parts
-        if parts is None or parts[6].value != self.version:
-            return None
-        make, cls, data, storage, offset, dtype, counter = parts
-        t = make(cls, data, storage, offset, dtype, counter)
-        t._grad_fn = owner
-        t._output_nr = 0
-        t._requires_grad = True
-        return t
 
 
 class SavedInput(SavedTensor):
