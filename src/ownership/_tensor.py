@@ -77,7 +77,7 @@ class Tensor(
     __slots__ = (
         "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
         "__weakref__",
-        "_acc",
+        "_acc",  # a weak reference to a leaf's accumulator, unset until its first one is made
         "_base",
         # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
         "_creation_meta",  # how the view was made (which in-place writes its history allows)
@@ -155,7 +155,6 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = None
         return t
 
     @staticmethod
@@ -180,7 +179,6 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = None
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
@@ -247,7 +245,6 @@ class Tensor(
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
-        t._acc = None
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:
@@ -339,7 +336,9 @@ class Tensor(
         of no history, no gradient, no attribute and no weak reference (no alias made, no
         storage or counter made for one), else ``detach()`` (for a ``Tensor`` view, what
         ``detach()`` makes, an alias tracked by the view's counter, made without its call:
-        test_backward_fast_paths compares the two)."""
+        test_backward_fast_paths compares the two). A leaf's accumulator reference (``_acc``)
+        is not asked: a live accumulator holds its leaf, which then the caller does not hold
+        alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
         if type(self) is not Tensor:
             return self.detach()
         if self._base is not None:  # a view's counter is made with it (``_view``)
@@ -349,7 +348,6 @@ class Tensor(
             and not self._requires_grad
             and self._grad is None
             and not self._retains_grad
-            and self._acc is None
             and self._output_nr == 0
             and not weakref.getweakrefcount(self)
             and not self.__dict__

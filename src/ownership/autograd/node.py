@@ -406,8 +406,10 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
     one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
     """
-    ref = tensor._acc
-    acc = ref() if ref is not None else None
+    try:
+        acc = tensor._acc()  # None once it is gone
+    except AttributeError:  # the slot is unset until the leaf's first accumulator is made
+        acc = None
     return acc if acc is not None else _new_accumulator(tensor)
 
 
@@ -416,8 +418,11 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
     lock (another thread may have made it meanwhile), else made."""
     _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
-        ref = tensor._acc
-        acc = ref() if ref is not None else None
+        acc: AccumulateGrad | None
+        try:
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
         if acc is None:
             # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
             # (test_recording_fast_paths checks the two make the same node)
@@ -448,7 +453,9 @@ def leaf_edge(tensor: Any) -> Edge:
     directly for an input that has no history and is no view): its accumulator while it
     requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        ref = tensor._acc  # ``accumulator(tensor)``, its first look written out
-        acc = ref() if ref is not None else None
+        try:  # ``accumulator(tensor)``, its first look written out
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
         return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE
