@@ -61,6 +61,8 @@ from ownership.tensor_views import TensorViews
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 _new = object.__new__
+_GRAD = grad_mode._state
+_NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
 
 
 class Tensor(
@@ -258,8 +260,8 @@ class Tensor(
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
                 t._creation_meta = CreationMeta.INFERENCE_MODE
-            elif not grad_mode._state.enabled:
-                t._creation_meta = CreationMeta.NO_GRAD_MODE
+            elif not _GRAD.enabled:
+                t._creation_meta = _NO_GRAD_MODE
             else:
                 t._creation_meta = self._creation_meta if base is not None else PLAIN
         t._view_version = counter.value

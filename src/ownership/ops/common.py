@@ -142,18 +142,22 @@ def touch_history(t: Tensor) -> None:
         t._node()  # refreshing is the point
 
 
-# The input dtypes of a node, one tuple object per combination of the common ones: every node
-# holds one, and a shared tuple is one object fewer per op for the cyclic GC to traverse.
-_COMMON = (dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_)
-_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in _COMMON}
+# The input dtypes of a node, one tuple object per combination for one or two inputs (every
+# tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
+# and a shared tuple is one object fewer per op for the cyclic GC to traverse.
+_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in dtypes.ALL}
 _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
-    pair: pair for pair in ((a, b) for a in (*_COMMON, None) for b in (*_COMMON, None))
+    pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))
 }
+_PAIRS: dict[DType | None, dict[DType | None, tuple[DType | None, ...]]] = {
+    a: {b: _SHARED[a, b] for b in (*dtypes.ALL, None)} for a in (*dtypes.ALL, None)
+}
+"""``_PAIRS[a][b]`` is the shared ``(a, b)`` (two lookups, no tuple made to look it up)."""
 
 
 def shared_dtypes(dts: tuple[DType | None, ...]) -> tuple[DType | None, ...]:
-    """The input dtypes of a node, as one tuple shared by every node of them (two inputs of
-    the common dtypes or None; any other tuple is kept as given)."""
+    """The input dtypes of a node, as one tuple shared by every node of them (two inputs, or
+    one tensor input; any other tuple is kept as given)."""
     return _SHARED.get(dts, dts)
 
 
@@ -201,7 +205,7 @@ def record(
                 else leaf_edge(a)
             ),
         )
-        dts: tuple[DType | None, ...] = _ONE.get(dt) or (dt,)
+        dts: tuple[DType | None, ...] = _ONE[dt]
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
@@ -227,8 +231,7 @@ def record(
         else:
             edge_b, dt_b = NO_EDGE, None
         edges = (edge_a, edge_b)
-        dts = (dt_a, dt_b)
-        dts = _SHARED.get(dts, dts)
+        dts = _PAIRS[dt_a][dt_b]
     else:
         edges, dts = _edges_and_dtypes(inputs)
         dts = _SHARED.get(dts, dts)
