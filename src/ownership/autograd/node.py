@@ -372,15 +372,16 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
     # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
-    # (test_recording_fast_paths checks they are what Node's constructor sets)
+    # (test_recording_fast_paths checks they are what Node's constructor sets; ``_retained``:
+    # ``retain_grad`` retains an output of a ``grad_fn``, never of an accumulator)
     _edges = ()
     num_outputs = 1
     input_dtypes = None
+    _retained = None
 
     def __init__(self, variable: Any) -> None:
         # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
         self._seq = next_seq()
-        self._retained = None
         self._pre_hooks = None
         self.variable = variable
 
@@ -428,7 +429,6 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
             # (test_recording_fast_paths checks the two make the same node)
             acc = _new(AccumulateGrad)
             acc._seq = next_seq()
-            acc._retained = None
             acc._pre_hooks = None
             acc.variable = tensor
             tensor._acc = _weak(acc)
