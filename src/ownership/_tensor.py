@@ -60,6 +60,9 @@ from ownership.tensor_views import TensorViews
 
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+_new = object.__new__
+_GRAD = grad_mode._state
+_NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
 
 
 class Tensor(
@@ -76,9 +79,10 @@ class Tensor(
     __slots__ = (
         "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
         "__weakref__",
-        "_acc",
+        "_acc",  # a weak reference to a leaf's accumulator, unset until its first one is made
         "_base",
-        "_creation_meta",
+        # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
+        "_creation_meta",  # how the view was made (which in-place writes its history allows)
         "_data",
         "_grad",
         "_history",  # read and written as ``_grad_fn`` (see the end of this file)
@@ -88,7 +92,7 @@ class Tensor(
         "_output_nr",
         "_requires_grad",
         "_retains_grad",
-        "_view_version",
+        "_view_version",  # a view's only: the version its ``grad_fn`` was made at
         "dtype",
     )
     __array_priority__ = 1000
@@ -127,15 +131,18 @@ class Tensor(
         place or saved."""
         if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
-        elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
+            if dtype is None:
+                dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif dtype is None:
+            dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
         # what ``_plain(Tensor, contiguous_result(arr), storage_over(...), 0, dtype,
         # VersionCounter.new())`` makes, without the calls and with the storage and the counter
         # left to their first read: one new tensor per op (test_construction checks the two)
-        flags = arr.flags
-        if not (flags.c_contiguous or flags.f_contiguous):
+        if not arr.flags.forc:  # neither C- nor F-contiguous
             arr = np.ascontiguousarray(arr)
-        t = object.__new__(Tensor)
+        t = _new(Tensor)
         t._data = arr
         t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
@@ -143,16 +150,13 @@ class Tensor(
             InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
         )
         t._offset = 0
-        t.dtype = dtype if dtype is not None else dtypes.from_numpy_dtype(arr.dtype)
+        t.dtype = dtype
         t._requires_grad = False
         t._history = None
         t._output_nr = 0
         t._grad = None
-        t._base = None
-        t._creation_meta = PLAIN
-        t._view_version = 0
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = None
         return t
 
     @staticmethod
@@ -165,7 +169,7 @@ class Tensor(
         counter: VersionCounter,
     ) -> Tensor:
         """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
-        t = object.__new__(cls)
+        t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
         t._lazy_counter = counter
@@ -175,11 +179,8 @@ class Tensor(
         t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
-        t._base = None
-        t._creation_meta = PLAIN
-        t._view_version = 0
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = None
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
@@ -201,10 +202,13 @@ class Tensor(
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
+        storage = self._lazy_storage
+        if storage is None:  # as ``_storage`` makes it
+            storage = self._lazy_storage = storage_over(self._data)
         return Tensor._plain(
             cls if cls is not None else Tensor,
             data,
-            self._storage,
+            storage,
             self._offset,
             self.dtype,
             counter,
@@ -228,11 +232,11 @@ class Tensor(
         """
         storage = self._lazy_storage
         if storage is None:  # a fresh result's first view: its storage is made now, and shared
-            storage = self._storage
+            storage = self._lazy_storage = storage_over(self._data)  # as ``_storage`` makes it
         counter = self._lazy_counter
-        if counter is None:  # likewise its counter
-            counter = self._version_counter
-        t = object.__new__(Tensor)
+        if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
+            counter = self._lazy_counter = VersionCounter()
+        t = _new(Tensor)
         t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
         t._lazy_storage = storage
         t._lazy_counter = counter
@@ -242,25 +246,25 @@ class Tensor(
         t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
         t._output_nr = 0
         t._grad = None
+        t._retains_grad = False
+        base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
-            base = self._base
-            t._base = base if base is not None else self
-            t._creation_meta = self._creation_meta
+            if base is None:
+                t._base, t._creation_meta = self, PLAIN
+            else:
+                t._base, t._creation_meta = base, self._creation_meta
         elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
-            t._creation_meta = PLAIN
+            return t  # a non-view: no creation meta, no view version (see ``__slots__``)
         else:
-            base = self._base
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
                 t._creation_meta = CreationMeta.INFERENCE_MODE
-            elif not grad_mode._state.enabled:
-                t._creation_meta = CreationMeta.NO_GRAD_MODE
+            elif not _GRAD.enabled:
+                t._creation_meta = _NO_GRAD_MODE
             else:
-                t._creation_meta = self._creation_meta
+                t._creation_meta = self._creation_meta if base is not None else PLAIN
         t._view_version = counter.value
-        t._retains_grad = False
-        t._acc = None
         return t
 
     @classmethod
@@ -332,17 +336,21 @@ class Tensor(
         """``detach()`` of a gradient only the caller holds (the backward engine's check): this
         tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
         of no history, no gradient, no attribute and no weak reference (no alias made, no
-        storage or counter made for one), else ``detach()``."""
+        storage or counter made for one), else ``detach()`` (for a ``Tensor`` view, what
+        ``detach()`` makes, an alias tracked by the view's counter, made without its call:
+        test_backward_fast_paths compares the two). A leaf's accumulator reference (``_acc``)
+        is not asked: a live accumulator holds its leaf, which then the caller does not hold
+        alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
+        if type(self) is not Tensor:
+            return self.detach()
+        if self._base is not None:  # a view's counter is made with it (``_view``)
+            return self._alias(self._lazy_counter)  # type: ignore[arg-type]
         if (
-            type(self) is Tensor
-            and self._history is None
-            and self._base is None
+            self._history is None
             and not self._requires_grad
             and self._grad is None
             and not self._retains_grad
-            and self._acc is None
             and self._output_nr == 0
-            and self._creation_meta is PLAIN
             and not weakref.getweakrefcount(self)
             and not self.__dict__
         ):

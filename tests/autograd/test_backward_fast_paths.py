@@ -184,7 +184,7 @@ def _fields(t: Any) -> list[Any]:
         tuple(t.shape),
         t.stride(),
         t._version,
-        t._creation_meta,
+        None if base is None else t._creation_meta,  # a view's only
         t.requires_grad,
         t.grad_fn,
         None if base is None else (tuple(base.shape), base.stride(), base._data.tobytes()),
@@ -317,10 +317,38 @@ def test_a_fresh_gradient_shows_every_field_its_detach_would() -> None:
     for cls in type(made).__mro__:
         for name in getattr(cls, "__slots__", ()):
             if name not in lazy:
-                mine, its = getattr(kept, name), getattr(made, name)
+                # (a view's only fields are unset on both: "unset")
+                mine, its = getattr(kept, name, "unset"), getattr(made, name, "unset")
                 assert mine is its or (type(mine) is not np.ndarray and mine == its), name
     assert kept._storage is made._storage and kept._version_counter is made._version_counter
     assert vars(kept) == vars(made) == {}
+
+
+@pytest.mark.parametrize("geometry", ["reshaped", "transposed", "empty", "offset"])
+def test_a_view_gradient_is_kept_as_its_detach(geometry: str) -> None:
+    """A ``Tensor`` view given to ``_detached_unseen`` gives what its ``detach()`` makes, slot
+    by slot: a new non-view alias over the view's memory, storage and counter."""
+    base = ownership.Tensor._wrap(np.arange(12, dtype=np.float32).reshape(3, 4))
+    views = {
+        "reshaped": lambda: base.view(12),
+        "transposed": lambda: base.t(),
+        "empty": lambda: base[1:1],
+        "offset": lambda: base[1:, 2:],
+    }
+    view = views[geometry]()
+    kept, made = view._detached_unseen(), view.detach()
+    assert kept is not view and kept is not made
+    for cls in type(made).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in ("_data", "__dict__", "__weakref__"):
+                mine, its = getattr(kept, name, "unset"), getattr(made, name, "unset")
+                assert mine is its or mine == its, name
+    assert (kept._data.shape, kept._data.strides, kept._data.tolist()) == (
+        made._data.shape,
+        made._data.strides,
+        made._data.tolist(),
+    )
+    assert kept.data_ptr() == made.data_ptr() and kept.stride() == made.stride()
 
 
 def _overflowing_step(t: ModuleType) -> list[Any]:

@@ -312,9 +312,10 @@ def _unpacked(t: Any, source: Any, node: Any) -> list[Any]:
 
 @pytest.mark.parametrize("op", ["tanh", "exp", "relu"])
 def test_a_saved_output_unpacked_for_backward_is_what_unpack_makes(op: str) -> None:
-    """``SavedOutput.unpacked_unwritten`` (what ``unpack_all`` reads a fresh saved output
-    with) makes the alias ``SavedTensor.unpack`` makes, a new one each time; once the alias
-    is made or the output written it gives None, and ``unpack`` answers."""
+    """What ``unpack_all`` reads a fresh saved output with (at once, while the alias is still
+    its parts and the output unwritten) is the alias ``SavedTensor.unpack`` makes, a new one
+    each time, and the kept alias is not made; once it is made or the output written,
+    ``unpack`` answers (the same values)."""
     from ownership.autograd.saved import SavedOutput, SavedTensor
 
     x = ownership.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
@@ -322,18 +323,18 @@ def test_a_saved_output_unpacked_for_backward_is_what_unpack_makes(op: str) -> N
     node = y.grad_fn
     saved = node._saved["result"]
     assert type(saved) is SavedOutput
-    fast, again = saved.unpacked_unwritten(node), saved.unpacked_unwritten(node)
+    fast, again = node.unpack_all()["result"], node.unpack_all()["result"]
+    assert saved.tensor_parts is not None  # the kept alias not made
     general = SavedTensor.unpack(saved, node)
-    assert saved.tensor_parts is not None  # neither made the kept alias
     assert fast is not again and fast is not general and fast is not y
     assert _unpacked(fast, y, node) == _unpacked(general, y, node) == _unpacked(again, y, node)
-    assert node.unpack_all()["result"] is not fast
+    assert saved.tensor is not None and saved.tensor_parts is None  # the alias made
     assert _unpacked(node.unpack_all()["result"], y, node) == _unpacked(fast, y, node)
-    assert saved.tensor is not None and saved.unpacked_unwritten(node) is None  # alias made
     y2 = getattr(x, op)()
     with ownership.no_grad():
         y2.add_(1)
-    assert y2.grad_fn._saved["result"].unpacked_unwritten(y2.grad_fn) is None  # written
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y2.grad_fn.unpack_all()  # written: ``unpack``'s error
 
 
 def saved_output_backwards(t: ModuleType) -> dict[str, Any]:

@@ -20,6 +20,9 @@ from support.differential import same
 # every field, the lazily made storage and counter read as everyone reads them
 LAZY = {"_lazy_storage": "_storage", "_lazy_counter": "_version_counter"}
 FIELDS = [LAZY.get(name, name) for name in Tensor.__slots__ if name != "__weakref__"]
+VIEW_ONLY = ("_creation_meta", "_view_version")  # set with ``_base``, unset on a non-view
+UNSET_FIRST = (*VIEW_ONLY, "_acc")  # ``_acc``: set with a leaf's first accumulator
+UNSET = "unset"
 
 ARRAYS = {
     "C order": np.arange(6, dtype=np.float32).reshape(2, 3),
@@ -33,7 +36,7 @@ ARRAYS = {
 def _fields(t: Tensor) -> dict[str, Any]:
     out = {}
     for name in FIELDS:
-        value = getattr(t, name)
+        value = getattr(t, name, UNSET) if name in UNSET_FIRST else getattr(t, name)
         if name == "_data":
             value = (value.shape, value.strides, value.dtype, value.tolist())
         elif name == "_storage":
@@ -89,3 +92,37 @@ def test_asking_whether_a_result_is_a_tensor_makes_no_storage() -> None:
     assert grad is not None
     assert [t._lazy_storage for t in (out, y, z)] == [None] * 3
     assert ownership.storage.is_engine_tensor(y) and not ownership.storage.is_engine_tensor([y])
+
+
+def test_only_views_have_a_creation_meta_and_a_view_version() -> None:
+    """Every tensor maker leaves a non-view without the view-only fields (nothing reads them
+    there) and gives every view both."""
+    x = ownership.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with ownership.inference_mode():
+        inference = ownership.ones(2)
+    non_views = [x, x * 2, x.detach(), x.data, (x * 2).t().detach(), inference[:1]]
+    with ownership.no_grad():
+        views = [x.t(), x[0], (x * 2).t(), x.view(4)]
+    views += [x.t(), x[0], (x * 2)[1:], x.view(4).view(2, 2), ownership.ones(3)[1:]]
+    for t in non_views:
+        assert t._base is None
+        assert [getattr(t, name, UNSET) for name in VIEW_ONLY] == [UNSET, UNSET]
+    for t in views:
+        assert t._base is not None
+        assert all(getattr(t, name, UNSET) is not UNSET for name in VIEW_ONLY)
+
+
+def test_a_leaf_refers_to_its_accumulator_from_its_first_graph_on() -> None:
+    """``_acc`` is unset until a graph first reaches the leaf, then a weak reference to the
+    accumulator that graph ends in, made anew once it is gone (as torch's weak pointer)."""
+    from ownership.autograd.node import accumulator
+
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    assert getattr(x, "_acc", UNSET) is UNSET
+    y = x * 2
+    first = y.grad_fn.next_functions[0][0]
+    assert x._acc() is first and accumulator(x) is first
+    del y, first
+    assert x._acc() is None
+    z = x * 3
+    assert accumulator(x) is z.grad_fn.next_functions[0][0] is x._acc()

@@ -43,7 +43,7 @@ from ownership.autograd.saved import (
     SavedNumber,
     SavedOutput,
     SavedTensor,
-    save_tensor,
+    save_into,
     saved_number,
     shared_saves,
 )
@@ -212,43 +212,13 @@ class OpNode(Node):
         if self._saved is None:
             self._saved = {}
 
-    def save(
-        self,
-        name: str,
-        tensor: Any,
-        is_output: bool = False,
-        on_view: bool = False,
-        wrapped_number: bool = False,
-    ) -> None:
-        """Save ``tensor`` under ``name``; its version is recorded now and checked at unpack
-        (``wrapped_number``: a Python number's tensor, which saved-tensor hooks never see)."""
-        if tensor is None:
-            self._ctx[name] = None
-            return
-        if on_view or wrapped_number:
-            saved: SavedTensor = SavedTensor(
-                tensor,
-                is_output,
-                on_view=on_view,
-                saved_by=self._name,
-                wrapped_number=wrapped_number,
-            )
-        else:
-            saved = save_tensor(tensor, is_output, self._name)
-        if self._saved is None:
-            self._saved = {name: saved}
-        else:
-            self._saved[name] = saved
+    save = save_into  # ``node.save(name, tensor, is_output=False, on_view=False,
+    # wrapped_number=False)``: one call per saved tensor (see ``autograd.saved.save_into``)
 
     def save_result(self, tensor: Any) -> None:
         """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
-        (``tanh``, ``exp``, ``relu``): never None, a view's rebase nor a number, so none of
-        ``save``'s questions apply (test_chain_fast_paths checks the two save alike)."""
-        saved = save_tensor(tensor, True, self._name)
-        if self._saved is None:
-            self._saved = {"result": saved}
-        else:
-            self._saved["result"] = saved
+        (``tanh``, ``exp``, ``relu``)."""
+        save_into(self, "result", tensor, True)
 
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
@@ -284,17 +254,27 @@ class OpNode(Node):
                 # once while it is no view, still has a history unless saved as a leaf, and is
                 # unwritten since saved (else ``unpack`` answers, with its errors)
                 t = s._tensor
-                counter = t._lazy_counter  # None: never written to (version 0)
+                # None: not made yet, so not when saved either (a counter, once made, is
+                # kept): version 0 then and now
+                counter = t._lazy_counter
                 if (
                     t._base is None
-                    and (counter.value if counter is not None else 0) == s.version
+                    and (counter is None or counter.value == s.version)
                     and (s.was_leaf or t._history is not None)
                 ):
                     vals[k] = t
                     continue
-            elif type(s) is SavedOutput:  # a fresh output's alias at once, unless it was written
-                t = s.unpacked_unwritten(self)
-                if t is not None:
+            elif type(s) is SavedOutput:
+                # what ``SavedTensor.unpack`` gives a saved output 0 while its alias is still
+                # its parts and the output is unwritten since saved: a new alias whose
+                # ``grad_fn`` is this node, made at once (the class's constants answer the
+                # general questions; test_chain_fast_paths compares the two)
+                parts = s.tensor_parts
+                if parts is not None and parts[6].value == s.version:
+                    make, cls, data, storage, offset, dtype, counter = parts
+                    t = make(cls, data, storage, offset, dtype, counter)  # ``_output_nr`` 0
+                    t._history = self  # ``_grad_fn``, through its slot
+                    t._requires_grad = True
                     vals[k] = t
                     continue
             elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
@@ -392,15 +372,16 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
     # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
-    # (test_recording_fast_paths checks they are what Node's constructor sets)
+    # (test_recording_fast_paths checks they are what Node's constructor sets; ``_retained``:
+    # ``retain_grad`` retains an output of a ``grad_fn``, never of an accumulator)
     _edges = ()
     num_outputs = 1
     input_dtypes = None
+    _retained = None
 
     def __init__(self, variable: Any) -> None:
         # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
         self._seq = next_seq()
-        self._retained = None
         self._pre_hooks = None
         self.variable = variable
 
@@ -416,6 +397,8 @@ class AccumulateGrad(Node):
 
 
 _ACCUMULATOR_LOCK = threading.Lock()
+_lock, _unlock = _ACCUMULATOR_LOCK.acquire, _ACCUMULATOR_LOCK.release  # bound once
+_weak = weakref.ref
 
 
 def accumulator(tensor: Any) -> AccumulateGrad:
@@ -424,29 +407,33 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
     one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
     """
-    ref = tensor._acc
-    acc = ref() if ref is not None else None
+    try:
+        acc = tensor._acc()  # None once it is gone
+    except AttributeError:  # the slot is unset until the leaf's first accumulator is made
+        acc = None
     return acc if acc is not None else _new_accumulator(tensor)
 
 
 def _new_accumulator(tensor: Any) -> AccumulateGrad:
     """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
     lock (another thread may have made it meanwhile), else made."""
-    _ACCUMULATOR_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
-        ref = tensor._acc
-        acc = ref() if ref is not None else None
+        acc: AccumulateGrad | None
+        try:
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
         if acc is None:
             # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
             # (test_recording_fast_paths checks the two make the same node)
             acc = _new(AccumulateGrad)
             acc._seq = next_seq()
-            acc._retained = None
             acc._pre_hooks = None
             acc.variable = tensor
-            tensor._acc = weakref.ref(acc)
+            tensor._acc = _weak(acc)
     finally:
-        _ACCUMULATOR_LOCK.release()
+        _unlock()
     return acc
 
 
@@ -458,8 +445,17 @@ def gradient_edge(tensor: Any) -> Edge:
     fn = tensor._history if tensor._base is None else tensor._node()
     if fn is not None:
         return (fn, tensor._output_nr)
+    return leaf_edge(tensor)
+
+
+def leaf_edge(tensor: Any) -> Edge:
+    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.record`` asks it
+    directly for an input that has no history and is no view): its accumulator while it
+    requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        ref = tensor._acc  # ``accumulator(tensor)``, its first look written out
-        acc = ref() if ref is not None else None
+        try:  # ``accumulator(tensor)``, its first look written out
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
         return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE

@@ -15,6 +15,7 @@ from ownership.autograd.node import (
     OpNode,
     Saved,
     gradient_edge,
+    leaf_edge,
     next_seq,
 )
 from ownership.dtypes import dtype as DType
@@ -141,18 +142,22 @@ def touch_history(t: Tensor) -> None:
         t._node()  # refreshing is the point
 
 
-# The input dtypes of a node, one tuple object per combination of the common ones: every node
-# holds one, and a shared tuple is one object fewer per op for the cyclic GC to traverse.
-_COMMON = (dtypes.float32, dtypes.float64, dtypes.int64, dtypes.bool_)
-_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in _COMMON}
+# The input dtypes of a node, one tuple object per combination for one or two inputs (every
+# tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
+# and a shared tuple is one object fewer per op for the cyclic GC to traverse.
+_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in dtypes.ALL}
 _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
-    pair: pair for pair in ((a, b) for a in (*_COMMON, None) for b in (*_COMMON, None))
+    pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))
 }
+_PAIRS: dict[DType | None, dict[DType | None, tuple[DType | None, ...]]] = {
+    a: {b: _SHARED[a, b] for b in (*dtypes.ALL, None)} for a in (*dtypes.ALL, None)
+}
+"""``_PAIRS[a][b]`` is the shared ``(a, b)`` (two lookups, no tuple made to look it up)."""
 
 
 def shared_dtypes(dts: tuple[DType | None, ...]) -> tuple[DType | None, ...]:
-    """The input dtypes of a node, as one tuple shared by every node of them (two inputs of
-    the common dtypes or None; any other tuple is kept as given)."""
+    """The input dtypes of a node, as one tuple shared by every node of them (two inputs, or
+    one tensor input; any other tuple is kept as given)."""
     return _SHARED.get(dts, dts)
 
 
@@ -185,31 +190,48 @@ def record(
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
-    # pass (an input with a history and no base: its edge is ``(grad_fn, output_nr)``, as
-    # ``gradient_edge`` says, written out; views and leaves ask it)
+    # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
+    # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
     if len(inputs) == 1 and isinstance(inputs[0], Tensor):
         a = inputs[0]
         dt = a.dtype
         fn = a._history
         edges: tuple[tuple[Any, int], ...] = (
-            ((fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)),
+            (
+                gradient_edge(a)
+                if a._base is not None
+                else (fn, a._output_nr)
+                if fn is not None
+                else leaf_edge(a)
+            ),
         )
-        dts: tuple[DType | None, ...] = _ONE.get(dt) or (dt,)
+        dts: tuple[DType | None, ...] = _ONE[dt]
     elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
         a, b = inputs
         if isinstance(a, Tensor):
             fn, dt_a = a._history, a.dtype
-            edge_a = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
+            edge_a = (
+                gradient_edge(a)
+                if a._base is not None
+                else (fn, a._output_nr)
+                if fn is not None
+                else leaf_edge(a)
+            )
         else:
             edge_a, dt_a = NO_EDGE, None
         if isinstance(b, Tensor):
             fn, dt_b = b._history, b.dtype
-            edge_b = (fn, b._output_nr) if fn is not None and b._base is None else gradient_edge(b)
+            edge_b = (
+                gradient_edge(b)
+                if b._base is not None
+                else (fn, b._output_nr)
+                if fn is not None
+                else leaf_edge(b)
+            )
         else:
             edge_b, dt_b = NO_EDGE, None
         edges = (edge_a, edge_b)
-        dts = (dt_a, dt_b)
-        dts = _SHARED.get(dts, dts)
+        dts = _PAIRS[dt_a][dt_b]
     else:
         edges, dts = _edges_and_dtypes(inputs)
         dts = _SHARED.get(dts, dts)
