@@ -8,7 +8,10 @@ first, then the most recently created node). Gradients reaching a leaf are summe
 runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see
 (:mod:`ownership.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into.
+so a caller's gradient, or one sent down two branches, is never summed into. ``backward()``
+of one tensor runs its graph with :func:`ownership.autograd.plain_loop.run_plain` while the
+nodes are plain (no hooks, retained gradients or anomaly mode), and with this module's loop
+from the first node that is not.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ownership.autograd import anomaly_mode, hooks, node_hooks
 from ownership.autograd.accumulate_grad import accumulate, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.autograd.plain_loop import run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.warn_once import warn_once
 
@@ -203,13 +207,17 @@ def run_one(
         buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
     else:
         buffers.add(node, nr, grad)
+    seeded = grad is not None  # (the plain loop's every buffer holds a tensor)
     grad = None  # held by the buffer only, as in the general case
     prev = grad_mode._state.enabled
     grad_mode._set(create_graph)
     try:
         # the root is reached by no edge (a graph has no cycle): the one ready node, which the
         # queue would pop first, is held instead of pushed
-        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
+        if seeded:
+            run_plain(node, deps, buffers, retain_graph, _run)
+        else:
+            _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
     finally:
         grad_mode._set(prev)
 

@@ -1,0 +1,204 @@
+"""``backward()``'s loop for a plain graph agrees with the general loop and with torch.
+
+``ownership.autograd.plain_loop.run_plain`` runs a graph of built-in ops and leaves without
+hooks, retained gradients or anomaly mode, and hands over to the general loop at the first node
+that is not plain. Each program here runs three ways: through the plain loop (as ``backward()``
+runs it), through the general loop alone (the plain loop replaced by a direct call of the
+general one), and under torch. The two loops must agree on everything a program can see: the
+values, dtypes, strides and versions of every gradient, which gradients share memory with which
+(a gradient stolen or summed in place, or copied), what the graph still holds afterwards
+(freed saved values), the errors, and the order in which hooks run where the plain loop hands
+over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ownership
+from ownership import observers
+from ownership.autograd import engine, hooks, plain_loop
+from ownership.autograd.ready_queue import ReadyQueue
+
+from support.differential import error_of, grad_of, same
+
+
+def _general_only(
+    root: Any, deps: Any, buffers: Any, retain_graph: bool, general: Callable[..., None]
+) -> None:
+    """What ``run_one`` did before the plain loop: the general loop from the root."""
+    general(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [root])
+
+
+def _mlp(t: Any, dtype: str = "float32") -> list[Any]:
+    rng = np.random.default_rng(3)
+    w1, b1, w2, b2 = (
+        t.tensor(rng.standard_normal(s).astype(dtype).tolist(), requires_grad=True)
+        for s in ((4, 3), (3,), (3, 2), (2,))
+    )
+    x = t.tensor(rng.standard_normal((5, 4)).astype(dtype).tolist())
+    y = t.tensor([1, 0, 1, 1, 0])
+    F = t.nn.functional
+    loss = F.cross_entropy(F.relu(x @ w1 + b1) @ w2 + b2, y)
+    loss.backward()
+    return [w1, b1, w2, b2]
+
+
+def _square(t: Any) -> list[Any]:
+    """Two edges from one node to one leaf: the second gradient is summed into the first."""
+    x = t.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    (x * x).sum().backward()
+    return [x]
+
+
+def _shared(t: Any) -> list[Any]:
+    """A node used three times, a broadcast leaf, and a leaf reached by two ops."""
+    x = t.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    b = t.tensor([0.1, 0.2], requires_grad=True)
+    y = (x + b).exp()
+    z = y * y + y.sin() - (y * b).tanh()
+    z.sum().backward()
+    return [x, b]
+
+
+def _one_gradient_for_two_leaves(t: Any) -> list[Any]:
+    """``add``'s backward gives its one gradient to both leaves: the first copies it (someone
+    else holds it), the second may take it."""
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    b = t.tensor([3.0, 4.0], requires_grad=True)
+    ((a + b) * 2).sum().backward()
+    return [a, b]
+
+
+def _mixed_dtypes(t: Any) -> list[Any]:
+    """A float32 leaf in a float64 op: its gradient is cast back (torch's validate_outputs)."""
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    d = t.tensor([0.5, 4.0], dtype=t.float64, requires_grad=True)
+    (a * d).sum().backward()
+    return [a, d]
+
+
+def _cat(t: Any) -> list[Any]:
+    """Four leaves made ready by one node, and a view's gradient (copied, not stolen)."""
+    leaves = [t.tensor([float(i), 1.0 - i], requires_grad=True) for i in range(4)]
+    (t.cat(leaves) * t.arange(8.0)).sum().backward()
+    return leaves
+
+
+def _accumulated_twice(t: Any) -> list[Any]:
+    """Backward twice through a retained graph (the second sums in place), then once more
+    without: the graph is freed, and a fourth backward raises torch's error."""
+    x = t.tensor([1.5, -0.5], requires_grad=True)
+    y = (x * x.exp()).sum()
+    y.backward(retain_graph=True)
+    first = x.grad
+    y.backward(retain_graph=True)
+    y.backward()
+    return [x, first is x.grad, error_of(y.backward)]
+
+
+def _hooked_inside(t: Any) -> list[Any]:
+    """A hook on an inner tensor: the plain loop hands over there; the hooks' order."""
+    seen: list[Any] = []
+    x = t.tensor([0.1, 0.2, 0.3], requires_grad=True)
+    w = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    h = (x * w).exp()
+    h.register_hook(lambda g: seen.append(("h", g.clone())))
+    w.register_hook(lambda g: seen.append(("w", g.clone())))
+    (h.sin() * h).sum().backward()
+    return [x, w, seen]
+
+
+def _moved_leaf(t: Any) -> list[Any]:
+    """A leaf that got a history after the graph was built: torch's error."""
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    v = x[:]
+    y = (v * 2).sum()
+    with t.no_grad():
+        v.mul_(1)
+    return [error_of(y.backward), x]
+
+
+PROGRAMS = {
+    "mlp": _mlp,
+    "mlp_float64": lambda t: _mlp(t, "float64"),
+    "square": _square,
+    "shared": _shared,
+    "one_gradient_for_two_leaves": _one_gradient_for_two_leaves,
+    "mixed_dtypes": _mixed_dtypes,
+    "cat": _cat,
+    "accumulated_twice": _accumulated_twice,
+    "hooked_inside": _hooked_inside,
+    "moved_leaf": _moved_leaf,
+}
+
+
+def _tensor(t: Any) -> tuple[Any, ...]:
+    return (t._data.tolist(), str(t.dtype), t._version, t.requires_grad, t.grad_fn is None)
+
+
+def _seen(result: list[Any]) -> list[Any]:
+    """Everything the program could see of its leaves' gradients (values, dtype, version,
+    history, strides, view-ness, and which other gradients share its memory) and of what else
+    it returned."""
+    leaves = [r for r in result if isinstance(r, ownership.Tensor)]
+    grads = [p.grad for p in leaves]
+    out: list[Any] = []
+    for g in grads:
+        if g is None:
+            out.append(None)
+            continue
+        sharing = [
+            k for k, h in enumerate(grads) if h is not None and np.shares_memory(g._data, h._data)
+        ]
+        out.append([_tensor(g), g.stride(), g._is_view(), sharing])
+    others = [r for r in result if not isinstance(r, ownership.Tensor)]
+    return [out, [[(k, _tensor(v)) for k, v in o] if isinstance(o, list) else o for o in others]]
+
+
+@pytest.fixture(autouse=True)
+def no_hooks_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No leaf hook of an earlier test still alive (the plain loop would hand every leaf over)."""
+    monkeypatch.setattr(hooks, "LEAF_HOOKS", {})
+    monkeypatch.setattr(hooks, "POST_ACCUMULATE_HOOKS", {})
+    monkeypatch.setattr(observers, "ACCUMULATIONS", [])
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_the_plain_loop_is_the_general_loop(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = _seen(PROGRAMS[name](ownership))
+    with monkeypatch.context() as m:
+        m.setattr(engine, "run_plain", _general_only)
+        general = _seen(PROGRAMS[name](ownership))
+    assert plain == general
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_the_plain_loops_programs_are_torchs(name: str) -> None:
+    def program(t: Any) -> list[Any]:
+        return [grad_of(r) if hasattr(r, "grad") else r for r in PROGRAMS[name](t)]
+
+    same(program)
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_the_plain_loop_hands_over_only_at_a_node_that_is_not_plain(hooked: bool) -> None:
+    """Without a hook the plain loop runs the graph to its end; with one on an inner tensor it
+    hands that tensor's node over to the general loop (which then runs the rest)."""
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    if hooked:
+        h.register_hook(lambda g: None)
+    loss = h.exp().sum()
+    root = loss.grad_fn
+    handed: list[Any] = []
+    deps, _ = engine._discover([root], False)
+    buffers = engine.InputBuffers(True)
+    buffers.grads[root] = [ownership.tensor(1.0)]
+    plain_loop.run_plain(root, deps, buffers, False, lambda *a: handed.append(a[-1]))
+    assert handed == ([[h.grad_fn]] if hooked else [])
+    assert (x.grad is None) == hooked
