@@ -13,7 +13,6 @@ over.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,16 +21,13 @@ import pytest
 import ownership
 from ownership import observers
 from ownership.autograd import engine, hooks, plain_loop
-from ownership.autograd.ready_queue import ReadyQueue
 
 from support.differential import error_of, grad_of, same
 
 
-def _general_only(
-    root: Any, deps: Any, buffers: Any, retain_graph: bool, general: Callable[..., None]
-) -> None:
+def _general_only(root: Any, deps: Any, buffers: Any, retain_graph: bool) -> tuple[Any, bool]:
     """What ``run_one`` did before the plain loop: the general loop from the root."""
-    general(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [root])
+    return root, False
 
 
 def _mlp(t: Any, dtype: str = "float32") -> list[Any]:
@@ -186,19 +182,61 @@ def test_the_plain_loops_programs_are_torchs(name: str) -> None:
 
 
 @pytest.mark.parametrize("hooked", [False, True])
-def test_the_plain_loop_hands_over_only_at_a_node_that_is_not_plain(hooked: bool) -> None:
+def test_the_plain_loop_stops_only_at_a_node_that_is_not_plain(hooked: bool) -> None:
     """Without a hook the plain loop runs the graph to its end; with one on an inner tensor it
-    hands that tensor's node over to the general loop (which then runs the rest)."""
+    stops before that tensor's node, and torch's queue there is found by replaying it."""
     x = ownership.tensor([1.0, 2.0], requires_grad=True)
     h = x * 3
     if hooked:
         h.register_hook(lambda g: None)
     loss = h.exp().sum()
     root = loss.grad_fn
-    handed: list[Any] = []
     deps, _ = engine._discover([root], False)
     buffers = engine.InputBuffers(True)
     buffers.grads[root] = [ownership.tensor(1.0)]
-    plain_loop.run_plain(root, deps, buffers, False, lambda *a: handed.append(a[-1]))
-    assert handed == ([[h.grad_fn]] if hooked else [])
+    stop = plain_loop.run_plain(root, deps, buffers, False)
+    assert stop == ((h.grad_fn, False) if hooked else None)
     assert (x.grad is None) == hooked
+    if hooked:
+        deps, _ = engine._discover([root], False)
+        assert plain_loop.replay(root, deps, h.grad_fn, False).heap == []
+
+
+def _random_graph(t: Any, seed: int, hooked: bool) -> list[Any]:
+    """A random graph of unary, binary and ``cat`` ops over a few leaves (reused, broadcast,
+    several made ready by one node), with hooks on a few inner tensors when ``hooked``: the
+    order the hooks run in, then the leaves."""
+    rng = np.random.default_rng(seed)
+    leaves = [
+        t.tensor(rng.uniform(-1, 1, (2, 3) if k % 3 else (3,)).tolist(), requires_grad=True)
+        for k in range(5)
+    ]
+    pool = list(leaves)
+    seen: list[Any] = []
+    for step in range(12):
+        kind = rng.integers(4)
+        a = pool[rng.integers(len(pool))]
+        if kind == 0:
+            out = (a.sin() if rng.integers(2) else a.tanh()) * 0.5
+        elif kind == 1:
+            out = a * pool[rng.integers(len(pool))]
+        elif kind == 2:
+            out = a + pool[rng.integers(len(pool))]
+        else:
+            parts = [pool[i] for i in rng.integers(len(pool), size=3)]
+            out = t.cat([p.expand(2, 3) for p in parts]).sum(0) * 0.25
+        if hooked and rng.integers(3) == 0:
+            out.register_hook(lambda g, k=step: seen.append((k, g.clone())))
+        pool.append(out)
+    sum(p.sum() for p in pool[5:]).backward()
+    return [*leaves, seen]
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("hooked", [False, True])
+def test_random_graphs_run_alike_in_both_loops(seed: int, hooked: bool) -> None:
+    plain = _seen(_random_graph(ownership, seed, hooked))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "run_plain", _general_only)
+        general = _seen(_random_graph(ownership, seed, hooked))
+    assert plain == general

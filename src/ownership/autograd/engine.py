@@ -24,7 +24,7 @@ from ownership.autograd import anomaly_mode, hooks, node_hooks
 from ownership.autograd.accumulate_grad import accumulate, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.plain_loop import run_plain
+from ownership.autograd.plain_loop import replay, run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.warn_once import warn_once
 
@@ -214,10 +214,19 @@ def run_one(
     try:
         # the root is reached by no edge (a graph has no cycle): the one ready node, which the
         # queue would pop first, is held instead of pushed
-        if seeded:
-            run_plain(node, deps, buffers, retain_graph, _run)
-        else:
-            _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
+        stop = (
+            run_plain(node, deps, buffers, retain_graph)
+            if seeded and type(node) is not AccumulateGrad
+            else (node, False)
+        )
+        if stop is not None:  # the general loop from there, in the state torch's engine has
+            at, after = stop
+            if at is node and not after:  # nothing ran: the root is the one ready node
+                queue = ReadyQueue()
+            else:
+                deps = _discover([node], False)[0]
+                queue = replay(node, deps, at, after)
+            _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
     finally:
         grad_mode._set(prev)
 

@@ -3,12 +3,11 @@
 A plain graph is what ``loss.backward()`` of a training step walks: built-in ops' nodes and
 leaves' accumulators, no hook anywhere (a tensor's, a node's, a leaf's, a post-accumulate one),
 no retained gradient, no accumulation observer, anomaly mode off, nothing captured for the
-caller, every leaf's ``.grad`` wanted. :func:`run_plain` runs such a graph as the general loop
-(``ownership.autograd.engine._run``) would, asking at each node only whether it is still
-plain; at the first node that is not (the test the general loop makes of it) it hands that node,
-the ready queue, the held nodes, the dependency counts and the input buffers over to the general
-loop, which goes on exactly where this one stopped. What both loops do with a node is the same
-engine rule called from one place: the ready queue's order (``ready_in_order``, ``ready_one``),
+caller, every leaf's ``.grad`` wanted. :func:`run_plain` runs such a graph in the general loop's
+order (``ownership.autograd.engine._run``, torch's) without its ready queue, asking at each node
+whether it is still plain (the test the general loop makes of it); where one is not, it stops,
+and the general loop goes on from there in the state torch's engine has at that point
+(:func:`replay`). What both loops do with a node is the same engine rule called from one place:
 the buffers' sums (``InputBuffers.add``), a leaf's accumulation (``accumulate``), an op node's
 freeing (``OpNode.release``, inlined as in the general loop). ``test_plain_loop`` runs graphs
 through both loops and checks that they agree.
@@ -16,7 +15,7 @@ through both loops and checks that they agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from ownership import grad_mode, observers
@@ -24,9 +23,12 @@ from ownership.autograd import anomaly_mode, hooks
 from ownership.autograd.accumulate_grad import accumulate
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Node, OpNode
-from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.autograd.ready_queue import ReadyQueue
 
-__all__ = ["run_plain"]
+__all__ = ["replay", "run_plain"]
+
+_RANK = attrgetter("_seq")
+"""An op node's rank in the ready queue: its sequence number."""
 
 NO_GRADIENT = (None,)
 """An accumulator's gradients when none arrived."""
@@ -37,49 +39,46 @@ built (an in-place op on it under ``no_grad`` ... then ``requires_grad``)."""
 
 
 def run_plain(
-    root: Node,
-    deps: dict[Node, int],
-    buffers: InputBuffers,
-    retain_graph: bool,
-    general: Callable[..., None],
-) -> None:
-    """Run the graph from ``root`` (its gradient in ``buffers``, a tensor) as
-    ``general(queue, deps, buffers, {}, [], None, retain_graph, held)`` runs it (the general
-    loop of ``backward()``: no captures, every leaf wanted), while the nodes met are plain;
-    from the first one that is not, ``general`` runs the rest.
+    root: Node, deps: dict[Node, int], buffers: InputBuffers, retain_graph: bool
+) -> tuple[Node, bool] | None:
+    """Run the graph from the op node ``root`` (its gradient, a tensor, in ``buffers``; ``deps``
+    the count of edges to each node) as the general loop of ``backward()`` runs it, while the
+    nodes met are plain. Returns None when it ran the graph to its end, else where it stopped:
+    ``(node, False)``, before running ``node``; ``(node, True)``, after running ``node`` and
+    passing on its gradients, before running any node it made ready. The rest of the graph is
+    then the general loop's (:func:`replay` gives it the state torch's engine has there).
+
+    The order is torch's ready queue's (see :mod:`ownership.autograd.ready_queue`) without the
+    queue: an op node runs when every node that uses it has run, and the queue pops the
+    highest-ranked ready node, so the ops run from the latest made to the earliest (a ready op
+    never waits for one made later: those that use it were made later still, and have run);
+    an accumulator ranks above every op, so it runs as soon as the node that made it ready has
+    run, and of two made ready together the first pushed comes out first. Three or more made
+    ready together come out in an order that depends on the queue's layout: there this loop
+    stops.
 
     Every gradient list in ``buffers`` here holds at least one tensor (the root's is given, and
     this loop adds none but tensors), so a node with a list is called, as the general loop
     calls a node when some gradient arrived; a node without one gets none for its inputs."""
     pending = buffers.grads
-    queue = ReadyQueue()
-    ready = queue.heap  # the queue's entries: empty when nothing is ready
-    held = [root]  # the nodes to run next, last first (see the general loop)
     anomaly = anomaly_mode._state
     grad_state = grad_mode._state
     leaf_hooks = hooks.LEAF_HOOKS
     post_hooks = hooks.POST_ACCUMULATE_HOOKS
     accumulations = observers.ACCUMULATIONS
     g: Any = None
-    while held or ready:
-        node: Any = held.pop() if held else queue.pop()
-        if node._pre_hooks is not None or node._retained is not None:
-            break
+    node: Any
+    for node in sorted(deps, key=_RANK, reverse=True):
         cls = type(node)
         if cls is AccumulateGrad:
-            if leaf_hooks or post_hooks or accumulations:
-                break
-            g = pending.pop(node, NO_GRADIENT)[0]  # (the list goes at once: ``g`` holds it)
-            if g is not None:
-                var = node.variable
-                # grad_fn's slot, read through the property only for a view (which refreshes)
-                if (var._history if var._base is None else var._node()) is not None:
-                    raise RuntimeError(LEAF_MOVED)
-                accumulate(var, g, grad_state.enabled, 2)  # held by ``g`` and the callee
-                g = None
-            continue
-        if (cls is not OpNode and not isinstance(node, OpNode)) or anomaly.enabled:
-            break
+            continue  # run as soon as it is ready, below
+        if (
+            node._pre_hooks is not None
+            or node._retained is not None
+            or (cls is not OpNode and not isinstance(node, OpNode))
+            or anomaly.enabled
+        ):
+            return node, False
         nexts = node._edges
         grads = pending.pop(node, None)
         if grads is None:  # no gradient arrived: the node is not called, its inputs get none
@@ -96,9 +95,9 @@ def run_plain(
         dts = node.input_dtypes
         if dts is None:
             dts = (None,) * len(nexts)
-        # the nodes this node makes ready: the first, then all of them
-        first: Node | None = None
-        batch: list[Node] | None = None
+        # the accumulators this node makes ready: the first, the second, whether more
+        leaf = second = None
+        more = False
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None:
                 continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
@@ -118,31 +117,55 @@ def run_plain(
                     pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
                 else:
                     buffers.add(nxt, nr, g)
-            # (every node reached is in ``deps``: nothing is pruned here)
-            d = deps[nxt]
-            if d == 1:  # the last edge to nxt: ready (and its count is read no more)
-                if first is None:
-                    first = nxt
-                elif batch is None:
-                    batch = [first, nxt]
+            if type(nxt) is AccumulateGrad:  # (an op's count is not needed: see above)
+                d = deps[nxt]
+                if d == 1:  # the last edge to nxt: ready
+                    if leaf is None:
+                        leaf = nxt
+                    elif second is None:
+                        second = nxt
+                    else:
+                        more = True
                 else:
-                    batch.append(nxt)
-            else:
-                deps[nxt] = d - 1
+                    deps[nxt] = d - 1
         g = None
         del outs  # (it holds the gradients of edges to no node: dropped)
-        if batch is not None:
-            if ready:  # pushed in edge order, as torch pushes them
-                for nxt in batch:
+        if leaf is None:
+            continue
+        if more or leaf_hooks or post_hooks or accumulations:
+            return node, True
+        for acc in (leaf,) if second is None else (leaf, second):
+            if acc._pre_hooks is not None or acc._retained is not None:
+                return acc, False
+            g = pending.pop(acc, NO_GRADIENT)[0]  # (the list goes at once: ``g`` holds it)
+            if g is not None:
+                var = acc.variable
+                # grad_fn's slot, read through the property only for a view (which refreshes)
+                if (var._history if var._base is None else var._node()) is not None:
+                    raise RuntimeError(LEAF_MOVED)
+                accumulate(var, g, grad_state.enabled, 2)  # held by ``g`` and the callee
+                g = None
+    return None
+
+
+def replay(root: Node, deps: dict[Node, int], stop: Node, after: bool) -> ReadyQueue:
+    """The ready queue of torch's engine where :func:`run_plain` stopped (at ``stop``, before
+    it ran or ``after`` it ran), found by running the queue alone from ``root``: every node
+    pops, its edges count down ``deps`` (the counts :func:`run_plain` was given, found anew),
+    the nodes made ready are pushed in edge order. ``stop`` itself (if not ``after``) is left
+    out of the queue: the general loop runs it first, as torch would pop it."""
+    queue = ReadyQueue()
+    queue.push(root)
+    while queue.heap:
+        node = queue.pop()
+        if node is stop and not after:
+            break
+        for nxt, _ in node._edges:
+            if nxt is not None:
+                d = deps[nxt] - 1
+                deps[nxt] = d
+                if d == 0:
                     queue.push(nxt)
-            else:
-                ready_in_order(batch, queue, held)
-        elif first is not None:
-            if ready:
-                ready_one(first, queue, held)
-            else:  # the one ready node: the queue would pop it next
-                held.append(first)
-    else:
-        return
-    held.append(node)  # the node that is not plain runs next, in the general loop
-    general(queue, deps, buffers, {}, [], None, retain_graph, held)
+        if node is stop:
+            break
+    return queue
