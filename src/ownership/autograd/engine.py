@@ -58,15 +58,16 @@ def _discover(
             deps[node] = 0
             stack.append(node)
     if not need_children:  # the loop below without its children lists (``backward()``)
-        while stack:
-            for nxt, _ in stack.pop()._edges:
+        found = stack.append
+        for node in stack:  # (a list that grows while iterated: every node found is visited)
+            for nxt, _ in node._edges:
                 if nxt is None:
                     continue
                 if nxt in deps:
                     deps[nxt] += 1
                 else:
                     deps[nxt] = 1
-                    stack.append(nxt)
+                    found(nxt)
         return deps, children
     while stack:
         node = stack.pop()
