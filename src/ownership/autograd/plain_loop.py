@@ -66,6 +66,8 @@ def run_plain(
     leaf_hooks = hooks.LEAF_HOOKS
     post_hooks = hooks.POST_ACCUMULATE_HOOKS
     accumulations = observers.ACCUMULATIONS
+    if leaf_hooks or post_hooks or accumulations or anomaly.enabled:
+        return root, False  # (asked again where it matters: a program may change them meanwhile)
     g: Any = None
     node: Any
     for node in sorted(deps, key=_RANK, reverse=True):
