@@ -21,7 +21,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks, node_hooks
-from ownership.autograd.accumulate_grad import accumulate, retain
+from ownership.autograd.accumulate_grad import accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.plain_loop import replay, run_plain
@@ -292,9 +292,8 @@ def _run(
                 accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
                 g0 = None
-                if observers.ACCUMULATIONS and got and var.requires_grad:
-                    for observe in observers.ACCUMULATIONS:
-                        observe(var)
+                if observers.ACCUMULATIONS and got:
+                    accumulated(var)
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
                 if kept is not None:

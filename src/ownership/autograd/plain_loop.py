@@ -2,13 +2,14 @@
 
 A plain graph is what ``loss.backward()`` of a training step walks: built-in ops' nodes and
 leaves' accumulators, no hook anywhere (a tensor's, a node's, a leaf's, a post-accumulate one),
-no retained gradient, no accumulation observer, anomaly mode off, nothing captured for the
+no retained gradient, anomaly mode off, nothing captured for the
 caller, every leaf's ``.grad`` wanted. :func:`run_plain` runs such a graph in the general loop's
 order (``ownership.autograd.engine._run``, torch's) without its ready queue, asking at each node
 whether it is still plain (the test the general loop makes of it); where one is not, it stops,
 and the general loop goes on from there in the state torch's engine has at that point
 (:func:`replay`). What both loops do with a node is the same engine rule called from one place:
-the buffers' sums (``InputBuffers.add``), a leaf's accumulation (``accumulate``), an op node's
+the buffers' sums (``InputBuffers.add``), a leaf's accumulation (``accumulate``, then
+``accumulated`` for its observers), an op node's
 freeing (``OpNode.release``, inlined as in the general loop). ``test_plain_loop`` runs graphs
 through both loops and checks that they agree.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
-from ownership.autograd.accumulate_grad import accumulate
+from ownership.autograd.accumulate_grad import accumulate, accumulated
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Node, OpNode
 from ownership.autograd.ready_queue import ReadyQueue
@@ -66,7 +67,7 @@ def run_plain(
     leaf_hooks = hooks.LEAF_HOOKS
     post_hooks = hooks.POST_ACCUMULATE_HOOKS
     accumulations = observers.ACCUMULATIONS
-    if leaf_hooks or post_hooks or accumulations or anomaly.enabled:
+    if leaf_hooks or post_hooks or anomaly.enabled:
         return root, False  # (asked again where it matters: a program may change them meanwhile)
     g: Any = None
     node: Any
@@ -134,7 +135,7 @@ def run_plain(
         del outs  # (it holds the gradients of edges to no node: dropped)
         if leaf is None:
             continue
-        if more or leaf_hooks or post_hooks or accumulations:
+        if more or leaf_hooks or post_hooks:
             return node, True
         for acc in (leaf,) if second is None else (leaf, second):
             if acc._pre_hooks is not None or acc._retained is not None:
@@ -147,6 +148,8 @@ def run_plain(
                     raise RuntimeError(LEAF_MOVED)
                 accumulate(var, g, grad_state.enabled, 2)  # held by ``g`` and the callee
                 g = None
+                if accumulations:
+                    accumulated(var)
     return None
 
 
