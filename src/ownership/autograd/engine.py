@@ -197,9 +197,15 @@ def run_one(
     returned), set up without the lists, captures and pruning of the general case; called by
     ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
     warning, one more through ``run_backward``, so that both paths point at one frame."""
-    node, nr = gradient_edge(root)
-    if node is None:
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    node = root._history
+    if node is not None and root._base is None:  # ``gradient_edge(root)``'s first case, written out
+        nr = root._output_nr
+    else:
+        node, nr = gradient_edge(root)
+        if node is None:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps, _ = _discover([node], False)
@@ -210,8 +216,9 @@ def run_one(
         buffers.add(node, nr, grad)
     seeded = grad is not None  # (the plain loop's every buffer holds a tensor)
     grad = None  # held by the buffer only, as in the general case
-    prev = grad_mode._state.enabled
-    grad_mode._set(create_graph)
+    state = grad_mode._state  # (``grad_mode._set``'s slot, written here directly)
+    prev = state.enabled
+    state.enabled = create_graph
     try:
         # the root is reached by no edge (a graph has no cycle): the one ready node, which the
         # queue would pop first, is held instead of pushed
@@ -229,7 +236,7 @@ def run_one(
                 queue = replay(node, deps, at, after)
             _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
     finally:
-        grad_mode._set(prev)
+        state.enabled = prev
 
 
 def _run(
