@@ -1,14 +1,15 @@
 """``backward()``'s loop for a plain graph agrees with the general loop and with torch.
 
 ``ownership.autograd.plain_loop.run_plain`` runs a graph of built-in ops and leaves without
-hooks, retained gradients or anomaly mode, and hands over to the general loop at the first node
-that is not plain. Each program here runs three ways: through the plain loop (as ``backward()``
-runs it), through the general loop alone (the plain loop replaced by a direct call of the
-general one), and under torch. The two loops must agree on everything a program can see: the
-values, dtypes, strides and versions of every gradient, which gradients share memory with which
-(a gradient stolen or summed in place, or copied), what the graph still holds afterwards
-(freed saved values), the errors, and the order in which hooks run where the plain loop hands
-over.
+hooks, retained gradients or anomaly mode in torch's order without the ready queue, and stops at
+the first node that is not plain; the general loop goes on from there in the queue's state that
+``replay`` finds. Each program here runs three ways: through the plain loop (as ``backward()``
+runs it), through the general loop alone (the plain loop told to stop at once), and under torch.
+The two loops must agree on everything a program can see: the values, dtypes, strides and
+versions of every gradient, which gradients share memory with which (a gradient stolen or summed
+in place, or copied), what the graph still holds afterwards (freed saved values), the errors,
+what an accumulation observer is told, and the order in which hooks run where the plain loop
+stops (random graphs, with and without hooks).
 """
 
 from __future__ import annotations

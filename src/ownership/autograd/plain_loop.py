@@ -2,16 +2,15 @@
 
 A plain graph is what ``loss.backward()`` of a training step walks: built-in ops' nodes and
 leaves' accumulators, no hook anywhere (a tensor's, a node's, a leaf's, a post-accumulate one),
-no retained gradient, anomaly mode off, nothing captured for the
-caller, every leaf's ``.grad`` wanted. :func:`run_plain` runs such a graph in the general loop's
-order (``ownership.autograd.engine._run``, torch's) without its ready queue, asking at each node
+no retained gradient, anomaly mode off, nothing captured for the caller, every leaf's ``.grad``
+wanted. :func:`run_plain` runs such a graph in the general loop's order
+(``ownership.autograd.engine._run``, torch's) without its ready queue, asking at each node
 whether it is still plain (the test the general loop makes of it); where one is not, it stops,
 and the general loop goes on from there in the state torch's engine has at that point
 (:func:`replay`). What both loops do with a node is the same engine rule called from one place:
 the buffers' sums (``InputBuffers.add``), a leaf's accumulation (``accumulate``, then
-``accumulated`` for its observers), an op node's
-freeing (``OpNode.release``, inlined as in the general loop). ``test_plain_loop`` runs graphs
-through both loops and checks that they agree.
+``accumulated`` for its observers), an op node's freeing (``OpNode.release``, inlined as in the
+general loop). ``test_plain_loop`` runs graphs through both loops and checks that they agree.
 """
 
 from __future__ import annotations
@@ -35,8 +34,7 @@ NO_GRADIENT = (None,)
 """An accumulator's gradients when none arrived."""
 
 LEAF_MOVED = "leaf variable has been moved into the graph interior"
-"""torch's error when a leaf that receives a gradient has got a history since the graph was
-built (an in-place op on it under ``no_grad`` ... then ``requires_grad``)."""
+"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then."""
 
 
 def run_plain(
@@ -50,13 +48,14 @@ def run_plain(
     then the general loop's (:func:`replay` gives it the state torch's engine has there).
 
     The order is torch's ready queue's (see :mod:`ownership.autograd.ready_queue`) without the
-    queue: an op node runs when every node that uses it has run, and the queue pops the
-    highest-ranked ready node, so the ops run from the latest made to the earliest (a ready op
-    never waits for one made later: those that use it were made later still, and have run);
-    an accumulator ranks above every op, so it runs as soon as the node that made it ready has
-    run, and of two made ready together the first pushed comes out first. Three or more made
-    ready together come out in an order that depends on the queue's layout: there this loop
-    stops.
+    queue. The queue pops the highest-ranked ready node; an op's rank is its sequence number,
+    and every node that uses an op was made after it (a higher number). So the op with the
+    highest number not yet run is ready (the ops that use it have higher numbers still, and
+    ran before it) and outranks every other ready op: the ops run from the latest made to the
+    earliest. An accumulator outranks every op, so it runs as soon as the node that made it
+    ready has run; of two made ready together the first pushed comes out first (the second
+    stays a child of the top of libstdc++'s heap). Three or more made ready together come out
+    in an order that depends on the queue's layout: there this loop stops.
 
     Every gradient list in ``buffers`` here holds at least one tensor (the root's is given, and
     this loop adds none but tensors), so a node with a list is called, as the general loop
