@@ -98,6 +98,17 @@ def _accumulated_twice(t: Any) -> list[Any]:
     return [x, first is x.grad, error_of(y.backward)]
 
 
+def _double_backward(t: Any) -> list[Any]:
+    """``create_graph``: the first backward records the gradient's graph (first gradients
+    copied, later ones summed out of place), the second runs through it."""
+    x = t.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    w = t.tensor([1.0, 2.0, -0.5], requires_grad=True)
+    ((x * w).tanh() * x).sum().backward(create_graph=True)
+    first = x.grad
+    (x.grad * w).sum().backward()
+    return [x, w, [("first", first)]]
+
+
 def _hooked_inside(t: Any) -> list[Any]:
     """A hook on an inner tensor: the plain loop hands over there; the hooks' order."""
     seen: list[Any] = []
@@ -142,6 +153,7 @@ PROGRAMS = {
     "mixed_dtypes": _mixed_dtypes,
     "cat": _cat,
     "accumulated_twice": _accumulated_twice,
+    "double_backward": _double_backward,
     "hooked_inside": _hooked_inside,
     "moved_leaf": _moved_leaf,
     "observed": _observed,
@@ -179,6 +191,9 @@ def no_hooks_left(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(observers, "ACCUMULATIONS", [])
 
 
+@pytest.mark.filterwarnings(
+    "ignore:Using backward"
+)  # (double_backward's, compared with torch below)
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_the_plain_loop_is_the_general_loop(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     plain = _seen(PROGRAMS[name](ownership))
@@ -193,7 +208,9 @@ def test_the_plain_loops_programs_are_torchs(name: str) -> None:
     def program(t: Any) -> list[Any]:
         return [grad_of(r) if hasattr(r, "grad") else r for r in PROGRAMS[name](t)]
 
-    same(program)
+    # torch warns that backward(create_graph=True) makes a reference cycle (a known gap, not
+    # this test's: see test_backward_step_fast_paths)
+    same(program, warnings=name != "double_backward")
 
 
 @pytest.mark.parametrize("hooked", [False, True])
