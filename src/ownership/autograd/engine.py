@@ -220,8 +220,6 @@ def run_one(
     prev = state.enabled
     state.enabled = create_graph
     try:
-        # the root is reached by no edge (a graph has no cycle): the one ready node, which the
-        # queue would pop first, is held instead of pushed
         stop = (
             run_plain(node, deps, buffers, retain_graph)
             if seeded and type(node) is not AccumulateGrad
@@ -229,7 +227,9 @@ def run_one(
         )
         if stop is not None:  # the general loop from there, in the state torch's engine has
             at, after = stop
-            if at is node and not after:  # nothing ran: the root is the one ready node
+            if at is node and not after:
+                # nothing ran: the root, reached by no edge (a graph has no cycle), is the one
+                # ready node, which the queue would pop first: held instead of pushed
                 queue = ReadyQueue()
             else:
                 deps = _discover([node], False)[0]
