@@ -153,6 +153,8 @@ class TensorAutograd:
     @property
     def grad(self) -> Tensor | None:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
+        if self._history is None and self._base is None:  # no grad_fn (the common case): a leaf
+            return self._grad
         if (
             not self._retains_grad
             and self._requires_grad

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode
+from ownership import grad_mode, observers
 from ownership.autograd.unseen import spare_refs
 
-__all__ = ["accumulate", "dense", "retain"]
+__all__ = ["accumulate", "accumulated", "dense", "retain"]
 
 
 def dense(t: Any) -> bool:
@@ -36,6 +36,15 @@ def retain(t: Any, grad: Any) -> None:
     t._grad = grad.clone() if old is None else old + grad
     if not grad_mode.is_grad_enabled():
         t._grad = t._grad.detach()
+
+
+def accumulated(var: Any) -> None:
+    """Tell the accumulation observers (``observers.ACCUMULATIONS``) that a gradient reached the
+    leaf ``var``: what both backward loops do after :func:`accumulate` was given a gradient,
+    while some observer listens (the leaf's ``requires_grad`` read now, after the write)."""
+    if var.requires_grad:
+        for observe in observers.ACCUMULATIONS:
+            observe(var)
 
 
 _ACCUMULATE_LOCK = threading.Lock()

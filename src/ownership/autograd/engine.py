@@ -8,7 +8,10 @@ first, then the most recently created node). Gradients reaching a leaf are summe
 runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see
 (:mod:`ownership.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into.
+so a caller's gradient, or one sent down two branches, is never summed into. ``backward()``
+of one tensor runs its graph with :func:`ownership.autograd.plain_loop.run_plain` while the
+nodes are plain (no hooks, retained gradients or anomaly mode), and with this module's loop
+from the first node that is not.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks, node_hooks
-from ownership.autograd.accumulate_grad import accumulate, retain
+from ownership.autograd.accumulate_grad import accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.autograd.plain_loop import replay, run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.warn_once import warn_once
 
@@ -54,15 +58,16 @@ def _discover(
             deps[node] = 0
             stack.append(node)
     if not need_children:  # the loop below without its children lists (``backward()``)
-        while stack:
-            for nxt, _ in stack.pop()._edges:
+        found = stack.append
+        for node in stack:  # (a list that grows while iterated: every node found is visited)
+            for nxt, _ in node._edges:
                 if nxt is None:
                     continue
                 if nxt in deps:
                     deps[nxt] += 1
                 else:
                     deps[nxt] = 1
-                    stack.append(nxt)
+                    found(nxt)
         return deps, children
     while stack:
         node = stack.pop()
@@ -192,9 +197,15 @@ def run_one(
     returned), set up without the lists, captures and pruning of the general case; called by
     ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
     warning, one more through ``run_backward``, so that both paths point at one frame."""
-    node, nr = gradient_edge(root)
-    if node is None:
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    node = root._history
+    if node is not None and root._base is None:  # ``gradient_edge(root)``'s first case, written out
+        nr = root._output_nr
+    else:
+        node, nr = gradient_edge(root)
+        if node is None:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps, _ = _discover([node], False)
@@ -203,15 +214,29 @@ def run_one(
         buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
     else:
         buffers.add(node, nr, grad)
+    seeded = grad is not None  # (the plain loop's every buffer holds a tensor)
     grad = None  # held by the buffer only, as in the general case
-    prev = grad_mode._state.enabled
-    grad_mode._set(create_graph)
+    state = grad_mode._state  # (``grad_mode._set``'s slot, written here directly)
+    prev = state.enabled
+    state.enabled = create_graph
     try:
-        # the root is reached by no edge (a graph has no cycle): the one ready node, which the
-        # queue would pop first, is held instead of pushed
-        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
+        stop = (
+            run_plain(node, deps, buffers, retain_graph)
+            if seeded and type(node) is not AccumulateGrad
+            else (node, False)
+        )
+        if stop is not None:  # the general loop from there, in the state torch's engine has
+            at, after = stop
+            if at is node and not after:
+                # nothing ran: the root, reached by no edge (a graph has no cycle), is the one
+                # ready node, which the queue would pop first: held instead of pushed
+                queue = ReadyQueue()
+            else:
+                deps = _discover([node], False)[0]
+                queue = replay(node, deps, at, after)
+            _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
     finally:
-        grad_mode._set(prev)
+        state.enabled = prev
 
 
 def _run(
@@ -274,9 +299,8 @@ def _run(
                 accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
                 g0 = None
-                if observers.ACCUMULATIONS and got and var.requires_grad:
-                    for observe in observers.ACCUMULATIONS:
-                        observe(var)
+                if observers.ACCUMULATIONS and got:
+                    accumulated(var)
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
                 if kept is not None:
