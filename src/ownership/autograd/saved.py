@@ -190,7 +190,7 @@ def save_into(
     on_view=on_view, saved_by=node.name(), wrapped_number=wrapped_number)``. While nothing
     watches saves (no saved-tensor hooks, anomaly mode off, no observer), which is nearly
     always, a plain save builds the same object without the general constructor's questions
-    (an input as a :class:`SavedInput`, an op's output 0 as a :class:`SavedOutput`): one saved
+    (an input as a ``SavedInput``, an op's output 0 as a ``SavedOutput``): one saved
     tensor per op that saves (test_recording_fast_paths and test_chain_fast_paths check the two
     agree field by field)."""
     if tensor is None:
