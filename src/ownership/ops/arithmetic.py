@@ -1,13 +1,14 @@
-"""Arithmetic with broadcasting: ``+ - * / **`` and their backward (gradients summed to each shape).
+"""Arithmetic with broadcasting: ``+ - * /`` and their backward (gradients summed to each shape;
+``**`` is in :mod:`ownership.ops.power`).
 
 What each op saves is what torch's saves: ``mul`` and ``div`` save an operand only when the other
-side's gradient is needed (has an edge), a Python scalar operand as a 0-d tensor; ``pow`` saves
-its base, ``add``/``sub`` save nothing.
+side's gradient is needed (has an edge), a Python scalar operand as a 0-d tensor; ``add``/``sub``
+save nothing.
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
->>> (x * 3).grad_fn.name(), (x + x).grad_fn.name(), (2 ** x).grad_fn.name()
-('MulBackward0', 'AddBackward0', 'PowBackward2')
+>>> (x * 3).grad_fn.name(), (x + x).grad_fn.name(), (1 / x).grad_fn.name()
+('MulBackward0', 'AddBackward0', 'MulBackward0')
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from ownership import dtypes, grad_mode
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
-from ownership.op_registry import OPS, quiet
+from ownership.op_registry import quiet
 from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,
@@ -38,7 +39,7 @@ from ownership.ops.common import (
 )
 from ownership.ops.float_operands import float_operand
 from ownership.ops.number_nodes import record_number
-from ownership.ops.python_numbers import int_in, int_parameter, scaled
+from ownership.ops.python_numbers import scaled
 
 
 # ---------------------------------------------------------------- backward formulas
@@ -114,29 +115,6 @@ def bw_div(node: OpNode, s: Saved, g: Grads) -> Grads:
     if other_needed:
         d_other = sum_to(-gr * s["self"] / (other * other), other_shape)
     return (d_self, d_other)
-
-
-def bw_pow_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """d(self ** exponent) = exponent * self ** (exponent - 1) * d self, for a number exponent."""
-    x, e = s["self"], s["exponent"]
-    if e == 0:  # torch: zeros_like(self), no history
-        return (Tensor._wrap(np.zeros_like(x._data), x.dtype),)
-    return (g[0] * mul_scalar(x ** (e - 1), e),)  # grad * (exp * self.pow(exp - 1))
-
-
-def bw_pow_tensor(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """d(self ** exponent) = exponent * self ** (exponent - 1) * d self
-    + result * log(self) * d exponent (``log`` of a non-positive base taken as 0, as torch)."""
-    x, e, result = s["self"], s["exponent"], s["result"]
-    self_needed, exponent_needed = node.needed
-    self_shape, exponent_shape = node.input_shapes
-    d_self = d_exponent = None
-    if self_needed:
-        d_self = sum_to(g[0] * e * x ** (e - 1), self_shape)
-    if exponent_needed:
-        safe = OPS["where"](x > 0, x, 1.0)
-        d_exponent = sum_to(g[0] * result * safe.log(), exponent_shape)
-    return (d_self, d_exponent)
 
 
 def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -403,74 +381,3 @@ def rdiv(a: Tensor, b: Any) -> Tensor:
     if isinstance(b, Tensor):
         return div(b, a)
     return mul(reciprocal(a), b)
-
-
-def power(a: Tensor, e: Any) -> Tensor:
-    """``a ** e``: scalar exponent ``PowBackward0`` (saves self), tensor ``PowBackward1``."""
-    e = operand(e)
-    if isinstance(e, Tensor):
-        dt = result_dtype(a, e)
-        check_broadcast(a, e)
-        check_bool_power(dt)
-        out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        if not out._data.size:  # torch's strides for an empty result
-            lay_out_empty(out, a, e)
-        if needs_grad_with(a, e):
-            node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
-            binary_node(node, a, e)
-            node.save("self", a)
-            node.save("exponent", e)
-            node.save_result(out)
-        return out
-    check_integer_power(a, e)
-    dt = result_dtype(a, e)
-    int_parameter(e, dt)
-    out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
-    if needs_grad_of(a):
-        node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
-        node.save("self", a)
-    return out
-
-
-def check_integer_power(a: Tensor, e: Any) -> None:
-    """torch's refusals of a number exponent of an integer tensor, read as an int64 first (before
-    the result dtype, which must then hold it too): one beyond int64, a negative one."""
-    if a.dtype.is_floating_point or not isinstance(e, int):
-        return
-    int_parameter(e, dtypes.int64)
-    if e < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-
-
-def check_bool_power(dt: dtypes.dtype) -> None:
-    """torch has no kernel for a power with a tensor exponent computed in bool (``b ** b``,
-    ``True ** b``); a number exponent of a bool tensor computes (``b ** True``)."""
-    if dt is dtypes.bool_:
-        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-
-
-def _power(base: Any, exponent: Any, dt: Any) -> Any:
-    """Elementwise power; integer results of negative exponents truncate toward zero (torch)."""
-    if dt.is_floating_point or not np.any(np.asarray(exponent) < 0):
-        return np.power(base, exponent)
-    out = np.trunc(np.power(base.astype(np.float64), np.asarray(exponent, dtype=np.float64)))
-    return np.nan_to_num(out, nan=0, posinf=0, neginf=0).astype(dt.np)
-
-
-def rpow(a: Tensor, b: Any) -> Tensor:
-    """``b ** a`` for a scalar base (``PowBackward2``)."""
-    b = operand(b)
-    if isinstance(b, Tensor):
-        return power(b, a)
-    dt = result_dtype(a, b)
-    check_bool_power(dt)
-    base = int_in(b, dt) if type(b) is int else b
-    out = wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad_of(a):
-        base = float(np.log(b)) if b > 0 else float("nan")
-        node = record(
-            out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
-        )
-        node.save("exponent", a)
-        node.save_result(out)
-    return out

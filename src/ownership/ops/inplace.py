@@ -22,6 +22,7 @@ from ownership.autograd.node import BackwardFn, OpNode
 from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
+from ownership.ops import power as pw
 from ownership.ops.common import (
     check_broadcast,
     needs_grad,
@@ -255,7 +256,7 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
     """``a **= e`` for a number exponent (``PowBackward0``); ``pow_`` with a tensor exponent is
     :func:`ownership.ops.power_inplace.pow_`'s."""
     e = operand(e)
-    ar.check_integer_power(a, e)
+    pw.check_integer_power(a, e)
     dt = result_dtype(a, e)
 
     def save(node: OpNode) -> None:
@@ -268,7 +269,7 @@ def pow_inplace(a: Tensor, e: Any) -> Tensor:
         lambda: np.power(a._data, e),
         dt,
         "PowBackward0",
-        ar.bw_pow_scalar,
+        pw.bw_pow_scalar,
         {"exponent": e},
         save,
         check_args=lambda: int_parameter(e, dt),

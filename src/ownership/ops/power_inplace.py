@@ -23,6 +23,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode
 from ownership.inplace_rules import run_inplace
 from ownership.ops import arithmetic as ar
+from ownership.ops import power as pw
 from ownership.ops.common import check_broadcast, needs_grad, operand, result_dtype
 from ownership.ops.inplace import pow_inplace, snapshot
 
@@ -32,8 +33,8 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
 
     def compute() -> NDArray[Any]:
         check_broadcast(a, e)
-        ar.check_bool_power(dt)
-        out: NDArray[Any] = ar._power(a._data.astype(dt.np, copy=False), e._data, dt)
+        pw.check_bool_power(dt)
+        out: NDArray[Any] = pw._power(a._data.astype(dt.np, copy=False), e._data, dt)
         return out
 
     def save(node: OpNode) -> None:
@@ -48,7 +49,7 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
         compute,
         dt,
         "PowBackward1",
-        ar.bw_pow_tensor,
+        pw.bw_pow_tensor,
         None,
         save,
         save_result=True,

@@ -9,8 +9,7 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
-from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, rpow, sub
-from ownership.ops.arithmetic import power as pow
+from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, sub
 from ownership.ops.bitwise import (
     bitwise_and,
     bitwise_and_,
@@ -82,6 +81,8 @@ from ownership.ops.nan_sums import nansum
 from ownership.ops.nn_ops import addmm
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.outer import outer
+from ownership.ops.power import power as pow
+from ownership.ops.power import rpow
 from ownership.ops.power_inplace import pow_
 from ownership.ops.products import prod
 from ownership.ops.reduction import all_of as all
