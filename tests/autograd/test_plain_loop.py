@@ -22,6 +22,7 @@ import pytest
 import ownership
 from ownership import observers
 from ownership.autograd import engine, hooks, plain_loop
+from ownership.autograd.node import AccumulateGrad
 
 from support.differential import error_of, grad_of, same
 
@@ -232,6 +233,18 @@ def test_the_plain_loop_stops_only_at_a_node_that_is_not_plain(hooked: bool) -> 
     if hooked:
         deps, _ = engine._discover([root], False)
         assert plain_loop.replay(root, deps, h.grad_fn, False).heap == []
+
+
+def test_an_accumulator_never_retains_a_gradient() -> None:
+    """The plain loop asks a leaf's accumulator for hooks only: its ``_retained`` is its class's
+    None, which no write can change (``retain_grad`` of a leaf keeps nothing on the node)."""
+    x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    x.retain_grad()
+    acc = (x * 2).grad_fn.next_functions[0][0]
+    assert type(acc) is AccumulateGrad and acc._retained is None
+    with pytest.raises(AttributeError, match="read-only"):
+        acc.retain(0, x)
+    assert acc._retained is None
 
 
 def _random_graph(t: Any, seed: int, hooked: bool) -> list[Any]:

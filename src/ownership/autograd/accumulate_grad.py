@@ -48,6 +48,7 @@ def accumulated(var: Any) -> None:
 
 
 _ACCUMULATE_LOCK = threading.Lock()
+_lock, _unlock = _ACCUMULATE_LOCK.acquire, _ACCUMULATE_LOCK.release  # bound once
 
 
 def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
@@ -63,7 +64,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         return
     if grad.dtype is not var.dtype:
         grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
-    _ACCUMULATE_LOCK.acquire()  # (a ``with`` block's enter and exit calls cost more)
+    _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
         old = var._grad
         if old is None:
@@ -110,4 +111,4 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         else:
             old.add_(grad)
     finally:
-        _ACCUMULATE_LOCK.release()
+        _unlock()

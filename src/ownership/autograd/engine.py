@@ -16,7 +16,7 @@ from the first node that is not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ownership import grad_mode, observers
@@ -45,11 +45,31 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
+def _counts(roots: Iterable[Node]) -> dict[Node, int]:
+    """Every node reachable from ``roots`` (in the order found, the roots first), with how many
+    edges point at it: :func:`_discover` without the children lists (what ``backward()`` needs)."""
+    deps = dict.fromkeys(roots, 0)
+    stack = list(deps)
+    found = stack.append
+    for node in stack:  # (a list that grows while iterated: every node found is visited)
+        for nxt, _ in node._edges:
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                found(nxt)
+    return deps
+
+
 def _discover(
     roots: list[Node], need_children: bool
 ) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
     """Every node reachable from ``roots``, with how many edges point at it (and, if asked, its
     children), found with an explicit stack."""
+    if not need_children:
+        return _counts(roots), {}
     deps: dict[Node, int] = {}
     children: dict[Node, list[Node]] = {}
     stack: list[Node] = []
@@ -57,18 +77,6 @@ def _discover(
         if node not in deps:
             deps[node] = 0
             stack.append(node)
-    if not need_children:  # the loop below without its children lists (``backward()``)
-        found = stack.append
-        for node in stack:  # (a list that grows while iterated: every node found is visited)
-            for nxt, _ in node._edges:
-                if nxt is None:
-                    continue
-                if nxt in deps:
-                    deps[nxt] += 1
-                else:
-                    deps[nxt] = 1
-                    found(nxt)
-        return deps, children
     while stack:
         node = stack.pop()
         kids: list[Node] = []
@@ -208,7 +216,7 @@ def run_one(
             )
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
-    deps, _ = _discover([node], False)
+    deps = _counts((node,))
     buffers = InputBuffers(not create_graph)
     if node.num_outputs == 1:
         buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
@@ -232,7 +240,7 @@ def run_one(
                 # ready node, which the queue would pop first: held instead of pushed
                 queue = ReadyQueue()
             else:
-                deps = _discover([node], False)[0]
+                deps = _counts((node,))
                 queue = replay(node, deps, at, after)
             _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
     finally:

@@ -137,7 +137,7 @@ def run_plain(
         if more or leaf_hooks or post_hooks:
             return node, True
         for acc in (leaf,) if second is None else (leaf, second):
-            if acc._pre_hooks is not None or acc._retained is not None:
+            if acc._pre_hooks is not None:  # (its ``_retained`` is the class's None: read-only)
                 return acc, False
             g = pending.pop(acc, NO_GRADIENT)[0]  # (the list goes at once: ``g`` holds it)
             if g is not None:
