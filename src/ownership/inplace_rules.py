@@ -104,11 +104,7 @@ def written(self: Tensor, name: str) -> None:
     """Step 4 after the write itself: one version bump, then the write observers told (``name``:
     the op's backward node, which names the op)."""
     counter = self._lazy_counter  # None: not made yet (read through the property, which makes it)
-    if counter is None:
-        counter = self._version_counter
-    # ``counter.bump()`` inlined (one write per in-place op; test_one_version_bump checks that
-    # the two agree on both kinds of counter, the inference one's refusal included)
-    counter.value += 1
+    (counter if counter is not None else self._version_counter).bump()
     if observers.WRITES:
         for observe in observers.WRITES:
             observe(self, name)

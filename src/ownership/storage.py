@@ -31,7 +31,7 @@ class VersionCounter:
     As in torch, the counter belongs to the tensor, not to its memory: a view and ``detach()``
     share their source's counter object; ``.data``, ``from_numpy`` and every new tensor get a new
     one, even over memory that another tensor already counts. :meth:`bump` is the only place a
-    version moves (``inplace_rules.written`` makes the same write inline: one per in-place op).
+    version moves.
     """
 
     __slots__ = ("value", "writes")

@@ -1,21 +1,18 @@
 """Exactly one line of the engine moves a version: ``VersionCounter.bump`` (issue 10).
 
 Every in-place write, ``ctx.mark_dirty``, ``increment_version`` and the in-place view ops call it;
-no other line may add to a counter or assign its value, but for the one fast path of the in-place
-ops' ``inplace_rules.written``, which makes bump's write inline and is checked against it here.
+no other line may add to a counter or assign its value.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import ownership
 from ownership.inference_mode import INPLACE_MESSAGE
-from ownership.inplace_rules import written
 from ownership.storage import InferenceCounter, VersionCounter
 
 SRC = Path(ownership.__file__).parent
@@ -60,10 +57,7 @@ def _writes() -> list[tuple[str, str, str]]:
 
 def test_one_line_increments_a_version() -> None:
     increments = [w for w in _writes() if w[2] == "increment"]
-    assert increments == [
-        ("inplace_rules.py", "written", "increment"),
-        ("storage.py", "bump", "increment"),
-    ]
+    assert increments == [("storage.py", "bump", "increment")]
 
 
 def test_no_other_code_assigns_a_version() -> None:
@@ -90,32 +84,3 @@ def test_an_inference_counter_bumps_only_in_inference_mode() -> None:
     with ownership.inference_mode():
         counter.bump()
     assert counter.value == 1
-
-
-@pytest.mark.parametrize("kind", ["made", "unmade", "inference"])
-def test_written_bumps_as_bump_does(kind: str) -> None:
-    """``written``'s inline bump against ``bump``: the same versions on an existing counter and
-    on a tensor whose counter is not made yet, and the same refusal of an inference counter
-    outside inference mode."""
-
-    def tensor() -> ownership.Tensor:
-        if kind == "inference":
-            with ownership.inference_mode():
-                return ownership.ones(2)
-        t = ownership.ones(2) + 1
-        if kind == "made":
-            t._version_counter.bump()
-        return t
-
-    def outcome(t: ownership.Tensor, move: Callable[[ownership.Tensor], None]) -> object:
-        try:
-            move(t)
-        except RuntimeError as e:
-            return str(e)
-        return t._version_counter.value
-
-    t = tensor()
-    assert (t._lazy_counter is None) == (kind == "unmade")
-    fast = outcome(t, lambda t: written(t, "AddBackward0"))
-    slow = outcome(tensor(), lambda t: t._version_counter.bump())
-    assert fast == slow == (INPLACE_MESSAGE if kind == "inference" else 2 if kind == "made" else 1)
