@@ -106,12 +106,12 @@ def _node_fields(node: OpNode) -> dict[str, Any]:
 
 
 def number_operands() -> dict[str, tuple[Any, Any]]:
-    """``self`` with an edge and without one (a view made under no_grad reports requires_grad
-    but has no edge), by a float, an int and a bool."""
+    """``self`` with an edge (a result, a leaf, a view) and without one (a view made under
+    no_grad reports requires_grad but has no edge), by a float, an int and a bool."""
     x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
     with ownership.no_grad():
         no_edge = x[1:]
-    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge}
+    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge, "view": x[1:]}
     numbers = {"float": 1.01, "int": 3, "bool": True}
     return {f"{s}-{n}": (a, b) for s, a in selfs.items() for n, b in numbers.items()}
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 from ownership._tensor import Tensor
-from ownership.autograd.node import NO_EDGE, BackwardFn, OpNode, Saved, gradient_edge, next_seq
+from ownership.autograd.node import (
+    NO_EDGE,
+    BackwardFn,
+    OpNode,
+    Saved,
+    gradient_edge,
+    leaf_edge,
+    next_seq,
+)
 from ownership.ops.common import NEEDED_PAIRS, shared_dtypes, shared_shapes
 
 _new = object.__new__
@@ -44,8 +52,16 @@ def record_number(
     """``binary_node(record(out, name, (a, b), backward, ctx), a, b)`` for a tensor ``a`` and a
     Python number ``b``: the node ``name`` of ``out``, with an edge to ``a`` (and none to
     ``b``), the inputs' shapes and dtypes, ``b`` as ``other_number`` and the flags ``needed``."""
-    fn = a._history  # an input with a history and no base: its edge is (grad_fn, output_nr)
-    edge = (fn, a._output_nr) if fn is not None and a._base is None else gradient_edge(a)
+    # ``gradient_edge(a)`` as ``record`` writes it out: (grad_fn, output_nr) for an input with a
+    # history and no base, ``leaf_edge`` for one with neither; a view asks it
+    fn = a._history
+    edge = (
+        gradient_edge(a)
+        if a._base is not None
+        else (fn, a._output_nr)
+        if fn is not None
+        else leaf_edge(a)
+    )
     node = _new(OpNode)
     node._edges = (edge, NO_EDGE)
     node.num_outputs = 1
