@@ -17,7 +17,11 @@ import numpy as np
 from ownership import grad_mode, observers
 from ownership.autograd.unseen import spare_refs
 
-__all__ = ["accumulate", "accumulated", "dense", "retain"]
+__all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
+
+LEAF_MOVED = "leaf variable has been moved into the graph interior"
+"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then (both backward
+loops raise it before they accumulate)."""
 
 
 def dense(t: Any) -> bool:

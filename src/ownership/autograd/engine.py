@@ -21,7 +21,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks, node_hooks
-from ownership.autograd.accumulate_grad import accumulate, accumulated, retain
+from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.plain_loop import replay, run_plain
@@ -301,7 +301,7 @@ def _run(
                     g0 is not None
                     and (var._history if var._base is None else var._node()) is not None
                 ):
-                    raise RuntimeError("leaf variable has been moved into the graph interior")
+                    raise RuntimeError(LEAF_MOVED)
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
                 # held by g0 and the callee (and by the post hooks' copy, as torch expects)
                 accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, hooks
-from ownership.autograd.accumulate_grad import accumulate, accumulated
+from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Node, OpNode
 from ownership.autograd.ready_queue import ReadyQueue
@@ -32,9 +32,6 @@ _RANK = attrgetter("_seq")
 
 NO_GRADIENT = (None,)
 """An accumulator's gradients when none arrived."""
-
-LEAF_MOVED = "leaf variable has been moved into the graph interior"
-"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then."""
 
 
 def run_plain(
