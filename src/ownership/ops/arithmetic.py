@@ -323,6 +323,18 @@ def save_number_operand(node: Any, b: Any) -> None:
         node._ctx = {"other": None, "self": None}
 
 
+def _bw_mul_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """``MulBackward1``: the gradient times the kept scalar, by ``mul.Scalar`` again (torch's
+    ``mul_tensor_backward`` of a Scalar)."""
+    return (mul_scalar(g[0], s["other"]),)
+
+
+def _bw_div_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """``DivBackward1``: the gradient over the kept scalar, by ``div.Scalar`` again (torch's
+    ``div_tensor_self_backward`` of a Scalar)."""
+    return (div_scalar(g[0], s["other"]),)
+
+
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
@@ -330,7 +342,7 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     if not out._data.size:  # torch's strides for an empty result
         lay_out_empty(out, a, k)
     if needs_grad_of(a):
-        record(out, "MulBackward1", (a,), lambda node, s, g: (g[0] * s["other"],), {"other": k})
+        record(out, "MulBackward1", (a,), _bw_mul_scalar, {"other": k})
     return out
 
 
@@ -341,7 +353,7 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     if not out._data.size:  # torch's strides for an empty result
         lay_out_empty(out, a, k)
     if needs_grad_of(a):
-        record(out, "DivBackward1", (a,), lambda node, s, g: (g[0] / s["other"],), {"other": k})
+        record(out, "DivBackward1", (a,), _bw_div_scalar, {"other": k})
     return out
 
 

@@ -14,6 +14,7 @@ from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops import checks
+from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.scans import check_differentiable
 
@@ -74,17 +75,23 @@ def _reduced_dims(saved: tuple[int, ...], ndim: int) -> tuple[int, ...]:
     return tuple(sorted(layout.wrap_dim(as_given(d), ndim) for d in saved))
 
 
+def _unsqueezed_dims(saved: tuple[int, ...], ndim: int) -> tuple[int, ...]:
+    """The dims ``sum_backward`` unsqueezes the gradient at: the reduced ones, wrapped and in
+    order; none when the node saved no dim (``sum(())`` reduced all, but its gradient is only
+    expanded, as after a whole sum)."""
+    return _reduced_dims(saved, ndim) if saved else ()
+
+
 def _expand_back(
     g: Tensor, shape: tuple[int, ...], dims: tuple[int, ...] | None, keepdim: bool
 ) -> Tensor:
-    # the ops themselves (``g.unsqueeze(d).expand(shape)``): the engine's own arguments, unparsed
-    if dims is None:
-        if not shape:
-            return g
-    elif not keepdim:
+    """torch's ``sum_backward``: ``g`` unsqueezed at the reduced ``dims`` (unless ``keepdim``, a
+    0-d input or no dims) and expanded to ``shape``, by the ops themselves (the engine's own
+    arguments, unparsed), so that under ``create_graph`` the graph has torch's nodes: an
+    ``ExpandBackward0`` always, even to a 0-d shape."""
+    if dims and shape and not keepdim:
         for d in dims:
-            if len(shape):
-                g = ops.unsqueeze(g, d)
+            g = ops.unsqueeze(g, d)
     out: Tensor = ops.expand(g, shape)
     return out
 
@@ -116,17 +123,18 @@ def _bw_sum_all(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def _bw_sum_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
     shape = s["self_sym_sizes"]
-    return (_expand_back(g[0], shape, _reduced_dims(s["dim"], len(shape)), s["keepdim"]),)
+    return (_expand_back(g[0], shape, _unsqueezed_dims(s["dim"], len(shape)), s["keepdim"]),)
 
 
 def _bw_mean_all(node: OpNode, s: Saved, g: Grads) -> Grads:
-    return (_expand_back(g[0], s["self_sym_sizes"], None, False) / s["self_sym_numel"],)
+    # torch's ``mean_backward``: the expanded gradient divided by the count, a ``div.Scalar``
+    return (div_scalar(_expand_back(g[0], s["self_sym_sizes"], None, False), s["self_sym_numel"]),)
 
 
 def _bw_mean_dims(node: OpNode, s: Saved, g: Grads) -> Grads:
     shape = s["self_sym_sizes"]
-    dims = _reduced_dims(s["dim"], len(shape))
-    return (_expand_back(g[0], shape, dims, s["keepdim"]) / _count(shape, dims),)
+    back = _expand_back(g[0], shape, _unsqueezed_dims(s["dim"], len(shape)), s["keepdim"])
+    return (div_scalar(back, _count(shape, _reduced_dims(s["dim"], len(shape)))),)
 
 
 def _count(shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
