@@ -59,6 +59,7 @@ def run_inplace(
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
     write: Callable[[NDArray[Any]], object] | None = None,
+    self_edge: bool = True,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -73,6 +74,10 @@ def run_inplace(
     array (one pass, no new array) and is used instead of it: the caller passes it only when
     that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
     for bit, and to raise nothing (``ownership.ops.inplace.direct_write`` decides).
+
+    ``self_edge=False``: the node has no edge to ``self``, only to ``inputs`` (torch's
+    ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
+    ``CopySlices`` then keeps only the base's edge, as torch's does).
     """
     if recorded:
         check_inplace(self)  # 1
@@ -88,7 +93,8 @@ def run_inplace(
         check_result(self, self._data.shape, out_dtype)
     node = None
     if recorded:
-        node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
+        edges = tuple(map(gradient_edge, inputs))
+        node = OpNode(name, (gradient_edge(self), *edges) if self_edge else edges, backward, ctx)
         if save is not None:
             save(node)
     write(self._data)  # 4

@@ -225,8 +225,8 @@ def _inplace(
     """``kernel(a, b)`` written into ``a`` under the in-place contract (the result must fit
     ``a``'s shape and dtype before the kernel's own refusals); ``number_edge``: a number
     divisor still has an (empty) edge, as torch's ``div_`` wraps it as a tensor;
-    ``differentiable_only``: a tensor divisor has an edge only if it requires grad (torch's
-    ``NotImplemented`` node)."""
+    ``differentiable_only``: ``a`` and a tensor divisor have an edge only if they require grad
+    (torch's ``NotImplemented`` node)."""
     b = operand(b)
     dt = result_dtype(a, b)
     if kernel == "div_true" and not dt.is_floating_point:
@@ -255,6 +255,7 @@ def _inplace(
         backward,
         ctx,
         None if save is None else (lambda node: save(node, b)),
+        self_edge=not differentiable_only or a.requires_grad,
     )
 
 
