@@ -73,9 +73,10 @@ def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
     byte = mask.view(np.int8)
     keep = (np.subtract(byte, 1) if where_not else np.negative(byte)).astype(bits)
     kept = g.view(bits)
-    # into ``keep`` when that is the layout numpy would give the result anyway: one array less
-    # (a 0-d mask is a numpy scalar, which cannot be written into)
-    into = keep if type(keep) is np.ndarray and kept.strides == keep.strides else None
+    # into ``keep``, laid out like the mask (the saved result): where the gradient's layout
+    # differs, torch's kernel iterates the result first and lays the output out like it, where
+    # numpy would pick row-major (a 0-d mask is a numpy scalar, which cannot be written into)
+    into = keep if type(keep) is np.ndarray and keep.shape == kept.shape else None
     return np.bitwise_and(kept, keep, out=into).view(g.dtype)
 
 
