@@ -45,37 +45,19 @@ MODES = [
     "grad",
     "no_grad",
     "inference",
-    pytest.param(
-        "inference_enable_grad",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="gap: in inference mode torch reads no stale view's history, even with grad "
-            "mode switched back on; the engine refreshes it (and raises its rebase error)",
-        ),
-    ),
+    "inference_enable_grad",
     "leaf",
 ]
 
 
-# torch checks these arguments before the op reads its input's history (the engine after)
-ARGUMENT_FIRST = {
-    "flatten": "gap: torch refuses start_dim > end_dim before reading a stale view's history",
-    "narrow": "gap: torch checks narrow's bounds before reading a stale view's history",
-    "slice": "gap: torch refuses a negative step before reading a stale view's history",
-    "alias": "gap: torch checks an index's bounds before reading a stale view's history",
-}
-
-
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("op", sorted(VIEW_OPS))
-def test_every_view_op_reads_a_stale_views_history_first_as_torch(
-    op: str, mode: str, request: pytest.FixtureRequest
-) -> None:
-    """A view op reads its input's edge (refreshing a stale view's history) before its own
-    checks: a view made under ``no_grad`` of a base since written in place raises its rebase
-    error first with grad mode on, and what torch does with grad mode off or in inference mode."""
-    if mode == "grad" and op in ARGUMENT_FIRST:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=ARGUMENT_FIRST[op]))
+def test_every_view_op_reads_a_stale_views_history_first_as_torch(op: str, mode: str) -> None:
+    """A view op reads its input's edge (refreshing a stale view's history) where torch does: a
+    view made under ``no_grad`` of a base since written in place raises its rebase error with
+    grad mode on, after the arguments torch checks first (``flatten``'s dims, ``narrow``'s
+    bounds, an index's bounds and a slice's step), and nothing is read with grad mode off or in
+    inference mode (even with grad mode on again)."""
     good, bad = VIEW_OPS[op]
 
     def program(t: Any) -> Any:
@@ -187,3 +169,33 @@ def test_needs_grad_of_one_tensor_is_needs_grad(kind: str, mode: str) -> None:
         if mode == "inference_enable_grad":
             modes.enter_context(t.enable_grad())
         assert needs_grad_of(x) == needs_grad(x)
+
+
+STALE_KEYS = {  # key(t, v): indexing the stale view v in engine t
+    "slice, then an int out of bounds": lambda t, v: v[1:3, 9],
+    "slice, then a negative step": lambda t, v: v[1:3, ::-1],
+    "int in bounds, then out of bounds": lambda t, v: v[0, 9],
+    "full slice, then out of bounds": lambda t, v: v[:, 9],
+    "None, then out of bounds": lambda t, v: v[None, 7],
+    "advanced, out of bounds": lambda t, v: v[[0, 7]],
+    "int, then advanced out of bounds": lambda t, v: v[1, [0, 9]],
+    "bool mask of the wrong shape": lambda t, v: v[t.ones(2, dtype=t.bool)],
+}
+
+
+@pytest.mark.parametrize("key", sorted(STALE_KEYS))
+def test_indexing_a_stale_view_reads_its_history_index_by_index(key: str) -> None:
+    """``v[key]`` of a stale view: torch applies each index in turn, its own check first (an
+    int's bounds, a slice's step), then its view op, which reads the history and so raises the
+    rebase error before a later index's error; an advanced index reads it before checking its
+    indices."""
+    index = STALE_KEYS[key]
+
+    def program(t: Any) -> Any:
+        base = t.arange(12.0).requires_grad_().clone()
+        with t.no_grad():
+            v = base.view(3, 4)
+        base.mul_(2)
+        return _attempt(lambda v: index(t, v), v)
+
+    same(program)

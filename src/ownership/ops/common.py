@@ -130,12 +130,14 @@ def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 
     torch collects an op's input edges before computing, so a view whose base changed since it
-    was made raises its rebase error before, e.g., a view-size error of the op itself.
+    was made raises its rebase error before, e.g., a view-size error of the op itself. In
+    inference mode torch runs no autograd code at all, even with grad mode on: nothing is read.
     """
     # a view's counter is made with it (``Tensor._view``): read from its slot, no property
     if (
         t._base is not None
         and _state.enabled
+        and not (INFERENCE_THREADS.count and _inference.enabled)
         and (counter := t._lazy_counter) is not None
         and t._view_version != counter.value
     ):

@@ -80,6 +80,8 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
             dim += t._data.ndim - consumed
             real += t._data.ndim - consumed
         elif isinstance(k, slice):
+            if k.step is not None and k.step < 0:  # checked before the slice reads a history
+                raise ValueError("step must be greater than zero")
             if single or not _covers(k, out._data.shape[dim]):
                 out = views.slice_dim(out, dim, k.start, k.stop, k.step)
             dim += 1
@@ -149,8 +151,11 @@ def _is_bool_0d(k: np.ndarray | Tensor) -> bool:
 
 
 def getitem(t: Tensor, key: Any) -> Tensor:
-    """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones."""
-    touch_history(t)
+    """``t[key]``: a view for basic keys, a copy (``IndexBackward0``) for advanced ones.
+
+    In torch's order (``applySlicing``): each index applied in turn, a view op reading ``t``'s
+    history as it records, after that index's own check (an int's bounds, a slice's step); an
+    advanced index reads it before checking its indices."""
     single = isinstance(key, slice)
     plain = _plain_key(t, key)
     if plain is not None:  # the common key: nothing for ``keys`` to refuse, all basic
@@ -164,6 +169,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     split = _sliced(t, tkey)
     if split is not None:
         return getitem(*split)
+    touch_history(t)  # torch's index op collects its input's edge before its kernel's checks
     npkey = np_key(tkey)
     check_advanced(t, npkey)
     arr = numpy_index(t._data, npkey)

@@ -112,8 +112,9 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    """Merge a range of dimensions (returns ``t`` itself when nothing changes, like torch)."""
-    touch_history(t)
+    """Merge a range of dimensions (returns ``t`` itself when nothing changes, like torch).
+
+    torch's ``flatten`` checks its dims before the ``view`` it calls reads ``t``'s history."""
     nd = t._data.ndim
     if nd == 0:
         layout.wrap_dim(start_dim, nd), layout.wrap_dim(end_dim, nd)
@@ -122,6 +123,7 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     e = layout.wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    touch_history(t)
     if s == e:
         return t
     shape = t._data.shape
@@ -278,8 +280,8 @@ def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int
 
 
 def narrow(t: Tensor, dim: int, start: int, length: int) -> Tensor:
-    """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``)."""
-    touch_history(t)
+    """``length`` elements of ``dim`` from ``start`` (``SliceBackward0``): its arguments checked
+    before the ``slice`` it calls reads ``t``'s history, as torch's ``narrow``."""
     if t._data.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
