@@ -39,7 +39,7 @@ from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
 from ownership.overload import Param, Signature
 
-__all__ = ["Parser"]
+__all__ = ["Parser", "refuse_out"]
 
 _PLAIN = (int, float, bool, type(None), DType)
 
@@ -105,6 +105,18 @@ def _plan(
     return bind
 
 
+def refuse_out(name: str) -> None:
+    """The engine's refusal of ``out=``: torch writes the result into the given tensor; the
+    engine computes results only into new tensors, so it says so rather than ignore ``out``.
+
+    >>> import ownership
+    >>> ownership.add(ownership.ones(2), 1, out=ownership.zeros(2))
+    Traceback (most recent call last):
+    RuntimeError: add(out=...) is not supported by ownership
+    """
+    raise RuntimeError(f"{name}(out=...) is not supported by ownership")
+
+
 class Parser:
     """The overloads of one function or method, tried in order as torch's parser tries them."""
 
@@ -117,6 +129,8 @@ class Parser:
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
         self._plans: dict[Any, Any] = {}
+        # torch's ``out=`` (always keyword-only), which the engine does not write: refused
+        self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """The index of the first signature that fits and its bound arguments; else torch's error.
@@ -124,8 +138,14 @@ class Parser:
         A call whose arguments are plain scalars, dtypes or tensors binds the same way whenever
         their types are the same: that binding is remembered (a plan per pattern of types), so
         the engine's own calls (``g.sum(0)`` in a backward) pay for the parser once.
+
+        An ``out=`` tensor is refused (:func:`refuse_out`) once the arguments bind: the engine
+        writes no result into a given tensor, and never ignores one.
         """
         if kwargs:
+            if self.has_out and kwargs.get("out") is not None:
+                self._parse(args, kwargs)  # torch's argument errors first
+                refuse_out(self.name)
             key: tuple[Any, ...] = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
         else:  # the common call: positional arguments only
             key = tuple(map(type, args))

@@ -130,14 +130,13 @@ tanh = _unary("tanh")
 def _method(name: str, *signatures: str) -> Callable[..., Any]:
     """``torch.<name>(input, ...)``: torch's ``signatures`` parsed, then ``input.<name>(...)``.
 
-    ``out=`` is refused (ownership writes no results into given tensors) rather than ignored.
+    ``out=`` is refused by the parser (``ownership.arguments.refuse_out``).
     """
     parser = Parser(name, *signatures)
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
-        if given.pop("out", None) is not None:
-            raise RuntimeError(f"{name}(out=...) is not supported by ownership")
+        given.pop("out", None)  # None: the parser refuses a given one
         return getattr(given.pop("input"), name)(**given)
 
     function.__name__ = function.__qualname__ = name
@@ -163,8 +162,7 @@ def _shift(name: str) -> Callable[..., Any]:
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
-        if given.pop("out", None) is not None:
-            raise RuntimeError(f"{name}(out=...) is not supported by ownership")
+        given.pop("out", None)  # None: the parser refuses a given one
         if "self" in given:
             return ops.shift_of_number(given["self"], given["other"], name.endswith("right_shift"))
         return getattr(given["input"], name)(given["other"])
@@ -277,8 +275,6 @@ triu = _method("triu", f"(Tensor input, int diagonal = 0, {sig.OUT})")
 def threshold(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.threshold(input, threshold, value)``: ``input`` where above ``threshold``, else ``value``."""
     a = _THRESHOLD.parse(args, kwargs)[1]
-    if a["out"] is not None:
-        raise RuntimeError("threshold(out=...) is not supported by ownership")
     return ops.threshold(a["input"], a["threshold"], a["value"])
 
 

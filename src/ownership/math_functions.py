@@ -33,8 +33,6 @@ _FLOOR_DIVIDE = Parser(
 def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.floor_divide(input, other)``: ``input // other``; either may be a number."""
     a = _FLOOR_DIVIDE.parse(args, kwargs)[1]
-    if a.get("out") is not None:
-        raise RuntimeError("floor_divide(out=...) is not supported by ownership")
     x, y = a["input"], a["other"]
     if not isinstance(x, Tensor) and isinstance(y, Tensor):
         return y.__rfloordiv__(x)
@@ -64,8 +62,6 @@ _REMAINDER = Parser(
 def remainder(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.remainder(input, other)``: ``input % other``; ``input`` may be a number."""
     overload, a = _REMAINDER.parse(args, kwargs)
-    if a.get("out") is not None:
-        raise RuntimeError("remainder(out=...) is not supported by ownership")
     if overload == 1:
         return a["other"].__rmod__(a["self"])  # type: ignore[no-any-return]
     return a["input"].remainder(a["other"])  # type: ignore[no-any-return]

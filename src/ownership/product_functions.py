@@ -34,8 +34,6 @@ def bmm(*args: Any, **kwargs: Any) -> Tensor:
     a = sig.FN_BMM.parse(args, kwargs)[1]
     if "out_dtype" in a:
         _no_cpu_kernel("bmm")
-    if a["out"] is not None:
-        raise RuntimeError("bmm(out=...) is not supported by ownership")
     return cast(Tensor, a["input"].bmm(a["mat2"]))
 
 
@@ -72,8 +70,6 @@ def addmm(*args: Any, **kwargs: Any) -> Tensor:
     a = _ADDMM.parse(args, kwargs)[1]
     if "out_dtype" in a:
         _no_cpu_kernel("addmm")
-    if a["out"] is not None:
-        raise RuntimeError("addmm(out=...) is not supported by ownership")
     return ops.addmm(a["input"], a["mat1"], a["mat2"], beta=a["beta"], alpha=a["alpha"])
 
 

@@ -188,8 +188,6 @@ def linspace(*args: Any, **kwargs: Any) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (numbers, or 0-d tensors read as
     their numbers, as torch's); ``out=`` is refused, the CPU's device and layout ignored."""
     a = sig.LINSPACE.parse(args, kwargs)[1]
-    if a["out"] is not None:
-        raise RuntimeError("linspace(out=...) is not supported by ownership")
     dtype, requires_grad = a["dtype"], a["requires_grad"]
     start, end, steps = a["start"], a["end"], a["steps"]
     for name in ("start", "end"):

@@ -116,8 +116,6 @@ def searchsorted(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
     sorter=None)``: the insertion indices of ``input`` (a tensor or a number)."""
     which, a = PARSER.parse(args, kwargs)
-    if a.get("out") is not None:
-        raise RuntimeError("searchsorted(out=...) is not supported by ownership")
     boundaries: Tensor = a["sorted_sequence"]
     scalar = which == 1
     values: Tensor = Tensor._wrap(np.asarray(a["self"])) if scalar else a["input"]

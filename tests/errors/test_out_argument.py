@@ -1,0 +1,105 @@
+"""``out=``: torch writes a function's result into the given tensor; ownership computes results
+only into new tensors, so every function that takes ``out`` refuses a given one, once its
+arguments bind (``ownership.arguments.refuse_out``), and never ignores it.
+
+torch's own ``out=`` behaviour is kept as strict-xfail gaps (``test_mul_out`` in
+``pytorch_autograd/test_requires_grad.py``); here the refusal, the given tensor untouched, and
+everything torch checks before ``out`` (argument errors, ``out=None``) as torch does it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import ownership
+from ownership.arguments import Parser
+
+from support.differential import same
+
+X = ownership.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
+INDEX = ownership.tensor([[0, 1, 2], [2, 1, 0]])
+B = ownership.tensor([[True, False, True], [False, True, True]])
+M = ownership.tensor([[1.0, 0.0], [0.0, 1.0], [2.0, -1.0]])
+
+# a call of every kind of function that takes ``out``, each with arguments that bind
+CALLS: dict[str, Callable[..., Any]] = {
+    "abs": lambda out: ownership.abs(X, out=out),
+    "add": lambda out: ownership.add(X, 1, out=out),
+    "add alpha": lambda out: ownership.add(X, X, alpha=2, out=out),
+    "sub": lambda out: ownership.sub(X, X, out=out),
+    "mul": lambda out: ownership.mul(X, X, out=out),
+    "div": lambda out: ownership.div(X, 2.0, out=out),
+    "div rounding": lambda out: ownership.div(X, 2.0, rounding_mode="floor", out=out),
+    "pow": lambda out: ownership.pow(X, 2, out=out),
+    "exp": lambda out: ownership.exp(X, out=out),
+    "tanh": lambda out: ownership.tanh(X, out=out),
+    "clamp": lambda out: ownership.clamp(X, min=0.0, out=out),
+    "maximum": lambda out: ownership.maximum(X, X, out=out),
+    "eq": lambda out: ownership.eq(X, X, out=out),
+    "lt": lambda out: ownership.lt(X, 0.0, out=out),
+    "logical_and": lambda out: ownership.logical_and(B, B, out=out),
+    "bitwise_and": lambda out: ownership.bitwise_and(INDEX, INDEX, out=out),
+    "bitwise_left_shift": lambda out: ownership.bitwise_left_shift(INDEX, 1, out=out),
+    "floor_divide": lambda out: ownership.floor_divide(X, 2.0, out=out),
+    "remainder": lambda out: ownership.remainder(X, 2.0, out=out),
+    "where": lambda out: ownership.where(B, X, X, out=out),
+    "sum dim": lambda out: ownership.sum(X, 0, out=out),
+    "mean dim": lambda out: ownership.mean(X, 1, out=out),
+    "cumsum": lambda out: ownership.cumsum(X, 0, out=out),
+    "matmul": lambda out: ownership.matmul(X, M, out=out),
+    "mm": lambda out: ownership.mm(X, M, out=out),
+    "addmm": lambda out: ownership.addmm(ownership.zeros(2, 2), X, M, out=out),
+    "cat": lambda out: ownership.cat([X, X], out=out),
+    "stack": lambda out: ownership.stack([X, X], out=out),
+    "gather": lambda out: ownership.gather(X, 1, INDEX, out=out),
+    "tril": lambda out: ownership.tril(X, out=out),
+    "threshold": lambda out: ownership.threshold(X, 0.0, -1.0, out=out),
+    "linspace": lambda out: ownership.linspace(0.0, 1.0, 6, out=out),
+    "searchsorted": lambda out: ownership.searchsorted(ownership.tensor([1.0, 2.0]), X, out=out),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_a_given_out_is_refused_and_left_untouched(call: str) -> None:
+    out = ownership.full((2, 3), 7.0)
+    with pytest.raises(RuntimeError, match=r"^\w+\(out=\.\.\.\) is not supported by ownership$"):
+        CALLS[call](out)
+    assert out.tolist() == [[7.0] * 3] * 2
+    assert out._version == 0
+
+
+def test_every_parser_with_an_out_parameter_refuses_it() -> None:
+    """The refusal is the parser's (one place): every parser whose signatures have ``out``
+    knows it; ``out`` is keyword-only in all of them (the parser looks for it among the
+    keywords only)."""
+    import gc
+
+    parsers = [p for p in gc.get_objects() if type(p) is Parser]  # (isinstance wakes lazy modules)
+    with_out = [p for p in parsers if any(q.name == "out" for s in p.signatures for q in s.params)]
+    assert len(with_out) > 50
+    for parser in with_out:
+        assert parser.has_out, parser.name
+        for signature in parser.signatures:
+            assert all(q.kwonly for q in signature.params if q.name == "out"), parser.name
+
+
+def test_argument_errors_come_before_out() -> None:
+    def program(t: Any) -> Any:
+        t.mul(t.ones(2), "x", out=t.zeros(2))
+
+    assert "must be Tensor, not str" in same(program).message
+
+
+def test_explicit_out_none_computes() -> None:
+    """``out=None`` is the default: the function computes as without it."""
+    same(
+        lambda t: [
+            t.add(t.ones(2), 1, out=None),
+            t.sum(t.ones(2, 3), 1, out=None),
+            t.where(t.tensor([True, False]), t.ones(2), t.zeros(2), out=None),
+            t.cat([t.ones(2), t.zeros(1)], out=None),
+        ]
+    )
