@@ -62,6 +62,7 @@ from ownership.ops.inplace_unary import (
     tanh_,
 )
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
+from ownership.ops.resizing import resize_, resize_as_
 from ownership.ops.integer_division import (
     div_rounded,
     div_rounded_,
@@ -274,6 +275,8 @@ __all__ = [
     "remainder_",
     "repeat",
     "reshape",
+    "resize_",
+    "resize_as_",
     "rfloordiv",
     "round",
     "round_",

@@ -1,0 +1,108 @@
+"""``resize_`` and ``resize_as_``: new sizes for a tensor in place, its storage grown when too small.
+
+torch 2.13's rules (``aten/src/ATen/native/Resize.{h,cpp}``, ``resize_`` of
+``torch/csrc/autograd/VariableTypeManual.cpp``), in their order:
+
+- outside inference mode, a tensor that requires grad is refused, whatever the sizes;
+- the same sizes change nothing: the strides stay (a transposed tensor stays transposed) and
+  the version does not move;
+- new sizes get contiguous strides from the same storage offset; the storage keeps its memory
+  when it holds ``offset + numel`` elements (shrinking never frees), else it is reallocated to
+  exactly that many, the old elements copied first and the new ones uninitialised. Every
+  tensor sharing the storage (views, ``detach()``, ``.data`` aliases, the base of a resized
+  view) then reads the new memory, as torch's share one ``StorageImpl``;
+- memory lent by numpy (``from_numpy``) cannot grow; a tensor of no elements never grows its
+  storage;
+- the version goes up once, after the change (an inference tensor outside inference mode is
+  refused at that bump, its sizes already changed, as in torch).
+
+A view stays a view of its base (``_base`` unchanged) and nothing is recorded: ``resize_`` has
+no gradient.
+
+>>> import ownership
+>>> x = ownership.arange(6.0)
+>>> v = x[2:4]
+>>> x.resize_(2, 5).shape, x._version, x.untyped_storage().nbytes()
+(torch.Size([2, 5]), 1, 40)
+>>> v.fill_(7.0)[0].item(), x[0, 2].item()
+(7.0, 7.0)
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+from typing import Any
+
+from ownership import inference_mode, layout
+from ownership._tensor import Tensor
+from ownership.inplace_rules import written
+from ownership.storage import Storage
+
+__all__ = ["resize_", "resize_as_"]
+
+_UINT64 = 2**64
+_INT64_MAX = 2**63 - 1
+
+
+def _numel(shape: Sequence[int]) -> int:
+    """The element count of ``shape`` as torch's ``compute_numel`` checks it: the sizes
+    multiplied as unsigned 64-bit integers (a negative size is a huge one), refused when a
+    product wraps or the count passes the int64 maximum."""
+    count, overflow = 1, False
+    for size in shape:
+        count *= size % _UINT64
+        if count >= _UINT64:
+            overflow, count = True, count % _UINT64
+    if overflow or count > _INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+    return count
+
+
+def _rederive(storage: Storage) -> None:
+    """Point every tensor over ``storage`` at its new buffer, with its own sizes, strides and
+    offset (torch's tensors share one ``StorageImpl``, whose memory the resize swapped).
+
+    The tensors sharing a storage are the objects that refer to it: the garbage collector
+    lists them (a resize that reallocates is rare; nothing is kept on the hot paths of views
+    and aliases for it)."""
+    buffer = storage.buffer
+    for holder in gc.get_referrers(storage):
+        if isinstance(holder, Tensor) and holder._lazy_storage is storage:
+            data = holder._data
+            if data.size:  # an empty tensor reads no memory
+                holder._data = layout.strided(buffer, data.shape, holder.stride(), holder._offset)
+
+
+def resize_(t: Tensor, size: Sequence[Any], memory_format: Any = None) -> Tensor:
+    """``t`` with sizes ``size`` in place (see the module's rules); returns ``t``."""
+    if memory_format is not None:
+        raise RuntimeError("resize_(memory_format=...) is not supported by ownership")
+    if t.requires_grad and not inference_mode._state.enabled:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(int(s) for s in size)
+    if shape == t._data.shape:
+        return t
+    numel = _numel(shape)
+    if min(shape, default=0) < 0:  # torch makes a tensor of a negative size here
+        raise RuntimeError(f"resize_ to the negative size {list(shape)} is not supported by ownership")
+    offset = t._offset
+    item = t._data.itemsize
+    nbytes = (offset + numel) * item
+    if nbytes > _INT64_MAX:
+        raise RuntimeError(
+            f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]"
+        )
+    storage = t._storage
+    if numel and nbytes > storage.nbytes():
+        storage.grow_(nbytes)
+        _rederive(storage)
+    t._data = layout.strided(storage.buffer, shape, layout.contiguous_strides(shape), offset)
+    written(t, "resize_")
+    return t
+
+
+def resize_as_(t: Tensor, the_template: Tensor, memory_format: Any = None) -> Tensor:
+    """``t.resize_(the_template.shape)``: only the template's sizes matter (not its strides,
+    dtype or ``requires_grad``)."""
+    return resize_(t, the_template._data.shape, memory_format)
