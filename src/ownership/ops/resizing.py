@@ -34,8 +34,11 @@ import gc
 from collections.abc import Sequence
 from typing import Any
 
+from numpy.typing import NDArray
+
 from ownership import inference_mode, layout
 from ownership._tensor import Tensor
+from ownership.autograd.saved import SavedTensor
 from ownership.inplace_rules import written
 from ownership.storage import Storage
 
@@ -65,13 +68,28 @@ def _rederive(storage: Storage) -> None:
 
     The tensors sharing a storage are the objects that refer to it: the garbage collector
     lists them (a resize that reallocates is rare; nothing is kept on the hot paths of views
-    and aliases for it)."""
+    and aliases for it), and so the parts of a saved output's alias not made yet."""
     buffer = storage.buffer
     for holder in gc.get_referrers(storage):
         if isinstance(holder, Tensor) and holder._lazy_storage is storage:
             data = holder._data
             if data.size:  # an empty tensor reads no memory
                 holder._data = layout.strided(buffer, data.shape, holder.stride(), holder._offset)
+        elif type(holder) is tuple and len(holder) == 7 and holder[3] is storage:
+            _rederive_parts(holder, buffer)
+
+
+def _rederive_parts(parts: tuple[Any, ...], buffer: NDArray[Any]) -> None:
+    """A saved output's alias not made yet (its ``Tensor._alias_parts``) over the new buffer."""
+    data, offset = parts[2], parts[4]
+    if not data.size:
+        return
+    item = data.itemsize
+    strides = [s // item for s in data.strides]
+    new = (*parts[:2], layout.strided(buffer, data.shape, strides, offset), *parts[3:])
+    for owner in gc.get_referrers(parts):
+        if isinstance(owner, SavedTensor) and owner.tensor_parts is parts:
+            owner.tensor_parts = new
 
 
 def resize_(t: Tensor, size: Sequence[Any], memory_format: Any = None) -> Tensor:
@@ -85,7 +103,9 @@ def resize_(t: Tensor, size: Sequence[Any], memory_format: Any = None) -> Tensor
         return t
     numel = _numel(shape)
     if min(shape, default=0) < 0:  # torch makes a tensor of a negative size here
-        raise RuntimeError(f"resize_ to the negative size {list(shape)} is not supported by ownership")
+        raise RuntimeError(
+            f"resize_ to the negative size {list(shape)} is not supported by ownership"
+        )
     offset = t._offset
     item = t._data.itemsize
     nbytes = (offset + numel) * item

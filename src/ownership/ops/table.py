@@ -62,7 +62,6 @@ from ownership.ops.inplace_unary import (
     tanh_,
 )
 from ownership.ops.inplace_views import as_strided_, squeeze_, t_, transpose_, unsqueeze_
-from ownership.ops.resizing import resize_, resize_as_
 from ownership.ops.integer_division import (
     div_rounded,
     div_rounded_,
@@ -93,6 +92,7 @@ from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
+from ownership.ops.resizing import resize_, resize_as_
 from ownership.ops.rounding import ceil, ceil_, floor, floor_, round_, trunc, trunc_
 from ownership.ops.rounding import rounded as round
 from ownership.ops.rsub import rsub
