@@ -143,6 +143,13 @@ from ownership.math_functions import (
     prod,
     remainder,
 )
+from ownership.memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
@@ -268,6 +275,8 @@ __all__ = [
     "cat",
     "ceil",
     "ceil_",
+    "channels_last",
+    "channels_last_3d",
     "chunk",
     "clamp",
     "clamp_",
@@ -277,6 +286,7 @@ __all__ = [
     "clamp_min_",
     "clip",
     "clone",
+    "contiguous_format",
     "cos",
     "cos_",
     "cumprod",
@@ -352,6 +362,7 @@ __all__ = [
     "max",
     "maximum",
     "mean",
+    "memory_format",
     "min",
     "minimum",
     "mm",
@@ -375,6 +386,7 @@ __all__ = [
     "outer",
     "permute",
     "pow",
+    "preserve_format",
     "prod",
     "promote_types",
     "rand",

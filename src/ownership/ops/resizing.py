@@ -40,6 +40,7 @@ from ownership import inference_mode, layout
 from ownership._tensor import Tensor
 from ownership.autograd.saved import SavedTensor
 from ownership.inplace_rules import written
+from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.storage import Storage
 
 __all__ = ["resize_", "resize_as_"]
@@ -92,23 +93,27 @@ def _rederive_parts(parts: tuple[Any, ...], buffer: NDArray[Any]) -> None:
             owner.tensor_parts = new
 
 
-def resize_(t: Tensor, size: Sequence[Any], memory_format: Any = None) -> Tensor:
-    """``t`` with sizes ``size`` in place (see the module's rules); returns ``t``."""
-    if memory_format is not None:
-        raise RuntimeError("resize_(memory_format=...) is not supported by ownership")
-    if t.requires_grad and not inference_mode._state.enabled:
-        raise RuntimeError("cannot resize variables that require grad")
+def _lay_out(t: Tensor, shape: tuple[int, ...], strides: Sequence[int]) -> None:
+    """Give ``t`` these sizes and strides at its offset, over its storage's buffer (a non-view
+    with no elements keeps its strides in an array of its own: it reads no memory)."""
+    if 0 in shape and t._base is None:
+        t._data = layout.empty_strided(shape, strides, t._data.dtype)
+    else:
+        t._data = layout.strided(t._storage.buffer, shape, strides, t._offset)
+
+
+def _resized(t: Tensor, size: Sequence[Any]) -> bool:
+    """torch's ``resize_impl_cpu_``: ``t`` with new sizes and contiguous strides, its storage
+    grown if too small; False (nothing done) for the same sizes."""
     shape = tuple(int(s) for s in size)
     if shape == t._data.shape:
-        return t
+        return False
     numel = _numel(shape)
     if min(shape, default=0) < 0:  # torch makes a tensor of a negative size here
         raise RuntimeError(
             f"resize_ to the negative size {list(shape)} is not supported by ownership"
         )
-    offset = t._offset
-    item = t._data.itemsize
-    nbytes = (offset + numel) * item
+    nbytes = (t._offset + numel) * t._data.itemsize
     if nbytes > _INT64_MAX:
         raise RuntimeError(
             f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]"
@@ -117,12 +122,55 @@ def resize_(t: Tensor, size: Sequence[Any], memory_format: Any = None) -> Tensor
     if numel and nbytes > storage.nbytes():
         storage.grow_(nbytes)
         _rederive(storage)
-    t._data = layout.strided(storage.buffer, shape, layout.contiguous_strides(shape), offset)
-    written(t, "resize_")
+    _lay_out(t, shape, layout.contiguous_strides(shape))
+    return True
+
+
+def _restrided(t: Tensor, fmt: memory_format) -> None:
+    """torch's ``empty_tensor_restride``: ``t`` laid out as ``fmt`` over the memory it has."""
+    shape = tuple(t._data.shape)
+    strides = format_strides(fmt, shape)
+    numel = layout.numel(shape)
+    if numel and (t._offset + numel) * t._data.itemsize > t._storage.nbytes():
+        # the same sizes (nothing was resized) over less memory, as an expanded tensor's:
+        # torch's tensor then reads past its storage
+        raise RuntimeError(
+            f"resize_ of a tensor larger than its storage to {fmt} is not supported by ownership"
+        )
+    _lay_out(t, shape, strides)
+
+
+def _refuse_grad(t: Tensor) -> None:
+    """torch's autograd kernel of the resizes (not run in inference mode)."""
+    if t.requires_grad and not inference_mode._state.enabled:
+        raise RuntimeError("cannot resize variables that require grad")
+
+
+def resize_(t: Tensor, size: Sequence[Any], memory_format: memory_format | None = None) -> Tensor:
+    """``t`` with sizes ``size`` in place (see the module's rules), then laid out as
+    ``memory_format`` if given (even for the same sizes; never ``preserve_format``); returns
+    ``t``. The version goes up once when the sizes changed and nothing was refused."""
+    _refuse_grad(t)
+    changed = _resized(t, size)
+    if memory_format is not None:
+        _restrided(t, memory_format)
+    if changed:
+        written(t, "resize_")
     return t
 
 
-def resize_as_(t: Tensor, the_template: Tensor, memory_format: Any = None) -> Tensor:
-    """``t.resize_(the_template.shape)``: only the template's sizes matter (not its strides,
-    dtype or ``requires_grad``)."""
-    return resize_(t, the_template._data.shape, memory_format)
+def resize_as_(
+    t: Tensor, the_template: Tensor, memory_format: memory_format | None = None
+) -> Tensor:
+    """``t`` with the sizes of ``the_template`` (not its strides, dtype or ``requires_grad``),
+    then laid out as ``memory_format`` if given; ``preserve_format``: as the template's strides
+    suggest. Bumps as :func:`resize_`."""
+    _refuse_grad(t)
+    changed = _resized(t, the_template._data.shape)
+    if memory_format is not None:
+        if str(memory_format) == str(preserve_format):
+            memory_format = suggested(the_template._data.shape, the_template.stride())
+        _restrided(t, memory_format)
+    if changed:
+        written(t, "resize_as_")
+    return t
