@@ -31,6 +31,7 @@ no gradient.
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -46,6 +47,7 @@ from ownership.storage import Storage
 __all__ = ["resize_", "resize_as_"]
 
 _UINT64 = 2**64
+_LONE = 4  # see ``_rederive``
 _INT64_MAX = 2**63 - 1
 
 
@@ -69,7 +71,12 @@ def _rederive(storage: Storage) -> None:
 
     The tensors sharing a storage are the objects that refer to it: the garbage collector
     lists them (a resize that reallocates is rare; nothing is kept on the hot paths of views
-    and aliases for it), and so the parts of a saved output's alias not made yet."""
+    and aliases for it), and so the parts of a saved output's alias not made yet. The list
+    costs a pass over every object, skipped when the storage has no holder but the resized
+    tensor: :data:`_LONE` references (that tensor's slot, the caller's name, this parameter and
+    ``getrefcount``'s argument)."""
+    if sys.getrefcount(storage) <= _LONE:
+        return
     buffer = storage.buffer
     for holder in gc.get_referrers(storage):
         if isinstance(holder, Tensor) and holder._lazy_storage is storage:
