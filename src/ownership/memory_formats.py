@@ -33,6 +33,7 @@ class memory_format:
     constants exist, as in torch."""
 
     __slots__ = ("name",)
+    name: str
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("cannot create 'torch.memory_format' instances")
@@ -42,7 +43,6 @@ class memory_format:
 
     def __reduce__(self) -> str:
         return self.name
-
 
 
 def _constant(name: str) -> memory_format:
