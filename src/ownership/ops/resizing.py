@@ -13,8 +13,12 @@ torch 2.13's rules (``aten/src/ATen/native/Resize.{h,cpp}``, ``resize_`` of
   view) then reads the new memory, as torch's share one ``StorageImpl``;
 - memory lent by numpy (``from_numpy``) cannot grow; a tensor of no elements never grows its
   storage;
-- the version goes up once, after the change (an inference tensor outside inference mode is
-  refused at that bump, its sizes already changed, as in torch).
+- a ``memory_format`` then lays the tensor out as asked, even at the same sizes
+  (:mod:`ownership.memory_formats`; ``resize_as_`` reads ``preserve_format`` as the format
+  the template's strides suggest, ``resize_`` refuses it);
+- the version goes up once, after the change, when the sizes changed and nothing was refused
+  (an inference tensor outside inference mode is refused at that bump, its sizes already
+  changed, as in torch).
 
 A view stays a view of its base (``_base`` unchanged) and nothing is recorded: ``resize_`` has
 no gradient.
