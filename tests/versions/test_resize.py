@@ -433,3 +433,18 @@ def test_backward_through_a_tensor_resized_in_inference_mode() -> None:
         return [error_of(lambda: y.sum().backward()), x.grad]
 
     same(program)
+
+
+def test_a_result_in_column_order_is_read_in_memory_order() -> None:
+    """A result laid out like its transposed input: resize_ reads its storage row-major."""
+
+    def program(t):
+        x = t.arange(6.0).view(2, 3)
+        y = x.t() * 2
+        out = [y.stride(), y.resize_(6), y.stride()]
+        z = x.t() * 3
+        w = z.detach()
+        z.resize_(2, 4)  # grown: the alias keeps its column-order strides over the new memory
+        return [*out, z.view(8)[:6], w, w.stride(), w.data_ptr() == z.data_ptr()]
+
+    same(program)
