@@ -100,6 +100,7 @@ from ownership.functions import (
     reciprocal,
     relu,
     relu_,
+    resize_as_,
     round,
     round_,
     rsub,
@@ -141,6 +142,13 @@ from ownership.math_functions import (
     nansum,
     prod,
     remainder,
+)
+from ownership.memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
 )
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
@@ -267,6 +275,8 @@ __all__ = [
     "cat",
     "ceil",
     "ceil_",
+    "channels_last",
+    "channels_last_3d",
     "chunk",
     "clamp",
     "clamp_",
@@ -276,6 +286,7 @@ __all__ = [
     "clamp_min_",
     "clip",
     "clone",
+    "contiguous_format",
     "cos",
     "cos_",
     "cumprod",
@@ -351,6 +362,7 @@ __all__ = [
     "max",
     "maximum",
     "mean",
+    "memory_format",
     "min",
     "minimum",
     "mm",
@@ -374,6 +386,7 @@ __all__ = [
     "outer",
     "permute",
     "pow",
+    "preserve_format",
     "prod",
     "promote_types",
     "rand",
@@ -387,6 +400,7 @@ __all__ = [
     "relu_",
     "remainder",
     "reshape",
+    "resize_as_",
     "round",
     "round_",
     "rsub",

@@ -206,6 +206,10 @@ sin_ = _method("sin_", "(Tensor input)")
 sqrt_ = _method("sqrt_", "(Tensor input)")
 tanh_ = _method("tanh_", "(Tensor input)")
 zero_ = _method("zero_", "(Tensor input)")
+resize_as_ = _method(
+    "resize_as_",
+    "(Tensor input, Tensor the_template, *, torch.memory_format memory_format = None)",
+)
 fill_ = _method("fill_", "(Tensor input, Tensor value)", "(Tensor input, Number value)")
 masked_fill = _method(
     "masked_fill",

@@ -70,6 +70,8 @@ class Param:
             return obj is None or type(obj).__name__ == "Generator"
         if t == "torch.layout":
             return type(obj).__name__ == "layout"
+        if t == "torch.memory_format":
+            return type(obj).__name__ == "memory_format"
         raise AssertionError(f"unknown parameter type {t}")
 
 

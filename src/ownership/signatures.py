@@ -35,6 +35,10 @@ UNSQUEEZE = Parser("unsqueeze", "(int dim)")
 SQUEEZE = Parser("squeeze", "()", "(int dim)", "(tuple of ints dim)")
 TRANSPOSE = Parser("transpose", "(int dim0, int dim1)")
 SELECT = Parser("select", "(int dim, int index)")
+RESIZE_ = Parser("resize_", "(tuple of ints size, *, torch.memory_format memory_format = None)")
+RESIZE_AS_ = Parser(
+    "resize_as_", "(Tensor the_template, *, torch.memory_format memory_format = None)"
+)
 VIEW = Parser("view", "(torch.dtype dtype)", "(tuple of ints size)")
 RESHAPE = Parser("reshape", "(tuple of ints shape)")
 PERMUTE = Parser("permute", "(tuple of ints dims)")

@@ -184,3 +184,14 @@ class TensorInplace:
     def as_strided_(self: Any, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
         """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
         return ops.as_strided_(self, size, stride, storage_offset)
+
+    def resize_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """New sizes in place, the storage grown when too small (see
+        :mod:`ownership.ops.resizing`); bumps the version only when the sizes change."""
+        a = sig.RESIZE_.parse(args, kwargs)[1]
+        return ops.resize_(self, a["size"], a["memory_format"])
+
+    def resize_as_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """``resize_(the_template.shape)``."""
+        a = sig.RESIZE_AS_.parse(args, kwargs)[1]
+        return ops.resize_as_(self, a["the_template"], a["memory_format"])

@@ -235,7 +235,6 @@ def test_allow_mutation_on_saved_tensors(through_view: bool) -> None:
     same(program)
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.resize_ and resize_as_")
 def test_resize_version_bump() -> None:
     """TestAutogradDeviceType.test_resize_version_bump (recent revision): only a resize that
     changes the size bumps the version."""

@@ -21,6 +21,7 @@ from ownership.argument_checks import tensor_arg as _like_arg
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 from ownership.ops import checks, python_data
+from ownership.storage import LentStorage
 
 
 def to_numpy(data: Any) -> NDArray[Any]:
@@ -222,4 +223,6 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
         raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
     if not arr.flags.writeable:
         arr = checks.writable(arr)
-    return Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
+    t = Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
+    t._storage = LentStorage(None, t._data)
+    return t

@@ -92,6 +92,7 @@ from ownership.ops.reduction import max_of as max
 from ownership.ops.reduction import min_of as min
 from ownership.ops.reduction import sum_of as sum
 from ownership.ops.repetition import repeat
+from ownership.ops.resizing import resize_, resize_as_
 from ownership.ops.rounding import ceil, ceil_, floor, floor_, round_, trunc, trunc_
 from ownership.ops.rounding import rounded as round
 from ownership.ops.rsub import rsub
@@ -274,6 +275,8 @@ __all__ = [
     "remainder_",
     "repeat",
     "reshape",
+    "resize_",
+    "resize_as_",
     "rfloordiv",
     "round",
     "round_",
