@@ -106,13 +106,14 @@ def _plan(
 
 
 def refuse_out(name: str) -> None:
-    """The engine's refusal of ``out=``: torch writes the result into the given tensor; the
-    engine computes results only into new tensors, so it says so rather than ignore ``out``.
+    """The engine's refusal of ``out=`` where it does not write it: torch writes the result into
+    the given tensor; the engine's functions other than those of ``ownership.out_argument``
+    compute results only into new tensors, so they say so rather than ignore ``out``.
 
     >>> import ownership
-    >>> ownership.add(ownership.ones(2), 1, out=ownership.zeros(2))
+    >>> ownership.maximum(ownership.ones(2), ownership.ones(2), out=ownership.zeros(2))
     Traceback (most recent call last):
-    RuntimeError: add(out=...) is not supported by ownership
+    RuntimeError: maximum(out=...) is not supported by ownership
     """
     raise RuntimeError(f"{name}(out=...) is not supported by ownership")
 
@@ -129,7 +130,8 @@ class Parser:
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
         self._plans: dict[Any, Any] = {}
-        # torch's ``out=`` (always keyword-only), which the engine does not write: refused
+        # torch's ``out=`` (always keyword-only): refused unless the function writes it
+        # (``ownership.out_argument.with_out`` turns this off)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:

@@ -1,6 +1,7 @@
 """Module-level functions of the ``torch`` namespace that are thin wrappers of Tensor methods:
 arithmetic, ``clamp``, ``where``, elementwise functions, comparisons and the in-place forms, and the
-two wrappers the other ``*_functions`` modules build theirs with (``_method``, ``_unary``).
+two wrappers the other ``*_functions`` modules build theirs with (``_method``, ``_unary``). The
+pointwise arithmetic and the ``_unary`` functions take ``out=`` (``ownership.out_argument``).
 
 Reductions are in ``ownership.reduction_functions``, products in
 ``ownership.product_functions``, functions of shape in ``ownership.view_functions``, the
@@ -22,6 +23,7 @@ from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import broadcast_shapes as _broadcast_shapes
 from ownership.op_table import OpTable
+from ownership.out_argument import with_out
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -72,6 +74,14 @@ def pow(*args: Any, **kwargs: Any) -> Tensor:
     return cast(Tensor, a["input"].pow(a["exponent"]))
 
 
+# the pointwise arithmetic writes ``out=`` (the other functions' parsers refuse it)
+add = with_out(sig.FN_ADD, add)
+sub = with_out(sig.FN_SUB, sub)
+mul = with_out(sig.FN_MUL, mul)
+div = with_out(sig.FN_DIV, div)
+pow = with_out(sig.FN_POW, pow)
+
+
 def _operand(x: Any) -> Any:
     """A number operand stays a Python number (torch's wrapped number), a tensor stays a tensor."""
     return x.item() if isinstance(x, np.generic) else x
@@ -102,15 +112,27 @@ def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
     return ops.where(*operands)
 
 
+_NO_OUT = frozenset({"isnan", "isinf", "isfinite", "relu"})
+"""The one-tensor functions torch gives no ``out=`` at all."""
+
+_SAME_DTYPE_OUT = frozenset({"abs", "absolute", "neg", "sign", "floor", "ceil", "trunc"})
+"""The one-tensor functions whose ``out`` must have the result's dtype (torch's kernels of
+these keep the input's dtype and cast nothing)."""
+
+
 def _unary(name: str) -> Callable[..., Tensor]:
-    parser = sig.unary(name)
+    """``torch.<name>(input, *, out=None)``: the method ``input.<name>()``, or written into
+    ``out`` (:mod:`ownership.out_argument`)."""
+    parser = sig.unary(name, out=name not in _NO_OUT)
 
     def function(*args: Any, **kwargs: Any) -> Tensor:
         return cast(Tensor, getattr(parser.parse(args, kwargs)[1]["input"], name)())
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``torch.{name}(input)``: the method ``input.{name}()``."
-    return function
+    if name in _NO_OUT:
+        return function
+    return with_out(parser, function, same_dtype=name in _SAME_DTYPE_OUT)
 
 
 abs = _unary("abs")

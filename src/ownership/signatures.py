@@ -243,9 +243,10 @@ FN_CAT = Parser("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 FN_STACK = Parser("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 
 
-def unary(name: str) -> Parser:
-    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)``."""
-    return Parser(name, f"(Tensor input, {OUT})")
+def unary(name: str, out: bool = True) -> Parser:
+    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)`` (without
+    ``out`` if not ``out``)."""
+    return Parser(name, f"(Tensor input, {OUT})" if out else "(Tensor input)")
 
 
 # ---------------------------------------------------------------- factories

@@ -258,7 +258,6 @@ def test_next_functions_constant() -> None:
     assert same(program) == [2, None]
 
 
-@pytest.mark.xfail(strict=True, reason="gap: out= argument of torch.mul")
 def test_mul_out() -> None:
     """TestAutograd.test_mul_out: ``out=`` refuses inputs that require grad, except in no_grad."""
 
@@ -279,7 +278,6 @@ def test_mul_out() -> None:
     assert "out=" in r[0] and r[2] is True
 
 
-@pytest.mark.xfail(strict=True, reason="gap: out= argument of torch.mul")
 def test_mul_out_result_requires_grad() -> None:
     """TestAutograd.test_mul_out_result_requires_grad: an ``out=`` that requires grad."""
 

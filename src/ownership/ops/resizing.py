@@ -48,7 +48,7 @@ from ownership.inplace_rules import written
 from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.storage import Storage
 
-__all__ = ["resize_", "resize_as_"]
+__all__ = ["resize_", "resize_as_", "resize_impl"]
 
 _UINT64 = 2**64
 _LONE = 4  # see ``_rederive``
@@ -113,7 +113,7 @@ def _lay_out(t: Tensor, shape: tuple[int, ...], strides: Sequence[int]) -> None:
         t._data = layout.strided(t._storage.buffer, shape, strides, t._offset)
 
 
-def _resized(t: Tensor, size: Sequence[Any]) -> bool:
+def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
     """torch's ``resize_impl_cpu_``: ``t`` with new sizes and contiguous strides, its storage
     grown if too small; False (nothing done) for the same sizes."""
     shape = tuple(int(s) for s in size)
@@ -162,7 +162,7 @@ def resize_(t: Tensor, size: Sequence[Any], memory_format: memory_format | None 
     ``memory_format`` if given (even for the same sizes; never ``preserve_format``); returns
     ``t``. The version goes up once when the sizes changed and nothing was refused."""
     _refuse_grad(t)
-    changed = _resized(t, size)
+    changed = resize_impl(t, size)
     if memory_format is not None:
         _restrided(t, memory_format)
     if changed:
@@ -177,7 +177,7 @@ def resize_as_(
     then laid out as ``memory_format`` if given; ``preserve_format``: as the template's strides
     suggest. Bumps as :func:`resize_`."""
     _refuse_grad(t)
-    changed = _resized(t, the_template._data.shape)
+    changed = resize_impl(t, the_template._data.shape)
     if memory_format is not None:
         if str(memory_format) == str(preserve_format):
             memory_format = suggested(the_template._data.shape, the_template.stride())

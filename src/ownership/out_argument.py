@@ -1,0 +1,119 @@
+"""``out=``: torch's out variants of the pointwise functions, the result written into a given
+tensor.
+
+``torch.mul(a, b, out=c)`` computes ``a * b`` and writes it into ``c``, which it returns. It is
+an in-place write like any other (``c``'s version goes up once), in torch's order:
+
+1. autograd refuses first: an out variant records no node, so while grad mode is on (and not
+   in inference mode) no argument, ``out`` included, may require grad;
+2. the written tensor's checks (:func:`~ownership.inplace_rules.check_no_overlap`): no element
+   of ``out`` written twice, no input overlapping it except as the very same elements;
+3. the result computed, with the function's own errors (broadcasting, dtypes);
+4. its dtype must cast to ``out``'s (no float into an integer ``out``, nothing into a bool
+   one), or be ``out``'s exactly for the functions whose kernels cast nothing (``abs``,
+   ``neg``, ``sign``, ``floor``...);
+5. ``out`` resized to the result's shape when it differs (torch's ``resize_output``: a
+   deprecation warning unless ``out`` had no elements; no version bump of its own);
+6. the values written into ``out``'s memory, in ``out``'s own layout, cast to its dtype.
+
+Only the functions wrapped by :func:`with_out` write ``out``; every other signature with an
+``out`` refuses a given one (``ownership.arguments.refuse_out``).
+
+>>> import ownership
+>>> c = ownership.zeros(2)
+>>> ownership.mul(ownership.tensor([1.0, 2.0]), 3, out=c) is c, c, c._version
+(True, tensor([3., 6.]), 1)
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ownership import dtypes, grad_mode, inference_mode
+from ownership._tensor import Tensor
+from ownership.arguments import Parser
+from ownership.inplace_rules import check_no_overlap, written
+from ownership.ops.resizing import resize_impl
+
+__all__ = ["WRITES_OUT", "with_out", "write_out"]
+
+WRITES_OUT: set[str] = set()
+"""The names of the functions that write ``out`` (made by :func:`with_out`)."""
+
+
+def _resize_output(out: Tensor, shape: tuple[int, ...]) -> None:
+    """torch's ``resize_output``: ``out`` given the result's shape, with its warning when it
+    had elements (its version is bumped by the write, not here)."""
+    if tuple(out._data.shape) == shape:
+        return
+    if out._data.size:
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"{list(out._data.shape)}, which does not match the required output shape "
+            f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
+            "outputs will not be resized unless they have zero elements. You can explicitly "
+            "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+            UserWarning,
+            stacklevel=5,  # _resize_output, write_out, with_out's function, the caller
+        )
+    resize_impl(out, shape)
+
+
+def write_out(
+    name: str,
+    out: Tensor,
+    inputs: Sequence[Any],
+    compute: Callable[[], Tensor],
+    same_dtype: bool = False,
+) -> Tensor:
+    """The function ``name`` of ``inputs`` (its tensor arguments), computed by ``compute``,
+    written into ``out`` by the module's rules; returns ``out``. ``same_dtype``: ``out`` must
+    have the result's dtype exactly (a kernel that casts nothing)."""
+    recording = grad_mode._state.enabled and not inference_mode._state.enabled
+    if recording and (
+        out.requires_grad or any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
+    ):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    check_no_overlap(out, [x for x in inputs if isinstance(x, Tensor)])
+    result = compute()
+    if same_dtype and result.dtype is not out.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype.short} but expected {result.dtype.short}")
+    if result.dtype is not out.dtype and not dtypes.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(
+            f"result type {result.dtype.short} can't be cast to the desired output type "
+            f"{out.dtype.short}"
+        )
+    _resize_output(out, tuple(result._data.shape))
+    np.copyto(out._data, result._data, casting="unsafe")
+    written(out, name)
+    return out
+
+
+def with_out(
+    parser: Parser, fn: Callable[..., Tensor], same_dtype: bool = False
+) -> Callable[..., Tensor]:
+    """The function ``fn`` (which parses its arguments with ``parser``) taking torch's ``out=``:
+    without one (or with None) ``fn`` itself; with one, ``fn``'s arguments parsed whole (torch's
+    argument errors first, ``out``'s own type among them), then :func:`write_out`."""
+    parser.has_out = False  # this function writes ``out``: its parser no longer refuses one
+    WRITES_OUT.add(parser.name)
+
+    @functools.wraps(fn)
+    def function(*args: Any, **kwargs: Any) -> Tensor:
+        if kwargs and kwargs.get("out") is not None:
+            bound = parser.parse(args, kwargs)[1]
+            out = bound["out"]
+            rest = {k: v for k, v in kwargs.items() if k != "out"}
+            inputs = [v for k, v in bound.items() if k != "out"]
+            return write_out(parser.name, out, inputs, lambda: fn(*args, **rest), same_dtype)
+        return fn(*args, **kwargs)
+
+    return function
