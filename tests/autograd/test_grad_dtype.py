@@ -235,3 +235,23 @@ def test_autograd_grad_of_the_leaf_itself(setting: str | None) -> None:
         return [own, through, grad_of(x)]
 
     same(program)
+
+
+@pytest.mark.parametrize("setting", ["int64", "bool", None])
+def test_not_a_floating_gradient(setting: str | None) -> None:
+    """A grad_dtype that is not floating, or None with an integer gradient given to the leaf:
+    torch's engine refuses the gradient (its assertion's message), and ``.grad`` stays None."""
+
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        x.grad_dtype = None if setting is None else getattr(t, setting)
+        errors = [
+            error_of(lambda: x.backward(t.ones(2, dtype=t.int64))),
+            error_of(lambda: t.autograd.grad(x, x, t.ones(2, dtype=t.int64))),
+        ]
+        if setting is not None:
+            errors.append(error_of(lambda: (x * 1.5).sum().backward()))
+            errors.append(error_of(lambda: t.autograd.grad((x * 1.5).sum(), x)))
+        return [errors, grad_of(x)]
+
+    same(program)

@@ -271,7 +271,7 @@ def _run(
         node: Node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
-        if is_leaf and grad_dtype.CHANGED and grads[0] is not None:  # its hooks see it cast
+        if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
             grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
         hooked = node._pre_hooks  # every hook of the node: None for most
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):

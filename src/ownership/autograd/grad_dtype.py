@@ -18,16 +18,31 @@ tensor([3., 3.], dtype=torch.float64)
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ownership.dtypes import dtype as DType
 
-__all__ = ["CHANGED", "cast", "grad_dtype_of", "set_grad_dtype", "target"]
+__all__ = ["LEAVES", "cast", "grad_dtype_of", "set_grad_dtype", "target"]
 
-CHANGED = False
-"""Whether any tensor was ever given a ``grad_dtype``: until then every gradient takes its
-leaf's own dtype, and the backward pass asks nothing more (the plain loop's one question; when
-True it hands over to the general loop, which casts at each leaf)."""
+LEAVES: dict[int, weakref.ref[Any]] = {}
+"""The tensors given a ``grad_dtype``, by id, while they live. While there is none, every
+gradient takes its leaf's own dtype and the backward pass asks nothing more (the plain loop's one
+question, per backward; while there is one, it hands over to the general loop, which casts each
+leaf's gradient)."""
+
+
+def _remember(t: Any) -> None:
+    """Put ``t`` in :data:`LEAVES` until it dies."""
+    key = id(t)
+    if key in LEAVES:
+        return
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        if LEAVES.get(key) is ref:
+            del LEAVES[key]
+
+    LEAVES[key] = weakref.ref(t, forget)
 
 
 def c_name(d: DType) -> str:
@@ -49,10 +64,22 @@ def target(t: Any) -> DType | None:
         return t.dtype  # type: ignore[no-any-return]
 
 
+NOT_DIFFERENTIABLE = (
+    'isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+    'torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. '
+)
+"""torch's error (an assertion of its engine, with its build's path) when a gradient reaching a
+leaf is not of a floating dtype: a grad_dtype that is not one, or None with such a gradient."""
+
+
 def cast(t: Any, grad: Any) -> Any:
     """``grad`` as it reaches the leaf ``t``'s ``AccumulateGrad`` (torch's validate_outputs)."""
     dt = target(t)
-    return grad if dt is None or grad.dtype is dt else grad.to(dt)
+    if dt is not None and grad.dtype is not dt:
+        grad = grad.to(dt)
+    if not grad.dtype.is_floating_point:
+        raise RuntimeError(NOT_DIFFERENTIABLE)
+    return grad
 
 
 def grad_dtype_of(t: Any) -> DType | None:
@@ -66,7 +93,6 @@ def set_grad_dtype(t: Any, value: Any) -> None:
     """``t.grad_dtype = value``, with torch's checks in torch's order: the value's type; the
     tensor's ``.grad`` read (a non-leaf's warns), a leaf only; an existing gradient must already
     have the new dtype (None accepts any)."""
-    global CHANGED
     if value is not None and not isinstance(value, DType):
         raise RuntimeError(
             f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}"
@@ -81,5 +107,5 @@ def set_grad_dtype(t: Any, value: Any) -> None:
             "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's "
             "dtype."
         )
-    CHANGED = True
+    _remember(t)
     t._grad_dtype = value

@@ -63,7 +63,7 @@ def run_plain(
     leaf_hooks = hooks.LEAF_HOOKS
     post_hooks = hooks.POST_ACCUMULATE_HOOKS
     accumulations = observers.ACCUMULATIONS
-    if leaf_hooks or post_hooks or anomaly.enabled or grad_dtype.CHANGED:
+    if leaf_hooks or post_hooks or anomaly.enabled or grad_dtype.LEAVES:
         # (asked again where it matters: a program may change them meanwhile; a leaf's
         # grad_dtype is asked only here: the general loop casts each leaf's gradient)
         return root, False
