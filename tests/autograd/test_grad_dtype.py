@@ -5,8 +5,12 @@ which lets a gradient keep its dtype."""
 from __future__ import annotations
 
 import copy
+import gc
 
 import pytest
+
+import ownership
+from ownership.autograd import grad_dtype
 
 from support.differential import error_of, grad_of, same
 
@@ -255,3 +259,29 @@ def test_not_a_floating_gradient(setting: str | None) -> None:
         return [errors, grad_of(x)]
 
     same(program)
+
+
+def test_inference_tensor() -> None:
+    """An inference tensor is a leaf: its grad_dtype is read and set as any leaf's."""
+
+    def program(t):
+        with t.inference_mode():
+            i = t.ones(2)
+        before = i.grad_dtype
+        i.grad_dtype = t.float64
+        return [before, i.grad_dtype]
+
+    same(program)
+
+
+def test_the_plain_loop_comes_back_when_the_tensors_are_gone() -> None:
+    """A tensor given a grad_dtype is remembered while it lives (the backward pass then takes
+    the general loop); once it is gone, backward asks nothing more of any leaf."""
+    before = dict(grad_dtype.LEAVES)
+    x = ownership.ones(2, requires_grad=True)
+    x.grad_dtype = ownership.float64
+    x.grad_dtype = None
+    assert set(grad_dtype.LEAVES) - set(before) == {id(x)}
+    del x
+    gc.collect()
+    assert set(grad_dtype.LEAVES) <= set(before)
