@@ -223,6 +223,9 @@ from ownership.view_functions import (
     t,
     transpose,
     unbind,
+    unsafe_chunk,
+    unsafe_split,
+    unsafe_split_with_sizes,
     unsqueeze,
 )
 from ownership.warn_once import is_warn_always_enabled, set_warn_always
@@ -440,6 +443,9 @@ __all__ = [
     "trunc",
     "trunc_",
     "unbind",
+    "unsafe_chunk",
+    "unsafe_split",
+    "unsafe_split_with_sizes",
     "unsqueeze",
     "var",
     "var_mean",

@@ -85,6 +85,7 @@ class Tensor(
         "_creation_meta",  # how the view was made (which in-place writes its history allows)
         "_data",
         "_grad",
+        "_grad_dtype",  # a leaf's ``grad_dtype`` once set (unset: its own dtype; autograd.grad_dtype)
         "_history",  # read and written as ``_grad_fn`` (see the end of this file)
         "_lazy_counter",  # read and written as ``_version_counter`` (see below)
         "_lazy_storage",  # read and written as ``_storage`` (see below)
@@ -106,6 +107,7 @@ class Tensor(
     _history: Node | None
     _output_nr: builtins.int
     _grad: Tensor | None
+    _grad_dtype: DType | None
     _base: Tensor | None
     _creation_meta: CreationMeta
     _view_version: builtins.int

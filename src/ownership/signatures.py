@@ -44,6 +44,11 @@ RESHAPE = Parser("reshape", "(tuple of ints shape)")
 PERMUTE = Parser("permute", "(tuple of ints dims)")
 EXPAND = Parser("expand", "(tuple of ints size, *, bool implicit = False)")
 CHUNK = Parser("chunk", "(int chunks, int dim = 0)")
+UNSAFE_CHUNK = Parser("unsafe_chunk", "(int chunks, int dim = 0)")
+UNSAFE_SPLIT = Parser("unsafe_split", "(int split_size, int dim = 0)")
+UNSAFE_SPLIT_WITH_SIZES = Parser(
+    "unsafe_split_with_sizes", "(tuple of ints split_sizes, int dim = 0)"
+)
 VAR_OVERLOADS = (
     "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
     "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",

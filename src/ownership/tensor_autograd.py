@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.autograd import engine, hooks
+from ownership.autograd import grad_dtype as leaf_grad_dtype
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
@@ -174,10 +175,11 @@ class TensorAutograd:
                 )
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
-            if value.dtype is not self.dtype:
+            dt = leaf_grad_dtype.target(self)
+            if dt is not None and value.dtype is not dt:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a tensor "
-                    f"with grad_dtype '{self.dtype.short}'. The gradient must match the tensor's "
+                    f"attempting to assign a gradient with dtype '{leaf_grad_dtype.c_name(value.dtype)}' "
+                    f"to a tensor with grad_dtype '{dt.short}'. The gradient must match the tensor's "
                     "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
                     "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
                     "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
@@ -194,6 +196,16 @@ class TensorAutograd:
     @grad.deleter
     def grad(self: Any) -> None:
         self._grad = None
+
+    @property
+    def grad_dtype(self) -> DType | None:
+        """The dtype a leaf's gradients take: its own unless set; None, any (see
+        :mod:`ownership.autograd.grad_dtype`)."""
+        return leaf_grad_dtype.grad_dtype_of(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: DType | None) -> None:
+        leaf_grad_dtype.set_grad_dtype(self, value)
 
     def retain_grad(self: Any) -> None:
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
@@ -309,13 +321,3 @@ def _one_gradient(given: Any) -> Tensor | None:
         raise RuntimeError("got 1 tensors and 0 gradients")
     first: Tensor | None = grads[0]
     return first
-
-
-def _c_name(d: DType) -> str:
-    return {
-        "float64": "double",
-        "float32": "float",
-        "int64": "long int",
-        "int32": "int",
-        "bool": "bool",
-    }[d.name]

@@ -196,6 +196,21 @@ class TensorViews:
         a = sig.CHUNK.parse(args, kwargs)[1]
         return ops.chunk(self, a["chunks"], a["dim"])
 
+    def unsafe_split(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``split``'s pieces, which autograd does not see as views (own version counters)."""
+        a = sig.UNSAFE_SPLIT.parse(args, kwargs)[1]
+        return ops.split(self, a["split_size"], a["dim"], True)
+
+    def unsafe_split_with_sizes(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``split_with_sizes``'s pieces, which autograd does not see as views."""
+        a = sig.UNSAFE_SPLIT_WITH_SIZES.parse(args, kwargs)[1]
+        return ops.split(self, list(a["split_sizes"]), a["dim"], True)
+
+    def unsafe_chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``chunk``'s pieces, which autograd does not see as views (own version counters)."""
+        a = sig.UNSAFE_CHUNK.parse(args, kwargs)[1]
+        return ops.chunk(self, a["chunks"], a["dim"], True)
+
     # ------------------------------------------------------------------ aliases
     def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
         """``transpose`` (a view)."""

@@ -28,6 +28,11 @@ squeeze = _method(
 )
 unbind = _method("unbind", "(Tensor input, int dim = 0)")
 chunk = _method("chunk", "(Tensor input, int chunks, int dim = 0)")
+unsafe_chunk = _method("unsafe_chunk", "(Tensor input, int chunks, int dim = 0)")
+unsafe_split = _method("unsafe_split", "(Tensor input, int split_size, int dim = 0)")
+unsafe_split_with_sizes = _method(
+    "unsafe_split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)"
+)
 
 
 def split(tensor: Any, split_size_or_sections: Any, dim: Any = 0) -> tuple[Tensor, ...]:

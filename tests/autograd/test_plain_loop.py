@@ -21,7 +21,7 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd import engine, hooks, plain_loop
+from ownership.autograd import engine, grad_dtype, hooks, plain_loop
 from ownership.autograd.node import AccumulateGrad
 
 from support.differential import error_of, grad_of, same
@@ -190,6 +190,7 @@ def no_hooks_left(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hooks, "LEAF_HOOKS", {})
     monkeypatch.setattr(hooks, "POST_ACCUMULATE_HOOKS", {})
     monkeypatch.setattr(observers, "ACCUMULATIONS", [])
+    monkeypatch.setattr(grad_dtype, "LEAVES", {})  # (nor a tensor given a grad_dtype)
 
 
 @pytest.mark.filterwarnings(

@@ -32,7 +32,6 @@ def test_accumulate_grad_tensor_reference(create_graph: bool) -> None:
     assert r[0] is (not create_graph)
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.grad_dtype")
 def test_grad_dtype() -> None:
     """TestAutograd.test_grad_dtype (recent revision), first part: leaves only."""
 

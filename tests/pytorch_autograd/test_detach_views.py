@@ -136,7 +136,6 @@ def test_inplace_view_multi_output_safe(split: str) -> None:
     assert "Output 0 of Split is a view and is being modified inplace" in same(program).message
 
 
-@pytest.mark.xfail(strict=True, reason="gap: Tensor.unsafe_split and unsafe_chunk")
 def test_inplace_view_multi_output_unsafe() -> None:
     """TestAutogradDeviceType.test_inplace_view_multi_output_unsafe."""
 

@@ -21,7 +21,7 @@ from support.differential import same
 LAZY = {"_lazy_storage": "_storage", "_lazy_counter": "_version_counter"}
 FIELDS = [LAZY.get(name, name) for name in Tensor.__slots__ if name != "__weakref__"]
 VIEW_ONLY = ("_creation_meta", "_view_version")  # set with ``_base``, unset on a non-view
-UNSET_FIRST = (*VIEW_ONLY, "_acc")  # ``_acc``: set with a leaf's first accumulator
+UNSET_FIRST = (*VIEW_ONLY, "_acc", "_grad_dtype")  # set with a first accumulator, a grad_dtype
 UNSET = "unset"
 
 ARRAYS = {

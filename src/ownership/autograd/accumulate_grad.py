@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ownership import grad_mode, observers
+from ownership.autograd import grad_dtype
 from ownership.autograd.unseen import spare_refs
 
 __all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
@@ -66,8 +67,10 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     tensor, in ``create_graph`` mode)."""
     if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
         return
+    # a gradient of the leaf's dtype needs no cast here: where a leaf's grad_dtype differs,
+    # the general loop has cast it already (the plain loop hands over: ``grad_dtype.LEAVES``)
     if grad.dtype is not var.dtype:
-        grad = grad.to(var.dtype)  # a new tensor: nobody else holds it
+        grad = grad_dtype.cast(var, grad)  # a new tensor, nobody else holds it; or as it came
     _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
         old = var._grad
@@ -97,17 +100,17 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                     # torch's backward formulas produce the leaf's layout (mm's and addmm's do
                     # here too); where one of ours may not, the values are laid out like the
                     # leaf here, as a free relayout
-                    arr = np.empty_like(var._data)
-                    arr[...] = grad._data
-                    grad = grad._wrap(arr, var.dtype)
+                    arr = np.empty_like(var._data, garr.dtype)
+                    arr[...] = garr
+                    grad = grad._wrap(arr, grad.dtype)
                 var._grad = grad._detached_unseen()
                 return
             arr = (
-                np.empty_like(var._data)
+                np.empty_like(var._data, garr.dtype)
                 if dense_var
-                else np.empty(var._data.shape, var._data.dtype)
+                else np.empty(var._data.shape, garr.dtype)
             )
-            new = grad._wrap(arr, var.dtype)
+            new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)
             var._grad = new
         elif create_graph or grad_mode.is_grad_enabled():

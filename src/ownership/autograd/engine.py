@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ownership import grad_mode, observers
-from ownership.autograd import anomaly_mode, hooks, node_hooks
+from ownership.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
@@ -271,6 +271,8 @@ def _run(
         node: Node = held.pop() if held else queue.pop()
         grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
         is_leaf = type(node) is AccumulateGrad
+        if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
+            grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
         hooked = node._pre_hooks  # every hook of the node: None for most
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ownership.autograd import grad_dtype
 from ownership.autograd.engine import run_backward
 from ownership.storage import is_engine_tensor
 
@@ -107,6 +108,8 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
+        elif t.is_leaf:  # as it reached the leaf's AccumulateGrad
+            r = grad_dtype.cast(t, r)
         elif r.dtype is not t.dtype:
             r = r.to(t.dtype)
         out.append(r)  # as the engine left it (torch detaches nothing: a view stays a view)

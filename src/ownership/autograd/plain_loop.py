@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from ownership import grad_mode, observers
-from ownership.autograd import anomaly_mode, hooks
+from ownership.autograd import anomaly_mode, grad_dtype, hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Node, OpNode
@@ -63,8 +63,10 @@ def run_plain(
     leaf_hooks = hooks.LEAF_HOOKS
     post_hooks = hooks.POST_ACCUMULATE_HOOKS
     accumulations = observers.ACCUMULATIONS
-    if leaf_hooks or post_hooks or anomaly.enabled:
-        return root, False  # (asked again where it matters: a program may change them meanwhile)
+    if leaf_hooks or post_hooks or anomaly.enabled or grad_dtype.LEAVES:
+        # (asked again where it matters: a program may change them meanwhile; a leaf's
+        # grad_dtype is asked only here: the general loop casts each leaf's gradient)
+        return root, False
     g: Any = None
     node: Any
     for node in sorted(deps, key=_RANK, reverse=True):

@@ -2,7 +2,9 @@
 
 All the pieces share the input's storage and version counter, and one node (``UnbindBackward0``,
 ``SplitBackward0``, ``SplitWithSizesBackward0``) whose outputs they are. Made with grad mode on,
-they refuse in-place writes (torch's rule for multi-output views).
+they refuse in-place writes (torch's rule for multi-output views). ``unsafe_split`` and
+``unsafe_chunk`` make the same pieces, which autograd does not see as views
+(:func:`not_views`): their node's name starts with ``Unsafe``, and they may be written in place.
 
 >>> import ownership
 >>> a, b = ownership.arange(4.0, requires_grad=True).split(2)
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership import grad_mode, layout
+from ownership import grad_mode, inference_mode, layout
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
@@ -22,6 +24,23 @@ from ownership.autograd.view_history import CreationMeta
 from ownership.op_registry import OPS
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, touch_history
+from ownership.storage import VersionCounter
+
+
+def not_views(views: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
+    """torch's ``unsafe_`` pieces: the memory of ``views``, each tracked by a version counter of
+    its own (writes through one move neither the input's version nor the others'), and no
+    ``_base``, so autograd lets them be written in place and never rebases their history. As
+    torch: an inference tensor's pieces keep its counter (it has no version to give), and pieces
+    made in inference mode stay views (autograd is not running), with counters of their own."""
+    if not views or views[0]._version_counter.inference:
+        return views
+    if inference_mode.is_inference_mode_enabled():
+        for v in views:
+            v._lazy_counter = VersionCounter()
+            v._view_version = 0
+        return views
+    return tuple(v._alias(VersionCounter()) for v in views)
 
 
 def _multi(
@@ -30,11 +49,15 @@ def _multi(
     name: str,
     backward: Any,
     ctx: dict[str, Any],
+    unsafe: bool = False,
 ) -> tuple[Tensor, ...]:
     outs = tuple(t._view(*p) for p in pieces)
+    if unsafe:
+        outs = not_views(outs)
+        name = "Unsafe" + name
     if t.is_inference():  # views of an inference tensor are untracked inference leaves
         return outs
-    if grad_mode.is_grad_enabled():  # under no_grad the views are NO_GRAD_MODE views
+    if not unsafe and grad_mode.is_grad_enabled():  # under no_grad: NO_GRAD_MODE views
         for o in outs:
             o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
     if needs_grad(t):
@@ -75,8 +98,9 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return _multi(t, pieces, "UnbindBackward0", bw, {"dim": as_saved(dim)})
 
 
-def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
-    """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``)."""
+def split(t: Tensor, split_size: Any, dim: int = 0, unsafe: bool = False) -> tuple[Tensor, ...]:
+    """Pieces along ``dim`` (``SplitBackward0`` or ``SplitWithSizesBackward0``; ``unsafe``:
+    ``unsafe_split``'s pieces, :func:`not_views`)."""
     touch_history(t)
     nd = t._data.ndim
     if nd == 0:
@@ -110,15 +134,16 @@ def split(t: Tensor, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
         like = next(x for x in g if x is not None)
         return (OPS["cat"](_fill_none(g, shapes, like), d),)
 
-    return _multi(t, pieces, name, bw, ctx)
+    return _multi(t, pieces, name, bw, ctx, unsafe)
 
 
-def chunk(t: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``)."""
+def chunk(t: Tensor, chunks: int, dim: int = 0, unsafe: bool = False) -> tuple[Tensor, ...]:
+    """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``; ``unsafe``: those of
+    ``unsafe_chunk``, :func:`not_views`)."""
     touch_history(t)
     checks.chunks(t, chunks)
     size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
     if size == 0:  # torch: ``chunks`` empty pieces
-        return split(t, [0] * chunks, dim)
+        return split(t, [0] * chunks, dim, unsafe)
     k = max(1, -(-size // chunks))
-    return split(t, k, dim)
+    return split(t, k, dim, unsafe)
