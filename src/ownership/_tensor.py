@@ -127,8 +127,8 @@ class Tensor(
         """A new tensor (fresh storage, version 0) of dtype ``dtype`` over a freshly computed
         array, cast only if its numpy dtype differs (``dtype`` None: the array's own).
 
-        The array is kept as it is when C- or F-contiguous, else copied to C order
-        (:func:`~ownership.storage.contiguous_result`); its storage and version counter are made
+        The array is kept as it is when its elements fill their memory exactly, else copied to C
+        order (:func:`~ownership.layout.fresh_layout`); its storage and version counter are made
         when first read (see ``_storage``): most results are never viewed, aliased, written in
         place or saved."""
         if type(arr) is not _NDARRAY:
@@ -139,11 +139,11 @@ class Tensor(
             dtype = dtypes.from_numpy_dtype(arr.dtype)
         elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
-        # what ``_plain(Tensor, contiguous_result(arr), storage_over(...), 0, dtype,
+        # what ``_plain(Tensor, fresh_layout(arr), storage_over(...), 0, dtype,
         # VersionCounter.new())`` makes, without the calls and with the storage and the counter
         # left to their first read: one new tensor per op (test_construction checks the two)
-        if not arr.flags.forc:  # neither C- nor F-contiguous
-            arr = np.ascontiguousarray(arr)
+        if not arr.flags.forc:  # neither C- nor F-contiguous: ``fresh_layout`` asks the rest
+            arr = layout.fresh_layout(arr)
         t = _new(Tensor)
         t._data = arr
         t._lazy_storage = None

@@ -189,6 +189,26 @@ def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> b
     return True
 
 
+def dense_array(arr: NDArray[Any]) -> bool:
+    """Whether the numpy array ``arr`` is :func:`non_overlapping_and_dense` (its element strides,
+    all non-negative): its elements fill their memory exactly, in some order of its dims."""
+    item = arr.itemsize
+    strides = arr.strides
+    if any(s < 0 or s % item for s in strides):
+        return False
+    return non_overlapping_and_dense(arr.shape, [s // item for s in strides])
+
+
+def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
+    """A freshly computed array as a new tensor keeps it: as it is when its elements fill their
+    memory exactly (C or F order, or any order of the dims: numpy keeps an input's order, as
+    torch's ``preserve_format`` does), else copied to C order."""
+    flags = arr.flags
+    if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
+        return arr
+    return np.ascontiguousarray(arr)
+
+
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """torch's rule: row-major order, ignoring dimensions of size 1 (and empty tensors)."""
     if 0 in shape:

@@ -106,8 +106,11 @@ class Storage:
         buf = self._buffer
         if buf is None:
             assert self._source is not None
-            src = self._source  # flattened in its memory order: a view
-            buf = self._buffer = (src if src.flags.c_contiguous else src.T).reshape(-1)
+            src = self._source
+            buf = src.ravel(order="K")  # its memory, in memory order: a view of a dense array
+            if buf.size and not np.may_share_memory(buf, src):  # never a copy: its memory
+                raise AssertionError("a storage's array does not fill its memory")
+            self._buffer = buf
             self._source = None
         return buf
 
@@ -155,19 +158,9 @@ class LentStorage(Storage):
     resizable = False
 
 
-def contiguous_result(arr: NDArray[Any]) -> NDArray[Any]:
-    """A freshly computed array as a new tensor keeps it: as it is when C- or F-contiguous (F
-    order keeps torch's stride preservation for elementwise ops on transposed inputs), else
-    copied to C order. Its :class:`Storage` is made from it only when first needed
-    (:func:`storage_over`): most results are never viewed, aliased or asked for their storage."""
-    flags = arr.flags
-    if flags.c_contiguous or flags.f_contiguous:
-        return arr
-    return np.ascontiguousarray(arr)
-
-
 def storage_over(arr: NDArray[Any]) -> Storage:
-    """The storage of a tensor whose array is the C- or F-contiguous ``arr`` (its whole memory)."""
+    """The storage of a tensor whose array is ``arr``, whose elements fill their memory exactly
+    (``layout.fresh_layout``): that memory."""
     storage = _new(Storage)  # ``Storage(None, arr)`` without the constructor's call
     storage._buffer = None
     storage._source = arr

@@ -13,7 +13,8 @@ import pytest
 import ownership
 from ownership._tensor import Tensor
 from ownership.dtypes import from_numpy_dtype
-from ownership.storage import VersionCounter, contiguous_result, storage_over
+from ownership.layout import fresh_layout
+from ownership.storage import VersionCounter, storage_over
 
 from support.differential import same
 
@@ -52,7 +53,7 @@ def _fields(t: Tensor) -> dict[str, Any]:
 def test_wrap_makes_what_plain_makes(kind: str, inference: bool) -> None:
     with ownership.inference_mode(inference):
         fast = Tensor._wrap(ARRAYS[kind].copy(order="K"))
-        arr = contiguous_result(ARRAYS[kind].copy(order="K"))
+        arr = fresh_layout(ARRAYS[kind].copy(order="K"))
         slow = Tensor._plain(
             Tensor, arr, storage_over(arr), 0, from_numpy_dtype(arr.dtype), VersionCounter.new()
         )

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode, observers
+from ownership import grad_mode, layout, observers
 from ownership.autograd import grad_dtype
 from ownership.autograd.unseen import spare_refs
 
@@ -27,10 +27,11 @@ loops raise it before they accumulate)."""
 
 def dense(t: Any) -> bool:
     """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
-    if t._data.size == 0:
+    arr = t._data
+    if arr.size == 0:
         return True
-    flags = t._data.flags
-    return bool(flags.c_contiguous or flags.f_contiguous)
+    flags = arr.flags
+    return bool(flags.c_contiguous or flags.f_contiguous or layout.dense_array(arr))
 
 
 def retain(t: Any, grad: Any) -> None:
