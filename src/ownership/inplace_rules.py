@@ -15,7 +15,10 @@ Chasing "a leaf Variable that requires grad is being used in an in-place operati
    and each input), then shape (the operands broadcast, and the result does not outgrow the
    written tensor), then dtype (the result casts to the written tensor's dtype)
    (:func:`check_result`).
-4. **The write, then one version bump** (:meth:`~ownership.storage.VersionCounter.bump`; torch's
+4. **The write**, first cloning the saved tensors it is about to change while an
+   ``allow_mutation_on_saved_tensors`` block is open
+   (:func:`~ownership.autograd.graph.clone_saved_before_write`, torch's dispatch mode, which sees
+   the op after the autograd checks), **then one version bump** (:meth:`~ownership.storage.VersionCounter.bump`; torch's
    ``increment_version``, in the ADInplaceOrView kernel), in any grad mode.
 5. **The new history**, if recorded: :func:`~ownership.autograd.view_history.rebase_history`
    (``CopySlices`` on the base of a written view; :mod:`ownership.autograd.view_history` keeps how
@@ -34,6 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, layout, observers
+from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
@@ -91,7 +95,9 @@ def run_inplace(
         node = OpNode(name, (gradient_edge(self), *map(gradient_edge, inputs)), backward, ctx)
         if save is not None:
             save(node)
-    write(self._data)  # 4
+    if CLONING:  # 4: an allow_mutation_on_saved_tensors block is open
+        clone_saved_before_write(self)
+    write(self._data)
     written(self, name)
     if node is not None:  # 5
         rebase_history(self, node)
