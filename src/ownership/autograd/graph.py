@@ -230,7 +230,7 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
     >>> with allow_mutation_on_saved_tensors():
     ...     b = a.clone()
     ...     out = (b**2).sum()  # saves b
-    ...     b.sin_()  # b is cloned, then written
+    ...     b += 1  # the saved b is cloned, then b is written
     ...     out.backward()
     >>> a.grad, b._version
     (tensor([1., 2.]), 1)
