@@ -338,3 +338,44 @@ def test_an_exception_in_the_block_ends_it() -> None:
         return [first, grad_of(a)]
 
     same(program)
+
+
+def test_a_block_is_its_threads_own() -> None:
+    """A write made by another thread is not seen by the block (torch's dispatch modes are a
+    thread's own; backward then reads the written values), an inference tensor written there
+    is not refused, and a block opened by another thread meanwhile is refused as nested."""
+
+    def program(t):
+        import threading
+
+        def in_thread(action):
+            seen = []
+            thread = threading.Thread(target=lambda: seen.append(outcome(action)))
+            thread.start()
+            thread.join()
+            return seen[0]
+
+        def other_block():
+            with t.autograd.graph.allow_mutation_on_saved_tensors():
+                return "opened"
+
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        with t.inference_mode():
+            frozen = t.ones(2)
+        with t.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            b = a.clone()
+            out = (b**2).sum()
+            in_thread(lambda: b.mul_(10))
+
+            def write_frozen():
+                with t.inference_mode():
+                    return frozen.add_(1).tolist()
+
+            wrote = in_thread(write_frozen)
+            cloned = len(ctx.cloned)
+            out.backward()
+        with t.autograd.graph.allow_mutation_on_saved_tensors():
+            nested = in_thread(other_block)
+        return [grad_of(a), b._version, cloned, wrote, nested]
+
+    same(program)

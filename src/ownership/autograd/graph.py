@@ -123,9 +123,10 @@ OUTSIDE_MESSAGE = (
 #: whether an ``allow_mutation_on_saved_tensors`` block is open (one for all threads, as torch's
 #: ``_allow_mutation_on_saved_tensors_enabled``); a refused nested block turns it off
 _allow_mutation_on_saved_tensors_enabled = False
-#: the contexts whose clone-before-write is on, innermost last (torch's dispatch modes); a list
-#: changed in place, so that a write site binds it once and asks ``if CLONING`` (empty: one test)
-CLONING: list[_AllowMutationOnSavedContext] = []
+#: the contexts whose clone-before-write is on, innermost last, each with the thread that opened
+#: it (torch's dispatch modes, which are a thread's own); a list changed in place, so that a write
+#: site binds it once and asks ``if CLONING`` (empty, nearly always: one test)
+CLONING: list[tuple[int, _AllowMutationOnSavedContext]] = []
 
 _TID = tuple[int, int, int]  # (id of the saved tensor object, address, version)
 _SID = tuple[int, int]  # (address of element 0, version): what a write is matched by
@@ -197,19 +198,23 @@ def clone_saved_before_write(tensor: Any) -> None:
     and the version. So a view that starts where the saved tensor starts is matched (a write
     through ``b.view_as(b)``, ``b[0]``, ``b.t()``, ``b.detach()``), a view that starts further
     on is not (``b[1]``: backward then silently reads the written values, as torch's), and an
-    inference tensor refuses, as its ``_version`` does."""
-    sid = (tensor.data_ptr(), tensor._version)
-    for ctx in reversed(CLONING):
-        ctx.clone_before_write(sid)
+    inference tensor refuses, as its ``_version`` does. Only the blocks this thread opened clone."""
+    thread = threading.get_ident()  # a block open in another thread does not see this write
+    mine = [ctx for opened_by, ctx in reversed(CLONING) if opened_by == thread]
+    if mine:
+        sid = (tensor.data_ptr(), tensor._version)
+        for ctx in mine:
+            ctx.clone_before_write(sid)
 
 
 @contextlib.contextmanager
 def _cloning(ctx: _AllowMutationOnSavedContext) -> Iterator[None]:
-    CLONING.append(ctx)
+    entry = (threading.get_ident(), ctx)
+    CLONING.append(entry)
     try:
         yield
     finally:
-        CLONING.remove(ctx)
+        CLONING.remove(entry)
 
 
 @contextlib.contextmanager
