@@ -192,7 +192,7 @@ class _AllowMutationOnSavedContext:
 
 
 def clone_saved_before_write(tensor: Any) -> None:
-    """What every in-place write into ``tensor`` asks first while :data:`CLONING` is not empty
+    """What every in-place write into ``tensor`` asks first while ``CLONING`` is not empty
     (``ownership.inplace_rules.run_inplace``, the in-place view ops): each open block clones the
     saved tensors that ``tensor`` may be, as torch matches them: by the address of element 0
     and the version. So a view that starts where the saved tensor starts is matched (a write
