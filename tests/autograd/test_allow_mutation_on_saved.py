@@ -379,3 +379,31 @@ def test_a_block_is_its_threads_own() -> None:
         return [grad_of(a), b._version, cloned, wrote, nested]
 
     same(program)
+
+
+SELF_WRITES = {
+    "mul_(b)": lambda b: b.mul_(b),
+    "div_(b + 1)": lambda b: b.div_(b + 1),
+    "pow_(b)": lambda b: b.pow_(b),
+    "add_(b * b)": lambda b: b.add_(b * b),
+}
+
+
+@pytest.mark.parametrize("write", SELF_WRITES)
+def test_an_op_that_saves_the_tensor_it_writes(write: str) -> None:
+    """What an in-place op saves is saved before its own write, so the write clones it (the
+    saved operand of ``b.mul_(b)``), as torch's mode sees the op after its autograd kernel
+    saved; without the block the same program is refused at backward."""
+
+    def program(t):
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        with t.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            b = a.clone() * 1
+            SELF_WRITES[write](b)
+            counts = (len(ctx.cloned), len(ctx.original))
+            b.sum().backward()
+        c = a.clone() * 1
+        SELF_WRITES[write](c)
+        return [grad_of(a), counts, b._version, outcome(lambda: c.sum().backward())]
+
+    same(program)
