@@ -15,8 +15,13 @@ Chasing "a leaf Variable that requires grad is being used in an in-place operati
    and each input), then shape (the operands broadcast, and the result does not outgrow the
    written tensor), then dtype (the result casts to the written tensor's dtype)
    (:func:`check_result`).
-4. **The write, then one version bump** (:meth:`~ownership.storage.VersionCounter.bump`; torch's
-   ``increment_version``, in the ADInplaceOrView kernel), in any grad mode.
+4. **The write**, then **one version bump** (:meth:`~ownership.storage.VersionCounter.bump`;
+   torch's ``increment_version``, in the ADInplaceOrView kernel), in any grad mode. While an
+   ``allow_mutation_on_saved_tensors`` block is open, the saved tensors the write is about to
+   change are cloned first (:func:`~ownership.autograd.graph.clone_saved_before_write`: torch's
+   dispatch mode, which sees the op after the autograd kernel has saved what it saves; torch's
+   mode comes before the kernel's checks of step 3, an order only an inference tensor written
+   with a wrong argument inside the block could tell).
 5. **The new history**, if recorded: :func:`~ownership.autograd.view_history.rebase_history`
    (``CopySlices`` on the base of a written view; :mod:`ownership.autograd.view_history` keeps how
    a view's history follows its base).
@@ -34,6 +39,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes, layout, observers
+from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
@@ -97,7 +103,9 @@ def run_inplace(
         node = OpNode(name, (gradient_edge(self), *edges) if self_edge else edges, backward, ctx)
         if save is not None:
             save(node)
-    write(self._data)  # 4
+    if CLONING:  # 4: an allow_mutation_on_saved_tensors block is open
+        clone_saved_before_write(self)
+    write(self._data)
     written(self, name)
     if node is not None:  # 5
         rebase_history(self, node)

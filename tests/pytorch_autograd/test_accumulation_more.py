@@ -209,7 +209,6 @@ def test_anomaly_grad_warnings() -> None:
     assert "modified by an inplace operation" in same(program).message
 
 
-@pytest.mark.xfail(strict=True, reason="gap: torch.autograd.graph.allow_mutation_on_saved_tensors")
 @pytest.mark.parametrize("through_view", [False, True])
 def test_allow_mutation_on_saved_tensors(through_view: bool) -> None:
     """TestAllowMutationOnSaved.test_basic and test_views (recent revision): a saved tensor

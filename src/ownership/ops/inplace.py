@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes
 from ownership._tensor import Tensor
+from ownership.autograd.graph import CLONING
 from ownership.autograd.node import BackwardFn, OpNode
 from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
 from ownership.op_registry import OPS
@@ -77,13 +78,15 @@ def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) 
     """``a = ufunc(a, alpha * b)`` in place (``a += alpha * b``, ``-=``, or ``a *= b`` with
     ``alpha`` 1) when it records nothing (grad mode off, or no operand requires grad) and may
     write straight into ``a`` (:func:`direct_write`'s conditions, asked on the arrays read once:
-    test_inplace_direct_write checks the two answer alike); None, having done nothing, otherwise.
+    test_inplace_direct_write checks the two answer alike); None, having done nothing, otherwise
+    (always while an ``allow_mutation_on_saved_tensors`` block is open: the general contract
+    then clones the saved tensors the write changes).
 
     The optimizer's update ``p -= lr * p.grad`` under no_grad, and SGD's: of the general
     contract's steps (:func:`~ownership.inplace_rules.run_inplace`) only the overlap check can
     then refuse (nothing is recorded, the value has ``a``'s shape and dtype), made here only
     when it could refuse; then the same write straight into ``a``'s array and bump."""
-    if needs_grad_with(a, b):
+    if needs_grad_with(a, b) or CLONING:  # CLONING: a write must clone saved tensors first
         return None
     arr = a._data
     dt = arr.dtype

@@ -22,6 +22,7 @@ from typing import Any
 from ownership import layout
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
+from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.node import OpNode, gradient_edge
 from ownership.autograd.view_nodes import AsStridedBackward0
 from ownership.grad_mode import no_grad
@@ -43,6 +44,8 @@ def _rebuild(
 ) -> Tensor:
     """Give ``t`` its new geometry, bump the version, and (if recorded) its new history."""
     edge = gradient_edge(t) if node is not None else (None, 0)
+    if CLONING:  # an allow_mutation_on_saved_tensors block: saved aliases of t cloned first
+        clone_saved_before_write(t)
     t._data = layout.strided(t._storage.buffer, shape, strides, offset)
     t._offset = offset
     t._version_counter.bump()
