@@ -5,7 +5,8 @@ tensor.
 an in-place write like any other (``c``'s version goes up once), in torch's order:
 
 1. autograd refuses first: an out variant records no node, so while grad mode is on (and not
-   in inference mode) no argument, ``out`` included, may require grad;
+   in inference mode) no argument, ``out`` included, may require grad; then, in an
+   ``allow_mutation_on_saved_tensors`` block, the saved tensors ``out`` shares are cloned;
 2. the written tensor's checks (:func:`~ownership.inplace_rules.check_no_overlap`): no element
    of ``out`` written twice, no input overlapping it except as the very same elements;
 3. the result computed, with the function's own errors (broadcasting, dtypes);
@@ -37,6 +38,7 @@ import numpy as np
 from ownership import dtypes, grad_mode, inference_mode
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
+from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.inplace_rules import check_no_overlap, written
 from ownership.ops.resizing import resize_impl
 
@@ -82,6 +84,8 @@ def write_out(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
+    if CLONING:  # an allow_mutation_on_saved_tensors block: saved tensors out shares, cloned
+        clone_saved_before_write(out)
     check_no_overlap(out, [x for x in inputs if isinstance(x, Tensor)])
     result = compute()
     if same_dtype and result.dtype is not out.dtype:

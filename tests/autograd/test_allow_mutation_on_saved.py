@@ -407,3 +407,29 @@ def test_an_op_that_saves_the_tensor_it_writes(write: str) -> None:
         return [grad_of(a), counts, b._version, outcome(lambda: c.sum().backward())]
 
     same(program)
+
+
+@pytest.mark.parametrize(
+    "write", ["resize_ larger", "resize_ to the same size", "resize_as_", "out="]
+)
+def test_a_resize_or_an_out_write_clones_a_saved_tensor_first(write: str) -> None:
+    """The block's mode sees every write, a resize and an ``out=`` one too: the saved tensor is
+    cloned first, so backward reads the values it had when saved."""
+
+    def program(t: Any) -> Any:
+        a = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with t.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            x = t.tensor([4.0, 5.0, 6.0])
+            y = (a * x).sum()
+            if write == "resize_ larger":
+                x.resize_(5)
+            elif write == "resize_ to the same size":
+                x.resize_(3)
+            elif write == "resize_as_":
+                x.resize_as_(t.zeros(2, 2))
+            else:
+                t.mul(t.ones(3), 7, out=x)
+            y.backward()
+            return [grad_of(a), x.shape, x._version, len(ctx.cloned)]
+
+    same(program)

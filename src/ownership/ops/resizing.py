@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from ownership import inference_mode, layout
 from ownership._tensor import Tensor
+from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.saved import SavedTensor
 from ownership.inplace_rules import written
 from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
@@ -151,17 +152,21 @@ def _restrided(t: Tensor, fmt: memory_format) -> None:
     _lay_out(t, shape, strides)
 
 
-def _refuse_grad(t: Tensor) -> None:
-    """torch's autograd kernel of the resizes (not run in inference mode)."""
+def _before_resize(t: Tensor) -> None:
+    """torch's autograd kernel of the resizes (not run in inference mode), then what an open
+    ``allow_mutation_on_saved_tensors`` block does before any write (its dispatch mode sees the
+    resize below autograd): the saved tensors ``t`` is about to change cloned."""
     if t.requires_grad and not inference_mode._state.enabled:
         raise RuntimeError("cannot resize variables that require grad")
+    if CLONING:
+        clone_saved_before_write(t)
 
 
 def resize_(t: Tensor, size: Sequence[Any], memory_format: memory_format | None = None) -> Tensor:
     """``t`` with sizes ``size`` in place (see the module's rules), then laid out as
     ``memory_format`` if given (even for the same sizes; never ``preserve_format``); returns
     ``t``. The version goes up once when the sizes changed and nothing was refused."""
-    _refuse_grad(t)
+    _before_resize(t)
     changed = resize_impl(t, size)
     if memory_format is not None:
         _restrided(t, memory_format)
@@ -176,7 +181,7 @@ def resize_as_(
     """``t`` with the sizes of ``the_template`` (not its strides, dtype or ``requires_grad``),
     then laid out as ``memory_format`` if given; ``preserve_format``: as the template's strides
     suggest. Bumps as :func:`resize_`."""
-    _refuse_grad(t)
+    _before_resize(t)
     changed = resize_impl(t, the_template._data.shape)
     if memory_format is not None:
         if str(memory_format) == str(preserve_format):
