@@ -93,7 +93,7 @@ class Storage:
     """
 
     __slots__ = ("_buffer", "_source")
-    #: Whether :meth:`grow_` may give it a larger buffer (not memory lent by a numpy array).
+    #: Whether ``grow_`` may give it a larger buffer (not memory lent by a numpy array).
     resizable = True
 
     def __init__(self, buffer: NDArray[Any] | None, source: NDArray[Any] | None = None) -> None:

@@ -200,7 +200,7 @@ class TensorAutograd:
     @property
     def grad_dtype(self) -> DType | None:
         """The dtype a leaf's gradients take: its own unless set; None, any (see
-        :mod:`ownership.autograd.grad_dtype`)."""
+        ``ownership.autograd.grad_dtype``)."""
         return leaf_grad_dtype.grad_dtype_of(self)
 
     @grad_dtype.setter

@@ -187,7 +187,7 @@ class TensorInplace:
 
     def resize_(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """New sizes in place, the storage grown when too small (see
-        :mod:`ownership.ops.resizing`); bumps the version only when the sizes change."""
+        ``ownership.ops.resizing``); bumps the version only when the sizes change."""
         a = sig.RESIZE_.parse(args, kwargs)[1]
         return ops.resize_(self, a["size"], a["memory_format"])
 
