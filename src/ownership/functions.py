@@ -149,32 +149,45 @@ sqrt = _unary("sqrt")
 tanh = _unary("tanh")
 
 
-def _method(name: str, *signatures: str) -> Callable[..., Any]:
+def _no_tensor_bound(bound: dict[str, Any]) -> builtins.bool:
+    """Whether a call's bounds (``clamp``'s ``min`` and ``max``) are all numbers or None: torch's
+    kernel then keeps the input's dtype, and ``out`` must have it."""
+    return not any(isinstance(bound.get(k), Tensor) for k in ("min", "max"))
+
+
+def _method(
+    name: str,
+    *signatures: str,
+    writes_out: builtins.bool = False,
+    same_dtype: builtins.bool | Callable[[dict[str, Any]], builtins.bool] = False,
+) -> Callable[..., Any]:
     """``torch.<name>(input, ...)``: torch's ``signatures`` parsed, then ``input.<name>(...)``.
 
-    ``out=`` is refused by the parser (``ownership.arguments.refuse_out``).
+    ``out=`` is written when ``writes_out`` (a pointwise function: ``ownership.out_argument``,
+    ``same_dtype`` as ``with_out`` takes it), else refused by the parser
+    (``ownership.arguments.refuse_out``).
     """
     parser = Parser(name, *signatures)
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
-        given.pop("out", None)  # None: the parser refuses a given one
+        given.pop("out", None)  # None: with_out took a given one, or the parser refused it
         return getattr(given.pop("input"), name)(**given)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``torch.{name}(input, ...)``: the method ``input.{name}(...)``."
-    return function
+    return with_out(parser, function, same_dtype) if writes_out else function
 
 
 _COMPARE = (f"(Tensor input, Tensor other, {sig.OUT})", f"(Tensor input, Number other, {sig.OUT})")
-ne = _method("ne", *_COMPARE)
-lt = _method("lt", *_COMPARE)
-le = _method("le", *_COMPARE)
-gt = _method("gt", *_COMPARE)
-ge = _method("ge", *_COMPARE)
-bitwise_and = _method("bitwise_and", *_COMPARE)
-bitwise_or = _method("bitwise_or", *_COMPARE)
-bitwise_xor = _method("bitwise_xor", *_COMPARE)
+ne = _method("ne", *_COMPARE, writes_out=True)
+lt = _method("lt", *_COMPARE, writes_out=True)
+le = _method("le", *_COMPARE, writes_out=True)
+gt = _method("gt", *_COMPARE, writes_out=True)
+ge = _method("ge", *_COMPARE, writes_out=True)
+bitwise_and = _method("bitwise_and", *_COMPARE, writes_out=True)
+bitwise_or = _method("bitwise_or", *_COMPARE, writes_out=True)
+bitwise_xor = _method("bitwise_xor", *_COMPARE, writes_out=True)
 
 
 def _shift(name: str) -> Callable[..., Any]:
@@ -184,14 +197,14 @@ def _shift(name: str) -> Callable[..., Any]:
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
-        given.pop("out", None)  # None: the parser refuses a given one
+        given.pop("out", None)  # None: with_out took a given one
         if "self" in given:
             return ops.shift_of_number(given["self"], given["other"], name.endswith("right_shift"))
         return getattr(given["input"], name)(given["other"])
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``torch.{name}(input, other)``: the method ``input.{name}(other)``."
-    return function
+    return with_out(parser, function)
 
 
 bitwise_left_shift = _shift("bitwise_left_shift")
@@ -209,13 +222,13 @@ def rsub(*args: Any, **kwargs: Any) -> Tensor:
     return ops.rsub(given["input"], given["other"], alpha=given["alpha"])
 
 
-logical_and = _method("logical_and", f"(Tensor input, Tensor other, {sig.OUT})")
-logical_or = _method("logical_or", f"(Tensor input, Tensor other, {sig.OUT})")
-logical_not = _method("logical_not", f"(Tensor input, {sig.OUT})")
+logical_and = _method("logical_and", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
+logical_or = _method("logical_or", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
+logical_not = _method("logical_not", f"(Tensor input, {sig.OUT})", writes_out=True)
 isnan = _unary("isnan")
 isinf = _unary("isinf")
 isfinite = _unary("isfinite")
-reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})")
+reciprocal = _method("reciprocal", f"(Tensor input, {sig.OUT})", writes_out=True)
 # in place, as torch also spells them: torch.relu_(x) is x.relu_()
 abs_ = _method("abs_", "(Tensor input)")
 cos_ = _method("cos_", "(Tensor input)")
@@ -291,7 +304,11 @@ floor_ = _method("floor_", "(Tensor input)")
 ceil_ = _method("ceil_", "(Tensor input)")
 trunc_ = _method("trunc_", "(Tensor input)")
 round = _method(
-    "round", f"(Tensor input, {sig.OUT})", "(Tensor input, *, int decimals, Tensor out = None)"
+    "round",
+    f"(Tensor input, {sig.OUT})",
+    "(Tensor input, *, int decimals, Tensor out = None)",
+    writes_out=True,
+    same_dtype=True,
 )
 round_ = _method("round_", "(Tensor input)", "(Tensor input, *, int decimals)")
 tril = _method("tril", f"(Tensor input, int diagonal = 0, {sig.OUT})")
@@ -329,6 +346,11 @@ def eq(*args: Any, **kwargs: Any) -> Tensor:
     """Elementwise ``==``: ``torch.eq(input, other)``."""
     a = sig.FN_EQ.parse(args, kwargs)[1]
     return cast(Tensor, a["input"].eq(a["other"]))
+
+
+eq = with_out(sig.FN_EQ, eq)
+clamp = with_out(sig.FN_CLAMP, clamp, same_dtype=_no_tensor_bound)
+clip = with_out(sig.FN_CLIP, clip, same_dtype=_no_tensor_bound)
 
 
 def promote_types(*args: Any, **kwargs: Any) -> dtype:

@@ -8,17 +8,26 @@ from typing import Any
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.functions import _method, _number_or_tensor
+from ownership.functions import _method, _no_tensor_bound, _number_or_tensor
+from ownership.out_argument import with_out
 
 OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
 
-maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})")
-minimum = _method("minimum", f"(Tensor input, Tensor other, {sig.OUT})")
+maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
+minimum = _method("minimum", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
 clamp_min = _method(
-    "clamp_min", f"(Tensor input, Tensor min, {sig.OUT})", f"(Tensor input, Number min, {sig.OUT})"
+    "clamp_min",
+    f"(Tensor input, Tensor min, {sig.OUT})",
+    f"(Tensor input, Number min, {sig.OUT})",
+    writes_out=True,
+    same_dtype=_no_tensor_bound,
 )
 clamp_max = _method(
-    "clamp_max", f"(Tensor input, Tensor max, {sig.OUT})", f"(Tensor input, Number max, {sig.OUT})"
+    "clamp_max",
+    f"(Tensor input, Tensor max, {sig.OUT})",
+    f"(Tensor input, Number max, {sig.OUT})",
+    writes_out=True,
+    same_dtype=_no_tensor_bound,
 )
 clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
 clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
@@ -37,6 +46,9 @@ def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
     if not isinstance(x, Tensor) and isinstance(y, Tensor):
         return y.__rfloordiv__(x)
     return _number_or_tensor(x).floor_divide(y)  # type: ignore[no-any-return]
+
+
+floor_divide = with_out(_FLOOR_DIVIDE, floor_divide)
 
 
 cumsum = _method("cumsum", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
@@ -65,3 +77,6 @@ def remainder(*args: Any, **kwargs: Any) -> Tensor:
     if overload == 1:
         return a["other"].__rmod__(a["self"])  # type: ignore[no-any-return]
     return a["input"].remainder(a["other"])  # type: ignore[no-any-return]
+
+
+remainder = with_out(_REMAINDER, remainder)

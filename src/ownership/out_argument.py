@@ -17,8 +17,9 @@ an in-place write like any other (``c``'s version goes up once), in torch's orde
    deprecation warning unless ``out`` had no elements; no version bump of its own);
 6. the values written into ``out``'s memory, in ``out``'s own layout, cast to its dtype.
 
-Only the functions wrapped by :func:`with_out` write ``out``; every other signature with an
-``out`` refuses a given one (``ownership.arguments.refuse_out``).
+Only the functions wrapped by :func:`with_out` write ``out`` (the pointwise ones: arithmetic,
+comparisons, ``clamp``, ``maximum``, the logical and bitwise ones, the one-tensor math); every
+other signature with an ``out`` refuses a given one (``ownership.arguments.refuse_out``).
 
 >>> import ownership
 >>> c = ownership.zeros(2)
@@ -102,11 +103,16 @@ def write_out(
 
 
 def with_out(
-    parser: Parser, fn: Callable[..., Tensor], same_dtype: bool = False
+    parser: Parser,
+    fn: Callable[..., Tensor],
+    same_dtype: bool | Callable[[dict[str, Any]], bool] = False,
 ) -> Callable[..., Tensor]:
     """The function ``fn`` (which parses its arguments with ``parser``) taking torch's ``out=``:
     without one (or with None) ``fn`` itself; with one, ``fn``'s arguments parsed whole (torch's
-    argument errors first, ``out``'s own type among them), then :func:`write_out`."""
+    argument errors first, ``out``'s own type among them), then :func:`write_out`.
+    ``same_dtype``: :func:`write_out`'s, or a test of the bound arguments that gives it (the
+    overloads of one function may differ: ``clamp`` of numbers casts nothing, of tensors
+    casts)."""
     parser.has_out = False  # this function writes ``out``: its parser no longer refuses one
     WRITES_OUT.add(parser.name)
 
@@ -117,7 +123,8 @@ def with_out(
             out = bound["out"]
             rest = {k: v for k, v in kwargs.items() if k != "out"}
             inputs = [v for k, v in bound.items() if k != "out"]
-            return write_out(parser.name, out, inputs, lambda: fn(*args, **rest), same_dtype)
+            exact = same_dtype(bound) if callable(same_dtype) else same_dtype
+            return write_out(parser.name, out, inputs, lambda: fn(*args, **rest), exact)
         return fn(*args, **kwargs)
 
     return function

@@ -53,6 +53,33 @@ CALLS = {
     "isnan": lambda t, b, out: t.isnan(b, out=out),
     "isinf": lambda t, b, out: t.isinf(b, out=out),
     "isfinite": lambda t, b, out: t.isfinite(b, out=out),
+    "reciprocal": lambda t, b, out: t.reciprocal(b, out=out),
+    "round": lambda t, b, out: t.round(b / 3, out=out),
+    "round decimals": lambda t, b, out: t.round(b / 3, decimals=1, out=out),
+    "eq": lambda t, b, out: t.eq(b, 2.0, out=out),
+    "ne": lambda t, b, out: t.ne(b, b, out=out),
+    "lt": lambda t, b, out: t.lt(b, 0, out=out),
+    "ge": lambda t, b, out: t.ge(b, b.t(), out=out),
+    "logical_and": lambda t, b, out: t.logical_and(b, b > 2, out=out),
+    "logical_not": lambda t, b, out: t.logical_not(b, out=out),
+    "bitwise_and": lambda t, b, out: t.bitwise_and(b.to(t.int64), 3, out=out),
+    "bitwise_xor": lambda t, b, out: t.bitwise_xor(b > 0, b > 1, out=out),
+    "bitwise_left_shift": lambda t, b, out: t.bitwise_left_shift(b.to(t.int64), 1, out=out),
+    "bitwise_right_shift of a number": lambda t, b, out: t.bitwise_right_shift(
+        64, b.to(t.int64).abs(), out=out
+    ),
+    "maximum": lambda t, b, out: t.maximum(b, b.t(), out=out),
+    "minimum": lambda t, b, out: t.minimum(b, t.zeros(2), out=out),
+    "clamp": lambda t, b, out: t.clamp(b, min=0.0, max=2.5, out=out),
+    "clip": lambda t, b, out: t.clip(b, max=1, out=out),
+    "clamp_min": lambda t, b, out: t.clamp_min(b, 0.5, out=out),
+    "clamp_max": lambda t, b, out: t.clamp_max(b, b.t(), out=out),
+    "floor_divide": lambda t, b, out: t.floor_divide(b, 1.5, out=out),
+    "remainder": lambda t, b, out: t.remainder(b, 1.5, out=out),
+    "remainder of a number": lambda t, b, out: t.remainder(5, b, out=out),
+    "clamp by tensors": lambda t, b, out: t.clamp(b, min=t.zeros(2), out=out),
+    "clamp_min by a tensor": lambda t, b, out: t.clamp_min(b, t.zeros(2), out=out),
+    "clamp_max by a number": lambda t, b, out: t.clamp_max(b, 1.0, out=out),
 }
 
 # ``out`` of each kind: (dtype name, shape, made how)
