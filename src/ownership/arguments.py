@@ -111,9 +111,9 @@ def refuse_out(name: str) -> None:
     compute results only into new tensors, so they say so rather than ignore ``out``.
 
     >>> import ownership
-    >>> ownership.maximum(ownership.ones(2), ownership.ones(2), out=ownership.zeros(2))
+    >>> ownership.sum(ownership.ones(2, 3), 0, out=ownership.zeros(3))
     Traceback (most recent call last):
-    RuntimeError: maximum(out=...) is not supported by ownership
+    RuntimeError: sum(out=...) is not supported by ownership
     """
     raise RuntimeError(f"{name}(out=...) is not supported by ownership")
 
