@@ -47,7 +47,14 @@ from ownership.dtypes import dtype as DType
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
 
-__all__ = ["check_inplace", "check_no_overlap", "check_result", "run_inplace", "written"]
+__all__ = [
+    "check_cast",
+    "check_inplace",
+    "check_no_overlap",
+    "check_result",
+    "run_inplace",
+    "written",
+]
 
 
 def run_inplace(
@@ -186,6 +193,12 @@ def check_result(t: Tensor, result_shape: tuple[int, ...], result_dtype: DType) 
             f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
             f"{list(result_shape)}"
         )
+    check_cast(t, result_dtype)
+
+
+def check_cast(t: Tensor, result_dtype: DType) -> None:
+    """A result of ``result_dtype`` may be written into ``t``: torch's ``canCast`` (no float
+    into an integer tensor, nothing but a bool into a bool one)."""
     if result_dtype is not t.dtype and not dtypes.can_cast(result_dtype, t.dtype):
         raise RuntimeError(
             f"result type {result_dtype.short} can't be cast to the desired output type "

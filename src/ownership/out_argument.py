@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, grad_mode, inference_mode
+from ownership import grad_mode, inference_mode
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.autograd.graph import CLONING, clone_saved_before_write
-from ownership.inplace_rules import check_no_overlap, written
+from ownership.inplace_rules import check_cast, check_no_overlap, written
 from ownership.ops.resizing import resize_impl
 
 __all__ = ["WRITES_OUT", "with_out", "write_out"]
@@ -91,11 +91,7 @@ def write_out(
     result = compute()
     if same_dtype and result.dtype is not out.dtype:
         raise RuntimeError(f"Found dtype {out.dtype.short} but expected {result.dtype.short}")
-    if result.dtype is not out.dtype and not dtypes.can_cast(result.dtype, out.dtype):
-        raise RuntimeError(
-            f"result type {result.dtype.short} can't be cast to the desired output type "
-            f"{out.dtype.short}"
-        )
+    check_cast(out, result.dtype)
     _resize_output(out, tuple(result._data.shape))
     np.copyto(out._data, result._data, casting="unsafe")
     written(out, name)
