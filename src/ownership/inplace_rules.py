@@ -196,7 +196,7 @@ def check_result(t: Tensor, result_shape: tuple[int, ...], result_dtype: DType) 
     check_cast(t, result_dtype)
 
 
-def check_cast(t: Tensor, result_dtype: DType) -> None:
+def check_cast(t: Tensor, result_dtype: dtypes.dtype) -> None:
     """A result of ``result_dtype`` may be written into ``t``: torch's ``canCast`` (no float
     into an integer tensor, nothing but a bool into a bool one)."""
     if result_dtype is not t.dtype and not dtypes.can_cast(result_dtype, t.dtype):
