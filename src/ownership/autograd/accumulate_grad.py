@@ -86,7 +86,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and garr.size
                 and 0 not in strides
                 and spare_refs(grad) < held  # (this function's ``grad`` is one of the held)
-                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # _dense, non-empty
+                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # C or F
             ):
                 var._grad = grad._detached_unseen()
                 return
