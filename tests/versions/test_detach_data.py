@@ -17,6 +17,7 @@ def test_detach_cuts_provenance_and_shares_storage() -> None:
             d.is_leaf,
             d.grad_fn,
             d._base is None,
+            d._is_view(),
             d.data_ptr() == y.data_ptr(),
             d._version == y._version,
         ]
