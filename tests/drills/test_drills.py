@@ -98,3 +98,26 @@ def test_text_hides_answers_unless_asked() -> None:
     shown = subprocess.run([*command, "--answers"], capture_output=True, text=True).stdout
     assert "Answer:" not in hidden and "--answers" in hidden
     assert shown.count("Answer:") == 3 and generate(5, 3)[0].program.splitlines()[0] in shown
+
+
+#: The unit's hazards, as the hand-written drills of the completion page classify them.
+UNIT_CLASSES = {
+    "accumulation (retain_graph)": "silently wrong",  # the same gradient added twice
+    "accumulation (graph twice)": "error",
+    "registration (attribute, no_grad)": "silently wrong",  # not saved by state_dict()
+    "registration (attribute, grad mode on)": "silently wrong",
+    "registration (Parameter, no_grad)": "silently wrong",  # stepped by the optimizer
+    "registration (buffer, no_grad)": "correct",
+    "registration (buffer, grad mode on)": "correct",
+    "saved output (clone)": "correct",
+    "update (no_grad)": "correct",
+}
+
+
+def test_generated_drills_classify_hazards_as_the_unit_does() -> None:
+    seen: dict[str, set[str]] = {}
+    for seed in range(30):
+        for drill in generate(seed, 12):
+            if drill.topic in UNIT_CLASSES:
+                seen.setdefault(drill.topic, set()).add(classify(drill, ownership).classification)
+    assert seen == {topic: {cls} for topic, cls in UNIT_CLASSES.items()}

@@ -1,8 +1,8 @@
 """A drill: a short program, its twin, the question, and what to reveal.
 
 The *twin* is the same program with the hazard taken out: every in-place op on a tracked tensor
-made out of place, every ``detach``/``.data`` removed, and persistent state registered as a
-buffer. A program whose watched values differ from its twin's computed something silently
+made out of place, every ``detach``/``.data`` removed, a loss back-propagated once (no second
+pass kept alive by ``retain_graph=True``), and persistent state registered as a buffer. A program whose watched values differ from its twin's computed something silently
 wrong (see :mod:`ownership.drills.classify`).
 """
 

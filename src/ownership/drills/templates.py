@@ -117,10 +117,10 @@ def accumulation(rng: random.Random) -> Parts:
     elif way == "zeroed":
         body = [first, "w.grad.zero_()", second]
         twin = [first, "w.grad = torch.zeros_like(w.grad)", second]
-    else:
+    else:  # one loss, meant to be back-propagated once
         keep = "retain_graph=True" if way == "retain_graph" else ""
         body = [f"loss = (w * w * {b}).sum()", f"loss.backward({keep})", "loss.backward()"]
-        twin = body
+        twin = [f"loss = (w * w * {b}).sum()", "loss.backward()"]
     return (f"accumulation ({way})", head + body, head + twin, "", ("w.grad",))
 
 
