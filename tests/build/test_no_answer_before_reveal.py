@@ -82,10 +82,9 @@ def before_reveal(text: str) -> list[tuple[str, str]]:
 def _answers(text: str) -> list[str]:
     out = []
     for kind, words in before_reveal(text):
-        if kind == "prose":
-            # the Predict itself may ask whether something raises; only a statement answers
-            if words.rstrip().endswith("?") or "Predict" in words:
-                continue
+        # the Predict itself may ask whether something raises; only a statement answers
+        if kind == "prose" and (words.rstrip().endswith("?") or "Predict" in words):
+            continue
         if OUTCOME.search(words):
             out.append(f"{kind}: {words.strip()!r}")
     return out
