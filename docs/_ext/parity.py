@@ -68,7 +68,7 @@ def _comparable(value: Any) -> bool:
         items = value.values() if isinstance(value, dict) else value
         return all(_comparable(v) for v in items)
     kind = type(value).__name__
-    tensor = all(hasattr(value, a) for a in ("_version", "detach", "shape", "dtype"))
+    tensor = all(hasattr(value, a) for a in ("is_inference", "detach", "shape", "dtype"))
     return value is None or isinstance(value, _SCALARS) or tensor or kind in ("dtype", "Size")
 
 

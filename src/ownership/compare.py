@@ -108,7 +108,7 @@ class TensorFacts:
     requires_grad: bool
     is_leaf: bool
     grad_fn: str | None
-    version: int
+    version: int | None  # None: an inference tensor, which has no version counter
     is_parameter: bool = False
 
     def __str__(self) -> str:
@@ -122,7 +122,7 @@ class TensorFacts:
         text = tensor_repr(self.values, floating, dtype, grad)
         if self.is_parameter:
             text = "Parameter containing:\n" + text
-        extra = f"_version={self.version}"
+        extra = "no version counter" if self.version is None else f"_version={self.version}"
         if self.is_leaf != (self.grad_fn is None):
             extra += f", is_leaf={self.is_leaf}"
         joined = f"{text}  {extra}"
@@ -173,7 +173,7 @@ def facts(obj: Any) -> Any:
             requires_grad=bool(obj.requires_grad),
             is_leaf=bool(obj.is_leaf),
             grad_fn=None if obj.grad_fn is None else str(obj.grad_fn.name()),
-            version=int(obj._version),
+            version=None if obj.is_inference() else int(obj._version),
             is_parameter=type(obj).__name__ == "Parameter",
         )
     if isinstance(obj, tuple):  # torch.Size and named tuples included

@@ -17,8 +17,8 @@ from __future__ import annotations
 __all__ = ["is_either_tensor"]
 
 # What both engines' tensors have and nothing else the tools meet does: a numpy array has no
-# ``_version``, and a module's ``_version`` (its state_dict format) comes without ``shape``.
-_TENSOR_ATTRIBUTES = ("_version", "shape", "dtype", "requires_grad", "detach")
+# ``is_inference``, nor has a module. (Not ``_version``: an inference tensor raises on reading it.)
+_TENSOR_ATTRIBUTES = ("is_inference", "shape", "dtype", "requires_grad", "detach")
 
 
 def is_either_tensor(obj: object) -> bool:

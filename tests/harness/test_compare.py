@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+import ownership
 from ownership.compare import Raised, TensorFacts, Tolerance, differences, facts, run, side_by_side
 
 
@@ -171,3 +172,14 @@ def test_tolerances_apply_to_values_only() -> None:
 def test_at_least_two_engines() -> None:
     with pytest.raises(ValueError, match="two engines"):
         side_by_side(_program, torch=torch)
+
+
+def test_an_inference_tensor_is_compared_without_a_version() -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            made = t.ones(2) * 2
+        return made, t.ones(2)
+
+    inference, ordinary = side_by_side(program, torch=torch, ownership=ownership)["torch"]
+    assert inference.version is None and "no version counter" in str(inference)
+    assert ordinary.version == 0
