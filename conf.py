@@ -35,6 +35,7 @@ extensions = [
     "viewcode_freshness",  # docs/_ext: viewcode finds a module's file without importing it
     "shared_navigation",  # docs/_ext: the navigation tree from titles only, once per folder off it
     "quick_exit",  # docs/_ext: the process ends without the collector walking the heap
+    "accessibility",  # docs/_ext: levelled captions, scrolling regions the keyboard can reach
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]

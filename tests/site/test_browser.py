@@ -10,7 +10,8 @@ optional pages with outputs, no output is wider than its box, the page does not 
 and every folded part (dropdowns, folded outputs) is closed on load. Each unit page with code
 links its notebook, which is served and says truthfully whether plain PyTorch is enough; the
 engine's wheel is served and linked from the start page; on the engine pages each engine's
-result is a tab that shows on a click. Screenshots for review (also at 375 px and in the dark
+result is a tab that shows on a click. axe-core (``axe-playwright-python``) finds no serious or
+critical accessibility violation on any page, at both widths. Screenshots for review (also at 375 px and in the dark
 theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
@@ -253,6 +254,26 @@ def _check_dropdowns(opened: Opened, minimum: int) -> list[str]:
     return problems
 
 
+#: axe-core's impacts that fail a page (its others are "moderate" and "minor").
+FAILING_IMPACTS = ("serious", "critical")
+
+
+def _check_accessibility(opened: Opened) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    axe = pytest.importorskip(
+        "axe_playwright_python.sync_playwright",
+        reason="the Python package `axe-playwright-python` is missing (it is in the `test` extra)",
+    )
+    opened.page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
+    result = axe.Axe().run(opened.page)
+    return [
+        f"axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, "
+        f"first: {v['nodes'][0]['html'][:120]})"
+        for v in result.response["violations"]
+        if v["impact"] in FAILING_IMPACTS
+    ]
+
+
 def _site_urls() -> list[Any]:
     if not site_exists():
         reason = SKIP_REASON.format(path=site_dir())
@@ -272,6 +293,7 @@ def test_page_in_browser(browser: Browser, url: str) -> None:
         for sel in expect.selectors:
             if not opened.page.locator(sel).first.is_visible():
                 problems.append(f"no visible element matches {sel!r}")
+        problems += _check_accessibility(opened)
         problems += opened.errors
         problems += [f"request left 127.0.0.1: {u}" for u in opened.outside]
     finally:
@@ -363,6 +385,7 @@ def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
         )
         if still_open:
             problems.append(f"{still_open} folded parts are open on load")
+        problems += _check_accessibility(opened)
         problems += opened.errors
     finally:
         page.close()

@@ -1,0 +1,30 @@
+// A region that scrolls must take the keyboard's focus, or it cannot be scrolled without a mouse
+// (docs/_ext/accessibility.py). Each code block, output and table wrapper that overflows its box
+// gets tabindex="0", on load and after each resize (a phone's width makes more of them scroll).
+(function () {
+  "use strict";
+  var SELECTOR = "pre, .table-wrapper, .output, .cell_output, .highlight";
+  function mark() {
+    document.querySelectorAll(SELECTOR).forEach(function (el) {
+      var scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      if (scrolls && !el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("data-scroll-focus", "");
+      } else if (!scrolls && el.hasAttribute("data-scroll-focus")) {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("data-scroll-focus");
+      }
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", mark);
+  } else {
+    mark();
+  }
+  window.addEventListener("load", mark);
+  var pending = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(pending);
+    pending = setTimeout(mark, 100);
+  });
+})();
