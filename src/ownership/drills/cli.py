@@ -19,11 +19,12 @@ from ownership.grade.engines import ENGINES, engine
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m ownership.drills",
+        prog=prog,
         description="Predict-then-reveal drills on views, in-place ops, detach, .data, "
         "accumulation, no_grad and parameter/buffer registration.",
+        epilog="exit status: 0; 2 a usage error.",
     )
     parser.add_argument("--seed", type=int, default=0, help="same seed, same drills")
     parser.add_argument("--count", type=int, default=10, help="how many drills")
@@ -33,9 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m ownership.drills") -> int:
     """Run the command line; return the exit status."""
-    args = _parser().parse_args(argv)
+    args = _parser(prog).parse_args(argv)
     module = engine(args.engine)
     drills = generate(args.seed, args.count)
     if args.json:

@@ -14,14 +14,20 @@ from ownership.grade.engines import ENGINES
 from ownership.grade.runner import DEFAULT_TIMEOUT, run_grader
 from ownership.grade.worker import CHECKS
 
-__all__ = ["main"]
+__all__ = ["EXIT_STATUS", "main"]
+
+#: The exit status of the command, as ``--help`` shows it.
+EXIT_STATUS = (
+    "exit status: 0 passed; 1 problems found; 2 a usage error (a file that does not exist)."
+)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m ownership.grade",
+        prog=prog,
         description="Grade your solution of a practice exercise: passed, or what is wrong "
         "and which section of the unit to reread.",
+        epilog=EXIT_STATUS,
     )
     parser.add_argument("exercise", choices=sorted(CHECKS), help="the exercise to grade")
     parser.add_argument("file", type=Path, help="your Python file")
@@ -39,9 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m ownership.grade") -> int:
     """Run the command line; return the exit status."""
-    parser = _parser()
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if not args.file.is_file():
         parser.error(f"no such file: {args.file}")
