@@ -1,7 +1,9 @@
-"""``python -m ownership.grade collect|sgd FILE [--engine torch|ownership] [--json]``.
+"""``ownership grade collect|sgd FILE [--engine torch|ownership] [--json]`` (or ``python -m
+ownership.grade``).
 
-Prints the report (text, or JSON with ``--json``). Exit status: 0 passed, 1 problems found,
-2 a usage error (such as a file that does not exist).
+Prints the report (text, or JSON with ``--json``). Exit status (:data:`EXIT_STATUS`): 0 passed,
+1 problems found in the learner's code, 2 a usage error (such as a file that does not exist),
+3 not graded because of the environment (no torch).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ownership.grade.catalogue import DEFAULT_SITE_URL
 from ownership.grade.engines import ENGINES
 from ownership.grade.runner import DEFAULT_TIMEOUT, run_grader
 from ownership.grade.worker import CHECKS
@@ -18,7 +21,10 @@ __all__ = ["EXIT_STATUS", "main"]
 
 #: The exit status of the command, as ``--help`` shows it.
 EXIT_STATUS = (
-    "exit status: 0 passed; 1 problems found; 2 a usage error (a file that does not exist)."
+    "exit status: 0 passed; 1 problems found in your code; 2 a usage error (a file that does "
+    "not exist); 3 not graded: a problem of the environment (no torch: install it, or use "
+    "--engine ownership). The links to the guide's sections start at $OWNERSHIP_SITE_URL "
+    f"(default {DEFAULT_SITE_URL})."
 )
 
 
@@ -53,6 +59,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m ownership.grade")
         parser.error(f"no such file: {args.file}")
     report = run_grader(args.exercise, args.file, args.engine, seed=args.seed, timeout=args.timeout)
     print(report.to_json() if args.json else report.text())
+    if not report.graded:
+        return 3
     return 0 if report.passed else 1
 
 
