@@ -7,8 +7,8 @@ imported otherwise). The script's own exception or ``sys.exit`` status is kept: 
 :class:`Diagnosis` holds its traceback text (as Python prints it, without the interpreter's
 ``runpy`` frames and the watchers'), its exit status, and the line of the script where it stopped.
 A script that stopped before any tensor operation ran (a ``SyntaxError``, an ``import torch``
-that fails) was not checked at all: the :class:`Diagnosis`'s ``checked`` is False, and its traceback keeps
-only the frames of the user's own files.
+that fails) was not checked at all: the :class:`Diagnosis`'s ``checked`` is False, and its
+traceback keeps only the frames of the user's own files.
 """
 
 from __future__ import annotations
