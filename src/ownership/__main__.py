@@ -4,4 +4,5 @@ import sys
 
 from ownership.command import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported (not run), it does nothing
+    sys.exit(main())
