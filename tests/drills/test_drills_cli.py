@@ -124,3 +124,14 @@ def test_interactive_is_its_own_mode() -> None:
 )
 def test_parse_prediction(typed: str, meant: str | None) -> None:
     assert parse_prediction(typed) == meant
+
+
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_the_printed_drills_say_how_to_see_the_answers_in_the_same_form(form: str) -> None:
+    done = drills("--seed", "7", "--count", "2", form=form)
+    assert done.returncode == 0, done.stderr
+    prog = " ".join(FORMS[form]).replace("ownership.drills", "python -m ownership.drills")
+    assert done.stdout.rstrip().endswith(
+        f"Answers: {prog} --seed 7 --count 2 --answers (or one at a time: {prog} --seed 7 "
+        "--count 2 -i)"
+    )

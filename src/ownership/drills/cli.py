@@ -79,13 +79,18 @@ def main(argv: list[str] | None = None, prog: str = "python -m ownership.drills"
             print(as_text(drill, classify(drill, module)), end="\n\n")
         elif interactive:
             print(as_text(drill))
-            input("\nYour prediction (error / silently wrong / correct)? Enter reveals. ")
+            try:
+                input("\nYour prediction (error / silently wrong / correct)? Enter reveals. ")
+            except (EOFError, KeyboardInterrupt) as end:  # Ctrl-D or Ctrl-C: stop, no traceback
+                print()
+                return 130 if isinstance(end, KeyboardInterrupt) else 0
             print(as_text(drill, classify(drill, module)).rsplit("\n\n", 1)[-1], end="\n\n")
         else:
             print(as_text(drill), end="\n\n")
     if not args.answers and not interactive:
         print(
-            f"Answers: python -m ownership.drills --seed {args.seed} --count {args.count} --answers"
+            f"Answers: {prog} --seed {args.seed} --count {args.count} --answers "
+            f"(or one at a time: {prog} --seed {args.seed} --count {args.count} -i)"
         )
     return 0
 
