@@ -122,8 +122,8 @@ TOOLS_PAGES: tuple[str, ...] = (
     "reference/drills.html",
     "reference/audit.html",
 )
-# The notebooks made from those of the pages that are guide pages with code.
-TOOLS_NOTEBOOKS: tuple[str, ...] = ("practice.ipynb", "completion.ipynb")
+# The notebooks made from those pages (a guide page whose code the reader sees has one).
+TOOLS_NOTEBOOKS: tuple[str, ...] = ("practice.ipynb",)
 
 # The optional pages with outputs: they must be legible at a phone's width too.
 OPTIONAL_PAGES: tuple[str, ...] = (
