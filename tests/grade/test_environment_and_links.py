@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from ownership.grade import run_grader
 from ownership.grade.catalogue import CATALOGUE, DEFAULT_SITE_URL, SITE_URL_VARIABLE, site_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +158,28 @@ def test_every_code_either_links_a_section_or_says_why_not() -> None:
         elif entry.exercise != "any":
             assert entry.page, code
     assert site_url("") is None
+
+
+def test_a_grader_that_cannot_start_is_the_environments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sandbox's Python cannot import numpy (so neither ownership): the worker dies before
+    grading, and the report says so instead of blaming the learner's file."""
+    shadow = tmp_path / "no_numpy"
+    shadow.mkdir()
+    (shadow / "numpy.py").write_text("raise ModuleNotFoundError(\"No module named 'numpy'\")\n")
+    paths = [str(shadow), os.environ.get("PYTHONPATH", "")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
+    report = run_grader("collect", CORPUS / "collect_not_recursive.py", "ownership")
+    assert report.codes == ["grader-failed"] and not report.graded
+    (found,) = report.diagnoses
+    assert "ModuleNotFoundError: No module named 'numpy'" in found.message
+    assert found.url is None and "import ownership" in found.fix
+
+
+def test_a_learners_file_that_kills_its_process_is_still_the_learners(tmp_path: Path) -> None:
+    path = tmp_path / "exits.py"
+    path.write_text("import os\n\ndef collect_parameters(module):\n    os._exit(3)\n")
+    report = run_grader("collect", path, "ownership")
+    assert report.codes == ["load-error"] and report.graded
+    assert "ended without a report: exit status 3" in report.diagnoses[0].message

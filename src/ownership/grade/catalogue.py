@@ -4,7 +4,7 @@ A code never changes meaning (scripts and the guide key on it); the sentence nam
 misconception in the learner's terms, ``reread`` names the unit's section that teaches the rule,
 and ``page`` is that section's address in the site (:func:`site_url` makes it a link). A few
 codes are not the learner's mistakes but the environment's (``torch-missing``,
-``missing-module``): they say what to ``fix`` instead of what to reread.
+``grader-failed``, ``missing-module``): they say what to ``fix`` instead of what to reread.
 :func:`diagnosis` builds one :class:`~ownership.grade.report.Diagnosis` from a code.
 
 >>> from ownership.grade.catalogue import CATALOGUE
@@ -296,6 +296,15 @@ _ENTRIES = [
         "this is not a mistake in your file.",
         "",
         fix="install torch in this Python (pip install torch), or use `--engine ownership`",
+    ),
+    Entry(
+        "grader-failed",
+        "any",
+        "The grader itself could not run in this Python, so nothing was graded: this is not a "
+        "mistake in your file.",
+        "",
+        fix="check that `python -c 'import ownership'` works in this Python (numpy installed), "
+        "or reinstall the ownership wheel",
     ),
     Entry(
         "missing-module",
