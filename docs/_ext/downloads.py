@@ -7,6 +7,9 @@
   top of the page says whether the notebook needs more than PyTorch.
 - The engine itself, as a wheel, ``_downloads/ownership-<release>-py3-none-any.whl``, built from
   ``src/`` without the network (``pip wheel --no-deps --no-build-isolation``).
+- Beside each command of the tools (``ownership grade ...``), the ``{tools-install}`` box says
+  where the command comes from: the wheel's link and the ``pip install`` line
+  (:class:`ToolsInstall`; in a page's notebook, the same words in Markdown).
 """
 
 from __future__ import annotations
@@ -26,12 +29,16 @@ from docutils import nodes
 from myst_nb.core.read import read_myst_markdown_notebook
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
 
 NOTEBOOK_DIR = "_downloads/notebooks"
 GUIDE = "guide/"
 _ROLE = re.compile(r"\{(?:term|doc|ref|py:\w+)\}`([^`<]*?)\s*(?:<[^>]*>)?`")
 _HIDDEN = ("remove-cell", "remove-input")  # proof machinery and pictures: not for the notebook
 _DOCTEST = re.compile(r"```\{doctest\}\n(.*?)```", re.S)
+_TOOLS_INSTALL = re.compile(r"```\{tools-install\}[ \t]*\n```")
+TOOLS_INSTALL_CLASS = "install-tools"  # the box's class in the HTML (tests/site checks it)
+TOOLS_INSTALL_TITLE = "Get the tools"
 
 
 def wheel_name(release: str) -> str:
@@ -39,12 +46,54 @@ def wheel_name(release: str) -> str:
     return f"ownership-{release}-py3-none-any.whl"
 
 
+def _install_words(link: str) -> str:
+    """The box's sentence, with ``link`` (HTML or Markdown) standing for the wheel's link."""
+    return (
+        f"The `ownership` command comes with the engine: download {link} and install it next "
+        "to PyTorch (from the folder you downloaded it to):"
+    )
+
+
+class ToolsInstall(SphinxDirective):
+    """``{tools-install}``: the box beside a command of the tools: the link to the engine's
+    wheel, built with the site, and the ``pip install`` line that installs it."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        name = wheel_name(self.config.release)
+        up = "../" * self.env.docname.count("/")
+        link = (
+            f'<a class="wheel-download" href="{up}_downloads/{name}" download>'
+            f"the ownership wheel (<code>{name}</code>)</a>"
+        )
+        words = _install_words(link).replace("`ownership`", "<code>ownership</code>")
+        box = nodes.admonition(classes=[TOOLS_INSTALL_CLASS])
+        box += nodes.title("", TOOLS_INSTALL_TITLE)
+        box += nodes.raw("", f"<p>{words}</p>", format="html")
+        pip = f"pip install {name}"
+        box += nodes.literal_block(pip, pip, language="bash")
+        return [box]
+
+
+def _install_markdown(release: str) -> str:
+    """The box in a notebook: the same words in Markdown, the wheel linked beside the notebook
+    (``_downloads/notebooks/`` in the site, the wheel in ``_downloads/``)."""
+    name = wheel_name(release)
+    words = _install_words(f"[the ownership wheel (`{name}`)](../{name})")
+    return f"**{TOOLS_INSTALL_TITLE}.** {words}\n\n```bash\npip install {name}\n```"
+
+
 def _is_notebook_page(path: Path) -> bool:
     return path.suffix == ".md" and "file_format: mystnb" in path.read_text(encoding="utf-8")[:300]
 
 
-def notebook_for(source: str) -> nbformat.NotebookNode:
-    """The downloadable notebook of one page: what the reader sees, runnable with PyTorch."""
+def notebook_for(source: str, release: str = "") -> nbformat.NotebookNode:
+    """The downloadable notebook of one page: what the reader sees, runnable with PyTorch.
+
+    ``release`` names the engine's wheel in the page's ``{tools-install}`` boxes (the site's
+    release; without it, the wheel of this source tree's ``pyproject.toml``)."""
+    release = release or _project_release()
     notebook = read_myst_markdown_notebook(source)
     cells = []
     for cell in notebook.cells:
@@ -57,6 +106,7 @@ def notebook_for(source: str) -> nbformat.NotebookNode:
                 cell.metadata.pop(key, None)
         else:
             cell.source = _ROLE.sub(r"\1", cell.source)
+            cell.source = _TOOLS_INSTALL.sub(lambda m: _install_markdown(release), cell.source)
         cells.append(cell)
         if cell.cell_type == "markdown":  # a doctest in the text becomes a cell to run
             for block in _DOCTEST.findall(cell.source):
@@ -72,6 +122,14 @@ def notebook_for(source: str) -> nbformat.NotebookNode:
         "language_info": {"name": "python"},
     }
     return notebook
+
+
+def _project_release() -> str:
+    """The version in the ``pyproject.toml`` next to ``docs/`` (the release conf.py also names)."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    return str(tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"])
 
 
 def _needs_ownership(notebook: nbformat.NotebookNode) -> bool:
@@ -135,14 +193,15 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
             continue
         source = path.read_text(encoding="utf-8")
         target = out / f"{docname.rsplit('/', 1)[-1]}.ipynb"
-        stamp = hashlib.sha256(maker + source.encode()).hexdigest()
+        release = app.config.release
+        stamp = hashlib.sha256(maker + release.encode() + source.encode()).hexdigest()
         if old_written.get(target.name) == stamp and target.is_file():
             written[target.name] = stamp
             continue
         if old_without.get(target.name) == stamp:
             without[target.name] = stamp
             continue
-        notebook = notebook_for(source)
+        notebook = notebook_for(source, release)
         if _has_code(notebook):
             nbformat.validate(notebook)
             nbformat.write(notebook, target)
@@ -242,6 +301,7 @@ def _finish_wheel(app: Sphinx, exc: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_directive("tools-install", ToolsInstall)
     app.connect("doctree-read", _add_link)
     app.connect("build-finished", _write_notebooks)
     app.connect("builder-inited", _start_wheel)

@@ -1,5 +1,7 @@
-"""``python -m ownership.doctor``: the script's own output and status first, then the report;
-``--json`` prints only JSON on standard output, in the documented schema."""
+"""``python -m ownership.doctor`` (and ``ownership doctor``): the script's own output and status
+first, then the report; ``--json`` prints only JSON on standard output, in the documented schema;
+a script that stopped before any tensor operation is said to be unchecked, with only its own
+frames; ``--strict`` makes a finding fail the command."""
 
 from __future__ import annotations
 
@@ -16,10 +18,12 @@ from ownership.doctor import CODES
 from support.doctor_corpus import SCRIPTS
 
 
-def doctor(*args: str, engine: str = "torch") -> subprocess.CompletedProcess[str]:
+def doctor(
+    *args: str, engine: str = "torch", command: tuple[str, ...] = ("ownership.doctor",)
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DOCTOR_ENGINE": engine}
     return subprocess.run(
-        [sys.executable, "-m", "ownership.doctor", *args],
+        [sys.executable, "-m", *command, *args],
         capture_output=True,
         text=True,
         env=env,
@@ -62,7 +66,16 @@ def test_json_schema(tmp_path: Path) -> None:
     run = doctor("--json", str(SCRIPTS / "bug_modules_in_list.py"), engine="ownership")
     assert run.returncode == 0, run.stderr
     doc = json.loads(run.stdout)
-    assert set(doc) == {"version", "script", "engines", "exit_status", "findings"}
+    assert set(doc) == {
+        "version",
+        "script",
+        "engines",
+        "exit_status",
+        "checked",
+        "stopped_at",
+        "findings",
+    }
+    assert doc["checked"] is True and doc["stopped_at"] is None
     assert doc["version"] == 1
     assert doc["script"] == str(SCRIPTS / "bug_modules_in_list.py")
     assert doc["engines"] == ["ownership"]
@@ -108,3 +121,95 @@ def test_a_missing_script_is_a_usage_error(tmp_path: Path) -> None:
     run = doctor(str(tmp_path / "missing.py"))
     assert run.returncode == 2
     assert "no such script" in run.stderr
+
+
+UNCHECKED = "before any tensor operation ran: nothing was checked"
+
+
+@pytest.mark.parametrize(
+    "command", [("ownership.doctor",), ("ownership", "doctor")], ids=["module", "subcommand"]
+)
+def test_a_syntax_error_is_reported_unchecked_with_no_interpreter_frame(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    script = tmp_path / "broken.py"
+    script.write_text("import os\nx = 1\ndef f(:\n    pass\n")
+    run = doctor(str(script), command=command)
+    assert run.returncode == 1
+    assert "<frozen" not in run.stderr and "runpy" not in run.stderr
+    assert run.stderr.startswith(f'  File "{script}", line 3\n')
+    assert run.stderr.rstrip().endswith("SyntaxError: invalid syntax")
+    assert run.stdout.strip() == f"doctor: {script} stopped at line 3, {UNCHECKED}"
+    assert "no findings" not in run.stdout
+
+
+def test_a_failing_import_torch_is_reported_unchecked_with_the_users_frames(tmp_path: Path) -> None:
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "torch.py").write_text("raise ImportError('no torch in this environment')\n")
+    script = tmp_path / "train.py"
+    script.write_text("import math\nimport torch\n\nprint(torch.ones(2))\n")
+    paths = [str(shadow), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
+    run = subprocess.run(
+        [sys.executable, "-m", "ownership.doctor", "--json", str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode == 1
+    frames = [line for line in run.stderr.splitlines() if line.startswith("  File ")]
+    assert frames == [
+        f'  File "{script}", line 2, in <module>',
+        f'  File "{shadow / "torch.py"}", line 1, in <module>',
+    ]
+    assert run.stderr.rstrip().endswith("ImportError: no torch in this environment")
+    doc = json.loads(run.stdout)
+    assert doc["checked"] is False and doc["findings"] == []
+    assert doc["stopped_at"] == {"file": str(script), "line": 2}
+    assert doc["exit_status"] == 1
+
+
+def test_a_missing_module_is_reported_unchecked(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nimport no_such_module_here\nx = torch.ones(2)\n")
+    run = doctor(str(script))
+    assert run.returncode == 1
+    assert "frozen" not in run.stderr
+    assert "ModuleNotFoundError: No module named 'no_such_module_here'" in run.stderr
+    assert run.stdout.strip() == f"doctor: {script} stopped at line 2, {UNCHECKED}"
+
+
+def test_an_error_after_the_first_operation_keeps_the_checks(tmp_path: Path) -> None:
+    script = tmp_path / "late.py"
+    script.write_text("import torch\nx = torch.ones(2) * 2\nraise ValueError('late')\n")
+    run = doctor(str(script))
+    assert run.returncode == 1
+    assert run.stdout.strip() == "doctor: no findings"
+    assert run.stderr.rstrip().endswith("ValueError: late")
+
+
+@pytest.mark.parametrize(
+    "command", [("ownership.doctor",), ("ownership", "doctor")], ids=["module", "subcommand"]
+)
+def test_findings_fail_the_command_only_under_strict(command: tuple[str, ...]) -> None:
+    script = str(SCRIPTS / "bug_modules_in_list.py")
+    plain = doctor(script, engine="ownership", command=command)
+    assert plain.returncode == 0, plain.stderr
+    assert "unregistered-module" in plain.stdout
+    strict = doctor("--strict", script, engine="ownership", command=command)
+    assert strict.returncode == 1, strict.stderr
+    assert strict.stdout == plain.stdout
+    clean = doctor("--strict", str(SCRIPTS / "clean_inplace_safe.py"), command=command)
+    assert clean.returncode == 0, clean.stderr
+
+
+def test_the_exit_status_is_documented() -> None:
+    run = doctor("--help")
+    assert run.returncode == 0
+    text = " ".join(run.stdout.split())
+    assert "--strict" in text
+    assert "exit status: the script's own when it is not 0" in text
+    page = (Path(__file__).resolve().parents[2] / "docs" / "reference" / "doctor.md").read_text()
+    assert "## Exit status" in page and "--strict" in page

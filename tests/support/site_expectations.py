@@ -110,6 +110,21 @@ NOTEBOOK_PAGES: tuple[str, ...] = (
 # The engine's wheel, built with the site (docs/_ext/downloads.py) and linked from the start page.
 WHEEL = "ownership-0.1.0-py3-none-any.whl"
 
+# The pages that give a command of the tools (``ownership grade ...``): each has the install box
+# beside it (the ``{tools-install}`` directive of docs/_ext/downloads.py). Any other page that
+# gives such a command needs the box too; these must be among them.
+TOOLS_PAGES: tuple[str, ...] = (
+    "guide/practice.html",
+    "guide/completion.html",
+    "recipes/find-the-line.html",
+    "reference/doctor.html",
+    "reference/grade.html",
+    "reference/drills.html",
+    "reference/audit.html",
+)
+# The notebooks made from those pages (a guide page whose code the reader sees has one).
+TOOLS_NOTEBOOKS: tuple[str, ...] = ("practice.ipynb",)
+
 # The optional pages with outputs: they must be legible at a phone's width too.
 OPTIONAL_PAGES: tuple[str, ...] = (
     "related/broadcasting.html",

@@ -1,8 +1,10 @@
 """The unit's two practice exercises. Fill in both functions, then grade each one:
 
-    python -m ownership.grade collect practice_starter.py
-    python -m ownership.grade sgd practice_starter.py
+    ownership grade collect practice_starter.py
+    ownership grade sgd practice_starter.py
 
+(``python -m ownership.grade ...`` is the same command.) The command comes with the ownership
+wheel, linked from the practice page: ``pip install ownership-<version>-py3-none-any.whl``.
 Your code is run with PyTorch. To run it with ownership standing in for torch, add
 ``--engine ownership``.
 """

@@ -1,6 +1,7 @@
 """The doctor: run a PyTorch or ownership program unchanged and name the line that broke it.
 
-``python -m ownership.doctor [--json] SCRIPT.py [args]`` runs the script, keeps its output, error
+``ownership doctor [--json] [--strict] SCRIPT.py [args]`` (:mod:`~ownership.doctor.cli`, also
+``python -m ownership.doctor``) runs the script, keeps its output, error
 and exit status, then reports each finding with a stable code
 (:data:`~ownership.doctor.findings.CODES`), the line of the user's own code it points to, and what
 to do. :func:`~ownership.doctor.runner.diagnose` does the same from Python.

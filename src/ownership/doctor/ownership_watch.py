@@ -53,7 +53,7 @@ class OwnershipWatch:
 
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.used = False  # whether the script did anything with the engine
+        self.used = False  # whether the script did anything with the engine (an op included)
         self.records: dict[int, SaveRecord] = {}
         self.by_storage: dict[int, list[weakref.ref[SaveRecord]]] = defaultdict(list)
         self.restore: list[tuple[Any, str, Any]] = []
@@ -253,6 +253,7 @@ class OwnershipWatch:
         self.hand.grad_set(t, value)
 
     def _op(self, name: str, original: Any, *args: Any, **kwargs: Any) -> Any:
+        self.used = True
         result = original(*args, **kwargs)
         self.hand.derive(name, args, result)
         return result

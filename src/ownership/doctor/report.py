@@ -3,6 +3,7 @@
 JSON schema (``SCHEMA_VERSION`` 1)::
 
     {"version": 1, "script": str, "engines": [str], "exit_status": int,
+     "checked": bool, "stopped_at": {"file": str, "line": int} | null,
      "findings": [{"code": str, "file": str | null, "line": int | null, "message": str,
                    "related": [{"role": str, "file": str, "line": int,
                                 "function": str, "text": str}]}]}
@@ -17,18 +18,20 @@ from collections.abc import Sequence
 
 from ownership.doctor.findings import Finding, Place
 
-__all__ = ["SCHEMA_VERSION", "to_json", "to_text"]
+__all__ = ["SCHEMA_VERSION", "not_checked", "to_json", "to_text"]
 
 SCHEMA_VERSION = 1
+
+
+def _name(file: str, base: str) -> str:
+    name = os.path.relpath(file, base) if base else file
+    return file if name.startswith("..") else name
 
 
 def _where(place: Place | None, base: str) -> str:
     if place is None:
         return "(no line of your code)"
-    name = os.path.relpath(place.file, base) if base else place.file
-    if name.startswith(".."):
-        name = place.file
-    return f"{name}:{place.line}"
+    return f"{_name(place.file, base)}:{place.line}"
 
 
 def to_text(findings: Sequence[Finding], base: str = "") -> str:
@@ -50,16 +53,40 @@ def to_text(findings: Sequence[Finding], base: str = "") -> str:
     return "\n\n".join(blocks)
 
 
+def not_checked(script: str, stopped_at: Place | None, base: str = "") -> str:
+    """What the doctor says of a script that stopped before any tensor operation ran.
+
+    >>> print(not_checked("train.py", Place("train.py", 3)))
+    doctor: train.py stopped at line 3, before any tensor operation ran: nothing was checked
+    """
+    name = _name(script, base)
+    where = f" at line {stopped_at.line}" if stopped_at is not None else ""
+    if stopped_at is not None and os.path.realpath(stopped_at.file) != os.path.realpath(script):
+        where = f" at {_where(stopped_at, base)}"
+    return f"doctor: {name} stopped{where}, before any tensor operation ran: nothing was checked"
+
+
 def to_json(
-    findings: Sequence[Finding], script: str, engines: Sequence[str], exit_status: int
+    findings: Sequence[Finding],
+    script: str,
+    engines: Sequence[str],
+    exit_status: int,
+    *,
+    checked: bool = True,
+    stopped_at: Place | None = None,
 ) -> str:
-    """The findings as a JSON document (see the module's schema)."""
+    """The findings as a JSON document (see the module's schema): ``checked`` is False when
+    no tensor operation ran; ``stopped_at``, the line where an exception (or a non-zero
+    ``sys.exit``) stopped the script."""
+    stop = None if stopped_at is None else {"file": stopped_at.file, "line": stopped_at.line}
     return json.dumps(
         {
             "version": SCHEMA_VERSION,
             "script": script,
             "engines": list(engines),
             "exit_status": exit_status,
+            "checked": checked,
+            "stopped_at": stop,
             "findings": [f.to_json() for f in findings],
         },
         indent=2,

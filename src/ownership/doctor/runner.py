@@ -4,7 +4,11 @@
 and its arguments, the script's folder first on ``sys.path``), with the ownership watcher on from
 the start and the torch watcher switched on once the script has imported torch (torch is never
 imported otherwise). The script's own exception or ``sys.exit`` status is kept: the
-:class:`Diagnosis` holds its traceback text, unchanged, and its exit status.
+:class:`Diagnosis` holds its traceback text (as Python prints it, without the interpreter's
+``runpy`` frames and the watchers'), its exit status, and the line of the script where it stopped.
+A script that stopped before any tensor operation ran (a ``SyntaxError``, an ``import torch``
+that fails) was not checked at all: the :class:`Diagnosis`'s ``checked`` is False, and its
+traceback keeps only the frames of the user's own files.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ from types import TracebackType
 from typing import Any
 
 from ownership.doctor import numpy_lines
-from ownership.doctor.findings import Finding
+from ownership.doctor.findings import Finding, Place
 from ownership.doctor.ledger import Ledger
-from ownership.doctor.locate import user_place
+from ownership.doctor.locate import is_user_file, user_place
 from ownership.doctor.ownership_watch import OwnershipWatch
 
 __all__ = ["Diagnosis", "diagnose"]
@@ -33,13 +37,17 @@ __all__ = ["Diagnosis", "diagnose"]
 @dataclass
 class Diagnosis:
     """The result of one run: findings, the script's exit status and error (its traceback text,
-    as Python prints it, or None), and the engines the script used."""
+    as Python prints it, or None), the engines the script used, whether any tensor operation ran
+    (``checked``: False means the doctor saw nothing to check), and the line of the script where
+    an exception or a ``sys.exit`` with a non-zero status stopped it (``stopped_at``)."""
 
     script: str
     findings: list[Finding]
     exit_status: int
     error: str | None = None
     engines: list[str] = field(default_factory=list)
+    checked: bool = True
+    stopped_at: Place | None = None
 
     def codes(self) -> list[str]:
         """The findings' codes, in order."""
@@ -81,16 +89,48 @@ def _watcher_frame(frame: traceback.FrameSummary) -> bool:
     )
 
 
-def _script_traceback(exc: BaseException, script: str) -> str:
+def _script_traceback(exc: BaseException, script: str, users_only: bool) -> str:
     """Python's traceback text for ``exc`` as the script alone would print it: from the script's
-    first frame, without the frames of the doctor's watchers; the message is unchanged."""
+    first frame, without the frames of the doctor's watchers nor the interpreter's own
+    (``<frozen runpy>``: a ``SyntaxError`` of the script shows no frame, as Python shows it);
+    with ``users_only``, only the frames of the user's files. The message is unchanged."""
     tb: TracebackType | None = exc.__traceback__
     real = os.path.realpath(script)
     while tb is not None and os.path.realpath(tb.tb_frame.f_code.co_filename) != real:
         tb = tb.tb_next
-    te = traceback.TracebackException(type(exc), exc, tb or exc.__traceback__)
-    te.stack = traceback.StackSummary.from_list([f for f in te.stack if not _watcher_frame(f)])
+    te = traceback.TracebackException(type(exc), exc, tb)
+    te.stack = traceback.StackSummary.from_list(
+        [
+            f
+            for f in te.stack
+            if not _watcher_frame(f)
+            and not f.filename.startswith("<frozen ")
+            and (is_user_file(f.filename) or not users_only)
+        ]
+    )
     return "".join(te.format())
+
+
+def _stopped_at(exc: BaseException, script: str) -> Place | None:
+    """The line of ``script`` where ``exc`` stopped it: its innermost frame in the script, or
+    the place of the script's own ``SyntaxError``; None when the script has no such line."""
+    real = os.path.realpath(script)
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if os.path.realpath(f.filename) == real and f.lineno is not None
+    ]
+    if frames:
+        f = frames[-1]
+        return Place(script, f.lineno or 0, f.name, (f.line or "").strip())
+    if (
+        isinstance(exc, SyntaxError)
+        and exc.filename
+        and exc.lineno
+        and os.path.realpath(exc.filename) == real
+    ):
+        return Place(script, exc.lineno, "<module>", (exc.text or "").strip())
+    return None
 
 
 def _at_the_users_line(show: Any) -> Any:
@@ -140,12 +180,14 @@ def diagnose(script: str | PurePath, args: Sequence[str] = ()) -> Diagnosis:
     show = warnings.showwarning
     warnings.showwarning = _at_the_users_line(show)
     status, error, namespace = 0, None, None
+    stopped: BaseException | None = None
     try:
         namespace = runpy.run_path(path, run_name="__main__")
     except SystemExit as exc:
         status = _status(exc.code)
+        stopped = exc if status else None
     except BaseException as exc:  # the script's own failure: kept, reported, not raised
-        status, error = 1, _script_traceback(exc, path)
+        status, stopped = 1, exc
     finally:
         builtins.__import__ = importer.original
         warnings.showwarning = show
@@ -156,6 +198,13 @@ def diagnose(script: str | PurePath, args: Sequence[str] = ()) -> Diagnosis:
     engines = ["torch"] if len(watches) > 1 else []
     if own.used:
         engines.append("ownership")
+    checked = own.used or any(getattr(w, "ran", False) for w in watches)
+    where = None
+    if stopped is not None:
+        where = _stopped_at(stopped, path)
+        if not isinstance(stopped, SystemExit):
+            error = _script_traceback(stopped, path, users_only=not checked)
+        stopped = None  # its traceback holds the script's frames
     findings = ledger.finish()  # while the script's objects are alive
     del namespace
-    return Diagnosis(path, findings, status, error, engines)
+    return Diagnosis(path, findings, status, error, engines, checked, where)

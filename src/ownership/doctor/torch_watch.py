@@ -55,6 +55,7 @@ class _Functions(TorchFunctionMode):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
         w = self.watch
+        w.ran = True
         if name == "backward" or func is torch.autograd.grad:
             return w.backward(func, args, kwargs)
         if name == "numpy" and args:
@@ -120,6 +121,7 @@ class TorchWatch:
         self.pending: list[tuple[SaveRecord, int, torch.Tensor, Any]] = []
         self.restore: list[tuple[Any, str, Any]] = []
         self.hand = HandGrads(ledger, torch.Tensor)
+        self.ran = False  # whether the script ran a tensor operation of torch
         self._install()
 
     # ------------------------------------------------------------------ set up and tear down

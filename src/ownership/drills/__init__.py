@@ -2,7 +2,7 @@
 
 .. code-block:: text
 
-    python -m ownership.drills --seed 7 --count 10 [--answers] [--json]
+    ownership drills --seed 7 --count 10 [--answers | --json | --interactive]
 
 :func:`generate` builds ``count`` drills from a seed (the same seed gives the same drills):
 short programs over views, in-place ops, ``detach``, ``.data``, accumulation, ``no_grad`` and

@@ -2,8 +2,8 @@
 
 .. code-block:: text
 
-    python -m ownership.grade collect my_solution.py [--engine torch|ownership] [--json]
-    python -m ownership.grade sgd my_solution.py ...
+    ownership grade collect my_solution.py [--engine torch|ownership] [--json]
+    ownership grade sgd my_solution.py ...   (or python -m ownership.grade ...)
 
 - **collect**: ``collect_parameters(module) -> list[tuple[str, Tensor]]``, the module's
   parameters with their dotted names, in ``named_parameters()`` order, found by recursion over

@@ -1,7 +1,9 @@
-"""``python -m ownership.grade collect|sgd FILE [--engine torch|ownership] [--json]``.
+"""``ownership grade collect|sgd FILE [--engine torch|ownership] [--json]`` (or ``python -m
+ownership.grade``).
 
-Prints the report (text, or JSON with ``--json``). Exit status: 0 passed, 1 problems found,
-2 a usage error (such as a file that does not exist).
+Prints the report (text, or JSON with ``--json``). Exit status (:data:`EXIT_STATUS`): 0 passed,
+1 problems found in the learner's code, 2 a usage error (such as a file that does not exist),
+3 not graded because of the environment (no torch).
 """
 
 from __future__ import annotations
@@ -10,18 +12,28 @@ import argparse
 import sys
 from pathlib import Path
 
+from ownership.grade.catalogue import DEFAULT_SITE_URL
 from ownership.grade.engines import ENGINES
 from ownership.grade.runner import DEFAULT_TIMEOUT, run_grader
 from ownership.grade.worker import CHECKS
 
-__all__ = ["main"]
+__all__ = ["EXIT_STATUS", "main"]
+
+#: The exit status of the command, as ``--help`` shows it.
+EXIT_STATUS = (
+    "exit status: 0 passed; 1 problems found in your code; 2 a usage error (a file that does "
+    "not exist); 3 not graded: a problem of the environment (no torch: install it, or use "
+    "--engine ownership). The links to the guide's sections start at $OWNERSHIP_SITE_URL "
+    f"(default {DEFAULT_SITE_URL})."
+)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m ownership.grade",
+        prog=prog,
         description="Grade your solution of a practice exercise: passed, or what is wrong "
         "and which section of the unit to reread.",
+        epilog=EXIT_STATUS,
     )
     parser.add_argument("exercise", choices=sorted(CHECKS), help="the exercise to grade")
     parser.add_argument("file", type=Path, help="your Python file")
@@ -39,14 +51,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m ownership.grade") -> int:
     """Run the command line; return the exit status."""
-    parser = _parser()
+    parser = _parser(prog)
     args = parser.parse_args(argv)
     if not args.file.is_file():
         parser.error(f"no such file: {args.file}")
     report = run_grader(args.exercise, args.file, args.engine, seed=args.seed, timeout=args.timeout)
     print(report.to_json() if args.json else report.text())
+    if not report.graded:
+        return 3
     return 0 if report.passed else 1
 
 

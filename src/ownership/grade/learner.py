@@ -2,7 +2,8 @@
 
 Everything that can go wrong on the learner's side becomes a :class:`LearnerProblem` holding
 one diagnosis (never a traceback of the grader): a syntax error, an exception while the file
-loads, a missing function, a signature the exercise's arguments do not fit, or an exception
+loads (an import of a module this Python lacks is the environment's ``missing-module``), a
+missing function, a signature the exercise's arguments do not fit, or an exception
 raised by the function, located at the last line of *the learner's file* in the traceback.
 :func:`meaning` says what the common exceptions of these exercises mean.
 """
@@ -146,6 +147,9 @@ def load(path: Path, exercise: str) -> Callable[..., Any]:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, module.__dict__)
+    except ModuleNotFoundError as error:  # not installed (or misspelled): the environment's
+        found = diagnosis("missing-module", f"({error})", _where(error, filename))
+        raise LearnerProblem(found) from None
     except (Exception, SystemExit) as error:
         raise _explain(error, filename, "load-error") from None
     finally:

@@ -1,9 +1,11 @@
 """What the grader says: a :class:`Report` of :class:`Diagnosis` entries, as text or JSON.
 
-A report passes exactly when it holds no diagnosis. The text form is what a learner reads;
-the JSON form (:meth:`Report.to_json`) carries the same fields for scripts, and
-:meth:`Report.from_json` reads it back (the runner uses it to carry a report out of the
-sandbox).
+A report passes exactly when it holds no diagnosis. The text form is what a learner reads: each
+diagnosis with what to reread and the link to that section of the site; a problem of the
+environment (no torch) says what to fix instead, and the report says the file was not graded.
+The JSON form (:meth:`Report.to_json`) carries the same fields for scripts (``url``: the link,
+or null; ``fix``; ``graded``), and :meth:`Report.from_json` reads it back (the runner uses it to
+carry a report out of the sandbox).
 
 >>> r = Report("sgd", "torch", "my_solution.py", ())
 >>> print(r.text())
@@ -28,12 +30,16 @@ _WIDTH = 88
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """One problem: its stable ``code``, the sentence, the section to reread, and where."""
+    """One problem: its stable ``code``, the sentence, the section to reread, where, the link
+    to the section (``url``, None when the place to look is the learner's own file), and for a
+    problem of the environment rather than of the learner's code, what to ``fix``."""
 
     code: str
     message: str
     reread: str
     where: str = ""
+    url: str | None = None
+    fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,11 @@ class Report:
         return not self.diagnoses
 
     @property
+    def graded(self) -> bool:
+        """False when the environment kept the file from being graded (a diagnosis to fix)."""
+        return not any(d.fix for d in self.diagnoses)
+
+    @property
     def codes(self) -> list[str]:
         """The diagnoses' codes, in report order."""
         return [d.code for d in self.diagnoses]
@@ -62,6 +73,11 @@ class Report:
             return head + "passed"
         count = len(self.diagnoses)
         lines = [head + f"{count} problem{'s' if count > 1 else ''}"]
+        if not self.graded:
+            lines = [
+                f"{FUNCTIONS[self.exercise]} in {self.file} was not graded with {self.engine}: "
+                "a problem of the environment, not of your code"
+            ]
         for d in self.diagnoses:
             lines.append("")
             lines += textwrap.wrap(
@@ -71,15 +87,24 @@ class Report:
                 lines += textwrap.wrap(
                     d.where, _WIDTH, initial_indent="    at ", subsequent_indent="       "
                 )
-            lines += textwrap.wrap(
-                d.reread, _WIDTH, initial_indent="    reread: ", subsequent_indent="            "
-            )
+            if d.fix:
+                lines += textwrap.wrap(
+                    d.fix, _WIDTH, initial_indent="    fix: ", subsequent_indent="         "
+                )
+            if d.reread:
+                lines += textwrap.wrap(
+                    d.reread, _WIDTH, initial_indent="    reread: ", subsequent_indent=" " * 12
+                )
+            if d.url:
+                lines.append(" " * 12 + d.url)  # whole, so that a terminal can open it
         return "\n".join(lines)
 
     def to_json(self) -> str:
-        """The report as JSON: exercise, engine, file, passed, and the diagnoses' fields."""
+        """The report as JSON: exercise, engine, file, passed, graded, and the diagnoses'
+        fields (``url`` null when there is no section to link)."""
         data: dict[str, Any] = asdict(self)
         data["passed"] = self.passed
+        data["graded"] = self.graded
         data["diagnoses"] = [asdict(d) for d in self.diagnoses]
         return json.dumps(data, indent=2)
 

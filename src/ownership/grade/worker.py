@@ -7,6 +7,7 @@ subprocess (for code that already trusts the file, such as tests of known soluti
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from ownership.grade.catalogue import diagnosis
@@ -25,12 +26,17 @@ CHECKS = {"collect": check_collect, "sgd": check_sgd}
 def grade_file(exercise: str, path: Path, engine_name: str = "torch", seed: int = 0) -> Report:
     """Grade ``path``'s function for ``exercise`` with the engine ``engine_name``.
 
-    Problems on the learner's side become diagnoses; the report passes when there is none.
+    Problems on the learner's side become diagnoses; the report passes when there is none. An
+    engine that cannot be imported (no torch) is the environment's problem: ``torch-missing``.
     """
     if exercise not in CHECKS:
         raise ValueError(f"unknown exercise {exercise!r}; choose one of {', '.join(CHECKS)}")
     path = Path(path).resolve()
-    module = engine(engine_name)
+    try:
+        module = engine(engine_name)
+    except ImportError as error:  # the environment's problem (no torch), not the learner's
+        detail = f"({type(error).__name__}: {error}; this Python: {sys.executable})"
+        return Report(exercise, engine_name, path.name, (diagnosis("torch-missing", detail),))
     found: list[Diagnosis] = []
     with as_torch(module):
         try:
