@@ -1,5 +1,5 @@
 """The in-place writes that replace a tensor's values: ``fill_``, ``zero_``, ``copy_`` and the
-random fills (``normal_``, ``uniform_``); each torch's node, whose gradient for the old values is
+random fills (``normal_``, ``uniform_``, ``bernoulli_``); each torch's node, whose gradient for the old values is
 zero.
 
 Each writes through ``ownership.inplace_rules.run_inplace``, as the in-place arithmetic does
@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import layout
+from ownership import distributions, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.distributions import in_memory_order
 from ownership.inplace_rules import run_inplace
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, operand, raw
@@ -115,29 +116,92 @@ def copy_(a: Tensor, src: Any) -> Tensor:
     )
 
 
-def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
+def _random_fill(a: Tensor, sample: Callable[[int], NDArray[Any]], node: str) -> Tensor:
+    """Write ``sample(n)``, ``n`` values drawn in torch's order for ``a`` (its memory's), into
+    ``a``; torch's ``node`` gives no gradient for the old values."""
+
+    def compute() -> NDArray[Any]:
+        shape = a._data.shape
+        return in_memory_order(sample(a._data.size), shape, a.stride())
+
     return run_inplace(
         a,
         (),
         needs_grad(a),
-        lambda: sample(a._data.shape),
+        compute,
         a.dtype,
-        "RandomBackward",
-        lambda node, s, g: (g[0] * 0,),
+        node,
+        lambda _, s, g: (g[0] * 0,),
     )
 
 
-def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with normal samples in place."""
-    from ownership.random import default_generator
+def _floating_kernel(a: Tensor, kernel: str) -> None:
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.short}'")
 
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().normal(mean, std, shape))
+
+def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+    """Fill with samples of N(mean, std**2) in place (torch's values: :mod:`ownership.distributions`)."""
+    from ownership.random import stream_of
+
+    if std < 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    _floating_kernel(a, "normal_kernel_cpu")
+    contiguous = a.is_contiguous()
+    return _random_fill(
+        a,
+        lambda n: distributions.normal(stream_of(generator), n, a.dtype.np, mean, std, contiguous),
+        "NormalBackward0",
+    )
 
 
 def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with uniform samples in place."""
-    from ownership.random import default_generator
+    """Fill with samples of U(lo, hi) in place (torch's values: :mod:`ownership.distributions`)."""
+    from ownership.random import stream_of
 
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().uniform(lo, hi, shape))
+    _floating_kernel(a, "check_uniform_bounds")
+    if lo > hi:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={lo} > to={hi}"
+        )
+    return _random_fill(
+        a,
+        lambda n: distributions.uniform(stream_of(generator), n, a.dtype.np, lo, hi),
+        "UniformBackward0",
+    )
+
+
+def bernoulli_(a: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Fill with draws of 1 with probability ``p`` (a float, or a tensor of probabilities that
+    broadcasts to ``a``) in place, in ``a``'s dtype."""
+    from ownership.random import stream_of
+
+    if isinstance(p, Tensor):
+        if not p.dtype.is_floating_point:
+            raise NotImplementedError(
+                f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p.dtype.short}'"
+            )
+        probs = np.broadcast_to(p._data, a._data.shape)
+        if ((probs < 0) | (probs > 1)).any():
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                "message be improved?  If so, please report an enhancement request to PyTorch.)"
+            )
+        ordered = in_memory_order(np.arange(a._data.size), a._data.shape, a.stride())
+        flat = np.empty(a._data.size, dtype=probs.dtype)
+        flat[ordered.ravel()] = probs.ravel()
+        p_dtype = np.dtype(np.float64 if p.dtype.np == np.float64 else np.float32)
+
+        def sample(n: int) -> NDArray[Any]:
+            return distributions.bernoulli(stream_of(generator), flat, n, p_dtype)
+
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+
+        def sample(n: int) -> NDArray[Any]:
+            return distributions.bernoulli(stream_of(generator), p, n, np.dtype(np.float64))
+
+    return _random_fill(
+        a, sample, "BernoulliBackward1" if isinstance(p, Tensor) else "BernoulliBackward2"
+    )
