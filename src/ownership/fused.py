@@ -4,8 +4,10 @@ torch's CPU kernels compute some ``a * b + c`` with one rounding (the compiler f
 AVX2/AVX512 builds, and a few kernels ask for it): numpy rounds the product and then the sum,
 which differs in the last bit about once in two. Both are exact here:
 
-- float32: the product is exact in float64 (24 + 24 bits fit in 53) and the sum is rounded *to
-  odd* in float64 (kept odd when inexact), which rounds to float32 correctly: 53 >= 24 + 2.
+- float32: the product is exact in float64 (24 + 24 bits fit in 53) and the sum, rounded *to
+  odd* in float64 (kept odd when inexact), rounds to float32 correctly: 53 >= 24 + 2. Rounding
+  to nearest instead differs from that only when the float64 sum falls exactly halfway between
+  two float32, so only those are rounded to odd.
 - float64: Boldo and Melquiond's emulation ("Emulation of FMA and correctly rounded sums: proved
   algorithms using rounding to odd", IEEE TC 2008): the product split exactly into two doubles
   (Dekker), added to ``c`` by error-free sums, the small parts rounded to odd, one final rounding.
@@ -58,10 +60,18 @@ def fma(a: Any, b: Any, c: Any) -> Floats:
     """``a * b + c`` with one rounding, in the dtype of ``a`` (float32 or float64 arrays; ``b``
     and ``c`` may be scalars of that dtype)."""
     dtype = np.asarray(a).dtype
-    a64, b64, c64 = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (a, b, c)))
+    a64, b64, c64 = (np.asarray(x, dtype=np.float64) for x in (a, b, c))
     if dtype == np.float32:
-        product = a64 * b64  # exact
-        return _round_to_odd(*_two_sum(product, c64)).astype(np.float32)
+        total = np.asarray(
+            a64 * b64 + c64
+        )  # the product is exact; the sum is rounded once, in float64
+        # Rounding that to float32 rounds twice only when it lands exactly halfway between two
+        # float32 (the 29 bits float32 drops are 1 then 28 zeros): those few go to odd first.
+        halfway = (total.view(np.uint64) & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+        if halfway.any():
+            p, c_ = np.broadcast_arrays(a64 * b64, c64)
+            total[halfway] = _round_to_odd(*_two_sum(p[halfway], c_[halfway]))
+        return total.astype(np.float32)
     high, low = _two_product(a64, b64)
     sum_high, sum_low = _two_sum(c64, high)
     return sum_high + _round_to_odd(*_two_sum(sum_low, low))

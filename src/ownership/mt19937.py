@@ -29,22 +29,18 @@ Words = NDArray[np.uint32]
 
 
 def _twist(state: Words) -> Words:
-    """The next 624 words (ATen's ``next_state``): word ``i`` mixes the top bit of word ``i``, the
-    low bits of word ``i + 1`` and word ``i + 397``, the later ones already rewritten."""
+    """The next 624 words (ATen's ``next_state``): word ``i`` is word ``i + 397`` xor a mix of the
+    top bit of word ``i`` and the low bits of word ``i + 1``, where word ``i + 397`` past the end
+    is the new word ``i - 227`` (hence three stretches, each reading the one before)."""
+    following = np.append(state[1:], np.uint32(0))
+    y = (state & UPPER) | (following & LOWER)
+    mix = (y >> np.uint32(1)) ^ ((following & np.uint32(1)) * MATRIX_A)
     new = np.empty(N, dtype=np.uint32)
-
-    def mixed(u: Words, v: Words) -> Words:
-        y = (u & UPPER) | (v & LOWER)
-        return (y >> np.uint32(1)) ^ np.where(v & np.uint32(1), MATRIX_A, np.uint32(0))
-
-    new[: N - M] = state[M:] ^ mixed(state[: N - M], state[1 : N - M + 1])
-    new[N - M : 2 * (N - M)] = new[: N - M] ^ mixed(
-        state[N - M : 2 * (N - M)], state[N - M + 1 : 2 * (N - M) + 1]
-    )
-    new[2 * (N - M) : N - 1] = new[N - M : M - 1] ^ mixed(
-        state[2 * (N - M) : N - 1], state[2 * (N - M) + 1 : N]
-    )
-    new[N - 1 :] = new[M - 1 : M] ^ mixed(state[N - 1 :], new[:1])
+    new[: N - M] = state[M:] ^ mix[: N - M]
+    new[N - M : 2 * (N - M)] = new[: N - M] ^ mix[N - M : 2 * (N - M)]
+    new[2 * (N - M) : N - 1] = new[N - M : M - 1] ^ mix[2 * (N - M) : N - 1]
+    y_last = (state[N - 1] & UPPER) | (new[0] & LOWER)
+    new[N - 1] = new[M - 1] ^ (y_last >> np.uint32(1)) ^ ((new[0] & np.uint32(1)) * MATRIX_A)
     return new
 
 
@@ -77,18 +73,18 @@ class MT19937:
 
     def words(self, n: int) -> Words:
         """The next ``n`` output words."""
-        out = np.empty(n, dtype=np.uint32)
+        raw = []
         done = 0
         while done < n:
             if self.left == 1:  # the draw that brings ``left`` to 0 twists first
                 self.state = _twist(self.state)
                 self.left, self.next = N + 1, 0
             take = min(n - done, self.left - 1)
-            out[done : done + take] = temper(self.state[self.next : self.next + take])
+            raw.append(self.state[self.next : self.next + take])
             done += take
             self.next += take
             self.left -= take
-        return out
+        return temper(np.concatenate(raw)) if raw else np.empty(0, dtype=np.uint32)
 
     def words64(self, n: int) -> NDArray[np.uint64]:
         """The next ``n`` 64-bit draws: pairs of words, the first one high."""

@@ -205,18 +205,16 @@ def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
     sig.RANDPERM.parse((n,), {})
     sig.non_negative((n,))
     engine = stream_of(generator).engine
-    perm = np.arange(n, dtype=np.int64)
+    perm = list(range(n))
     if n < 0xFFFFFFFF // 20:
         offsets = engine.words(max(n - 1, 0)).astype(np.int64) % np.arange(n, 1, -1)
         for i, z in enumerate(offsets.tolist()):
-            j = i + z
-            perm[i], perm[j] = perm[j], perm[i]
+            perm[i], perm[i + z] = perm[i + z], perm[i]
     else:
         for i in range(n):
             z = int(engine.words64(1)[0] % np.uint64(i + 1))
-            perm[i] = perm[z]
-            perm[z] = i
-    return Tensor._wrap(perm, dtypes.int64)
+            perm[i], perm[z] = perm[z], i
+    return Tensor._wrap(np.array(perm, dtype=np.int64), dtypes.int64)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
