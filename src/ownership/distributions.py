@@ -33,6 +33,7 @@ import ctypes.util
 import functools
 import math
 import os
+import platform
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -60,23 +61,44 @@ class Stream:
 
 @functools.cache
 def capability() -> str:
-    """The CPU kernels torch runs here: ``ATEN_CPU_CAPABILITY`` if set, else AVX512 with
-    AVX-512 F/BW/VL/DQ and FMA, AVX2 with AVX2 and FMA, else DEFAULT (torch's own choice)."""
+    """The CPU kernels torch runs here, by torch's rule: ``ATEN_CPU_CAPABILITY`` if set, else
+    AVX512 with AVX-512 F/BW/VL/DQ and FMA, AVX2 with AVX2 and FMA, else DEFAULT. The CPU's
+    flags come from ``/proc/cpuinfo`` where there is one (numpy's list hides what
+    ``NPY_DISABLE_CPU_FEATURES`` disables, which torch still uses), else from numpy."""
     asked = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
     if asked in ("DEFAULT", "AVX2", "AVX512"):
         return asked
-    features: dict[str, bool] = getattr(
-        getattr(np, "_core", np).__dict__.get("_multiarray_umath"), "__cpu_features__", {}
-    )
-    if all(features.get(f) for f in ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ", "FMA3")):
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return "DEFAULT"
+    flags = _cpu_flags()
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq", "fma"} <= flags:
         return "AVX512"
-    if features.get("AVX2") and features.get("FMA3"):
+    if {"avx2", "fma"} <= flags:
         return "AVX2"
     return "DEFAULT"
 
 
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    tables = getattr(np, "_core", np).__dict__.get("_multiarray_umath")
+    features: dict[str, bool] = getattr(tables, "__cpu_features__", {})
+    names = {"AVX2": "avx2", "FMA3": "fma", "AVX512F": "avx512f", "AVX512BW": "avx512bw"}
+    names |= {"AVX512VL": "avx512vl", "AVX512DQ": "avx512dq"}
+    return {flag for feature, flag in names.items() if features.get(feature)}
+
+
 def contracted() -> bool:
-    """Whether torch's compiler fused ``a * b + c`` (its AVX2 and AVX512 builds)."""
+    """Whether torch's compiler fused ``a * b + c``: in its AVX2 and AVX512 builds on x86 (not in
+    DEFAULT, whose x86 has no FMA); on other machines, where FMA is part of the architecture and
+    compilers fuse by default."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return True
     return capability() != "DEFAULT"
 
 

@@ -11,7 +11,7 @@ as torch's does.
 >>> rand(3)
 tensor([0.4963, 0.7682, 0.0885])
 >>> randperm(5, generator=Generator().manual_seed(0)).tolist()
-[2, 0, 1, 3, 4]
+[4, 0, 1, 3, 2]
 """
 
 from __future__ import annotations
