@@ -48,6 +48,8 @@ class Generator:
     def manual_seed(self, seed: Any) -> Generator:
         """Reset the stream to ``seed`` (an int in [-2**63, 2**64); a negative one counts from
         2**64); returns self."""
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
         s = int(seed)
         if not -(1 << 63) <= s < 1 << 64:
             raise ValueError("Overflow when unpacking long long")
@@ -122,8 +124,8 @@ def stream_of(generator: Generator | None) -> distributions.Stream:
 
 
 def manual_seed(seed: Any) -> Generator:
-    """Seed the global generator; returns it."""
-    return default_generator.manual_seed(seed)
+    """Seed the global generator with ``int(seed)``; returns it."""
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:

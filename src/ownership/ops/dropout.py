@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ownership._tensor import Tensor
-from ownership.ops.creation import zeros
+from ownership.ops.creation import empty_like, zeros
 from ownership.ops.inplace_fills import bernoulli_
 
 
@@ -41,7 +41,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1:
         zero = zeros((), dtype=input.dtype).zero_()  # torch's ``at::zeros``: version 1
         return input.mul_(zero) if inplace else input * zero
-    noise = zeros(input._data.shape, dtype=input.dtype)  # torch's ``empty_like``, then:
+    noise = empty_like(input)  # torch's: the input's layout, so drawn in its memory order
     bernoulli_(noise, 1 - p)
     noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
