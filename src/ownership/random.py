@@ -1,8 +1,8 @@
 """Random numbers: torch's CPU generator, so a seeded program draws torch's values bit for bit.
 
-A :class:`Generator` is torch's: a Mersenne Twister (:mod:`ownership.mt19937`) seeded by
-``manual_seed`` (default seed 67280421310721), plus the float64 normal a Box-Muller draw left
-for the next one. The samplers (:mod:`ownership.distributions`) are torch's CPU kernels, so
+A :class:`Generator` is torch's: a Mersenne Twister (``ownership.mt19937``) seeded by
+``manual_seed`` (a new one with 67280421310721, the global one from entropy at start-up), plus the float64 normal a Box-Muller draw left
+for the next one. The samplers (``ownership.distributions``) are torch's CPU kernels, so
 after ``manual_seed(s)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``, the
 in-place fills, dropout and ``nn.init`` give torch's values, and the state carries across calls
 as torch's does.
@@ -86,7 +86,7 @@ class Generator:
         return Tensor._wrap(out, dtypes.uint8)
 
     def set_state(self, new_state: Any) -> Generator:
-        """Restore a state from :meth:`get_state` (torch's checks and messages); returns self."""
+        """Restore a state from ``get_state`` (torch's checks and messages); returns self."""
         if not isinstance(new_state, Tensor):
             raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
         if new_state.dtype is not dtypes.uint8:
@@ -116,6 +116,7 @@ class Generator:
 
 
 default_generator = Generator()
+default_generator.seed()  # torch seeds its global generator from entropy at start-up
 
 
 def stream_of(generator: Generator | None) -> distributions.Stream:
@@ -139,12 +140,12 @@ def initial_seed() -> int:
 
 
 def get_rng_state() -> Tensor:
-    """The global generator's state (:meth:`Generator.get_state`)."""
+    """The global generator's state (``Generator.get_state``)."""
     return default_generator.get_state()
 
 
 def set_rng_state(new_state: Any) -> None:
-    """Restore the global generator's state (:meth:`Generator.set_state`)."""
+    """Restore the global generator's state (``Generator.set_state``)."""
     default_generator.set_state(new_state)
 
 

@@ -2,7 +2,7 @@
 
 Each function writes into the tensor it is given and returns that same tensor, so it works on a
 Parameter that requires grad (a leaf that grad mode would refuse to write in place). The random
-ones draw from the engine's generator, which is torch's (:mod:`ownership.random`): after the
+ones draw from the engine's generator, which is torch's (``ownership.random``): after the
 same :func:`ownership.manual_seed` they give torch's values, bit for bit, since each computes its
 bound or standard deviation in torch's order of operations.
 

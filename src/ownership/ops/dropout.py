@@ -6,7 +6,7 @@ noise is a tensor like the input filled in place with Bernoulli(``1 - p``) draws
 in place by ``1 - p`` (so its version is 2, as torch's),
 and the result is ``input * noise`` (``MulBackward0``, which saves the noise) or, with
 ``inplace``, ``input.mul_(noise)``. The draws are torch's: ``bernoulli_(1 - p)`` on the global
-generator (:mod:`ownership.random`), so a seeded dropout zeroes torch's elements.
+generator (``ownership.random``), so a seeded dropout zeroes torch's elements.
 
 >>> import ownership
 >>> x = ownership.ones(6, requires_grad=True)

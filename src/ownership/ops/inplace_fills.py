@@ -141,7 +141,7 @@ def _floating_kernel(a: Tensor, kernel: str) -> None:
 
 
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with samples of N(mean, std**2) in place (torch's values: :mod:`ownership.distributions`)."""
+    """Fill with samples of N(mean, std**2) in place (torch's values)."""
     from ownership.random import stream_of
 
     if std < 0.0:
@@ -156,7 +156,7 @@ def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = 
 
 
 def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with samples of U(lo, hi) in place (torch's values: :mod:`ownership.distributions`)."""
+    """Fill with samples of U(lo, hi) in place (torch's values)."""
     from ownership.random import stream_of
 
     _floating_kernel(a, "check_uniform_bounds")
