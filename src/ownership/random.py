@@ -26,6 +26,7 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.mt19937 import MT19937, N
+from ownership.ops.creation import empty_like
 
 DEFAULT_SEED = 67280421310721
 STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState)
@@ -229,12 +230,17 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = Non
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Standard normal samples with ``t``'s shape."""
+    """Standard normal samples like ``t`` (torch's ``empty_like(t).normal_()``: ``t``'s layout,
+    so a transposed ``t`` is filled in its memory order)."""
     tensor_arg("randn_like", t)
-    return randn(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    _floating("randn", dtype or t.dtype)
+    out = empty_like(t, dtype=dtype).normal_()
+    return out.requires_grad_(True) if requires_grad else out
 
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Uniform samples with ``t``'s shape."""
+    """Uniform samples like ``t`` (torch's ``empty_like(t).uniform_()``)."""
     tensor_arg("rand_like", t)
-    return rand(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    _floating("rand", dtype or t.dtype)
+    out = empty_like(t, dtype=dtype).uniform_()
+    return out.requires_grad_(True) if requires_grad else out

@@ -145,3 +145,7 @@ def test_the_global_seed_is_int_of_it_and_a_generator_wants_an_int(seed: Any) ->
         return t.initial_seed(), bits(t.rand(2)), refused
 
     same(program)
+
+
+def test_a_generator_lives_on_the_cpu() -> None:
+    same(lambda t: (str(t.Generator().device), str(t.Generator("cpu").device)))

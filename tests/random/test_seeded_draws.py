@@ -163,3 +163,17 @@ REFUSED: dict[str, Any] = {
 @pytest.mark.parametrize("call", REFUSED)
 def test_refusals_are_torchs(call: str) -> None:
     same(REFUSED[call])
+
+
+def test_like_factories_keep_the_layout_they_copy() -> None:
+    """``randn_like``/``rand_like`` fill ``empty_like(t)``: a transposed ``t`` gives a
+    transposed result, drawn in its memory order (no vectorised normals)."""
+
+    def program(t: Any) -> Any:
+        t.manual_seed(6)
+        x = t.zeros(20, 30).t()
+        out = [t.randn_like(x), t.rand_like(x), t.randn_like(x, dtype=t.float64)]
+        out.append(t.randn_like(t.zeros(40), requires_grad=True))
+        return bits(*out), [o.stride() for o in out], out[-1].requires_grad
+
+    same(program)
