@@ -53,7 +53,7 @@ def _round_to_odd(s: Floats, e: Floats) -> Floats:
     """``s + e`` (``s`` its rounded sum, ``e`` the exact rest) rounded to odd: ``s`` when exact or
     odd, else its neighbour towards ``e``."""
     odd = (s.view(np.uint64) & np.uint64(1)) == 1
-    return np.where((e != 0) & ~odd, np.nextafter(s, s + e), s)
+    return np.where((e != 0) & ~odd, np.nextafter(s, np.copysign(np.inf, e)), s)
 
 
 def fma(a: Any, b: Any, c: Any) -> Floats:
