@@ -22,7 +22,9 @@ def _exact(a: np.ndarray, b: np.ndarray, c: np.ndarray, dtype: type) -> list[flo
             out.append(float(value))
         else:  # round to float32 by hand: the two neighbours, the nearer (even on a tie)
             near = np.float32(float(value))
-            below = near if Fraction(float(near)) <= value else np.nextafter(near, np.float32(-np.inf))
+            below = (
+                near if Fraction(float(near)) <= value else np.nextafter(near, np.float32(-np.inf))
+            )
             above = np.nextafter(below, np.float32(np.inf))
             low, high = value - Fraction(float(below)), Fraction(float(above)) - value
             even = below if int(below.view(np.uint32)) % 2 == 0 else above
