@@ -13,7 +13,8 @@ bit for bit. Each rule is stated once here:
 - ``random_(from, to)`` and ``randint``: a word (or, for ranges of 2**28 or more, a 64-bit draw)
   modulo the range, plus ``from`` (:func:`integers`);
 - ``bernoulli``: a unit float below ``p``, in float64 for a float ``p`` or a float64 tensor of
-  probabilities, in float32 for a float32 one (:func:`bernoulli`).
+  probabilities, in float32 for a float32 one (:func:`bernoulli`). (torch's source also has an
+  MKL kernel for a float ``p``; its released builds leave it off, pytorch issue 132395.)
 
 An in-place fill draws its values in the order of the tensor's memory (TensorIterator's order:
 the dims from the largest stride to the smallest), so a transposed view gets torch's values in

@@ -15,7 +15,7 @@ from support.differential import Tolerance
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 SIZES = (12, 8, 3)
-SMOKE = "mlp,tiny,micrograd,chain,views,memory"  # every section but the doctor and the site
+SMOKE = "mlp,tiny,micrograd,chain,views,random,memory"  # every section but the doctor and the site
 
 
 def _load_bench() -> ModuleType:
