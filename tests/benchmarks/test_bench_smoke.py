@@ -162,7 +162,15 @@ def test_only_runs_the_named_sections(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_quick_leaves_out_the_doctor_and_the_site() -> None:
     args = bench.argparse.Namespace(only="", quick=True, site=True)
-    assert bench._sections(args) == ["mlp", "tiny", "micrograd", "chain", "views", "random", "memory"]
+    assert bench._sections(args) == [
+        "mlp",
+        "tiny",
+        "micrograd",
+        "chain",
+        "views",
+        "random",
+        "memory",
+    ]
 
 
 def test_the_micrograd_steps_agree() -> None:
