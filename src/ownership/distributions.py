@@ -24,7 +24,9 @@ Which ``a * b + c`` are rounded once (:func:`ownership.fused.fma`) follows torch
 AVX2 and AVX512 kernels are compiled with FMA, and the compiler fuses them there
 (:func:`contracted`); its normal kernels fuse ``x * std + mean`` in every build. The float32
 logarithm, sine and cosine of the AVX2 normal kernel are Cephes' (:mod:`ownership.avx_mathfun`);
-the other kernels call the C library's, as Python's :mod:`math` does.
+the other kernels call the C library's, as Python's :mod:`math` does. Checked against torch 2.13
+on x86-64 with its AVX2 and its DEFAULT kernels (``tests/random``); its AVX512 kernels take the
+DEFAULT paths with AVX2's fused multiply-adds, as its source says, not checked on such a CPU.
 """
 
 from __future__ import annotations

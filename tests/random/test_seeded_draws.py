@@ -177,3 +177,57 @@ def test_like_factories_keep_the_layout_they_copy() -> None:
         return bits(*out), [o.stride() for o in out], out[-1].requires_grad
 
     same(program)
+
+
+def _random_calls(seed: int) -> list[tuple[str, int, str, bool]]:
+    """A seeded sequence of sampler calls: (function, size, dtype, on a Generator)."""
+    import random
+
+    rng = random.Random(seed)
+    names = ["rand", "randn", "normal_", "uniform_", "bernoulli_", "bernoulli", "randint"]
+    names += ["randperm", "normal_ of a view", "dropout", "manual_seed"]
+    sizes = [0, 1, 2, 3, 15, 16, 17, 31, 33, 64, 257]
+    return [
+        (rng.choice(names), rng.choice(sizes), rng.choice(DTYPES), rng.random() < 0.3)
+        for _ in range(25)
+    ]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_sequences_of_calls(seed: int) -> None:
+    """Seeded random sequences of calls, on the global generator and on a ``Generator``, with
+    empty tensors, odd sizes (a normal left waiting) and reseeds between them."""
+    calls = _random_calls(seed)
+
+    def program(t: Any) -> Any:
+        t.manual_seed(seed)
+        g = t.Generator().manual_seed(seed + 100)
+        out = []
+        for name, n, dtype, own in calls:
+            dt = getattr(t, dtype)
+            gen = {"generator": g} if own else {}
+            if name == "rand":
+                out.append(t.rand(n, dtype=dt, **gen))
+            elif name == "randn":
+                out.append(t.randn(n, dtype=dt, **gen))
+            elif name == "normal_":
+                out.append(t.zeros(n, dtype=dt).normal_(0.25, 2.0, **gen))
+            elif name == "uniform_":
+                out.append(t.zeros(n, dtype=dt).uniform_(-1.5, 0.5, **gen))
+            elif name == "bernoulli_":
+                out.append(t.zeros(n, dtype=dt).bernoulli_(0.35, **gen))
+            elif name == "bernoulli":
+                out.append(t.bernoulli(t.full((n,), 0.6, dtype=dt), **gen))
+            elif name == "randint":
+                out.append(t.randint(-4, 1000, (n,), **gen))
+            elif name == "randperm":
+                out.append(t.randperm(n, **gen))
+            elif name == "normal_ of a view":
+                out.append(t.zeros(n, 3, dtype=dt).t().normal_(**gen))
+            elif name == "dropout":
+                out.append(t.nn.functional.dropout(t.ones(n, dtype=dt), 0.4))
+            else:
+                (g if own else t).manual_seed(n)
+        return bits(*out)
+
+    same(program)
