@@ -26,7 +26,14 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.mt19937 import MT19937, N
+from ownership.ops.common import needs_grad_of, record
 from ownership.ops.creation import empty_like
+from ownership.ops.inplace_fills import (
+    bernoulli_sampler,
+    fill_fresh,
+    normal_sampler,
+    uniform_sampler,
+)
 
 DEFAULT_SEED = 67280421310721
 STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState)
@@ -150,19 +157,14 @@ def set_rng_state(new_state: Any) -> None:
     default_generator.set_state(new_state)
 
 
-def _new(values: Any, dt: dtypes.dtype, requires_grad: bool) -> Tensor:
-    t = Tensor._wrap(np.ascontiguousarray(values, dtype=dt.np), dt)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
-
-
-def _floating(name: str, dtype: Any) -> dtypes.dtype:
+def _new(
+    shape: tuple[int, ...], dtype: Any, requires_grad: bool, sampler: Any, *args: Any
+) -> Tensor:
+    """A new contiguous tensor of ``shape`` filled by ``sampler(tensor, *args)``'s draws."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    if not dt.is_floating_point:
-        kernel = "check_uniform_bounds" if name == "rand" else "normal_kernel_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.short}'")
-    return dt
+    out = Tensor._wrap(np.empty(shape, dtype=dt.np), dt)
+    fill_fresh(out, sampler(out, *args))
+    return out.requires_grad_(True) if requires_grad else out
 
 
 def randn(
@@ -170,10 +172,7 @@ def randn(
 ) -> Tensor:
     """Standard normal samples (torch's ``empty(size).normal_()``)."""
     shape = sig.sizes("randn", size)
-    dt = _floating("randn", dtype)
-    n = int(np.prod(shape, dtype=np.int64))
-    values = distributions.normal(stream_of(generator), n, dt.np, 0.0, 1.0, contiguous=True)
-    return _new(values.reshape(shape), dt, requires_grad)
+    return _new(shape, dtype, requires_grad, normal_sampler, 0.0, 1.0, generator)
 
 
 def rand(
@@ -181,10 +180,7 @@ def rand(
 ) -> Tensor:
     """Uniform samples in [0, 1) (torch's ``empty(size).uniform_()``)."""
     shape = sig.sizes("rand", size)
-    dt = _floating("rand", dtype)
-    n = int(np.prod(shape, dtype=np.int64))
-    values = distributions.uniform(stream_of(generator), n, dt.np, 0.0, 1.0)
-    return _new(values.reshape(shape), dt, requires_grad)
+    return _new(shape, dtype, requires_grad, uniform_sampler, 0.0, 1.0, generator)
 
 
 def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -> Tensor:
@@ -199,7 +195,7 @@ def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -
     dt = dtypes.resolve(dtype) or dtypes.int64
     n = int(np.prod(shape, dtype=np.int64))
     values = distributions.integers(stream_of(generator), n, low, high)
-    return _new(values.reshape(shape), dt, False)
+    return Tensor._wrap(values.reshape(shape).astype(dt.np), dt)
 
 
 def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
@@ -223,24 +219,28 @@ def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
     """Draws of 1 with probability ``input`` (each element's own), or ``p`` for every element,
-    in ``input``'s dtype."""
+    in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
+    grad and gives the probabilities)."""
     tensor_arg("bernoulli", input)
     out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
-    return out.bernoulli_(input if p is None else p, generator=generator)
+    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
+    if p is None and needs_grad_of(input):
+        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
+    return out
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples like ``t`` (torch's ``empty_like(t).normal_()``: ``t``'s layout,
     so a transposed ``t`` is filled in its memory order)."""
     tensor_arg("randn_like", t)
-    _floating("randn", dtype or t.dtype)
-    out = empty_like(t, dtype=dtype).normal_()
+    out = empty_like(t, dtype=dtype)
+    fill_fresh(out, normal_sampler(out, 0.0, 1.0, None))
     return out.requires_grad_(True) if requires_grad else out
 
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples like ``t`` (torch's ``empty_like(t).uniform_()``)."""
     tensor_arg("rand_like", t)
-    _floating("rand", dtype or t.dtype)
-    out = empty_like(t, dtype=dtype).uniform_()
+    out = empty_like(t, dtype=dtype)
+    fill_fresh(out, uniform_sampler(out, 0.0, 1.0, None))
     return out.requires_grad_(True) if requires_grad else out

@@ -231,3 +231,26 @@ def test_random_sequences_of_calls(seed: int) -> None:
         return bits(*out)
 
     same(program)
+
+
+def test_results_versions_and_nodes_are_torchs() -> None:
+    """Factories draw below autograd (version 0, no node); the in-place fills are one write
+    each, with torch's node; ``bernoulli`` of probabilities that require grad, and
+    ``bernoulli_`` with such probabilities, have torch's zero-gradient nodes."""
+
+    def program(t: Any) -> Any:
+        t.manual_seed(12)
+        x = t.rand(4)
+        made = [t.bernoulli(x), t.bernoulli(x, 0.5), x.bernoulli(), t.randn_like(x)]
+        made += [t.rand_like(x), t.randn(2), t.rand(2), t.randperm(3), t.randint(3, (2,))]
+        p = t.rand(4, requires_grad=True)
+        drawn = t.bernoulli(p)
+        drawn.sum().backward()
+        w = t.zeros(4, requires_grad=True) * 1
+        fills = [w.normal_(), w.uniform_(), w.bernoulli_(0.5), w.bernoulli_(p)]
+        into = t.zeros(4)
+        into.bernoulli_(p)
+        into.sum().backward()
+        return made, drawn, p.grad, [f.grad_fn.name() for f in fills], w._version, into
+
+    same(program)
