@@ -54,7 +54,8 @@ def temper(y: Words) -> Words:
 
 class MT19937:
     """One engine: ``words(n)`` draws ``n`` 32-bit words as torch's ``generator->random()`` does
-    ``n`` times; ``words64(n)`` draws ``n`` of ``random64()`` (two words, the first the high half)."""
+    ``n`` times; ``words64(n)`` draws ``n`` of ``random64()`` (two words, the first the high
+    half)."""
 
     def __init__(self, seed: int = 5489) -> None:
         self.seed = seed

@@ -1,8 +1,9 @@
 """Random numbers: torch's CPU generator, so a seeded program draws torch's values bit for bit.
 
 A :class:`Generator` is torch's: a Mersenne Twister (``ownership.mt19937``) seeded by
-``manual_seed`` (a new one with 67280421310721, the global one from entropy at start-up), plus the float64 normal a Box-Muller draw left
-for the next one. The samplers (``ownership.distributions``) are torch's CPU kernels, so
+``manual_seed`` (a new one with 67280421310721, the global one from entropy at start-up),
+plus the float64 normal a Box-Muller draw left for the next one. The samplers
+(``ownership.distributions``, ``ownership.ops.inplace_fills``) are torch's CPU kernels, so
 after ``manual_seed(s)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``, the
 in-place fills, dropout and ``nn.init`` give torch's values, and the state carries across calls
 as torch's does.

@@ -1,6 +1,7 @@
 """The in-place writes that replace a tensor's values: ``fill_``, ``zero_``, ``copy_`` and the
-random fills (``normal_``, ``uniform_``, ``bernoulli_``); each torch's node, whose gradient for the old values is
-zero.
+random fills (``normal_``, ``uniform_``, ``bernoulli_``); each torch's node, whose gradient for
+the old values is zero. Each random fill's checks and draws are one sampler, which the factories
+(``randn``, ``bernoulli`` ...) share through :func:`fill_fresh`.
 
 Each writes through ``ownership.inplace_rules.run_inplace``, as the in-place arithmetic does
 (``ownership.ops.inplace``)."""
