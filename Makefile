@@ -18,7 +18,7 @@ PORT ?= 8000
 # tests/README.md says which directories these are.
 DIFFERENTIAL := tests/tensor tests/views tests/versions tests/inplace tests/autograd tests/grad_modes \
 	tests/ops tests/errors tests/programs tests/nn tests/optim tests/audit tests/harness \
-	tests/benchmarks
+	tests/benchmarks tests/random
 
 .DEFAULT_GOAL := help
 .PHONY: help venv lock html html-fresh doctest test lint format typecheck pytest pytest-baseline \

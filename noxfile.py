@@ -21,7 +21,7 @@ SPHINX = ("-W", "--keep-going", "-n", "-c", ".")
 DIFFERENTIAL = (
     "tests/tensor", "tests/views", "tests/versions", "tests/inplace", "tests/autograd",
     "tests/grad_modes", "tests/ops", "tests/errors", "tests/programs", "tests/nn", "tests/optim",
-    "tests/audit", "tests/harness", "tests/benchmarks",
+    "tests/audit", "tests/harness", "tests/benchmarks", "tests/random",
 )  # fmt: skip
 
 

@@ -315,3 +315,29 @@ def doctor_steps(script: str, engine: str, steps: int) -> dict[str, Callable[[],
             raise RuntimeError(f"the doctor found {result.codes()} or the script failed")
 
     return {"plain": plain, "doctor": doctored}
+
+
+def random_cases(batch: int) -> dict[str, Callable[[ModuleType], Callable[[], Any]]]:
+    """Seeded draws, which torch makes in C++ and ownership in numpy (its Mersenne Twister a
+    block of 624 words at a time, the samplers over whole arrays): a layer's initialisation, a
+    tensor of normals, a dropout mask on a batch of ``batch`` x 256 and a shuffle of 60,000."""
+
+    def linear(engine: ModuleType) -> Callable[[], Any]:
+        return lambda: engine.nn.Linear(784, 256)
+
+    def normals(engine: ModuleType) -> Callable[[], Any]:
+        return lambda: engine.randn(784, 256)
+
+    def dropout(engine: ModuleType) -> Callable[[], Any]:
+        x = engine.ones(batch, 256)
+        return lambda: engine.nn.functional.dropout(x, 0.5)
+
+    def shuffle(engine: ModuleType) -> Callable[[], Any]:
+        return lambda: engine.randperm(60_000)
+
+    return {
+        "nn.Linear(784, 256)": linear,
+        "randn(784, 256)": normals,
+        f"dropout mask {batch}x256": dropout,
+        "randperm(60000)": shuffle,
+    }

@@ -14,6 +14,9 @@ repeats and leaves out the doctor and the site):
 ``micrograd``  one step of micrograd's demo: an MLP 2-16-16-1 on 100 points, ``nn`` and SGD;
 ``chain``      a chain of 10,000 tiny ops, its forward and its backward timed apart;
 ``views``      10,000 ``view`` calls in a chain, each of the previous result;
+``random``     seeded draws, torch's values in both engines: ``nn.Linear(784, 256)``, ``randn(784,
+               256)``, a dropout mask on a batch x 256 and ``randperm(60000)`` (reference rows:
+               torch draws in C++, no goal);
 ``memory``     the memory (traced by tracemalloc, which sees numpy's buffers) of 1,000 views of a
                64 MiB float32 tensor (goal: under 1 MiB), and what 200 training steps keep
                (goal: no growth; a control shows the bytes one live graph holds);
@@ -69,7 +72,7 @@ GROWTH_BUDGET_BYTES = 64 * 1024  # kept by 180 steps after the first 20: no leak
 DOCTOR_GOAL = 3.0  # the doctor's overhead on the torch side, as a ratio to a plain run
 MLP_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlp_training.py")
 MLP_SIZES = (784, 256, 10)
-SECTIONS = ("mlp", "tiny", "micrograd", "chain", "views", "memory", "doctor", "site")
+SECTIONS = ("mlp", "tiny", "micrograd", "chain", "views", "random", "memory", "doctor", "site")
 QUICK_SKIPS = ("doctor", "site")
 
 # The goals of issue 14: each figure is a ratio of medians, at most its goal
@@ -382,6 +385,11 @@ def _run_sections(
             summary.ratio(
                 "10,000 view calls in a chain: ownership/torch", rows["ownership"], rows["torch"]
             )
+        elif name == "random":
+            print("  seeded draws (torch's values in both engines)")
+            for label, make in cases.random_cases(args.batch).items():
+                rows = both(make, args.repeats)
+                summary.reference(f"{label}: ownership/torch", rows["ownership"], rows["torch"])
         elif name == "memory":
             memory_ok = _memory(ownership, args, summary) and memory_ok
         elif name == "doctor":

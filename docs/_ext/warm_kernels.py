@@ -102,6 +102,9 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
 
     random.seed()
     numpy.random.seed()
+    for engine in ("torch", "ownership"):  # their global generators, seeded from entropy
+        if engine in sys.modules:
+            sys.modules[engine].seed()
     # The launcher, not this process, is the child of the build: it watches the build (see
     # ``launch``), so the kernel's own parent-watching is off (parent 1), as it is quiet.
     sys.argv = [sys.argv[0], "-f", request["connection_file"], "--IPKernelApp.parent_handle=1"]

@@ -180,6 +180,8 @@ from ownership.product_functions import (
 )
 from ownership.random import (
     Generator,
+    bernoulli,
+    get_rng_state,
     initial_seed,
     manual_seed,
     rand,
@@ -188,6 +190,8 @@ from ownership.random import (
     randn,
     randn_like,
     randperm,
+    seed,
+    set_rng_state,
 )
 from ownership.reduction_functions import (
     all,
@@ -267,6 +271,7 @@ __all__ = [
     "as_strided_",
     "audit",
     "autograd",
+    "bernoulli",
     "bitwise_and",
     "bitwise_left_shift",
     "bitwise_or",
@@ -327,6 +332,7 @@ __all__ = [
     "gather",
     "ge",
     "get_default_dtype",
+    "get_rng_state",
     "gt",
     "index_select",
     "inference_mode",
@@ -408,10 +414,12 @@ __all__ = [
     "round_",
     "rsub",
     "searchsorted",
+    "seed",
     "select",
     "set_anomaly_enabled",
     "set_default_dtype",
     "set_grad_enabled",
+    "set_rng_state",
     "set_warn_always",
     "sigmoid",
     "sigmoid_",

@@ -53,6 +53,9 @@ float32 = dtype("float32", np.float32, "FloatTensor", "Float", 3)
 float64 = dtype("float64", np.float64, "DoubleTensor", "Double", 4)
 
 ALL: tuple[dtype, ...] = (bool_, int32, int64, float32, float64)
+# The bytes of a generator's state (``Generator.get_state``): not one of the engine's tensor dtypes
+# (no arithmetic, no promotion, no conversion), only what carries those bytes.
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte", 1)
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
 
 _default: list[dtype] = [float32]

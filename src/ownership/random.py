@@ -1,61 +1,146 @@
-"""Random numbers: a seeded :class:`Generator` and the global one behind ``manual_seed``.
+"""Random numbers: torch's CPU generator, so a seeded program draws torch's values bit for bit.
 
-Values are reproducible for a given seed (they are not torch's values).
+A :class:`Generator` is torch's: a Mersenne Twister (``ownership.mt19937``) seeded by
+``manual_seed`` (a new one with 67280421310721, the global one from entropy at start-up),
+plus the float64 normal a Box-Muller draw left for the next one. The samplers
+(``ownership.distributions``, ``ownership.ops.inplace_fills``) are torch's CPU kernels, so
+after ``manual_seed(s)``, ``rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``, the
+in-place fills, dropout and ``nn.init`` give torch's values, and the state carries across calls
+as torch's does.
 
->>> g = Generator().manual_seed(0)
->>> a = randn(2, generator=g)
->>> b = randn(2, generator=Generator().manual_seed(0))
->>> bool((a == b).all())
-True
+>>> _ = manual_seed(0)
+>>> rand(3)
+tensor([0.4963, 0.7682, 0.0885])
+>>> randperm(5, generator=Generator().manual_seed(0)).tolist()
+[4, 0, 1, 3, 2]
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
+from ownership import distributions, dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
+from ownership.mt19937 import MT19937, N
+from ownership.ops.common import needs_grad_of, record
+from ownership.ops.creation import empty_like
+from ownership.ops.inplace_fills import (
+    bernoulli_sampler,
+    fill_fresh,
+    normal_sampler,
+    uniform_sampler,
+)
+
+DEFAULT_SEED = 67280421310721
+STATE_BYTES = 5056  # sizeof(CPUGeneratorImplState)
 
 
 class Generator:
-    """A random number generator with torch's ``manual_seed``/``initial_seed`` interface."""
+    """torch's CPU ``Generator``: ``manual_seed``, ``seed``, ``initial_seed``, ``get_state`` and
+    ``set_state`` (the same 5,056 bytes as torch's)."""
 
     def __init__(self, device: Any = "cpu") -> None:
-        self._seed = 67280421310721
-        self._rng = np.random.default_rng(self._seed)
+        self._stream = distributions.Stream(MT19937(DEFAULT_SEED))
 
-    def manual_seed(self, seed: int) -> Generator:
-        """Reset the stream to ``seed``; returns self."""
-        self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
+    @property
+    def device(self) -> Any:
+        """The CPU."""
+        from ownership.tensor_metadata import CPU
+
+        return CPU
+
+    def manual_seed(self, seed: Any) -> Generator:
+        """Reset the stream to ``seed`` (an int in [-2**63, 2**64); a negative one counts from
+        2**64); returns self."""
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        s = int(seed)
+        if not -(1 << 63) <= s < 1 << 64:
+            raise ValueError("Overflow when unpacking long long")
+        self._stream = distributions.Stream(MT19937(s & ((1 << 64) - 1)))
         return self
 
     def initial_seed(self) -> int:
         """The last seed set."""
-        return self._seed
+        return self._stream.engine.seed
 
     def seed(self) -> int:
-        """Reseed from entropy and return the new seed."""
-        entropy = np.random.SeedSequence().entropy
-        new = int(entropy if isinstance(entropy, int) else 0) % (2**63)
+        """Reseed from the operating system's entropy (53 bits, as torch) and return the seed."""
+        new = secrets.randbits(53)
         self.manual_seed(new)
         return new
 
-    def numpy(self) -> np.random.Generator:
-        """The numpy generator behind this one."""
-        return self._rng
+    def get_state(self) -> Tensor:
+        """The state as torch lays it out (``CPUGeneratorImplState``): seed, ``left``,
+        ``seeded``, ``next``, the 624 words as uint64, the waiting float64 normal and its flag,
+        the waiting float32 normal and its flag."""
+        s, e = self._stream, self._stream.engine
+        out = np.zeros(STATE_BYTES, dtype=np.uint8)
+        out[0:8] = np.array([e.seed], dtype=np.uint64).view(np.uint8)
+        out[8:16] = np.array([e.left, 1], dtype=np.int32).view(np.uint8)
+        out[16:24] = np.array([e.next], dtype=np.uint64).view(np.uint8)
+        out[24 : 24 + 8 * N] = e.state.astype(np.uint64).view(np.uint8)
+        tail = 24 + 8 * N
+        if s.next_double_normal is not None:
+            out[tail + 8 : tail + 16] = np.array([s.next_double_normal]).view(np.uint8)
+            out[tail + 24 : tail + 28] = np.array([1], dtype=np.int32).view(np.uint8)
+        if s.next_float_normal is not None:
+            out[tail + 32 : tail + 36] = np.array([s.next_float_normal], np.float32).view(np.uint8)
+            out[tail + 36] = 1
+        return Tensor._wrap(out, dtypes.uint8)
+
+    def set_state(self, new_state: Any) -> Generator:
+        """Restore a state from ``get_state`` (torch's checks and messages); returns self."""
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not dtypes.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        raw = np.ascontiguousarray(new_state._data).ravel()
+        if raw.size != STATE_BYTES:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {STATE_BYTES} but found the input "
+                f"RNG state size to be {raw.size}"
+            )
+        left, seeded = (int(v) for v in raw[8:16].view(np.int32))
+        nxt = int(raw[16:24].view(np.uint64)[0]) & 0xFFFFFFFF
+        if not (seeded & 0xFF and 0 < left <= N and nxt <= N):
+            raise RuntimeError("Invalid mt19937 state")
+        engine = MT19937.__new__(MT19937)
+        engine.seed = int(raw[0:8].view(np.uint64)[0])
+        engine.state = raw[24 : 24 + 8 * N].view(np.uint64).astype(np.uint32)
+        engine.left, engine.next = left, nxt
+        stream = distributions.Stream(engine)
+        tail = 24 + 8 * N
+        if raw[tail + 24 : tail + 28].view(np.int32)[0]:
+            stream.next_double_normal = float(raw[tail + 8 : tail + 16].view(np.float64)[0])
+        if raw[tail + 36]:
+            stream.next_float_normal = float(raw[tail + 32 : tail + 36].view(np.float32)[0])
+        self._stream = stream
+        return self
 
 
 default_generator = Generator()
+default_generator.seed()  # torch seeds its global generator from entropy at start-up
 
 
-def manual_seed(seed: int) -> Generator:
-    """Seed the global generator; returns it."""
-    return default_generator.manual_seed(seed)
+def stream_of(generator: Generator | None) -> distributions.Stream:
+    """What a sampler draws from: ``generator``'s stream, or the global generator's."""
+    return (generator or default_generator)._stream
+
+
+def manual_seed(seed: Any) -> Generator:
+    """Seed the global generator with ``int(seed)``; returns it."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed() -> int:
+    """Reseed the global generator from entropy; returns the seed."""
+    return default_generator.seed()
 
 
 def initial_seed() -> int:
@@ -63,28 +148,40 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _make(arr: Any, dtype: Any, requires_grad: bool) -> Tensor:
+def get_rng_state() -> Tensor:
+    """The global generator's state (``Generator.get_state``)."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    """Restore the global generator's state (``Generator.set_state``)."""
+    default_generator.set_state(new_state)
+
+
+def _new(
+    shape: tuple[int, ...], dtype: Any, requires_grad: bool, sampler: Any, *args: Any
+) -> Tensor:
+    """A new contiguous tensor of ``shape`` filled by ``sampler(tensor, *args)``'s draws."""
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    t = Tensor._wrap(np.asarray(arr, dtype=dt.np), dt)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    out = Tensor._wrap(np.empty(shape, dtype=dt.np), dt)
+    fill_fresh(out, sampler(out, *args))
+    return out.requires_grad_(True) if requires_grad else out
 
 
 def randn(
     *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    """Standard normal samples."""
-    g = generator or default_generator
-    return _make(g._rng.standard_normal(sig.sizes("randn", size)), dtype, requires_grad)
+    """Standard normal samples (torch's ``empty(size).normal_()``)."""
+    shape = sig.sizes("randn", size)
+    return _new(shape, dtype, requires_grad, normal_sampler, 0.0, 1.0, generator)
 
 
 def rand(
     *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    """Uniform samples in [0, 1)."""
-    g = generator or default_generator
-    return _make(g._rng.random(sig.sizes("rand", size)), dtype, requires_grad)
+    """Uniform samples in [0, 1) (torch's ``empty(size).uniform_()``)."""
+    shape = sig.sizes("rand", size)
+    return _new(shape, dtype, requires_grad, uniform_sampler, 0.0, 1.0, generator)
 
 
 def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -> Tensor:
@@ -96,26 +193,55 @@ def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    g = generator or default_generator
     dt = dtypes.resolve(dtype) or dtypes.int64
-    return Tensor._wrap(g._rng.integers(low, high, size=shape).astype(dt.np), dt)
+    n = int(np.prod(shape, dtype=np.int64))
+    values = distributions.integers(stream_of(generator), n, low, high)
+    return Tensor._wrap(values.reshape(shape).astype(dt.np), dt)
 
 
 def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
-    """A random permutation of 0..n-1 (int64)."""
+    """A random permutation of 0..n-1 (int64): torch's Fisher-Yates, position ``i`` swapped with
+    ``i + word % (n - i)``; from n = 2**32 // 20 on, torch's inside-out variant with 64-bit
+    draws."""
     sig.RANDPERM.parse((n,), {})
     sig.non_negative((n,))
-    g = generator or default_generator
-    return Tensor._wrap(g._rng.permutation(n).astype(np.int64), dtypes.int64)
+    engine = stream_of(generator).engine
+    perm = list(range(n))
+    if n < 0xFFFFFFFF // 20:
+        offsets = engine.words(max(n - 1, 0)).astype(np.int64) % np.arange(n, 1, -1)
+        for i, z in enumerate(offsets.tolist()):
+            perm[i], perm[i + z] = perm[i + z], perm[i]
+    else:
+        for i in range(n):
+            z = int(engine.words64(1)[0] % np.uint64(i + 1))
+            perm[i], perm[z] = perm[z], i
+    return Tensor._wrap(np.array(perm, dtype=np.int64), dtypes.int64)
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
+    """Draws of 1 with probability ``input`` (each element's own), or ``p`` for every element,
+    in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
+    grad and gives the probabilities)."""
+    tensor_arg("bernoulli", input)
+    out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
+    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
+    if p is None and needs_grad_of(input):
+        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
+    return out
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Standard normal samples with ``t``'s shape."""
+    """Standard normal samples like ``t`` (torch's ``empty_like(t).normal_()``: ``t``'s layout,
+    so a transposed ``t`` is filled in its memory order)."""
     tensor_arg("randn_like", t)
-    return randn(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    out = empty_like(t, dtype=dtype)
+    fill_fresh(out, normal_sampler(out, 0.0, 1.0, None))
+    return out.requires_grad_(True) if requires_grad else out
 
 
 def rand_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Uniform samples with ``t``'s shape."""
+    """Uniform samples like ``t`` (torch's ``empty_like(t).uniform_()``)."""
     tensor_arg("rand_like", t)
-    return rand(tuple(t.shape), dtype=dtype or t.dtype, requires_grad=requires_grad)
+    out = empty_like(t, dtype=dtype)
+    fill_fresh(out, uniform_sampler(out, 0.0, 1.0, None))
+    return out.requires_grad_(True) if requires_grad else out

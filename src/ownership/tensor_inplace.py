@@ -154,6 +154,16 @@ class TensorInplace:
         """Fill with uniform samples in place."""
         return ops.uniform_(self, a, b, generator=generator)
 
+    def bernoulli_(self: Any, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+        """Fill with draws of 1 with probability ``p`` (a float or a tensor) in place."""
+        return ops.bernoulli_(self, p, generator=generator)
+
+    def bernoulli(self: Any, p: Any = None, *, generator: Any = None) -> Tensor:
+        """Draws of 1 with probability ``self`` (or ``p``), as ``torch.bernoulli``."""
+        from ownership.random import bernoulli
+
+        return bernoulli(self, p, generator=generator)
+
     # ------------------------------------------------------------------ in-place view ops
     def t_(self: Any, *args: Any) -> Tensor:
         """Transpose in place: new geometry, version + 1 (``TBackward1``)."""

@@ -15,7 +15,7 @@ from support.differential import Tolerance
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 SIZES = (12, 8, 3)
-SMOKE = "mlp,tiny,micrograd,chain,views,memory"  # every section but the doctor and the site
+SMOKE = "mlp,tiny,micrograd,chain,views,random,memory"  # every section but the doctor and the site
 
 
 def _load_bench() -> ModuleType:
@@ -162,7 +162,15 @@ def test_only_runs_the_named_sections(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_quick_leaves_out_the_doctor_and_the_site() -> None:
     args = bench.argparse.Namespace(only="", quick=True, site=True)
-    assert bench._sections(args) == ["mlp", "tiny", "micrograd", "chain", "views", "memory"]
+    assert bench._sections(args) == [
+        "mlp",
+        "tiny",
+        "micrograd",
+        "chain",
+        "views",
+        "random",
+        "memory",
+    ]
 
 
 def test_the_micrograd_steps_agree() -> None:

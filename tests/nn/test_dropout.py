@@ -1,9 +1,8 @@
-"""``F.dropout`` and ``nn.Dropout`` under torch and ownership. The random draws differ between the
-engines (ownership's generator is not torch's stream), so each program returns what does not
-depend on them: which tensor comes back, the node and what it saves, that every element is
-either zero or the input scaled by ``1 / (1 - p)`` (that scale bit for bit), the gradient (the
-saved noise itself), versions, torch's refusals, the module's repr and state, and a zero
-fraction within a bound set by the binomial spread of the draws."""
+"""``F.dropout`` and ``nn.Dropout`` under torch and ownership: which tensor comes back, the node
+and what it saves, that every element is either zero or the input scaled by ``1 / (1 - p)``
+(that scale bit for bit), the gradient (the saved noise itself), versions, torch's refusals, the
+module's repr and state, and a zero fraction within a bound set by the binomial spread of the
+draws. The draws themselves are torch's, compared bit for bit in ``tests/random/``."""
 
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 
 Each function writes into the tensor it is given and returns that same tensor, so it works on a
 Parameter that requires grad (a leaf that grad mode would refuse to write in place). The random
-ones draw from the engine's generator: :func:`ownership.manual_seed` makes them reproducible.
-The values are not torch's (the generators differ); the distributions and bounds are.
+ones draw from the engine's generator, which is torch's (``ownership.random``): after the
+same :func:`ownership.manual_seed` they give torch's values, bit for bit, since each computes its
+bound or standard deviation in torch's order of operations.
 
 >>> import ownership
 >>> w = ownership.nn.Parameter(ownership.zeros(2, 3))
@@ -25,10 +26,12 @@ from ownership.grad_mode import no_grad
 __all__ = [
     "calculate_gain",
     "constant_",
+    "kaiming_normal_",
     "kaiming_uniform_",
     "normal_",
     "ones_",
     "uniform_",
+    "xavier_normal_",
     "xavier_uniform_",
     "zeros_",
 ]
@@ -118,10 +121,28 @@ def zeros_(tensor: Tensor) -> Tensor:
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
-    """Glorot: U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
+    """Glorot: U(-a, a) with ``a = sqrt(3) * gain * sqrt(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
+    """Glorot: N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return normal_(tensor, 0.0, std, generator)
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
+    """He's ``gain / sqrt(fan)``, or ``None`` (with torch's warning) for a tensor with no
+    elements, which is left alone."""
+    if 0 in tuple(tensor.shape):
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return None
+    fan = _calculate_correct_fan(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
 def kaiming_uniform_(
@@ -131,14 +152,28 @@ def kaiming_uniform_(
     nonlinearity: str = "leaky_relu",
     generator: Any = None,
 ) -> Tensor:
-    """He: U(-bound, bound) with ``bound = gain * sqrt(3 / fan)``.
+    """He: U(-bound, bound) with ``bound = sqrt(3) * gain / sqrt(fan)``.
 
     ``Linear`` uses ``a=sqrt(5)`` (leaky_relu's gain with that slope), which makes the bound
     ``1 / sqrt(fan_in)``. A tensor with no elements is left alone, with torch's warning.
     """
-    if 0 in tuple(tensor.shape):
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Any = None,
+) -> Tensor:
+    """He: N(0, std**2) with ``std = gain / sqrt(fan)``. A tensor with no elements is left
+    alone, with torch's warning."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
+    return normal_(tensor, 0, std, generator)

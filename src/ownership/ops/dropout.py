@@ -5,8 +5,8 @@ itself is returned (no new tensor, no node); ``p == 1`` multiplies by a 0-d zero
 noise is a tensor like the input filled in place with Bernoulli(``1 - p``) draws, then divided
 in place by ``1 - p`` (so its version is 2, as torch's),
 and the result is ``input * noise`` (``MulBackward0``, which saves the noise) or, with
-``inplace``, ``input.mul_(noise)``. The draws come from ownership's generator
-(:mod:`ownership.random`): seeded, reproducible, not torch's stream.
+``inplace``, ``input.mul_(noise)``. The draws are torch's: ``bernoulli_(1 - p)`` on the global
+generator (``ownership.random``), so a seeded dropout zeroes torch's elements.
 
 >>> import ownership
 >>> x = ownership.ones(6, requires_grad=True)
@@ -22,9 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from ownership._tensor import Tensor
-from ownership.ops.creation import zeros
-from ownership.ops.inplace_fills import _random_fill
-from ownership.random import default_generator
+from ownership.ops.creation import empty_like, zeros
+from ownership.ops.inplace_fills import bernoulli_
 
 
 def check_probability(p: Any) -> None:
@@ -42,7 +41,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1:
         zero = zeros((), dtype=input.dtype).zero_()  # torch's ``at::zeros``: version 1
         return input.mul_(zero) if inplace else input * zero
-    noise = zeros(input._data.shape, dtype=input.dtype)  # torch's ``empty_like``, then:
-    _random_fill(noise, lambda shape: default_generator.numpy().random(shape) < 1 - p)
+    noise = empty_like(input)  # torch's: the input's layout, so drawn in its memory order
+    bernoulli_(noise, 1 - p)
     noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise

@@ -1,6 +1,7 @@
 """The in-place writes that replace a tensor's values: ``fill_``, ``zero_``, ``copy_`` and the
-random fills (``normal_``, ``uniform_``); each torch's node, whose gradient for the old values is
-zero.
+random fills (``normal_``, ``uniform_``, ``bernoulli_``); each torch's node, whose gradient for
+the old values is zero. Each random fill's checks and draws are one sampler, which the factories
+(``randn``, ``bernoulli`` ...) share through :func:`fill_fresh`.
 
 Each writes through ``ownership.inplace_rules.run_inplace``, as the in-place arithmetic does
 (``ownership.ops.inplace``)."""
@@ -13,13 +14,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import layout
+from ownership import distributions, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.distributions import in_memory_order
 from ownership.inplace_rules import run_inplace
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, operand, raw
-from ownership.ops.creation import to_numpy
+from ownership.ops.creation import to_numpy, zeros
 from ownership.ops.inplace import _tensors
 
 
@@ -115,29 +117,104 @@ def copy_(a: Tensor, src: Any) -> Tensor:
     )
 
 
-def _random_fill(a: Tensor, sample: Callable[[Any], NDArray[Any]]) -> Tensor:
-    return run_inplace(
-        a,
-        (),
-        needs_grad(a),
-        lambda: sample(a._data.shape),
-        a.dtype,
-        "RandomBackward",
-        lambda node, s, g: (g[0] * 0,),
-    )
+def _random_fill(
+    a: Tensor, sample: Callable[[int], NDArray[Any]], node: str, p: Tensor | None = None
+) -> Tensor:
+    """Write ``sample(n)``, ``n`` values drawn in torch's order for ``a`` (its memory's), into
+    ``a``; torch's ``node`` gives no gradient for the old values (nor for the probabilities
+    ``p``, when a tensor gives them)."""
+
+    def compute() -> NDArray[Any]:
+        shape = a._data.shape
+        return in_memory_order(sample(a._data.size), shape, a.stride())
+
+    def backward(_: Any, s: Any, g: Any) -> tuple[Any, ...]:
+        if p is None:
+            return (g[0] * 0,)
+        return (g[0] * 0, zeros(tuple(p.shape), dtype=p.dtype))
+
+    others = () if p is None else (p,)
+    return run_inplace(a, others, needs_grad(a, *others), compute, a.dtype, node, backward)
+
+
+Sampler = Callable[[int], NDArray[Any]]
+
+
+def _floating_kernel(a: Tensor, kernel: str) -> None:
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{a.dtype.short}'")
+
+
+def normal_sampler(a: Tensor, mean: float, std: float, generator: Any) -> Sampler:
+    """torch's checks of ``a.normal_(mean, std)``, then its draws for ``a``."""
+    from ownership.random import stream_of
+
+    if std < 0.0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    _floating_kernel(a, "normal_kernel_cpu")
+    contiguous, dtype = a.is_contiguous(), a.dtype.np
+    return lambda n: distributions.normal(stream_of(generator), n, dtype, mean, std, contiguous)
+
+
+def uniform_sampler(a: Tensor, lo: float, hi: float, generator: Any) -> Sampler:
+    """torch's checks of ``a.uniform_(lo, hi)``, then its draws for ``a``."""
+    from ownership.random import stream_of
+
+    _floating_kernel(a, "check_uniform_bounds")
+    if lo > hi:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={lo} > to={hi}"
+        )
+    return lambda n: distributions.uniform(stream_of(generator), n, a.dtype.np, lo, hi)
+
+
+def bernoulli_sampler(a: Tensor, p: Any, generator: Any) -> Sampler:
+    """torch's checks of ``a.bernoulli_(p)`` (a float, or a tensor of probabilities that
+    broadcasts to ``a``), then its draws for ``a``."""
+    from ownership.random import stream_of
+
+    if not isinstance(p, Tensor):
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        return lambda n: distributions.bernoulli(stream_of(generator), p, n, np.dtype(np.float64))
+    if not p.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p.dtype.short}'"
+        )
+    probs = np.broadcast_to(p._data, a._data.shape)
+    if ((probs < 0) | (probs > 1)).any():
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    ordered = in_memory_order(np.arange(a._data.size), a._data.shape, a.stride())
+    in_draw_order = np.empty(a._data.size, dtype=probs.dtype)
+    in_draw_order[ordered.ravel()] = probs.ravel()
+    p_dtype = np.dtype(np.float64 if p.dtype.np == np.float64 else np.float32)
+    return lambda n: distributions.bernoulli(stream_of(generator), in_draw_order, n, p_dtype)
+
+
+def fill_fresh(out: Tensor, sample: Sampler) -> Tensor:
+    """Draw a new tensor's values as torch's factories do (``randn``, ``bernoulli``, ...): in
+    its memory's order, below autograd (no version bump, no node)."""
+    out._data[...] = in_memory_order(sample(out._data.size), out._data.shape, out.stride())
+    return out
 
 
 def normal_(a: Tensor, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with normal samples in place."""
-    from ownership.random import default_generator
-
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().normal(mean, std, shape))
+    """Fill with samples of N(mean, std**2) in place (torch's values)."""
+    return _random_fill(a, normal_sampler(a, mean, std, generator), "NormalBackward0")
 
 
 def uniform_(a: Tensor, lo: float = 0.0, hi: float = 1.0, *, generator: Any = None) -> Tensor:
-    """Fill with uniform samples in place."""
-    from ownership.random import default_generator
+    """Fill with samples of U(lo, hi) in place (torch's values)."""
+    return _random_fill(a, uniform_sampler(a, lo, hi, generator), "UniformBackward0")
 
-    gen = generator or default_generator
-    return _random_fill(a, lambda shape: gen.numpy().uniform(lo, hi, shape))
+
+def bernoulli_(a: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
+    """Fill with draws of 1 with probability ``p`` (a float, or a tensor of probabilities that
+    broadcasts to ``a``) in place, in ``a``'s dtype."""
+    sample = bernoulli_sampler(a, p, generator)
+    if isinstance(p, Tensor):
+        return _random_fill(a, sample, "BernoulliBackward1", p)
+    return _random_fill(a, sample, "BernoulliBackward2")

@@ -47,7 +47,7 @@ from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, 
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import add_, div_, mul_, sub_
-from ownership.ops.inplace_fills import copy_, fill_, normal_, uniform_, zero_
+from ownership.ops.inplace_fills import bernoulli_, copy_, fill_, normal_, uniform_, zero_
 from ownership.ops.inplace_unary import (
     abs_,
     clamp_,
@@ -165,6 +165,7 @@ __all__ = [
     "argmin",
     "argsort",
     "as_strided_",
+    "bernoulli_",
     "bitwise_and",
     "bitwise_and_",
     "bitwise_left_shift",
