@@ -1,10 +1,14 @@
 """What the site offers for download, built with the site (loaded by conf.py).
 
-- Each guide page that has code gets a notebook, ``_downloads/notebooks/<page>.ipynb``, made from
-  the page's own source: the cells whose code a reader never sees (``remove-cell``,
-  ``remove-input``: the engine checks and the pictures) are left out, MyST roles become plain
-  text, and each doctest in the text is followed by a cell that runs it. The link at the
-  top of the page says whether the notebook needs more than PyTorch.
+- Each page of the guide, the related topics and the recipes that has code gets a notebook,
+  ``_downloads/notebooks/<page>.ipynb``, made from the page's own source: the cells whose code a
+  reader never sees (``remove-cell``, ``remove-input``: the engine checks and the pictures) are
+  left out, MyST roles become plain text, MyST directives become Markdown that Jupyter shows
+  (:mod:`notebook_markdown`: a dropdown is a folded ``<details>``, an admonition a blockquote, a
+  ``literalinclude`` the included code), and each doctest in the text is followed by a cell that
+  runs it (folded in Jupyter when its doctest is inside a dropdown, tagged ``raises-exception``
+  when it expects a traceback, so "Run All" goes to the end). The link at the top of the page
+  says whether the notebook needs more than PyTorch; ``_downloads/notebooks.zip`` holds them all.
 - The engine itself, as a wheel, ``_downloads/ownership-<release>-py3-none-any.whl``, built from
   ``src/`` without the network (``pip wheel --no-deps --no-build-isolation``).
 - Beside each command of the tools (``ownership grade ...``), the ``{tools-install}`` box says
@@ -21,18 +25,21 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import nbformat
 from docutils import nodes
+from notebook_markdown import plain_markdown
 from myst_nb.core.read import read_myst_markdown_notebook
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 NOTEBOOK_DIR = "_downloads/notebooks"
-GUIDE = "guide/"
+NOTEBOOK_ARCHIVE = "_downloads/notebooks.zip"
+NOTEBOOK_FOLDERS = ("guide/", "related/", "recipes/")  # the pages that get a notebook
 _ROLE = re.compile(r"\{(?:term|doc|ref|py:\w+)\}`([^`<]*?)\s*(?:<[^>]*>)?`")
 _HIDDEN = ("remove-cell", "remove-input")  # proof machinery and pictures: not for the notebook
 _DOCTEST = re.compile(r"```\{doctest\}\n(.*?)```", re.S)
@@ -88,11 +95,27 @@ def _is_notebook_page(path: Path) -> bool:
     return path.suffix == ".md" and "file_format: mystnb" in path.read_text(encoding="utf-8")[:300]
 
 
-def notebook_for(source: str, release: str = "") -> nbformat.NotebookNode:
+def _doctest_cell(block: str, folded: bool) -> nbformat.NotebookNode | None:
+    """A code cell that runs a doctest's statements (None if it has none)."""
+    code = [ln[4:] for ln in block.splitlines() if ln.startswith((">>> ", "... "))]
+    if not code:
+        return None
+    cell = nbformat.v4.new_code_cell("\n".join(code))
+    if "Traceback (most recent call last)" in block:
+        cell.metadata["tags"] = ["raises-exception"]
+    if folded:  # an answer: Jupyter folds its code and output until asked
+        cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+    return cell
+
+
+def notebook_for(
+    source: str, release: str = "", folder: Path | None = None
+) -> nbformat.NotebookNode:
     """The downloadable notebook of one page: what the reader sees, runnable with PyTorch.
 
     ``release`` names the engine's wheel in the page's ``{tools-install}`` boxes (the site's
-    release; without it, the wheel of this source tree's ``pyproject.toml``)."""
+    release; without it, the wheel of this source tree's ``pyproject.toml``); ``folder`` is the
+    page's folder, where its ``literalinclude`` files are."""
     release = release or _project_release()
     notebook = read_myst_markdown_notebook(source)
     cells = []
@@ -104,15 +127,17 @@ def notebook_for(source: str, release: str = "") -> nbformat.NotebookNode:
                 continue
             for key in ("expect", "mystnb"):
                 cell.metadata.pop(key, None)
+            cells.append(cell)
         else:
-            cell.source = _ROLE.sub(r"\1", cell.source)
-            cell.source = _TOOLS_INSTALL.sub(lambda m: _install_markdown(release), cell.source)
-        cells.append(cell)
-        if cell.cell_type == "markdown":  # a doctest in the text becomes a cell to run
-            for block in _DOCTEST.findall(cell.source):
-                code = [ln[4:] for ln in block.splitlines() if ln.startswith((">>> ", "... "))]
-                if code:
-                    cells.append(nbformat.v4.new_code_cell("\n".join(code)))
+            text = _ROLE.sub(r"\1", cell.source)
+            text = _TOOLS_INSTALL.sub(lambda m: _install_markdown(release), text)
+            cell.source = plain_markdown(text, folder)
+            cells.append(cell)
+            folded = "{dropdown}" in text  # a doctest in the text becomes a cell to run
+            for block in _DOCTEST.findall(text):
+                run = _doctest_cell(block, folded)
+                if run is not None:
+                    cells.append(run)
     code = [c.source for c in cells if c.cell_type == "code"]
     if code and not any("import torch" in c for c in code):  # the doctests' own set-up
         cells.insert(1, nbformat.v4.new_code_cell("import torch"))
@@ -143,12 +168,12 @@ def _has_code(notebook: nbformat.NotebookNode) -> bool:
 def _add_link(app: Sphinx, doctree: nodes.document) -> None:
     """Put the notebook link under the title of each guide page that has code."""
     docname = app.env.docname
-    if not docname.startswith(GUIDE):
+    if not docname.startswith(NOTEBOOK_FOLDERS):
         return
     path = Path(app.env.doc2path(docname))
     if not _is_notebook_page(path):
         return
-    notebook = notebook_for(path.read_text(encoding="utf-8"))
+    notebook = notebook_for(path.read_text(encoding="utf-8"), folder=path.parent)
     if not _has_code(notebook):
         return
     name = docname.rsplit("/", 1)[-1]
@@ -159,7 +184,8 @@ def _add_link(app: Sphinx, doctree: nodes.document) -> None:
     )
     html = (
         f'<p class="notebook-download"><a href="../{NOTEBOOK_DIR}/{name}.ipynb" download>'
-        f"Download this page as a notebook (.ipynb)</a> · {runs}</p>"
+        f"Download this page as a notebook (.ipynb)</a> · {runs} · "
+        f'<a href="../{NOTEBOOK_ARCHIVE}" download>every page\'s notebook (.zip)</a></p>'
     )
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
@@ -186,7 +212,7 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
     written: dict[str, str] = {}  # notebook name -> the stamp of what made it
     without: dict[str, str] = {}  # the same for the pages that have no code, so no notebook
     for docname in sorted(app.env.found_docs):
-        if not docname.startswith(GUIDE):
+        if not docname.startswith(NOTEBOOK_FOLDERS):
             continue
         path = Path(app.env.doc2path(docname))
         if not _is_notebook_page(path):
@@ -201,7 +227,9 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
         if old_without.get(target.name) == stamp:
             without[target.name] = stamp
             continue
-        notebook = notebook_for(source, release)
+        if target.name in written or target.name in without:
+            raise ExtensionError(f"two pages would write the notebook {target.name}")
+        notebook = notebook_for(source, release, path.parent)
         if _has_code(notebook):
             nbformat.validate(notebook)
             nbformat.write(notebook, target)
@@ -213,6 +241,16 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
             stale.unlink()
     stamps = {"written": written, "without code": without}
     stamps_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
+    _write_archive(out, Path(app.outdir) / NOTEBOOK_ARCHIVE)
+
+
+def _write_archive(folder: Path, target: Path) -> None:
+    """Every notebook of ``folder`` in one zip, the same bytes for the same notebooks."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for notebook in sorted(folder.glob("*.ipynb")):
+            info = zipfile.ZipInfo(f"ownership-notebooks/{notebook.name}", (2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, notebook.read_bytes())
 
 
 _WHEEL_FILES = ("pyproject.toml", "README.md", "LICENSE")
