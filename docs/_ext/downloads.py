@@ -31,8 +31,8 @@ from typing import Any
 
 import nbformat
 from docutils import nodes
-from notebook_markdown import plain_markdown
 from myst_nb.core.read import read_myst_markdown_notebook
+from notebook_markdown import plain_markdown
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective

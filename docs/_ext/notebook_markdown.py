@@ -46,10 +46,10 @@ def included_text(path: Path, options: dict[str, str]) -> str:
         return text.rstrip("\n")
     lines = text.splitlines()
     for node in ast.parse(text).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if node.name == name:
-                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-                return "\n".join(lines[first - 1 : node.end_lineno])
+        named = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        if named and node.name == name:  # type: ignore[union-attr]
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])  # type: ignore[union-attr]
+            return "\n".join(lines[first - 1 : node.end_lineno])
     raise ValueError(f"{path.name} has no function or class {name!r}")
 
 
@@ -107,8 +107,10 @@ def plain_markdown(source: str, folder: Path | None = None) -> str:
             if _closes(lines[j], fence) and depth == 0:
                 break
             inner_open = _OPEN.match(lines[j]) or _CODE.match(lines[j])
-            if inner_open and inner_open["fence"] == fence and (
-                _OPEN.match(lines[j]) or inner_open["lang"]
+            if (
+                inner_open
+                and inner_open["fence"] == fence
+                and (_OPEN.match(lines[j]) or inner_open["lang"])
             ):
                 depth += 1
             elif _closes(lines[j], fence):

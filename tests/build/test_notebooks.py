@@ -35,7 +35,9 @@ def _notebook(page: Path) -> nbformat.NotebookNode:
 
 def _pages() -> list[Path]:
     folders = [DOCS / f.rstrip("/") for f in downloads.NOTEBOOK_FOLDERS]
-    return sorted(p for folder in folders for p in folder.glob("*.md") if downloads._is_notebook_page(p))
+    return sorted(
+        p for folder in folders for p in folder.glob("*.md") if downloads._is_notebook_page(p)
+    )
 
 
 PAGES = [p for p in _pages() if downloads._has_code(_notebook(p))]
