@@ -47,8 +47,8 @@ def included_text(path: Path, options: dict[str, str]) -> str:
     lines = text.splitlines()
     for node in ast.parse(text).body:
         named = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        if named and node.name == name:  # type: ignore[union-attr]
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])  # type: ignore[union-attr]
+        if named and node.name == name:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             return "\n".join(lines[first - 1 : node.end_lineno])
     raise ValueError(f"{path.name} has no function or class {name!r}")
 
