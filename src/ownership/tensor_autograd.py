@@ -276,7 +276,12 @@ class TensorAutograd:
         return self._alias(self._version_counter)
 
     def detach_(self: Any) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place."""
+        """Make this tensor a leaf that does not require grad, in place.
+
+        This is autograd's own kernel: in inference mode, or on an inference tensor, torch's
+        ``detach_`` does nothing (a view included) and returns the tensor as it is."""
+        if inference_mode._state.enabled or self.is_inference():
+            return self  # type: ignore[no-any-return]
         if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
