@@ -315,10 +315,17 @@ def lay_out(out: Tensor, *operands: Any) -> None:
                 break
         else:
             return  # every operand row-major (the common case)
+    operand_geometry = [
+        (t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands
+    ]
+    lay_out_as(out, layout.elementwise_strides(arr.shape, operand_geometry))
+
+
+def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
+    """Give the fresh result ``out`` the element strides ``found`` (None: row-major), its values
+    copied when numpy laid them out otherwise."""
+    arr = out._data
     shape = arr.shape
-    found = layout.elementwise_strides(
-        shape, [(t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands]
-    )
     if not arr.size:
         if found is not None:
             out._data = layout.empty_strided(shape, found, arr.dtype)

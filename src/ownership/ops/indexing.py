@@ -22,6 +22,7 @@ from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import (
+    lay_out_as,
     needs_grad,
     operand,
     raw,
@@ -41,6 +42,7 @@ from ownership.ops.index_keys import (
     sequence_as_tuple,
     warn_byte_index,
 )
+from ownership.ops.index_layout import index_strides
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -174,6 +176,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     check_advanced(t, npkey)
     arr = numpy_index(t._data, npkey)
     out = wrap(np.array(arr, copy=True), t.dtype)
+    lay_out_as(out, index_strides(t._data.shape, t.stride(), npkey))
     if needs_grad(t):
         shape = tuple(t._data.shape)
         node = record(
