@@ -177,7 +177,9 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     arr = numpy_index(t._data, npkey)
     out = wrap(np.array(arr, copy=True), t.dtype)
     lay_out_as(out, index_strides(t._data.shape, t.stride(), npkey))
-    if needs_grad(t):
+    # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
+    # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
+    if needs_grad(t, *[k for k in tkey if not is_basic(k)]):
         shape = tuple(t._data.shape)
         node = record(
             out,
