@@ -169,6 +169,18 @@ MIXED: dict[str, Any] = {
     "stepped + transposed": lambda t, x, y: t.ones(3, 4)[:, ::2] + x,
     "transposed float32 * float64": lambda t, x, y: x * y.double(),
     "transposed * a 0-d tensor": lambda t, x, y: x * t.tensor(2.0),
+    # (their gradients' layouts are not torch's yet: the backward builds its masks with numpy)
+    "maximum": lambda t, x, y: t.maximum(x.detach(), y),
+    "minimum, row-major first": lambda t, x, y: t.minimum(y, x.detach()),
+    "clamp by tensors": lambda t, x, y: x.detach().clamp(min=y, max=y + 1),
+    "clamp_min by a tensor": lambda t, x, y: x.detach().clamp_min(y),
+    "where, a row-major condition first": lambda t, x, y: t.where(y > 0, x.detach(), y),
+    "where, a transposed condition": lambda t, x, y: t.where(x > 0, y, x.detach()),
+    "remainder": lambda t, x, y: t.remainder(x, y),
+    "floor_divide": lambda t, x, y: t.floor_divide(x, y),
+    "div, rounding": lambda t, x, y: t.div(x, y, rounding_mode="trunc"),
+    "bitwise and": lambda t, x, y: (x > 0) & (y > 0),
+    "isclose": lambda t, x, y: t.isclose(x, y),
 }
 
 

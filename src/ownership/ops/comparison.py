@@ -82,6 +82,7 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     for x in numbers:  # a number value is converted to the result dtype, checked
         int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
+    lay_out(out, cond, a, b)
     if needs_grad(at, bt):
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()

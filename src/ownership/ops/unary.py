@@ -23,6 +23,7 @@ from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
     inputs_needed,
+    lay_out,
     needs_grad,
     needs_grad_of,
     raw,
@@ -312,6 +313,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     dt = clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
     out = wrap(clamp_values(a._data.astype(dt.np, copy=False), lo, hi), dt)
+    lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)])
     record_clamp(out, a, min, max)
     return out
 
