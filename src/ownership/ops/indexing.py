@@ -175,8 +175,12 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     npkey = np_key(tkey)
     check_advanced(t, npkey)
     arr = numpy_index(t._data, npkey)
-    out = wrap(np.array(arr, copy=True), t.dtype)
-    lay_out_as(out, index_strides(t._data.shape, t.stride(), npkey))
+    found = index_strides(t._data.shape, t.stride(), npkey)
+    if found is None:  # row-major: one copy in that order
+        out = wrap(np.array(arr, copy=True, order="C"), t.dtype)
+    else:
+        out = wrap(np.array(arr, copy=True), t.dtype)
+        lay_out_as(out, found)
     # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
     # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
     if needs_grad(t, *[k for k in tkey if not is_basic(k)]):

@@ -257,7 +257,7 @@ def clamp_values(x: Any, lo: Any, hi: Any) -> Any:
 def _kept_at(clamped: Any, x: Any, bound: Any) -> Any:
     """``clamped`` with the elements of ``x`` equal to the number ``bound`` put back: only a zero
     bound can change one (two equal floats differ only as zeros of two signs)."""
-    if np.ndim(bound) or bound != 0 or x.dtype.kind != "f":
+    if isinstance(bound, np.ndarray) or bound != 0 or x.dtype.kind != "f":
         return clamped
     clamped = np.asarray(clamped)  # a 0-d result is a numpy scalar
     _copyto(clamped, x, where=x == bound)
