@@ -257,6 +257,8 @@ class Tensor(
                 t._base, t._creation_meta = base, self._creation_meta
         elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
             t._base = None
+            if counter.tracked:  # of a tensor marked inference by its ``.data``: no counter either
+                t._lazy_counter = InferenceCounter()
             return t  # a non-view: no creation meta, no view version (see ``__slots__``)
         else:
             t._base = base if base is not None else self
@@ -321,7 +323,7 @@ class Tensor(
         counter = self._lazy_counter
         if counter is None:  # not made yet: no write has been counted
             return 0
-        if counter.inference:
+        if not counter.tracked:
             raise RuntimeError(inference_mode.VERSION_MESSAGE)
         return counter.value
 

@@ -35,7 +35,11 @@ class VersionCounter:
     """
 
     __slots__ = ("value", "writes")
+    #: Whether its tensor is an inference tensor (torch's dispatch keys: no autograd, its views
+    #: are inference leaves, it cannot be saved for backward).
     inference = False
+    #: Whether it counts versions (an inference tensor's does not: ``_version`` raises).
+    tracked = True
 
     def __init__(self) -> None:
         self.value = 0
@@ -67,6 +71,7 @@ class InferenceCounter(VersionCounter):
 
     __slots__ = ("_count",)
     inference = True
+    tracked = False
 
     def __init__(self) -> None:
         self._count = 0
@@ -82,6 +87,53 @@ class InferenceCounter(VersionCounter):
         if not inference_mode._state.enabled:
             raise RuntimeError(inference_mode.INPLACE_MESSAGE)
         self._count = count
+
+
+class RekeyedCounter(VersionCounter):
+    """The counter of a tensor given a ``.data`` of the other kind (normal or inference): torch's
+    ``set_data`` takes the new data's dispatch keys but keeps the tensor's own version counter.
+    So ``inference`` is the data's, the versions are ``counter``'s (shared with the tensor's
+    earlier views and aliases): a normal tensor given inference data in inference mode is an
+    inference tensor whose ``_version`` still reads, whose writes in inference mode go uncounted
+    (no key counts them) and whose writes outside it count; an inference tensor given normal
+    data is not one, but has no version to read or bump."""
+
+    __slots__ = ("counter", "inference", "tracked")
+
+    def __init__(self, counter: VersionCounter, inference: bool) -> None:
+        self.counter = counter
+        self.inference = inference
+        self.tracked = counter.tracked
+
+    @property
+    def value(self) -> int:
+        if not self.tracked and not self.inference:
+            raise RuntimeError(inference_mode.VERSION_MESSAGE)
+        return self.counter.value
+
+    @value.setter
+    def value(self, count: int) -> None:
+        self.counter.value = count
+
+    def bump(self) -> None:
+        """Count a write through ``counter``, none in inference mode when marked as inference."""
+        if not (self.inference and inference_mode._state.enabled):
+            self.counter.bump()
+
+    @property
+    def writes(self) -> list[tuple[int, Any]] | None:
+        return self.counter.writes
+
+    @writes.setter
+    def writes(self, writes: list[tuple[int, Any]] | None) -> None:
+        self.counter.writes = writes
+
+
+def rekeyed(counter: VersionCounter, inference: bool) -> VersionCounter:
+    """The counter of the tensor counted by ``counter`` once given a ``.data`` that is an
+    inference tensor or not (``inference``): its own counter, marked as the data is."""
+    own = counter.counter if isinstance(counter, RekeyedCounter) else counter
+    return own if own.inference == inference else RekeyedCounter(own, inference)
 
 
 class Storage:

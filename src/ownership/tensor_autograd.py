@@ -22,6 +22,7 @@ from ownership.autograd import grad_dtype as leaf_grad_dtype
 from ownership.autograd.grad import gradients_given
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
+from ownership.storage import rekeyed
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -276,7 +277,12 @@ class TensorAutograd:
         return self._alias(self._version_counter)
 
     def detach_(self: Any) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place."""
+        """Make this tensor a leaf that does not require grad, in place.
+
+        This is autograd's own kernel: in inference mode, or on an inference tensor, torch's
+        ``detach_`` does nothing (a view included) and returns the tensor as it is."""
+        if inference_mode._state.enabled or self.is_inference():
+            return self  # type: ignore[no-any-return]
         if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
@@ -305,9 +311,11 @@ class TensorAutograd:
                 "dtype"
             )
         self._data = value._data
-        self._storage = value._storage  # the memory changes; the counter stays this tensor's
+        self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset
         self.dtype = value.dtype
+        # marked as the data is: an inference tensor's data makes this one an inference tensor
+        self._lazy_counter = rekeyed(self._version_counter, value.is_inference())
 
     @data.deleter
     def data(self) -> None:

@@ -8,6 +8,9 @@ version 1 with the original's offset, sizes and strides over a copy of the *whol
   memory (each with its own version counter, as after torch's ``set_``).
 - ``pickle`` keeps ``requires_grad`` but not ``.grad`` nor the graph (a non-leaf comes back as a
   leaf), and pickles each tensor's storage separately, as torch does.
+- ``copy.copy`` rebuilds from the same reduction without pickling it: the copy is a new leaf (at
+  version 1, with its own counter, ``requires_grad`` kept, no ``.grad``) over the *same* storage,
+  as torch's (its storage argument is the storage itself; :class:`StorageArgument`).
 """
 
 from __future__ import annotations
@@ -28,9 +31,28 @@ DEEPCOPY_NON_LEAF = (
 )
 
 
+class StorageArgument:
+    """The storage a reduced tensor is rebuilt over: ``copy.copy`` hands it to
+    :func:`rebuild_tensor` as it is (the copy shares the storage), ``pickle`` writes a copy of its
+    memory, one per tensor (torch pickles a new storage wrapper per tensor: two views of one
+    storage come back apart)."""
+
+    __slots__ = ("storage",)
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    def __reduce__(self) -> tuple[Any, tuple[NDArray[Any]]]:
+        return (_argument_over, (self.storage.buffer.copy(),))
+
+
+def _argument_over(buffer: NDArray[Any]) -> StorageArgument:
+    return StorageArgument(Storage(buffer))
+
+
 def rebuild_tensor(
     cls: Any,
-    buffer: NDArray[Any],
+    source: StorageArgument,
     offset: int,
     shape: tuple[int, ...],
     strides: tuple[int, ...],
@@ -38,11 +60,13 @@ def rebuild_tensor(
     requires_grad: bool,
     state: dict[str, Any] | None = None,
 ) -> Any:
-    """A leaf of class ``cls`` at version 1 over ``buffer`` (torch's ``set_`` on a new tensor)."""
+    """A leaf of class ``cls`` at version 1 over ``source``'s storage (torch's ``set_`` on a new
+    tensor)."""
     counter = VersionCounter()
     counter.bump()  # the write of torch's set_
-    arr = layout.strided(buffer, shape, strides, offset)
-    t = cls._plain(cls, arr, Storage(buffer), offset, dtype, counter)
+    storage = source.storage
+    arr = layout.strided(storage.buffer, shape, strides, offset)
+    t = cls._plain(cls, arr, storage, offset, dtype, counter)
     t._requires_grad = requires_grad
     if state:
         t.__dict__.update(state)
@@ -66,7 +90,7 @@ def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
     if entry is None:
         entry = copies[id(buffer)] = (buffer, np.array(buffer, copy=True))  # keeps id(buffer) alive
     state = getattr(t, "__dict__", None)
-    new = rebuild_tensor(type(t), entry[1], offset, shape, strides, t.dtype, False)
+    new = rebuild_tensor(type(t), _argument_over(entry[1]), offset, shape, strides, t.dtype, False)
     if t.requires_grad:
         new._requires_grad = True
     if t._grad is not None:
@@ -81,9 +105,10 @@ def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
 
 def reduce_tensor(t: Any) -> tuple[Any, tuple[Any, ...]]:
     """torch's ``Tensor.__reduce_ex__``: storage, offset, sizes, strides and ``requires_grad``."""
-    buffer, offset, shape, strides = _whole(t)
+    _, offset, shape, strides = _whole(t)
     state = getattr(t, "__dict__", None) or None
+    source = StorageArgument(t._storage)
     return (
         rebuild_tensor,
-        (type(t), buffer.copy(), offset, shape, strides, t.dtype, t.requires_grad, state),
+        (type(t), source, offset, shape, strides, t.dtype, t.requires_grad, state),
     )

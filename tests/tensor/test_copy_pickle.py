@@ -134,3 +134,58 @@ def test_a_module_after_backward(how: str) -> None:
         ]
 
     same(program)
+
+
+SHALLOW: dict[str, Any] = {
+    "plain": lambda t: t.tensor([1.0, 2.0]),
+    "leaf requiring grad": lambda t: t.tensor([1.0, 2.0], requires_grad=True),
+    "non-leaf": lambda t: t.tensor([1.0, 2.0], requires_grad=True) * 2,
+    "view": lambda t: t.arange(6.0).reshape(2, 3)[:, 1:],
+    "integer": lambda t: t.tensor([3, 4]),
+    "leaf with a grad": lambda t: _with_grad(t),
+}
+
+
+def _with_grad(t: Any) -> Any:
+    x = t.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = t.ones(2)
+    return x
+
+
+@pytest.mark.parametrize("tensor", SHALLOW.values(), ids=SHALLOW.keys())
+def test_copy_copy_shares_the_storage(tensor: Any) -> None:
+    """torch's ``copy.copy`` rebuilds the tensor from its reduction over the same storage: a
+    new leaf at version 1 with its own counter, ``requires_grad`` kept, no ``.grad``, no graph;
+    a write through either is seen by the other."""
+
+    def program(t: Any) -> Any:
+        x = tensor(t)
+        c = copy.copy(x)
+        facts = [*_layout(c), c is x, c.requires_grad, c.is_leaf, c.grad_fn, c._version]
+        facts += [c.data_ptr() == x.data_ptr(), c.untyped_storage() is x.untyped_storage()]
+        with t.no_grad():
+            c.add_(1)
+        return [*facts, x, c._version, x._version]
+
+    same(program)
+
+
+def test_copy_copy_of_an_inference_tensor_outside_the_block() -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            x = t.ones(2)
+        c = copy.copy(x)
+        return [c, c.is_inference(), c.data_ptr() == x.data_ptr(), c._version]
+
+    same(program)
+
+
+def test_copy_copy_keeps_a_tensors_attributes_and_deepcopy_still_copies() -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0])
+        x.note = "kept"
+        c, d = copy.copy(x), copy.deepcopy(x)
+        d.mul_(3)
+        return [c.note, d.note, d.data_ptr() == x.data_ptr(), x, d]
+
+    same(program)

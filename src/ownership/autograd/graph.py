@@ -104,7 +104,7 @@ def increment_version(tensor: Any) -> None:
     """Bump the version counter of a tensor, or of each tensor of an iterable, by one."""
     tensors: Iterable[Any] = [tensor] if is_engine_tensor(tensor) else tensor
     for t in tensors:
-        if not t._version_counter.inference:
+        if t._version_counter.tracked:
             t._version_counter.bump()
 
 

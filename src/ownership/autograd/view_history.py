@@ -135,7 +135,8 @@ def refresh_view_grad_fn(t: Tensor) -> None:
     base = t._base
     assert base is not None
     if t._grad_fn is None and not base._requires_grad:
-        t._view_version = t._version_counter.value
+        # nothing to refresh yet, and the view stays stale: a base that later requires grad
+        # gives it its window then (torch sets the view's version only when it makes a node)
         return
     if t._creation_meta is not PLAIN:
         handle_view_on_rebase(t, indirect=True)

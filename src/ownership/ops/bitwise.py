@@ -27,7 +27,7 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import check_result, run_inplace
-from ownership.ops.common import check_broadcast, needs_grad, operand, result_dtype, wrap
+from ownership.ops.common import check_broadcast, lay_out, needs_grad, operand, result_dtype, wrap
 from ownership.ops.python_numbers import operand_in
 
 Values = Callable[[Any, Any], Any]
@@ -63,7 +63,9 @@ def _bitwise(fn: Values, name: str, kernel: str | None = None) -> Callable[[Tens
         dt = result_dtype(a, b)
         check_broadcast(a, b)
         _check_kernel(kernel or name, dt)
-        return wrap(fn(a._data, operand_in(b, dt)), dt)
+        out = wrap(fn(a._data, operand_in(b, dt)), dt)
+        lay_out(out, a, b)
+        return out
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}`` of bool or integer tensors (torch's ``{name}``)."

@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
-from ownership.ops.common import wrap
+from ownership.ops.common import lay_out, wrap
 
 
 def _double(value: float) -> str:
@@ -60,6 +60,7 @@ def isclose(
     torch builds the result with in-place ors (``close.__ior__(...)``): one for ``equal_nan`` on
     a floating dtype, one unless both tolerances are 0; its version counts them."""
     out = wrap(_close(a, b, rtol, atol, equal_nan), dtypes.bool_)
+    lay_out(out, a, b)
     for _ in range((equal_nan and a.dtype.is_floating_point) + (rtol != 0 or atol != 0)):
         out._version_counter.bump()
     return out

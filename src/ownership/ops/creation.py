@@ -83,7 +83,7 @@ def tensor(
         )
     given = dtypes.resolve(dtype)
     if not (isinstance(data, Tensor | np.ndarray | np.generic) or hasattr(data, "__array__")):
-        given = python_data.check(data, given)  # torch's errors for bad Python data
+        given, data = python_data.read(data, given)  # torch's errors for bad Python data
     arr = to_numpy(data)
     dt = given or _infer(data, arr)
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)

@@ -30,6 +30,7 @@ from ownership.ops import checks
 from ownership.ops.common import (
     check_broadcast,
     inputs_needed,
+    lay_out,
     needs_grad,
     operand,
     record,
@@ -39,7 +40,7 @@ from ownership.ops.common import (
 )
 from ownership.ops.inplace import snapshot
 from ownership.ops.python_numbers import operand_in
-from ownership.ops.unary import clamp_dtype, kept_grad
+from ownership.ops.unary import clamp_dtype, clamp_values, kept_grad
 
 
 def _weighted(
@@ -79,6 +80,7 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
         dt = result_dtype(a, b)
         check_broadcast(a, b)
         out = wrap(fn(a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)), dt)
+        lay_out(out, a, b)
         if needs_grad(a, b):
             node = record(out, node_name, (a, b), backward)
             inputs_needed(node)
@@ -122,16 +124,21 @@ def _bound_dtype(a: Tensor, bound: Any, lower: bool) -> dtypes.dtype:
     return clamp_dtype(a, bound, None) if lower else clamp_dtype(a, None, bound)
 
 
+def _clamped(x: Any, bound: Any, lower: bool) -> Any:
+    """``x`` clamped from below (``lower``) or above by ``bound``: clamp's values."""
+    return clamp_values(x, bound, None) if lower else clamp_values(x, None, bound)
+
+
 def _clamp_bound(lower: bool) -> Callable[[Tensor, Any], Tensor]:
     key = "min" if lower else "max"
-    fn = np.maximum if lower else np.minimum
     stem = "ClampMinBackward" if lower else "ClampMaxBackward"
     backward = _bw_clamp_bound(lower)
 
     def op(a: Tensor, bound: Any) -> Tensor:
         bound = operand(bound)
         dt = _bound_dtype(a, bound, lower)
-        out = wrap(fn(a._data.astype(dt.np, copy=False), operand_in(bound, dt)), dt)
+        out = wrap(_clamped(a._data.astype(dt.np, copy=False), operand_in(bound, dt), lower), dt)
+        lay_out(out, a, bound)
         if needs_grad(a, bound):
             if isinstance(bound, Tensor):
                 node = record(out, stem + "1", (a, bound), backward)
@@ -153,7 +160,6 @@ clamp_max = _clamp_bound(False)
 
 def _clamp_bound_(lower: bool) -> Callable[[Tensor, Any], Tensor]:
     key = "min" if lower else "max"
-    fn = np.maximum if lower else np.minimum
     stem = "ClampMinBackward" if lower else "ClampMaxBackward"
     backward = _bw_clamp_bound(lower)
 
@@ -182,7 +188,7 @@ def _clamp_bound_(lower: bool) -> Callable[[Tensor, Any], Tensor]:
             a,
             (bound,) if tensor_bound else (),
             needs_grad(a, bound),
-            lambda: fn(a._data, operand_in(bound, a.dtype)),
+            lambda: _clamped(a._data, operand_in(bound, a.dtype), lower),
             a.dtype,
             stem + ("1" if tensor_bound else "0"),
             backward,

@@ -22,6 +22,7 @@ from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import (
+    lay_out_as,
     needs_grad,
     operand,
     raw,
@@ -41,6 +42,7 @@ from ownership.ops.index_keys import (
     sequence_as_tuple,
     warn_byte_index,
 )
+from ownership.ops.index_layout import index_strides
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -173,8 +175,15 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     npkey = np_key(tkey)
     check_advanced(t, npkey)
     arr = numpy_index(t._data, npkey)
-    out = wrap(np.array(arr, copy=True), t.dtype)
-    if needs_grad(t):
+    found = index_strides(t._data.shape, t.stride(), npkey)
+    if found is None:  # row-major: one copy in that order
+        out = wrap(np.array(arr, copy=True, order="C"), t.dtype)
+    else:
+        out = wrap(np.array(arr, copy=True), t.dtype)
+        lay_out_as(out, found)
+    # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
+    # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
+    if needs_grad(t, *[k for k in tkey if not is_basic(k)]):
         shape = tuple(t._data.shape)
         node = record(
             out,

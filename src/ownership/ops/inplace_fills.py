@@ -108,7 +108,9 @@ def copy_(a: Tensor, src: Any) -> Tensor:
     return run_inplace(
         a,
         (s_t,),
-        needs_grad(a, s_t),
+        # torch records a copy only into a tensor that can require grad: an integer or bool
+        # tensor stays out of the graph whatever it copies (its copy_ alone, not fill_'s)
+        needs_grad(a, s_t) and a.dtype.is_floating_point,
         compute,
         a.dtype,
         "torch::autograd::CopyBackwards",

@@ -68,11 +68,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             )
 
     def compute() -> NDArray[Any]:
-        out = a._data
-        if min is not None:
-            out = np.maximum(out, raw(min))
-        if max is not None:
-            out = np.minimum(out, raw(max))
+        out: NDArray[Any] = un.clamp_values(a._data, raw(min), raw(max))
         return out
 
     if un.tensor_bounds(min, max):  # ``ClampBackward0``, an edge to each bound

@@ -32,6 +32,7 @@ from ownership.ops.arithmetic import binary_node, bw_div, wrapped_scalar
 from ownership.ops.common import (
     check_broadcast,
     inputs_needed,
+    lay_out,
     needs_grad,
     operand,
     record,
@@ -94,7 +95,9 @@ def _compute(a: Tensor, b: Any, kernel: str) -> tuple[Any, Tensor]:
     b = operand(b)
     dt = result_dtype(a, b)
     check_broadcast(a, b)
-    return b, wrap(_values(a._data, operand_in(b, dt), kernel, dt), dt)
+    out = wrap(_values(a._data, operand_in(b, dt), kernel, dt), dt)
+    lay_out(out, a, b)
+    return b, out
 
 
 def _differentiable(*operands: Any) -> tuple[Tensor, ...]:
@@ -205,6 +208,7 @@ def div_rounded(a: Tensor, b: Any, rounding_mode: Any) -> Tensor:
         out = wrap(np.true_divide(a._data, operand_in(b, dt)), dt)
     else:
         out = wrap(_values(a._data, operand_in(b, dt), _div_kernel(rounding_mode), dt), dt)
+    lay_out(out, a, b)
     if needs_grad(a, b):
         ctx = {"rounding_mode": rounding_mode}
         _save_div(record(out, "DivBackward2", (a, b), _bw_div_rounded, ctx), a, b, a)

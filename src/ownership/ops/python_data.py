@@ -2,12 +2,12 @@
 
 torch reads a nested list in three passes, and each has its own refusal: the sizes (following the
 first element down), the dtype (every element, promoted), then the values (where a ragged list or
-an element that is not a number fails). ``check`` runs the same passes on Python data, so numpy
+an element that is not a number fails). ``read`` runs the same passes on Python data, so numpy
 never sees a list it would turn into an object array or refuse in its own words.
 
->>> check([[1, 2], [3, 4.5]], None).name
+>>> read([[1, 2], [3, 4.5]], None)[0].name
 'float32'
->>> check([1, None], None)
+>>> read([1, None], None)
 Traceback (most recent call last):
 ...
 RuntimeError: Could not infer dtype of NoneType
@@ -15,6 +15,7 @@ RuntimeError: Could not infer dtype of NoneType
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -71,27 +72,33 @@ def _scalar_type(obj: Any) -> DType:
     raise RuntimeError(f"Could not infer dtype of {tp_name(obj)}")
 
 
-def _values(data: Any, sizes: list[int], dim: int, floating: bool) -> None:
+def _values(data: Any, sizes: list[int], dim: int, dtype: DType) -> Any:
+    """``data`` checked as torch's ``recursive_store`` reads it into ``dtype``, each tensor in it
+    read as one number: a tensor is no sequence to torch, but a scalar unpacked by the dtype's
+    Python conversion (``float()`` for a floating dtype: "only one element tensors ...";
+    ``__index__`` for an integer or bool one)."""
     if dim == len(sizes):
-        if isinstance(data, bool | float | np.generic | Tensor) or hasattr(data, "__array__"):
-            return
+        if isinstance(data, Tensor):
+            return float(data) if dtype.is_floating_point else operator.index(data)
+        if isinstance(data, bool | float | np.generic) or hasattr(data, "__array__"):
+            return data
         if isinstance(data, int):
             if not _INT64[0] <= data <= _INT64[1]:
                 raise ValueError("Overflow when unpacking long long")
-            return
-        if floating:
+            return data
+        if dtype.is_floating_point:
             raise TypeError(f"must be real number, not {tp_name(data)}")
         raise TypeError(f"'{tp_name(data)}' object cannot be interpreted as an integer")
     if not _is_sequence(data):
         raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
         raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
-    for item in data:
-        _values(item, sizes, dim + 1, floating)
+    return [_values(item, sizes, dim + 1, dtype) for item in data]
 
 
-def check(data: Any, dtype: DType | None) -> DType:
-    """The dtype ``tensor(data)`` gets (``dtype`` if given), after torch's checks of ``data``.
+def read(data: Any, dtype: DType | None) -> tuple[DType, Any]:
+    """The dtype ``tensor(data)`` gets (``dtype`` if given) and ``data`` with each tensor in it
+    read as a number, after torch's checks of ``data``.
 
     ``data`` is a Python number or a (nested) list or tuple of them; tensors and numpy values
     inside are taken as numbers.
@@ -100,5 +107,4 @@ def check(data: Any, dtype: DType | None) -> DType:
         raise TypeError(f"new(): invalid data type '{tp_name(data)}'")
     sizes = _sizes(data)
     inferred = dtype or _scalar_type(data)
-    _values(data, sizes, 0, inferred.is_floating_point)
-    return inferred
+    return inferred, _values(data, sizes, 0, inferred)

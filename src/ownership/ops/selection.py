@@ -92,7 +92,7 @@ def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
         flat_idx = np.atleast_1d(idx).astype(np.int64, copy=False)
         vals = np.atleast_1d(arr)[_along(flat_idx, axis)].reshape(idx.shape)
     out = wrap(np.array(vals, order="C"), t.dtype)
-    if needs_grad_of(t):
+    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
         ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
         node = record(out, "GatherBackward0", (t,), _bw_gather, ctx)
         node.save("index", index)
@@ -160,7 +160,7 @@ def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     flat = _check_index_select(t, axis, index)
     vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
     out = wrap(np.array(vals, order="C"), t.dtype)
-    if needs_grad_of(t):
+    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
         ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
         node = record(out, "IndexSelectBackward0", (t,), _bw_index_select, ctx)
         node.save("index", index)

@@ -23,6 +23,7 @@ from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
     inputs_needed,
+    lay_out,
     needs_grad,
     needs_grad_of,
     raw,
@@ -225,13 +226,42 @@ def cos(a: Tensor) -> Tensor:
 
 
 def relu_values(x: Any) -> Any:
-    """torch's relu of an array: ``0 if x < 0 else x``, a NaN kept (numpy's ``maximum``
-    propagates it). The sign of a zero result is the CPU's SIMD kernel's, as in torch (its
-    vectorized ``clamp_min`` and numpy's ``maximum`` may answer ``-0.0`` with either zero)."""
-    return _maximum(x, 0)
+    """torch's relu of an array: its ``clamp_min(x, 0)`` (:func:`clamp_values`: a NaN kept, and
+    ``-0.0`` too)."""
+    return clamp_values(x, 0, None)
 
 
-_maximum = np.maximum  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+# bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+_maximum, _minimum, _copyto = np.maximum, np.minimum, np.copyto
+
+
+def clamp_values(x: Any, lo: Any, hi: Any) -> Any:
+    """torch's clamp of the array ``x`` by ``lo`` and ``hi`` (numbers or arrays of its dtype, or
+    None): an element beyond a bound becomes the bound, NaN stays NaN. torch's kernels compare
+    with ``<`` and ``>``, so an element equal to a number bound is kept: ``relu(-0.0)`` is
+    ``-0.0`` and ``1 / relu(-0.0)`` is ``-inf`` (numpy's ``maximum`` may answer either zero; with
+    a tensor bound torch's own answer for two zeros depends on its vectorised loop).
+
+    >>> import numpy as np
+    >>> 1 / clamp_values(np.array([-0.0, 0.0, -2.0, np.nan]), 0, None)
+    array([-inf,  inf,  inf,  nan])
+    """
+    out = x
+    if lo is not None:
+        out = _kept_at(_maximum(out, lo), out, lo)
+    if hi is not None:
+        out = _kept_at(_minimum(out, hi), out, hi)
+    return out
+
+
+def _kept_at(clamped: Any, x: Any, bound: Any) -> Any:
+    """``clamped`` with the elements of ``x`` equal to the number ``bound`` put back: only a zero
+    bound can change one (two equal floats differ only as zeros of two signs)."""
+    if isinstance(bound, np.ndarray) or bound != 0 or x.dtype.kind != "f":
+        return clamped
+    clamped = np.asarray(clamped)  # a 0-d result is a numpy scalar
+    _copyto(clamped, x, where=x == bound)
+    return clamped
 
 
 def relu(a: Tensor) -> Tensor:
@@ -282,12 +312,8 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     dt = clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
-    out_arr = a._data.astype(dt.np, copy=False)
-    if lo is not None:
-        out_arr = np.maximum(out_arr, lo)
-    if hi is not None:
-        out_arr = np.minimum(out_arr, hi)
-    out = wrap(out_arr, dt)
+    out = wrap(clamp_values(a._data.astype(dt.np, copy=False), lo, hi), dt)
+    lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)])
     record_clamp(out, a, min, max)
     return out
 
