@@ -49,9 +49,8 @@ def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
 def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) -> Any:
     """``max``/``min`` by overload: of all elements (0), elementwise (1), along ``dim`` (2)."""
     overload, a = parsed
-    if overload == 1:
-        other = a["other"]
-        return ops.where((t > other) if which == "max" else (t < other), t, other)
+    if overload == 1:  # torch's max.other is maximum (MaximumBackward0: a tie splits)
+        return (ops.maximum if which == "max" else ops.minimum)(t, a["other"])
     extreme = ops.max if which == "max" else ops.min
     if overload == 2:
         return extreme(t, a["dim"], a["keepdim"])
