@@ -349,6 +349,22 @@ class TensorMethods(
         tensor_arg("type_as", other, "other")
         return ops.to(self, other.dtype)
 
+    def type(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``type()``: the legacy type name (``'torch.FloatTensor'``); ``type(dtype)``: self when
+        it has that dtype, else a converted copy (``ToCopyBackward0``). ``dtype`` is a dtype or
+        a legacy name (``'torch.LongTensor'``).
+
+        >>> import ownership
+        >>> x = ownership.tensor([1.5, 2.0])
+        >>> x.type(), x.type("torch.LongTensor"), x.type(ownership.float32) is x
+        ('torch.FloatTensor', tensor([1, 2]), True)
+        """
+        wanted = sig.TYPE.parse(args, kwargs)[1]["dtype"]
+        if wanted is None:
+            return f"torch.{self.dtype.legacy}"
+        dt = dtypes.from_type(wanted)
+        return self if dt is self.dtype else ops.to(self, dt)
+
     def float(self: Any) -> Tensor:
         """Convert to float32."""
         return ops.to(self, dtypes.float32)
