@@ -208,6 +208,7 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.serialization import load, save
 from ownership.view_functions import (
     as_strided_,
     broadcast_shapes,
@@ -348,6 +349,7 @@ __all__ = [
     "isnan",
     "le",
     "linspace",
+    "load",
     "log",
     "log1p",
     "log1p_",
@@ -407,6 +409,7 @@ __all__ = [
     "round",
     "round_",
     "rsub",
+    "save",
     "searchsorted",
     "select",
     "set_anomaly_enabled",
