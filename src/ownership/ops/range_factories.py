@@ -165,12 +165,22 @@ GRAIN_SIZE = 32768
 
 
 def threads() -> int:
-    """torch's intra-op thread count as this process starts it: ``OMP_NUM_THREADS`` when set,
-    else the CPUs this process may run on."""
-    given = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
-    if given.isdigit() and int(given) > 0:
-        return int(given)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """torch's intra-op thread count as a process starts it (its OpenMP threads, as many as MKL
+    takes): ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set, else the physical cores this
+    process may run on (hyperthreads of one core count once)."""
+    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+        given = os.environ.get(name, "").split(",")[0].strip()
+        if given.isdigit() and int(given) > 0:
+            return int(given)
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    cores = set()
+    for cpu in cpus:
+        try:
+            with open(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list") as f:
+                cores.add(f.read().strip())
+        except OSError:
+            cores.add(str(cpu))
+    return len(cores) or os.cpu_count() or 1
 
 
 def _parts(n: int) -> list[tuple[int, int]]:
