@@ -212,6 +212,7 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.serialization import load, save
 from ownership.view_functions import (
     as_strided_,
     broadcast_shapes,
@@ -354,6 +355,7 @@ __all__ = [
     "isnan",
     "le",
     "linspace",
+    "load",
     "log",
     "log1p",
     "log1p_",
@@ -413,6 +415,7 @@ __all__ = [
     "round",
     "round_",
     "rsub",
+    "save",
     "searchsorted",
     "seed",
     "select",

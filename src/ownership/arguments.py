@@ -9,6 +9,9 @@ and raises torch's messages word for word: ``argument 'dim' (position 1) must be
 ``failed to unpack the object at pos 2``, and, when several signatures are plausible, ``received an
 invalid combination of arguments - got (...), but expected one of: ...``.
 
+A keyword may also be given by the numpy name torch accepts for it (``axis=`` for ``dim``,
+``keepdims=`` for ``keepdim``: ``ownership.overload.NUMPY_NAMES``).
+
 An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``) and one written
 ``tuple of ints?`` also takes None; neither mark is printed. A signature whose only positional
 parameter is an int list takes it as varargs (``view(2, 3)``), as torch's does. The message for
@@ -159,8 +162,8 @@ class Parser:
         sig = self.signatures[index]
         params = {p.name: p for p in sig.params}
         if all(_plain(a, p) for a, p in zip(args, sig.params, strict=False)) and all(
-            _plain(v, params[k]) for k, v in kwargs.items()
-        ):
+            k in params and _plain(v, params[k]) for k, v in kwargs.items()
+        ):  # a numpy name (``axis=``) is bound by the parser each time
             self._plans[key] = _plan(index, sig, key[: len(args)], bound, kwargs)
         return index, bound
 

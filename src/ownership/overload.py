@@ -25,6 +25,16 @@ from ownership.invalid_arguments import tp_name
 
 _NOT_GIVEN = object()
 
+NUMPY_NAMES: dict[str, tuple[str, ...]] = {
+    "dim": ("axis",),
+    "keepdim": ("keepdims",),
+    "input": ("x", "a", "x1"),
+    "other": ("x2",),
+}
+"""The numpy names torch's parser also accepts for a keyword (``numpy_compatibility_arg_names``):
+``x.sum(axis=0, keepdims=True)``. A parameter's own name wins; an alias given beside it, or
+for a parameter given by position, is an unexpected keyword."""
+
 
 @dataclass(frozen=True)
 class Param:
@@ -56,6 +66,8 @@ class Param:
             return isinstance(obj, bool | np.bool_)
         if t == "str":
             return isinstance(obj, str)
+        if t == "object":  # torch's ``PyObject*``: anything, read by the function itself
+            return True
         if t == "torch.dtype":
             return isinstance(obj, DType)
         if t == "tuple of ints":
@@ -138,8 +150,12 @@ class Signature:
                 if p.kwonly:
                     return self._fail(raising, self._extra_args(nargs))
                 obj = args[pos]
-            elif p.name in kwargs:
-                obj, is_kwd = kwargs[p.name], True
+            elif kwargs:
+                obj = next(
+                    (kwargs[k] for k in (p.name, *NUMPY_NAMES.get(p.name, ())) if k in kwargs),
+                    _NOT_GIVEN,
+                )
+                is_kwd = obj is not _NOT_GIVEN
             if obj is _NOT_GIVEN or (obj is None and (p.default is None or p.nullable)):
                 if not p.optional and obj is _NOT_GIVEN:
                     return self._fail(raising, self._missing(i))

@@ -15,6 +15,11 @@ from typing import Any
 from ownership.arguments import Parser
 
 # ---------------------------------------------------------------- Tensor methods
+SIZE = Parser("size", "(int dim = None)")
+TYPE = Parser(
+    "type",
+    "(object dtype = None, bool non_blocking = False, *, torch.memory_format memory_format = None)",
+)
 SUM = Parser(
     "sum",
     "(*, torch.dtype dtype = None)",

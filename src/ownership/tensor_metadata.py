@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from ownership import layout
 from ownership.layout import Size
+from ownership.signatures import SIZE
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -60,11 +61,13 @@ class TensorMetadata:
         """The sizes, as a ``torch.Size``."""
         return Size(self._data.shape)
 
-    def size(self, dim: builtins.int | None = None) -> Any:
-        """``shape``, or the size of one dimension."""
-        if dim is None:
+    def size(self, *args: Any, **kwargs: Any) -> Any:
+        """``shape``, or the size of one dimension: ``size(dim=None)`` (``axis=`` too)."""
+        if kwargs or len(args) > 1 or (args and type(args[0]) is not builtins.int):
+            args = (SIZE.parse(args, kwargs)[1]["dim"],)
+        if not args or args[0] is None:
             return Size(self._data.shape)
-        return self._data.shape[layout.wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[layout.wrap_dim(args[0], self._data.ndim)]
 
     @property
     def ndim(self) -> builtins.int:

@@ -49,9 +49,8 @@ def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
 def _extreme(t: Any, which: str, parsed: tuple[builtins.int, dict[str, Any]]) -> Any:
     """``max``/``min`` by overload: of all elements (0), elementwise (1), along ``dim`` (2)."""
     overload, a = parsed
-    if overload == 1:
-        other = a["other"]
-        return ops.where((t > other) if which == "max" else (t < other), t, other)
+    if overload == 1:  # torch's max.other is maximum (MaximumBackward0: a tie splits)
+        return (ops.maximum if which == "max" else ops.minimum)(t, a["other"])
     extreme = ops.max if which == "max" else ops.min
     if overload == 2:
         return extreme(t, a["dim"], a["keepdim"])
@@ -349,6 +348,22 @@ class TensorMethods(
         """Convert to ``other``'s dtype."""
         tensor_arg("type_as", other, "other")
         return ops.to(self, other.dtype)
+
+    def type(self: Any, *args: Any, **kwargs: Any) -> Any:
+        """``type()``: the legacy type name (``'torch.FloatTensor'``); ``type(dtype)``: self when
+        it has that dtype, else a converted copy (``ToCopyBackward0``). ``dtype`` is a dtype or
+        a legacy name (``'torch.LongTensor'``).
+
+        >>> import ownership
+        >>> x = ownership.tensor([1.5, 2.0])
+        >>> x.type(), x.type("torch.LongTensor"), x.type(ownership.float32) is x
+        ('torch.FloatTensor', tensor([1, 2]), True)
+        """
+        wanted = sig.TYPE.parse(args, kwargs)[1]["dtype"]
+        if wanted is None:
+            return f"torch.{self.dtype.legacy}"
+        dt = dtypes.from_type(wanted)
+        return self if dt is self.dtype else ops.to(self, dt)
 
     def float(self: Any) -> Tensor:
         """Convert to float32."""

@@ -1,4 +1,5 @@
-"""``maximum``/``minimum`` and ``clamp_min``/``clamp_max`` (and ``clamp_min_``/``clamp_max_``):
+"""``maximum``/``minimum`` (and ``max``/``min`` with ``other``, which are them), ``clamp`` with
+tensor bounds, and ``clamp_min``/``clamp_max`` (and ``clamp_min_``/``clamp_max_``):
 torch's values and dtypes (NaN propagated, broadcasting), its refusals, its nodes and what they
 save, and its gradients (split equally on ties; a tensor bound gets the gradient where it won)."""
 
@@ -16,6 +17,10 @@ FORMS: dict[str, Any] = {
     "minimum": lambda t, x, y: t.minimum(x, y),
     "maximum method": lambda t, x, y: x.maximum(y),
     "minimum other=": lambda t, x, y: x.minimum(other=y),
+    "max other": lambda t, x, y: t.max(x, y),
+    "min other": lambda t, x, y: t.min(x, y),
+    "max method": lambda t, x, y: x.max(y),
+    "min method other=": lambda t, x, y: x.min(other=y),
     "clamp_min": lambda t, x, y: t.clamp_min(x, y),
     "clamp_max": lambda t, x, y: t.clamp_max(x, y),
     "clamp_min method": lambda t, x, y: x.clamp_min(y),
@@ -58,7 +63,11 @@ def test_refusals() -> None:
 GRAD_CASES: dict[str, Any] = {
     "maximum ties": lambda t, x, y: t.maximum(x, y),
     "minimum ties": lambda t, x, y: t.minimum(x, y),
+    "max other ties": lambda t, x, y: t.max(x, y),
+    "min method ties": lambda t, x, y: x.min(y),
     "maximum broadcast": lambda t, x, y: t.maximum(x, y[:1]),
+    "clamp tensor bounds": lambda t, x, y: t.clamp(x, min=y, max=y + 1),
+    "clamp tensor max": lambda t, x, y: x.clamp(max=y),
     "minimum broadcast row": lambda t, x, y: t.minimum(x.reshape(2, 2), y[:2]),
     "clamp_min tensor": lambda t, x, y: x.clamp_min(y),
     "clamp_max tensor broadcast": lambda t, x, y: x.clamp_max(y[2]),
@@ -88,6 +97,32 @@ def test_second_order_gradients() -> None:
         out = (t.maximum(x * x, y) + x.clamp_min(y) * x).sum()
         (gx,) = t.autograd.grad(out, x, create_graph=True)
         return gx, t.autograd.grad(gx.sum(), (x, y), allow_unused=True)
+
+    same(program)
+
+
+def test_a_tie_splits_the_gradient_as_torchs_relu_by_hand() -> None:
+    """The issue's program: ``torch.max(X, 0)`` written with a tensor of zeros."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        out = t.max(x, t.zeros_like(x))
+        out.sum().backward()
+        return out, x.grad
+
+    assert same(program)[1].values.tolist() == [0.0, 0.5, 1.0]
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "max", "min"])
+def test_a_gradient_made_with_create_graph_has_torchs_nodes(name: str) -> None:
+    """torch's formula ends with ``masked_fill_``: the gradient's node, and its version."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = t.tensor([2.0], requires_grad=True)
+        out = getattr(t, name)(x, y) ** 2
+        gx, gy = t.autograd.grad(out.sum(), (x, y), create_graph=True)
+        return gx, gx._version, gy, gy._version, t.autograd.grad(gx.sum() + gy.sum(), (x, y))
 
     same(program)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+import ownership
 from ownership import autograd, observers, op_registry
 from ownership._tensor import Tensor
 from ownership.doctor import numpy_lines
@@ -69,6 +70,7 @@ class OwnershipWatch:
         self._wrap(Module, "load_state_dict", self._load_state_dict)
         self._wrap(Optimizer, "__init__", self._optimizer_init)
         self._wrap(Optimizer, "step", self._step)
+        self._wrap(ownership, "save", self._save)
         self._wrap(Tensor, "backward", self._backward)
         self._wrap(autograd, "grad", self._grad)
         self._wrap(Tensor, "detach", self._detach)
@@ -85,6 +87,10 @@ class OwnershipWatch:
         type.__setattr__(Tensor, "grad", property(grad.fget, setter, grad.fdel, grad.__doc__))
         for name in list(op_registry.OPS):
             self._wrap(op_registry.ops, name, functools.partial(self._op, name))
+        # the operators (``a - b``) call the table's plain ops: their reads are watched there
+        self.plain = dict(op_registry._PLAIN)
+        for name, fn in self.plain.items():
+            op_registry._PLAIN[name] = functools.partial(self._operator, fn)
 
     def _wrap(self, owner: Any, name: str, wrapper: Any) -> None:
         original = getattr(owner, name)
@@ -101,6 +107,7 @@ class OwnershipWatch:
         observers.SAVES.remove(self._saved)
         observers.WRITES.remove(self._wrote)
         observers.ACCUMULATIONS.remove(self._accumulated)
+        op_registry._PLAIN.update(self.plain)
         for owner, name, original in reversed(self.restore):
             if original is None:
                 delattr(owner, name)
@@ -175,6 +182,16 @@ class OwnershipWatch:
         for kept in checkpoints.containing(state, depth=0):
             checkpoints.used(kept, user_place(), "loaded")
         return original(module, state, *a, **k)
+
+    def _save(self, original: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        checkpoints = self.ledger.checkpoints
+        for kept in checkpoints.containing(obj):
+            checkpoints.used(kept, user_place(), "stored")
+        checkpoints.quiet += 1  # what save reads of a kept dict is its use as stored
+        try:
+            return original(obj, *args, **kwargs)
+        finally:
+            checkpoints.quiet -= 1
 
     def _optimizer_init(self, original: Any, opt: Any, *args: Any, **kwargs: Any) -> None:
         original(opt, *args, **kwargs)
@@ -256,7 +273,25 @@ class OwnershipWatch:
         self.used = True
         result = original(*args, **kwargs)
         self.hand.derive(name, args, result)
+        checkpoints = self.ledger.checkpoints
+        if checkpoints.tensors and not checkpoints.quiet:
+            self._read_kept(args)
         return result
+
+    def _operator(self, original: Any, *args: Any) -> Any:
+        result = original(*args)
+        if self.ledger.checkpoints.tensors and not self.ledger.checkpoints.quiet:
+            self._read_kept(args)
+        return result
+
+    def _read_kept(self, args: Any) -> None:
+        """An op reads the tensors ``args`` (or lists of them): some may be a kept state dict's."""
+        checkpoints = self.ledger.checkpoints
+        for value in args:
+            for t in value if isinstance(value, list | tuple) else (value,):
+                kept = checkpoints.of_tensor(t) if isinstance(t, Tensor) else None
+                if kept is not None:
+                    checkpoints.used(kept, user_place(), "read")
 
     def _numpy(self, original: Any, t: Any, *args: Any, **kwargs: Any) -> Any:
         for rec in self._live(storage_key(t)):

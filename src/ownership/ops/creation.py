@@ -20,7 +20,7 @@ from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg as _like_arg
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
-from ownership.ops import checks, python_data
+from ownership.ops import checks, python_data, range_factories
 from ownership.storage import LentStorage
 
 
@@ -170,7 +170,8 @@ def full_like(
 def arange(
     start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
-    """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32."""
+    """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32; each
+    value as torch's kernel computes it (:mod:`ownership.ops.range_factories`)."""
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     sig.ARANGE.parse(given, {})
     if end is None:
@@ -182,7 +183,8 @@ def arange(
         dt = dtypes.int64 if isint else dtypes.get_default_dtype()
     if np.isinf(step):  # torch's length is ceil((end - start) / step): 0 for an infinite step
         return _leaf(np.zeros(0, dtype=dt.np), dt, requires_grad)
-    return _leaf(np.arange(start, end, step).astype(dt.np), dt, requires_grad)
+    n = range_factories.arange_length(start, end, step, dt)
+    return _leaf(range_factories.arange_values(start, step, n, dt), dt, requires_grad)
 
 
 def linspace(*args: Any, **kwargs: Any) -> Tensor:
@@ -201,7 +203,7 @@ def linspace(*args: Any, **kwargs: Any) -> Tensor:
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.linspace(start, end, steps).astype(dt.np), dt, requires_grad)
+    return _leaf(range_factories.linspace_values(start, end, steps, dt), dt, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:

@@ -38,20 +38,19 @@ from ownership.ops.common import (
     sum_to,
     wrap,
 )
+from ownership.ops.comparison import where
 from ownership.ops.inplace import snapshot
+from ownership.ops.masking import masked_fill_
 from ownership.ops.python_numbers import operand_in
 from ownership.ops.unary import clamp_dtype, clamp_values, kept_grad
 
 
-def _weighted(
-    gr: Tensor, weight: NDArray[Any], shape: tuple[int, ...], *, written: bool = False
-) -> Tensor:
-    """``gr * weight`` (a constant of ``gr``'s dtype) summed back to ``shape``; ``written``:
-    torch's formula ends with an in-place ``masked_fill_``, which its result's version shows."""
-    out = gr * Tensor._wrap(weight.astype(gr._data.dtype), gr.dtype)
-    if written:
-        out._version_counter.bump()
-    return sum_to(out, shape)
+def _share(gr: Tensor, tie: NDArray[Any], loses: NDArray[Any], shape: tuple[int, ...]) -> Tensor:
+    """torch's formula for one side of maximum/minimum, op for op (so a gradient taken with
+    ``create_graph`` shows its ``MaskedFillBackward0``): ``where(self == other, grad / 2,
+    grad).masked_fill_(loses, 0)``, summed back to the side's ``shape``."""
+    share = where(Tensor._wrap(tie, dtypes.bool_), gr / 2, gr)
+    return sum_to(masked_fill_(share, Tensor._wrap(loses, dtypes.bool_), 0), shape)
 
 
 def _bw_extremum(larger: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
@@ -60,14 +59,11 @@ def _bw_extremum(larger: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Grads:
         x, y = s["self"]._data, s["other"]._data
-        tie = np.where(x == y, 0.5, 1.0)
+        tie = np.asarray(x == y)
         x_loses, y_loses = (x < y, x > y) if larger else (x > y, x < y)
         gr, (self_needed, other_needed) = g[0], node.needed
-        d_self = d_other = None
-        if self_needed:
-            d_self = _weighted(gr, np.where(x_loses, 0.0, tie), x.shape, written=True)
-        if other_needed:
-            d_other = _weighted(gr, np.where(y_loses, 0.0, tie), y.shape, written=True)
+        d_self = _share(gr, tie, np.asarray(x_loses), x.shape) if self_needed else None
+        d_other = _share(gr, tie, np.asarray(y_loses), y.shape) if other_needed else None
         return (d_self, d_other)
 
     return bw

@@ -110,9 +110,16 @@ def sequence_as_tuple(key: Any, depth: int) -> Any:
     return key
 
 
+def _as_list(k: Any) -> Any:
+    """A ``range`` index as the list of its ints: torch reads any Python sequence in an index
+    (``sequenceToVariable``) as the tensor ``torch.tensor`` makes of it, so ``x[range(2), idx]``
+    is ``x[[0, 1], idx]``."""
+    return list(k) if isinstance(k, range) else k
+
+
 def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     """The index as a tuple, refused as torch refuses it (strings, zero steps, other objects)."""
-    tkey = key if isinstance(key, tuple) else (key,)
+    tkey = tuple(map(_as_list, key if isinstance(key, tuple) else (key,)))
     tkey = tuple(
         _array_index(k)
         if isinstance(k, np.ndarray) or is_torch_tensor(k)

@@ -1,5 +1,5 @@
 # expect: checkpoint-alias line=22 read=27 stored=28
-# engines: torch
+# engines: torch ownership
 """The "best" state_dict kept when the loss improved, then compared and saved at the end: it
 holds the last weights, not the best ones."""
 

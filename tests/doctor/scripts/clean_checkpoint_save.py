@@ -1,5 +1,5 @@
 # expect: nothing
-# engines: torch
+# engines: torch ownership
 """Checkpoints done right: saved at once each epoch, the best one copied, a state_dict taken for
 a look before training and dropped."""
 
