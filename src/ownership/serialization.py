@@ -52,7 +52,7 @@ from ownership._tensor import Tensor
 from ownership.layout import Size
 from ownership.nn.parameter import Parameter
 from ownership.storage import Storage
-from ownership.tensor_copying import rebuild_tensor
+from ownership.tensor_copying import StorageArgument, rebuild_tensor
 from ownership.tensor_metadata import Device
 
 __all__ = [
@@ -221,9 +221,10 @@ def _rebuild_tensor_v2(
     metadata: Any = None,
 ) -> Tensor:
     """torch's ``_rebuild_tensor_v2``: a leaf over the loaded storage (version 1)."""
-    buffer, shared, dtype = storage
-    t: Tensor = rebuild_tensor(Tensor, buffer, offset, size, stride, dtype, requires_grad)
-    t._storage = shared
+    _, shared, dtype = storage
+    t: Tensor = rebuild_tensor(
+        Tensor, StorageArgument(shared), offset, size, stride, dtype, requires_grad
+    )
     return t
 
 
