@@ -82,72 +82,92 @@ def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(
-    ("defect", "page", "says"),
-    [
-        (
-            "an unexpected exception in a cell",
-            "```{code-cell} ipython3\n1 / 0\n```\n",
-            "Executing notebook failed",
-        ),
-        (
-            "a raises-exception cell that no longer raises",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
-            "1 / 1\n```\n",
-            "raised nothing",
-        ),
-        (
-            "a raises-exception cell that raises something else",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
-            "int('x')\n```\n",
-            "raised something else",
-        ),
-        (
-            "a raises-exception cell that does not say what it raises",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n1 / 0\n```\n",
-            "must say what it raises",
-        ),
-        (
-            "output on stderr",
-            "```{code-cell} ipython3\nimport sys\nprint('oops', file=sys.stderr)\n```\n",
-            "stderr",
-        ),
-        (
-            "a cell whose result differs between torch and ownership",
-            "```{code-cell} ipython3\n:tags: [remove-cell]\n%load_ext parity\n```\n"
-            "```{code-cell} ipython3\nimport torch\nprint(torch.__name__)\n```\n",
-            "the engines disagree",
-        ),
-        (
-            "a broken cross-reference",
-            GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
-            "reference target not found",
-        ),
-        (
-            "a broken document link",
-            GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
-            "unknown document",
-        ),
-        (
-            "a rule whose function moved",
-            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
-            "enforced-by: cannot import ownership.inplace_rules.no_such_check",
-        ),
-        (
-            "a rule whose function no longer says what the page claims",
-            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
-            "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
-            "it raises no ValueError",
-        ),
-    ],
-)
-def test_a_defect_fails_make_html(
+# A cell that fails stops the build at its page: each is built alone.
+STOPS_THE_BUILD = [
+    (
+        "an unexpected exception in a cell",
+        "```{code-cell} ipython3\n1 / 0\n```\n",
+        "Executing notebook failed",
+    ),
+    (
+        "a cell whose result differs between torch and ownership",
+        "```{code-cell} ipython3\n:tags: [remove-cell]\n%load_ext parity\n```\n"
+        "```{code-cell} ipython3\nimport torch\nprint(torch.__name__)\n```\n",
+        "the engines disagree",
+    ),
+]
+# Each of these is a build warning, which -W makes an error: one alone fails the build, so they
+# are built together, one page each, and each must be reported at its own page.
+WARNS = [
+    (
+        "a raises-exception cell that no longer raises",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+        "1 / 1\n```\n",
+        "raised nothing",
+    ),
+    (
+        "a raises-exception cell that raises something else",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+        "int('x')\n```\n",
+        "raised something else",
+    ),
+    (
+        "a raises-exception cell that does not say what it raises",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n1 / 0\n```\n",
+        "must say what it raises",
+    ),
+    (
+        "output on stderr",
+        "```{code-cell} ipython3\nimport sys\nprint('oops', file=sys.stderr)\n```\n",
+        "stderr",
+    ),
+    (
+        "a broken cross-reference",
+        GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
+        "reference target not found",
+    ),
+    (
+        "a broken document link",
+        GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
+        "unknown document",
+    ),
+    (
+        "a rule whose function moved",
+        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
+        "enforced-by: cannot import ownership.inplace_rules.no_such_check",
+    ),
+    (
+        "a rule whose function no longer says what the page claims",
+        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
+        "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
+        "it raises no ValueError",
+    ),
+]
+
+
+@pytest.mark.parametrize(("defect", "page", "says"), STOPS_THE_BUILD)
+def test_a_failing_cell_fails_make_html(
     tmp_path: Path, venv_ready: None, defect: str, page: str, says: str
 ) -> None:
     result = build(tmp_path, page, "html")
     output = result.stdout + result.stderr
     assert result.returncode != 0, f"{defect} did not fail the build:\n{output}"
     assert says in output, output
+
+
+def test_each_defect_that_warns_fails_make_html(tmp_path: Path, venv_ready: None) -> None:
+    pages = {f"defect{i}": page for i, (_, page, _) in enumerate(WARNS)}
+    result = build(tmp_path, GOOD_CELL, "html", pages)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    lines = output.splitlines()
+    unreported = [
+        defect
+        for i, (defect, _, says) in enumerate(WARNS)
+        if not any(f"defect{i}.md" in line and says in line for line in lines)
+    ]
+    assert unreported == [], f"not reported at their page: {unreported}\n{output}"
+    assert "index.md" not in output, output  # the good page warns of nothing
 
 
 def test_pages_executed_side_by_side_still_fail_on_a_defect(
