@@ -30,11 +30,17 @@ kernelspec:
 
 
 def build(
-    tmp_path: Path, page: str, target: str, more: dict[str, str] | None = None, opts: str = ""
+    tmp_path: Path,
+    page: str,
+    target: str,
+    more: dict[str, str] | None = None,
+    opts: str = "",
+    quiet: bool = True,
 ) -> subprocess.CompletedProcess[str]:
     """Build a scratch site whose index page is ``page`` with ``make <target>``.
 
-    ``more`` adds pages (name to body, each linked from the index), ``opts`` Sphinx options.
+    ``more`` adds pages (name to body, each linked from the index), ``opts`` Sphinx options;
+    ``quiet`` (Sphinx's ``-q``) leaves out everything but warnings and errors.
     """
     for name in ("Makefile", "conf.py", "pyproject.toml", "constraints.txt"):
         shutil.copy2(ROOT / name, tmp_path / name)
@@ -51,7 +57,13 @@ def build(
     stamp.touch()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
-        ["make", target, f"VENV={VENV}", f"STAMP={stamp}", f"SPHINXOPTS=-q {opts}"],
+        [
+            "make",
+            target,
+            f"VENV={VENV}",
+            f"STAMP={stamp}",
+            f"SPHINXOPTS={'-q ' if quiet else ''}{opts}",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -75,11 +87,6 @@ print(1 + 1)
 def venv_ready() -> None:
     if not (VENV / "bin" / "sphinx-build").exists():
         pytest.skip("the docs extra is not installed in this environment")
-
-
-def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
-    result = build(tmp_path, GOOD_CELL, "html")
-    assert result.returncode == 0, result.stdout + result.stderr
 
 
 # A cell that fails stops the build at its page: each is built alone.
@@ -181,11 +188,32 @@ def test_pages_executed_side_by_side_still_fail_on_a_defect(
     assert "Executing notebook failed" in output and "second.md" in output, output
 
 
+# What the build log once showed for every page or every build, burying real warnings: the kernels'
+# notice that they talk TCP, nbclient's progress lines, MyST's and MyST-NB's configuration.
+NOISE = ("without encryption", "traitlets", "MdParserConfig", "NbParserConfig")
+
+
 def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> None:
+    """Two pages, executed by two workers whose kernels are forked from a warm process; the
+    build's log (not quieted by ``-q``) shows progress and no noise."""
     pages = {"second": GOOD_CELL.replace("1 + 1", "12345 + 54321")}
-    result = build(tmp_path, GOOD_CELL, "html", pages, opts="-D execution_workers=2")
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = build(tmp_path, GOOD_CELL, "html", pages, "-D execution_workers=2", quiet=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
     assert "66666" in (tmp_path / "_build" / "html" / "second.html").read_text()
+    assert "executed 2 notebooks on 2 workers" in output, output
+    assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
+    assert result.stderr == "", result.stderr
+
+
+def test_a_page_executed_by_the_read_builds_quietly(tmp_path: Path, venv_ready: None) -> None:
+    """One page: no pool, the read executes it in an ordinary kernel; no noise either."""
+    result = build(tmp_path, GOOD_CELL, "html", quiet=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Executed notebook" in output, output
+    assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
+    assert result.stderr == "", result.stderr
 
 
 def test_a_wrong_doctest_output_fails_make_doctest(tmp_path: Path, venv_ready: None) -> None:
