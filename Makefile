@@ -98,8 +98,9 @@ check: $(STAMP) ## The inner loop: lint, types and the tests a change touches (B
 	if [ -z "$$tests" ]; then echo "make check: no test touched by the change"; \
 	else echo "make check: the tests the change touches:" $$tests; $(PYTEST) $$tests; fi
 
+# The package stays installed editable, as the install rule above installs it.
 nox: $(STAMP) ## Install nox (from the lock) into .venv: then .venv/bin/nox -s SESSION
-	$(BIN)/python -m pip install --quiet -c constraints.txt '.[nox]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[nox]'
 
 serve: ## Serve _build/html on http://127.0.0.1:$(PORT)
 	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
