@@ -82,10 +82,8 @@ pytest-baseline: $(STAMP) ## The numeric suites again, numpy and torch on baseli
 	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/support/kernels.py)" ATEN_CPU_CAPABILITY=default \
 		$(PYTEST) $$($(BIN)/python tests/support/kernels.py --suites)
 
-# In one process: the browser pass shares one Chromium, which it installs with apt-get if it is
-# missing (two workers would race for apt's lock).
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
-	$(BIN)/python -m pytest tests/site
+	$(PYTEST) tests/site
 
 test: ## Every check (what CI runs), closing with the time each stage took
 	@$(PYTHON) tools/stages.py $(TEST_STAGES)

@@ -84,7 +84,7 @@ def docs(session: nox.Session) -> None:
     session.run(
         "sphinx-build", "-b", "html", "-d", "_build/doctrees-html", *SPHINX, "docs", "_build/html"
     )
-    session.run("python", "-m", "pytest", "tests/site", *session.posargs)  # one Chromium
+    session.run("python", "-m", "pytest", *PARALLEL, "tests/site", *session.posargs)
 
 
 @nox.session(python=PYTHON, reuse_venv=True, default=False)
