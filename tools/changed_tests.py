@@ -7,8 +7,10 @@ prints the test paths to run, one per line (nothing when no test is touched):
 - a changed test file, or every test file of the folder of a changed ``conftest.py``;
 - every test file that imports a changed helper of ``tests/support``;
 - a changed module of ``src/ownership``: the module itself (its doctests) and every test file
-  that names it (``ownership.ops.table``, or ``from ownership.ops import table``); a module of a
-  tool's package (``ownership/doctor/...``) also brings the tool's folder (``tests/doctor``);
+  that imports it (``import ownership.ops.table``, ``from ownership.ops import table``); a module
+  of a tool's package (``ownership/doctor/...``) also brings the tool's folder (``tests/doctor``),
+  a module of the package itself the folders of the concepts it is named after
+  (``inplace_rules``: ``tests/inplace``);
 - the build's own files (Makefile, conf.py, docs/_ext, tools, pyproject.toml, constraints):
   ``tests/build``; ``bench/``: ``tests/benchmarks``.
 
@@ -51,13 +53,24 @@ def _test_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("test_*.py"))
 
 
-def _names_of(module: str) -> re.Pattern[str]:
-    """How a test file names ``module`` (dotted): the dotted name, or ``from pkg import name``."""
+def _imports_of(module: str) -> re.Pattern[str]:
+    """An import of ``module`` (dotted) in a test file: ``import a.b``, ``from a.b import x``,
+    ``from a import b`` (in parentheses too)."""
     package, _, name = module.rpartition(".")
-    forms = [re.escape(module) + r"\b"]
+    forms = [rf"^\s*import {re.escape(module)}\b", rf"^\s*from {re.escape(module)} import\b"]
     if package:
-        forms.append(rf"from {re.escape(package)} import [^\n]*\b{re.escape(name)}\b")
-    return re.compile("|".join(forms))
+        forms.append(
+            rf"^\s*from {re.escape(package)} import (?:\([^)]*|[^\n(]*)\b{re.escape(name)}\b"
+        )
+    return re.compile("|".join(forms), re.MULTILINE)
+
+
+def _concept_folders(stem: str) -> list[Path]:
+    """The test folders a module of the engine is named after (``inplace_rules``: ``inplace``,
+    ``tensor_views``: ``tensor`` and ``views``, ``grad_mode``: ``grad_modes``)."""
+    words = [stem.strip("_"), *(w for w in stem.strip("_").split("_") if w)]
+    names = {*words, *(f"{w}s" for w in words)}
+    return [TESTS / name for name in sorted(names) if (TESTS / name).is_dir() and name != "support"]
 
 
 def selected(changed: list[str]) -> list[str]:
@@ -73,16 +86,18 @@ def selected(changed: list[str]) -> list[str]:
         elif parts[0] == "tests" and path.name == "conftest.py":
             picked.update(_test_files(path.parent))
         elif parts[:2] == ("tests", "support") and path.suffix == ".py":
-            pattern = _names_of(f"support.{path.stem}")
+            pattern = _imports_of(f"support.{path.stem}")
             picked.update(p for p, text in texts.items() if pattern.search(text))
         elif parts[:2] == ("src", "ownership") and path.suffix == ".py":
             dotted = ".".join(Path(*parts[1:]).with_suffix("").parts).removesuffix(".__init__")
             if path.exists():
                 picked.add(path)  # its doctests
-            pattern = _names_of(dotted)
+            pattern = _imports_of(dotted)
             picked.update(p for p, text in texts.items() if pattern.search(text))
             if len(parts) > 3 and (TESTS / parts[2]).is_dir():  # a tool's package
                 picked.update(_test_files(TESTS / parts[2]))
+            for folder in _concept_folders(path.stem) if len(parts) == 3 else []:
+                picked.update(_test_files(folder))
         elif name in BUILD_FILES or parts[0] == "tools" or parts[:2] == ("docs", "_ext"):
             picked.update(_test_files(TESTS / "build"))
         elif parts[0] == "bench":

@@ -71,6 +71,7 @@ def test_the_changed_tests_are_picked() -> None:
             "tests/doctor/test_cli.py",
             "src/ownership/tolerance.py",
             "src/ownership/drills/__init__.py",
+            "src/ownership/inplace_rules.py",
             "tests/support/kernels.py",
             "docs/guide/first-look.md",
         ]
@@ -79,6 +80,8 @@ def test_the_changed_tests_are_picked() -> None:
     assert "src/ownership/tolerance.py" in picked  # its doctests
     assert "tests/harness/test_tolerance.py" in picked  # names ownership.tolerance
     assert "tests/drills/test_drills.py" in picked  # the tool's folder
+    assert "tests/inplace/test_inplace_rules.py" in picked  # the concept the module is named after
+    assert "tests/build/test_build_rules.py" not in picked  # names inplace_rules, imports nothing
     assert "tests/harness/test_kernels.py" in picked  # imports support.kernels
     assert not any(p.startswith(("tests/site", "tests/views/test_basics")) for p in picked)
     assert changed.selected(["docs/guide/first-look.md", "README.md"]) == []
