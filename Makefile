@@ -13,16 +13,18 @@ SPHINXFLAGS := -W --keep-going -n -c . $(SPHINXOPTS)
 # executed side by side by docs/_ext/parallel_execution.py, which keeps the read in one process).
 HTMLFLAGS := -j auto $(SPHINXFLAGS)
 PORT ?= 8000
-# The differential suites (one program under torch and under ownership, compared): run a second time
-# by `make pytest-baseline` with numpy and torch held to their baseline SIMD kernels.
-# tests/README.md says which directories these are.
-DIFFERENTIAL := tests/tensor tests/views tests/versions tests/inplace tests/autograd tests/grad_modes \
-	tests/ops tests/errors tests/programs tests/nn tests/optim tests/audit tests/harness \
-	tests/benchmarks tests/random
+# pytest runs on every core (pytest-xdist; PYTEST_WORKERS=0 runs it in one process).
+PYTEST_WORKERS ?= auto
+PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
+# `make test`'s stages, in order; tools/stages.py runs them and closes with the time each took.
+TEST_STAGES := venv lint typecheck pytest pytest-baseline doctest html-fresh site-tests
+# `make check` runs the tests a change touches: the change is what differs from BASE (by default
+# where this branch left main).
+BASE ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lock html html-fresh doctest test lint format typecheck pytest pytest-baseline \
-	site-tests serve clean bench
+.PHONY: help venv lock html html-fresh doctest test check lint format typecheck pytest \
+	pytest-baseline site-tests serve clean bench nox
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,20 +72,33 @@ format: $(STAMP) ## ruff: fix what can be fixed and format
 typecheck: $(STAMP) ## mypy, strict on src/
 	$(BIN)/mypy
 
-pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests
-	$(BIN)/python -m pytest --ignore=tests/site
+pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests, on every core
+	$(PYTEST) --ignore=tests/site
 
-# numpy refuses to disable its baseline features, so tests/support/kernels.py names the dispatchable ones
-# this CPU has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
-pytest-baseline: $(STAMP) ## The differential suites again, numpy and torch on baseline kernels
+# The numerically sensitive suites (tests/support/kernels.py names them) again, on baseline kernels:
+# numpy refuses to disable its baseline features, so kernels.py names the dispatchable ones this CPU
+# has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
+pytest-baseline: $(STAMP) ## The numeric suites again, numpy and torch on baseline kernels
 	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/support/kernels.py)" ATEN_CPU_CAPABILITY=default \
-		$(BIN)/python -m pytest $(DIFFERENTIAL)
+		$(PYTEST) $$($(BIN)/python tests/support/kernels.py --suites)
 
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
-	$(BIN)/python -m pytest tests/site
+	$(PYTEST) tests/site
 
-test: lint typecheck pytest pytest-baseline doctest html-fresh site-tests ## Every check (what CI runs)
-	@echo "make test: every check passed"
+test: ## Every check (what CI runs), closing with the time each stage took
+	@$(PYTHON) tools/stages.py $(TEST_STAGES)
+
+check: $(STAMP) ## The inner loop: lint, types and the tests a change touches (BASE=commit)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	@tests="$$($(BIN)/python tools/changed_tests.py $(BASE))"; \
+	if [ -z "$$tests" ]; then echo "make check: no test touched by the change"; \
+	else echo "make check: the tests the change touches:" $$tests; $(PYTEST) $$tests; fi
+
+# The package stays installed editable, as the install rule above installs it.
+nox: $(STAMP) ## Install nox (from the lock) into .venv: then .venv/bin/nox -s SESSION
+	$(BIN)/python -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[nox]'
 
 serve: ## Serve _build/html on http://127.0.0.1:$(PORT)
 	$(PYTHON) -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html

@@ -17,12 +17,8 @@ nox.options.reuse_venv = "yes"
 PYTHON = "3.11"
 CONSTRAINTS = ("-c", "constraints.txt")
 SPHINX = ("-W", "--keep-going", "-n", "-c", ".")
-# The differential suites, run again by `tests-baseline` on baseline SIMD kernels (as the Makefile).
-DIFFERENTIAL = (
-    "tests/tensor", "tests/views", "tests/versions", "tests/inplace", "tests/autograd",
-    "tests/grad_modes", "tests/ops", "tests/errors", "tests/programs", "tests/nn", "tests/optim",
-    "tests/audit", "tests/harness", "tests/benchmarks", "tests/random",
-)  # fmt: skip
+# pytest on every core (pytest-xdist), as `make pytest`.
+PARALLEL = ("-n", "auto")
 
 
 def install(session: nox.Session, *args: str) -> None:
@@ -51,20 +47,22 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """pytest: unit and differential tests, docstring doctests, the Markdown doctests."""
     install(session, "-e", ".[test,docs]")
-    session.run("python", "-m", "pytest", "--ignore=tests/site", *session.posargs)
+    session.run("python", "-m", "pytest", *PARALLEL, "--ignore=tests/site", *session.posargs)
 
 
 @nox.session(name="tests-baseline", python=PYTHON, reuse_venv=True)
 def tests_baseline(session: nox.Session) -> None:
-    """The differential suites again, numpy and torch on baseline SIMD kernels.
+    """The numerically sensitive suites again, numpy and torch on baseline SIMD kernels.
 
-    numpy without every dispatchable feature this CPU has (tests/support/kernels.py names them),
-    torch at ATEN_CPU_CAPABILITY=default; pytest's header shows what is in force.
+    numpy without every dispatchable feature this CPU has, torch at ATEN_CPU_CAPABILITY=default;
+    tests/support/kernels.py names the features and the suites; pytest's header shows what is in
+    force.
     """
     install(session, "-e", ".[test,docs]")
     names = session.run("python", "tests/support/kernels.py", silent=True)
+    suites = str(session.run("python", "tests/support/kernels.py", "--suites", silent=True))
     env = {"NPY_DISABLE_CPU_FEATURES": str(names).strip(), "ATEN_CPU_CAPABILITY": "default"}
-    session.run("python", "-m", "pytest", *DIFFERENTIAL, *session.posargs, env=env)
+    session.run("python", "-m", "pytest", *PARALLEL, *suites.split(), *session.posargs, env=env)
 
 
 @nox.session(python=PYTHON, reuse_venv=True)
@@ -86,7 +84,7 @@ def docs(session: nox.Session) -> None:
     session.run(
         "sphinx-build", "-b", "html", "-d", "_build/doctrees-html", *SPHINX, "docs", "_build/html"
     )
-    session.run("python", "-m", "pytest", "tests/site", *session.posargs)
+    session.run("python", "-m", "pytest", *PARALLEL, "tests/site", *session.posargs)
 
 
 @nox.session(python=PYTHON, reuse_venv=True, default=False)

@@ -3,6 +3,8 @@
 - Math is typeset by a MathJax copied into the build (``_static/mathjax``): no CDN.
 - The kernels that execute pages print minimal tracebacks (``ExceptionType: message``), so no page
   shows a path of the build machine, and send a cell's printed text in one piece.
+- The build log is quiet, so that a real warning stands out: neither the kernels' notice that
+  they talk TCP, nor nbclient's progress lines, nor MyST's configuration reach it.
 - A code cell tagged ``raises-exception`` must name what it raises in ``:expect:`` and must really
   raise it: a cell that stops raising is a claim that became false, and fails the build.
 - The finished site is scanned: no ``<script>``/``<link>`` that leaves the site, no absolute path of
@@ -11,6 +13,7 @@
 
 from __future__ import annotations
 
+import logging as stdlib_logging
 import os
 import re
 import shutil
@@ -35,6 +38,19 @@ c.InteractiveShell.colors = "nocolor"
 # line on a busy machine (MyST-NB ends each piece it merges with a line break).
 import ipykernel.iostream
 ipykernel.iostream.OutStream.flush_interval = 3600.0
+# A kernel listens on 127.0.0.1 for this build only: ipykernel's notice that the connection is not
+# encrypted would reach the build log once per page and bury a real warning. (The IPC transport
+# cannot stand in: jupyter_client names a kernel's sockets relative to the working folder of each
+# side, and a page's kernel works in the page's folder, the build in the project's.)
+import logging
+
+
+class NoTcpNotice(logging.Filter):
+    def filter(self, record):
+        return "running over TCP without encryption" not in record.getMessage()
+
+
+logging.getLogger("IPKernelApp").addFilter(NoTcpNotice())
 """
 
 
@@ -59,6 +75,29 @@ def _kernel_settings(app: Sphinx) -> None:
     paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join([here, *[p for p in paths if p != here]])
     os.environ.setdefault("PYTHONWARNINGS", "default")
+
+
+class _NoConfigDump(stdlib_logging.Filter):
+    """Drops MyST's and MyST-NB's record of their whole configuration (a screenful each)."""
+
+    def filter(self, record: stdlib_logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not any(type(a).__name__ in {"MdParserConfig", "NbParserConfig"} for a in args)
+
+
+def _quiet_log() -> None:
+    """What the build log leaves out, so that a warning stands out in it.
+
+    - ipykernel's warning, at every kernel's start, that it runs over TCP without encryption: the
+      kernels' configuration (``KERNEL_CONFIG``) leaves that one out.
+    - nbclient's "Executing notebook with kernel" lines: its logger (``traitlets``) keeps its
+      warnings only. (The theme's ``a11y_pygments`` sends every logger's INFO to the terminal: it
+      configures the root logger when it is imported.)
+    - MyST's and MyST-NB's configuration, printed whole at the start of every build.
+    """
+    stdlib_logging.getLogger("traitlets").setLevel(stdlib_logging.WARNING)
+    for name in ("myst_parser.sphinx_ext.main", "myst_nb.sphinx_ext"):
+        stdlib_logging.getLogger(f"sphinx.{name}").addFilter(_NoConfigDump())
 
 
 def _copy_if_changed(src: Path, target: Path) -> None:
@@ -138,6 +177,7 @@ def _scan_site(app: Sphinx, exc: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.config.mathjax_path = "mathjax/tex-chtml.js"
+    _quiet_log()
     app.connect("builder-inited", _kernel_settings)
     app.connect("doctree-read", _check_expected_errors)
     app.connect("build-finished", _copy_mathjax)

@@ -30,11 +30,17 @@ kernelspec:
 
 
 def build(
-    tmp_path: Path, page: str, target: str, more: dict[str, str] | None = None, opts: str = ""
+    tmp_path: Path,
+    page: str,
+    target: str,
+    more: dict[str, str] | None = None,
+    opts: str = "",
+    quiet: bool = True,
 ) -> subprocess.CompletedProcess[str]:
     """Build a scratch site whose index page is ``page`` with ``make <target>``.
 
-    ``more`` adds pages (name to body, each linked from the index), ``opts`` Sphinx options.
+    ``more`` adds pages (name to body, each linked from the index), ``opts`` Sphinx options;
+    ``quiet`` (Sphinx's ``-q``) leaves out everything but warnings and errors.
     """
     for name in ("Makefile", "conf.py", "pyproject.toml", "constraints.txt"):
         shutil.copy2(ROOT / name, tmp_path / name)
@@ -51,7 +57,13 @@ def build(
     stamp.touch()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
-        ["make", target, f"VENV={VENV}", f"STAMP={stamp}", f"SPHINXOPTS=-q {opts}"],
+        [
+            "make",
+            target,
+            f"VENV={VENV}",
+            f"STAMP={stamp}",
+            f"SPHINXOPTS={'-q ' if quiet else ''}{opts}",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -77,77 +89,92 @@ def venv_ready() -> None:
         pytest.skip("the docs extra is not installed in this environment")
 
 
-def test_a_correct_page_builds(tmp_path: Path, venv_ready: None) -> None:
-    result = build(tmp_path, GOOD_CELL, "html")
-    assert result.returncode == 0, result.stdout + result.stderr
+# A cell that fails stops the build at its page: each is built alone.
+STOPS_THE_BUILD = [
+    (
+        "an unexpected exception in a cell",
+        "```{code-cell} ipython3\n1 / 0\n```\n",
+        "Executing notebook failed",
+    ),
+    (
+        "a cell whose result differs between torch and ownership",
+        "```{code-cell} ipython3\n:tags: [remove-cell]\n%load_ext parity\n```\n"
+        "```{code-cell} ipython3\nimport torch\nprint(torch.__name__)\n```\n",
+        "the engines disagree",
+    ),
+]
+# Each of these is a build warning, which -W makes an error: one alone fails the build, so they
+# are built together, one page each, and each must be reported at its own page.
+WARNS = [
+    (
+        "a raises-exception cell that no longer raises",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+        "1 / 1\n```\n",
+        "raised nothing",
+    ),
+    (
+        "a raises-exception cell that raises something else",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
+        "int('x')\n```\n",
+        "raised something else",
+    ),
+    (
+        "a raises-exception cell that does not say what it raises",
+        "```{code-cell} ipython3\n:tags: [raises-exception]\n1 / 0\n```\n",
+        "must say what it raises",
+    ),
+    (
+        "output on stderr",
+        "```{code-cell} ipython3\nimport sys\nprint('oops', file=sys.stderr)\n```\n",
+        "stderr",
+    ),
+    (
+        "a broken cross-reference",
+        GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
+        "reference target not found",
+    ),
+    (
+        "a broken document link",
+        GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
+        "unknown document",
+    ),
+    (
+        "a rule whose function moved",
+        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
+        "enforced-by: cannot import ownership.inplace_rules.no_such_check",
+    ),
+    (
+        "a rule whose function no longer says what the page claims",
+        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
+        "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
+        "it raises no ValueError",
+    ),
+]
 
 
-@pytest.mark.parametrize(
-    ("defect", "page", "says"),
-    [
-        (
-            "an unexpected exception in a cell",
-            "```{code-cell} ipython3\n1 / 0\n```\n",
-            "Executing notebook failed",
-        ),
-        (
-            "a raises-exception cell that no longer raises",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
-            "1 / 1\n```\n",
-            "raised nothing",
-        ),
-        (
-            "a raises-exception cell that raises something else",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n:expect: ZeroDivisionError\n"
-            "int('x')\n```\n",
-            "raised something else",
-        ),
-        (
-            "a raises-exception cell that does not say what it raises",
-            "```{code-cell} ipython3\n:tags: [raises-exception]\n1 / 0\n```\n",
-            "must say what it raises",
-        ),
-        (
-            "output on stderr",
-            "```{code-cell} ipython3\nimport sys\nprint('oops', file=sys.stderr)\n```\n",
-            "stderr",
-        ),
-        (
-            "a cell whose result differs between torch and ownership",
-            "```{code-cell} ipython3\n:tags: [remove-cell]\n%load_ext parity\n```\n"
-            "```{code-cell} ipython3\nimport torch\nprint(torch.__name__)\n```\n",
-            "the engines disagree",
-        ),
-        (
-            "a broken cross-reference",
-            GOOD_CELL + "\nSee {py:func}`ownership.no_such_function`.\n",
-            "reference target not found",
-        ),
-        (
-            "a broken document link",
-            GOOD_CELL + "\nSee {doc}`no-such-page`.\n",
-            "unknown document",
-        ),
-        (
-            "a rule whose function moved",
-            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
-            "enforced-by: cannot import ownership.inplace_rules.no_such_check",
-        ),
-        (
-            "a rule whose function no longer says what the page claims",
-            "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
-            "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
-            "it raises no ValueError",
-        ),
-    ],
-)
-def test_a_defect_fails_make_html(
+@pytest.mark.parametrize(("defect", "page", "says"), STOPS_THE_BUILD)
+def test_a_failing_cell_fails_make_html(
     tmp_path: Path, venv_ready: None, defect: str, page: str, says: str
 ) -> None:
     result = build(tmp_path, page, "html")
     output = result.stdout + result.stderr
     assert result.returncode != 0, f"{defect} did not fail the build:\n{output}"
     assert says in output, output
+
+
+def test_each_defect_that_warns_fails_make_html(tmp_path: Path, venv_ready: None) -> None:
+    pages = {f"defect{i}": page for i, (_, page, _) in enumerate(WARNS)}
+    result = build(tmp_path, GOOD_CELL, "html", pages)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    lines = output.splitlines()
+    unreported = [
+        defect
+        for i, (defect, _, says) in enumerate(WARNS)
+        if not any(f"defect{i}.md" in line and says in line for line in lines)
+    ]
+    assert unreported == [], f"not reported at their page: {unreported}\n{output}"
+    assert "index.md" not in output, output  # the good page warns of nothing
 
 
 def test_pages_executed_side_by_side_still_fail_on_a_defect(
@@ -161,11 +188,32 @@ def test_pages_executed_side_by_side_still_fail_on_a_defect(
     assert "Executing notebook failed" in output and "second.md" in output, output
 
 
+# What the build log once showed for every page or every build, burying real warnings: the kernels'
+# notice that they talk TCP, nbclient's progress lines, MyST's and MyST-NB's configuration.
+NOISE = ("without encryption", "traitlets", "MdParserConfig", "NbParserConfig")
+
+
 def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> None:
+    """Two pages, executed by two workers whose kernels are forked from a warm process; the
+    build's log (not quieted by ``-q``) shows progress and no noise."""
     pages = {"second": GOOD_CELL.replace("1 + 1", "12345 + 54321")}
-    result = build(tmp_path, GOOD_CELL, "html", pages, opts="-D execution_workers=2")
-    assert result.returncode == 0, result.stdout + result.stderr
+    result = build(tmp_path, GOOD_CELL, "html", pages, "-D execution_workers=2", quiet=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
     assert "66666" in (tmp_path / "_build" / "html" / "second.html").read_text()
+    assert "executed 2 notebooks on 2 workers" in output, output
+    assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
+    assert result.stderr == "", result.stderr
+
+
+def test_a_page_executed_by_the_read_builds_quietly(tmp_path: Path, venv_ready: None) -> None:
+    """One page: no pool, the read executes it in an ordinary kernel; no noise either."""
+    result = build(tmp_path, GOOD_CELL, "html", quiet=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Executed notebook" in output, output
+    assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
+    assert result.stderr == "", result.stderr
 
 
 def test_a_wrong_doctest_output_fails_make_doctest(tmp_path: Path, venv_ready: None) -> None:

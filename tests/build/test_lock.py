@@ -38,6 +38,7 @@ def test_the_lock_pins_torch_2_13_0_cpu_and_the_installer() -> None:
     locked = pins()
     assert locked["torch"] in {"2.13.0", "2.13.0+cpu"}
     assert {"pip", "setuptools", "wheel", "numpy", "pytest", "sphinx", "nox"} <= set(locked)
+    assert {"pytest-xdist", "execnet"} <= set(locked)  # make pytest runs on every core
 
 
 def test_every_installed_package_is_the_locked_version() -> None:

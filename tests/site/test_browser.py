@@ -23,6 +23,7 @@ a browser here (``playwright install`` is not used).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import http.server
 import os
@@ -128,7 +129,11 @@ def browser(server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[B
         "playwright.sync_api",
         reason="the Python package `playwright` is missing (it is in the `test` extra)",
     )
-    reason = _install_chromium()
+    # pytest-xdist's workers share the parent of their temporary folders: one installs at a time
+    lock = tmp_path_factory.getbasetemp().parent / "chromium-install.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        reason = _install_chromium()
     if reason is not None:
         pytest.skip(reason)
     host_port = urlsplit(server).netloc

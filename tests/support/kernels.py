@@ -9,16 +9,50 @@ tuned to one CPU fails here rather than on a learner's laptop:
   refuses to disable its baseline, the features it was compiled to assume);
 - torch: ``ATEN_CPU_CAPABILITY=default``.
 
+Only the numerically sensitive suites run again (:data:`NUMERIC_SUITES`): those whose results go
+through the kernels that differ, the floating-point values of ops, reductions, matmul, gradients,
+layers and optimizers. The suites of errors and messages, views, versions, in-place rules and grad
+modes compare names, flags and exact integers, the same on any kernel; so do the integer and bool
+suites of ``ops`` (:data:`EXACT_FILES`), whose results are exact on every CPU.
+
 Run as a script (``python tests/support/kernels.py``), this prints the value for
-``NPY_DISABLE_CPU_FEATURES``; :func:`summary` is the line pytest prints in its header.
+``NPY_DISABLE_CPU_FEATURES``; with ``--suites``, pytest's arguments for the baseline run (the
+Makefile and noxfile.py read them here). :func:`summary` is the line pytest prints in its header.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import numpy as np
+
+# The suites `make pytest-baseline` runs again on baseline kernels (tests/README.md).
+NUMERIC_SUITES = (
+    "tests/ops",
+    "tests/autograd",
+    "tests/nn",
+    "tests/optim",
+    "tests/programs",
+    "tests/harness",
+    "tests/benchmarks",
+    "tests/random",
+)
+# Files of those suites whose results are exact on every CPU: integers and bools only (division
+# and remainder are correctly rounded in every kernel), or which ops are reachable.
+EXACT_FILES = (
+    "tests/ops/test_bitwise.py",
+    "tests/ops/test_shifts.py",
+    "tests/ops/test_bool_operands.py",
+    "tests/ops/test_integer_division.py",
+    "tests/ops/test_surface.py",
+)
+
+
+def baseline_arguments() -> list[str]:
+    """pytest's arguments for the baseline run: the numeric suites, less their exact files."""
+    return [*NUMERIC_SUITES, *(f"--ignore={path}" for path in EXACT_FILES)]
 
 
 def _numpy_tables() -> Any:
@@ -61,4 +95,4 @@ def summary() -> str:
 
 
 if __name__ == "__main__":
-    print(" ".join(dispatchable()))
+    print(" ".join(baseline_arguments() if "--suites" in sys.argv[1:] else dispatchable()))
