@@ -138,9 +138,8 @@ class Generator:
                 "create", f"{name} = torch.arange({n}.0, dtype=torch.{dtype}).view({_dims(shape)})"
             )
         fn = rng.choice(["zeros", "ones"])
-        return Statement(
-            "create", f"{name} = torch.{fn}(({_dims(shape)},), dtype=torch.{dtype}{grad})"
-        )
+        size = f"({_dims(shape)},)" if shape else "()"
+        return Statement("create", f"{name} = torch.{fn}({size}, dtype=torch.{dtype}{grad})")
 
     def _view_of(self, a: str) -> str | None:
         """Source of a random view of ``a`` (or ``None`` when none fits its shape)."""
