@@ -58,6 +58,14 @@ def _literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
     return "[" + ", ".join(_literal(rng, shape[1:], dtype) for _ in range(shape[0])) + "]"
 
 
+def _holds(where: Callable[[torch.Tensor], bool], v: torch.Tensor) -> bool:
+    """``where(v)``, false when reading ``v`` raises (a stale view's ``is_leaf`` or ``grad``)."""
+    try:
+        return where(v)
+    except RuntimeError:
+        return False
+
+
 def _dims(shape: Iterable[int]) -> str:
     return ", ".join(str(n) for n in shape)
 
@@ -95,7 +103,7 @@ class Generator:
 
     def tensors(self, where: Callable[[torch.Tensor], bool] = lambda v: True) -> list[str]:
         """The names of the program's tensors that satisfy ``where``."""
-        return [k for k, v in self.ns.items() if isinstance(v, torch.Tensor) and where(v)]
+        return [k for k, v in self.ns.items() if isinstance(v, torch.Tensor) and _holds(where, v)]
 
     def pick(self, where: Callable[[torch.Tensor], bool] = lambda v: True) -> str | None:
         names = self.tensors(where)
@@ -118,6 +126,7 @@ class Generator:
                 continue
             made = make()
             if made is not None:
+                compile(made.source, "<program>", "exec")  # a generator's slip fails here
                 return made
 
     def create(self) -> Statement:
@@ -291,8 +300,8 @@ class Generator:
             forms = [
                 f"{target}[0] = 2.0",
                 f"{target}[...] = {b}",
-                f"{target} += 1",
-                f"{target} *= {b}",
+                f"{a} += 1",
+                f"{a} *= {b}",
             ]
             return Statement("setitem", rng.choice(forms))
         if rng.random() < 0.3:
