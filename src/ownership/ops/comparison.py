@@ -20,7 +20,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import (
     check_broadcast,
-    lay_out_empty,
+    lay_out,
     needs_grad,
     operand,
     raw,
@@ -41,8 +41,7 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
         # a Python int is compared in the dtype torch computes in (int32 < 2**32 compares with 0)
         rb = int_in(b, result_dtype(a, b)) if type(b) is int else raw(b)
         out = wrap(fn(a._data, rb), dtypes.bool_)
-        if not out._data.size:  # torch's strides for an empty result
-            lay_out_empty(out, a, b)
+        lay_out(out, a, b)
         return out
 
     return op
