@@ -215,11 +215,25 @@ def _copy_to(target: Tensor, value: Any) -> None:
     elif not shape:
         OPS["fill_"](target, value)
     else:
-        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
-        source = views.view(value, shape[lead:])
-        if shape[lead:] != target_shape:
+        source = views.view(value, without_leading_ones(shape))
+        if without_leading_ones(shape) != target_shape:
             source = views.expand(source, target_shape)
         OPS["copy_"](target, source)
+
+
+def without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """An assigned value's shape as torch's ``t[key] = value`` reads it: its leading size-1 dims
+    dropped (``slicePrefix1sDims``)."""
+    lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+    return shape[lead:]
+
+
+def expandable(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
+    """torch's ``is_expandable_to``: ``shape`` grows into ``to`` by expanding size-1 dims and
+    adding leading ones (never the other way, as numpy's broadcasting would)."""
+    return len(shape) <= len(to) and all(
+        n in (1, d) for n, d in zip(reversed(shape), reversed(to), strict=False)
+    )
 
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
@@ -253,17 +267,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
             )
         if masks:
             warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
-        try:
-            np.broadcast_shapes(vshape, target_shape)
-            ok = len(vshape) <= len(target_shape) or all(
-                s == 1 for s in vshape[: len(vshape) - len(target_shape)]
-            )
-        except ValueError:
-            ok = False
-        if not ok:
+        if not expandable(without_leading_ones(vshape), target_shape):
             raise RuntimeError(
-                f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to "
-                f"indexing result of shape {list(target_shape)}"
+                f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
+                f"cannot be broadcast to indexing result of shape {list(target_shape)}"
             )
 
     def compute() -> Any:
