@@ -236,6 +236,12 @@ def expandable(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
     )
 
 
+def _is_mask(k: Any) -> bool:
+    """Whether an advanced index is a mask (bool or uint8, one dim or more)."""
+    arr = k._data if isinstance(k, Tensor) else np.asarray(k)
+    return arr.ndim > 0 and (arr.dtype == np.bool_ or arr.dtype == np.uint8)
+
+
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump."""
     checks.assigned(t.dtype, value)
@@ -256,9 +262,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
     # torch's index_put_ of one value through one mask (the only index left once the basic ones
-    # are applied) is masked_fill_, which takes no uint8 mask
-    filled = masks == 1 and int(np.prod(vshape)) == 1
-    filled = filled and sum(not is_basic(k) for k in tkey) == 1
+    # are applied) is masked_fill_, which casts the value and takes no uint8 mask
+    advanced = [k for k in tkey if not is_basic(k)]
+    through_mask = len(advanced) == 1 and _is_mask(advanced[0]) and int(np.prod(vshape)) == 1
+    filled = through_mask and masks == 1
 
     def check_args() -> None:  # index_put_'s own check, made after the autograd ones
         if filled:
@@ -271,6 +278,11 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
                 f"cannot be broadcast to indexing result of shape {list(target_shape)}"
+            )
+        if vt is not None and vt.dtype is not t.dtype and not through_mask:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{t.dtype.short} for the destination and {vt.dtype.short} for the source."
             )
 
     def compute() -> Any:
