@@ -23,7 +23,7 @@ from typing import Any
 
 import torch
 
-from support.programs import _broadcasts_to
+from support.programs import broadcasts_to
 
 NAME = re.compile(r"\b[tlg]\d+\b")
 """A variable of a generated program."""
@@ -112,7 +112,7 @@ class Generator:
     def partner(self, a: str) -> str:
         """Another tensor for a binary op with ``a``: mostly one that broadcasts to it."""
         shape = tuple(self.ns[a].shape)
-        fits = self.tensors(lambda v: _broadcasts_to(tuple(v.shape), shape))
+        fits = self.tensors(lambda v: broadcasts_to(tuple(v.shape), shape))
         if fits and self.rng.random() < 0.85:
             return self.rng.choice(fits)
         return self.pick() or a
