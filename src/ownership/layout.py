@@ -122,42 +122,6 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     return tuple(out)
 
 
-def elementwise_strides(
-    shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]] | None]
-) -> Shape | None:
-    """The element strides torch's TensorIterator gives the fresh result of ``shape`` of an
-    elementwise op, None when row-major. ``operands``: each operand's own (sizes, strides) in
-    torch's order (``self`` first), None for a number (a 0-d tensor to torch).
-
-    Operands all of the result's shape (no number, unless the result is 0-d) take torch's fast
-    setup: all contiguous, row-major; all non-overlapping and dense with the same strides,
-    those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
-    operand that orders two dimensions deciding (``x.t() + y`` is laid out like ``x.t()``).
-
-    >>> elementwise_strides((3, 2), [((3, 2), (1, 3)), ((3, 2), (2, 1))])
-    (1, 3)
-    >>> elementwise_strides((3, 2), [((3, 2), (2, 1)), ((3, 2), (1, 3))]) is None
-    True
-    """
-    own = tuple(shape)
-    if all(o is not None and tuple(o[0]) == own for o in operands):
-        given = [tuple(o[1]) for o in operands if o is not None]
-        if all(is_contiguous(own, st) for st in given):
-            return None
-        if all(st == given[0] for st in given) and non_overlapping_and_dense(own, given[0]):
-            return given[0]
-    broadcast: list[Sequence[int] | None] = []
-    for o in operands:
-        if o is None:
-            broadcast.append(None)
-            continue
-        sizes, strides = o
-        lead = len(own) - len(sizes)
-        kept = zip(sizes, strides, own[lead:], strict=True)
-        broadcast.append((0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in kept))
-    return iterator_strides(own, broadcast)
-
-
 def iterator_strides(
     shape: Sequence[int], operands: Sequence[Sequence[int] | None]
 ) -> Shape | None:

@@ -28,17 +28,6 @@ def _no_grad_view(t):
     return v.clamp_()
 
 
-def _inference_bool(op):
-    """``op`` on a bool inference tensor, outside inference mode: the op's refusal comes first."""
-
-    def program(t):
-        with t.inference_mode():
-            x = t.tensor([True, False])
-        return getattr(x, op)()
-
-    return program
-
-
 def _int_to_a_negative_power(t):
     return t.ones(2, dtype=t.int64).pow_(-1)
 
@@ -61,26 +50,6 @@ PROGRAMS = {
     "leaf, unsqueeze_ dim": (lambda t: _leaf(t, 2, 3).unsqueeze_(5), LEAF),
     "leaf, as_strided_ past the end": (lambda t: _leaf(t, 3).as_strided_((10,), (1,)), LEAF),
     "no_grad view, clamp_()": (_no_grad_view, "A view was created in no_grad mode"),
-    # a bool tensor negated: neg's own check, before the kernel's; abs_ has no Bool kernel
-    "bool neg_": (lambda t: t.tensor([True, False]).neg_(), "Negation, the `-` operator"),
-    "bool neg_ of a 0-d": (lambda t: t.tensor(True).neg_(), "Negation, the `-` operator"),
-    "bool neg_ of nothing": (lambda t: t.zeros(0, dtype=t.bool).neg_(), "Negation, the `-`"),
-    "bool neg_ through a view": (
-        lambda t: t.zeros(4, dtype=t.bool).view(2, 2)[0].neg_(),
-        "Negation, the `-` operator",
-    ),
-    "overlap, bool neg_": (
-        lambda t: t.tensor([True]).expand(3).neg_(),
-        "Negation, the `-` operator",
-    ),
-    "inference tensor, bool neg_": (_inference_bool("neg_"), "Negation, the `-` operator"),
-    "bool abs_": (lambda t: t.tensor([True]).abs_(), "\"abs_cpu\" not implemented for 'Bool'"),
-    "bool abs_ of nothing": (
-        lambda t: t.zeros(0, dtype=t.bool).abs_(),
-        "\"abs_cpu\" not implemented for 'Bool'",
-    ),
-    "overlap, bool abs_": (lambda t: t.tensor([True]).expand(3).abs_(), OVERLAP),
-    "inference tensor, bool abs_": (_inference_bool("abs_"), '"abs_cpu" not implemented'),
     "overlap, clamp_()": (
         lambda t: t.zeros(1).expand(3).clamp_(),
         "torch.clamp: At least one of 'min' or 'max' must not be None",

@@ -26,7 +26,7 @@ from ownership.ops.common import (
     binary_operands,
     check_broadcast,
     inputs_needed,
-    lay_out,
+    lay_out_empty,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -181,7 +181,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     if alpha == 1 and type(alpha) is int and (shapes := bias_of(a, b)) is not None:
         # ``x @ w + bias``: _operands' answer for a bias, its shapes kept for the node
         out = wrap(a._data + b._data, a.dtype)
-        lay_out(out, a, b)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, b)
         if needs_grad_with(a, b):
             tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
         return out
@@ -191,7 +192,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
-    lay_out(out, a, b)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -210,7 +212,8 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
-    lay_out(out, a, b)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -268,7 +271,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
     else:
         b, rb, dt = _operands(a, b)
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
-    lay_out(out, a, b)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
@@ -335,7 +339,8 @@ def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
     out = wrap(np.multiply(a._data, k), a.dtype)
-    lay_out(out, a, k)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "MulBackward1", (a,), _bw_mul_scalar, {"other": k})
     return out
@@ -345,7 +350,8 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
     out = wrap(np.true_divide(a._data, k), a.dtype)
-    lay_out(out, a, k)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, k)
     if needs_grad_of(a):
         record(out, "DivBackward1", (a,), _bw_div_scalar, {"other": k})
     return out
@@ -359,7 +365,8 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
-    lay_out(out, a, b)
+    if not out._data.size:  # torch's strides for an empty result
+        lay_out_empty(out, a, b)
     if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):

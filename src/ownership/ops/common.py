@@ -301,35 +301,26 @@ wrap = Tensor._wrap
 result (:meth:`ownership._tensor.Tensor._wrap`, under the name the ops use)."""
 
 
-def lay_out(out: Tensor, *operands: Any) -> None:
-    """Give ``out``, the fresh result of an elementwise op on ``operands`` (tensors or numbers,
-    in torch's order), torch's strides (:func:`~ownership.layout.elementwise_strides`), copied
-    to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
-    row-major, torch follows the first; an empty result). Operands all row-major need nothing:
-    numpy's result is row-major too. A power by a number (``x ** 2``, ``2 ** x``) is a unary
-    kernel in torch, whose layout is the input's."""
-    arr = out._data
-    if arr.size:
-        for t in operands:
-            if isinstance(t, Tensor) and not t._data.flags.c_contiguous:
-                break
-        else:
-            return  # every operand row-major (the common case)
-    shape = arr.shape
-    found = layout.elementwise_strides(
-        shape, [(t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands]
-    )
-    if not arr.size:
-        if found is not None:
-            out._data = layout.empty_strided(shape, found, arr.dtype)
+def lay_out_empty(out: Tensor, *operands: Any) -> None:
+    """Give the empty result ``out`` of an elementwise op on ``operands`` (tensors or numbers)
+    torch's strides (:func:`~ownership.layout.iterator_strides`): the operands all of its shape,
+    row-major (an empty tensor is contiguous), else TensorIterator's order (``x * 2`` of an empty
+    permuted tensor; a power by a number, ``x ** 2`` or ``2 ** x``, is a unary kernel in torch and
+    never asks). A non-empty result's layout is ``Tensor._wrap``'s."""
+    shape = out._data.shape
+    if len(shape) < 2 or all(isinstance(t, Tensor) and t._data.shape == shape for t in operands):
         return
-    if found is None:
-        found = layout.contiguous_strides(shape)
-    if found != out.stride():
-        item = arr.itemsize
-        laid = np.ndarray(shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, [s * item for s in found])
-        laid[...] = arr
-        out._data = laid
+    strides: list[tuple[int, ...] | None] = []
+    for t in operands:
+        if not isinstance(t, Tensor):
+            strides.append(None)
+            continue
+        lead = len(shape) - t._data.ndim
+        own = zip(t._data.shape, t.stride(), shape[lead:], strict=True)
+        strides.append((0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in own))
+    found = layout.iterator_strides(shape, strides)
+    if found is not None:
+        out._data = layout.empty_strided(shape, found, out._data.dtype)
 
 
 _sum_reduce = np.add.reduce  # bound once: numpy's module ``__getattr__`` makes ``np.`` reads slow

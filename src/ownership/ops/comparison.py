@@ -20,7 +20,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.common import (
     check_broadcast,
-    lay_out,
+    lay_out_empty,
     needs_grad,
     operand,
     raw,
@@ -41,7 +41,8 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
         # a Python int is compared in the dtype torch computes in (int32 < 2**32 compares with 0)
         rb = int_in(b, result_dtype(a, b)) if type(b) is int else raw(b)
         out = wrap(fn(a._data, rb), dtypes.bool_)
-        lay_out(out, a, b)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, b)
         return out
 
     return op

@@ -21,7 +21,7 @@ from ownership.op_registry import OPS
 from ownership.ops.arithmetic import binary_node, mul_scalar
 from ownership.ops.common import (
     check_broadcast,
-    lay_out,
+    lay_out_empty,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -66,7 +66,8 @@ def power(a: Tensor, e: Any) -> Tensor:
         check_broadcast(a, e)
         check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        lay_out(out, a, e)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, e)
         if needs_grad_with(a, e):
             node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
             binary_node(node, a, e)

@@ -14,7 +14,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.ops.arithmetic import alpha_ctx, binary_node, check_bool_sub, sub
 from ownership.ops.common import (
-    lay_out,
+    lay_out_empty,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -64,7 +64,8 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
     dt = result_dtype(a, b)
     if alpha == 1 and type(alpha) is int:  # ``2 - x``: the number less the array, in dt
         out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
-        lay_out(out, a, b)
+        if not out._data.size:  # torch's strides for an empty result
+            lay_out_empty(out, a, b)
     else:  # the number as a 0-d tensor of the result's dtype, less alpha times ``a``
         out = _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
     if needs_grad_of(a):
