@@ -7,8 +7,9 @@ ownership right after. After every statement the two runs must agree on what the
 and on every live variable: a tensor's values (bitwise, the sign of zero included, when only
 exact statements wrote its memory; else by the project's tolerance rule, :mod:`ownership.tolerance`),
 dtype, shape, strides and offset (when it has elements), ``requires_grad``, ``is_leaf``,
-``grad_fn``, the changes of ``_version``, ``is_inference()``, ``retains_grad``, its ``_base`` and which other
-variable's memory it shares, and its ``.grad`` (values, dtype, shape, strides).
+``grad_fn``, the changes of ``_version``, ``is_inference()``, ``retains_grad``, its ``_base``
+and which other variable's memory it shares (a gradient's ``_version`` and ``_base`` are the engine's artefacts:
+``support.gradients``), and its ``.grad`` (values, dtype, shape, strides).
 
 A difference stops the program; :func:`shrink` drops statements while the same kind of difference
 persists at a statement of the same kind, and :func:`reproducer` prints what is left as a plain
@@ -143,13 +144,19 @@ def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
                 "version": None if name.startswith("g") else _version_change(name, v, versions),
                 "is_inference": _attempt(v.is_inference),
                 "retains_grad": _attempt(lambda v=v: v.retains_grad),
-                "base": base
-                if base is None or isinstance(base, Raised)
-                else names.get(id(base), "a tensor of no variable"),
+                "base": _base_name(name, base, names),
                 "shares_memory_with": shares,
                 "grad": grad if grad is None or isinstance(grad, Raised) else _layout(grad),
             }
     return out
+
+
+def _base_name(name: str, base: Any, names: dict[int, str]) -> Any:
+    """The variable ``base`` is (or what reading it raised); ``None`` for a gradient, whose
+    ``_base``, as its ``_version``, is the engine's artefact."""
+    if name.startswith("g") or base is None or isinstance(base, Raised):
+        return None if name.startswith("g") else base
+    return names.get(id(base), "a tensor of no variable")
 
 
 def _version_change(name: str, v: Any, versions: dict[str, Any]) -> Any:
