@@ -77,6 +77,7 @@ class Generator:
         self.rng = rng
         self.ns = ns
         self.count = 0
+        self.used: set[str] = set()  # the tensors a backward statement started from
         self.templates: list[tuple[float, Callable[[], Statement | None]]] = [
             (3.0, self.create),
             (4.0, self.view),
@@ -87,8 +88,8 @@ class Generator:
             (1.5, self.reduction),
             (2.0, self.detach_data),
             (1.0, self.requires_grad),
-            (2.5, self.loss),
-            (2.5, self.backward),
+            (3.0, self.loss),
+            (4.0, self.backward),
             (1.0, self.grad_read),
             (1.5, self.mode_block),
             (0.7, self.invalid),
@@ -269,8 +270,10 @@ class Generator:
         return Statement("advanced_write", rng.choice(options))
 
     def inplace(self) -> Statement | None:
-        """An in-place op on a tensor, directly or through a fresh view of it."""
-        a = self.pick()
+        """An in-place op on a tensor, directly or through a fresh view of it: half the time on a
+        tensor with a history, if any (a view of it gets ``CopySlices``)."""
+        a = self.pick(lambda v: v.grad_fn is not None) if self.rng.random() < 0.5 else None
+        a = a or self.pick()
         if a is None:
             return None
         rng = self.rng
@@ -418,12 +421,16 @@ class Generator:
         return Statement("loss", f"{self.new('l')} = {self.rng.choice(forms)}", exact=False)
 
     def backward(self) -> Statement | None:
+        """A backward or an ``autograd.grad``: half the time of a loss already used (a second
+        backward, refused or retained), if any."""
         rng = self.rng
-        loss = self.pick(lambda v: v.requires_grad and v.ndim == 0) or self.pick(
-            lambda v: v.requires_grad
-        )
+        again = [n for n in self.used if n in self.ns]
+        loss = rng.choice(again) if again and rng.random() < 0.5 else None
+        loss = loss or self.pick(lambda v: v.requires_grad and v.ndim == 0)
+        loss = loss or self.pick(lambda v: v.requires_grad)
         if loss is None:
             return None
+        self.used.add(loss)
         leaves = self.tensors(lambda v: v.requires_grad)
         chosen = rng.sample(leaves, min(len(leaves), rng.randint(1, 2)))
         retain = rng.choice(["", "retain_graph=True"])
