@@ -17,7 +17,6 @@ BUDGET = range(300)
 # fuzzer found that is not fixed yet. Strict, so that each mark goes once its cause is fixed.
 INDEX_LAYOUT = "issue 26 §1: advanced-indexing layouts (x[:, [1, 0]].stride())"
 BOOL_ELEMENTWISE = "issue 26 §2: bool tensors in relu/sigmoid_ and the other elementwise functions (neg_, abs_, sign)"
-DATA_INFERENCE = "issue 26 §1: .data assigned across inference mode keeps is_inference()"
 INFERENCE_DETACH = (
     "issue 26 §2: inference tensors' detach()/.data (version counter, in-place writes)"
 )
@@ -25,77 +24,82 @@ COPY_COPY = "issue 26 §1: copy.copy shares the tensor's storage"
 INFERENCE_REQUIRES_GRAD = (
     "issue 26 §1: an inference tensor requiring grad records grad outside inference mode"
 )
-INFERENCE_DETACH_ = "issue 26 §1: detach_() of an inference tensor leaves its autograd state"
 BACKWARD_MESSAGE = "issue 26 §2: message order of backward() on a tensor that does not require grad"
 EXPANDED_WRITES = (
     "issue 26 §2: writes into expanded tensors (index_put_/masked_fill_ warn and write)"
 )
-BOOL_MATMUL = "issue 26 §2: matmul of empty bool tensors"
+SPLIT_GRAD = "issue 26 §2: .grad of a split view after its base was written"
 DENSE_OVERLAP = (
     "new, not fixed yet: torch checks overlap only between dense tensors (TooHard otherwise)"
 )
-INFERENCE_DECOMPOSITION = "new, not fixed yet: ops on an inference tensor requiring grad run torch's decompositions (mean -> sum out=)"
+INFERENCE_DECOMPOSITION = "new, not fixed yet: ops on inference tensors run torch's decompositions (stack's result is a view, mean -> sum out=)"
+SIGNED_ZERO_MAX = "new, not fixed yet: amax/max of equal zeros return torch's zero (0.0, not -0.0)"
+STACK_LAYOUT = "new, not fixed yet: stack/cat of non-dense tensors are laid out as torch's cat"
 
 KNOWN: dict[int, str] = {
-    10: DENSE_OVERLAP,
-    12: BOOL_ELEMENTWISE,
+    12: COPY_COPY,
     13: INDEX_LAYOUT,
-    25: COPY_COPY,
-    33: DATA_INFERENCE,
+    15: BOOL_ELEMENTWISE,
+    17: COPY_COPY,
+    30: INDEX_LAYOUT,
+    32: DENSE_OVERLAP,
+    33: INFERENCE_DETACH,
     38: BOOL_ELEMENTWISE,
-    40: INFERENCE_DETACH,
-    43: INFERENCE_DETACH,
-    48: COPY_COPY,
-    49: INFERENCE_DETACH,
-    50: INFERENCE_REQUIRES_GRAD,
+    43: INFERENCE_REQUIRES_GRAD,
+    44: BOOL_ELEMENTWISE,
+    52: BOOL_ELEMENTWISE,
+    54: INFERENCE_DECOMPOSITION,
     56: BOOL_ELEMENTWISE,
     67: INDEX_LAYOUT,
-    74: INFERENCE_DETACH,
-    78: BOOL_ELEMENTWISE,
+    69: COPY_COPY,
+    77: INFERENCE_REQUIRES_GRAD,
+    79: COPY_COPY,
+    81: INDEX_LAYOUT,
     84: INFERENCE_DETACH,
-    86: INDEX_LAYOUT,
     88: INFERENCE_REQUIRES_GRAD,
-    98: BOOL_ELEMENTWISE,
+    90: INFERENCE_DETACH,
+    96: INDEX_LAYOUT,
+    99: BOOL_ELEMENTWISE,
     105: INFERENCE_DETACH,
-    106: INFERENCE_REQUIRES_GRAD,
-    111: INDEX_LAYOUT,
-    114: COPY_COPY,
+    111: BOOL_ELEMENTWISE,
     116: BOOL_ELEMENTWISE,
+    122: INDEX_LAYOUT,
+    123: COPY_COPY,
+    125: DENSE_OVERLAP,
     128: DENSE_OVERLAP,
+    129: BOOL_ELEMENTWISE,
+    130: INFERENCE_DETACH,
+    131: INDEX_LAYOUT,
     133: BACKWARD_MESSAGE,
-    134: INFERENCE_DETACH,
-    138: INFERENCE_DETACH,
-    142: INDEX_LAYOUT,
+    136: INDEX_LAYOUT,
+    140: EXPANDED_WRITES,
     145: DENSE_OVERLAP,
-    155: DENSE_OVERLAP,
+    157: EXPANDED_WRITES,
     158: INFERENCE_DETACH,
-    160: INFERENCE_DETACH,
     161: INDEX_LAYOUT,
-    163: BOOL_ELEMENTWISE,
-    168: BACKWARD_MESSAGE,
     171: INFERENCE_DETACH,
-    179: COPY_COPY,
-    182: BOOL_ELEMENTWISE,
-    184: BOOL_ELEMENTWISE,
-    193: INFERENCE_DETACH,
-    194: EXPANDED_WRITES,
-    207: INFERENCE_DETACH_,
+    174: SPLIT_GRAD,
+    195: BOOL_ELEMENTWISE,
     209: BOOL_ELEMENTWISE,
-    213: DENSE_OVERLAP,
-    216: BOOL_ELEMENTWISE,
-    219: DATA_INFERENCE,
-    227: INFERENCE_DETACH_,
-    234: DATA_INFERENCE,
-    236: INFERENCE_DETACH,
-    249: COPY_COPY,
-    250: DATA_INFERENCE,
-    252: BOOL_MATMUL,
-    271: INDEX_LAYOUT,
-    275: INFERENCE_DETACH,
-    278: EXPANDED_WRITES,
+    210: BOOL_ELEMENTWISE,
+    220: BOOL_ELEMENTWISE,
+    221: SIGNED_ZERO_MAX,
+    222: DENSE_OVERLAP,
+    223: BOOL_ELEMENTWISE,
+    227: INFERENCE_DETACH,
+    241: INFERENCE_REQUIRES_GRAD,
+    242: DENSE_OVERLAP,
+    254: BACKWARD_MESSAGE,
+    256: INDEX_LAYOUT,
+    263: BOOL_ELEMENTWISE,
+    265: DENSE_OVERLAP,
+    273: DENSE_OVERLAP,
+    274: INFERENCE_DETACH,
+    280: COPY_COPY,
+    282: BOOL_ELEMENTWISE,
     283: BACKWARD_MESSAGE,
-    293: INFERENCE_DECOMPOSITION,
-    298: INDEX_LAYOUT,
+    287: STACK_LAYOUT,
+    299: BOOL_ELEMENTWISE,
 }
 
 
