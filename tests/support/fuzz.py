@@ -323,13 +323,13 @@ def _broken(candidate: list[Statement]) -> bool:
 
 
 def shrink(outcome: Outcome) -> Outcome:
-    """Drop statements while the same kind of difference persists at the same kind of statement."""
+    """Drop statements (and lines of a block) while the same kind of difference persists at the
+    same kind of statement."""
     best = outcome
     changed = True
     while changed:
         changed = False
-        for i in reversed(range(len(best.statements))):
-            candidate = best.statements[:i] + best.statements[i + 1 :]
+        for candidate in _smaller(best.statements):
             if not candidate or _broken(candidate):
                 continue
             tried = replay(candidate, outcome.seed)
@@ -337,6 +337,21 @@ def shrink(outcome: Outcome) -> Outcome:
                 best, changed = tried, True
                 break
     return best
+
+
+def _smaller(statements: list[Statement]) -> Iterator[list[Statement]]:
+    """The programs with one statement fewer, last first, then with one line fewer in a block."""
+    for i in reversed(range(len(statements))):
+        yield statements[:i] + statements[i + 1 :]
+    for i, s in enumerate(statements):
+        lines = s.source.splitlines()
+        for j in range(1, len(lines)):
+            source = "\n".join(lines[:j] + lines[j + 1 :])
+            try:
+                compile(source, "<program>", "exec")
+            except SyntaxError:
+                continue
+            yield [*statements[:i], Statement(s.tag, source, s.exact), *statements[i + 1 :]]
 
 
 _FIELD_EXPRESSIONS = {
