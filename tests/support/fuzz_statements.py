@@ -434,7 +434,7 @@ class Generator:
         leaves = self.tensors(lambda v: v.requires_grad)
         chosen = rng.sample(leaves, min(len(leaves), rng.randint(1, 2)))
         retain = rng.choice(["", "retain_graph=True"])
-        if rng.random() < 0.35:
+        if chosen and rng.random() < 0.35:
             outs = ", ".join(self.new("g") for _ in chosen) + ","
             extra = ", ".join(x for x in [retain, rng.choice(["", "allow_unused=True"])] if x)
             args = f"{loss}, [{', '.join(chosen)}]" + (f", {extra}" if extra else "")
