@@ -24,7 +24,7 @@ BASE ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help venv lock html html-fresh doctest test check lint format typecheck pytest \
-	pytest-baseline site-tests serve clean bench nox
+	pytest-baseline site-tests serve clean bench nox fuzz
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -105,6 +105,13 @@ serve: ## Serve _build/html on http://127.0.0.1:$(PORT)
 
 bench: $(STAMP) ## Benchmarks: ownership against torch and plain numpy, side by side
 	$(BIN)/python bench/run.py
+
+# The fuzzer (tests/support/fuzz.py): programs SEED .. SEED+COUNT-1, beyond the fixed budget that
+# tests/programs/test_fuzz_programs.py runs; each failing program is printed as a shrunk torch program.
+SEED ?= 1000
+COUNT ?= 500
+fuzz: $(STAMP) ## Random programs, torch against ownership: make fuzz SEED=1000 COUNT=500
+	PYTHONPATH=tests$${PYTHONPATH:+:$$PYTHONPATH} $(BIN)/python -m support.fuzz --seed $(SEED) --count $(COUNT)
 
 clean: ## Remove the build (the virtual environment stays)
 	rm -rf _build

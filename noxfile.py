@@ -92,3 +92,11 @@ def bench(session: nox.Session) -> None:
     """Benchmarks: ownership against torch and plain numpy, side by side in one process."""
     install(session, "-e", ".[test]")
     session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session(python=PYTHON, reuse_venv=True, default=False)
+def fuzz(session: nox.Session) -> None:
+    """Random programs under torch and ownership (`nox -s fuzz -- --seed 1000 --count 500`): each
+    failing program printed as a shrunk torch program, then the distinct causes."""
+    install(session, "-e", ".[test]")
+    session.run("python", "-m", "support.fuzz", *session.posargs, env={"PYTHONPATH": "tests"})

@@ -211,3 +211,32 @@ def test_the_mode_is_per_thread_while_another_thread_is_in_it() -> None:
         return main, sorted(seen.items())
 
     same(program)
+
+
+@pytest.mark.parametrize("op", ["mul_", "div_", "imul", "mul_ through a view"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_an_inplace_write_of_an_inference_tensor_by_a_tensor_requiring_grad(
+    op: str, dtype: str
+) -> None:
+    """Outside inference mode torch saves the written tensor's value before the write (a clone,
+    a normal tensor), writes, and refuses at the version bump: the values are written and the
+    error is the in-place one, not 'cannot be saved for backward'."""
+
+    def program(t):
+        with t.inference_mode():
+            x = t.tensor([1.0, -2.0, 0.5])
+        w = t.tensor(2.0, dtype=getattr(t, dtype), requires_grad=True)
+        try:
+            if op == "mul_":
+                x.mul_(w)
+            elif op == "div_":
+                x.div_(w)
+            elif op == "imul":
+                x *= w
+            else:
+                x[1:].mul_(w)
+        except RuntimeError as e:
+            return [str(e), values(x)]
+        return ["no error", values(x)]
+
+    same(program)

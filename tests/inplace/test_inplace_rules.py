@@ -311,3 +311,29 @@ def test_an_augmented_power_writes_through_every_alias(dtype: str, exponent: Any
         return alias is x, alias, alias._version, view, view._version
 
     same(program)
+
+
+COPY_SHAPES = {
+    "longer": ((2,), (3,)),
+    "longer, requiring grad": ((2,), "grad"),
+    "trailing dim": ((2, 3), (2,)),
+    "empty into a new dim": ((2, 0, 1), (2, 0)),
+    "int from float": ((2,), (3,)),
+    "grows the output": ((2, 1), (3,)),
+    "more dims": ((2,), (3, 2)),
+}
+
+
+@pytest.mark.parametrize("case", COPY_SHAPES)
+def test_copy_of_a_source_that_does_not_broadcast_names_torchs_sizes(case: str) -> None:
+    """copy_ broadcasts as TensorIterator does: its words for sizes that differ ('The size of
+    tensor a (2) must match ...'), or for a result larger than the written tensor."""
+    shape, src = COPY_SHAPES[case]
+
+    def program(t):
+        dtype = t.int64 if case.startswith("int") else t.float32
+        x = t.zeros(shape, dtype=dtype)
+        s = t.zeros(3, requires_grad=True) if src == "grad" else t.zeros(src)
+        return x.copy_(s)
+
+    same(program)

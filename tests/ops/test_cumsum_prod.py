@@ -163,3 +163,28 @@ def test_a_bool_result_is_refused_only_by_the_kernel(call: str) -> None:
     """torch's kernel refuses a bool result; a 0-d tensor is copied and an empty one left
     empty without it."""
     same(BOOL_RESULTS[call])
+
+
+@pytest.mark.parametrize("scan", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize(
+    "layout", ["permuted", "transposed", "stepped", "expanded", "reversed dims"]
+)
+def test_running_results_are_contiguous_whatever_the_input_layout(
+    scan: str, dim: int, layout: str
+) -> None:
+    """torch's scans write an out resized from empty: C order, not the input's layout."""
+
+    def program(t: Any) -> Any:
+        x = t.arange(1.0, 25.0).view(2, 3, 4)
+        v = {
+            "permuted": x.permute(2, 0, 1),
+            "transposed": x.transpose(0, 1),
+            "stepped": x[:, :, ::2],
+            "expanded": x[:1].expand(3, 3, 4),
+            "reversed dims": x.permute(2, 1, 0),
+        }[layout]
+        out = getattr(v, scan)(dim)
+        return [out, out.stride(), getattr(v, scan)(dim, dtype=t.float64).stride()]
+
+    same(program)

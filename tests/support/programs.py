@@ -5,7 +5,9 @@ tensors ``a`` and ``b`` of a growing pool (views, out-of-place ops, in-place ops
 ``.data``, ``retain_grad``), with grad mode on or off, then finish with a backward (once or
 twice), an ``autograd.grad`` or nothing. :func:`run_program` returns everything a learner could
 see. Used by the hypothesis search (``tests/programs/test_programs_hypothesis.py``) and by its
-seeded, deterministic batch (``test_random_programs_seeded.py``).
+seeded, deterministic batch (``test_random_programs_seeded.py``). ``support.fuzz`` goes further: its
+programs are torch source, every live tensor is compared after every statement, and a failing
+program prints as a shrunk torch program.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from support.custom_functions import square
 from support.gradients import plain
 
 
-def _broadcasts_to(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
+def broadcasts_to(src: tuple[int, ...], dst: tuple[int, ...]) -> bool:
+    """Whether a tensor of shape ``src`` broadcasts to ``dst`` (also used by ``support.fuzz``)."""
     try:
         return np.broadcast_shapes(src, dst) == dst
     except ValueError:
@@ -58,7 +61,7 @@ OUT_OF_PLACE = {
     "relu": lambda t, a, b: a.relu(),
     "pow": lambda t, a, b: a**2,
     "mul_scalar": lambda t, a, b: a * 1.5,
-    "mul": lambda t, a, b: a * (b if _broadcasts_to(tuple(b.shape), tuple(a.shape)) else b.sum()),
+    "mul": lambda t, a, b: a * (b if broadcasts_to(tuple(b.shape), tuple(a.shape)) else b.sum()),
     "add": lambda t, a, b: a + b.mean(),
     "div": lambda t, a, b: a / (b.abs().sum() + 1.0),
     "sum_dim": lambda t, a, b: a.sum(0) if a.ndim else a.sum(),
@@ -113,7 +116,7 @@ INPLACE = {
     "zero_": lambda t, a, b: _done(a.zero_()),
     "fill_": lambda t, a, b: _done(a.fill_(0.25)),
     "copy_": lambda t, a, b: _done(
-        a.copy_(b) if _broadcasts_to(tuple(b.shape), tuple(a.shape)) else a.copy_(b.sum())
+        a.copy_(b) if broadcasts_to(tuple(b.shape), tuple(a.shape)) else a.copy_(b.sum())
     ),
     "setitem": _setitem,
     "iadd": _iadd,

@@ -204,6 +204,32 @@ def test_indexing_out_of_range_and_too_many_indices() -> None:
     same(lambda t: t.arange(3)[t.tensor([3])])
 
 
+ZERO_D_KEYS = [
+    "0", ":1", "0,", "(slice(None),)", "..., :1", "..., 0", "None, :1", "..., None, :1",
+    ":1, ...", "None, ..., 0", "..., [0]", "[0]", "..., t.tensor(0)", "t.tensor(0)", "...",
+    "..., ...", "None", "True", "..., True", "False, ...", "t.tensor(True)", "..., t.tensor(True)",
+    "True, 0",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("key", ZERO_D_KEYS)
+@pytest.mark.parametrize("write", [False, True])
+def test_a_0d_tensor_reads_a_lone_int_or_slice_at_once_and_counts_any_other_key(
+    key: str, write: bool
+) -> None:
+    """torch reads a lone int or slice key at once (its own messages for a 0-d tensor); any other
+    key is a tuple whose ints, slices and index tensors count against the tensor's 0 dims."""
+
+    def program(t):
+        x = t.tensor(1.5)
+        if write:
+            exec(f"x[{key}] = 2.0", {"t": t, "x": x})
+            return x
+        return eval(f"x[{key}]", {"t": t, "x": x})
+
+    same(program)
+
+
 @pytest.mark.parametrize(
     "build",
     ["y = b[[0, 0]]", "y = b[b > 1]", "y = b[:, [1]]", "c = b * 1; c[[0]] = 2.0; y = c"],

@@ -13,6 +13,7 @@ save nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -282,8 +283,9 @@ def wrapped_scalar(b: Any) -> Tensor:
     return Tensor._wrap(np.asarray(b))
 
 
-def save_binary(node: Any, a: Tensor, b: Any) -> None:
-    """What mul and div save: ``other`` when self needs grad, ``self`` when other needs grad.
+def save_binary(node: Any, a: Tensor, b: Any, original: Callable[[], Tensor] | None = None) -> None:
+    """What mul and div save: ``other`` when self needs grad, ``self`` when other needs grad
+    (for an in-place op, ``original()``: the value before the write, the only one it saves).
 
     "Needs grad" is torch's ``should_compute_output``: the input has an edge in the graph (a
     view made under no_grad reports requires_grad but has none).
@@ -298,7 +300,7 @@ def save_binary(node: Any, a: Tensor, b: Any) -> None:
     else:
         ctx["other"] = None
     if b_needed:
-        node.save("self", a)
+        node.save("self", a if original is None else original())
     else:
         ctx["self"] = None
 

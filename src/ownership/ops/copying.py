@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ownership import dtypes, inference_mode
 from ownership._tensor import Tensor
@@ -23,18 +24,24 @@ from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
 
-def clone(t: Tensor) -> Tensor:
-    """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
-    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+def preserved_copy(t: Tensor, dtype: dtypes.dtype) -> NDArray[Any]:
+    """``t``'s values as ``dtype`` in fresh memory, laid out as torch's ``preserve_format``
+    lays out a copy (:func:`~ownership.layout.preserved`): what ``clone`` and ``to`` return."""
     data = t._data
     flags = data.flags
     if data.size and (flags.c_contiguous or flags.f_contiguous):  # numpy's copy is the same
-        copied = np.array(data, order="K", copy=True)
-    else:  # torch's empty_like(preserve_format), then copy_
-        copied = preserved(data, t.stride(), data.dtype)
-        if data.size:
-            copied[...] = data
-    out = Tensor._wrap(copied, t.dtype)
+        return np.array(data, dtype=dtype.np, order="K", copy=True)
+    # torch's empty_like(preserve_format), then copy_
+    copied = preserved(data, t.stride(), dtype.np)
+    if data.size:
+        copied[...] = data
+    return copied
+
+
+def clone(t: Tensor) -> Tensor:
+    """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
+    ``preserve_format`` lays it out (:func:`preserved_copy`)."""
+    out = Tensor._wrap(preserved_copy(t, t.dtype), t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return inference_mode.copied(t, out)
@@ -64,7 +71,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if dt is None or (dt is t.dtype and not copy):
         return t
     src = t.dtype
-    out = wrap(t._data.astype(dt.np), dt)
+    out = wrap(preserved_copy(t, dt), dt)
     if needs_grad(t) and dt.is_floating_point:
         record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
     return inference_mode.copied(t, out)

@@ -86,8 +86,8 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
                 f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        for d in axes:
-            checks.reduce_dim(which, t, d)
+        for d in (dim,) if isinstance(dim, int) else dim:  # as given: torch's message names it so
+            checks.reduce_dim(which, t, int(d))
     reduce = _max if which == "amax" else _min
     vals: NDArray[Any] = reduce(arr, axis=axes if arr.ndim else None, keepdims=keepdim)
     out = wrap(np.array(vals, order="C"), t.dtype)

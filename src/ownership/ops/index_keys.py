@@ -132,13 +132,14 @@ def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
         # torch warns, but drops the warning when it is an error: the index fails anyway
         with contextlib.suppress(UserWarning):
             warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
-    if t._data.ndim == 0:
-        real = [k for k in tkey if k is not None and k is not Ellipsis]
-        if len(real) > 1 or (real and not isinstance(real[0], int | np.integer | slice)):
-            raise IndexError("too many indices for tensor of dimension 0")
-        if real and isinstance(real[0], slice):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    if t._data.ndim and sum(dims_indexed(k) for k in tkey) > t._data.ndim:
+    # torch reads a lone int or slice at once (applySelect, applySlice); any other key is a tuple
+    # whose indices count (dims_indexed) against the tensor's dims, a 0-d tensor's too
+    first = tkey[0] if tkey else None
+    lone = not isinstance(key, tuple) and isinstance(first, int | np.integer | slice)
+    lone = lone and not isinstance(first, bool)
+    if lone and t._data.ndim == 0 and isinstance(first, slice):
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if not lone and sum(dims_indexed(k) for k in tkey) > t._data.ndim:
         raise IndexError(f"too many indices for tensor of dimension {t._data.ndim}")
     if isinstance(key, str | bytes):
         raise TypeError(f"new(): invalid data type '{tp_name(key)}'")

@@ -224,11 +224,31 @@ def _copy_to(target: Tensor, value: Any) -> None:
     elif not shape:
         OPS["fill_"](target, value)
     else:
-        lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
-        source = views.view(value, shape[lead:])
-        if shape[lead:] != target_shape:
+        source = views.view(value, without_leading_ones(shape))
+        if without_leading_ones(shape) != target_shape:
             source = views.expand(source, target_shape)
         OPS["copy_"](target, source)
+
+
+def without_leading_ones(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """An assigned value's shape as torch's ``t[key] = value`` reads it: its leading size-1 dims
+    dropped (``slicePrefix1sDims``)."""
+    lead = next((i for i, n in enumerate(shape) if n != 1), len(shape))
+    return shape[lead:]
+
+
+def expandable(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
+    """torch's ``is_expandable_to``: ``shape`` grows into ``to`` by expanding size-1 dims and
+    adding leading ones (never the other way, as numpy's broadcasting would)."""
+    return len(shape) <= len(to) and all(
+        n in (1, d) for n, d in zip(reversed(shape), reversed(to), strict=False)
+    )
+
+
+def _is_mask(k: Any) -> bool:
+    """Whether an advanced index is a mask (bool or uint8, one dim or more)."""
+    arr = k._data if isinstance(k, Tensor) else np.asarray(k)
+    return arr.ndim > 0 and (arr.dtype == np.bool_ or arr.dtype == np.uint8)
 
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
@@ -251,9 +271,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
     # torch's index_put_ of one value through one mask (the only index left once the basic ones
-    # are applied) is masked_fill_, which takes no uint8 mask
-    filled = masks == 1 and int(np.prod(vshape)) == 1
-    filled = filled and sum(not is_basic(k) for k in tkey) == 1
+    # are applied) is masked_fill_, which casts the value and takes no uint8 mask
+    advanced = [k for k in tkey if not is_basic(k)]
+    through_mask = len(advanced) == 1 and _is_mask(advanced[0]) and int(np.prod(vshape)) == 1
+    filled = through_mask and masks == 1
 
     def check_args() -> None:  # index_put_'s own check, made after the autograd ones
         if filled:
@@ -262,17 +283,15 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
             )
         if masks:
             warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
-        try:
-            np.broadcast_shapes(vshape, target_shape)
-            ok = len(vshape) <= len(target_shape) or all(
-                s == 1 for s in vshape[: len(vshape) - len(target_shape)]
-            )
-        except ValueError:
-            ok = False
-        if not ok:
+        if not expandable(without_leading_ones(vshape), target_shape):
             raise RuntimeError(
-                f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to "
-                f"indexing result of shape {list(target_shape)}"
+                f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
+                f"cannot be broadcast to indexing result of shape {list(target_shape)}"
+            )
+        if vt is not None and vt.dtype is not t.dtype and not through_mask:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{t.dtype.short} for the destination and {vt.dtype.short} for the source."
             )
 
     def compute() -> Any:

@@ -185,9 +185,7 @@ def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
     def save(node: OpNode) -> None:
-        ar.save_binary(node, a, b)
-        if node._saved is not None and "self" in node._saved:
-            node.save("self", snapshot(a))  # the value before the write
+        ar.save_binary(node, a, b, lambda: snapshot(a))  # the value before the write
 
     return save
 

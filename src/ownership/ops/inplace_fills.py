@@ -84,11 +84,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
     def compute() -> NDArray[Any]:
         src_shape = tuple(np.shape(values))
-        try:
-            shape = layout.broadcast_shapes(a._data.shape, src_shape)
-        except RuntimeError:
-            layout.expand_strides(src_shape, (0,) * len(src_shape), a._data.shape)
-            raise
+        shape = layout.broadcast_shapes(a._data.shape, src_shape)  # TensorIterator's words
         if shape != a._data.shape:
             raise RuntimeError(
                 f"output with shape {list(a._data.shape)} doesn't match the broadcast shape "

@@ -34,6 +34,7 @@ from ownership.ops.scans import (
     check_scan_in_place,
     refuse_bool_kernel,
     result_dtype,
+    scan_layout,
 )
 
 BOOL_KERNEL = "\"cumprod_out_cpu\" not implemented for 'Bool'"
@@ -43,7 +44,7 @@ def _running_products(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray
     """The running products of ``arr`` along ``axis`` in ``dt``."""
     if arr.ndim == 0:
         return arr.astype(dt.np)
-    return np.cumprod(arr, axis=axis, dtype=dt.np)
+    return scan_layout(np.cumprod(arr, axis=axis, dtype=dt.np))
 
 
 def _reversed_cumsum(w: Tensor, axis: int) -> Tensor:

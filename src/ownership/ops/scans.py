@@ -48,12 +48,18 @@ def check_scan_in_place(t: Tensor, dtype: dtypes.dtype | None, message: str = BO
     refuse_bool_kernel(t, t.dtype, message)
 
 
+def scan_layout(arr: NDArray[Any]) -> NDArray[Any]:
+    """A running sum's or product's result in C order, whatever its input's layout (torch's
+    kernels write an out resized from empty: ``x.t().cumsum(0).stride()`` is contiguous)."""
+    return np.ascontiguousarray(arr)
+
+
 def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
     """The running sums of ``arr`` along ``axis`` in ``dt`` (floating: accumulated in float64)."""
     if arr.ndim == 0:
         return arr.astype(dt.np)
     acc = np.float64 if dt.is_floating_point else dt.np
-    return np.cumsum(arr, axis=axis, dtype=acc).astype(dt.np, copy=False)
+    return scan_layout(np.cumsum(arr, axis=axis, dtype=acc).astype(dt.np, copy=False))
 
 
 def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:

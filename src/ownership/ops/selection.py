@@ -132,12 +132,14 @@ def _check_index_select(t: Tensor, axis: int, index: Tensor) -> NDArray[np.int64
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     flat = np.atleast_1d(idx).astype(np.int64)
     arr = t._data
-    if arr.ndim > 1 and flat.size and arr.size == 0:
-        raise IndexError("index_select(): self indexing axis dim should be positive")
     size = arr.shape[axis] if arr.ndim else 1
+    # torch's kernel for an empty self of two dims or more: only an empty axis is refused
+    empty = arr.ndim > 1 and flat.size > 0 and arr.size == 0
+    if empty and size == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     bad = (flat < 0) | (flat >= size)
     if bad.any():
-        if arr.ndim > 1 and axis == 1:  # torch's contiguous kernel along dim 1
+        if arr.ndim > 1 and (axis == 1 or empty):  # torch's contiguous kernel along dim 1
             raise RuntimeError(
                 f"INDICES element is out of DATA bounds, id={int(flat[bad][0])} axis_dim={size}"
             )

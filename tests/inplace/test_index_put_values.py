@@ -1,0 +1,89 @@
+"""``t[key] = value`` with an advanced key is torch's ``index_put_``: the value loses its leading
+size-1 dims (as for any assignment), then must expand to the indexing result (``is_expandable_to``:
+never the other way, as numpy's broadcasting would allow) and have the written tensor's dtype,
+unless the key is one mask and the value one element (torch's ``masked_fill_``, which casts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+# (shape of the written tensor, key, the value's shape)
+SHAPES: dict[str, tuple[tuple[int, ...], Any, tuple[int, ...]]] = {
+    "larger than the result": ((4,), [0], (2,)),
+    "larger, after a leading one": ((4,), [0], (1, 2)),
+    "leading ones dropped": ((4,), [0, 1], (1, 1, 2)),
+    "a trailing one is no leading one": ((4,), [0, 1], (2, 1)),
+    "a size-1 dim expands": ((2, 2), [0, 1], (2, 1)),
+    "too long for the result": ((2, 2), [0, 1], (3,)),
+    "named without its leading one": ((2, 2), ([0, 1], [1, 1]), (1, 3)),
+    "through a slice": ((2, 2), (slice(1, None), [0, 1]), (1, 1, 3)),
+    "through a slice, expanded": ((2, 3), (slice(1, None), [0, 2]), (1, 1, 1)),
+    "a mask": ((2, 2), "mask", (2, 2)),
+    "a mask, too large": ((2, 2), "mask", (3,)),
+}
+
+
+@pytest.mark.parametrize("case", SHAPES)
+def test_the_value_expands_to_the_indexing_result(case: str) -> None:
+    shape, key, value_shape = SHAPES[case]
+
+    def program(t: Any) -> Any:
+        x = t.arange(float(t.Size(shape).numel())).view(shape)
+        x[x > 0 if key == "mask" else key] = t.ones(value_shape)
+        return x
+
+    same(program)
+
+
+# (the written tensor's dtype, key, the value)
+DTYPES: dict[str, tuple[str, Any, Any]] = {
+    "a long 0-d into float": ("float32", [0], lambda t: t.tensor(2)),
+    "a long vector into float": ("float32", [0, 1], lambda t: t.tensor([1, 2])),
+    "a double into float": ("float32", [0], lambda t: t.tensor(1.0, dtype=t.float64)),
+    "a double requiring grad": (
+        "float32",
+        [0],
+        lambda t: t.tensor(1.0, dtype=t.float64, requires_grad=True),
+    ),
+    "a bool into float": ("float32", [0], lambda t: t.tensor([True])),
+    "a long into int32": ("int32", [0], lambda t: t.tensor(1)),
+    "a float into long": ("int64", [1, 0], lambda t: t.tensor([0.5, 1.5])),
+    "the same dtype": ("float32", [1, 0], lambda t: t.tensor([0.5, 1.5])),
+    "a number is the tensor's dtype": ("float32", [0], lambda t: 2),
+    "an index tensor": ("float32", "index tensor", lambda t: t.tensor(2)),
+    "a 0-d bool key is no mask": ("float32", "0-d bool", lambda t: t.tensor(1)),
+    "through a slice": ("float32", "slice", lambda t: t.tensor(2)),
+    # one mask, one element: masked_fill_, which casts
+    "a mask, one element": ("float32", "mask", lambda t: t.tensor(2)),
+    "a mask, one element in one dim": ("float32", "mask", lambda t: t.tensor([2])),
+    "a list of bools, one element": ("float32", [True, False, True, True], lambda t: t.tensor(2)),
+    "a mask, two elements": ("float32", "mask", lambda t: t.tensor([2, 3])),
+}
+
+
+@pytest.mark.parametrize("case", DTYPES)
+def test_the_value_has_the_written_tensors_dtype(case: str) -> None:
+    dtype, key, value = DTYPES[case]
+
+    def program(t: Any) -> Any:
+        x = t.arange(4, dtype=getattr(t, dtype))
+        k = (
+            {
+                "mask": x > 1,
+                "index tensor": t.tensor([0]),
+                "0-d bool": t.tensor(True),
+                "slice": (slice(1, None), [0]),
+            }.get(key, key)
+            if isinstance(key, str)
+            else key
+        )
+        if key == "slice":
+            x = x.view(2, 2)
+        x[k] = value(t)
+        return x
+
+    same(program)

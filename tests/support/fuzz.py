@@ -1,0 +1,433 @@
+"""The fuzzer: random straight-line programs run under torch and ownership, statement by statement.
+
+Program ``seed`` is written by :class:`support.fuzz_statements.Generator` while it runs under torch
+(each statement fits the tensors the program holds at that point), and each statement runs under
+ownership right after. After every statement the two runs must agree on what the statement did
+(the exception's class and message, by :func:`ownership.compare.differences`; the warnings it gave)
+and on every live variable: a tensor's values (bitwise, the sign of zero included, when only
+exact statements wrote its memory; else by the project's tolerance rule, :mod:`ownership.tolerance`),
+dtype, shape, strides and offset (when it has elements), ``requires_grad``, ``is_leaf``,
+``grad_fn``, the changes of ``_version``, ``is_inference()``, ``retains_grad``, its ``_base``
+and which other variable's memory it shares (a gradient's ``_version`` and ``_base`` are the engine's artefacts:
+``support.gradients``), and its ``.grad`` (values, dtype, shape, strides).
+
+A difference stops the program; :func:`shrink` drops statements while the same kind of difference
+persists at a statement of the same kind, and :func:`reproducer` prints what is left as a plain
+torch program to paste into Python. ``python -m support.fuzz --seed S --count N`` (``make fuzz``)
+runs programs ``S .. S+N-1`` and prints each failing program's reproducer and the distinct causes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import copy
+import random
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from types import CodeType, ModuleType
+from typing import Any
+
+import numpy as np
+import torch
+
+import ownership
+from ownership.compare import Raised, differences, facts, run
+from ownership.tolerance import DEFAULT
+
+from support.fuzz_statements import NAME, Generator, Statement
+
+ENGINES: dict[str, ModuleType] = {"torch": torch, "ownership": ownership}
+NOT_A_PROGRAM = ("NameError", "UnboundLocalError", "SyntaxError")
+"""Errors that mean a shrunk program lost a statement it needs (never a difference to keep)."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where a program's runs first disagree: the statement's index and every disagreement."""
+
+    index: int
+    lines: tuple[str, ...]
+    kinds: frozenset[str]
+    fields: tuple[tuple[str, str], ...] = ()  # (variable, field) of each differing fact
+
+
+@dataclass
+class Outcome:
+    """A program and how its runs compare (``difference`` is ``None`` when they agree)."""
+
+    seed: int
+    statements: list[Statement]
+    difference: Difference | None = None
+    raised: list[bool] = field(default_factory=list)  # whether torch raised, per statement
+
+    @property
+    def cause(self) -> str:
+        """A key grouping differences: the failing statement's tag and what differed."""
+        assert self.difference is not None
+        tag = self.statements[self.difference.index].tag
+        return f"{tag}: {', '.join(sorted(self.difference.kinds))}"
+
+
+_CODE: dict[str, CodeType] = {}
+
+
+def _code(source: str) -> CodeType:
+    if source not in _CODE:
+        _CODE[source] = compile(source, "<program>", "exec")
+    return _CODE[source]
+
+
+@contextlib.contextmanager
+def warn_always() -> Iterator[None]:
+    """Once-per-process warnings given every time in both engines (programs run in any order)."""
+    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    ownership.set_warn_always(True)
+    try:
+        yield
+    finally:
+        torch.set_warn_always(before[0])
+        ownership.set_warn_always(before[1])
+
+
+def _attempt(read: Any) -> Any:
+    try:
+        return read()
+    except Exception as exc:  # a read that raises is a fact too
+        return Raised(type(exc).__name__, str(exc))
+
+
+def _storage(v: Any) -> Any:
+    return v.untyped_storage().data_ptr() if v.numel() else None
+
+
+def _layout(v: Any) -> dict[str, Any]:
+    return {
+        "values": _attempt(lambda: np.array(v.detach().numpy(), copy=True)),
+        "dtype": _attempt(lambda: str(v.dtype)),
+        "shape": _attempt(lambda: tuple(v.shape)),
+        "stride": _attempt(lambda: tuple(v.stride())) if v.numel() else None,
+        "storage_offset": _attempt(v.storage_offset) if v.numel() else None,
+    }
+
+
+def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
+    """Every fact of every variable of a program's namespace (see the module docstring).
+
+    ``versions`` holds each variable's ``_version`` when it was bound (updated here for the new
+    ones): a fresh result's own ``_version`` is torch's artefact (an op that runs above autograd,
+    as ops on inference tensors do, bumps it through its internal ``out=`` calls), its changes are
+    the contract.
+    """
+    variables = {k: v for k, v in ns.items() if NAME.fullmatch(k)}
+    names = {id(v): k for k, v in variables.items()}
+    storages: dict[Any, str] = {}
+    out: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, v in variables.items():
+            if not (torch.is_tensor(v) or isinstance(v, ownership.Tensor)):
+                out[name] = facts(v)
+                continue
+            key = _attempt(lambda v=v: _storage(v))
+            shares = storages.setdefault(key, name) if key is not None else None
+            base = _attempt(lambda v=v: v._base)
+            grad = _attempt(lambda v=v: v.grad)
+            out[name] = {
+                **_layout(v),
+                "requires_grad": _attempt(lambda v=v: v.requires_grad),
+                "is_leaf": _attempt(lambda v=v: v.is_leaf),
+                "grad_fn": _attempt(lambda v=v: v.grad_fn and v.grad_fn.name()),
+                "version": None if name.startswith("g") else _version_change(name, v, versions),
+                "is_inference": _attempt(v.is_inference),
+                "retains_grad": _attempt(lambda v=v: v.retains_grad),
+                "base": _base_name(name, base, names),
+                "shares_memory_with": shares,
+                "grad": grad if grad is None or isinstance(grad, Raised) else _layout(grad),
+            }
+    return out
+
+
+def _base_name(name: str, base: Any, names: dict[int, str]) -> Any:
+    """The variable ``base`` is (or what reading it raised); ``None`` for a gradient, whose
+    ``_base``, as its ``_version``, is the engine's artefact."""
+    if name.startswith("g") or base is None or isinstance(base, Raised):
+        return None if name.startswith("g") else base
+    return names.get(id(base), "a tensor of no variable")
+
+
+def _version_change(name: str, v: Any, versions: dict[str, Any]) -> Any:
+    """How much ``v._version`` moved since ``v`` was bound to ``name`` (or what reading it raised)."""
+    now = _attempt(lambda: v._version)
+    bound = versions.get(name)
+    if bound is None or bound[0] is not v:
+        versions[name] = (v, now)
+        return 0 if isinstance(now, int) else now
+    if isinstance(now, Raised) or isinstance(bound[1], Raised):
+        return now
+    return now - bound[1]
+
+
+def _bitwise(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> bool:
+    """Equal values, the sign of zero included (NaNs agree with NaNs, whatever their bits)."""
+    if a.dtype.kind != "f":
+        return bool(np.array_equal(a, b))
+    nan = np.isnan(a)
+    return bool(
+        np.array_equal(nan, np.isnan(b))
+        and np.array_equal(a[~nan], b[~nan])
+        and np.array_equal(np.signbit(a[~nan]), np.signbit(b[~nan]))
+    )
+
+
+def _compare_facts(
+    name: str, a: dict[str, Any], b: dict[str, Any], exact: bool
+) -> list[tuple[str, str]]:
+    """(field, line) for each fact of one tensor variable that differs."""
+    out: list[tuple[str, str]] = []
+    for key in a:
+        x, y = a[key], b[key]
+        if isinstance(x, dict) and isinstance(y, dict):
+            out += [
+                (f"{key}.{f}", line) for f, line in _compare_facts(f"{name}.{key}", x, y, False)
+            ]
+        elif isinstance(x, np.ndarray) and isinstance(y, np.ndarray):
+            if x.shape != y.shape:
+                continue  # the shape's own difference says it
+            agree = _bitwise(x, y) if exact else DEFAULT.allows(x, y) and x.dtype == y.dtype
+            if not agree:
+                out.append((key, f"{name}.{key}:\n  torch:     {x!r}\n  ownership: {y!r}"))
+        elif isinstance(x, Raised) or isinstance(y, Raised):
+            lines = differences(x, y, path=f"{name}.{key}")
+            out += [(key, line) for line in lines]
+        elif x != y:
+            out.append((key, f"{name}.{key}: torch {x!r} != ownership {y!r}"))
+    return out
+
+
+class Lockstep:
+    """Two namespaces, one per engine, advanced one statement at a time and compared."""
+
+    def __init__(self) -> None:
+        self.ns = {name: {"torch": engine, "copy": copy} for name, engine in ENGINES.items()}
+        self.inexact: set[Any] = set()  # torch storages that a rounding statement wrote
+        self.versions: dict[str, dict[str, Any]] = {name: {} for name in ENGINES}
+
+    def step(self, statement: Statement, index: int) -> tuple[Difference | None, bool]:
+        """Run ``statement`` in both engines; the difference (if any) and whether torch raised."""
+        tns = self.ns["torch"]
+        before = {k: id(v) for k, v in tns.items()}
+        code = _code(statement.source)
+        runs = {name: run(self._runner(code, name), engine) for name, engine in ENGINES.items()}
+        torch_raised = isinstance(runs["torch"].facts, Raised)
+        self._track_exactness(statement, before)
+        found: list[tuple[str, str, str]] = []  # (variable, field, line)
+        for line in differences(runs["torch"].facts, runs["ownership"].facts, path="statement"):
+            found.append(("", "raised", line))
+        if runs["torch"].warnings != runs["ownership"].warnings:
+            line = f"warnings: torch {runs['torch'].warnings} != ownership {runs['ownership'].warnings}"
+            found.append(("", "warnings", line))
+        a = snapshot(tns, self.versions["torch"])
+        b = snapshot(self.ns["ownership"], self.versions["ownership"])
+        for name in dict.fromkeys([*a, *b]):
+            if name not in a or name not in b:
+                found.append((name, "defined", f"{name}: defined in only one engine"))
+            elif isinstance(a[name], dict) and isinstance(b[name], dict):
+                exact = self._exact(tns[name])
+                found += [
+                    (name, f, line) for f, line in _compare_facts(name, a[name], b[name], exact)
+                ]
+            else:
+                found += [
+                    (name, "value", line) for line in differences(a[name], b[name], path=name)
+                ]
+        if not found:
+            return None, torch_raised
+        kinds = frozenset(f for _, f, _ in found)
+        fields = tuple((n, f) for n, f, _ in found)
+        return Difference(index, tuple(line for _, _, line in found), kinds, fields), torch_raised
+
+    def _runner(self, code: CodeType, name: str) -> Callable[[Any], None]:
+        namespace = self.ns[name]
+        return lambda engine: exec(code, namespace)
+
+    def _exact(self, v: Any) -> bool:
+        return _attempt(lambda: _storage(v)) not in self.inexact
+
+    def _track_exactness(self, statement: Statement, before: dict[str, int]) -> None:
+        tns = self.ns["torch"]
+        tensors = {k: v for k, v in tns.items() if torch.is_tensor(v)}
+        read = [v for k, v in tensors.items() if k in statement.names() and before.get(k) == id(v)]
+        rounded = not statement.exact or not all(self._exact(v) for v in read)
+        if rounded:
+            for k, v in tensors.items():
+                if k in statement.names():
+                    self.inexact.add(_attempt(lambda v=v: _storage(v)))
+
+
+def replay(statements: list[Statement], seed: int = -1) -> Outcome:
+    """Run fixed statements in lockstep; stop at the first difference."""
+    lockstep, outcome = Lockstep(), Outcome(seed, list(statements))
+    with warn_always():
+        for i, s in enumerate(statements):
+            outcome.difference, raised = lockstep.step(s, i)
+            outcome.raised.append(raised)
+            if outcome.difference is not None:
+                outcome.statements = outcome.statements[: i + 1]
+                break
+    return outcome
+
+
+def generate(seed: int) -> Outcome:
+    """Write and run program ``seed``: 4 to 16 statements, stopped at the first difference."""
+    rng = random.Random(seed)
+    lockstep = Lockstep()
+    generator = Generator(rng, lockstep.ns["torch"])
+    outcome = Outcome(seed, [])
+    with warn_always():
+        for i in range(rng.randint(4, 16)):
+            s = generator.statement()
+            outcome.statements.append(s)
+            outcome.difference, raised = lockstep.step(s, i)
+            outcome.raised.append(raised)
+            if outcome.difference is not None:
+                break
+    return outcome
+
+
+def _persists(original: Outcome, candidate: Outcome) -> bool:
+    d, o = candidate.difference, original.difference
+    assert o is not None
+    if d is None:
+        return False
+    return candidate.statements[d.index].tag == original.statements[o.index].tag and bool(
+        d.kinds & o.kinds
+    )
+
+
+def _broken(candidate: list[Statement]) -> bool:
+    """Whether torch raises one of :data:`NOT_A_PROGRAM` on some statement of ``candidate``."""
+    ns: dict[str, Any] = {"torch": torch, "copy": copy}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for s in candidate:
+            try:
+                exec(_code(s.source), ns)
+            except Exception as exc:
+                if type(exc).__name__ in NOT_A_PROGRAM:
+                    return True
+    return False
+
+
+def shrink(outcome: Outcome) -> Outcome:
+    """Drop statements (and lines of a block) while the same kind of difference persists at the
+    same kind of statement."""
+    best = outcome
+    changed = True
+    while changed:
+        changed = False
+        for candidate in _smaller(best.statements):
+            if not candidate or _broken(candidate):
+                continue
+            tried = replay(candidate, outcome.seed)
+            if _persists(outcome, tried):
+                best, changed = tried, True
+                break
+    return best
+
+
+def _smaller(statements: list[Statement]) -> Iterator[list[Statement]]:
+    """The programs with one statement fewer, last first, then with one line fewer in a block."""
+    for i in reversed(range(len(statements))):
+        yield statements[:i] + statements[i + 1 :]
+    for i, s in enumerate(statements):
+        lines = s.source.splitlines()
+        for j in range(1, len(lines)):
+            source = "\n".join(lines[:j] + lines[j + 1 :])
+            try:
+                compile(source, "<program>", "exec")
+            except SyntaxError:
+                continue
+            yield [*statements[:i], Statement(s.tag, source, s.exact), *statements[i + 1 :]]
+
+
+_FIELD_EXPRESSIONS = {
+    "values": "{}",
+    "stride": "{}.stride()",
+    "storage_offset": "{}.storage_offset()",
+    "version": "{}._version",
+    "is_inference": "{}.is_inference()",
+    "base": "{}._base",
+    "shares_memory_with": "{}.untyped_storage().data_ptr()",
+}
+
+
+def reproducer(outcome: Outcome) -> str:
+    """The program as plain torch source: statements that raise (before the last) are caught and
+    printed, and the differing facts are printed at the end."""
+    d = outcome.difference
+    assert d is not None
+    uses_copy = any("copy." in s.source for s in outcome.statements)
+    lines = ["import copy", "import torch", ""] if uses_copy else ["import torch", ""]
+    last = len(outcome.statements) - 1
+    for i, (s, raised) in enumerate(zip(outcome.statements, outcome.raised, strict=False)):
+        if raised and i != last:
+            lines += ["try:", *("    " + x for x in s.source.splitlines())]
+            lines += ["except Exception as e:", "    print(type(e).__name__, e)"]
+        else:
+            lines += s.source.splitlines()
+    shown = []
+    for name, f in d.fields:
+        if not name:
+            continue
+        top = f.split(".")[0]
+        expr = "{}.grad" if top == "grad" else _FIELD_EXPRESSIONS.get(top, "{}." + top)
+        shown.append(expr.format(name))
+    if shown:
+        lines.append(f"print({', '.join(dict.fromkeys(shown))})")
+    lines += ["", "# torch and ownership differ at the last statement:"]
+    lines += ["# " + x for line in d.lines for x in line.splitlines()]
+    return "\n".join(lines)
+
+
+def check(seed: int) -> None:
+    """Fail (with a shrunk reproducer) when program ``seed``'s runs differ."""
+    outcome = generate(seed)
+    if outcome.difference is not None:
+        small = shrink(outcome)
+        raise AssertionError(f"program {seed} ({small.cause}):\n{reproducer(small)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``make fuzz``: run programs SEED .. SEED+COUNT-1, print reproducers and distinct causes."""
+    parser = argparse.ArgumentParser(prog="python -m support.fuzz", description=main.__doc__)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--count", type=int, default=500)
+    parser.add_argument("--quiet", action="store_true", help="print only the summary")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    causes: dict[str, list[Outcome]] = {}
+    for seed in range(args.seed, args.seed + args.count):
+        outcome = generate(seed)
+        if outcome.difference is None:
+            continue
+        small = shrink(outcome)
+        causes.setdefault(small.cause, []).append(small)
+        if not args.quiet:
+            print(f"=== program {seed} ({small.cause})\n{reproducer(small)}\n", flush=True)
+    failed = sum(len(v) for v in causes.values())
+    elapsed = time.perf_counter() - start
+    print(f"{args.count} programs (seeds {args.seed}..{args.seed + args.count - 1}), "
+          f"{failed} differ ({100 * failed / max(args.count, 1):.1f}%), {elapsed:.0f} s")  # fmt: skip
+    for cause, outcomes in sorted(causes.items(), key=lambda kv: -len(kv[1])):
+        smallest = min(outcomes, key=lambda o: len(o.statements))
+        seeds = ", ".join(str(o.seed) for o in outcomes[:8])
+        print(f"\n--- {len(outcomes)} x {cause} (seeds {seeds})\n{reproducer(smallest)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
