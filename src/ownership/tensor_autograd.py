@@ -136,7 +136,7 @@ class TensorAutograd:
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        if not self.is_leaf:
+        if self._history is not None:  # not a leaf, by the slot as it is (see ``grad``)
             if requires_grad:
                 return self  # type: ignore[no-any-return]
             raise RuntimeError(
@@ -156,12 +156,10 @@ class TensorAutograd:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
         if self._history is None and self._base is None:  # no grad_fn (the common case): a leaf
             return self._grad
-        if (
-            not self._retains_grad
-            and self._requires_grad
-            # ``grad_fn``: a view's may need a refresh (``_node``), any other's is its slot
-            and (self._history if self._base is None else self._node()) is not None
-        ):
+        # torch's C++ ``is_leaf`` reads the ``grad_fn`` slot as it is, never refreshed: a view
+        # whose base was written under no_grad shows its ``.grad`` (with the warning) where its
+        # ``grad_fn`` raises
+        if not self._retains_grad and self._requires_grad and self._history is not None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
