@@ -256,6 +256,8 @@ class Tensor(
             else:
                 t._base, t._creation_meta = base, self._creation_meta
         elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
+            if counter.counts:  # (an inference tensor's alias that counts: the view does not)
+                t._lazy_counter = InferenceCounter()
             t._base = None
             return t  # a non-view: no creation meta, no view version (see ``__slots__``)
         else:
@@ -321,7 +323,7 @@ class Tensor(
         counter = self._lazy_counter
         if counter is None:  # not made yet: no write has been counted
             return 0
-        if counter.inference:
+        if not counter.counts:
             raise RuntimeError(inference_mode.VERSION_MESSAGE)
         return counter.value
 

@@ -270,8 +270,9 @@ class TensorAutograd:
         return hooks.register_post_accumulate_grad_hook(self, hook)
 
     def detach(self) -> Tensor:
-        """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
-        return self._alias(self._version_counter)
+        """A new leaf sharing storage *and version counter*: later in-place writes are still seen
+        (an inference tensor's, which has no counter: :meth:`~ownership.storage.VersionCounter.shared`)."""
+        return self._alias(self._version_counter.shared())
 
     def detach_(self: Any) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place."""
