@@ -83,3 +83,35 @@ def test_elementwise_functions_over_bool_and_integer_tensors(function: str, oper
         return out, x, x._version
 
     same(program)
+
+
+EMPTY_PRODUCTS: dict[str, Any] = {
+    "mm, empty inner": lambda t, B: B(1, 0) @ B(0, 1),
+    "mm, empty result": lambda t, B: B(0, 1) @ B(1, 0),
+    "mm, empty rows": lambda t, B: B(0, 2) @ B(2, 2),
+    "mm, empty columns": lambda t, B: B(2, 2) @ B(2, 0),
+    "Tensor.mm": lambda t, B: B(3, 0).mm(B(0, 2)),
+    "mv, empty inner": lambda t, B: B(1, 0).mv(B(0)),
+    "mv, empty rows": lambda t, B: B(0, 2).mv(B(2)),
+    "vector @ matrix, empty inner": lambda t, B: B(0) @ B(0, 1),
+    "bmm, empty inner": lambda t, B: t.bmm(B(2, 1, 0), B(2, 0, 3)),
+    "bmm, empty batch": lambda t, B: t.bmm(B(0, 1, 2), B(0, 2, 3)),
+    "batched @ matrix, empty inner": lambda t, B: B(2, 1, 0) @ B(0, 2),
+    "dot, empty": lambda t, B: B(0) @ B(0),
+    "mm": lambda t, B: B(2, 2) @ B(2, 2),
+    "mv": lambda t, B: B(2, 2).mv(B(2)),
+    "bmm": lambda t, B: t.bmm(B(2, 1, 2), B(2, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32"])
+@pytest.mark.parametrize("case", EMPTY_PRODUCTS)
+def test_a_product_with_nothing_to_sum_is_zeros_even_in_bool(case: str, dtype: str) -> None:
+    """torch's product kernels fill an empty result, or the zeros of a product over an empty
+    inner dimension, before they dispatch on the dtype: only a bool product with something to
+    sum is refused (``dot`` checks the dtype first)."""
+
+    def program(t: Any) -> Any:
+        return EMPTY_PRODUCTS[case](t, lambda *s: t.ones(*s, dtype=getattr(t, dtype)))
+
+    same(program)
