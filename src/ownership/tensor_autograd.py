@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.autograd import engine, hooks
 from ownership.autograd import grad_dtype as leaf_grad_dtype
-from ownership.autograd.grad import gradients_given
+from ownership.autograd.grad import engine_flag, gradients_given
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
 
@@ -235,13 +235,11 @@ class TensorAutograd:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is not None and not isinstance(gradient, TensorAutograd):
             gradient = _one_gradient(gradient)
+        # torch's order (``autograd.grad.make_seeds``, then ``engine_flag``, ``check_roots``)
+        requires_grad = self._requires_grad or self.requires_grad  # the slot first: no call
         if gradient is None:
-            if self._data.size != 1:
+            if self._data.size != 1 and requires_grad:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not (self._requires_grad or self.requires_grad):  # the slot first: no call
-                raise RuntimeError(
-                    "element 0 of tensors does not require grad and does not have a grad_fn"
-                )
             arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
             ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
             gradient = self._wrap(ones, self.dtype)
@@ -250,7 +248,12 @@ class TensorAutograd:
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
                 f"has a shape of {self.shape}."
             )
-        keep = create_graph if retain_graph is None else retain_graph
+        keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+        create_graph = engine_flag(create_graph)
+        if not requires_grad:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
         if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
             engine.run_one(self, gradient, keep, create_graph)
         else:
