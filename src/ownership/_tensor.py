@@ -256,9 +256,11 @@ class Tensor(
             else:
                 t._base, t._creation_meta = base, self._creation_meta
         elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
-            t._base = None
-            if counter.tracked:  # of a tensor marked inference by its ``.data``: no counter either
+            # an inference tensor's alias that counts (its ``detach()`` or ``.data`` made outside
+            # inference mode, or a tensor marked inference by its ``.data``): the view does not
+            if counter.tracked:
                 t._lazy_counter = InferenceCounter()
+            t._base = None
             return t  # a non-view: no creation meta, no view version (see ``__slots__``)
         else:
             t._base = base if base is not None else self

@@ -50,8 +50,10 @@ if TYPE_CHECKING:
 __all__ = [
     "check_cast",
     "check_inplace",
+    "check_inputs_apart",
     "check_no_overlap",
     "check_result",
+    "overlaps_itself",
     "run_inplace",
     "written",
 ]
@@ -155,17 +157,29 @@ def check_inplace(t: Tensor) -> None:
 
 def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
     """torch's ``assert_no_internal_overlap`` on the written tensor, then
-    ``assert_no_partial_overlap`` with each input: an input may be the written tensor itself,
-    but not overlap it otherwise."""
-    arr = out._data  # numpy's byte strides are 0 exactly where the element strides are
-    strides = arr.strides
-    if 0 in strides and layout.has_internal_overlap(arr.shape, strides):
+    ``assert_no_partial_overlap`` with each input (:func:`check_inputs_apart`)."""
+    if overlaps_itself(out):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation."
         )
+    check_inputs_apart(out, inputs)
+
+
+def overlaps_itself(t: Tensor) -> bool:
+    """Whether two elements of ``t`` are one memory location (an expanded tensor): the written
+    tensor torch's kernels refuse, or, for ``masked_fill_`` and ``index_put_``, warn about."""
+    arr = t._data  # numpy's byte strides are 0 exactly where the element strides are
+    return 0 in arr.strides and layout.has_internal_overlap(arr.shape, arr.strides)
+
+
+def check_inputs_apart(out: Tensor, inputs: Sequence[Tensor | None], *, full: bool = False) -> None:
+    """torch's ``assert_no_partial_overlap`` of the written tensor with each input: an input may
+    be the written tensor's own elements (the same tensor, or one of the same geometry), but not
+    overlap it otherwise. ``full``: torch's ``assert_no_overlap`` (``index_put_``'s value and
+    indices), which refuses the same elements too."""
     for src in inputs:
-        if src is not None and src is not out and _partial_overlap(out, src):
+        if src is not None and _overlap(out, src, full):
             raise RuntimeError(
                 "unsupported operation: some elements of the input tensor and the written-to "
                 "tensor refer to a single memory location. Please clone() the tensor before "
@@ -173,12 +187,20 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
             )
 
 
-def _partial_overlap(out: Tensor, src: Tensor) -> bool:
+def _overlap(out: Tensor, src: Tensor, full: bool) -> bool:
+    """Whether ``src`` shares memory with ``out`` (with ``full``, the same elements count).
+
+    Stricter than torch's ``get_overlap_status``, which compares the memory ranges of dense
+    tensors only and lets a write between two others that interleave (``x[2::2].copy_(x[::2])``)
+    go on, its values then those of its element-by-element loop: here such a write is refused,
+    never computed with other values."""
+    if src is out:
+        return full
     a, b = out._data, src._data
     if not np.may_share_memory(a, b):
         return False
     if a.shape == b.shape and a.strides == b.strides and out._offset == src._offset:
-        return False  # the same elements: allowed
+        return full  # the same elements
     try:
         work: Any = 100_000
         return bool(np.shares_memory(a, b, max_work=work))

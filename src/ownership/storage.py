@@ -53,8 +53,21 @@ class VersionCounter:
 
     def fresh(self) -> VersionCounter:
         """A new counter of the same kind (what ``.data`` gets): an inference tensor's alias is
-        an inference tensor too."""
-        return InferenceCounter() if self.inference else VersionCounter()
+        an inference tensor too (:meth:`inference_alias`)."""
+        return self.inference_alias() if self.inference else VersionCounter()
+
+    def shared(self) -> VersionCounter:
+        """The counter ``detach()`` gives its alias: this one, but an inference tensor's alias
+        gets its own (:meth:`inference_alias`)."""
+        return self.inference_alias() if self.inference else self
+
+    @staticmethod
+    def inference_alias() -> VersionCounter:
+        """The counter of ``detach()`` or ``.data`` of an inference tensor: none inside
+        inference mode; outside it, torch gives the alias a counter of its own, from 0, so it can
+        be written in place (its memory is the inference tensor's), though it is still an
+        inference tensor (:class:`InferenceAliasCounter`)."""
+        return InferenceCounter() if _INFERENCE.enabled else InferenceAliasCounter()
 
     def bump(self) -> None:
         """Record one in-place write (torch's ``VariableVersion::bump``)."""
@@ -134,6 +147,15 @@ def rekeyed(counter: VersionCounter, inference: bool) -> VersionCounter:
     inference tensor or not (``inference``): its own counter, marked as the data is."""
     own = counter.counter if isinstance(counter, RekeyedCounter) else counter
     return own if own.inference == inference else RekeyedCounter(own, inference)
+
+
+class InferenceAliasCounter(VersionCounter):
+    """The counter of an inference tensor's ``detach()`` or ``.data`` made outside inference
+    mode: it counts (``_version``, in-place writes allowed), but the alias is an inference
+    tensor (``is_inference()``; its views are, without a counter, as torch's)."""
+
+    __slots__ = ()
+    inference = True
 
 
 class Storage:

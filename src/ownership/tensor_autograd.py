@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.autograd import engine, hooks
 from ownership.autograd import grad_dtype as leaf_grad_dtype
-from ownership.autograd.grad import gradients_given
+from ownership.autograd.grad import engine_flag, gradients_given
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
 from ownership.storage import rekeyed
@@ -137,7 +137,7 @@ class TensorAutograd:
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        if not self.is_leaf:
+        if self._history is not None:  # not a leaf, by the slot as it is (see ``grad``)
             if requires_grad:
                 return self  # type: ignore[no-any-return]
             raise RuntimeError(
@@ -157,12 +157,10 @@ class TensorAutograd:
         """The accumulated gradient of a leaf (None until a backward reaches it)."""
         if self._history is None and self._base is None:  # no grad_fn (the common case): a leaf
             return self._grad
-        if (
-            not self._retains_grad
-            and self._requires_grad
-            # ``grad_fn``: a view's may need a refresh (``_node``), any other's is its slot
-            and (self._history if self._base is None else self._node()) is not None
-        ):
+        # torch's C++ ``is_leaf`` reads the ``grad_fn`` slot as it is, never refreshed: a view
+        # whose base was written under no_grad shows its ``.grad`` (with the warning) where its
+        # ``grad_fn`` raises
+        if not self._retains_grad and self._requires_grad and self._history is not None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -238,13 +236,11 @@ class TensorAutograd:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is not None and not isinstance(gradient, TensorAutograd):
             gradient = _one_gradient(gradient)
+        # torch's order (``autograd.grad.make_seeds``, then ``engine_flag``, ``check_roots``)
+        requires_grad = self._requires_grad or self.requires_grad  # the slot first: no call
         if gradient is None:
-            if self._data.size != 1:
+            if self._data.size != 1 and requires_grad:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not (self._requires_grad or self.requires_grad):  # the slot first: no call
-                raise RuntimeError(
-                    "element 0 of tensors does not require grad and does not have a grad_fn"
-                )
             arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
             ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
             gradient = self._wrap(ones, self.dtype)
@@ -253,7 +249,12 @@ class TensorAutograd:
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
                 f"has a shape of {self.shape}."
             )
-        keep = create_graph if retain_graph is None else retain_graph
+        keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+        create_graph = engine_flag(create_graph)
+        if not requires_grad:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
         if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
             engine.run_one(self, gradient, keep, create_graph)
         else:
@@ -273,8 +274,9 @@ class TensorAutograd:
         return hooks.register_post_accumulate_grad_hook(self, hook)
 
     def detach(self) -> Tensor:
-        """A new leaf sharing storage *and version counter*: later in-place writes are still seen."""
-        return self._alias(self._version_counter)
+        """A new leaf sharing storage *and version counter*: later in-place writes are still seen
+        (an inference tensor's, which has no counter: :meth:`~ownership.storage.VersionCounter.shared`)."""
+        return self._alias(self._version_counter.shared())
 
     def detach_(self: Any) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place.

@@ -6,6 +6,8 @@ the nodes of a backward formula are the engine's own choice.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from support.differential import same
@@ -224,5 +226,56 @@ def test_grad_returns_the_gradients_as_the_engine_left_them() -> None:
             (itself is v, itself.grad_fn),
             (through_view, through_view._is_view(), through_view.requires_grad),
         ]
+
+    same(program)
+
+
+GRAD_CALLS: dict[str, Any] = {
+    "retain_graph a str": lambda t, x, z, y: t.autograd.grad(y, x, retain_graph="yes"),
+    "create_graph a str": lambda t, x, z, y: t.autograd.grad(y, x, create_graph="yes"),
+    "allow_unused a str": lambda t, x, z, y: t.autograd.grad(y, x, allow_unused="yes"),
+    "allow_unused a float": lambda t, x, z, y: t.autograd.grad(y, x, allow_unused=2.5),
+    "retain_graph a float tensor": lambda t, x, z, y: t.autograd.grad(
+        y, x, retain_graph=t.tensor(1.5)
+    ),
+    "materialize_grads, allow_unused=False": lambda t, x, z, y: t.autograd.grad(
+        y, [x, z], materialize_grads=True, allow_unused=False
+    ),
+    "materialize_grads, allow_unused=False, inputs a str": lambda t, x, z, y: t.autograd.grad(
+        y, "x", materialize_grads=True, allow_unused=False
+    ),
+    "materialize_grads": lambda t, x, z, y: t.autograd.grad(y, [x, z], materialize_grads=True),
+    "materialize_grads, allow_unused=None": lambda t, x, z, y: t.autograd.grad(
+        y, [x, z], materialize_grads=True, allow_unused=None
+    ),
+    "1 output, 2 gradients": lambda t, x, z, y: t.autograd.grad(y, x, [t.ones(()), t.ones(())]),
+    "2 outputs, 1 gradient": lambda t, x, z, y: t.autograd.grad([y, y], x, [t.ones(())]),
+    "1 output, 0 gradients": lambda t, x, z, y: t.autograd.grad([y], [x], []),
+    "2 outputs, 1 gradient, retain_graph a str": lambda t, x, z, y: t.autograd.grad(
+        [y, y], x, [None], retain_graph="x"
+    ),
+    "no history": lambda t, x, z, y: t.autograd.grad(t.tensor([1.0, 2.0]), x),
+    "no history, inputs a str": lambda t, x, z, y: t.autograd.grad(t.tensor([1.0, 2.0]), "x"),
+    "a vector output": lambda t, x, z, y: t.autograd.grad([y, x], x),
+    "inputs, a str first": lambda t, x, z, y: t.autograd.grad(y, ["x", t.ones(2)]),
+    "inputs, a str after one without grad": lambda t, x, z, y: t.autograd.grad(y, [t.ones(2), "x"]),
+    "inputs a str, retain_graph a str": lambda t, x, z, y: t.autograd.grad(
+        y, "x", retain_graph="a"
+    ),
+}
+
+
+@pytest.mark.parametrize("call", GRAD_CALLS)
+def test_grad_checks_its_arguments_in_torchs_order(call: str) -> None:
+    """``materialize_grads`` with ``allow_unused=False`` first (torch's ValueError), then
+    ``_make_grads`` (outputs and gradients paired as ``zip`` pairs them), then the engine's
+    flags (read as C++ reads an unsigned byte), one gradient per output ("got 2 tensors and 1
+    gradients"), each output's history, then the inputs one by one."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(3, requires_grad=True)
+        z = t.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        return GRAD_CALLS[call](t, x, z, y)
 
     same(program)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -372,5 +373,54 @@ def test_autograd_backward_runs_one_backward_over_all_roots(case: str) -> None:
             t.autograd.backward([r1, r2], [t.tensor(1.0)])
         else:
             t.autograd.backward(r1, inputs=[])
+
+    same(program)
+
+
+BACKWARD_CALLS: dict[str, Any] = {
+    "retain_graph a str": lambda t, x, y: y.backward(retain_graph="yes"),
+    "retain_graph 1": lambda t, x, y: y.backward(retain_graph=1),
+    "retain_graph a bool tensor": lambda t, x, y: y.backward(retain_graph=t.tensor(True)),
+    "retain_graph a float": lambda t, x, y: y.backward(retain_graph=2.0),
+    "retain_graph 300": lambda t, x, y: y.backward(retain_graph=300),
+    "retain_graph -1": lambda t, x, y: y.backward(retain_graph=-1),
+    "create_graph a str": lambda t, x, y: y.backward(create_graph="yes"),
+    "create_graph None": lambda t, x, y: y.backward(create_graph=None),
+    "inputs a str": lambda t, x, y: y.backward(inputs="x"),
+    "inputs, a str after a tensor": lambda t, x, y: y.backward(inputs=[t.ones(2), "x"]),
+    "inputs a str, retain_graph a str": lambda t, x, y: y.backward(inputs="x", retain_graph="a"),
+    "no history, a vector": lambda t, x, y: t.tensor([1.0, 2.0]).backward(),
+    "no history, a vector, retain_graph a str": lambda t, x, y: t.tensor([1.0, 2.0]).backward(
+        retain_graph="a"
+    ),
+    "no history, a vector, inputs a str": lambda t, x, y: t.tensor([1.0, 2.0]).backward(inputs="x"),
+    "a vector": lambda t, x, y: (x * 2).backward(),
+    "autograd.backward, retain_graph a str": lambda t, x, y: t.autograd.backward(
+        y, retain_graph="yes"
+    ),
+    "autograd.backward, 2 tensors, 1 gradient": lambda t, x, y: t.autograd.backward(
+        [y, y], [t.ones(())]
+    ),
+    "autograd.backward, 1 tensor, 2 gradients": lambda t, x, y: t.autograd.backward(
+        [y], [t.ones(()), t.ones(())]
+    ),
+    "autograd.backward, no history then a vector": lambda t, x, y: t.autograd.backward(
+        [t.tensor([1.0, 2.0]), x * 2]
+    ),
+    "autograd.backward, inputs a str": lambda t, x, y: t.autograd.backward(y, inputs="x"),
+}
+
+
+@pytest.mark.parametrize("call", BACKWARD_CALLS)
+def test_backward_checks_its_arguments_in_torchs_order(call: str) -> None:
+    """``_make_grads`` first (a vector that requires grad has no implicit gradient), then the
+    engine's flags, read as C++ reads an unsigned byte (a str or None is a TypeError), then one
+    gradient per tensor and each tensor's history, then the inputs one by one."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(3, requires_grad=True)
+        y = (x * 2).sum()
+        BACKWARD_CALLS[call](t, x, y)
+        return grad_of(x)
 
     same(program)

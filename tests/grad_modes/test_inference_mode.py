@@ -240,3 +240,40 @@ def test_an_inplace_write_of_an_inference_tensor_by_a_tensor_requiring_grad(
         return ["no error", values(x)]
 
     same(program)
+
+
+INFERENCE_ALIASES: dict[str, Any] = {
+    "detach()._version": lambda f, inside: f.detach()._version,
+    ".data._version": lambda f, inside: f.data._version,
+    "_version": lambda f, inside: f._version,
+    ".data.fill_": lambda f, inside: (f.data.fill_(0.5), f),
+    "detach().add_ twice": lambda f, inside: (lambda d: (d.add_(1), d.add_(1), d._version, f))(
+        f.detach()
+    ),
+    "detach() of a detach()": lambda f, inside: (lambda d: (d.detach().add_(1), d._version))(
+        f.detach()
+    ),
+    "a view of detach()": lambda f, inside: f.detach().view(2)._version,
+    "a view of detach() written": lambda f, inside: f.detach()[0].mul_(2),
+    "is_inference": lambda f, inside: (f.detach().is_inference(), f.data[0].is_inference()),
+    "requires_grad_": lambda f, inside: f.detach().requires_grad_(),
+    "clone": lambda f, inside: (lambda c: (c._version, c.is_inference()))(f.detach().clone()),
+    "detach() made inside, written": lambda f, inside: inside[0].fill_(1),
+    ".data made inside, _version": lambda f, inside: inside[1]._version,
+}
+
+
+@pytest.mark.parametrize("case", INFERENCE_ALIASES)
+def test_an_inference_tensors_alias_made_outside_the_mode_counts_its_writes(case: str) -> None:
+    """``detach()`` and ``.data`` of an inference tensor made outside inference mode get a
+    version counter of their own (from 0), so they can be written in place, writing the inference
+    tensor's memory; they are still inference tensors, whose views count nothing. Made inside the
+    mode, they have no counter."""
+
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            f = t.tensor([1.0, 2.0]) * 2
+            inside = (f.detach(), f.data)
+        return INFERENCE_ALIASES[case](f, inside)
+
+    same(program)

@@ -337,3 +337,43 @@ def test_copy_of_a_source_that_does_not_broadcast_names_torchs_sizes(case: str) 
         return x.copy_(s)
 
     same(program)
+
+
+STALE_VIEW_READS: dict[str, Any] = {
+    "grad": lambda v: v.grad,
+    "requires_grad": lambda v: v.requires_grad,
+    "_version": lambda v: v._version,
+    "retains_grad": lambda v: v.retains_grad,
+    "requires_grad_()": lambda v: v.requires_grad_() is v,
+    "requires_grad_(False)": lambda v: v.requires_grad_(False),
+    "grad_fn": lambda v: v.grad_fn,
+    "is_leaf": lambda v: v.is_leaf,
+    "repr": repr,
+}
+
+
+@pytest.mark.parametrize("read", STALE_VIEW_READS)
+@pytest.mark.parametrize("how", ["split", "unbind", "slice of a non-leaf", "view of a zeros"])
+def test_what_a_view_shows_once_its_base_changed_under_no_grad(how: str, read: str) -> None:
+    """``.grad`` and ``requires_grad_`` ask whether a tensor is a leaf by its ``grad_fn`` slot
+    as it is (torch's C++ ``is_leaf``), never refreshed: a multi-output view whose base was
+    written under no_grad shows ``.grad`` (None, with the non-leaf warning) where its
+    ``grad_fn`` and ``is_leaf`` raise."""
+
+    def program(t):
+        w = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        if how == "view of a zeros":  # no grad_fn when made; its base gets one later
+            b = t.zeros(3)
+            v = b[1:]
+            b.mul_(w)
+            return STALE_VIEW_READS[read](v)
+        if how == "slice of a non-leaf":
+            w = w * 1
+        v = {"split": lambda: w.split(2)[1], "unbind": lambda: w.unbind()[1]}.get(
+            how, lambda: w[1:]
+        )()
+        with t.no_grad():
+            w.mul_(2)
+        return STALE_VIEW_READS[read](v)
+
+    same(program)

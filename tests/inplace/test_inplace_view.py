@@ -276,6 +276,36 @@ def test_inplace_on_a_view_then_backward_twice_with_retain_graph() -> None:
 
 
 @pytest.mark.parametrize(
+    "write",
+    [
+        "a.view(-1).sub_(w)",  # SubBackward0 saves no tensor: CopySlices itself is freed
+        "a[1:].mul_(w)",
+        "a.unsqueeze(0)[0, 1:].copy_(w.expand(2))",
+        "a[:2].add_(1)",  # w is not written in: the base's edge only (a requires grad)
+    ],
+)
+@pytest.mark.parametrize("second", ["backward", "grad", "retained"])
+def test_a_second_backward_through_copyslices_is_refused(write: str, second: str) -> None:
+    """A backward without ``retain_graph`` frees a ``CopySlices`` (torch drops its op's node,
+    saved tensors or not): a second backward through it raises, even when the op saved nothing;
+    with ``retain_graph=True`` the first time, the second runs."""
+
+    def program(t):
+        w = t.tensor(2.0, requires_grad=True)
+        a = t.tensor([3.0, 1.0, 2.0])
+        if "add_" in write:  # a history that saves nothing either (AddBackward0)
+            a = a + w
+        exec(write, {"a": a, "w": w})
+        a.sum().backward(retain_graph=second == "retained")
+        if second == "grad":
+            return t.autograd.grad(a.sum(), [w]), plain(w.grad)
+        a.sum().backward()
+        return plain(w.grad), a.grad_fn.next_functions
+
+    same(program)
+
+
+@pytest.mark.parametrize(
     "view",
     ["y[1:4:2]", "y.view(3, 4)[1:, 1:3].t()", "y.view(3, 4)[2]", "y[5:6].view(1, 1)"],
 )

@@ -229,3 +229,35 @@ OK: dict[str, Callable[[ModuleType, Any], Any]] = {
 @pytest.mark.parametrize("name", list(OK))
 def test_registrations_that_succeed(name: str) -> None:
     same(linear_then(OK[name]))
+
+
+WRONG_KINDS: dict[str, Any] = {
+    "a module as a parameter": lambda t, lin: setattr(lin, "weight", t.nn.ReLU()),
+    "a module class as a parameter": lambda t, lin: setattr(lin, "weight", t.nn.Linear),
+    "register_parameter of a module": lambda t, lin: lin.register_parameter("weight", t.nn.ReLU()),
+    "a ModuleList as a parameter": lambda t, lin: setattr(lin, "weight", t.nn.ModuleList()),
+    "a ParameterList as a parameter": lambda t, lin: setattr(lin, "weight", t.nn.ParameterList()),
+    "the Parameter class": lambda t, lin: setattr(lin, "weight", t.nn.Parameter),
+    "the Tensor class": lambda t, lin: setattr(lin, "weight", t.Tensor),
+    "a dtype": lambda t, lin: setattr(lin, "weight", t.float32),
+    "a function": lambda t, lin: setattr(lin, "weight", t.nn.functional.relu),
+    "an optimizer": lambda t, lin: setattr(lin, "weight", t.optim.SGD(lin.parameters(), lr=0.1)),
+    "a scheduler": lambda t, lin: setattr(
+        lin, "weight", t.optim.lr_scheduler.StepLR(t.optim.SGD(lin.parameters(), lr=0.1), 1)
+    ),
+    "a float64 tensor": lambda t, lin: setattr(lin, "weight", t.zeros(1, dtype=t.float64)),
+    "a tensor as a child": lambda t, lin: t.nn.Sequential(t.nn.ReLU()).__setattr__("0", t.ones(2)),
+    "a class as a child": lambda t, lin: t.nn.Sequential(t.nn.ReLU()).__setattr__("0", t.Tensor),
+}
+
+
+@pytest.mark.parametrize("case", WRONG_KINDS)
+def test_a_value_of_the_wrong_kind_is_named_as_torch_names_it(case: str) -> None:
+    """The refusal names the assigned value's type as ``torch.typename`` does, with torch's
+    module for an engine class (``'torch.nn.modules.activation.ReLU'``)."""
+
+    def program(t: Any) -> Any:
+        lin = t.nn.Linear(2, 2)
+        WRONG_KINDS[case](t, lin)
+
+    same(program)

@@ -40,3 +40,78 @@ CASES: dict[str, Any] = {
 @pytest.mark.parametrize("program", CASES.values(), ids=CASES.keys())
 def test_bool_kernels_and_clamp_promotion(program: Any) -> None:
     same(program)
+
+
+# The elementwise functions of one tensor, out of place and in place: methods, then other spellings.
+METHODS = (
+    "relu", "relu_", "abs", "abs_", "neg", "neg_", "sign", "sigmoid", "sigmoid_", "exp", "exp_",
+    "log", "log_", "sqrt", "sqrt_", "tanh", "tanh_", "sin", "sin_", "cos", "cos_", "log1p_",
+    "expm1_", "erf_", "floor_",
+)  # fmt: skip
+FUNCTIONS: dict[str, Any] = {
+    "torch.relu": lambda t, x: t.relu(x),
+    "torch.relu_": lambda t, x: t.relu_(x),
+    "F.relu": lambda t, x: t.nn.functional.relu(x),
+    "F.relu inplace": lambda t, x: t.nn.functional.relu(x, inplace=True),
+    "nn.ReLU(inplace=True)": lambda t, x: t.nn.ReLU(inplace=True)(x),
+    "F.leaky_relu": lambda t, x: t.nn.functional.leaky_relu(x),
+    "F.leaky_relu_": lambda t, x: t.nn.functional.leaky_relu_(x),
+    "F.threshold": lambda t, x: t.nn.functional.threshold(x, 0, 5),
+    "torch.threshold": lambda t, x: t.threshold(x, 0.5, 0),
+}
+OPERANDS: dict[str, Any] = {
+    "bool": lambda t: t.tensor([True, False]),
+    "empty bool": lambda t: t.zeros(0, 2, dtype=t.bool),
+    "expanded bool": lambda t: t.tensor([True]).expand(3),
+    "int64": lambda t: t.tensor([-2, 0, 3]),
+    "expanded int32": lambda t: t.tensor([-2, 3], dtype=t.int32).expand(2, 2),
+    "float32": lambda t: t.tensor([-1.5, 0.0, 2.0]),
+}
+
+
+@pytest.mark.parametrize("operand", OPERANDS)
+@pytest.mark.parametrize("function", [*METHODS, *FUNCTIONS])
+def test_elementwise_functions_over_bool_and_integer_tensors(function: str, operand: str) -> None:
+    """Each function computes, or refuses with torch's words in torch's order: relu and neg
+    refuse a bool tensor before anything else; a kernel without a bool or integer form (abs,
+    leaky_relu, threshold, floor) refuses it after the overlap check of the written tensor; a
+    float function written into an integer or bool tensor cannot cast its result back."""
+
+    def program(t: Any) -> Any:
+        x = OPERANDS[operand](t)
+        out = getattr(x, function)() if function in METHODS else FUNCTIONS[function](t, x)
+        return out, x, x._version
+
+    same(program)
+
+
+EMPTY_PRODUCTS: dict[str, Any] = {
+    "mm, empty inner": lambda t, B: B(1, 0) @ B(0, 1),
+    "mm, empty result": lambda t, B: B(0, 1) @ B(1, 0),
+    "mm, empty rows": lambda t, B: B(0, 2) @ B(2, 2),
+    "mm, empty columns": lambda t, B: B(2, 2) @ B(2, 0),
+    "Tensor.mm": lambda t, B: B(3, 0).mm(B(0, 2)),
+    "mv, empty inner": lambda t, B: B(1, 0).mv(B(0)),
+    "mv, empty rows": lambda t, B: B(0, 2).mv(B(2)),
+    "vector @ matrix, empty inner": lambda t, B: B(0) @ B(0, 1),
+    "bmm, empty inner": lambda t, B: t.bmm(B(2, 1, 0), B(2, 0, 3)),
+    "bmm, empty batch": lambda t, B: t.bmm(B(0, 1, 2), B(0, 2, 3)),
+    "batched @ matrix, empty inner": lambda t, B: B(2, 1, 0) @ B(0, 2),
+    "dot, empty": lambda t, B: B(0) @ B(0),
+    "mm": lambda t, B: B(2, 2) @ B(2, 2),
+    "mv": lambda t, B: B(2, 2).mv(B(2)),
+    "bmm": lambda t, B: t.bmm(B(2, 1, 2), B(2, 2, 3)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32"])
+@pytest.mark.parametrize("case", EMPTY_PRODUCTS)
+def test_a_product_with_nothing_to_sum_is_zeros_even_in_bool(case: str, dtype: str) -> None:
+    """torch's product kernels fill an empty result, or the zeros of a product over an empty
+    inner dimension, before they dispatch on the dtype: only a bool product with something to
+    sum is refused (``dot`` checks the dtype first)."""
+
+    def program(t: Any) -> Any:
+        return EMPTY_PRODUCTS[case](t, lambda *s: t.ones(*s, dtype=getattr(t, dtype)))
+
+    same(program)

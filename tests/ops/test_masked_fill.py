@@ -114,3 +114,44 @@ def test_writing_the_mask_before_backward_is_a_version_error() -> None:
         y.sum().backward()
 
     same(program)
+
+
+MASK_ORDER: dict[str, Any] = {
+    "mask shorter": lambda t, x, b: x.masked_fill_(t.tensor([True, False]), 0.0),
+    "mask longer": lambda t, x, b: x.masked_fill_(t.tensor([True, False, True, True]), 0.0),
+    "mask wider": lambda t, x, b: x.masked_fill_(t.ones(2, 4, dtype=t.bool), 0.0),
+    "expanded, mask shorter": lambda t, x, b: x.expand(2, 4).masked_fill_(
+        t.tensor([True, False]), 0.0
+    ),
+    "mask overlapping, shorter": lambda t, x, b: b.masked_fill_(b[:2], True),
+    "mask overlapping": lambda t, x, b: b[:3].masked_fill_(b[1:], True),
+    "mask overlapping, tensor value": lambda t, x, b: b[:3].masked_fill_(b[1:], t.tensor(True)),
+    "mask is self": lambda t, x, b: b.masked_fill_(b, False),
+    "complex value, mask shorter": lambda t, x, b: x.masked_fill_(t.tensor([True, False]), 0.5j),
+    # the value converted to the written dtype, checked
+    "complex value": lambda t, x, b: x.masked_fill_(b, 0.5j),
+    "complex value, real": lambda t, x, b: x.masked_fill_(b, 1 + 0j),
+    "complex value into bool": lambda t, x, b: b.masked_fill_(b, 1j),
+    "float beyond float32": lambda t, x, b: x.masked_fill_(b, 1e40),
+    "float64 tensor beyond float32": lambda t, x, b: x.masked_fill_(
+        b, t.tensor(1e40, dtype=t.float64)
+    ),
+    "nan into int64": lambda t, x, b: x.long().masked_fill_(b, float("nan")),
+    "nan tensor into int64": lambda t, x, b: x.long().masked_fill_(b, t.tensor(float("nan"))),
+    "out of place, float beyond float32": lambda t, x, b: x.masked_fill(b, 1e40),
+}
+
+
+@pytest.mark.parametrize("case", MASK_ORDER)
+def test_masked_fill_checks_overlap_then_sizes_in_torchs_words(case: str) -> None:
+    """``masked_fill_`` checks its value (converted to the written dtype), then that the mask
+    does not overlap the written tensor, then their shapes, naming the written tensor first
+    ("tensor a") when they do not broadcast."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, 3.0, 4.0])
+        b = t.tensor([True, False, True, False])
+        MASK_ORDER[case](t, x, b)
+        return x, b
+
+    same(program)

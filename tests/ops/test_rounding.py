@@ -89,6 +89,12 @@ REFUSALS: dict[str, Any] = {
     "int32 round decimals 0": lambda t: t.tensor([1], dtype=t.int32).round(decimals=0),
     "int64 round_ decimals": lambda t: t.tensor([1]).round_(decimals=-1),
     "leaf floor_": lambda t: t.tensor([1.5], requires_grad=True).floor_(),
+    "bool round decimals 0": lambda t: t.tensor([True]).round(decimals=0),
+    "bool round_ decimals 0": lambda t: t.round_(t.tensor([True]), decimals=0),
+    # the kernel refuses a dtype once the written tensor's overlap is checked
+    "expanded bool floor_": lambda t: t.tensor([True]).expand(2).floor_(),
+    "expanded int64 round_ decimals": lambda t: t.tensor([1]).expand(2).round_(decimals=1),
+    "expanded int64 trunc_": lambda t: t.tensor([1]).expand(2).trunc_(),
 }
 
 

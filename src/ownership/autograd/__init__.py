@@ -13,7 +13,14 @@ from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.autograd.engine import run_backward
 from ownership.autograd.function import Function, FunctionCtx
-from ownership.autograd.grad import grad, gradients_given, make_seeds, tensors_given
+from ownership.autograd.grad import (
+    check_roots,
+    engine_flag,
+    grad,
+    gradients_given,
+    make_seeds,
+    tensors_given,
+)
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode
@@ -31,11 +38,13 @@ def backward(
     gos = (
         gradients_given(grad_tensors, len(outs)) if grad_tensors is not None else [None] * len(outs)
     )
-    seeds = make_seeds(outs, gos)
     ins = None if inputs is None else tensors_given(inputs)
     if ins is not None and not ins:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    keep = create_graph if retain_graph is None else retain_graph
+    seeds = make_seeds(outs, gos)
+    keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+    create_graph = engine_flag(create_graph)
+    check_roots(outs, seeds)
     run_backward(outs, seeds, keep, create_graph, ins)  # one backward over all roots, as torch
 
 

@@ -26,6 +26,7 @@ from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.plain_loop import replay, run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.storage import is_engine_tensor
 from ownership.warn_once import warn_once
 
 CREATE_GRAPH_CYCLE = (
@@ -145,10 +146,17 @@ def run_backward(
     root_nodes = [n for n, _ in root_edges if n is not None]
 
     captures: dict[Node, list[tuple[int, int]]] = {}
+    if inputs is not None:
+        for t in inputs:  # torch's checks, input by input
+            if not is_engine_tensor(t):
+                raise RuntimeError(
+                    f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
+                )
+            if accumulate:
+                t.retain_grad()
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
     input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
-    if accumulate and inputs is not None:
-        for t in inputs:
-            t.retain_grad()
     for k, (node, nr) in enumerate(input_edges):
         if node is not None:
             captures.setdefault(node, []).append((nr, k))

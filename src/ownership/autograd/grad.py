@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,12 +37,12 @@ def gradients_given(given: Any, n: int) -> list[Any]:
 
 
 def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
-    """torch's ``_make_grads`` then the engine's root check: each output's seed (ones for a
-    scalar given None), its shape checked; an output without history is refused by position."""
-    if len(gos) != len(outs):
-        raise RuntimeError(f"got {len(outs)} tensors and {len(gos)} gradients")
+    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
+    pairs them (the shorter decides): ones for an output that requires grad given None (a
+    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
+    as the engine does."""
     seeds = []
-    for i, (o, g) in enumerate(zip(outs, gos, strict=True)):
+    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
         if g is None:
             if o.requires_grad and o._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -52,12 +53,35 @@ def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
                 f"has a shape of {o.shape}."
             )
         seeds.append(g)
+    return seeds
+
+
+def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
+    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
+    per output, then each output has a history (refused by position)."""
+    if len(seeds) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
     for i, o in enumerate(outs):
         if not o.requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-    return seeds
+
+
+def engine_flag(value: Any) -> bool:
+    """A flag of torch's engine call (``retain_graph``, ``create_graph``, ``allow_unused``), read
+    as its C++ binding reads an unsigned byte: anything with ``__index__`` (a bool, an int, an
+    integer tensor) from 0 to 255, else torch's TypeError or OverflowError."""
+    if value is True or value is False:  # (the common case, first)
+        return value
+    if not hasattr(type(value), "__index__"):
+        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+    n = operator.index(value)
+    if n < 0:
+        raise OverflowError("unsigned byte integer is less than minimum")
+    if n > 255:
+        raise OverflowError("unsigned byte integer is greater than maximum")
+    return bool(n)
 
 
 def grad(
@@ -73,30 +97,28 @@ def grad(
 
     ``create_graph=True`` records the backward itself so the result can be differentiated again.
     """
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but "
+            "got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
     outs = tensors_given(outputs)
     ins = tensors_given(inputs)
     for o in outs:
         if not _is_tensor(o):
             raise AssertionError("Expected output to be a torch.Tensor")
-    for t in ins:
-        if not _is_tensor(t):
-            raise RuntimeError(
-                f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
-            )
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     gos: Sequence[Any] = (
         gradients_given(grad_outputs, len(outs)) if grad_outputs is not None else [None] * len(outs)
     )
-    if len(gos) != len(outs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output ({len(gos)} given for {len(outs)} outputs)"
-        )
     seeds = make_seeds(outs, gos)
-    for t in ins:
-        if not t.requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-    keep = create_graph if retain_graph is None else retain_graph
+    keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+    create_graph = engine_flag(create_graph)
+    allow_unused = engine_flag(allow_unused)
+    check_roots(outs, seeds)
     res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False)
     out = []
     for i, (t, r) in enumerate(zip(ins, res, strict=True)):

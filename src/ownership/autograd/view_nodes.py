@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership.autograd.node import Edge, Node
+from ownership.autograd.saved import FREED_MESSAGE
 from ownership.layout import strided
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]
@@ -74,7 +75,12 @@ class AsStridedBackward0(Node):
 
 
 class CopySlices(Node):
-    """The base's new ``grad_fn`` after an in-place op on one of its views."""
+    """The base's new ``grad_fn`` after an in-place op on one of its views.
+
+    A backward without ``retain_graph`` drops the op's node (torch's ``release_variables``:
+    ``fn = nullptr``), whether or not it saved anything: a second backward through it raises
+    torch's "backward through the graph a second time".
+    """
 
     __slots__ = ("base_geom", "fn", "storage_size", "view_geom")
 
@@ -84,7 +90,7 @@ class CopySlices(Node):
         super().__init__((base_edge, *fn._edges[1:]), 1)
         # the view's old history is reached through the base now: like torch, drop fn's edge to it
         fn._edges = ((None, 0), *fn._edges[1:])
-        self.fn = fn
+        self.fn: Node | None = fn
         self.base_geom = base_geom
         self.view_geom = view_geom
         self.storage_size = storage_size
@@ -94,6 +100,8 @@ class CopySlices(Node):
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         g = grads[0]
+        if self.fn is None:
+            raise RuntimeError(FREED_MESSAGE)
         buf = np.zeros(self.storage_size, dtype=g._data.dtype)
         base = strided(buf, *self.base_geom)
         base[...] = g._data
@@ -103,4 +111,6 @@ class CopySlices(Node):
         return (g._wrap(base.copy()), *res[1:])
 
     def release(self) -> None:
-        self.fn.release()
+        if self.fn is not None:
+            self.fn.release()
+        self.fn = None

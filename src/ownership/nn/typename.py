@@ -13,20 +13,23 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["typename"]
+from ownership.invalid_arguments import is_torch_tensor
+from ownership.storage import is_engine_tensor
+
+__all__ = ["torch_module", "typename"]
 
 
 def typename(obj: Any) -> str:
-    """``'torch.<Legacy>Tensor'`` for a tensor (of either engine), else ``module.QualName``.
+    """``'torch.<Legacy>Tensor'`` for a tensor (of either engine), else ``module.QualName`` with
+    torch's module for an engine object (:func:`torch_module`).
 
     Builtins print bare (``'int'``, ``'list'``), like ``torch.typename``.
     """
-    dtype = getattr(obj, "dtype", None)
-    legacy = getattr(dtype, "legacy", None)
-    if legacy is not None and hasattr(obj, "_version"):
-        return f"torch.{legacy}"
-    if callable(getattr(obj, "type", None)) and hasattr(obj, "_version"):  # a torch tensor
-        return str(obj.type())
+    if not isinstance(obj, type):  # (a tensor class is named as any other class)
+        if is_engine_tensor(obj):
+            return f"torch.{obj.dtype.legacy}"
+        if is_torch_tensor(obj):
+            return str(obj.type())
     module = getattr(obj, "__module__", "") or ""
     if hasattr(obj, "__qualname__"):
         qualname = obj.__qualname__
@@ -35,4 +38,41 @@ def typename(obj: Any) -> str:
     else:
         module = type(obj).__module__ or ""
         qualname = type(obj).__qualname__
+    module = torch_module(module)
     return qualname if module in {"", "builtins"} else f"{module}.{qualname}"
+
+
+# The engine's modules whose objects torch defines elsewhere than at the same path under torch.
+_NN_MODULES = {"activation", "batchnorm", "container", "dropout", "flatten", "linear", "loss"}
+_TORCH_MODULES = {
+    "ownership._tensor": "torch",  # torch.Tensor
+    "ownership.dtypes": "torch",  # torch.dtype
+    "ownership.nn.module": "torch.nn.modules.module",
+    "ownership.nn.module_list": "torch.nn.modules.container",
+    "ownership.nn.parameter_list": "torch.nn.modules.container",
+    **{f"ownership.nn.{m}": f"torch.nn.modules.{m}" for m in _NN_MODULES},
+    **{
+        f"ownership.optim.{m}": "torch.optim.lr_scheduler"
+        for m in (
+            "composite_schedules",
+            "lambda_schedules",
+            "lr_scheduler_base",
+            "lr_scheduler_cyclic",
+            "plateau",
+            "warm_restarts",
+        )
+    },
+}
+
+
+def torch_module(module: str) -> str:
+    """The module torch defines the counterpart of an engine object of ``module`` in, as its
+    messages name it: ``'torch.nn.modules.activation'`` for ``ownership.nn.activation``,
+    otherwise the same path under ``torch``; any other module as it is.
+
+    >>> torch_module("ownership.nn.module_list"), torch_module("ownership.optim.sgd")
+    ('torch.nn.modules.container', 'torch.optim.sgd')
+    """
+    if module != "ownership" and not module.startswith("ownership."):
+        return module
+    return _TORCH_MODULES.get(module, "torch" + module[len("ownership") :])

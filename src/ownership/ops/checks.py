@@ -185,9 +185,16 @@ def assigned(dt: Any, value: Any) -> None:
 
 def fits(dt: Any, value: Any) -> None:
     """torch's error when a Python number is written into a dtype that cannot hold it: NaN, inf
-    or too large for an integer dtype, a finite number beyond float32's range for float32."""
+    or too large for an integer dtype, a finite number beyond float32's range for float32, a
+    complex number whose imaginary part is not 0 (else its real part is checked)."""
     if dt.name not in _C_NAMES or isinstance(value, bool | np.bool_ | Tensor):
         return
+    if isinstance(value, complex | np.complexfloating):
+        if value.imag != 0:
+            raise RuntimeError(
+                f"value cannot be converted to type {_C_NAMES[dt.name]} without overflow"
+            )
+        value = value.real
     if not isinstance(value, int | float | np.integer | np.floating):
         return
     number = float(value) if isinstance(value, float | np.floating) else int(value)

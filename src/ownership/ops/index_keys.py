@@ -245,7 +245,7 @@ def _index_position(npkey: tuple[Any, ...], axis: int, ndim: int) -> int:
     """The position among the index tensors (a mask counts as one per dim) of the one that
     indexes ``axis`` of the indexed array: the dimension torch's index kernel names."""
     consumed = sum(
-        np.ndim(k) if _is_mask(k) else 1 for k in npkey if k is not None and k is not Ellipsis
+        np.ndim(k) if is_mask(k) else 1 for k in npkey if k is not None and k is not Ellipsis
     )
     at = position = 0
     for k in npkey:
@@ -255,7 +255,7 @@ def _index_position(npkey: tuple[Any, ...], axis: int, ndim: int) -> int:
             at += ndim - consumed
             continue
         if isinstance(k, np.ndarray):
-            n = k.ndim if _is_mask(k) else 1
+            n = k.ndim if is_mask(k) else 1
             if at <= axis < at + n:
                 return position + axis - at
             position += n
@@ -265,5 +265,11 @@ def _index_position(npkey: tuple[Any, ...], axis: int, ndim: int) -> int:
     return axis
 
 
-def _is_mask(k: Any) -> bool:
+def is_mask(k: Any) -> bool:
+    """Whether the index ``k`` is a mask: a bool tensor, array or list of bools (a uint8 mask is
+    read as bool before it gets here)."""
+    if isinstance(k, Tensor):
+        return k.dtype is dtypes.bool_
+    if isinstance(k, list) and k and all(isinstance(i, bool) for i in k):
+        return True
     return isinstance(k, np.ndarray) and k.dtype.kind == "b"

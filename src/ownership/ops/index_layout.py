@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership import layout
+from ownership.ops.index_keys import is_mask
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -60,13 +61,13 @@ def _indices_per_dim(ndim: int, npkey: tuple[Any, ...]) -> list[Geometry | None]
     None for a dim taken whole: a bool mask of ``k`` dims is ``k`` columns of its ``nonzero()``
     (each of stride ``k``)."""
     out: list[Geometry | None] = []
-    consumed = sum(k.ndim if _is_mask(k) else 1 for k in npkey if k is not Ellipsis)
+    consumed = sum(k.ndim if is_mask(k) else 1 for k in npkey if k is not Ellipsis)
     for k in npkey:
         if k is Ellipsis:
             out.extend([None] * (ndim - consumed))
         elif isinstance(k, slice):
             out.append(None)
-        elif _is_mask(k):
+        elif is_mask(k):
             count = int(np.count_nonzero(k))
             out.extend([((count,), (k.ndim,))] * k.ndim)
         else:
@@ -75,7 +76,3 @@ def _indices_per_dim(ndim: int, npkey: tuple[Any, ...]) -> list[Geometry | None]
             out.append((arr.shape, tuple(s // item for s in arr.strides)))
     out.extend([None] * (ndim - len(out)))
     return out
-
-
-def _is_mask(k: Any) -> bool:
-    return isinstance(k, np.ndarray) and k.dtype.kind == "b"

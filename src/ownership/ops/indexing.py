@@ -11,6 +11,7 @@ advanced indices on that view (``x[1, idx]`` is ``x.select(0, 1)[idx]``). How a 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import (
@@ -36,6 +37,7 @@ from ownership.ops.index_keys import (
     check_advanced,
     dims_indexed,
     is_basic,
+    is_mask,
     keys,
     np_key,
     numpy_index,
@@ -43,6 +45,7 @@ from ownership.ops.index_keys import (
     warn_byte_index,
 )
 from ownership.ops.index_layout import index_strides
+from ownership.ops.masking import warn_expanded
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -245,14 +248,20 @@ def expandable(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
     )
 
 
-def _is_mask(k: Any) -> bool:
-    """Whether an advanced index is a mask (bool or uint8, one dim or more)."""
-    arr = k._data if isinstance(k, Tensor) else np.asarray(k)
-    return arr.ndim > 0 and (arr.dtype == np.bool_ or arr.dtype == np.uint8)
+EXPANDED_INDEX_PUT = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+    "tensor"
+)
 
 
 def setitem(t: Tensor, key: Any, value: Any) -> None:
-    """``t[key] = value``: in place, one version bump."""
+    """``t[key] = value``: in place, one version bump.
+
+    Basic indices: ``value`` is copied into the view they select (:func:`_copy_to`). Advanced
+    ones: torch's ``index_put_``, which writes an expanded tensor (with its warning); one mask
+    and a one-element value is its ``masked_fill_`` of that value (the mask may be ``t``'s own
+    elements); otherwise neither the value nor an index tensor may share memory with ``t``."""
     checks.assigned(t.dtype, value)
     key = sequence_as_tuple(key, 3)  # setitem, the op table, Tensor.__setitem__
     tkey = keys(t, key)
@@ -270,17 +279,25 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
     vshape = tuple(np.shape(raw(v)))
-    # torch's index_put_ of one value through one mask (the only index left once the basic ones
-    # are applied) is masked_fill_, which casts the value and takes no uint8 mask
+    # torch's index_put_ of a one-element value through one mask (the only index left once the
+    # basic ones are applied) is masked_fill_ of that value, which takes no uint8 mask
     advanced = [k for k in tkey if not is_basic(k)]
-    through_mask = len(advanced) == 1 and _is_mask(advanced[0]) and int(np.prod(vshape)) == 1
-    filled = through_mask and masks == 1
+    filled = len(advanced) == 1 and int(np.prod(vshape)) == 1 and is_mask(advanced[0])
+    indices = [k for k in tkey if isinstance(k, Tensor)]
 
-    def check_args() -> None:  # index_put_'s own check, made after the autograd ones
-        if filled:
-            raise RuntimeError(
-                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
-            )
+    def check_args() -> None:  # index_put_'s own checks, made after the autograd ones
+        if overlaps_itself(t):  # torch writes an expanded tensor, with a warning
+            warnings.warn(EXPANDED_INDEX_PUT, UserWarning, stacklevel=6)  # the caller's line
+        if filled:  # masked_fill_ of value.item(): its own checks, no others
+            if masks:
+                raise RuntimeError(
+                    "masked_fill_ only supports boolean masks, but got mask with dtype unsigned "
+                    "char"
+                )
+            warn_expanded(t, 6)  # check_args, run_inplace, setitem, the op table, __setitem__
+            check_inputs_apart(t, indices)
+            return
+        check_inputs_apart(t, (vt, *indices), full=True)
         if masks:
             warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
         if not expandable(without_leading_ones(vshape), target_shape):
@@ -288,7 +305,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
                 f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
                 f"cannot be broadcast to indexing result of shape {list(target_shape)}"
             )
-        if vt is not None and vt.dtype is not t.dtype and not through_mask:
+        if vt is not None and vt.dtype is not t.dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{t.dtype.short} for the destination and {vt.dtype.short} for the source."
@@ -296,7 +313,9 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
 
     def compute() -> Any:
         new = t._data.copy()
-        new[npkey] = raw(v)
+        values = np.asarray(raw(v))  # its leading dims beyond the target's are 1s (checked)
+        values = values.reshape(values.shape[max(0, values.ndim - len(target_shape)) :])
+        new[npkey] = np.broadcast_to(values, target_shape)
         return new
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -317,5 +336,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         bw,
         {"indices": npkey, "accumulate": False},
         save=lambda node: node.save_state("indices"),
+        check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
     )

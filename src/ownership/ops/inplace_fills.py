@@ -18,7 +18,7 @@ from ownership import distributions, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.distributions import in_memory_order
-from ownership.inplace_rules import run_inplace
+from ownership.inplace_rules import check_no_overlap, run_inplace
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, operand, raw
 from ownership.ops.creation import to_numpy, zeros
@@ -26,16 +26,22 @@ from ownership.ops.inplace import _tensors
 
 
 def fill_(a: Tensor, value: Any) -> Tensor:
-    """Fill in place (``FillBackward0``; a tensor value must be 0-d)."""
+    """Fill in place (``FillBackward2``; ``FillBackward3`` for a tensor value, which must be 0-d).
+
+    A number fills without the overlap checks (torch's ``fill_out``: an expanded tensor takes
+    it); a tensor value is torch's ``self.copy_(value)`` (of a clone, when it is ``self``'s
+    alias), so an expanded tensor is refused as ``copy_`` refuses it: ``t[1:] = 1.5`` too."""
     v = operand(value)
     dt = a.dtype
 
     def check_args() -> None:
-        if isinstance(v, Tensor) and v._data.ndim != 0:
-            raise RuntimeError(
-                "fill_ only supports 0-dimension value tensor but got tensor with "
-                f"{v._data.ndim} dimensions."
-            )
+        if isinstance(v, Tensor):
+            if v._data.ndim != 0:
+                raise RuntimeError(
+                    "fill_ only supports 0-dimension value tensor but got tensor with "
+                    f"{v._data.ndim} dimensions."
+                )
+            check_no_overlap(a, ())
         checks.fits(dt, v)
 
     def compute() -> NDArray[Any]:

@@ -24,28 +24,37 @@ from ownership.ops.inplace import snapshot
 
 
 def _unary_inplace(
-    np_fn: Any, name: str, backward: BackwardFn, saves: str, float_only: bool = False
+    np_fn: Any,
+    name: str,
+    backward: BackwardFn,
+    saves: str,
+    float_only: bool = False,
+    refuse: Callable[[Tensor], None] | None = None,
 ) -> Callable[[Tensor], Tensor]:
-    """An in-place elementwise function; ``float_only``: an integer tensor cannot hold the result."""
+    """An in-place elementwise function; ``float_only``: one of torch's float functions, computed
+    as :func:`~ownership.ops.unary.floating` says (an integer or bool tensor cannot hold the
+    result); ``refuse``: the op's own check of ``self``, made before the kernel's."""
 
     def op(a: Tensor) -> Tensor:
         def save(node: OpNode) -> None:
             node.save("self", snapshot(a))
 
-        out_dtype = a.dtype
-        if float_only and not a.dtype.is_floating_point:
-            out_dtype = dtypes.get_default_dtype()
+        def compute() -> Any:
+            return np_fn(un.floating(a)[0] if float_only else a._data)
+
+        out_dtype = un.floating(a)[1] if float_only else a.dtype
         return run_inplace(
             a,
             (),
             needs_grad(a),
-            lambda: np_fn(a._data),
+            compute,
             out_dtype,
             name,
             backward,
             None,
             save if saves == "self" else None,
             save_result=saves == "result",
+            check_args=None if refuse is None else lambda: refuse(a),
         )
 
     return op
@@ -111,15 +120,17 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
 
 
 # The elementwise functions in place, each torch's node and what it saves.
-relu_ = _unary_inplace(un.relu_values, "ReluBackward0", un.bw_relu, "result")
+relu_ = _unary_inplace(
+    un.relu_values, "ReluBackward0", un.bw_relu, "result", refuse=un.refuse_bool_relu
+)
 sigmoid_ = _unary_inplace(
     un._sigmoid_np, "SigmoidBackward0", un.bw_sigmoid, "result", float_only=True
 )
 exp_ = _unary_inplace(np.exp, "ExpBackward0", un.bw_exp, "result", float_only=True)
 tanh_ = _unary_inplace(np.tanh, "TanhBackward0", un.bw_tanh, "result", float_only=True)
 sqrt_ = _unary_inplace(np.sqrt, "SqrtBackward0", un.bw_sqrt, "result", float_only=True)
-neg_ = _unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none")
+neg_ = _unary_inplace(np.negative, "NegBackward0", un.bw_neg, "none", refuse=un.refuse_bool_neg)
 log_ = _unary_inplace(np.log, "LogBackward0", un.bw_log, "self", float_only=True)
-abs_ = _unary_inplace(np.abs, "AbsBackward0", un.bw_abs, "self")
+abs_ = _unary_inplace(un.abs_values, "AbsBackward0", un.bw_abs, "self")
 sin_ = _unary_inplace(np.sin, "SinBackward0", un.bw_sin, "self", float_only=True)
 cos_ = _unary_inplace(np.cos, "CosBackward0", un.bw_cos, "self", float_only=True)

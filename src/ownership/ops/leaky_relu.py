@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.argument_checks import is_number
 from ownership.autograd.node import Grads, OpNode, Saved
@@ -37,19 +38,22 @@ NEGATIVE_SLOPE_IN_PLACE = (
 
 
 def _checked(name: str, t: Any, slope: Any) -> None:
-    """torch's argument and kernel refusals: a tensor, a number slope, a floating dtype."""
+    """torch's argument refusals: a tensor, a number slope."""
     if not isinstance(t, Tensor):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(t)}")
     if not is_number(slope):
         raise TypeError(
             f"{name}(): argument 'negative_slope' (position 2) must be Number, not {tp_name(slope)}"
         )
-    if not t.dtype.is_floating_point:
-        raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{t.dtype.short}'")
 
 
 def _values(x: NDArray[Any], slope: Any) -> NDArray[Any]:
-    """``x > 0 ? x : x * slope``, the slope rounded to ``x``'s dtype first."""
+    """torch's kernel: ``x > 0 ? x : x * slope``, the slope rounded to ``x``'s dtype first; it
+    has floating kernels only (refused once the operands are checked, so after the overlap
+    checks of ``leaky_relu_``)."""
+    if x.dtype.kind != "f":
+        short = dtypes.from_numpy_dtype(x.dtype).short
+        raise NotImplementedError(f"\"leaky_relu_cpu\" not implemented for '{short}'")
     return np.where(x > 0, x, x * x.dtype.type(slope))
 
 

@@ -6,6 +6,7 @@ of two vectors ``DotBackward0``, matrix @ vector ``MvBackward0``; batched inputs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -138,6 +139,14 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
     return _matrix_product(a, b, ad, bd)
 
 
+def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int) -> None:
+    """torch's product kernels have no bool form, but fill an empty result, or the zeros of a
+    product over an empty inner dimension, before they dispatch on the dtype: only a product
+    with something to sum is refused."""
+    if dt is dtypes.bool_ and rows and cols and inner:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Tensor:
     """:func:`mm` of two matrices over the arrays ``ad`` and ``bd``, from its checks after the
     ranks' on."""
@@ -150,8 +159,7 @@ def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) ->
     dt = a.dtype
     if dt is not b.dtype:
         _check_dtypes(a, b, "mm")
-    if dt is dtypes.bool_:
-        raise NotImplementedError("\"addmm_impl_cpu_\" not implemented for 'Bool'")
+    _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
     out = wrap(ad @ bd, dt)
     if needs_grad_with(a, b):
         if ad.size and bd.size:  # :func:`matrix_strides` of two non-empty matrices, written out
@@ -245,8 +253,7 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
             f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
         )
     _check_dtypes(a, v, "mv")
-    if a.dtype is dtypes.bool_:
-        raise NotImplementedError("\"addmv_impl_cpu\" not implemented for 'Bool'")
+    _refuse_bool("addmv_impl_cpu", a.dtype, a._data.shape[0], 1, a._data.shape[1])
     out = wrap(a._data @ v._data, a.dtype)
     if needs_grad(a, v):
         node = record(out, "MvBackward0", (a, v), _bw_mv)
@@ -276,8 +283,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"but got: [{sb[0]}, {sb[1]}]."
         )
     _check_dtypes(a, b, "bmm")
-    if a.dtype is dtypes.bool_:
-        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
+    (n, rows, inner), cols = a._data.shape, b._data.shape[2]
+    _refuse_bool("bmm", a.dtype, n * rows, cols, inner)
     out = wrap(np.matmul(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(out, "BmmBackward0", (a, b), _bw_bmm)
@@ -338,11 +345,11 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if _should_fold(a, b):
         if na >= 3:  # fold a's batch dims into rows
             lead = tuple(a._data.shape[:-1])
-            folded = a.reshape(-1, a._data.shape[-1])
+            folded = a.reshape(math.prod(lead), a._data.shape[-1])  # (never -1: 0 elements)
             out = folded.mm(b) if nb == 2 else folded.mv(b)
             return _unsafe_view(out, lead + ((b._data.shape[-1],) if nb == 2 else ()))
         bt = b.transpose(-2, -1)  # fold b's batch dims, transposed
-        folded = bt.reshape(-1, bt._data.shape[-1])
+        folded = bt.reshape(math.prod(bt._data.shape[:-1]), bt._data.shape[-1])
         lead = tuple(b._data.shape[:-2])
         if na == 1:
             return _unsafe_view(folded.mv(a), (*lead, b._data.shape[-1]))

@@ -4,8 +4,9 @@ The value is a number (``MaskedFillBackward0``) or a 0-d tensor, which then gets
 the sum of the incoming gradient where the mask is True (``MaskedFillBackward1``). Both nodes
 save the mask (``_saved_mask``), so writing into the mask before backward is a version error.
 The out-of-place op fills a contiguous copy of ``self`` broadcast with the mask; the in-place op
-writes ``self`` under the in-place contract (one version bump), and the mask must broadcast to
-``self``'s shape.
+writes ``self`` under the in-place contract (one version bump), in torch's order: its arguments,
+then the written tensor (expanded, it is written with torch's deprecation warning; the mask may be
+its own elements but not overlap it otherwise), then the mask must broadcast to ``self``'s shape.
 
 >>> import ownership
 >>> scores = ownership.tensor([[0.5, 1.0, 2.0]])
@@ -24,10 +25,14 @@ from numpy.typing import NDArray
 from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.inplace_rules import (
+    check_inputs_apart,
+    check_result,
+    overlaps_itself,
+    run_inplace,
+)
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, sum_to, wrap
-from ownership.ops.python_numbers import int_parameter
 
 EXPANDED_WARNING = (
     "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
@@ -35,9 +40,16 @@ EXPANDED_WARNING = (
 )
 
 
-def _fill_value(t: Tensor, mask: Tensor, value: Any) -> Any:
-    """torch's refusals, in its order, then the value to write, as ``t``'s numpy dtype holds it
-    (a float into an integer tensor is truncated; a number it cannot hold is refused)."""
+def warn_expanded(t: Tensor, stacklevel: int) -> None:
+    """torch's deprecation warning of a masked fill of an expanded tensor (``t[mask] = number``
+    included), which it then writes; ``stacklevel`` as the caller would pass it."""
+    if overlaps_itself(t):
+        warnings.warn(EXPANDED_WARNING, UserWarning, stacklevel=stacklevel + 1)
+
+
+def _check_arguments(mask: Tensor, value: Any) -> None:
+    """torch's refusals of the arguments, in its order: a value tensor of 1 or more dims, a mask
+    that is not bool."""
     if isinstance(value, Tensor) and value._data.ndim != 0:
         raise RuntimeError(
             "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -48,10 +60,18 @@ def _fill_value(t: Tensor, mask: Tensor, value: Any) -> Any:
             "masked_fill_ only supports boolean masks, but got mask with dtype "
             f"{checks.CPP_TYPES[mask.dtype.name]}"
         )
-    number = value._data if isinstance(value, Tensor) else value
-    if not isinstance(value, Tensor):
-        int_parameter(value, t.dtype)
-    return np.asarray(number).astype(t._data.dtype)
+
+
+def _fill_value(t: Tensor, value: Any) -> Any:
+    """The value to write, as ``t``'s numpy dtype holds it: torch's kernel converts it (a 0-d
+    tensor's item) to ``t``'s dtype, checked, once the shapes are (a float into an integer
+    tensor is truncated; a number the dtype cannot hold is refused)."""
+    checks.fits(t.dtype, value.item() if isinstance(value, Tensor) else value)
+    if isinstance(value, Tensor):
+        return value._data.astype(t._data.dtype)
+    if isinstance(value, complex | np.complexfloating) and t.dtype is not dtypes.bool_:
+        value = value.real  # its imaginary part is 0 (checked)
+    return np.asarray(value).astype(t._data.dtype)
 
 
 def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
@@ -74,10 +94,10 @@ def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
 def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True, else ``t``: a new contiguous tensor of the broadcast
     shape of ``t`` and ``mask`` (``MaskedFillBackward0``/``1``; saves the mask)."""
-    fill = _fill_value(t, mask, value)
+    _check_arguments(mask, value)
     shape = layout.broadcast_shapes(mask._data.shape, t._data.shape)
     arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-    np.copyto(arr, fill, where=np.broadcast_to(mask._data, shape))
+    np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
     out = wrap(arr, t.dtype)
     tensor_value = value if isinstance(value, Tensor) else None
     if needs_grad(t, tensor_value):
@@ -94,18 +114,17 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``masked_fill`` written into ``t`` (the mask must broadcast to ``t``'s shape)."""
     tensor_value = value if isinstance(value, Tensor) else None
     has_value = tensor_value is not None
-    fill: list[Any] = []
 
-    def check_args() -> None:
-        fill.append(_fill_value(t, mask, value))
-        arr = t._data
-        if 0 in arr.strides and layout.has_internal_overlap(arr.shape, arr.strides):
-            warnings.warn(EXPANDED_WARNING, UserWarning, stacklevel=5)  # torch writes anyway
+    def check_args() -> None:  # torch's order: the arguments, the overlaps, the shapes, the value
+        _check_arguments(mask, value)
+        warn_expanded(t, 6)  # check_args, run_inplace, masked_fill_, the op table, the method
+        check_inputs_apart(t, (mask,))
 
     def compute() -> NDArray[Any]:
-        shape = layout.broadcast_shapes(mask._data.shape, t._data.shape)
+        shape = layout.broadcast_shapes(t._data.shape, mask._data.shape)  # the written one first
+        check_result(t, shape, t.dtype)
         arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-        np.copyto(arr, fill[0], where=np.broadcast_to(mask._data, shape))
+        np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
         return arr
 
     def save(node: OpNode) -> None:

@@ -53,7 +53,7 @@ def _check(t: Tensor, name: str, decimals: int | None) -> None:
     """torch's refusals: no bool kernel; ``round(decimals=...)`` has floating kernels only."""
     dt = t.dtype
     if decimals is not None and not dt.is_floating_point:
-        kernel = "round_vml_cpu" if decimals == 0 and dt is not dtypes.bool_ else "round_cpu"
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.short}'")
     if dt is dtypes.bool_:
         raise NotImplementedError(f"\"{name}_vml_cpu\" not implemented for 'Bool'")
@@ -80,16 +80,11 @@ def _rounded(t: Tensor, name: str, decimals: int | None = None) -> Tensor:
 
 
 def _rounded_(t: Tensor, name: str, decimals: int | None = None) -> Tensor:
-    return run_inplace(
-        t,
-        (),
-        needs_grad(t),
-        lambda: _values(t._data, name, decimals),
-        t.dtype,
-        _node(name, decimals),
-        _bw_zero,
-        check_args=lambda: _check(t, name, decimals),
-    )
+    def compute() -> NDArray[Any]:
+        _check(t, name, decimals)  # the kernel's refusal: after the overlap checks
+        return _values(t._data, name, decimals)
+
+    return run_inplace(t, (), needs_grad(t), compute, t.dtype, _node(name, decimals), _bw_zero)
 
 
 def floor(t: Tensor) -> Tensor:

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
@@ -32,6 +31,7 @@ from ownership.op_registry import ops
 from ownership.ops.arithmetic import mul_scalar
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.inplace import snapshot
+from ownership.ops.unary import floating
 
 _ERF: Any = np.frompyfunc(math.erf, 1, 1)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # torch's ``2.0 / sqrt(M_PI)``
@@ -73,17 +73,9 @@ _FUNCTIONS: dict[str, tuple[Callable[[NDArray[Any]], NDArray[Any]], str, Backwar
 }
 
 
-def _floating(t: Tensor) -> tuple[NDArray[Any], dtypes.dtype]:
-    """``t``'s values in the dtype of the result: its own, or the default float dtype."""
-    if t.dtype.is_floating_point:
-        return t._data, t.dtype
-    dt = dtypes.get_default_dtype()
-    return t._data.astype(dt.np), dt
-
-
 def _apply(t: Tensor, name: str) -> Tensor:
     fn, node_name, backward, saves = _FUNCTIONS[name]
-    arr, dt = _floating(t)
+    arr, dt = floating(t)
     out = wrap(np.asarray(fn(arr)), dt)
     if needs_grad_of(t):
         node = record(out, node_name, (t,), backward)
@@ -104,8 +96,8 @@ def _apply_(t: Tensor, name: str) -> Tensor:
         t,
         (),
         needs_grad(t),
-        lambda: np.asarray(fn(_floating(t)[0])),
-        t.dtype if t.dtype.is_floating_point else dtypes.get_default_dtype(),
+        lambda: np.asarray(fn(floating(t)[0])),
+        floating(t)[1],
         node_name,
         backward,
         None,

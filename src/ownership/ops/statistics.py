@@ -172,8 +172,11 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
 
 
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
-    """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``)."""
+    """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``); its
+    kernel has no bool form."""
     x = input._data
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     out = wrap(np.where(x > threshold, x, np.asarray(value, dtype=x.dtype)), input.dtype)
     if needs_grad(input):
 

@@ -169,13 +169,19 @@ NO_CONTEXT = shared_context({})
 """The context of a node of :func:`_unary`: empty (it saves a tensor, never None), shared."""
 
 
+def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
+    """The operand of torch's float functions (``exp``, ``sigmoid``, ``log1p``...) and their dtype:
+    a floating tensor's values as they are, an integer or bool tensor's in the default float dtype
+    (which its in-place form then cannot cast back: "result type Float can't be cast ...")."""
+    if a.dtype.is_floating_point:
+        return a._data, a.dtype
+    dt = dtypes.get_default_dtype()
+    return a._data.astype(dt.np), dt
+
+
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
-    dt = a.dtype
-    arr = a._data
-    if not dt.is_floating_point:
-        dt = dtypes.get_default_dtype()
-        arr = arr.astype(dt.np)
+    arr, dt = floating(a)
     out = wrap(fn(arr), dt)
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
@@ -264,8 +270,17 @@ def _kept_at(clamped: Any, x: Any, bound: Any) -> Any:
     return clamped
 
 
+def refuse_bool_relu(a: Tensor) -> None:
+    """torch's ``relu`` and ``relu_`` refuse a bool tensor before any kernel (even an empty one,
+    even one whose elements overlap)."""
+    if a.dtype is dtypes.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+
+
 def relu(a: Tensor) -> Tensor:
-    """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes."""
+    """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
+    bool (:func:`refuse_bool_relu`)."""
+    refuse_bool_relu(a)
     out = wrap(relu_values(a._data), a.dtype)
     if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
@@ -273,24 +288,35 @@ def relu(a: Tensor) -> Tensor:
     return out
 
 
+def abs_values(x: Any) -> Any:
+    """torch's abs kernel: ``|x|``; it has no bool kernel (refused once the operands are
+    checked, so after the overlap checks of ``abs_``)."""
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return np.abs(x)
+
+
 def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
-    if a.dtype is dtypes.bool_:
-        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
-    out = wrap(np.abs(a._data), a.dtype)
+    out = wrap(abs_values(a._data), a.dtype)
     if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
         node.save("self", a)
     return out
 
 
-def neg(a: Tensor) -> Tensor:
-    """-a (``NegBackward0``, saves nothing)."""
+def refuse_bool_neg(a: Tensor) -> None:
+    """torch's ``neg`` and ``neg_`` refuse a bool tensor before the kernel's operand checks."""
     if a.dtype is dtypes.bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
             "invert a mask, use the `~` or `logical_not()` operator instead."
         )
+
+
+def neg(a: Tensor) -> Tensor:
+    """-a (``NegBackward0``, saves nothing); refuses bool (:func:`refuse_bool_neg`)."""
+    refuse_bool_neg(a)
     out = wrap(-a._data, a.dtype)
     if needs_grad_of(a):
         record(out, "NegBackward0", (a,), bw_neg)
@@ -298,8 +324,10 @@ def neg(a: Tensor) -> Tensor:
 
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
-    """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals)."""
-    out = wrap(np.sign(a._data), a.dtype)
+    """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals). A
+    bool tensor is its own sign."""
+    x = a._data
+    out = wrap(x.copy() if x.dtype == np.bool_ else np.sign(x), a.dtype)
     if needs_grad_of(a):
         record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
     return out

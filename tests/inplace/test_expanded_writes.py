@@ -1,0 +1,110 @@
+"""Writes into a tensor whose elements share memory, and writes whose operands share it with the
+written tensor: which torch refuses, which it does with a warning, which it just does.
+
+An expanded tensor (``expand``, or the gradient of ``sum``, which torch returns expanded) is
+refused by a kernel that checks its output (the arithmetic, ``copy_``, ``fill_`` of a tensor,
+and so ``t[1:] = 1.5``, which copies a 0-d tensor), written with torch's deprecation warning by
+``masked_fill_`` and ``index_put_`` (``t[mask] = v``, ``t[[0, 1]] = v``), and written silently by
+``fill_`` of a number and ``zero_``. ``index_put_`` refuses a value or an index tensor that shares
+memory with the written tensor, even its very elements (``ix[ix] = 5``), unless the write is its
+``masked_fill_`` of a one-element value (``x[mask] = x[0]``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+
+def _expanded(t: Any) -> Any:
+    return t.tensor([1.0, 2.0]).unsqueeze(-1).expand(2, 3)
+
+
+WRITES: dict[str, Any] = {
+    "t[1:] = 1.5": lambda t, e: e.__setitem__(slice(1, None), 1.5),
+    "t[...] = 1.5": lambda t, e: e.__setitem__(Ellipsis, 1.5),
+    "t[:] = 0-d tensor": lambda t, e: e.__setitem__(slice(None), t.tensor(1.5)),
+    "t[0] = 1.5": lambda t, e: e.__setitem__(0, 1.5),
+    "t[0, 1] = 1.5": lambda t, e: e.__setitem__((0, 1), 1.5),
+    "t[:, 0] = 1.5": lambda t, e: e.__setitem__((slice(None), 0), 1.5),
+    "t[1:] = row": lambda t, e: e.__setitem__(slice(1, None), t.tensor([4.0, 5.0, 6.0])),
+    "t[t < 2] = -1": lambda t, e: e.__setitem__(e < 2, -1.0),
+    "t[t < 2] = 0-d tensor": lambda t, e: e.__setitem__(e < 2, t.tensor(-1.0)),
+    "t[t < 2] = values": lambda t, e: e.__setitem__(e < 2, t.tensor([-1.0, -2.0, -3.0])),
+    "t[t < 2] = [[-1]]": lambda t, e: e.__setitem__(e < 2, t.tensor([[-1.0]])),
+    "t[[0, 1]] = 7": lambda t, e: e.__setitem__([0, 1], 7.0),
+    "t[[0, 1]] = rows": lambda t, e: e.__setitem__([0, 1], t.tensor([[1.0], [2.0]])),
+    "t[[0, 1]] = too many": lambda t, e: e.__setitem__([0, 1], t.tensor([1.0, 2.0, 3.0, 4.0])),
+    "t[:, [0, 2]] = 7": lambda t, e: e.__setitem__((slice(None), [0, 2]), 7.0),
+    "fill_ number": lambda t, e: e.fill_(1.5),
+    "fill_ 0-d tensor": lambda t, e: e.fill_(t.tensor(1.5)),
+    "fill_ 1-d tensor": lambda t, e: e.fill_(t.tensor([1.5])),
+    "row fill_ 0-d tensor": lambda t, e: e[0].fill_(t.tensor(1.5)),
+    "column fill_ 0-d tensor": lambda t, e: e[:, 0].fill_(t.tensor(1.5)),
+    "zero_": lambda t, e: e.zero_(),
+    "masked_fill_": lambda t, e: e.masked_fill_(e < 2, 0.0),
+    "masked_fill_ 0-d tensor": lambda t, e: e.masked_fill_(e < 2, t.tensor(0.0)),
+    "copy_": lambda t, e: e.copy_(t.zeros(2, 3)),
+    "add_": lambda t, e: e.add_(1),
+    "mul_ of itself": lambda t, e: e.mul_(e),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_a_write_into_an_expanded_tensor(write: str) -> None:
+    def program(t: Any) -> Any:
+        e = _expanded(t)
+        WRITES[write](t, e)
+        return e, e._version
+
+    same(program)
+
+
+@pytest.mark.parametrize("write", ["d[1:] = 1.5", "d[[0, 2]] = 1.5", "d.add_(1)", "d.zero_()"])
+def test_the_gradient_of_sum_is_expanded(write: str) -> None:
+    """torch's gradient of ``sum`` is its output's gradient expanded (stride 0): a basic
+    assignment into it is refused, an advanced one warns."""
+
+    def program(t: Any) -> Any:
+        b = t.tensor([3.0, 0.5, 3.0], requires_grad=True)
+        (d,) = t.autograd.grad(b.sum(), [b])
+        facts = (d.stride(), d.is_contiguous(), d._base is None)
+        exec(write, {"d": d})
+        return facts, d
+
+    same(program)
+
+
+SHARED: dict[str, Any] = {
+    "x[[0, 1, 2]] = x": lambda t, x, b, ix: x.__setitem__([0, 1, 2], x),
+    "x[[0, 1]] = x[1:]": lambda t, x, b, ix: x.__setitem__([0, 1], x[1:]),
+    "x[[0]] = x[0]": lambda t, x, b, ix: x.__setitem__([0], x[0]),
+    "x[mask] = x[:2]": lambda t, x, b, ix: x.__setitem__(b, x[:2]),
+    "x[mask] = x[0]": lambda t, x, b, ix: x.__setitem__(b, x[0]),
+    "x[mask] = x[:1]": lambda t, x, b, ix: x.__setitem__(b, x[:1]),
+    "b[b] = True": lambda t, x, b, ix: b.__setitem__(b, True),
+    "b[b] = 2 values": lambda t, x, b, ix: b.__setitem__(b, t.tensor([True, True])),
+    "b[b] = b[:2]": lambda t, x, b, ix: b.__setitem__(b, b[:2]),
+    "ix[ix] = 5": lambda t, x, b, ix: ix.__setitem__(ix, 5),
+    "ix[ix] = values": lambda t, x, b, ix: ix.__setitem__(ix, t.tensor([5, 6, 7])),
+    "ix[ix[:2]] = values": lambda t, x, b, ix: ix.__setitem__(ix[:2], t.tensor([5, 6])),
+    "x.fill_(x[1])": lambda t, x, b, ix: x.fill_(x[1]),
+    "b.masked_fill_(b, False)": lambda t, x, b, ix: b.masked_fill_(b, False),
+    "b[:2].masked_fill_(b[1:], True)": lambda t, x, b, ix: b[:2].masked_fill_(b[1:], True),
+    "b.masked_fill_(b[:2], True)": lambda t, x, b, ix: b.masked_fill_(b[:2], True),
+}
+
+
+@pytest.mark.parametrize("write", SHARED)
+def test_a_write_whose_operands_share_the_written_memory(write: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, 3.0])
+        b = t.tensor([True, False, True])
+        ix = t.tensor([0, 1, 2])
+        SHARED[write](t, x, b, ix)
+        return x, b, ix, x._version, b._version, ix._version
+
+    same(program)
