@@ -35,6 +35,7 @@ conversions in ``ownership.nn.module_conversion``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any, Self
 
@@ -278,9 +279,27 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
                 persistent = value.persistent
             else:
                 persistent = name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            self._register_buffer_as_assigned(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
+
+    def _register_buffer_as_assigned(self, name: str, value: Any, persistent: bool) -> None:
+        """``self.register_buffer(name, value, persistent)``, through a subclass's override;
+        one whose signature has no ``persistent`` gets ``(name, value)``, which torch allows
+        only for a persistent buffer (what such an override registered before the argument
+        existed)."""
+        register_buffer = self.register_buffer
+        if getattr(register_buffer, "__func__", None) is Module.register_buffer:
+            register_buffer(name, value, persistent)
+        elif "persistent" in inspect.signature(register_buffer).parameters:
+            register_buffer(name, value, persistent)
+        elif not persistent:
+            raise RuntimeError(
+                "Registering a non-persistent buffer on a Module subclass that implements "
+                "register_buffer() without the persistent argument is not allowed."
+            )
+        else:
+            register_buffer(name, value)
 
     def __getattr__(self, name: str) -> Any:
         """Reached only when normal lookup fails: the registries, then ``AttributeError``."""
