@@ -208,6 +208,8 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.scope import module_getattr
+from ownership.tensor_metadata import device
 from ownership.view_functions import (
     as_strided_,
     broadcast_shapes,
@@ -295,6 +297,7 @@ __all__ = [
     "cumprod",
     "cumsum",
     "detach",
+    "device",
     "diagonal",
     "div",
     "dot",
@@ -454,3 +457,6 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# a public name of torch that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch", __name__)

@@ -17,6 +17,7 @@ from ownership.autograd.grad import grad, gradients_given, make_seeds, tensors_g
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode
+from ownership.scope import module_getattr
 
 
 def backward(
@@ -56,3 +57,6 @@ __all__ = [
     "set_detect_anomaly",
     "set_grad_enabled",
 ]
+
+# a public name of torch.autograd that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.autograd", __name__)

@@ -22,6 +22,7 @@ from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+from ownership.scope import module_getattr
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -136,3 +137,6 @@ __all__ = [
     "tanh",
     "threshold",
 ]
+
+# a public name of torch.nn.functional that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.nn.functional", __name__)

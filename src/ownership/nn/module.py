@@ -289,9 +289,10 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
         only for a persistent buffer (what such an override registered before the argument
         existed)."""
         register_buffer = self.register_buffer
-        if getattr(register_buffer, "__func__", None) is Module.register_buffer:
-            register_buffer(name, value, persistent)
-        elif "persistent" in inspect.signature(register_buffer).parameters:
+        if (
+            getattr(register_buffer, "__func__", None) is Module.register_buffer
+            or "persistent" in inspect.signature(register_buffer).parameters
+        ):
             register_buffer(name, value, persistent)
         elif not persistent:
             raise RuntimeError(

@@ -20,6 +20,7 @@ from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg as _like_arg
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
+from ownership.memory_formats import format_strides, preserve_format
 from ownership.ops import checks, python_data
 from ownership.storage import LentStorage
 
@@ -73,6 +74,7 @@ def tensor(
     if args and keywords:
         raise TypeError("tensor() got multiple values for argument 'data'")
     data = args[0] if args else keywords["data"]
+    checks.device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -113,12 +115,14 @@ def full(
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
+    checks.device(device)
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
+    checks.device(device)
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
 
@@ -126,45 +130,58 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
     sig.sizes("empty", size)
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def _like(name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool) -> Tensor:
+def _like(
+    name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool, options: dict[str, Any]
+) -> Tensor:
     """``fill`` with ``t``'s shape and dtype (or ``dtype``), laid out as torch's
-    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`) or in the
+    ``memory_format`` of ``options``, whose ``device``, ``layout`` and ``pin_memory`` are
+    checked (:func:`~ownership.ops.checks.tensor_options`)."""
     _like_arg(name, t)
+    fmt = checks.tensor_options(**options)
     dt = dtypes.resolve(dtype) or t.dtype
-    arr = layout.preserved(t._data, t.stride(), dt.np)
+    if fmt is None or fmt is preserve_format:
+        arr = layout.preserved(t._data, t.stride(), dt.np)
+    else:
+        shape = t._data.shape
+        arr = layout.dense_with_strides(shape, format_strides(fmt, shape), dt.np)
     if arr.size:
         arr[...] = fill
     return _leaf(arr, dt, requires_grad)
 
 
-def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Zeros with ``t``'s shape, dtype and layout."""
-    return _like("zeros_like", t, 0, dtype, requires_grad)
+def zeros_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
+    """Zeros with ``t``'s shape, dtype and layout (``device=``, ``layout=``,
+    ``memory_format=``, ``pin_memory=`` as torch reads them)."""
+    return _like("zeros_like", t, 0, dtype, requires_grad, options)
 
 
-def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Ones with ``t``'s shape, dtype and layout."""
-    return _like("ones_like", t, 1, dtype, requires_grad)
+def ones_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
+    """Ones with ``t``'s shape, dtype and layout (options as :func:`zeros_like`)."""
+    return _like("ones_like", t, 1, dtype, requires_grad, options)
 
 
-def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def empty_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
     """Like :func:`zeros_like`."""
-    return _like("empty_like", t, 0, dtype, requires_grad)
+    return _like("empty_like", t, 0, dtype, requires_grad, options)
 
 
 def full_like(
-    t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+    t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False, **options: Any
 ) -> Tensor:
-    """``fill_value`` with ``t``'s shape, dtype and layout."""
+    """``fill_value`` with ``t``'s shape, dtype and layout (options as :func:`zeros_like`)."""
     _like_arg("full_like", t)
     made = full(t._data.shape, fill_value, dtype=dtype or t.dtype)
-    arr = layout.preserved(t._data, t.stride(), made.dtype.np)
-    if arr.size:
-        arr[...] = made._data
-    return _leaf(arr, made.dtype, requires_grad)
+    return _like("full_like", t, made._data, made.dtype, requires_grad, options)
 
 
 def arange(
