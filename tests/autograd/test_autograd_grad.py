@@ -6,6 +6,8 @@ the nodes of a backward formula are the engine's own choice.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from support.differential import same
@@ -224,5 +226,20 @@ def test_grad_returns_the_gradients_as_the_engine_left_them() -> None:
             (itself is v, itself.grad_fn),
             (through_view, through_view._is_view(), through_view.requires_grad),
         ]
+
+    same(program)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_materialized_gradients_are_zeros_that_require_grad_with_create_graph(
+    create_graph: bool,
+) -> None:
+    def program(t: Any) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        unused = t.ones(3, 2, requires_grad=True)
+        grads = t.autograd.grad(
+            (a * 2).sum(), [a, unused.t()], materialize_grads=True, create_graph=create_graph
+        )
+        return [(g, g.is_leaf, g.grad_fn, g.stride()) for g in grads]
 
     same(program)
