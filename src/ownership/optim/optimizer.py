@@ -230,7 +230,7 @@ def steps_as_tensors(optimizer: Optimizer) -> None:
     and Adagrad does, so that the next step can count on it."""
     for group in optimizer.param_groups:
         for p in group["params"]:
-            p_state = optimizer.state.get(p, [])
+            p_state: dict[str, Any] = optimizer.state.get(p, {})
             if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
                 p_state["step"] = tensor(float(p_state["step"]), dtype=scalar_dtype())
 
