@@ -32,7 +32,16 @@ cross_entropy = quiet(_loss.cross_entropy)
 mse_loss = quiet(_loss.mse_loss)
 nll_loss = quiet(_loss.nll_loss)
 batch_norm = quiet(_nn.batch_norm)
-threshold = quiet(_stats.threshold)
+threshold_ = quiet(_stats.threshold_)
+_quiet_threshold = quiet(_stats.threshold)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``; in
+    place, ``threshold_``, ``ThresholdBackward1``, with ``inplace=True``)."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _quiet_threshold(input, threshold, value)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -136,6 +145,7 @@ __all__ = [
     "softmax",
     "tanh",
     "threshold",
+    "threshold_",
 ]
 
 # a public name of torch.nn.functional that the engine lacks: the scope error (ownership.scope)
