@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from types import ModuleType
+from typing import Any
 
 import pytest
 
