@@ -22,7 +22,7 @@ from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 from ownership.memory_formats import format_strides, preserve_format
 from ownership.ops import checks, python_data
-from ownership.storage import LentStorage
+from ownership.storage import LentStorage, Storage, VersionCounter
 
 
 def to_numpy(data: Any) -> NDArray[Any]:
@@ -92,9 +92,14 @@ def tensor(
 
 
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
-    t = Tensor._wrap(arr, dt)
+    return _requiring(Tensor._wrap(arr, dt), requires_grad)
+
+
+def _requiring(t: Tensor, requires_grad: bool) -> Tensor:
+    """A new leaf ``t`` made to require grad as a factory's ``requires_grad=True`` asks (torch's
+    refusal for a dtype that is not floating point)."""
     if requires_grad:
-        if not dt.is_floating_point:
+        if not t.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
@@ -131,6 +136,34 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """An uninitialised tensor (zeros here, for reproducibility)."""
     sig.sizes("empty", size)
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def empty_strided(*args: Any, **kwargs: Any) -> Tensor:
+    """A new leaf of ``size`` with exactly the element strides ``stride``, over a storage just
+    large enough for them (its values are uninitialised in torch: zeros here); ``device``,
+    ``layout`` and ``pin_memory`` checked as every factory's."""
+    a = sig.EMPTY_STRIDED.parse(args, kwargs)[1]
+    shape, strides = a["size"], a["stride"]
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    sig.non_negative(shape)
+    if any(s < 0 for s in strides):
+        raise RuntimeError(
+            "Storage size calculation overflowed with sizes="
+            f"[{', '.join(map(str, shape))}] and strides=[{', '.join(map(str, strides))}]"
+        )
+    checks.tensor_options(a["device"], a["layout"], a["pin_memory"])
+    dt = dtypes.resolve(a["dtype"]) or dtypes.get_default_dtype()
+    if 0 in shape:
+        return _leaf(layout.empty_strided(shape, strides, dt.np), dt, a["requires_grad"])
+    # the storage torch allocates: one past the last element's offset (gaps and repeats kept)
+    buffer = np.zeros(1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True)), dt.np)
+    arr = layout.strided(buffer, shape, strides, 0)
+    t = Tensor._plain(Tensor, arr, Storage(buffer), 0, dt, VersionCounter())
+    return _requiring(t, a["requires_grad"])
 
 
 def _like(
