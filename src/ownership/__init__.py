@@ -154,6 +154,7 @@ from ownership.memory_formats import (
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
+    as_tensor,
     empty,
     empty_like,
     empty_strided,
@@ -245,6 +246,7 @@ full = quiet(full)
 linspace = quiet(linspace)
 stack = quiet(stack)
 tensor = quiet(tensor)
+as_tensor = quiet(as_tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
 
@@ -269,6 +271,7 @@ __all__ = [
     "argmin",
     "argsort",
     "as_strided_",
+    "as_tensor",
     "audit",
     "autograd",
     "bitwise_and",

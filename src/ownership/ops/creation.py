@@ -43,14 +43,12 @@ def to_numpy(data: Any) -> NDArray[Any]:
 def _infer(data: Any, arr: NDArray[Any]) -> DType:
     if isinstance(data, Tensor):
         return data.dtype
+    if isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach"):
+        return dtypes.from_numpy_dtype(arr.dtype)  # an array's dtype, kept or refused
     kind = arr.dtype.kind
-    if kind == "f" and (isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach")):
-        return dtypes.from_numpy_dtype(arr.dtype)
     if kind == "b":
         return dtypes.bool_
     if kind in "iu":
-        if isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach"):
-            return dtypes.from_numpy_dtype(arr.dtype)
         return dtypes.int64
     if kind == "f":
         return dtypes.get_default_dtype()
@@ -262,6 +260,19 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool 
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, sharing its memory where torch does: a tensor of the dtype asked
+    is returned as it is (else converted with ``to``), a numpy array of the dtype asked is
+    :func:`from_numpy`'s; anything else, or another dtype, is a copy as :func:`tensor` makes."""
+    checks.device(device)
+    dt = dtypes.resolve(dtype)
+    if isinstance(data, Tensor):
+        return data if dt is None or dt is data.dtype else data.to(dt)
+    if isinstance(data, np.ndarray) and (dt is None or data.dtype == dt.np):
+        return from_numpy(data)
+    return tensor(data, dtype=dt)
 
 
 def from_numpy(arr: NDArray[Any]) -> Tensor:
