@@ -170,3 +170,15 @@ def test_pinned_memory_and_layouts() -> None:
         torch.zeros_like(torch.ones(2), pin_memory=True)
     with pytest.raises(NotImplementedError, match=r"the torch\.sparse_coo layout"):
         ownership.zeros_like(ownership.ones(2), layout=torch.sparse_coo)
+
+
+def test_tensor_types_and_array_layouts_the_engine_lacks_are_not_implemented() -> None:
+    import numpy as np
+
+    assert str(torch.nn.Linear(1, 1).type("torch.HalfTensor").weight.dtype) == "torch.float16"
+    with pytest.raises(NotImplementedError, match=r"^ownership does not implement the tensor type"):
+        ownership.nn.Linear(1, 1).type("torch.HalfTensor")
+    strided = np.arange(6.0)[::2]
+    assert torch.from_numpy(strided).stride() == (2,)
+    with pytest.raises(NotImplementedError, match=r"^ownership does not implement from_numpy"):
+        ownership.from_numpy(strided)

@@ -24,6 +24,7 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.grad_mode import no_grad
 from ownership.ops.copying import to_arguments
+from ownership.scope import DTYPES, missing
 
 __all__ = ["ModuleConversion", "legacy_type"]
 
@@ -34,7 +35,8 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
 
     Anything else is refused as torch refuses it: a string that names no tensor type
     (``ValueError``), a value that is not a dtype or a string (``TypeError``). A tensor type
-    torch has but the engine lacks (``'torch.HalfTensor'``) is a ``RuntimeError`` saying so.
+    torch has but the engine lacks (``'torch.HalfTensor'``) is the engine's
+    ``NotImplementedError`` naming it (``ownership.scope``).
     """
     if isinstance(dst_type, dtypes.dtype):
         return dst_type
@@ -46,7 +48,7 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
         if dst_type == f"torch.{d.legacy}":
             return d
     if dst_type.startswith("torch.") and dst_type.endswith("Tensor"):
-        raise RuntimeError(f"the tensor type {dst_type} is not supported by ownership")
+        raise missing(f"the tensor type {dst_type}", f"the dtypes {DTYPES}")
     raise ValueError(f"invalid type: '{dst_type}'")
 
 

@@ -22,6 +22,7 @@ from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 from ownership.memory_formats import format_strides, preserve_format
 from ownership.ops import checks, python_data
+from ownership.scope import missing
 from ownership.storage import LentStorage, Storage, VersionCounter
 
 
@@ -281,7 +282,10 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {tp_name(arr)})")
     if not arr.flags.c_contiguous:
-        raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
+        raise missing(
+            "from_numpy of a non-contiguous array (torch shares it with its strides)",
+            "C-contiguous arrays (np.ascontiguousarray(arr) makes one)",
+        )
     if not arr.flags.writeable:
         arr = checks.writable(arr)
     t = Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
