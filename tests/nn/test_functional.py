@@ -258,3 +258,30 @@ def test_threshold_in_place_refuses_a_leaf_and_a_saved_input() -> None:
         return errors
 
     same(program)
+
+
+def test_the_losses_take_torchs_positional_arguments() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)
+        y = t.tensor([0, 1])
+        F = t.nn.functional
+        return (
+            F.cross_entropy(x, y, None, None, 1, None, "sum", 0.25),
+            F.nll_loss(x.log_softmax(1), y, None, None, 0, None, "none"),
+        )
+
+    same(program)
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "nll_loss"])
+@pytest.mark.parametrize("argument", ["weight", "size_average", "reduce"])
+def test_class_weights_and_legacy_reductions_are_out_of_scope(loss: str, argument: str) -> None:
+    import ownership
+
+    value = ownership.ones(3) if argument == "weight" else False
+    with pytest.raises(
+        NotImplementedError, match=rf"^ownership does not implement the weight.*{loss}"
+    ):
+        getattr(ownership.nn.functional, loss)(
+            ownership.ones(2, 3), ownership.tensor([0, 1]), **{argument: value}
+        )

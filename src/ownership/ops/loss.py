@@ -38,10 +38,16 @@ def _reduction(reduction: str) -> int:
 def nll_loss(
     input: Tensor,
     target: Tensor,
-    reduction: str = "mean",
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
     ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
 ) -> Tensor:
-    """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
+    """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``),
+    torch's arguments in torch's order (class weights and the legacy ``size_average`` and
+    ``reduce``: out of the engine's scope, as for :func:`cross_entropy`)."""
+    _unweighted("nll_loss", weight, size_average, reduce)
     ignore_index = ignore_index_arg("nll_loss_nd", ignore_index)
     red = _reduction(reduction)
     x = input._data
@@ -328,11 +334,7 @@ def cross_entropy(
     ``label_smoothing`` mixes in the uniform distribution over the classes, as torch's
     composite does (:func:`_smoothed`: its nodes, ``AddBackward0`` last). Class weights and the
     legacy ``size_average``/``reduce`` arguments are out of the engine's scope."""
-    if weight is not None or size_average is not None or reduce is not None:
-        raise missing(
-            "the weight, size_average and reduce arguments of cross_entropy",
-            "unweighted losses with reduction='mean', 'sum' or 'none'",
-        )
+    _unweighted("cross_entropy", weight, size_average, reduce)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     if (
@@ -369,6 +371,15 @@ def cross_entropy(
         _check_smoothing(label_smoothing)
         return _smoothed(input, target, dim, reduction, ignore_index, label_smoothing)
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def _unweighted(function: str, weight: Any, size_average: Any, reduce: Any) -> None:
+    """The scope's error for class weights and the legacy reduction arguments of a loss."""
+    if weight is not None or size_average is not None or reduce is not None:
+        raise missing(
+            f"the weight, size_average and reduce arguments of {function}",
+            "unweighted losses with reduction='mean', 'sum' or 'none'",
+        )
 
 
 def _check_smoothing(label_smoothing: float) -> None:
