@@ -148,12 +148,7 @@ def _run_hooks(module: Module, call: _Call) -> Any:
     for hook_id, hook in list(post.items()):
         if hook_id in always:
             call.ran.add(hook_id)
-        if hook_id in post_kw:
-            replaced = hook(module, call.args, call.kwargs, call.result)
-        else:
-            replaced = hook(module, call.args, call.result)
-        if replaced is not None:
-            call.result = replaced
+        _forward_hook(module, hook_id in post_kw, hook, call)
     if backward is not None:
         if not isinstance(call.result, Tensor | tuple):
             warnings.warn(
@@ -168,6 +163,16 @@ def _run_hooks(module: Module, call: _Call) -> Any:
     return call.result
 
 
+def _forward_hook(module: Module, with_kwargs: bool, hook: Callable[..., Any], call: _Call) -> None:
+    """Run one forward hook on the call as it stands; a value it returns replaces the result."""
+    if with_kwargs:
+        replaced = hook(module, call.args, call.kwargs, call.result)
+    else:
+        replaced = hook(module, call.args, call.result)
+    if replaced is not None:
+        call.result = replaced
+
+
 def _run_always_called(module: Module, call: _Call) -> None:
     """The ``always_call=True`` forward hooks that have not run, after an error (torch's
     ``_call_impl``): one that raises is reported by a warning, and the next one runs."""
@@ -177,12 +182,7 @@ def _run_always_called(module: Module, call: _Call) -> None:
         if hook_id not in own["_forward_hooks_always_called"] or hook_id in call.ran:
             continue
         try:
-            if hook_id in post_kw:
-                replaced = hook(module, call.args, call.kwargs, call.result)
-            else:
-                replaced = hook(module, call.args, call.result)
-            if replaced is not None:
-                call.result = replaced
+            _forward_hook(module, hook_id in post_kw, hook, call)
         except Exception as e:
             warnings.warn(
                 "module forward hook with ``always_call=True`` raised an exception that was "
