@@ -8,7 +8,7 @@ dtype, sparse tensors, an op or a submodule of torch the engine lacks), it gets 
 ``AttributeError`` from deep inside. Names torch does not have keep Python's ``AttributeError``
 (so ``hasattr`` probes, ``copy``, ``pickle``, doctest and IPython's protocol lookups work):
 :func:`module_getattr` tells the two apart with the static lists of torch's public names in
-:mod:`ownership.torch_names`.
+``ownership.torch_names``.
 
 >>> import ownership
 >>> ownership.fft

@@ -332,7 +332,7 @@ def cross_entropy(
     input's shape holds class probabilities (torch's cross_entropy_loss_prob_target).
 
     ``label_smoothing`` mixes in the uniform distribution over the classes, as torch's
-    composite does (:func:`_smoothed`: its nodes, ``AddBackward0`` last). Class weights and the
+    composite does (``_smoothed``: its nodes, ``AddBackward0`` last). Class weights and the
     legacy ``size_average``/``reduce`` arguments are out of the engine's scope."""
     _unweighted("cross_entropy", weight, size_average, reduce)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
