@@ -118,6 +118,7 @@ from ownership.functions import (
     tanh,
     tanh_,
     threshold,
+    threshold_,
     topk,
     tril,
     triu,
@@ -153,8 +154,10 @@ from ownership.memory_formats import (
 from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
+    as_tensor,
     empty,
     empty_like,
+    empty_strided,
     eye,
     from_numpy,
     full,
@@ -212,7 +215,9 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.scope import module_getattr
 from ownership.serialization import load, save
+from ownership.tensor_metadata import device
 from ownership.view_functions import (
     as_strided_,
     broadcast_shapes,
@@ -246,6 +251,7 @@ full = quiet(full)
 linspace = quiet(linspace)
 stack = quiet(stack)
 tensor = quiet(tensor)
+as_tensor = quiet(as_tensor)
 addmm = quiet(addmm)
 norm = quiet(norm)
 
@@ -270,6 +276,7 @@ __all__ = [
     "argmin",
     "argsort",
     "as_strided_",
+    "as_tensor",
     "audit",
     "autograd",
     "bernoulli",
@@ -301,6 +308,7 @@ __all__ = [
     "cumprod",
     "cumsum",
     "detach",
+    "device",
     "diagonal",
     "div",
     "dot",
@@ -308,6 +316,7 @@ __all__ = [
     "dtype",
     "empty",
     "empty_like",
+    "empty_strided",
     "enable_grad",
     "eq",
     "equal",
@@ -447,6 +456,7 @@ __all__ = [
     "tanh_",
     "tensor",
     "threshold",
+    "threshold_",
     "topk",
     "transpose",
     "tril",
@@ -465,3 +475,6 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+
+# a public name of torch that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch", __name__)

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ownership.scope import DTYPES, missing
+
 
 class dtype:
     """A tensor element type: a numpy dtype plus torch's names for it."""
@@ -73,10 +75,18 @@ def set_default_dtype(d: dtype) -> None:
     _default[0] = d
 
 
+_TORCH_ONLY = frozenset(
+    ("uint8", "int8", "int16", "uint16", "uint32", "uint64", "float16", "complex64", "complex128")
+)
+"""The numpy dtypes torch converts (to the torch dtype of the same name) and the engine does
+not keep: it computes in float32, float64, int32, int64 and bool only."""
+
+
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The dtype for a numpy dtype; ``TypeError`` (torch's wording for a type it lacks) for one
-    the engine does not support: an array is never relabelled (a uint8 array computed as
-    "int64" would wrap around at 256)."""
+    """The dtype for a numpy dtype. A numpy dtype torch converts but the engine does not keep
+    (uint8, float16, complex64 ...) is ``NotImplementedError`` naming it (never relabelled: a
+    uint8 array computed as int64 would not wrap around at 256); one torch refuses too (object,
+    str, datetime64 ...), torch's ``TypeError``."""
     found = _BY_NP.get(np_dtype)  # a numpy dtype object (every array's): one lookup
     if found is not None:
         return found
@@ -84,9 +94,12 @@ def from_numpy_dtype(np_dtype: Any) -> dtype:
     found = _BY_NP.get(d)
     if found is not None:
         return found
+    if d.name in _TORCH_ONLY:
+        raise missing(f"torch.{d.name} (an array of numpy.{d.name})", f"the dtypes {DTYPES}")
     raise TypeError(
         f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types "
-        "are: float64, float32, int64, int32, and bool."
+        "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+        "uint64, uint32, uint16, uint8, and bool."
     )
 
 

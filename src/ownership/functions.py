@@ -22,7 +22,9 @@ from ownership.arguments import Parser
 from ownership.dtypes import dtype, int64
 from ownership.dtypes import promote_types as _promote_types
 from ownership.layout import broadcast_shapes as _broadcast_shapes
+from ownership.op_registry import quiet
 from ownership.op_table import OpTable
+from ownership.ops import statistics
 from ownership.out_argument import with_out
 
 ops: OpTable[Tensor] = op_registry.ops
@@ -322,6 +324,16 @@ def threshold(*args: Any, **kwargs: Any) -> Tensor:
 
 
 _THRESHOLD = Parser("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
+
+
+def threshold_(*args: Any, **kwargs: Any) -> Tensor:
+    """``torch.threshold_``: :func:`threshold` written into ``input``."""
+    a = _THRESHOLD_.parse(args, kwargs)[1]
+    return _quiet_threshold_(a["input"], a["threshold"], a["value"])
+
+
+_THRESHOLD_ = Parser("threshold_", "(Tensor input, Number threshold, Number value)")
+_quiet_threshold_ = quiet(statistics.threshold_)
 
 
 clone = _method("clone", "(Tensor input)")

@@ -68,6 +68,16 @@ def empty_strided(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -
     return np.ndarray(tuple(shape), np_dtype, _KEPT_STRIDES, 0, [s * item for s in strides])
 
 
+def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
+    """A new uninitialised array of ``shape`` with exactly these element strides, which lay
+    its elements out densely (a memory format's: ``memory_formats.format_strides``);
+    an empty one keeps them too (:func:`empty_strided`)."""
+    size = numel(shape)
+    if size == 0:
+        return empty_strided(shape, strides, np_dtype)
+    return strided(np.empty(size, dtype=np_dtype), shape, strides, 0)
+
+
 def kept_strides(arr: NDArray[Any]) -> bool:
     """Whether ``arr`` was made by :func:`empty_strided`: its numpy strides are the tensor's."""
     return cast(object, arr.base) is _KEPT_STRIDES

@@ -76,8 +76,8 @@ class Param:
             return self.size > 0 and is_int(obj)
         if t == "tuple of Tensors":
             return isinstance(obj, tuple | list)
-        if t == "torch.device":
-            return isinstance(obj, str) or type(obj).__name__ == "device"
+        if t == "torch.device":  # a string, a device, or an index (``to(0)``: an accelerator)
+            return isinstance(obj, str) or type(obj).__name__ == "device" or is_int(obj)
         if t == "torch.Generator":
             return obj is None or type(obj).__name__ == "Generator"
         if t == "torch.layout":

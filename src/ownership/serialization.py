@@ -246,7 +246,7 @@ def _rebuild_parameter_with_state(
 def _device(kind: Any, index: Any = None) -> Device:
     if str(kind).split(":")[0] != "cpu":
         raise RuntimeError(f"ownership loads onto the CPU only, not {kind!r}")
-    return Device()
+    return Device(kind, index)
 
 
 _TORCH: dict[tuple[str, str], Any] = {

@@ -288,6 +288,10 @@ LINSPACE = Parser(
     ),
 )
 FULL = Parser("full", f"(tuple of ints size, Number fill_value, {FACTORY}")
+EMPTY_STRIDED = Parser(
+    "empty_strided",
+    "(tuple of ints size, tuple of ints stride, " + FACTORY.replace("Tensor out = None, ", ""),
+)
 RANDPERM = Parser(
     "randperm",
     f"(int n, *, torch.Generator generator, {FACTORY[3:]}",

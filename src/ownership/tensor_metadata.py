@@ -21,25 +21,60 @@ if TYPE_CHECKING:
     from ownership.storage import Storage
 
 
-class Device:
-    """The only device: the CPU (prints like ``device(type='cpu')``)."""
+class device:
+    """``torch.device``: where a tensor lives. The engine's tensors live on the CPU: a device of
+    another type is refused when made (``ownership.ops.checks.device``: torch's errors
+    for what torch cannot read, ``NotImplementedError`` for a type the engine lacks).
 
-    type = "cpu"
+    >>> device("cpu"), device("cpu", 1), str(device("cpu:0"))
+    (device(type='cpu'), device(type='cpu', index=1), 'cpu:0')
+    """
+
+    __slots__ = ("index", "type")
+    type: str
+    index: int | None
+
+    def __init__(self, type: Any, index: Any = None) -> None:
+        from ownership.ops import checks  # (the checks import tensors: imported late)
+
+        if isinstance(type, device) and index is None:
+            type, index = type.type, type.index
+        if isinstance(type, str) and index is not None and ":" in type:
+            raise RuntimeError(
+                "type (string) must not include an index because index was passed explicitly: "
+                f"{type}"
+            )
+        checks.device(type)
+        if isinstance(index, int) and index < 0:
+            raise RuntimeError("Device index must not be negative")
+        kind, _, number = type.partition(":")
+        object.__setattr__(self, "type", kind)
+        object.__setattr__(self, "index", int(number) if number else index)
 
     def __repr__(self) -> str:
-        return "device(type='cpu')"
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
 
     def __str__(self) -> str:
-        return "cpu"
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other: object) -> bool:
-        return str(other) == "cpu"
+        return type(other).__name__ == "device" and str(other) == str(self)
 
     def __hash__(self) -> int:
-        return hash("cpu")
+        return hash(str(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (device, (str(self),))
 
 
-CPU = Device()
+Device = device  # the engine's older name
+
+
+CPU = object.__new__(device)  # every tensor's device (made without the checks, loaded later)
+object.__setattr__(CPU, "type", "cpu")
+object.__setattr__(CPU, "index", None)
 
 
 class TensorMetadata:

@@ -279,3 +279,18 @@ def test_grad_checks_its_arguments_in_torchs_order(call: str) -> None:
         return GRAD_CALLS[call](t, x, z, y)
 
     same(program)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_materialized_gradients_are_zeros_that_require_grad_with_create_graph(
+    create_graph: bool,
+) -> None:
+    def program(t: Any) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        unused = t.ones(3, 2, requires_grad=True)
+        grads = t.autograd.grad(
+            (a * 2).sum(), [a, unused.t()], materialize_grads=True, create_graph=create_graph
+        )
+        return [(g, g.is_leaf, g.grad_fn, g.stride()) for g in grads]
+
+    same(program)

@@ -283,3 +283,31 @@ def test_repr_of_a_view_whose_history_may_not_be_rebuilt() -> None:
         return repr(inside), repr(outside), repr(base)
 
     same(program)
+
+
+@pytest.mark.parametrize("pin_memory", [False, True])
+def test_save_on_cpu_packs_the_saved_tensors_and_skips_the_version_check(pin_memory: bool) -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        b = a * 1
+        with t.autograd.graph.save_on_cpu(pin_memory=pin_memory):
+            y = b * b
+            z = a.exp()  # saves its result
+        saved = y.grad_fn._saved_self
+        facts = [saved is b, saved.data_ptr() == b.data_ptr(), saved._version, saved.grad_fn]
+        b.add_(1)  # pinned: backward reads the packed copy; else b as it is now
+        (y.sum() + z.sum()).backward()
+        hooks = t.autograd.graph.save_on_cpu()
+        return facts, a.grad, isinstance(hooks, t.autograd.graph.saved_tensors_hooks)
+
+    same(program)
+
+
+def test_save_on_cpu_refuses_to_pin_for_the_cpu_device_type() -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        with t.autograd.graph.save_on_cpu(True, "cpu"):
+            y = a * a
+        return y
+
+    same(program)

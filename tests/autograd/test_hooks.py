@@ -292,3 +292,43 @@ def test_leaves_and_ops_ready_together_run_in_torchs_order(pattern: str) -> None
         return out
 
     same(program)
+
+
+@pytest.mark.parametrize("returns", ["None", "the leaf", "a number", "a tuple", "a tensor"])
+def test_a_post_accumulate_grad_hook_that_returns_a_value_is_refused(returns: str) -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        seen: list[Any] = []
+
+        def hook(p: Any) -> Any:
+            seen.append(p.grad.clone())
+            return {
+                "None": None,
+                "the leaf": p,
+                "a number": 5,
+                "a tuple": (p,),
+                "a tensor": t.zeros(2),
+            }[returns]
+
+        a.register_post_accumulate_grad_hook(hook)
+        a.register_post_accumulate_grad_hook(lambda p: seen.append(type(p).__name__))
+        try:
+            (a * 2).sum().backward()
+        except (TypeError, RuntimeError) as e:
+            seen.append((type(e).__name__, str(e)))
+        return seen, a.grad
+
+    same(program)
+
+
+def test_a_post_accumulate_grad_hook_returning_another_shape_gets_the_tensor_hook_error() -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+
+        def widen(p: Any) -> Any:
+            return t.zeros(3)
+
+        a.register_post_accumulate_grad_hook(widen)
+        (a * 2).sum().backward()
+
+    same(program)

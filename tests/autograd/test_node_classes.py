@@ -215,3 +215,44 @@ def test_a_custom_functions_ctx_is_its_node() -> None:
         return facts
 
     same(program)
+
+
+NODE_CALLS = {
+    "mul, one gradient": lambda t, y, a: y.grad_fn(t.ones(2)),
+    "mul, none": lambda t, y, a: y.grad_fn(),
+    "mul, two": lambda t, y, a: y.grad_fn(t.ones(2), t.ones(2)),
+    "mul, an undefined gradient": lambda t, y, a: y.grad_fn(None),
+    "split, one of two": lambda t, y, a: (a * 1).split(1)[0].grad_fn(t.ones(1)),
+    "split, two": lambda t, y, a: (a * 1).split(1)[0].grad_fn(t.ones(1), t.ones(1)),
+    "accumulator": lambda t, y, a: (y.grad_fn.next_functions[0][0](t.ones(2)), a.grad),
+    "accumulator, two": lambda t, y, a: y.grad_fn.next_functions[0][0](t.ones(2), t.ones(2)),
+    "accumulator, twice": lambda t, y, a: (
+        [y.grad_fn.next_functions[0][0](t.full((2,), 0.5)) for _ in range(2)] + [a.grad]
+    ),
+}
+
+
+@pytest.mark.parametrize("call", NODE_CALLS, ids=list(NODE_CALLS))
+def test_calling_a_node_takes_one_gradient_per_output(call: str) -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        return NODE_CALLS[call](t, a * 3, a)
+
+    same(program)
+
+
+def test_a_custom_functions_node_is_not_callable() -> None:
+    def program(t: ModuleType) -> Any:
+        class Double(t.autograd.Function):  # type: ignore[name-defined, misc]
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2
+
+        y = Double.apply(t.ones(2, requires_grad=True))
+        return y.grad_fn(t.ones(2))
+
+    same(program)

@@ -329,3 +329,69 @@ def test_a_hook_on_a_container_allows_an_in_place_relu_inside_it() -> None:
         return y, y.grad_fn, y._base is not None, log, grad_of(x)
 
     same(program)
+
+
+def _legacy(t: ModuleType, case: str) -> Any:
+    """A module with a legacy ``register_backward_hook``: what the hook sees, the gradients."""
+    log: list[Any] = []
+    x = t.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    if case == "relu of a non-leaf":  # one node: the hook sees the whole module
+        module, arg = t.nn.ReLU(), x * 2
+    elif case == "linear":  # several nodes (addmm and the weight's transpose)
+        module, arg = linear(t), x
+    elif case == "sequential":
+        module, arg = t.nn.Sequential(linear(t), t.nn.Tanh()), x
+    else:  # "tuple output": the hook sees the first output's node
+        module, arg = Split(t), x * 1
+    module.register_backward_hook(lambda m, gi, go: log.append((m is module, gi, go)))
+    out = module(arg)
+    first = out if isinstance(out, t.Tensor) else out[0]
+    (first * t.tensor([[1.0, 2.0], [3.0, 4.0]])[:, : first.shape[1]]).sum().backward()
+    return log, grad_of(x)
+
+
+class Split:
+    """``nn.Module`` returning ``x.split(1, 1)`` (made for either engine)."""
+
+    def __new__(cls, t: ModuleType) -> Any:
+        class _Split(t.nn.Module):  # type: ignore[name-defined, misc]
+            def forward(self, x: Any) -> Any:
+                return x.split(1, 1)
+
+        return _Split()
+
+
+@pytest.mark.parametrize("case", ["relu of a non-leaf", "linear", "sequential", "tuple output"])
+def test_legacy_backward_hooks_see_one_node_with_torchs_warning(case: str) -> None:
+    same(lambda t: _legacy(t, case))
+
+
+def test_legacy_and_full_backward_hooks_do_not_mix() -> None:
+    def program(t: ModuleType) -> Any:
+        first, second = t.nn.ReLU(), t.nn.ReLU()
+        first.register_backward_hook(lambda *a: None)
+        second.register_full_backward_hook(lambda *a: None)
+        errors = []
+        for call in (
+            lambda: first.register_full_backward_hook(lambda *a: None),
+            lambda: second.register_backward_hook(lambda *a: None),
+        ):
+            try:
+                call()
+            except RuntimeError as e:
+                errors.append(str(e))
+        return errors, first._is_full_backward_hook, second._is_full_backward_hook
+
+    same(program)
+
+
+def test_a_legacy_hook_may_replace_the_nodes_gradients() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        relu = t.nn.ReLU()
+        relu.register_backward_hook(lambda m, gi, go: (gi[0] * 10,))
+        (relu(x * 1) * 2).sum().backward()
+        relu(t.ones(2))  # no grad_fn: nothing hooked, no warning
+        return grad_of(x)
+
+    same(program)

@@ -182,3 +182,38 @@ def test_the_mark_survives_deepcopy_but_not_clone_detach_or_a_view() -> None:
         )
 
     same(program)
+
+
+@pytest.mark.parametrize("signature", ["without persistent", "with persistent", "args"])
+@pytest.mark.parametrize("persistent", [True, False])
+def test_a_buffer_assigned_through_a_register_buffer_override(
+    signature: str, persistent: bool
+) -> None:
+    def program(t: ModuleType) -> Any:
+        calls: list[Any] = []
+
+        class Old(t.nn.Module):  # type: ignore[name-defined, misc]
+            def register_buffer(self, name: str, tensor: Any) -> None:  # type: ignore[override]
+                calls.append((name, "old"))
+                super().register_buffer(name, tensor)
+
+        class New(t.nn.Module):  # type: ignore[name-defined, misc]
+            def register_buffer(self, name: str, tensor: Any, persistent: bool = True) -> None:
+                calls.append((name, persistent))
+                super().register_buffer(name, tensor, persistent)
+
+        class Loose(t.nn.Module):  # type: ignore[name-defined, misc]
+            def register_buffer(self, *args: Any) -> None:  # type: ignore[override]
+                calls.append(len(args))
+                super().register_buffer(*args)
+
+        kind = {"without persistent": Old, "with persistent": New, "args": Loose}[signature]
+        m = kind()
+        try:
+            m.b = t.nn.Buffer(t.ones(2), persistent=persistent)
+            m.b = t.zeros(2)  # a plain tensor over a buffer: the override again
+        except RuntimeError as e:
+            calls.append(str(e))
+        return calls, registry(m), list(m.state_dict())
+
+    same(program)

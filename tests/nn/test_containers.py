@@ -250,6 +250,54 @@ def test_sequential_errors(case: str) -> None:
     same(SEQUENTIAL_ERRORS[case], message=r"(?s).*(out of range|module should be of type).*")
 
 
+def test_sequential_add_and_multiply_share_the_children() -> None:
+    def program(t: ModuleType) -> Any:
+        nn = t.nn
+        relu, tanh = nn.ReLU(), nn.Tanh()
+        seq = nn.Sequential(relu, nn.Linear(2, 2), tanh)
+        added = seq + nn.Sequential(nn.Sigmoid())
+        doubled, left = seq * 2, 3 * seq
+        grown = nn.Sequential(nn.ReLU())
+        grown += seq
+        repeated = nn.Sequential(relu, tanh)
+        repeated *= 3
+        named = nn.Sequential(OrderedDict([("a", relu)]))
+        return (
+            names(added),
+            names(doubled),
+            names(left),
+            names(grown),
+            names(repeated),
+            doubled[2] is relu and left[5] is tanh and repeated[4] is relu,
+            type(seq * True).__name__,
+            names(named + named),
+            names(named * 2),
+        )
+
+    same(program)
+
+
+SEQUENTIAL_OPERATOR_ERRORS = {
+    "add a module": lambda t: t.nn.Sequential() + t.nn.ReLU(),
+    "add a list": lambda t: t.nn.Sequential() + [t.nn.ReLU()],  # noqa: RUF005
+    "list plus": lambda t: [t.nn.ReLU()] + t.nn.Sequential(),  # noqa: RUF005
+    "iadd a module list": lambda t: t.nn.Sequential().__iadd__(t.nn.ModuleList()),
+    "times a float": lambda t: t.nn.Sequential(t.nn.ReLU()) * 2.0,
+    "float times": lambda t: 2.0 * t.nn.Sequential(t.nn.ReLU()),
+    "times zero": lambda t: t.nn.Sequential(t.nn.ReLU()) * 0,
+    "negative times": lambda t: -1 * t.nn.Sequential(t.nn.ReLU()),
+    "imul a tensor": lambda t: t.nn.Sequential(t.nn.ReLU()).__imul__(t.tensor(2)),
+    "imul zero": lambda t: t.nn.Sequential(t.nn.ReLU()).__imul__(0),
+    "imul named children": lambda t: t.nn.Sequential(OrderedDict([("a", t.nn.ReLU())])).__imul__(2),
+}
+
+
+@pytest.mark.parametrize("case", SEQUENTIAL_OPERATOR_ERRORS, ids=list(SEQUENTIAL_OPERATOR_ERRORS))
+def test_sequential_operator_errors(case: str) -> None:
+    # the messages print torch's classes: the engine's layers under their torch module paths
+    same(SEQUENTIAL_OPERATOR_ERRORS[case])
+
+
 class _Plain:
     """A model that keeps its layers in a plain list and a plain dict: the trap."""
 

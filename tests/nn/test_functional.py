@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import warnings
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -213,3 +215,73 @@ def test_softmax_backward_of_inf_and_nan_gradients_computes_silently(name: str, 
         return grad
 
     same(program)
+
+
+THRESHOLD_CALLS = {
+    "F out of place": lambda t, x: t.nn.functional.threshold(x, 1.5, 0.5),
+    "F in place": lambda t, x: t.nn.functional.threshold(x, 1.5, 0.5, True),
+    "F inplace keyword": lambda t, x: t.nn.functional.threshold(x, 1.5, -1.0, inplace=True),
+    "F.threshold_": lambda t, x: t.nn.functional.threshold_(x, 0.0, 0.0),
+    "torch.threshold_": lambda t, x: t.threshold_(x, 1.0, 2.0),  # a value above the threshold
+    "torch.threshold_ keywords": lambda t, x: t.threshold_(x, threshold=1.0, value=0),
+}
+
+
+@pytest.mark.parametrize("call", THRESHOLD_CALLS, ids=list(THRESHOLD_CALLS))
+def test_threshold_in_and_out_of_place(call: str) -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, -2.0, 3.0, 1.5], requires_grad=True)
+        x = a * 1
+        y = THRESHOLD_CALLS[call](t, x)
+        saved = y.grad_fn._saved_self
+        (y * t.tensor([1.0, 2.0, 3.0, 4.0])).sum().backward()
+        return y is x, y, x._version, y.grad_fn, saved, y.grad_fn._saved_threshold, a.grad
+
+    same(program)
+
+
+def test_threshold_in_place_refuses_a_leaf_and_a_saved_input() -> None:
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([1.0, -2.0], requires_grad=True)
+        errors = []
+        try:
+            t.nn.functional.threshold(a, 0.0, 0.0, True)
+        except RuntimeError as e:
+            errors.append(str(e))
+        x = a * 1
+        y = x.sin()
+        t.nn.functional.threshold_(x, 0.0, 0.0)
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            errors.append(str(e))
+        return errors
+
+    same(program)
+
+
+def test_the_losses_take_torchs_positional_arguments() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)
+        y = t.tensor([0, 1])
+        F = t.nn.functional
+        return (
+            F.cross_entropy(x, y, None, None, 1, None, "sum", 0.25),
+            F.nll_loss(x.log_softmax(1), y, None, None, 0, None, "none"),
+        )
+
+    same(program)
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "nll_loss"])
+@pytest.mark.parametrize("argument", ["weight", "size_average", "reduce"])
+def test_class_weights_and_legacy_reductions_are_out_of_scope(loss: str, argument: str) -> None:
+    import ownership
+
+    value = ownership.ones(3) if argument == "weight" else False
+    with pytest.raises(
+        NotImplementedError, match=rf"^ownership does not implement the weight.*{loss}"
+    ):
+        getattr(ownership.nn.functional, loss)(
+            ownership.ones(2, 3), ownership.tensor([0, 1]), **{argument: value}
+        )

@@ -233,13 +233,18 @@ def test_where_under_a_changed_default_dtype() -> None:
     same(program)
 
 
-@pytest.mark.parametrize("np_dtype", ["uint8", "float16", "int16", "int8", "uint32", "longdouble"])
+@pytest.mark.parametrize("np_dtype", ["uint8", "float16", "int16", "int8", "uint32"])
 def test_from_numpy_refuses_a_dtype_the_engine_lacks(np_dtype: str) -> None:
-    """torch supports more numpy dtypes than ownership; ownership never relabels one."""
+    """torch supports more numpy dtypes than ownership; ownership never relabels one, it says
+    which dtype it lacks (tests/tensor/test_numpy.py compares every numpy dtype with torch)."""
     arr = np.array([200, 100]).astype(np_dtype)
-    with pytest.raises(TypeError, match=rf"can't convert np.ndarray of type numpy.{np_dtype}\."):
+    with pytest.raises(
+        NotImplementedError, match=rf"^ownership does not implement torch.{np_dtype} "
+    ):
         ownership.from_numpy(arr)
-    with pytest.raises(TypeError, match=rf"can't convert np.ndarray of type numpy.{np_dtype}\."):
+    with pytest.raises(
+        NotImplementedError, match=rf"^ownership does not implement torch.{np_dtype} "
+    ):
         ownership.tensor(arr)
 
 

@@ -138,3 +138,61 @@ def test_a_graph_that_saved_its_own_output_is_freed_when_dropped() -> None:
         return alive, watch() is None
 
     same(program)
+
+
+def _always_called(t: ModuleType, fail: str) -> Any:
+    """A Linear whose ``always_call`` forward hooks log what they see when ``fail`` raises."""
+    log: list[Any] = []
+    lin = t.nn.Linear(2, 1)
+
+    def pre(module: Any, args: Any) -> Any:
+        if fail == "pre-hook":
+            raise ValueError("pre-hook failed")
+        return (args[0] * 2,)
+
+    def broken(module: Any, args: Any, out: Any) -> Any:
+        log.append(("broken", out is None))
+        raise KeyError("hook failed")
+
+    def raising_forward(x: Any) -> Any:
+        raise RuntimeError("forward failed")
+
+    lin.register_forward_pre_hook(pre)
+    lin.register_forward_hook(lambda m, a, o: log.append(("plain", o is None)))
+    lin.register_forward_hook(broken, always_call=fail != "hook")
+    lin.register_forward_hook(
+        lambda m, a, o: log.append(("always", a[0].tolist())), always_call=True
+    )
+    lin.register_forward_hook(
+        lambda m, a, k, o: log.append(("kwargs", sorted(k), o is None)),
+        with_kwargs=True,
+        always_call=True,
+    )
+    if fail == "forward":
+        lin.forward = raising_forward
+    try:
+        lin(t.ones(1, 2))
+    except Exception as e:
+        log.append((type(e).__name__, str(e)))
+    return log
+
+
+@pytest.mark.parametrize("fail", ["forward", "pre-hook", "hook", "nothing"])
+def test_always_called_forward_hooks_run_when_the_call_raises(fail: str) -> None:
+    same(lambda t: _always_called(t, fail))
+
+
+def test_always_called_hooks_are_removed_with_their_handle() -> None:
+    def program(t: ModuleType) -> Any:
+        log: list[Any] = []
+        relu = t.nn.ReLU()
+        handle = relu.register_forward_hook(lambda *a: log.append(1), always_call=True)
+        relu.register_forward_pre_hook(lambda *a: 1 / 0)
+        handle.remove()
+        try:
+            relu(t.ones(1))
+        except ZeroDivisionError as e:
+            log.append(str(e))
+        return log, len(relu._forward_hooks_always_called)
+
+    same(program)

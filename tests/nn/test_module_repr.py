@@ -34,3 +34,20 @@ def test_extra_repr_one_line_and_multi_line() -> None:
         return repr(One()), repr(Many()), str(Many())
 
     same(program)
+
+
+def test_class_str_prints_the_engine_classes_as_torch_prints_its_own() -> None:
+    import torch
+
+    import ownership
+    from ownership.nn.typename import class_str
+
+    classes = [
+        name for name in ownership.nn.__all__ if isinstance(getattr(ownership.nn, name), type)
+    ]
+    shared = [name for name in classes if hasattr(torch.nn, name)]
+    assert len(shared) >= 15
+    for name in shared:
+        assert class_str(getattr(ownership.nn, name)) == str(getattr(torch.nn, name)), name
+    assert class_str(ownership.Tensor) == str(torch.Tensor)
+    assert class_str(ownership.nn.EventCounter) == str(ownership.nn.EventCounter)  # no torch twin

@@ -106,3 +106,62 @@ def test_type_to_an_integer_dtype_refuses_parameters_that_require_grad() -> None
 )
 def test_type_errors(dst: str, raises: str) -> None:
     same(lambda t: _layer(t).type(eval(dst, {"t": t})), raises=raises)
+
+
+TO_CALLS = {
+    "copy": (("cpu",), {"copy": True}),
+    "copy false": (("cpu",), {"copy": False}),
+    "positional copy": (("cpu", "float64", False, True), {}),
+    "dtype then copy": (("float64",), {"copy": True}),
+    "accelerator index": ((0,), {}),
+    "negative index": ((-1,), {}),
+    "bad keyword": ((), {"foo": 1}),
+    "dtype name as device": (("'float64'",), {}),
+    "device string": (("'cpu:x'",), {}),
+    "unknown device": (("'gpu'",), {}),
+    "three positionals": (("cpu", "float64", "float64"), {}),
+    "non-blocking": (("cpu",), {"non_blocking": True}),
+    "cpu index": (("'cpu:0'",), {"dtype": "float64"}),
+    "a tensor": (("tensor64",), {}),
+    "channels last": ((), {"memory_format": "channels_last"}),
+}
+
+
+def _to_arg(t: ModuleType, arg: Any) -> Any:
+    """A spelled argument of TO_CALLS under engine ``t``."""
+    if arg == "tensor64":
+        return t.ones(1, dtype=t.float64)
+    if arg in ("float64", "channels_last"):
+        return getattr(t, arg)
+    if isinstance(arg, str) and arg.startswith("'"):
+        return arg[1:-1]
+    return arg
+
+
+@pytest.mark.parametrize("case", TO_CALLS, ids=list(TO_CALLS))
+def test_to_reads_its_arguments_as_torch_and_refuses_copy(case: str) -> None:
+    args, kwargs = TO_CALLS[case]
+
+    def program(t: ModuleType) -> Any:
+        lin = _layer(t)
+        weight = lin.weight
+        out = lin.to(
+            *(_to_arg(t, a) for a in args), **{k: _to_arg(t, v) for k, v in kwargs.items()}
+        )
+        return out is lin, lin.weight is weight, lin.weight, lin.mean, lin.count
+
+    same(program)
+
+
+def test_memory_format_restrides_the_4d_and_5d_tensors_only() -> None:
+    def program(t: ModuleType) -> Any:
+        m = t.nn.Module()
+        m.w4 = t.nn.Parameter(t.arange(24.0).reshape(1, 2, 3, 4))
+        m.register_buffer("b5", t.arange(48.0).reshape(1, 2, 3, 4, 2))
+        m.register_buffer("i4", t.arange(24).reshape(1, 2, 3, 4))
+        m.register_buffer("flat", t.ones(3))
+        m.to(memory_format=t.channels_last)
+        m.to(t.float64, memory_format=t.channels_last_3d)  # rank 5 only; rank 4 is refused
+        return [(name, v, v.stride()) for name, v in [*m.named_parameters(), *m.named_buffers()]]
+
+    same(program)

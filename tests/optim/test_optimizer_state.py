@@ -327,3 +327,49 @@ def test_random_optimizer_histories_match_torch(cfg: Any, history: Any) -> None:
         return seen
 
     same(program)
+
+
+STEP_COUNTED = ["Adam", "AdamW", "RMSprop", "Adagrad"]
+
+
+@pytest.mark.parametrize("default", ["float32", "float64"])
+@pytest.mark.parametrize("name", STEP_COUNTED)
+def test_a_loaded_number_step_becomes_a_tensor_again(name: str, default: str) -> None:
+    def program(t: ModuleType) -> Any:
+        t.set_default_dtype(getattr(t, default))
+        try:
+            p = t.nn.Parameter(t.tensor([1.0, -2.0]))
+            first = getattr(t.optim, name)([p], lr=0.1)
+            p.grad = t.tensor([0.5, 1.0])
+            first.step()
+            saved = first.state_dict()
+            saved["state"][0]["step"] = 1.0  # an older checkpoint's number
+            second = getattr(t.optim, name)([p], lr=0.1)
+            second.load_state_dict(saved)
+            loaded = second.state[p]["step"].clone()
+            second.step()
+            fresh = getattr(t.optim, name)([t.nn.Parameter(t.ones(1))])
+            fresh.param_groups[0]["params"][0].grad = t.ones(1)
+            fresh.step()
+            return loaded, second.state[p]["step"], p, next(iter(fresh.state.values()))["step"]
+        finally:
+            t.set_default_dtype(t.float32)
+
+    same(program)
+
+
+@pytest.mark.parametrize("lr", ["two", "empty", "one in a matrix", "two, foreach"])
+@pytest.mark.parametrize("name", [*STEP_COUNTED, "SGD"])
+def test_a_tensor_lr_of_more_than_one_element_is_refused(name: str, lr: str) -> None:
+    def program(t: ModuleType) -> Any:
+        value = {
+            "two": t.tensor([0.1, 0.2]),
+            "empty": t.tensor([]),
+            "one in a matrix": t.tensor([[0.1]]),
+            "two, foreach": t.tensor([0.1, 0.2]),
+        }[lr]
+        extra = {"foreach": True} if lr.endswith("foreach") and name.startswith("Adam") else {}
+        opt = getattr(t.optim, name)([t.nn.Parameter(t.ones(2))], lr=value, **extra)
+        return opt.param_groups[0]["lr"]
+
+    same(program)

@@ -24,6 +24,7 @@ from ownership.autograd.grad import (
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode
+from ownership.scope import module_getattr
 
 
 def backward(
@@ -65,3 +66,6 @@ __all__ = [
     "set_detect_anomaly",
     "set_grad_enabled",
 ]
+
+# a public name of torch.autograd that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.autograd", __name__)

@@ -72,6 +72,10 @@ class BackwardFunction(Node, FunctionBase, FunctionCtx):
         "needs_input_grad",
     )
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """torch's refusal: a custom Function's node is not callable (its ``apply`` is)."""
+        raise TypeError(f"'{type(self).__name__}' object is not callable")
+
     def __init__(self, cls: type, args: tuple[Any, ...]) -> None:
         positions = [i for i, a in enumerate(args) if _is_tensor(a)]
         super().__init__((), 1)  # the edges are set before forward if the outputs are recorded

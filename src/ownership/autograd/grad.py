@@ -123,8 +123,10 @@ def grad(
     out = []
     for i, (t, r) in enumerate(zip(ins, res, strict=True)):
         if r is None:
-            if materialize_grads:
-                r = t._wrap(np.zeros_like(t._data), t.dtype)
+            if materialize_grads:  # torch's zeros_like, a leaf that requires grad to go on
+                from ownership.ops.creation import zeros_like  # (the ops import autograd)
+
+                r = zeros_like(t, requires_grad=create_graph)
             elif not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "

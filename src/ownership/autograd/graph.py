@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
+from ownership.scope import module_getattr
 from ownership.storage import is_engine_tensor
 
 __all__ = [
@@ -81,6 +82,33 @@ class saved_tensors_hooks:
     ) -> None:
         """Pop the pair."""
         _state.stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """torch's ``save_on_cpu``: saved tensors packed as ``(device, tensor on the CPU)`` and moved
+    back to their device for backward. Every engine tensor is on the CPU already, so the pack
+    keeps the tensor itself (backward then reads it as it is by then, with no version check,
+    as under any saved-tensor hooks); ``pin_memory=True`` packs a copy, as torch's
+    ``empty(...)`` then ``copy_`` does, and refuses, with torch's error, to pin it when
+    ``device_type`` is ``'cpu'`` (the one device whose ``is_available()`` is true).
+    """
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack_to_cpu(tensor: Any) -> tuple[Any, Any]:
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            from ownership.ops import checks, creation  # (the ops save with these hooks)
+
+            checks.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
+            packed = creation.empty(tensor.size(), dtype=tensor.dtype)
+            packed.copy_(tensor)
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed: tuple[Any, Any]) -> Any:
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
 
 
 class disable_saved_tensors_hooks:
@@ -261,4 +289,7 @@ def __getattr__(name: str) -> Any:
         from ownership.autograd.node import Node
 
         return Node
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _missing(name)
+
+
+_missing = module_getattr("torch.autograd.graph", __name__)  # a name torch has: the scope error

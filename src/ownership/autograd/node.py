@@ -135,7 +135,14 @@ class Node(HookableNode):
         self._retained[output_nr] = weakref.ref(tensor)
 
     def __call__(self, *grads: Any) -> Any:
-        out = self.apply(tuple(grads))
+        """``grad_fn(*grads)``: the node run on one gradient per output of its forward
+        (torch's ``TypeError`` for another number of them; ``None`` for each input when no
+        gradient is defined)."""
+        _check_arity(self, grads)
+        if all(g is None for g in grads):  # no gradient defined: none flows on (torch's nodes)
+            out: Sequence[Any] = [None] * len(self._edges)
+        else:
+            out = self.apply(tuple(grads))
         return out[0] if len(out) == 1 else tuple(out)
 
     def __repr__(self) -> str:
@@ -394,6 +401,26 @@ class AccumulateGrad(Node):
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         return ()
+
+    def __call__(self, *grads: Any) -> Any:
+        """``acc(grad)``: accumulates ``grad`` into the leaf's ``.grad`` and runs its
+        post-accumulate-grad hooks, as torch's node does when called (the engine accumulates
+        without this call: ``ownership.autograd.engine``)."""
+        from ownership import grad_mode
+        from ownership.autograd import accumulate_grad, hooks  # (they import this module)
+
+        _check_arity(self, grads)
+        accumulate_grad.accumulate(self.variable, grads[0], grad_mode._state.enabled, 0)
+        if grads[0] is not None:
+            hooks.run_post_accumulate(self.variable)
+        return ()
+
+
+def _check_arity(node: Node, grads: tuple[Any, ...]) -> None:
+    """torch's refusal of a call of a node with a number of gradients other than its
+    forward's outputs."""
+    if len(grads) != node.num_outputs:
+        raise TypeError(f"expected {node.num_outputs} arguments, got {len(grads)} instead")
 
 
 _ACCUMULATOR_LOCK = threading.Lock()

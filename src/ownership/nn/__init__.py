@@ -28,6 +28,7 @@ from ownership.nn.module import Module
 from ownership.nn.module_list import ModuleDict, ModuleList
 from ownership.nn.parameter import Buffer, Parameter
 from ownership.nn.parameter_list import ParameterDict, ParameterList
+from ownership.scope import module_getattr
 
 __all__ = [
     "BatchNorm1d",
@@ -54,3 +55,6 @@ __all__ = [
     "init",
     "utils",
 ]
+
+# a public name of torch.nn that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.nn", __name__)

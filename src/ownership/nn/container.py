@@ -23,6 +23,7 @@ from itertools import islice
 from typing import Any, Self, cast, overload
 
 from ownership.nn.module import Module
+from ownership.nn.typename import class_str
 
 __all__ = ["IndexedModules", "Sequential", "abs_index"]
 
@@ -79,6 +80,15 @@ class IndexedModules(Module):
         v = self[key]  # type: ignore[index]
         del self[key]
         return v
+
+
+def _check_sequential(other: Any) -> None:
+    """torch's refusal of ``seq + other`` (and ``+=``) when ``other`` is no Sequential."""
+    if not isinstance(other, Sequential):
+        raise ValueError(
+            "add operator supports only objects of Sequential class, but "
+            f"{class_str(type(other))} is given."
+        )
 
 
 class Sequential(IndexedModules):
@@ -138,6 +148,57 @@ class Sequential(IndexedModules):
         for layer in sequential:
             self.append(layer)
         return self
+
+    # -- ``+`` and ``*``: new chains of the same child objects (torch's semantics and errors) --
+
+    def __add__(self, other: Any) -> Sequential:
+        """A new Sequential: this one's children, then ``other``'s, named ``0, 1, ...``."""
+        _check_sequential(other)
+        combined = Sequential()
+        for layer in [*self, *other]:
+            combined.append(layer)
+        return combined
+
+    def __iadd__(self, other: Any) -> Self:
+        """Append ``other``'s children, named on from ``len(self)``."""
+        _check_sequential(other)
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def __mul__(self, other: Any) -> Sequential:
+        """A new Sequential: the children ``other`` times over (the same objects, repeated)."""
+        self._check_factor(other)
+        combined = Sequential()
+        for offset, module in enumerate([*self] * other):
+            combined.add_module(str(offset), module)
+        return combined
+
+    def __rmul__(self, other: Any) -> Sequential:
+        return self.__mul__(other)
+
+    def __imul__(self, other: Any) -> Self:
+        """Repeat the children ``other`` times in place (children named ``'0'``... as torch
+        reads them back: a Sequential built from an OrderedDict gets torch's KeyError)."""
+        self._check_factor(other)
+        n = len(self)
+        for offset in range(n, n * other, n):
+            for i in range(n):
+                self.add_module(str(i + offset), self._modules[str(i)])
+        return self
+
+    def _check_factor(self, other: Any) -> None:
+        """torch's refusal of a multiplier that is not a positive int."""
+        if not isinstance(other, int):
+            raise TypeError(
+                f"unsupported operand type(s) for *: {class_str(type(self))} and "
+                f"{class_str(type(other))}"
+            )
+        if other <= 0:
+            raise ValueError(
+                f"Non-positive multiplication factor {other} for {class_str(type(self))}"
+            )
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""

@@ -22,6 +22,7 @@ from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+from ownership.scope import module_getattr
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -31,7 +32,16 @@ cross_entropy = quiet(_loss.cross_entropy)
 mse_loss = quiet(_loss.mse_loss)
 nll_loss = quiet(_loss.nll_loss)
 batch_norm = quiet(_nn.batch_norm)
-threshold = quiet(_stats.threshold)
+threshold_ = quiet(_stats.threshold_)
+_quiet_threshold = quiet(_stats.threshold)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``; in
+    place, ``threshold_``, ``ThresholdBackward1``, with ``inplace=True``)."""
+    if inplace:
+        return threshold_(input, threshold, value)
+    return _quiet_threshold(input, threshold, value)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -135,4 +145,8 @@ __all__ = [
     "softmax",
     "tanh",
     "threshold",
+    "threshold_",
 ]
+
+# a public name of torch.nn.functional that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.nn.functional", __name__)

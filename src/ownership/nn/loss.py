@@ -37,19 +37,28 @@ class CrossEntropyLoss(Module):
     """Cross-entropy of logits ``input`` (N, C) against class indices ``target`` (N,).
 
     Targets equal to ``ignore_index`` contribute nothing, and ``'mean'`` averages over the
-    other targets only.
+    other targets only; ``label_smoothing`` mixes in the uniform distribution over the classes.
     """
 
     ignore_index: int
     reduction: str
+    label_smoothing: float
 
-    def __init__(self, *, ignore_index: int = -100, reduction: str = "mean") -> None:
+    def __init__(
+        self, *, ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0
+    ) -> None:
         super().__init__()
         self.ignore_index = ignore_index
         self.reduction = reduction
+        self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        """``F.cross_entropy(input, target)`` with this module's ``reduction`` and ``ignore_index``."""
+        """``F.cross_entropy(input, target)`` with this module's ``reduction``,
+        ``ignore_index`` and ``label_smoothing``."""
         return F.cross_entropy(
-            input, target, reduction=self.reduction, ignore_index=self.ignore_index
+            input,
+            target,
+            reduction=self.reduction,
+            ignore_index=self.ignore_index,
+            label_smoothing=self.label_smoothing,
         )

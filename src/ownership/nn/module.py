@@ -35,6 +35,7 @@ conversions in ``ownership.nn.module_conversion``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any, Self
 
@@ -84,6 +85,7 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
         object.__setattr__(self, "_modules", {})
         for name, hooks in new_hook_dicts().items():
             object.__setattr__(self, name, hooks)
+        object.__setattr__(self, "_is_full_backward_hook", None)  # set by the first backward hook
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation; every subclass defines it. Call the module, not ``forward``."""
@@ -110,10 +112,16 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
         return register(self, "_forward_pre_hooks", hook, prepend, with_kwargs)
 
     def register_forward_hook(
-        self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
+        self,
+        hook: Callable[..., Any],
+        *,
+        prepend: bool = False,
+        with_kwargs: bool = False,
+        always_call: bool = False,
     ) -> RemovableHandle:
-        """Run ``hook(module, args, output)`` after each forward; a returned value replaces it."""
-        return register(self, "_forward_hooks", hook, prepend, with_kwargs)
+        """Run ``hook(module, args, output)`` after each forward; a returned value replaces it.
+        With ``always_call=True`` it also runs when the call raises (``ownership.nn.hooks``)."""
+        return register(self, "_forward_hooks", hook, prepend, with_kwargs, always_call)
 
     def register_full_backward_pre_hook(
         self, hook: Callable[..., Any], prepend: bool = False
@@ -127,7 +135,24 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
     ) -> RemovableHandle:
         """Run ``hook(module, grad_input, grad_output)`` in backward once the gradients of the
         module's inputs are known; a returned tuple replaces ``grad_input``."""
+        self._backward_hook_kind(full=True)
         return register(self, "_backward_hooks", hook, prepend, False)
+
+    def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """The deprecated non-full hook: ``hook(module, grad_input, grad_output)`` of the one
+        autograd node that made the output (torch warns where that is not the whole module:
+        ``ownership.nn.backward_hooks.hook_legacy``)."""
+        self._backward_hook_kind(full=False)
+        return register(self, "_backward_hooks", hook, False, False)
+
+    def _backward_hook_kind(self, full: bool) -> None:
+        """The module's backward hooks are all full or all legacy (torch's refusal of a mix)."""
+        if self.__dict__.get("_is_full_backward_hook") is (not full):
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single "
+                "Module. Please use only one of them."
+            )
+        object.__setattr__(self, "_is_full_backward_hook", full)
 
     # -- registration ---------------------------------------------------------------------
 
@@ -254,9 +279,28 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
                 persistent = value.persistent
             else:
                 persistent = name not in self._non_persistent_buffers_set
-            self.register_buffer(name, value, persistent)
+            self._register_buffer_as_assigned(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
+
+    def _register_buffer_as_assigned(self, name: str, value: Any, persistent: bool) -> None:
+        """``self.register_buffer(name, value, persistent)``, through a subclass's override;
+        one whose signature has no ``persistent`` gets ``(name, value)``, which torch allows
+        only for a persistent buffer (what such an override registered before the argument
+        existed)."""
+        register_buffer = self.register_buffer
+        if (
+            getattr(register_buffer, "__func__", None) is Module.register_buffer
+            or "persistent" in inspect.signature(register_buffer).parameters
+        ):
+            register_buffer(name, value, persistent)
+        elif not persistent:
+            raise RuntimeError(
+                "Registering a non-persistent buffer on a Module subclass that implements "
+                "register_buffer() without the persistent argument is not allowed."
+            )
+        else:
+            register_buffer(name, value)
 
     def __getattr__(self, name: str) -> Any:
         """Reached only when normal lookup fails: the registries, then ``AttributeError``."""

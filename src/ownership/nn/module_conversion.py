@@ -23,6 +23,8 @@ from typing import Any, Self
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.grad_mode import no_grad
+from ownership.ops.copying import to_arguments
+from ownership.scope import DTYPES, missing
 
 __all__ = ["ModuleConversion", "legacy_type"]
 
@@ -33,7 +35,8 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
 
     Anything else is refused as torch refuses it: a string that names no tensor type
     (``ValueError``), a value that is not a dtype or a string (``TypeError``). A tensor type
-    torch has but the engine lacks (``'torch.HalfTensor'``) is a ``RuntimeError`` saying so.
+    torch has but the engine lacks (``'torch.HalfTensor'``) is the engine's
+    ``NotImplementedError`` naming it (``ownership.scope``).
     """
     if isinstance(dst_type, dtypes.dtype):
         return dst_type
@@ -45,7 +48,7 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
         if dst_type == f"torch.{d.legacy}":
             return d
     if dst_type.startswith("torch.") and dst_type.endswith("Tensor"):
-        raise RuntimeError(f"the tensor type {dst_type} is not supported by ownership")
+        raise missing(f"the tensor type {dst_type}", f"the dtypes {DTYPES}")
     raise ValueError(f"invalid type: '{dst_type}'")
 
 
@@ -77,26 +80,30 @@ class ModuleConversion:
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Self:
-        """Convert floating-point parameters and buffers to a dtype; integer ones stay as they are.
+        """Convert floating-point parameters and buffers to a dtype (integer ones stay as they
+        are) and, with ``memory_format=``, lay out the 4-d and 5-d ones in it.
 
-        Accepts ``to(dtype)``, ``to("cpu")``, ``to("cpu", dtype)``, ``to(tensor)`` and the
-        keywords ``device=`` and ``dtype=``, like ``torch.nn.Module.to`` on a CPU-only build.
+        Reads the arguments as ``Tensor.to`` does (``to(dtype)``, ``to("cpu")``,
+        ``to("cpu", dtype)``, ``to(tensor)``, ``device=``, ``dtype=``, ``non_blocking=``,
+        ``memory_format=``: ``ownership.ops.copying.to_arguments``), but refuses any ``copy``
+        argument and a dtype that is not floating point, as ``torch.nn.Module.to`` does.
         """
-        dtype = kwargs.pop("dtype", None)
-        kwargs.pop("device", None)
-        for arg in args:
-            if isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif isinstance(arg, dtypes.dtype):
-                dtype = arg
+        device, dtype, non_blocking, _, fmt, copy_given = to_arguments(args, kwargs)
+        if copy_given:
+            raise RuntimeError(".to() does not accept copy argument")
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(
                 "nn.Module.to only accepts floating point or complex dtypes, but got desired "
                 f"dtype={dtype}"
             )
-        if dtype is None:
-            return self
-        converted: Self = self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+        def convert(t: Tensor) -> Tensor:
+            kept = dtype if t.is_floating_point() else None
+            if fmt is not None and t.dim() in (4, 5):
+                return t.to(device, kept, non_blocking, memory_format=fmt)
+            return t.to(device, kept, non_blocking)
+
+        converted: Self = self._apply(convert)
         return converted
 
     def type(self, dst_type: dtypes.dtype | str) -> Self:

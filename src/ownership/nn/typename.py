@@ -16,7 +16,7 @@ from typing import Any
 from ownership.invalid_arguments import is_torch_tensor
 from ownership.storage import is_engine_tensor
 
-__all__ = ["torch_module", "typename"]
+__all__ = ["class_str", "torch_module", "typename"]
 
 
 def typename(obj: Any) -> str:
@@ -76,3 +76,18 @@ def torch_module(module: str) -> str:
     if module != "ownership" and not module.startswith("ownership."):
         return module
     return _TORCH_MODULES.get(module, "torch" + module[len("ownership") :])
+
+
+def class_str(cls: type) -> str:
+    """``str(cls)`` as torch prints it: ``"<class 'torch.nn.modules.linear.Linear'>"`` for the
+    engine's own classes (a class of torch's name defined where torch defines it, by
+    :func:`torch_module`), ``str(cls)`` for any other class.
+
+    >>> import ownership
+    >>> class_str(ownership.nn.Sequential), class_str(float)
+    ("<class 'torch.nn.modules.container.Sequential'>", "<class 'float'>")
+    """
+    module = cls.__module__
+    if module != "ownership" and not module.startswith("ownership."):
+        return str(cls)
+    return f"<class '{torch_module(module)}.{cls.__qualname__}'>"

@@ -12,19 +12,22 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, inference_mode
+from ownership import inference_mode, layout
 from ownership._tensor import Tensor
+from ownership.arguments import Parser
+from ownership.dtypes import dtype as DType
 from ownership.layout import preserved
+from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, wrap
 
 
-def preserved_copy(t: Tensor, dtype: dtypes.dtype) -> NDArray[Any]:
+def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
     """``t``'s values as ``dtype`` in fresh memory, laid out as torch's ``preserve_format``
     lays out a copy (:func:`~ownership.layout.preserved`): what ``clone`` and ``to`` return."""
     data = t._data
@@ -57,21 +60,68 @@ def contiguous(t: Tensor) -> Tensor:
     return out
 
 
+TO = Parser(
+    "to",
+    "(torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
+    "bool copy = False, *, torch.memory_format memory_format = None)",
+    "(torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)",
+    "(Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+    "torch.memory_format memory_format = None)",
+)
+"""The arguments of ``Tensor.to`` and ``Module.to``, as torch's parser reads them."""
+
+
+class ToArguments(NamedTuple):
+    """What a call of ``to`` asks: ``copy_given`` tells ``Module.to``, which refuses any
+    ``copy`` argument, whether one was passed (``False`` included)."""
+
+    device: Any
+    dtype: DType | None
+    non_blocking: bool
+    copy: bool
+    memory_format: memory_format | None
+    copy_given: bool
+
+
+def to_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToArguments:
+    """``to``'s arguments read by torch's signatures (a tensor argument gives its device and
+    dtype), the device checked (:func:`~ownership.ops.checks.device`)."""
+    index, a = TO.parse(args, kwargs)
+    if index == 2:
+        device, dtype = a["tensor"].device, a["tensor"].dtype
+    else:
+        device, dtype = a.get("device"), a["dtype"]
+    checks.device(device)
+    copy_given = "copy" in kwargs or len(args) > (3 if index == 0 else 2)
+    return ToArguments(device, dtype, a["non_blocking"], a["copy"], a["memory_format"], copy_given)
+
+
 def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """Convert to a dtype (``ToCopyBackward0``); ``t`` itself when nothing changes."""
-    target = kwargs.get("dtype")
-    for a in args:
-        checks.device(a)
-        if isinstance(a, Tensor):
-            target = a.dtype
-        elif a is not None and not (isinstance(a, str) or type(a).__name__ == "device"):
-            target = a
-    dt = dtypes.resolve(target)
-    copy = bool(kwargs.get("copy", False))
-    if dt is None or (dt is t.dtype and not copy):
-        return t
+    """Convert to a dtype and/or lay out in a memory format (``ToCopyBackward0``); ``t`` itself
+    when nothing changes (torch's ``to_will_alias``: the same dtype, no ``copy``, and a
+    ``memory_format`` that is ``preserve_format`` or the one ``t``'s strides suggest)."""
+    dt: DType | None
+    if len(args) == 1 and not kwargs and isinstance(args[0], DType):  # ``x.to(dtype)``
+        dt, copy, fmt = args[0], False, None
+    else:
+        _, dt, _, copy, fmt, _ = to_arguments(args, kwargs)
     src = t.dtype
-    out = wrap(preserved_copy(t, dt), dt)
+    if dt is None:
+        dt = src
+    data = t._data
+    if (
+        dt is src
+        and not copy
+        and (fmt is None or fmt is preserve_format or suggested(data.shape, t.stride()) is fmt)
+    ):
+        return t
+    if fmt is None or fmt is preserve_format:  # laid out as clone lays out a copy
+        arr = preserved_copy(t, dt)
+    else:  # torch's empty(memory_format=fmt), then copy_
+        arr = layout.dense_with_strides(data.shape, format_strides(fmt, data.shape), dt.np)
+        arr[...] = data.astype(dt.np, copy=False)
+    out = wrap(arr, dt)
     if needs_grad(t) and dt.is_floating_point:
         record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
     return inference_mode.copied(t, out)

@@ -20,8 +20,10 @@ from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg as _like_arg
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
+from ownership.memory_formats import format_strides, preserve_format
 from ownership.ops import checks, python_data, range_factories
-from ownership.storage import LentStorage
+from ownership.scope import missing
+from ownership.storage import LentStorage, Storage, VersionCounter
 
 
 def to_numpy(data: Any) -> NDArray[Any]:
@@ -42,14 +44,12 @@ def to_numpy(data: Any) -> NDArray[Any]:
 def _infer(data: Any, arr: NDArray[Any]) -> DType:
     if isinstance(data, Tensor):
         return data.dtype
+    if isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach"):
+        return dtypes.from_numpy_dtype(arr.dtype)  # an array's dtype, kept or refused
     kind = arr.dtype.kind
-    if kind == "f" and (isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach")):
-        return dtypes.from_numpy_dtype(arr.dtype)
     if kind == "b":
         return dtypes.bool_
     if kind in "iu":
-        if isinstance(data, np.ndarray | np.generic) or hasattr(data, "detach"):
-            return dtypes.from_numpy_dtype(arr.dtype)
         return dtypes.int64
     if kind == "f":
         return dtypes.get_default_dtype()
@@ -73,6 +73,7 @@ def tensor(
     if args and keywords:
         raise TypeError("tensor() got multiple values for argument 'data'")
     data = args[0] if args else keywords["data"]
+    checks.device(device)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -90,9 +91,14 @@ def tensor(
 
 
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
-    t = Tensor._wrap(arr, dt)
+    return _requiring(Tensor._wrap(arr, dt), requires_grad)
+
+
+def _requiring(t: Tensor, requires_grad: bool) -> Tensor:
+    """A new leaf ``t`` made to require grad as a factory's ``requires_grad=True`` asks (torch's
+    refusal for a dtype that is not floating point)."""
     if requires_grad:
-        if not dt.is_floating_point:
+        if not t.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients"
             )
@@ -113,12 +119,14 @@ def full(
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
+    checks.device(device)
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
+    checks.device(device)
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
 
@@ -126,45 +134,86 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
     sig.sizes("empty", size)
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def _like(name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool) -> Tensor:
+def empty_strided(*args: Any, **kwargs: Any) -> Tensor:
+    """A new leaf of ``size`` with exactly the element strides ``stride``, over a storage just
+    large enough for them (its values are uninitialised in torch: zeros here); ``device``,
+    ``layout`` and ``pin_memory`` checked as every factory's."""
+    a = sig.EMPTY_STRIDED.parse(args, kwargs)[1]
+    shape, strides = a["size"], a["stride"]
+    if len(shape) != len(strides):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(shape)}) must match dimensionality of strides "
+            f"({len(strides)})"
+        )
+    sig.non_negative(shape)
+    if any(s < 0 for s in strides):
+        raise RuntimeError(
+            "Storage size calculation overflowed with sizes="
+            f"[{', '.join(map(str, shape))}] and strides=[{', '.join(map(str, strides))}]"
+        )
+    checks.tensor_options(a["device"], a["layout"], a["pin_memory"])
+    dt = dtypes.resolve(a["dtype"]) or dtypes.get_default_dtype()
+    if 0 in shape:
+        return _leaf(layout.empty_strided(shape, strides, dt.np), dt, a["requires_grad"])
+    # the storage torch allocates: one past the last element's offset (gaps and repeats kept)
+    buffer = np.zeros(1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True)), dt.np)
+    arr = layout.strided(buffer, shape, strides, 0)
+    t = Tensor._plain(Tensor, arr, Storage(buffer), 0, dt, VersionCounter())
+    return _requiring(t, a["requires_grad"])
+
+
+def _like(
+    name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool, options: dict[str, Any]
+) -> Tensor:
     """``fill`` with ``t``'s shape and dtype (or ``dtype``), laid out as torch's
-    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`)."""
+    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`) or in the
+    ``memory_format`` of ``options``, whose ``device``, ``layout`` and ``pin_memory`` are
+    checked (:func:`~ownership.ops.checks.tensor_options`)."""
     _like_arg(name, t)
+    fmt = checks.tensor_options(**options)
     dt = dtypes.resolve(dtype) or t.dtype
-    arr = layout.preserved(t._data, t.stride(), dt.np)
+    if fmt is None or fmt is preserve_format:
+        arr = layout.preserved(t._data, t.stride(), dt.np)
+    else:
+        shape = t._data.shape
+        arr = layout.dense_with_strides(shape, format_strides(fmt, shape), dt.np)
     if arr.size:
         arr[...] = fill
     return _leaf(arr, dt, requires_grad)
 
 
-def zeros_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Zeros with ``t``'s shape, dtype and layout."""
-    return _like("zeros_like", t, 0, dtype, requires_grad)
+def zeros_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
+    """Zeros with ``t``'s shape, dtype and layout (``device=``, ``layout=``,
+    ``memory_format=``, ``pin_memory=`` as torch reads them)."""
+    return _like("zeros_like", t, 0, dtype, requires_grad, options)
 
 
-def ones_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    """Ones with ``t``'s shape, dtype and layout."""
-    return _like("ones_like", t, 1, dtype, requires_grad)
+def ones_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
+    """Ones with ``t``'s shape, dtype and layout (options as :func:`zeros_like`)."""
+    return _like("ones_like", t, 1, dtype, requires_grad, options)
 
 
-def empty_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def empty_like(
+    t: Tensor, *, dtype: Any = None, requires_grad: bool = False, **options: Any
+) -> Tensor:
     """Like :func:`zeros_like`."""
-    return _like("empty_like", t, 0, dtype, requires_grad)
+    return _like("empty_like", t, 0, dtype, requires_grad, options)
 
 
 def full_like(
-    t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+    t: Tensor, fill_value: Any, *, dtype: Any = None, requires_grad: bool = False, **options: Any
 ) -> Tensor:
-    """``fill_value`` with ``t``'s shape, dtype and layout."""
+    """``fill_value`` with ``t``'s shape, dtype and layout (options as :func:`zeros_like`)."""
     _like_arg("full_like", t)
     made = full(t._data.shape, fill_value, dtype=dtype or t.dtype)
-    arr = layout.preserved(t._data, t.stride(), made.dtype.np)
-    if arr.size:
-        arr[...] = made._data
-    return _leaf(arr, made.dtype, requires_grad)
+    return _like("full_like", t, made._data, made.dtype, requires_grad, options)
 
 
 def arange(
@@ -216,13 +265,29 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool 
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
 
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, sharing its memory where torch does: a tensor of the dtype asked
+    is returned as it is (else converted with ``to``), a numpy array of the dtype asked is
+    :func:`from_numpy`'s; anything else, or another dtype, is a copy as :func:`tensor` makes."""
+    checks.device(device)
+    dt = dtypes.resolve(dtype)
+    if isinstance(data, Tensor):
+        return data if dt is None or dt is data.dtype else data.to(dt)
+    if isinstance(data, np.ndarray) and (dt is None or data.dtype == dt.np):
+        return from_numpy(data)
+    return tensor(data, dtype=dt)
+
+
 def from_numpy(arr: NDArray[Any]) -> Tensor:
     """A tensor sharing memory with a numpy array; anything else (a torch tensor too) is
     refused with torch's TypeError."""
     if not isinstance(arr, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {tp_name(arr)})")
     if not arr.flags.c_contiguous:
-        raise ValueError("from_numpy of a non-contiguous array is not supported by ownership")
+        raise missing(
+            "from_numpy of a non-contiguous array (torch shares it with its strides)",
+            "C-contiguous arrays (np.ascontiguousarray(arr) makes one)",
+        )
     if not arr.flags.writeable:
         arr = checks.writable(arr)
     t = Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))

@@ -15,11 +15,12 @@ from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 from ownership.op_registry import quiet
-from ownership.ops.arithmetic import div_scalar, wrapped_scalar
+from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax, log_softmax_along
+from ownership.scope import missing
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -37,10 +38,16 @@ def _reduction(reduction: str) -> int:
 def nll_loss(
     input: Tensor,
     target: Tensor,
-    reduction: str = "mean",
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
     ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
 ) -> Tensor:
-    """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``)."""
+    """Negative log likelihood of ``target`` classes under log-probabilities (``NllLossBackward0``),
+    torch's arguments in torch's order (class weights and the legacy ``size_average`` and
+    ``reduce``: out of the engine's scope, as for :func:`cross_entropy`)."""
+    _unweighted("nll_loss", weight, size_average, reduce)
     ignore_index = ignore_index_arg("nll_loss_nd", ignore_index)
     red = _reduction(reduction)
     x = input._data
@@ -314,16 +321,26 @@ def _off_targets_zero(grad: NDArray[Any], onehot: NDArray[Any]) -> NDArray[Any]:
 def cross_entropy(
     input: Tensor,
     target: Tensor,
-    reduction: str = "mean",
+    weight: Tensor | None = None,
+    size_average: bool | None = None,
     ignore_index: int = -100,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
 ) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)`` for class-index targets; a target of the
-    input's shape holds class probabilities (torch's cross_entropy_loss_prob_target)."""
+    input's shape holds class probabilities (torch's cross_entropy_loss_prob_target).
+
+    ``label_smoothing`` mixes in the uniform distribution over the classes, as torch's
+    composite does (``_smoothed``: its nodes, ``AddBackward0`` last). Class weights and the
+    legacy ``size_average``/``reduce`` arguments are out of the engine's scope."""
+    _unweighted("cross_entropy", weight, size_average, reduce)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     if (
         type(reduction) is str
         and reduction in _REDUCTIONS
+        and not label_smoothing > 0.0
         and class_rows(input, target, ignore_index)
     ):
         # torch's two nodes without the general checks: every target is a class of a row
@@ -341,11 +358,62 @@ def cross_entropy(
             raise RuntimeError("ignore_index is not supported for floating point target")
         red = _reduction(reduction)
         logp = log_softmax(input, dim)
+        n_classes = input._data.shape[dim]
+        if label_smoothing > 0.0:
+            _check_smoothing(label_smoothing)
+            smoothed = mul_scalar(target, 1 - label_smoothing)
+            target = smoothed + (label_smoothing / n_classes)
         if red == 0:
             return -(logp * target).sum(dim)
         total = -(logp * target).sum()
-        return total if red == 2 else div_scalar(total, input._data.size // input._data.shape[dim])
+        return total if red == 2 else div_scalar(total, input._data.size // n_classes)
+    if label_smoothing > 0.0:
+        _check_smoothing(label_smoothing)
+        return _smoothed(input, target, dim, reduction, ignore_index, label_smoothing)
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def _unweighted(function: str, weight: Any, size_average: Any, reduce: Any) -> None:
+    """The scope's error for class weights and the legacy reduction arguments of a loss."""
+    if weight is not None or size_average is not None or reduce is not None:
+        raise missing(
+            f"the weight, size_average and reduce arguments of {function}",
+            "unweighted losses with reduction='mean', 'sum' or 'none'",
+        )
+
+
+def _check_smoothing(label_smoothing: float) -> None:
+    if label_smoothing > 1.0:
+        raise RuntimeError(
+            f"label_smoothing must be between 0.0 and 1.0. Got: {_c10_double(label_smoothing)}"
+        )
+
+
+def _c10_double(value: float) -> str:
+    """A double as torch's messages print it (C++ ``<<``: ``1.5``, ``2``)."""
+    return f"{value:g}"
+
+
+def _smoothed(
+    input: Tensor, target: Tensor, dim: int, reduction: str, ignore_index: int, smoothing: float
+) -> Tensor:
+    """torch's ``cross_entropy_loss_label_smoothing`` (class-index targets, no weight), op by op:
+    ``(1 - smoothing) * nll_loss + smooth * (smoothing / classes)``, where ``smooth`` is minus
+    the sum of the log-probabilities over the classes, zero at an ignored target, reduced as
+    the loss is (a mean divides by the count of targets not ignored)."""
+    logp = log_softmax(input, dim)
+    nll = nll_loss(logp, target, reduction=reduction, ignore_index=ignore_index)
+    n_classes = input._data.shape[dim]
+    smooth = -logp.sum(dim)
+    ignored = target == ignore_index
+    smooth.masked_fill_(ignored, 0.0)
+    red = _REDUCTIONS[reduction]
+    if red == 1:
+        smooth = smooth.sum() / (~ignored).sum()
+    elif red == 2:
+        smooth = smooth.sum()
+    # C++'s ``double * Tensor``: ``mul.Scalar`` (``MulBackward1``), not a wrapped number's mul
+    return mul_scalar(nll, 1 - smoothing) + mul_scalar(smooth, smoothing / n_classes)
 
 
 def ignore_index_arg(function: str, ignore_index: Any) -> int:

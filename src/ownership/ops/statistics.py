@@ -15,12 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
 from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
 __all__ = ["axes_of", "count_over", "keep_dims", "norm", "threshold", "vector_norm"]
@@ -174,15 +177,36 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``); its
     kernel has no bool form."""
-    x = input._data
-    if x.dtype == np.bool_:
-        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
-    out = wrap(np.where(x > threshold, x, np.asarray(value, dtype=x.dtype)), input.dtype)
+    out = wrap(_thresholded(input._data, threshold, value), input.dtype)
     if needs_grad(input):
-
-        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
-            return (g[0] * (s["self"] > threshold).to(g[0].dtype),)
-
-        node = record(out, "ThresholdBackward0", (input,), backward, {"threshold": threshold})
+        node = record(out, "ThresholdBackward0", (input,), _bw_threshold, {"threshold": threshold})
         node.save("self", input)
     return out
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """:func:`threshold` written into ``input`` (``ThresholdBackward1``, which saves the value
+    before the write, a clone, as torch's: the gradient flows where the input was above
+    ``threshold``)."""
+    return run_inplace(
+        input,
+        (),
+        needs_grad(input),
+        lambda: _thresholded(input._data, threshold, value),
+        input.dtype,
+        "ThresholdBackward1",
+        _bw_threshold,
+        {"threshold": threshold},
+        lambda node: node.save("self", snapshot(input)),
+    )
+
+
+def _thresholded(x: NDArray[Any], threshold: float, value: float) -> NDArray[Any]:
+    if x.dtype == np.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    return np.where(x > threshold, x, np.asarray(value, dtype=x.dtype))
+
+
+def _bw_threshold(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
+    """The gradient where the saved ``self`` (the input) is above the threshold, 0 elsewhere."""
+    return (g[0] * (s["self"] > s["threshold"]).to(g[0].dtype),)

@@ -16,5 +16,9 @@ from ownership.optim.adamw import AdamW
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.rmsprop import RMSprop
 from ownership.optim.sgd import SGD
+from ownership.scope import module_getattr
 
 __all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop"]
+
+# a public name of torch.optim that the engine lacks: the scope error (ownership.scope)
+__getattr__ = module_getattr("torch.optim", __name__)

@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.ops.creation import full_like, tensor
+from ownership.ops.creation import full_like
 from ownership.optim.fused_writes import addcdiv_, addcmul_
-from ownership.optim.optimizer import Optimizer
+from ownership.optim.optimizer import Optimizer, check_lr, new_step, steps_as_tensors
 
 __all__ = ["Adagrad"]
 
@@ -63,6 +62,7 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
+        check_lr(lr)
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not lr_decay >= 0.0:
@@ -91,11 +91,17 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self._init_state(p)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
+        again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""
+        super().__setstate__(state)
+        steps_as_tensors(self)
+
     def _init_state(self, param: Tensor) -> None:
         """``param``'s fresh state; its ``sum`` starts at the *optimizer's* default
         ``initial_accumulator_value`` (torch reads ``defaults``, not the group's)."""
         state = self.state[param]
-        state["step"] = tensor(0.0, dtype=dtypes.float32)
+        state["step"] = new_step()
         state["sum"] = full_like(param, self.defaults["initial_accumulator_value"])
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:

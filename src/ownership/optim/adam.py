@@ -28,11 +28,10 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.ops.creation import tensor, zeros_like
+from ownership.ops.creation import zeros_like
 from ownership.optim.fused_writes import addcdiv_, addcmul_, lerp_, maximum_
-from ownership.optim.optimizer import Optimizer
+from ownership.optim.optimizer import Optimizer, check_lr, new_step, steps_as_tensors
 
 __all__ = ["Adam"]
 
@@ -63,6 +62,11 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError(
+                "lr as a Tensor is not supported for capturable=False and foreach=True"
+            )
+        check_lr(lr)
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not eps >= 0.0:
@@ -90,10 +94,16 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
+        again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""
+        super().__setstate__(state)
+        steps_as_tensors(self)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         if len(state) == 0:
-            state["step"] = tensor(0.0, dtype=dtypes.float32)
+            state["step"] = new_step()
             state["exp_avg"] = zeros_like(param)
             state["exp_avg_sq"] = zeros_like(param)
             if group["amsgrad"]:

@@ -25,10 +25,12 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any
 
+from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.grad_mode import enable_grad, no_grad
 from ownership.nn.parameter import reset_grad
 from ownership.nn.typename import typename
+from ownership.ops.creation import tensor
 
 __all__ = ["Optimizer"]
 
@@ -209,6 +211,35 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def scalar_dtype() -> dtypes.dtype:
+    """The dtype of an optimizer's ``step`` count (torch's ``_get_scalar_dtype``): float64
+    under a float64 default dtype, else float32."""
+    return dtypes.float64 if dtypes.get_default_dtype() is dtypes.float64 else dtypes.float32
+
+
+def new_step() -> Tensor:
+    """A parameter's ``step`` count before its first step: a 0-d tensor of :func:`scalar_dtype`."""
+    return tensor(0.0, dtype=scalar_dtype())
+
+
+def steps_as_tensors(optimizer: Optimizer) -> None:
+    """A loaded state whose ``step`` is a number (an older checkpoint's) gets it back as a 0-d
+    tensor of :func:`scalar_dtype`, as the ``__setstate__`` of torch's Adam, AdamW, RMSprop
+    and Adagrad does, so that the next step can count on it."""
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            p_state: dict[str, Any] = optimizer.state.get(p, {})
+            if len(p_state) != 0 and not isinstance(p_state["step"], Tensor):
+                p_state["step"] = tensor(float(p_state["step"]), dtype=scalar_dtype())
+
+
+def check_lr(lr: Any) -> None:
+    """torch's refusal of a tensor ``lr`` of more than one element (before any check of its
+    value, which would ask a many-element tensor's truth)."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
 
 
 def _cast(param: Tensor, key: str, value: Any) -> Any:

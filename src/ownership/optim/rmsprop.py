@@ -27,11 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.ops.creation import tensor, zeros_like
+from ownership.ops.creation import zeros_like
 from ownership.optim.fused_writes import addcdiv_, addcmul_, lerp_
-from ownership.optim.optimizer import Optimizer
+from ownership.optim.optimizer import Optimizer, check_lr, new_step, steps_as_tensors
 
 __all__ = ["RMSprop"]
 
@@ -61,6 +60,7 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
+        check_lr(lr)
         if not lr >= 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not eps >= 0.0:
@@ -85,11 +85,17 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
+        again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""
+        super().__setstate__(state)
+        steps_as_tensors(self)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         momentum, alpha = group["momentum"], group["alpha"]
         if len(state) == 0:
-            state["step"] = tensor(0.0, dtype=dtypes.float32)
+            state["step"] = new_step()
             state["square_avg"] = zeros_like(param)
             if momentum > 0:
                 state["momentum_buffer"] = zeros_like(param)

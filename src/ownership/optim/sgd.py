@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ownership._tensor import Tensor
-from ownership.optim.optimizer import Optimizer
+from ownership.optim.optimizer import Optimizer, check_lr
 
 __all__ = ["SGD"]
 
@@ -56,6 +56,7 @@ class SGD(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
+        check_lr(lr)
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
