@@ -40,6 +40,7 @@ from sphinx.util.docutils import SphinxDirective
 NOTEBOOK_DIR = "_downloads/notebooks"
 NOTEBOOK_ARCHIVE = "_downloads/notebooks.zip"
 NOTEBOOK_FOLDERS = ("guide/", "related/", "recipes/")  # the pages that get a notebook
+NOTEBOOK_DATA = ".npz"  # data a page's code reads from its folder: beside the notebooks in the zip
 _ROLE = re.compile(r"\{(?:term|doc|ref|py:\w+)\}`([^`<]*?)\s*(?:<[^>]*>)?`")
 _HIDDEN = ("remove-cell", "remove-input")  # proof machinery and pictures: not for the notebook
 _DOCTEST = re.compile(r"```\{doctest\}\n(.*?)```", re.S)
@@ -241,16 +242,22 @@ def _write_notebooks(app: Sphinx, exc: Exception | None) -> None:
             stale.unlink()
     stamps = {"written": written, "without code": without}
     stamps_file.write_text(json.dumps(stamps, indent=1, sort_keys=True))
-    _write_archive(out, Path(app.outdir) / NOTEBOOK_ARCHIVE)
+    data = sorted(
+        p
+        for folder in NOTEBOOK_FOLDERS
+        for p in (Path(app.srcdir) / folder).glob(f"*{NOTEBOOK_DATA}")
+    )
+    _write_archive([*sorted(out.glob("*.ipynb")), *data], Path(app.outdir) / NOTEBOOK_ARCHIVE)
 
 
-def _write_archive(folder: Path, target: Path) -> None:
-    """Every notebook of ``folder`` in one zip, the same bytes for the same notebooks."""
+def _write_archive(files: list[Path], target: Path) -> None:
+    """``files`` (the notebooks and the data they read) in one zip, side by side, the same bytes
+    for the same files."""
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for notebook in sorted(folder.glob("*.ipynb")):
-            info = zipfile.ZipInfo(f"ownership-notebooks/{notebook.name}", (2026, 1, 1, 0, 0, 0))
+        for file in files:
+            info = zipfile.ZipInfo(f"ownership-notebooks/{file.name}", (2026, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, notebook.read_bytes())
+            archive.writestr(info, file.read_bytes())
 
 
 _WHEEL_FILES = ("pyproject.toml", "README.md", "LICENSE")

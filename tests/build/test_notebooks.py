@@ -13,6 +13,7 @@ in a ``<details>``, an admonition is a blockquote, an included file is its code.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,8 @@ def test_the_notebook_runs_top_to_bottom(
     notebook = _notebook(page)
     if engine == "ownership" and downloads._needs_ownership(notebook):
         pytest.skip("a page about the engine imports both engines itself: it runs once, as written")
+    for data in page.parent.glob(f"*{downloads.NOTEBOOK_DATA}"):  # as the zip has it beside
+        shutil.copy2(data, tmp_path / data.name)
     monkeypatch.chdir(tmp_path)  # a notebook that writes a file writes it here
     monkeypatch.setenv("MPLBACKEND", "Agg")
     problems = run_cells(notebook, engine)

@@ -48,6 +48,7 @@ _TORCH_MODULES = {
     "ownership._tensor": "torch",  # torch.Tensor
     "ownership.dtypes": "torch",  # torch.dtype
     "ownership.nn.module": "torch.nn.modules.module",
+    "ownership.nn.parameter": "torch.nn.parameter",
     "ownership.nn.module_list": "torch.nn.modules.container",
     "ownership.nn.parameter_list": "torch.nn.modules.container",
     **{f"ownership.nn.{m}": f"torch.nn.modules.{m}" for m in _NN_MODULES},
@@ -80,14 +81,12 @@ def torch_module(module: str) -> str:
 
 def class_str(cls: type) -> str:
     """``str(cls)`` as torch prints it: ``"<class 'torch.nn.modules.linear.Linear'>"`` for the
-    engine's own classes (a class of torch's name defined where torch defines it, by
-    :func:`torch_module`), ``str(cls)`` for any other class.
+    engine's classes that torch has too (defined where torch defines them: the table of
+    :func:`torch_module`), ``str(cls)`` for any other class, the engine's own included.
 
     >>> import ownership
     >>> class_str(ownership.nn.Sequential), class_str(float)
     ("<class 'torch.nn.modules.container.Sequential'>", "<class 'float'>")
     """
-    module = cls.__module__
-    if module != "ownership" and not module.startswith("ownership."):
-        return str(cls)
-    return f"<class '{torch_module(module)}.{cls.__qualname__}'>"
+    module = _TORCH_MODULES.get(cls.__module__)
+    return str(cls) if module is None else f"<class '{module}.{cls.__qualname__}'>"
