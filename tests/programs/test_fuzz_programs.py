@@ -19,9 +19,10 @@ INFERENCE_COPY_KERNELS = (
     "an inference tensor requiring grad converted outside the mode (double(), to()) records "
     "CopyBackwards in torch, whose conversion is a copy_ kernel"
 )
-EXPANDED_INDEX_WRITES = (
-    "an advanced-index write into an expanded tensor (t2[[0]] += 1) writes only the indexed "
-    "elements in torch; ownership writes the whole copy, and its memory keeps the last element"
+EXPANDED_INDEX_BACKWARD = (
+    "backward through an advanced-index write into an expanded view of a graph tensor: torch "
+    "refuses it ('more than one element of the written-to tensor refers to a single memory "
+    "location'); ownership computes a gradient"
 )
 DENSE_OVERLAP = (
     "torch checks overlap only between dense tensors (TooHard otherwise), and then computes a "
@@ -41,9 +42,8 @@ KNOWN: dict[int, str] = {
     116: DENSE_OVERLAP,
     125: DENSE_OVERLAP,
     128: DENSE_OVERLAP,
-    140: EXPANDED_INDEX_WRITES,
     145: DENSE_OVERLAP,
-    157: EXPANDED_INDEX_WRITES,
+    157: EXPANDED_INDEX_BACKWARD,
     221: SIGNED_ZERO_MAX,
     222: DENSE_OVERLAP,
     242: DENSE_OVERLAP,

@@ -311,12 +311,20 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
                 f"{t.dtype.short} for the destination and {vt.dtype.short} for the source."
             )
 
-    def compute() -> Any:
-        new = t._data.copy()
+    def assigned() -> Any:
         values = np.asarray(raw(v))  # its leading dims beyond the target's are 1s (checked)
         values = values.reshape(values.shape[max(0, values.ndim - len(target_shape)) :])
-        new[npkey] = np.broadcast_to(values, target_shape)
+        return np.broadcast_to(values, target_shape)
+
+    def compute() -> Any:
+        new = t._data.copy()
+        new[npkey] = assigned()
         return new
+
+    def write_indexed(into: Any) -> None:
+        """index_put_ writes the indexed elements alone: into an expanded tensor (elements that
+        share memory), the whole result written back would put other values there."""
+        into[npkey] = assigned().astype(into.dtype, copy=False)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
@@ -338,4 +346,5 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
+        write=write_indexed if overlaps_itself(t) else None,
     )
