@@ -8,6 +8,10 @@
   ``accessibility.js`` makes each region that overflows focusable (``tabindex="0"``), on load and
   whenever the window is resized.
 
+- A checklist (the focus and completion pages: paragraphs that start with "☐") becomes real
+  checkboxes, named by their bold first sentence, whose ticks this browser keeps
+  (``checklists.js``, ``localStorage``).
+
 ``tests/site/test_browser.py`` runs axe-core on every page and fails on a serious or critical
 violation.
 """
@@ -52,4 +56,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # after shared_navigation (400) wraps the tree's rendering, before the theme (500) reads it
     app.connect("html-page-context", _page_context, priority=450)
     app.add_js_file("accessibility.js", loading_method="defer")
+    app.add_js_file("checklists.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -471,3 +471,25 @@ def test_engine_tabs_switch(browser: Browser) -> None:
         assert contents.nth(1).is_visible() and not contents.nth(0).is_visible()
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("url", ["guide/focus.html", "guide/completion.html"])
+def test_checklists_keep_their_ticks_in_the_browser(browser: Browser, url: str) -> None:
+    """Each "☐" item is a named checkbox; a tick survives a reload (localStorage), an untick too."""
+    opened = _open(browser, url)
+    page = opened.page
+    try:
+        boxes = page.locator("p.checklist-item input.checklist-box")
+        assert boxes.count() == 4, f"{url}: {boxes.count()} checkboxes, the unit has 4 items"
+        assert all(boxes.nth(i).get_attribute("aria-label") for i in range(4))
+        assert "\u2610" not in page.inner_text("article")
+        boxes.nth(1).check()
+        page.reload(wait_until="load")
+        boxes = page.locator("p.checklist-item input.checklist-box")
+        assert [boxes.nth(i).is_checked() for i in range(4)] == [False, True, False, False]
+        boxes.nth(1).uncheck()
+        page.reload(wait_until="load")
+        assert not page.locator("p.checklist-item input.checklist-box").nth(1).is_checked()
+        assert not opened.errors, opened.errors
+    finally:
+        page.close()
