@@ -67,8 +67,8 @@ _OPTIMIZER = (
 _ACCUMULATE = (f'{_S2}, section "3. .grad accumulates"', f"{_P2}#3-grad-accumulates")
 _INPLACE = (f'{_S1}, section "4. Ways around the error"', f"{_P1}#4-ways-around-the-error")
 _DATA = (
-    '"Traps", section "Trap 1: silencing the version error through .data"',
-    "guide/traps.html#trap-1-silencing-the-version-error-through-data",
+    '"Traps", section "Trap 1: writing through .data to get past the version error"',
+    "guide/traps.html#trap-1-writing-through-data-to-get-past-the-version-error",
 )
 _LOOP = (
     '"Practice: collect the parameters, take one SGD step", '

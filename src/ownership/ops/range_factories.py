@@ -167,7 +167,12 @@ GRAIN_SIZE = 32768
 def threads() -> int:
     """torch's intra-op thread count as a process starts it (its OpenMP threads, as many as MKL
     takes): ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set, else the physical cores this
-    process may run on (hyperthreads of one core count once)."""
+    process may run on (hyperthreads of one core count once). Read when the engine is imported,
+    as OpenMP reads it when torch is: a later change of the environment changes neither."""
+    return _THREADS
+
+
+def _starting_threads() -> int:
     for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):
         given = os.environ.get(name, "").split(",")[0].strip()
         if given.isdigit() and int(given) > 0:
@@ -181,6 +186,9 @@ def threads() -> int:
         except OSError:
             cores.add(str(cpu))
     return len(cores) or os.cpu_count() or 1
+
+
+_THREADS = _starting_threads()
 
 
 def _parts(n: int) -> list[tuple[int, int]]:

@@ -95,6 +95,8 @@ def draw_graph(
     ...     shape, dtype, _version, requires_grad, grad_fn = (3,), "float32", 0, True, None
     ...     def detach(self) -> "Leaf":
     ...         return self
+    ...     def is_inference(self) -> bool:
+    ...         return False
     >>> class Acc:
     ...     variable, next_functions = Leaf(), ()
     ...     def name(self) -> str:
