@@ -249,8 +249,9 @@ def clamp_values(x: Any, lo: Any, hi: Any) -> Any:
     a tensor bound torch's own answer for two zeros depends on its vectorised loop).
 
     >>> import numpy as np
-    >>> 1 / clamp_values(np.array([-0.0, 0.0, -2.0, np.nan]), 0, None)
-    array([-inf,  inf,  inf,  nan])
+    >>> kept = clamp_values(np.array([-0.0, 0.0, -2.0, np.nan]), 0, None)
+    >>> kept, np.signbit(kept)
+    (array([-0.,  0.,  0., nan]), array([ True, False, False, False]))
     """
     out = x
     if lo is not None:
