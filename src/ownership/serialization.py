@@ -387,8 +387,9 @@ def load(
 ) -> Any:
     """Read what :func:`save` (or ``torch.save``) wrote to the path or binary file ``f``.
 
-    ``weights_only`` (default True, as torch's since 2.6) builds only :data:`ALLOWED` globals
-    and those of :func:`add_safe_globals`; ``map_location`` may name the CPU only."""
+    ``weights_only`` (default True, as torch's since 2.6) builds only the globals of
+    ``serialization.ALLOWED`` and those ``add_safe_globals`` allowed; ``map_location`` may name
+    the CPU only."""
     _cpu_only(map_location)
     if pickle_module is not None and pickle_module is not pickle:
         raise RuntimeError("load(pickle_module=...) is not supported by ownership")

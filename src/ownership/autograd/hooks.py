@@ -191,7 +191,7 @@ def run_pre_hooks(node: Any, grads: list[Any]) -> None:
 
 def run_post_accumulate(variable: Any) -> None:
     """Call the post-accumulate-grad hooks of a leaf, in registration order, as torch calls
-    them: a chain of tensor hooks (:func:`_run_chain`: a hook that returns anything but
+    them: a chain of tensor hooks (``_run_chain``: a hook that returns anything but
     ``None`` or the leaf is checked as a tensor hook's gradient, and the next hook sees it),
     after which a replaced leaf is torch's error, since these hooks return nothing."""
     entry = POST_ACCUMULATE_HOOKS.get(id(variable))

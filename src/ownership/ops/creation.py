@@ -220,7 +220,7 @@ def arange(
     start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32; each
-    value as torch's kernel computes it (:mod:`ownership.ops.range_factories`)."""
+    value as torch's kernel computes it (``ownership.ops.range_factories``)."""
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     sig.ARANGE.parse(given, {})
     if end is None:
