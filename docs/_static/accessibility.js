@@ -1,12 +1,18 @@
 // A region that scrolls must take the keyboard's focus, or it cannot be scrolled without a mouse
-// (docs/_ext/accessibility.py). Each code block, output and table wrapper that overflows its box
-// gets tabindex="0", on load and after each resize (a phone's width makes more of them scroll).
+// (docs/_ext/accessibility.py). Each code block, output, table or box that can scroll (its overflow
+// is auto or scroll) and overflows gets tabindex="0", on load and after each resize (a phone's
+// width makes more of them scroll).
 (function () {
   "use strict";
-  var SELECTOR = "pre, .table-wrapper, .output, .cell_output, .highlight";
+  var SELECTOR = "pre, table, div, .output";
+  function overflows(el) {
+    var style = window.getComputedStyle(el);
+    var can = /(auto|scroll)/.test(style.overflowX + " " + style.overflowY);
+    return can && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+  }
   function mark() {
     document.querySelectorAll(SELECTOR).forEach(function (el) {
-      var scrolls = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+      var scrolls = overflows(el);
       if (scrolls && !el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
         el.setAttribute("data-scroll-focus", "");

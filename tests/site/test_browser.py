@@ -402,12 +402,17 @@ def test_notebook_offered_and_served(browser: Browser, url: str) -> None:
     opened = _open(browser, url)
     page = opened.page
     try:
-        link = page.locator("p.notebook-download a")
+        link = page.locator('p.notebook-download a[href$=".ipynb"]')
         assert link.count() == 1, f"{url} offers {link.count()} notebook links"
         href = link.first.get_attribute("href")
         assert href and href.endswith(".ipynb"), href
-        response = page.request.get(page.url.rsplit("/", 1)[0] + "/" + href)
+        here = page.url.rsplit("/", 1)[0] + "/"
+        response = page.request.get(here + href)
         assert response.status == 200, f"{href}: HTTP {response.status}"
+        archive = page.locator('p.notebook-download a[href$="notebooks.zip"]')
+        assert archive.count() == 1, f"{url} does not link every page's notebooks (.zip)"
+        zipped = page.request.get(here + str(archive.first.get_attribute("href")))
+        assert zipped.status == 200 and href.rsplit("/", 1)[-1].encode() in zipped.body()
         notebook = response.json()
         code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
         assert code, f"{href} has no code cell"
