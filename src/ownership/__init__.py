@@ -12,7 +12,7 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 
 from __future__ import annotations
 
-from ownership import autograd, nn, ops, optim
+from ownership import accelerator, autograd, backends, cuda, nn, ops, optim
 from ownership._tensor import Tensor
 from ownership.auditing import audit
 from ownership.autograd.anomaly_mode import (
@@ -264,6 +264,7 @@ __all__ = [
     "abs",
     "abs_",
     "absolute",
+    "accelerator",
     "add",
     "addmm",
     "all",
@@ -279,6 +280,7 @@ __all__ = [
     "as_tensor",
     "audit",
     "autograd",
+    "backends",
     "bernoulli",
     "bitwise_and",
     "bitwise_left_shift",
@@ -305,6 +307,7 @@ __all__ = [
     "contiguous_format",
     "cos",
     "cos_",
+    "cuda",
     "cumprod",
     "cumsum",
     "detach",

@@ -39,6 +39,7 @@ from ownership import (
     inference_mode,
     layout,
     printing,
+    scope,
     tensor_copying,
 )
 from ownership.autograd.node import Node
@@ -120,6 +121,9 @@ class Tensor(
 
         @_grad_fn.setter
         def _grad_fn(self, node: Node | None) -> None: ...
+
+    if not TYPE_CHECKING:  # (for the type checker, a name the class lacks stays an error)
+        __getattr__ = scope.tensor_getattr  # a torch name the engine lacks says so: one error
 
     # ------------------------------------------------------------------ construction
     @staticmethod

@@ -27,6 +27,7 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.mt19937 import MT19937, N
+from ownership.ops import checks
 from ownership.ops.common import needs_grad_of, record
 from ownership.ops.creation import empty_like
 from ownership.ops.inplace_fills import (
@@ -169,23 +170,36 @@ def _new(
 
 
 def randn(
-    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal samples (torch's ``empty(size).normal_()``)."""
+    checks.device(device, "randn")
     shape = sig.sizes("randn", size)
     return _new(shape, dtype, requires_grad, normal_sampler, 0.0, 1.0, generator)
 
 
 def rand(
-    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Uniform samples in [0, 1) (torch's ``empty(size).uniform_()``)."""
+    checks.device(device, "rand")
     shape = sig.sizes("rand", size)
     return _new(shape, dtype, requires_grad, uniform_sampler, 0.0, 1.0, generator)
 
 
-def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -> Tensor:
+def randint(
+    *args: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None
+) -> Tensor:
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    checks.device(device, "randint")
     a = sig.RANDINT.parse(args, {})[1]
     low, high, shape = a.get("low", 0), a["high"], a["size"]
     sig.non_negative(shape)
@@ -199,10 +213,11 @@ def randint(*args: Any, generator: Generator | None = None, dtype: Any = None) -
     return Tensor._wrap(values.reshape(shape).astype(dt.np), dt)
 
 
-def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
+def randperm(n: int, *, generator: Generator | None = None, device: Any = None) -> Tensor:
     """A random permutation of 0..n-1 (int64): torch's Fisher-Yates, position ``i`` swapped with
     ``i + word % (n - i)``; from n = 2**32 // 20 on, torch's inside-out variant with 64-bit
     draws."""
+    checks.device(device, "randperm")
     sig.RANDPERM.parse((n,), {})
     sig.non_negative((n,))
     engine = stream_of(generator).engine

@@ -26,7 +26,7 @@ from typing import Any
 
 from ownership.torch_names import TORCH_NAMES
 
-__all__ = ["COVERS", "DTYPES", "missing", "module_getattr"]
+__all__ = ["COVERS", "DTYPES", "missing", "module_getattr", "tensor_getattr"]
 
 DTYPES = "float32, float64, int32, int64 and bool"
 """The dtypes the engine keeps (numpy's float32, float64, int32, int64 and bool underneath)."""
@@ -41,8 +41,19 @@ COVERS = {
         "LeakyReLU, Sigmoid, Tanh, Dropout, BatchNorm1d, MSELoss and CrossEntropyLoss"
     ),
     "torch.nn.functional": "the activations, dropout, linear, batch_norm and the unit's losses",
+    "torch.Tensor": (
+        "the methods and attributes of the unit: views, in-place ops, autograd, conversions "
+        "and the ops of the engine's functions (see the reference's 'What the engine covers')"
+    ),
     "torch.optim": "SGD, Adam, AdamW, RMSprop, Adagrad and the lr_scheduler schedules",
     "torch.autograd": "grad, backward, Function, gradcheck, graph hooks and the grad modes",
+    "torch.accelerator": "is_available, device_count and current_accelerator (there is none)",
+    "torch.backends": "mps and cudnn",
+    "torch.backends.cudnn": "is_available, version and the switches enabled, benchmark, "
+    "deterministic and allow_tf32",
+    "torch.backends.mps": "is_available and is_built (no MPS device)",
+    "torch.cuda": "is_available, device_count, is_initialized, manual_seed and manual_seed_all "
+    "(there is no CUDA device)",
     "torch.autograd.graph": (
         "Node, saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks, increment_version "
         "and allow_mutation_on_saved_tensors"
@@ -73,3 +84,29 @@ def module_getattr(torch_module: str, engine_module: str) -> Callable[[str], Any
         raise AttributeError(f"module '{engine_module}' has no attribute '{name}'")
 
     return __getattr__
+
+
+_TENSOR_NAMES = TORCH_NAMES["torch.Tensor"]
+
+
+def tensor_getattr(tensor: Any, name: str) -> Any:
+    """``Tensor.__getattr__``, which Python calls only once the normal lookup failed: a public
+    name of torch's tensors raises :func:`missing`; any other name, Python's own
+    ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's class has
+    failed inside its own code (a property raising ``AttributeError``): that error again.
+
+    >>> import ownership
+    >>> ownership.ones(2).to_sparse()
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: ownership does not implement torch.Tensor.to_sparse; it covers ...
+    >>> hasattr(ownership.ones(2), "no_such_name")
+    False
+    """
+    if name in _TENSOR_NAMES:
+        if hasattr(type(tensor), name):
+            return object.__getattribute__(tensor, name)
+        raise missing(f"torch.Tensor.{name}", COVERS["torch.Tensor"])
+    raise AttributeError(
+        f"'{type(tensor).__name__}' object has no attribute '{name}'", name=name, obj=tensor
+    )

@@ -7,6 +7,7 @@ Everything here reads the tensor's numpy array and offset; nothing makes a tenso
 from __future__ import annotations
 
 import builtins
+import re
 from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
@@ -21,13 +22,63 @@ if TYPE_CHECKING:
     from ownership.storage import Storage
 
 
-class device:
-    """``torch.device``: where a tensor lives. The engine's tensors live on the CPU: a device of
-    another type is refused when made (``ownership.ops.checks.device``: torch's errors
-    for what torch cannot read, ``NotImplementedError`` for a type the engine lacks).
+DEVICE_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
+    "mps, meta, hpu, mtia, privateuseone"
+)
+"""The device types torch knows, in the order its error lists them."""
 
-    >>> device("cpu"), device("cpu", 1), str(device("cpu:0"))
-    (device(type='cpu'), device(type='cpu', index=1), 'cpu:0')
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
+
+
+def parse_device(arg: Any) -> tuple[str, int | None]:
+    """torch's reading of a device argument (a string, an index, a ``device``) as its type and
+    index, with torch's errors for what it cannot read (``'a'``, ``'cpu:x'``, a negative index;
+    a bare index names an accelerator, and this machine has none). It places nothing: which
+    devices the engine's tensors may go to is ``ownership.ops.checks.device``'s rule.
+
+    >>> parse_device("cuda:1"), parse_device("cpu")
+    (('cuda', 1), ('cpu', None))
+    """
+    if isinstance(arg, int) and not isinstance(arg, bool):
+        if arg < 0:
+            raise RuntimeError("Device index must not be negative")
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    if isinstance(arg, device):
+        return arg.type, arg.index
+    match = _DEVICE_STRING.fullmatch(arg)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{arg}'")
+    kind = match.group(1)
+    if kind not in DEVICE_TYPES.split(", "):
+        raise RuntimeError(
+            f"Expected one of {DEVICE_TYPES} device type at start of device string: {arg}"
+        )
+    return kind, None if match.group(2) is None else int(match.group(2))
+
+
+def _invalid_device_arguments(type: Any, index: Any) -> TypeError:
+    """torch's error for ``device(...)`` arguments that fit neither of its signatures."""
+    if isinstance(type, device):
+        return TypeError("device(): argument 'type' (position 1) must be str, not torch.device")
+    return TypeError(
+        f"device() received an invalid combination of arguments - got "
+        f"({builtins.type(type).__name__}), but expected one of:\n"
+        " * (torch.device device)\n"
+        "      didn't match because some of the arguments have invalid types: "
+        f"(!{builtins.type(type).__name__}!)\n"
+        " * (str type, int index = -1)\n"
+    )
+
+
+class device:
+    """``torch.device``: where a tensor lives. Any device torch can name can be made, as in torch
+    (``device("cuda")`` is a name; :func:`parse_device` is the reading); the engine's tensors
+    live on the CPU only, and placing one elsewhere gets torch's error on a machine without that
+    device (``ownership.ops.checks.device``).
+
+    >>> device("cpu"), device("cpu", 1), str(device("cpu:0")), device("cuda", 0)
+    (device(type='cpu'), device(type='cpu', index=1), 'cpu:0', device(type='cuda', index=0))
     """
 
     __slots__ = ("index", "type")
@@ -35,21 +86,23 @@ class device:
     index: int | None
 
     def __init__(self, type: Any, index: Any = None) -> None:
-        from ownership.ops import checks  # (the checks import tensors: imported late)
-
         if isinstance(type, device) and index is None:
             type, index = type.type, type.index
+        elif not isinstance(type, str | int) or isinstance(type, bool):
+            raise _invalid_device_arguments(type, index)
+        if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
+            got = builtins.type(index).__name__
+            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {got}")
         if isinstance(type, str) and index is not None and ":" in type:
             raise RuntimeError(
                 "type (string) must not include an index because index was passed explicitly: "
                 f"{type}"
             )
-        checks.device(type)
+        kind, number = parse_device(type)
         if isinstance(index, int) and index < 0:
             raise RuntimeError("Device index must not be negative")
-        kind, _, number = type.partition(":")
         object.__setattr__(self, "type", kind)
-        object.__setattr__(self, "index", int(number) if number else index)
+        object.__setattr__(self, "index", number if number is not None else index)
 
     def __repr__(self) -> str:
         if self.index is None:

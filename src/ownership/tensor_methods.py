@@ -391,23 +391,39 @@ class TensorMethods(
 
     # ------------------------------------------------------------------ new tensors like this one
     def new_zeros(
-        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
     ) -> Tensor:
         """Zeros with this tensor's dtype by default."""
-        return ops.zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.zeros(
+            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_ones(
-        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
     ) -> Tensor:
         """Ones with this tensor's dtype by default."""
-        return ops.ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.ones(
+            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_empty(
-        self, *size: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+        self,
+        *size: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
     ) -> Tensor:
         """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
         me: Any = self
-        return ops.zeros(*size, dtype=dtype or me.dtype, requires_grad=requires_grad)
+        return ops.zeros(*size, dtype=dtype or me.dtype, device=device, requires_grad=requires_grad)
 
     def new_full(
         self,
@@ -415,14 +431,21 @@ class TensorMethods(
         fill_value: Any,
         *,
         dtype: DType | None = None,
+        device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
         """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
         me: Any = self
-        return ops.full(size, fill_value, dtype=dtype or me.dtype, requires_grad=requires_grad)
+        return ops.full(
+            size, fill_value, dtype=dtype or me.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_tensor(
-        self, data: Any, dtype: DType | None = None, requires_grad: builtins.bool = False
+        self,
+        data: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
     ) -> Tensor:
         """A new tensor from data with this tensor's dtype by default."""
-        return ops.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ops.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)

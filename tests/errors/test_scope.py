@@ -24,12 +24,19 @@ from support.differential import same
 
 ENGINE = {
     "torch": ownership,
+    "torch.accelerator": ownership.accelerator,
     "torch.autograd": ownership.autograd,
     "torch.autograd.graph": ownership.autograd.graph,
+    "torch.backends": ownership.backends,
+    "torch.backends.cudnn": ownership.backends.cudnn,
+    "torch.backends.mps": ownership.backends.mps,
+    "torch.cuda": ownership.cuda,
     "torch.nn": ownership.nn,
     "torch.nn.functional": ownership.nn.functional,
     "torch.optim": ownership.optim,
+    "torch.Tensor": ownership.ones(2, 2),  # a tensor's names: ``Tensor.__getattr__``
 }
+MODULES = [name for name in ENGINE if name != "torch.Tensor"]
 
 
 @pytest.mark.parametrize("module", torch_names.MODULES)
@@ -74,7 +81,7 @@ def test_every_public_name_of_torch_works_or_says_it_is_not_implemented(module: 
         "Conv2dd",
     ],
 )
-@pytest.mark.parametrize("module", ENGINE, ids=list(ENGINE))
+@pytest.mark.parametrize("module", MODULES, ids=MODULES)
 def test_names_torch_lacks_too_are_attribute_errors(module: str, name: str) -> None:
     assert not hasattr(ENGINE[module], name)
 
@@ -137,25 +144,130 @@ def test_device_arguments_read_as_torch_reads_them(call: str, device: Any) -> No
     same(program)
 
 
-@pytest.mark.parametrize("device", ["cuda", "cuda:0", "mps", "meta", "xpu", "hip", "xla"])
-@pytest.mark.parametrize("call", ["zeros", "ones_like", "to", "device", "Module.to"])
+@pytest.mark.parametrize("device", ["cuda", "cuda:0", "xpu"])
+@pytest.mark.parametrize("call", ["zeros", "ones_like", "to", "device", "Module.to", "randn"])
+def test_accelerators_get_the_errors_of_torchs_cpu_build(call: str, device: str) -> None:
+    calls = {
+        "zeros": lambda t: t.zeros(2, device=device),
+        "ones_like": lambda t: t.ones_like(t.zeros(2), device=device),
+        "to": lambda t: t.zeros(2).to(device),
+        "device": lambda t: repr(t.device(device)),
+        "Module.to": lambda t: t.nn.Linear(1, 1).to(device),
+        "randn": lambda t: t.randn(2, device=t.device(device)),
+    }
+    same(calls[call])
+
+
+@pytest.mark.parametrize("device", ["mps", "meta", "hip", "xla"])
+@pytest.mark.parametrize("call", ["zeros", "ones_like", "to", "Module.to", "Linear"])
 def test_devices_the_engine_lacks_are_not_implemented(call: str, device: str) -> None:
     calls = {
         "zeros": lambda t: t.zeros(2, device=device),
         "ones_like": lambda t: t.ones_like(t.zeros(2), device=device),
         "to": lambda t: t.zeros(2).to(device),
-        "device": lambda t: t.device(device),
         "Module.to": lambda t: t.nn.Linear(1, 1).to(device),
+        "Linear": lambda t: t.nn.Linear(1, 1, device=device),
     }
     # torch's CPU build refuses each but 'meta' with an error of its backend's
-    with contextlib.suppress(AssertionError, RuntimeError, NotImplementedError):
+    with contextlib.suppress(RuntimeError, NotImplementedError):
         calls[call](torch)
     with pytest.raises(NotImplementedError) as raised:
         calls[call](ownership)
-    kind = device.split(":")[0]
     assert str(raised.value) == (
-        f"ownership does not implement the '{kind}' device; it covers the CPU only (device='cpu')"
+        f"ownership does not implement the '{device}' device; it covers the CPU only (device='cpu')"
     )
+
+
+def test_device_agnostic_programs_run_on_the_cpu() -> None:
+    def program(t: ModuleType) -> Any:
+        device = "cuda" if t.cuda.is_available() else "cpu"
+        other = t.accelerator.current_accelerator() or t.device("cpu")
+        mps = t.device("mps") if t.backends.mps.is_available() else t.device("cpu")
+        t.manual_seed(0)
+        t.cuda.manual_seed_all(0)
+        t.backends.cudnn.deterministic, t.backends.cudnn.benchmark = True, False
+        model = t.nn.Linear(3, 2, device=device, dtype=t.float64)
+        norm = t.nn.BatchNorm1d(2, device=device, dtype=t.float64)
+        x = t.randn(4, 3, device=device, dtype=t.float64)
+        y = norm(model(x.to(other).to(mps)))
+        made = [
+            t.zeros(2, device=device),
+            t.full((2,), 3.0, device=device),
+            t.arange(3, device=device),
+            t.linspace(0, 1, 3, device=device),
+            t.eye(2, device=device),
+            t.rand(2, device=device),
+            t.randint(5, (3,), device=device),
+            t.randperm(4, device=device),
+            x.new_zeros(2, device=device),
+            x.new_ones(2, device=device),
+            x.new_full((2,), 1.5, device=device),
+            x.new_tensor([1.0], device=device),
+        ]
+        states = {k: (v.dtype, v.device) for k, v in norm.state_dict().items()}
+        return (
+            device,
+            str(other),
+            y,
+            [(m, m.device) for m in made],
+            states,
+            t.cuda.device_count(),
+            t.accelerator.device_count(),
+            t.backends.cudnn.deterministic,
+            t.backends.cudnn.is_available(),
+            t.backends.mps.is_built(),
+            t.cuda.is_initialized(),
+        )
+
+    try:
+        same(program)
+    finally:
+        torch.backends.cudnn.deterministic = False
+        ownership.backends.cudnn.deterministic = False
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "device(1.5)",
+        "device('cpu', 'x')",
+        "device(device('cpu'), 1)",
+        "zeros(2, device=1.5)",
+        "tensor([1.0], device=[0])",
+        "zeros_like(ones(1), device=True)",
+        "as_tensor([1.0], device=1.5)",
+        "cuda.current_device()",
+        "cuda.synchronize()",
+    ],
+)
+def test_device_arguments_of_the_wrong_kind_get_torchs_errors(call: str) -> None:
+    same(lambda t: eval(call, {name: getattr(t, name) for name in dir(t) if name[0] != "_"}))
+
+
+def test_a_tensor_name_torch_has_and_the_engine_lacks_says_so() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.ones(2)
+        found = []
+        for name in ["to_sparse", "no_such_name", "_private", "grad", "shape"]:
+            try:
+                getattr(x, name)
+                found.append("present")
+            except NotImplementedError as e:
+                found.append(str(e))
+            except AttributeError as e:
+                found.append(f"AttributeError: {e}")
+        return found
+
+    assert program(torch) == [
+        "present",
+        "AttributeError: 'Tensor' object has no attribute 'no_such_name'",
+        "AttributeError: 'Tensor' object has no attribute '_private'",
+        "present",
+        "present",
+    ]
+    found = program(ownership)
+    assert found[0].startswith("ownership does not implement torch.Tensor.to_sparse; it covers ")
+    assert found[1:] == program(torch)[1:]
 
 
 def test_pinned_memory_and_layouts() -> None:

@@ -13,18 +13,25 @@ from typing import Any
 
 MODULES = (
     "torch",
+    "torch.accelerator",
     "torch.autograd",
     "torch.autograd.graph",
+    "torch.backends",
+    "torch.backends.cudnn",
+    "torch.backends.mps",
+    "torch.cuda",
     "torch.nn",
     "torch.nn.functional",
     "torch.optim",
+    "torch.Tensor",
 )
-"""The modules whose public names the engine's module ``__getattr__`` knows. (Not the names of
-``torch.Tensor``: a ``Tensor.__getattr__`` would run at every read of an unset slot, which the
-backward's accumulation makes for each leaf.)"""
+"""The modules whose public names the engine's module ``__getattr__`` knows, and the class
+``torch.Tensor``, whose names ``Tensor.__getattr__`` knows (``ownership.scope``)."""
 
 
 def _owner(name: str) -> Any:
+    if name == "torch.Tensor":  # a class: its instances' names
+        return importlib.import_module("torch").Tensor
     return importlib.import_module(name)
 
 

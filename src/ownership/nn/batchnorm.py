@@ -65,6 +65,8 @@ class BatchNorm1d(Module):
         momentum: float | None = 0.1,
         affine: bool = True,
         track_running_stats: bool = True,
+        device: Any = None,
+        dtype: Any = None,
         *,
         bias: bool = True,
     ) -> None:
@@ -75,17 +77,17 @@ class BatchNorm1d(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
-            self.weight = Parameter(zeros(num_features))
+            self.weight = Parameter(zeros(num_features, device=device, dtype=dtype))
             if bias:
-                self.bias = Parameter(zeros(num_features))
+                self.bias = Parameter(zeros(num_features, device=device, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", zeros(num_features))
-            self.register_buffer("running_var", ones(num_features))
+            self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
             self.register_buffer("num_batches_tracked", tensor(0, dtype=dtypes.int64))
         else:
             self.register_buffer("running_mean", None)

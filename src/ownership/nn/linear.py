@@ -58,13 +58,20 @@ class Linear(Module):
     weight: Parameter
     bias: Parameter | None
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
+    def __init__(
+        self,
+        in_features: int,
+        out_features: int,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty(out_features, in_features))
+        self.weight = Parameter(empty(out_features, in_features, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(empty(out_features))
+            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import re
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +26,7 @@ from ownership import layout
 from ownership._tensor import Tensor
 from ownership.invalid_arguments import tp_name
 from ownership.scope import missing
+from ownership.tensor_metadata import Device, parse_device
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
@@ -212,37 +212,35 @@ def fits(dt: Any, value: Any) -> None:
         )
 
 
-_DEVICE_TYPES = (
-    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
-    "mps, meta, hpu, mtia, privateuseone"
-)
+_NOT_COMPILED = {"cuda": "CUDA", "xpu": "XPU"}
+"""The accelerators whose placement torch's CPU build refuses with an ``AssertionError``."""
 
 
-def device(arg: Any) -> None:
-    """The one check of a device argument (``device=``, ``.to(device)``): ``None``, ``'cpu'``,
-    ``'cpu:N'`` or a device of type ``'cpu'`` pass (the engine computes on the CPU only);
-    torch's errors for what torch cannot read (``'a'``, ``'cpu:x'``, a negative index, an
-    index, which names an accelerator); ``NotImplementedError`` for a device type torch knows
-    and the engine lacks (``'cuda'``, ``'mps'``, ``'meta'`` ...)."""
+def device(arg: Any, function: str) -> None:
+    """The one rule of where the engine puts a tensor (``device=``, ``.to(device)``): ``None``,
+    ``'cpu'``, ``'cpu:N'`` or a device of type ``'cpu'``. An argument torch cannot read gets
+    torch's error (:func:`~ownership.tensor_metadata.parse_device`); ``'cuda'`` and ``'xpu'``
+    get the ``AssertionError`` of torch's CPU build, as on a machine without the accelerator; any
+    other device type, the scope's ``NotImplementedError`` (``'mps'``, ``'meta'`` ...). A value
+    that is no device at all is torch's ``TypeError`` naming ``function``.
+
+    >>> device("cuda:0", "zeros")
+    Traceback (most recent call last):
+    ...
+    AssertionError: Torch not compiled with CUDA enabled
+    """
     if arg is None:
         return
-    if isinstance(arg, int) and not isinstance(arg, bool):
-        if arg < 0:
-            raise RuntimeError("Device index must not be negative")
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    if isinstance(arg, str):
-        match = _DEVICE_STRING.fullmatch(arg)
-        if match is None:
-            raise RuntimeError(f"Invalid device string: '{arg}'")
-        kind = match.group(1)
-        if kind not in _DEVICE_TYPES.split(", "):
-            raise RuntimeError(
-                f"Expected one of {_DEVICE_TYPES} device type at start of device string: {arg}"
-            )
-    else:
-        kind = str(getattr(arg, "type", ""))
-    if kind != "cpu":
-        raise missing(f"the '{kind}' device", "the CPU only (device='cpu')")
+    if not isinstance(arg, str | int | Device) or isinstance(arg, bool):
+        raise TypeError(
+            f"{function}(): argument 'device' must be torch.device, not {tp_name(arg)}"
+        )
+    kind = parse_device(arg)[0]
+    if kind == "cpu":
+        return
+    if kind in _NOT_COMPILED:
+        raise AssertionError(f"Torch not compiled with {_NOT_COMPILED[kind]} enabled")
+    raise missing(f"the '{kind}' device", "the CPU only (device='cpu')")
 
 
 def pin_memory(pin: Any) -> None:
@@ -255,23 +253,22 @@ def pin_memory(pin: Any) -> None:
         )
 
 
-_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
-
 check_device, check_pin_memory = device, pin_memory  # (names a parameter may shadow)
 
 
 def tensor_options(
+    function: str,
     device: Any = None,
     layout: Any = None,
     pin_memory: Any = False,
     memory_format: Any = None,
 ) -> Any:
-    """The tensor options of a factory (``zeros_like(x, device=...)``...) checked, one rule
+    """The tensor options of the factory ``function`` (``zeros_like(x, device=...)``...) checked, one rule
     each: the device (:func:`check_device`); the ``layout`` (the engine's tensors are strided:
     ``torch.strided`` or ``None``; a sparse or other layout is out of its scope); pinned
     memory (:func:`check_pin_memory`). Returns the ``memory_format`` asked (``None``: not
     given)."""
-    check_device(device)
+    check_device(device, function)
     if layout is not None and str(layout) != "torch.strided":
         raise missing(f"the {layout} layout", "strided tensors only (layout=torch.strided)")
     check_pin_memory(pin_memory)

@@ -92,7 +92,7 @@ def to_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToArguments:
         device, dtype = a["tensor"].device, a["tensor"].dtype
     else:
         device, dtype = a.get("device"), a["dtype"]
-    checks.device(device)
+    checks.device(device, "to")
     copy_given = "copy" in kwargs or len(args) > (3 if index == 0 else 2)
     return ToArguments(device, dtype, a["non_blocking"], a["copy"], a["memory_format"], copy_given)
 

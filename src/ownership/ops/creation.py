@@ -73,7 +73,7 @@ def tensor(
     if args and keywords:
         raise TypeError("tensor() got multiple values for argument 'data'")
     data = args[0] if args else keywords["data"]
-    checks.device(device)
+    checks.device(device, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -107,9 +107,15 @@ def _requiring(t: Tensor, requires_grad: bool) -> Tensor:
 
 
 def full(
-    size: Sequence[int], fill_value: Any, *, dtype: Any = None, requires_grad: bool = False
+    size: Sequence[int],
+    fill_value: Any,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``."""
+    checks.device(device, "full")
     shape = sig.FULL.parse((size, fill_value), {})[1]["size"]
     sig.non_negative(shape)
     dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
@@ -119,14 +125,14 @@ def full(
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
-    checks.device(device)
+    checks.device(device, "zeros")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
-    checks.device(device)
+    checks.device(device, "ones")
     dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
     return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
 
@@ -134,6 +140,7 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
     sig.sizes("empty", size)
+    checks.device(device, "empty")
     return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
@@ -154,7 +161,7 @@ def empty_strided(*args: Any, **kwargs: Any) -> Tensor:
             "Storage size calculation overflowed with sizes="
             f"[{', '.join(map(str, shape))}] and strides=[{', '.join(map(str, strides))}]"
         )
-    checks.tensor_options(a["device"], a["layout"], a["pin_memory"])
+    checks.tensor_options("empty_strided", a["device"], a["layout"], a["pin_memory"])
     dt = dtypes.resolve(a["dtype"]) or dtypes.get_default_dtype()
     if 0 in shape:
         return _leaf(layout.empty_strided(shape, strides, dt.np), dt, a["requires_grad"])
@@ -173,7 +180,7 @@ def _like(
     ``memory_format`` of ``options``, whose ``device``, ``layout`` and ``pin_memory`` are
     checked (:func:`~ownership.ops.checks.tensor_options`)."""
     _like_arg(name, t)
-    fmt = checks.tensor_options(**options)
+    fmt = checks.tensor_options(name, **options)
     dt = dtypes.resolve(dtype) or t.dtype
     if fmt is None or fmt is preserve_format:
         arr = layout.preserved(t._data, t.stride(), dt.np)
@@ -217,10 +224,17 @@ def full_like(
 
 
 def arange(
-    start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, requires_grad: bool = False
+    start: Any,
+    end: Any = None,
+    step: Any = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32; each
     value as torch's kernel computes it (``ownership.ops.range_factories``)."""
+    checks.device(device, "arange")
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     sig.ARANGE.parse(given, {})
     if end is None:
@@ -238,8 +252,9 @@ def arange(
 
 def linspace(*args: Any, **kwargs: Any) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (numbers, or 0-d tensors read as
-    their numbers, as torch's); ``out=`` is refused, the CPU's device and layout ignored."""
+    their numbers, as torch's); ``out=`` is refused, the device checked, the layout ignored."""
     a = sig.LINSPACE.parse(args, kwargs)[1]
+    checks.device(a.get("device"), "linspace")
     dtype, requires_grad = a["dtype"], a["requires_grad"]
     start, end, steps = a["start"], a["end"], a["steps"]
     for name in ("start", "end"):
@@ -255,8 +270,16 @@ def linspace(*args: Any, **kwargs: Any) -> Tensor:
     return _leaf(range_factories.linspace_values(start, end, steps, dt), dt, requires_grad)
 
 
-def eye(n: int, m: int | None = None, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """The identity matrix."""
+    checks.device(device, "eye")
     sig.EYE.parse((n,) if m is None else (n, m), {})
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
@@ -269,7 +292,7 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing its memory where torch does: a tensor of the dtype asked
     is returned as it is (else converted with ``to``), a numpy array of the dtype asked is
     :func:`from_numpy`'s; anything else, or another dtype, is a copy as :func:`tensor` makes."""
-    checks.device(device)
+    checks.device(device, "as_tensor")
     dt = dtypes.resolve(dtype)
     if isinstance(data, Tensor):
         return data if dt is None or dt is data.dtype else data.to(dt)
