@@ -16,7 +16,13 @@ built from the function itself, so the page cannot drift from the engine::
 - The claims are checked against the function's own source, read with :mod:`ast`: ``:raises:``
   names an exception class it raises, ``:says:`` words of a message it writes (a fragment of one
   of its string literals, adjacent literals joined), ``:calls:`` a function or method it calls
-  (space-separated names; each must be called). A claim that stops being true fails the build.
+  (space-separated names; each must be called), ``:sets:`` attributes it assigns (``t._base =``,
+  ``self.value += 1``; space-separated names). A claim that stops being true fails the build.
+
+Each rule opens with ``.. rule:: <id>`` and its ``:layer:`` (``core``, ``nn``, ``optim``, or
+``parity`` for a part of torch beyond the unit's ten rules): the id is the rule's stable anchor
+(``rules.html#rule-version-error``), unique on the page, and the layer says where in the engine
+the rule lives (``tests/build/test_rules_page.py`` holds the ids and layers).
 
 Use it inside an ``{eval-rst}`` block: the entry is written in reStructuredText.
 """
@@ -133,7 +139,25 @@ def _name(node: ast.expr) -> str | None:
     return None
 
 
-def check(fn: Any, raises: str | None, says: str | None, calls: list[str]) -> list[str]:
+def _assigned(tree: ast.AST) -> set[str]:
+    """The attribute names the source assigns (``x.name = ...``, ``x.name += ...``, in tuples)."""
+    targets: list[ast.expr] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign):
+            targets += n.targets
+        elif isinstance(n, ast.AugAssign | ast.AnnAssign):
+            targets.append(n.target)
+    names = set()
+    for target in targets:
+        for t in ast.walk(target):
+            if isinstance(t, ast.Attribute) and isinstance(t.ctx, ast.Store):
+                names.add(t.attr)
+    return names
+
+
+def check(
+    fn: Any, raises: str | None, says: str | None, calls: list[str], sets: list[str] = []  # noqa: B006
+) -> list[str]:
     """What the function's source does not bear out of the claims made for it."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
@@ -148,6 +172,8 @@ def check(fn: Any, raises: str | None, says: str | None, calls: list[str]) -> li
         problems.append(f"no string literal of it says {says!r}")
     called = {_name(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     problems += [f"it does not call {name}" for name in calls if name not in called]
+    assigned = _assigned(tree)
+    problems += [f"it does not set .{name}" for name in sets if name not in assigned]
     return problems
 
 
@@ -159,6 +185,7 @@ class EnforcedBy(SphinxDirective):
         "raises": directives.unchanged_required,
         "says": directives.unchanged_required,
         "calls": directives.unchanged_required,
+        "sets": directives.unchanged_required,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -173,7 +200,8 @@ class EnforcedBy(SphinxDirective):
         kind, fn = _kind(parent, obj), _function(obj)
         raises, says = self.options.get("raises"), self.options.get("says")
         calls = self.options.get("calls", "").split()
-        for problem in check(fn, raises, says, calls):
+        sets = self.options.get("sets", "").split()
+        for problem in check(fn, raises, says, calls, sets):
             logger.warning(f"enforced-by: {path}: {problem}", location=self.get_location())
         lines = [
             f".. py:{kind}:: {'.'.join(attrs)}{_signature(kind, fn)}",
@@ -192,7 +220,33 @@ class EnforcedBy(SphinxDirective):
             lines += [f"   **Says**, in PyTorch's words: ``{says}``", ""]
         if calls:
             lines += ["   **Calls** " + ", ".join(f"``{name}``" for name in calls), ""]
+        if sets:
+            lines += ["   **Sets** " + ", ".join(f"``.{name}``" for name in sets), ""]
         return self.parse_text_to_nodes("\n".join(lines))
+
+
+LAYERS = ("core", "nn", "optim", "parity")
+"""Where a rule lives: the engine's core, its ``nn`` or ``optim`` layer, or parity (a part of
+torch the engine keeps beyond the unit's ten rules)."""
+
+
+class Rule(SphinxDirective):
+    """``.. rule:: <id>`` with ``:layer:``: the rule's stable anchor and the layer it lives in."""
+
+    required_arguments = 1
+    option_spec = {"layer": lambda value: directives.choice(value, LAYERS)}  # noqa: RUF012
+
+    def run(self) -> list[nodes.Node]:
+        rule_id = self.arguments[0]
+        if "layer" not in self.options:
+            logger.warning(f"rule {rule_id}: no :layer:", location=self.get_location())
+        layer = self.options.get("layer", "?")
+        target = nodes.target("", "", ids=[f"rule-{rule_id}"])
+        para = nodes.paragraph(classes=["rule-id"])
+        para += nodes.Text("Rule ")
+        para += nodes.literal(rule_id, rule_id)
+        para += nodes.Text(f" · layer: {layer}")
+        return [target, para]
 
 
 def property_module(app: Sphinx, modname: str | None, fullname: str | None) -> str | None:
@@ -215,5 +269,6 @@ def property_module(app: Sphinx, modname: str | None, fullname: str | None) -> s
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("enforced-by", EnforcedBy)
+    app.add_directive("rule", Rule)
     app.connect("viewcode-follow-imported", property_module)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

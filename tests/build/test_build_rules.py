@@ -149,6 +149,17 @@ WARNS = [
         "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
         "it raises no ValueError",
     ),
+    (
+        "a rule whose function no longer sets what the page claims",
+        "```{eval-rst}\n.. enforced-by:: ownership.storage.VersionCounter.bump\n"
+        "   :sets: no_such_slot\n```\n",
+        "it does not set .no_such_slot",
+    ),
+    (
+        "a rule without its layer",
+        "```{eval-rst}\n.. rule:: some-rule\n```\n",
+        "rule some-rule: no :layer:",
+    ),
 ]
 
 
