@@ -156,7 +156,11 @@ def _assigned(tree: ast.AST) -> set[str]:
 
 
 def check(
-    fn: Any, raises: str | None, says: str | None, calls: list[str], sets: list[str] = []  # noqa: B006
+    fn: Any,
+    raises: str | None,
+    says: str | None,
+    calls: list[str],
+    sets: tuple[str, ...] | list[str] = (),
 ) -> list[str]:
     """What the function's source does not bear out of the claims made for it."""
     try:
