@@ -38,10 +38,13 @@ PAGES: dict[str, Expect] = {
         selectors=("div.sd-tab-set",), texts=("the same in both engines",)
     ),
     "glossary.html": Expect(texts=("version counter", "CopySlices", "state_dict")),
-    "related/gradient-checks.html": Expect(math=True, selectors=("img",)),
+    "related/gradient-checks.html": Expect(math=True, selectors=("img",), texts=("Predict.",)),
+    "related/views-and-strides.html": Expect(texts=("storage_offset", "Predict.")),
+    "related/broadcasting.html": Expect(texts=("unbroadcast", "Predict.")),
+    "related/softmax-cross-entropy.html": Expect(math=True, texts=("ignore_index", "Predict.")),
     "related/training-signatures.html": Expect(selectors=("img",)),
     "recipes/find-the-line.html": Expect(texts=("inplace-write", "The doctor says")),
-    "related/containers-and-hooks.html": Expect(min_dropdowns=2, texts=("ModuleList",)),
+    "related/containers-and-hooks.html": Expect(texts=("ModuleList", "Predict.")),
     "related/inference-mode.html": Expect(texts=("inference_mode", "Predict.")),
 }
 
