@@ -148,6 +148,15 @@ b = 2
 </pre></div>
 <details class="admonition hide below-input"><summary>Show the output</summary>
 <div class="highlight-myst-ansi"><pre>one two three</pre></div></details>
+<div class="ownership-stepper" data-pause="1"><div class="stepper-controls">
+<button>Next</button><p class="stepper-status">Before line 1</p></div>
+<pre class="stepper-code"><code><span>x = f()</span>
+<span>y = g(x)</span></code></pre><div class="stepper-frames">
+<div class="stepper-frame"><svg><text>x [3] version 0</text></svg></div>
+<div class="stepper-frame" hidden><svg><text>x [3] version 1</text></svg>
+<pre class="stepper-printed">printed</pre></div>
+<div class="stepper-predict" hidden><p><strong>Predict.</strong> What changes?</p>
+<button>Reveal</button></div></div></div>
 <section id="e"><h2>Exercise 1: write it</h2><p>alpha beta</p></section>
 <section id="o"><h2>Going further (optional)</h2>
 <details class="sd-dropdown"><summary>Answer</summary><p>gamma delta</p></details>
@@ -158,12 +167,14 @@ b = 2
 
 
 def test_the_rule_counts_what_a_page_asks() -> None:
-    """The counter on a page made by hand: words, code lines, questions, tasks, exercises,
-    readings, and the optional sections apart (it runs without a built site)."""
+    """The counter on a page made by hand: words, code lines, questions, a stepper's frames,
+    tasks, exercises, readings, and the optional sections apart (it runs without a built
+    site)."""
     times = page_time(_PAGE)
     core, optional = times.core, times.optional
     assert (times.stated, times.stated_optional) == (9, 4)
-    assert (core.code_lines, core.questions, core.exercises, core.tasks) == (2, 1, 1, 0)
+    assert (core.code_lines, core.questions, core.exercises, core.tasks) == (4, 2, 1, 0)
+    assert (core.frames, optional.frames) == (2, 0)  # a stepper: its code, frames and pause
     assert core.reading_minutes == 3
     assert (optional.code_lines, optional.questions, optional.tasks, optional.exercises) == (
         1,
@@ -172,7 +183,7 @@ def test_the_rule_counts_what_a_page_asks() -> None:
         0,
     )
     assert optional.words == 9  # Going further optional gamma delta Task 1 from memory
-    assert core.words == 33  # not the summaries' "Show the output", nor text outside the article
+    assert core.words == 37  # not the summaries, a frame's picture, nor text outside the article
     assert core.minutes > optional.minutes > 0
     assert rounded(12.4) == 10 and rounded(12.5) == 15 and rounded(3.2) == 3
 

@@ -5,8 +5,10 @@ answer, and does its exercises. So a page's time is the sum of:
 
 - ``WORDS_PER_MINUTE``: its words (prose, admonitions, folded answers, outputs and messages);
 - ``SECONDS_PER_CODE_LINE``: each line of code it shows (read, run, perhaps changed);
-- ``MINUTES_PER_QUESTION``: each reveal (a folded output or a dropdown): a question answered
-  before it is opened;
+- ``MINUTES_PER_QUESTION``: each reveal (a folded output, a dropdown, a stepper's pause): a
+  question answered before it is opened;
+- ``SECONDS_PER_FRAME``: each frame of a stepper (a program shown line by line with its state):
+  its code is counted as code, its pictures are looked at, not read word by word;
 - ``MINUTES_PER_TASK``: each closed-book task (a section headed "Task ..."), written from memory;
 - ``MINUTES_PER_EXERCISE``: each exercise (a section headed "Exercise ..."), a function written
   and graded;
@@ -29,6 +31,7 @@ from pathlib import Path
 WORDS_PER_MINUTE = 150
 SECONDS_PER_CODE_LINE = 4
 MINUTES_PER_QUESTION = 0.5
+SECONDS_PER_FRAME = 15
 MINUTES_PER_TASK = 5.0
 MINUTES_PER_EXERCISE = 12.0
 
@@ -47,6 +50,7 @@ class Part:
     words: int = 0
     code_lines: int = 0
     questions: int = 0
+    frames: int = 0
     tasks: int = 0
     exercises: int = 0
     reading_minutes: int = 0
@@ -58,6 +62,7 @@ class Part:
             self.words / WORDS_PER_MINUTE
             + self.code_lines * SECONDS_PER_CODE_LINE / 60
             + self.questions * MINUTES_PER_QUESTION
+            + self.frames * SECONDS_PER_FRAME / 60
             + self.tasks * MINUTES_PER_TASK
             + self.exercises * MINUTES_PER_EXERCISE
             + self.reading_minutes
@@ -107,6 +112,8 @@ class _Counter(HTMLParser):
         self.heading: list[str] | None = None  # text of the heading being read
         self.pre: list[str] | None = None
         self.pre_is_code = False
+        self.stepper = 0  # depth of the open stepper's root, 0 outside one
+        self.predict = 0  # depth of the open stepper's prediction prompt
         self.outcomes: list[str] | None = None
         self.outcomes_depth = 0
         self.core_text: list[str] = []  # the parts' texts, where the readings are found
@@ -124,6 +131,13 @@ class _Counter(HTMLParser):
         if not self.in_main or tag in _VOID:
             return
         self.stack.append((tag, classes))
+        if "ownership-stepper" in classes and not self.stepper:
+            self.stepper = len(self.stack)
+        elif self.stepper and "stepper-frame" in classes:
+            self._part().frames += 1
+        elif self.stepper and "stepper-predict" in classes:
+            self._part().questions += 1
+            self.predict = len(self.stack)
         if tag == "section":
             self.optional.append(bool(self.optional and self.optional[-1]))
         elif tag in ("h1", "h2", "h3", "h4"):
@@ -131,7 +145,9 @@ class _Counter(HTMLParser):
         elif tag == "pre":
             around = [c for _, cs in self.stack for c in cs]
             self.pre = []
-            self.pre_is_code = any(f"highlight-{lang}" in around for lang in CODE_LANGUAGES)
+            self.pre_is_code = "stepper-code" in classes or any(
+                f"highlight-{lang}" in around for lang in CODE_LANGUAGES
+            )
         elif tag == "details" and ("sd-dropdown" in classes or "hide" in classes):
             self._part().questions += 1
         elif tag == "div" and "page-outcomes" in classes and self.outcomes is None:
@@ -153,6 +169,10 @@ class _Counter(HTMLParser):
                 break
 
     def _closed(self, tag: str) -> None:
+        if self.predict > len(self.stack):
+            self.predict = 0
+        if self.stepper > len(self.stack):
+            self.stepper = 0
         if tag == "section" and self.optional:
             self.optional.pop()
         elif tag in ("h1", "h2", "h3", "h4") and self.heading is not None:
@@ -169,7 +189,9 @@ class _Counter(HTMLParser):
                 part.tasks += 1
         elif tag == "pre" and self.pre is not None:
             text = "".join(self.pre).strip("\n")
-            if self.pre_is_code:
+            if self.stepper and not self.pre_is_code:
+                pass  # what a frame prints is part of its picture
+            elif self.pre_is_code:
                 self._part().code_lines += len(text.splitlines())
             else:
                 self._part().words += len(_WORD.findall(text))
@@ -190,6 +212,8 @@ class _Counter(HTMLParser):
         if any(t in ("script", "style", "summary") for t, _ in self.stack):
             return
         if any(t == "a" and "headerlink" in cs for t, cs in self.stack):
+            return
+        if self.stepper and not self.predict:  # a stepper's frames are looked at, not read
             return
         if self.heading is not None:  # counted once the heading says whether it is optional
             self.heading.append(data)
@@ -221,7 +245,7 @@ def page_time(html: str) -> PageTime:
 def table(site: Path, urls: list[str]) -> str:
     """Each page's counts and times, and the core path's total (the pages in ``urls``)."""
     head = (
-        f"{'page':44} {'words':>6} {'code':>5} {'quest':>5} {'task':>4} {'exer':>4} "
+        f"{'page':44} {'words':>6} {'code':>5} {'quest':>5} {'frame':>5} {'task':>4} {'exer':>4} "
         f"{'read':>4} {'min':>6} {'states':>6} {'optional':>8}"
     )
     rows = [head]
@@ -234,12 +258,13 @@ def table(site: Path, urls: list[str]) -> str:
         optional_total += times.optional_minutes
         optional = f"+{times.optional_minutes}" if times.optional_minutes else ""
         rows.append(
-            f"{url:44} {core.words:6} {core.code_lines:5} {core.questions:5} {core.tasks:4} "
+            f"{url:44} {core.words:6} {core.code_lines:5} {core.questions:5} {core.frames:5} "
+            f"{core.tasks:4} "
             f"{core.exercises:4} {core.reading_minutes:4} {core.minutes:6.1f} "
             f"{times.stated if times.stated is not None else '-':>6} {optional:>8}"
         )
     rows.append(
-        f"{'the core path (rounded times, summed)':44} {total:>44} {stated:>6} {optional_total:>+8}"
+        f"{'the core path (rounded times, summed)':44} {total:>50} {stated:>6} {optional_total:>+8}"
     )
     return "\n".join(rows)
 
