@@ -1,7 +1,9 @@
 """The unit fits its three hours and speaks to learners: checks of the built pages (no browser).
 
 - Every page of the unit opens with what it teaches and its time, and closes with key takeaways.
-- The stated times add up to at most ``TIME_BUDGET_MIN``, and the overview's total is their sum.
+- Every page that states a time states the one rule's time (``support.page_time``): the core's,
+  and that of its optional sections; the core path's times add up to at most ``TIME_BUDGET_MIN``,
+  and the overview's table gives each page's time and their sum.
 - The visible code on the unit's pages (code cells that are shown, folded or not, and code
   blocks; not outputs) is at most ``CODE_BUDGET_LINES`` lines in all.
 - No visible code on a study page is proof machinery (``assert``, the engine comparison), and no
@@ -15,6 +17,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from support.page_time import page_time, rounded
 from support.site_expectations import (
     CODE_BUDGET_LINES,
     NOT_FOR_LEARNERS,
@@ -92,17 +95,97 @@ def test_each_unit_page_states_outcomes_time_and_takeaways(site: object) -> None
         )
 
 
+def test_each_page_states_the_rules_time(site: object) -> None:
+    """A unit page states its core's time and, if it has optional sections, theirs ("N min
+    more"); any other page that states a time states its whole time (it is optional)."""
+    wrong = []
+    for p in load_pages():
+        times = page_time(p.html)
+        if times.stated is None:
+            continue
+        if p.url in UNIT_PAGES:
+            expected = (times.minutes, times.optional_minutes or None)
+        else:
+            expected = (rounded(times.core.minutes + times.optional.minutes), None)
+        if (times.stated, times.stated_optional) != expected:
+            wrong.append(
+                f"{p.url} states {(times.stated, times.stated_optional)}, the rule {expected}"
+            )
+    assert not wrong, "\n".join(wrong) + "\n(python -m support.page_time prints every figure)"
+
+
 def test_the_core_path_fits_three_hours(site: object) -> None:
-    times = {
-        url: int(_TIME.search(_section(p, "page-outcomes")).group(1)) for url, p in _unit().items()
-    }  # type: ignore[union-attr]
-    total = sum(times.values())
-    assert total <= TIME_BUDGET_MIN, f"the unit's pages add up to {total} min: {times}"
-    overview = _unit()["guide/overview.html"].text
-    stated = re.search(r"in all\s*(\d+)\s*min", overview)
-    assert stated and int(stated.group(1)) == total, (
-        f"the overview's total ({stated and stated.group(1)}) is not the pages' sum ({total})"
+    times = {url: page_time(p.html) for url, p in _unit().items()}
+    missing = [url for url, t in times.items() if t.stated is None]
+    assert not missing, f"no time stated on {missing}"
+    stated = {url: t.stated for url, t in times.items()}
+    total = sum(t for t in stated.values() if t is not None)
+    assert total <= TIME_BUDGET_MIN, f"the unit's pages add up to {total} min: {stated}"
+    table = _unit()["guide/overview.html"].html.split('id="your-path-with-times"', 1)[-1]
+    rows = [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table.split("</table>", 1)[0], re.S)
+    ]
+    rows = [row for row in rows if row and row[0].isdigit()]  # the steps, not the total
+    given = [(row[2], row[3]) for row in rows]
+    expected = [
+        (f"{t.stated} min", f"+ {t.stated_optional} min" if t.stated_optional else "")
+        for t in times.values()
+    ]
+    assert given == expected, f"the overview's table gives {given}, the pages state {expected}"
+    said = re.search(r"in all\s*(\d+)\s*min", _unit()["guide/overview.html"].text)
+    assert said and int(said.group(1)) == total, (
+        f"the overview's total ({said and said.group(1)}) is not the pages' sum ({total})"
     )
+
+
+_PAGE = """<html><body><article role="main"><section id="t"><h1>T</h1>
+<div class="admonition page-outcomes"><p><strong>Time:</strong> 9 min; the optional parts,
+4 min more.</p></div>
+<p><strong>Read first</strong> (3 min): one two three four five six seven eight nine ten.</p>
+<div class="highlight-ipython3"><pre>a = 1
+b = 2
+</pre></div>
+<details class="admonition hide below-input"><summary>Show the output</summary>
+<div class="highlight-myst-ansi"><pre>one two three</pre></div></details>
+<div class="ownership-stepper" data-pause="1"><div class="stepper-controls">
+<button>Next</button><p class="stepper-status">Before line 1</p></div>
+<pre class="stepper-code"><code><span>x = f()</span>
+<span>y = g(x)</span></code></pre><div class="stepper-frames">
+<div class="stepper-frame"><svg><text>x [3] version 0</text></svg></div>
+<div class="stepper-frame" hidden><svg><text>x [3] version 1</text></svg>
+<pre class="stepper-printed">printed</pre></div>
+<div class="stepper-predict" hidden><p><strong>Predict.</strong> What changes?</p>
+<button>Reveal</button></div></div></div>
+<section id="e"><h2>Exercise 1: write it</h2><p>alpha beta</p></section>
+<section id="o"><h2>Going further (optional)</h2>
+<details class="sd-dropdown"><summary>Answer</summary><p>gamma delta</p></details>
+<section id="k"><h3>Task 1: from memory</h3>
+<div class="highlight-python"><pre>c = 3
+</pre></div></section></section>
+</section></article><p>outside the article</p></body></html>"""
+
+
+def test_the_rule_counts_what_a_page_asks() -> None:
+    """The counter on a page made by hand: words, code lines, questions, a stepper's frames,
+    tasks, exercises, readings, and the optional sections apart (it runs without a built
+    site)."""
+    times = page_time(_PAGE)
+    core, optional = times.core, times.optional
+    assert (times.stated, times.stated_optional) == (9, 4)
+    assert (core.code_lines, core.questions, core.exercises, core.tasks) == (4, 2, 1, 0)
+    assert (core.frames, optional.frames) == (2, 0)  # a stepper: its code, frames and pause
+    assert core.reading_minutes == 3
+    assert (optional.code_lines, optional.questions, optional.tasks, optional.exercises) == (
+        1,
+        1,
+        1,
+        0,
+    )
+    assert optional.words == 9  # Going further optional gamma delta Task 1 from memory
+    assert core.words == 37  # not the summaries, a frame's picture, nor text outside the article
+    assert core.minutes > optional.minutes > 0
+    assert rounded(12.4) == 10 and rounded(12.5) == 15 and rounded(3.2) == 3
 
 
 def test_visible_code_fits_the_budget(site: object) -> None:
