@@ -30,7 +30,7 @@ PAGES: dict[str, Expect] = {
     ),
     "guide/study-2-detach-and-accumulation.html": Expect(math=True, texts=("detach",)),
     "guide/study-3-parameters-and-buffers.html": Expect(
-        texts=("register_buffer", "Who owns the optimizer's state")
+        texts=("register_buffer", "Who owns the optimizer")
     ),
     "guide/reproduce.html": Expect(min_dropdowns=3),
     "guide/self-test.html": Expect(min_dropdowns=8, texts=("Transfer",)),
