@@ -47,6 +47,7 @@ from support.site_expectations import (
     PAGES,
     SCREENSHOTS,
     SEARCHES,
+    THEMED_PICTURES,
     UNIT_PAGES,
     WHEEL,
     Expect,
@@ -460,6 +461,40 @@ def test_narrow_and_dark_screenshots(browser: Browser, site: Path) -> None:
         finally:
             page.close()
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"
+
+
+_PICTURE_LABELS = """(selector) => {
+  document.querySelectorAll('article details').forEach(d => { d.open = true; });
+  const svgs = [...document.querySelectorAll(selector)];
+  return svgs.flatMap(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+    return [...svg.querySelectorAll('text')].map(t => {
+      const [r, g, b] = getComputedStyle(t).fill.match(/[\\d.]+/g).map(Number);
+      const size = parseFloat(t.getAttribute('font-size')) * scale;
+      return {text: t.textContent, size, light: (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255};
+    });
+  });
+}"""
+
+
+@pytest.mark.parametrize("url", list(THEMED_PICTURES))
+def test_pictures_read_at_a_phones_width_in_the_dark_theme(browser: Browser, url: str) -> None:
+    """The memory and curve pictures: labels of 11 px or more at 375 px, drawn in the dark
+    theme's light text colour (no picture keeps dark ink on a dark page)."""
+    opened = _open(browser, url)
+    page = opened.page
+    try:
+        page.emulate_media(color_scheme="dark")
+        page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
+        page.wait_for_timeout(200)
+        labels = page.evaluate(_PICTURE_LABELS, THEMED_PICTURES[url])
+    finally:
+        page.close()
+    assert len(labels) >= 10, f"{url}: {len(labels)} labels in its pictures"
+    small = [(x["text"], round(x["size"], 1)) for x in labels if x["size"] < 11]
+    dark = [x["text"] for x in labels if x["light"] < 0.5]
+    assert not small, f"{url}: labels below 11 px at {NARROW_WIDTH} px: {small[:5]}"
+    assert not dark, f"{url}: labels in dark ink on the dark theme: {dark[:5]}"
 
 
 def test_engine_tabs_switch(browser: Browser) -> None:

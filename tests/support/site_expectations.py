@@ -24,14 +24,19 @@ PAGES: dict[str, Expect] = {
     "index.html": Expect(texts=("ownership", "Start here")),
     "guide/first-look.html": Expect(math=True, texts=("version counter",)),
     "guide/overview.html": Expect(texts=("You can now",)),
-    "guide/study-1-version-counter.html": Expect(texts=("version counter", "Sigmoid")),
+    "guide/study-1-version-counter.html": Expect(
+        texts=("version counter", "Sigmoid", "Writes through views"),
+        selectors=("div.ownership-memory svg",),
+    ),
     "guide/study-2-detach-and-accumulation.html": Expect(math=True, texts=("detach",)),
-    "guide/study-3-parameters-and-buffers.html": Expect(texts=("register_buffer",)),
+    "guide/study-3-parameters-and-buffers.html": Expect(
+        texts=("register_buffer", "Who owns the optimizer")
+    ),
     "guide/reproduce.html": Expect(min_dropdowns=3),
-    "guide/self-test.html": Expect(min_dropdowns=4),
+    "guide/self-test.html": Expect(min_dropdowns=8, texts=("Transfer",)),
     "guide/completion.html": Expect(min_dropdowns=12),
     "guide/practice.html": Expect(min_dropdowns=4, texts=("python -m ownership.grade",)),
-    "guide/traps.html": Expect(texts=(".data",)),
+    "guide/traps.html": Expect(texts=(".data", "The signatures, seen")),
     "guide/in-the-wild.html": Expect(texts=("AsStrided", "deepcopy", "requires_grad_(False)")),
     "guide/end.html": Expect(texts=("What comes next", "2.2", "2.3")),
     "explain/engine-internals.html": Expect(
@@ -92,6 +97,12 @@ NARROW_WIDTH = 375
 NARROW_SCREENSHOTS: dict[str, str] = {
     "narrow-study-1.png": "guide/study-1-version-counter.html",
     "narrow-in-the-wild.png": "guide/in-the-wild.html",
+}
+# Pictures drawn in the page's text colour (``ownership.pictures`` memory and curves): at 375 px
+# and in the dark theme, every label stays 11 px or larger and takes the theme's light text colour.
+THEMED_PICTURES: dict[str, str] = {
+    "guide/study-1-version-counter.html": "div.ownership-memory svg",
+    "guide/traps.html": "div.ownership-curves svg",
 }
 DARK_SCREENSHOTS: dict[str, str] = {
     "dark-study-2.png": "guide/study-2-detach-and-accumulation.html",

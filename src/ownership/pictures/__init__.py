@@ -21,6 +21,10 @@ This package never imports torch: tensors of both engines are read by duck typin
 
 ``names`` may be ``dict(model.named_parameters())``. A picture is a snapshot: draw it after the
 in-place write you want to show, before ``backward`` frees the saved tensors.
+
+Two more pictures: :func:`draw_memory` draws the storages under some tensors and which of them
+share a version counter (``ownership.pictures.memory``); :func:`draw_curves` draws training
+curves, one panel per measured quantity (``ownership.pictures.curves``).
 """
 
 from __future__ import annotations
@@ -29,11 +33,33 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ownership.pictures.curves import CurvesPicture, draw_curves
+from ownership.pictures.memory import (
+    MemoryPicture,
+    TensorMemory,
+    counter_groups_,
+    draw_memory,
+    read_memory,
+)
 from ownership.pictures.model import Box, Edge, Figure, Line
 from ownership.pictures.svg import render
 from ownership.pictures.walk import build_figure
 
-__all__ = ["Box", "Edge", "Figure", "GraphPicture", "Line", "draw_graph"]
+__all__ = [
+    "Box",
+    "CurvesPicture",
+    "Edge",
+    "Figure",
+    "GraphPicture",
+    "Line",
+    "MemoryPicture",
+    "TensorMemory",
+    "counter_groups_",
+    "draw_curves",
+    "draw_graph",
+    "draw_memory",
+    "read_memory",
+]
 
 
 class GraphPicture:
