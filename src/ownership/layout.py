@@ -245,6 +245,11 @@ def dense_array(arr: NDArray[Any]) -> bool:
     return non_overlapping_and_dense(arr.shape, [s // item for s in strides])
 
 
+def address(arr: NDArray[Any]) -> int:
+    """The byte address of ``arr``'s element 0 (torch's ``data_ptr``)."""
+    return int(arr.__array_interface__["data"][0])
+
+
 def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
     """A freshly computed array as a new tensor keeps it: as it is when its elements fill their
     memory exactly (C or F order, or any order of the dims: numpy keeps an input's order, as

@@ -106,7 +106,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 
-    same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
+    same = s_t is not None and _same_data(a, s_t)
     return run_inplace(
         a,
         (s_t,),
@@ -118,6 +118,20 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         "torch::autograd::CopyBackwards",
         bw,
         check_overlap=not same,
+    )
+
+
+def _same_data(a: Tensor, src: Tensor) -> bool:
+    """torch's ``copy_`` returns at once, before any check (the version still moves), when
+    ``src`` is ``a`` or is its data: the same memory, sizes, strides and dtype (``copy_impl``'s
+    ``is_same_data``; ``t.expand(2, 3)[...] = t`` copies such an expanded ``t`` into itself)."""
+    x, y = a._data, src._data
+    return src is a or (
+        x.shape == y.shape
+        and x.strides == y.strides
+        and x.dtype == y.dtype
+        and a.dtype is src.dtype
+        and layout.address(x) == layout.address(y)
     )
 
 
