@@ -1,0 +1,179 @@
+"""The order in which torch's CPU kernels write, and a write in that order: what an in-place op
+computes when an input shares memory with the written tensor and torch lets it (its overlap check
+answers ``TOO_HARD`` for tensors that are not both dense: :func:`~ownership.inplace_rules.
+overlap_status`), or when the written tensor's own elements overlap (``as_strided``).
+
+numpy computes such a write as if every input were read before anything is written; torch's
+kernel reads and writes as its loop goes, so an element written early is read by a later one.
+:func:`write_in_loop_order` follows that loop; everywhere else the engine keeps numpy's fast
+path, whose values are the same when nothing is read after it is written.
+
+>>> import numpy as np
+>>> x = np.arange(4.0).reshape(2, 2)
+>>> write_in_loop_order(x[:, 0], [x[0]], lambda v: v, vectorized=True)  # x[:, 0].copy_(x[0])
+>>> x.tolist()  # x[0, 0] = x[0, 0], then x[1, 0] = x[0, 1]
+[[0.0, 1.0], [1.0, 3.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership import layout
+from ownership.ops.range_factories import GRAIN_SIZE, parts, simd
+
+__all__ = ["Step", "aliased", "loop_steps", "write_in_loop_order"]
+
+
+def aliased(out: NDArray[Any], inputs: Sequence[NDArray[Any] | None]) -> bool:
+    """Whether writing ``out`` from ``inputs`` (read as they are) could depend on the order of
+    the writes: an input of ``out``'s dtype that may share memory with ``out`` without being its
+    very elements, or ``out`` whose elements overlap each other."""
+    if out.size < 2:
+        return False
+    for x in inputs:
+        if x is None or x is out or x.dtype != out.dtype or not np.may_share_memory(out, x):
+            continue
+        same = x.shape == out.shape and x.strides == out.strides
+        if not same or layout.address(x) != layout.address(out):
+            return True
+    return not layout.dense_array(out) and np.unique(_addresses(out)).size < out.size
+
+
+class Step(NamedTuple):
+    """One step of torch's loop: the elements ``order[start:stop]``, whose inputs are all read
+    before any of them is written; ``scalar``: the input (1, 2 ...) a vector row loads once, at
+    its first step (``loads``), for all its steps (0: none)."""
+
+    start: int
+    stop: int
+    scalar: int = 0
+    loads: bool = False
+
+
+def loop_steps(
+    shape: Sequence[int],
+    strides: Sequence[Sequence[int]],
+    itemsize: int,
+    *,
+    vectorized: bool,
+    grain: int = GRAIN_SIZE,
+) -> tuple[NDArray[np.intp], list[Step]]:
+    """The elements of ``shape`` in the order torch's CPU loop visits them (row-major indices),
+    and the loop's steps over that order.
+
+    ``strides``: each operand's byte strides broadcast to ``shape`` (0 along a broadcast
+    dimension), the written one first. It follows ``aten/src/ATen/TensorIterator.cpp`` and
+    ``native/cpu/Loops.h``: ``reorder_dimensions`` (:func:`~ownership.layout.iterator_order`),
+    ``coalesce_dimensions`` (the inner row: :func:`_inner_row`), ``for_each`` (one part up to
+    ``grain`` elements, else ``at::parallel_for``'s parts, each starting its own rows), then,
+    per row, ``VectorizedLoop2d``: when the kernel has a vector loop and every operand's inner
+    stride is ``itemsize`` (or exactly one input's is 0: ``unroll_contiguous_scalar_checks``),
+    ``vectorized_loop`` (blocks of two vectors, each block's inputs loaded before its two
+    stores; the 0-stride input loaded once, at the row's start), then its tail, and every other
+    row, ``basic_loop``: element by element. A vector is ``simd()`` bytes (32 for AVX2 and
+    DEFAULT, 64 for AVX512)."""
+    if not shape:
+        shape, strides = (1,), [(0,) for _ in strides]
+    perm = layout.iterator_order(shape, strides)  # innermost first
+    grid = np.arange(int(np.prod(shape)), dtype=np.intp).reshape(tuple(shape))
+    order = grid.transpose(perm[::-1]).ravel()
+    row, inner = _inner_row([shape[d] for d in perm], [[s[d] for d in perm] for s in strides])
+    zeros = [k for k in range(1, len(inner)) if inner[k] == 0]
+    contiguous = all(s == itemsize for k, s in enumerate(inner) if k not in zeros)
+    vectorized = vectorized and contiguous and len(zeros) <= 1
+    scalar = zeros[0] if vectorized and zeros else 0
+    block = 2 * (simd()[0] // itemsize)
+    steps: list[Step] = []
+    for begin, end in parts(order.size, grain):
+        start = begin
+        while start < end:
+            stop = min(end, (start // row + 1) * row)
+            i = start
+            while vectorized and i + block <= stop:
+                steps.append(Step(i, i + block, scalar, i == start))
+                i += block
+            steps += [Step(j, j + 1) for j in range(i, stop)]
+            start = stop
+    return order, steps
+
+
+def _inner_row(shape: list[int], strides: list[list[int]]) -> tuple[int, list[int]]:
+    """The size and the operands' strides of the first dimension left by torch's
+    ``coalesce_dimensions`` of ``shape`` (innermost first): two dimensions merge when either
+    has size 1 or, for every operand, the outer stride is the inner one times its size."""
+    size, inner = shape[0], [s[0] for s in strides]
+    for d in range(1, len(shape)):
+        if shape[d] == 1:
+            continue
+        if size == 1:
+            size, inner = shape[d], [s[d] for s in strides]
+        elif all(size * i == s[d] for i, s in zip(inner, strides, strict=True)):
+            size *= shape[d]
+        else:
+            break
+    return size, inner
+
+
+def write_in_loop_order(
+    out: NDArray[Any],
+    inputs: Sequence[NDArray[Any]],
+    fn: Callable[..., Any],
+    *,
+    vectorized: bool,
+    grain: int = GRAIN_SIZE,
+) -> None:
+    """Write ``fn(*inputs)`` into ``out`` as torch's CPU kernel does when they share memory: in
+    :func:`loop_steps`' order, each step reading its inputs from memory as the earlier steps
+    left it. ``fn`` is elementwise (numpy arrays of one value per element in, the values out);
+    ``inputs`` broadcast to ``out``'s shape and have its dtype (torch reads an input of another
+    dtype from a converted copy, never from the written memory); ``vectorized``: the kernel has
+    a vector loop (``cpu_kernel_vec``), else element by element (``cpu_kernel``).
+
+    A step costs a few numpy calls: a write whose order cannot change its values (no element
+    reads what another writes, no two write one location) is made at once."""
+    shape = out.shape
+    reads = [np.broadcast_to(x, shape) for x in inputs]
+    operands = [out, *reads]
+    order, steps = loop_steps(
+        shape, [a.strides for a in operands], out.itemsize, vectorized=vectorized, grain=grain
+    )
+    if _order_free(operands):
+        out[...] = fn(*reads)
+        return
+    where = np.unravel_index(order, shape)
+    held: Any = None  # the 0-stride input of a vector row, loaded at its start
+    for start, stop, scalar, loads in steps:
+        at = tuple(w[start:stop] for w in where)
+        values = [x[at] for x in reads]
+        if scalar:
+            if loads:
+                held = values[scalar - 1][0]
+            values[scalar - 1] = np.full(stop - start, held, dtype=reads[scalar - 1].dtype)
+        out[at] = fn(*values)
+
+
+def _order_free(operands: Sequence[NDArray[Any]]) -> bool:
+    """Whether writing ``operands[0]`` from the others gives the same values in any order: no
+    location written twice, and an element reads a written location only where it writes it."""
+    addresses = [_addresses(a) for a in operands]
+    written = addresses[0]
+    if np.unique(written).size != written.size:
+        return False
+    for read in addresses[1:]:
+        hit = np.isin(read, written)
+        if (read[hit] != written[hit]).any():
+            return False
+    return True
+
+
+def _addresses(a: NDArray[Any]) -> NDArray[np.int64]:
+    """The byte address of each element of ``a``, row-major."""
+    index = np.indices(a.shape, dtype=np.int64).reshape(a.ndim, -1)
+    steps = np.asarray(a.strides, dtype=np.int64).reshape(a.ndim, 1)
+    found: NDArray[np.int64] = layout.address(a) + (index * steps).sum(axis=0)
+    return found
