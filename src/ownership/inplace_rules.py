@@ -43,6 +43,7 @@ from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
+from ownership.loop_order import Kernel, write_aliased
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -76,6 +77,7 @@ def run_inplace(
     check_args: Callable[[], None] | None = None,
     write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
+    kernel: Kernel | None = None,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -90,6 +92,10 @@ def run_inplace(
     array (one pass, no new array) and is used instead of it: the caller passes it only when
     that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
     for bit, and to raise nothing (``ownership.ops.inplace.direct_write`` decides).
+
+    ``kernel``: the op's torch kernel, elementwise, given so that an input sharing ``self``'s
+    memory (which the overlap checks let through) is read as torch's loop reads it
+    (:func:`~ownership.loop_order.write_aliased`).
 
     ``self_edge=False``: the node has no edge to ``self``, only to ``inputs`` (torch's
     ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
@@ -107,6 +113,7 @@ def run_inplace(
         write = _copy_of(value)
     else:
         check_result(self, self._data.shape, out_dtype)
+    write = write_aliased(kernel, self._data) or write
     node = None
     if recorded:
         edges = tuple(map(gradient_edge, inputs))

@@ -24,19 +24,43 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import layout
-from ownership.ops.range_factories import GRAIN_SIZE, parts, simd
 
-__all__ = ["Step", "aliased", "loop_steps", "write_in_loop_order"]
+__all__ = ["Kernel", "Step", "aliased", "loop_steps", "write_aliased", "write_in_loop_order"]
 
 
-def aliased(out: NDArray[Any], inputs: Sequence[NDArray[Any] | None]) -> bool:
+class Kernel(NamedTuple):
+    """An elementwise CPU kernel of torch's as :func:`write_in_loop_order` runs it: ``fn`` of
+    the values of ``inputs`` (arrays, or numbers), and whether torch's kernel has a vector loop
+    (``cpu_kernel_vec``) or only an element-by-element one (``cpu_kernel``); ``grain``: the
+    count of elements above which it splits them among threads (None: ``GRAIN_SIZE``)."""
+
+    fn: Callable[..., Any]
+    inputs: Sequence[Any]
+    vectorized: bool
+    grain: int | None = None
+
+
+def write_aliased(
+    kernel: Kernel | None, out: NDArray[Any]
+) -> Callable[[NDArray[Any]], None] | None:
+    """The write of ``kernel`` into ``out`` in torch's loop order when :func:`aliased` (None
+    otherwise: the caller's own write, numpy's, gives the same values)."""
+    if kernel is None or not aliased(out, kernel.inputs):
+        return None
+    fn, inputs, vectorized, grain = kernel
+    return lambda into: write_in_loop_order(into, inputs, fn, vectorized=vectorized, grain=grain)
+
+
+def aliased(out: NDArray[Any], inputs: Sequence[Any]) -> bool:
     """Whether writing ``out`` from ``inputs`` (read as they are) could depend on the order of
     the writes: an input of ``out``'s dtype that may share memory with ``out`` without being its
     very elements, or ``out`` whose elements overlap each other."""
     if out.size < 2:
         return False
     for x in inputs:
-        if x is None or x is out or x.dtype != out.dtype or not np.may_share_memory(out, x):
+        if not isinstance(x, np.ndarray) or x is out or x.dtype != out.dtype:
+            continue
+        if not np.may_share_memory(out, x):
             continue
         same = x.shape == out.shape and x.strides == out.strides
         if not same or layout.address(x) != layout.address(out):
@@ -61,7 +85,7 @@ def loop_steps(
     itemsize: int,
     *,
     vectorized: bool,
-    grain: int = GRAIN_SIZE,
+    grain: int | None = None,
 ) -> tuple[NDArray[np.intp], list[Step]]:
     """The elements of ``shape`` in the order torch's CPU loop visits them (row-major indices),
     and the loop's steps over that order.
@@ -70,13 +94,15 @@ def loop_steps(
     dimension), the written one first. It follows ``aten/src/ATen/TensorIterator.cpp`` and
     ``native/cpu/Loops.h``: ``reorder_dimensions`` (:func:`~ownership.layout.iterator_order`),
     ``coalesce_dimensions`` (the inner row: :func:`_inner_row`), ``for_each`` (one part up to
-    ``grain`` elements, else ``at::parallel_for``'s parts, each starting its own rows), then,
+    ``grain`` elements, ``GRAIN_SIZE`` when None, else ``at::parallel_for``'s parts, each starting its own rows), then,
     per row, ``VectorizedLoop2d``: when the kernel has a vector loop and every operand's inner
     stride is ``itemsize`` (or exactly one input's is 0: ``unroll_contiguous_scalar_checks``),
     ``vectorized_loop`` (blocks of two vectors, each block's inputs loaded before its two
     stores; the 0-stride input loaded once, at the row's start), then its tail, and every other
     row, ``basic_loop``: element by element. A vector is ``simd()`` bytes (32 for AVX2 and
     DEFAULT, 64 for AVX512)."""
+    from ownership.ops.range_factories import GRAIN_SIZE, parts, simd  # ops imports this module
+
     if not shape:
         shape, strides = (1,), [(0,) for _ in strides]
     perm = layout.iterator_order(shape, strides)  # innermost first
@@ -89,7 +115,7 @@ def loop_steps(
     scalar = zeros[0] if vectorized and zeros else 0
     block = 2 * (simd()[0] // itemsize)
     steps: list[Step] = []
-    for begin, end in parts(order.size, grain):
+    for begin, end in parts(order.size, GRAIN_SIZE if grain is None else grain):
         start = begin
         while start < end:
             stop = min(end, (start // row + 1) * row)
@@ -121,11 +147,11 @@ def _inner_row(shape: list[int], strides: list[list[int]]) -> tuple[int, list[in
 
 def write_in_loop_order(
     out: NDArray[Any],
-    inputs: Sequence[NDArray[Any]],
+    inputs: Sequence[Any],
     fn: Callable[..., Any],
     *,
     vectorized: bool,
-    grain: int = GRAIN_SIZE,
+    grain: int | None = None,
 ) -> None:
     """Write ``fn(*inputs)`` into ``out`` as torch's CPU kernel does when they share memory: in
     :func:`loop_steps`' order, each step reading its inputs from memory as the earlier steps

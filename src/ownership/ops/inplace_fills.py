@@ -19,6 +19,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.distributions import in_memory_order
 from ownership.inplace_rules import check_no_overlap, run_inplace
+from ownership.loop_order import Kernel
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, operand, raw
 from ownership.ops.creation import to_numpy, zeros
@@ -118,7 +119,14 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         "torch::autograd::CopyBackwards",
         bw,
         check_overlap=not same,
+        kernel=Kernel(_identity, (values,), vectorized=True),
     )
+
+
+def _identity(values: NDArray[Any]) -> NDArray[Any]:
+    """torch's ``direct_copy_kernel``, of a source of the written dtype (one of another dtype
+    is not followed in loop order: ``ownership.loop_order.aliased``)."""
+    return values
 
 
 def _same_data(a: Tensor, src: Tensor) -> bool:
