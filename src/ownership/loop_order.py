@@ -25,19 +25,41 @@ from numpy.typing import NDArray
 
 from ownership import layout
 
-__all__ = ["Kernel", "Step", "aliased", "loop_steps", "write_aliased", "write_in_loop_order"]
+__all__ = [
+    "Kernel",
+    "Scatter",
+    "Step",
+    "aliased",
+    "loop_steps",
+    "write_aliased",
+    "write_in_loop_order",
+]
+
+
+class Scatter(NamedTuple):
+    """``index_put_``'s loop (``cpu_index_kernel``), whose elements are not the written
+    tensor's: ``targets``, of the loop's shape, the row-major index in the written array of the
+    element each writes; ``strides``, the byte strides TensorIterator orders the loop by, of the
+    written tensor restrided (``restride_src``: 0 along the indexed dimensions) and of each
+    index tensor (0 along the others)."""
+
+    targets: NDArray[np.intp]
+    written: Sequence[int]
+    indices: Sequence[Sequence[int]]
 
 
 class Kernel(NamedTuple):
     """An elementwise CPU kernel of torch's as :func:`write_in_loop_order` runs it: ``fn`` of
     the values of ``inputs`` (arrays, or numbers), and whether torch's kernel has a vector loop
     (``cpu_kernel_vec``) or only an element-by-element one (``cpu_kernel``); ``grain``: the
-    count of elements above which it splits them among threads (None: ``GRAIN_SIZE``)."""
+    count of elements above which it splits them among threads (None: ``GRAIN_SIZE``);
+    ``scatter``: makes ``index_put_``'s loop, not over the written tensor's elements."""
 
     fn: Callable[..., Any]
     inputs: Sequence[Any]
     vectorized: bool
     grain: int | None = None
+    scatter: Callable[[], Scatter] | None = None
 
 
 def write_aliased(
@@ -47,8 +69,11 @@ def write_aliased(
     otherwise: the caller's own write, numpy's, gives the same values)."""
     if kernel is None or not aliased(out, kernel.inputs):
         return None
-    fn, inputs, vectorized, grain = kernel
-    return lambda into: write_in_loop_order(into, inputs, fn, vectorized=vectorized, grain=grain)
+    fn, inputs, vectorized, grain, scatter = kernel
+    loop = None if scatter is None else scatter()
+    return lambda into: write_in_loop_order(
+        into, inputs, fn, vectorized=vectorized, grain=grain, scatter=loop
+    )
 
 
 def aliased(out: NDArray[Any], inputs: Sequence[Any]) -> bool:
@@ -152,24 +177,32 @@ def write_in_loop_order(
     *,
     vectorized: bool,
     grain: int | None = None,
+    scatter: Scatter | None = None,
 ) -> None:
     """Write ``fn(*inputs)`` into ``out`` as torch's CPU kernel does when they share memory: in
     :func:`loop_steps`' order, each step reading its inputs from memory as the earlier steps
     left it. ``fn`` is elementwise (numpy arrays of one value per element in, the values out);
-    ``inputs`` broadcast to ``out``'s shape and have its dtype (torch reads an input of another
-    dtype from a converted copy, never from the written memory); ``vectorized``: the kernel has
-    a vector loop (``cpu_kernel_vec``), else element by element (``cpu_kernel``).
+    ``inputs`` broadcast to the loop's shape (``out``'s, or ``scatter``'s: ``index_put_``) and
+    have ``out``'s dtype (torch reads an input of another dtype from a converted copy, never
+    from the written memory); ``vectorized``: the kernel has a vector loop
+    (``cpu_kernel_vec``), else element by element (``cpu_kernel``).
 
     A step costs a few numpy calls: a write whose order cannot change its values (no element
     reads what another writes, no two write one location) is made at once."""
-    shape = out.shape
+    written: Sequence[int]
+    indices: Sequence[Sequence[int]]
+    if scatter is None:
+        targets = np.arange(out.size, dtype=np.intp).reshape(out.shape)
+        written, indices = out.strides, ()
+    else:
+        targets, written, indices = scatter
+    shape = targets.shape
     reads = [np.broadcast_to(x, shape) for x in inputs]
-    operands = [out, *reads]
-    order, steps = loop_steps(
-        shape, [a.strides for a in operands], out.itemsize, vectorized=vectorized, grain=grain
-    )
-    if _order_free(operands):
-        out[...] = fn(*reads)
+    strides = [written, *(r.strides for r in reads), *indices]
+    order, steps = loop_steps(shape, strides, out.itemsize, vectorized=vectorized, grain=grain)
+    into = np.unravel_index(targets.ravel()[order], out.shape)
+    if _order_free(_addresses(out)[targets.ravel()], [_addresses(r) for r in reads]):
+        out[np.unravel_index(targets.ravel(), out.shape)] = np.ravel(fn(*reads))
         return
     where = np.unravel_index(order, shape)
     held: Any = None  # the 0-stride input of a vector row, loaded at its start
@@ -180,17 +213,16 @@ def write_in_loop_order(
             if loads:
                 held = values[scalar - 1][0]
             values[scalar - 1] = np.full(stop - start, held, dtype=reads[scalar - 1].dtype)
-        out[at] = fn(*values)
+        out[tuple(i[start:stop] for i in into)] = fn(*values)
 
 
-def _order_free(operands: Sequence[NDArray[Any]]) -> bool:
-    """Whether writing ``operands[0]`` from the others gives the same values in any order: no
-    location written twice, and an element reads a written location only where it writes it."""
-    addresses = [_addresses(a) for a in operands]
-    written = addresses[0]
+def _order_free(written: NDArray[np.int64], reads: Sequence[NDArray[np.int64]]) -> bool:
+    """Whether the writes of the addresses ``written`` from the reads of ``reads`` (one address
+    per element of the loop, row-major) give the same values in any order: no location written
+    twice, and an element reads a written location only where it writes it."""
     if np.unique(written).size != written.size:
         return False
-    for read in addresses[1:]:
+    for read in reads:
         hit = np.isin(read, written)
         if (read[hit] != written[hit]).any():
             return False

@@ -220,3 +220,36 @@ def test_random_writes_between_views_of_one_tensor(seed: int) -> None:
             return x
 
         same(program)
+
+
+INDEX_WRITES = {
+    # index_put_ reads its value element by element as its loop goes (cpu_index_kernel)
+    "x[[0, 1, 2, 3]] = x[:, 0]": lambda t, x: x.__setitem__([0, 1, 2, 3], x[:, 0]),
+    "x[[1, 2, 3]] = x[:3, :1]": lambda t, x: x.__setitem__([1, 2, 3], x[:3, :1]),
+    "x[[1, 2, 3], 0] = x[:3, 0]": lambda t, x: x.__setitem__(([1, 2, 3], 0), x[:3, 0]),
+    "x[1:, [0]] = x[:-1, :1]": lambda t, x: x.__setitem__((slice(1, None), [0]), x[:-1, :1]),
+    "x[[1, 2, 3], [1, 2, 3]] = x.diagonal()[:3]": lambda t, x: x.__setitem__(
+        ([1, 2, 3], [1, 2, 3]), x.diagonal()[:3]
+    ),
+    "x[:, [1, 0]] = x[..., :1]": lambda t, x: x.__setitem__((slice(None), [1, 0]), x[..., :1]),
+    "x[x > 2] = x[0, 0]": lambda t, x: x.__setitem__(x > 2, x[0, 0]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+@pytest.mark.parametrize("write", INDEX_WRITES)
+def test_an_index_write_reads_its_value_as_its_loop_goes(write: str, dtype: str) -> None:
+    same(_written(dtype, 4, 4, INDEX_WRITES[write]))
+
+
+def test_an_index_write_of_indices_apart_orders_its_loop_by_them() -> None:
+    """Indices that are not adjacent (``x[i, :, j]``) go first in the loop, as in the result."""
+
+    def program(t: Any) -> Any:
+        x = t.arange(24.0).view(2, 3, 4)
+        x[[1, 0], :, [0, 1]] = x[:, 0, :3]
+        y = t.arange(60.0).view(3, 4, 5)
+        y[:, [1, 2, 3]] = y[:, :3, :1]
+        return x, y
+
+    same(program)
