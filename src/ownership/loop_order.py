@@ -1,7 +1,7 @@
 """The order in which torch's CPU kernels write, and a write in that order: what an in-place op
-computes when an input shares memory with the written tensor and torch lets it (its overlap check
-answers ``TOO_HARD`` for tensors that are not both dense: :func:`~ownership.inplace_rules.
-overlap_status`), or when the written tensor's own elements overlap (``as_strided``).
+computes when an input shares memory with the written tensor and torch lets it (its overlap
+check, :func:`~ownership.inplace_rules.overlap_status`, answers ``TOO_HARD`` unless both tensors
+are dense), or when the written tensor's own elements overlap (``as_strided``).
 
 numpy computes such a write as if every input were read before anything is written; torch's
 kernel reads and writes as its loop goes, so an element written early is read by a later one.
@@ -9,10 +9,10 @@ kernel reads and writes as its loop goes, so an element written early is read by
 path, whose values are the same when nothing is read after it is written.
 
 >>> import numpy as np
->>> x = np.arange(4.0).reshape(2, 2)
->>> write_in_loop_order(x[:, 0], [x[0]], lambda v: v, vectorized=True)  # x[:, 0].copy_(x[0])
->>> x.tolist()  # x[0, 0] = x[0, 0], then x[1, 0] = x[0, 1]
-[[0.0, 1.0], [1.0, 3.0]]
+>>> x = np.arange(6.0).reshape(3, 2)
+>>> write_in_loop_order(x[1:, 0], [x[:-1, 0]], lambda v: v, vectorized=True)  # a column shifted
+>>> x[:, 0].tolist()  # x[1, 0] = x[0, 0], then x[2, 0] = x[1, 0] (numpy's copy: [0.0, 0.0, 2.0])
+[0.0, 0.0, 0.0]
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def loop_steps(
     ``strides``: each operand's byte strides broadcast to ``shape`` (0 along a broadcast
     dimension), the written one first. It follows ``aten/src/ATen/TensorIterator.cpp`` and
     ``native/cpu/Loops.h``: ``reorder_dimensions`` (:func:`~ownership.layout.iterator_order`),
-    ``coalesce_dimensions`` (the inner row: :func:`_inner_row`), ``for_each`` (one part up to
+    ``coalesce_dimensions`` (the inner row: ``_inner_row``), ``for_each`` (one part up to
     ``grain`` elements, ``GRAIN_SIZE`` when None, else ``at::parallel_for``'s parts, each starting its own rows), then,
     per row, ``VectorizedLoop2d``: when the kernel has a vector loop and every operand's inner
     stride is ``itemsize`` (or exactly one input's is 0: ``unroll_contiguous_scalar_checks``),
