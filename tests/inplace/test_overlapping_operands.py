@@ -107,6 +107,16 @@ WRITES = {
     "x[1:, :2][...] = x[:-1, :1]": lambda t, x: x[1:, :2].__setitem__(Ellipsis, x[:-1, :1]),
     # no element reads what another wrote: the order does not matter
     "x[:, 0].copy_(x[0])": lambda t, x: x[:, 0].copy_(x[0]),
+    # the other in-place ops of two tensors: the 0-d divisor read afresh by each element
+    "x.diagonal().mul_(x[1, 1])": lambda t, x: x.diagonal().mul_(x[1, 1]),
+    "x.diagonal()[1:].remainder_(x.diagonal()[:-1])": lambda t, x: x.diagonal()[1:].remainder_(
+        x.diagonal()[:-1]
+    ),
+    "x[1:, 0].floor_divide_(x[:-1, 0])": lambda t, x: x[1:, 0].floor_divide_(x[:-1, 0]),
+    "x[1:, 0].clamp_(min=x[:-1, 0])": lambda t, x: x[1:, 0].clamp_(min=x[:-1, 0]),
+    "x[1:, 0].clamp_(min=x[:-1, 1], max=x[:-1, 0])": lambda t, x: x[1:, 0].clamp_(
+        min=x[:-1, 1], max=x[:-1, 0]
+    ),
 }
 SHAPES = {"float32 4x4": ("float32", 4, 4), "int64 4x4": ("int64", 4, 4)}
 # rows of 40: two vectors at a time (16 float32 or 8 float64 on AVX2), each pair read before
@@ -143,6 +153,16 @@ def test_a_write_in_its_loops_order_element_by_element(write: str, shape: str) -
 @pytest.mark.parametrize("write", VECTOR_WRITES)
 def test_a_write_in_its_loops_order_two_vectors_at_a_time(write: str, shape: str) -> None:
     same(_written(*ROWS[shape], VECTOR_WRITES[write]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_power_reads_the_exponent_its_loop_wrote(dtype: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([[2.0, 0.0], [3.0, 0.0], [2.0, 0.0], [2.0, 0.0]], dtype=getattr(t, dtype))
+        x[1:, 0].pow_(x[:-1, 0])  # 3 ** 2, then 2 ** 9, then 2 ** 512
+        return x
+
+    same(program)
 
 
 def test_a_bool_product_is_written_element_by_element() -> None:

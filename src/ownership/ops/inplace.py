@@ -118,6 +118,8 @@ def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) 
     # memory never do: the common update's)
     if 0 in arr.strides:
         check_no_overlap(a, (b,) if other is not b else ())
+        if other is not b and aliased(arr, (other,)):
+            return None  # the general contract writes in torch's loop order
     elif (
         other is not b
         and b is not a
