@@ -90,7 +90,23 @@ def aliased(out: NDArray[Any], inputs: Sequence[Any]) -> bool:
         same = x.shape == out.shape and x.strides == out.strides
         if not same or layout.address(x) != layout.address(out):
             return True
-    return not layout.dense_array(out) and np.unique(_addresses(out)).size < out.size
+    return _elements_overlap(out)
+
+
+def _elements_overlap(a: NDArray[Any]) -> bool:
+    """Whether two elements of ``a`` are one memory location: never when, its dimensions
+    ordered by stride, each steps past all that the ones inside it reach (any view torch's view
+    ops make), else asked of the elements' addresses."""
+    flags = a.flags
+    if flags.c_contiguous or flags.f_contiguous:
+        return False
+    reach = 0  # the bytes past an element's start that the inner dimensions reach
+    for stride, size in sorted((abs(st), n) for st, n in zip(a.strides, a.shape, strict=True)):
+        if size > 1:
+            if stride <= reach:
+                return bool(np.unique(_addresses(a)).size < a.size)
+            reach += (size - 1) * stride
+    return False
 
 
 class Step(NamedTuple):

@@ -177,18 +177,19 @@ def test_a_bool_product_is_written_element_by_element() -> None:
     same(program)
 
 
-def test_a_tensor_whose_elements_overlap_is_written_in_order() -> None:
+@pytest.mark.parametrize("write", ["add_(1)", "mul_(2)", "neg_()", "exp_()", "sigmoid_()"])
+def test_a_tensor_whose_elements_overlap_is_written_in_order(write: str) -> None:
     """``as_strided_`` makes elements share memory without a 0 stride: torch's ``TOO_HARD``,
-    written element by element (``add_`` adds to a location as often as elements share it)."""
+    written as its loop goes (``add_`` adds to a location as often as elements share it)."""
 
     def program(t: Any) -> Any:
-        x = t.arange(12.0)
+        x = t.arange(12.0) - 5
         y = x[:9]
-        y.as_strided_((3, 3), (1, 1))
-        y.add_(1)
-        z = t.arange(40.0)[:36]
-        z.as_strided_((2, 20), (2, 1))
-        z.mul_(2)
+        y.as_strided_((3, 3), (1, 1))  # rows of 3: element by element
+        eval(f"y.{write}")
+        z = t.arange(40.0)[:36] / 8
+        z.as_strided_((2, 20), (2, 1))  # rows of 20: a block of two vectors, then 4 elements
+        eval(f"z.{write}")
         return x, z
 
     same(program)

@@ -56,6 +56,9 @@ def _unary_inplace(
             save if saves == "self" else None,
             save_result=saves == "result",
             check_args=None if refuse is None else lambda: refuse(a),
+            # torch's unary kernels are vectorized (a tensor whose elements overlap, from
+            # as_strided_, is written as their loop goes)
+            kernel=Kernel(np_fn, (a._data,), vectorized=a.dtype is not dtypes.bool_),
         )
 
     return op
