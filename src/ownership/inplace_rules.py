@@ -45,6 +45,8 @@ from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase
 from ownership.dtypes import dtype as DType
 from ownership.loop_order import Kernel, write_aliased
 
+_may_share = np.may_share_memory
+
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
 
@@ -189,7 +191,8 @@ def check_inputs_apart(out: Tensor, inputs: Sequence[Tensor | None], *, full: bo
     :func:`overlap_status` ``PARTIAL``. ``full``: torch's ``assert_no_overlap`` (``index_put_``'s
     value and indices), which refuses ``FULL`` too."""
     for src in inputs:
-        if src is not None and (src is not out or full):
+        # a refusal needs shared memory: numpy's bounds check first, the cheap common answer
+        if src is not None and (src is not out or full) and _may_share(out._data, src._data):
             status = overlap_status(out, src)
             if status == "PARTIAL" or (full and status == "FULL"):
                 raise RuntimeError(

@@ -139,6 +139,7 @@ def _same_data(a: Tensor, src: Tensor) -> bool:
         and x.strides == y.strides
         and x.dtype == y.dtype
         and a.dtype is src.dtype
+        and np.may_share_memory(x, y)
         and layout.address(x) == layout.address(y)
     )
 
