@@ -324,11 +324,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if split is not None:  # torch's index_put_ on the view the basic indices select
         t, tkey = split
     npkey = np_key(tkey)
-    check_advanced(t, npkey)
     v = operand(value)
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
-    target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
+    target_shape: tuple[int, ...] = ()  # the indexing result's, once the indices are checked
     vshape = tuple(np.shape(raw(v)))
     # torch's index_put_ of a one-element value through one mask (the only index left once the
     # basic ones are applied) is masked_fill_ of that value, which takes no uint8 mask
@@ -336,10 +335,20 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     filled = len(advanced) == 1 and int(np.prod(vshape)) == 1 and is_mask(advanced[0])
     indices = [k for k in tkey if isinstance(k, Tensor)]
 
+    def check_indices() -> None:
+        """torch's ``make_info``: the indices' dtypes and masks' shapes, then their broadcast
+        (after the overlap checks: ``x[[0, 1], [0, 1, 2]] = x[0, 0]`` names the overlap)."""
+        nonlocal target_shape
+        check_advanced(t, npkey)
+        if masks and not filled:
+            warn_byte_index(6)  # check_indices, check_args, run_inplace, setitem, table, method
+        target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
+
     def check_args() -> None:  # index_put_'s own checks, made after the autograd ones
         if overlaps_itself(t):  # torch writes an expanded tensor, with a warning
             warnings.warn(EXPANDED_INDEX_PUT, UserWarning, stacklevel=6)  # the caller's line
         if filled:  # masked_fill_ of value.item(): its own checks, no others
+            check_indices()
             if masks:
                 raise RuntimeError(
                     "masked_fill_ only supports boolean masks, but got mask with dtype unsigned "
@@ -349,8 +358,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
             check_inputs_apart(t, indices)
             return
         check_inputs_apart(t, (vt, *indices), full=True)
-        if masks:
-            warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
+        check_indices()
         if not expandable(without_leading_ones(vshape), target_shape):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
