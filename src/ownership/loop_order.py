@@ -141,7 +141,10 @@ def loop_steps(
     ``vectorized_loop`` (blocks of two vectors, each block's inputs loaded before its two
     stores; the 0-stride input loaded once, at the row's start), then its tail, and every other
     row, ``basic_loop``: element by element. A vector is ``simd()`` bytes (32 for AVX2 and
-    DEFAULT, 64 for AVX512)."""
+    DEFAULT, 64 for AVX512).
+
+    torch's threads run their parts at once: where a part reads what another writes, torch's
+    values are a race, which this order settles as if the parts ran one after another."""
     from ownership.ops.range_factories import GRAIN_SIZE, parts, simd  # ops imports this module
 
     if not shape:
