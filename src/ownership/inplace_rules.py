@@ -43,6 +43,9 @@ from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.dtypes import dtype as DType
+from ownership.loop_order import Kernel, write_aliased
+
+_may_share = np.may_share_memory
 
 if TYPE_CHECKING:
     from ownership._tensor import Tensor
@@ -53,6 +56,7 @@ __all__ = [
     "check_inputs_apart",
     "check_no_overlap",
     "check_result",
+    "overlap_status",
     "overlaps_itself",
     "run_inplace",
     "written",
@@ -75,6 +79,7 @@ def run_inplace(
     check_args: Callable[[], None] | None = None,
     write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
+    kernel: Kernel | None = None,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -89,6 +94,10 @@ def run_inplace(
     array (one pass, no new array) and is used instead of it: the caller passes it only when
     that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
     for bit, and to raise nothing (``ownership.ops.inplace.direct_write`` decides).
+
+    ``kernel``: the op's torch kernel, elementwise, given so that an input sharing ``self``'s
+    memory (which the overlap checks let through) is read as torch's loop reads it
+    (:func:`~ownership.loop_order.write_aliased`).
 
     ``self_edge=False``: the node has no edge to ``self``, only to ``inputs`` (torch's
     ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
@@ -106,6 +115,7 @@ def run_inplace(
         write = _copy_of(value)
     else:
         check_result(self, self._data.shape, out_dtype)
+    write = write_aliased(kernel, self._data) or write
     node = None
     if recorded:
         edges = tuple(map(gradient_edge, inputs))
@@ -167,45 +177,54 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
 
 
 def overlaps_itself(t: Tensor) -> bool:
-    """Whether two elements of ``t`` are one memory location (an expanded tensor): the written
-    tensor torch's kernels refuse, or, for ``masked_fill_`` and ``index_put_``, warn about."""
+    """torch's ``has_internal_overlap(t) == MemOverlap::Yes``: two elements of ``t`` are one
+    memory location by a 0 stride (an expanded tensor), the written tensor torch's kernels refuse,
+    or, for ``masked_fill_`` and ``index_put_``, warn about. A tensor whose elements overlap
+    otherwise (``as_strided``) is ``TooHard`` to torch, which writes it."""
     arr = t._data  # numpy's byte strides are 0 exactly where the element strides are
     return 0 in arr.strides and layout.has_internal_overlap(arr.shape, arr.strides)
 
 
 def check_inputs_apart(out: Tensor, inputs: Sequence[Tensor | None], *, full: bool = False) -> None:
-    """torch's ``assert_no_partial_overlap`` of the written tensor with each input: an input may
-    be the written tensor's own elements (the same tensor, or one of the same geometry), but not
-    overlap it otherwise. ``full``: torch's ``assert_no_overlap`` (``index_put_``'s value and
-    indices), which refuses the same elements too."""
+    """torch's ``assert_no_partial_overlap`` of the written tensor with each input (other than
+    the written tensor itself, as ``TensorIteratorBase::compute_mem_overlaps`` skips it): no
+    :func:`overlap_status` ``PARTIAL``. ``full``: torch's ``assert_no_overlap`` (``index_put_``'s
+    value and indices), which refuses ``FULL`` too."""
     for src in inputs:
-        if src is not None and _overlap(out, src, full):
-            raise RuntimeError(
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation."
-            )
+        # a refusal needs shared memory: numpy's bounds check first, the cheap common answer
+        if src is not None and (src is not out or full) and _may_share(out._data, src._data):
+            status = overlap_status(out, src)
+            if status == "PARTIAL" or (full and status == "FULL"):
+                raise RuntimeError(
+                    "unsupported operation: some elements of the input tensor and the written-to "
+                    "tensor refer to a single memory location. Please clone() the tensor before "
+                    "performing the operation."
+                )
 
 
-def _overlap(out: Tensor, src: Tensor, full: bool) -> bool:
-    """Whether ``src`` shares memory with ``out`` (with ``full``, the same elements count).
+def overlap_status(a: Tensor, b: Tensor) -> str:
+    """torch's ``get_overlap_status`` (``aten/src/ATen/MemoryOverlap.cpp``): ``FULL`` (the same
+    tensor, or the same memory range with the same strides), ``PARTIAL`` (memory ranges that
+    meet otherwise), ``NO``, or ``TOO_HARD``: torch compares only tensors that are both
+    non-overlapping and dense, each taken as the range of its ``numel`` elements from its first.
 
-    Stricter than torch's ``get_overlap_status``, which compares the memory ranges of dense
-    tensors only and lets a write between two others that interleave (``x[2::2].copy_(x[::2])``)
-    go on, its values then those of its element-by-element loop: here such a write is refused,
-    never computed with other values."""
-    if src is out:
-        return full
-    a, b = out._data, src._data
-    if not np.may_share_memory(a, b):
-        return False
-    if a.shape == b.shape and a.strides == b.strides and out._offset == src._offset:
-        return full  # the same elements
-    try:
-        work: Any = 100_000
-        return bool(np.shares_memory(a, b, max_work=work))
-    except np.exceptions.TooHardError:
-        return True
+    Two tensors that are not both dense are never refused, however their elements interleave
+    (``x[:, 0].copy_(x[0])``): torch then writes element by element in its loop's order, which
+    :mod:`ownership.loop_order` follows."""
+    if a is b:
+        return "FULL"
+    x, y = a._data, b._data
+    if x.size == 0 or y.size == 0:
+        return "NO"
+    if not (layout.dense_array(x) and layout.dense_array(y)):
+        return "TOO_HARD"
+    x_begin, y_begin = layout.address(x), layout.address(y)
+    x_end, y_end = x_begin + x.nbytes, y_begin + y.nbytes
+    if x_begin == y_begin and x_end == y_end:
+        return "FULL" if a.stride() == b.stride() else "PARTIAL"
+    if x_begin < y_end and y_begin < x_end:
+        return "PARTIAL"
+    return "NO"
 
 
 def check_result(t: Tensor, result_shape: tuple[int, ...], result_dtype: DType) -> None:

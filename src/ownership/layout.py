@@ -175,10 +175,30 @@ def iterator_strides(
     operands (broadcast) are not all of that shape, None when they are row-major.
 
     ``operands``: each operand's element strides broadcast to ``shape`` (0 along a broadcast
-    dimension), None for a number. The dimensions are ordered by the operands' strides, innermost
-    first (``reorder_dimensions``: a 0 stride is skipped, a tie goes to the smaller size), and
+    dimension), None for a number. The dimensions are ordered by :func:`iterator_order`, and
     the result is dense in that order with no ``max(size, 1)`` (``compatible_stride``: the
     dimensions after a size-0 one get stride 0).
+    """
+    nd = len(shape)
+    perm = iterator_order(shape, operands)
+    if perm == list(range(nd - 1, -1, -1)):
+        return None
+    out = [0] * nd
+    step = 1
+    for d in perm:
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
+
+
+def iterator_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
+    """torch's TensorIterator ``reorder_dimensions``: the dimensions of ``shape``, innermost
+    first, by the operands' strides (each broadcast to ``shape``, in elements or bytes; None for
+    a number): an insertion sort from the last dimension to the first, the first operand that
+    orders two dimensions deciding, a 0 stride skipped, a tie going to the smaller size.
+
+    >>> iterator_order((2, 3), [(1, 2)])
+    [0, 1]
     """
     nd = len(shape)
     perm = list(range(nd - 1, -1, -1))
@@ -191,14 +211,7 @@ def iterator_strides(
                 d1 = d0
             elif swap < 0:
                 break
-    if perm == list(range(nd - 1, -1, -1)):
-        return None
-    out = [0] * nd
-    step = 1
-    for d in perm:
-        out[d] = step
-        step *= shape[d]
-    return tuple(out)
+    return perm
 
 
 def _iterator_order(
@@ -243,6 +256,11 @@ def dense_array(arr: NDArray[Any]) -> bool:
     if any(s < 0 or s % item for s in strides):
         return False
     return non_overlapping_and_dense(arr.shape, [s // item for s in strides])
+
+
+def address(arr: NDArray[Any]) -> int:
+    """The byte address of ``arr``'s element 0 (torch's ``data_ptr``)."""
+    return int(arr.__array_interface__["data"][0])
 
 
 def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:

@@ -72,6 +72,29 @@ def test_an_advanced_index_assignment_into_a_leaf_is_refused_before_its_shapes()
     assert same(program).message == LEAF
 
 
+INDEX_PUTS = {
+    # index_put_ checks autograd, then the overlaps, then its indices (make_info)
+    "leaf, indices that do not broadcast": ("w[[0, 1], [0, 1, 2]] = 1.0", LEAF),
+    "leaf, float index": ("w[t.tensor([0.5])] = 1.0", LEAF),
+    "overlap, indices that do not broadcast": ("x[[0, 1], [0, 1, 2]] = x[0, 0]", PARTIAL),
+    "indices that do not broadcast, a value apart": (
+        "x[[0, 1], [0, 1, 2]] = x[:, 0]",
+        "shape mismatch: indexing tensors could not be broadcast together",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_PUTS))
+def test_an_index_write_checks_its_indices_after_autograd_and_overlap(name: str) -> None:
+    statement, expected = INDEX_PUTS[name]
+
+    def program(t):
+        w, x = t.ones(3, 3, requires_grad=True), t.ones(3, 3)
+        exec(statement, {"t": t, "w": w, "x": x})
+
+    assert same(program).message.startswith(expected)
+
+
 def test_an_integer_tensor_to_a_negative_power_in_place_is_torchs_runtime_error() -> None:
     r = same(_int_to_a_negative_power)
     assert r.kind == "RuntimeError"

@@ -24,10 +24,6 @@ EXPANDED_INDEX_BACKWARD = (
     "refuses it ('more than one element of the written-to tensor refers to a single memory "
     "location'); ownership computes a gradient"
 )
-DENSE_OVERLAP = (
-    "torch checks overlap only between dense tensors (TooHard otherwise), and then computes a "
-    "result that depends on its loop's order"
-)
 INFERENCE_DECOMPOSITION = (
     "ops on inference tensors run torch's decompositions (stack's result is a view, "
     "mean -> sum out=)"
@@ -36,19 +32,10 @@ SIGNED_ZERO_MAX = "amax/max of equal zeros return torch's zero (0.0, not -0.0)"
 STACK_LAYOUT = "stack/cat of non-dense tensors are laid out as torch's cat"
 
 KNOWN: dict[int, str] = {
-    32: DENSE_OVERLAP,
     43: INFERENCE_COPY_KERNELS,
     54: INFERENCE_DECOMPOSITION,
-    116: DENSE_OVERLAP,
-    125: DENSE_OVERLAP,
-    128: DENSE_OVERLAP,
-    145: DENSE_OVERLAP,
     157: EXPANDED_INDEX_BACKWARD,
     221: SIGNED_ZERO_MAX,
-    222: DENSE_OVERLAP,
-    242: DENSE_OVERLAP,
-    265: DENSE_OVERLAP,
-    273: DENSE_OVERLAP,
     287: STACK_LAYOUT,
 }
 

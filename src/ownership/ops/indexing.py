@@ -15,11 +15,13 @@ import warnings
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
+from ownership.loop_order import Kernel, Scatter
 from ownership.op_registry import OPS
 from ownership.ops import checks, views
 from ownership.ops.common import (
@@ -255,6 +257,55 @@ EXPANDED_INDEX_PUT = (
 )
 
 
+def index_put_loop(arr: NDArray[Any], npkey: tuple[Any, ...]) -> Scatter:
+    """The loop of torch's ``index_put_`` of ``arr[npkey]`` (``make_info``, ``restride_src``
+    and ``make_index_put_iterator`` in ``aten/src/ATen/native/TensorAdvancedIndexing.cpp``):
+    over the indexing result, the indexed dimensions first when they are not adjacent
+    (``transposeToFront``); each index tensor an int64 one (a mask's, a column of its
+    ``nonzero()``), as :class:`~ownership.loop_order.Scatter` takes them."""
+    taken = sum(_dims_of(k) for k in npkey if k is not Ellipsis)
+    full: list[Any] = []
+    for k in npkey:
+        full += [slice(None)] * (arr.ndim - taken) if k is Ellipsis else [k]
+    full += [slice(None)] * (arr.ndim - sum(_dims_of(k) for k in full))
+    plain: list[int] = []  # the strides of the dims no index takes, before and after them
+    first = last = -1  # the key's entries of the first and the last index
+    columns: list[tuple[NDArray[Any], int]] = []  # each index array, its bytes per element
+    dim = 0
+    for at, k in enumerate(full):
+        if isinstance(k, np.ndarray):
+            masks = np.nonzero(k) if k.dtype == bool else None
+            columns += [(k, 8)] if masks is None else [(c, 8 * k.ndim) for c in masks]
+            first, last = (at if first < 0 else first), at
+            dim += _dims_of(k)
+        else:
+            plain.append(arr.strides[dim])
+            dim += 1
+    block = np.broadcast_shapes(*(c.shape for c, _ in columns))
+    adjacent = all(isinstance(k, np.ndarray) for k in full[first : last + 1])
+    cut = sum(not isinstance(k, np.ndarray) for k in full[:first]) if adjacent else 0
+    before, after = plain[:cut], plain[cut:]
+    indices = []
+    for column, item in columns:
+        own = np.broadcast_to(column, block).strides  # 0 along a broadcast dimension
+        steps = tuple(s // column.itemsize * item for s in own)
+        indices.append((0,) * len(before) + steps + (0,) * len(after))
+    targets = np.arange(arr.size, dtype=np.intp).reshape(arr.shape)[npkey]
+    return Scatter(targets, (*before, *(0,) * len(block), *after), indices)
+
+
+def _dims_of(k: Any) -> int:
+    """The dimensions of the indexed tensor one entry of a numpy key takes."""
+    if isinstance(k, np.ndarray) and k.dtype == bool:
+        return k.ndim
+    return 0 if k is None else 1
+
+
+def _same(values: NDArray[Any]) -> NDArray[Any]:
+    """``index_put_``'s kernel: each value as it is read (``cpu_index_kernel``)."""
+    return values
+
+
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump.
 
@@ -273,11 +324,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     if split is not None:  # torch's index_put_ on the view the basic indices select
         t, tkey = split
     npkey = np_key(tkey)
-    check_advanced(t, npkey)
     v = operand(value)
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
-    target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
+    target_shape: tuple[int, ...] = ()  # the indexing result's, once the indices are checked
     vshape = tuple(np.shape(raw(v)))
     # torch's index_put_ of a one-element value through one mask (the only index left once the
     # basic ones are applied) is masked_fill_ of that value, which takes no uint8 mask
@@ -285,10 +335,20 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     filled = len(advanced) == 1 and int(np.prod(vshape)) == 1 and is_mask(advanced[0])
     indices = [k for k in tkey if isinstance(k, Tensor)]
 
+    def check_indices() -> None:
+        """torch's ``make_info``: the indices' dtypes and masks' shapes, then their broadcast
+        (after the overlap checks: ``x[[0, 1], [0, 1, 2]] = x[0, 0]`` names the overlap)."""
+        nonlocal target_shape
+        check_advanced(t, npkey)
+        if masks and not filled:
+            warn_byte_index(6)  # check_indices, check_args, run_inplace, setitem, table, method
+        target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
+
     def check_args() -> None:  # index_put_'s own checks, made after the autograd ones
         if overlaps_itself(t):  # torch writes an expanded tensor, with a warning
             warnings.warn(EXPANDED_INDEX_PUT, UserWarning, stacklevel=6)  # the caller's line
         if filled:  # masked_fill_ of value.item(): its own checks, no others
+            check_indices()
             if masks:
                 raise RuntimeError(
                     "masked_fill_ only supports boolean masks, but got mask with dtype unsigned "
@@ -298,8 +358,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
             check_inputs_apart(t, indices)
             return
         check_inputs_apart(t, (vt, *indices), full=True)
-        if masks:
-            warn_byte_index(5)  # check_args, run_inplace, setitem, the op table, __setitem__
+        check_indices()
         if not expandable(without_leading_ones(vshape), target_shape):
             raise RuntimeError(
                 f"shape mismatch: value tensor of shape {list(without_leading_ones(vshape))} "
@@ -320,6 +379,11 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         new = t._data.copy()
         new[npkey] = assigned()
         return new
+
+    value_read = np.asarray(raw(v)).reshape(without_leading_ones(vshape))  # torch's value
+
+    def scatter() -> Scatter:
+        return index_put_loop(t._data, npkey)
 
     def write_indexed(into: Any) -> None:
         """index_put_ writes the indexed elements alone: into an expanded tensor (elements that
@@ -347,4 +411,5 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
         write=write_indexed if overlaps_itself(t) else None,
+        kernel=None if filled else Kernel(_same, (value_read,), False, 3000, scatter),
     )

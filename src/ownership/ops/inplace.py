@@ -21,6 +21,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.graph import CLONING
 from ownership.autograd.node import BackwardFn, OpNode
 from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
+from ownership.loop_order import Kernel, aliased
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
@@ -117,6 +118,8 @@ def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) 
     # memory never do: the common update's)
     if 0 in arr.strides:
         check_no_overlap(a, (b,) if other is not b else ())
+        if other is not b and aliased(arr, (other,)):
+            return None  # the general contract writes in torch's loop order
     elif (
         other is not b
         and b is not a
@@ -124,6 +127,8 @@ def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) 
         and _may_share(arr, other)
     ):
         check_no_overlap(a, (b,))
+        if aliased(arr, (other,)):
+            return None  # the general contract writes in torch's loop order
     ufunc(arr, value, arr)  # into ``a``'s array (the positional ``out``)
     written(a, name)
     return a
@@ -153,6 +158,11 @@ def _add_scaled_(
     def write(into: NDArray[Any]) -> None:  # only where alpha is 1 or a float (direct_write)
         ufunc(into, rb if alpha == 1 else rb * alpha, out=into)
 
+    def kernel(x: Any, y: Any) -> Any:  # torch's add kernel: self + alpha * other
+        if alpha == 1 and type(alpha) is int:
+            return ufunc(x, y)
+        return ufunc(x, scaled(y, alpha, dt, negated=ufunc is _subtract))
+
     return run_inplace(
         a,
         (b if isinstance(b, Tensor) else None,),  # _tensors(b), without the call
@@ -164,6 +174,7 @@ def _add_scaled_(
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
         write=write if direct_write(a, b, alpha) else None,
+        kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 
 
@@ -218,6 +229,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         None,
         _save_binary_inplace(a, b),
         write=write if direct_write(a, b) else None,
+        kernel=Kernel(np.multiply, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 
 
@@ -250,6 +262,7 @@ def div_(a: Tensor, b: Any) -> Tensor:
         ar.bw_div,
         None,
         save,
+        kernel=Kernel(np.true_divide, (a._data, raw(b)), vectorized=True),
     )
 
 

@@ -19,6 +19,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.distributions import in_memory_order
 from ownership.inplace_rules import check_no_overlap, run_inplace
+from ownership.loop_order import Kernel
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, operand, raw
 from ownership.ops.creation import to_numpy, zeros
@@ -106,7 +107,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 
-    same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
+    same = s_t is not None and _same_data(a, s_t)
     return run_inplace(
         a,
         (s_t,),
@@ -118,6 +119,28 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         "torch::autograd::CopyBackwards",
         bw,
         check_overlap=not same,
+        kernel=Kernel(_identity, (values,), vectorized=True),
+    )
+
+
+def _identity(values: NDArray[Any]) -> NDArray[Any]:
+    """torch's ``direct_copy_kernel``, of a source of the written dtype (one of another dtype
+    is not followed in loop order: ``ownership.loop_order.aliased``)."""
+    return values
+
+
+def _same_data(a: Tensor, src: Tensor) -> bool:
+    """torch's ``copy_`` returns at once, before any check (the version still moves), when
+    ``src`` is ``a`` or is its data: the same memory, sizes, strides and dtype (``copy_impl``'s
+    ``is_same_data``; ``t.expand(2, 3)[...] = t`` copies such an expanded ``t`` into itself)."""
+    x, y = a._data, src._data
+    return src is a or (
+        x.shape == y.shape
+        and x.strides == y.strides
+        and x.dtype == y.dtype
+        and a.dtype is src.dtype
+        and np.may_share_memory(x, y)
+        and layout.address(x) == layout.address(y)
     )
 
 

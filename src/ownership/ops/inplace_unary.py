@@ -17,6 +17,7 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, OpNode
 from ownership.inplace_rules import run_inplace
+from ownership.loop_order import Kernel
 from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import inputs_needed, needs_grad, raw
@@ -55,6 +56,9 @@ def _unary_inplace(
             save if saves == "self" else None,
             save_result=saves == "result",
             check_args=None if refuse is None else lambda: refuse(a),
+            # torch's unary kernels are vectorized (a tensor whose elements overlap, from
+            # as_strided_, is written as their loop goes)
+            kernel=Kernel(np_fn, (a._data,), vectorized=a.dtype is not dtypes.bool_),
         )
 
     return op
@@ -83,6 +87,17 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if un.tensor_bounds(min, max):  # ``ClampBackward0``, an edge to each bound
         bounds = [v for v in (min, max) if v is not None]
 
+        def values(x: Any, *given: Any) -> NDArray[Any]:  # the bounds given, in order
+            lo = given[0] if min is not None else None
+            hi = given[-1] if max is not None else None
+            out: NDArray[Any] = un.clamp_values(x, lo, hi)
+            return out
+
+        # torch's clamp kernel (both bounds), else maximum's or minimum's: a bool one has no
+        # vector loop
+        vectorized = (min is not None and max is not None) or a.dtype is not dtypes.bool_
+        kernel = Kernel(values, (a._data, *(raw(v) for v in bounds)), vectorized=vectorized)
+
         def save_tensors(node: OpNode) -> None:
             inputs_needed(node)
             node.save("self", snapshot(a))
@@ -100,6 +115,7 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             None,
             save_tensors,
             check_args=check_args,
+            kernel=kernel,
         )
 
     def save(node: OpNode) -> None:

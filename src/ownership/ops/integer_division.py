@@ -28,6 +28,7 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import check_no_overlap, check_result, run_inplace
+from ownership.loop_order import Kernel
 from ownership.ops.arithmetic import binary_node, bw_div, wrapped_scalar
 from ownership.ops.common import (
     check_broadcast,
@@ -242,9 +243,12 @@ def _inplace(
             check_no_overlap(a, (b,))
         check_broadcast(a, b)
         check_result(a, layout.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
+        return values(a._data, rb)
+
+    def values(x: Any, y: Any) -> NDArray[Any]:  # torch's kernel: vectorized for floats only
         if kernel == "div_true":
-            return np.asarray(np.true_divide(a._data, rb))
-        return _values(a._data, rb, kernel, dt)
+            return np.asarray(np.true_divide(x, y))
+        return _values(x, y, kernel, dt)
 
     tensor_b = b if isinstance(b, Tensor) else None
     if differentiable_only and tensor_b is not None and not tensor_b.requires_grad:
@@ -260,6 +264,7 @@ def _inplace(
         ctx,
         None if save is None else (lambda node: save(node, b)),
         self_edge=not differentiable_only or a.requires_grad,
+        kernel=Kernel(values, (a._data, rb), vectorized=dt.is_floating_point),
     )
 
 

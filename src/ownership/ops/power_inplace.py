@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from ownership._tensor import Tensor
 from ownership.autograd.node import OpNode
 from ownership.inplace_rules import run_inplace
+from ownership.loop_order import Kernel
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import check_broadcast, needs_grad, operand, result_dtype
@@ -34,7 +35,10 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
     def compute() -> NDArray[Any]:
         check_broadcast(a, e)
         pw.check_bool_power(dt)
-        out: NDArray[Any] = pw._power(a._data.astype(dt.np, copy=False), e._data, dt)
+        return values(a._data.astype(dt.np, copy=False), e._data)
+
+    def values(x: Any, y: Any) -> NDArray[Any]:  # torch's kernel: vectorized for floats only
+        out: NDArray[Any] = pw._power(x, y, dt)
         return out
 
     def save(node: OpNode) -> None:
@@ -53,6 +57,7 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
         None,
         save,
         save_result=True,
+        kernel=Kernel(values, (a._data, e._data), vectorized=dt.is_floating_point),
     )
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "arange_values",
     "fma",
     "linspace_values",
+    "parts",
     "simd",
     "threads",
 ]
@@ -191,13 +192,13 @@ def _starting_threads() -> int:
 _THREADS = _starting_threads()
 
 
-def _parts(n: int) -> list[tuple[int, int]]:
-    """``at::parallel_for``'s split of ``range(n)`` (OpenMP): one part up to ``GRAIN_SIZE``
-    elements, else ``min(threads, ceil(n / GRAIN_SIZE))`` parts of ``ceil(n / parts)``."""
+def parts(n: int, grain: int = GRAIN_SIZE) -> list[tuple[int, int]]:
+    """``at::parallel_for``'s split of ``range(n)`` (OpenMP): one part up to ``grain``
+    elements, else ``min(threads, ceil(n / grain))`` parts of ``ceil(n / parts)``."""
     count = threads()
-    if n <= GRAIN_SIZE or count == 1:
+    if n <= grain or count == 1:
         return [(0, n)]
-    count = min(count, -(-n // GRAIN_SIZE))
+    count = min(count, -(-n // grain))
     size = -(-n // count)
     return [(b, min(n, b + size)) for b in range(0, n, size)]
 
@@ -215,7 +216,7 @@ def arange_values(start: Any, step: Any, n: int, dt: dtypes.dtype) -> NDArray[An
     width, fused = simd()
     out = _affine(first, by, index, acc, fused).astype(dt.np)
     size = width // dt.itemsize
-    for begin, end in _parts(n):  # each part starts its own blocks of two vectors
+    for begin, end in parts(n):  # each part starts its own blocks of two vectors
         vectorised = begin + (end - begin) - (end - begin) % (2 * size)
         at = index[begin:vectorised]
         k = (at - begin) % size
