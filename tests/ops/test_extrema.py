@@ -58,6 +58,12 @@ def test_refusals() -> None:
     same(lambda t: t.clamp_max(t.tensor([1.0])), raises="TypeError")
     same(lambda t: t.tensor([1.0]).clamp_max_("x"), raises="TypeError")
     same(lambda t: t.clamp_min(t.tensor([1, 2]), 2**70))
+    # tensor bounds that do not broadcast with self: torch's shape error, before any other
+    same(lambda t: t.ones(3).clamp(min=t.ones(2)))
+    same(lambda t: t.ones(3).clamp_(min=t.ones(2)))
+    same(lambda t: t.ones(3).clamp(t.zeros(3), t.ones(2)))
+    same(lambda t: t.tensor([True, False]).clamp_(min=t.tensor([True, False, True])))
+    same(lambda t: t.ones(3).clamp_(max=t.ones(2, 1)))
 
 
 GRAD_CASES: dict[str, Any] = {

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
+from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
@@ -348,8 +348,10 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
 
 
 def clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
-    """torch's result type of clamp over self, min and max, and its refusals: Bool has no clamp
-    kernel; a number bound is converted to the result type, checked."""
+    """torch's result type of clamp over self, min and max, and its refusals: tensor bounds that
+    do not broadcast with self (checked first, as torch's iterator computes shapes before
+    types); Bool has no clamp kernel; a number bound is converted to the result type, checked."""
+    layout.broadcast_shapes(*[v.shape for v in (a, lo, hi) if isinstance(v, Tensor)])
     refuse_uint64([v.dtype for v in (a, lo, hi) if isinstance(v, Tensor)], lo, hi)
     dims: list[dtypes.dtype] = []
     zeros: list[dtypes.dtype] = []
