@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership import layout
+from ownership import devices, layout
 from ownership.layout import Size
 from ownership.signatures import SIZE
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 class device:
     """``torch.device``: where a tensor lives. The engine's tensors live on the CPU: a device of
-    another type is refused when made (``ownership.ops.checks.device``: torch's errors
+    another type is refused when made (:func:`ownership.devices.device`: torch's errors
     for what torch cannot read, ``NotImplementedError`` for a type the engine lacks).
 
     >>> device("cpu"), device("cpu", 1), str(device("cpu:0"))
@@ -35,8 +35,6 @@ class device:
     index: int | None
 
     def __init__(self, type: Any, index: Any = None) -> None:
-        from ownership.ops import checks  # (the checks import tensors: imported late)
-
         if isinstance(type, device) and index is None:
             type, index = type.type, type.index
         if isinstance(type, str) and index is not None and ":" in type:
@@ -44,7 +42,7 @@ class device:
                 "type (string) must not include an index because index was passed explicitly: "
                 f"{type}"
             )
-        checks.device(type)
+        devices.device(type)
         if isinstance(index, int) and index < 0:
             raise RuntimeError("Device index must not be negative")
         kind, _, number = type.partition(":")

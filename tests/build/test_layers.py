@@ -33,7 +33,7 @@ ORDER = ("core", "ops", "parity", "nn/optim", "tools")
 
 _CORE = """
 dtypes scope torch_names grad_mode inference_mode observers warn_once
-storage layout memory_formats
+storage layout memory_formats devices
 _tensor tensor_metadata tensor_autograd tensor_views tensor_comparison tensor_bitwise
 tensor_selection tensor_pointwise tensor_numerics tensor_math tensor_methods tensor_operators
 tensor_inplace tensor_conversion tensor_copying op_table op_registry printing inplace_rules
@@ -123,8 +123,8 @@ _UPWARD_BY_TARGET = {
     """,
     "nn": "serialization",
     "nn.parameter": "serialization",
-    "ops": "autograd.grad autograd.graph op_registry tensor_metadata",
-    "ops.checks": "autograd.graph tensor_metadata",
+    "ops": "autograd.grad autograd.graph op_registry",
+    "ops.checks": "autograd.graph",
     "ops.creation": "autograd.grad autograd.graph",
     "ops.table": "op_registry",
     "out_argument": "functions math_functions",

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import re
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +24,8 @@ from numpy.typing import NDArray
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.devices import device as device
+from ownership.devices import pin_memory as pin_memory
 from ownership.invalid_arguments import tp_name
 from ownership.scope import missing
 
@@ -212,51 +213,6 @@ def fits(dt: Any, value: Any) -> None:
         )
 
 
-_DEVICE_TYPES = (
-    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
-    "mps, meta, hpu, mtia, privateuseone"
-)
-
-
-def device(arg: Any) -> None:
-    """The one check of a device argument (``device=``, ``.to(device)``): ``None``, ``'cpu'``,
-    ``'cpu:N'`` or a device of type ``'cpu'`` pass (the engine computes on the CPU only);
-    torch's errors for what torch cannot read (``'a'``, ``'cpu:x'``, a negative index, an
-    index, which names an accelerator); ``NotImplementedError`` for a device type torch knows
-    and the engine lacks (``'cuda'``, ``'mps'``, ``'meta'`` ...)."""
-    if arg is None:
-        return
-    if isinstance(arg, int) and not isinstance(arg, bool):
-        if arg < 0:
-            raise RuntimeError("Device index must not be negative")
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    if isinstance(arg, str):
-        match = _DEVICE_STRING.fullmatch(arg)
-        if match is None:
-            raise RuntimeError(f"Invalid device string: '{arg}'")
-        kind = match.group(1)
-        if kind not in _DEVICE_TYPES.split(", "):
-            raise RuntimeError(
-                f"Expected one of {_DEVICE_TYPES} device type at start of device string: {arg}"
-            )
-    else:
-        kind = str(getattr(arg, "type", ""))
-    if kind != "cpu":
-        raise missing(f"the '{kind}' device", "the CPU only (device='cpu')")
-
-
-def pin_memory(pin: Any) -> None:
-    """torch's refusal of ``pin_memory=True`` on a machine without an accelerator (pinned
-    memory is page-locked host memory for fast copies to a GPU)."""
-    if pin:
-        raise RuntimeError(
-            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
-            "allocator is available on this system."
-        )
-
-
-_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
-
 check_device, check_pin_memory = device, pin_memory  # (names a parameter may shadow)
 
 
@@ -267,9 +223,9 @@ def tensor_options(
     memory_format: Any = None,
 ) -> Any:
     """The tensor options of a factory (``zeros_like(x, device=...)``...) checked, one rule
-    each: the device (:func:`check_device`); the ``layout`` (the engine's tensors are strided:
+    each: the device (:func:`~ownership.devices.device`); the ``layout`` (the engine's tensors are strided:
     ``torch.strided`` or ``None``; a sparse or other layout is out of its scope); pinned
-    memory (:func:`check_pin_memory`). Returns the ``memory_format`` asked (``None``: not
+    memory (:func:`~ownership.devices.pin_memory`). Returns the ``memory_format`` asked (``None``: not
     given)."""
     check_device(device)
     if layout is not None and str(layout) != "torch.strided":
