@@ -27,10 +27,9 @@ from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.mt19937 import MT19937, N
-from ownership.ops.common import needs_grad_of, record
 from ownership.ops.creation import empty_like
+from ownership.ops.inplace_fills import bernoulli as bernoulli
 from ownership.ops.inplace_fills import (
-    bernoulli_sampler,
     fill_fresh,
     normal_sampler,
     uniform_sampler,
@@ -216,18 +215,6 @@ def randperm(n: int, *, generator: Generator | None = None) -> Tensor:
             z = int(engine.words64(1)[0] % np.uint64(i + 1))
             perm[i], perm[z] = perm[z], i
     return Tensor._wrap(np.array(perm, dtype=np.int64), dtypes.int64)
-
-
-def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
-    """Draws of 1 with probability ``input`` (each element's own), or ``p`` for every element,
-    in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
-    grad and gives the probabilities)."""
-    tensor_arg("bernoulli", input)
-    out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
-    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
-    if p is None and needs_grad_of(input):
-        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
-    return out
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:

@@ -22,8 +22,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from support.import_graph import circles, edges, imports, module_names
 
 
@@ -37,21 +35,11 @@ def both(runtime: dict[str, set[str]], typing: dict[str, set[str]]) -> dict[str,
     return {m: runtime[m] | typing[m] for m in runtime}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ownership.autograd's __init__ imports autograd.function, which imports inplace_rules, "
-    "which imports a module of ownership.autograd: a circle once a package's __init__ counts",
-)
 def test_the_runtime_import_graph_has_no_circle() -> None:
     runtime, _ = import_graph()
     assert circles(runtime) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ownership.autograd's __init__ imports autograd.function, which imports inplace_rules, "
-    "which imports a module of ownership.autograd: a circle once a package's __init__ counts",
-)
 def test_type_only_imports_close_only_pairs() -> None:
     runtime, typing = import_graph()
     widened = []

@@ -94,41 +94,34 @@ def upward(found: Iterable[Import]) -> set[str]:
     }
 
 
-CIRCLE = 92
-"""Modules in the largest circle counting call-time imports (0 once there is none)."""
-
 FACES = (FACE, "ownership.installation")
 """The face and the installation it runs: above every layer, imported by none."""
 
 FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch", "ownership.grade.runner"}
-"""The modules that still import a face (:data:`FACES`)."""
+"""The modules that still import a face (:data:`FACES`): the command prints the face's
+``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``); the
+grader's runner finds the folder holding the package."""
 
 _UPWARD_BY_TARGET = {
     "argument_checks": """
-    inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_views ops.joining
-    ops.leaky_relu ops.linalg ops.loss ops.multi_views ops.nan_sums ops.products ops.reduction
-    ops.running_products ops.scans ops.selection ops.softmax ops.sorting ops.triangles
-    ops.view_geometry ops.views random tensor_bitwise tensor_conversion tensor_inplace
-    tensor_methods tensor_numerics tensor_pointwise tensor_views
+    inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
+    ops.inplace_views ops.joining ops.leaky_relu ops.linalg ops.loss ops.multi_views
+    ops.nan_sums ops.products ops.reduction ops.running_products ops.scans ops.selection
+    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random tensor_bitwise
+    tensor_conversion tensor_inplace tensor_methods tensor_numerics tensor_pointwise
+    tensor_views
     """,
     "arguments": """
     functions math_functions ops.copying ops.joining ops.searching product_functions
     reduction_functions tensor_bitwise tensor_math tensor_methods tensor_pointwise
     """,
-    "autograd.function": "autograd",
-    "autograd.gradcheck": "autograd",
     "invalid_arguments": """
     ops.checks ops.creation ops.index_keys ops.leaky_relu ops.loss ops.python_data
     tensor_operators
     """,
     "nn": "serialization",
     "nn.parameter": "serialization",
-    "ops": "autograd.grad autograd.graph op_registry",
-    "ops.checks": "autograd.graph",
-    "ops.creation": "autograd.grad autograd.graph",
-    "ops.table": "op_registry",
     "out_argument": "functions math_functions",
-    "random": "tensor_inplace",
     "signatures": """
     functions math_functions ops.creation ops.joining product_functions random
     reduction_functions tensor_comparison tensor_inplace tensor_metadata tensor_methods
@@ -148,20 +141,11 @@ UPWARD = {
 """The same, as :func:`upward` lists them."""
 
 
-def _no_circle_mark() -> pytest.MarkDecorator:
-    return pytest.mark.xfail(
-        CIRCLE > 0, strict=True, reason=f"{CIRCLE} modules form a circle with call-time imports"
-    )
-
-
-def test_the_largest_circle_is_as_counted() -> None:
-    """The progress measure: the size of the largest circle, 0 when there is none."""
-    found = circles(edges(imports(), {"load", "call"}))
-    assert max((len(group) for group in found), default=0) == CIRCLE
-
-
-@_no_circle_mark()
 def test_no_circle_counting_call_time_imports() -> None:
+    """Once 92 modules made one circle (86 when a package's ``__init__`` is not counted), through
+    imports inside functions: the op table filled from the ops, tensor methods and autograd
+    importing ops, nodes and saved tensors importing each other, ``ownership.autograd`` importing
+    custom ``Function``. :func:`ownership.installation.install` fills those seams now."""
     assert circles(edges(imports(), {"load", "call"})) == []
 
 

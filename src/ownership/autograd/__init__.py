@@ -1,18 +1,20 @@
 """Reverse-mode autograd: graph nodes, saved tensors, the engine, ``grad``, ``Function``, ``gradcheck``.
 
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
-``gradcheck``/``GradcheckError``, and the grad-mode switches.
+``gradcheck``/``GradcheckError``, and the grad-mode switches. Custom ``Function`` and
+``gradcheck`` build on this package's modules (:mod:`ownership.autograd.function` imports the
+in-place contract, which imports the graph): ``import ownership`` puts them here
+(:func:`ownership.installation.install`), so that no module of the graph imports them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.autograd.engine import run_backward
-from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import (
     check_roots,
     engine_flag,
@@ -21,10 +23,18 @@ from ownership.autograd.grad import (
     make_seeds,
     tensors_given,
 )
-from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode
 from ownership.scope import module_getattr
+
+Function: type
+"""``torch.autograd.Function``: :class:`ownership.autograd.function.Function`."""
+FunctionCtx: type
+"""``torch.autograd.function.FunctionCtx``: :class:`ownership.autograd.function_ctx.FunctionCtx`."""
+GradcheckError: type
+"""``torch.autograd.GradcheckError``: :class:`ownership.autograd.gradcheck.GradcheckError`."""
+gradcheck: Callable[..., bool]
+"""``torch.autograd.gradcheck``: :func:`ownership.autograd.gradcheck.gradcheck`."""
 
 
 def backward(
