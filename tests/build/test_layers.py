@@ -97,10 +97,9 @@ def upward(found: Iterable[Import]) -> set[str]:
 FACES = (FACE, "ownership.installation")
 """The face and the installation it runs: above every layer, imported by none."""
 
-FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch", "ownership.grade.runner"}
+FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 """The modules that still import a face (:data:`FACES`): the command prints the face's
-``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``); the
-grader's runner finds the folder holding the package."""
+``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
 
 _UPWARD_BY_TARGET = {
     "argument_checks": """
