@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 class device:
     """``torch.device``: where a tensor lives. The engine's tensors live on the CPU: a device of
-    another type is refused when made (:func:`ownership.devices.device`: torch's errors
+    another type is refused when made (``ownership.devices.device``: torch's errors
     for what torch cannot read, ``NotImplementedError`` for a type the engine lacks).
 
     >>> device("cpu"), device("cpu", 1), str(device("cpu:0"))

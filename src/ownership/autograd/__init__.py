@@ -1,10 +1,7 @@
 """Reverse-mode autograd: graph nodes, saved tensors, the engine, ``grad``, ``Function``, ``gradcheck``.
 
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
-``gradcheck``/``GradcheckError``, and the grad-mode switches. Custom ``Function`` and
-``gradcheck`` build on this package's modules (:mod:`ownership.autograd.function` imports the
-in-place contract, which imports the graph): ``import ownership`` puts them here
-(:func:`ownership.installation.install`), so that no module of the graph imports them.
+``gradcheck``/``GradcheckError``, and the grad-mode switches.
 """
 
 from __future__ import annotations
@@ -27,14 +24,14 @@ from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_
 from ownership.inference_mode import inference_mode
 from ownership.scope import module_getattr
 
+# custom Function (ownership.autograd.function, its ctx from function_ctx) and gradcheck
+# (ownership.autograd.gradcheck), put here by ownership.installation.install(): they build on
+# this package's modules (Function writes through the in-place contract, which imports the
+# graph), so importing them here would make a circle through this __init__
 Function: type
-"""``torch.autograd.Function``: :class:`ownership.autograd.function.Function`."""
 FunctionCtx: type
-"""``torch.autograd.function.FunctionCtx``: :class:`ownership.autograd.function_ctx.FunctionCtx`."""
 GradcheckError: type
-"""``torch.autograd.GradcheckError``: :class:`ownership.autograd.gradcheck.GradcheckError`."""
 gradcheck: Callable[..., bool]
-"""``torch.autograd.gradcheck``: :func:`ownership.autograd.gradcheck.gradcheck`."""
 
 
 def backward(
