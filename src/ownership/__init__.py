@@ -12,7 +12,7 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 
 from __future__ import annotations
 
-from ownership import accelerator, autograd, backends, cuda, nn, ops, optim
+from ownership import accelerator, autograd, backends, cuda, installation, nn, ops, optim
 from ownership._tensor import Tensor
 from ownership.auditing import audit
 from ownership.autograd.anomaly_mode import (
@@ -239,6 +239,8 @@ from ownership.view_functions import (
     unsqueeze,
 )
 from ownership.warn_once import is_warn_always_enabled, set_warn_always
+
+installation.install()  # the one place a higher layer fills a lower one's seams
 
 __version__ = "0.1.0"
 

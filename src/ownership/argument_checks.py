@@ -15,16 +15,18 @@ import numpy as np
 
 from ownership.invalid_arguments import tp_name
 
-_tensor_class: type | None = None
-"""The Tensor class, looked up at the first check: ``ownership._tensor`` imports this module."""
+_tensor_class: Any = None
+"""The Tensor class (``ownership._tensor`` imports this module), given by :func:`install`."""
+
+
+def install(tensor_class: type) -> None:
+    """Take ``tensor_class`` as the tensor whose 0-d values the checks read. Called once, by
+    :func:`ownership.installation.install`."""
+    global _tensor_class
+    _tensor_class = tensor_class
 
 
 def _is_tensor(obj: Any) -> bool:
-    global _tensor_class
-    if _tensor_class is None:  # once: an import statement per check costs more than the check
-        from ownership._tensor import Tensor
-
-        _tensor_class = Tensor
     return isinstance(obj, _tensor_class)
 
 

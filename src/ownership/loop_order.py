@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import layout
+from ownership.cpu import GRAIN_SIZE, parts, simd
 
 __all__ = [
     "Kernel",
@@ -145,7 +146,6 @@ def loop_steps(
 
     torch's threads run their parts at once: where a part reads what another writes, torch's
     values are a race, which this order settles as if the parts ran one after another."""
-    from ownership.ops.range_factories import GRAIN_SIZE, parts, simd  # ops imports this module
 
     if not shape:
         shape, strides = (1,), [(0,) for _ in strides]

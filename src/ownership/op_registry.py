@@ -3,8 +3,8 @@
 The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
 methods call ``ops.add(self, other)``, typed by :class:`~ownership.op_table.OpTable` (one
 signature per op, which mypy also holds the implementations to), so a method that drifts from its
-op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table` the first
-time any op is looked up, so no import order carries meaning. Every op that computes is wrapped
+op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table`, which
+``import ownership`` hands over (:func:`install`), the first time any op is looked up. Every op that computes is wrapped
 by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
 that one rule; the views and reshapes of :data:`ownership.ops.table.NO_ARITHMETIC` compute no
 element, so they have nothing to silence and are installed as they are. :data:`OPS` is the same table by name, for the ops that call each other.
@@ -20,13 +20,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Mapping
+from types import ModuleType
 from typing import Any, ParamSpec, TypeVar, cast
 
 import numpy as np
 
 from ownership.op_table import OpTable
 
-__all__ = ["OPS", "ops", "quiet", "quiet_op", "quiet_operator"]
+__all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -188,11 +189,24 @@ class _Unquieted(dict[str, Callable[..., Any]]):
 _PLAIN = _Unquieted()
 
 
+_source: ModuleType | None = None
+"""The module the ops come from, :mod:`ownership.ops.table`, once :func:`install` gave it."""
+
+
+def install(table: ModuleType) -> None:
+    """Take the ops of ``table`` (:mod:`ownership.ops.table`, which the ops layer above this one
+    defines) for :data:`ops`, filled from it at the first lookup. Called once, by
+    :func:`ownership.installation.install`."""
+    global _source
+    _source = table
+
+
 def _fill() -> None:
     """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted
     (:func:`quiet_op`) unless it computes no element (:data:`ownership.ops.table.NO_ARITHMETIC`)."""
-    from ownership.ops import table  # the one place this layer reaches up: at the first lookup
-
+    table = _source
+    if table is None:
+        raise RuntimeError("no op table yet: ownership.installation.install() has not run")
     for name in table.__all__:
         fn = getattr(table, name)
         _PLAIN[name] = fn

@@ -22,16 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from ownership import distributions, dtypes
+from ownership import devices, distributions, dtypes
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
 from ownership.mt19937 import MT19937, N
-from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, record
 from ownership.ops.creation import empty_like
+from ownership.ops.inplace_fills import bernoulli as bernoulli
 from ownership.ops.inplace_fills import (
-    bernoulli_sampler,
     fill_fresh,
     normal_sampler,
     uniform_sampler,
@@ -177,7 +175,7 @@ def randn(
     requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal samples (torch's ``empty(size).normal_()``)."""
-    checks.device(device, "randn")
+    devices.device(device, "randn")
     shape = sig.sizes("randn", size)
     return _new(shape, dtype, requires_grad, normal_sampler, 0.0, 1.0, generator)
 
@@ -190,7 +188,7 @@ def rand(
     requires_grad: bool = False,
 ) -> Tensor:
     """Uniform samples in [0, 1) (torch's ``empty(size).uniform_()``)."""
-    checks.device(device, "rand")
+    devices.device(device, "rand")
     shape = sig.sizes("rand", size)
     return _new(shape, dtype, requires_grad, uniform_sampler, 0.0, 1.0, generator)
 
@@ -199,7 +197,7 @@ def randint(
     *args: Any, generator: Generator | None = None, dtype: Any = None, device: Any = None
 ) -> Tensor:
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
-    checks.device(device, "randint")
+    devices.device(device, "randint")
     a = sig.RANDINT.parse(args, {})[1]
     low, high, shape = a.get("low", 0), a["high"], a["size"]
     sig.non_negative(shape)
@@ -217,7 +215,7 @@ def randperm(n: int, *, generator: Generator | None = None, device: Any = None) 
     """A random permutation of 0..n-1 (int64): torch's Fisher-Yates, position ``i`` swapped with
     ``i + word % (n - i)``; from n = 2**32 // 20 on, torch's inside-out variant with 64-bit
     draws."""
-    checks.device(device, "randperm")
+    devices.device(device, "randperm")
     sig.RANDPERM.parse((n,), {})
     sig.non_negative((n,))
     engine = stream_of(generator).engine
@@ -231,18 +229,6 @@ def randperm(n: int, *, generator: Generator | None = None, device: Any = None) 
             z = int(engine.words64(1)[0] % np.uint64(i + 1))
             perm[i], perm[z] = perm[z], i
     return Tensor._wrap(np.array(perm, dtype=np.int64), dtypes.int64)
-
-
-def bernoulli(input: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
-    """Draws of 1 with probability ``input`` (each element's own), or ``p`` for every element,
-    in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
-    grad and gives the probabilities)."""
-    tensor_arg("bernoulli", input)
-    out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
-    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
-    if p is None and needs_grad_of(input):
-        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
-    return out
 
 
 def randn_like(t: Tensor, *, dtype: Any = None, requires_grad: bool = False) -> Tensor:

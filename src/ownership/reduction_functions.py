@@ -101,12 +101,11 @@ def _with_mean(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
     """``torch.var_mean`` or ``torch.std_mean``: the overloads of :meth:`Tensor.var`, both
     results outputs of one node."""
     parser = Parser(name, *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
-    op = getattr(ops, name)
 
     def function(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
         which, a = parser.parse(args, kwargs)
         unbiased = None if which == 1 else a["unbiased"]  # (see ops.moments._correction)
-        found: tuple[Tensor, Tensor] = op(
+        found: tuple[Tensor, Tensor] = getattr(ops, name)(
             a["input"],
             a.get("dim"),
             unbiased,

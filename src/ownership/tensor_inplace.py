@@ -160,9 +160,7 @@ class TensorInplace:
 
     def bernoulli(self: Any, p: Any = None, *, generator: Any = None) -> Tensor:
         """Draws of 1 with probability ``self`` (or ``p``), as ``torch.bernoulli``."""
-        from ownership.random import bernoulli
-
-        return bernoulli(self, p, generator=generator)
+        return ops.bernoulli(self, p, generator=generator)
 
     # ------------------------------------------------------------------ in-place view ops
     def t_(self: Any, *args: Any) -> Tensor:

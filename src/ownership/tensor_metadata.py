@@ -7,12 +7,11 @@ Everything here reads the tensor's numpy array and offset; nothing makes a tenso
 from __future__ import annotations
 
 import builtins
-import re
 from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership import layout
+from ownership import devices, layout
 from ownership.layout import Size
 from ownership.signatures import SIZE
 
@@ -20,41 +19,6 @@ if TYPE_CHECKING:
     from ownership._tensor import Tensor
     from ownership.dtypes import dtype as DType
     from ownership.storage import Storage
-
-
-DEVICE_TYPES = (
-    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, "
-    "mps, meta, hpu, mtia, privateuseone"
-)
-"""The device types torch knows, in the order its error lists them."""
-
-_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9]\d*|0))?")
-
-
-def parse_device(arg: Any) -> tuple[str, int | None]:
-    """torch's reading of a device argument (a string, an index, a ``device``) as its type and
-    index, with torch's errors for what it cannot read (``'a'``, ``'cpu:x'``, a negative index;
-    a bare index names an accelerator, and this machine has none). It places nothing: which
-    devices the engine's tensors may go to is ``ownership.ops.checks.device``'s rule.
-
-    >>> parse_device("cuda:1"), parse_device("cpu")
-    (('cuda', 1), ('cpu', None))
-    """
-    if isinstance(arg, int) and not isinstance(arg, bool):
-        if arg < 0:
-            raise RuntimeError("Device index must not be negative")
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    if isinstance(arg, device):
-        return arg.type, arg.index
-    match = _DEVICE_STRING.fullmatch(arg)
-    if match is None:
-        raise RuntimeError(f"Invalid device string: '{arg}'")
-    kind = match.group(1)
-    if kind not in DEVICE_TYPES.split(", "):
-        raise RuntimeError(
-            f"Expected one of {DEVICE_TYPES} device type at start of device string: {arg}"
-        )
-    return kind, None if match.group(2) is None else int(match.group(2))
 
 
 def _invalid_device_arguments(type: Any, index: Any) -> TypeError:
@@ -73,9 +37,9 @@ def _invalid_device_arguments(type: Any, index: Any) -> TypeError:
 
 class device:
     """``torch.device``: where a tensor lives. Any device torch can name can be made, as in torch
-    (``device("cuda")`` is a name; :func:`parse_device` is the reading); the engine's tensors
-    live on the CPU only, and placing one elsewhere gets torch's error on a machine without that
-    device (``ownership.ops.checks.device``).
+    (``device("cuda")`` is a name; ``ownership.devices.parse_device`` is the reading); the
+    engine's tensors live on the CPU only, and placing one elsewhere gets torch's error on a
+    machine without that device (``ownership.devices.device``).
 
     >>> device("cpu"), device("cpu", 1), str(device("cpu:0")), device("cuda", 0)
     (device(type='cpu'), device(type='cpu', index=1), 'cpu:0', device(type='cuda', index=0))
@@ -98,7 +62,7 @@ class device:
                 "type (string) must not include an index because index was passed explicitly: "
                 f"{type}"
             )
-        kind, number = parse_device(type)
+        kind, number = devices.parse_device(type)
         if isinstance(index, int) and index < 0:
             raise RuntimeError("Device index must not be negative")
         object.__setattr__(self, "type", kind)

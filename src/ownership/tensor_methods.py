@@ -448,4 +448,6 @@ class TensorMethods(
         requires_grad: builtins.bool = False,
     ) -> Tensor:
         """A new tensor from data with this tensor's dtype by default."""
-        return ops.tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+        return ops.tensor(
+            data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+        )

@@ -1181,11 +1181,7 @@ TORCH_NAMES: dict[str, frozenset[str]] = {
             "quantized",
         )
     ),
-    "torch.backends.cudnn": frozenset(
-        (
-            "m",
-        )
-    ),
+    "torch.backends.cudnn": frozenset(("m",)),
     "torch.backends.mps": frozenset(
         (
             "Optional",

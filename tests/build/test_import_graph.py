@@ -1,9 +1,9 @@
 """The engine's import graph: no runtime circle, and type-only imports close nothing but pairs.
 
-The graph is read with :mod:`ast` from ``src/ownership``: an edge ``a -> b`` for each module-level
-``import``/``from ... import`` of ``a`` naming module ``b`` (``from ownership.ops import table``
-names ``ownership.ops.table``). Imports inside functions (at call time) are not edges; imports
-under ``if TYPE_CHECKING:`` are *type-only* edges.
+The graph is read with :mod:`ast` from ``src/ownership`` (:mod:`support.import_graph`): an edge
+``a -> b`` for each import of ``a`` run when it loads naming module ``b``. Imports inside
+functions (at call time) are checked by ``test_layers.py``; imports under ``if TYPE_CHECKING:``
+are *type-only* edges.
 
 - The runtime graph has no circle, so no import order of the package's modules can matter.
 - Each type-only edge inside a circle goes back along a runtime edge: a module names, for its
@@ -18,113 +18,17 @@ Run as a script to print the circles of the graph with type-only edges.
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src"
-PACKAGE = SRC / "ownership"
-
-
-def module_names() -> dict[str, Path]:
-    """Every module of the package by dotted name (a package by its ``__init__``)."""
-    names = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(SRC).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        names[".".join(parts)] = path
-    return names
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _imports(body: list[ast.stmt], type_only: bool) -> Iterator[tuple[ast.stmt, bool]]:
-    """Module-level import statements, each with whether it sits under ``TYPE_CHECKING``."""
-    for node in body:
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node, type_only
-        elif isinstance(node, ast.If):
-            yield from _imports(node.body, type_only or _is_type_checking(node.test))
-            yield from _imports(node.orelse, type_only)
-        elif isinstance(node, ast.Try):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _imports(block, type_only)
-            for handler in node.handlers:
-                yield from _imports(handler.body, type_only)
+from support.import_graph import circles, edges, imports, module_names
 
 
 def import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """The runtime edges and the type-only edges between the package's modules."""
-    modules = module_names()
-    runtime: dict[str, set[str]] = {m: set() for m in modules}
-    typing: dict[str, set[str]] = {m: set() for m in modules}
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node, type_only in _imports(ast.parse(path.read_text()).body, False):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            else:
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join([*anchor, base] if base else anchor)
-                for alias in node.names:
-                    sub = f"{base}.{alias.name}"
-                    targets.append(sub if sub in modules else base)
-            for target in targets:
-                if target in modules and target not in (name, "ownership"):
-                    (typing if type_only else runtime)[name].add(target)
-    return runtime, typing
-
-
-def circles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected sets of more than one module (Tarjan's algorithm, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is None:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    group = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        group.append(member)
-                        if member == node:
-                            break
-                    if len(group) > 1:
-                        found.append(sorted(group))
-            elif child not in index:
-                index[child] = low[child] = len(index)
-                stack.append(child)
-                on_stack.add(child)
-                work.append((child, iter(sorted(edges[child]))))
-            elif child in on_stack:
-                low[node] = min(low[node], index[child])
-    return found
+    """The edges made when the modules load and the type-only edges (the face left out)."""
+    found = imports()
+    return edges(found, {"load"}), edges(found, {"type"})
 
 
 def both(runtime: dict[str, set[str]], typing: dict[str, set[str]]) -> dict[str, set[str]]:

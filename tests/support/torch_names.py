@@ -59,6 +59,9 @@ def source() -> str:
         "TORCH_NAMES: dict[str, frozenset[str]] = {",
     ]
     for module, names in public_names().items():
+        if len(names) == 1:  # (as ruff formats a one-element tuple)
+            lines.append(f'    "{module}": frozenset(("{names[0]}",)),')
+            continue
         lines.append(f'    "{module}": frozenset(')
         lines.append("        (")
         lines.extend(f'            "{name}",' for name in names)

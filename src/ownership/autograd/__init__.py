@@ -6,13 +6,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.autograd.engine import run_backward
-from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.grad import (
     check_roots,
     engine_flag,
@@ -21,10 +20,18 @@ from ownership.autograd.grad import (
     make_seeds,
     tensors_given,
 )
-from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.inference_mode import inference_mode
 from ownership.scope import module_getattr
+
+# custom Function (ownership.autograd.function, its ctx from function_ctx) and gradcheck
+# (ownership.autograd.gradcheck), put here by ownership.installation.install(): they build on
+# this package's modules (Function writes through the in-place contract, which imports the
+# graph), so importing them here would make a circle through this __init__
+Function: type
+FunctionCtx: type
+GradcheckError: type
+gradcheck: Callable[..., bool]
 
 
 def backward(

@@ -10,6 +10,7 @@ import numpy as np
 
 from ownership.autograd import grad_dtype
 from ownership.autograd.engine import run_backward
+from ownership.op_registry import ops
 from ownership.storage import is_engine_tensor
 
 
@@ -124,9 +125,7 @@ def grad(
     for i, (t, r) in enumerate(zip(ins, res, strict=True)):
         if r is None:
             if materialize_grads:  # torch's zeros_like, a leaf that requires grad to go on
-                from ownership.ops.creation import zeros_like  # (the ops import autograd)
-
-                r = zeros_like(t, requires_grad=create_graph)
+                r = ops.zeros_like(t, requires_grad=create_graph)
             elif not allow_unused:
                 raise RuntimeError(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "

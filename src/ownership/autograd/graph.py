@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
+from ownership import devices, op_registry
 from ownership.scope import module_getattr
 from ownership.storage import is_engine_tensor
 
@@ -45,6 +46,11 @@ __all__ = [
 ]
 
 Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+Node: type
+"""torch's base of every graph node (``isinstance(y.grad_fn, Node)``):
+:class:`ownership.autograd.node.Node`, which saves tensors with this module's hooks, given by
+:func:`ownership.installation.install`."""
 
 
 class _State(threading.local):
@@ -97,10 +103,8 @@ class save_on_cpu(saved_tensors_hooks):
         def pack_to_cpu(tensor: Any) -> tuple[Any, Any]:
             if not pin_memory:
                 return (tensor.device, tensor.cpu())
-            from ownership.ops import checks, creation  # (the ops save with these hooks)
-
-            checks.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
-            packed = creation.empty(tensor.size(), dtype=tensor.dtype)
+            devices.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
+            packed = op_registry.ops.empty(tensor.size(), dtype=tensor.dtype)
             packed.copy_(tensor)
             return (tensor.device, packed)
 
@@ -281,15 +285,4 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
             _allow_mutation_on_saved_tensors_enabled = False
 
 
-def __getattr__(name: str) -> Any:
-    """``graph.Node``, torch's base of every graph node (``isinstance(y.grad_fn, Node)``), read
-    from ``ownership.autograd.node`` when first asked: that module saves tensors with this
-    one's hooks, so it cannot be imported here at load time."""
-    if name == "Node":
-        from ownership.autograd.node import Node
-
-        return Node
-    return _missing(name)
-
-
-_missing = module_getattr("torch.autograd.graph", __name__)  # a name torch has: the scope error
+__getattr__ = module_getattr("torch.autograd.graph", __name__)  # a name torch has: the scope error

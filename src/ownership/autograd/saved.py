@@ -20,6 +20,10 @@ from ownership.storage import is_engine_tensor
 
 _new = object.__new__
 
+_accumulator: Any = None
+"""A leaf's ``AccumulateGrad`` (:func:`ownership.autograd.node.accumulator`: that module
+imports this one), given by :func:`ownership.installation.install`."""
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
     "they have already been freed). Saved intermediate values of the graph are freed when you call "
@@ -290,9 +294,7 @@ class SavedTensor:
                 if tensor._node() is not None:
                     self.hook_fn = tensor._node()
                 elif tensor._requires_grad:
-                    from ownership.autograd.node import accumulator  # node imports this module
-
-                    self.hook_acc = accumulator(tensor)
+                    self.hook_acc = _accumulator(tensor)
         self.version: int = counter.value if counter is not None else 0
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)

@@ -17,7 +17,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import ownership
 from ownership.grade.catalogue import diagnosis
 from ownership.grade.report import Report
 
@@ -40,7 +39,7 @@ def run_grader(
 ) -> Report:
     """The report of grading ``path`` for ``exercise`` in a subprocess stopped after ``timeout``."""
     path = Path(path).resolve()
-    package_root = str(Path(ownership.__file__).resolve().parents[1])
+    package_root = str(Path(__file__).resolve().parents[2])  # the folder holding ownership/
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     env["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -24,9 +24,10 @@ from numpy.typing import NDArray
 
 from ownership import layout
 from ownership._tensor import Tensor
+from ownership.devices import device as device
+from ownership.devices import pin_memory as pin_memory
 from ownership.invalid_arguments import tp_name
 from ownership.scope import missing
-from ownership.tensor_metadata import Device, parse_device
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
@@ -212,47 +213,6 @@ def fits(dt: Any, value: Any) -> None:
         )
 
 
-_NOT_COMPILED = {"cuda": "CUDA", "xpu": "XPU"}
-"""The accelerators whose placement torch's CPU build refuses with an ``AssertionError``."""
-
-
-def device(arg: Any, function: str) -> None:
-    """The one rule of where the engine puts a tensor (``device=``, ``.to(device)``): ``None``,
-    ``'cpu'``, ``'cpu:N'`` or a device of type ``'cpu'``. An argument torch cannot read gets
-    torch's error (:func:`~ownership.tensor_metadata.parse_device`); ``'cuda'`` and ``'xpu'``
-    get the ``AssertionError`` of torch's CPU build, as on a machine without the accelerator; any
-    other device type, the scope's ``NotImplementedError`` (``'mps'``, ``'meta'`` ...). A value
-    that is no device at all is torch's ``TypeError`` naming ``function``.
-
-    >>> device("cuda:0", "zeros")
-    Traceback (most recent call last):
-    ...
-    AssertionError: Torch not compiled with CUDA enabled
-    """
-    if arg is None:
-        return
-    if not isinstance(arg, str | int | Device) or isinstance(arg, bool):
-        raise TypeError(
-            f"{function}(): argument 'device' must be torch.device, not {tp_name(arg)}"
-        )
-    kind = parse_device(arg)[0]
-    if kind == "cpu":
-        return
-    if kind in _NOT_COMPILED:
-        raise AssertionError(f"Torch not compiled with {_NOT_COMPILED[kind]} enabled")
-    raise missing(f"the '{kind}' device", "the CPU only (device='cpu')")
-
-
-def pin_memory(pin: Any) -> None:
-    """torch's refusal of ``pin_memory=True`` on a machine without an accelerator (pinned
-    memory is page-locked host memory for fast copies to a GPU)."""
-    if pin:
-        raise RuntimeError(
-            "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
-            "allocator is available on this system."
-        )
-
-
 check_device, check_pin_memory = device, pin_memory  # (names a parameter may shadow)
 
 
@@ -263,11 +223,11 @@ def tensor_options(
     pin_memory: Any = False,
     memory_format: Any = None,
 ) -> Any:
-    """The tensor options of the factory ``function`` (``zeros_like(x, device=...)``...) checked, one rule
-    each: the device (:func:`check_device`); the ``layout`` (the engine's tensors are strided:
-    ``torch.strided`` or ``None``; a sparse or other layout is out of its scope); pinned
-    memory (:func:`check_pin_memory`). Returns the ``memory_format`` asked (``None``: not
-    given)."""
+    """The tensor options of the factory ``function`` (``zeros_like(x, device=...)``...)
+    checked, one rule each: the device (:func:`~ownership.devices.device`); the ``layout`` (the
+    engine's tensors are strided: ``torch.strided`` or ``None``; a sparse or other layout is out
+    of its scope); pinned memory (:func:`~ownership.devices.pin_memory`). Returns the
+    ``memory_format`` asked (``None``: not given)."""
     check_device(device, function)
     if layout is not None and str(layout) != "torch.strided":
         raise missing(f"the {layout} layout", "strided tensors only (layout=torch.strided)")

@@ -86,7 +86,7 @@ class ToArguments(NamedTuple):
 
 def to_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToArguments:
     """``to``'s arguments read by torch's signatures (a tensor argument gives its device and
-    dtype), the device checked (:func:`~ownership.ops.checks.device`)."""
+    dtype), the device checked (:func:`~ownership.devices.device`)."""
     index, a = TO.parse(args, kwargs)
     if index == 2:
         device, dtype = a["tensor"].device, a["tensor"].dtype

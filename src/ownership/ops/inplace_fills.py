@@ -16,14 +16,20 @@ from numpy.typing import NDArray
 
 from ownership import distributions, layout
 from ownership._tensor import Tensor
+from ownership.argument_checks import tensor_arg
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.distributions import in_memory_order
 from ownership.inplace_rules import check_no_overlap, run_inplace
 from ownership.loop_order import Kernel
 from ownership.ops import checks
-from ownership.ops.common import is_scalar, needs_grad, operand, raw
+from ownership.ops.common import is_scalar, needs_grad, needs_grad_of, operand, raw, record
 from ownership.ops.creation import to_numpy, zeros
 from ownership.ops.inplace import _tensors
+
+_stream_of: Any = None
+"""What a sampler draws from, ``generator``'s stream or the global generator's
+(:func:`ownership.random.stream_of`: that module imports this one), given by
+:func:`ownership.installation.install`."""
 
 
 def fill_(a: Tensor, value: Any) -> Tensor:
@@ -174,36 +180,30 @@ def _floating_kernel(a: Tensor, kernel: str) -> None:
 
 def normal_sampler(a: Tensor, mean: float, std: float, generator: Any) -> Sampler:
     """torch's checks of ``a.normal_(mean, std)``, then its draws for ``a``."""
-    from ownership.random import stream_of
-
     if std < 0.0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     _floating_kernel(a, "normal_kernel_cpu")
     contiguous, dtype = a.is_contiguous(), a.dtype.np
-    return lambda n: distributions.normal(stream_of(generator), n, dtype, mean, std, contiguous)
+    return lambda n: distributions.normal(_stream_of(generator), n, dtype, mean, std, contiguous)
 
 
 def uniform_sampler(a: Tensor, lo: float, hi: float, generator: Any) -> Sampler:
     """torch's checks of ``a.uniform_(lo, hi)``, then its draws for ``a``."""
-    from ownership.random import stream_of
-
     _floating_kernel(a, "check_uniform_bounds")
     if lo > hi:
         raise RuntimeError(
             f"uniform_ expects to return a [from, to) range, but found from={lo} > to={hi}"
         )
-    return lambda n: distributions.uniform(stream_of(generator), n, a.dtype.np, lo, hi)
+    return lambda n: distributions.uniform(_stream_of(generator), n, a.dtype.np, lo, hi)
 
 
 def bernoulli_sampler(a: Tensor, p: Any, generator: Any) -> Sampler:
     """torch's checks of ``a.bernoulli_(p)`` (a float, or a tensor of probabilities that
     broadcasts to ``a``), then its draws for ``a``."""
-    from ownership.random import stream_of
-
     if not isinstance(p, Tensor):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-        return lambda n: distributions.bernoulli(stream_of(generator), p, n, np.dtype(np.float64))
+        return lambda n: distributions.bernoulli(_stream_of(generator), p, n, np.dtype(np.float64))
     if not p.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"bernoulli_tensor_cpu_p_\" not implemented for '{p.dtype.short}'"
@@ -218,7 +218,7 @@ def bernoulli_sampler(a: Tensor, p: Any, generator: Any) -> Sampler:
     in_draw_order = np.empty(a._data.size, dtype=probs.dtype)
     in_draw_order[ordered.ravel()] = probs.ravel()
     p_dtype = np.dtype(np.float64 if p.dtype.np == np.float64 else np.float32)
-    return lambda n: distributions.bernoulli(stream_of(generator), in_draw_order, n, p_dtype)
+    return lambda n: distributions.bernoulli(_stream_of(generator), in_draw_order, n, p_dtype)
 
 
 def fill_fresh(out: Tensor, sample: Sampler) -> Tensor:
@@ -245,3 +245,15 @@ def bernoulli_(a: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     if isinstance(p, Tensor):
         return _random_fill(a, sample, "BernoulliBackward1", p)
     return _random_fill(a, sample, "BernoulliBackward2")
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    """Draws of 1 with probability ``input`` (each element's own), or ``p`` for every element,
+    in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
+    grad and gives the probabilities)."""
+    tensor_arg("bernoulli", input)
+    out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
+    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
+    if p is None and needs_grad_of(input):
+        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
+    return out

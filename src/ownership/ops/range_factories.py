@@ -12,13 +12,13 @@ not by numpy's ``arange``/``linspace``, so their last bits differ (``torch.arang
   ``start + step * i`` for the first half, ``end - step * (steps - i - 1)`` for the rest.
 
 Which SIMD width, and whether ``a + b * c`` is one fused multiply-add, depends on the kernels
-torch runs (:func:`simd`): its x86 AVX2 and AVX512 kernels and its ARM ones are compiled with
+torch runs (:func:`ownership.cpu.simd`): its x86 AVX2 and AVX512 kernels and its ARM ones are compiled with
 contraction, so they fuse; its x86 ``default`` kernels (``ATEN_CPU_CAPABILITY=default``) do not.
 :func:`fma` is that fused multiply-add, correctly rounded, in numpy.
 
 torch splits a range of more than 32768 elements (``GRAIN_SIZE``) among its threads, each part
 starting its own vector blocks: the engine splits it the same way, for the thread count torch
-starts with (:func:`threads`; a program that calls ``torch.set_num_threads`` changes torch's).
+starts with (:func:`ownership.cpu.threads`; a program that calls ``torch.set_num_threads`` changes torch's).
 
 >>> import ownership
 >>> ownership.arange(-8.0, 8.0, 0.1)[80].item()
@@ -27,50 +27,16 @@ starts with (:func:`threads`; a program that calls ``torch.set_num_threads`` cha
 
 from __future__ import annotations
 
-import importlib
 import math
-import os
-import platform
-from functools import cache
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ownership import dtypes
+from ownership.cpu import parts, simd
 
-__all__ = [
-    "GRAIN_SIZE",
-    "arange_length",
-    "arange_values",
-    "fma",
-    "linspace_values",
-    "parts",
-    "simd",
-    "threads",
-]
-
-_FEATURES = ("AVX512VL", "AVX512BW", "AVX512DQ", "FMA3")
-
-
-@cache
-def simd() -> tuple[int, bool]:
-    """The width in bytes of torch's SIMD vectors on this machine, and whether its kernels fuse
-    ``a + b * c`` (torch's ``compute_cpu_capability``: ``ATEN_CPU_CAPABILITY`` first, else the
-    best this CPU offers)."""
-    machine = platform.machine().lower()
-    if machine in ("aarch64", "arm64"):
-        return 16, True  # NEON vectors; GCC and clang contract on ARM
-    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "")
-    if chosen not in ("default", "avx2", "avx512"):
-        features = importlib.import_module("numpy._core._multiarray_umath").__cpu_features__
-        if all(features.get(f) for f in _FEATURES):
-            chosen = "avx512"
-        elif features.get("AVX2") and features.get("FMA3"):
-            chosen = "avx2"
-        else:
-            chosen = "default"
-    return (64 if chosen == "avx512" else 32), chosen != "default"
+__all__ = ["arange_length", "arange_values", "fma", "linspace_values"]
 
 
 def _two_sum(a: NDArray[np.float64], b: NDArray[np.float64]) -> tuple[Any, Any]:
@@ -159,48 +125,6 @@ def arange_length(start: Any, end: Any, step: Any, dt: dtypes.dtype) -> int:
         count = abs(span) // abs(st)
         return count if (span >= 0) == (st > 0) else 0
     return max(0, math.ceil((float(end) - float(start)) / float(step)))
-
-
-GRAIN_SIZE = 32768
-"""``at::internal::GRAIN_SIZE``: a range longer than this is split among torch's threads."""
-
-
-def threads() -> int:
-    """torch's intra-op thread count as a process starts it (its OpenMP threads, as many as MKL
-    takes): ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS`` when set, else the physical cores this
-    process may run on (hyperthreads of one core count once). Read when the engine is imported,
-    as OpenMP reads it when torch is: a later change of the environment changes neither."""
-    return _THREADS
-
-
-def _starting_threads() -> int:
-    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):
-        given = os.environ.get(name, "").split(",")[0].strip()
-        if given.isdigit() and int(given) > 0:
-            return int(given)
-    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
-    cores = set()
-    for cpu in cpus:
-        try:
-            with open(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list") as f:
-                cores.add(f.read().strip())
-        except OSError:
-            cores.add(str(cpu))
-    return len(cores) or os.cpu_count() or 1
-
-
-_THREADS = _starting_threads()
-
-
-def parts(n: int, grain: int = GRAIN_SIZE) -> list[tuple[int, int]]:
-    """``at::parallel_for``'s split of ``range(n)`` (OpenMP): one part up to ``grain``
-    elements, else ``min(threads, ceil(n / grain))`` parts of ``ceil(n / parts)``."""
-    count = threads()
-    if n <= grain or count == 1:
-        return [(0, n)]
-    count = min(count, -(-n // grain))
-    size = -(-n // count)
-    return [(b, min(n, b + size)) for b in range(0, n, size)]
 
 
 def arange_values(start: Any, step: Any, n: int, dt: dtypes.dtype) -> NDArray[Any]:

@@ -41,13 +41,21 @@ from ownership.ops.comparison import (
     where,
 )
 from ownership.ops.copying import clone, contiguous, to
-from ownership.ops.creation import full, ones, tensor, zeros
+from ownership.ops.creation import empty, full, ones, tensor, zeros, zeros_like
 from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
 from ownership.ops.inplace import add_, div_, mul_, sub_
-from ownership.ops.inplace_fills import bernoulli_, copy_, fill_, normal_, uniform_, zero_
+from ownership.ops.inplace_fills import (
+    bernoulli,
+    bernoulli_,
+    copy_,
+    fill_,
+    normal_,
+    uniform_,
+    zero_,
+)
 from ownership.ops.inplace_unary import (
     abs_,
     clamp_,
@@ -165,6 +173,7 @@ __all__ = [
     "argmin",
     "argsort",
     "as_strided_",
+    "bernoulli",
     "bernoulli_",
     "bitwise_and",
     "bitwise_and_",
@@ -203,6 +212,7 @@ __all__ = [
     "div_rounded_",
     "dot",
     "embed",
+    "empty",
     "eq",
     "erf",
     "erf_",
@@ -332,4 +342,5 @@ __all__ = [
     "where",
     "zero_",
     "zeros",
+    "zeros_like",
 ]

@@ -1,0 +1,41 @@
+"""The one place where a higher layer fills what a lower one leaves open: :func:`install`.
+
+The engine is built in layers: core (storage and version counter, layout, the tensor, the graph
+and saved tensors, the in-place contract, backward), then the ops, then torch's parity surface,
+then ``nn`` and ``optim``, then the tools. No module imports one of a higher layer, not even
+inside a function (``tests/build/test_layers.py`` checks it). Where a lower layer needs what a
+higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
+fill every seam here, in one list a reader can follow:
+
+>>> from ownership import op_registry
+>>> op_registry.ops.add.__module__
+'ownership.ops.arithmetic'
+"""
+
+from __future__ import annotations
+
+from ownership import argument_checks, autograd, op_registry, random
+from ownership._tensor import Tensor
+from ownership.autograd import graph, node, saved
+from ownership.autograd.function import Function, FunctionCtx
+from ownership.autograd.gradcheck import GradcheckError, gradcheck
+from ownership.ops import inplace_fills, table
+
+__all__ = ["install"]
+
+
+def install() -> None:
+    """Fill the seams of the lower layers. ``ownership/__init__.py`` calls it once, after
+    importing every layer; calling it again changes nothing."""
+    # core's op table, which the Tensor methods call, holds the ops of ownership.ops
+    op_registry.install(table)
+    # the graph: saved tensors and saved-tensor hooks name the nodes that save with them
+    graph.Node = node.Node
+    saved._accumulator = node.accumulator
+    # the samplers of the in-place fills draw from random's generators
+    inplace_fills._stream_of = random.stream_of
+    # torch's argument checks (parity) read 0-d tensors as numbers
+    argument_checks.install(Tensor)
+    # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
+    autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
+    autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
