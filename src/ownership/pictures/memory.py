@@ -20,7 +20,7 @@ from ownership.pictures.svg import FONT, GREY, MIN_FONT, RED, text
 from ownership.pictures.walk import Saved, layout_key, shape_text, storage_key
 
 MAX_CELLS = 12  # elements drawn per storage; the rest are counted
-CELL_W = 56
+CELL_W = 64  # room for 8 characters (-0.00417)
 CHAR_W = 6.7  # one character at MIN_FONT in a monospace font
 LINE_H = 16
 BAR_H = 8

@@ -29,6 +29,7 @@ from ownership.compare import Raised, differences, facts
 from ownership.either_engine import is_either_tensor
 from ownership.pictures.memory import StorageState, TensorState, draw_memory, read_memory
 from ownership.pictures.model import Figure
+from ownership.pictures.stepper_html import stepper_html
 from ownership.pictures.svg import render
 from ownership.pictures.walk import storage_key, walk
 
@@ -144,10 +145,12 @@ def _snapshot(index: int, stmt: ast.stmt | None, namespace: dict[str, Any]) -> F
 
 
 def run_frames(source: str, engine: Any) -> list[Frame]:
-    """Run ``source`` under ``engine`` (bound as ``torch``, its ``nn`` as ``nn``), one frame per
-    top-level statement after a frame of the empty start. Only the last statement may raise."""
+    """Run ``source`` under ``engine`` (bound as ``torch``, its ``nn`` as ``nn``, seeded with
+    ``manual_seed(0)``), one frame per top-level statement after a frame of the empty start.
+    Only the last statement may raise."""
     statements = _statements(source)
     namespace: dict[str, Any] = {"torch": engine, "nn": engine.nn, "__name__": "__stepper__"}
+    engine.manual_seed(0)  # the engines draw the same random numbers from the same seed
     frames = [_snapshot(0, None, namespace)]
     for i, stmt in enumerate(statements, start=1):
         printed = io.StringIO()
@@ -232,7 +235,7 @@ class Stepper:
         """What a screen reader hears on reaching ``frame``: the line, then what changed."""
         n = len(self.frames) - 1
         if frame.index == 0:
-            return f"Step 0 of {n}: before the first line. {_describe(None, frame)}"
+            return f"Step 0 of {n}: before the first line."
         before = self.frames[frame.index - 1]
         lines = f"line {frame.first}" + (f"–{frame.last}" if frame.last > frame.first else "")
         return (
@@ -252,8 +255,6 @@ class Stepper:
         return memory, graph
 
     def _repr_html_(self) -> str:
-        from ownership.pictures.stepper_html import stepper_html
-
         return stepper_html(self)
 
     def __repr__(self) -> str:
