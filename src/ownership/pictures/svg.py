@@ -112,7 +112,7 @@ def _marker(name: str, colour: str, uid: str) -> str:
     return (
         f'<marker id="{name}-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9"'
         f' markerHeight="9" markerUnits="userSpaceOnUse" orient="auto">'
-        f'<path class="marker {name}" d="M0,0 L10,5 L0,10 z"'
+        f'<path class="{"arrowhead red" if name == "cut" else "arrowhead"}" d="M0,0 L10,5 L0,10 z"'
         f' fill="{colour}"/></marker>'
     )
 
