@@ -39,6 +39,7 @@
       prev.setAttribute("aria-disabled", String(k === 0));
       next.setAttribute("aria-disabled", String(wait || k === last));
       status.textContent = (wait ? predict : frames[shown]).getAttribute("data-status");
+      document.dispatchEvent(new Event("ownership:shown"));  // accessibility.js: scrolling regions
     }
     function forward() {
       if (waiting) {
