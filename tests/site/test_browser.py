@@ -547,6 +547,16 @@ _PICTURES = """(root) => {
 }"""
 
 
+def _open_as(browser: Browser, url: str, width: int, dark: bool) -> Opened:
+    """The page opened at ``width`` px, in the dark theme (the system's preference) or not."""
+    opened = _open(browser, url)
+    opened.page.set_viewport_size({"width": width, "height": 900})
+    if dark:
+        opened.page.emulate_media(color_scheme="dark")
+    opened.page.wait_for_timeout(200)
+    return opened
+
+
 def _check_pictures(page: Any, root: str, dark: bool) -> list[str]:
     """Pictures are drawn at their own size (no label below 11 px) in the theme's colours."""
     state = page.evaluate(_PICTURES, page.locator(root).first.element_handle())
@@ -574,12 +584,9 @@ def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dar
     line announces each step, the frame after the pause stays hidden until "Reveal", no frame
     makes the page scroll sideways, the pictures keep their size and the theme's colours, and
     axe-core finds no serious or critical violation, paused or not."""
-    opened = _open(browser, url)
+    opened = _open_as(browser, url, width, dark)
     page = opened.page
     try:
-        page.set_viewport_size({"width": width, "height": 900})
-        if dark:
-            page.emulate_media(color_scheme="dark")
         root = page.locator("div.ownership-stepper")
         assert root.count() == 1, f"{url} has {root.count()} steppers"
 
@@ -645,13 +652,9 @@ def test_graph_pictures_keep_their_size_and_the_theme(
 ) -> None:
     """At a phone's width a graph picture scrolls inside its box instead of shrinking (no label
     below 11 px), and in the dark theme it is drawn on the page's dark background."""
-    opened = _open(browser, url)
+    opened = _open_as(browser, url, NARROW_WIDTH, dark)
     page = opened.page
     try:
-        page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
-        if dark:
-            page.emulate_media(color_scheme="dark")
-        page.wait_for_timeout(200)
         graphs = page.locator("article div.cell_output div.ownership-graph")
         assert graphs.count() >= 1, f"{url} shows no graph picture"
         problems = _check_pictures(page, "article", dark)
