@@ -155,6 +155,14 @@ def test_a_modules_parameters_buffers_and_state_dict() -> None:
     assert moved == {"bn.weight", "sd['weight']", "bn.bias", "sd['bias']"}
 
 
+def test_the_random_state_is_given_back() -> None:
+    torch.manual_seed(7)
+    expected = torch.rand(3)
+    torch.manual_seed(7)
+    stepped("w = torch.rand(2)\n")
+    assert torch.equal(torch.rand(3), expected)
+
+
 def test_the_engines_must_agree() -> None:
     class Shifted:
         """ownership, except that every new tensor is one more than asked."""

@@ -146,27 +146,36 @@ def _snapshot(index: int, stmt: ast.stmt | None, namespace: dict[str, Any]) -> F
 
 def run_frames(source: str, engine: Any) -> list[Frame]:
     """Run ``source`` under ``engine`` (bound as ``torch``, its ``nn`` as ``nn``, seeded with
-    ``manual_seed(0)``), one frame per top-level statement after a frame of the empty start.
-    Only the last statement may raise."""
+    ``manual_seed(0)``; the engine's random state is given back afterwards), one frame per
+    top-level statement after a frame of the empty start. Only the last statement may raise."""
     statements = _statements(source)
     namespace: dict[str, Any] = {"torch": engine, "nn": engine.nn, "__name__": "__stepper__"}
+    state = engine.get_rng_state()
     engine.manual_seed(0)  # the engines draw the same random numbers from the same seed
-    frames = [_snapshot(0, None, namespace)]
-    for i, stmt in enumerate(statements, start=1):
-        printed = io.StringIO()
-        raised = None
-        with warnings.catch_warnings(), contextlib.redirect_stdout(printed):
-            warnings.simplefilter("ignore")
-            try:
-                exec(compile(ast.Module([stmt], []), "<stepper>", "exec"), namespace)
-            except Exception as exc:  # the exception is what the frame shows
-                raised = Raised(type(exc).__name__, str(exc))
-        frame = _snapshot(i, stmt, namespace)
-        frame.raised, frame.printed = raised, printed.getvalue()
-        frames.append(frame)
-        if raised is not None and i != len(statements):
-            raise ValueError(f"line {stmt.lineno} raised before the end: {raised}")
+    try:
+        frames = [_snapshot(0, None, namespace)]
+        for i, stmt in enumerate(statements, start=1):
+            frames.append(_step(i, stmt, namespace))
+            if frames[-1].raised is not None and i != len(statements):
+                raise ValueError(f"line {stmt.lineno} raised before the end: {frames[-1].raised}")
+    finally:
+        engine.set_rng_state(state)
     return frames
+
+
+def _step(index: int, stmt: ast.stmt, namespace: dict[str, Any]) -> Frame:
+    """Run one statement; its frame, with what it printed and what it raised."""
+    printed = io.StringIO()
+    raised = None
+    with warnings.catch_warnings(), contextlib.redirect_stdout(printed):
+        warnings.simplefilter("ignore")
+        try:
+            exec(compile(ast.Module([stmt], []), "<stepper>", "exec"), namespace)
+        except Exception as exc:  # the exception is what the frame shows
+            raised = Raised(type(exc).__name__, str(exc))
+    frame = _snapshot(index, stmt, namespace)
+    frame.raised, frame.printed = raised, printed.getvalue()
+    return frame
 
 
 def _agree(runs: Mapping[str, list[Frame]]) -> None:
