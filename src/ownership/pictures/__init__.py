@@ -21,6 +21,12 @@ This package never imports torch: tensors of both engines are read by duck typin
 
 ``names`` may be ``dict(model.named_parameters())``. A picture is a snapshot: draw it after the
 in-place write you want to show, before ``backward`` frees the saved tensors.
+
+To watch the state change instead, ``ownership.pictures.stepper.step_through(source, engines)``
+runs a short program one line at a time under each engine given (they must agree) and returns a
+stepper, shown as HTML: after each line, every tensor over its storage with its version counter,
+``.grad`` and what backward nodes saved of it (red once its version moved on), and the graph with
+its detach cuts. The core pages of the guide show one each.
 """
 
 from __future__ import annotations

@@ -155,8 +155,9 @@ def read_memory(
     """The storages behind ``named`` tensors (``(name, role, tensor)``), in order of appearance.
 
     ``saved`` is what the graph's nodes saved (:attr:`.walk.GraphWalk.saved`): each saved tensor
-    is marked on the named tensor it is (or, failing that, on each tensor of its storage, as a
-    view). Reading changes nothing: no version moves, no graph is recorded.
+    is marked on each named tensor that views exactly its elements (or, failing that, as a view on
+    the first tensor of its storage). Reading changes nothing: no version moves, no graph is
+    recorded.
     """
     saved_list = list(saved)
     groups: dict[object, list[tuple[str, str, Any]]] = {}
