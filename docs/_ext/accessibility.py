@@ -8,6 +8,9 @@
   ``accessibility.js`` makes each region that overflows focusable (``tabindex="0"``), on load and
   whenever the window is resized.
 
+- A stepper (``ownership.pictures.stepper``, on the core pages) is driven by ``stepper.js``: named
+  buttons and the ←/→ keys, each step announced through an ``aria-live`` status line.
+
 - A checklist (the focus and completion pages: paragraphs that start with "☐") becomes real
   checkboxes, named by their bold first sentence, whose ticks this browser keeps
   (``checklists.js``, ``localStorage``).
@@ -57,4 +60,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", _page_context, priority=450)
     app.add_js_file("accessibility.js", loading_method="defer")
     app.add_js_file("checklists.js", loading_method="defer")
+    app.add_js_file("stepper.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

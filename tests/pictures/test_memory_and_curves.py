@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import ownership
-from ownership.pictures import counter_groups_, draw_curves, draw_memory, read_memory
+from ownership.pictures import counter_groups_, draw_counters, draw_curves, read_views
 
 SVG = "{http://www.w3.org/2000/svg}"
 ENGINES = [pytest.param(torch, id="torch"), pytest.param(ownership, id="ownership")]
@@ -47,7 +47,7 @@ def test_counter_groups_are_measured(engine: ModuleType) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_memory_picture_reads_before_probing(engine: ModuleType) -> None:
     names = scene(engine)
-    pic = draw_memory(read_memory(names), counter_groups_(names), title="five names")
+    pic = draw_counters(read_views(names), counter_groups_(names), title="five names")
     versions = {t.name: t.version for t in pic.tensors}
     assert versions == {"base": 3, "view": 3, "detached": 3, "data": 1, "clone": 1}
     assert [pic.counter_of(n) for n in names] == ["A", "A", "A", "B", "C"]
@@ -61,23 +61,25 @@ def test_memory_picture_reads_before_probing(engine: ModuleType) -> None:
 
 
 def test_memory_picture_is_the_same_in_both_engines() -> None:
-    pics = [draw_memory(read_memory(s), counter_groups_(s)) for s in map(scene, (torch, ownership))]
+    pics = [
+        draw_counters(read_views(s), counter_groups_(s)) for s in map(scene, (torch, ownership))
+    ]
     assert pics[0].svg == pics[1].svg
 
 
 def test_strided_views_see_their_elements() -> None:
     m = torch.arange(6.0).reshape(2, 3)
     names = {"m": m, "column": m[:, 1], "t": m.t()}
-    read = {t.name: t.elements for t in read_memory(names)}
+    read = {t.name: t.elements for t in read_views(names)}
     assert read == {"m": (0, 1, 2, 3, 4, 5), "column": (1, 4), "t": (0, 3, 1, 4, 2, 5)}
 
 
 def test_counters_must_group_each_name_once() -> None:
     names = scene(torch)
     with pytest.raises(ValueError, match="each name once"):
-        draw_memory(names, [["base", "view"], ["data"]])
+        draw_counters(names, [["base", "view"], ["data"]])
     with pytest.raises(TypeError, match="expects tensors"):
-        read_memory({"n": 3})
+        read_views({"n": 3})
 
 
 def _legible(svg: str) -> None:
@@ -95,7 +97,7 @@ def _legible(svg: str) -> None:
 
 def test_memory_picture_is_legible_in_both_themes_and_on_a_phone() -> None:
     names = scene(torch)
-    _legible(draw_memory(read_memory(names), counter_groups_(names)).svg)
+    _legible(draw_counters(read_views(names), counter_groups_(names)).svg)
 
 
 CURVES = {

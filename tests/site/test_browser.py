@@ -27,6 +27,7 @@ import fcntl
 import functools
 import http.server
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -40,6 +41,7 @@ import pytest
 
 from support.site_expectations import (
     DARK_SCREENSHOTS,
+    GRAPH_PAGES,
     NARROW_SCREENSHOTS,
     NARROW_WIDTH,
     NOTEBOOK_PAGES,
@@ -47,6 +49,7 @@ from support.site_expectations import (
     PAGES,
     SCREENSHOTS,
     SEARCHES,
+    STEPPERS,
     THEMED_PICTURES,
     UNIT_PAGES,
     WHEEL,
@@ -363,8 +366,12 @@ _TOO_WIDE = """() => {
   const bad = [];
   const main = document.querySelector('article') || document.body;
   main.querySelectorAll('div.cell_output pre, div.cell_output img, div.cell_output svg, '
-                        + 'div.highlight-text pre, div.highlight-none pre').forEach(e => {
+                        + 'div.highlight-text pre, div.highlight-none pre, '
+                        + 'div.ownership-graph, div.stepper-scroll').forEach(e => {
     if (e.closest('svg') && e.tagName.toLowerCase() !== 'svg') return;
+    // a picture that keeps its size scrolls inside its box; the box must fit
+    if (e.tagName.toLowerCase() === 'svg' && e.closest('div.ownership-graph, div.stepper-scroll')) return;
+    if (e.closest('[hidden]')) return;
     const box = e.closest('div.cell_output') || e.parentElement;
     const wide = e.tagName === 'PRE'
       ? e.scrollWidth > e.clientWidth + 1
@@ -533,3 +540,166 @@ def test_checklists_keep_their_ticks_in_the_browser(browser: Browser, url: str) 
         assert not opened.errors, opened.errors
     finally:
         page.close()
+
+
+_STEPPER_STATE = """root => {
+  const frames = [...root.querySelectorAll('.stepper-frame')];
+  const predict = root.querySelector('.stepper-predict');
+  return {
+    shown: frames.filter(f => !f.hidden).map(f => Number(f.dataset.frame)),
+    frames: frames.length,
+    waiting: predict !== null && !predict.hidden,
+    status: root.querySelector('.stepper-status').textContent,
+    ran: [...root.querySelectorAll('.stepper-line.stepper-ran')].map(l => Number(l.dataset.line)),
+    nextDisabled: root.querySelector('.stepper-next').getAttribute('aria-disabled'),
+    pageWidth: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  };
+}"""
+
+_PICTURES = """(root) => {
+  const lum = c => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  const out = {panels: [], pictures: []};
+  for (const el of root.querySelectorAll('div.ownership-stepper, div.stepper-predict, pre.stepper-code')) {
+    const style = getComputedStyle(el);
+    out.panels.push({cls: el.className, bg: lum(style.backgroundColor)});
+  }
+  for (const svg of root.querySelectorAll('svg.ownership-picture')) {
+    if (svg.closest('[hidden]')) continue;
+    const bg = svg.querySelector('rect.bg');
+    const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize));
+    const drawn = svg.getBoundingClientRect().width;
+    out.pictures.push({
+      bg: lum(getComputedStyle(bg).fill),
+      scale: drawn / svg.width.baseVal.value,
+      smallest: Math.min(...sizes),
+    });
+  }
+  return out;
+}"""
+
+
+def _open_as(browser: Browser, url: str, width: int, dark: bool) -> Opened:
+    """The page opened at ``width`` px, in the dark theme (the system's preference) or not."""
+    opened = _open(browser, url)
+    opened.page.set_viewport_size({"width": width, "height": 900})
+    if dark:
+        opened.page.emulate_media(color_scheme="dark")
+    opened.page.wait_for_timeout(200)
+    return opened
+
+
+def _check_pictures(page: Any, root: str, dark: bool) -> list[str]:
+    """Pictures are drawn at their own size (no label below 11 px) in the theme's colours."""
+    state = page.evaluate(_PICTURES, page.locator(root).first.element_handle())
+    problems = []
+    for p in state["pictures"]:
+        if abs(p["scale"] - 1) > 0.01:
+            problems.append(f"a picture is scaled by {p['scale']:.2f}")
+        if p["smallest"] < 11:
+            problems.append(f"a picture has text of {p['smallest']} px")
+        if dark and p["bg"] > 0.3:
+            problems.append(f"a picture has a light background in the dark theme ({p['bg']:.2f})")
+    for panel in state["panels"]:
+        if dark and panel["bg"] > 0.3:
+            problems.append(
+                f"{panel['cls']} is a light panel in the dark theme ({panel['bg']:.2f})"
+            )
+    return problems
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("width", [1280, NARROW_WIDTH])
+@pytest.mark.parametrize("url", list(STEPPERS))
+def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dark: bool) -> None:
+    """The page's stepper: Next/Back and ←/→ step one frame (the page does not turn), the status
+    line announces each step, the frame after the pause stays hidden until "Reveal", no frame
+    makes the page scroll sideways, the pictures keep their size and the theme's colours, and
+    axe-core finds no serious or critical violation, paused or not."""
+    opened = _open_as(browser, url, width, dark)
+    page = opened.page
+    try:
+        root = page.locator("div.ownership-stepper")
+        assert root.count() == 1, f"{url} has {root.count()} steppers"
+
+        def state() -> dict[str, Any]:
+            return page.evaluate(_STEPPER_STATE, root.element_handle())
+
+        pause = STEPPERS[url]
+        first = state()
+        last = first["frames"] - 1
+        assert first["shown"] == [0] and first["status"].startswith(f"Step 0 of {last}")
+        assert root.get_attribute("aria-label") and root.locator("[aria-live]").count() == 1
+        for name in ("Previous step", "Next step"):
+            assert page.get_by_role("button", name=name).count() == 1
+        page.get_by_role("button", name="Next step").click()
+        assert state()["shown"] == [1] and state()["status"].startswith(f"Step 1 of {last}")
+        page.get_by_role("button", name="Previous step").click()
+        assert state()["shown"] == [0]
+        root.focus()
+        seen = []
+        for _ in range(pause - 1):
+            page.keyboard.press("ArrowRight")
+            seen.append(state())
+        assert page.url.endswith(url), "→ turned the page instead of stepping"
+        assert [s["shown"] for s in seen] == [[k] for k in range(1, pause)]
+        page.keyboard.press("ArrowRight")  # onto the paused line: predict first
+        paused = state()
+        assert paused["waiting"] and paused["shown"] == [pause - 1], paused
+        assert paused["nextDisabled"] == "true" and paused["status"].startswith("Predict")
+        problems = _check_accessibility(opened)
+        page.keyboard.press("ArrowRight")  # no way past it but the reveal button
+        assert state()["waiting"] and state()["shown"] == [pause - 1]
+        page.get_by_role("button", name=re.compile("Reveal the state")).click()
+        revealed = state()
+        assert revealed["shown"] == [pause] and not revealed["waiting"]
+        assert revealed["status"].startswith(f"Step {pause} of {last}")
+        problems += _check_pictures(page, "div.ownership-stepper", dark)
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowRight")
+        assert state()["shown"] == [pause], "a revealed frame is hidden again"
+        for _ in range(last - pause):
+            page.get_by_role("button", name="Next step").click()
+            seen.append(state())
+        end = state()
+        assert end["shown"] == [last] and end["nextDisabled"] == "true"
+        assert len(end["ran"]) >= 1
+        problems += [
+            f"the page scrolls sideways: {s['pageWidth']} px at {s['viewport']} px"
+            for s in [*seen, paused, revealed]
+            if s["pageWidth"] > s["viewport"] + 1
+        ]
+        problems += _check_accessibility(opened)
+        problems += opened.errors
+        problems += [f"request left 127.0.0.1: {u}" for u in opened.outside]
+    finally:
+        page.close()
+    assert not problems, f"{url} at {width} px:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("url", GRAPH_PAGES)
+def test_graph_pictures_keep_their_size_and_the_theme(
+    browser: Browser, url: str, dark: bool
+) -> None:
+    """At a phone's width a graph picture scrolls inside its box instead of shrinking (no label
+    below 11 px), and in the dark theme it is drawn on the page's dark background."""
+    opened = _open_as(browser, url, NARROW_WIDTH, dark)
+    page = opened.page
+    try:
+        graphs = page.locator("article div.cell_output div.ownership-graph")
+        assert graphs.count() >= 1, f"{url} shows no graph picture"
+        problems = _check_pictures(page, "article", dark)
+        problems += [f"wider than its box: {w}" for w in page.evaluate(_TOO_WIDE)]
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('article div.ownership-graph')]"
+            ".some(d => d.scrollWidth > d.clientWidth + 1)"
+        )
+        assert wide, "no graph picture is wider than a phone: the check would prove nothing"
+        problems += opened.errors
+    finally:
+        page.close()
+    assert not problems, f"{url}:\n" + "\n".join(problems)

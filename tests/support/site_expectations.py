@@ -152,3 +152,19 @@ OPTIONAL_PAGES: tuple[str, ...] = (
     "explain/engine-internals.html",
     "explain/autograd-and-saved-tensors.html",
 )
+
+# The stepper of each core page (ownership.pictures.stepper): its page, and the step it pauses
+# before (the frame the learner predicts). Their pictures, and the graph pictures, must keep
+# their size (labels never below 11 px) and follow the dark theme.
+STEPPERS: dict[str, int] = {
+    "guide/first-look.html": 3,
+    "guide/study-1-version-counter.html": 5,
+    "guide/study-2-detach-and-accumulation.html": 6,
+    "guide/study-3-parameters-and-buffers.html": 6,
+    "guide/in-the-wild.html": 7,
+}
+GRAPH_PAGES: tuple[str, ...] = (
+    "guide/study-1-version-counter.html",
+    "guide/study-2-detach-and-accumulation.html",
+    "recipes/draw-a-graph.html",
+)

@@ -22,9 +22,15 @@ This package never imports torch: tensors of both engines are read by duck typin
 ``names`` may be ``dict(model.named_parameters())``. A picture is a snapshot: draw it after the
 in-place write you want to show, before ``backward`` frees the saved tensors.
 
-Two more pictures: :func:`draw_memory` draws the storages under some tensors and which of them
-share a version counter (``ownership.pictures.memory``); :func:`draw_curves` draws training
+Two more pictures: :func:`draw_counters` draws the storages under some tensors and which of them
+share a version counter (``ownership.pictures.counters``); :func:`draw_curves` draws training
 curves, one panel per measured quantity (``ownership.pictures.curves``).
+
+To watch the state change instead, ``ownership.pictures.stepper.step_through(source, engines)``
+runs a short program one line at a time under each engine given (they must agree) and returns a
+stepper, shown as HTML: after each line, every tensor over its storage with its version counter,
+``.grad`` and what backward nodes saved of it (red once its version moved on), and the graph with
+its detach cuts. The core pages of the guide show one each.
 """
 
 from __future__ import annotations
@@ -33,32 +39,32 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ownership.pictures.curves import CurvesPicture, draw_curves
-from ownership.pictures.memory import (
-    MemoryPicture,
+from ownership.pictures.counters import (
+    CountersPicture,
     TensorMemory,
     counter_groups_,
-    draw_memory,
-    read_memory,
+    draw_counters,
+    read_views,
 )
+from ownership.pictures.curves import CurvesPicture, draw_curves
 from ownership.pictures.model import Box, Edge, Figure, Line
 from ownership.pictures.svg import render
 from ownership.pictures.walk import build_figure
 
 __all__ = [
     "Box",
+    "CountersPicture",
     "CurvesPicture",
     "Edge",
     "Figure",
     "GraphPicture",
     "Line",
-    "MemoryPicture",
     "TensorMemory",
     "counter_groups_",
+    "draw_counters",
     "draw_curves",
     "draw_graph",
-    "draw_memory",
-    "read_memory",
+    "read_views",
 ]
 
 

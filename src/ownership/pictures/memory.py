@@ -1,226 +1,275 @@
-"""A picture of memory: the storages under some tensors, the elements each tensor sees, and which
-tensors share a version counter.
+"""The memory of a program at one moment: tensors as bars over the storage they view.
 
-Everything drawn is read from live tensors of either engine (duck typing, as in
-:mod:`ownership.pictures.walk`): the storage a tensor lives in (:func:`storage_key`), the storage
-elements it sees (from ``storage_offset()``, ``shape`` and ``stride()``), their values and its
-``_version``. Neither engine exposes *which* counter a tensor reads, so :func:`counter_groups_`
-measures it: it writes through each tensor in turn and sees whose version moves.
-
-The SVG draws its text and lines in ``currentColor`` on a transparent ground, so an inlined
-picture takes the page's text colour (legible in a light and a dark theme); its size is fixed in
-pixels (text never below 11 px) and it is narrow enough for a phone's width.
+:func:`read_memory` reads live tensors (of torch or of ownership, by duck typing) into
+engine-independent data: one :class:`StorageState` per block of memory, with the elements' values
+and every named tensor that views it (tensors that share memory share one storage), each with its
+version counter, its place in the autograd graph, its ``.grad``, and what backward nodes saved of
+it (the version they saved it at, and whether it still matches). :func:`draw_memory` writes it as
+an SVG in the style of :mod:`ownership.pictures.svg`.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ownership.either_engine import is_either_tensor
-from ownership.pictures.walk import storage_key
+from ownership.pictures.svg import FONT, GREY, MIN_FONT, RED, text
+from ownership.pictures.walk import Saved, layout_key, shape_text, storage_key
 
-FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
-FONT_SIZE = 12
-SMALL = 11  # the smallest text drawn
-CHAR_W = 7.3  # width of one character at FONT_SIZE (monospace)
-CELL_W, CELL_H, ROW_H = 38, 22, 30
-MARGIN = 8
-#: One colour per version counter (readable on white and on a dark ground), with a letter each.
-COUNTER_COLOURS = ("#3b82c4", "#d9822b", "#2e9e62", "#9467bd", "#c4455c", "#7f7f7f")
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_CELLS = 12  # elements drawn per storage; the rest are counted
+CELL_W = 64  # room for 8 characters (-0.00417)
+CHAR_W = 6.7  # one character at MIN_FONT in a monospace font
+LINE_H = 16
+BAR_H = 8
+PAD = 12
+GAP = 18
 
 
 @dataclass(frozen=True)
-class TensorMemory:
-    """What one named tensor sees of memory, read at one moment."""
+class SavedMark:
+    """A backward node's saved slot holding this tensor (or a view of its memory)."""
+
+    node: str
+    slot: str
+    saved_version: int
+    version: int
+    stale: bool
+    view: bool  # the node saved another view of the same memory, not this very tensor
+
+    def text(self) -> str:
+        """``saved by MulBackward0.self @ v0`` (with ``, now v1 ✗`` once it no longer matches)."""
+        what = "a view, " if self.view else ""
+        now = f", now v{self.version} ✗" if self.stale else ""
+        return f"saved by {self.node} ({what}{self.slot}) @ v{self.saved_version}{now}"
+
+
+@dataclass(frozen=True)
+class TensorState:
+    """One named tensor: where it sits in its storage, and its autograd state."""
 
     name: str
-    storage: object  # equal for tensors over the same storage (see ``storage_key``)
-    elements: tuple[int, ...]  # the storage elements it sees, in its own (row-major) order
-    values: tuple[float, ...]  # their values, in the same order
-    version: int  # ``_version`` when read
+    role: str  # "parameter", "buffer", "state_dict entry", or ""
+    shape: str
     dtype: str
+    version: int
+    cells: tuple[int, ...]  # the storage elements it views (those drawn)
+    requires_grad: bool
+    grad_fn: str | None
+    grad: str | None  # the values of .grad, or None
+    saved: tuple[SavedMark, ...]
+
+    def lines(self) -> list[str]:
+        """The text of its bar: name, shape and version; graph state; .grad; saved marks."""
+        role = f" ({self.role})" if self.role else ""
+        head = f"{self.name}{role} · {self.shape} · version {self.version}"
+        if self.grad_fn is not None:
+            graph = f"grad_fn={self.grad_fn}"
+        else:
+            graph = "leaf, requires_grad" if self.requires_grad else "no grad"
+        grad = [] if self.grad is None else [f".grad = {self.grad}"]
+        return [head, graph, *grad, *(m.text() for m in self.saved)]
 
 
-def _elements(t: Any) -> tuple[int, ...]:
+@dataclass(frozen=True)
+class StorageState:
+    """One block of memory: its element type, size, the values drawn, and who views it."""
+
+    dtype: str
+    size: int
+    values: tuple[str, ...]  # "" for an element no named tensor views
+    tensors: tuple[TensorState, ...]
+
+    def lines(self) -> list[str]:
+        """Every fact of the storage, one per line (compared across engines, read by tests)."""
+        out = [f"storage {self.size} × {self.dtype}: [{', '.join(self.values)}]"]
+        for t in self.tensors:
+            out += [f"  {line}" for line in t.lines()] + [f"  cells {list(t.cells)}"]
+        return out
+
+
+def number(v: float) -> str:
+    """A value as drawn in a cell: 3 significant digits, integers and booleans as they are.
+
+    >>> number(0.7310585975646973), number(2.0), number(-0.00531), number(3), number(True)
+    ('0.731', '2', '-0.00531', '3', 'True')
+    """
+    if isinstance(v, bool | int):
+        return str(v)
+    return f"{float(v):.3g}"
+
+
+def _values(t: Any) -> list[str]:
+    flat = t.detach().reshape(-1).tolist() if int(t.numel()) else []
+    return [number(v) for v in flat]
+
+
+def _positions(t: Any) -> list[int]:
+    """The storage index of each element of ``t``, in row-major order."""
     offset, shape, stride = int(t.storage_offset()), tuple(t.shape), tuple(t.stride())
-    steps = itertools.product(*(range(int(n)) for n in shape))
-    return tuple(offset + sum(i * s for i, s in zip(index, stride, strict=True)) for index in steps)
+    return [
+        offset + sum(i * s for i, s in zip(index, stride, strict=True))
+        for index in itertools.product(*(range(int(n)) for n in shape))
+    ]
 
 
-def read_memory(names: Mapping[str, Any]) -> list[TensorMemory]:
-    """Read, without changing anything, what each named tensor sees of memory."""
+def _storage_size(t: Any) -> int:
+    try:
+        return int(t.untyped_storage().nbytes()) // int(t.element_size())
+    except (AttributeError, RuntimeError, TypeError):
+        return int(t.numel())
+
+
+def _dtype(t: Any) -> str:
+    return str(t.dtype).rsplit(".", 1)[-1]
+
+
+def _marks(members: list[Any], saved: list[tuple[str, Saved]]) -> list[list[SavedMark]]:
+    """For each tensor of one storage, the saved slots that hold it.
+
+    A saved tensor is marked on each member that views exactly the same elements; a saved view
+    that no member matches is marked, as a view, on the storage's first member.
+    """
+    marks: list[list[SavedMark]] = [[] for _ in members]
+    key = storage_key(members[0])
+    for node, s in saved:
+        v = s.value
+        if s.saved_version is None or s.version is None or v is None:
+            continue
+        if storage_key(v) != key:
+            continue
+        exact = [i for i, t in enumerate(members) if layout_key(t) == layout_key(v)]
+        for i in exact or [0]:
+            mark = SavedMark(
+                node, s.slot, s.saved_version, s.version, s.state == "stale", not exact
+            )
+            marks[i].append(mark)
+    return marks
+
+
+def read_memory(
+    named: Iterable[tuple[str, str, Any]], saved: Iterable[tuple[str, Saved]] = ()
+) -> list[StorageState]:
+    """The storages behind ``named`` tensors (``(name, role, tensor)``), in order of appearance.
+
+    ``saved`` is what the graph's nodes saved (:attr:`.walk.GraphWalk.saved`): each saved tensor
+    is marked on each named tensor that views exactly its elements (or, failing that, as a view on
+    the first tensor of its storage). Reading changes nothing: no version moves, no graph is
+    recorded.
+    """
+    saved_list = list(saved)
+    groups: dict[object, list[tuple[str, str, Any]]] = {}
+    for name, role, t in named:
+        groups.setdefault(storage_key(t), []).append((name, role, t))
     out = []
-    for name, t in names.items():
-        if not is_either_tensor(t):
-            raise TypeError(f"read_memory expects tensors, got {type(t).__name__} for {name!r}")
-        values = tuple(float(v) for v in t.detach().reshape(-1).tolist())
-        dtype = str(t.dtype).rsplit(".", 1)[-1]
-        out.append(TensorMemory(name, storage_key(t), _elements(t), values, int(t._version), dtype))
+    for members in groups.values():
+        first = members[0][2]
+        size = _storage_size(first)
+        values = [""] * min(size, MAX_CELLS)
+        tensors = []
+        marks = _marks([t for _, _, t in members], saved_list)
+        for (name, role, t), mark in zip(members, marks, strict=True):
+            positions = _positions(t)
+            for p, v in zip(positions, _values(t), strict=True):
+                if p < len(values):
+                    values[p] = v
+            grad = getattr(t, "grad", None) if t.is_leaf else None
+            tensors.append(
+                TensorState(
+                    name=name,
+                    role=role,
+                    shape=shape_text(t),
+                    dtype=_dtype(t),
+                    version=int(t._version),
+                    cells=tuple(sorted({p for p in positions if p < MAX_CELLS})),
+                    requires_grad=bool(t.requires_grad),
+                    grad_fn=None if t.grad_fn is None else str(t.grad_fn.name()).rsplit("::")[-1],
+                    grad=None if grad is None else "[" + ", ".join(_values(grad)) + "]",
+                    saved=tuple(mark),
+                )
+            )
+        out.append(StorageState(_dtype(first), size, tuple(values), tuple(tensors)))
     return out
 
 
-def counter_groups_(names: Mapping[str, Any]) -> list[list[str]]:
-    """Which of the named tensors share a version counter, measured by writing in place.
-
-    The first tensor of each group not yet found is written through a ``detach()`` alias
-    (``copy_`` of its own values: nothing changes but the counter); the tensors whose
-    ``_version`` moved share its counter. Every counter ends one higher: read the versions first
-    (:func:`read_memory`), and probe tensors that no backward still needs.
-
-    >>> import ownership as torch
-    >>> base = torch.zeros(3)
-    >>> counter_groups_({"base": base, "view": base[1:], "data": base.data, "copy": base.clone()})
-    [['base', 'view'], ['data'], ['copy']]
-    """
-    groups: list[list[str]] = []
-    placed: set[str] = set()
-    for name, t in names.items():
-        if name in placed:
-            continue
-        before = {n: int(u._version) for n, u in names.items()}
-        alias = t.detach()
-        alias.copy_(alias.clone())
-        group = [n for n, u in names.items() if int(u._version) != before[n]]
-        placed.update(group)
-        groups.append(group)
-    return groups
+def _bar_colour(t: TensorState) -> str:
+    if any(m.stale for m in t.saved):
+        return "stale"
+    if t.grad_fn is not None:
+        return "node"
+    return "leaf" if t.requires_grad else "plain"
 
 
-class MemoryPicture:
-    """A drawn memory picture: ``svg`` text, shown inline by Jupyter and MyST-NB."""
-
-    def __init__(self, tensors: list[TensorMemory], counters: Sequence[Sequence[str]], title: str):
-        self.tensors = tensors
-        self.counters = [list(g) for g in counters]
-        self.title = title
-        self.svg: str = _render(tensors, self.counters, title)
-
-    def counter_of(self, name: str) -> str:
-        """The letter of the counter ``name`` reads (``A`` for the first group, ...)."""
-        for letter, group in zip(LETTERS, self.counters, strict=False):
-            if name in group:
-                return letter
-        raise KeyError(name)
-
-    def _repr_svg_(self) -> str:
-        return self.svg
-
-    def _repr_html_(self) -> str:
-        return f'<div class="ownership-memory" style="overflow-x:auto">{self.svg}</div>'
-
-    def __repr__(self) -> str:
-        return f"MemoryPicture(counters={self.counters!r})"
+BAR = {"stale": RED, "node": "#4a6fa5", "leaf": "#3c8d5a", "plain": "#8c8c8c"}
 
 
-def draw_memory(
-    tensors: Mapping[str, Any] | Sequence[TensorMemory],
-    counters: Sequence[Sequence[str]],
-    title: str = "memory",
-) -> MemoryPicture:
-    """Draw the storages under some tensors and which of them share a version counter.
-
-    ``tensors`` names live tensors (read now) or is what :func:`read_memory` read earlier;
-    ``counters`` groups the names by version counter, as :func:`counter_groups_` measures it.
-    Probing moves the counters, so read first: ``draw_memory(read_memory(t), counter_groups_(t))``
-    (Python evaluates the arguments left to right).
-
-    >>> import ownership as torch
-    >>> base = torch.zeros(2)
-    >>> scene = {"base": base, "data": base.data}
-    >>> pic = draw_memory(read_memory(scene), counter_groups_(scene), title="two counters")
-    >>> pic.counter_of("data"), [t.version for t in pic.tensors], base._version
-    ('B', [0, 0], 1)
-    """
-    read = read_memory(tensors) if isinstance(tensors, Mapping) else list(tensors)
-    listed = [n for g in counters for n in g]
-    if sorted(listed) != sorted(t.name for t in read):
-        raise ValueError(f"counters must group each name once: {listed}")
-    return MemoryPicture(read, counters, title)
-
-
-def _text(x: float, y: float, s: str, size: int = FONT_SIZE, **attrs: str) -> str:
-    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-family="{FONT}" font-size="{size}"'
-        f' fill="currentColor"{extra}>{escape(s)}</text>'
-    )
-
-
-def _number(v: float) -> str:
-    return f"{v:g}" if abs(v) < 1e4 else f"{v:.0e}"
-
-
-def _render(tensors: list[TensorMemory], counters: list[list[str]], title: str) -> str:
-    colour = {
-        n: COUNTER_COLOURS[i % len(COUNTER_COLOURS)] for i, g in enumerate(counters) for n in g
-    }
-    letter = {n: LETTERS[i % len(LETTERS)] for i, g in enumerate(counters) for n in g}
-    storages: dict[object, list[TensorMemory]] = {}
-    for t in tensors:
-        storages.setdefault(t.storage, []).append(t)
-    label_w = max(len(t.name) for t in tensors) * CHAR_W + 12
-    cells = max(max(t.elements, default=-1) + 1 for t in tensors)
-    x0 = MARGIN + label_w
-    right = x0 + cells * CELL_W + 10
-    width = right + 7 * CHAR_W + MARGIN
-    body: list[str] = [_text(MARGIN, 18, title, FONT_SIZE + 1, font_weight="bold")]
-    y = 34
-    for number, members in enumerate(storages.values(), start=1):
-        seen: dict[int, float] = {}
-        for t in members:
-            seen.update(zip(t.elements, t.values, strict=True))
-        body.append(_text(MARGIN, y + 12, f"storage {number} · {members[0].dtype} · values", SMALL))
-        y += 18
-        for i in range(cells):
-            x = x0 + i * CELL_W
-            body.append(
-                f'<rect x="{x}" y="{y}" width="{CELL_W - 2}" height="{CELL_H}" fill="none"'
-                ' stroke="currentColor" stroke-width="1"/>'
-            )
-            shown = _number(seen[i]) if i in seen else "·"
-            body.append(_text(x + (CELL_W - 2) / 2, y + 15, shown, text_anchor="middle"))
-        y += CELL_H + 8
-        for t in members:
-            c = colour[t.name]
-            body.append(_text(MARGIN, y + 15, t.name, font_weight="bold"))
-            for i in sorted(set(t.elements)):
-                body.append(
-                    f'<rect x="{x0 + i * CELL_W}" y="{y + 3}" width="{CELL_W - 2}"'
-                    f' height="{CELL_H - 6}" rx="3" fill="{c}" fill-opacity="0.55"'
-                    f' stroke="{c}" stroke-width="1.5"/>'
+def draw_memory(storages: list[StorageState], label: str) -> str:
+    """The storages as an SVG: per storage, each tensor's text over a bar spanning its elements,
+    then the row of elements with their values. A tensor whose saved copy no longer matches is
+    drawn red."""
+    parts: list[str] = []
+    y = float(PAD)
+    width = 0.0
+    for s in storages:
+        left = float(PAD)
+        for t in s.tensors:
+            for i, line in enumerate(t.lines()):
+                style = "stale" if "✗" in line else ("name" if i == 0 else "muted")
+                ink = RED if style == "stale" else ("#111111" if i == 0 else "#555555")
+                y += LINE_H
+                parts.append(text(left, y - 4, line, ink, style, bold=i == 0, size=MIN_FONT))
+                width = max(width, left + len(line) * CHAR_W)
+            y += 4
+            kind = _bar_colour(t)
+            for a, b in _runs(t.cells):
+                parts.append(
+                    f'<rect class="bar {kind}" x="{left + a * CELL_W + 1:.1f}" y="{y:.1f}"'
+                    f' width="{(b - a + 1) * CELL_W - 2:.1f}" height="{BAR_H}" rx="3"'
+                    f' fill="{BAR[kind]}"/>'
                 )
-            body.append(
-                f'<rect x="{right}" y="{y + 2}" width="{7 * CHAR_W:.1f}" height="{CELL_H - 4}"'
-                f' rx="9" fill="{c}" fill-opacity="0.25" stroke="{c}" stroke-width="1.5"/>'
+            y += BAR_H + 6
+        y += 2
+        for i, v in enumerate(s.values):
+            x = left + i * CELL_W
+            parts.append(
+                f'<rect class="cell" x="{x:.1f}" y="{y:.1f}" width="{CELL_W}" height="24"'
+                f' fill="#f4f4f4" stroke="{GREY}"/>'
             )
-            badge = f"{letter[t.name]} v{t.version}"
-            body.append(_text(right + 3.5 * CHAR_W, y + 15, badge, text_anchor="middle"))
-            y += ROW_H
-        y += 8
-    legend = [
-        "coloured cells: the elements a tensor sees",
-        "A v3: counter A, at version 3; one letter",
-        "and colour = one counter, shared",
-    ]
-    for line in legend:
-        body.append(_text(MARGIN, y + 10, line, SMALL))
-        y += 15
-    height = y + MARGIN
-    return (
-        "\n".join(
-            [
-                f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}"'
-                f' viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label={quoteattr(title)}'
-                ' style="max-width:none">',
-                f"<title>{escape(title)}</title>",
-                *body,
-                "</svg>",
-            ]
-        )
-        + "\n"
+            parts.append(text(x + 5, y + 16, v, "#111111", "value", size=MIN_FONT))
+        more = s.size - len(s.values)
+        caption = f"storage: {s.size} × {s.dtype}" + (f" (first {len(s.values)})" if more else "")
+        parts.append(text(left, y + 24 + LINE_H, caption, "#555555", "muted", size=MIN_FONT))
+        width = max(width, left + len(s.values) * CELL_W, left + len(caption) * CHAR_W)
+        y += 24 + LINE_H + GAP
+    if not storages:
+        parts.append(text(PAD, PAD + LINE_H, "no tensors yet", "#555555", "muted", size=MIN_FONT))
+        width, y = 200.0, PAD + LINE_H + GAP
+    w, h = width + PAD, y - GAP + PAD
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}"'
+            f' viewBox="0 0 {w:.0f} {h:.0f}" class="ownership-picture" role="img"'
+            f" aria-label={quoteattr(label)} font-family={quoteattr(FONT)}>",
+            f"<title>{escape(label)}</title>",
+            f'<rect class="bg" x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#ffffff"/>',
+            *parts,
+            "</svg>",
+        ]
     )
+
+
+def _runs(cells: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Consecutive runs of cell indices, as (first, last) pairs.
+
+    >>> _runs((0, 1, 2, 5, 7, 8))
+    [(0, 2), (5, 5), (7, 8)]
+    """
+    out: list[tuple[int, int]] = []
+    for c in cells:
+        if out and out[-1][1] == c - 1:
+            out[-1] = (out[-1][0], c)
+        else:
+            out.append((c, c))
+    return out

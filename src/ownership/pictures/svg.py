@@ -2,7 +2,11 @@
 
 Only inline presentation attributes are used (no ``<style>`` element, which would leak into the
 HTML page an SVG is inlined in), no external font, image or script. Marker ids carry a suffix so
-several pictures can sit in one page.
+several pictures can sit in one page. Every element also carries a class (the root
+``ownership-picture``; ``bg``, ``name``, a line's style, ``edge``, ``legend``), so a page's style
+sheet can recolour a picture for a dark theme: a CSS rule overrides a presentation attribute, and
+a picture saved on its own keeps the light colours. No text is smaller than ``MIN_FONT`` px: a
+picture too wide for a phone scrolls, it is never scaled down.
 """
 
 from __future__ import annotations
@@ -25,16 +29,20 @@ FILL = {
 }
 INK = {"plain": "#222222", "muted": "#555555", "ok": "#1e6b3a", "stale": RED, "freed": "#8a6d3b"}
 TITLE_H = 24
+MIN_FONT = 11  # the smallest text drawn, in px (the legend and the lines of a box)
 LEGEND = (
     "arrows: gradient flow in backward · red dashed: cut by detach() · ✗: saved tensor modified"
 )
 
 
-def _text(x: float, y: float, s: str, fill: str, bold: bool = False, size: int = FONT_SIZE) -> str:
+def text(
+    x: float, y: float, s: str, fill: str, cls: str, bold: bool = False, size: int = FONT_SIZE
+) -> str:
+    """One line of text at ``(x, y)`` (its baseline), of class ``cls``, never below ``MIN_FONT``."""
     weight = ' font-weight="bold"' if bold else ""
     return (
-        f'<text x="{x:.1f}" y="{y:.1f}" font-family="{FONT}" font-size="{size}"'
-        f' fill="{fill}"{weight}>{escape(s)}</text>'
+        f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" font-family="{FONT}"'
+        f' font-size="{max(size, MIN_FONT)}" fill="{fill}"{weight}>{escape(s)}</text>'
     )
 
 
@@ -46,11 +54,11 @@ def _box(box: Box, p: Placed) -> list[str]:
         f'<g class="box {box.kind}"><title>{escape(box.title)}</title>',
         f'<rect x="{p.x:.1f}" y="{p.y:.1f}" width="{p.w:.1f}" height="{p.h:.1f}" rx="{rx}"'
         f' fill="{fill}" stroke="{stroke}" stroke-width="1.5"{dash}/>',
-        _text(p.x + PAD_X, p.y + PAD_Y + FONT_SIZE, box.title, "#111111", bold=True),
+        text(p.x + PAD_X, p.y + PAD_Y + FONT_SIZE, box.title, "#111111", "name", bold=True),
     ]
     for i, line in enumerate(box.lines, start=1):
         y = p.y + PAD_Y + FONT_SIZE + i * LINE_H
-        out.append(_text(p.x + PAD_X, y, line.text, INK[line.style], size=FONT_SIZE - 1))
+        out.append(text(p.x + PAD_X, y, line.text, INK[line.style], line.style, size=MIN_FONT))
     out.append("</g>")
     return out
 
@@ -90,10 +98,11 @@ def _edge(edge: Edge, a: Placed, b: Placed, via: list[Placed], uid: str) -> list
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         ink = RED if edge.kind == "cut" else GREY
         bold = edge.kind == "cut"
-        out.append(_text(mx + 14, my + 4, edge.label, ink, bold=bold, size=FONT_SIZE - 1))
+        cls = f"edge-label {edge.kind}"
+        out.append(text(mx + 14, my + 4, edge.label, ink, cls, bold=bold, size=MIN_FONT))
         if edge.kind == "cut":  # a bar across the edge: the place where the graph is cut
             out.append(
-                f'<line x1="{mx - 9:.1f}" y1="{my - 6:.1f}" x2="{mx + 9:.1f}" y2="{my + 6:.1f}"'
+                f'<line class="cut-bar" x1="{mx - 9:.1f}" y1="{my - 6:.1f}" x2="{mx + 9:.1f}" y2="{my + 6:.1f}"'
                 f' stroke="{RED}" stroke-width="2.5"/>'
             )
     return out
@@ -103,7 +112,7 @@ def _marker(name: str, colour: str, uid: str) -> str:
     return (
         f'<marker id="{name}-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="9"'
         f' markerHeight="9" markerUnits="userSpaceOnUse" orient="auto">'
-        f'<path d="M0,0 L10,5 L0,10 z"'
+        f'<path class="{"arrowhead red" if name == "cut" else "arrowhead"}" d="M0,0 L10,5 L0,10 z"'
         f' fill="{colour}"/></marker>'
     )
 
@@ -112,7 +121,7 @@ def render(figure: Figure) -> str:
     """The figure as an SVG document, deterministic for a given figure."""
     placed, routes, width, height = place(figure)
     top = TITLE_H if figure.title else 0
-    legend_w = len(LEGEND) * 6.0 + 32
+    legend_w = len(LEGEND) * MIN_FONT * 0.6 + 32
     width = max(width, legend_w, 120.0)
     total_h = height + top + 22
     body: list[str] = []
@@ -126,16 +135,17 @@ def render(figure: Figure) -> str:
     label = figure.title or "autograd graph"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{total_h:.0f}"'
-        f' viewBox="0 0 {width:.0f} {total_h:.0f}" role="img" aria-label={quoteattr(label)}>',
+        f' viewBox="0 0 {width:.0f} {total_h:.0f}" class="ownership-picture" role="img"'
+        f" aria-label={quoteattr(label)}>",
         f"<title>{escape(label)}</title>",
         "<defs>" + _marker("arrow", GREY, uid) + _marker("cut", RED, uid) + "</defs>",
-        f'<rect x="0" y="0" width="{width:.0f}" height="{total_h:.0f}" fill="#ffffff"/>',
+        f'<rect class="bg" x="0" y="0" width="{width:.0f}" height="{total_h:.0f}" fill="#ffffff"/>',
     ]
     if figure.title:
-        parts.append(_text(16, 18, figure.title, "#111111", bold=True, size=FONT_SIZE + 2))
+        parts.append(text(16, 18, figure.title, "#111111", "title", bold=True, size=FONT_SIZE + 2))
     parts.append(f'<g transform="translate(0,{top})">')
     parts.append(inner)
     parts.append("</g>")
-    parts.append(_text(16, total_h - 8, LEGEND, "#777777", size=FONT_SIZE - 2))
+    parts.append(text(16, total_h - 8, LEGEND, "#777777", "legend", size=MIN_FONT))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

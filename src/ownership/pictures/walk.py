@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ownership.either_engine import is_either_tensor
 from ownership.pictures.model import Box, Edge, Figure, Line
@@ -55,7 +56,7 @@ def storage_key(t: Any) -> object:
     return ("object", id(base))
 
 
-def _layout_key(t: Any) -> object:
+def layout_key(t: Any) -> object:
     """A key equal for tensors that see exactly the same elements of the same memory."""
     try:
         return (storage_key(t), tuple(t.shape), tuple(t.stride()), int(t.storage_offset()))
@@ -77,22 +78,69 @@ def _raw_saved(node: Any, slot: str) -> Any:
     return getattr(entry, "tensor", None)
 
 
-class _Walker:
+SavedState = Literal["ok", "stale", "freed", "unreadable"]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a backward node saved in one slot, read the way ``backward`` would unpack it.
+
+    ``value`` is the saved object (a tensor, or a Python number), or the raw saved tensor when
+    unpacking raises (None where the engine does not expose it). ``saved_version`` is the version
+    written down at save time and ``version`` the tensor's version now: equal when ``state`` is
+    ``"ok"``, read from the engine's own error message when ``"stale"``.
+    """
+
+    slot: str
+    value: Any
+    state: SavedState
+    saved_version: int | None = None
+    version: int | None = None
+
+
+def read_saved(node: Any, slot: str) -> Saved:
+    """Unpack ``node._saved_<slot>`` as ``backward`` would, and say what was found."""
+    try:
+        value = getattr(node, "_saved_" + slot)
+    except RuntimeError as err:
+        raw = _raw_saved(node, slot)
+        message = str(err)
+        stale = _STALE.search(message)
+        if stale is not None:
+            return Saved(slot, raw, "stale", int(stale.group(2)), int(stale.group(1)))
+        return Saved(slot, raw, "freed" if _FREED in message else "unreadable")
+    if is_either_tensor(value):
+        return Saved(slot, value, "ok", int(value._version), int(value._version))
+    return Saved(slot, value, "ok")
+
+
+def saved_slots(node: Any) -> list[str]:
+    """The names of the slots ``node`` saved something in, sorted."""
+    return sorted(a[len("_saved_") :] for a in dir(node) if a.startswith("_saved_"))
+
+
+class GraphWalk:
+    """The walk of one picture: the :class:`Figure` built, and every saved slot read on the way.
+
+    ``saved`` lists ``(node title, Saved)`` for each slot of each node reached, in walk order.
+    """
+
     def __init__(self, names: Mapping[str, Any], title: str | None, scalars: bool) -> None:
         self.figure = Figure(title=title)
         self.names = {n: t for n, t in names.items() if is_either_tensor(t)}
         named = list(reversed(self.names.items()))  # the first name given wins
         self.by_id = {id(t): n for n, t in named}
-        self.by_layout = {_layout_key(t): n for n, t in named}
+        self.by_layout = {layout_key(t): n for n, t in named}
         self.by_storage = {storage_key(t): n for n, t in named if int(t.numel()) > 0}
         self.scalars = scalars
         self.keep: list[Any] = []  # keeps every visited object alive, so ids stay unique
         self.known: list[Any] = list(self.names.values())  # tensors a cut may come from
         self.consumers: list[tuple[str, Any]] = []  # (node box key, saved tensor)
+        self.saved: list[tuple[str, Saved]] = []
 
     def name_of(self, t: Any) -> str | None:
         name = self.by_id.get(id(t))
-        return name if name is not None else self.by_layout.get(_layout_key(t))
+        return name if name is not None else self.by_layout.get(layout_key(t))
 
     def label_of(self, t: Any) -> str:
         name = self.name_of(t)
@@ -154,21 +202,19 @@ class _Walker:
 
     def saved_lines(self, key: str, node: Any) -> list[Line]:
         lines: list[Line] = []
-        for attr in sorted(a for a in dir(node) if a.startswith("_saved_")):
-            slot = attr[len("_saved_") :]
-            raw = _raw_saved(node, slot)
-            try:
-                value = getattr(node, attr)
-            except RuntimeError as err:
-                lines.append(self.unreadable(key, slot, raw, str(err)))
+        for slot in saved_slots(node):
+            saved = read_saved(node, slot)
+            self.saved.append((unqualified_name(node), saved))
+            if saved.state != "ok":
+                lines.append(self.unreadable(key, saved))
                 continue
+            value = saved.value
             if is_either_tensor(value) and self.scalar_like(value):
                 value = value.item()  # a wrapped Python number: torch saves it as a 0-d tensor
             if is_either_tensor(value):
                 self.known.append(value)
                 self.consumers.append((key, value))
-                version = int(value._version)
-                text = f"saved {slot} = {self.label_of(value)} @ v{version}"
+                text = f"saved {slot} = {self.label_of(value)} @ v{saved.version}"
                 lines.append(Line(text, "ok"))
             elif self.scalars and isinstance(value, bool | int | float):
                 text = f"{value:g}" if isinstance(value, float) else repr(value)
@@ -184,17 +230,17 @@ class _Walker:
             and storage_key(t) not in self.by_storage
         )
 
-    def unreadable(self, key: str, slot: str, raw: Any, message: str) -> Line:
+    def unreadable(self, key: str, saved: Saved) -> Line:
+        raw, slot = saved.value, saved.slot
         label = ""
         if raw is not None and is_either_tensor(raw):
             self.known.append(raw)
             self.consumers.append((key, raw))
             label = f" = {self.label_of(raw)}"
-        stale = _STALE.search(message)
-        if stale is not None:
-            now, then = stale.group(1), stale.group(2)
-            return Line(f"saved {slot}{label} @ v{then}, now v{now} ✗", "stale")
-        if _FREED in message:
+        if saved.state == "stale":
+            text = f"saved {slot}{label} @ v{saved.saved_version}, now v{saved.version} ✗"
+            return Line(text, "stale")
+        if saved.state == "freed":
             return Line(f"saved {slot}: freed by backward", "freed")
         return Line(f"saved {slot}: unreadable", "freed")
 
@@ -209,7 +255,7 @@ class _Walker:
         box.kind = "cut"
         box.lines.append(Line("requires_grad=False", "muted"))
         for consumer, saved in self.consumers:
-            if saved is c or (_layout_key(saved) == _layout_key(c) and not saved.requires_grad):
+            if saved is c or (layout_key(saved) == layout_key(c) and not saved.requires_grad):
                 self.figure.connect(Edge(consumer, box.key, "leaf"))
         source = self.source_of(c)
         if source is None:
@@ -244,14 +290,14 @@ class _Walker:
                 box.lines.insert(0, Line(f"= {name}"))
 
 
-def build_figure(
+def walk(
     roots: Iterable[Any],
     names: Mapping[str, Any] | None = None,
     cuts: Iterable[Any] | Mapping[str, Any] = (),
     title: str | None = None,
     scalars: bool = False,
-) -> Figure:
-    """Walk the graphs of ``roots`` and return what to draw.
+) -> GraphWalk:
+    """Walk the graphs of ``roots``: the :class:`GraphWalk` with the figure and the saved slots.
 
     ``names`` labels tensors (leaves, saved tensors, outputs); ``cuts`` are tensors made by
     ``detach()``: each is drawn with a cut edge to the graph tensor it shares memory with (found
@@ -262,7 +308,7 @@ def build_figure(
     cut_list = list(cuts.values()) if isinstance(cuts, Mapping) else list(cuts)
     if isinstance(cuts, Mapping):
         all_names.update(cuts)
-    walker = _Walker(all_names, title, scalars)
+    walker = GraphWalk(all_names, title, scalars)
     for t in roots:
         if not is_either_tensor(t):
             raise TypeError(f"draw_graph expects tensors, got {type(t).__name__}")
@@ -270,4 +316,15 @@ def build_figure(
     for c in cut_list:
         walker.cut(c)
     walker.label_outputs()
-    return walker.figure
+    return walker
+
+
+def build_figure(
+    roots: Iterable[Any],
+    names: Mapping[str, Any] | None = None,
+    cuts: Iterable[Any] | Mapping[str, Any] = (),
+    title: str | None = None,
+    scalars: bool = False,
+) -> Figure:
+    """Walk the graphs of ``roots`` and return what to draw (see :func:`walk`)."""
+    return walk(roots, names=names, cuts=cuts, title=title, scalars=scalars).figure
