@@ -32,7 +32,6 @@ INFERENCE_DECOMPOSITION = (
     "ops on inference tensors run torch's decompositions (stack's result is a view, "
     "mean -> sum out=)"
 )
-SIGNED_ZERO_MAX = "amax/max of equal zeros return torch's zero (0.0, not -0.0)"
 STACK_LAYOUT = "stack/cat of non-dense tensors are laid out as torch's cat"
 
 KNOWN: dict[int, str] = {
@@ -44,7 +43,6 @@ KNOWN: dict[int, str] = {
     128: DENSE_OVERLAP,
     145: DENSE_OVERLAP,
     157: EXPANDED_INDEX_BACKWARD,
-    221: SIGNED_ZERO_MAX,
     222: DENSE_OVERLAP,
     242: DENSE_OVERLAP,
     265: DENSE_OVERLAP,
