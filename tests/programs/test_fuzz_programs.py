@@ -15,10 +15,6 @@ BUDGET = range(300)
 
 # Programs that meet a known difference, by cause: each one the fuzzer found that is not fixed
 # yet. Strict, so that each mark goes once its cause is fixed.
-INFERENCE_COPY_KERNELS = (
-    "an inference tensor requiring grad converted outside the mode (double(), to()) records "
-    "CopyBackwards in torch, whose conversion is a copy_ kernel"
-)
 EXPANDED_INDEX_BACKWARD = (
     "backward through an advanced-index write into an expanded view of a graph tensor: torch "
     "refuses it ('more than one element of the written-to tensor refers to a single memory "
@@ -36,7 +32,6 @@ STACK_LAYOUT = "stack/cat of non-dense tensors are laid out as torch's cat"
 
 KNOWN: dict[int, str] = {
     32: DENSE_OVERLAP,
-    43: INFERENCE_COPY_KERNELS,
     54: INFERENCE_DECOMPOSITION,
     116: DENSE_OVERLAP,
     125: DENSE_OVERLAP,

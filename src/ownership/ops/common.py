@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -90,6 +90,42 @@ def needs_grad(*ts: Any) -> bool:
         else:
             all_inference = False
     return wanted and not all_inference
+
+
+def inference_kernel(*ts: Any) -> bool:
+    """Whether torch runs the op's own kernel with no autograd around it while the calls that
+    kernel makes on the fresh tensors it allocates go through autograd: outside inference mode,
+    when every operand is an inference tensor (which has no autograd key; a Python number is
+    wrapped as a normal tensor, so it never is one). A kernel that copies into its fresh result
+    then records ``CopyBackwards``; one that writes it through an out variant refuses an operand
+    that requires grad (:func:`refuse_out_call`).
+    """
+    if INFERENCE_THREADS.count and _inference.enabled:
+        return False
+    for t in ts:
+        if not isinstance(t, Tensor):
+            return False
+        counter = t._lazy_counter
+        if counter is None or not counter.inference:
+            return False
+    return bool(ts)
+
+
+def refuse_out_call(name: str, t: Tensor) -> None:
+    """torch's kernels of ``abs``, ``mean`` (``sum``'s), ``logsumexp`` ... write their fresh
+    result through the out variant ``name``: on an inference tensor (:func:`inference_kernel`)
+    that call is the first autograd sees, and it refuses ``t`` when it requires grad."""
+    if _state.enabled and t._requires_grad and inference_kernel(t):
+        refuse_out_grad(name)
+
+
+def refuse_out_grad(name: str) -> NoReturn:
+    """autograd's refusal of the out variant ``name`` called, grad mode on, with an argument
+    that requires grad (:mod:`ownership.out_argument`)."""
+    raise RuntimeError(
+        f"{name}(): functions with out=... arguments don't support automatic "
+        "differentiation, but one of the arguments requires grad."
+    )
 
 
 def needs_grad_of(t: Tensor) -> bool:

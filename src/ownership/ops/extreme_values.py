@@ -32,7 +32,7 @@ from ownership.argument_checks import as_given
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, record, wrap
+from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap
 from ownership.ops.reduction import dims_of, saved_dims
 
 # the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads
@@ -147,6 +147,7 @@ def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(t), dim))`` computed without overflow (``LogsumexpBackward0``)."""
+    refuse_out_call("logsumexp", t)  # torch's kernel writes through logsumexp_out
     if not t.dtype.is_floating_point:
         t = ops.to(t, dtypes.get_default_dtype())
     arr = t._data

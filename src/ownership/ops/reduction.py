@@ -15,7 +15,7 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
 from ownership.ops.scans import check_differentiable
 
 
@@ -175,6 +175,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
+    refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
     dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:

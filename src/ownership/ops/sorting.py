@@ -26,7 +26,8 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.op_registry import ops
+from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.indexing import embed
 
 
@@ -94,6 +95,12 @@ def _selected(
     vals = np.take_along_axis(arr, picks, axis=axis) if arr.ndim else arr.copy()
     values = wrap(vals, t.dtype)
     indices = wrap(picks, dtypes.int64)
+    if kind is sort_result and inference_kernel(t):
+        # torch's sort kernel copies ``t`` into its fresh values with a copy_ autograd sees
+        # (CopyBackwards when ``t`` requires grad), then sorts them in place unseen
+        ordered = vals.copy()  # ``values`` holds ``vals`` itself
+        ops.copy_(values, t)
+        values._data[...] = ordered
     if needs_grad(t):
         ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
         node = record(values, name, (t,), _bw_select, ctx)

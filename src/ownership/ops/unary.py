@@ -28,6 +28,7 @@ from ownership.ops.common import (
     needs_grad_of,
     raw,
     record,
+    refuse_out_call,
     sum_to,
     wrap,
 )
@@ -299,6 +300,7 @@ def abs_values(x: Any) -> Any:
 
 def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
+    refuse_out_call("abs", a)
     out = wrap(abs_values(a._data), a.dtype)
     if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
