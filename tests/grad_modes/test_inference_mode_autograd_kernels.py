@@ -13,8 +13,9 @@ torch runs an op's autograd kernel only when one of its tensor arguments is a no
   autograd: ``clone``, ``to`` (``double()``...), ``contiguous`` and ``sort`` copy the inference
   tensor in with ``copy_`` (``CopyBackwards`` when it requires grad, the copy at version 1),
   ``abs``, ``mean``, a whole ``var``/``std``, ``logsumexp`` and ``nan_to_num`` write through
-  an out variant (refused when it requires grad: ``sum(): functions with out=...``); a number
-  or a normal condition is an operand autograd sees (``1 - f`` is ``SubBackward0``, ``where(f > 0, f, g)``
+  an out variant (refused when it requires grad: ``sum(): functions with out=...``), ``stack``
+  is ``cat`` then a view (a tracked view: ``_base`` is the joined tensor); a number or a normal
+  condition is an operand autograd sees (``1 - f`` is ``SubBackward0``, ``where(f > 0, f, g)``
   is ``WhereBackward0``).
 """
 
@@ -174,6 +175,11 @@ KERNELS: dict[str, Any] = {
     "x - 1": lambda t, x, g: x - 1,
     "where, a normal condition": lambda t, x, g: t.where(x.detach() > 0, x, g),
     "where, a number": lambda t, x, g: t.where(x > 0, 1.0, x),
+    "stack (fuzz program 54)": lambda t, x, g: t.stack([x, g]),
+    "stack 1": lambda t, x, g: t.stack([x, x], 1),
+    "stack after the last dim": lambda t, x, g: t.stack([x, x], 2),
+    "stack of transposes": lambda t, x, g: t.stack([x.t(), g.t()]),
+    "cat": lambda t, x, g: t.cat([x, g]),
 }
 
 

@@ -24,15 +24,9 @@ DENSE_OVERLAP = (
     "torch checks overlap only between dense tensors (TooHard otherwise), and then computes a "
     "result that depends on its loop's order"
 )
-INFERENCE_DECOMPOSITION = (
-    "ops on inference tensors run torch's decompositions (stack's result is a view, "
-    "mean -> sum out=)"
-)
-STACK_LAYOUT = "stack/cat of non-dense tensors are laid out as torch's cat"
 
 KNOWN: dict[int, str] = {
     32: DENSE_OVERLAP,
-    54: INFERENCE_DECOMPOSITION,
     116: DENSE_OVERLAP,
     125: DENSE_OVERLAP,
     128: DENSE_OVERLAP,
@@ -42,7 +36,6 @@ KNOWN: dict[int, str] = {
     242: DENSE_OVERLAP,
     265: DENSE_OVERLAP,
     273: DENSE_OVERLAP,
-    287: STACK_LAYOUT,
 }
 
 
