@@ -78,6 +78,27 @@ def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: A
     return strided(np.empty(size, dtype=np_dtype), shape, strides, 0)
 
 
+def row_major(arr: NDArray[Any]) -> bool:
+    """Whether ``arr``'s strides are torch's row-major strides for its shape, a size-1 dim's
+    included: numpy's ``c_contiguous`` ignores a size-1 dim's stride, which torch keeps (a copy
+    with ``preserve_format`` keeps it, TensorIterator orders dims by it).
+
+    >>> x = np.zeros((2, 1, 3))
+    >>> row_major(x), row_major(x[:, ::2]), x[:, ::2].flags.c_contiguous
+    (True, False, True)
+    """
+    if not arr.flags.c_contiguous:
+        return False
+    if 1 not in arr.shape:
+        return True
+    step = arr.itemsize
+    for n, s in zip(reversed(arr.shape), reversed(arr.strides), strict=True):
+        if s != step:
+            return False
+        step *= max(n, 1)
+    return True
+
+
 def kept_strides(arr: NDArray[Any]) -> bool:
     """Whether ``arr`` was made by :func:`empty_strided`: its numpy strides are the tensor's."""
     return cast(object, arr.base) is _KEPT_STRIDES
@@ -140,8 +161,8 @@ def elementwise_strides(
     torch's order (``self`` first), None for a number (a 0-d tensor to torch).
 
     Operands all of the result's shape (no number, unless the result is 0-d) take torch's fast
-    setup: all contiguous, row-major; all non-overlapping and dense with the same strides,
-    those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
+    setup: all contiguous, row-major; all of rank 4 and channels-last contiguous, channels-last;
+    all non-overlapping and dense with the same strides, those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
     operand that orders two dimensions deciding (``x.t() + y`` is laid out like ``x.t()``).
 
     >>> elementwise_strides((3, 2), [((3, 2), (1, 3)), ((3, 2), (2, 1))])
@@ -154,6 +175,8 @@ def elementwise_strides(
         given = [tuple(o[1]) for o in operands if o is not None]
         if all(is_contiguous(own, st) for st in given):
             return None
+        if len(own) == 4 and all(channels_last_contiguous(own, st) for st in given):
+            return channels_last_strides(own)
         if all(st == given[0] for st in given) and non_overlapping_and_dense(own, given[0]):
             return given[0]
     broadcast: list[Sequence[int] | None] = []
@@ -253,6 +276,33 @@ def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
     if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
+
+
+CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+"""The dims of a channels-last tensor from innermost to outermost (rank 4, rank 5)."""
+
+
+def channels_last_strides(shape: Sequence[int]) -> Shape:
+    """The strides of a channels-last tensor of ``shape`` (rank 4 or 5: torch's
+    ``get_channels_last_strides``; no ``max(size, 1)``: a 0 size zeroes the outer strides)."""
+    strides = [0] * len(shape)
+    step = 1
+    for d in CHANNELS_LAST_ORDER[len(shape)]:
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's ``is_contiguous(memory_format=torch.channels_last)`` of a rank-4 tensor: its
+    strides are :func:`channels_last_strides`, ignoring dimensions of size 1."""
+    expected = 1
+    for d in CHANNELS_LAST_ORDER[4]:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:

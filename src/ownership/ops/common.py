@@ -342,12 +342,13 @@ def lay_out(out: Tensor, *operands: Any) -> None:
     in torch's order), torch's strides (:func:`~ownership.layout.elementwise_strides`), copied
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
-    numpy's result is row-major too. A power by a number (``x ** 2``, ``2 ** x``) is a unary
-    kernel in torch, whose layout is the input's."""
+    numpy's result is row-major too (:func:`~ownership.layout.row_major`: a size-1 dim's
+    stride counts). A power by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch,
+    whose layout is the input's."""
     arr = out._data
     if arr.size:
         for t in operands:
-            if isinstance(t, Tensor) and not t._data.flags.c_contiguous:
+            if isinstance(t, Tensor) and not layout.row_major(t._data):
                 break
         else:
             return  # every operand row-major (the common case)

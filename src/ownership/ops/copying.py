@@ -33,7 +33,8 @@ def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
     lays out a copy (:func:`~ownership.layout.preserved`): what ``clone`` and ``to`` return."""
     data = t._data
     flags = data.flags
-    if data.size and (flags.c_contiguous or flags.f_contiguous):  # numpy's copy is the same
+    if data.size and (layout.row_major(data) or (flags.f_contiguous and 1 not in data.shape)):
+        # numpy's copy is the same (its flags ignore a size-1 dim's stride, which torch keeps)
         return np.array(data, dtype=dtype.np, order="K", copy=True)
     # torch's empty_like(preserve_format), then copy_
     copied = preserved(data, t.stride(), dtype.np)

@@ -184,6 +184,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
     arr, dt = floating(a)
     out = wrap(fn(arr), dt)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":
@@ -284,6 +285,7 @@ def relu(a: Tensor) -> Tensor:
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
     out = wrap(relu_values(a._data), a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
         node.save_result(out)
@@ -302,6 +304,7 @@ def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
     refuse_out_call("abs", a)
     out = wrap(abs_values(a._data), a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
         node.save("self", a)
@@ -321,6 +324,7 @@ def neg(a: Tensor) -> Tensor:
     """-a (``NegBackward0``, saves nothing); refuses bool (:func:`refuse_bool_neg`)."""
     refuse_bool_neg(a)
     out = wrap(-a._data, a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         record(out, "NegBackward0", (a,), bw_neg)
     return out
@@ -331,6 +335,7 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     bool tensor is its own sign."""
     x = a._data
     out = wrap(x.copy() if x.dtype == np.bool_ else np.sign(x), a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
     return out

@@ -1,0 +1,69 @@
+"""A size-1 dim's stride, which torch keeps and orders by, in the layout of an op's result.
+
+A slice or a transpose can give a size-1 dim any stride (``x[:, ::2]`` of a ``(2, 1, 3)``
+tensor has strides ``(3, 6, 1)``); the tensor is still contiguous to torch. A copy
+(``preserve_format``: ``clone``, ``float()``...) keeps such strides exactly; an elementwise op
+with a number, whose operands are not all of one shape, has TensorIterator order the dims by
+their strides, the size-1 dims' included; one whose operands all have one shape and are all
+channels-last contiguous (rank 4) gives a channels-last result. numpy's flags ignore a size-1
+dim's stride, so each of these is a difference it would hide.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+
+def _grid(t: Any, *shape: int) -> Any:
+    return (t.arange(float(2 * 3 * 4)) - 7.5)[: math.prod(shape)].view(shape)
+
+
+TENSORS: dict[str, Any] = {
+    "a stepped size-1 dim (fuzz 40550)": lambda t: t.zeros(2, 1, 3)[:, ::2],
+    "a transposed column (fuzz 30026)": lambda t: _grid(t, 4).view(4, 1)[::2].transpose(0, -1),
+    "a transposed slice (fuzz 42322)": lambda t: _grid(t, 2, 1, 3)[..., :1].transpose(0, -1),
+    "a (1, 1) diagonal view (fuzz 43162)": lambda t: _grid(t, 1, 3).diagonal(1).view(1, 1),
+    "a column of a transpose": lambda t: _grid(t, 3, 4).t()[:, :1],
+    "a row of a transpose": lambda t: _grid(t, 3, 4).t()[:1],
+    "a permuted size-1 dim": lambda t: _grid(t, 2, 1, 3).permute(1, 2, 0),
+    "channels-last contiguous": lambda t: t.empty_strided((1, 2, 1, 2), (4, 1, 2, 2)).fill_(2),
+    "an unsqueezed transpose": lambda t: _grid(t, 2, 3).t().unsqueeze(1),
+}
+
+OPS: dict[str, Any] = {
+    "* 2": lambda t, x: x * 2,
+    "+ 1": lambda t, x: x + 1,
+    "> 0": lambda t, x: x > 0,
+    "1 /": lambda t, x: 1 / x,
+    "** 2": lambda t, x: x**2,
+    "neg": lambda t, x: -x,
+    "abs": lambda t, x: x.abs(),
+    "relu": lambda t, x: x.relu(),
+    "sign": lambda t, x: x.sign(),
+    "floor": lambda t, x: x.floor(),
+    "sqrt": lambda t, x: x.abs().sqrt(),
+    "exp": lambda t, x: x.exp(),
+    "+ itself": lambda t, x: x + x,
+    "where": lambda t, x: t.where(x > 0, x, x),
+    "clone": lambda t, x: x.clone(),
+    "float64": lambda t, x: x.double(),
+    "int64": lambda t, x: x.long(),
+    "bool": lambda t, x: x.bool(),
+    "contiguous": lambda t, x: x.contiguous(),
+}
+
+
+@pytest.mark.parametrize("op", OPS.values(), ids=OPS.keys())
+@pytest.mark.parametrize("tensor", TENSORS.values(), ids=TENSORS.keys())
+def test_the_result_keeps_or_orders_by_a_size_1_dims_stride(tensor: Any, op: Any) -> None:
+    def program(t: Any) -> Any:
+        x = tensor(t)
+        y = op(t, x)
+        return x.stride(), y, y.stride()
+
+    same(program)
