@@ -332,9 +332,11 @@ def neg(a: Tensor) -> Tensor:
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals). A
-    bool tensor is its own sign."""
+    bool tensor is its own sign; torch's kernel is ``(0 < x) - (x < 0)``, so NaN's sign and
+    -0.0's are 0.0."""
     x = a._data
-    out = wrap(x.copy() if x.dtype == np.bool_ else np.sign(x), a.dtype)
+    signs = x.copy() if x.dtype == np.bool_ else ((x > 0).astype(x.dtype) - (x < 0))
+    out = wrap(signs, a.dtype)
     lay_out(out, a)
     if needs_grad_of(a):
         record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
