@@ -209,3 +209,33 @@ def test_the_calls_of_an_ops_kernel_on_inference_tensors(op: Any, requires_grad:
         return facts
 
     same(program)
+
+
+OF_0D: dict[str, Any] = {
+    "max(0).values (fuzz program 42265)": lambda t, x: x.max(0).values,
+    "min(0, keepdim=True).values": lambda t, x: x.min(0, keepdim=True).values,
+    "max(0).indices": lambda t, x: x.max(0).indices,
+    "cumsum": lambda t, x: x.cumsum(0),
+    "cumprod": lambda t, x: x.cumprod(0),
+    "sort values": lambda t, x: x.sort(0).values,
+    "topk values": lambda t, x: x.topk(1).values,
+    "amax": lambda t, x: x.amax(0),
+}
+
+
+@pytest.mark.parametrize("op", OF_0D.values(), ids=OF_0D.keys())
+def test_the_fill_of_a_kernel_on_a_0d_inference_tensor(op: Any) -> None:
+    """``max``/``min`` over a dim, ``cumsum`` and ``cumprod`` of a 0-d tensor fill their result
+    with ``fill_(self)`` (``FillBackward3``), ``topk`` copies it in (``CopyBackwards``)."""
+
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            f = t.tensor(-1.5, dtype=t.float64, requires_grad=True)
+        y = op(t, f)
+        facts = _kernel_facts(t, y)
+        if y.requires_grad:
+            (y * 3).sum().backward()
+            facts.append(grad_of(f))
+        return facts
+
+    same(program)

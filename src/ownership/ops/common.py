@@ -111,6 +111,15 @@ def inference_kernel(*ts: Any) -> bool:
     return bool(ts)
 
 
+def filled_from(out: Tensor, t: Tensor) -> None:
+    """torch's kernels of ``max``/``min`` over a dim, ``cumsum`` and ``cumprod`` of a 0-d ``t``
+    fill their fresh result with ``out.fill_(t)``: on an inference ``t``
+    (:func:`inference_kernel`) autograd sees that fill (``FillBackward3`` when ``t`` requires
+    grad; ``out`` at version 1)."""
+    if inference_kernel(t):
+        ops.fill_(out, t)
+
+
 def refuse_out_call(name: str, t: Tensor) -> None:
     """torch's kernels of ``abs``, ``mean`` (``sum``'s), ``logsumexp`` ... write their fresh
     result through the out variant ``name``: on an inference tensor (:func:`inference_kernel`)

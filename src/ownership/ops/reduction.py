@@ -15,7 +15,7 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
-from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
+from ownership.ops.common import filled_from, needs_grad, record, refuse_out_call, wrap
 from ownership.ops.scans import check_differentiable
 
 
@@ -239,6 +239,8 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             idx_arr = np.expand_dims(idx_arr, d)
     values = wrap(val_arr, t.dtype)
     indices = wrap(idx_arr, dtypes.int64)
+    if nd == 0:  # torch's kernel: ``values.fill_(self)`` (then ``indices.fill_(0)``)
+        filled_from(values, t)
     if needs_grad(t):
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)

@@ -95,9 +95,10 @@ def _selected(
     vals = np.take_along_axis(arr, picks, axis=axis) if arr.ndim else arr.copy()
     values = wrap(vals, t.dtype)
     indices = wrap(picks, dtypes.int64)
-    if kind is sort_result and inference_kernel(t):
-        # torch's sort kernel copies ``t`` into its fresh values with a copy_ autograd sees
-        # (CopyBackwards when ``t`` requires grad), then sorts them in place unseen
+    if (kind is sort_result or not arr.ndim) and inference_kernel(t):
+        # torch's sort kernel (topk's of a 0-d tensor too) copies ``t`` into its fresh values
+        # with a copy_ autograd sees (CopyBackwards when ``t`` requires grad), then sorts them
+        # in place unseen
         ordered = vals.copy()  # ``values`` holds ``vals`` itself
         ops.copy_(values, t)
         values._data[...] = ordered
