@@ -99,6 +99,17 @@ def row_major(arr: NDArray[Any]) -> bool:
     return True
 
 
+def as_row_major(arr: NDArray[Any]) -> NDArray[Any]:
+    """``arr`` itself when :func:`row_major`, else a row-major copy: the layout torch's
+    reductions give their fresh result (``sum(0, keepdim=True)`` of a transpose included),
+    whatever the order numpy's reduce left it in."""
+    if row_major(arr):
+        return arr
+    out = np.empty(arr.shape, arr.dtype)
+    out[...] = arr
+    return out
+
+
 def kept_strides(arr: NDArray[Any]) -> bool:
     """Whether ``arr`` was made by :func:`empty_strided`: its numpy strides are the tensor's."""
     return cast(object, arr.base) is _KEPT_STRIDES

@@ -67,3 +67,38 @@ def test_the_result_keeps_or_orders_by_a_size_1_dims_stride(tensor: Any, op: Any
         return x.stride(), y, y.stride()
 
     same(program)
+
+
+REDUCED: dict[str, Any] = {
+    "sum(0, keepdim=True) (fuzz 50088)": lambda t, x: x.sum(0, keepdim=True),
+    "sum(-1, keepdim=True)": lambda t, x: x.sum(-1, keepdim=True),
+    "sum((0, 1), keepdim=True)": lambda t, x: x.sum((0, 1), keepdim=True),
+    "mean(-1)": lambda t, x: x.mean(-1),
+    "prod(0, keepdim=True)": lambda t, x: x.prod(0, keepdim=True),
+    "all(0, keepdim=True)": lambda t, x: x.all(0, keepdim=True),
+    "any(-1, keepdim=True)": lambda t, x: x.any(-1, keepdim=True),
+    "std(-1, keepdim=True)": lambda t, x: x.std(-1, keepdim=True),
+    "nansum(0, keepdim=True)": lambda t, x: x.nansum(0, keepdim=True),
+    "sort(0).values": lambda t, x: x.sort(0).values,
+    "sort(0).indices": lambda t, x: x.sort(0).indices,
+    "argsort(0)": lambda t, x: x.argsort(0),
+}
+
+REDUCED_TENSORS: dict[str, Any] = {
+    "a transpose": lambda t: _grid(t, 3, 4).t(),
+    "a permuted 3-d": lambda t: _grid(t, 2, 3, 4).permute(2, 0, 1),
+    "a transposed slice": lambda t: _grid(t, 2, 3, 4)[:, :1].transpose(0, 2),
+    "a row of a transpose": lambda t: _grid(t, 3, 4).t()[:1],
+}
+
+
+@pytest.mark.parametrize("op", REDUCED.values(), ids=REDUCED.keys())
+@pytest.mark.parametrize("tensor", REDUCED_TENSORS.values(), ids=REDUCED_TENSORS.keys())
+def test_a_reductions_result_is_row_major_and_sorts_is_laid_out_as_its_input(
+    tensor: Any, op: Any
+) -> None:
+    def program(t: Any) -> Any:
+        y = op(t, tensor(t))
+        return y, y.stride()
+
+    same(program)

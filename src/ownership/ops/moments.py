@@ -113,8 +113,9 @@ def _moment(
         refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
     v, m, n = _moments(t, axes, c, keepdim, name)
     root = name.startswith("std")
-    spread = wrap(np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np), t.dtype)
-    mean = wrap(m, t.dtype) if name.endswith("_mean") else None
+    spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
+    spread = wrap(layout.as_row_major(spread_values), t.dtype)
+    mean = wrap(layout.as_row_major(np.asarray(m)), t.dtype) if name.endswith("_mean") else None
     if not needs_grad(t):
         return spread, mean
     shape, dims = tuple(t._data.shape), _given_dims(t, dim)

@@ -153,7 +153,8 @@ def sum_of(
         out = _total(t, dt)
     else:
         axes = dims if t._data.ndim else None
-        out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        out = wrap(layout.as_row_major(total), dt)
     if needs_grad(t):
         check_differentiable(t, dt)  # after the sum, as torch's ``set_history``
         if dims is None:
@@ -185,7 +186,7 @@ def mean(
     else:
         axes = dims if t._data.ndim else None
         total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-        out = wrap(np.true_divide(total, _count(shape, dims), dtype=dt.np), dt)
+        out = wrap(layout.as_row_major(np.true_divide(total, _count(shape, dims), dtype=dt.np)), dt)
     if needs_grad(t):
         if dims is None:
             ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
@@ -319,4 +320,4 @@ def _truth(reduce: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
     if dims is None or data.ndim == 0:
         out = reduce(data)
         return wrap(np.reshape(out, (1,) * data.ndim) if keepdim else out, dtypes.bool_)
-    return wrap(reduce(data, axis=dims, keepdims=keepdim), dtypes.bool_)
+    return wrap(layout.as_row_major(reduce(data, axis=dims, keepdims=keepdim)), dtypes.bool_)
