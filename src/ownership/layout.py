@@ -491,6 +491,13 @@ def expand_strides(
     return tuple(reversed(out))
 
 
+INTERNAL_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+"""torch's refusal to write a tensor that :func:`has_internal_overlap`."""
+
+
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """True when two elements share memory (a stride-0 dim of size > 1, as after expand)."""
     if 0 in shape:

@@ -15,11 +15,6 @@ BUDGET = range(300)
 
 # Programs that meet a known difference, by cause: each one the fuzzer found that is not fixed
 # yet. Strict, so that each mark goes once its cause is fixed.
-EXPANDED_INDEX_BACKWARD = (
-    "backward through an advanced-index write into an expanded view of a graph tensor: torch "
-    "refuses it ('more than one element of the written-to tensor refers to a single memory "
-    "location'); ownership computes a gradient"
-)
 DENSE_OVERLAP = (
     "torch checks overlap only between dense tensors (TooHard otherwise), and then computes a "
     "result that depends on its loop's order"
@@ -31,7 +26,6 @@ KNOWN: dict[int, str] = {
     125: DENSE_OVERLAP,
     128: DENSE_OVERLAP,
     145: DENSE_OVERLAP,
-    157: EXPANDED_INDEX_BACKWARD,
     222: DENSE_OVERLAP,
     242: DENSE_OVERLAP,
     265: DENSE_OVERLAP,
