@@ -19,6 +19,7 @@ import ownership.inference_mode as inference_mode  # the module (the package's n
 from ownership.autograd import engine, hooks
 from ownership.autograd import grad_dtype as leaf_grad_dtype
 from ownership.autograd.grad import engine_flag, gradients_given, seed_ones
+from ownership.autograd.input_metadata import note_data_shape
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
 from ownership.storage import rekeyed
@@ -309,6 +310,8 @@ class TensorAutograd:
                 "data set to a tensor that requires gradients must be floating point or complex "
                 "dtype"
             )
+        if value._data.shape != self._data.shape:
+            note_data_shape(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
         self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset
