@@ -160,3 +160,36 @@ def test_backward_through_a_write_into_an_expanded_view_of_a_graph_tensor(write:
         return error, x.grad, w.grad, loss.grad_fn
 
     same(program)
+
+
+SAME_DATA: dict[str, Any] = {
+    "an expanded view given its source": lambda t, x: x.expand(2, 2, 1, 3).__setitem__(..., x),
+    "an expanded view given itself": lambda t, x: x.expand(2, 2, 1, 3).copy_(x.expand(2, 2, 1, 3)),
+    "a transpose given a transpose": lambda t, x: x.view(3, 2).t().copy_(x.view(3, 2).t()),
+    "a stepped slice given itself": lambda t, x: x.view(-1)[::2].copy_(x.view(-1)[::2]),
+}
+
+
+@pytest.mark.parametrize("write", SAME_DATA.values(), ids=SAME_DATA.keys())
+@pytest.mark.parametrize("kind", ["normal", "inference", "inference requiring grad"])
+def test_a_copy_of_the_same_data_returns_at_once(write: Any, kind: str) -> None:
+    """torch's copy_ returns at once, unchecked, when its source is the same data as the
+    written tensor (memory, offset, sizes, strides, dtype): an expanded tensor given its own
+    values is no overlap; its version still moves (an inference tensor's refuses, out of
+    inference mode: fuzz program 41269)."""
+
+    def program(t: Any) -> Any:
+        values = t.arange(6.0).view(2, 1, 3)
+        if kind == "normal":
+            x = values
+        else:
+            with t.inference_mode():
+                x = values.clone().requires_grad_(kind.endswith("grad"))
+        error = None
+        try:
+            write(t, x)
+        except RuntimeError as e:
+            error = str(e)
+        return error, x.detach().clone(), None if x.is_inference() else x._version
+
+    same(program)

@@ -106,7 +106,17 @@ def copy_(a: Tensor, src: Any) -> Tensor:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
         return (g[0] * 0, gs)
 
-    same = s_t is a  # torch's copy_ returns at once when src is self (the version still moves)
+    # torch's copy_ returns at once when src is self, or the same data (the same memory, offset,
+    # sizes, strides and dtype: an expanded view given its own values), unchecked; the version
+    # still moves (an inference tensor's refuses to, out of inference mode)
+    same = s_t is a or (
+        s_t is not None
+        and s_t._storage is a._storage
+        and s_t._offset == a._offset
+        and s_t._data.shape == a._data.shape
+        and s_t._data.strides == a._data.strides
+        and s_t.dtype is a.dtype
+    )
     return run_inplace(
         a,
         (s_t,),
