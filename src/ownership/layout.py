@@ -454,7 +454,9 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
 def expand_strides(
     shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int], type_name: str = ""
 ) -> Shape:
-    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse).
+    """Strides of ``expand`` (torch's ``inferExpandGeometry``): an expanded dim gets stride 0, a
+    new one of size 1 the stride that steps over the dim after it (``ones(4).expand(1, 4)`` has
+    strides ``(4, 1)``), any other new one 0 (torch's messages on misuse).
 
     ``type_name`` is how torch names the tensor's type in its message (``torch.FloatTensor``).
     """
@@ -475,7 +477,8 @@ def expand_strides(
                     f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
                     f"non-existing dimension {i}"
                 )
-            out.append(0)
+            inner = i + 1 < len(new_shape) and target == 1
+            out.append(new_shape[i + 1] * out[-1] if inner else 0)
             continue
         size, stride = shape[i - lead], strides[i - lead]
         if target == -1 or size == target:

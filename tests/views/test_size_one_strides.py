@@ -102,3 +102,43 @@ def test_a_reductions_result_is_row_major_and_sorts_is_laid_out_as_its_input(
         return y, y.stride()
 
     same(program)
+
+
+EXPANDED: dict[str, Any] = {
+    "a new size-1 dim (fuzz program 60331)": lambda t: t.ones(4).expand(1, 4),
+    "new size-1 dims": lambda t: t.ones(4).expand(1, 1, 4),
+    "a new dim of 3 then of 1": lambda t: t.ones(4).expand(3, 1, 4),
+    "a new size-1 dim before an expanded one": lambda t: t.ones(3, 1).expand(1, 3, 5),
+    "a new size-1 dim over a transpose": lambda t: t.ones(2, 3).t().expand(1, 3, 2),
+    "a 0-d tensor": lambda t: t.tensor(1.0).expand(1, 3),
+    "a 0-d tensor to size 1": lambda t: t.tensor(1.0).expand(1, 1),
+    "an empty tensor": lambda t: t.ones(0).expand(1, 0),
+}
+
+
+@pytest.mark.parametrize("tensor", EXPANDED.values(), ids=EXPANDED.keys())
+def test_a_new_size_1_dim_of_expand_steps_over_the_dim_after_it(tensor: Any) -> None:
+    def program(t: Any) -> Any:
+        y = tensor(t)
+        return y, y.stride()
+
+    same(program)
+
+
+def test_an_expanded_view_given_its_own_values_through_a_new_dim() -> None:
+    """Fuzz program 60331: ``t.unsqueeze(0)[...] = t`` copies ``t`` expanded to ``(1, 4)``,
+    strides ``(4, 1)``: the same data, so copy_ returns at once (and an inference tensor's
+    version refuses to move)."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([-3, 3, 1, 3])
+        x.unsqueeze(0)[...] = x
+        with t.inference_mode():
+            y = t.tensor([-3, 3, 1, 3])
+        try:
+            y.unsqueeze(0)[...] = y
+        except RuntimeError as e:
+            return x, x._version, str(e)
+        return x, x._version
+
+    same(program)
