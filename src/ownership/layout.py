@@ -468,7 +468,7 @@ def expand_strides(
             f"tensor ({len(shape)})"
         )
     lead = len(new_shape) - len(shape)
-    out = []
+    out: list[int] = []
     for i in range(len(new_shape) - 1, -1, -1):  # torch checks from the last dimension
         target = new_shape[i]
         if i < lead:
