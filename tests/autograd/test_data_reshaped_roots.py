@@ -59,3 +59,17 @@ def test_a_roots_gradient_is_checked_against_the_shape_autograd_recorded(case: A
         return case(t, x)
 
     same(program)
+
+
+def test_a_leaf_given_0d_data_gets_the_gradient_of_its_recorded_shape() -> None:
+    """Fuzz program 44175: the graph was made when the leaf had 4 elements; its gradient has
+    them, whatever its ``.data`` is now (no numpy error on the way)."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(4, requires_grad=True)
+        loss = (x * x).sum()
+        x.data = loss.detach()
+        loss.tanh().backward()
+        return x.grad, x.grad.stride(), x.shape
+
+    same(program)
