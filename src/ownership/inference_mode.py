@@ -36,14 +36,12 @@ __all__ = [
     "INPLACE_MESSAGE",
     "REQUIRES_GRAD_MESSAGE",
     "VERSION_MESSAGE",
-    "copied",
     "inference_mode",
     "is_inference",
     "is_inference_mode_enabled",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 VERSION_MESSAGE = "Inference tensors do not track version counter."
 INPLACE_MESSAGE = (
@@ -152,12 +150,3 @@ class inference_mode:
     def clone(self) -> inference_mode:
         """A new switch with the same mode (torch's API)."""
         return inference_mode(self.mode)
-
-
-def copied(source: Any, copy: T) -> T:
-    """``copy`` of ``source`` made by ``clone`` or ``to``: when the source is an inference tensor
-    and inference mode is off, torch makes the copy with an in-place ``copy_``, so the new
-    (normal) tensor starts at version 1. Returns ``copy``."""
-    if source._version_counter.inference and not _state.enabled:
-        copy._version_counter.bump()  # type: ignore[attr-defined]
-    return copy

@@ -169,10 +169,7 @@ def check_no_overlap(out: Tensor, inputs: Sequence[Tensor | None]) -> None:
     """torch's ``assert_no_internal_overlap`` on the written tensor, then
     ``assert_no_partial_overlap`` with each input (:func:`check_inputs_apart`)."""
     if overlaps_itself(out):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
+        raise RuntimeError(layout.INTERNAL_OVERLAP_MESSAGE)
     check_inputs_apart(out, inputs)
 
 

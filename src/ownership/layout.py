@@ -78,6 +78,38 @@ def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: A
     return strided(np.empty(size, dtype=np_dtype), shape, strides, 0)
 
 
+def row_major(arr: NDArray[Any]) -> bool:
+    """Whether ``arr``'s strides are torch's row-major strides for its shape, a size-1 dim's
+    included: numpy's ``c_contiguous`` ignores a size-1 dim's stride, which torch keeps (a copy
+    with ``preserve_format`` keeps it, TensorIterator orders dims by it).
+
+    >>> x = np.zeros((2, 1, 3))
+    >>> row_major(x), row_major(x[:, ::2]), x[:, ::2].flags.c_contiguous
+    (True, False, True)
+    """
+    if not arr.flags.c_contiguous:
+        return False
+    if 1 not in arr.shape:
+        return True
+    step = arr.itemsize
+    for n, s in zip(reversed(arr.shape), reversed(arr.strides), strict=True):
+        if s != step:
+            return False
+        step *= max(n, 1)
+    return True
+
+
+def as_row_major(arr: NDArray[Any]) -> NDArray[Any]:
+    """``arr`` itself when :func:`row_major`, else a row-major copy: the layout torch's
+    reductions give their fresh result (``sum(0, keepdim=True)`` of a transpose included),
+    whatever the order numpy's reduce left it in."""
+    if row_major(arr):
+        return arr
+    out = np.empty(arr.shape, arr.dtype)
+    out[...] = arr
+    return out
+
+
 def kept_strides(arr: NDArray[Any]) -> bool:
     """Whether ``arr`` was made by :func:`empty_strided`: its numpy strides are the tensor's."""
     return cast(object, arr.base) is _KEPT_STRIDES
@@ -140,8 +172,8 @@ def elementwise_strides(
     torch's order (``self`` first), None for a number (a 0-d tensor to torch).
 
     Operands all of the result's shape (no number, unless the result is 0-d) take torch's fast
-    setup: all contiguous, row-major; all non-overlapping and dense with the same strides,
-    those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
+    setup: all contiguous, row-major; all of rank 4 and channels-last contiguous, channels-last;
+    all non-overlapping and dense with the same strides, those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
     operand that orders two dimensions deciding (``x.t() + y`` is laid out like ``x.t()``).
 
     >>> elementwise_strides((3, 2), [((3, 2), (1, 3)), ((3, 2), (2, 1))])
@@ -154,6 +186,8 @@ def elementwise_strides(
         given = [tuple(o[1]) for o in operands if o is not None]
         if all(is_contiguous(own, st) for st in given):
             return None
+        if len(own) == 4 and all(channels_last_contiguous(own, st) for st in given):
+            return channels_last_strides(own)
         if all(st == given[0] for st in given) and non_overlapping_and_dense(own, given[0]):
             return given[0]
     broadcast: list[Sequence[int] | None] = []
@@ -271,6 +305,33 @@ def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
     if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
+
+
+CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+"""The dims of a channels-last tensor from innermost to outermost (rank 4, rank 5)."""
+
+
+def channels_last_strides(shape: Sequence[int]) -> Shape:
+    """The strides of a channels-last tensor of ``shape`` (rank 4 or 5: torch's
+    ``get_channels_last_strides``; no ``max(size, 1)``: a 0 size zeroes the outer strides)."""
+    strides = [0] * len(shape)
+    step = 1
+    for d in CHANNELS_LAST_ORDER[len(shape)]:
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's ``is_contiguous(memory_format=torch.channels_last)`` of a rank-4 tensor: its
+    strides are :func:`channels_last_strides`, ignoring dimensions of size 1."""
+    expected = 1
+    for d in CHANNELS_LAST_ORDER[4]:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
@@ -411,7 +472,9 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
 def expand_strides(
     shape: Sequence[int], strides: Sequence[int], new_shape: Sequence[int], type_name: str = ""
 ) -> Shape:
-    """Strides of ``expand``: new and expanded dims get stride 0 (torch's messages on misuse).
+    """Strides of ``expand`` (torch's ``inferExpandGeometry``): an expanded dim gets stride 0, a
+    new one of size 1 the stride that steps over the dim after it (``ones(4).expand(1, 4)`` has
+    strides ``(4, 1)``), any other new one 0 (torch's messages on misuse).
 
     ``type_name`` is how torch names the tensor's type in its message (``torch.FloatTensor``).
     """
@@ -423,7 +486,7 @@ def expand_strides(
             f"tensor ({len(shape)})"
         )
     lead = len(new_shape) - len(shape)
-    out = []
+    out: list[int] = []
     for i in range(len(new_shape) - 1, -1, -1):  # torch checks from the last dimension
         target = new_shape[i]
         if i < lead:
@@ -432,7 +495,8 @@ def expand_strides(
                     f"The expanded size of the tensor ({target}) isn't allowed in a leading, "
                     f"non-existing dimension {i}"
                 )
-            out.append(0)
+            inner = i + 1 < len(new_shape) and target == 1
+            out.append(new_shape[i + 1] * out[-1] if inner else 0)
             continue
         size, stride = shape[i - lead], strides[i - lead]
         if target == -1 or size == target:
@@ -446,6 +510,13 @@ def expand_strides(
                 f"{list(shape)}"
             )
     return tuple(reversed(out))
+
+
+INTERNAL_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+"""torch's refusal to write a tensor that :func:`has_internal_overlap`."""
 
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:

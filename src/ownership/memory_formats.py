@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ownership.layout import contiguous_strides
+from ownership.layout import CHANNELS_LAST_ORDER, channels_last_strides, contiguous_strides
 
 __all__ = [
     "channels_last",
@@ -56,8 +56,6 @@ channels_last = _constant("channels_last")
 channels_last_3d = _constant("channels_last_3d")
 preserve_format = _constant("preserve_format")
 
-#: the dims of a channels-last tensor from innermost to outermost (rank 4, rank 5)
-_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
 _RANKS = {"channels_last": 4, "channels_last_3d": 5}
 
 
@@ -74,18 +72,13 @@ def format_strides(fmt: memory_format, shape: Sequence[int]) -> tuple[int, ...]:
         raise RuntimeError("Unsupported memory formatPreserve")
     if len(shape) != rank:
         raise RuntimeError(f"required rank {rank} tensor to use {name} format")
-    strides = [0] * rank
-    step = 1
-    for d in _CHANNELS_LAST_ORDER[rank]:  # no max(size, 1): a 0 size zeroes the outer strides
-        strides[d] = step
-        step *= shape[d]
-    return tuple(strides)
+    return channels_last_strides(shape)
 
 
 def _channels_last_like(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """c10's ``is_channels_last_strides_2d_s4`` / ``_3d_s5``: whether the strides of a rank 4 or
     5 tensor step through channels first (ambiguous size-1 cases count as contiguous)."""
-    order = _CHANNELS_LAST_ORDER.get(len(shape))
+    order = CHANNELS_LAST_ORDER.get(len(shape))
     if order is None or strides[1] == 0:
         return False
     least = 0

@@ -41,6 +41,7 @@ from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.autograd.graph import CLONING, clone_saved_before_write
 from ownership.inplace_rules import check_cast, check_no_overlap, written
+from ownership.ops.common import refuse_out_grad
 from ownership.ops.resizing import resize_impl
 
 __all__ = ["WRITES_OUT", "with_out", "write_out"]
@@ -81,10 +82,7 @@ def write_out(
     if recording and (
         out.requires_grad or any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
     ):
-        raise RuntimeError(
-            f"{name}(): functions with out=... arguments don't support automatic "
-            "differentiation, but one of the arguments requires grad."
-        )
+        refuse_out_grad(name)
     if CLONING:  # an allow_mutation_on_saved_tensors block: saved tensors out shares, cloned
         clone_saved_before_write(out)
     check_no_overlap(out, [x for x in inputs if isinstance(x, Tensor)])

@@ -13,13 +13,13 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from numpy.typing import NDArray
 
 import ownership.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.autograd import engine, hooks
 from ownership.autograd import grad_dtype as leaf_grad_dtype
-from ownership.autograd.grad import engine_flag, gradients_given
+from ownership.autograd.grad import engine_flag, gradients_given, seed_ones
+from ownership.autograd.input_metadata import note_data_shape
 from ownership.autograd.node import Node, shown
 from ownership.dtypes import dtype as DType
 from ownership.storage import rekeyed
@@ -241,9 +241,7 @@ class TensorAutograd:
         if gradient is None:
             if self._data.size != 1 and requires_grad:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            arr = self._data  # a 0-d loss's ones: one numpy call (the array ``ones_like`` makes)
-            ones = np.array(1, arr.dtype) if arr.ndim == 0 else np.ones_like(arr)
-            gradient = self._wrap(ones, self.dtype)
+            gradient = self._wrap(seed_ones(self._data), self.dtype)
         elif gradient._data.shape != self._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
@@ -312,6 +310,8 @@ class TensorAutograd:
                 "data set to a tensor that requires gradients must be floating point or complex "
                 "dtype"
             )
+        if value._data.shape != self._data.shape:
+            note_data_shape(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
         self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset

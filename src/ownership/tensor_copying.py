@@ -61,9 +61,9 @@ def rebuild_tensor(
     state: dict[str, Any] | None = None,
 ) -> Any:
     """A leaf of class ``cls`` at version 1 over ``source``'s storage (torch's ``set_`` on a new
-    tensor)."""
-    counter = VersionCounter()
-    counter.bump()  # the write of torch's set_
+    tensor): an inference tensor when rebuilt in inference mode, as every new tensor is there."""
+    counter = VersionCounter.new()
+    counter.bump()  # the write of torch's set_ (an inference tensor keeps no version)
     storage = source.storage
     arr = layout.strided(storage.buffer, shape, strides, offset)
     t = cls._plain(cls, arr, storage, offset, dtype, counter)

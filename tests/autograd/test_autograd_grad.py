@@ -294,3 +294,18 @@ def test_materialized_gradients_are_zeros_that_require_grad_with_create_graph(
         return [(g, g.is_leaf, g.grad_fn, g.stride()) for g in grads]
 
     same(program)
+
+
+def test_the_implicit_gradient_keeps_the_outputs_strides() -> None:
+    """Fuzz program 50906: torch's seed is ``ones_like(output, preserve_format)``: a one-element
+    output's strides, a size-1 dim's included, are kept."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[-0.0, 1.5], [0.5, 2.0]], requires_grad=True)
+        y = x.diagonal()[1:]
+        z = x.t()[:1, 1:]
+        (gy,) = t.autograd.grad(y, [y], retain_graph=True)
+        (gz,) = t.autograd.grad(z, [z])
+        return gy, gy.stride(), gz, gz.stride()
+
+    same(program)

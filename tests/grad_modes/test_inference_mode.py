@@ -277,3 +277,34 @@ def test_an_inference_tensors_alias_made_outside_the_mode_counts_its_writes(case
         return INFERENCE_ALIASES[case](f, inside)
 
     same(program)
+
+
+MULTI_OUTPUT_VIEWS: dict[str, Any] = {
+    "unbind of a view made in the block (fuzz program 30064)": lambda t, v: v.mT.unbind(0)[-1],
+    "unbind of it": lambda t, v: v.unbind(0)[0],
+    "split of it": lambda t, v: v.split(1)[0],
+    "chunk of a view of it": lambda t, v: v[:, :1].chunk(2)[1],
+}
+
+
+@pytest.mark.parametrize("views", MULTI_OUTPUT_VIEWS.values(), ids=MULTI_OUTPUT_VIEWS.keys())
+@pytest.mark.parametrize("block", ["inference_mode", "no_grad"])
+def test_a_multiple_output_view_of_a_view_made_in_a_block_written_in_place(
+    views: Any, block: str
+) -> None:
+    """torch's ``propagate_creation_meta``: a view of a view made in inference mode keeps that
+    mark (its error wins over the multiple outputs'); one made under ``no_grad`` takes the
+    multiple outputs' mark."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[0.5, -1.0, 1.0], [-1.5, 0.25, 1.5]], requires_grad=True)
+        with getattr(t, block)():
+            v = x.select(1, 1)[None].expand(3, 2)
+        out = views(t, v)
+        try:
+            out.sigmoid_()
+        except RuntimeError as e:
+            return str(e)
+        return out
+
+    same(program)

@@ -8,7 +8,15 @@ torch runs an op's autograd kernel only when one of its tensor arguments is a no
 - an index is an argument too: an inference tensor made with ``requires_grad=True``, indexed
   outside the block by a normal index tensor (a list becomes one), gets ``IndexBackward0``
   (``index_select``, ``gather`` alike: ``gather`` then refuses to save the inference tensor);
-  indexed by an inference index tensor, or viewed, it stays out of the graph.
+  indexed by an inference index tensor, or viewed, it stays out of the graph;
+- the calls an op's own kernel makes on the fresh (normal) tensors it allocates go through
+  autograd: ``clone``, ``to`` (``double()``...), ``contiguous`` and ``sort`` copy the inference
+  tensor in with ``copy_`` (``CopyBackwards`` when it requires grad, the copy at version 1),
+  ``abs``, ``mean``, a whole ``var``/``std``, ``logsumexp`` and ``nan_to_num`` write through
+  an out variant (refused when it requires grad: ``sum(): functions with out=...``), ``stack``
+  is ``cat`` then a view (a tracked view: ``_base`` is the joined tensor); a number or a normal
+  condition is an operand autograd sees (``1 - f`` is ``SubBackward0``, ``where(f > 0, f, g)``
+  is ``WhereBackward0``).
 """
 
 from __future__ import annotations
@@ -130,3 +138,104 @@ def test_the_issues_program() -> None:
         return f[[0, 2]].requires_grad
 
     assert same(program) is True
+
+
+def _leaves(t: Any) -> tuple[Any, Any]:
+    """An inference tensor requiring grad and one that does not, made in the block."""
+    with t.inference_mode():
+        f = t.tensor([[1.5, -1.5, 1.0], [2.0, 0.5, -0.0]], requires_grad=True)
+        g = t.tensor([[1.0, 2.0, 3.0], [-2.0, 0.5, 4.0]])
+    return f, g
+
+
+KERNELS: dict[str, Any] = {
+    "double (fuzz program 43)": lambda t, x, g: x.double(),
+    "to float64": lambda t, x, g: x.to(t.float64),
+    "to a copy": lambda t, x, g: x.to(t.float32, copy=True),
+    "to int64": lambda t, x, g: x.to(t.int64),
+    "float (the tensor itself)": lambda t, x, g: x.float(),
+    "clone": lambda t, x, g: x.clone(),
+    "torch.clone": lambda t, x, g: t.clone(x),
+    "type_as": lambda t, x, g: x.type_as(g.double()),
+    "contiguous of an expanded view": lambda t, x, g: x[:1].expand(2, 3).contiguous(),
+    "sort values": lambda t, x, g: x.sort().values,
+    "sort indices": lambda t, x, g: x.sort(0, descending=True).indices,
+    "abs": lambda t, x, g: x.abs(),
+    "mean": lambda t, x, g: x.mean(),
+    "mean 0": lambda t, x, g: x.mean(0),
+    "var": lambda t, x, g: x.var(),
+    "var 0": lambda t, x, g: x.var(0),
+    "std of one row": lambda t, x, g: x[:1].std(1),
+    "var_mean": lambda t, x, g: t.var_mean(x)[0],
+    "logsumexp": lambda t, x, g: x.logsumexp(1),
+    "nan_to_num": lambda t, x, g: x.nan_to_num(),
+    "sum": lambda t, x, g: x.sum(),
+    "1 - x": lambda t, x, g: 1 - x,
+    "2.5 - x": lambda t, x, g: 2.5 - x,
+    "x - 1": lambda t, x, g: x - 1,
+    "where, a normal condition": lambda t, x, g: t.where(x.detach() > 0, x, g),
+    "where, a number": lambda t, x, g: t.where(x > 0, 1.0, x),
+    "stack (fuzz program 54)": lambda t, x, g: t.stack([x, g]),
+    "stack 1": lambda t, x, g: t.stack([x, x], 1),
+    "stack after the last dim": lambda t, x, g: t.stack([x, x], 2),
+    "stack of transposes": lambda t, x, g: t.stack([x.t(), g.t()]),
+    "cat": lambda t, x, g: t.cat([x, g]),
+}
+
+
+def _kernel_facts(t: Any, y: Any) -> list[Any]:
+    # not the fresh result's own ``_version``: how often a kernel writes its result through the
+    # dispatcher (a reduction's fill_, mean's sum_out and div_) is torch's artefact, as for
+    # support.fuzz; the copies' version 1 is test_inference_mode's
+    facts = [y.tolist(), y.dtype, y.requires_grad, y.is_leaf, y.grad_fn, y.is_inference()]
+    return [*facts, y.stride(), y._base is not None]
+
+
+@pytest.mark.parametrize("op", KERNELS.values(), ids=KERNELS.keys())
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_the_calls_of_an_ops_kernel_on_inference_tensors(op: Any, requires_grad: bool) -> None:
+    def program(t: Any) -> Any:
+        f, g = _leaves(t)
+        x = f if requires_grad else g
+        y = op(t, x, g)
+        facts = _kernel_facts(t, y)
+        if y.requires_grad:
+            y.sum().backward()
+            facts.append(grad_of(f))
+        with t.no_grad():
+            facts.append(_kernel_facts(t, op(t, x, g)))
+        with t.inference_mode():
+            facts.append(_kernel_facts(t, op(t, x, g)))
+        return facts
+
+    same(program)
+
+
+OF_0D: dict[str, Any] = {
+    "max(0).values (fuzz program 42265)": lambda t, x: x.max(0).values,
+    "min(0, keepdim=True).values": lambda t, x: x.min(0, keepdim=True).values,
+    "max(0).indices": lambda t, x: x.max(0).indices,
+    "cumsum": lambda t, x: x.cumsum(0),
+    "cumprod": lambda t, x: x.cumprod(0),
+    "sort values": lambda t, x: x.sort(0).values,
+    "topk values": lambda t, x: x.topk(1).values,
+    "amax": lambda t, x: x.amax(0),
+}
+
+
+@pytest.mark.parametrize("op", OF_0D.values(), ids=OF_0D.keys())
+def test_the_fill_of_a_kernel_on_a_0d_inference_tensor(op: Any) -> None:
+    """``max``/``min`` over a dim, ``cumsum`` and ``cumprod`` of a 0-d tensor fill their result
+    with ``fill_(self)`` (``FillBackward3``), ``topk`` copies it in (``CopyBackwards``)."""
+
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            f = t.tensor(-1.5, dtype=t.float64, requires_grad=True)
+        y = op(t, f)
+        facts = _kernel_facts(t, y)
+        if y.requires_grad:
+            (y * 3).sum().backward()
+            facts.append(grad_of(f))
+        return facts
+
+    same(program)

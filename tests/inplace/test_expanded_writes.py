@@ -7,7 +7,9 @@ and so ``t[1:] = 1.5``, which copies a 0-d tensor), written with torch's depreca
 ``masked_fill_`` and ``index_put_`` (``t[mask] = v``, ``t[[0, 1]] = v``), and written silently by
 ``fill_`` of a number and ``zero_``. ``index_put_`` refuses a value or an index tensor that shares
 memory with the written tensor, even its very elements (``ix[ix] = 5``), unless the write is its
-``masked_fill_`` of a one-element value (``x[mask] = x[0]``).
+``masked_fill_`` of a one-element value (``x[mask] = x[0]``). A write that torch lets through
+into an expanded view of a tensor in a graph leaves a ``CopySlices`` whose backward ``copy_``s the
+op's gradient into that view of the base's gradient: refused then, at ``backward``.
 """
 
 from __future__ import annotations
@@ -126,5 +128,68 @@ def test_an_index_write_into_an_expanded_tensor_writes_the_indexed_elements_alon
             warnings.simplefilter("ignore")
             exec(write, {"t2": t2})
         return [t1, t2, t1._version]
+
+    same(program)
+
+
+BACKWARD_THROUGH: dict[str, Any] = {
+    "index_put_ of a number (fuzz program 157)": lambda t, v, w: v.__setitem__([0], 1.0),
+    "index_put_ += 1": lambda t, v, w: v.__setitem__([0], v[[0]] + 1),
+    "index_put_ of a tensor requiring grad": lambda t, v, w: v.__setitem__([0], w),
+    "masked_fill_": lambda t, v, w: v.masked_fill_(t.tensor([[True, False]] * 2), 2.0),
+    "fill_ of a number": lambda t, v, w: v.fill_(3.0),
+    "zero_": lambda t, v, w: v.zero_(),
+}
+
+
+@pytest.mark.parametrize("write", BACKWARD_THROUGH.values(), ids=BACKWARD_THROUGH.keys())
+def test_backward_through_a_write_into_an_expanded_view_of_a_graph_tensor(write: Any) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([[-1.5, -2.0], [3.0, 0.25]], requires_grad=True)
+        w = t.tensor([5.0], requires_grad=True)
+        loss = (x.exp() * 2).sum()
+        v = loss.expand(2, 2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # index_put_'s deprecation (compared above)
+            write(t, v, w)
+        error = None
+        try:
+            loss.backward()
+        except RuntimeError as e:
+            error = str(e)
+        return error, x.grad, w.grad, loss.grad_fn
+
+    same(program)
+
+
+SAME_DATA: dict[str, Any] = {
+    "an expanded view given its source": lambda t, x: x.expand(2, 2, 1, 3).__setitem__(..., x),
+    "an expanded view given itself": lambda t, x: x.expand(2, 2, 1, 3).copy_(x.expand(2, 2, 1, 3)),
+    "a transpose given a transpose": lambda t, x: x.view(3, 2).t().copy_(x.view(3, 2).t()),
+    "a stepped slice given itself": lambda t, x: x.view(-1)[::2].copy_(x.view(-1)[::2]),
+}
+
+
+@pytest.mark.parametrize("write", SAME_DATA.values(), ids=SAME_DATA.keys())
+@pytest.mark.parametrize("kind", ["normal", "inference", "inference requiring grad"])
+def test_a_copy_of_the_same_data_returns_at_once(write: Any, kind: str) -> None:
+    """torch's copy_ returns at once, unchecked, when its source is the same data as the
+    written tensor (memory, offset, sizes, strides, dtype): an expanded tensor given its own
+    values is no overlap; its version still moves (an inference tensor's refuses, out of
+    inference mode: fuzz program 41269)."""
+
+    def program(t: Any) -> Any:
+        values = t.arange(6.0).view(2, 1, 3)
+        if kind == "normal":
+            x = values
+        else:
+            with t.inference_mode():
+                x = values.clone().requires_grad_(kind.endswith("grad"))
+        error = None
+        try:
+            write(t, x)
+        except RuntimeError as e:
+            error = str(e)
+        return error, x.detach().clone(), None if x.is_inference() else x._version
 
     same(program)

@@ -159,3 +159,29 @@ def test_a_write_into_the_result_is_seen_by_backward(op: str) -> None:
         return error_of(lambda: y.sum().backward()) or grad_of(x)
 
     same(program)
+
+
+def _zeros(t: Any) -> Any:
+    """Zeros of both signs among negatives, whose memory order is not the logical order."""
+    return t.tensor([[[-1.0, -0.0], [0.0, -3.0]], [[-0.0, -5.0], [0.0, -0.0]]]).permute(2, 0, 1)
+
+
+ZERO_SIGNS: dict[str, Any] = {
+    "fuzz program 221": lambda t: t.tensor([[[2.0, -0.5, -1.5]], [[0.0, -1.5, -0.0]]]).amax(-1),
+    "amax all": lambda t: _zeros(t).amax(),
+    "amax (1, 2)": lambda t: _zeros(t).amax((1, 2)),
+    "amax (2, 0) keepdim": lambda t: _zeros(t).amax((2, 0), keepdim=True),
+    "amax 1": lambda t: _zeros(t).amax(1),
+    "amin 0": lambda t: (_zeros(t) + 3).amin(0) - 3,
+    "amax of a transpose": lambda t: t.tensor([[-1.0, -0.0], [0.0, -2.0]]).t().amax(),
+    "amax -0.0 first": lambda t: t.tensor([-0.0, -1.0, 0.0]).amax(0),
+    "amin 0.0 first": lambda t: t.tensor([0.0, 1.0, -0.0]).amin(),
+    "amax float64": lambda t: _zeros(t).double().amax((0, 1)),
+    "amax 0-d": lambda t: t.tensor(-0.0).amax(),
+}
+
+
+@pytest.mark.parametrize("form", ZERO_SIGNS)
+def test_a_zero_result_has_the_sign_of_the_first_zero_in_memory_order(form: str) -> None:
+    # values compare equal whatever their zeros' signs: 1 / y shows each sign as an infinity's
+    same(lambda t: 1 / ZERO_SIGNS[form](t))

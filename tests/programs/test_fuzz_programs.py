@@ -15,29 +15,7 @@ BUDGET = range(300)
 
 # Programs that meet a known difference, by cause: each one the fuzzer found that is not fixed
 # yet. Strict, so that each mark goes once its cause is fixed.
-INFERENCE_COPY_KERNELS = (
-    "an inference tensor requiring grad converted outside the mode (double(), to()) records "
-    "CopyBackwards in torch, whose conversion is a copy_ kernel"
-)
-EXPANDED_INDEX_BACKWARD = (
-    "backward through an advanced-index write into an expanded view of a graph tensor: torch "
-    "refuses it ('more than one element of the written-to tensor refers to a single memory "
-    "location'); ownership computes a gradient"
-)
-INFERENCE_DECOMPOSITION = (
-    "ops on inference tensors run torch's decompositions (stack's result is a view, "
-    "mean -> sum out=)"
-)
-SIGNED_ZERO_MAX = "amax/max of equal zeros return torch's zero (0.0, not -0.0)"
-STACK_LAYOUT = "stack/cat of non-dense tensors are laid out as torch's cat"
-
-KNOWN: dict[int, str] = {
-    43: INFERENCE_COPY_KERNELS,
-    54: INFERENCE_DECOMPOSITION,
-    157: EXPANDED_INDEX_BACKWARD,
-    221: SIGNED_ZERO_MAX,
-    287: STACK_LAYOUT,
-}
+KNOWN: dict[int, str] = {}
 
 
 @pytest.mark.parametrize(

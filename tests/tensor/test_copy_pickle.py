@@ -189,3 +189,26 @@ def test_copy_copy_keeps_a_tensors_attributes_and_deepcopy_still_copies() -> Non
         return [c.note, d.note, d.data_ptr() == x.data_ptr(), x, d]
 
     same(program)
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_a_copy_made_in_inference_mode_is_an_inference_tensor(
+    how: str, requires_grad: bool
+) -> None:
+    """Fuzz program 40472: the copy is a new tensor, made in the block."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, 2.0, -1.5], requires_grad=requires_grad)
+        make = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": _roundtrip}[how]
+        with t.inference_mode():
+            c = make(x)
+            inside = [c.is_inference(), c.requires_grad, c.is_leaf]
+        reading = None
+        try:
+            c._version
+        except RuntimeError as e:
+            reading = str(e)
+        return [c.detach().clone(), *inside, c.is_inference(), reading]
+
+    same(program)

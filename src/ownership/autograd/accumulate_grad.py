@@ -90,7 +90,9 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             ):
                 var._grad = grad._detached_unseen()
                 return
-            dense_var = dense(var) or var._data.size == 0
+            # a leaf whose ``.data`` changed its shape since the graph was made gets the gradient
+            # of the shape recorded (torch's layout contract then holds it as it is)
+            dense_var = (dense(var) or var._data.size == 0) and garr.shape == var._data.shape
             if (
                 not create_graph
                 and spare_refs(grad) < held
@@ -109,7 +111,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             arr = (
                 np.empty_like(var._data, garr.dtype)
                 if dense_var
-                else np.empty(var._data.shape, garr.dtype)
+                else np.empty(garr.shape, garr.dtype)
             )
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)

@@ -23,6 +23,7 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
+from ownership.autograd.input_metadata import RECORDED, checked_root
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.autograd.plain_loop import replay, run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
@@ -174,8 +175,10 @@ def run_backward(
             warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
 
     buffers = InputBuffers(inplace=not create_graph)
-    for (node, nr), g in zip(root_edges, root_grads, strict=True):
+    for i, ((node, nr), g) in enumerate(zip(root_edges, root_grads, strict=True)):
         assert node is not None
+        if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
+            g = checked_root(node, nr, g, i)
         buffers.add(node, nr, g)
     queue = ReadyQueue()
     # torch's graph root passes the root gradients on in order: a root given twice is ready
@@ -224,6 +227,8 @@ def run_one(
             )
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
+    if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
+        grad = checked_root(node, nr, grad, 0)
     deps = _counts((node,))
     buffers = InputBuffers(not create_graph)
     if node.num_outputs == 1:

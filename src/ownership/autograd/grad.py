@@ -8,10 +8,22 @@ from typing import Any
 
 import numpy as np
 
+from ownership import layout
 from ownership.autograd import grad_dtype
 from ownership.autograd.engine import run_backward
 from ownership.op_registry import ops
 from ownership.storage import is_engine_tensor
+
+
+def seed_ones(arr: Any) -> Any:
+    """The implicit gradient of an output ``arr`` of one element: torch's
+    ``ones_like(output, memory_format=torch.preserve_format)``, which keeps its strides exactly
+    (a size-1 dim's stride included: ``layout.preserved``)."""
+    if arr.ndim == 0:
+        return np.array(1, arr.dtype)
+    ones = layout.preserved(arr, [s // arr.itemsize for s in arr.strides], arr.dtype)
+    ones[...] = 1
+    return ones
 
 
 def _seq(x: Any) -> list[Any]:
@@ -47,7 +59,7 @@ def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
         if g is None:
             if o.requires_grad and o._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = o._wrap(np.ones_like(o._data), o.dtype)
+            g = o._wrap(seed_ones(o._data), o.dtype)
         elif g._data.shape != o._data.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "

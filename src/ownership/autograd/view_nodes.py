@@ -17,7 +17,7 @@ import numpy as np
 
 from ownership.autograd.node import Edge, Node
 from ownership.autograd.saved import FREED_MESSAGE
-from ownership.layout import strided
+from ownership.layout import INTERNAL_OVERLAP_MESSAGE, has_internal_overlap, strided
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]
 
@@ -107,6 +107,10 @@ class CopySlices(Node):
         base[...] = g._data
         region = strided(buf, *self.view_geom)
         res = self.fn.apply((g._wrap(region.copy()),))
+        if res[0] is not None and has_internal_overlap(self.view_geom[0], self.view_geom[1]):
+            # torch copies the op's gradient into the view's part of the base's gradient with
+            # copy_, which refuses a view written twice (an expanded one)
+            raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
         region[...] = 0 if res[0] is None else res[0]._data
         return (g._wrap(base.copy()), *res[1:])
 

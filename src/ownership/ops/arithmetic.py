@@ -376,6 +376,7 @@ def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save_result(out)

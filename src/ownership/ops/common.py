@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -90,6 +90,51 @@ def needs_grad(*ts: Any) -> bool:
         else:
             all_inference = False
     return wanted and not all_inference
+
+
+def inference_kernel(*ts: Any) -> bool:
+    """Whether torch runs the op's own kernel with no autograd around it while the calls that
+    kernel makes on the fresh tensors it allocates go through autograd: outside inference mode,
+    when every operand is an inference tensor (which has no autograd key; a Python number is
+    wrapped as a normal tensor, so it never is one). A kernel that copies into its fresh result
+    then records ``CopyBackwards``; one that writes it through an out variant refuses an operand
+    that requires grad (:func:`refuse_out_call`).
+    """
+    if INFERENCE_THREADS.count and _inference.enabled:
+        return False
+    for t in ts:
+        if not isinstance(t, Tensor):
+            return False
+        counter = t._lazy_counter
+        if counter is None or not counter.inference:
+            return False
+    return bool(ts)
+
+
+def filled_from(out: Tensor, t: Tensor) -> None:
+    """torch's kernels of ``max``/``min`` over a dim, ``cumsum`` and ``cumprod`` of a 0-d ``t``
+    fill their fresh result with ``out.fill_(t)``: on an inference ``t``
+    (:func:`inference_kernel`) autograd sees that fill (``FillBackward3`` when ``t`` requires
+    grad; ``out`` at version 1)."""
+    if inference_kernel(t):
+        ops.fill_(out, t)
+
+
+def refuse_out_call(name: str, t: Tensor) -> None:
+    """torch's kernels of ``abs``, ``mean`` (``sum``'s), ``logsumexp`` ... write their fresh
+    result through the out variant ``name``: on an inference tensor (:func:`inference_kernel`)
+    that call is the first autograd sees, and it refuses ``t`` when it requires grad."""
+    if _state.enabled and t._requires_grad and inference_kernel(t):
+        refuse_out_grad(name)
+
+
+def refuse_out_grad(name: str) -> NoReturn:
+    """autograd's refusal of the out variant ``name`` called, grad mode on, with an argument
+    that requires grad (:mod:`ownership.out_argument`)."""
+    raise RuntimeError(
+        f"{name}(): functions with out=... arguments don't support automatic "
+        "differentiation, but one of the arguments requires grad."
+    )
 
 
 def needs_grad_of(t: Tensor) -> bool:
@@ -306,12 +351,13 @@ def lay_out(out: Tensor, *operands: Any) -> None:
     in torch's order), torch's strides (:func:`~ownership.layout.elementwise_strides`), copied
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
-    numpy's result is row-major too. A power by a number (``x ** 2``, ``2 ** x``) is a unary
-    kernel in torch, whose layout is the input's."""
+    numpy's result is row-major too (:func:`~ownership.layout.row_major`: a size-1 dim's
+    stride counts). A power by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch,
+    whose layout is the input's."""
     arr = out._data
     if arr.size:
         for t in operands:
-            if isinstance(t, Tensor) and not t._data.flags.c_contiguous:
+            if isinstance(t, Tensor) and not layout.row_major(t._data):
                 break
         else:
             return  # every operand row-major (the common case)

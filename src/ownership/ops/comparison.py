@@ -83,7 +83,7 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
         int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
     lay_out(out, cond, a, b)
-    if needs_grad(at, bt):
+    if needs_grad(cond, at, bt):  # the condition is an operand: a normal one brings autograd in
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()
 

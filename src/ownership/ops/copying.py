@@ -17,14 +17,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import inference_mode, layout
+from ownership import layout
 from ownership._tensor import Tensor
 from ownership.arguments import Parser
 from ownership.dtypes import dtype as DType
 from ownership.layout import preserved
 from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
+from ownership.op_registry import ops
 from ownership.ops import checks
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 
 
 def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
@@ -32,7 +33,8 @@ def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
     lays out a copy (:func:`~ownership.layout.preserved`): what ``clone`` and ``to`` return."""
     data = t._data
     flags = data.flags
-    if data.size and (flags.c_contiguous or flags.f_contiguous):  # numpy's copy is the same
+    if data.size and (layout.row_major(data) or (flags.f_contiguous and 1 not in data.shape)):
+        # numpy's copy is the same (its flags ignore a size-1 dim's stride, which torch keeps)
         return np.array(data, dtype=dtype.np, order="K", copy=True)
     # torch's empty_like(preserve_format), then copy_
     copied = preserved(data, t.stride(), dtype.np)
@@ -41,13 +43,24 @@ def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
     return copied
 
 
+def copied(source: Tensor, copy: Tensor) -> Tensor:
+    """``copy``, the fresh result of ``clone``, ``contiguous`` or ``to`` of ``source``, as
+    torch's kernel leaves it: that kernel allocates it and ``copy_``s ``source`` in, a call
+    that autograd sees when ``source`` is an inference tensor out of inference mode
+    (:func:`~ownership.ops.common.inference_kernel`). Then ``copy`` starts at version 1 and,
+    when ``source`` requires grad and ``copy`` can, it is ``CopyBackwards``' output."""
+    if inference_kernel(source):
+        ops.copy_(copy, source)
+    return copy
+
+
 def clone(t: Tensor) -> Tensor:
     """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
     ``preserve_format`` lays it out (:func:`preserved_copy`)."""
     out = Tensor._wrap(preserved_copy(t, t.dtype), t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
-    return inference_mode.copied(t, out)
+    return copied(t, out)
 
 
 def contiguous(t: Tensor) -> Tensor:
@@ -57,7 +70,7 @@ def contiguous(t: Tensor) -> Tensor:
     out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
-    return out
+    return copied(t, out)
 
 
 TO = Parser(
@@ -124,4 +137,4 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     out = wrap(arr, dt)
     if needs_grad(t) and dt.is_floating_point:
         record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
-    return inference_mode.copied(t, out)
+    return copied(t, out)

@@ -2,7 +2,8 @@
 ``log(sum(exp(x)))``, over a list of dims.
 
 ``amax``/``amin`` reduce over every dim given (all of them when none is), keep ``self``'s dtype
-and return values only; their gradient is shared evenly by the elements equal to the result
+and return values only; a zero result has the sign of the first zero in torch's loop, which walks
+the reduced dims in memory order (:func:`first_zero_signs`); their gradient is shared evenly by the elements equal to the result
 (torch's ``scale_grad_by_count``), where ``max(dim)`` gives all of it to one. ``logsumexp``
 computes as torch does: the max over the dims (an infinite one taken as 0) is subtracted before
 ``exp`` and added back after ``log``, so large values do not overflow; an integer or bool tensor
@@ -31,7 +32,7 @@ from ownership.argument_checks import as_given
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.op_registry import ops
 from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, record, wrap
+from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap
 from ownership.ops.reduction import dims_of, saved_dims
 
 # the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads
@@ -55,6 +56,30 @@ def _restored(x: Tensor, axes: tuple[int, ...], ndim: int, keepdim: bool) -> Ten
     for d in axes:  # in increasing order, as torch unsqueezes them
         x = ops.unsqueeze(x, d)
     return x
+
+
+def first_zero_signs(arr: NDArray[Any], axes: tuple[int, ...], vals: NDArray[Any]) -> NDArray[Any]:
+    """``vals`` (the max or min of ``arr`` over ``axes``, dims kept as ``vals`` keeps them) with
+    each zero signed as torch's loop leaves it: its accumulator takes an element only when that
+    element is strictly larger (smaller), so of equal zeros the first one the loop meets wins, and
+    TensorIterator walks the reduced dims in memory order (the smallest stride innermost; a tie
+    goes to the smaller size). Over 4 vectors of a contiguous run the kernel is vectorised, and
+    the lanes' order depends on the CPU's vector width: there the first zero is taken as well.
+
+    >>> x = np.array([[-1.0, -0.0], [0.0, -2.0]]).T  # memory order: -1, -0, 0, -2
+    >>> float(first_zero_signs(x, (0, 1), np.float64(0.0)))
+    -0.0
+    """
+    zero = vals == 0
+    if arr.dtype.kind != "f" or not np.any(zero):
+        return vals
+    stride = {d: abs(arr.strides[d]) for d in axes}
+    inner = sorted(axes, key=lambda d: (stride[d], arr.shape[d]))
+    kept = [d for d in range(arr.ndim) if d not in axes]
+    walk = arr.transpose(kept + inner[::-1]).reshape([arr.shape[d] for d in kept] + [-1])
+    first = np.argmax(walk == 0, axis=-1)[..., None]
+    signs = np.signbit(np.take_along_axis(walk, first, axis=-1)[..., 0]).reshape(np.shape(vals))
+    return np.where(zero, np.where(signs, -0.0, 0.0).astype(arr.dtype), vals)
 
 
 def _node_axes(s: Saved) -> tuple[tuple[int, ...], int]:
@@ -90,6 +115,8 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
             checks.reduce_dim(which, t, int(d))
     reduce = _max if which == "amax" else _min
     vals: NDArray[Any] = reduce(arr, axis=axes if arr.ndim else None, keepdims=keepdim)
+    if arr.size:
+        vals = first_zero_signs(arr, axes if arr.ndim else (), vals)
     out = wrap(np.array(vals, order="C"), t.dtype)
     if needs_grad_of(t):
         ctx = {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim}
@@ -120,6 +147,7 @@ def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(t), dim))`` computed without overflow (``LogsumexpBackward0``)."""
+    refuse_out_call("logsumexp", t)  # torch's kernel writes through logsumexp_out
     if not t.dtype.is_floating_point:
         t = ops.to(t, dtypes.get_default_dtype())
     arr = t._data

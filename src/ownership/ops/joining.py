@@ -1,5 +1,7 @@
 """Joining tensors: ``stack`` along a new dimension and ``cat`` along an existing one, each a
 new tensor whose dtype promotes every input's, with a backward that splits the gradient back.
+``cat``'s result is row-major unless every input suggests one channels-last format
+(:func:`cat_format`); ``stack`` is torch's ``cat`` then ``view``, laid out as that view.
 
 >>> import ownership
 >>> a, b = ownership.ones(2), ownership.zeros(2, dtype=ownership.int64)
@@ -9,19 +11,23 @@ new tensor whose dtype promotes every input's, with a backward that splits the g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ownership import dtypes
+from ownership import dtypes, layout
 from ownership import signatures as sig
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
 from ownership.arguments import Parser
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.dtypes import dtype as DType
+from ownership.memory_formats import contiguous_format, format_strides, memory_format, suggested
+from ownership.op_registry import ops
 from ownership.ops import checks
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 
 
 def _join_arguments(
@@ -38,10 +44,59 @@ def _join_arguments(
     return ts, d, dt, {"dim": as_saved(a["dim"])}
 
 
+def cat_format(shapes_strides: Sequence[tuple[Sequence[int], Sequence[int]]]) -> memory_format:
+    """The memory format of ``cat``'s fresh result (torch's ``cat_compute_output_memory_format``):
+    the one every input's (sizes, strides) suggest, else ``contiguous_format`` (as soon as one
+    input suggests it, or two differ)."""
+    found: memory_format | None = None
+    for shape, strides in shapes_strides:
+        fmt = suggested(shape, strides)
+        if fmt is contiguous_format or (found is not None and fmt is not found):
+            return contiguous_format
+        found = fmt
+    assert found is not None
+    return found
+
+
+def _joined(arrays: list[NDArray[Any]], strides: list[Sequence[int]], d: int, dt: DType) -> Any:
+    """``cat``'s values: ``arrays`` (1-D empty ones skipped: torch's legacy rule) joined along
+    ``d`` into fresh memory of dtype ``dt``, laid out in the memory format of
+    :func:`cat_format` (``strides``: each array's element strides)."""
+    kept = [a for a in arrays if a.shape != (0,)] or [arrays[0]]
+    values = np.concatenate(kept, axis=d)
+    fmt = cat_format([(a.shape, st) for a, st in zip(arrays, strides, strict=True)])
+    out = layout.dense_with_strides(values.shape, format_strides(fmt, values.shape), dt.np)
+    if values.size:
+        np.copyto(out, values, casting="unsafe")
+    return out
+
+
 def stack(*args: Any, **kwargs: Any) -> Tensor:
-    """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``."""
+    """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``, computed as torch's
+    kernel computes it. Along an existing dim it is ``cat(tensors, dim)`` viewed with the new dim
+    split off (a view autograd sees only when every input is an inference tensor, out of
+    inference mode: :func:`~ownership.ops.common.inference_kernel`; otherwise the kernel runs
+    below autograd and the result is no view); after the last dim it is ``cat`` of the inputs
+    unsqueezed there."""
     ts, d, dt, saved = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
-    out = wrap(np.stack([x._data for x in ts], axis=d), dt)
+    shape = list(ts[0]._data.shape)
+    if d < len(shape):
+        flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
+        sizes = [*shape[:d], len(ts), *shape[d:]]
+        if inference_kernel(*ts):
+            view_of_cat: Tensor = ops.view(wrap(flat, dt), sizes)
+            return view_of_cat
+        item = flat.itemsize
+        view = layout.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
+        assert view is not None  # one can always split a dimension with view
+        if flat.size:  # the same memory, from its first element: ``flat``'s offset is 0
+            arr = np.lib.stride_tricks.as_strided(flat, sizes, [st * item for st in view])
+        else:
+            arr = layout.empty_strided(sizes, view, dt.np)
+        out = wrap(arr, dt)
+    else:
+        arrays = [x._data[..., None] for x in ts]
+        out = wrap(_joined(arrays, [(*x.stride(), 1) for x in ts], d, dt), dt)
     if needs_grad(*ts):
         record(out, "StackBackward0", ts, lambda node, s, g: g[0].unbind(d), saved)
     return out
@@ -50,8 +105,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
 def cat(*args: Any, **kwargs: Any) -> Tensor:
     """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
     ts, d, dt, saved = _join_arguments(sig.FN_CAT, args, kwargs, stacking=False)
-    joined = [x._data for x in ts if x._data.shape != (0,)] or [ts[0]._data]
-    out = wrap(np.concatenate(joined, axis=d), dt)
+    out = wrap(_joined([x._data for x in ts], [x.stride() for x in ts], d, dt), dt)
     if needs_grad(*ts):
         sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 

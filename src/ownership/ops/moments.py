@@ -25,7 +25,7 @@ from ownership import layout
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
 from ownership.ops.reduction import saved_dims
 from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims
 
@@ -108,10 +108,14 @@ def _moment(
     mean for the two that return it; one node (two outputs with the mean)."""
     shown, c = _correction(unbiased, correction)
     axes = axes_of(t, dim)
+    kept = [n for d, n in enumerate(t._data.shape) if axes is not None and d not in axes]
+    if name in ("var", "std") and t._data.size and layout.numel(kept) <= 1:
+        refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
     v, m, n = _moments(t, axes, c, keepdim, name)
     root = name.startswith("std")
-    spread = wrap(np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np), t.dtype)
-    mean = wrap(m, t.dtype) if name.endswith("_mean") else None
+    spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
+    spread = wrap(layout.as_row_major(spread_values), t.dtype)
+    mean = wrap(layout.as_row_major(np.asarray(m)), t.dtype) if name.endswith("_mean") else None
     if not needs_grad(t):
         return spread, mean
     shape, dims = tuple(t._data.shape), _given_dims(t, dim)

@@ -59,7 +59,10 @@ def _multi(
         return outs
     if not unsafe and grad_mode.is_grad_enabled():  # under no_grad: NO_GRAD_MODE views
         for o in outs:
-            o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
+            # torch's propagate_creation_meta: a view of a view made in inference mode stays
+            # one (its error wins over the multiple outputs')
+            if o._creation_meta is not CreationMeta.INFERENCE_MODE:
+                o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
     if needs_grad(t):
         node = record(outs[0], name, (t,), backward, ctx) if outs else None
         if node is not None:

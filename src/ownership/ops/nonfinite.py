@@ -22,7 +22,7 @@ from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
 from ownership.ops.inplace import snapshot
 
 
@@ -50,6 +50,7 @@ def _replaced(t: Tensor, nan: Any, posinf: Any, neginf: Any) -> NDArray[Any]:
 
 def nan_to_num(t: Tensor, nan: Any = None, posinf: Any = None, neginf: Any = None) -> Tensor:
     """``t`` with NaN, +inf and -inf replaced (``NanToNumBackward0``, saves ``self``)."""
+    refuse_out_call("nan_to_num", t)  # torch's kernel writes through nan_to_num_out
     out = wrap(_replaced(t, nan, posinf, neginf), t.dtype)
     if needs_grad(t):
         node = record(out, "NanToNumBackward0", (t,), _bw_nan_to_num)

@@ -78,6 +78,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
     int_parameter(e, dt)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
+    lay_out(out, a)  # a unary kernel in torch: laid out as ``a``
     if needs_grad_of(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)

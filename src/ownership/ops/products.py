@@ -84,7 +84,8 @@ def prod(
         if arr.ndim == 0:
             out = wrap(arr.astype(dt.np), dt)
         else:
-            out = wrap(np.prod(arr, axis=axis, dtype=dt.np, keepdims=keepdim), dt)
+            product = np.prod(arr, axis=axis, dtype=dt.np, keepdims=keepdim)
+            out = wrap(layout.as_row_major(product), dt)
     if needs_grad(t):
         if dim is None:
             node = record(out, "ProdBackward0", (t,), _bw_prod_all)

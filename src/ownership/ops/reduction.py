@@ -15,7 +15,7 @@ from ownership.dtypes import dtype as DType
 from ownership.op_registry import OPS, ops
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import filled_from, needs_grad, record, refuse_out_call, wrap
 from ownership.ops.scans import check_differentiable
 
 
@@ -153,7 +153,8 @@ def sum_of(
         out = _total(t, dt)
     else:
         axes = dims if t._data.ndim else None
-        out = wrap(_add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np), dt)
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        out = wrap(layout.as_row_major(total), dt)
     if needs_grad(t):
         check_differentiable(t, dt)  # after the sum, as torch's ``set_history``
         if dims is None:
@@ -175,6 +176,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
+    refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
     dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
@@ -184,7 +186,7 @@ def mean(
     else:
         axes = dims if t._data.ndim else None
         total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-        out = wrap(np.true_divide(total, _count(shape, dims), dtype=dt.np), dt)
+        out = wrap(layout.as_row_major(np.true_divide(total, _count(shape, dims), dtype=dt.np)), dt)
     if needs_grad(t):
         if dims is None:
             ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
@@ -238,6 +240,8 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             idx_arr = np.expand_dims(idx_arr, d)
     values = wrap(val_arr, t.dtype)
     indices = wrap(idx_arr, dtypes.int64)
+    if nd == 0:  # torch's kernel: ``values.fill_(self)`` (then ``indices.fill_(0)``)
+        filled_from(values, t)
     if needs_grad(t):
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
@@ -316,4 +320,4 @@ def _truth(reduce: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
     if dims is None or data.ndim == 0:
         out = reduce(data)
         return wrap(np.reshape(out, (1,) * data.ndim) if keepdim else out, dtypes.bool_)
-    return wrap(reduce(data, axis=dims, keepdims=keepdim), dtypes.bool_)
+    return wrap(layout.as_row_major(reduce(data, axis=dims, keepdims=keepdim)), dtypes.bool_)

@@ -29,7 +29,7 @@ from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
-from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import lay_out, needs_grad, needs_grad_of, record, wrap
 
 _KERNELS: dict[str, Callable[[NDArray[Any]], NDArray[Any]]] = {
     "floor": np.floor,
@@ -74,6 +74,7 @@ def _values(arr: NDArray[Any], name: str, decimals: int | None) -> NDArray[Any]:
 def _rounded(t: Tensor, name: str, decimals: int | None = None) -> Tensor:
     _check(t, name, decimals)
     out = wrap(_values(t._data, name, decimals), t.dtype)
+    lay_out(out, t)
     if needs_grad_of(t):
         record(out, _node(name, decimals), (t,), _bw_zero)
     return out

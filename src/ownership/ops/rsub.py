@@ -3,6 +3,8 @@
 torch computes it as ``sub(other, input, alpha)`` (the same values, dtype, checks and layout)
 but records its own node, whose inputs keep rsub's order: ``RsubBackward0`` for a tensor
 ``other`` (``d input = -alpha * grad``, ``d other = grad``), ``RsubBackward1`` for a number.
+An inference tensor less from a number, out of inference mode, records ``SubBackward0``: torch's
+kernel then runs ``sub`` with the number wrapped as a (normal) tensor.
 """
 
 from __future__ import annotations
@@ -12,9 +14,18 @@ from typing import Any
 from ownership import grad_mode
 from ownership._tensor import Tensor
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.arithmetic import alpha_ctx, binary_node, check_bool_sub, sub
+from ownership.ops.arithmetic import (
+    alpha_ctx,
+    binary_node,
+    bw_sub,
+    check_bool_sub,
+    sub,
+    wrapped_scalar,
+)
 from ownership.ops.common import (
+    inference_kernel,
     lay_out,
+    needs_grad,
     needs_grad_of,
     needs_grad_with,
     operand,
@@ -69,4 +80,9 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
         out = _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
     if needs_grad_of(a):
         record(out, "RsubBackward1", (a,), _bw_rsub_number, {"alpha": alpha})
+    elif inference_kernel(a) and needs_grad(number := wrapped_scalar(b), a):
+        # torch's kernel of an inference ``a`` runs ``sub(number, a, alpha)``, the number wrapped
+        # as a normal tensor, so autograd sees that sub
+        node = record(out, "SubBackward0", (number, a), bw_sub, alpha_ctx(alpha))
+        binary_node(node, number, a)
     return out

@@ -27,7 +27,7 @@ from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.grad_mode import is_grad_enabled
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import OPS, ops
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import filled_from, needs_grad, record, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.scans import (
     check_differentiable,
@@ -132,6 +132,8 @@ def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     refuse_bool_kernel(t, dt, BOOL_KERNEL)
     check_differentiable(t, dt)
     out = wrap(_running_products(t._data, axis, dt), dt)
+    if not t._data.ndim:
+        filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
     if needs_grad(t):
         node = record(out, "CumprodBackward0", (t,), _bw_cumprod, {"dim": as_saved(dim)})
         node.save("self", t)

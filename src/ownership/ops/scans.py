@@ -25,7 +25,7 @@ from ownership.autograd.node import Grads, OpNode, Saved
 from ownership.inplace_rules import run_inplace
 from ownership.op_registry import ops
 from ownership.ops import checks
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import filled_from, needs_grad, record, wrap
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
@@ -98,6 +98,8 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     refuse_bool_kernel(t, dt)
     check_differentiable(t, dt)
     out = wrap(_running_sums(t._data, axis, dt), dt)
+    if not t._data.ndim:
+        filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
     if needs_grad(t):
         record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": as_saved(dim)})
     return out

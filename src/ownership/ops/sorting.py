@@ -26,7 +26,8 @@ from ownership import dtypes, layout
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
 from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.op_registry import ops
+from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.indexing import embed
 
 
@@ -92,13 +93,30 @@ def _selected(
     under ``name``."""
     arr = t._data
     vals = np.take_along_axis(arr, picks, axis=axis) if arr.ndim else arr.copy()
+    if kind is sort_result:  # torch's sort lays out values and indices as ``t`` (preserve_format)
+        vals, picks = _laid_out_as(t, vals), _laid_out_as(t, picks)
     values = wrap(vals, t.dtype)
     indices = wrap(picks, dtypes.int64)
+    if (kind is sort_result or not arr.ndim) and inference_kernel(t):
+        # torch's sort kernel (topk's of a 0-d tensor too) copies ``t`` into its fresh values
+        # with a copy_ autograd sees (CopyBackwards when ``t`` requires grad), then sorts them
+        # in place unseen
+        ordered = vals.copy()  # ``values`` holds ``vals`` itself
+        ops.copy_(values, t)
+        values._data[...] = ordered
     if needs_grad(t):
         ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
         node = record(values, name, (t,), _bw_select, ctx)
         node.save("indices", indices)
     return kind(values, indices)
+
+
+def _laid_out_as(t: Tensor, values: NDArray[Any]) -> NDArray[Any]:
+    """``values`` (of ``t``'s shape) in fresh memory laid out as ``preserve_format`` lays out a
+    copy of ``t`` (:func:`~ownership.layout.preserved`)."""
+    laid = layout.preserved(t._data, t.stride(), values.dtype)
+    laid[...] = values
+    return laid
 
 
 def _sorted_indices(t: Tensor, dim: int, descending: bool) -> tuple[int, NDArray[np.int64]]:
@@ -118,7 +136,7 @@ def sort(t: Tensor, dim: int = -1, descending: bool = False, stable: Any = False
 
 def argsort(t: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices of ``sort`` (no node: indices are not differentiable)."""
-    return wrap(_sorted_indices(t, dim, descending)[1], dtypes.int64)
+    return wrap(_laid_out_as(t, _sorted_indices(t, dim, descending)[1]), dtypes.int64)
 
 
 def topk(t: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:

@@ -28,6 +28,7 @@ from ownership.ops.common import (
     needs_grad_of,
     raw,
     record,
+    refuse_out_call,
     sum_to,
     wrap,
 )
@@ -183,6 +184,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
     arr, dt = floating(a)
     out = wrap(fn(arr), dt)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":
@@ -283,6 +285,7 @@ def relu(a: Tensor) -> Tensor:
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
     out = wrap(relu_values(a._data), a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "ReluBackward0", (a,), bw_relu)
         node.save_result(out)
@@ -299,7 +302,9 @@ def abs_values(x: Any) -> Any:
 
 def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
+    refuse_out_call("abs", a)
     out = wrap(abs_values(a._data), a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
         node.save("self", a)
@@ -319,6 +324,7 @@ def neg(a: Tensor) -> Tensor:
     """-a (``NegBackward0``, saves nothing); refuses bool (:func:`refuse_bool_neg`)."""
     refuse_bool_neg(a)
     out = wrap(-a._data, a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         record(out, "NegBackward0", (a,), bw_neg)
     return out
@@ -326,9 +332,12 @@ def neg(a: Tensor) -> Tensor:
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals). A
-    bool tensor is its own sign."""
+    bool tensor is its own sign; torch's kernel is ``(0 < x) - (x < 0)``, so NaN's sign and
+    -0.0's are 0.0."""
     x = a._data
-    out = wrap(x.copy() if x.dtype == np.bool_ else np.sign(x), a.dtype)
+    signs = x.copy() if x.dtype == np.bool_ else ((x > 0).astype(x.dtype) - (x < 0))
+    out = wrap(signs, a.dtype)
+    lay_out(out, a)
     if needs_grad_of(a):
         record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
     return out
