@@ -17,7 +17,9 @@ PORT ?= 8000
 PYTEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 # `make test`'s stages, in order; tools/stages.py runs them and closes with the time each took.
-TEST_STAGES := venv lint typecheck pytest pytest-baseline doctest html-fresh site-tests
+# Stages joined by + run side by side: mypy and the doctest builder use one core each, the site's
+# build a little more than one (its pages are read in one process), so together they fill two.
+TEST_STAGES := venv lint typecheck+doctest+html-fresh pytest pytest-baseline site-tests
 # `make check` runs the tests a change touches: the change is what differs from BASE (by default
 # where this branch left main).
 BASE ?=

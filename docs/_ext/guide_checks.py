@@ -68,7 +68,12 @@ def _kernel_settings(app: Sphinx) -> None:
     ipython_dir = Path(app.outdir).parent / ".ipython"
     profile = ipython_dir / "profile_default"
     profile.mkdir(parents=True, exist_ok=True)
-    (profile / "ipython_kernel_config.py").write_text(KERNEL_CONFIG)
+    # Written whole, then renamed into place: `make test` builds the site and the doctests side
+    # by side, both here, and a kernel must never read a half-written file.
+    config = profile / "ipython_kernel_config.py"
+    partial = config.with_name(f"{config.name}.{os.getpid()}")
+    partial.write_text(KERNEL_CONFIG)
+    os.replace(partial, config)
     os.environ["IPYTHONDIR"] = str(ipython_dir)
     # The kernels import the ``parity`` extension (docs/_ext/parity.py) with ``%load_ext parity``.
     here = str(Path(__file__).resolve().parent)

@@ -1,9 +1,10 @@
 """`make test` closes with a summary of its stages, and the README quotes that summary.
 
-``tools/stages.py`` runs the Makefile's ``TEST_STAGES`` one by one and prints, per stage, its
-wall time, its CPU time and pytest's tally. The README's figures are a copy of that block: the
-same header, the same stages in the same order, rows in the same format (``??`` for a figure
-not measured yet), so that a figure in the README can only come from `make test` itself.
+``tools/stages.py`` runs the Makefile's ``TEST_STAGES`` (one by one, or side by side where joined
+by ``+``) and prints, per stage, its wall time, its CPU time and pytest's tally. The README's
+figures are a copy of that block: the same header, the same stages in the same order, rows in the
+same format (``??`` for a figure not measured yet), so that a figure in the README can only come
+from `make test` itself.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def makefile_stages() -> list[str]:
     text = (ROOT / "Makefile").read_text()
     match = re.search(r"^TEST_STAGES := (.+)$", text, re.MULTILINE)
     assert match, "the Makefile has no TEST_STAGES"
-    return match[1].split()
+    return [name for step in match[1].split() for name in step.split("+")]
 
 
 def readme_summary() -> list[str]:
@@ -106,3 +107,27 @@ def test_the_summary_stops_at_the_first_failing_stage(tmp_path: Path) -> None:
     assert ok is not None and ok["tests"] == "3 passed, 1 skipped"
     assert any(line.startswith("bad ") and line.endswith("FAILED") for line in lines), lines
     assert "not run (a stage failed): never" in lines
+
+
+def test_stages_joined_by_a_plus_run_side_by_side(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text(
+        "one:\n\t@sleep 2; echo one done\n"
+        "two:\n\t@echo two started; sleep 2; echo two done\n"
+        "after:\n\t@echo after\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "stages.py"), "one+two", "after"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    # the first stage's output comes as it is printed; the other's whole, after it, before `after`
+    assert lines.index("one done") < lines.index("two started") < lines.index("after")
+    rows = {m["name"]: m for m in map(ROW.match, lines) if m}
+    assert list(rows) == ["one", "two", "after", "total"]
+    assert float(rows["one"]["wall"]) >= 2 and float(rows["two"]["wall"]) >= 2
+    # the total is the run's wall time, not the stages' sum
+    assert float(rows["total"]["wall"]) < 4, done.stdout
