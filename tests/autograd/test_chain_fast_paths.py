@@ -6,8 +6,7 @@
   one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
   torch's saved values.
 - The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
-  ``save`` saves (a ``SavedOutput`` while nothing watches saves, every field the general
-  ``SavedTensor``'s); their nodes share one empty context.
+  ``save`` saves; their nodes share one empty context.
 """
 
 from __future__ import annotations
@@ -179,7 +178,7 @@ def test_save_result_saves_what_save_saves(watched: str) -> None:
         nodes[0].save("result", out, is_output=True)
         nodes[1].save_result(out)
     kinds = [type(n._saved["result"]).__name__ for n in nodes]
-    assert kinds == ["SavedOutput" if watched == "plain" else "SavedTensor"] * 2
+    assert kinds == ["SavedTensor"] * 2
     slots = [_saved_slots(n._saved["result"]) for n in nodes]
     slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
     assert slots[0] == slots[1]
@@ -294,47 +293,6 @@ def test_record_number_makes_the_node_record_and_binary_node_make(case: str, nam
     assert fast._seq == general._seq + 1
     for out, node in ((general_out, general), (fast_out, fast)):
         assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)
-
-
-def _unpacked(t: Any, source: Any, node: Any) -> list[Any]:
-    """What an unpacked saved output is: its values, what it is over and its history."""
-    return [
-        type(t),
-        t.tolist(),
-        t.dtype,
-        t.stride(),
-        t._data is source._data,
-        t.untyped_storage() is source.untyped_storage(),
-        t._version_counter is source._version_counter,
-        (t._grad_fn is node, t._output_nr, t.requires_grad, t._base),
-    ]
-
-
-@pytest.mark.parametrize("op", ["tanh", "exp", "relu"])
-def test_a_saved_output_unpacked_for_backward_is_what_unpack_makes(op: str) -> None:
-    """What ``unpack_all`` reads a fresh saved output with (at once, while the alias is still
-    its parts and the output unwritten) is the alias ``SavedTensor.unpack`` makes, a new one
-    each time, and the kept alias is not made; once it is made or the output written,
-    ``unpack`` answers (the same values)."""
-    from ownership.autograd.saved import SavedOutput, SavedTensor
-
-    x = ownership.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
-    y = getattr(x, op)()
-    node = y.grad_fn
-    saved = node._saved["result"]
-    assert type(saved) is SavedOutput
-    fast, again = node.unpack_all()["result"], node.unpack_all()["result"]
-    assert saved.tensor_parts is not None  # the kept alias not made
-    general = SavedTensor.unpack(saved, node)
-    assert fast is not again and fast is not general and fast is not y
-    assert _unpacked(fast, y, node) == _unpacked(general, y, node) == _unpacked(again, y, node)
-    assert saved.tensor is not None and saved.tensor_parts is None  # the alias made
-    assert _unpacked(node.unpack_all()["result"], y, node) == _unpacked(fast, y, node)
-    y2 = getattr(x, op)()
-    with ownership.no_grad():
-        y2.add_(1)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        y2.grad_fn.unpack_all()  # written: ``unpack``'s error
 
 
 def saved_output_backwards(t: ModuleType) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedInput, SavedNumber, SavedTensor
+from ownership.autograd.saved import SavedNumber, SavedTensor
 from ownership.ops import loss
 
 from support.differential import same
@@ -81,7 +81,7 @@ def test_the_weight_made_late_equals_the_weight_saved_now(
     late = _run(dtype, read_first)
     monkeypatch.setattr(loss, "weight_made_late", lambda: False)
     now = _run(dtype, read_first)
-    assert (late[0], now[0]) == (SavedNumber, SavedInput)
+    assert (late[0], now[0]) == (SavedNumber, SavedTensor)
     assert late[1:] == now[1:]
 
 

@@ -18,7 +18,7 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedInput, SavedNumber, SavedOutput, SavedTensor
+from ownership.autograd.saved import SavedNumber, SavedTensor
 
 from support.differential import error_of, grad_of, same
 
@@ -175,60 +175,7 @@ def test_backward_visits_nodes_in_torchs_order() -> None:
     same(run_order)
 
 
-def _saved_fields(saved: SavedTensor, source: Any) -> dict[str, Any]:
-    """Every field of a saved tensor; the tensor it keeps by what it is and what it shares."""
-    t = saved.tensor  # read first: an output's alias is made at its first read, then kept
-    skip = ("__weakref__", "_tensor")
-    fields = {name: getattr(saved, name) for name in SavedTensor.__slots__ if name not in skip}
-    fields["tensor"] = [t._data.tolist(), t._version, t._grad_fn, t._output_nr, t.requires_grad]
-    fields["shares memory and counter"] = [
-        t.untyped_storage() is source.untyped_storage(),
-        t._version_counter is source._version_counter,
-    ]
-    return fields
-
-
-def saving_cases() -> dict[str, tuple[Any, bool]]:
-    """Tensors an op saves, each with whether it is the op's output: a leaf, a fresh result
-    (its counter not made yet), a result written in place, a view, an output, a later output
-    (output 1 of its node)."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    written = x * 2
-    written.add_(1)
-    out = x.tanh()
-    return {
-        "leaf": (x, False),
-        "fresh result": (x * 2, False),
-        "written result": (written, False),
-        "view": (x[1:], False),
-        "output": (out, True),
-        "later output": ((x * 1).unbind()[1], True),
-        "constant": (ownership.ones(2), False),
-    }
-
-
-def _never_run(node: Any, saved: Any, grads: Any) -> Any:
-    raise AssertionError("a node only saved into is never run")
-
-
-@pytest.mark.parametrize("case", sorted(saving_cases()))
-def test_the_cheap_save_makes_what_the_general_one_makes(case: str) -> None:
-    from ownership.autograd.node import OpNode
-
-    tensor, is_output = saving_cases()[case]
-    node = OpNode("TanhBackward0", (), _never_run)
-    node.save("tensor", tensor, is_output)
-    assert node._saved is not None
-    cheap = node._saved["tensor"]
-    general = SavedTensor(tensor, is_output, saved_by="TanhBackward0")
-    kind = SavedInput if not is_output else SavedTensor if tensor._output_nr else SavedOutput
-    assert type(cheap) is kind
-    fields = [_saved_fields(s, tensor) for s in (cheap, general)]
-    assert fields[0] == fields[1]
-    assert (cheap.tensor is tensor) == (general.tensor is tensor) == (not is_output)
-
-
-def test_the_cheap_save_refuses_an_inference_tensor_as_torch() -> None:
+def test_a_save_refuses_an_inference_tensor_as_torch() -> None:
     def program(t: ModuleType) -> Any:
         with t.inference_mode():
             a = t.ones(3)

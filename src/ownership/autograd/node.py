@@ -39,9 +39,7 @@ from ownership.autograd.hooks import NodeHooks
 from ownership.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.autograd.saved import (
     FREED_MESSAGE,
-    SavedInput,
     SavedNumber,
-    SavedOutput,
     SavedTensor,
     save_into,
     saved_number,
@@ -256,35 +254,7 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
-            if type(s) is SavedInput:
-                # what ``SavedTensor.unpack`` gives a saved input, the tensor itself, read at
-                # once while it is no view, still has a history unless saved as a leaf, and is
-                # unwritten since saved (else ``unpack`` answers, with its errors)
-                t = s._tensor
-                # None: not made yet, so not when saved either (a counter, once made, is
-                # kept): version 0 then and now
-                counter = t._lazy_counter
-                if (
-                    t._base is None
-                    and (counter is None or counter.value == s.version)
-                    and (s.was_leaf or t._history is not None)
-                ):
-                    vals[k] = t
-                    continue
-            elif type(s) is SavedOutput:
-                # what ``SavedTensor.unpack`` gives a saved output 0 while its alias is still
-                # its parts and the output is unwritten since saved: a new alias whose
-                # ``grad_fn`` is this node, made at once (the class's constants answer the
-                # general questions; test_chain_fast_paths compares the two)
-                parts = s.tensor_parts
-                if parts is not None and parts[6].value == s.version:
-                    make, cls, data, storage, offset, dtype, counter = parts
-                    t = make(cls, data, storage, offset, dtype, counter)  # ``_output_nr`` 0
-                    t._history = self  # ``_grad_fn``, through its slot
-                    t._requires_grad = True
-                    vals[k] = t
-                    continue
-            elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
+            if type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
                 vals[k] = s.number
                 continue
             try:

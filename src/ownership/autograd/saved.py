@@ -170,11 +170,6 @@ def shared_saves(
     return saves
 
 
-_HOOKS = graph._state  # the saved-tensor hooks' state (a thread's own), bound once
-_ANOMALY = anomaly_mode._state
-_SAVES = observers.SAVES  # a list changed in place
-
-
 def save_into(
     node: Any,
     name: str,
@@ -184,47 +179,16 @@ def save_into(
     wrapped_number: bool = False,
 ) -> None:
     """``OpNode.save`` (the method is this function): save ``tensor`` under ``name`` in the
-    saved values of ``node``; its version is recorded now and checked at unpack
-    (``wrapped_number``: a Python number's tensor, which saved-tensor hooks never see; None is
-    kept in the node's context). What is saved is ``SavedTensor(tensor, is_output,
-    on_view=on_view, saved_by=node.name(), wrapped_number=wrapped_number)``. While nothing
-    watches saves (no saved-tensor hooks, anomaly mode off, no observer), which is nearly
-    always, a plain save builds the same object without the general constructor's questions
-    (an input as a ``SavedInput``, an op's output 0 as a ``SavedOutput``): one saved
-    tensor per op that saves (test_recording_fast_paths and test_chain_fast_paths check the two
-    agree field by field)."""
+    saved values of ``node``, as ``SavedTensor(tensor, is_output, on_view=on_view,
+    saved_by=node.name(), wrapped_number=wrapped_number)``: its version is recorded now and
+    checked at unpack (``wrapped_number``: a Python number's tensor, which saved-tensor hooks
+    never see). None is kept in the node's context."""
     if tensor is None:
         node._ctx[name] = None
         return
-    saved: SavedTensor
-    if on_view or wrapped_number or _HOOKS.stack or _ANOMALY.enabled or _SAVES:
-        saved = SavedTensor(
-            tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
-        )
-    else:
-        counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
-        if counter is not None and counter.inference:
-            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        if not is_output:  # an input: its fields that differ, the rest the class's constants
-            saved = _new(SavedInput)
-            saved.saved_by = node._name
-            saved.version = counter.value if counter is not None else 0
-            # ``tensor.grad_fn is None``: a view's history may need a refresh, else its slot
-            saved.was_leaf = (tensor._history if tensor._base is None else tensor._node()) is None
-            saved.output_nr = tensor._output_nr
-            saved._tensor = tensor
-        else:
-            saved = _new(SavedOutput if not tensor._output_nr else SavedTensor)
-            saved.saved_by = node._name
-            saved.version = counter.value if counter is not None else 0
-            saved.tensor_parts = tensor._alias_parts()
-            if type(saved) is SavedTensor:  # an op's later output: the fields SavedOutput's
-                # class holds
-                saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = None
-                saved.trace = None
-                saved.names_owner = saved.was_leaf = False
-                saved.is_output = True
-                saved.output_nr = tensor._output_nr
+    saved = SavedTensor(
+        tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
+    )
     values = node._saved
     if values is None:
         node._saved = {name: saved}
@@ -395,31 +359,3 @@ class SavedTensor:
             self.tensor_parts = None
             return tensor
         return self._tensor
-
-
-class SavedOutput(SavedTensor):
-    """An op's output 0 saved while nothing watched saves (:func:`save_into`): what
-    ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
-    (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
-    name, the version and the alias's parts are set per saved output (written once each, read
-    as the general constructor's: test_chain_fast_paths compares every field).
-    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
-
-    __slots__ = ()
-    packed = hook_fn = hook_acc = weak_fn = trace = None
-    names_owner = was_leaf = False
-    is_output = True
-    output_nr = 0
-
-
-class SavedInput(SavedTensor):
-    """A tensor other than the op's output, saved while nothing watched saves
-    (:func:`save_into`): what ``SavedTensor(tensor)`` makes then, its constant fields read
-    from the class (no hook, trace, weak ``grad_fn`` or alias parts; not an output), so that
-    only the saving node's name, the version, whether it was a leaf, its output number and the
-    tensor are set per saved input (test_recording_fast_paths compares every field).
-    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
-
-    __slots__ = ()
-    packed = hook_fn = hook_acc = weak_fn = trace = tensor_parts = None
-    names_owner = is_output = False
