@@ -18,7 +18,6 @@ import pytest
 
 import ownership
 from ownership.autograd.node import OpNode
-from ownership.autograd.saved import SavedNumber
 from ownership.ops.arithmetic import (
     ALPHA_ONE,
     SELF_UNSAVED,
@@ -91,10 +90,7 @@ def test_shared_contexts_are_read_only_and_listed() -> None:
 def _node_fields(node: OpNode) -> dict[str, Any]:
     """What a binary node keeps for its backward and shows as saved (``_saved`` as the kinds
     and numbers of what is saved)."""
-    saved = {
-        k: (type(s), s.number, s.make, s.saved_by) if type(s) is SavedNumber else type(s)
-        for k, s in (node._saved or {}).items()
-    }
+    saved = {k: (type(s), s.tensor.item(), s.saved_by) for k, s in (node._saved or {}).items()}
     return {
         "ctx": list(node._ctx.items()),
         "saved": saved,
@@ -237,7 +233,7 @@ def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
 
 
 def shared_numbers(t: ModuleType) -> list[Any]:
-    """Two products by one number (whose nodes share their saved values in the engine): each
+    """Two products by one number: each
     node's ``_saved_other`` is its own tensor, a write to one refuses only that node's backward,
     and the other's gradient flows."""
     x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
@@ -254,21 +250,6 @@ def shared_numbers(t: ModuleType) -> list[Any]:
 
 def test_products_by_one_number_each_show_their_own_saved_number() -> None:
     same(shared_numbers)
-
-
-def test_products_by_one_number_share_their_saved_values_until_one_is_read() -> None:
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    nodes = [(x * 1.01).grad_fn for _ in range(3)] + [(x * 1).grad_fn, (x * 0.0).grad_fn]
-    assert nodes[0]._saved is nodes[1]._saved is nodes[2]._saved
-    for other in nodes[3:]:  # another number (1 == 1.01 is False; 1 == 1.0 but of another type)
-        assert other._saved is not nodes[0]._saved
-    shared = nodes[0]._saved
-    with pytest.raises(TypeError):
-        shared["other"] = None  # type: ignore[index]
-    tensor = nodes[0]._saved_other
-    assert nodes[0]._saved is not shared and nodes[1]._saved is shared
-    assert nodes[0]._saved["other"].tensor is tensor and shared["other"].shared
-    assert shared["other"]._saved is None  # the shared one never keeps a tensor
 
 
 def _every_slot(node: OpNode) -> dict[str, Any]:
@@ -324,21 +305,3 @@ def saved_output_backwards(t: ModuleType) -> dict[str, Any]:
 
 def test_backward_through_saved_outputs_is_torchs() -> None:
     same(saved_output_backwards)
-
-
-def test_a_saved_number_unpacked_for_backward_is_what_value_for_backward_gives() -> None:
-    """``unpack_all`` reads a saved number not yet made a tensor as the number itself, as
-    ``SavedNumber.value_for_backward`` does; once its 0-d tensor is made, the checked tensor."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    node = (x * 1.25).grad_fn
-    saved = node._saved["other"]
-    assert type(saved) is SavedNumber
-    value = node.unpack_all()["other"]
-    assert value == saved.value_for_backward(node) == 1.25 and type(value) is float
-    made = node._saved_other  # the node's own saved number, made a tensor now
-    unpacked = node.unpack_all()["other"]
-    wanted = node._saved["other"].value_for_backward(node)
-    assert unpacked is made and wanted is made
-    made.add_(1)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        node.unpack_all()

@@ -1,9 +1,8 @@
 """The recording's cheap paths agree with torch and with the paths they stand in for.
 
-- A Python number that ``mul``/``div`` save is kept as the number; its 0-d tensor (torch's
-  ``_saved_other``) is made at the first read. Under anomaly mode or a save observer it is made
-  when the op runs, as any saved tensor: both paths show torch's values, dtypes, versions and
-  errors.
+- A Python number that ``mul``/``div`` save is saved as torch saves a wrapped number, a 0-d
+  tensor (``_saved_other``) made when the op runs: torch's values, dtypes, versions and errors,
+  plain, under anomaly mode and under a save observer.
 - A node's ``metadata`` dict is made at its first read, and is then the same dict on every read.
 """
 
@@ -18,11 +17,11 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedNumber, SavedTensor
+from ownership.autograd.saved import SavedTensor
 
 from support.differential import error_of, grad_of, same
 
-MODES = ("lazy", "anomaly", "observed")
+MODES = ("plain", "anomaly", "observed")
 
 
 @contextlib.contextmanager
@@ -104,12 +103,10 @@ def test_a_saved_number_reads_as_torchs_wrapped_number(name: str) -> None:
     same(lambda t: scalar_saves(t, name), warnings=name != "anomaly")
 
 
-def test_the_number_is_made_a_tensor_only_where_nothing_could_tell() -> None:
-    """Lazy outside anomaly mode and without observers; made when the op runs otherwise, and
-    then seen by the observer (the doctor's save records include it)."""
+def test_a_saved_number_is_seen_by_observers_and_traced() -> None:
+    """The 0-d tensor of a saved number is saved as any saved tensor: a save observer sees it
+    (the doctor's save records include it), anomaly mode keeps the forward's stack."""
     x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    lazy = (x * 2.0).grad_fn._saved
-    assert lazy is not None and type(lazy["other"]) is SavedNumber
     with mode(ownership, "observed") as seen:
         observed = (x * 2.0).grad_fn._saved
     assert observed is not None and type(observed["other"]) is SavedTensor
@@ -118,21 +115,6 @@ def test_the_number_is_made_a_tensor_only_where_nothing_could_tell() -> None:
         traced = (x / 2.0).grad_fn._saved
     assert traced is not None and type(traced["other"]) is SavedTensor
     assert traced["other"].trace is not None
-
-
-def test_a_lazy_number_read_later_is_not_seen_nor_traced() -> None:
-    """Made at its first read, the 0-d tensor is saved as it would have been when the op ran:
-    no observer and no anomaly mode were there then."""
-    x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    y = x * 2.0
-    with mode(ownership, "observed") as seen, mode(ownership, "anomaly"):
-        other = y.grad_fn._saved_other
-    saved = y.grad_fn._saved
-    assert saved is not None
-    number = saved["other"]
-    assert isinstance(number, SavedNumber)
-    assert seen == [] and number.trace is None and number.saved().trace is None
-    assert number.tensor is other
 
 
 def metadata(t: ModuleType) -> list[Any]:
@@ -233,21 +215,6 @@ def test_record_makes_the_node_the_constructor_makes(case: str, ctx: Any) -> Non
     assert made._seq + 1 == want._seq  # numbered in the order made
     assert (made._ctx is ctx) == (want._ctx is ctx)
     assert (out.grad_fn, out.requires_grad, out._output_nr) == (made, True, 0)
-
-
-@pytest.mark.parametrize("number", [2.5, 3, True])
-def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
-    """``saved_number`` builds its :class:`SavedNumber` without the constructor: the same
-    object, field by field."""
-    from ownership.autograd.saved import saved_number
-    from ownership.ops.arithmetic import wrapped_scalar
-
-    made = saved_number(number, wrapped_scalar, "MulBackward0")
-    want = SavedNumber(number, wrapped_scalar, "MulBackward0")
-    assert type(made) is SavedNumber
-    fields = [{n: getattr(s, n) for n in SavedNumber.__slots__} for s in (made, want)]
-    assert fields[0] == fields[1]
-    assert type(made.number) is type(number)
 
 
 def test_an_accumulator_is_a_node_with_no_edges() -> None:

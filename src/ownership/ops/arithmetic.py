@@ -316,7 +316,7 @@ def save_number_operand(node: Any, b: Any) -> None:
     answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
     is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
     if node.needed[0]:
-        node.save_only_number("other", b, wrapped_scalar)
+        node.save_number("other", b, wrapped_scalar)
     else:
         node._ctx = {"other": None, "self": None}
 
