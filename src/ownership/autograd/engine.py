@@ -8,10 +8,7 @@ first, then the most recently created node). Gradients reaching a leaf are summe
 runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see
 (:mod:`ownership.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into. ``backward()``
-of one tensor runs its graph with :func:`ownership.autograd.plain_loop.run_plain` while the
-nodes are plain (no hooks, retained gradients or anomaly mode), and with this module's loop
-from the first node that is not.
+so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
@@ -24,7 +21,6 @@ from ownership.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.plain_loop import replay, run_plain
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.storage import is_engine_tensor
 from ownership.warn_once import warn_once
@@ -226,33 +222,16 @@ def run_one(
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps = _counts((node,))
     buffers = InputBuffers(not create_graph)
-    if node.num_outputs == 1:
-        buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
-    else:
-        buffers.add(node, nr, grad)
-    seeded = grad is not None  # (the plain loop's every buffer holds a tensor)
+    buffers.add(node, nr, grad)
     grad = None  # held by the buffer only, as in the general case
-    state = grad_mode._state  # (``grad_mode._set``'s slot, written here directly)
-    prev = state.enabled
-    state.enabled = create_graph
+    prev = grad_mode.is_grad_enabled()
+    grad_mode._set(create_graph)
     try:
-        stop = (
-            run_plain(node, deps, buffers, retain_graph)
-            if seeded and type(node) is not AccumulateGrad
-            else (node, False)
-        )
-        if stop is not None:  # the general loop from there, in the state torch's engine has
-            at, after = stop
-            if at is node and not after:
-                # nothing ran: the root, reached by no edge (a graph has no cycle), is the one
-                # ready node, which the queue would pop first: held instead of pushed
-                queue = ReadyQueue()
-            else:
-                deps = _counts((node,))
-                queue = replay(node, deps, at, after)
-            _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
+        # the root, reached by no edge (a graph has no cycle), is the one ready node, which the
+        # queue would pop first: held instead of pushed
+        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
     finally:
-        state.enabled = prev
+        grad_mode._set(prev)
 
 
 def _run(
