@@ -2,9 +2,7 @@
 
 - ``add``/``sub`` of the default ``alpha`` share one read-only context (no dict per node): the
   same ``_saved_alpha`` as torch's, before and after backward, and as a node of any other alpha.
-- ``mul`` by a Python number saves without ``save_binary``'s questions: the node it makes is the
-  one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
-  torch's saved values.
+- ``mul`` by a Python number shows torch's saved values.
 - The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
   ``save`` saves; their nodes share one empty context.
 """
@@ -17,16 +15,11 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership.autograd.node import OpNode
 from ownership.ops.arithmetic import (
     ALPHA_ONE,
-    SELF_UNSAVED,
     bw_mul,
-    save_binary,
-    save_number_operand,
 )
 from ownership.ops.common import record
-from ownership.ops.number_nodes import record_number
 from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
@@ -78,47 +71,12 @@ def test_the_default_alpha_is_one_shared_read_only_context() -> None:
 def test_shared_contexts_are_read_only_and_listed() -> None:
     x = ownership.tensor([0.5, -1.0], requires_grad=True)
     by_number, tanh = (x * 1.01).grad_fn, x.tanh().grad_fn
-    assert by_number._ctx is SELF_UNSAVED and tanh._ctx is NO_CONTEXT
+    assert tanh._ctx is NO_CONTEXT
     assert "_saved_self" in dir(by_number) and "_saved_other" in dir(by_number)
     assert "_saved_result" in dir(tanh)
-    for shared in (SELF_UNSAVED, NO_CONTEXT):
-        with pytest.raises(TypeError):
-            shared["self"] = 1  # type: ignore[index]
-    assert (dict(SELF_UNSAVED), dict(NO_CONTEXT)) == ({"self": None}, {})
-
-
-def _node_fields(node: OpNode) -> dict[str, Any]:
-    """What a binary node keeps for its backward and shows as saved (``_saved`` as the kinds
-    and numbers of what is saved)."""
-    saved = {k: (type(s), s.tensor.item(), s.saved_by) for k, s in (node._saved or {}).items()}
-    return {
-        "ctx": list(node._ctx.items()),
-        "saved": saved,
-        "needed": node.needed,
-        "input_shapes": node.input_shapes,
-        "other_number": node.other_number,
-    }
-
-
-def number_operands() -> dict[str, tuple[Any, Any]]:
-    """``self`` with an edge (a result, a leaf, a view) and without one (a view made under
-    no_grad reports requires_grad but has no edge), by a float, an int and a bool."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    with ownership.no_grad():
-        no_edge = x[1:]
-    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge, "view": x[1:]}
-    numbers = {"float": 1.01, "int": 3, "bool": True}
-    return {f"{s}-{n}": (a, b) for s, a in selfs.items() for n, b in numbers.items()}
-
-
-@pytest.mark.parametrize("case", sorted(number_operands()))
-def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
-    a, b = number_operands()[case]
-    general = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
-    save_binary(general, a, b)
-    fast = record_number(ownership.ones(a.shape), "MulBackward0", a, b, bw_mul, SELF_UNSAVED)
-    save_number_operand(fast, b)
-    assert _node_fields(general) == _node_fields(fast)
+    with pytest.raises(TypeError):
+        NO_CONTEXT["self"] = 1  # type: ignore[index]
+    assert dict(NO_CONTEXT) == {}
 
 
 def number_products(t: ModuleType) -> dict[str, Any]:
@@ -250,30 +208,6 @@ def shared_numbers(t: ModuleType) -> list[Any]:
 
 def test_products_by_one_number_each_show_their_own_saved_number() -> None:
     same(shared_numbers)
-
-
-def _every_slot(node: OpNode) -> dict[str, Any]:
-    """Every slot of a node but its sequence number (unset slots left out)."""
-    from ownership.autograd.node import Node
-
-    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
-    return {n: getattr(node, n) for n in names if hasattr(node, n)}
-
-
-@pytest.mark.parametrize("name", ["AddBackward0", "SubBackward0", "MulBackward0"])
-@pytest.mark.parametrize("case", sorted(number_operands()))
-def test_record_number_makes_the_node_record_and_binary_node_make(case: str, name: str) -> None:
-    from ownership.ops.arithmetic import ALPHA_ONE, binary_node
-
-    a, b = number_operands()[case]
-    general_out, fast_out = ownership.ones(a.shape), ownership.ones(a.shape)
-    general = record(general_out, name, (a, b), bw_mul, ALPHA_ONE)
-    binary_node(general, a, b)
-    fast = record_number(fast_out, name, a, b, bw_mul, ALPHA_ONE)
-    assert _every_slot(general) == _every_slot(fast)
-    assert fast._seq == general._seq + 1
-    for out, node in ((general_out, general), (fast_out, fast)):
-        assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)
 
 
 def saved_output_backwards(t: ModuleType) -> dict[str, Any]:

@@ -167,56 +167,6 @@ def test_a_save_refuses_an_inference_tensor_as_torch() -> None:
     same(program)
 
 
-def _node_fields(node: Any) -> dict[str, Any]:
-    """Every slot of an ``OpNode`` but its sequence number (unset slots left out)."""
-    from ownership.autograd.node import Node, OpNode
-
-    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
-    return {n: getattr(node, n) for n in names if hasattr(node, n)}
-
-
-def recorded_inputs() -> dict[str, tuple[Any, ...]]:
-    """Inputs of every shape ``record`` takes: one tensor, two, a number, a view, three."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    d = ownership.tensor([1.0, 2.0, 3.0], dtype=ownership.float64, requires_grad=True)
-    y = x * 2
-    return {
-        "unary": (y,),
-        "unary leaf": (x,),
-        "binary": (y, x),
-        "binary number": (y, 2.5),
-        "number first": (3, d),
-        "view": (y[1:], x[:2]),
-        "three": (x, 1.5, d),
-        "int64": (ownership.tensor([1, 2]),),
-    }
-
-
-@pytest.mark.parametrize("case", sorted(recorded_inputs()))
-@pytest.mark.parametrize("ctx", [None, {"alpha": 2}])
-def test_record_makes_the_node_the_constructor_makes(case: str, ctx: Any) -> None:
-    """``record`` builds its node without ``OpNode.__init__``: the same node, field by field."""
-    from ownership.autograd.node import OpNode, gradient_edge
-    from ownership.ops.common import record
-
-    def backward(node: Any, s: Any, g: Any) -> Any:
-        return g
-
-    inputs = recorded_inputs()[case]
-    out = ownership.ones(3)
-    made = record(out, "MulBackward0", inputs, backward, ctx)
-    edges = tuple(
-        gradient_edge(t) if isinstance(t, ownership.Tensor) else (None, 0) for t in inputs
-    )
-    dts = tuple(t.dtype if isinstance(t, ownership.Tensor) else None for t in inputs)
-    want = OpNode("MulBackward0", edges, backward, ctx, 1, dts)
-    assert type(made) is OpNode
-    assert _node_fields(made) == _node_fields(want)
-    assert made._seq + 1 == want._seq  # numbered in the order made
-    assert (made._ctx is ctx) == (want._ctx is ctx)
-    assert (out.grad_fn, out.requires_grad, out._output_nr) == (made, True, 0)
-
-
 def test_an_accumulator_is_a_node_with_no_edges() -> None:
     """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets, and so does
     the leaf's ``accumulator``, which makes one without the constructor's call."""
