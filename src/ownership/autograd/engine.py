@@ -20,7 +20,7 @@ from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
-from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.storage import is_engine_tensor
 from ownership.warn_once import warn_once
@@ -251,12 +251,11 @@ def _run(
     that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
     what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
     lead to no other input, which torch does not run."""
-    pending = buffers.grads
     anomaly = anomaly_mode._state
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
         node: Node = held.pop() if held else queue.pop()
-        grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
+        grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
             grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
@@ -311,23 +310,13 @@ def _run(
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
                     g = None
-                    if isinstance(node, OpNode):  # ``node.apply``, inlined (shown or not)
-                        outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
-                    else:
-                        outs = list(node.apply(tuple(grads)))
+                    outs = list(node.apply(tuple(grads)))
                     break
             else:
                 outs = [None] * len(nexts)
         grads.clear()  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph:
-            if not isinstance(node, OpNode):
-                node.release()
-            elif node._saved is not None:  # (an op's node that saved nothing has nothing to free)
-                if node._state_keys:
-                    node.release()
-                else:  # ``OpNode.release`` of a node without state values, inlined
-                    node._freed_keys = tuple(node._saved)
-                    node._saved = None
+            node.release()
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
@@ -346,10 +335,7 @@ def _run(
                     dt = dts[i]  # type: ignore[index]
                     if dt is not None and g.dtype is not dt:
                         g = g.to(dt)
-                if nxt.num_outputs == 1 and nxt not in pending:
-                    pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
-                else:
-                    buffers.add(nxt, nr, g)
+                buffers.add(nxt, nr, g)
                 g = None
             d = deps[nxt] - 1
             deps[nxt] = d
