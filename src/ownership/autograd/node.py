@@ -192,12 +192,7 @@ class OpNode(Node):
         num_outputs: int = 1,
         input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
-        # Node.__init__ inlined: one node per recorded op
-        self._edges = next_functions
-        self.num_outputs = num_outputs
-        self._seq = next_seq()
-        self._retained = None
-        self._pre_hooks = None
+        Node.__init__(self, next_functions, num_outputs)
         self.input_dtypes = input_dtypes
         self._name = name
         self._backward = backward
