@@ -90,10 +90,9 @@ def run_inplace(
     once). ``save`` keeps what backward needs, before the write; ``save_result`` keeps ``self``
     after it.
 
-    ``write``, when given, writes the value ``compute()`` would return straight into ``self``'s
-    array (one pass, no new array) and is used instead of it: the caller passes it only when
-    that value is certain to have ``self``'s shape and numpy dtype, to equal ``compute()`` bit
-    for bit, and to raise nothing (``ownership.ops.inplace.direct_write`` decides).
+    ``write``, when given, is the write itself, instead of ``compute()``'s value copied in:
+    ``index_put_`` into an expanded tensor, whose elements share memory, writes the indexed
+    elements alone (``self``'s shape and dtype are checked as they are).
 
     ``kernel``: the op's torch kernel, elementwise, given so that an input sharing ``self``'s
     memory (which the overlap checks let through) is read as torch's loop reads it

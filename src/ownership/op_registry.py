@@ -211,17 +211,11 @@ def _fill() -> None:
         fn = getattr(table, name)
         _PLAIN[name] = fn
         setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn))
-    _TABLE.__class__ = _FilledOps  # from now on plain attribute reads (see _FilledOps)
-
-
-class _FilledOps:
-    """The op table once filled: its ops are plain instance attributes, read without the
-    ``__getattr__`` hook of :class:`_Ops` (a class with one makes every attribute read of its
-    instances about 30 ns slower: one per op call); a missing op is Python's AttributeError."""
 
 
 class _Ops:
-    """The op table by attribute; filled at the first lookup (then plain instance attributes)."""
+    """The op table by attribute; filled at the first lookup (then plain instance attributes,
+    found without ``__getattr__``, which answers only for a name that is not an op)."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or vars(self):  # filled already: the op does not exist
@@ -250,7 +244,7 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
         return len(_filled())
 
 
-_TABLE: _Ops | _FilledOps = _Ops()
+_TABLE = _Ops()
 ops = cast("OpTable[Any]", _TABLE)
 """The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
 ``ops: OpTable[Tensor] = op_registry.ops``."""

@@ -2,12 +2,9 @@
 
 - ``add``/``sub`` of the default ``alpha`` share one read-only context (no dict per node): the
   same ``_saved_alpha`` as torch's, before and after backward, and as a node of any other alpha.
-- ``mul`` by a Python number saves without ``save_binary``'s questions: the node it makes is the
-  one ``save_binary`` makes, field by field (its context ``{"self": None}`` shared), and shows
-  torch's saved values.
+- ``mul`` by a Python number shows torch's saved values.
 - The ops that save their own output (``tanh``) save it with ``OpNode.save_result``: what
-  ``save`` saves (a ``SavedOutput`` while nothing watches saves, every field the general
-  ``SavedTensor``'s); their nodes share one empty context.
+  ``save`` saves; their nodes share one empty context.
 """
 
 from __future__ import annotations
@@ -18,17 +15,11 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership.autograd.node import OpNode
-from ownership.autograd.saved import SavedNumber
 from ownership.ops.arithmetic import (
     ALPHA_ONE,
-    SELF_UNSAVED,
     bw_mul,
-    save_binary,
-    save_number_operand,
 )
 from ownership.ops.common import record
-from ownership.ops.number_nodes import record_number
 from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
@@ -80,50 +71,12 @@ def test_the_default_alpha_is_one_shared_read_only_context() -> None:
 def test_shared_contexts_are_read_only_and_listed() -> None:
     x = ownership.tensor([0.5, -1.0], requires_grad=True)
     by_number, tanh = (x * 1.01).grad_fn, x.tanh().grad_fn
-    assert by_number._ctx is SELF_UNSAVED and tanh._ctx is NO_CONTEXT
+    assert tanh._ctx is NO_CONTEXT
     assert "_saved_self" in dir(by_number) and "_saved_other" in dir(by_number)
     assert "_saved_result" in dir(tanh)
-    for shared in (SELF_UNSAVED, NO_CONTEXT):
-        with pytest.raises(TypeError):
-            shared["self"] = 1  # type: ignore[index]
-    assert (dict(SELF_UNSAVED), dict(NO_CONTEXT)) == ({"self": None}, {})
-
-
-def _node_fields(node: OpNode) -> dict[str, Any]:
-    """What a binary node keeps for its backward and shows as saved (``_saved`` as the kinds
-    and numbers of what is saved)."""
-    saved = {
-        k: (type(s), s.number, s.make, s.saved_by) if type(s) is SavedNumber else type(s)
-        for k, s in (node._saved or {}).items()
-    }
-    return {
-        "ctx": list(node._ctx.items()),
-        "saved": saved,
-        "needed": node.needed,
-        "input_shapes": node.input_shapes,
-        "other_number": node.other_number,
-    }
-
-
-def number_operands() -> dict[str, tuple[Any, Any]]:
-    """``self`` with an edge (a result, a leaf, a view) and without one (a view made under
-    no_grad reports requires_grad but has no edge), by a float, an int and a bool."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    with ownership.no_grad():
-        no_edge = x[1:]
-    selfs = {"edge": x * 2, "leaf": x, "no_edge": no_edge, "view": x[1:]}
-    numbers = {"float": 1.01, "int": 3, "bool": True}
-    return {f"{s}-{n}": (a, b) for s, a in selfs.items() for n, b in numbers.items()}
-
-
-@pytest.mark.parametrize("case", sorted(number_operands()))
-def test_a_number_operand_is_saved_as_save_binary_saves_it(case: str) -> None:
-    a, b = number_operands()[case]
-    general = record(ownership.ones(a.shape), "MulBackward0", (a, b), bw_mul)
-    save_binary(general, a, b)
-    fast = record_number(ownership.ones(a.shape), "MulBackward0", a, b, bw_mul, SELF_UNSAVED)
-    save_number_operand(fast, b)
-    assert _node_fields(general) == _node_fields(fast)
+    with pytest.raises(TypeError):
+        NO_CONTEXT["self"] = 1  # type: ignore[index]
+    assert dict(NO_CONTEXT) == {}
 
 
 def number_products(t: ModuleType) -> dict[str, Any]:
@@ -179,7 +132,7 @@ def test_save_result_saves_what_save_saves(watched: str) -> None:
         nodes[0].save("result", out, is_output=True)
         nodes[1].save_result(out)
     kinds = [type(n._saved["result"]).__name__ for n in nodes]
-    assert kinds == ["SavedOutput" if watched == "plain" else "SavedTensor"] * 2
+    assert kinds == ["SavedTensor"] * 2
     slots = [_saved_slots(n._saved["result"]) for n in nodes]
     slots[0].pop("trace"), slots[1].pop("trace")  # each save's own stack (anomaly mode)
     assert slots[0] == slots[1]
@@ -238,7 +191,7 @@ def test_a_node_is_neither_copied_nor_pickled_as_torch() -> None:
 
 
 def shared_numbers(t: ModuleType) -> list[Any]:
-    """Two products by one number (whose nodes share their saved values in the engine): each
+    """Two products by one number: each
     node's ``_saved_other`` is its own tensor, a write to one refuses only that node's backward,
     and the other's gradient flows."""
     x = t.tensor([0.5, -1.0, 2.0], requires_grad=True)
@@ -255,86 +208,6 @@ def shared_numbers(t: ModuleType) -> list[Any]:
 
 def test_products_by_one_number_each_show_their_own_saved_number() -> None:
     same(shared_numbers)
-
-
-def test_products_by_one_number_share_their_saved_values_until_one_is_read() -> None:
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    nodes = [(x * 1.01).grad_fn for _ in range(3)] + [(x * 1).grad_fn, (x * 0.0).grad_fn]
-    assert nodes[0]._saved is nodes[1]._saved is nodes[2]._saved
-    for other in nodes[3:]:  # another number (1 == 1.01 is False; 1 == 1.0 but of another type)
-        assert other._saved is not nodes[0]._saved
-    shared = nodes[0]._saved
-    with pytest.raises(TypeError):
-        shared["other"] = None  # type: ignore[index]
-    tensor = nodes[0]._saved_other
-    assert nodes[0]._saved is not shared and nodes[1]._saved is shared
-    assert nodes[0]._saved["other"].tensor is tensor and shared["other"].shared
-    assert shared["other"]._saved is None  # the shared one never keeps a tensor
-
-
-def _every_slot(node: OpNode) -> dict[str, Any]:
-    """Every slot of a node but its sequence number (unset slots left out)."""
-    from ownership.autograd.node import Node
-
-    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
-    return {n: getattr(node, n) for n in names if hasattr(node, n)}
-
-
-@pytest.mark.parametrize("name", ["AddBackward0", "SubBackward0", "MulBackward0"])
-@pytest.mark.parametrize("case", sorted(number_operands()))
-def test_record_number_makes_the_node_record_and_binary_node_make(case: str, name: str) -> None:
-    from ownership.ops.arithmetic import ALPHA_ONE, binary_node
-
-    a, b = number_operands()[case]
-    general_out, fast_out = ownership.ones(a.shape), ownership.ones(a.shape)
-    general = record(general_out, name, (a, b), bw_mul, ALPHA_ONE)
-    binary_node(general, a, b)
-    fast = record_number(fast_out, name, a, b, bw_mul, ALPHA_ONE)
-    assert _every_slot(general) == _every_slot(fast)
-    assert fast._seq == general._seq + 1
-    for out, node in ((general_out, general), (fast_out, fast)):
-        assert (out.grad_fn, out.requires_grad, out._output_nr) == (node, True, 0)
-
-
-def _unpacked(t: Any, source: Any, node: Any) -> list[Any]:
-    """What an unpacked saved output is: its values, what it is over and its history."""
-    return [
-        type(t),
-        t.tolist(),
-        t.dtype,
-        t.stride(),
-        t._data is source._data,
-        t.untyped_storage() is source.untyped_storage(),
-        t._version_counter is source._version_counter,
-        (t._grad_fn is node, t._output_nr, t.requires_grad, t._base),
-    ]
-
-
-@pytest.mark.parametrize("op", ["tanh", "exp", "relu"])
-def test_a_saved_output_unpacked_for_backward_is_what_unpack_makes(op: str) -> None:
-    """What ``unpack_all`` reads a fresh saved output with (at once, while the alias is still
-    its parts and the output unwritten) is the alias ``SavedTensor.unpack`` makes, a new one
-    each time, and the kept alias is not made; once it is made or the output written,
-    ``unpack`` answers (the same values)."""
-    from ownership.autograd.saved import SavedOutput, SavedTensor
-
-    x = ownership.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
-    y = getattr(x, op)()
-    node = y.grad_fn
-    saved = node._saved["result"]
-    assert type(saved) is SavedOutput
-    fast, again = node.unpack_all()["result"], node.unpack_all()["result"]
-    assert saved.tensor_parts is not None  # the kept alias not made
-    general = SavedTensor.unpack(saved, node)
-    assert fast is not again and fast is not general and fast is not y
-    assert _unpacked(fast, y, node) == _unpacked(general, y, node) == _unpacked(again, y, node)
-    assert saved.tensor is not None and saved.tensor_parts is None  # the alias made
-    assert _unpacked(node.unpack_all()["result"], y, node) == _unpacked(fast, y, node)
-    y2 = getattr(x, op)()
-    with ownership.no_grad():
-        y2.add_(1)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        y2.grad_fn.unpack_all()  # written: ``unpack``'s error
 
 
 def saved_output_backwards(t: ModuleType) -> dict[str, Any]:
@@ -366,21 +239,3 @@ def saved_output_backwards(t: ModuleType) -> dict[str, Any]:
 
 def test_backward_through_saved_outputs_is_torchs() -> None:
     same(saved_output_backwards)
-
-
-def test_a_saved_number_unpacked_for_backward_is_what_value_for_backward_gives() -> None:
-    """``unpack_all`` reads a saved number not yet made a tensor as the number itself, as
-    ``SavedNumber.value_for_backward`` does; once its 0-d tensor is made, the checked tensor."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    node = (x * 1.25).grad_fn
-    saved = node._saved["other"]
-    assert type(saved) is SavedNumber
-    value = node.unpack_all()["other"]
-    assert value == saved.value_for_backward(node) == 1.25 and type(value) is float
-    made = node._saved_other  # the node's own saved number, made a tensor now
-    unpacked = node.unpack_all()["other"]
-    wanted = node._saved["other"].value_for_backward(node)
-    assert unpacked is made and wanted is made
-    made.add_(1)
-    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
-        node.unpack_all()

@@ -274,9 +274,9 @@ def test_inference_tensor() -> None:
     same(program)
 
 
-def test_the_plain_loop_comes_back_when_the_tensors_are_gone() -> None:
-    """A tensor given a grad_dtype is remembered while it lives (the backward pass then takes
-    the general loop); once it is gone, backward asks nothing more of any leaf."""
+def test_a_grad_dtype_is_forgotten_when_its_tensor_is_gone() -> None:
+    """A tensor given a grad_dtype is remembered while it lives (the backward pass casts its
+    gradient); once it is gone, backward asks nothing more of any leaf."""
     before = dict(grad_dtype.LEAVES)
     x = ownership.ones(2, requires_grad=True)
     x.grad_dtype = ownership.float64

@@ -1,7 +1,5 @@
-"""nll_loss saves ``total_weight`` as torch does, a 0-d tensor of the input's dtype, though the
-engine makes it at its first read when no saved-tensor hook would see it
-(``ownership.ops.loss.weight_made_late``): the same tensor, value, version and errors as saving
-it at once (the general path), and torch's; hooks, observers and anomaly mode still see it."""
+"""nll_loss saves ``total_weight`` as torch does, a 0-d tensor of the input's dtype: torch's
+value, version and errors; hooks, observers and anomaly mode see it."""
 
 from __future__ import annotations
 
@@ -12,8 +10,7 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedInput, SavedNumber, SavedTensor
-from ownership.ops import loss
+from ownership.autograd.saved import SavedTensor
 
 from support.differential import same
 
@@ -59,30 +56,6 @@ def _freed(node: Any) -> str:
     except RuntimeError as e:
         return str(e)
     return "not freed"
-
-
-def _run(dtype: str, read_first: bool) -> tuple[Any, ...]:
-    out, x = _loss(ownership, dtype)
-    node = out.grad_fn
-    kind = type(node._saved["total_weight"])
-    early = _facts(node._saved_total_weight) if read_first else None
-    out.backward(retain_graph=True)
-    weight = node._saved_total_weight
-    facts = (_facts(weight), node._saved_total_weight is weight, early)
-    out.backward()
-    return kind, out.item(), x.grad._data.tolist(), facts, _freed(node)
-
-
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("read_first", [False, True])
-def test_the_weight_made_late_equals_the_weight_saved_now(
-    monkeypatch: pytest.MonkeyPatch, dtype: str, read_first: bool
-) -> None:
-    late = _run(dtype, read_first)
-    monkeypatch.setattr(loss, "weight_made_late", lambda: False)
-    now = _run(dtype, read_first)
-    assert (late[0], now[0]) == (SavedNumber, SavedInput)
-    assert late[1:] == now[1:]
 
 
 def test_saved_tensor_hooks_see_the_weight_as_in_torch() -> None:

@@ -1,9 +1,8 @@
 """The recording's cheap paths agree with torch and with the paths they stand in for.
 
-- A Python number that ``mul``/``div`` save is kept as the number; its 0-d tensor (torch's
-  ``_saved_other``) is made at the first read. Under anomaly mode or a save observer it is made
-  when the op runs, as any saved tensor: both paths show torch's values, dtypes, versions and
-  errors.
+- A Python number that ``mul``/``div`` save is saved as torch saves a wrapped number, a 0-d
+  tensor (``_saved_other``) made when the op runs: torch's values, dtypes, versions and errors,
+  plain, under anomaly mode and under a save observer.
 - A node's ``metadata`` dict is made at its first read, and is then the same dict on every read.
 """
 
@@ -18,11 +17,11 @@ import pytest
 
 import ownership
 from ownership import observers
-from ownership.autograd.saved import SavedInput, SavedNumber, SavedOutput, SavedTensor
+from ownership.autograd.saved import SavedTensor
 
 from support.differential import error_of, grad_of, same
 
-MODES = ("lazy", "anomaly", "observed")
+MODES = ("plain", "anomaly", "observed")
 
 
 @contextlib.contextmanager
@@ -104,12 +103,10 @@ def test_a_saved_number_reads_as_torchs_wrapped_number(name: str) -> None:
     same(lambda t: scalar_saves(t, name), warnings=name != "anomaly")
 
 
-def test_the_number_is_made_a_tensor_only_where_nothing_could_tell() -> None:
-    """Lazy outside anomaly mode and without observers; made when the op runs otherwise, and
-    then seen by the observer (the doctor's save records include it)."""
+def test_a_saved_number_is_seen_by_observers_and_traced() -> None:
+    """The 0-d tensor of a saved number is saved as any saved tensor: a save observer sees it
+    (the doctor's save records include it), anomaly mode keeps the forward's stack."""
     x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    lazy = (x * 2.0).grad_fn._saved
-    assert lazy is not None and type(lazy["other"]) is SavedNumber
     with mode(ownership, "observed") as seen:
         observed = (x * 2.0).grad_fn._saved
     assert observed is not None and type(observed["other"]) is SavedTensor
@@ -118,21 +115,6 @@ def test_the_number_is_made_a_tensor_only_where_nothing_could_tell() -> None:
         traced = (x / 2.0).grad_fn._saved
     assert traced is not None and type(traced["other"]) is SavedTensor
     assert traced["other"].trace is not None
-
-
-def test_a_lazy_number_read_later_is_not_seen_nor_traced() -> None:
-    """Made at its first read, the 0-d tensor is saved as it would have been when the op ran:
-    no observer and no anomaly mode were there then."""
-    x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    y = x * 2.0
-    with mode(ownership, "observed") as seen, mode(ownership, "anomaly"):
-        other = y.grad_fn._saved_other
-    saved = y.grad_fn._saved
-    assert saved is not None
-    number = saved["other"]
-    assert isinstance(number, SavedNumber)
-    assert seen == [] and number.trace is None and number.saved().trace is None
-    assert number.tensor is other
 
 
 def metadata(t: ModuleType) -> list[Any]:
@@ -175,60 +157,7 @@ def test_backward_visits_nodes_in_torchs_order() -> None:
     same(run_order)
 
 
-def _saved_fields(saved: SavedTensor, source: Any) -> dict[str, Any]:
-    """Every field of a saved tensor; the tensor it keeps by what it is and what it shares."""
-    t = saved.tensor  # read first: an output's alias is made at its first read, then kept
-    skip = ("__weakref__", "_tensor")
-    fields = {name: getattr(saved, name) for name in SavedTensor.__slots__ if name not in skip}
-    fields["tensor"] = [t._data.tolist(), t._version, t._grad_fn, t._output_nr, t.requires_grad]
-    fields["shares memory and counter"] = [
-        t.untyped_storage() is source.untyped_storage(),
-        t._version_counter is source._version_counter,
-    ]
-    return fields
-
-
-def saving_cases() -> dict[str, tuple[Any, bool]]:
-    """Tensors an op saves, each with whether it is the op's output: a leaf, a fresh result
-    (its counter not made yet), a result written in place, a view, an output, a later output
-    (output 1 of its node)."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    written = x * 2
-    written.add_(1)
-    out = x.tanh()
-    return {
-        "leaf": (x, False),
-        "fresh result": (x * 2, False),
-        "written result": (written, False),
-        "view": (x[1:], False),
-        "output": (out, True),
-        "later output": ((x * 1).unbind()[1], True),
-        "constant": (ownership.ones(2), False),
-    }
-
-
-def _never_run(node: Any, saved: Any, grads: Any) -> Any:
-    raise AssertionError("a node only saved into is never run")
-
-
-@pytest.mark.parametrize("case", sorted(saving_cases()))
-def test_the_cheap_save_makes_what_the_general_one_makes(case: str) -> None:
-    from ownership.autograd.node import OpNode
-
-    tensor, is_output = saving_cases()[case]
-    node = OpNode("TanhBackward0", (), _never_run)
-    node.save("tensor", tensor, is_output)
-    assert node._saved is not None
-    cheap = node._saved["tensor"]
-    general = SavedTensor(tensor, is_output, saved_by="TanhBackward0")
-    kind = SavedInput if not is_output else SavedTensor if tensor._output_nr else SavedOutput
-    assert type(cheap) is kind
-    fields = [_saved_fields(s, tensor) for s in (cheap, general)]
-    assert fields[0] == fields[1]
-    assert (cheap.tensor is tensor) == (general.tensor is tensor) == (not is_output)
-
-
-def test_the_cheap_save_refuses_an_inference_tensor_as_torch() -> None:
+def test_a_save_refuses_an_inference_tensor_as_torch() -> None:
     def program(t: ModuleType) -> Any:
         with t.inference_mode():
             a = t.ones(3)
@@ -236,71 +165,6 @@ def test_the_cheap_save_refuses_an_inference_tensor_as_torch() -> None:
         return error_of(lambda: w * a)
 
     same(program)
-
-
-def _node_fields(node: Any) -> dict[str, Any]:
-    """Every slot of an ``OpNode`` but its sequence number (unset slots left out)."""
-    from ownership.autograd.node import Node, OpNode
-
-    names = [n for cls in (Node, OpNode) for n in cls.__slots__ if n not in ("__weakref__", "_seq")]
-    return {n: getattr(node, n) for n in names if hasattr(node, n)}
-
-
-def recorded_inputs() -> dict[str, tuple[Any, ...]]:
-    """Inputs of every shape ``record`` takes: one tensor, two, a number, a view, three."""
-    x = ownership.tensor([0.5, -1.0, 2.0], requires_grad=True)
-    d = ownership.tensor([1.0, 2.0, 3.0], dtype=ownership.float64, requires_grad=True)
-    y = x * 2
-    return {
-        "unary": (y,),
-        "unary leaf": (x,),
-        "binary": (y, x),
-        "binary number": (y, 2.5),
-        "number first": (3, d),
-        "view": (y[1:], x[:2]),
-        "three": (x, 1.5, d),
-        "int64": (ownership.tensor([1, 2]),),
-    }
-
-
-@pytest.mark.parametrize("case", sorted(recorded_inputs()))
-@pytest.mark.parametrize("ctx", [None, {"alpha": 2}])
-def test_record_makes_the_node_the_constructor_makes(case: str, ctx: Any) -> None:
-    """``record`` builds its node without ``OpNode.__init__``: the same node, field by field."""
-    from ownership.autograd.node import OpNode, gradient_edge
-    from ownership.ops.common import record
-
-    def backward(node: Any, s: Any, g: Any) -> Any:
-        return g
-
-    inputs = recorded_inputs()[case]
-    out = ownership.ones(3)
-    made = record(out, "MulBackward0", inputs, backward, ctx)
-    edges = tuple(
-        gradient_edge(t) if isinstance(t, ownership.Tensor) else (None, 0) for t in inputs
-    )
-    dts = tuple(t.dtype if isinstance(t, ownership.Tensor) else None for t in inputs)
-    want = OpNode("MulBackward0", edges, backward, ctx, 1, dts)
-    assert type(made) is OpNode
-    assert _node_fields(made) == _node_fields(want)
-    assert made._seq + 1 == want._seq  # numbered in the order made
-    assert (made._ctx is ctx) == (want._ctx is ctx)
-    assert (out.grad_fn, out.requires_grad, out._output_nr) == (made, True, 0)
-
-
-@pytest.mark.parametrize("number", [2.5, 3, True])
-def test_a_saved_number_is_what_its_constructor_makes(number: Any) -> None:
-    """``saved_number`` builds its :class:`SavedNumber` without the constructor: the same
-    object, field by field."""
-    from ownership.autograd.saved import saved_number
-    from ownership.ops.arithmetic import wrapped_scalar
-
-    made = saved_number(number, wrapped_scalar, "MulBackward0")
-    want = SavedNumber(number, wrapped_scalar, "MulBackward0")
-    assert type(made) is SavedNumber
-    fields = [{n: getattr(s, n) for n in SavedNumber.__slots__} for s in (made, want)]
-    assert fields[0] == fields[1]
-    assert type(made.number) is type(number)
 
 
 def test_an_accumulator_is_a_node_with_no_edges() -> None:

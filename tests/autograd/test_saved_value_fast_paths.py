@@ -1,11 +1,9 @@
-"""Saved values read and freed on the engine's quick paths, as torch reads and frees them.
+"""Saved inputs read and freed as torch reads and frees them.
 
-While nothing watches saves, an op's saved input is a ``SavedInput`` and ``unpack_all`` hands
-the backward the tensor itself at once while it is no view, unwritten since saved and (unless it
-was a leaf) still has its history; every other saved input goes through ``SavedTensor.unpack``,
-whose errors torch's are. Both sides are checked here: the quick read against ``unpack``, and
-each case it declines against torch. The engine frees an op's saved values itself; a node
-with state values (an advanced index's indices) goes through ``OpNode.release``.
+A saved input of every kind ``SavedTensor.unpack`` tells apart (a leaf, a non-leaf, a constant,
+a view, a tensor written since saved, one detached in place) is read by a backward as torch
+reads it, errors included. The engine frees an op's saved values itself; a node with state
+values (an advanced index's indices) goes through ``OpNode.release``.
 """
 
 from __future__ import annotations
@@ -13,51 +11,39 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-import pytest
-
-import ownership
-from ownership.autograd.saved import SavedInput, SavedTensor
-
 from support.differential import error_of, grad_of, same
 
 
-def saved_inputs() -> dict[str, tuple[Any, Any]]:
-    """A tensor saved by ``mul`` (as ``self``) of every kind ``unpack_all`` tells apart, with
-    the product: a leaf, a non-leaf, a constant, a view, a written tensor, a detached one."""
-    w = ownership.tensor([2.0, 3.0], requires_grad=True)
-    cases: dict[str, tuple[Any, Any]] = {}
-    leaf = ownership.tensor([1.0, -1.0], requires_grad=True)
-    cases["leaf"] = (leaf, leaf * w)
-    inner = leaf * 2
-    cases["non-leaf"] = (inner, inner * w)
-    constant = ownership.tensor([4.0, 5.0])
-    cases["constant"] = (constant, constant * w)
-    view = (leaf * 1)[0:2]
-    cases["view"] = (view, view * w)
+def saved_input_reads(t: ModuleType) -> dict[str, Any]:
+    """Backward through a product by ``w`` whose saved ``self`` is of every kind ``unpack``
+    tells apart: a leaf, a non-leaf, a constant, a view, a written tensor, a detached one."""
+    out: dict[str, Any] = {}
+    leaf = t.tensor([1.0, -1.0], requires_grad=True)
+    w = t.tensor([2.0, 3.0], requires_grad=True)
+
+    def backward(key: str, product: Any) -> None:
+        out[key] = error_of(lambda: product.sum().backward())
+        out[key + " grads"] = (grad_of(leaf), grad_of(w))
+        leaf.grad = w.grad = None
+
+    backward("leaf", leaf * w)
+    backward("non-leaf", (leaf * 2) * w)
+    backward("constant", t.tensor([4.0, 5.0]) * w)
+    backward("view", (leaf * 1)[0:2] * w)
     written = leaf * 3
     product = written * w
-    with ownership.no_grad():
+    with t.no_grad():
         written.add_(1)
-    cases["written"] = (written, product)
+    backward("written", product)
     detached = leaf * 4
     product = detached * w
     detached.detach_()
-    cases["detached in place"] = (detached, product)
-    return cases
+    backward("detached in place", product)
+    return out
 
 
-@pytest.mark.parametrize("case", sorted(saved_inputs()))
-def test_unpack_all_reads_a_saved_input_as_unpack_does(case: str) -> None:
-    tensor, product = saved_inputs()[case]
-    node = product.grad_fn
-    saved = node._saved["self"]
-    assert type(saved) is SavedInput
-    general = error_of(lambda: SavedTensor.unpack(saved, node))
-    if general is not None:
-        assert error_of(node.unpack_all) == general
-        return
-    assert SavedTensor.unpack(saved, node) is tensor
-    assert node.unpack_all()["self"] is tensor
+def test_every_kind_of_saved_input_reads_as_torchs() -> None:
+    same(saved_input_reads)
 
 
 def declined_reads(t: ModuleType) -> dict[str, Any]:

@@ -38,7 +38,7 @@ _tensor tensor_metadata tensor_autograd tensor_views tensor_comparison tensor_bi
 tensor_selection tensor_pointwise tensor_numerics tensor_math tensor_methods tensor_operators
 tensor_inplace tensor_conversion tensor_copying op_table op_registry printing inplace_rules
 autograd autograd.node autograd.saved autograd.view_nodes autograd.view_history autograd.engine
-autograd.plain_loop autograd.ready_queue autograd.input_buffers autograd.accumulate_grad
+autograd.ready_queue autograd.input_buffers autograd.input_metadata autograd.accumulate_grad
 autograd.grad_dtype autograd.unseen autograd.hooks autograd.node_hooks autograd.graph
 autograd.anomaly_mode autograd.grad
 """

@@ -1,8 +1,6 @@
 """The training step's fast paths agree with the general paths bit for bit, and with torch.
 
-The fast paths: the direct in-place write of ``add_``/``sub_``/``mul_`` without the general
-contract when nothing is recorded (``ownership.ops.inplace.write_unrecorded``, which asks
-``direct_write``'s conditions: tests/inplace/test_inplace_direct_write.py), mm's backward
+The fast paths: mm's backward
 products computed without ops under no grad (``ownership.ops.linalg.plain_product``) and
 nll_loss's gradient values computed in numpy (``ownership.ops.loss.direct_target_grad``), plus
 nll_loss's forward when no target is ignored and cross_entropy's of one class per row
@@ -19,12 +17,11 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import inplace, linalg, loss
+from ownership.ops import linalg, loss
 
 from support.differential import grad_of, same
 
 FAST_PATHS = [  # (module, name, what the function answers when it declines)
-    (inplace, "write_unrecorded", None),  # the write itself, or None
     (linalg, "plain_product", False),
     (loss, "direct_target_grad", False),
     (loss, "class_rows", False),

@@ -69,7 +69,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
         return
     # a gradient of the leaf's dtype needs no cast here: where a leaf's grad_dtype differs,
-    # the general loop has cast it already (the plain loop hands over: ``grad_dtype.LEAVES``)
+    # the backward loop has cast it already (``grad_dtype.LEAVES``)
     if grad.dtype is not var.dtype:
         grad = grad_dtype.cast(var, grad)  # a new tensor, nobody else holds it; or as it came
     _lock()  # (a ``with`` block's enter and exit calls cost more)

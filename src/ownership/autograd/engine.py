@@ -8,10 +8,7 @@ first, then the most recently created node). Gradients reaching a leaf are summe
 runs unless ``retain_graph``. The
 engine writes only into a gradient buffer nobody else can see
 (:mod:`ownership.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into. ``backward()``
-of one tensor runs its graph with :func:`ownership.autograd.plain_loop.run_plain` while the
-nodes are plain (no hooks, retained gradients or anomaly mode), and with this module's loop
-from the first node that is not.
+so a caller's gradient, or one sent down two branches, is never summed into.
 """
 
 from __future__ import annotations
@@ -24,8 +21,7 @@ from ownership.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.autograd.input_buffers import InputBuffers
 from ownership.autograd.input_metadata import RECORDED, checked_root
-from ownership.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
-from ownership.autograd.plain_loop import replay, run_plain
+from ownership.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.storage import is_engine_tensor
 from ownership.warn_once import warn_once
@@ -231,33 +227,16 @@ def run_one(
         grad = checked_root(node, nr, grad, 0)
     deps = _counts((node,))
     buffers = InputBuffers(not create_graph)
-    if node.num_outputs == 1:
-        buffers.grads[node] = [grad]  # the first gradient of a buffer: ``buffers.add``, inlined
-    else:
-        buffers.add(node, nr, grad)
-    seeded = grad is not None  # (the plain loop's every buffer holds a tensor)
+    buffers.add(node, nr, grad)
     grad = None  # held by the buffer only, as in the general case
-    state = grad_mode._state  # (``grad_mode._set``'s slot, written here directly)
-    prev = state.enabled
-    state.enabled = create_graph
+    prev = grad_mode.is_grad_enabled()
+    grad_mode._set(create_graph)
     try:
-        stop = (
-            run_plain(node, deps, buffers, retain_graph)
-            if seeded and type(node) is not AccumulateGrad
-            else (node, False)
-        )
-        if stop is not None:  # the general loop from there, in the state torch's engine has
-            at, after = stop
-            if at is node and not after:
-                # nothing ran: the root, reached by no edge (a graph has no cycle), is the one
-                # ready node, which the queue would pop first: held instead of pushed
-                queue = ReadyQueue()
-            else:
-                deps = _counts((node,))
-                queue = replay(node, deps, at, after)
-            _run(queue, deps, buffers, {}, [], None, retain_graph, [] if after else [at])
+        # the root, reached by no edge (a graph has no cycle), is the one ready node, which the
+        # queue would pop first: held instead of pushed
+        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
     finally:
-        state.enabled = prev
+        grad_mode._set(prev)
 
 
 def _run(
@@ -277,12 +256,11 @@ def _run(
     that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
     what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
     lead to no other input, which torch does not run."""
-    pending = buffers.grads
     anomaly = anomaly_mode._state
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
         node: Node = held.pop() if held else queue.pop()
-        grads = pending.pop(node, None) or [None] * node.num_outputs  # buffers.pop, inlined
+        grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
             grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
@@ -337,23 +315,13 @@ def _run(
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
                     g = None
-                    if isinstance(node, OpNode):  # ``node.apply``, inlined (shown or not)
-                        outs = list(node._backward(node, node.unpack_all(), tuple(grads)))
-                    else:
-                        outs = list(node.apply(tuple(grads)))
+                    outs = list(node.apply(tuple(grads)))
                     break
             else:
                 outs = [None] * len(nexts)
         grads.clear()  # torch drops a node's input gradients before passing its outputs on
         if not retain_graph:
-            if not isinstance(node, OpNode):
-                node.release()
-            elif node._saved is not None:  # (an op's node that saved nothing has nothing to free)
-                if node._state_keys:
-                    node.release()
-                else:  # ``OpNode.release`` of a node without state values, inlined
-                    node._freed_keys = tuple(node._saved)
-                    node._saved = None
+            node.release()
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
         dts = node.input_dtypes
@@ -372,10 +340,7 @@ def _run(
                     dt = dts[i]  # type: ignore[index]
                     if dt is not None and g.dtype is not dt:
                         g = g.to(dt)
-                if nxt.num_outputs == 1 and nxt not in pending:
-                    pending[nxt] = [g]  # the first gradient for nxt: buffers.add, inlined
-                else:
-                    buffers.add(nxt, nr, g)
+                buffers.add(nxt, nr, g)
                 g = None
             d = deps[nxt] - 1
             deps[nxt] = d

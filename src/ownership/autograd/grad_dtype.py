@@ -27,9 +27,8 @@ __all__ = ["LEAVES", "cast", "grad_dtype_of", "set_grad_dtype", "target"]
 
 LEAVES: dict[int, weakref.ref[Any]] = {}
 """The tensors given a ``grad_dtype``, by id, while they live. While there is none, every
-gradient takes its leaf's own dtype and the backward pass asks nothing more (the plain loop's one
-question, per backward; while there is one, it hands over to the general loop, which casts each
-leaf's gradient)."""
+gradient takes its leaf's own dtype and the backward pass asks nothing more (one question per
+accumulator run; while there is one, the backward loop casts each leaf's gradient)."""
 
 
 def _remember(t: Any) -> None:

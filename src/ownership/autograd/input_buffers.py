@@ -22,7 +22,7 @@ def _sum_into(buf: Any, g: Any) -> None:
     """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype (the caller's
     checks): with grad mode off, a float array of the buffer's dtype that takes writes and
     nobody watching writes, that is numpy's in-place add (quiet, as every op) and one version
-    bump, bit for bit as ``add_`` writes it (:func:`ownership.ops.inplace.direct_write`);
+    bump, bit for bit as ``add_`` writes it (IEEE ``+`` rounds each element alike);
     otherwise ``add_`` itself."""
     arr = buf._data
     if (

@@ -39,13 +39,8 @@ from ownership.autograd.hooks import NodeHooks
 from ownership.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.autograd.saved import (
     FREED_MESSAGE,
-    SavedInput,
-    SavedNumber,
-    SavedOutput,
     SavedTensor,
     save_into,
-    saved_number,
-    shared_saves,
 )
 
 Edge = tuple["Node | None", int]
@@ -197,17 +192,12 @@ class OpNode(Node):
         num_outputs: int = 1,
         input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
-        # Node.__init__ inlined: one node per recorded op
-        self._edges = next_functions
-        self.num_outputs = num_outputs
-        self._seq = next_seq()
-        self._retained = None
-        self._pre_hooks = None
+        Node.__init__(self, next_functions, num_outputs)
         self.input_dtypes = input_dtypes
         self._name = name
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
-        self._saved: dict[str, SavedTensor | SavedNumber] | None = None
+        self._saved: dict[str, SavedTensor] | None = None
         # the names of the saved values once freed (None: nothing saved was ever freed)
         self._freed_keys: tuple[str, ...] | None = None
         self._state_keys: tuple[str, ...] = ()
@@ -229,20 +219,8 @@ class OpNode(Node):
 
     def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
         """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
-        ``make(number)``, made at its first read when nothing could see it made now (see
-        :class:`~ownership.autograd.saved.SavedNumber`)."""
-        saved = self._saved
-        if saved is None:
-            self._saved = {name: saved_number(number, make, self._name)}
-        else:
-            saved[name] = saved_number(number, make, self._name)
-
-    def save_only_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
-        """:meth:`save_number` for a node that saves nothing else (``x * 1.01``): its saved
-        values are one read-only object shared by every node saving this number
-        (:func:`~ownership.autograd.saved.shared_saves`), none made per node."""
-        shared = shared_saves(name, number, make, self._name)
-        self._saved = cast("dict[str, SavedTensor | SavedNumber]", shared)  # read-only: see above
+        ``make(number)``, which saved-tensor hooks never see."""
+        save_into(self, name, make(number), wrapped_number=True)
 
     def name(self) -> str:
         return self._name
@@ -256,39 +234,8 @@ class OpNode(Node):
             return self._ctx
         vals = self._ctx.copy()
         for k, s in saved.items():
-            if type(s) is SavedInput:
-                # what ``SavedTensor.unpack`` gives a saved input, the tensor itself, read at
-                # once while it is no view, still has a history unless saved as a leaf, and is
-                # unwritten since saved (else ``unpack`` answers, with its errors)
-                t = s._tensor
-                # None: not made yet, so not when saved either (a counter, once made, is
-                # kept): version 0 then and now
-                counter = t._lazy_counter
-                if (
-                    t._base is None
-                    and (counter is None or counter.value == s.version)
-                    and (s.was_leaf or t._history is not None)
-                ):
-                    vals[k] = t
-                    continue
-            elif type(s) is SavedOutput:
-                # what ``SavedTensor.unpack`` gives a saved output 0 while its alias is still
-                # its parts and the output is unwritten since saved: a new alias whose
-                # ``grad_fn`` is this node, made at once (the class's constants answer the
-                # general questions; test_chain_fast_paths compares the two)
-                parts = s.tensor_parts
-                if parts is not None and parts[6].value == s.version:
-                    make, cls, data, storage, offset, dtype, counter = parts
-                    t = make(cls, data, storage, offset, dtype, counter)  # ``_output_nr`` 0
-                    t._history = self  # ``_grad_fn``, through its slot
-                    t._requires_grad = True
-                    vals[k] = t
-                    continue
-            elif type(s) is SavedNumber and s._saved is None:  # ``value_for_backward``, inlined
-                vals[k] = s.number
-                continue
             try:
-                vals[k] = s.value_for_backward(self) if type(s) is SavedNumber else s.unpack(self)
+                vals[k] = s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
                     warn_forward(self.name(), s.trace)
@@ -327,11 +274,7 @@ class NamedNode(OpNode):
             key = attr[7:]
             saved = object.__getattribute__(self, "_saved")
             if saved is not None and key in saved:
-                value = saved[key]
-                if type(value) is SavedNumber and value.shared:  # this node's own from now on
-                    value = value.own()
-                    self._saved = {**saved, key: value}
-                return value.unpack(self)
+                return saved[key].unpack(self)
             if key in object.__getattribute__(self, "_ctx"):
                 return self._ctx[key]
             freed = object.__getattribute__(self, "_freed_keys")

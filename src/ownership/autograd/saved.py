@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from ownership import grad_mode, observers
 from ownership.autograd import anomaly_mode, graph
-from ownership.inference_mode import INFERENCE_SAVE_MESSAGE, inference_mode
+from ownership.inference_mode import INFERENCE_SAVE_MESSAGE
 from ownership.storage import is_engine_tensor
-
-_new = object.__new__
 
 _accumulator: Any = None
 """A leaf's ``AccumulateGrad`` (:func:`ownership.autograd.node.accumulator`: that module
@@ -67,118 +63,6 @@ def describe(tensor: Any) -> str:
     return f"{tensor.dtype.error_name} {list(tensor.shape)}"
 
 
-class SavedNumber:
-    """A Python number an op saves as torch saves a wrapped number: a 0-d tensor (shown as
-    ``grad_fn._saved_other``), made by ``make`` at its first read rather than at save time.
-
-    Nothing can tell the two apart: saved-tensor hooks never see a wrapped number, no one else
-    holds the tensor (so it is at version 0 until read), and a save is made lazy only when no
-    observer watches saves and anomaly mode (which keeps the forward's stack) is off. Once
-    made, the tensor is a :class:`SavedTensor` like any other, version-checked at each unpack.
-    The backward reads the number itself while the tensor was never made (see
-    :meth:`value_for_backward`).
-    """
-
-    __slots__ = ("_saved", "make", "number", "saved_by", "shared")
-    trace = None  # saved lazily only outside anomaly mode: no forward stack to name
-    number: Any
-    make: Any
-    saved_by: str
-    _saved: SavedTensor | None  # the 0-d tensor, once made
-    shared: bool  # one object for every node saving this number alone (:func:`shared_saves`)
-
-    def __init__(self, number: Any, make: Any, saved_by: str) -> None:
-        self.number = number
-        self.make = make
-        self.saved_by = saved_by
-        self._saved = None
-        self.shared = False
-
-    def saved(self) -> SavedTensor:
-        """The saved 0-d tensor, made now if nobody read it yet (no hook, no observer, no
-        trace: as it would have been saved when the op ran). A shared one keeps none: its node
-        reads it through its own copy (:meth:`own`)."""
-        if self._saved is None:
-            with inference_mode(False):  # a normal tensor, as when the op ran, even if read in one
-                tensor = self.make(self.number)
-            made = SavedTensor(tensor, saved_by=self.saved_by, wrapped_number=True, quiet=True)
-            if self.shared:
-                return made
-            self._saved = made
-        return self._saved
-
-    def own(self) -> SavedNumber:
-        """A node's own copy of this saved number, not yet made a tensor (see ``shared``)."""
-        return lazy_number(self.number, self.make, self.saved_by)
-
-    @property
-    def tensor(self) -> Any:
-        """The saved 0-d tensor, unchecked (as ``SavedTensor.tensor``)."""
-        return self.saved().tensor
-
-    def unpack(self, owner: Any = None) -> Any:
-        """The saved 0-d tensor (torch's error if it was modified in place since it was read)."""
-        return self.saved().unpack(owner)
-
-    def value_for_backward(self, owner: Any) -> Any:
-        """What a backward reads: the number while its tensor was never made (nobody can have
-        written to it), else the checked tensor."""
-        return self.number if self._saved is None else self._saved.unpack(owner)
-
-
-def saved_number(number: Any, make: Any, saved_by: str) -> SavedNumber | SavedTensor:
-    """How a Python number is saved: lazily (:class:`SavedNumber`) unless an observer watches
-    saves or anomaly mode keeps the forward's stack; then its 0-d tensor ``make(number)`` is
-    saved now, as any saved tensor (saved-tensor hooks never see it)."""
-    if observers.SAVES or anomaly_mode._state.enabled:
-        return SavedTensor(make(number), saved_by=saved_by, wrapped_number=True)
-    return lazy_number(number, make, saved_by)
-
-
-def lazy_number(number: Any, make: Any, saved_by: str) -> SavedNumber:
-    """``SavedNumber(number, make, saved_by)`` without the constructor's call: one per op that
-    saves a number (test_recording_fast_paths checks that the two make the same object)."""
-    saved = _new(SavedNumber)
-    saved.number = number
-    saved.make = make
-    saved.saved_by = saved_by
-    saved._saved = None
-    saved.shared = False
-    return saved
-
-
-_SHARED: dict[tuple[Any, ...], Mapping[str, SavedNumber | SavedTensor]] = {}
-_SHARED_KEPT = 1024  # distinct (name, number, maker, node) kept at most; then start over
-
-
-def shared_saves(
-    name: str, number: Any, make: Any, saved_by: str
-) -> Mapping[str, SavedNumber | SavedTensor]:
-    """The saved values ``{name: SavedNumber(number, make, saved_by)}`` of a node that saves this
-    Python number and nothing else (``x * 1.01``), read-only and one object for every such node
-    while nothing watches saves (else, or for a zero or a NaN, which a dict key cannot tell
-    apart, its own dict, :func:`saved_number`'s). The saved number is lazy and never made a
-    tensor in place: a node that reads its 0-d tensor takes its own copy first
-    (``NamedNode.__getattr__``), so what one node shows is never another's."""
-    if observers.SAVES or anomaly_mode._state.enabled or not number or number != number:
-        return {name: saved_number(number, make, saved_by)}
-    key = (name, type(number), number, make, saved_by)
-    saves = _SHARED.get(key)
-    if saves is None:
-        one = lazy_number(number, make, saved_by)
-        one.shared = True
-        saves = MappingProxyType({name: one})
-        if len(_SHARED) >= _SHARED_KEPT:
-            _SHARED.clear()
-        _SHARED[key] = saves
-    return saves
-
-
-_HOOKS = graph._state  # the saved-tensor hooks' state (a thread's own), bound once
-_ANOMALY = anomaly_mode._state
-_SAVES = observers.SAVES  # a list changed in place
-
-
 def save_into(
     node: Any,
     name: str,
@@ -188,47 +72,16 @@ def save_into(
     wrapped_number: bool = False,
 ) -> None:
     """``OpNode.save`` (the method is this function): save ``tensor`` under ``name`` in the
-    saved values of ``node``; its version is recorded now and checked at unpack
-    (``wrapped_number``: a Python number's tensor, which saved-tensor hooks never see; None is
-    kept in the node's context). What is saved is ``SavedTensor(tensor, is_output,
-    on_view=on_view, saved_by=node.name(), wrapped_number=wrapped_number)``. While nothing
-    watches saves (no saved-tensor hooks, anomaly mode off, no observer), which is nearly
-    always, a plain save builds the same object without the general constructor's questions
-    (an input as a ``SavedInput``, an op's output 0 as a ``SavedOutput``): one saved
-    tensor per op that saves (test_recording_fast_paths and test_chain_fast_paths check the two
-    agree field by field)."""
+    saved values of ``node``, as ``SavedTensor(tensor, is_output, on_view=on_view,
+    saved_by=node.name(), wrapped_number=wrapped_number)``: its version is recorded now and
+    checked at unpack (``wrapped_number``: a Python number's tensor, which saved-tensor hooks
+    never see). None is kept in the node's context."""
     if tensor is None:
         node._ctx[name] = None
         return
-    saved: SavedTensor
-    if on_view or wrapped_number or _HOOKS.stack or _ANOMALY.enabled or _SAVES:
-        saved = SavedTensor(
-            tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
-        )
-    else:
-        counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
-        if counter is not None and counter.inference:
-            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
-        if not is_output:  # an input: its fields that differ, the rest the class's constants
-            saved = _new(SavedInput)
-            saved.saved_by = node._name
-            saved.version = counter.value if counter is not None else 0
-            # ``tensor.grad_fn is None``: a view's history may need a refresh, else its slot
-            saved.was_leaf = (tensor._history if tensor._base is None else tensor._node()) is None
-            saved.output_nr = tensor._output_nr
-            saved._tensor = tensor
-        else:
-            saved = _new(SavedOutput if not tensor._output_nr else SavedTensor)
-            saved.saved_by = node._name
-            saved.version = counter.value if counter is not None else 0
-            saved.tensor_parts = tensor._alias_parts()
-            if type(saved) is SavedTensor:  # an op's later output: the fields SavedOutput's
-                # class holds
-                saved.packed = saved.hook_fn = saved.hook_acc = saved.weak_fn = None
-                saved.trace = None
-                saved.names_owner = saved.was_leaf = False
-                saved.is_output = True
-                saved.output_nr = tensor._output_nr
+    saved = SavedTensor(
+        tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
+    )
     values = node._saved
     if values is None:
         node._saved = {name: saved}
@@ -275,10 +128,7 @@ class SavedTensor:
         on_view: bool = False,
         saved_by: str = "",
         wrapped_number: bool = False,
-        quiet: bool = False,
     ) -> None:
-        """``quiet``: saved without a trace and unseen by observers (a :class:`SavedNumber`
-        read after its op ran, which was saved while anomaly mode was off and nobody watched)."""
         counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
         if counter is not None and counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
@@ -299,11 +149,7 @@ class SavedTensor:
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
         # the forward call's stack, in anomaly mode (torch keeps it on the node)
-        self.trace = (
-            anomaly_mode.forward_trace()
-            if not quiet and anomaly_mode.is_anomaly_enabled()
-            else None
-        )
+        self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
         self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
             # the result of an in-place op on a view: torch keeps a weak reference to the view's
@@ -324,7 +170,7 @@ class SavedTensor:
             self.tensor_parts = tensor._alias_parts()
         else:
             self._tensor = tensor
-        if observers.SAVES and not quiet:
+        if observers.SAVES:
             for observe in observers.SAVES:
                 observe(self)
 
@@ -397,31 +243,3 @@ class SavedTensor:
             self.tensor_parts = None
             return tensor
         return self._tensor
-
-
-class SavedOutput(SavedTensor):
-    """An op's output 0 saved while nothing watched saves (:func:`save_into`): what
-    ``SavedTensor(output, is_output=True)`` makes then, its constant fields read from the class
-    (no hook, trace or weak ``grad_fn``; output 0 of its node), so that only the saving node's
-    name, the version and the alias's parts are set per saved output (written once each, read
-    as the general constructor's: test_chain_fast_paths compares every field).
-    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
-
-    __slots__ = ()
-    packed = hook_fn = hook_acc = weak_fn = trace = None
-    names_owner = was_leaf = False
-    is_output = True
-    output_nr = 0
-
-
-class SavedInput(SavedTensor):
-    """A tensor other than the op's output, saved while nothing watched saves
-    (:func:`save_into`): what ``SavedTensor(tensor)`` makes then, its constant fields read
-    from the class (no hook, trace, weak ``grad_fn`` or alias parts; not an output), so that
-    only the saving node's name, the version, whether it was a leaf, its output number and the
-    tensor are set per saved input (test_recording_fast_paths compares every field).
-    ``OpNode.unpack_all`` reads an unwritten one at once (see there)."""
-
-    __slots__ = ()
-    packed = hook_fn = hook_acc = weak_fn = trace = tensor_parts = None
-    names_owner = is_output = False

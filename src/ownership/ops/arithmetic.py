@@ -39,7 +39,6 @@ from ownership.ops.common import (
     wrap,
 )
 from ownership.ops.float_operands import float_operand
-from ownership.ops.number_nodes import record_number
 from ownership.ops.python_numbers import scaled
 
 
@@ -196,8 +195,8 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
-        else:  # ``x + 0.1``: the same node, without the questions of two tensors
-            record_number(out, "AddBackward0", a, b, bw_add, alpha_ctx(alpha))
+        else:  # ``x + 0.1``
+            binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -215,8 +214,8 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
-        else:  # ``x - 0.1``: the same node, without the questions of two tensors
-            record_number(out, "SubBackward0", a, b, bw_sub, alpha_ctx(alpha))
+        else:  # ``x - 0.1``
+            binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
     return out
 
 
@@ -271,10 +270,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b)
     if needs_grad_with(a, b):
-        if isinstance(b, Tensor):
-            save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
-        else:  # ``x * 1.01``: save_binary's answers for a number, without its questions
-            save_number_operand(record_number(out, "MulBackward0", a, b, bw_mul, SELF_UNSAVED), b)
+        save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
     return out
 
 
@@ -303,22 +299,6 @@ def save_binary(node: Any, a: Tensor, b: Any, original: Callable[[], Tensor] | N
         node.save("self", a if original is None else original())
     else:
         ctx["self"] = None
-
-
-SELF_UNSAVED = shared_context({"self": None})
-"""The context of a ``mul`` node by a number: ``self`` unsaved (a number gets no gradient), the
-same for every such node (``other`` is saved)."""
-
-
-def save_number_operand(node: Any, b: Any) -> None:
-    """:func:`save_binary` for the node of a product by the Python number ``b`` made by
-    :func:`~ownership.ops.number_nodes.record_number` (context ``SELF_UNSAVED``), its questions
-    answered: the number has no edge, so ``self`` is never saved (shown as None) and ``other``
-    is saved as a wrapped number when ``self`` has an edge (test_chain_fast_paths)."""
-    if node.needed[0]:
-        node.save_only_number("other", b, wrapped_scalar)
-    else:
-        node._ctx = {"other": None, "self": None}
 
 
 def _bw_mul_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:

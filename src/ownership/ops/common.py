@@ -16,7 +16,6 @@ from ownership.autograd.node import (
     Saved,
     gradient_edge,
     leaf_edge,
-    next_seq,
 )
 from ownership.dtypes import dtype as DType
 from ownership.inference_mode import THREADS as INFERENCE_THREADS
@@ -27,7 +26,6 @@ from ownership.ops.view_geometry import view_geometry
 Scalar = int | float | bool
 _state = grad_mode._state
 _inference = inference_mode._state  # read only while a thread is in it (INFERENCE_THREADS)
-_new = object.__new__
 
 
 def is_scalar(x: Any) -> bool:
@@ -282,22 +280,13 @@ def record(
     else:
         edges, dts = _edges_and_dtypes(inputs)
         dts = _SHARED.get(dts, dts)
-    # ``OpNode(name, edges, backward, ctx, 1, dts)`` without the constructor's call: one node per
-    # recorded op (test_recording_fast_paths checks that the two make the same node)
-    node = _new(OpNode)
-    node._edges = edges
-    node.num_outputs = 1
-    node._seq = next_seq()
-    node._retained = None
-    node._pre_hooks = None
-    node.input_dtypes = dts
-    node._name = name
-    node._backward = backward
-    node._ctx = ctx if ctx is not None else {}
-    node._saved = None
-    node._freed_keys = None
-    node._state_keys = ()
-    out._history = node  # ``_grad_fn``, written through its slot (one attribute lookup less)
+    return attach(out, OpNode(name, edges, backward, ctx, 1, dts))
+
+
+def attach(out: Tensor, node: OpNode) -> OpNode:
+    """Make ``node`` the history of ``out``, its output 0: the one place an op's result gets
+    its ``grad_fn`` (the slot behind it), ``requires_grad`` and ``output_nr``."""
+    out._history = node
     out._requires_grad = True
     out._output_nr = 0
     return node

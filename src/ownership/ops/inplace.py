@@ -1,5 +1,5 @@
 """The in-place arithmetic (``add_``, ``sub_``, ``mul_``, ``div_``, ``a **= e``): for each, what it
-computes, saves and names its node, and when it may write straight into the tensor's array.
+computes, saves and names its node.
 
 Every one of them writes through :func:`ownership.inplace_rules.run_inplace`, the in-place
 contract, which makes torch's checks in torch's order, writes, bumps the version once and
@@ -18,26 +18,20 @@ from numpy.typing import NDArray
 
 from ownership import dtypes
 from ownership._tensor import Tensor
-from ownership.autograd.graph import CLONING
 from ownership.autograd.node import BackwardFn, OpNode
-from ownership.inplace_rules import check_no_overlap, check_result, run_inplace, written
-from ownership.loop_order import Kernel, aliased
+from ownership.inplace_rules import check_result, run_inplace
+from ownership.loop_order import Kernel
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import (
     check_broadcast,
     needs_grad,
-    needs_grad_with,
     operand,
     raw,
     result_dtype,
 )
 from ownership.ops.python_numbers import int_parameter, operand_in, scaled
-
-# numpy's ufuncs of the optimizer's updates, bound once: numpy's module ``__getattr__`` keeps
-# CPython from specializing each ``np.`` read
-_add, _subtract, _multiply, _may_share = np.add, np.subtract, np.multiply, np.may_share_memory
 
 
 def snapshot(t: Tensor) -> Tensor:
@@ -50,97 +44,13 @@ def _tensors(*operands: Any) -> tuple[Tensor | None, ...]:
     return tuple(o if isinstance(o, Tensor) else None for o in operands)
 
 
-def direct_write(a: Tensor, b: Any, alpha: Any = 1) -> bool:
-    """Whether ``a op= alpha * b`` (op ``+``, ``-`` or ``*``) may be computed straight into
-    ``a``'s array, bit for bit as into a new one (IEEE ``+ - *`` round each element alike).
-
-    So it is when ``a``'s array is writable and holds its float dtype, ``b`` is a tensor of that
-    numpy dtype and of ``a``'s shape or a Python float (a weak scalar: numpy's loop keeps
-    ``a``'s dtype), and ``alpha`` is 1 or a Python float: the result has ``a``'s shape and
-    dtype, and nothing raises (numpy's own overlap handling keeps ``a += a`` exact).
-    """
-    arr = a._data
-    dt = arr.dtype
-    if isinstance(b, Tensor):  # the commonest operand first
-        other = b._data
-        other_dt = other.dtype  # numpy's dtypes of the builtin types are mostly one object each
-        if other.shape != arr.shape or (other_dt is not dt and other_dt != dt):
-            return False
-    elif type(b) is not float:
-        return False
-    if not ((type(alpha) is int and alpha == 1) or type(alpha) is float):
-        return False
-    # a read-only array (memory of bytes): the general path's refusal
-    np_dt = a.dtype.np
-    return dt.kind == "f" and (dt is np_dt or dt == np_dt) and arr.flags.writeable
-
-
-def write_unrecorded(a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str) -> Tensor | None:
-    """``a = ufunc(a, alpha * b)`` in place (``a += alpha * b``, ``-=``, or ``a *= b`` with
-    ``alpha`` 1) when it records nothing (grad mode off, or no operand requires grad) and may
-    write straight into ``a`` (:func:`direct_write`'s conditions, asked on the arrays read once:
-    test_inplace_direct_write checks the two answer alike); None, having done nothing, otherwise
-    (always while an ``allow_mutation_on_saved_tensors`` block is open: the general contract
-    then clones the saved tensors the write changes).
-
-    The optimizer's update ``p -= lr * p.grad`` under no_grad, and SGD's: of the general
-    contract's steps (:func:`~ownership.inplace_rules.run_inplace`) only the overlap check can
-    then refuse (nothing is recorded, the value has ``a``'s shape and dtype), made here only
-    when it could refuse; then the same write straight into ``a``'s array and bump."""
-    if needs_grad_with(a, b) or CLONING:  # CLONING: a write must clone saved tensors first
-        return None
-    arr = a._data
-    dt = arr.dtype
-    other: Any
-    if isinstance(b, Tensor):  # the commonest operand first (the optimizer's update)
-        other = b._data
-        other_dt = other.dtype  # numpy's dtypes of the builtin types are mostly one object each
-        if other.shape != arr.shape or (other_dt is not dt and other_dt != dt):
-            return None
-    elif type(b) is float:
-        other = b
-    else:
-        return None
-    if type(alpha) is int:
-        if alpha != 1:
-            return None
-        value = other
-    elif type(alpha) is float:
-        value = other if alpha == 1 else other * alpha
-    else:
-        return None
-    np_dt = a.dtype.np
-    flags = arr.flags
-    if dt.kind != "f" or (dt is not np_dt and dt != np_dt) or not flags.writeable:
-        return None  # a read-only array (memory of bytes): the general path's refusal
-    # the overlap rule asked only when it could refuse: an element written twice needs a 0
-    # stride, an input overlapping ``a`` shares its memory (two arrays that each own their
-    # memory never do: the common update's)
-    if 0 in arr.strides:
-        check_no_overlap(a, (b,) if other is not b else ())
-        if other is not b and aliased(arr, (other,)):
-            return None  # the general contract writes in torch's loop order
-    elif (
-        other is not b
-        and b is not a
-        and (arr is other or not (flags.owndata and other.flags.owndata))
-        and _may_share(arr, other)
-    ):
-        check_no_overlap(a, (b,))
-        if aliased(arr, (other,)):
-            return None  # the general contract writes in torch's loop order
-    ufunc(arr, value, arr)  # into ``a``'s array (the positional ``out``)
-    written(a, name)
-    return a
-
-
 def _add_scaled_(
     a: Tensor, b: Any, alpha: Any, ufunc: np.ufunc, name: str, backward: BackwardFn
 ) -> Tensor:
-    """``a = ufunc(a, alpha * b)`` in place by the general contract: what ``add_`` and ``sub_``
-    share when :func:`write_unrecorded` declines."""
+    """``a = ufunc(a, alpha * b)`` in place by the in-place contract: what ``add_`` and ``sub_``
+    share."""
     b = operand(b)
-    if ufunc is _subtract:
+    if ufunc is np.subtract:
         ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
@@ -151,17 +61,14 @@ def _add_scaled_(
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
             check_result(a, np.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
-            other = scaled(rb, alpha, dt, negated=ufunc is _subtract)
+            other = scaled(rb, alpha, dt, negated=ufunc is np.subtract)
         out: NDArray[Any] = ufunc(a._data, other)
         return out
-
-    def write(into: NDArray[Any]) -> None:  # only where alpha is 1 or a float (direct_write)
-        ufunc(into, rb if alpha == 1 else rb * alpha, out=into)
 
     def kernel(x: Any, y: Any) -> Any:  # torch's add kernel: self + alpha * other
         if alpha == 1 and type(alpha) is int:
             return ufunc(x, y)
-        return ufunc(x, scaled(y, alpha, dt, negated=ufunc is _subtract))
+        return ufunc(x, scaled(y, alpha, dt, negated=ufunc is np.subtract))
 
     return run_inplace(
         a,
@@ -173,25 +80,18 @@ def _add_scaled_(
         backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
-        write=write if direct_write(a, b, alpha) else None,
         kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 
 
 def add_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a += alpha * b`` (``AddBackward0``)."""
-    done = write_unrecorded(a, b, alpha, _add, "AddBackward0")
-    return done if done is not None else _add_scaled_(a, b, alpha, _add, "AddBackward0", ar.bw_add)
+    return _add_scaled_(a, b, alpha, np.add, "AddBackward0", ar.bw_add)
 
 
 def sub_(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a -= alpha * b`` (``SubBackward0``)."""
-    done = write_unrecorded(a, b, alpha, _subtract, "SubBackward0")
-    return (
-        done
-        if done is not None
-        else _add_scaled_(a, b, alpha, _subtract, "SubBackward0", ar.bw_sub)
-    )
+    return _add_scaled_(a, b, alpha, np.subtract, "SubBackward0", ar.bw_sub)
 
 
 def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
@@ -203,9 +103,6 @@ def _save_binary_inplace(a: Tensor, b: Any) -> Callable[[OpNode], None]:
 
 def mul_(a: Tensor, b: Any) -> Tensor:
     """``a *= b`` (``MulBackward0``; the original ``a`` is kept if ``b`` needs its gradient)."""
-    done = write_unrecorded(a, b, 1, _multiply, "MulBackward0")
-    if done is not None:
-        return done
     b = operand(b)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
@@ -214,9 +111,6 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         check_broadcast(a, b)
         out: NDArray[Any] = a._data * rb
         return out
-
-    def write(into: NDArray[Any]) -> None:
-        np.multiply(into, rb, out=into)
 
     return run_inplace(
         a,
@@ -228,7 +122,6 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         ar.bw_mul,
         None,
         _save_binary_inplace(a, b),
-        write=write if direct_write(a, b) else None,
         kernel=Kernel(np.multiply, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 

@@ -10,7 +10,6 @@ from numpy.typing import NDArray
 from ownership import dtypes, grad_mode, layout
 from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved, int64, is_int
-from ownership.autograd import graph
 from ownership.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
@@ -134,13 +133,8 @@ def _picked_loss(
         node.save("self", input)
         node.save("target", target)
         # torch's kernel counts the weight only for a reduction: with none it saves 0; saved as
-        # torch does, a 0-d tensor of the input's dtype, made at its first read when
-        # :func:`weight_made_late` allows
-        weight = x.dtype.type(total_weight if red else 0)
-        if weight_made_late():
-            node.save_number("total_weight", weight, wrapped_scalar)
-        else:
-            node.save("total_weight", wrapped_scalar(weight))
+        # torch does, a 0-d tensor of the input's dtype
+        node.save("total_weight", wrapped_scalar(x.dtype.type(total_weight if red else 0)))
     return out
 
 
@@ -253,14 +247,6 @@ class _Targets:
         if red == 0:
             return picked.sum(1) if self.batched else picked.sum()
         return picked.sum() / w if red == 1 and w else picked.sum()
-
-
-def weight_made_late() -> bool:
-    """Whether nll_loss's ``total_weight`` may be saved as a wrapped number is
-    (:meth:`~ownership.autograd.node.OpNode.save_number`: made at its first read, while
-    observers and anomaly mode still see it made now): when no saved-tensor hook would see it
-    packed. Nothing else can tell when a fresh tensor that nobody holds was made."""
-    return graph.top() is None
 
 
 def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:

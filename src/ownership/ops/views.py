@@ -18,7 +18,7 @@ from ownership.argument_checks import as_given
 from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.op_registry import OPS
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
-from ownership.ops.common import needs_grad, needs_grad_of, record, touch_history
+from ownership.ops.common import attach, needs_grad, needs_grad_of, record, touch_history
 from ownership.ops.view_geometry import (
     Part,
     expand_geometry,
@@ -61,11 +61,9 @@ def _make(
     ``Tensor._view``)."""
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
-        # ``record(out, name, (t,), backward, ctx)`` with the edge already read: the step every
-        # view repeats (test_view_recording checks the two make the same node)
+        # ``record(out, name, (t,), backward, ctx)`` with the edge already read
         dt = t.dtype
-        out._history = OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,))
-        out._requires_grad = True
+        attach(out, OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,)))
     return out
 
 
@@ -85,10 +83,9 @@ def view(t: Tensor, *shape: Any) -> Tensor:
     out = t._view(new, strides, t._offset, data, edge is not None)
     if edge is not None:
         dt = t.dtype
-        out._history = OpNode(
-            "ViewBackward0", (edge,), _bw_view, saved, 1, ONE_DTYPE.get(dt) or (dt,)
+        attach(
+            out, OpNode("ViewBackward0", (edge,), _bw_view, saved, 1, ONE_DTYPE.get(dt) or (dt,))
         )
-        out._requires_grad = True
     return out
 
 
