@@ -32,7 +32,6 @@ import pytest
 import ownership
 from ownership.autograd.node import AccumulateGrad
 from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
-from ownership.op_registry import ops
 from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
 
@@ -190,24 +189,6 @@ def _fields(t: Any) -> list[Any]:
         None if base is None else (tuple(base.shape), base.stride(), base._data.tobytes()),
         t.untyped_storage().nbytes(),
     ]
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize(("gshape", "shape", "order"), SUMS)
-def test_sum_to_without_grad_mode_is_the_ops(
-    gshape: tuple[int, ...], shape: tuple[int, ...], order: str, dtype: Any
-) -> None:
-    """The fast path is the general path's ``ops.sum(g, axes, True)`` then ``ops.reshape``
-    (to a 0-d shape: ``ops.sum(g)``, torch's whole sum)."""
-    g = _gradient(gshape, order, dtype)
-    axes = ownership.layout.unbroadcast_axes(shape, gshape)
-    with ownership.no_grad():
-        fast = sum_to(g, shape)
-        general = ops.sum(g, axes, True) if axes else g
-        if len(gshape) != len(shape):
-            general = ops.reshape(general, shape) if shape else ops.sum(g)
-    assert (fast is g) == (general is g)
-    assert _fields(fast) == _fields(general)
 
 
 def test_sum_to_with_an_overflow_is_quiet() -> None:

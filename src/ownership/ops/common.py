@@ -19,9 +19,8 @@ from ownership.autograd.node import (
 )
 from ownership.dtypes import dtype as DType
 from ownership.inference_mode import THREADS as INFERENCE_THREADS
-from ownership.op_registry import ops, quiet
+from ownership.op_registry import ops
 from ownership.ops.python_numbers import operand_in, refuse_uint64
-from ownership.ops.view_geometry import view_geometry
 
 Scalar = int | float | bool
 _state = grad_mode._state
@@ -376,8 +375,6 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
         out._data = laid
 
 
-_sum_reduce = np.add.reduce  # bound once: numpy's module ``__getattr__`` makes ``np.`` reads slow
-
 _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 """The axes :func:`sum_to` sums, by (shape, gradient shape)."""
 
@@ -399,32 +396,10 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
         if len(_UNBROADCAST) >= 256:
             _UNBROADCAST.clear()
         _UNBROADCAST[key] = axes
-    if not _state.enabled and g.dtype.is_floating_point:  # a plain backward: nothing recorded
-        return _summed_to(g, axes, shape)
     # the ops themselves: ``g.sum(dim=axes, keepdim=True).reshape(shape)`` without parsing
     out = ops.sum(g, axes, True) if axes else g
     if len(gshape) != len(shape):
         out = ops.reshape(out, shape)
-    return out
-
-
-@quiet
-def _summed_to(g: Tensor, axes: tuple[int, ...], shape: tuple[int, ...]) -> Tensor:
-    """What ``ops.sum(g, axes, True)`` then ``ops.reshape(out, shape)`` make with grad mode off
-    for a floating ``g`` (a fresh sum of ``g``'s dtype, quiet as every op, then its view, made
-    as ``reshape`` makes it), without their dispatch and argument checks: ``axes`` are
-    :func:`~ownership.layout.unbroadcast_axes`' (sorted, in range, non-empty when the ranks
-    differ)."""
-    out = g
-    if axes:
-        dt = g.dtype
-        out = wrap(_sum_reduce(g._data, axis=axes, keepdims=True, dtype=dt.np), dt)
-    if out._data.ndim != len(shape):
-        new, strides, reshaped, _, _ = view_geometry(out, (shape,))  # as reshape asks it
-        if strides is None:  # no view (never for leading dims of size 1 dropped): reshape's copy
-            copied: Tensor = ops.reshape(out, shape)
-            return copied
-        out = out._view(new, strides, out._offset, out._data.reshape(new) if reshaped else None)
     return out
 
 
