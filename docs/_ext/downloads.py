@@ -136,6 +136,8 @@ def notebook_for(
             cells.append(cell)
             folded = "{dropdown}" in text  # a doctest in the text becomes a cell to run
             for block in _DOCTEST.findall(text):
+                if block.startswith(":hide:"):  # the site's own check: not the reader's
+                    continue
                 run = _doctest_cell(block, folded)
                 if run is not None:
                     cells.append(run)

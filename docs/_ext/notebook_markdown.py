@@ -9,7 +9,7 @@ rewrites each one the way Jupyter can show it:
   becomes a blockquote with the title in bold;
 - ``{literalinclude}`` becomes a code block with the included text (``:pyobject:`` picks one
   function or class of a Python file), read from the page's folder;
-- ``{doctest}`` becomes a ``pycon`` code block; ``{code-block}`` a code block of its language;
+- ``{doctest}`` becomes a ``pycon`` code block (a hidden one, ``:hide:``, goes); ``{code-block}`` a code block of its language;
 - any other directive keeps its content as plain text.
 
 >>> print(plain_markdown(":::{dropdown} Answer\\nIt raises.\\n:::"))
@@ -83,8 +83,8 @@ def _rewrite(name: str, arg: str, body: list[str], folder: Path | None) -> list[
             raise ValueError("a literalinclude needs the page's folder")
         text = included_text(folder / arg, options)
         return [f"```{options.get('language', '')}", text, "```"]
-    if name == "doctest":
-        return ["```pycon", *content, "```"]
+    if name == "doctest":  # a hidden one (``:hide:``) is the site's check, not the reader's
+        return [] if "hide" in options else ["```pycon", *content, "```"]
     if name == "code-block":
         return [f"```{arg}", *content, "```"]
     return inner

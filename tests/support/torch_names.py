@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 MODULES = (
@@ -35,12 +36,34 @@ def _owner(name: str) -> Any:
     return importlib.import_module(name)
 
 
+def is_torchs(module: str, name: str, value: Any) -> bool:
+    """Whether ``module.name`` is a part of torch rather than something the module imported for
+    itself: a submodule is its own (``torch.nn.functional``, not the ``torch`` that
+    ``torch.autograd`` imports); a class or function is torch's when torch defines it (not
+    ``typing.Any`` or ``functools.cache``). Only torch's parts get the scope's
+    ``NotImplementedError``: a name like ``torch`` must stay an ``AttributeError``, which
+    ``pickle`` expects when it looks a global up in every loaded module."""
+    if name in ("TYPE_CHECKING", "annotations"):  # typing's flag, ``from __future__ import``
+        return False
+    if isinstance(value, ModuleType):
+        return value.__name__ == f"{module}.{name}"
+    if isinstance(value, type) or callable(value):
+        return str(getattr(value, "__module__", None) or "torch").startswith("torch")
+    return True
+
+
 def public_names() -> dict[str, list[str]]:
-    """Per module, the sorted names of ``dir(module)`` that do not start with ``_``."""
-    return {
-        module: sorted(name for name in dir(_owner(module)) if not name.startswith("_"))
-        for module in MODULES
-    }
+    """Per module, the sorted names of ``dir(module)`` that do not start with ``_`` and are
+    torch's own (:func:`is_torchs`)."""
+    names = {}
+    for module in MODULES:
+        owner = _owner(module)
+        names[module] = sorted(
+            name
+            for name in dir(owner)
+            if not name.startswith("_") and is_torchs(module, name, getattr(owner, name, None))
+        )
+    return names
 
 
 def source() -> str:
