@@ -111,7 +111,7 @@ def inference_kernel(*ts: Any) -> bool:
 def filled_from(out: Tensor, t: Tensor) -> None:
     """torch's kernels of ``max``/``min`` over a dim, ``cumsum`` and ``cumprod`` of a 0-d ``t``
     fill their fresh result with ``out.fill_(t)``: on an inference ``t``
-    (:func:`inference_kernel`) autograd sees that fill (``FillBackward3`` when ``t`` requires
+    (``inference_kernel``) autograd sees that fill (``FillBackward3`` when ``t`` requires
     grad; ``out`` at version 1)."""
     if inference_kernel(t):
         ops.fill_(out, t)
@@ -119,7 +119,7 @@ def filled_from(out: Tensor, t: Tensor) -> None:
 
 def refuse_out_call(name: str, t: Tensor) -> None:
     """torch's kernels of ``abs``, ``mean`` (``sum``'s), ``logsumexp`` ... write their fresh
-    result through the out variant ``name``: on an inference tensor (:func:`inference_kernel`)
+    result through the out variant ``name``: on an inference tensor (``inference_kernel``)
     that call is the first autograd sees, and it refuses ``t`` when it requires grad."""
     if _state.enabled and t._requires_grad and inference_kernel(t):
         refuse_out_grad(name)

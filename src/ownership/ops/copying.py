@@ -47,7 +47,7 @@ def copied(source: Tensor, copy: Tensor) -> Tensor:
     """``copy``, the fresh result of ``clone``, ``contiguous`` or ``to`` of ``source``, as
     torch's kernel leaves it: that kernel allocates it and ``copy_``s ``source`` in, a call
     that autograd sees when ``source`` is an inference tensor out of inference mode
-    (:func:`~ownership.ops.common.inference_kernel`). Then ``copy`` starts at version 1 and,
+    (``ownership.ops.common.inference_kernel``). Then ``copy`` starts at version 1 and,
     when ``source`` requires grad and ``copy`` can, it is ``CopyBackwards``' output."""
     if inference_kernel(source):
         ops.copy_(copy, source)

@@ -75,7 +75,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
     """Join along a new dim (``StackBackward0``): ``stack(tensors, dim=0)``, computed as torch's
     kernel computes it. Along an existing dim it is ``cat(tensors, dim)`` viewed with the new dim
     split off (a view autograd sees only when every input is an inference tensor, out of
-    inference mode: :func:`~ownership.ops.common.inference_kernel`; otherwise the kernel runs
+    inference mode: ``ownership.ops.common.inference_kernel``; otherwise the kernel runs
     below autograd and the result is no view); after the last dim it is ``cat`` of the inputs
     unsqueezed there."""
     ts, d, dt, saved = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
