@@ -44,7 +44,12 @@ def test_the_shipped_names_are_torchs_public_names(module: str) -> None:
     owner = torch_names._owner(module)
     shipped = TORCH_NAMES[module]
     assert all(hasattr(owner, name) for name in shipped)
-    assert sorted(shipped) == torch_names.public_names()[module]
+    # submodules appear in dir() once something imported them: compared without them
+
+    def without_modules(names: Any) -> list[str]:
+        return sorted(n for n in names if not isinstance(getattr(owner, n, None), ModuleType))
+
+    assert without_modules(shipped) == without_modules(torch_names.public_names()[module])
     # what a module imported for itself is not torch's: it stays an AttributeError
     assert not shipped & {"torch", "Any", "Optional", "TYPE_CHECKING", "annotations"}
 
