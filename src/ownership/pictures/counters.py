@@ -14,13 +14,13 @@ pixels (text never below 11 px) and it is narrow enough for a phone's width.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ownership.either_engine import is_either_tensor
+from ownership.pictures.memory import dtype_name, positions
 from ownership.pictures.walk import storage_key
 
 FONT = "DejaVu Sans Mono, Menlo, Consolas, monospace"
@@ -46,12 +46,6 @@ class TensorMemory:
     dtype: str
 
 
-def _elements(t: Any) -> tuple[int, ...]:
-    offset, shape, stride = int(t.storage_offset()), tuple(t.shape), tuple(t.stride())
-    steps = itertools.product(*(range(int(n)) for n in shape))
-    return tuple(offset + sum(i * s for i, s in zip(index, stride, strict=True)) for index in steps)
-
-
 def read_views(names: Mapping[str, Any]) -> list[TensorMemory]:
     """Read, without changing anything, what each named tensor sees of memory."""
     out = []
@@ -59,8 +53,10 @@ def read_views(names: Mapping[str, Any]) -> list[TensorMemory]:
         if not is_either_tensor(t):
             raise TypeError(f"read_views expects tensors, got {type(t).__name__} for {name!r}")
         values = tuple(float(v) for v in t.detach().reshape(-1).tolist())
-        dtype = str(t.dtype).rsplit(".", 1)[-1]
-        out.append(TensorMemory(name, storage_key(t), _elements(t), values, int(t._version), dtype))
+        elements = tuple(positions(t))
+        out.append(
+            TensorMemory(name, storage_key(t), elements, values, int(t._version), dtype_name(t))
+        )
     return out
 
 

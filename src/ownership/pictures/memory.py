@@ -106,7 +106,7 @@ def _values(t: Any) -> list[str]:
     return [number(v) for v in flat]
 
 
-def _positions(t: Any) -> list[int]:
+def positions(t: Any) -> list[int]:
     """The storage index of each element of ``t``, in row-major order."""
     offset, shape, stride = int(t.storage_offset()), tuple(t.shape), tuple(t.stride())
     return [
@@ -122,7 +122,8 @@ def _storage_size(t: Any) -> int:
         return int(t.numel())
 
 
-def _dtype(t: Any) -> str:
+def dtype_name(t: Any) -> str:
+    """The dtype as drawn: ``float32``, not ``torch.float32``."""
     return str(t.dtype).rsplit(".", 1)[-1]
 
 
@@ -171,8 +172,8 @@ def read_memory(
         tensors = []
         marks = _marks([t for _, _, t in members], saved_list)
         for (name, role, t), mark in zip(members, marks, strict=True):
-            positions = _positions(t)
-            for p, v in zip(positions, _values(t), strict=True):
+            seen = positions(t)
+            for p, v in zip(seen, _values(t), strict=True):
                 if p < len(values):
                     values[p] = v
             grad = getattr(t, "grad", None) if t.is_leaf else None
@@ -181,16 +182,16 @@ def read_memory(
                     name=name,
                     role=role,
                     shape=shape_text(t),
-                    dtype=_dtype(t),
+                    dtype=dtype_name(t),
                     version=int(t._version),
-                    cells=tuple(sorted({p for p in positions if p < MAX_CELLS})),
+                    cells=tuple(sorted({p for p in seen if p < MAX_CELLS})),
                     requires_grad=bool(t.requires_grad),
                     grad_fn=None if t.grad_fn is None else str(t.grad_fn.name()).rsplit("::")[-1],
                     grad=None if grad is None else "[" + ", ".join(_values(grad)) + "]",
                     saved=tuple(mark),
                 )
             )
-        out.append(StorageState(_dtype(first), size, tuple(values), tuple(tensors)))
+        out.append(StorageState(dtype_name(first), size, tuple(values), tuple(tensors)))
     return out
 
 
