@@ -9,8 +9,8 @@ prints the test paths to run, one per line (nothing when no test is touched):
 - a changed module of ``src/ownership``: the module itself (its doctests) and every test file
   that imports it (``import ownership.ops.table``, ``from ownership.ops import table``); a module
   of a tool's package (``ownership/doctor/...``) also brings the tool's folder (``tests/doctor``),
-  a module of the package itself the folders of the concepts it is named after
-  (``inplace_rules``: ``tests/inplace``);
+  a module of the package itself or of its core the folders of the concepts it is named after
+  (``core/inplace_rules``: ``tests/inplace``);
 - the build's own files (Makefile, conf.py, docs/_ext, tools, pyproject.toml, constraints):
   ``tests/build``; ``bench/``: ``tests/benchmarks``.
 
@@ -94,9 +94,10 @@ def selected(changed: list[str]) -> list[str]:
                 picked.add(path)  # its doctests
             pattern = _imports_of(dotted)
             picked.update(p for p, text in texts.items() if pattern.search(text))
-            if len(parts) > 3 and (TESTS / parts[2]).is_dir():  # a tool's package
+            in_core = parts[2] == "core"  # ownership/core/...: named after concepts, not a tool
+            if len(parts) > 3 and not in_core and (TESTS / parts[2]).is_dir():  # a tool's package
                 picked.update(_test_files(TESTS / parts[2]))
-            for folder in _concept_folders(path.stem) if len(parts) == 3 else []:
+            for folder in _concept_folders(path.stem) if len(parts) == 3 or in_core else []:
                 picked.update(_test_files(folder))
         elif name in BUILD_FILES or parts[0] == "tools" or parts[:2] == ("docs", "_ext"):
             picked.update(_test_files(TESTS / "build"))

@@ -4,7 +4,7 @@
 ``.data``, registration, ``state_dict``, ``SGD.step``) to the code that enforces it. Each entry is
 built from the function itself, so the page cannot drift from the engine::
 
-    .. enforced-by:: ownership.autograd.saved.SavedTensor.unpack
+    .. enforced-by:: ownership.core.autograd.saved.SavedTensor.unpack
        :raises: RuntimeError
        :says: one of the variables needed for gradient computation has been modified
 
@@ -108,7 +108,7 @@ def _signature(kind: str, fn: Any) -> str:
 
 
 def _file(module: str) -> str:
-    """The module's file, relative to ``src/`` (``ownership/autograd/saved.py``)."""
+    """The module's file, relative to ``src/`` (``ownership/core/autograd/saved.py``)."""
     is_package = hasattr(importlib.import_module(module), "__path__")
     return module.replace(".", "/") + ("/__init__.py" if is_package else ".py")
 

@@ -13,15 +13,14 @@ Write ``import ownership as torch`` and the programs of the unit run with torch'
 from __future__ import annotations
 
 from ownership import accelerator, autograd, backends, cuda, installation, nn, ops, optim
-from ownership._tensor import Tensor
 from ownership.auditing import audit
-from ownership.autograd.anomaly_mode import (
+from ownership.core.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
-from ownership.dtypes import bool_ as bool
-from ownership.dtypes import (
+from ownership.core.dtypes import bool_ as bool
+from ownership.core.dtypes import (
     dtype,
     float32,
     float64,
@@ -30,10 +29,25 @@ from ownership.dtypes import (
     int64,
     set_default_dtype,
 )
-from ownership.dtypes import float32 as float
-from ownership.dtypes import float64 as double
-from ownership.dtypes import int32 as int
-from ownership.dtypes import int64 as long
+from ownership.core.dtypes import float32 as float
+from ownership.core.dtypes import float64 as double
+from ownership.core.dtypes import int32 as int
+from ownership.core.dtypes import int64 as long
+from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.core.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
+from ownership.core.layout import Size
+from ownership.core.memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
+from ownership.core.op_registry import quiet
+from ownership.core.scope import module_getattr
+from ownership.core.tensor import Tensor
+from ownership.core.tensor_metadata import device
+from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
 from ownership.functions import (
     abs,
     abs_,
@@ -127,9 +141,6 @@ from ownership.functions import (
     where,
     zero_,
 )
-from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from ownership.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
-from ownership.layout import Size
 from ownership.math_functions import (
     clamp_max,
     clamp_max_,
@@ -144,14 +155,6 @@ from ownership.math_functions import (
     prod,
     remainder,
 )
-from ownership.memory_formats import (
-    channels_last,
-    channels_last_3d,
-    contiguous_format,
-    memory_format,
-    preserve_format,
-)
-from ownership.op_registry import quiet
 from ownership.ops.creation import (
     arange,
     as_tensor,
@@ -215,9 +218,7 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
-from ownership.scope import module_getattr
 from ownership.serialization import load, save
-from ownership.tensor_metadata import device
 from ownership.view_functions import (
     as_strided_,
     broadcast_shapes,
@@ -238,14 +239,13 @@ from ownership.view_functions import (
     unsafe_split_with_sizes,
     unsqueeze,
 )
-from ownership.warn_once import is_warn_always_enabled, set_warn_always
 
 installation.install()  # the one place a higher layer fills a lower one's seams
 
 __version__ = "0.1.0"
 
 # The factories compute with numpy too (``tensor([1e40])`` overflows float32): like every op,
-# they run with numpy's floating-point reports off (see ownership.op_registry.quiet).
+# they run with numpy's floating-point reports off (see ownership.core.op_registry.quiet).
 arange = quiet(arange)
 cat = quiet(cat)
 eye = quiet(eye)
@@ -481,5 +481,5 @@ __all__ = [
     "zeros_like",
 ]
 
-# a public name of torch that the engine lacks: the scope error (ownership.scope)
+# a public name of torch that the engine lacks: the scope error (ownership.core.scope)
 __getattr__ = module_getattr("torch", __name__)

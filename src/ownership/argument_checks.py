@@ -16,7 +16,7 @@ import numpy as np
 from ownership.invalid_arguments import tp_name
 
 _tensor_class: Any = None
-"""The Tensor class (``ownership._tensor`` imports this module), given by :func:`install`."""
+"""The Tensor class (``ownership.core.tensor`` imports this module), given by :func:`install`."""
 
 
 def install(tensor_class: type) -> None:

@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.argument_checks import _is_tensor, int64
-from ownership.dtypes import dtype as DType
+from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
 from ownership.overload import Param, Signature
 

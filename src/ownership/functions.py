@@ -15,15 +15,15 @@ from typing import Any, cast
 
 import numpy as np
 
-from ownership import op_registry
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.dtypes import dtype, int64
-from ownership.dtypes import promote_types as _promote_types
-from ownership.layout import broadcast_shapes as _broadcast_shapes
-from ownership.op_registry import quiet
-from ownership.op_table import OpTable
+from ownership.core import op_registry
+from ownership.core.dtypes import dtype, int64
+from ownership.core.dtypes import promote_types as _promote_types
+from ownership.core.layout import broadcast_shapes as _broadcast_shapes
+from ownership.core.op_registry import quiet
+from ownership.core.op_table import OpTable
+from ownership.core.tensor import Tensor
 from ownership.ops import statistics
 from ownership.out_argument import with_out
 

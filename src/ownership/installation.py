@@ -7,18 +7,19 @@ inside a function (``tests/build/test_layers.py`` checks it). Where a lower laye
 higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
 fill every seam here, in one list a reader can follow:
 
->>> from ownership import op_registry
+>>> from ownership.core import op_registry
 >>> op_registry.ops.add.__module__
 'ownership.ops.arithmetic'
 """
 
 from __future__ import annotations
 
-from ownership import argument_checks, autograd, op_registry, random
-from ownership._tensor import Tensor
-from ownership.autograd import graph, node, saved
+from ownership import argument_checks, autograd, random
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
+from ownership.core import op_registry
+from ownership.core.autograd import graph, node, saved
+from ownership.core.tensor import Tensor
 from ownership.ops import inplace_fills, table
 
 __all__ = ["install"]

@@ -1,13 +1,13 @@
 """The ``torch.*`` functions of the math beyond ``+ - * /``: each parses torch's signatures and
-calls the method of its input (:mod:`ownership.tensor_math`)."""
+calls the method of its input (:mod:`ownership.core.tensor_math`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
+from ownership.core.tensor import Tensor
 from ownership.functions import _method, _no_tensor_bound, _number_or_tensor
 from ownership.out_argument import with_out
 

@@ -7,7 +7,7 @@ an in-place write like any other (``c``'s version goes up once), in torch's orde
 1. autograd refuses first: an out variant records no node, so while grad mode is on (and not
    in inference mode) no argument, ``out`` included, may require grad; then, in an
    ``allow_mutation_on_saved_tensors`` block, the saved tensors ``out`` shares are cloned;
-2. the written tensor's checks (:func:`~ownership.inplace_rules.check_no_overlap`): no element
+2. the written tensor's checks (:func:`~ownership.core.inplace_rules.check_no_overlap`): no element
    of ``out`` written twice, no input overlapping it except as the very same elements;
 3. the result computed, with the function's own errors (broadcasting, dtypes);
 4. its dtype must cast to ``out``'s (no float into an integer ``out``, nothing into a bool
@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode, inference_mode
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.autograd.graph import CLONING, clone_saved_before_write
-from ownership.inplace_rules import check_cast, check_no_overlap, written
+from ownership.core import grad_mode, inference_mode
+from ownership.core.autograd.graph import CLONING, clone_saved_before_write
+from ownership.core.inplace_rules import check_cast, check_no_overlap, written
+from ownership.core.tensor import Tensor
 from ownership.ops.common import refuse_out_grad
 from ownership.ops.resizing import resize_impl
 

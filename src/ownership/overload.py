@@ -20,7 +20,7 @@ from ownership.argument_checks import (
     list_index,
     starts_int_list,
 )
-from ownership.dtypes import dtype as DType
+from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 
 _NOT_GIVEN = object()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ownership import op_registry
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
+from ownership.core import op_registry
+from ownership.core.op_table import OpTable
+from ownership.core.tensor import Tensor
 from ownership.functions import _method
-from ownership.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
 

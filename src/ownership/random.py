@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import devices, distributions, dtypes
+from ownership import distributions
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
+from ownership.core import devices, dtypes
+from ownership.core.tensor import Tensor
 from ownership.mt19937 import MT19937, N
 from ownership.ops.creation import empty_like
 from ownership.ops.inplace_fills import bernoulli as bernoulli
@@ -49,7 +50,7 @@ class Generator:
     @property
     def device(self) -> Any:
         """The CPU."""
-        from ownership.tensor_metadata import CPU
+        from ownership.core.tensor_metadata import CPU
 
         return CPU
 

@@ -47,13 +47,13 @@ from typing import IO, Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.layout import Size
+from ownership.core import dtypes
+from ownership.core.layout import Size
+from ownership.core.storage import Storage
+from ownership.core.tensor import Tensor
+from ownership.core.tensor_copying import StorageArgument, rebuild_tensor
+from ownership.core.tensor_metadata import Device
 from ownership.nn.parameter import Parameter
-from ownership.storage import Storage
-from ownership.tensor_copying import StorageArgument, rebuild_tensor
-from ownership.tensor_metadata import Device
 
 __all__ = [
     "ALLOWED",

@@ -8,9 +8,9 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, cast
 
-from ownership._tensor import Tensor
+from ownership.core.layout import Size
+from ownership.core.tensor import Tensor
 from ownership.functions import _method
-from ownership.layout import Size
 
 as_strided_ = _method(
     "as_strided_",

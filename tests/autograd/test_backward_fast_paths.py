@@ -30,8 +30,8 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.autograd.node import AccumulateGrad
-from ownership.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.core.autograd.node import AccumulateGrad
+from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
 

@@ -16,7 +16,7 @@ import pytest
 
 import ownership
 import ownership.ops
-from ownership.autograd.node import OpNode
+from ownership.core.autograd.node import OpNode
 from ownership.ops.arithmetic import bw_mul
 
 OPS_DIR = Path(next(iter(ownership.ops.__path__)))

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership import observers
-from ownership.autograd.node import AccumulateGrad
+from ownership.core import observers
+from ownership.core.autograd.node import AccumulateGrad
 
 from support.differential import error_of, grad_of, same
 

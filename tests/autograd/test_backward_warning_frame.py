@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership.warn_once import is_warn_always_enabled, set_warn_always
+from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
 
 
 def _warned_from(call: str) -> list[Any]:

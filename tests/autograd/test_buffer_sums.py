@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership import observers
+from ownership.core import observers
 
 from support.differential import same
 

@@ -106,7 +106,7 @@ def test_a_product_by_a_number_is_torchs() -> None:
 
 def _saved_slots(saved: Any) -> dict[str, Any]:
     """Every slot a saved tensor has set (its alias, if made, by identity of what it is over)."""
-    from ownership.autograd.saved import SavedTensor
+    from ownership.core.autograd.saved import SavedTensor
 
     out = {
         n: getattr(saved, n) for n in SavedTensor.__slots__ if n not in ("__weakref__", "_tensor")

@@ -10,7 +10,7 @@ import gc
 import pytest
 
 import ownership
-from ownership.autograd import grad_dtype
+from ownership.core.autograd import grad_dtype
 
 from support.differential import error_of, grad_of, same
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership import observers
-from ownership.autograd.saved import SavedTensor
+from ownership.core import observers
+from ownership.core.autograd.saved import SavedTensor
 
 from support.differential import same
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership import observers
-from ownership.autograd.saved import SavedTensor
+from ownership.core import observers
+from ownership.core.autograd.saved import SavedTensor
 
 from support.differential import error_of, grad_of, same
 
@@ -170,7 +170,7 @@ def test_a_save_refuses_an_inference_tensor_as_torch() -> None:
 def test_an_accumulator_is_a_node_with_no_edges() -> None:
     """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets, and so does
     the leaf's ``accumulator``, which makes one without the constructor's call."""
-    from ownership.autograd.node import AccumulateGrad, Node, accumulator
+    from ownership.core.autograd.node import AccumulateGrad, Node, accumulator
 
     x = ownership.ones(2, requires_grad=True)
     acc, node, made = AccumulateGrad(x), Node((), 1), accumulator(x)

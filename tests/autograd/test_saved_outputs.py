@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership.autograd.saved import SavedTensor
+from ownership.core.autograd.saved import SavedTensor
 
 from support.differential import error_of, grad_of, same
 

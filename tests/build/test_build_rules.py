@@ -140,18 +140,18 @@ WARNS = [
     ),
     (
         "a rule whose function moved",
-        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.no_such_check\n```\n",
-        "enforced-by: cannot import ownership.inplace_rules.no_such_check",
+        "```{eval-rst}\n.. enforced-by:: ownership.core.inplace_rules.no_such_check\n```\n",
+        "enforced-by: cannot import ownership.core.inplace_rules.no_such_check",
     ),
     (
         "a rule whose function no longer says what the page claims",
-        "```{eval-rst}\n.. enforced-by:: ownership.inplace_rules.check_inplace\n"
+        "```{eval-rst}\n.. enforced-by:: ownership.core.inplace_rules.check_inplace\n"
         "   :raises: ValueError\n   :says: no such words\n   :calls: no_such_call\n```\n",
         "it raises no ValueError",
     ),
     (
         "a rule whose function no longer sets what the page claims",
-        "```{eval-rst}\n.. enforced-by:: ownership.storage.VersionCounter.bump\n"
+        "```{eval-rst}\n.. enforced-by:: ownership.core.storage.VersionCounter.bump\n"
         "   :sets: no_such_slot\n```\n",
         "it does not set .no_such_slot",
     ),

@@ -62,11 +62,11 @@ def test_the_checks_see_a_circle_of_three() -> None:
 
 def test_the_graph_sees_the_tensor_and_its_bases() -> None:
     runtime, typing = import_graph()
-    assert "ownership.tensor_views" in runtime["ownership._tensor"]
-    assert "ownership._tensor" in typing["ownership.tensor_views"]
+    assert "ownership.core.tensor_views" in runtime["ownership.core.tensor"]
+    assert "ownership.core.tensor" in typing["ownership.core.tensor_views"]
     assert (
         "ownership.ops.table"
-        not in runtime["ownership.op_registry"] | typing["ownership.op_registry"]
+        not in runtime["ownership.core.op_registry"] | typing["ownership.core.op_registry"]
     )
 
 

@@ -31,17 +31,7 @@ from support.import_graph import FACE, Import, circles, edges, imports, module_n
 ORDER = ("core", "ops", "parity", "nn/optim", "tools")
 """The layers from the bottom up: a module may import its own layer and those below."""
 
-_CORE = """
-dtypes scope torch_names grad_mode inference_mode observers warn_once
-storage layout memory_formats devices cpu loop_order
-_tensor tensor_metadata tensor_autograd tensor_views tensor_comparison tensor_bitwise
-tensor_selection tensor_pointwise tensor_numerics tensor_math tensor_methods tensor_operators
-tensor_inplace tensor_conversion tensor_copying op_table op_registry printing inplace_rules
-autograd autograd.node autograd.saved autograd.view_nodes autograd.view_history autograd.engine
-autograd.ready_queue autograd.input_buffers autograd.input_metadata autograd.accumulate_grad
-autograd.grad_dtype autograd.unseen autograd.hooks autograd.node_hooks autograd.graph
-autograd.anomaly_mode autograd.grad
-"""
+_CORE = "core core.*"
 _OPS = """
 ops ops.* functions math_functions reduction_functions product_functions view_functions
 random mt19937 distributions avx_mathfun fused
@@ -49,7 +39,8 @@ random mt19937 distributions avx_mathfun fused
 _PARITY = """
 arguments overload argument_checks signatures invalid_arguments keyword_order out_argument
 serialization cuda accelerator backends backends.*
-autograd.function autograd.function_ctx autograd.once_differentiable autograd.gradcheck
+autograd autograd.function autograd.function_ctx autograd.once_differentiable
+autograd.gradcheck
 """
 _NN_OPTIM = "nn nn.* optim optim.*"
 _TOOLS = """
@@ -103,28 +94,28 @@ FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 
 _UPWARD_BY_TARGET = {
     "argument_checks": """
-    inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
+    core.inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
     ops.inplace_views ops.joining ops.leaky_relu ops.linalg ops.loss ops.multi_views
     ops.nan_sums ops.products ops.reduction ops.running_products ops.scans ops.selection
-    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random tensor_bitwise
-    tensor_conversion tensor_inplace tensor_methods tensor_numerics tensor_pointwise
-    tensor_views
+    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random core.tensor_bitwise
+    core.tensor_conversion core.tensor_inplace core.tensor_methods core.tensor_numerics core.tensor_pointwise
+    core.tensor_views
     """,
     "arguments": """
     functions math_functions ops.copying ops.joining ops.searching product_functions
-    reduction_functions tensor_bitwise tensor_math tensor_methods tensor_pointwise
+    reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods core.tensor_pointwise
     """,
     "invalid_arguments": """
     ops.checks ops.creation ops.index_keys ops.leaky_relu ops.loss ops.python_data
-    tensor_operators
+    core.tensor_operators
     """,
     "nn": "serialization",
     "nn.parameter": "serialization",
     "out_argument": "functions math_functions",
     "signatures": """
     functions math_functions ops.creation ops.joining product_functions random
-    reduction_functions tensor_comparison tensor_inplace tensor_metadata tensor_methods
-    tensor_numerics tensor_selection tensor_views
+    reduction_functions core.tensor_comparison core.tensor_inplace core.tensor_metadata core.tensor_methods
+    core.tensor_numerics core.tensor_selection core.tensor_views
     """,
 }
 """The imports of a higher layer the engine still makes, by the module imported (the modules
@@ -192,15 +183,15 @@ def test_nothing_imports_a_higher_layer() -> None:
 def test_the_checks_see_a_call_time_circle_and_an_upward_import() -> None:
     """A planted import inside a function closes a circle and goes up a layer."""
     planted = [
-        Import("ownership.storage", "ownership.layout", 1, "load"),
-        Import("ownership.layout", "ownership.storage", 2, "call"),
-        Import("ownership.layout", "ownership.nn.module", 3, "call"),
-        Import("ownership.layout", "ownership.nn.module", 4, "type"),
+        Import("ownership.core.storage", "ownership.core.layout", 1, "load"),
+        Import("ownership.core.layout", "ownership.core.storage", 2, "call"),
+        Import("ownership.core.layout", "ownership.nn.module", 3, "call"),
+        Import("ownership.core.layout", "ownership.nn.module", 4, "type"),
     ]
     graph = edges(planted, {"load", "call"})
-    assert circles(graph)[0] == ["ownership.layout", "ownership.storage"]
+    assert circles(graph)[0] == ["ownership.core.layout", "ownership.core.storage"]
     assert circles(edges(planted, {"load"})) == []
-    assert upward(planted) == {"ownership.layout -> ownership.nn.module"}
+    assert upward(planted) == {"ownership.core.layout -> ownership.nn.module"}
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def test_the_changed_tests_are_picked() -> None:
             "tests/doctor/test_cli.py",
             "src/ownership/tolerance.py",
             "src/ownership/drills/__init__.py",
-            "src/ownership/inplace_rules.py",
+            "src/ownership/core/inplace_rules.py",
             "tests/support/kernels.py",
             "docs/guide/first-look.md",
         ]

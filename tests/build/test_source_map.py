@@ -39,7 +39,7 @@ def _modules() -> set[str]:
 
 def test_the_map_has_rows() -> None:
     rows = _map()
-    assert "storage.py" in rows and "_tensor.py" in rows, rows
+    assert "core/storage.py" in rows and "core/tensor.py" in rows, rows
     assert any(part == TOOLS_PART for part in rows.values()), rows
 
 

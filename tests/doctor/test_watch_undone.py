@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from ownership import op_registry
-from ownership._tensor import Tensor
+from ownership.core import op_registry
+from ownership.core.tensor import Tensor
 from ownership.doctor import diagnose
 
 from support.doctor_corpus import SCRIPTS

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ownership.op_registry import OPS
+from ownership.core.op_registry import OPS
 from ownership.ops import table
 
 from support.differential import same
@@ -82,7 +82,7 @@ def test_ops_of_one_or_two_parameters_get_the_same_rule_without_packing() -> Non
     """``quiet_op`` gives an op of exactly one or two positional parameters (and keyword-only
     ones with two) a wrapper of that signature, every other op :func:`quiet` itself: both
     install the op (``__wrapped__``)."""
-    from ownership.op_registry import _positional
+    from ownership.core.op_registry import _positional
 
     shapes = {name: _positional(getattr(table, name)) for name in table.__all__}
     exact = {name for name, shape in shapes.items() if shape in ((1, False), (2, False), (2, True))}
@@ -147,13 +147,13 @@ def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
 def test_the_operators_call_the_ops_the_table_quiets() -> None:
     """Each binary operator made by ``quiet_operator`` names an op of the table, one the
     registry quiets, and runs that op as the table defines it."""
-    from ownership import op_registry
-    from ownership.tensor_operators import TensorOperators
+    from ownership.core import op_registry
+    from ownership.core.tensor_operators import TensorOperators
 
     made = {
         name: method
         for name, method in vars(TensorOperators).items()
-        if getattr(method, "__module__", None) == "ownership.tensor_operators"
+        if getattr(method, "__module__", None) == "ownership.core.tensor_operators"
         and method.__code__.co_name == "operator"
     }
     assert {"__add__", "__rmul__", "__isub__", "__matmul__"} <= set(made)

@@ -50,7 +50,7 @@ def test_each_op_is_reached_as_torch_reaches_it(name: str) -> None:
 
 
 def test_the_registry_lists_the_table_and_nothing_else() -> None:
-    from ownership.op_registry import OPS, ops
+    from ownership.core.op_registry import OPS, ops
 
     assert sorted(OPS) == sorted(table.__all__)
     assert all(getattr(ops, name) is OPS[name] for name in table.__all__)

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership._tensor import Tensor
-from ownership.dtypes import from_numpy_dtype
-from ownership.layout import fresh_layout
-from ownership.storage import VersionCounter, storage_over
+from ownership.core.dtypes import from_numpy_dtype
+from ownership.core.layout import fresh_layout
+from ownership.core.storage import VersionCounter, storage_over
+from ownership.core.tensor import Tensor
 
 from support.differential import same
 
@@ -92,7 +92,9 @@ def test_asking_whether_a_result_is_a_tensor_makes_no_storage() -> None:
     z = x * y
     assert grad is not None
     assert [t._lazy_storage for t in (out, y, z)] == [None] * 3
-    assert ownership.storage.is_engine_tensor(y) and not ownership.storage.is_engine_tensor([y])
+    assert ownership.core.storage.is_engine_tensor(
+        y
+    ) and not ownership.core.storage.is_engine_tensor([y])
 
 
 def test_only_views_have_a_creation_meta_and_a_view_version() -> None:
@@ -116,7 +118,7 @@ def test_only_views_have_a_creation_meta_and_a_view_version() -> None:
 def test_a_leaf_refers_to_its_accumulator_from_its_first_graph_on() -> None:
     """``_acc`` is unset until a graph first reaches the leaf, then a weak reference to the
     accumulator that graph ends in, made anew once it is gone (as torch's weak pointer)."""
-    from ownership.autograd.node import accumulator
+    from ownership.core.autograd.node import accumulator
 
     x = ownership.tensor([1.0, 2.0], requires_grad=True)
     assert getattr(x, "_acc", UNSET) is UNSET

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import ownership
-from ownership.inference_mode import INPLACE_MESSAGE
-from ownership.storage import InferenceCounter, VersionCounter
+from ownership.core.inference_mode import INPLACE_MESSAGE
+from ownership.core.storage import InferenceCounter, VersionCounter
 
 SRC = Path(ownership.__file__).parent
 COUNTER_FIELDS = {"value", "_count", "_version"}
@@ -57,14 +57,14 @@ def _writes() -> list[tuple[str, str, str]]:
 
 def test_one_line_increments_a_version() -> None:
     increments = [w for w in _writes() if w[2] == "increment"]
-    assert increments == [("storage.py", "bump", "increment")]
+    assert increments == [("core/storage.py", "bump", "increment")]
 
 
 def test_no_other_code_assigns_a_version() -> None:
     """Outside storage.py nothing assigns a counter; inside, only the constructors and the
     inference counter's guarded setter (which ``bump`` goes through) do."""
     assigns = sorted({w[:2] for w in _writes() if w[2] == "assign"})
-    assert assigns == [("storage.py", "__init__"), ("storage.py", "value")]
+    assert assigns == [("core/storage.py", "__init__"), ("core/storage.py", "value")]
 
 
 def test_bump_adds_one_and_fresh_starts_at_zero() -> None:

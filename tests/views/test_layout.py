@@ -1,4 +1,4 @@
-"""ownership.layout: torch's stride arithmetic, checked against torch on many shapes."""
+"""ownership.core.layout: torch's stride arithmetic, checked against torch on many shapes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 import pytest
 import torch
 
-from ownership import layout
+from ownership.core import layout
 
 
 @pytest.mark.parametrize(

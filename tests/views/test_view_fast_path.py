@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership import layout
 from ownership import signatures as sig
+from ownership.core import layout
 from ownership.ops import view_geometry as view_ops
 
 from support.arrays import array_facts
@@ -227,7 +227,7 @@ def test_remembered_geometry_keeps_no_tensor_alive_and_stays_bounded() -> None:
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_a_view_made_by_reshape_is_the_view_made_from_the_storage(source: str, method: str) -> None:
     """Where numpy's ``reshape`` makes a view's array (the remembered geometry says when), it is
-    the array :func:`ownership.layout.strided` makes over the storage buffer with the sizes and
+    the array :func:`ownership.core.layout.strided` makes over the storage buffer with the sizes and
     strides of torch's rules, fact for fact."""
     view_ops._VIEW_GEOMETRY.clear()
     x = SOURCES[source](ownership)

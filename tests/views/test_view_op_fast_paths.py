@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership import layout
+from ownership.core import layout
 from ownership.ops import view_geometry, views
 
 from support.arrays import array_facts
@@ -149,7 +149,7 @@ def test_each_view_op_matches_torch_cold_and_warm_with_its_gradients(source: str
 @pytest.mark.parametrize("source", sorted(SOURCES))
 def test_an_array_numpy_makes_is_the_array_made_from_the_storage(source: str) -> None:
     """Where numpy's own transpose, swap or basic index makes a view's array, it is the array
-    :func:`ownership.layout.strided` makes over the storage with the view's sizes, strides and
+    :func:`ownership.core.layout.strided` makes over the storage with the view's sizes, strides and
     offset, fact for fact, cold and warm."""
     view_geometry._OP_GEOMETRY.clear()
     x = SOURCES[source](ownership)

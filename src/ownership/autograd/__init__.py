@@ -1,7 +1,8 @@
-"""Reverse-mode autograd: graph nodes, saved tensors, the engine, ``grad``, ``Function``, ``gradcheck``.
+"""Reverse-mode autograd, the public face: ``grad``, ``backward``, ``Function``, ``gradcheck``.
 
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
-``gradcheck``/``GradcheckError``, and the grad-mode switches.
+``gradcheck``/``GradcheckError``, the grad-mode switches and ``graph``. The machinery (graph nodes, saved tensors, the backward loop) is in
+:mod:`ownership.core.autograd`.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.autograd import graph
-from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
-from ownership.autograd.engine import run_backward
-from ownership.autograd.grad import (
+from ownership.core.autograd import graph
+from ownership.core.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
+from ownership.core.autograd.engine import run_backward
+from ownership.core.autograd.grad import (
     check_roots,
     engine_flag,
     grad,
@@ -20,9 +21,9 @@ from ownership.autograd.grad import (
     make_seeds,
     tensors_given,
 )
-from ownership.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from ownership.inference_mode import inference_mode
-from ownership.scope import module_getattr
+from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from ownership.core.inference_mode import inference_mode
+from ownership.core.scope import module_getattr
 
 # custom Function (ownership.autograd.function, its ctx from function_ctx) and gradcheck
 # (ownership.autograd.gradcheck), put here by ownership.installation.install(): they build on
@@ -74,5 +75,5 @@ __all__ = [
     "set_grad_enabled",
 ]
 
-# a public name of torch.autograd that the engine lacks: the scope error (ownership.scope)
+# a public name of torch.autograd that the engine lacks: the scope error (ownership.core.scope)
 __getattr__ = module_getattr("torch.autograd", __name__)

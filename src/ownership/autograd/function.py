@@ -19,15 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode, inplace_rules
 from ownership.autograd.function_ctx import FunctionBase, FunctionCtx, as_tuple
-from ownership.autograd.node import Node, gradient_edge
 from ownership.autograd.once_differentiable import once_differentiable
-from ownership.autograd.saved import SavedTensor
-from ownership.autograd.view_history import CreationMeta, rebase_history
+from ownership.core import grad_mode, inplace_rules
+from ownership.core.autograd.node import Node, gradient_edge
+from ownership.core.autograd.saved import SavedTensor
+from ownership.core.autograd.view_history import CreationMeta, rebase_history
+from ownership.core.layout import unbroadcast_axes
+from ownership.core.storage import is_engine_tensor
 from ownership.invalid_arguments import tp_name
-from ownership.layout import unbroadcast_axes
-from ownership.storage import is_engine_tensor
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 

@@ -35,8 +35,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from ownership.autograd.saved import FREED_MESSAGE, SavedTensor
-from ownership.storage import is_engine_tensor
+from ownership.core.autograd.saved import FREED_MESSAGE, SavedTensor
+from ownership.core.storage import is_engine_tensor
 
 __all__ = ["FunctionBase", "FunctionCtx", "as_tuple"]
 

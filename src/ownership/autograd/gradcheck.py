@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.autograd.grad import grad
-from ownership.storage import is_engine_tensor
+from ownership.core.autograd.grad import grad
+from ownership.core.storage import is_engine_tensor
 
 
 class GradcheckError(RuntimeError):

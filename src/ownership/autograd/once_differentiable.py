@@ -13,9 +13,9 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership import grad_mode
-from ownership.autograd.node import Node, gradient_edge
-from ownership.storage import VersionCounter, is_engine_tensor
+from ownership.core import grad_mode
+from ownership.core.autograd.node import Node, gradient_edge
+from ownership.core.storage import VersionCounter, is_engine_tensor
 
 __all__ = ["ONCE_DIFFERENTIABLE", "Error", "once_differentiable"]
 

@@ -7,7 +7,7 @@ and exit status, then reports each finding with a stable code
 to do. :func:`~ownership.doctor.runner.diagnose` does the same from Python.
 
 Layers: above the engine, ``nn`` and ``optim``; the engine never imports the doctor (it calls the
-doctor through ``ownership.observers``), and torch is imported only when the script uses it.
+doctor through ``ownership.core.observers``), and torch is imported only when the script uses it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The ownership watcher: feeds a :class:`~ownership.doctor.ledger.Ledger` from the engine itself.
 
-The engine calls the doctor through its hook points (:mod:`ownership.observers`): every in-place
+The engine calls the doctor through its hook points (:mod:`ownership.core.observers`): every in-place
 write, every saved tensor, every gradient accumulation. Those are exact where torch's are
 inferred: a write shares the saved tensor's version counter (``counter is counter``) or it does
 not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The engine has no
@@ -8,7 +8,7 @@ module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__cal
 ``__setattr__``, ``state_dict`` and ``load_state_dict``, ``Optimizer.__init__`` and ``step``, and
 ``Tensor.backward``, ``autograd.grad``, ``detach``, ``data``, ``grad`` and ``numpy`` (and the
 ``step()`` of an optimizer subclass that defines its own), and every op of the op table
-(:data:`ownership.op_registry.ops`, which every function, method and operator calls), whose
+(:data:`ownership.core.op_registry.ops`, which every function, method and operator calls), whose
 results :class:`~ownership.doctor.hand_grads.HandGrads` reads for gradients computed from a
 gradient; ``stop()`` puts them back.
 """
@@ -24,14 +24,15 @@ from typing import Any
 import numpy as np
 
 import ownership
-from ownership import autograd, observers, op_registry
-from ownership._tensor import Tensor
+from ownership import autograd
+from ownership.core import observers, op_registry
+from ownership.core.grad_mode import is_grad_enabled
+from ownership.core.tensor import Tensor
 from ownership.doctor import numpy_lines
 from ownership.doctor.hand_grads import HandGrads
 from ownership.doctor.ledger import Ledger, nodes, storage_key
 from ownership.doctor.locate import user_place
 from ownership.doctor.saves import SaveRecord, is_version_error
-from ownership.grad_mode import is_grad_enabled
 from ownership.nn.module import Module
 from ownership.optim.optimizer import Optimizer
 

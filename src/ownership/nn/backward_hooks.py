@@ -32,10 +32,10 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership import grad_mode
-from ownership._tensor import Tensor
-from ownership.autograd.node import Node, gradient_edge
-from ownership.autograd.view_history import CreationMeta
+from ownership.core import grad_mode
+from ownership.core.autograd.node import Node, gradient_edge
+from ownership.core.autograd.view_history import CreationMeta
+from ownership.core.tensor import Tensor
 from ownership.nn.module_state import _WrappedHook
 from ownership.ops.creation import zeros
 

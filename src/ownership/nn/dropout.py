@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn.module import Module
 from ownership.ops.dropout import check_probability

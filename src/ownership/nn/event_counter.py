@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership import dtypes, grad_mode
-from ownership._tensor import Tensor
+from ownership.core import dtypes, grad_mode
+from ownership.core.tensor import Tensor
 from ownership.nn.module import Module
 from ownership.ops.creation import zeros
 

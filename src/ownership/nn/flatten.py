@@ -14,7 +14,7 @@ torch.Size([2, 12])
 
 from __future__ import annotations
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn.module import Module
 
 __all__ = ["Flatten"]

@@ -20,8 +20,8 @@ import math
 import warnings
 from typing import Any
 
-from ownership._tensor import Tensor
-from ownership.grad_mode import no_grad
+from ownership.core.grad_mode import no_grad
+from ownership.core.tensor import Tensor
 
 __all__ = [
     "calculate_gain",

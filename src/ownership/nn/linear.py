@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn import init
 from ownership.nn.module import Module

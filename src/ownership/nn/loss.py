@@ -12,7 +12,7 @@ tensor(0.1269)
 
 from __future__ import annotations
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn import functional as F
 from ownership.nn.module import Module
 

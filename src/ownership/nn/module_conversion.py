@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.grad_mode import no_grad
+from ownership.core import dtypes
+from ownership.core.grad_mode import no_grad
+from ownership.core.scope import DTYPES, missing
+from ownership.core.tensor import Tensor
 from ownership.ops.copying import to_arguments
-from ownership.scope import DTYPES, missing
 
 __all__ = ["ModuleConversion", "legacy_type"]
 
@@ -36,7 +36,7 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
     Anything else is refused as torch refuses it: a string that names no tensor type
     (``ValueError``), a value that is not a dtype or a string (``TypeError``). A tensor type
     torch has but the engine lacks (``'torch.HalfTensor'``) is the engine's
-    ``NotImplementedError`` naming it (``ownership.scope``).
+    ``NotImplementedError`` naming it (``ownership.core.scope``).
     """
     if isinstance(dst_type, dtypes.dtype):
         return dst_type

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 
 if TYPE_CHECKING:
     from ownership.nn.module import Module

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.ops.creation import zeros
 
 __all__ = ["Buffer", "Parameter", "reset_grad"]

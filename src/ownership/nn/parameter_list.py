@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, KeysView
 from collections.abc import Iterable as IterableABC
 from typing import Any, Self
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn.container import abs_index
 from ownership.nn.module import Module
 from ownership.nn.module_list import pairs_of

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ownership._tensor import Tensor
-from ownership.grad_mode import no_grad
+from ownership.core.grad_mode import no_grad
+from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
 from ownership.ops.creation import tensor
 

@@ -3,7 +3,7 @@
 Module, optimizer and loading errors quote the type of the offending value exactly as
 ``torch.typename`` does, so that a message reads the same under either engine.
 
->>> from ownership.dtypes import float64
+>>> from ownership.core.dtypes import float64
 >>> import ownership
 >>> typename(3), typename([1.0]), typename(ownership.zeros(1, dtype=float64))
 ('int', 'list', 'torch.DoubleTensor')
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ownership.core.storage import is_engine_tensor
 from ownership.invalid_arguments import is_torch_tensor
-from ownership.storage import is_engine_tensor
 
 __all__ = ["class_str", "torch_module", "typename"]
 
@@ -45,8 +45,8 @@ def typename(obj: Any) -> str:
 # The engine's modules whose objects torch defines elsewhere than at the same path under torch.
 _NN_MODULES = {"activation", "batchnorm", "container", "dropout", "flatten", "linear", "loss"}
 _TORCH_MODULES = {
-    "ownership._tensor": "torch",  # torch.Tensor
-    "ownership.dtypes": "torch",  # torch.dtype
+    "ownership.core.tensor": "torch",  # torch.Tensor
+    "ownership.core.dtypes": "torch",  # torch.dtype
     "ownership.nn.module": "torch.nn.modules.module",
     "ownership.nn.parameter": "torch.nn.parameter",
     "ownership.nn.module_list": "torch.nn.modules.container",

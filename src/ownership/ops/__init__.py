@@ -1,7 +1,7 @@
 """The ops: each op's forward and backward side by side, one family per module.
 
 :mod:`ownership.ops.table` names every op the Tensor methods reach (``x + y``, ``x.sum()``,
-``x.view(...)``, ``x.add_(...)``); :mod:`ownership.op_registry` fills its table from there at
+``x.view(...)``, ``x.add_(...)``); :mod:`ownership.core.op_registry` fills its table from there at
 the first lookup, so importing this package installs nothing.
 """
 
@@ -27,8 +27,8 @@ from ownership.ops import (
 )
 
 if TYPE_CHECKING:  # mypy holds every op to its one declared signature
-    from ownership._tensor import Tensor
-    from ownership.op_table import OpTable
+    from ownership.core.op_table import OpTable
+    from ownership.core.tensor import Tensor
 
     _declared: OpTable[Tensor] = table
 

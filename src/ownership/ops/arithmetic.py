@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, grad_mode
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved, shared_context
-from ownership.op_registry import quiet
+from ownership.core import dtypes, grad_mode
+from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core.op_registry import quiet
+from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     NEEDED_PAIRS,
     binary_operands,

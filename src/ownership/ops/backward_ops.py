@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import quiet
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import quiet
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, sum_to, wrap
 
 

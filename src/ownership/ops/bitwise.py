@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import check_result, run_inplace
+from ownership.core import dtypes
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import check_result, run_inplace
+from ownership.core.tensor import Tensor
 from ownership.ops.common import check_broadcast, lay_out, needs_grad, operand, result_dtype, wrap
 from ownership.ops.python_numbers import operand_in
 

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import layout
-from ownership._tensor import Tensor
-from ownership.devices import device as device
-from ownership.devices import pin_memory as pin_memory
+from ownership.core import layout
+from ownership.core.devices import device as device
+from ownership.core.devices import pin_memory as pin_memory
+from ownership.core.scope import missing
+from ownership.core.tensor import Tensor
 from ownership.invalid_arguments import tp_name
-from ownership.scope import missing
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
@@ -224,9 +224,9 @@ def tensor_options(
     memory_format: Any = None,
 ) -> Any:
     """The tensor options of the factory ``function`` (``zeros_like(x, device=...)``...)
-    checked, one rule each: the device (:func:`~ownership.devices.device`); the ``layout`` (the
+    checked, one rule each: the device (:func:`~ownership.core.devices.device`); the ``layout`` (the
     engine's tensors are strided: ``torch.strided`` or ``None``; a sparse or other layout is out
-    of its scope); pinned memory (:func:`~ownership.devices.pin_memory`). Returns the
+    of its scope); pinned memory (:func:`~ownership.core.devices.pin_memory`). Returns the
     ``memory_format`` asked (``None``: not given)."""
     check_device(device, function)
     if layout is not None and str(layout) != "torch.strided":

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
+from ownership.core import dtypes, layout
+from ownership.core.tensor import Tensor
 from ownership.ops.common import lay_out, wrap
 
 

@@ -7,9 +7,8 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from ownership import dtypes, grad_mode, inference_mode, layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import (
+from ownership.core import dtypes, grad_mode, inference_mode, layout
+from ownership.core.autograd.node import (
     NO_EDGE,
     BackwardFn,
     OpNode,
@@ -17,9 +16,10 @@ from ownership.autograd.node import (
     gradient_edge,
     leaf_edge,
 )
-from ownership.dtypes import dtype as DType
-from ownership.inference_mode import THREADS as INFERENCE_THREADS
-from ownership.op_registry import ops
+from ownership.core.dtypes import dtype as DType
+from ownership.core.inference_mode import THREADS as INFERENCE_THREADS
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.python_numbers import operand_in, refuse_uint64
 
 Scalar = int | float | bool
@@ -331,15 +331,15 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
 
 wrap = Tensor._wrap
 """``wrap(arr, dt)``: a fresh tensor of dtype ``dt`` over ``arr`` (cast if needed): every op's
-result (:meth:`ownership._tensor.Tensor._wrap`, under the name the ops use)."""
+result (:meth:`ownership.core.tensor.Tensor._wrap`, under the name the ops use)."""
 
 
 def lay_out(out: Tensor, *operands: Any) -> None:
     """Give ``out``, the fresh result of an elementwise op on ``operands`` (tensors or numbers,
-    in torch's order), torch's strides (:func:`~ownership.layout.elementwise_strides`), copied
+    in torch's order), torch's strides (:func:`~ownership.core.layout.elementwise_strides`), copied
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
-    numpy's result is row-major too (:func:`~ownership.layout.row_major`: a size-1 dim's
+    numpy's result is row-major too (:func:`~ownership.core.layout.row_major`: a size-1 dim's
     stride counts). A power by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch,
     whose layout is the input's."""
     arr = out._data

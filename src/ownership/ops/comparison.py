@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.core import dtypes
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     check_broadcast,
     lay_out,

@@ -17,20 +17,20 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.dtypes import dtype as DType
-from ownership.layout import preserved
-from ownership.memory_formats import format_strides, memory_format, preserve_format, suggested
-from ownership.op_registry import ops
+from ownership.core import layout
+from ownership.core.dtypes import dtype as DType
+from ownership.core.layout import preserved
+from ownership.core.memory_formats import format_strides, memory_format, preserve_format, suggested
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 
 
 def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
     """``t``'s values as ``dtype`` in fresh memory, laid out as torch's ``preserve_format``
-    lays out a copy (:func:`~ownership.layout.preserved`): what ``clone`` and ``to`` return."""
+    lays out a copy (:func:`~ownership.core.layout.preserved`): what ``clone`` and ``to`` return."""
     data = t._data
     flags = data.flags
     if data.size and (layout.row_major(data) or (flags.f_contiguous and 1 not in data.shape)):
@@ -99,7 +99,7 @@ class ToArguments(NamedTuple):
 
 def to_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToArguments:
     """``to``'s arguments read by torch's signatures (a tensor argument gives its device and
-    dtype), the device checked (:func:`~ownership.devices.device`)."""
+    dtype), the device checked (:func:`~ownership.core.devices.device`)."""
     index, a = TO.parse(args, kwargs)
     if index == 2:
         device, dtype = a["tensor"].device, a["tensor"].dtype

@@ -14,16 +14,16 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg as _like_arg
-from ownership.dtypes import dtype as DType
+from ownership.core import dtypes, layout
+from ownership.core.dtypes import dtype as DType
+from ownership.core.memory_formats import format_strides, preserve_format
+from ownership.core.scope import missing
+from ownership.core.storage import LentStorage, Storage, VersionCounter
+from ownership.core.tensor import Tensor
 from ownership.invalid_arguments import tp_name
-from ownership.memory_formats import format_strides, preserve_format
 from ownership.ops import checks, python_data, range_factories
-from ownership.scope import missing
-from ownership.storage import LentStorage, Storage, VersionCounter
 
 
 def to_numpy(data: Any) -> NDArray[Any]:
@@ -176,7 +176,7 @@ def _like(
     name: str, t: Tensor, fill: Any, dtype: Any, requires_grad: bool, options: dict[str, Any]
 ) -> Tensor:
     """``fill`` with ``t``'s shape and dtype (or ``dtype``), laid out as torch's
-    ``preserve_format`` lays it out (:func:`~ownership.layout.preserved`) or in the
+    ``preserve_format`` lays it out (:func:`~ownership.core.layout.preserved`) or in the
     ``memory_format`` of ``options``, whose ``device``, ``layout`` and ``pin_memory`` are
     checked (:func:`~ownership.ops.checks.tensor_options`)."""
     _like_arg(name, t)

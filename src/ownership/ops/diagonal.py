@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.view_geometry import op_geometry
 from ownership.ops.views import _edge, _make

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.ops.creation import empty_like, zeros
 from ownership.ops.inplace_fills import bernoulli_
 

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import check_result, run_inplace
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import check_result, run_inplace
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import (
     check_broadcast,

@@ -26,11 +26,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap
 from ownership.ops.reduction import dims_of, saved_dims

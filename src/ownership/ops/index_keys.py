@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
+from ownership.core import dtypes
+from ownership.core.tensor import Tensor
 from ownership.invalid_arguments import is_torch_tensor, tp_name
 from ownership.ops.creation import to_numpy
 

@@ -3,7 +3,7 @@
 torch's ``index`` (``AdvancedIndex`` then ``build_index_op``) runs a TensorIterator over the
 indexed tensor restrided to the result's shape (stride 0 along the dims the indices make) and the
 index tensors (broadcast together, reshaped with size-1 dims around them); the result is laid out
-by that iterator's rule (:func:`~ownership.layout.elementwise_strides`). Indexed dims that are
+by that iterator's rule (:func:`~ownership.core.layout.elementwise_strides`). Indexed dims that are
 not adjacent go to the front first (``transposeToFront``). So ``x[:, [1, 0]]`` of a row-major
 ``x`` is row-major (strides ``(2, 1)``, a ``view(-1)`` works), where numpy lays it out otherwise.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
+from ownership.core import layout
 from ownership.ops.index_keys import is_mask
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...]]

@@ -1,7 +1,7 @@
 """The in-place arithmetic (``add_``, ``sub_``, ``mul_``, ``div_``, ``a **= e``): for each, what it
 computes, saves and names its node.
 
-Every one of them writes through :func:`ownership.inplace_rules.run_inplace`, the in-place
+Every one of them writes through :func:`ownership.core.inplace_rules.run_inplace`, the in-place
 contract, which makes torch's checks in torch's order, writes, bumps the version once and
 rewrites the history. The elementwise functions in place are in ``ownership.ops.inplace_unary``,
 the fills and copies in ``ownership.ops.inplace_fills``; both save the value before the write with
@@ -16,12 +16,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode
-from ownership.inplace_rules import check_result, run_inplace
-from ownership.loop_order import Kernel
-from ownership.op_registry import OPS
+from ownership.core import dtypes
+from ownership.core.autograd.node import BackwardFn, OpNode
+from ownership.core.inplace_rules import check_result, run_inplace
+from ownership.core.loop_order import Kernel
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import (

@@ -3,7 +3,7 @@ random fills (``normal_``, ``uniform_``, ``bernoulli_``); each torch's node, who
 the old values is zero. Each random fill's checks and draws are one sampler, which the factories
 (``randn``, ``bernoulli`` ...) share through :func:`fill_fresh`.
 
-Each writes through ``ownership.inplace_rules.run_inplace``, as the in-place arithmetic does
+Each writes through ``ownership.core.inplace_rules.run_inplace``, as the in-place arithmetic does
 (``ownership.ops.inplace``)."""
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import distributions, layout
-from ownership._tensor import Tensor
+from ownership import distributions
 from ownership.argument_checks import tensor_arg
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import check_no_overlap, run_inplace
+from ownership.core.loop_order import Kernel
+from ownership.core.tensor import Tensor
 from ownership.distributions import in_memory_order
-from ownership.inplace_rules import check_no_overlap, run_inplace
-from ownership.loop_order import Kernel
 from ownership.ops import checks
 from ownership.ops.common import is_scalar, needs_grad, needs_grad_of, operand, raw, record
 from ownership.ops.creation import to_numpy, zeros
@@ -131,7 +132,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
 def _identity(values: NDArray[Any]) -> NDArray[Any]:
     """torch's ``direct_copy_kernel``, of a source of the written dtype (one of another dtype
-    is not followed in loop order: ``ownership.loop_order.aliased``)."""
+    is not followed in loop order: ``ownership.core.loop_order.aliased``)."""
     return values
 
 

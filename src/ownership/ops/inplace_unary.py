@@ -2,7 +2,7 @@
 torch's node, what it saves (the input before the write, or the result) and, for a function an
 integer tensor cannot hold, torch's refusal.
 
-Each writes through ``ownership.inplace_rules.run_inplace``, as the in-place arithmetic does
+Each writes through ``ownership.core.inplace_rules.run_inplace``, as the in-place arithmetic does
 (``ownership.ops.inplace``)."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, OpNode
-from ownership.inplace_rules import run_inplace
-from ownership.loop_order import Kernel
+from ownership.core import dtypes
+from ownership.core.autograd.node import BackwardFn, OpNode
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.loop_order import Kernel
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import inputs_needed, needs_grad, raw

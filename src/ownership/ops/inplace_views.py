@@ -3,7 +3,7 @@
 in place, never its values, yet count as in-place ops, as in torch:
 
 - the shared version counter goes up by one (so a saved alias is stale afterwards);
-- when recorded, torch's in-place checks run first (:func:`ownership.inplace_rules.check_inplace`) (a leaf that requires grad, a view of one,
+- when recorded, torch's in-place checks run first (:func:`ownership.core.inplace_rules.check_inplace`) (a leaf that requires grad, a view of one,
   a view made under no_grad or inference mode, an output of a multi-view op are refused with
   torch's messages), and the tensor's new ``grad_fn`` is the ``...Backward1`` node of the op
   (``TBackward1``, ``TransposeBackward1``, ``SqueezeBackward3``...), its input the old history.
@@ -19,15 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
-from ownership.autograd.graph import CLONING, clone_saved_before_write
-from ownership.autograd.node import OpNode, gradient_edge
-from ownership.autograd.view_nodes import AsStridedBackward0
-from ownership.grad_mode import no_grad
-from ownership.inplace_rules import check_inplace
-from ownership.op_registry import OPS
+from ownership.core import layout
+from ownership.core.autograd.graph import CLONING, clone_saved_before_write
+from ownership.core.autograd.node import OpNode, gradient_edge
+from ownership.core.autograd.view_nodes import AsStridedBackward0
+from ownership.core.grad_mode import no_grad
+from ownership.core.inplace_rules import check_inplace
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad
 
 __all__ = ["as_strided_", "squeeze_", "t_", "transpose_", "unsqueeze_"]

@@ -17,15 +17,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
 from ownership import signatures as sig
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
 from ownership.arguments import Parser
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.dtypes import dtype as DType
-from ownership.memory_formats import contiguous_format, format_strides, memory_format, suggested
-from ownership.op_registry import ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.dtypes import dtype as DType
+from ownership.core.memory_formats import (
+    contiguous_format,
+    format_strides,
+    memory_format,
+    suggested,
+)
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 

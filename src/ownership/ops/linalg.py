@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import tensor_arg
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import quiet
+from ownership.core import dtypes, grad_mode, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import quiet
+from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     NEEDED_PAIRS,
     inputs_needed,
@@ -90,7 +90,7 @@ def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int
     dtype and layout: the transposed operand is the same strided array as the ``t()`` view's,
     so numpy makes the same BLAS call) when :func:`plain_product` allows and the shapes fit (a
     hook may have changed the gradient: then ``mm`` raises its error). The caller runs it quiet
-    (:func:`ownership.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
+    (:func:`ownership.core.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
     if plain_product(gr, m):
         g_arr, m_arr = gr._data, m._data
         if g_arr.shape[1] == m_arr.shape[1]:

@@ -7,19 +7,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, grad_mode, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved, int64, is_int
-from ownership.autograd.node import Grads, OpNode, Saved, shared_context
-from ownership.dtypes import dtype as DType
+from ownership.core import dtypes, grad_mode, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core.dtypes import dtype as DType
+from ownership.core.op_registry import quiet
+from ownership.core.scope import missing
+from ownership.core.tensor import Tensor
 from ownership.invalid_arguments import tp_name
-from ownership.op_registry import quiet
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax, log_softmax_along
-from ownership.scope import missing
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 

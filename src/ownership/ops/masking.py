@@ -22,15 +22,15 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import (
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import (
     check_inputs_apart,
     check_result,
     overlaps_itself,
     run_inplace,
 )
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, sum_to, wrap
 

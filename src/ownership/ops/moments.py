@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved, gradient_edge
-from ownership.op_registry import OPS
+from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved, gradient_edge
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
 from ownership.ops.reduction import saved_dims
 from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims

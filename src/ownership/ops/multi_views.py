@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership import grad_mode, inference_mode, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.autograd.view_history import CreationMeta
-from ownership.op_registry import OPS
+from ownership.core import grad_mode, inference_mode, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.autograd.view_history import CreationMeta
+from ownership.core.op_registry import OPS
+from ownership.core.storage import VersionCounter
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import needs_grad, record, touch_history
-from ownership.storage import VersionCounter
 
 
 def not_views(views: tuple[Tensor, ...]) -> tuple[Tensor, ...]:

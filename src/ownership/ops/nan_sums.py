@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS, ops
+from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.dtypes import dtype as DType
+from ownership.core.op_registry import OPS, ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.reduction import sum_of
 from ownership.ops.scans import check_differentiable

@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import grad_mode, layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import quiet
+from ownership.core import grad_mode, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import quiet
+from ownership.core.tensor import Tensor
 from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
 from ownership.ops.linalg import mat1_grad, mat2_grad
 

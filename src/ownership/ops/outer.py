@@ -12,8 +12,8 @@ tensor([[ 3.,  4.,  5.],
 
 from __future__ import annotations
 
-from ownership._tensor import Tensor
-from ownership.op_registry import ops
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import as_tensor_arg
 
 

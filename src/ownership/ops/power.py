@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import OPS
+from ownership.core import dtypes
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import binary_node, mul_scalar
 from ownership.ops.common import (
     check_broadcast,

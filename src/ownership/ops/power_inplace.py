@@ -19,10 +19,10 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from ownership._tensor import Tensor
-from ownership.autograd.node import OpNode
-from ownership.inplace_rules import run_inplace
-from ownership.loop_order import Kernel
+from ownership.core.autograd.node import OpNode
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.loop_order import Kernel
+from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import check_broadcast, needs_grad, operand, result_dtype

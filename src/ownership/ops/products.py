@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.scans import check_differentiable, result_dtype
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.dtypes import dtype as DType
+from ownership.core import dtypes
+from ownership.core.dtypes import dtype as DType
+from ownership.core.tensor import Tensor
 from ownership.invalid_arguments import tp_name
 
 _MAX_DIMS = 64

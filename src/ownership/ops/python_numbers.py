@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
+from ownership.core import dtypes
 from ownership.ops import checks
 
 _UINT64 = 2**64 - 1

@@ -7,12 +7,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved, int64
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.dtypes import dtype as DType
-from ownership.op_registry import OPS, ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.dtypes import dtype as DType
+from ownership.core.op_registry import OPS, ops
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import filled_from, needs_grad, record, refuse_out_call, wrap

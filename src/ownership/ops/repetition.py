@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import ops
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
 
 

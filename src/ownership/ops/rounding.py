@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.core import dtypes
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.tensor import Tensor
 from ownership.ops.common import lay_out, needs_grad, needs_grad_of, record, wrap
 
 _KERNELS: dict[str, Callable[[NDArray[Any]], NDArray[Any]]] = {

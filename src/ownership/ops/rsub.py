@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership import grad_mode
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.core import grad_mode
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import (
     alpha_ctx,
     binary_node,

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.grad_mode import is_grad_enabled
-from ownership.inplace_rules import run_inplace
-from ownership.op_registry import OPS, ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.grad_mode import is_grad_enabled
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.op_registry import OPS, ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import filled_from, needs_grad, record, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.scans import (

@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
-from ownership.op_registry import ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import filled_from, needs_grad, record, wrap
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
-from ownership._tensor import Tensor
 from ownership.arguments import Parser
-from ownership.warn_once import warn_once
+from ownership.core import dtypes
+from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_once
 
 _SIGNATURE = "*, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None"
 PARSER = Parser(

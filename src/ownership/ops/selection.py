@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.tensor import Tensor
 from ownership.ops.common import as_tensor_arg, needs_grad, needs_grad_of, record, wrap
 from ownership.ops.reduction import saved_dims
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved, int64
-from ownership.autograd.node import Grads, OpNode, Saved, shared_context
-from ownership.op_registry import ops
+from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad_of, record, wrap
 

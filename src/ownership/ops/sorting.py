@@ -22,11 +22,11 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.op_registry import ops
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.indexing import embed
 
@@ -113,7 +113,7 @@ def _selected(
 
 def _laid_out_as(t: Tensor, values: NDArray[Any]) -> NDArray[Any]:
     """``values`` (of ``t``'s shape) in fresh memory laid out as ``preserve_format`` lays out a
-    copy of ``t`` (:func:`~ownership.layout.preserved`)."""
+    copy of ``t`` (:func:`~ownership.core.layout.preserved`)."""
     laid = layout.preserved(t._data, t.stride(), values.dtype)
     laid[...] = values
     return laid

@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership._tensor import Tensor
-from ownership.autograd.node import BackwardFn, Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
-from ownership.op_registry import ops
+from ownership.core.autograd.node import BackwardFn, Grads, OpNode, Saved
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.op_registry import ops
+from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import mul_scalar
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.inplace import snapshot

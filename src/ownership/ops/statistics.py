@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
-from ownership.op_registry import OPS
+from ownership.core import dtypes
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims

@@ -1,7 +1,7 @@
 """The op table: every op the Tensor methods reach, under the name they reach it by.
 
 Each name here is the implementation itself, so its signature is declared once, where it is
-defined. :mod:`ownership.op_registry` gives the tensor layer this module as the type of its
+defined. :mod:`ownership.core.op_registry` gives the tensor layer this module as the type of its
 table (``ops.add(self, other)`` is checked by mypy against :func:`ownership.ops.arithmetic.add`),
 and fills the table from it at the first lookup. An op is reachable from a Tensor method or an
 ``ownership`` function only through a name listed here.
@@ -153,7 +153,7 @@ NO_ARITHMETIC = frozenset(
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted). numpy has no floating-point error to
-report from them, so :mod:`ownership.op_registry` installs them without its ``quiet`` wrapper
+report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
 __all__ = [

@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given, as_saved
-from ownership.autograd.node import Grads, OpNode, Saved
-from ownership.inplace_rules import run_inplace
+from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.inplace_rules import run_inplace
+from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 
 

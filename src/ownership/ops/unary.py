@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes, layout
-from ownership._tensor import Tensor
-from ownership.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core import dtypes, layout
+from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
     inputs_needed,

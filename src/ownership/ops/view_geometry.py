@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ownership import layout
 from ownership.argument_checks import as_saved
-from ownership.layout import Size
+from ownership.core import layout
+from ownership.core.layout import Size
 
 if TYPE_CHECKING:
-    from ownership._tensor import Tensor
+    from ownership.core.tensor import Tensor
 
 G = TypeVar("G")
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from ownership import layout
-from ownership._tensor import Tensor
 from ownership.argument_checks import as_given
-from ownership.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
-from ownership.op_registry import OPS
+from ownership.core import layout
+from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
+from ownership.core.op_registry import OPS
+from ownership.core.tensor import Tensor
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import attach, needs_grad, needs_grad_of, record, touch_history
 from ownership.ops.view_geometry import (

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.ops.creation import full_like
 from ownership.optim.fused_writes import addcdiv_, addcmul_
 from ownership.optim.optimizer import Optimizer, check_lr, new_step, steps_as_tensors

@@ -9,7 +9,7 @@ written once, so the versions an optimizer's step leaves behind are torch's. The
 
 from __future__ import annotations
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 
 __all__ = ["addcdiv_", "addcmul_", "lerp_", "maximum_"]
 

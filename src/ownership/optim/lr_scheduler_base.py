@@ -33,7 +33,7 @@ from functools import wraps
 from typing import Any
 from weakref import ref
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "group_values", "set_group_value"]

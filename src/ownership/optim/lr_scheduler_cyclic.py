@@ -29,7 +29,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, Literal
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.optim.lr_scheduler_base import LRScheduler, set_group_value
 from ownership.optim.optimizer import Optimizer
 

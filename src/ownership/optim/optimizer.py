@@ -25,9 +25,9 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.grad_mode import enable_grad, no_grad
+from ownership.core import dtypes
+from ownership.core.grad_mode import enable_grad, no_grad
+from ownership.core.tensor import Tensor
 from ownership.nn.parameter import reset_grad
 from ownership.nn.typename import typename
 from ownership.ops.creation import tensor

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.ops.creation import zeros_like
 from ownership.optim.fused_writes import addcdiv_, addcmul_, lerp_
 from ownership.optim.optimizer import Optimizer, check_lr, new_step, steps_as_tensors

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.optim.optimizer import Optimizer, check_lr
 
 __all__ = ["SGD"]

@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ownership import dtypes
-from ownership._tensor import Tensor
-from ownership.grad_mode import no_grad
+from ownership.core import dtypes
+from ownership.core.grad_mode import no_grad
+from ownership.core.tensor import Tensor
 from ownership.ops.creation import tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]

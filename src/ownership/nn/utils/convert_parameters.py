@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ownership._tensor import Tensor
+from ownership.core.tensor import Tensor
 from ownership.nn.typename import typename
 from ownership.ops.joining import cat
 

@@ -1,0 +1,124 @@
+"""What a leaf's ``AccumulateGrad`` does with a gradient, and a retained gradient's hook.
+
+A leaf's ``.grad`` starts as ``None``; the first gradient is kept as it is when nobody else
+holds it and it has the leaf's layout (torch steals it), else copied into the leaf's layout;
+later ones are summed into ``.grad`` in place (out of place when building a graph). All of it
+under a lock, as in torch: concurrent backward passes lose no update. A non-leaf that retains
+its gradient gets a copy of it (:func:`retain`).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ownership.core import grad_mode, layout, observers
+from ownership.core.autograd import grad_dtype
+from ownership.core.autograd.unseen import spare_refs
+
+__all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
+
+LEAF_MOVED = "leaf variable has been moved into the graph interior"
+"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then (both backward
+loops raise it before they accumulate)."""
+
+
+def dense(t: Any) -> bool:
+    """Non-overlapping and dense (torch's condition for reusing a gradient buffer in place)."""
+    arr = t._data
+    if arr.size == 0:
+        return True
+    flags = arr.flags
+    return bool(flags.c_contiguous or flags.f_contiguous or layout.dense_array(arr))
+
+
+def retain(t: Any, grad: Any) -> None:
+    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
+    if grad.dtype is not t.dtype:
+        grad = grad.to(t.dtype)
+    old = t._grad
+    t._grad = grad.clone() if old is None else old + grad
+    if not grad_mode.is_grad_enabled():
+        t._grad = t._grad.detach()
+
+
+def accumulated(var: Any) -> None:
+    """Tell the accumulation observers (``observers.ACCUMULATIONS``) that a gradient reached the
+    leaf ``var``: what both backward loops do after :func:`accumulate` was given a gradient,
+    while some observer listens (the leaf's ``requires_grad`` read now, after the write)."""
+    if var.requires_grad:
+        for observe in observers.ACCUMULATIONS:
+            observe(var)
+
+
+_ACCUMULATE_LOCK = threading.Lock()
+_lock, _unlock = _ACCUMULATE_LOCK.acquire, _ACCUMULATE_LOCK.release  # bound once
+
+
+def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
+    """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
+
+    The first gradient is stolen when nobody else holds it (``held``: the references the
+    engine holds, its caller's variables included) and it has the leaf's layout, else copied
+    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
+    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
+    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
+    tensor, in ``create_graph`` mode)."""
+    if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
+        return
+    # a gradient of the leaf's dtype needs no cast here: where a leaf's grad_dtype differs,
+    # the backward loop has cast it already (``grad_dtype.LEAVES``)
+    if grad.dtype is not var.dtype:
+        grad = grad_dtype.cast(var, grad)  # a new tensor, nobody else holds it; or as it came
+    _lock()  # (a ``with`` block's enter and exit calls cost more)
+    try:
+        old = var._grad
+        if old is None:
+            garr = grad._data
+            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
+            # (numpy's byte strides are 0 exactly where the element strides are)
+            strides = garr.strides
+            if (
+                not create_graph
+                and strides == var._data.strides
+                and garr.size
+                and 0 not in strides
+                and spare_refs(grad) < held  # (this function's ``grad`` is one of the held)
+                and (garr.flags.c_contiguous or garr.flags.f_contiguous)  # C or F
+            ):
+                var._grad = grad._detached_unseen()
+                return
+            # a leaf whose ``.data`` changed its shape since the graph was made gets the gradient
+            # of the shape recorded (torch's layout contract then holds it as it is)
+            dense_var = (dense(var) or var._data.size == 0) and garr.shape == var._data.shape
+            if (
+                not create_graph
+                and spare_refs(grad) < held
+                and dense(grad)
+                and 0 not in grad.stride()
+            ):
+                if dense_var and grad._data.strides != var._data.strides:
+                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
+                    # here too); where one of ours may not, the values are laid out like the
+                    # leaf here, as a free relayout
+                    arr = np.empty_like(var._data, garr.dtype)
+                    arr[...] = garr
+                    grad = grad._wrap(arr, grad.dtype)
+                var._grad = grad._detached_unseen()
+                return
+            arr = (
+                np.empty_like(var._data, garr.dtype)
+                if dense_var
+                else np.empty(garr.shape, garr.dtype)
+            )
+            new = grad._wrap(arr, grad.dtype)
+            new.copy_(grad)
+            var._grad = new
+        elif create_graph or grad_mode.is_grad_enabled():
+            var._grad = old + grad
+        else:
+            old.add_(grad)
+    finally:
+        _unlock()

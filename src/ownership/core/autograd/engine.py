@@ -1,0 +1,365 @@
+"""The backward engine: one iterative loop over the graph in a deterministic order.
+
+The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
+graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
+in the order of torch's ready queue (:mod:`ownership.core.autograd.ready_queue`: an accumulator
+first, then the most recently created node). Gradients reaching a leaf are summed into its
+``.grad`` (:mod:`ownership.core.autograd.accumulate_grad`); saved tensors are freed after a node
+runs unless ``retain_graph``. The
+engine writes only into a gradient buffer nobody else can see
+(:mod:`ownership.core.autograd.input_buffers`),
+so a caller's gradient, or one sent down two branches, is never summed into.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ownership.core import grad_mode, observers
+from ownership.core.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
+from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
+from ownership.core.autograd.input_buffers import InputBuffers
+from ownership.core.autograd.input_metadata import RECORDED, checked_root
+from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.core.storage import is_engine_tensor
+from ownership.core.warn_once import warn_once
+
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
+)
+"""torch's warning, once per program, when ``backward()`` (not ``autograd.grad``) builds a graph."""
+
+
+def _add(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _counts(roots: Iterable[Node]) -> dict[Node, int]:
+    """Every node reachable from ``roots`` (in the order found, the roots first), with how many
+    edges point at it: :func:`_discover` without the children lists (what ``backward()`` needs)."""
+    deps = dict.fromkeys(roots, 0)
+    stack = list(deps)
+    found = stack.append
+    for node in stack:  # (a list that grows while iterated: every node found is visited)
+        for nxt, _ in node._edges:
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                found(nxt)
+    return deps
+
+
+def _discover(
+    roots: list[Node], need_children: bool
+) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
+    """Every node reachable from ``roots``, with how many edges point at it (and, if asked, its
+    children), found with an explicit stack."""
+    if not need_children:
+        return _counts(roots), {}
+    deps: dict[Node, int] = {}
+    children: dict[Node, list[Node]] = {}
+    stack: list[Node] = []
+    for node in roots:
+        if node not in deps:
+            deps[node] = 0
+            stack.append(node)
+    while stack:
+        node = stack.pop()
+        kids: list[Node] = []
+        for nxt, _ in node._edges:
+            if nxt is None:
+                continue
+            kids.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
+        children[node] = kids
+    return deps, children
+
+
+def _prune(
+    deps: dict[Node, int], children: dict[Node, list[Node]], targets: list[Node]
+) -> dict[Node, int]:
+    """Keep only the nodes on a path to a target (``autograd.grad`` runs nothing else)."""
+    parents: dict[Node, list[Node]] = {n: [] for n in children}
+    for n, kids in children.items():
+        for c in kids:
+            parents[c].append(n)
+    keep: set[Node] = {t for t in targets if t in parents}
+    todo = list(keep)
+    while todo:
+        n = todo.pop()
+        for p in parents[n]:
+            if p not in keep:
+                keep.add(p)
+                todo.append(p)
+    pruned = dict.fromkeys(keep, 0)
+    for n in keep:
+        for c in children[n]:
+            if c in pruned:
+                pruned[c] += 1
+    return pruned
+
+
+def run_backward(
+    roots: Sequence[Any],
+    root_grads: Sequence[Any],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Any] | None = None,
+    accumulate: bool = True,
+) -> list[Any]:
+    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes).
+
+    With ``accumulate`` (``.backward``) gradients are summed into leaves' ``.grad`` (only for
+    ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
+    (``autograd.grad``) the gradients of ``inputs`` are returned.
+    """
+    if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
+        run_one(roots[0], root_grads[0], retain_graph, create_graph, user_frame=5)
+        return []
+    root_edges: list[Edge] = []
+    for i, t in enumerate(roots):
+        edge = gradient_edge(t)
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        root_edges.append(edge)
+    root_nodes = [n for n, _ in root_edges if n is not None]
+
+    captures: dict[Node, list[tuple[int, int]]] = {}
+    if inputs is not None:
+        for t in inputs:  # torch's checks, input by input
+            if not is_engine_tensor(t):
+                raise RuntimeError(
+                    f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
+                )
+            if accumulate:
+                t.retain_grad()
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+    input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
+    for k, (node, nr) in enumerate(input_edges):
+        if node is not None:
+            captures.setdefault(node, []).append((nr, k))
+    deps, children = _discover(root_nodes, inputs is not None)
+    unneeded: frozenset[Node] = frozenset()
+    if inputs is not None:
+        deps = _prune(deps, children, list(captures))
+        if not accumulate:  # ``autograd.grad`` runs no input's node that leads to no input
+            unneeded = frozenset(
+                n for n in captures if not any(c in deps for c in children.get(n, ()))
+            )
+    if accumulate:
+        captures = {}  # backward() returns nothing: no gradient is held for the caller
+        if create_graph:
+            warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
+
+    buffers = InputBuffers(inplace=not create_graph)
+    for i, ((node, nr), g) in enumerate(zip(root_edges, root_grads, strict=True)):
+        assert node is not None
+        if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
+            g = checked_root(node, nr, g, i)
+        buffers.add(node, nr, g)
+    queue = ReadyQueue()
+    # torch's graph root passes the root gradients on in order: a root given twice is ready
+    # at its last place
+    for node in reversed(dict.fromkeys(reversed(root_nodes))):
+        if deps.get(node) == 0:
+            queue.push(node)
+
+    results: list[Any] = [None] * len(input_edges)
+    wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
+    prev = grad_mode.is_grad_enabled()
+    grad_mode._set(create_graph)
+    try:
+        held: list[Node] = []
+        _run(
+            queue,
+            deps,
+            buffers,
+            captures,
+            results,
+            wanted if accumulate else set(),
+            retain_graph,
+            held,
+            unneeded,
+        )
+    finally:
+        grad_mode._set(prev)
+    return results
+
+
+def run_one(
+    root: Any, grad: Any, retain_graph: bool, create_graph: bool, user_frame: int = 4
+) -> None:
+    """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
+    returned), set up without the lists, captures and pruning of the general case; called by
+    ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
+    warning, one more through ``run_backward``, so that both paths point at one frame."""
+    node = root._history
+    if node is not None and root._base is None:  # ``gradient_edge(root)``'s first case, written out
+        nr = root._output_nr
+    else:
+        node, nr = gradient_edge(root)
+        if node is None:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
+    if create_graph:
+        warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
+    if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
+        grad = checked_root(node, nr, grad, 0)
+    deps = _counts((node,))
+    buffers = InputBuffers(not create_graph)
+    buffers.add(node, nr, grad)
+    grad = None  # held by the buffer only, as in the general case
+    prev = grad_mode.is_grad_enabled()
+    grad_mode._set(create_graph)
+    try:
+        # the root, reached by no edge (a graph has no cycle), is the one ready node, which the
+        # queue would pop first: held instead of pushed
+        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
+    finally:
+        grad_mode._set(prev)
+
+
+def _run(
+    queue: ReadyQueue,
+    deps: dict[Node, int],
+    buffers: InputBuffers,
+    captures: dict[Node, list[tuple[int, int]]],
+    results: list[Any],
+    wanted: set[int] | None,
+    retain_graph: bool,
+    held: list[Node],
+    unneeded: frozenset[Node] = frozenset(),
+) -> None:
+    """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
+    never by a variable left over from an earlier node, so that :mod:`ownership.core.autograd.unseen`
+    counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
+    that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
+    what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
+    lead to no other input, which torch does not run."""
+    anomaly = anomaly_mode._state
+    ready = queue.heap  # the queue's entries: empty when nothing is ready
+    while held or ready:
+        node: Node = held.pop() if held else queue.pop()
+        grads = buffers.pop(node)
+        is_leaf = type(node) is AccumulateGrad
+        if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
+            grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
+        hooked = node._pre_hooks  # every hook of the node: None for most
+        if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
+            hooks.run_pre_hooks(node, grads)
+        if node._retained is not None:
+            for nr, ref in node._retained.items():
+                t = ref()
+                if t is not None and grads[nr] is not None:
+                    retain(t, grads[nr])
+            t = None
+        if captures and node in captures:
+            for nr, k in captures[node]:
+                results[k] = _add(results[k], grads[nr])
+            if node in unneeded:  # (a subset of the captured nodes)
+                grads.clear()
+                continue
+        if is_leaf:
+            if wanted is None or id(node) in wanted:
+                var = node.variable  # type: ignore[attr-defined]
+                kept: tuple[Any, ...] | None = None  # what the node's post hooks get
+                if hooked is not None:
+                    if hooked.pre:
+                        grads[:] = node_hooks.run_pre(hooked, tuple(grads))
+                    if hooked.post:
+                        kept = tuple(grads)
+                g0 = grads[0]
+                # grad_fn's slot, read through the property only for a view (which refreshes)
+                if (
+                    g0 is not None
+                    and (var._history if var._base is None else var._node()) is not None
+                ):
+                    raise RuntimeError(LEAF_MOVED)
+                grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
+                # held by g0 and the callee (and by the post hooks' copy, as torch expects)
+                accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
+                got = g0 is not None
+                g0 = None
+                if observers.ACCUMULATIONS and got:
+                    accumulated(var)
+                if hooks.POST_ACCUMULATE_HOOKS and got:
+                    hooks.run_post_accumulate(var)
+                if kept is not None:
+                    node_hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
+                    kept = None
+            continue
+        nexts = node._edges
+        if hooked is not None and (hooked.pre or hooked.post):
+            outs = node_hooks.call_node(node, grads)
+        else:
+            for g in grads:  # `is`, never `==`: a tensor's == is an op
+                if g is not None:
+                    g = None
+                    outs = list(node.apply(tuple(grads)))
+                    break
+            else:
+                outs = [None] * len(nexts)
+        grads.clear()  # torch drops a node's input gradients before passing its outputs on
+        if not retain_graph:
+            node.release()
+        if anomaly.enabled and anomaly.check_nan:
+            anomaly_mode.check_nan(node.name(), outs)
+        dts = node.input_dtypes
+        n_dts = 0 if dts is None else len(dts)
+        n_outs = len(outs)
+        # the nodes this node makes ready: the first, then all of them
+        first: Node | None = None
+        batch: list[Node] | None = None
+        for i, (nxt, nr) in enumerate(nexts):
+            if nxt is None or nxt not in deps:
+                continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
+            if i < n_outs and outs[i] is not None:
+                g = outs[i]
+                outs[i] = None  # moved into the buffer, as torch moves it
+                if i < n_dts:  # torch's validate_outputs: a gradient takes its input's dtype
+                    dt = dts[i]  # type: ignore[index]
+                    if dt is not None and g.dtype is not dt:
+                        g = g.to(dt)
+                buffers.add(nxt, nr, g)
+                g = None
+            d = deps[nxt] - 1
+            deps[nxt] = d
+            if d == 0:
+                if first is None:
+                    first = nxt
+                elif batch is None:
+                    batch = [first, nxt]
+                else:
+                    batch.append(nxt)
+        outs.clear()
+        if batch is not None:
+            if ready:  # pushed in edge order, as torch pushes them
+                for nxt in batch:
+                    queue.push(nxt)
+            else:
+                ready_in_order(batch, queue, held)
+        elif first is not None:
+            if ready:
+                ready_one(first, queue, held)
+            else:  # the one ready node: the queue would pop it next
+                held.append(first)

@@ -1,0 +1,431 @@
+"""Graph nodes: what ``grad_fn`` points at.
+
+A :class:`Node` knows its inputs' gradient edges (``next_functions``: a tuple of
+``(node_or_None, input_nr)`` pairs, torch's structure) and how to turn the gradients of its
+outputs into gradients of its inputs. :class:`OpNode` is the node of a built-in op: it keeps the
+op's saved tensors (checked at unpack time, see :mod:`ownership.core.autograd.saved`) and the op's
+backward function, written with tensor ops so that it is itself differentiable.
+:class:`AccumulateGrad` sits at a leaf and sums gradients into its ``.grad``.
+
+**The node the engine keeps and the node the user sees.** torch gives every node kind its own
+class (``type(y.grad_fn).__name__ == "MulBackward0"``) with a property per saved value. The engine
+records every op's node as a plain :class:`OpNode`, a class without an attribute hook, whose
+attribute reads CPython 3.11 specializes (a ``__getattr__`` on the class would make each of the
+engine's reads about three times slower). :func:`shown` turns a node into what torch shows the
+first time it reaches the user (``tensor.grad_fn``, ``node.next_functions``): the same object, its
+class switched to one named after the node, which serves ``_saved_<name>``.
+
+>>> import ownership
+>>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
+>>> y = x * 3.0
+>>> type(y.grad_fn).__name__, y.grad_fn._saved_other
+('MulBackward0', tensor(3., dtype=torch.float64))
+>>> y.grad_fn.foo
+Traceback (most recent call last):
+AttributeError: 'MulBackward0' object has no attribute 'foo'
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from types import MappingProxyType
+from typing import Any, cast
+
+from ownership.core.autograd.anomaly_mode import warn_forward
+from ownership.core.autograd.hooks import NodeHooks
+from ownership.core.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
+from ownership.core.autograd.saved import (
+    FREED_MESSAGE,
+    SavedTensor,
+    save_into,
+)
+
+Edge = tuple["Node | None", int]
+NO_EDGE: Edge = (None, 0)
+"""The edge of an input that gets no gradient (a number, a tensor outside the graph)."""
+Saved = dict[str, Any]
+"""What a backward reads by name: exactly the values torch shows as ``grad_fn._saved_<name>``."""
+Grads = tuple[Any, ...]
+
+
+def shared_context(values: dict[str, Any]) -> Saved:
+    """A node context (``_ctx``) one op gives every node it records, read-only: for an op
+    whose node's context nothing writes after recording (no ``save(name, None)``, no
+    ``save_state``), one object instead of a dict per op (a write would raise TypeError)."""
+    return cast(Saved, MappingProxyType(values))
+
+
+_new = object.__new__
+
+_seq = itertools.count()
+next_seq = _seq.__next__
+"""The next node's sequence number: nodes are numbered in the order they are made."""
+
+
+class Node(HookableNode):
+    """A node of the backward graph (its hooks: ``HookableNode``'s)."""
+
+    __slots__ = (
+        "__weakref__",
+        "_edges",
+        "_metadata",
+        "_pre_hooks",
+        "_retained",
+        "_seq",
+        "input_dtypes",
+        "num_outputs",
+    )
+    _metadata: dict[str, Any]  # unset until ``metadata`` is first read
+
+    def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
+        self._edges = next_functions
+        self.num_outputs = num_outputs
+        self._seq = next_seq()
+        self._retained: dict[int, weakref.ref[Any]] | None = None
+        self._pre_hooks: NodeHooks | None = None  # every hook of the node (autograd.hooks)
+        self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
+
+    @property
+    def next_functions(self) -> tuple[Edge, ...]:
+        """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
+        as the user sees it (:func:`shown`); a new tuple at every read, as torch's."""
+        return tuple([(shown(fn), nr) for fn, nr in self._edges])
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """torch's ``grad_fn.metadata``: a dict for the user's notes, the same one on every
+        read. Made at the first read, as torch makes it (most nodes are never asked)."""
+        try:
+            return self._metadata
+        except AttributeError:
+            meta: dict[str, Any] = {}
+            self._metadata = meta
+            return meta
+
+    @metadata.setter
+    def metadata(self, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    def name(self) -> str:
+        """torch's name of the node, e.g. ``MulBackward0``."""
+        return type(self).__name__
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        """Gradients of the inputs (one per ``next_functions`` entry) from those of the outputs."""
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Free saved tensors (after a backward without ``retain_graph``)."""
+
+    def retain(self, output_nr: int, tensor: Any) -> None:
+        """Make ``tensor`` (output ``output_nr`` of this node) receive its gradient in ``.grad``.
+
+        The node refers to the tensor weakly, as torch's retain_grad hook does: a tensor refers
+        to its node, so a strong reference back would make a cycle that outlives the graph."""
+        if self._retained is None:
+            self._retained = {}
+        self._retained[output_nr] = weakref.ref(tensor)
+
+    def __call__(self, *grads: Any) -> Any:
+        """``grad_fn(*grads)``: the node run on one gradient per output of its forward
+        (torch's ``TypeError`` for another number of them; ``None`` for each input when no
+        gradient is defined)."""
+        _check_arity(self, grads)
+        if all(g is None for g in grads):  # no gradient defined: none flows on (torch's nodes)
+            out: Sequence[Any] = [None] * len(self._edges)
+        else:
+            out = self.apply(tuple(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __repr__(self) -> str:
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
+
+    def __dir__(self) -> list[str]:
+        """What torch lists: no engine-private name (``_ctx``, ``_saved``, ``_seq``, ...)."""
+        return sorted(n for n in super().__dir__() if n[0] != "_" or n[:2] == "__")
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
+        ``pickle``): a node is part of one graph."""
+        raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
+
+
+class OpNode(Node):
+    """The node of a built-in op: a named backward function plus checked saved tensors.
+
+    The saved values (``_ctx`` and ``_saved``, keyed by name) are exactly what torch shows as
+    ``_saved_<name>``. What only the backward needs lives in typed slots, set by the op that
+    needs it and never defaulted, so a backward that reads one its op did not set raises
+    ``AttributeError`` instead of dropping a gradient:
+
+    - ``needed``: per input, whether it gets a gradient (torch's ``should_compute_output``;
+      set by ``ops.common.inputs_needed``);
+    - ``input_shapes``: the inputs' shapes, to sum a broadcast gradient back to each;
+    - ``other_number``: the ``other`` operand of ``mul``/``div`` when it was a Python number
+      (``None`` for a tensor): torch saves it as a 0-d tensor but multiplies by the number.
+    """
+
+    __slots__ = (
+        "_backward",
+        "_ctx",
+        "_freed_keys",
+        "_name",
+        "_saved",
+        "_state_keys",
+        "input_shapes",
+        "needed",
+        "other_number",
+    )
+    needed: tuple[bool, ...]
+    input_shapes: tuple[tuple[int, ...], ...]
+    other_number: int | float | bool | None
+
+    def __init__(
+        self,
+        name: str,
+        next_functions: tuple[Edge, ...],
+        backward: BackwardFn,
+        ctx: Saved | None = None,
+        num_outputs: int = 1,
+        input_dtypes: tuple[Any, ...] | None = None,
+    ) -> None:
+        Node.__init__(self, next_functions, num_outputs)
+        self.input_dtypes = input_dtypes
+        self._name = name
+        self._backward = backward
+        self._ctx = ctx if ctx is not None else {}
+        self._saved: dict[str, SavedTensor] | None = None
+        # the names of the saved values once freed (None: nothing saved was ever freed)
+        self._freed_keys: tuple[str, ...] | None = None
+        self._state_keys: tuple[str, ...] = ()
+
+    def save_state(self, *names: str) -> None:
+        """Context values torch keeps as saved tensors (an advanced index's tensors): freed with
+        the saved tensors, so a second backward through this node raises torch's error."""
+        self._state_keys = names
+        if self._saved is None:
+            self._saved = {}
+
+    save = save_into  # ``node.save(name, tensor, is_output=False, on_view=False,
+    # wrapped_number=False)``: one call per saved tensor (see ``autograd.saved.save_into``)
+
+    def save_result(self, tensor: Any) -> None:
+        """``save("result", tensor, is_output=True)`` for an op that saves its own fresh output
+        (``tanh``, ``exp``, ``relu``)."""
+        save_into(self, "result", tensor, True)
+
+    def save_number(self, name: str, number: Any, make: Callable[[Any], Any]) -> None:
+        """Save the Python number ``number`` as torch saves a wrapped number: the 0-d tensor
+        ``make(number)``, which saved-tensor hooks never see."""
+        save_into(self, name, make(number), wrapped_number=True)
+
+    def name(self) -> str:
+        return self._name
+
+    def unpack_all(self) -> Saved:
+        """All saved values by name, tensors unpacked (version-checked)."""
+        saved = self._saved
+        if saved is None:
+            if self._freed_keys is not None:  # saved values were freed (``release``)
+                raise RuntimeError(FREED_MESSAGE)
+            return self._ctx
+        vals = self._ctx.copy()
+        for k, s in saved.items():
+            try:
+                vals[k] = s.unpack(self)
+            except RuntimeError:
+                if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
+                    warn_forward(self.name(), s.trace)
+                raise
+        return vals
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        return self._backward(self, self.unpack_all(), grads)
+
+    def release(self) -> None:
+        saved = self._saved
+        if saved is not None:
+            state = self._state_keys
+            self._freed_keys = tuple(saved) + state if state else tuple(saved)
+            for k in state:
+                self._ctx.pop(k, None)
+            self._saved = None
+
+
+BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
+"""``backward(node, saved, grads)``: the gradients of the node's inputs from its outputs'.
+
+``saved`` holds the unpacked saved values; what is not torch's to show (which inputs need a
+gradient, input shapes) the backward reads from the node's typed slots."""
+
+
+class NamedNode(OpNode):
+    """An :class:`OpNode` as the user sees it: the base of the class :func:`shown` gives a node,
+    one per node name, which serves torch's ``_saved_<name>`` properties from the node's saved
+    values (the hook that the engine's own class goes without)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_saved_"):
+            key = attr[7:]
+            saved = object.__getattribute__(self, "_saved")
+            if saved is not None and key in saved:
+                return saved[key].unpack(self)
+            if key in object.__getattribute__(self, "_ctx"):
+                return self._ctx[key]
+            freed = object.__getattribute__(self, "_freed_keys")
+            if saved is None and freed is not None and key in freed:
+                raise RuntimeError(FREED_MESSAGE)
+        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
+
+    def __dir__(self) -> list[str]:
+        """The node's public names and torch's ``_saved_<name>`` of each saved value."""
+        names = set(super().__dir__())
+        names.update("_saved_" + k for k in self._ctx)
+        names.update("_saved_" + k for k in self._saved or self._freed_keys or ())
+        return sorted(names)
+
+
+_NAMED: dict[str, type[NamedNode]] = {}
+_NAMED_LOCK = threading.Lock()
+
+
+def named_class(name: str) -> type[NamedNode]:
+    """The class of the nodes named ``name`` as torch shows them: named like torch's (the last
+    part of ``torch::autograd::CopySlices``), ``builtins`` its module as torch's; one per name."""
+    cls = _NAMED.get(name)
+    if cls is None:
+        with _NAMED_LOCK:
+            cls = _NAMED.get(name)
+            if cls is None:
+                short = name.rsplit("::", 1)[-1]
+                namespace = {"__slots__": (), "__module__": "builtins", "__qualname__": short}
+                cls = _NAMED[name] = type(short, (NamedNode,), namespace)
+    return cls
+
+
+def shown(node: Any) -> Any:
+    """``node`` as torch shows it (see the module's docstring): an :class:`OpNode` gets the class
+    of its name (:func:`named_class`) the first time it is shown, any other node or None is
+    returned as it is. The node stays the same object; the engine runs it as before."""
+    if type(node) is OpNode:
+        node.__class__ = named_class(node._name)
+    return node
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: sums incoming gradients into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+    # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
+    # (test_recording_fast_paths checks they are what Node's constructor sets; ``_retained``:
+    # ``retain_grad`` retains an output of a ``grad_fn``, never of an accumulator)
+    _edges = ()
+    num_outputs = 1
+    input_dtypes = None
+    _retained = None
+
+    def __init__(self, variable: Any) -> None:
+        # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
+        self._seq = next_seq()
+        self._pre_hooks = None
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def _sequence_nr(self) -> int:
+        """torch's: the largest number, so an accumulator runs as soon as it is ready."""
+        return SEQUENCE_NR_OF_LEAF
+
+    def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
+        return ()
+
+    def __call__(self, *grads: Any) -> Any:
+        """``acc(grad)``: accumulates ``grad`` into the leaf's ``.grad`` and runs its
+        post-accumulate-grad hooks, as torch's node does when called (the engine accumulates
+        without this call: ``ownership.core.autograd.engine``)."""
+        from ownership.core import grad_mode
+        from ownership.core.autograd import accumulate_grad, hooks  # (they import this module)
+
+        _check_arity(self, grads)
+        accumulate_grad.accumulate(self.variable, grads[0], grad_mode._state.enabled, 0)
+        if grads[0] is not None:
+            hooks.run_post_accumulate(self.variable)
+        return ()
+
+
+def _check_arity(node: Node, grads: tuple[Any, ...]) -> None:
+    """torch's refusal of a call of a node with a number of gradients other than its
+    forward's outputs."""
+    if len(grads) != node.num_outputs:
+        raise TypeError(f"expected {node.num_outputs} arguments, got {len(grads)} instead")
+
+
+_ACCUMULATOR_LOCK = threading.Lock()
+_lock, _unlock = _ACCUMULATOR_LOCK.acquire, _ACCUMULATOR_LOCK.release  # bound once
+_weak = weakref.ref
+
+
+def accumulator(tensor: Any) -> AccumulateGrad:
+    """The (cached) AccumulateGrad node of a leaf; the leaf refers to it weakly, as in torch.
+
+    Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
+    one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
+    """
+    try:
+        acc = tensor._acc()  # None once it is gone
+    except AttributeError:  # the slot is unset until the leaf's first accumulator is made
+        acc = None
+    return acc if acc is not None else _new_accumulator(tensor)
+
+
+def _new_accumulator(tensor: Any) -> AccumulateGrad:
+    """:func:`accumulator` once the leaf's cached node was found gone: asked again under the
+    lock (another thread may have made it meanwhile), else made."""
+    _lock()  # (a ``with`` block's enter and exit calls cost more)
+    try:
+        acc: AccumulateGrad | None
+        try:
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
+        if acc is None:
+            # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
+            # (test_recording_fast_paths checks the two make the same node)
+            acc = _new(AccumulateGrad)
+            acc._seq = next_seq()
+            acc._pre_hooks = None
+            acc.variable = tensor
+            tensor._acc = _weak(acc)
+    finally:
+        _unlock()
+    return acc
+
+
+def gradient_edge(tensor: Any) -> Edge:
+    """Where the gradient of ``tensor`` flows: its grad_fn, its leaf accumulator, or nowhere."""
+    if tensor is None:
+        return NO_EDGE
+    # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
+    fn = tensor._history if tensor._base is None else tensor._node()
+    if fn is not None:
+        return (fn, tensor._output_nr)
+    return leaf_edge(tensor)
+
+
+def leaf_edge(tensor: Any) -> Edge:
+    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.record`` asks it
+    directly for an input that has no history and is no view): its accumulator while it
+    requires grad, else no edge."""
+    if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
+        try:  # ``accumulator(tensor)``, its first look written out
+            acc = tensor._acc()
+        except AttributeError:  # none made yet
+            acc = None
+        return (acc if acc is not None else _new_accumulator(tensor), 0)
+    return NO_EDGE

@@ -1,0 +1,245 @@
+"""Saved tensors: what a node keeps for its backward, and the version check at unpack time.
+
+When an op saves a tensor, the tensor's version (its storage's counter) is recorded. When
+backward unpacks it, a different version means the tensor was modified in place since, and the
+gradient would be wrong: torch refuses with the message reproduced here, word for word.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Any
+
+from ownership.core import grad_mode, observers
+from ownership.core.autograd import anomaly_mode, graph
+from ownership.core.inference_mode import INFERENCE_SAVE_MESSAGE
+from ownership.core.storage import is_engine_tensor
+
+_accumulator: Any = None
+"""A leaf's ``AccumulateGrad`` (:func:`ownership.core.autograd.node.accumulator`: that module
+imports this one), given by :func:`ownership.installation.install`."""
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you call "
+    ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+    "graph a second time or if you need to access saved tensors after calling backward."
+)
+
+ANOMALY_HINT = anomaly_mode.ANOMALY_HINT
+HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+
+PACK_INPLACE_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
+
+
+def _pack(pack_hook: Any, tensor: Any) -> Any:
+    """Call a pack hook as torch does: under no_grad, refusing a hook that writes its input."""
+    version = tensor._version_counter.value
+    with grad_mode.no_grad():
+        packed = pack_hook(tensor)
+    if tensor._version_counter.value != version:
+        raise RuntimeError(PACK_INPLACE_MESSAGE)
+    return packed
+
+
+def forward_op_name(name: str) -> str:
+    """The op name torch prints in errors: ``SigmoidBackward0`` -> ``Sigmoid``, ``MaxBackward1``
+    -> ``Max1``; names without that suffix (``torch::autograd::CopySlices``) are kept whole."""
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), name)
+
+
+def describe(tensor: Any) -> str:
+    """torch's short description of a tensor in errors: ``torch.FloatTensor [3]``,
+    ``CPUBoolType [3]`` (``dtype.error_name``)."""
+    return f"{tensor.dtype.error_name} {list(tensor.shape)}"
+
+
+def save_into(
+    node: Any,
+    name: str,
+    tensor: Any,
+    is_output: bool = False,
+    on_view: bool = False,
+    wrapped_number: bool = False,
+) -> None:
+    """``OpNode.save`` (the method is this function): save ``tensor`` under ``name`` in the
+    saved values of ``node``, as ``SavedTensor(tensor, is_output, on_view=on_view,
+    saved_by=node.name(), wrapped_number=wrapped_number)``: its version is recorded now and
+    checked at unpack (``wrapped_number``: a Python number's tensor, which saved-tensor hooks
+    never see). None is kept in the node's context."""
+    if tensor is None:
+        node._ctx[name] = None
+        return
+    saved = SavedTensor(
+        tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
+    )
+    values = node._saved
+    if values is None:
+        node._saved = {name: saved}
+    else:
+        values[name] = saved
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    A node's own output is kept as torch's ``SavedVariable`` keeps it: as plain data without its
+    ``grad_fn``, which is re-attached (the node that unpacks it, ``owner``) on every unpack. So
+    the saved tensor refers to no node, and a graph that is never backpropagated has no
+    reference cycle: it is freed, as in torch, when its last tensor goes. That alias (``tensor``,
+    over the output's memory and counter, made now if not yet) is kept as its parts
+    (``tensor_parts``: ``Tensor._alias_parts``, the maker of the alias and what it takes) and
+    made at its first read: a backward makes its own alias at each
+    unpack anyway, so most saved outputs never need it (one tensor fewer per op that saves its
+    result, for the cyclic GC to traverse).
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
+        "hook_acc",
+        "hook_fn",
+        "is_output",
+        "names_owner",
+        "output_nr",
+        "packed",
+        "saved_by",
+        "tensor_parts",
+        "trace",
+        "version",
+        "was_leaf",
+        "weak_fn",
+    )
+
+    def __init__(
+        self,
+        tensor: Any,
+        is_output: bool = False,
+        names_owner: bool = False,
+        on_view: bool = False,
+        saved_by: str = "",
+        wrapped_number: bool = False,
+    ) -> None:
+        counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
+        if counter is not None and counter.inference:
+            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        hooks = None if wrapped_number else graph.top()
+        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
+        self.packed: tuple[Any, Any] | None = None
+        self.hook_fn: Any = None
+        self.hook_acc: Any = None
+        if hooks is not None:
+            self.packed = (hooks[1], _pack(hooks[0], tensor))
+            # what the unpacked value is attached to, as torch's SavedVariable keeps it
+            if not is_output and not on_view:
+                if tensor._node() is not None:
+                    self.hook_fn = tensor._node()
+                elif tensor._requires_grad:
+                    self.hook_acc = _accumulator(tensor)
+        self.version: int = counter.value if counter is not None else 0
+        self.weak_fn: Any = None
+        self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
+        # the forward call's stack, in anomaly mode (torch keeps it on the node)
+        self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
+        self.names_owner = names_owner  # a custom Function's node: named once the history is gone
+        if on_view:
+            # the result of an in-place op on a view: torch keeps a weak reference to the view's
+            # grad_fn after the rebase (its AsStridedBackward0) and names it in errors (and gives
+            # it to the unpacked tensor) while it is alive, else the saving node
+            self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
+            self.names_owner = True
+            is_output = True
+        self.was_leaf = not is_output and tensor._node() is None
+        self.is_output = is_output
+        self.output_nr: int = tensor._output_nr
+        self.tensor_parts: tuple[Any, ...] | None = None
+        if self.packed is not None:  # with saved-tensor hooks only the packed value is kept
+            self._tensor: Any = None
+        elif is_output:
+            # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
+            # that a later ``y.data = ...`` does not change what backward reads
+            self.tensor_parts = tensor._alias_parts()
+        else:
+            self._tensor = tensor
+        if observers.SAVES:
+            for observe in observers.SAVES:
+                observe(self)
+
+    def unpack(self, owner: Any = None) -> Any:
+        """The saved tensor (an output: a new alias whose ``grad_fn`` is ``owner``, the node
+        that saved it), or torch's RuntimeError if it was modified in place since."""
+        if self.packed is not None:
+            unpack_hook, value = self.packed
+            data = unpack_hook(value)
+            if not is_engine_tensor(data):  # not a tensor
+                return data
+            t: Any = data.detach()  # torch makes a new variable of the data, with its history
+            if self.is_output or self.weak_fn is not None:
+                t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
+            elif self.hook_fn is not None:
+                t._grad_fn, t._output_nr, t._requires_grad = self.hook_fn, self.output_nr, True
+            elif self.hook_acc is not None:
+                t._requires_grad = True
+                t._acc = weakref.ref(self.hook_acc)
+            return t
+        parts = self.tensor_parts  # an output's alias, not made yet (else None)
+        t = self._tensor if parts is None else None
+        if self.weak_fn is not None:
+            named, nr = self.weak_fn(), 0
+        elif self.is_output:
+            named, nr = owner, 0
+        else:  # a view's history may need a refresh (the property); any other's is its slot
+            named, nr = (t._history if t._base is None else t._node()), t._output_nr
+        if named is None and not self.was_leaf:
+            if not self.names_owner:
+                raise RuntimeError(
+                    "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                    ".detach_().This is not supported, please use out-of-place `.detach()` instead"
+                )
+            named, nr = owner, self.output_nr
+        counter = t._lazy_counter if parts is None else parts[6]
+        current = counter.value if counter is not None else 0  # None: never written to
+        if current != self.version:
+            t = self.tensor  # an output's alias, made now to be described
+            msg = (
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{describe(t)}]"
+            )
+            if named is not None:
+                msg += f", which is output {nr} of {forward_op_name(named.name())},"
+            hint = ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else HINT
+            msg += f" is at version {current}; expected version {self.version} instead. {hint}"
+            writes = anomaly_mode.format_writes(t._version_counter, self.version)
+            raise RuntimeError(msg + "\n" + writes if writes else msg)
+        if self.is_output:
+            if parts is not None:  # a new alias made from the parts: one tensor, no template
+                make, cls, data, storage, offset, dtype, counter = parts
+                t = make(cls, data, storage, offset, dtype, counter)
+            else:
+                t = t._alias(t._version_counter)
+            t._grad_fn = named if named is not None else owner
+            t._output_nr = self.output_nr
+            t._requires_grad = True
+        return t
+
+    @property
+    def tensor(self) -> Any:
+        """The saved tensor; an output's alias kept as its parts is made at the first read (and
+        then kept, as the general constructor kept it). A property, not ``__getattr__``: a class
+        with ``__getattr__`` has none of its attribute reads specialized by CPython 3.11."""
+        parts = self.tensor_parts
+        if parts is not None:
+            make, cls, data, storage, offset, dtype, counter = parts
+            tensor = self._tensor = make(cls, data, storage, offset, dtype, counter)
+            self.tensor_parts = None
+            return tensor
+        return self._tensor

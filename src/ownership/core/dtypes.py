@@ -1,0 +1,201 @@
+"""Data types: the dtype objects (``float32`` ...), the default dtype and torch's type promotion.
+
+A dtype prints like torch's (``torch.float32``) so that a learner's output reads the same under
+either engine.
+
+>>> float32, int64.is_floating_point, promote_types(int64, float32)
+(torch.float32, False, torch.float32)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership.core.scope import DTYPES, missing
+
+
+class dtype:
+    """A tensor element type: a numpy dtype plus torch's names for it."""
+
+    __slots__ = ("_rank", "is_floating_point", "itemsize", "legacy", "name", "np", "short")
+
+    def __init__(self, name: str, np_dtype: Any, legacy: str, short: str, rank: int) -> None:
+        self.name = name
+        self.np: np.dtype[Any] = np.dtype(np_dtype)
+        self.legacy = legacy
+        self.short = short
+        self._rank = rank
+        self.is_floating_point: bool = self.np.kind == "f"
+        self.itemsize = self.np.itemsize
+
+    @property
+    def is_signed(self) -> bool:
+        """Whether values can be negative (as torch's ``dtype.is_signed``)."""
+        return self.np.kind in "fi"
+
+    @property
+    def error_name(self) -> str:
+        """The type name torch's errors print for a tensor of this dtype: ``torch.FloatTensor``;
+        bool has no legacy tensor type there, so its name is ``CPUBoolType``."""
+        return "CPUBoolType" if self.name == "bool" else f"torch.{self.legacy}"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+bool_ = dtype("bool", np.bool_, "BoolTensor", "Bool", 0)
+int32 = dtype("int32", np.int32, "IntTensor", "Int", 1)
+int64 = dtype("int64", np.int64, "LongTensor", "Long", 2)
+float32 = dtype("float32", np.float32, "FloatTensor", "Float", 3)
+float64 = dtype("float64", np.float64, "DoubleTensor", "Double", 4)
+
+ALL: tuple[dtype, ...] = (bool_, int32, int64, float32, float64)
+# The bytes of a generator's state (``Generator.get_state``): not one of the engine's tensor dtypes
+# (no arithmetic, no promotion, no conversion), only what carries those bytes.
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte", 1)
+_BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
+
+_default: list[dtype] = [float32]
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of a tensor made from Python floats (``float32`` unless changed)."""
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Change the default floating dtype (only ``float32`` or ``float64``)."""
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+_TORCH_ONLY = frozenset(
+    ("uint8", "int8", "int16", "uint16", "uint32", "uint64", "float16", "complex64", "complex128")
+)
+"""The numpy dtypes torch converts (to the torch dtype of the same name) and the engine does
+not keep: it computes in float32, float64, int32, int64 and bool only."""
+
+
+def from_numpy_dtype(np_dtype: Any) -> dtype:
+    """The dtype for a numpy dtype. A numpy dtype torch converts but the engine does not keep
+    (uint8, float16, complex64 ...) is ``NotImplementedError`` naming it (never relabelled: a
+    uint8 array computed as int64 would not wrap around at 256); one torch refuses too (object,
+    str, datetime64 ...), torch's ``TypeError``."""
+    found = _BY_NP.get(np_dtype)  # a numpy dtype object (every array's): one lookup
+    if found is not None:
+        return found
+    d = np.dtype(np_dtype)  # a type, a name: numpy's own reading of it
+    found = _BY_NP.get(d)
+    if found is not None:
+        return found
+    if d.name in _TORCH_ONLY:
+        raise missing(f"torch.{d.name} (an array of numpy.{d.name})", f"the dtypes {DTYPES}")
+    raise TypeError(
+        f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types "
+        "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+        "uint64, uint32, uint16, uint8, and bool."
+    )
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types for the supported dtypes: the wider category and size wins."""
+    return a if a._rank >= b._rank else b
+
+
+def _category(d: dtype) -> int:
+    return 2 if d.is_floating_point else (0 if d is bool_ else 1)
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    # torch's combine_categories: a lower-priority operand only matters if its category is higher.
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_floating_point:
+        return higher
+    if higher is bool_ or lower.is_floating_point:
+        return promote_types(higher, lower)
+    return higher
+
+
+def scalar_dtype(value: Any) -> dtype:
+    """The dtype a Python scalar takes when wrapped (bool, int64 or the default float)."""
+    if isinstance(value, bool | np.bool_):
+        return bool_
+    if isinstance(value, int | np.integer):
+        return int64
+    return _default[0]
+
+
+def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list[dtype]) -> dtype:
+    """torch's result type: dimensioned tensors, then 0-d tensors, then Python scalars.
+
+    A lower-priority group changes the result only when its category (bool < int < float) is
+    higher, so ``int64_tensor * 2.5`` is float32 and ``float32_tensor * float64_0d`` is float32.
+    """
+
+    def fold(ds: list[dtype]) -> dtype | None:
+        out: dtype | None = None
+        for d in ds:
+            out = d if out is None else promote_types(out, d)
+        return out
+
+    res = _combine(fold(dims), _combine(fold(zero_dims), fold(scalars)))
+    assert res is not None
+    return res
+
+
+def can_cast(src: dtype, dst: dtype) -> bool:
+    """torch.can_cast: no float to int, no int/float to bool."""
+    return _category(src) <= _category(dst)
+
+
+_TORCH_LEGACY = (
+    "ByteTensor", "CharTensor", "ShortTensor", "HalfTensor", "BFloat16Tensor", "ComplexFloatTensor",
+    "ComplexDoubleTensor",
+)  # fmt: skip
+"""torch's legacy type names of the dtypes the engine does not have."""
+
+
+def from_type(d: Any) -> dtype:
+    """The dtype ``Tensor.type(d)`` asks for: a dtype, or a legacy type name
+    (``'torch.LongTensor'``), refused in torch's words (torch's names of dtypes the engine does
+    not have, and CUDA's, are refused as unsupported)."""
+    if isinstance(d, dtype):
+        return d
+    if not isinstance(d, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    for cand in ALL:
+        if d == f"torch.{cand.legacy}":
+            return cand
+    legacy = d.removeprefix("torch.").removeprefix("cuda.")
+    if d.startswith("torch.") and (legacy in _TORCH_LEGACY or any(legacy == c.legacy for c in ALL)):
+        raise RuntimeError(f"type({d!r}) is not supported by ownership")
+    raise ValueError(f"invalid type: '{d}'")
+
+
+def resolve(d: Any) -> dtype | None:
+    """Our dtype for ``d``: one of ours, a torch dtype (by name), a numpy dtype, or float/int/bool."""
+    if d is None or isinstance(d, dtype):
+        return d
+    if d is float:
+        return _default[0]
+    if d is int:
+        return int64
+    if d is bool:
+        return bool_
+    name = str(d).rsplit(".", 1)[-1]
+    for cand in ALL:
+        if cand.name == name:
+            return cand
+    aliases = {"float": float32, "double": float64, "long": int64, "int": int32}
+    if name in aliases:
+        return aliases[name]
+    return from_numpy_dtype(d)

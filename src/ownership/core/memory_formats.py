@@ -1,0 +1,99 @@
+"""Memory formats: how a tensor of given sizes is laid out (``torch.contiguous_format``,
+``torch.channels_last``...), with torch's strides, rank checks and the format its strides suggest.
+
+A memory format is a request, not a property of a tensor: ``resize_(..., memory_format=...)``
+lays the tensor out that way; ``preserve_format`` asks for the format another tensor's strides
+suggest (:func:`suggested`). Strides are in elements (c10's ``MemoryFormat.h``).
+
+>>> format_strides(channels_last, (2, 3, 4, 5))
+(60, 1, 15, 3)
+>>> suggested((2, 3, 4, 5), (60, 1, 15, 3))
+torch.channels_last
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ownership.core.layout import CHANNELS_LAST_ORDER, channels_last_strides, contiguous_strides
+
+__all__ = [
+    "channels_last",
+    "channels_last_3d",
+    "contiguous_format",
+    "format_strides",
+    "memory_format",
+    "preserve_format",
+    "suggested",
+]
+
+
+class memory_format:
+    """One of torch's memory formats (prints as ``torch.channels_last``); only the four module
+    constants exist, as in torch."""
+
+    __slots__ = ("name",)
+    name: str
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("cannot create 'torch.memory_format' instances")
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+def _constant(name: str) -> memory_format:
+    fmt = object.__new__(memory_format)
+    fmt.name = name
+    return fmt
+
+
+contiguous_format = _constant("contiguous_format")
+channels_last = _constant("channels_last")
+channels_last_3d = _constant("channels_last_3d")
+preserve_format = _constant("preserve_format")
+
+_RANKS = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def format_strides(fmt: memory_format, shape: Sequence[int]) -> tuple[int, ...]:
+    """The strides ``fmt`` gives a tensor of ``shape`` (torch's ``empty_tensor_restride``):
+    row-major for ``contiguous_format``; channels innermost for the channels-last formats,
+    which need rank 4 (``channels_last``) or 5 (``channels_last_3d``). Refuses
+    ``preserve_format``, which has no strides of its own, with torch's message."""
+    name = str(fmt)[len("torch.") :]  # torch's own constants are read by name too
+    if name == "contiguous_format":
+        return contiguous_strides(shape)
+    rank = _RANKS.get(name)
+    if rank is None:
+        raise RuntimeError("Unsupported memory formatPreserve")
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {name} format")
+    return channels_last_strides(shape)
+
+
+def _channels_last_like(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """c10's ``is_channels_last_strides_2d_s4`` / ``_3d_s5``: whether the strides of a rank 4 or
+    5 tensor step through channels first (ambiguous size-1 cases count as contiguous)."""
+    order = CHANNELS_LAST_ORDER.get(len(shape))
+    if order is None or strides[1] == 0:
+        return False
+    least = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < least:
+            return False
+        if d == 0 and least == strides[1]:
+            return False
+        least = strides[d] * shape[d] if shape[d] > 1 else strides[d]
+    return True
+
+
+def suggested(shape: Sequence[int], strides: Sequence[int]) -> memory_format:
+    """The format a tensor's strides suggest (torch's ``suggest_memory_format``): a channels-last
+    one when a rank 4 or 5 tensor's strides are laid out that way, else ``contiguous_format``."""
+    if _channels_last_like(shape, strides):
+        return channels_last if len(shape) == 4 else channels_last_3d
+    return contiguous_format

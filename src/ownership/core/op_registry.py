@@ -1,0 +1,253 @@
+"""The registry through which Tensor methods reach the ops: :data:`ops`, filled at its first lookup.
+
+The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
+methods call ``ops.add(self, other)``, typed by :class:`~ownership.core.op_table.OpTable` (one
+signature per op, which mypy also holds the implementations to), so a method that drifts from its
+op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table`, which
+``import ownership`` hands over (:func:`install`), the first time any op is looked up. Every op that computes is wrapped
+by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
+that one rule; the views and reshapes of :data:`ownership.ops.table.NO_ARITHMETIC` compute no
+element, so they have nothing to silence and are installed as they are. :data:`OPS` is the same table by name, for the ops that call each other.
+
+>>> ops.add.__module__
+'ownership.ops.arithmetic'
+>>> OPS["add"] is ops.add
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Mapping
+from types import ModuleType
+from typing import Any, ParamSpec, TypeVar, cast
+
+import numpy as np
+
+from ownership.core.op_table import OpTable
+
+__all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _ignoring_state() -> tuple[Any, Any]:
+    """numpy's error-state context variable and its "ignore everything" value, or Nones.
+
+    ``np.errstate(all="ignore")`` rebuilds numpy's error state on each entry (about 2 us, as
+    much as a small op). numpy 2 keeps that state in a context variable: the ignoring value is
+    built once, and each op only sets and resets the variable. numpy 1.x: ``np.errstate``.
+    """
+    try:
+        from numpy._core._ufunc_config import (  # type: ignore[attr-defined]
+            _extobj_contextvar as state,
+        )
+    except ImportError:
+        return None, None
+    with np.errstate(all="ignore"):
+        return state, state.get()
+
+
+_STATE, _IGNORE = _ignoring_state()
+
+
+def quiet(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` with numpy's floating-point reports off: inf and nan are results, as in torch.
+
+    ``inf * 0``, an overflow, the mean of an empty tensor: torch computes them silently, so no
+    numpy ``RuntimeWarning`` (or ``FloatingPointError`` under ``np.seterr(all="raise")``) may
+    reach the user. The caller's numpy error state is restored on return.
+    """
+
+    if _STATE is None:
+
+        @functools.wraps(fn)
+        def with_errstate(*args: P.args, **kwargs: P.kwargs) -> R:
+            with np.errstate(all="ignore"):
+                return fn(*args, **kwargs)
+
+        return with_errstate
+    # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
+    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
+
+    @functools.wraps(fn)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = set_state(ignore)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            reset_state(token)
+
+    return inner
+
+
+def _positional(fn: Callable[..., Any]) -> tuple[int, bool] | None:
+    """``(n, keywords)`` when ``fn`` takes exactly ``n`` positional parameters without defaults
+    and, if ``keywords``, keyword-only ones (``add(a, b, *, alpha=1)``), nothing else (no
+    ``*args``/``**kwargs``); else None."""
+    code = getattr(fn, "__code__", None)
+    if code is None or fn.__defaults__:
+        return None
+    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+        return None
+    return int(code.co_argcount), bool(code.co_kwonlyargcount)
+
+
+def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
+    """:func:`quiet` for an op of the table. An op of one or two positional parameters (``tanh``,
+    ``mul``; ``add`` with its keyword-only ``alpha``), which the engine calls with exactly those,
+    gets a wrapper of that signature: the same errstate rule without packing ``*args`` (and
+    ``**kwargs`` when there are none): a tenth of a microsecond of every call. Every other op
+    gets :func:`quiet` itself."""
+    shape = _positional(fn)
+    if _STATE is None or shape not in ((1, False), (2, False), (2, True)):
+        return quiet(fn)
+    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
+    if shape == (1, False):
+
+        @functools.wraps(fn)
+        def one(a: Any, /) -> R:
+            token = set_state(ignore)
+            try:
+                return fn(a)
+            finally:
+                reset_state(token)
+
+        return one
+    if shape == (2, False):
+
+        @functools.wraps(fn)
+        def two(a: Any, b: Any, /) -> R:
+            token = set_state(ignore)
+            try:
+                return fn(a, b)
+            finally:
+                reset_state(token)
+
+        return two
+
+    @functools.wraps(fn)
+    def two_and_keywords(a: Any, b: Any, /, **kwargs: Any) -> R:
+        token = set_state(ignore)
+        try:
+            return fn(a, b, **kwargs) if kwargs else fn(a, b)
+        finally:
+            reset_state(token)
+
+    return two_and_keywords
+
+
+def quiet_operator(
+    name: str,
+    dunder: str,
+    taken: tuple[type, ...],
+    refuse: Callable[[Any, Any, str], Any],
+) -> Callable[[Any, Any], Any]:
+    """The tensor method ``dunder`` (``__add__``) of a binary operator: op ``name`` of ``self``
+    and ``other`` when ``other`` is one of ``taken``, else ``refuse(self, other, dunder)``.
+
+    The op runs quiet as :func:`quiet_op` runs it (the same switch of numpy's error state,
+    around the op as the table holds it before quieting), inside the method: one Python call
+    fewer per operator than the method calling the table's quieted op."""
+    if _STATE is None:
+
+        def numpy1(self: Any, other: Any) -> Any:
+            if not isinstance(other, taken):
+                return refuse(self, other, dunder)
+            return getattr(ops, name)(self, other)
+
+        numpy1.__name__ = numpy1.__qualname__ = dunder
+        return numpy1
+    set_state, reset_state, ignore, plain = _STATE.set, _STATE.reset, _IGNORE, _PLAIN
+
+    def operator(self: Any, other: Any) -> Any:
+        if not isinstance(other, taken):
+            return refuse(self, other, dunder)
+        token = set_state(ignore)
+        try:
+            return plain[name](self, other)
+        finally:
+            reset_state(token)
+
+    operator.__name__ = operator.__qualname__ = dunder
+    return operator
+
+
+class _Unquieted(dict[str, Callable[..., Any]]):
+    """The table's ops as :mod:`ownership.ops.table` defines them (before :func:`quiet_op`), by
+    name: filled with the table, at the first lookup of either."""
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if self:  # filled already: the op does not exist
+            raise KeyError(name)
+        _fill()
+        return self[name]
+
+
+_PLAIN = _Unquieted()
+
+
+_source: ModuleType | None = None
+"""The module the ops come from, :mod:`ownership.ops.table`, once :func:`install` gave it."""
+
+
+def install(table: ModuleType) -> None:
+    """Take the ops of ``table`` (:mod:`ownership.ops.table`, which the ops layer above this one
+    defines) for :data:`ops`, filled from it at the first lookup. Called once, by
+    :func:`ownership.installation.install`."""
+    global _source
+    _source = table
+
+
+def _fill() -> None:
+    """Install every op of :mod:`ownership.ops.table` into :data:`ops`, quieted
+    (:func:`quiet_op`) unless it computes no element (:data:`ownership.ops.table.NO_ARITHMETIC`)."""
+    table = _source
+    if table is None:
+        raise RuntimeError("no op table yet: ownership.installation.install() has not run")
+    for name in table.__all__:
+        fn = getattr(table, name)
+        _PLAIN[name] = fn
+        setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn))
+
+
+class _Ops:
+    """The op table by attribute; filled at the first lookup (then plain instance attributes,
+    found without ``__getattr__``, which answers only for a name that is not an op)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or vars(self):  # filled already: the op does not exist
+            raise AttributeError(f"ownership has no op {name!r}")
+        _fill()
+        return getattr(self, name)
+
+
+def _filled() -> dict[str, Callable[..., Any]]:
+    """The ops by name, filled if no op was looked up yet."""
+    if not vars(_TABLE):
+        _fill()
+    return vars(_TABLE)
+
+
+class _OpsByName(Mapping[str, Callable[..., Any]]):
+    """The op table by name, for the ops that call each other (``OPS["where"](...)``)."""
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        return _filled()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_filled())
+
+    def __len__(self) -> int:
+        return len(_filled())
+
+
+_TABLE = _Ops()
+ops = cast("OpTable[Any]", _TABLE)
+"""The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
+``ops: OpTable[Tensor] = op_registry.ops``."""
+
+OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
+"""The same ops by name (see :mod:`ownership.ops.table`)."""

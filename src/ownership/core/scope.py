@@ -1,0 +1,112 @@
+"""What the engine covers, said out loud: the one error for a part of torch it does not implement.
+
+ownership implements the part of torch that the unit "Aliasing, mutation and module ownership"
+uses: CPU tensors of five dtypes, their views, version counters and autograd, the modules,
+losses and optimizers of a training step. Where a program reaches past that (another device, a
+dtype, sparse tensors, an op or a submodule of torch the engine lacks), it gets one
+``NotImplementedError`` that names what is missing and what the engine covers, never an
+``AttributeError`` from deep inside. Names torch does not have keep Python's ``AttributeError``
+(so ``hasattr`` probes, ``copy``, ``pickle``, doctest and IPython's protocol lookups work):
+:func:`module_getattr` tells the two apart with the static lists of torch's public names in
+``ownership.core.torch_names``.
+
+>>> import ownership
+>>> ownership.fft
+Traceback (most recent call last):
+...
+NotImplementedError: ownership does not implement torch.fft; it covers ...
+>>> hasattr(ownership, "no_such_name"), hasattr(ownership, "_repr_html_")
+(False, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ownership.core.torch_names import TORCH_NAMES
+
+__all__ = ["COVERS", "DTYPES", "missing", "module_getattr", "tensor_getattr"]
+
+DTYPES = "float32, float64, int32, int64 and bool"
+"""The dtypes the engine keeps (numpy's float32, float64, int32, int64 and bool underneath)."""
+
+COVERS = {
+    "torch": (
+        f"CPU tensors of dtypes {DTYPES}: creation, views, in-place ops, autograd and the ops "
+        "of the unit (see the reference's 'What the engine covers')"
+    ),
+    "torch.nn": (
+        "Module, Parameter, Buffer, the containers, Linear, Identity, Flatten, ReLU, "
+        "LeakyReLU, Sigmoid, Tanh, Dropout, BatchNorm1d, MSELoss and CrossEntropyLoss"
+    ),
+    "torch.nn.functional": "the activations, dropout, linear, batch_norm and the unit's losses",
+    "torch.Tensor": (
+        "the methods and attributes of the unit: views, in-place ops, autograd, conversions "
+        "and the ops of the engine's functions (see the reference's 'What the engine covers')"
+    ),
+    "torch.optim": "SGD, Adam, AdamW, RMSprop, Adagrad and the lr_scheduler schedules",
+    "torch.autograd": "grad, backward, Function, gradcheck, graph hooks and the grad modes",
+    "torch.accelerator": "is_available, device_count and current_accelerator (there is none)",
+    "torch.backends": "mps and cudnn",
+    "torch.backends.cudnn": "is_available, version and the switches enabled, benchmark, "
+    "deterministic and allow_tf32",
+    "torch.backends.mps": "is_available and is_built (no MPS device)",
+    "torch.cuda": "is_available, device_count, is_initialized, manual_seed and manual_seed_all "
+    "(there is no CUDA device)",
+    "torch.autograd.graph": (
+        "Node, saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks, increment_version "
+        "and allow_mutation_on_saved_tensors"
+    ),
+}
+"""What each module of the engine covers, as its error says it."""
+
+
+def missing(what: str, covers: str) -> NotImplementedError:
+    """The engine's error for a part of torch it lacks: ``what`` is missing, ``covers`` is
+    what it has instead (raise it).
+
+    >>> str(missing("the 'cuda' device", "the CPU only (device='cpu')"))
+    "ownership does not implement the 'cuda' device; it covers the CPU only (device='cpu')"
+    """
+    return NotImplementedError(f"ownership does not implement {what}; it covers {covers}")
+
+
+def module_getattr(torch_module: str, engine_module: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for the engine module that stands for ``torch_module``: a public
+    name torch has there raises :func:`missing`; any other name, Python's ``AttributeError``."""
+    names = TORCH_NAMES[torch_module]
+    covers = COVERS[torch_module]
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            raise missing(f"{torch_module}.{name}", covers)
+        raise AttributeError(f"module '{engine_module}' has no attribute '{name}'")
+
+    return __getattr__
+
+
+_TENSOR_NAMES = TORCH_NAMES["torch.Tensor"]
+
+
+def tensor_getattr(tensor: Any, name: str) -> Any:
+    """``Tensor.__getattr__``, which Python calls only once the normal lookup failed: a public
+    name of torch's tensors raises :func:`missing`; any other name, Python's own
+    ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's class has
+    failed inside its own code (a property raising ``AttributeError``): that error again.
+
+    >>> import ownership
+    >>> ownership.ones(2).to_sparse()
+    Traceback (most recent call last):
+    ...
+    NotImplementedError: ownership does not implement torch.Tensor.to_sparse; it covers ...
+    >>> hasattr(ownership.ones(2), "no_such_name")
+    False
+    """
+    if name in _TENSOR_NAMES:
+        if hasattr(type(tensor), name):
+            return object.__getattribute__(tensor, name)
+        raise missing(f"torch.Tensor.{name}", COVERS["torch.Tensor"])
+    raise AttributeError(
+        f"'{type(tensor).__name__}' object has no attribute '{name}'", name=name, obj=tensor
+    )

@@ -1,0 +1,432 @@
+"""The Tensor: a numpy view over a :class:`~ownership.core.storage.Storage`, plus autograd metadata.
+
+This layer owns what a tensor *is*: its storage, its version counter (per tensor, shared by its
+views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
+(``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), the node that
+made it as the engine keeps it, and printing. The in-place contract is
+:mod:`ownership.core.inplace_rules`; how a view's history follows its base,
+:mod:`ownership.core.autograd.view_history`. Its API is inherited, one base class per part of torch's Tensor
+reference: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides, ``data_ptr()``),
+:class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``, ``requires_grad``, ``.grad``,
+``backward()``, ``.data`` versus ``detach()``),
+:class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
+:class:`~ownership.core.tensor_methods.TensorMethods` (math, reductions, products, dtype conversions,
+new tensors), :class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``),
+:class:`~ownership.core.tensor_views.TensorViews` (``x.view``...) and
+:class:`~ownership.core.tensor_inplace.TensorInplace` (``x.add_``...). Those reach :mod:`ownership.ops`
+through :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.OpTable`, so that
+this layer never imports a higher one.
+
+>>> import numpy as np
+>>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
+>>> t, t._version, t.is_leaf
+(tensor([1., 2.]), 0, True)
+"""
+
+from __future__ import annotations
+
+import builtins
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ownership.core import (
+    dtypes,
+    grad_mode,
+    inference_mode,
+    layout,
+    printing,
+    scope,
+    tensor_copying,
+)
+from ownership.core.autograd.node import Node
+from ownership.core.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
+from ownership.core.dtypes import dtype as DType
+from ownership.core.storage import (
+    InferenceCounter,
+    Storage,
+    VersionCounter,
+    storage_over,
+)
+from ownership.core.tensor_autograd import TensorAutograd
+from ownership.core.tensor_conversion import TensorConversion
+from ownership.core.tensor_inplace import TensorInplace
+from ownership.core.tensor_metadata import TensorMetadata
+from ownership.core.tensor_methods import TensorMethods
+from ownership.core.tensor_operators import TensorOperators
+from ownership.core.tensor_views import TensorViews
+
+_INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
+_NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+_new = object.__new__
+_GRAD = grad_mode._state
+_NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
+
+
+class Tensor(
+    TensorMetadata,
+    TensorAutograd,
+    TensorConversion,
+    TensorMethods,
+    TensorOperators,
+    TensorViews,
+    TensorInplace,
+):
+    """An n-dimensional array that may share memory with others and may record a graph."""
+
+    __slots__ = (
+        "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
+        "__weakref__",
+        "_acc",  # a weak reference to a leaf's accumulator, unset until its first one is made
+        "_base",
+        # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
+        "_creation_meta",  # how the view was made (which in-place writes its history allows)
+        "_data",
+        "_grad",
+        "_grad_dtype",  # a leaf's ``grad_dtype`` once set (unset: its own dtype; autograd.grad_dtype)
+        "_history",  # read and written as ``_grad_fn`` (see the end of this file)
+        "_lazy_counter",  # read and written as ``_version_counter`` (see below)
+        "_lazy_storage",  # read and written as ``_storage`` (see below)
+        "_offset",
+        "_output_nr",
+        "_requires_grad",
+        "_retains_grad",
+        "_view_version",  # a view's only: the version its ``grad_fn`` was made at
+        "dtype",
+    )
+    __array_priority__ = 1000
+
+    _data: NDArray[Any]
+    _lazy_storage: Storage | None
+    _lazy_counter: VersionCounter | None
+    _offset: builtins.int
+    dtype: DType
+    _requires_grad: builtins.bool
+    _history: Node | None
+    _output_nr: builtins.int
+    _grad: Tensor | None
+    _grad_dtype: DType | None
+    _base: Tensor | None
+    _creation_meta: CreationMeta
+    _view_version: builtins.int
+    _retains_grad: builtins.bool
+    _acc: Any
+    if TYPE_CHECKING:  # the slot ``_history``, through a property installed after the class
+
+        @property
+        def _grad_fn(self) -> Node | None: ...
+
+        @_grad_fn.setter
+        def _grad_fn(self, node: Node | None) -> None: ...
+
+    if not TYPE_CHECKING:  # (for the type checker, a name the class lacks stays an error)
+        __getattr__ = scope.tensor_getattr  # a torch name the engine lacks says so: one error
+
+    # ------------------------------------------------------------------ construction
+    @staticmethod
+    def _wrap(arr: Any, dtype: DType | None = None) -> Tensor:
+        """A new tensor (fresh storage, version 0) of dtype ``dtype`` over a freshly computed
+        array, cast only if its numpy dtype differs (``dtype`` None: the array's own).
+
+        The array is kept as it is when its elements fill their memory exactly, else copied to C
+        order (:func:`~ownership.core.layout.fresh_layout`); its storage and version counter are made
+        when first read (see ``_storage``): most results are never viewed, aliased, written in
+        place or saved."""
+        if type(arr) is not _NDARRAY:
+            arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
+            if dtype is None:
+                dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif dtype is None:
+            dtype = dtypes.from_numpy_dtype(arr.dtype)
+        elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
+            arr = arr.astype(dtype.np)
+        # what ``_plain(Tensor, fresh_layout(arr), storage_over(...), 0, dtype,
+        # VersionCounter.new())`` makes, without the calls and with the storage and the counter
+        # left to their first read: one new tensor per op (test_construction checks the two)
+        if not arr.flags.forc:  # neither C- nor F-contiguous: ``fresh_layout`` asks the rest
+            arr = layout.fresh_layout(arr)
+        t = _new(Tensor)
+        t._data = arr
+        t._lazy_storage = None
+        # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
+        t._lazy_counter = (
+            InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
+        )
+        t._offset = 0
+        t.dtype = dtype
+        t._requires_grad = False
+        t._history = None
+        t._output_nr = 0
+        t._grad = None
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
+        t._retains_grad = False
+        return t
+
+    @staticmethod
+    def _plain(
+        cls: type[Tensor],
+        arr: NDArray[Any],
+        storage: Storage,
+        offset: builtins.int,
+        dtype: DType,
+        counter: VersionCounter,
+    ) -> Tensor:
+        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
+        t = _new(cls)
+        t._data = arr
+        t._lazy_storage = storage
+        t._lazy_counter = counter
+        t._offset = offset
+        t.dtype = dtype
+        t._requires_grad = False
+        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
+        t._output_nr = 0
+        t._grad = None
+        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
+        t._retains_grad = False
+        return t
+
+    def _alias_parts(self) -> tuple[Any, ...]:
+        """What :meth:`_alias` makes a new alias of this tensor with: :meth:`_plain` and what it
+        takes (the class ``Tensor``, array, storage, offset, dtype, version counter), the storage
+        and counter made now if not yet, as the ``_storage`` and ``_version_counter`` properties
+        make them (read here in one call: every op that saves its result keeps these parts, and
+        ``parts[0](*parts[1:])`` is the alias; see ``autograd.saved``)."""
+        storage, counter = self._lazy_storage, self._lazy_counter
+        if storage is None:
+            storage = self._lazy_storage = storage_over(self._data)
+        if counter is None:
+            counter = self._lazy_counter = VersionCounter()
+        return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
+
+    def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
+        """A new non-view tensor object over the same memory, tracked by ``counter`` (with the
+        strides of this one, an empty view's too)."""
+        data = self._data
+        if not data.size and self._base is not None:
+            data = layout.empty_strided(data.shape, self.stride(), data.dtype)
+        storage = self._lazy_storage
+        if storage is None:  # as ``_storage`` makes it
+            storage = self._lazy_storage = storage_over(self._data)
+        return Tensor._plain(
+            cls if cls is not None else Tensor,
+            data,
+            storage,
+            self._offset,
+            self.dtype,
+            counter,
+        )
+
+    def _view(
+        self,
+        shape: Sequence[builtins.int],
+        strides: Sequence[builtins.int],
+        offset: builtins.int,
+        data: NDArray[Any] | None = None,
+        recorded: builtins.bool = False,
+    ) -> Tensor:
+        """A view of this tensor's storage (shares memory and version counter; ``_base`` is the root).
+
+        Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
+        ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
+        made by the caller more cheaply (a ``reshape`` of this tensor's array). ``recorded``: the
+        caller records the view, so it has found grad mode on, inference mode off and this
+        tensor a normal one (``ops.common.needs_grad_of``): the modes are not read again.
+        """
+        storage = self._lazy_storage
+        if storage is None:  # a fresh result's first view: its storage is made now, and shared
+            storage = self._lazy_storage = storage_over(self._data)  # as ``_storage`` makes it
+        counter = self._lazy_counter
+        if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
+            counter = self._lazy_counter = VersionCounter()
+        t = _new(Tensor)
+        t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
+        t._lazy_storage = storage
+        t._lazy_counter = counter
+        t._offset = offset
+        t.dtype = self.dtype
+        t._requires_grad = False  # a view also requires grad while its base does (see the property)
+        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
+        t._output_nr = 0
+        t._grad = None
+        t._retains_grad = False
+        base = self._base
+        if recorded:  # a view made in grad mode: its base's creation meta
+            if base is None:
+                t._base, t._creation_meta = self, PLAIN
+            else:
+                t._base, t._creation_meta = base, self._creation_meta
+        elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
+            # an inference tensor's alias that counts (its ``detach()`` or ``.data`` made outside
+            # inference mode, or a tensor marked inference by its ``.data``): the view does not
+            if counter.tracked:
+                t._lazy_counter = InferenceCounter()
+            t._base = None
+            return t  # a non-view: no creation meta, no view version (see ``__slots__``)
+        else:
+            t._base = base if base is not None else self
+            if _INFERENCE.count and inference_mode._state.enabled:
+                t._creation_meta = CreationMeta.INFERENCE_MODE
+            elif not _GRAD.enabled:
+                t._creation_meta = _NO_GRAD_MODE
+            else:
+                t._creation_meta = self._creation_meta if base is not None else PLAIN
+        t._view_version = counter.value
+        return t
+
+    @classmethod
+    def _make_subclass(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """An instance of a subclass aliasing ``data``'s storage and version counter: a leaf.
+
+        Called torch's way, ``Tensor._make_subclass(Sub, data, requires_grad)``, or on the
+        subclass, ``Sub._make_subclass(data, requires_grad)``. This is what ``nn.Parameter``
+        uses; ``requires_grad`` is set as given even under ``no_grad``.
+        """
+        target: type[Tensor] = cls
+        if args and isinstance(args[0], type):
+            target, args = args[0], args[1:]
+        data: Tensor = args[0] if args else kwargs["data"]
+        requires_grad = builtins.bool(
+            args[1]
+            if len(args) > 1
+            else kwargs.get("require_grad", kwargs.get("requires_grad", False))
+        )
+        if requires_grad and not data.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients"
+            )
+        t = data._alias(data._version_counter, target)
+        t._requires_grad = requires_grad
+        return t
+
+    @property
+    def _storage(self) -> Storage:
+        """The storage: made at its first read for a fresh result (from its contiguous array)."""
+        storage = self._lazy_storage
+        if storage is None:
+            storage = self._lazy_storage = storage_over(self._data)
+        return storage
+
+    @_storage.setter
+    def _storage(self, storage: Storage) -> None:
+        self._lazy_storage = storage
+
+    @property
+    def _version_counter(self) -> VersionCounter:
+        """The version counter: made at its first read for a fresh result (at version 0, as
+        every new tensor's; an inference tensor's is made with it)."""
+        counter = self._lazy_counter
+        if counter is None:
+            counter = self._lazy_counter = VersionCounter()
+        return counter
+
+    @property
+    def _version(self) -> builtins.int:
+        """The version counter this tensor shares with its views and ``detach()`` aliases."""
+        counter = self._lazy_counter
+        if counter is None:  # not made yet: no write has been counted
+            return 0
+        if not counter.tracked:
+            raise RuntimeError(inference_mode.VERSION_MESSAGE)
+        return counter.value
+
+    # ------------------------------------------------------------------ autograd metadata
+    def _node(self) -> Node | None:
+        """The node that created this tensor (None for a leaf) as the engine keeps it: a view
+        written through since its node was made gets a new one first (what ``grad_fn`` shows)."""
+        counter = self._lazy_counter  # a view's is made with it (``_view``): no property read
+        if self._base is not None and counter is not None and self._view_version != counter.value:
+            refresh_view_grad_fn(self)
+        return self._history  # the slot of ``_grad_fn``, without the property
+
+    def _detached_unseen(self) -> Tensor:
+        """``detach()`` of a gradient only the caller holds (the backward engine's check): this
+        tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
+        of no history, no gradient, no attribute and no weak reference (no alias made, no
+        storage or counter made for one), else ``detach()`` (for a ``Tensor`` view, what
+        ``detach()`` makes, an alias tracked by the view's counter, made without its call:
+        test_backward_fast_paths compares the two). A leaf's accumulator reference (``_acc``)
+        is not asked: a live accumulator holds its leaf, which then the caller does not hold
+        alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
+        if type(self) is not Tensor:
+            return self.detach()
+        if self._base is not None:  # a view's counter is made with it (``_view``)
+            return self._alias(self._lazy_counter)  # type: ignore[arg-type]
+        if (
+            self._history is None
+            and not self._requires_grad
+            and self._grad is None
+            and not self._retains_grad
+            and self._output_nr == 0
+            and not weakref.getweakrefcount(self)
+            and not self.__dict__
+        ):
+            return self
+        return self.detach()
+
+    # ------------------------------------------------------------------ aliasing
+    def _is_view(self) -> builtins.bool:
+        """Whether this tensor is a view of another (it has a ``_base``)."""
+        return self._base is not None
+
+    def __hash__(self) -> builtins.int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        d = self.dtype
+        # torch's rule: int64 and bool go unnamed only where an element shows them
+        shown = self._data.size != 0 and (d is dtypes.int64 or d is dtypes.bool_)
+        default = d is dtypes.get_default_dtype() or shown
+        grad: str | None
+        try:
+            fn = self._node()
+        except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
+            grad = "grad_fn=<Invalid>"
+            fn = None
+        else:
+            grad = None
+        if fn is not None:
+            grad = f"grad_fn=<{printing_name(fn)}>"
+        elif grad is None and self.requires_grad:
+            grad = "requires_grad=True"
+        return printing.tensor_repr(
+            self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
+        )
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and type(self) is Tensor:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
+        """torch's deepcopy (see :mod:`ownership.core.tensor_copying`)."""
+        copied: Tensor = tensor_copying.deepcopy_tensor(self, memo)
+        return copied
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """torch's pickling (see :mod:`ownership.core.tensor_copying`)."""
+        return tensor_copying.reduce_tensor(self)
+
+
+def printing_name(fn: Node | None) -> str:
+    """The node name shown in reprs and view errors (``CopySlices``, ``MulBackward0``, ...)."""
+    if fn is None:
+        return "None"
+    return fn.name().rsplit("::", 1)[-1]
+
+
+def _refuse_deletion(t: Tensor) -> None:
+    raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
+
+
+# ``_grad_fn`` is the slot ``_history`` through a property of C accessors, whose deleter refuses
+# as torch's attribute of that name does. (A ``__delattr__`` method would do the same, but any
+# Python-level ``__delattr__`` routes every attribute write of every tensor through a slow
+# generic path: ten times the cost of a slot write, about 2.5 us per new tensor.)
+_HISTORY: Any = Tensor.__dict__["_history"]  # the slot's member descriptor
+setattr(  # noqa: B010 - the class body declares the attribute's type
+    Tensor, "_grad_fn", property(_HISTORY.__get__, _HISTORY.__set__, _refuse_deletion)
+)

@@ -1,0 +1,333 @@
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``.grad``, ``retain_grad``, ``backward``.
+
+What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
+its accumulated gradient with torch's checks on assignment, its hooks, ``backward()`` (run by
+``ownership.core.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
+version counter or a fresh one). Inherited by :class:`~ownership.core.tensor.Tensor`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from numpy.typing import NDArray
+
+import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
+from ownership.core.autograd import engine, hooks
+from ownership.core.autograd import grad_dtype as leaf_grad_dtype
+from ownership.core.autograd.grad import engine_flag, gradients_given, seed_ones
+from ownership.core.autograd.input_metadata import note_data_shape
+from ownership.core.autograd.node import Node, shown
+from ownership.core.dtypes import dtype as DType
+from ownership.core.storage import rekeyed
+
+if TYPE_CHECKING:
+    from ownership.core.layout import Size
+    from ownership.core.storage import VersionCounter
+    from ownership.core.tensor import Tensor
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class TensorAutograd:
+    """The autograd properties and methods of :class:`~ownership.core.tensor.Tensor`."""
+
+    __slots__ = ()
+    _data: NDArray[Any]
+    _offset: builtins.int
+    dtype: DType
+    _requires_grad: builtins.bool
+    _output_nr: builtins.int
+    _grad: Tensor | None
+    _base: Tensor | None
+    _retains_grad: builtins.bool
+    if TYPE_CHECKING:  # what the Tensor holds, read and written here
+        _lazy_counter: VersionCounter | None
+        _history: Node | None
+
+        @property
+        def _grad_fn(self) -> Node | None: ...
+
+        @_grad_fn.setter
+        def _grad_fn(self, node: Node | None) -> None: ...
+
+        @property
+        def shape(self) -> Size: ...
+
+        @property
+        def _version_counter(self) -> VersionCounter: ...
+
+        def _node(self) -> Node | None: ...
+
+        def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor: ...
+
+        @staticmethod
+        def _wrap(arr: Any, dtype: DType | None = None) -> Tensor: ...
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that created this tensor (None for leaves), as torch shows it: of a class
+        named after it, serving ``_saved_<name>`` (:func:`ownership.core.autograd.node.shown`)."""
+        return shown(self._node())  # type: ignore[no-any-return]
+
+    @grad_fn.setter
+    def grad_fn(self, value: Any) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    @grad_fn.deleter
+    def grad_fn(self) -> None:
+        raise AttributeError("attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable")
+
+    def _set_grad_fn(self: Any, node: Node) -> None:
+        """Give this tensor a new history (output 0 of ``node``), moving a ``retain_grad`` along."""
+        old = self._grad_fn
+        if self._retains_grad and old is not None and old._retained is not None:
+            old._retained.pop(self._output_nr, None)
+        self._grad_fn = node
+        self._output_nr = 0
+        self._requires_grad = True
+        if self._retains_grad:
+            node.retain(0, self)
+
+    @property
+    def output_nr(self) -> builtins.int:
+        """Which output of its ``grad_fn`` this tensor is (0 for single-output nodes)."""
+        return self._output_nr
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        """True when the tensor has no ``grad_fn`` (created by the user, or not requiring grad)."""
+        return self._node() is None
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        """Whether operations on this tensor are recorded (a view also when its base does)."""
+        if self._requires_grad:
+            return True
+        base = self._base
+        return base is not None and base._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        if not isinstance(value, builtins.bool):  # before any other check, as torch's setter
+            raise RuntimeError("requires_grad must be a bool")
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point and complex dtype can require gradients"
+            )
+        self.requires_grad_(value)
+
+    @requires_grad.deleter
+    def requires_grad(self) -> None:
+        raise RuntimeError("requires_grad must be a bool")
+
+    def requires_grad_(self: Any, requires_grad: builtins.bool = True) -> Tensor:
+        """Set ``requires_grad`` of a leaf (in place); returns self."""
+        if not isinstance(requires_grad, builtins.bool):
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{type(requires_grad).__name__}"
+            )
+        if self._history is not None:  # not a leaf, by the slot as it is (see ``grad``)
+            if requires_grad:
+                return self  # type: ignore[no-any-return]
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
+            raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
+        self._requires_grad = bool(requires_grad)
+        return self  # type: ignore[no-any-return]
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient of a leaf (None until a backward reaches it)."""
+        if self._history is None and self._base is None:  # no grad_fn (the common case): a leaf
+            return self._grad
+        # torch's C++ ``is_leaf`` reads the ``grad_fn`` slot as it is, never refreshed: a view
+        # whose base was written under no_grad shows its ``.grad`` (with the warning) where its
+        # ``grad_fn`` raises
+        if not self._retains_grad and self._requires_grad and self._history is not None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self: Any, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, TensorAutograd):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
+            dt = leaf_grad_dtype.target(self)
+            if dt is not None and value.dtype is not dt:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{leaf_grad_dtype.c_name(value.dtype)}' "
+                    f"to a tensor with grad_dtype '{dt.short}'. The gradient must match the tensor's "
+                    "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+                    "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+                    "systems that assume they match."
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                    "the same size"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self: Any) -> None:
+        self._grad = None
+
+    @property
+    def grad_dtype(self) -> DType | None:
+        """The dtype a leaf's gradients take: its own unless set; None, any (see
+        ``ownership.core.autograd.grad_dtype``)."""
+        return leaf_grad_dtype.grad_dtype_of(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value: DType | None) -> None:
+        leaf_grad_dtype.set_grad_dtype(self, value)
+
+    def retain_grad(self: Any) -> None:
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self._node()
+        if fn is None or self._retains_grad:
+            return
+        fn.retain(self._output_nr, self)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        """Whether :meth:`retain_grad` was called on this non-leaf tensor."""
+        return self._retains_grad
+
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: builtins.bool | None = None,
+        create_graph: builtins.bool = False,
+        inputs: Tensor | Sequence[Tensor] | None = None,
+    ) -> None:
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
+        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        if inputs is not None:
+            inputs = [inputs] if isinstance(inputs, TensorAutograd) else list(inputs)
+            if not inputs:
+                raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        if gradient is not None and not isinstance(gradient, TensorAutograd):
+            gradient = _one_gradient(gradient)
+        # torch's order (``autograd.grad.make_seeds``, then ``engine_flag``, ``check_roots``)
+        requires_grad = self._requires_grad or self.requires_grad  # the slot first: no call
+        if gradient is None:
+            if self._data.size != 1 and requires_grad:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            gradient = self._wrap(seed_ones(self._data), self.dtype)
+        elif gradient._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
+                f"has a shape of {self.shape}."
+            )
+        keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+        create_graph = engine_flag(create_graph)
+        if not requires_grad:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
+        if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
+            engine.run_one(self, gradient, keep, create_graph)
+        else:
+            engine.run_backward([self], [gradient], keep, create_graph, inputs)
+
+    def is_inference(self) -> builtins.bool:
+        """Whether this is an inference tensor (made in inference mode: no version counter)."""
+        counter = self._lazy_counter
+        return counter is not None and counter.inference
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
+        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
+        return hooks.register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
+        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
+        return hooks.register_post_accumulate_grad_hook(self, hook)
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing storage *and version counter*: later in-place writes are still seen
+        (an inference tensor's, which has no counter: :meth:`~ownership.core.storage.VersionCounter.shared`)."""
+        return self._alias(self._version_counter.shared())
+
+    def detach_(self: Any) -> Tensor:
+        """Make this tensor a leaf that does not require grad, in place.
+
+        This is autograd's own kernel: in inference mode, or on an inference tensor, torch's
+        ``detach_`` does nothing (a view included) and returns the tensor as it is."""
+        if inference_mode._state.enabled or self.is_inference():
+            return self  # type: ignore[no-any-return]
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                "function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self  # type: ignore[no-any-return]
+
+    @property
+    def data(self) -> Tensor:
+        """An alias of the same memory with a *new* version counter (mutations go unnoticed)."""
+        return self._alias(self._version_counter.fresh())
+
+    @data.setter
+    def data(self: Any, value: Tensor) -> None:
+        if not isinstance(value, TensorAutograd):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self.requires_grad and not value.dtype.is_floating_point:
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
+        if value._data.shape != self._data.shape:
+            note_data_shape(self, tuple(self._data.shape))  # autograd's metadata keeps it
+        self._data = value._data
+        self._storage = value._storage  # the memory changes; the counter stays this tensor's,
+        self._offset = value._offset
+        self.dtype = value.dtype
+        # marked as the data is: an inference tensor's data makes this one an inference tensor
+        self._lazy_counter = rekeyed(self._version_counter, value.is_inference())
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+
+def _one_gradient(given: Any) -> Tensor | None:
+    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
+    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
+    if not grads:
+        raise RuntimeError("got 1 tensors and 0 gradients")
+    first: Tensor | None = grads[0]
+    return first

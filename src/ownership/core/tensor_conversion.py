@@ -1,0 +1,134 @@
+"""Leaving the engine: a tensor as a Python number, nested lists, a numpy array, or an iterator.
+
+``float()``, ``int()``, ``bool()`` and ``item()`` need one element; ``numpy()`` shares memory
+and refuses a tensor that requires grad; ``float()`` of a tensor that requires grad warns once
+per process, as torch 2.13 does (``int()``, ``bool()`` and ``item()`` do not warn).
+
+>>> import ownership
+>>> x = ownership.tensor([2.5])
+>>> float(x), int(x), bool(x), x.item(), x.tolist()
+(2.5, 2, True, 2.5, [2.5])
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from numpy.typing import NDArray
+
+from ownership.argument_checks import no_arguments
+from ownership.core import grad_mode, op_registry
+from ownership.core.dtypes import dtype as DType
+
+if TYPE_CHECKING:
+    from ownership.core.op_table import OpTable
+    from ownership.core.tensor import Tensor
+
+ops: OpTable[Tensor] = op_registry.ops
+
+SCALAR_CONVERSION_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+_SCALAR_WARNED = False
+
+
+def _warn_scalar_conversion() -> None:
+    """torch's warn-once of ``float(x)`` on a tensor that requires grad (caller's frame)."""
+    global _SCALAR_WARNED
+    _SCALAR_WARNED = True
+    warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
+
+
+class TensorConversion:
+    """The conversions of :class:`~ownership.core.tensor.Tensor` to Python and numpy values."""
+
+    __slots__ = ()
+    _data: NDArray[Any]
+    dtype: DType
+
+    if TYPE_CHECKING:
+
+        @property
+        def requires_grad(self) -> builtins.bool: ...
+
+    def item(self, *args: Any) -> Any:
+        """The value of a one-element tensor as a Python number."""
+        if args:
+            no_arguments("item", args)
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.item()  # numpy's own: the one element as a Python number
+
+    def tolist(self, *args: Any) -> Any:
+        """Nested Python lists (a number for a 0-d tensor)."""
+        if args:
+            no_arguments("tolist", args)
+        return self._data.tolist()
+
+    def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:
+        """A numpy array sharing memory with this tensor (refused, unless ``force``, when the
+        tensor requires grad and grad mode is on: under ``no_grad`` torch allows it)."""
+        if not force and self.requires_grad and grad_mode.is_grad_enabled():
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+            )
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> NDArray[Any]:
+        """What numpy sees: :meth:`numpy` (so refused as it is), cast to ``dtype`` if given."""
+        arr = self.numpy()
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array: NDArray[Any]) -> Tensor:
+        """A numpy result over this tensor made a tensor again, as torch's (``x + a`` with a numpy
+        array ``a``, ``x @ a``, ``numpy.sin(x)``): a bool array becomes uint8, which torch has
+        and the engine refuses (torch's TypeError for a type it lacks). The signature is torch's
+        too, so numpy 2 gives the same DeprecationWarning about it."""
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        return type(self)._wrap(array)  # type: ignore[attr-defined, no-any-return]
+
+    def __float__(self) -> builtins.float:
+        """The value as a Python float; warns (once per process, like torch) when grad is tracked.
+
+        Only ``float()`` warns in torch 2.13, not ``int()``, ``bool()`` or ``item()``, and only
+        with grad mode on; the warning is torch's ``TORCH_WARN_ONCE``, so a process sees it once.
+        """
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        if not _SCALAR_WARNED and self.requires_grad and grad_mode.is_grad_enabled():
+            _warn_scalar_conversion()
+        return float(self.item())
+
+    def __int__(self) -> builtins.int:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return int(self.item())
+
+    def __bool__(self) -> builtins.bool:
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __index__(self) -> builtins.int:
+        if self.dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __len__(self) -> builtins.int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return int(self._data.shape[0])
+
+    def __iter__(self: Any) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(ops.unbind(self, 0))

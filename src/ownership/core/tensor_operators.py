@@ -1,0 +1,247 @@
+"""Tensor operators: arithmetic (``//`` and ``%`` too), comparisons, ``~ & | ^``, indexing, and
+``+= -= *= /= //= %= **= &= |= ^=`` in place.
+
+Each forwards to its op through :data:`~ownership.core.op_registry.ops` (``~x`` is ``invert``); the
+binary operators run their op quiet themselves (:func:`~ownership.core.op_registry.quiet_operator`).
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from ownership.core import op_registry
+from ownership.invalid_arguments import is_torch_tensor
+
+if TYPE_CHECKING:
+    from ownership.core.op_table import OpTable
+    from ownership.core.tensor import Tensor
+
+ops: OpTable[Tensor] = op_registry.ops
+
+_NUMBERS = (int, float, complex, np.number, np.bool_)
+
+_ARITHMETIC = (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+)
+
+
+def _operator(name: str) -> Callable[[Any, Any], Any]:
+    return cast(
+        "Callable[[Any, Any], Any]", getattr(operator, name + "_" * (name in ("and", "or")))
+    )
+
+
+# each operator's name -> (Python's operator, whether the tensor is its right operand)
+_OPERATORS: dict[str, tuple[Callable[[Any, Any], Any], bool]] = {
+    **{f"__{n}__": (_operator(n), False) for n in _ARITHMETIC},
+    **{f"__r{n}__": (_operator(n), True) for n in _ARITHMETIC},
+    **{f"__i{n}__": (_operator("i" + n), False) for n in _ARITHMETIC},
+    **{f"__{n}__": (_operator(n), False) for n in ("eq", "ne", "lt", "le", "gt", "ge")},
+}
+
+
+# what an operator returns for an operand it does not take: Python then asks the other operand
+_DECLINED = cast("Tensor", NotImplemented)
+
+
+def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
+    """What operator ``name`` gives for an operand that is no tensor of the engine and no number.
+
+    As torch: a numpy array is refused (``NotImplemented``), so Python asks numpy's reflected
+    operator, which computes over the tensor's ``__array__`` (refused for a tensor that requires
+    grad) and wraps the result back through ``__array_wrap__`` (``x + a``, ``x @ a``, and
+    ``x += a``, which makes a new tensor); numpy defers its own forward operators and its
+    comparisons to a tensor (``__array_priority__``), so ``a + x``, ``a * x`` and ``x < a`` are
+    Python's TypeError; ``a / x`` is torch's ``x.reciprocal() * a``. Only ``==`` reads the array
+    as a tensor (torch's ``x == a``, Python's identity for an array of strings or objects); every
+    other operand (a list, None) gets Python's own answer.
+
+    A torch tensor is answered as the same program with its numpy array in its place, a
+    TypeError naming it ``torch.Tensor`` where Python names ``numpy.ndarray``.
+    """
+    if isinstance(other, np.ndarray):
+        if name == "__rtruediv__":  # torch's ``a / x`` is ``x.reciprocal() * a``
+            return cast("Tensor", tensor.reciprocal() * other)
+        if name != "__eq__" or other.dtype.kind not in "biufc":  # strings, objects: no tensor
+            return _DECLINED
+        return ops.eq(tensor, other)
+    if not is_torch_tensor(other):
+        return _DECLINED
+    if name == "__eq__":
+        return ops.eq(tensor, other)
+    op, reflected = _OPERATORS[name]
+    array = np.asarray(other)  # torch's own refusal for a tensor that requires grad
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = op(array, tensor) if reflected else op(tensor, array)
+    except TypeError as error:
+        raise TypeError(str(error).replace("numpy.ndarray", "torch.Tensor")) from None
+    for report in caught:  # numpy's warnings, at the user's line as with a numpy array
+        warnings.warn(report.message, report.category, stacklevel=3)
+    return cast("Tensor", result)
+
+
+class _Operand:
+    """The base of :class:`TensorOperators`: what an operator takes as a tensor of the engine
+    (named before the operators are made, which take it)."""
+
+    __slots__ = ()
+
+
+# what the operators take without asking further: an ownership tensor, then the numbers
+_TAKEN = (_Operand, *_NUMBERS)
+
+
+def _quiet(
+    name: str, dunder: str, taken: tuple[type, ...] = _TAKEN
+) -> Callable[[Any, Any], Tensor]:
+    """The operator ``dunder``: op ``name`` of the tensor and a tensor or number (``taken``),
+    run quiet as every op (:func:`ownership.core.op_registry.quiet_operator`); any other operand is
+    :func:`_foreign`'s."""
+    method = op_registry.quiet_operator(name, dunder, taken, _foreign)
+    method.__module__, method.__qualname__ = __name__, f"TensorOperators.{dunder}"
+    return method
+
+
+class TensorOperators(_Operand):
+    """The Python operators of :class:`~ownership.core.tensor.Tensor`.
+
+    Each takes a tensor of the engine or a number (``isinstance(other, _TAKEN)``) and leaves
+    any other operand to :func:`_foreign`.
+    """
+
+    __slots__ = ()
+
+    __add__ = _quiet("add", "__add__")
+
+    __radd__ = _quiet("add", "__radd__")
+
+    __sub__ = _quiet("sub", "__sub__")
+
+    __rsub__ = _quiet("rsub", "__rsub__")
+
+    __mul__ = _quiet("mul", "__mul__")
+
+    __rmul__ = _quiet("mul", "__rmul__")
+
+    __truediv__ = _quiet("div", "__truediv__")
+
+    __rtruediv__ = _quiet("rdiv", "__rtruediv__")
+
+    __floordiv__ = _quiet("floor_divide", "__floordiv__")
+
+    __rfloordiv__ = _quiet("rfloordiv", "__rfloordiv__")
+
+    __mod__ = _quiet("remainder", "__mod__")
+
+    __rmod__ = _quiet("rremainder", "__rmod__")
+
+    __pow__ = _quiet("pow", "__pow__")
+
+    __rpow__ = _quiet("rpow", "__rpow__")
+
+    __matmul__ = _quiet("matmul", "__matmul__", (_Operand,))  # a tensor only, no number
+
+    def __rmatmul__(self: Any, other: Tensor) -> Tensor:
+        if not isinstance(other, TensorOperators):
+            return _foreign(self, other, "__rmatmul__")
+        return ops.matmul(other, self)
+
+    def __neg__(self: Any) -> Tensor:
+        return ops.neg(self)
+
+    def __pos__(self) -> Tensor:
+        return cast("Tensor", self)
+
+    def __abs__(self: Any) -> Tensor:
+        return ops.abs(self)
+
+    __iadd__ = _quiet("add_", "__iadd__")
+
+    __isub__ = _quiet("sub_", "__isub__")
+
+    __imul__ = _quiet("mul_", "__imul__")
+
+    __itruediv__ = _quiet("div_", "__itruediv__")
+
+    __ifloordiv__ = _quiet("floor_divide_", "__ifloordiv__")
+
+    __imod__ = _quiet("remainder_", "__imod__")
+
+    __ipow__ = _quiet("pow_", "__ipow__")
+
+    __iand__ = _quiet("bitwise_and_", "__iand__")
+
+    __ior__ = _quiet("bitwise_or_", "__ior__")
+
+    __ixor__ = _quiet("bitwise_xor_", "__ixor__")
+
+    __eq__ = _quiet("eq", "__eq__")  # type: ignore[assignment]
+
+    __ne__ = _quiet("ne", "__ne__")  # type: ignore[assignment]
+
+    __lt__ = _quiet("lt", "__lt__")
+
+    __le__ = _quiet("le", "__le__")
+
+    __gt__ = _quiet("gt", "__gt__")
+
+    __ge__ = _quiet("ge", "__ge__")
+
+    def __invert__(self: Any) -> Tensor:
+        return ops.invert(self)
+
+    __and__ = _quiet("bitwise_and", "__and__")
+
+    __or__ = _quiet("bitwise_or", "__or__")
+
+    __xor__ = _quiet("bitwise_xor", "__xor__")
+
+    # reflected: ``2 & t`` is ``t & 2`` (each op is commutative)
+    __rand__ = _quiet("bitwise_and", "__rand__")
+
+    __ror__ = _quiet("bitwise_or", "__ror__")
+
+    __rxor__ = _quiet("bitwise_xor", "__rxor__")
+
+    __lshift__ = _quiet("bitwise_left_shift", "__lshift__")
+
+    __rshift__ = _quiet("bitwise_right_shift", "__rshift__")
+
+    def __rlshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__rlshift__")
+        return ops.shift_of_number(other, self, False)
+
+    def __rrshift__(self: Any, other: Any) -> Tensor:
+        if not isinstance(other, _TAKEN):
+            return _foreign(self, other, "__rrshift__")
+        return ops.shift_of_number(other, self, True)
+
+    __ilshift__ = _quiet("bitwise_left_shift_", "__ilshift__")
+
+    __irshift__ = _quiet("bitwise_right_shift_", "__irshift__")
+
+    def __getitem__(self: Any, index: Any) -> Tensor:
+        return ops.getitem(self, index)
+
+    def __setitem__(self: Any, index: Any, value: Any) -> None:
+        ops.setitem(self, index, value)

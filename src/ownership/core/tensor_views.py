@@ -1,0 +1,225 @@
+"""Tensor view methods: results share storage and version counter with the tensor (``_base``).
+
+``reshape`` is a view when the strides allow it, else a copy; ``unbind``/``split``/``chunk``
+return multi-output views, which refuse in-place writes with grad mode on.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import TYPE_CHECKING, Any
+
+from ownership import signatures as sig
+from ownership.argument_checks import int64, no_arguments, tensor_arg
+from ownership.core import op_registry
+from ownership.core.layout import Size
+
+if TYPE_CHECKING:
+    from ownership.core.op_table import OpTable
+    from ownership.core.tensor import Tensor
+
+ops: OpTable[Tensor] = op_registry.ops
+
+_SIZE_TYPES = (tuple, list, Size)
+
+
+def _python_ints(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[builtins.int, ...] | None:
+    """The sizes of the common call of a sizes method, all Python ints given one by one or as one
+    tuple, list or ``Size``, without keywords: what the parser binds for them. None for any other
+    call (a keyword, a dtype, a float, a numpy int, nothing at all), which the parser binds."""
+    if not args or kwargs:
+        return None
+    sizes = args[0] if len(args) == 1 and type(args[0]) in _SIZE_TYPES else args
+    for item in sizes:
+        if type(item) is not builtins.int:
+            return None
+    return sizes if type(sizes) is tuple else tuple(sizes)
+
+
+def _int_args(args: tuple[Any, ...], kwargs: dict[str, Any], n: builtins.int) -> builtins.bool:
+    """Whether the call is ``n`` Python ints, without keywords: the parser binds them as they are
+    to the first ``n`` parameters, so a method whose parameters are ints may skip it."""
+    if kwargs or len(args) != n:
+        return False
+    for item in args:  # noqa: SIM110 - a loop, not ``all`` of a generator (a call of its own)
+        if type(item) is not builtins.int:
+            return False
+    return True
+
+
+def _refuse_beyond_int64(args: tuple[Any, ...]) -> None:
+    """The parser's ValueError for an int beyond int64, which the unparsed path (``x.t(d)``)
+    meets only as an index error of its own: torch refuses the int first."""
+    for item in args:
+        int64(item)
+
+
+class TensorViews:
+    """The view methods of :class:`~ownership.core.tensor.Tensor` (see :mod:`ownership.ops.views` and :mod:`ownership.ops.multi_views`)."""
+
+    __slots__ = ()
+
+    def view(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Same storage, new shape (fails when the strides do not allow it)."""
+        sizes = _python_ints(args, kwargs)
+        if sizes is not None:
+            return ops.view(self, sizes)
+        overload, a = sig.VIEW.parse(args, kwargs)
+        if overload == 0:
+            raise RuntimeError("view(dtype) is not supported by ownership")
+        return ops.view(self, a["size"])
+
+    def view_as(self: Any, other: Tensor) -> Tensor:
+        """``view(other.shape)``."""
+        tensor_arg("view_as", other, "other")
+        return ops.view(self, other.shape)
+
+    def reshape(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """A view when the strides allow it, else a copy."""
+        sizes = _python_ints(args, kwargs)
+        if sizes is None:
+            sizes = sig.RESHAPE.parse(args, kwargs)[1]["shape"]
+        return ops.reshape(self, sizes)
+
+    def reshape_as(self: Any, other: Tensor) -> Tensor:
+        """``reshape(other.shape)``."""
+        tensor_arg("reshape_as", other, "other")
+        return ops.reshape(self, other.shape)
+
+    def flatten(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Merge dimensions ``start_dim..end_dim`` (a view when possible)."""
+        a = sig.FLATTEN.parse(args, kwargs)[1]
+        return ops.flatten(self, a["start_dim"], a["end_dim"])
+
+    def t(self: Any, *args: Any) -> Tensor:
+        """Transpose of a tensor of at most 2 dimensions (a view)."""
+        if args:
+            no_arguments("t", args)
+        return ops.t(self)
+
+    @property
+    def T(self: Any) -> Tensor:
+        """All dimensions reversed (a view)."""
+        return ops.T(self)
+
+    @property
+    def mT(self: Any) -> Tensor:
+        """The last two dimensions swapped (a view)."""
+        return ops.mT(self)
+
+    def transpose(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Two dimensions swapped (a view): ``transpose(dim0, dim1)``."""
+        if _int_args(args, kwargs, 2):
+            try:
+                return ops.transpose(self, args[0], args[1])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
+        a = sig.TRANSPOSE.parse(args, kwargs)[1]
+        return ops.transpose(self, a["dim0"], a["dim1"])
+
+    def permute(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Dimensions reordered (a view)."""
+        dims = _python_ints(args, kwargs)
+        if dims is None:
+            dims = sig.PERMUTE.parse(args, kwargs)[1]["dims"]
+        return ops.permute(self, dims)
+
+    def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
+        sizes = _python_ints(args, kwargs)
+        if sizes is None:
+            sizes = sig.EXPAND.parse(args, kwargs)[1]["size"]
+        return ops.expand(self, sizes)
+
+    def expand_as(self: Any, other: Tensor) -> Tensor:
+        """``expand(other.shape)``."""
+        tensor_arg("expand_as", other, "other")
+        return ops.expand(self, other.shape)
+
+    def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
+        if _int_args(args, kwargs, 1):
+            try:
+                return ops.unsqueeze(self, args[0])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
+        return ops.unsqueeze(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
+
+    def squeeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
+        if _int_args(args, kwargs, 0):
+            return ops.squeeze(self, None)
+        if _int_args(args, kwargs, 1):
+            try:
+                return ops.squeeze(self, args[0])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
+        return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
+
+    def diagonal(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,
+        dim2=1)``."""
+        a = sig.DIAGONAL.parse(args, kwargs)[1]
+        return ops.diagonal(self, a["offset"], a["dim1"], a["dim2"])
+
+    def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
+        a = sig.NARROW.parse(args, kwargs)[1]
+        return ops.narrow(self, a["dim"], builtins.int(a["start"]), a["length"])
+
+    def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
+        if _int_args(args, kwargs, 2):
+            try:
+                return ops.select(self, args[0], args[1])
+            except IndexError:
+                _refuse_beyond_int64(args)
+                raise
+        a = sig.SELECT.parse(args, kwargs)[1]
+        return ops.select(self, a["dim"], a["index"])
+
+    def unbind(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """All slices along ``dim`` (multi-output views: refuse in-place with grad on)."""
+        return ops.unbind(self, sig.UNBIND.parse(args, kwargs)[1]["dim"])
+
+    def split(self: Any, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
+        """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
+        parser = sig.SPLIT if isinstance(split_size, builtins.int) else sig.SPLIT_WITH_SIZES
+        a = parser.parse((self, split_size, dim), {})[1]
+        return ops.split(self, a.get("split_size", a.get("split_sizes")), a["dim"])
+
+    def chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
+        a = sig.CHUNK.parse(args, kwargs)[1]
+        return ops.chunk(self, a["chunks"], a["dim"])
+
+    def unsafe_split(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``split``'s pieces, which autograd does not see as views (own version counters)."""
+        a = sig.UNSAFE_SPLIT.parse(args, kwargs)[1]
+        return ops.split(self, a["split_size"], a["dim"], True)
+
+    def unsafe_split_with_sizes(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``split_with_sizes``'s pieces, which autograd does not see as views."""
+        a = sig.UNSAFE_SPLIT_WITH_SIZES.parse(args, kwargs)[1]
+        return ops.split(self, list(a["split_sizes"]), a["dim"], True)
+
+    def unsafe_chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+        """``chunk``'s pieces, which autograd does not see as views (own version counters)."""
+        a = sig.UNSAFE_CHUNK.parse(args, kwargs)[1]
+        return ops.chunk(self, a["chunks"], a["dim"], True)
+
+    # ------------------------------------------------------------------ aliases
+    def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, dim0, dim1)
+
+    def swapaxes(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """``transpose`` (a view)."""
+        return ops.transpose(self, axis0, axis1)
+
+    def split_with_sizes(self: Any, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+        """Pieces of the given sizes along ``dim`` (multi-output views)."""
+        return ops.split(self, list(split_sizes), dim)
