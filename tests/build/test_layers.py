@@ -39,8 +39,8 @@ random mt19937 distributions avx_mathfun fused
 _PARITY = """
 arguments overload argument_checks signatures invalid_arguments keyword_order out_argument
 serialization cuda accelerator backends backends.*
-autograd autograd.function autograd.function_ctx autograd.once_differentiable
-autograd.gradcheck
+autograd autograd.anomaly_mode autograd.graph autograd.function autograd.function_ctx
+autograd.once_differentiable autograd.gradcheck
 """
 _NN_OPTIM = "nn nn.* optim optim.*"
 _TOOLS = """
@@ -97,13 +97,14 @@ _UPWARD_BY_TARGET = {
     core.inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
     ops.inplace_views ops.joining ops.leaky_relu ops.linalg ops.loss ops.multi_views
     ops.nan_sums ops.products ops.reduction ops.running_products ops.scans ops.selection
-    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random core.tensor_bitwise
-    core.tensor_conversion core.tensor_inplace core.tensor_methods core.tensor_numerics core.tensor_pointwise
-    core.tensor_views
+    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random
+    core.tensor_bitwise core.tensor_conversion core.tensor_inplace core.tensor_methods
+    core.tensor_numerics core.tensor_pointwise core.tensor_views
     """,
     "arguments": """
     functions math_functions ops.copying ops.joining ops.searching product_functions
-    reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods core.tensor_pointwise
+    reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods
+    core.tensor_pointwise
     """,
     "invalid_arguments": """
     ops.checks ops.creation ops.index_keys ops.leaky_relu ops.loss ops.python_data
@@ -114,8 +115,8 @@ _UPWARD_BY_TARGET = {
     "out_argument": "functions math_functions",
     "signatures": """
     functions math_functions ops.creation ops.joining product_functions random
-    reduction_functions core.tensor_comparison core.tensor_inplace core.tensor_metadata core.tensor_methods
-    core.tensor_numerics core.tensor_selection core.tensor_views
+    reduction_functions core.tensor_comparison core.tensor_inplace core.tensor_metadata
+    core.tensor_methods core.tensor_numerics core.tensor_selection core.tensor_views
     """,
 }
 """The imports of a higher layer the engine still makes, by the module imported (the modules

@@ -1,7 +1,8 @@
 """Reverse-mode autograd, the public face: ``grad``, ``backward``, ``Function``, ``gradcheck``.
 
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
-``gradcheck``/``GradcheckError``, the grad-mode switches and ``graph``. The machinery (graph nodes, saved tensors, the backward loop) is in
+``gradcheck``/``GradcheckError``, the grad-mode switches and the submodules ``graph`` and
+``anomaly_mode``. The machinery (graph nodes, saved tensors, the backward loop) is in
 :mod:`ownership.core.autograd`.
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.core.autograd import graph
-from ownership.core.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
+from ownership.autograd import graph
+from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.core.autograd.engine import run_backward
 from ownership.core.autograd.grad import (
     check_roots,

@@ -32,7 +32,6 @@ from typing import Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from ownership.core import devices, op_registry
-from ownership.core.scope import module_getattr
 from ownership.core.storage import is_engine_tensor
 
 __all__ = [
@@ -283,6 +282,3 @@ def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
         finally:
             ctx.clear()
             _allow_mutation_on_saved_tensors_enabled = False
-
-
-__getattr__ = module_getattr("torch.autograd.graph", __name__)  # a name torch has: the scope error
