@@ -3,7 +3,7 @@
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
 ``gradcheck``/``GradcheckError``, the grad-mode switches and the submodules ``graph`` and
 ``anomaly_mode``. The machinery (graph nodes, saved tensors, the backward loop) is in
-:mod:`ownership.core.autograd`.
+``ownership.core.autograd``.
 """
 
 from __future__ import annotations
