@@ -166,8 +166,9 @@ class TourSummary(SphinxDirective):
         return [node]
 
 
-def _entry(*children: nodes.Node) -> nodes.entry:
-    return nodes.entry("", nodes.paragraph("", "", *children))
+def _entry(*paragraphs: list[nodes.Node]) -> nodes.entry:
+    """A table cell of one paragraph per list of inline nodes."""
+    return nodes.entry("", *(nodes.paragraph("", "", *children) for children in paragraphs))
 
 
 def _row(*cells: nodes.entry) -> nodes.row:
@@ -182,10 +183,12 @@ def _section_title(node: nodes.Element) -> str:
 
 
 def _table(stops: list[nodes.Element]) -> nodes.table:
-    head = ("part of the engine", "rule", "deciding function", "file", "lines")
+    """One row per deciding function: the stop (its section and rule), the function (linked to
+    the stop), its length and its file; then the totals."""
+    head = ("stop", "deciding function", "lines", "file")
     group = nodes.tgroup(cols=len(head))
-    group += [nodes.colspec(colwidth=w) for w in (3, 3, 4, 4, 1)]
-    group += nodes.thead("", _row(*(_entry(nodes.Text(h)) for h in head)))
+    group += [nodes.colspec(colwidth=w) for w in (4, 4, 1, 5)]
+    group += nodes.thead("", _row(*(_entry([nodes.Text(h)]) for h in head)))
     body = nodes.tbody()
     every: list[Deciding] = []
     part = ""
@@ -193,24 +196,27 @@ def _table(stops: list[nodes.Element]) -> nodes.table:
         rule_id, functions = stop["tour"]
         new_part = _section_title(stop)
         for i, f in enumerate(functions):
+            where: list[list[nodes.Node]] = []
+            if i == 0 and new_part != part:
+                where.append([nodes.Text(new_part)])
+            if i == 0:
+                where.append([nodes.literal(rule_id, rule_id)])
             link = nodes.reference("", "", internal=True, refid=f"tour-{rule_id}")
             link += nodes.literal(f.qualname, f.qualname)
             body += _row(
-                _entry(nodes.Text(new_part if i == 0 and new_part != part else "")),
-                _entry(nodes.literal(rule_id, rule_id) if i == 0 else nodes.Text("")),
-                _entry(link),
-                _entry(nodes.literal(f.file, f.file)),
-                _entry(nodes.Text(str(f.lines))),
+                _entry(*where),
+                _entry([link]),
+                _entry([nodes.Text(str(f.lines))]),
+                _entry([nodes.literal(f.file, f.file)]),
             )
         every += functions
         part = new_part
     lines, files, count = totals(every)
     body += _row(
-        _entry(nodes.strong("", f"all {_plural(len(stops), 'rule')}")),
-        _entry(nodes.Text("")),
-        _entry(nodes.Text(_plural(count, "function"))),
-        _entry(nodes.Text(_plural(files, "file"))),
-        _entry(nodes.strong("", str(lines))),
+        _entry([nodes.strong("", f"all {_plural(len(stops), 'rule')}")]),
+        _entry([nodes.Text(_plural(count, "function"))]),
+        _entry([nodes.strong("", str(lines))]),
+        _entry([nodes.Text(_plural(files, "file"))]),
     )
     group += body
     table = nodes.table(classes=["tour-summary"])
