@@ -32,6 +32,7 @@ extensions = [
     "downloads",  # docs/_ext: a notebook per guide page, and the engine's wheel
     "parallel_execution",  # docs/_ext: the pages' notebooks executed side by side, one per core
     "rule_map",  # docs/_ext: the enforced-by directive of reference/rules.md
+    "tour",  # docs/_ext: explain/tour.md's stops, each rule's deciding functions measured
     "viewcode_freshness",  # docs/_ext: viewcode finds a module's file without importing it
     "shared_navigation",  # docs/_ext: the navigation tree from titles only, once per folder off it
     "quick_exit",  # docs/_ext: the process ends without the collector walking the heap

@@ -21,8 +21,10 @@ built from the function itself, so the page cannot drift from the engine::
 
 Each rule opens with ``.. rule:: <id>`` and its ``:layer:`` (``core``, ``nn``, ``optim``, or
 ``parity`` for a part of torch beyond the unit's ten rules): the id is the rule's stable anchor
-(``rules.html#rule-version-error``), unique on the page, and the layer says where in the engine
-the rule lives (``tests/build/test_rules_page.py`` holds the ids and layers).
+(``rules.html#rule-version-error``, and a label: ``{ref}`rule-version-error``` links to it),
+unique on the page, and the layer says where in the engine the rule lives
+(``tests/build/test_rules_page.py`` holds the ids and layers). :func:`read_rules` reads the
+same ids, layers and dotted paths from the page's text, for the tour (``tour.py``) and the tests.
 
 Use it inside an ``{eval-rst}`` block: the entry is written in reStructuredText.
 """
@@ -32,7 +34,10 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 import textwrap
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -233,6 +238,57 @@ LAYERS = ("core", "nn", "optim", "parity")
 """Where a rule lives: the engine's core, its ``nn`` or ``optim`` layer, or parity (a part of
 torch the engine keeps beyond the unit's ten rules)."""
 
+RULES_PAGE = Path(__file__).resolve().parents[1] / "reference" / "rules.md"
+"""The page that states the rules (``docs/reference/rules.md``)."""
+
+_RULE = re.compile(
+    r"^(?:(?P<title>\S[^\n]*)\n-+\n\n)?\.\. rule:: (?P<id>\S+)\n   :layer: (?P<layer>\S+)$",
+    re.MULTILINE,
+)
+_ENFORCED_BY = re.compile(r"^\.\. enforced-by:: (?P<path>\S+)$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One rule of the rules page: its id, layer, title (reStructuredText) and enforcing code."""
+
+    id: str
+    layer: str
+    title: str
+    enforced_by: tuple[str, ...]  # the dotted paths of its ``enforced-by`` entries, each once
+
+
+def read_rules(text: str) -> list[RuleEntry]:
+    """The rules of the rules page's text, in page order.
+
+    A rule runs from its ``.. rule::`` to the next one; its ``enforced-by`` paths are listed once
+    each, in page order (a function shown twice, for two of its messages, is one function).
+
+    >>> page = '''Title
+    ... -----
+    ...
+    ... .. rule:: one
+    ...    :layer: core
+    ...
+    ... .. enforced-by:: ownership.a.f
+    ... .. enforced-by:: ownership.a.f
+    ... .. enforced-by:: ownership.b.g
+    ... '''
+    >>> read_rules(page)
+    [RuleEntry(id='one', layer='core', title='Title', enforced_by=('ownership.a.f', 'ownership.b.g'))]
+    """
+    found = list(_RULE.finditer(text))
+    ends = [m.start() for m in found[1:]] + [len(text)]
+    return [
+        RuleEntry(
+            m["id"],
+            m["layer"],
+            m["title"] or "",
+            tuple(dict.fromkeys(e["path"] for e in _ENFORCED_BY.finditer(text, m.end(), end))),
+        )
+        for m, end in zip(found, ends, strict=True)
+    ]
+
 
 class Rule(SphinxDirective):
     """``.. rule:: <id>`` with ``:layer:``: the rule's stable anchor and the layer it lives in."""
@@ -245,7 +301,13 @@ class Rule(SphinxDirective):
         if "layer" not in self.options:
             logger.warning(f"rule {rule_id}: no :layer:", location=self.get_location())
         layer = self.options.get("layer", "?")
-        target = nodes.target("", "", ids=[f"rule-{rule_id}"])
+        anchor = f"rule-{rule_id}"
+        target = nodes.target("", "", ids=[anchor])
+        # a label other pages link to ({ref}`rule-bump`): noted in the domain directly, as the
+        # rules page's rules stand in sections of an {eval-rst} block, whose targets MyST does not
+        # hand to the page's document
+        std = self.env.domains.standard_domain
+        std.note_hyperlink_target(anchor, self.env.docname, anchor, f"rule {rule_id}")
         para = nodes.paragraph(classes=["rule-id"])
         para += nodes.Text("Rule ")
         para += nodes.literal(rule_id, rule_id)

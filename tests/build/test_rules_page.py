@@ -1,14 +1,13 @@
 """The rules page (``docs/reference/rules.md``) gives each of the unit's ten rules a stable id and
 the layer it lives in, and every rule, of the unit or of parity, at least one ``enforced-by``
-entry; the build checks each entry against the engine's source (``docs/_ext/rule_map.py``)."""
+entry; the build checks each entry against the engine's source (``docs/_ext/rule_map.py``, whose
+``read_rules`` reads the page here as the tour does)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "reference" / "rules.md"
+from rule_map import RULES_PAGE, RuleEntry, read_rules
 
 UNIT_RULES = {
     "view-shares-counter": "core",
@@ -22,19 +21,19 @@ UNIT_RULES = {
     "state-dict-buffers": "nn",
     "sgd-step": "optim",
 }
-RULE = re.compile(r"^\.\. rule:: (?P<id>\S+)\n   :layer: (?P<layer>\S+)$", re.MULTILINE)
 
 
-def _rules() -> list[tuple[str, str, str]]:
-    """``(id, layer, the text up to the next rule)`` in page order."""
-    text = PAGE.read_text()
-    found = list(RULE.finditer(text))
-    ends = [m.start() for m in found[1:]] + [len(text)]
-    return [(m["id"], m["layer"], text[m.end() : end]) for m, end in zip(found, ends, strict=True)]
+def _rules() -> list[RuleEntry]:
+    return read_rules(RULES_PAGE.read_text())
+
+
+def test_every_rule_on_the_page_is_read() -> None:
+    assert len(_rules()) == RULES_PAGE.read_text().count("\n.. rule:: ")
+    assert all(rule.title for rule in _rules()), "each rule has its section title"
 
 
 def test_the_ten_rules_of_the_unit_have_their_ids_and_layers() -> None:
-    rules = {rule_id: layer for rule_id, layer, _ in _rules()}
+    rules = {rule.id: rule.layer for rule in _rules()}
     assert {k: rules.get(k) for k in UNIT_RULES} == UNIT_RULES
     assert set(rules) - set(UNIT_RULES), "the parity rules are on the page too"
     assert all(rules[k] == "parity" for k in set(rules) - set(UNIT_RULES))
@@ -42,8 +41,9 @@ def test_the_ten_rules_of_the_unit_have_their_ids_and_layers() -> None:
 
 def test_rule_ids_are_unique_and_every_rule_is_enforced_somewhere() -> None:
     rules = _rules()
-    ids = [rule_id for rule_id, _, _ in rules]
+    ids = [rule.id for rule in rules]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", rule_id) for rule_id in ids)
-    for rule_id, _, body in rules:
-        assert ".. enforced-by:: ownership." in body, f"rule {rule_id} names no enforcing code"
+    for rule in rules:
+        assert rule.enforced_by, f"rule {rule.id} names no enforcing code"
+        assert all(path.startswith("ownership.") for path in rule.enforced_by), rule

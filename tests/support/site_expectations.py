@@ -42,6 +42,11 @@ PAGES: dict[str, Expect] = {
     "explain/engine-internals.html": Expect(
         selectors=("div.sd-tab-set",), texts=("the same in both engines",)
     ),
+    # the tour's table, computed from the engine when the site is built
+    "explain/tour.html": Expect(
+        selectors=("table.tour-summary", "div.tour-stop span.viewcode-link"),
+        texts=("all 10 rules", "Where to go next"),
+    ),
     "glossary.html": Expect(texts=("version counter", "CopySlices", "state_dict")),
     "related/gradient-checks.html": Expect(math=True, selectors=("img",), texts=("Predict.",)),
     "related/views-and-strides.html": Expect(texts=("storage_offset", "Predict.")),
@@ -151,6 +156,7 @@ OPTIONAL_PAGES: tuple[str, ...] = (
     "recipes/draw-a-graph.html",
     "explain/engine-internals.html",
     "explain/autograd-and-saved-tensors.html",
+    "explain/tour.html",
 )
 
 # The stepper of each core page (ownership.pictures.stepper): its page, and the step it pauses
