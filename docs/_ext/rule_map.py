@@ -112,10 +112,16 @@ def _signature(kind: str, fn: Any) -> str:
     return str(sig.replace(parameters=params, return_annotation=sig.empty))
 
 
-def _file(module: str) -> str:
-    """The module's file, relative to ``src/`` (``ownership/core/autograd/saved.py``)."""
-    is_package = hasattr(importlib.import_module(module), "__path__")
-    return module.replace(".", "/") + ("/__init__.py" if is_package else ".py")
+def defined_in(fn: Any, module: str) -> str:
+    """The file that defines ``fn``, relative to ``src/`` (``ownership/core/autograd/saved.py``).
+
+    That is the module of ``fn``'s own ``__module__``, not ``module``, the one a rule's dotted
+    path reaches it through: ``ownership.nn.module.Module.state_dict`` is defined in
+    ``ownership/nn/module_state.py``, a class ``Module`` inherits from.
+    """
+    name = getattr(fn, "__module__", None) or module
+    is_package = hasattr(importlib.import_module(name), "__path__")
+    return name.replace(".", "/") + ("/__init__.py" if is_package else ".py")
 
 
 def _first_paragraph(obj: Any, fn: Any) -> str:
@@ -219,7 +225,7 @@ class EnforcedBy(SphinxDirective):
             "",
             textwrap.indent(_first_paragraph(obj, fn), "   "),
             "",
-            f"   **In** ``{_file(module)}``",
+            f"   **In** ``{defined_in(fn, module)}``",
             "",
         ]
         if raises:

@@ -5,9 +5,11 @@ entry; the build checks each entry against the engine's source (``docs/_ext/rule
 
 from __future__ import annotations
 
+import inspect
 import re
+from pathlib import Path
 
-from rule_map import RULES_PAGE, RuleEntry, read_rules
+from rule_map import RULES_PAGE, RuleEntry, defined_in, read_rules, resolve
 
 UNIT_RULES = {
     "view-shares-counter": "core",
@@ -47,3 +49,14 @@ def test_rule_ids_are_unique_and_every_rule_is_enforced_somewhere() -> None:
     for rule in rules:
         assert rule.enforced_by, f"rule {rule.id} names no enforcing code"
         assert all(path.startswith("ownership.") for path in rule.enforced_by), rule
+
+
+def test_each_entry_names_the_file_that_defines_its_function() -> None:
+    """An entry's "In" file is where the function's source is, even when the rule's path reaches
+    it through a subclass (``Module.state_dict`` is written in ``nn/module_state.py``)."""
+    for rule in _rules():
+        for path in rule.enforced_by:
+            module, _, _, obj = resolve(path)
+            fn = obj.fget if isinstance(obj, property) else getattr(obj, "__func__", obj)
+            source = Path(inspect.getsourcefile(inspect.unwrap(fn)) or "").as_posix()
+            assert source.endswith("/" + defined_in(fn, module)), (path, source)
