@@ -22,3 +22,6 @@ pytest_collect_file = Sybil(
     patterns=["*.md"],
     setup=_setup,
 ).pytest()
+
+# The recipes' example scripts are programs to run (some raise on purpose), not modules to import.
+collect_ignore_glob = ["recipes/find_the_line_files/*.py"]

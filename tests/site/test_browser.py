@@ -508,10 +508,12 @@ def test_pictures_read_at_a_phones_width_in_the_dark_theme(browser: Browser, url
 
 
 def test_engine_tabs_switch(browser: Browser) -> None:
-    """On an engine page, each engine's result is a tab, and clicking a tab shows it."""
-    opened = _open(browser, "explain/engine-internals.html")
+    """Where a page compares the engines, each engine's result is a tab, and clicking a tab shows
+    it (the output is folded until the learner opens it)."""
+    opened = _open(browser, "recipes/swap-engines.html")
     page = opened.page
     try:
+        page.locator("details:has(div.sd-tab-set) > summary").first.click()
         tabs = page.locator("div.sd-tab-set").first
         labels = tabs.locator(":scope > label")
         assert labels.all_inner_texts() == ["torch", "ownership"]

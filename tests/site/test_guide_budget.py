@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
-from support.page_time import page_time, rounded
+from support.page_time import Part, page_time, rounded
+from support.readings import READINGS
 from support.site_expectations import (
     CODE_BUDGET_LINES,
     NOT_FOR_LEARNERS,
@@ -142,7 +144,10 @@ def test_the_core_path_fits_three_hours(site: object) -> None:
 _PAGE = """<html><body><article role="main"><section id="t"><h1>T</h1>
 <div class="admonition page-outcomes"><p><strong>Time:</strong> 9 min; the optional parts,
 4 min more.</p></div>
-<p><strong>Read first</strong> (3 min): one two three four five six seven eight nine ten.</p>
+<p><strong>Read first</strong> (2 min): <a class="reference external"
+href="https://docs.pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd">in
+place</a> and <a href="https://docs.pytorch.org/docs/stable/notes/autograd.html#in-place-correctness-checks">checks</a>
+five six seven eight nine ten.</p>
 <div class="highlight-ipython3"><pre>a = 1
 b = 2
 </pre></div>
@@ -175,7 +180,9 @@ def test_the_rule_counts_what_a_page_asks() -> None:
     assert (times.stated, times.stated_optional) == (9, 4)
     assert (core.code_lines, core.questions, core.exercises, core.tasks) == (4, 2, 1, 0)
     assert (core.frames, optional.frames) == (2, 0)  # a stepper: its code, frames and pause
-    assert core.reading_minutes == 3
+    # the readings by their lengths in support.readings (168 and 81 words), not the 2 min stated
+    assert core.reading_minutes == pytest.approx((168 + 81) / 150)
+    assert [(n, len(links)) for n, links in times.readings] == [(2, 2)]
     assert (optional.code_lines, optional.questions, optional.tasks, optional.exercises) == (
         1,
         1,
@@ -186,6 +193,39 @@ def test_the_rule_counts_what_a_page_asks() -> None:
     assert core.words == 37  # not the summaries, a frame's picture, nor text outside the article
     assert core.minutes > optional.minutes > 0
     assert rounded(12.4) == 10 and rounded(12.5) == 15 and rounded(3.2) == 3
+
+
+def test_a_reading_without_a_length_is_refused() -> None:
+    """A Read-first paragraph that links a section support.readings has not counted cannot be
+    timed: the counter says so instead of counting it as nothing."""
+    page = _PAGE.replace("#in-place-correctness-checks", "#saved-tensors")
+    with pytest.raises(ValueError, match="saved-tensors"):
+        page_time(page)
+
+
+def test_every_reading_is_a_resource_of_the_unit() -> None:
+    """Each counted reading is one the resources page cites (so the table and the unit's list of
+    resources name the same sections)."""
+    resources = (Path(__file__).resolve().parents[2] / "docs" / "resources.md").read_text()
+    missing = [url for url in READINGS if f"({url})" not in resources]
+    assert not missing, f"docs/resources.md does not cite {missing}"
+
+
+def test_each_read_first_states_its_readings_time(site: object) -> None:
+    """The N of "Read first (N min)" is the rule's time of the sections it links, rounded as a
+    page's time is (the counter itself adds the unrounded time to the page)."""
+    wrong, seen = [], 0
+    for p in load_pages():
+        for stated, links in page_time(p.html).readings:
+            seen += 1
+            minutes = sum(
+                Part(words=READINGS[u].words, code_lines=READINGS[u].code_lines).minutes
+                for u in links
+            )
+            if stated != rounded(minutes):
+                wrong.append(f"{p.url}: Read first ({stated} min), the rule {rounded(minutes)}")
+    assert seen >= 3, "the study pages' readings were not found"
+    assert not wrong, "\n".join(wrong)
 
 
 def test_visible_code_fits_the_budget(site: object) -> None:

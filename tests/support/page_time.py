@@ -12,7 +12,9 @@ answer, and does its exercises. So a page's time is the sum of:
 - ``MINUTES_PER_TASK``: each closed-book task (a section headed "Task ..."), written from memory;
 - ``MINUTES_PER_EXERCISE``: each exercise (a section headed "Exercise ..."), a function written
   and graded;
-- the minutes a "Read first (N min)" prompt gives its outside reading.
+- each outside reading a "**Read first** (N min)" paragraph links: the rule applied to the
+  section's words and code lines as ``support.readings`` counted them (not the N the page states;
+  ``PageTime.readings`` keeps that N, which the site test holds to the rule's time).
 
 Sections whose heading says "(optional)" are counted apart. A page states its time rounded:
 to the minute under 10 minutes, to 5 minutes from 10 on. Why these constants: CONTRIBUTING.md,
@@ -28,6 +30,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from support.readings import READINGS
+
 WORDS_PER_MINUTE = 150
 SECONDS_PER_CODE_LINE = 4
 MINUTES_PER_QUESTION = 0.5
@@ -37,7 +41,7 @@ MINUTES_PER_EXERCISE = 12.0
 
 CODE_LANGUAGES = ("python", "python3", "ipython3", "pycon", "default")
 _WORD = re.compile(r"[^\W_]+(?:[-'’.][^\W_]+)*|[=+*/<>-]{1,3}")
-_READING = re.compile(r"Read first\s*\((\d+)\s*min\)")
+_READING = re.compile(r"Read first\s*\((\d+)\s*min\)")  # at the start of its paragraph
 _STATED = re.compile(r"Time:\s*(\d+)\s*min")
 _STATED_OPTIONAL = re.compile(r"(\d+)\s*min more")
 _VOID = frozenset(("br", "img", "input", "meta", "link", "hr", "wbr", "source", "col"))
@@ -53,7 +57,7 @@ class Part:
     frames: int = 0
     tasks: int = 0
     exercises: int = 0
-    reading_minutes: int = 0
+    reading_minutes: float = 0.0
 
     @property
     def minutes(self) -> float:
@@ -88,6 +92,8 @@ class PageTime:
     optional: Part = field(default_factory=Part)
     stated: int | None = None  # "Time: N min"
     stated_optional: int | None = None  # "N min more" (for the optional parts)
+    #: each "Read first (N min)" paragraph: the N it states and the readings it links
+    readings: list[tuple[int, list[str]]] = field(default_factory=list)
 
     @property
     def minutes(self) -> int:
@@ -116,8 +122,9 @@ class _Counter(HTMLParser):
         self.predict = 0  # depth of the open stepper's prediction prompt
         self.outcomes: list[str] | None = None
         self.outcomes_depth = 0
-        self.core_text: list[str] = []  # the parts' texts, where the readings are found
-        self.optional_text: list[str] = []
+        self.paragraph: list[str] | None = None  # the text of the open <p>
+        self.links: list[str] = []  # the outside links of the open <p>
+        self.paragraph_depth = 0
 
     def _part(self) -> Part:
         return self.result.optional if self.optional and self.optional[-1] else self.result.core
@@ -150,6 +157,12 @@ class _Counter(HTMLParser):
             )
         elif tag == "details" and ("sd-dropdown" in classes or "hide" in classes):
             self._part().questions += 1
+        elif tag == "p" and self.paragraph is None:
+            self.paragraph, self.links, self.paragraph_depth = [], [], len(self.stack)
+        elif tag == "a" and self.paragraph is not None:
+            href = attributes.get("href") or ""
+            if href.startswith(("http://", "https://")):
+                self.links.append(href)
         elif tag == "div" and "page-outcomes" in classes and self.outcomes is None:
             self.outcomes = []
             self.outcomes_depth = len(self.stack)
@@ -169,6 +182,9 @@ class _Counter(HTMLParser):
                 break
 
     def _closed(self, tag: str) -> None:
+        if self.paragraph is not None and len(self.stack) < self.paragraph_depth:
+            self._read_first(" ".join("".join(self.paragraph).split()), self.links)
+            self.paragraph = None
         if self.predict > len(self.stack):
             self.predict = 0
         if self.stepper > len(self.stack):
@@ -182,7 +198,6 @@ class _Counter(HTMLParser):
                 self.optional[-1] = True
             part = self._part()
             part.words += len(_WORD.findall(title))
-            (self.optional_text if part is self.result.optional else self.core_text).append(title)
             if re.match(r"Exercise\b", title):
                 part.exercises += 1
             elif re.match(r"Task\b", title):
@@ -220,18 +235,27 @@ class _Counter(HTMLParser):
             return
         if self.outcomes is not None and self.outcomes_depth > 0:
             self.outcomes.append(data)
+        if self.paragraph is not None:
+            self.paragraph.append(data)
         self._part().words += len(_WORD.findall(data))
-        optional = bool(self.optional and self.optional[-1])
-        (self.optional_text if optional else self.core_text).append(data)
 
-    def close(self) -> None:
-        super().close()
-        for part, text in (
-            (self.result.core, self.core_text),
-            (self.result.optional, self.optional_text),
-        ):
-            said = " ".join("".join(text).split())
-            part.reading_minutes = sum(int(m.group(1)) for m in _READING.finditer(said))
+    def _read_first(self, text: str, links: list[str]) -> None:
+        """A paragraph that assigns readings adds their time, by the rule, to its part."""
+        stated = _READING.match(text)
+        if not stated:
+            return
+        unknown = [link for link in links if link not in READINGS]
+        if unknown or not links:
+            raise ValueError(
+                f"a Read-first paragraph links {unknown or 'no section'}, whose length "
+                "support/readings.py does not give: count it there"
+            )
+        self.result.readings.append((int(stated.group(1)), links))
+        for link in links:
+            reading = READINGS[link]
+            self._part().reading_minutes += Part(
+                words=reading.words, code_lines=reading.code_lines
+            ).minutes
 
 
 def page_time(html: str) -> PageTime:
@@ -260,7 +284,7 @@ def table(site: Path, urls: list[str]) -> str:
         rows.append(
             f"{url:44} {core.words:6} {core.code_lines:5} {core.questions:5} {core.frames:5} "
             f"{core.tasks:4} "
-            f"{core.exercises:4} {core.reading_minutes:4} {core.minutes:6.1f} "
+            f"{core.exercises:4} {core.reading_minutes:4.1f} {core.minutes:6.1f} "
             f"{times.stated if times.stated is not None else '-':>6} {optional:>8}"
         )
     rows.append(

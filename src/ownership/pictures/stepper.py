@@ -3,11 +3,11 @@
 :func:`step_through` runs a short program one top-level statement at a time, once per engine
 (``torch`` and ``ownership``, passed in by the caller: this module never imports torch), and after
 each statement reads the real state of the namespace: the tensors over their storage with their
-version counters, ``.grad`` and what backward nodes saved of them (:mod:`.memory`), and the
-autograd graph from every ``grad_fn`` with the ``detach`` cuts (:mod:`.walk`). The engines must
-agree on every frame (values by the rule of :mod:`ownership.tolerance`, everything else exactly,
-an exception by class and message), or :class:`AssertionError` is raised, so a page whose
-picture stopped being true fails to build.
+version counters, ``.grad`` and what backward nodes saved of them (``ownership.pictures.memory``),
+and the autograd graph from every ``grad_fn`` with the ``detach`` cuts
+(``ownership.pictures.walk``). The engines must agree on every frame (values by the rule of
+:mod:`ownership.tolerance`, everything else exactly, an exception by class and message), or
+:class:`AssertionError` is raised, so a page whose picture stopped being true fails to build.
 
 The result, a :class:`Stepper`, shows as HTML in a notebook or a MyST-NB page: the program on the
 left, the frames on the right as inline SVG, buttons and the ←/→ keys to step (the site's
