@@ -17,7 +17,8 @@ An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``)
 parameter is an int list takes it as varargs (``view(2, 3)``), as torch's does. The message for
 "no overload fits" is :func:`ownership.invalid_arguments.invalid_combination`; one overload, its
 binding and its messages, ``ownership.overload.Signature``; the checks of one value (an int,
-a number, a tensor), ``ownership.argument_checks``.
+a number, a tensor), ``ownership.core.argument_values``; of an int list's elements,
+``ownership.argument_checks``.
 
 >>> sum_ = Parser("sum", "(*, torch.dtype dtype = None)",
 ...               "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)")
@@ -37,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.argument_checks import _is_tensor, int64
+from ownership.core.argument_values import int64, is_tensor
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
 from ownership.overload import Param, Signature
@@ -50,7 +51,7 @@ _PLAIN = (int, float, bool, type(None), DType)
 def _plain(arg: Any, param: Param) -> bool:
     """Whether binding ``arg`` to ``param`` depends on its type alone (not on its value)."""
     if param.type == "Tensor":
-        return isinstance(arg, _PLAIN) or _is_tensor(arg)
+        return isinstance(arg, _PLAIN) or is_tensor(arg)
     return type(arg) in _PLAIN
 
 

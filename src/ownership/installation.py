@@ -7,17 +7,17 @@ inside a function (``tests/build/test_layers.py`` checks it). Where a lower laye
 higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
 fill every seam here, in one list a reader can follow:
 
->>> from ownership.core import op_registry
+>>> from ownership.core import argument_values, op_registry
 >>> op_registry.ops.add.__module__
 'ownership.ops.arithmetic'
 """
 
 from __future__ import annotations
 
-from ownership import argument_checks, autograd, random
+from ownership import autograd, random
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import op_registry
+from ownership.core import argument_values, op_registry
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.ops import inplace_fills, table
@@ -35,8 +35,8 @@ def install() -> None:
     saved._accumulator = node.accumulator
     # the samplers of the in-place fills draw from random's generators
     inplace_fills._stream_of = random.stream_of
-    # torch's argument checks (parity) read 0-d tensors as numbers
-    argument_checks.install(Tensor)
+    # the checks of one argument value read 0-d tensors as numbers
+    argument_values.install(Tensor)
     # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
     autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck

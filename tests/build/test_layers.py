@@ -93,22 +93,10 @@ FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 ``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
 
 _UPWARD_BY_TARGET = {
-    "argument_checks": """
-    core.inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
-    ops.inplace_views ops.joining ops.leaky_relu ops.linalg ops.loss ops.multi_views
-    ops.nan_sums ops.products ops.reduction ops.running_products ops.scans ops.selection
-    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random
-    core.tensor_bitwise core.tensor_conversion core.tensor_inplace core.tensor_methods
-    core.tensor_numerics core.tensor_pointwise core.tensor_views
-    """,
     "arguments": """
     functions math_functions ops.copying ops.joining ops.searching product_functions
     reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods
     core.tensor_pointwise
-    """,
-    "invalid_arguments": """
-    ops.checks ops.creation ops.index_keys ops.leaky_relu ops.loss ops.python_data
-    core.tensor_operators
     """,
     "nn": "serialization",
     "nn.parameter": "serialization",

@@ -16,9 +16,9 @@ import builtins
 from typing import TYPE_CHECKING, Any, cast
 
 from ownership import signatures as sig
-from ownership.argument_checks import no_arguments, tensor_arg
 from ownership.arguments import Parser
 from ownership.core import dtypes, op_registry
+from ownership.core.argument_values import no_arguments, tensor_arg
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor_bitwise import TensorBitwise
 from ownership.core.tensor_comparison import TensorComparison

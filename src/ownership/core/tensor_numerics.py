@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ownership import signatures as sig
-from ownership.argument_checks import no_arguments
 from ownership.core import op_registry
+from ownership.core.argument_values import no_arguments
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership.argument_checks import no_arguments
 from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.argument_values import no_arguments
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

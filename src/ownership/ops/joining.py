@@ -18,9 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import signatures as sig
-from ownership.argument_checks import as_saved
 from ownership.arguments import Parser
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.memory_formats import (
