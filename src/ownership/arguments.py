@@ -39,11 +39,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ownership.core.argument_values import int64, is_tensor
+from ownership.core.binder import Signatures as Declaration
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
+from ownership.ops.out_variants import refuse_out
 from ownership.overload import Param, Signature
 
-__all__ = ["Parser", "refuse_out"]
+__all__ = ["Parser", "torch_binding"]
 
 _PLAIN = (int, float, bool, type(None), DType)
 
@@ -109,19 +111,6 @@ def _plan(
     return bind
 
 
-def refuse_out(name: str) -> None:
-    """The engine's refusal of ``out=`` where it does not write it: torch writes the result into
-    the given tensor; the engine's functions other than those of ``ownership.out_argument``
-    compute results only into new tensors, so they say so rather than ignore ``out``.
-
-    >>> import ownership
-    >>> ownership.sum(ownership.ones(2, 3), 0, out=ownership.zeros(3))
-    Traceback (most recent call last):
-    RuntimeError: sum(out=...) is not supported by ownership
-    """
-    raise RuntimeError(f"{name}(out=...) is not supported by ownership")
-
-
 class Parser:
     """The overloads of one function or method, tried in order as torch's parser tries them."""
 
@@ -135,7 +124,7 @@ class Parser:
         self.single = len(self.signatures) == 1 and not hidden
         self._plans: dict[Any, Any] = {}
         # torch's ``out=`` (always keyword-only): refused unless the function writes it
-        # (``ownership.out_argument.with_out`` turns this off)
+        # (``ownership.ops.out_variants.with_out`` turns this off: :func:`torch_binding`)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -180,3 +169,17 @@ class Parser:
         if len(plausible) == 1:
             plausible[0].bind(args, kwargs, raising=True)
         raise TypeError(invalid_combination(self.name, self.signatures, args, kwargs))
+
+
+def torch_binding(declaration: Declaration) -> Parser:
+    """torch's parser for a declaration of core or the ops: the binder
+    :func:`ownership.installation.install` gives :mod:`ownership.core.binder`. ``out=`` is
+    refused unless the declaration's function writes it."""
+    parser = Parser(
+        declaration.name,
+        *declaration.texts,
+        numbers_as_tensors=declaration.numbers_as_tensors,
+        hidden=declaration.hidden,
+    )
+    parser.has_out = parser.has_out and not declaration.writes_out
+    return parser

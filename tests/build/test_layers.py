@@ -37,7 +37,7 @@ ops ops.* functions math_functions reduction_functions product_functions view_fu
 random mt19937 distributions avx_mathfun fused
 """
 _PARITY = """
-arguments overload argument_checks signatures invalid_arguments keyword_order out_argument
+arguments overload argument_checks invalid_arguments keyword_order out_argument
 serialization cuda accelerator backends backends.*
 autograd autograd.anomaly_mode autograd.graph autograd.function autograd.function_ctx
 autograd.once_differentiable autograd.gradcheck
@@ -93,24 +93,11 @@ FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 ``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
 
 _UPWARD_BY_TARGET = {
-    "arguments": """
-    functions math_functions ops.copying ops.joining ops.searching product_functions
-    reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods
-    core.tensor_pointwise
-    """,
     "nn": "serialization",
     "nn.parameter": "serialization",
-    "out_argument": "functions math_functions",
-    "signatures": """
-    functions math_functions ops.creation ops.joining product_functions random
-    reduction_functions core.tensor_comparison core.tensor_inplace core.tensor_metadata
-    core.tensor_methods core.tensor_numerics core.tensor_selection core.tensor_views
-    """,
 }
 """The imports of a higher layer the engine still makes, by the module imported (the modules
-importing it listed without ``ownership.``): torch's argument parser and its messages (parity),
-which core and the ops use until it is injected as core's binder; ``out=``; serialization's
-``Parameter``."""
+importing it listed without ``ownership.``): serialization's ``Parameter``."""
 
 UPWARD = {
     f"ownership.{source} -> ownership.{target}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
 from ownership.core import op_registry
+from ownership.core import signatures as sig
 from ownership.core.argument_values import no_arguments, tensor_arg
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
 from ownership.core import op_registry
+from ownership.core import signatures as sig
 from ownership.core.argument_values import int64, no_arguments, tensor_arg
 from ownership.core.layout import Size
 
