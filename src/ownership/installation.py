@@ -14,13 +14,14 @@ fill every seam here, in one list a reader can follow:
 
 from __future__ import annotations
 
-from ownership import autograd, out_argument, random
+from ownership import autograd, out_argument, random, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.core import argument_values, binder, op_registry
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
+from ownership.nn.parameter import Parameter
 from ownership.ops import inplace_fills, out_variants, table
 
 __all__ = ["install"]
@@ -45,3 +46,5 @@ def install() -> None:
     # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
     autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
+    # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
+    serialization.install(Parameter)

@@ -92,12 +92,12 @@ FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 """The modules that still import a face (:data:`FACES`): the command prints the face's
 ``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
 
-_UPWARD_BY_TARGET = {
-    "nn": "serialization",
-    "nn.parameter": "serialization",
-}
+_UPWARD_BY_TARGET: dict[str, str] = {}
 """The imports of a higher layer the engine still makes, by the module imported (the modules
-importing it listed without ``ownership.``): serialization's ``Parameter``."""
+importing it listed without ``ownership.``): none. Core's methods and the ops bind their
+arguments through core's binder (:mod:`ownership.core.binder`), torch's parser installed there;
+``out=`` is written through the ops' seam (:mod:`ownership.ops.out_variants`); serialization
+is given nn's ``Parameter``; all by :func:`ownership.installation.install`."""
 
 UPWARD = {
     f"ownership.{source} -> ownership.{target}"
