@@ -17,7 +17,8 @@ An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``)
 parameter is an int list takes it as varargs (``view(2, 3)``), as torch's does. The message for
 "no overload fits" is :func:`ownership.invalid_arguments.invalid_combination`; one overload, its
 binding and its messages, ``ownership.overload.Signature``; the checks of one value (an int,
-a number, a tensor), ``ownership.argument_checks``.
+a number, a tensor), ``ownership.core.argument_values``; of an int list's elements,
+``ownership.argument_checks``.
 
 >>> sum_ = Parser("sum", "(*, torch.dtype dtype = None)",
 ...               "(tuple of ints[1] dim, bool keepdim = False, *, torch.dtype dtype = None)")
@@ -37,12 +38,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.argument_checks import _is_tensor, int64
+from ownership.core.argument_values import int64, is_tensor
+from ownership.core.binder import Signatures as Declaration
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
+from ownership.ops.out_variants import refuse_out
 from ownership.overload import Param, Signature
 
-__all__ = ["Parser", "refuse_out"]
+__all__ = ["Parser", "torch_binding"]
 
 _PLAIN = (int, float, bool, type(None), DType)
 
@@ -50,7 +53,7 @@ _PLAIN = (int, float, bool, type(None), DType)
 def _plain(arg: Any, param: Param) -> bool:
     """Whether binding ``arg`` to ``param`` depends on its type alone (not on its value)."""
     if param.type == "Tensor":
-        return isinstance(arg, _PLAIN) or _is_tensor(arg)
+        return isinstance(arg, _PLAIN) or is_tensor(arg)
     return type(arg) in _PLAIN
 
 
@@ -108,19 +111,6 @@ def _plan(
     return bind
 
 
-def refuse_out(name: str) -> None:
-    """The engine's refusal of ``out=`` where it does not write it: torch writes the result into
-    the given tensor; the engine's functions other than those of ``ownership.out_argument``
-    compute results only into new tensors, so they say so rather than ignore ``out``.
-
-    >>> import ownership
-    >>> ownership.sum(ownership.ones(2, 3), 0, out=ownership.zeros(3))
-    Traceback (most recent call last):
-    RuntimeError: sum(out=...) is not supported by ownership
-    """
-    raise RuntimeError(f"{name}(out=...) is not supported by ownership")
-
-
 class Parser:
     """The overloads of one function or method, tried in order as torch's parser tries them."""
 
@@ -134,7 +124,7 @@ class Parser:
         self.single = len(self.signatures) == 1 and not hidden
         self._plans: dict[Any, Any] = {}
         # torch's ``out=`` (always keyword-only): refused unless the function writes it
-        # (``ownership.out_argument.with_out`` turns this off)
+        # (``ownership.ops.out_variants.with_out`` turns this off: :func:`torch_binding`)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
 
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -179,3 +169,17 @@ class Parser:
         if len(plausible) == 1:
             plausible[0].bind(args, kwargs, raising=True)
         raise TypeError(invalid_combination(self.name, self.signatures, args, kwargs))
+
+
+def torch_binding(declaration: Declaration) -> Parser:
+    """torch's parser for a declaration of core or the ops: the binder
+    :func:`ownership.installation.install` gives :mod:`ownership.core.binder`. ``out=`` is
+    refused unless the declaration's function writes it."""
+    parser = Parser(
+        declaration.name,
+        *declaration.texts,
+        numbers_as_tensors=declaration.numbers_as_tensors,
+        hidden=declaration.hidden,
+    )
+    parser.has_out = parser.has_out and not declaration.writes_out
+    return parser

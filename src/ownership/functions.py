@@ -15,17 +15,17 @@ from typing import Any, cast
 
 import numpy as np
 
-from ownership import signatures as sig
-from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype, int64
 from ownership.core.dtypes import promote_types as _promote_types
 from ownership.core.layout import broadcast_shapes as _broadcast_shapes
 from ownership.core.op_registry import quiet
 from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
+from ownership.ops import signatures as sig
 from ownership.ops import statistics
-from ownership.out_argument import with_out
+from ownership.ops.out_variants import with_out
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -167,9 +167,9 @@ def _method(
 
     ``out=`` is written when ``writes_out`` (a pointwise function: ``ownership.out_argument``,
     ``same_dtype`` as ``with_out`` takes it), else refused by the parser
-    (``ownership.arguments.refuse_out``).
+    (``ownership.ops.out_variants.refuse_out``).
     """
-    parser = Parser(name, *signatures)
+    parser = Signatures(name, *signatures)
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
@@ -195,7 +195,7 @@ bitwise_xor = _method("bitwise_xor", *_COMPARE, writes_out=True)
 def _shift(name: str) -> Callable[..., Any]:
     """``torch.<name>``, a shift: ``input.<name>(other)``, or, for a number ``self`` before a
     tensor ``other`` (``bitwise_left_shift(3, x)``), the number shifted by each element."""
-    parser = Parser(name, _COMPARE[0], "(Number self, Tensor other)", _COMPARE[1])
+    parser = Signatures(name, _COMPARE[0], "(Number self, Tensor other)", _COMPARE[1])
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])
@@ -211,7 +211,7 @@ def _shift(name: str) -> Callable[..., Any]:
 
 bitwise_left_shift = _shift("bitwise_left_shift")
 bitwise_right_shift = _shift("bitwise_right_shift")
-_RSUB = Parser(
+_RSUB = Signatures(
     "rsub",
     "(Tensor input, Tensor other, *, Number alpha = 1)",
     "(Tensor input, Number other, Number alpha = 1)",
@@ -323,7 +323,7 @@ def threshold(*args: Any, **kwargs: Any) -> Tensor:
     return ops.threshold(a["input"], a["threshold"], a["value"])
 
 
-_THRESHOLD = Parser("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
+_THRESHOLD = Signatures("threshold", f"(Tensor input, Number threshold, Number value, {sig.OUT})")
 
 
 def threshold_(*args: Any, **kwargs: Any) -> Tensor:
@@ -332,7 +332,7 @@ def threshold_(*args: Any, **kwargs: Any) -> Tensor:
     return _quiet_threshold_(a["input"], a["threshold"], a["value"])
 
 
-_THRESHOLD_ = Parser("threshold_", "(Tensor input, Number threshold, Number value)")
+_THRESHOLD_ = Signatures("threshold_", "(Tensor input, Number threshold, Number value)")
 _quiet_threshold_ = quiet(statistics.threshold_)
 
 
@@ -347,7 +347,7 @@ def equal(*args: Any, **kwargs: Any) -> bool:
     return x.shape == y.shape and bool((x == y).all())
 
 
-_EQUAL = Parser("equal", "(Tensor input, Tensor other)")
+_EQUAL = Signatures("equal", "(Tensor input, Tensor other)")
 
 
 is_floating_point = _method("is_floating_point", "(Tensor input)")

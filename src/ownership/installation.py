@@ -7,20 +7,22 @@ inside a function (``tests/build/test_layers.py`` checks it). Where a lower laye
 higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
 fill every seam here, in one list a reader can follow:
 
->>> from ownership.core import op_registry
+>>> from ownership.core import argument_values, binder, op_registry
 >>> op_registry.ops.add.__module__
 'ownership.ops.arithmetic'
 """
 
 from __future__ import annotations
 
-from ownership import argument_checks, autograd, random
+from ownership import autograd, out_argument, random, serialization
+from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import op_registry
+from ownership.core import argument_values, binder, op_registry
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
-from ownership.ops import inplace_fills, table
+from ownership.nn.parameter import Parameter
+from ownership.ops import inplace_fills, out_variants, table
 
 __all__ = ["install"]
 
@@ -35,8 +37,14 @@ def install() -> None:
     saved._accumulator = node.accumulator
     # the samplers of the in-place fills draw from random's generators
     inplace_fills._stream_of = random.stream_of
-    # torch's argument checks (parity) read 0-d tensors as numbers
-    argument_checks.install(Tensor)
+    # the checks of one argument value read 0-d tensors as numbers
+    argument_values.install(Tensor)
+    # torch's argument parser (parity) binds the calls of every declared method and function
+    binder.install(torch_binding)
+    # the pointwise functions write a given ``out=`` in torch's order (parity)
+    out_variants.install(out_argument.write_out)
     # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
     autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
+    # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
+    serialization.install(Parameter)

@@ -26,33 +26,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ownership.core.type_names import tp_name
 from ownership.keyword_order import torch_order
-
-_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python
-
-
-_TORCH_NAMES = {"dtype": "torch.dtype", "Size": "torch.Size", "Generator": "torch.Generator"}
-
-
-def is_torch_tensor(obj: Any) -> bool:
-    """Whether ``obj`` is a tensor of torch itself (a learner mixing ``import torch`` with
-    ``import ownership as torch``). It is no ownership Tensor: where torch refuses a numpy array
-    the engine refuses it, named ``torch.Tensor``; where torch reads a numpy array (``x + a``)
-    the engine reads it through numpy the same way. torch is not imported to ask."""
-    cls = type(obj)
-    return cls.__module__.partition(".")[0] == "torch" and hasattr(cls, "__array__")
-
-
-def tp_name(obj: Any) -> str:
-    """The name torch prints for ``obj``'s type: CPython's ``tp_name`` (``numpy.ndarray``, ``list``)."""
-    cls = type(obj)
-    if cls.__module__.startswith("ownership") and cls.__name__ in _TORCH_NAMES:
-        return _TORCH_NAMES[cls.__name__]
-    if is_torch_tensor(obj):  # never "expected Tensor ..., but got Tensor"
-        return "torch.Tensor" if cls.__module__ == "torch" else f"{cls.__module__}.{cls.__name__}"
-    if cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins":
-        return cls.__name__
-    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
 
 
 def _arg_desc(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership import signatures as sig
-from ownership.arguments import Parser
+from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
 from ownership.functions import _method, _no_tensor_bound, _number_or_tensor
-from ownership.out_argument import with_out
+from ownership.ops import signatures as sig
+from ownership.ops.out_variants import with_out
 
 OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
 
@@ -31,7 +31,7 @@ clamp_max = _method(
 )
 clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
 clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
-_FLOOR_DIVIDE = Parser(
+_FLOOR_DIVIDE = Signatures(
     "floor_divide",
     f"(Tensor input, Tensor other, {sig.OUT})",
     "(Tensor input, Number other)",
@@ -63,7 +63,7 @@ nansum = _method(
     "(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, *, "
     f"torch.dtype dtype = None, {OUT_})",
 )
-_REMAINDER = Parser(
+_REMAINDER = Signatures(
     "remainder",
     f"(Tensor input, Tensor other, {sig.OUT})",
     "(Number self, Tensor other)",

@@ -17,9 +17,11 @@ an in-place write like any other (``c``'s version goes up once), in torch's orde
    deprecation warning unless ``out`` had no elements; no version bump of its own);
 6. the values written into ``out``'s memory, in ``out``'s own layout, cast to its dtype.
 
-Only the functions wrapped by :func:`with_out` write ``out`` (the pointwise ones: arithmetic,
-comparisons, ``clamp``, ``maximum``, the logical and bitwise ones, the one-tensor math); every
-other signature with an ``out`` refuses a given one (``ownership.arguments.refuse_out``).
+Only the functions the ops wrap with :func:`ownership.ops.out_variants.with_out` write ``out``
+(the pointwise ones: arithmetic, comparisons, ``clamp``, ``maximum``, the logical and bitwise
+ones, the one-tensor math), through :func:`write_out`, which
+:func:`ownership.installation.install` gives them; every other signature with an ``out`` refuses
+a given one (:func:`ownership.ops.out_variants.refuse_out`).
 
 >>> import ownership
 >>> c = ownership.zeros(2)
@@ -29,14 +31,12 @@ other signature with an ``out`` refuses a given one (``ownership.arguments.refus
 
 from __future__ import annotations
 
-import functools
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from ownership.arguments import Parser
 from ownership.core import grad_mode, inference_mode
 from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.inplace_rules import check_cast, check_no_overlap, written
@@ -44,10 +44,7 @@ from ownership.core.tensor import Tensor
 from ownership.ops.common import refuse_out_grad
 from ownership.ops.resizing import resize_impl
 
-__all__ = ["WRITES_OUT", "with_out", "write_out"]
-
-WRITES_OUT: set[str] = set()
-"""The names of the functions that write ``out`` (made by :func:`with_out`)."""
+__all__ = ["write_out"]
 
 
 def _resize_output(out: Tensor, shape: tuple[int, ...]) -> None:
@@ -94,31 +91,3 @@ def write_out(
     np.copyto(out._data, result._data, casting="unsafe")
     written(out, name)
     return out
-
-
-def with_out(
-    parser: Parser,
-    fn: Callable[..., Tensor],
-    same_dtype: bool | Callable[[dict[str, Any]], bool] = False,
-) -> Callable[..., Tensor]:
-    """The function ``fn`` (which parses its arguments with ``parser``) taking torch's ``out=``:
-    without one (or with None) ``fn`` itself; with one, ``fn``'s arguments parsed whole (torch's
-    argument errors first, ``out``'s own type among them), then :func:`write_out`.
-    ``same_dtype``: :func:`write_out`'s, or a test of the bound arguments that gives it (the
-    overloads of one function may differ: ``clamp`` of numbers casts nothing, of tensors
-    casts)."""
-    parser.has_out = False  # this function writes ``out``: its parser no longer refuses one
-    WRITES_OUT.add(parser.name)
-
-    @functools.wraps(fn)
-    def function(*args: Any, **kwargs: Any) -> Tensor:
-        if kwargs and kwargs.get("out") is not None:
-            bound = parser.parse(args, kwargs)[1]
-            out = bound["out"]
-            rest = {k: v for k, v in kwargs.items() if k != "out"}
-            inputs = [v for k, v in bound.items() if k != "out"]
-            exact = same_dtype(bound) if callable(same_dtype) else same_dtype
-            return write_out(parser.name, out, inputs, lambda: fn(*args, **rest), exact)
-        return fn(*args, **kwargs)
-
-    return function

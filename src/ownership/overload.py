@@ -12,16 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import (
-    _is_tensor,
-    int64,
-    is_int,
-    is_number,
-    list_index,
-    starts_int_list,
-)
+from ownership.argument_checks import list_index, starts_int_list
+from ownership.core.argument_values import int64, is_int, is_number, is_tensor
 from ownership.core.dtypes import dtype as DType
-from ownership.invalid_arguments import tp_name
+from ownership.core.type_names import tp_name
 
 _NOT_GIVEN = object()
 
@@ -55,7 +49,7 @@ class Param:
         """Whether ``obj`` is acceptable for this parameter (torch's ``FunctionParameter::check``)."""
         t = self.type
         if t == "Tensor":  # not a torch tensor: refused as torch refuses a numpy array
-            return _is_tensor(obj) or (numbers_as_tensors and is_number(obj))
+            return is_tensor(obj) or (numbers_as_tensors and is_number(obj))
         if t == "int":
             return is_int(obj)
         if t == "float":
@@ -202,14 +196,14 @@ class Signature:
                 out[p.name] = tuple(ints)
             elif p.type == "tuple of Tensors" and value is not None:
                 for k, item in enumerate(value):
-                    if not _is_tensor(item):
+                    if not is_tensor(item):
                         raise TypeError(
                             f"expected Tensor as element {k} in argument {i}, but got "
                             f"{tp_name(item)}",
                         )
             elif p.type == "int" and value is not None:
                 out[p.name] = int64(value)
-            elif p.type in ("Number", "float") and _is_tensor(value):
+            elif p.type in ("Number", "float") and is_tensor(value):
                 out[p.name] = value.item()  # torch's Scalar of a 0-d tensor: its Python value
         return out
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from ownership import signatures as sig
-from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.binder import Signatures
 from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
 from ownership.functions import _method
+from ownership.ops import signatures as sig
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -73,7 +73,7 @@ def addmm(*args: Any, **kwargs: Any) -> Tensor:
     return ops.addmm(a["input"], a["mat1"], a["mat2"], beta=a["beta"], alpha=a["alpha"])
 
 
-_ADDMM = Parser(
+_ADDMM = Signatures(
     "addmm",
     "(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1, "
     "Tensor out = None)",

@@ -19,6 +19,10 @@ containers and plain Python values (:data:`ALLOWED` and what :func:`add_safe_glo
 refuses any other global with torch's ``UnpicklingError``. Only torch's zip format is read (not
 its legacy format of before 1.6); ``map_location`` may only name the CPU.
 
+``nn.Parameter`` belongs to a higher layer (nn above parity): as torch's ``Parameter`` names its
+own rebuild, nn gives its class here, through :func:`install` (called by
+:func:`ownership.installation.install`), and this module pickles, rebuilds and allows it.
+
 >>> import io, ownership
 >>> f = io.BytesIO()
 >>> x = ownership.arange(6.0)
@@ -53,7 +57,6 @@ from ownership.core.storage import Storage
 from ownership.core.tensor import Tensor
 from ownership.core.tensor_copying import StorageArgument, rebuild_tensor
 from ownership.core.tensor_metadata import Device
-from ownership.nn.parameter import Parameter
 
 __all__ = [
     "ALLOWED",
@@ -93,6 +96,22 @@ _DTYPES = {d: _Global("torch", d.name) for d in dtypes.ALL}
 _STORAGE_TYPES = {d: _Global("torch", name) for name, d in _STORAGES.items()}
 
 
+class _NoParameter:
+    """No object is one: the Parameter class until :func:`install` gives nn's."""
+
+
+_parameter: Any = _NoParameter
+"""nn's ``Parameter``, given by :func:`install`."""
+
+
+def install(parameter: type[Tensor]) -> None:
+    """Take ``parameter`` (``ownership.nn.Parameter``) as the class pickled as torch's
+    ``_rebuild_parameter``, rebuilt from it and allowed as ``torch.nn.parameter.Parameter``.
+    Called once, by :func:`ownership.installation.install`."""
+    global _parameter
+    _parameter = _TORCH[_PARAMETER] = ALLOWED[_PARAMETER] = parameter
+
+
 _PythonPickler: Any = pickle._Pickler
 """The Python pickler (not the C one): its ``save`` can be extended to write a global by name."""
 
@@ -126,7 +145,7 @@ class _Writer(_PythonPickler):  # type: ignore[misc]
         return ("storage", _STORAGE_TYPES[obj.dtype], key, "cpu", storage.buffer.size)
 
     def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Parameter):
+        if isinstance(obj, _parameter):
             hooks = collections.OrderedDict()  # type: ignore[var-annotated]
             return _REBUILD_PARAMETER, (obj.detach(), obj.requires_grad, hooks)
         if isinstance(obj, Tensor):
@@ -230,7 +249,7 @@ def _rebuild_tensor_v2(
 
 def _rebuild_parameter(data: Tensor, requires_grad: bool, hooks: Any) -> Any:
     """torch's ``_rebuild_parameter``: a Parameter over the loaded tensor."""
-    return Parameter(data, requires_grad)
+    return _parameter(data, requires_grad)
 
 
 def _rebuild_parameter_with_state(
@@ -249,11 +268,13 @@ def _device(kind: Any, index: Any = None) -> Device:
     return Device(kind, index)
 
 
+_PARAMETER = ("torch.nn.parameter", "Parameter")
+
 _TORCH: dict[tuple[str, str], Any] = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
-    ("torch.nn.parameter", "Parameter"): Parameter,
+    _PARAMETER: _NoParameter,  # nn's Parameter, given by install()
     ("torch", "Size"): Size,
     ("torch", "device"): _device,
     **{("torch", d.name): d for d in dtypes.ALL},

@@ -37,7 +37,7 @@ ops ops.* functions math_functions reduction_functions product_functions view_fu
 random mt19937 distributions avx_mathfun fused
 """
 _PARITY = """
-arguments overload argument_checks signatures invalid_arguments keyword_order out_argument
+arguments overload argument_checks invalid_arguments keyword_order out_argument
 serialization cuda accelerator backends backends.*
 autograd autograd.anomaly_mode autograd.graph autograd.function autograd.function_ctx
 autograd.once_differentiable autograd.gradcheck
@@ -92,37 +92,12 @@ FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
 """The modules that still import a face (:data:`FACES`): the command prints the face's
 ``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
 
-_UPWARD_BY_TARGET = {
-    "argument_checks": """
-    core.inference_mode ops.creation ops.diagonal ops.extreme_values ops.inplace_fills
-    ops.inplace_views ops.joining ops.leaky_relu ops.linalg ops.loss ops.multi_views
-    ops.nan_sums ops.products ops.reduction ops.running_products ops.scans ops.selection
-    ops.softmax ops.sorting ops.triangles ops.view_geometry ops.views random
-    core.tensor_bitwise core.tensor_conversion core.tensor_inplace core.tensor_methods
-    core.tensor_numerics core.tensor_pointwise core.tensor_views
-    """,
-    "arguments": """
-    functions math_functions ops.copying ops.joining ops.searching product_functions
-    reduction_functions core.tensor_bitwise core.tensor_math core.tensor_methods
-    core.tensor_pointwise
-    """,
-    "invalid_arguments": """
-    ops.checks ops.creation ops.index_keys ops.leaky_relu ops.loss ops.python_data
-    core.tensor_operators
-    """,
-    "nn": "serialization",
-    "nn.parameter": "serialization",
-    "out_argument": "functions math_functions",
-    "signatures": """
-    functions math_functions ops.creation ops.joining product_functions random
-    reduction_functions core.tensor_comparison core.tensor_inplace core.tensor_metadata
-    core.tensor_methods core.tensor_numerics core.tensor_selection core.tensor_views
-    """,
-}
+_UPWARD_BY_TARGET: dict[str, str] = {}
 """The imports of a higher layer the engine still makes, by the module imported (the modules
-importing it listed without ``ownership.``): torch's argument parser and its messages (parity),
-which core and the ops use until it is injected as core's binder; ``out=``; serialization's
-``Parameter``."""
+importing it listed without ``ownership.``): none. Core's methods and the ops bind their
+arguments through core's binder (:mod:`ownership.core.binder`), torch's parser installed there;
+``out=`` is written through the ops' seam (:mod:`ownership.ops.out_variants`); serialization
+is given nn's ``Parameter``; all by :func:`ownership.installation.install`."""
 
 UPWARD = {
     f"ownership.{source} -> ownership.{target}"

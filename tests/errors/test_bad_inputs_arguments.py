@@ -299,8 +299,8 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
     """Parser.parse remembers how a pattern of argument types binds (its fast path); a second
     call of the same pattern, bound from memory, gives what the full parser gives, and a call
     the parser refuses is refused again with the same message."""
-    from ownership import signatures
     from ownership.arguments import Parser
+    from ownership.core import binder, signatures
 
     def outcome(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         try:
@@ -309,7 +309,8 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
             return ("TypeError", str(exc))
         return index, list(bound.items())  # the order of the keys included
 
-    parsers = [p for p in vars(signatures).values() if isinstance(p, Parser)]
+    parsers = [d.binding for d in vars(signatures).values() if isinstance(d, binder.Signatures)]
+    assert all(isinstance(p, Parser) for p in parsers)
     assert len(parsers) > 40
     remembered = 0
     for parser in parsers:

@@ -1,7 +1,7 @@
 """``out=`` of the functions that do not write it: torch writes the result into the given
 tensor; of ownership's functions the pointwise ones write it (``ownership.out_argument``,
 tested in ``inplace/test_out_argument.py``), and every other function that takes ``out``
-refuses a given one once its arguments bind (``ownership.arguments.refuse_out``), never
+refuses a given one once its arguments bind (``ownership.ops.out_variants.refuse_out``), never
 ignoring it. Here the refusal, the given tensor
 untouched, and what torch checks before ``out`` (argument errors, ``out=None``) as torch does.
 """
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import ownership
-from ownership import signatures
-from ownership.out_argument import WRITES_OUT
+from ownership.core import binder
+from ownership.ops.out_variants import WRITES_OUT
 
 from support.differential import same
 
@@ -56,11 +56,7 @@ def test_every_parser_with_an_out_parameter_refuses_it() -> None:
     """The refusal is the parser's (one place): every parser whose signatures have ``out``
     refuses it unless its function writes it; ``out`` is keyword-only in all of them (the
     parser looks for it among the keywords only)."""
-    import gc
-
-    parser_class = type(signatures.FN_MUL)  # the engine's own (a doctest run may import
-    # ``ownership.arguments`` a second time); ``type(...) is``: isinstance wakes lazy modules
-    parsers = [p for p in gc.get_objects() if type(p) is parser_class]
+    parsers = [declaration.binding for declaration in binder.declared()]
     with_out = [p for p in parsers if any(q.name == "out" for s in p.signatures for q in s.params)]
     assert len(with_out) > 50
     for parser in with_out:

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership import signatures as sig
 from ownership.core import layout
+from ownership.core import signatures as sig
 from ownership.ops import view_geometry as view_ops
 
 from support.arrays import array_facts

@@ -27,7 +27,7 @@ from ownership.core.autograd.saved import SavedTensor
 from ownership.core.autograd.view_history import CreationMeta, rebase_history
 from ownership.core.layout import unbroadcast_axes
 from ownership.core.storage import is_engine_tensor
-from ownership.invalid_arguments import tp_name
+from ownership.core.type_names import tp_name
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TypeVar
 
-from ownership.argument_checks import tensor_arg
 from ownership.core import grad_mode
+from ownership.core.argument_values import tensor_arg
 
 __all__ = [
     "INFERENCE_SAVE_MESSAGE",

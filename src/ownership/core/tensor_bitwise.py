@@ -2,7 +2,7 @@
 ``bitwise_xor``, the shifts ``bitwise_left_shift`` and ``bitwise_right_shift`` (each also in
 place), and ``logical_and``, ``logical_or``, ``logical_not``.
 
-Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+Each binds its declared signature (:class:`~ownership.core.binder.Signatures`; torch's messages) and
 forwards to its op (:mod:`ownership.ops.bitwise`, :mod:`ownership.ops.comparison`) through
 :data:`ops`; :class:`~ownership.core.tensor_methods.TensorMethods` inherits them. The operators
 ``&``, ``|``, ``^``, ``<<``, ``>>`` are in :mod:`ownership.core.tensor_operators`.
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership.argument_checks import no_arguments
-from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.argument_values import no_arguments
+from ownership.core.binder import Signatures
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable
@@ -26,7 +26,7 @@ __all__ = ["TensorBitwise"]
 
 # torch's signatures of the methods below
 _OTHER = {
-    name: Parser(name, "(Tensor other)", "(Number other)")
+    name: Signatures(name, "(Tensor other)", "(Number other)")
     for name in (
         "bitwise_and",
         "bitwise_and_",
@@ -48,8 +48,8 @@ def _other(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return _OTHER[name].parse(args, kwargs)[1]["other"]
 
 
-_LOGICAL_AND = Parser("logical_and", "(Tensor other)")
-_LOGICAL_OR = Parser("logical_or", "(Tensor other)")
+_LOGICAL_AND = Signatures("logical_and", "(Tensor other)")
+_LOGICAL_OR = Signatures("logical_or", "(Tensor other)")
 
 
 class TensorBitwise:

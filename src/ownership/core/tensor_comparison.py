@@ -1,7 +1,7 @@
 """The Tensor methods of torch's comparison ops beyond the operators: ``sort``, ``argsort``,
 ``topk``, ``isclose``, ``allclose``, and the reductions to truth values ``all`` and ``any``.
 
-Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+Each binds its declared signature (:class:`~ownership.core.binder.Signatures`; torch's messages) and
 forwards to its op (:mod:`ownership.ops.sorting`, :mod:`ownership.ops.closeness`,
 :mod:`ownership.ops.reduction`) through :data:`ops`;
 :class:`~ownership.core.tensor_methods.TensorMethods` inherits them.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
 from ownership.core import op_registry
+from ownership.core import signatures as sig
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

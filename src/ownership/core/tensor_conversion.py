@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership.argument_checks import no_arguments
 from ownership.core import grad_mode, op_registry
+from ownership.core.argument_values import no_arguments
 from ownership.core.dtypes import dtype as DType
 
 if TYPE_CHECKING:

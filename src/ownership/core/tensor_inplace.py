@@ -8,9 +8,9 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
-from ownership.argument_checks import no_arguments, tensor_arg
 from ownership.core import op_registry
+from ownership.core import signatures as sig
+from ownership.core.argument_values import no_arguments, tensor_arg
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

@@ -2,7 +2,7 @@
 ``clamp_max``, ``floor_divide``, ``remainder``, ``cumsum``, ``prod`` (and their in-place forms),
 ``outer``.
 
-Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+Each binds its declared signature (:class:`~ownership.core.binder.Signatures`; torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.core.tensor_methods.TensorMethods` inherits
 them.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.binder import Signatures
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable
@@ -20,20 +20,20 @@ if TYPE_CHECKING:
 # the tensor type is left open here: this base class of Tensor is not imported by its module
 ops: OpTable[Any] = op_registry.ops
 
-_MAXIMUM = Parser("maximum", "(Tensor other)")
-_MINIMUM = Parser("minimum", "(Tensor other)")
-_CLAMP_MIN = Parser("clamp_min", "(Tensor min)", "(Number min)")
-_CLAMP_MAX = Parser("clamp_max", "(Tensor max)", "(Number max)")
-_CLAMP_MIN_ = Parser("clamp_min_", "(Tensor min)", "(Number min)")
-_CLAMP_MAX_ = Parser("clamp_max_", "(Tensor max)", "(Number max)")
-_FLOOR_DIVIDE = Parser("floor_divide", "(Tensor other)", "(Number other)")
-_FLOOR_DIVIDE_ = Parser("floor_divide_", "(Tensor other)", "(Number other)")
-_REMAINDER = Parser("remainder", "(Tensor other)", "(Number other)")
-_REMAINDER_ = Parser("remainder_", "(Tensor other)", "(Number other)")
-_CUMSUM = Parser("cumsum", "(int dim, *, torch.dtype dtype = None)")
-_CUMSUM_ = Parser("cumsum_", "(int dim, *, torch.dtype dtype = None)")
-_OUTER = Parser("outer", "(Tensor vec2)")
-_PROD = Parser(
+_MAXIMUM = Signatures("maximum", "(Tensor other)")
+_MINIMUM = Signatures("minimum", "(Tensor other)")
+_CLAMP_MIN = Signatures("clamp_min", "(Tensor min)", "(Number min)")
+_CLAMP_MAX = Signatures("clamp_max", "(Tensor max)", "(Number max)")
+_CLAMP_MIN_ = Signatures("clamp_min_", "(Tensor min)", "(Number min)")
+_CLAMP_MAX_ = Signatures("clamp_max_", "(Tensor max)", "(Number max)")
+_FLOOR_DIVIDE = Signatures("floor_divide", "(Tensor other)", "(Number other)")
+_FLOOR_DIVIDE_ = Signatures("floor_divide_", "(Tensor other)", "(Number other)")
+_REMAINDER = Signatures("remainder", "(Tensor other)", "(Number other)")
+_REMAINDER_ = Signatures("remainder_", "(Tensor other)", "(Number other)")
+_CUMSUM = Signatures("cumsum", "(int dim, *, torch.dtype dtype = None)")
+_CUMSUM_ = Signatures("cumsum_", "(int dim, *, torch.dtype dtype = None)")
+_OUTER = Signatures("outer", "(Tensor vec2)")
+_PROD = Signatures(
     "prod",
     "(*, torch.dtype dtype = None)",
     "(int dim, bool keepdim = False, *, torch.dtype dtype = None)",

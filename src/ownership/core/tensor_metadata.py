@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from ownership.core import devices, layout
 from ownership.core.layout import Size
-from ownership.signatures import SIZE
+from ownership.core.signatures import SIZE
 
 if TYPE_CHECKING:
     from ownership.core.dtypes import dtype as DType

@@ -15,10 +15,10 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any, cast
 
-from ownership import signatures as sig
-from ownership.argument_checks import no_arguments, tensor_arg
-from ownership.arguments import Parser
 from ownership.core import dtypes, op_registry
+from ownership.core import signatures as sig
+from ownership.core.argument_values import no_arguments, tensor_arg
+from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor_bitwise import TensorBitwise
 from ownership.core.tensor_comparison import TensorComparison
@@ -35,8 +35,8 @@ ops: OpTable[Tensor] = op_registry.ops
 
 __all__ = ["TensorMethods"]
 
-# torch's signatures of the methods below that are not in ownership.signatures
-_BMM = Parser("bmm", "(Tensor mat2)")
+# torch's signatures of the methods below that are not in ownership.core.signatures
+_BMM = Signatures("bmm", "(Tensor mat2)")
 
 
 def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:

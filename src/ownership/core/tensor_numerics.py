@@ -3,7 +3,7 @@
 (:mod:`ownership.ops.nonfinite`), ``cumprod`` (:mod:`ownership.ops.running_products`) and
 ``nansum`` (:mod:`ownership.ops.nan_sums`).
 
-Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+Each binds its declared signature (:class:`~ownership.core.binder.Signatures`; torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.core.tensor_methods.TensorMethods` inherits
 them.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
-from ownership.argument_checks import no_arguments
 from ownership.core import op_registry
+from ownership.core import signatures as sig
+from ownership.core.argument_values import no_arguments
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ownership.core import op_registry
-from ownership.invalid_arguments import is_torch_tensor
+from ownership.core.type_names import is_torch_tensor
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable

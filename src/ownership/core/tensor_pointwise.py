@@ -2,7 +2,7 @@
 ``ceil``, ``round``, ``trunc`` (:mod:`ownership.ops.rounding`), ``log1p``, ``expm1`` and ``erf``
 (:mod:`ownership.ops.special_unary`), and their in-place forms.
 
-Each parses torch's signature (:class:`~ownership.arguments.Parser`, torch's messages) and
+Each binds its declared signature (:class:`~ownership.core.binder.Signatures`; torch's messages) and
 forwards to its op through :data:`ops`; :class:`~ownership.core.tensor_methods.TensorMethods` inherits
 them.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ownership.argument_checks import no_arguments
-from ownership.arguments import Parser
 from ownership.core import op_registry
+from ownership.core.argument_values import no_arguments
+from ownership.core.binder import Signatures
 
 if TYPE_CHECKING:
     from ownership.core.op_table import OpTable
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 # the tensor type is left open here: this base class of Tensor is not imported by its module
 ops: OpTable[Any] = op_registry.ops
 
-_ROUND = Parser("round", "()", "(*, int decimals)")
-_ROUND_ = Parser("round_", "()", "(*, int decimals)")
+_ROUND = Signatures("round", "()", "(*, int decimals)")
+_ROUND_ = Signatures("round_", "()", "(*, int decimals)")
 
 __all__ = ["TensorPointwise"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any
 
-from ownership import signatures as sig
-from ownership.argument_checks import int64, no_arguments, tensor_arg
 from ownership.core import op_registry
+from ownership.core import signatures as sig
+from ownership.core.argument_values import int64, no_arguments, tensor_arg
 from ownership.core.layout import Size
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from ownership.argument_checks import tensor_arg
 from ownership.core import op_registry
+from ownership.core.argument_values import tensor_arg
 from ownership.core.op_registry import quiet
 from ownership.core.op_table import OpTable
 from ownership.core.scope import module_getattr

@@ -27,7 +27,7 @@ from ownership.core.devices import device as device
 from ownership.core.devices import pin_memory as pin_memory
 from ownership.core.scope import missing
 from ownership.core.tensor import Tensor
-from ownership.invalid_arguments import tp_name
+from ownership.core.type_names import tp_name
 
 
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:

@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.arguments import Parser
 from ownership.core import layout
+from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.layout import preserved
 from ownership.core.memory_formats import format_strides, memory_format, preserve_format, suggested
@@ -73,7 +73,7 @@ def contiguous(t: Tensor) -> Tensor:
     return copied(t, out)
 
 
-TO = Parser(
+TO = Signatures(
     "to",
     "(torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, "
     "bool copy = False, *, torch.memory_format memory_format = None)",

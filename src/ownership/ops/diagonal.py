@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import as_given, as_saved
 from ownership.core import layout
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap

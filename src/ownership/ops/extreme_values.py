@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.argument_checks import as_given
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor

@@ -15,7 +15,7 @@ import numpy as np
 
 from ownership.core import dtypes
 from ownership.core.tensor import Tensor
-from ownership.invalid_arguments import is_torch_tensor, tp_name
+from ownership.core.type_names import is_torch_tensor, tp_name
 from ownership.ops.creation import to_numpy
 
 

@@ -15,8 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership import distributions
-from ownership.argument_checks import tensor_arg
 from ownership.core import layout
+from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_no_overlap, run_inplace
 from ownership.core.loop_order import Kernel

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ownership.argument_checks import as_saved
 from ownership.core import layout
+from ownership.core.argument_values import as_saved
 from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.node import OpNode, gradient_edge
 from ownership.core.autograd.view_nodes import AsStridedBackward0

@@ -17,11 +17,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership import signatures as sig
-from ownership.argument_checks import as_saved
-from ownership.arguments import Parser
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.memory_formats import (
     contiguous_format,
@@ -32,11 +31,12 @@ from ownership.core.memory_formats import (
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
+from ownership.ops import signatures as sig
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 
 
 def _join_arguments(
-    spec: Parser, args: tuple[Any, ...], kwargs: dict[str, Any], stacking: bool
+    spec: Signatures, args: tuple[Any, ...], kwargs: dict[str, Any], stacking: bool
 ) -> tuple[list[Tensor], int, DType, dict[str, Any]]:
     """The tensors, the checked dim and the result's dtype of a join (every input's dtype promoted
     together: torch's rule), and the node's saved values (``dim`` as given)."""

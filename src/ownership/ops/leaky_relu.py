@@ -19,12 +19,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.argument_checks import is_number
 from ownership.core import dtypes
+from ownership.core.argument_values import is_number
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.invalid_arguments import tp_name
+from ownership.core.type_names import tp_name
 from ownership.ops.backward_ops import _zeros
 from ownership.ops.common import needs_grad, record, wrap
 

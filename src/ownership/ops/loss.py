@@ -7,14 +7,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.argument_checks import as_saved, int64, is_int
 from ownership.core import dtypes, grad_mode, layout
+from ownership.core.argument_values import as_saved, int64, is_int
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.dtypes import dtype as DType
 from ownership.core.op_registry import quiet
 from ownership.core.scope import missing
 from ownership.core.tensor import Tensor
-from ownership.invalid_arguments import tp_name
+from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
@@ -160,7 +160,7 @@ _DEFAULT_CONTEXTS = {
     for red in _REDUCTIONS.values()
 }
 """nll_loss's node context for the default ``ignore_index``, by reduction: one shared object
-(``ignore_index`` shown as torch shows a saved int: :func:`~ownership.argument_checks.as_saved`)."""
+(``ignore_index`` shown as torch shows a saved int: :func:`~ownership.core.argument_values.as_saved`)."""
 
 
 class _Targets:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership.argument_checks import as_saved
 from ownership.core import grad_mode, inference_mode, layout
+from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.autograd.view_history import CreationMeta
 from ownership.core.op_registry import OPS

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import as_given, as_saved
 from ownership.core import layout
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.op_registry import OPS, ops

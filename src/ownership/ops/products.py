@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ownership.argument_checks import as_given, as_saved
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor

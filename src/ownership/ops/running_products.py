@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.argument_checks import as_given, as_saved
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.inplace_rules import run_inplace

@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.arguments import Parser
 from ownership.core import dtypes
+from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
 from ownership.core.warn_once import warn_once
 
 _SIGNATURE = "*, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None"
-PARSER = Parser(
+PARSER = Signatures(
     "searchsorted",
     f"(Tensor sorted_sequence, Tensor input, {_SIGNATURE}, Tensor out = None)",
     f"(Tensor sorted_sequence, Number self, {_SIGNATURE}, Tensor out = None)",

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import as_given, as_saved, int64
 from ownership.core import layout
+from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
@@ -24,7 +24,7 @@ _subtract, _asarray, _NEG_INF = np.subtract, np.asarray, -np.inf
 
 def dim_context(dim: int) -> Saved:
     """A softmax node's context ``{"dim": dim}``, ``dim`` as given and shown as torch shows it
-    (:func:`~ownership.argument_checks.as_saved`): one shared object per dim from 0 to 7 (nothing
+    (:func:`~ownership.core.argument_values.as_saved`): one shared object per dim from 0 to 7 (nothing
     writes it), a dict for any other."""
     return _DIMS[dim] if type(dim) is int and 0 <= dim < 8 else {"dim": as_saved(dim)}
 

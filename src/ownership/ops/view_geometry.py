@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ownership.argument_checks import as_saved
 from ownership.core import layout
+from ownership.core.argument_values import as_saved
 from ownership.core.layout import Size
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import as_given
 from ownership.core import layout
+from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor

@@ -1,0 +1,95 @@
+"""How torch reads one argument value: an int, a number, a lone tensor; an int read as a C
+``long long``; an int64 shown as a saved ``_saved_<name>`` shows it; Python's refusal of
+arguments to a method that takes none.
+
+General value rules, not torch's argument parser: core's methods and the ops read an argument
+with them where they take it without a signature (``x.copy_(src)``, a node's saved ``dim``), and
+the parser (:class:`ownership.arguments.Parser`, parity) applies the same rules to each parameter
+it binds. The parser's own rules (an int list's elements) and messages stay with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ownership.core.type_names import tp_name
+
+_tensor_class: Any = None
+"""The Tensor class (``ownership.core.tensor``'s parts import this module), given by :func:`install`."""
+
+
+def install(tensor_class: type) -> None:
+    """Take ``tensor_class`` as the tensor whose 0-d values the checks read. Called once, by
+    :func:`ownership.installation.install`."""
+    global _tensor_class
+    _tensor_class = tensor_class
+
+
+def is_tensor(obj: Any) -> bool:
+    """Whether ``obj`` is the engine's Tensor (the class :func:`install` gave)."""
+    return isinstance(obj, _tensor_class)
+
+
+def is_int(obj: Any) -> bool:
+    """torch's int check: a Python or numpy integer (not a bool), or a 0-d integer tensor."""
+    if isinstance(obj, bool | np.bool_):
+        return False
+    if isinstance(obj, int | np.integer):
+        return True
+    return (
+        is_tensor(obj)
+        and obj._data.ndim == 0
+        and obj._data.dtype.kind in "iu"
+        and not obj.requires_grad
+    )
+
+
+def int64(value: Any) -> int:
+    """An int argument read as torch reads it, a C ``long long``: beyond int64, torch's
+    ValueError (before the op sees it)."""
+    out = int(value)
+    if -(2**63) <= out < 2**63:
+        return out
+    raise ValueError("Overflow when unpacking long long")
+
+
+def as_saved(value: int) -> int:
+    """An int64 argument as a node's ``_saved_<name>`` shows it: read as unsigned 64-bit (torch
+    shows ``dim=-1`` as ``2**64 - 1``).
+
+    >>> as_saved(-1) == 2**64 - 1, as_saved(3)
+    (True, 3)
+    """
+    return value & _UINT64
+
+
+def as_given(saved: int) -> int:
+    """The int64 argument a saved int was given as (the inverse of :func:`as_saved`)."""
+    return saved - 2**64 if saved > _UINT64 // 2 else saved
+
+
+_UINT64 = 2**64 - 1
+
+
+def no_arguments(name: str, args: tuple[Any, ...]) -> None:
+    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``), as
+    a direct call words it."""
+    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+
+
+def is_number(obj: Any) -> bool:
+    """torch's Number check: a Python or numpy number (bools included), or a 0-d tensor."""
+    if isinstance(obj, int | float | complex | np.number | np.bool_):
+        return True
+    return is_tensor(obj) and obj._data.ndim == 0 and not obj.requires_grad
+
+
+def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1) -> None:
+    """torch's TypeError when a lone ``Tensor`` argument is something else (``torch.sum([1])``)."""
+    if not is_tensor(value):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
+            f"{tp_name(value)}"
+        )

@@ -1,0 +1,193 @@
+"""The declarations of the ``torch`` functions and factories whose arguments the engine checks as
+torch does, and the size rules of a factory call.
+
+Each :class:`~ownership.core.binder.Signatures` holds a function's overloads exactly as torch 2.13
+prints them in its ``TypeError`` messages (data: the function's declaration); the function binds
+its ``*args, **kwargs`` through it, with torch's parser once installed (parity). The Tensor
+methods' declarations are core's: :mod:`ownership.core.signatures`.
+
+>>> FN_SUM.parse((), {})
+Traceback (most recent call last):
+...
+TypeError: sum() received an invalid combination of arguments - got (), but expected one of:
+ * (Tensor input, *, torch.dtype dtype = None)
+ * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ownership.core.binder import Signatures
+
+# ---------------------------------------------------------------- torch.* functions
+OUT = "*, Tensor out = None"
+FN_SUM = Signatures(
+    "sum",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MEAN = Signatures(
+    "mean",
+    "(Tensor input, *, torch.dtype dtype = None)",
+    "(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, "
+    "Tensor out = None)",
+)
+FN_MAX = Signatures(
+    "max",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_MIN = Signatures(
+    "min",
+    f"(Tensor input, {OUT})",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
+)
+FN_ARGMAX = Signatures("argmax", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_ARGMIN = Signatures("argmin", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
+FN_SOFTMAX = Signatures("softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_LOG_SOFTMAX = Signatures("log_softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
+FN_ADD = Signatures(
+    "add",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
+)
+FN_SUB = Signatures(
+    "sub",
+    "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
+    numbers_as_tensors=True,
+    hidden=True,
+)
+FN_MUL = Signatures("mul", f"(Tensor input, Tensor other, {OUT})", numbers_as_tensors=True)
+FN_DIV = Signatures(
+    "div",
+    f"(Tensor input, Tensor other, {OUT})",
+    "(Tensor input, Tensor other, *, str? rounding_mode, Tensor out = None)",
+    "(Tensor input, Number other, *, str? rounding_mode)",
+    numbers_as_tensors=True,
+)
+FN_POW = Signatures(
+    "pow",
+    f"(Tensor input, Tensor exponent, {OUT})",
+    f"(Number self, Tensor exponent, {OUT})",
+    f"(Tensor input, Number exponent, {OUT})",
+)
+FN_MATMUL = Signatures("matmul", f"(Tensor input, Tensor other, {OUT})")
+FN_MM = Signatures(
+    "mm",
+    f"(Tensor input, Tensor mat2, {OUT})",
+    f"(Tensor input, Tensor mat2, torch.dtype out_dtype, {OUT})",
+)
+FN_BMM = Signatures(
+    "bmm",
+    f"(Tensor input, Tensor mat2, {OUT})",
+    f"(Tensor input, Tensor mat2, torch.dtype out_dtype, {OUT})",
+)
+FN_MV = Signatures("mv", f"(Tensor input, Tensor vec, {OUT})")
+FN_DOT = Signatures("dot", f"(Tensor input, Tensor tensor, {OUT})")
+FN_CLAMP, FN_CLIP = (
+    Signatures(
+        name,
+        f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
+        f"(Tensor input, Number min = None, Number max = None, {OUT})",
+    )
+    for name in ("clamp", "clip")
+)
+FN_WHERE = Signatures(
+    "where",
+    "(Tensor condition)",
+    f"(Tensor condition, Tensor input, Tensor other, {OUT})",
+    "(Tensor condition, Number self, Tensor other)",
+    "(Tensor condition, Tensor input, Number other)",
+    "(Tensor condition, Number self, Number other)",
+)
+FN_EQ = Signatures(
+    "eq", f"(Tensor input, Tensor other, {OUT})", f"(Tensor input, Number other, {OUT})"
+)
+PROMOTE_TYPES = Signatures("promote_types", "(torch.dtype type1, torch.dtype type2)")
+FN_CAT = Signatures("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+FN_STACK = Signatures("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
+
+
+def unary(name: str, out: bool = True) -> Signatures:
+    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)`` (without
+    ``out`` if not ``out``)."""
+    return Signatures(name, f"(Tensor input, {OUT})" if out else "(Tensor input)")
+
+
+# ---------------------------------------------------------------- factories
+FACTORY = (
+    "*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+)
+SIZED = {
+    name: Signatures(name, f"(tuple of ints size, {FACTORY}")
+    for name in ("zeros", "ones", "empty", "rand", "randn")
+}
+EYE = Signatures("eye", f"(int n, {FACTORY}", f"(int n, int m, {FACTORY}")
+ARANGE = Signatures(
+    "arange",
+    f"(Number end, {FACTORY}",
+    "(Number start, Number end, " + FACTORY.replace("Tensor out = None, ", ""),
+    f"(Number start, Number end, Number step = 1, {FACTORY}",
+)
+LINSPACE = Signatures(
+    "linspace",
+    *(
+        f"({a} start, {b} end, int steps, {FACTORY}"
+        for a, b in (
+            ("Tensor", "Tensor"),
+            ("Number", "Tensor"),
+            ("Tensor", "Number"),
+            ("Number", "Number"),
+        )
+    ),
+)
+FULL = Signatures("full", f"(tuple of ints size, Number fill_value, {FACTORY}")
+EMPTY_STRIDED = Signatures(
+    "empty_strided",
+    "(tuple of ints size, tuple of ints stride, " + FACTORY.replace("Tensor out = None, ", ""),
+)
+RANDPERM = Signatures(
+    "randperm",
+    f"(int n, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int n, {FACTORY}",
+)
+RANDINT = Signatures(
+    "randint",
+    f"(int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int high, tuple of ints size, {FACTORY}",
+    f"(int low, int high, tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+    f"(int low, int high, tuple of ints size, {FACTORY}",
+)
+
+
+def sizes(name: str, size: tuple[Any, ...]) -> tuple[int, ...]:
+    """The size of a factory call ``name(*size)`` as torch parses it, never negative.
+
+    >>> sizes("ones", (2, 3)), sizes("ones", ([2, 3],))
+    ((2, 3), (2, 3))
+    >>> sizes("ones", (2, -1))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
+    """
+    shape: tuple[int, ...] = SIZED[name].parse(size, {})[1]["size"]
+    non_negative(shape, name)
+    return shape
+
+
+def non_negative(shape: tuple[int, ...], name: str = "") -> None:
+    """torch's error for a negative dimension in a new tensor's shape."""
+    for s in shape:
+        if s < 0 and name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
