@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib import metadata
 
 __all__ = ["COMMANDS", "main"]
 
@@ -50,9 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_usage())
         return 0
     if args[0] == "--version":
-        from ownership import __version__
-
-        print(f"ownership {__version__}")
+        print(f"ownership {metadata.version('ownership')}")  # the installed distribution's
         return 0
     if args[0] not in COMMANDS:
         print(_usage().split("\n\n")[0], file=sys.stderr)

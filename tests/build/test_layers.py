@@ -88,9 +88,10 @@ def upward(found: Iterable[Import]) -> set[str]:
 FACES = (FACE, "ownership.installation")
 """The face and the installation it runs: above every layer, imported by none."""
 
-FACE_IMPORTS = {"ownership.command", "ownership.doctor.ownership_watch"}
-"""The modules that still import a face (:data:`FACES`): the command prints the face's
-``__version__``; the doctor's watch wraps the face's ``save`` (a learner's ``torch.save``)."""
+FACE_IMPORTS = {"ownership.doctor.ownership_watch"}
+"""The modules that still import a face (:data:`FACES`): the doctor's watch wraps the face's
+``save`` (a learner's ``torch.save``, the name the script calls). The command prints the installed
+distribution's version (``importlib.metadata``), no longer the face's ``__version__``."""
 
 _UPWARD_BY_TARGET: dict[str, str] = {}
 """The imports of a higher layer the engine still makes, by the module imported (the modules
