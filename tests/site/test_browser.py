@@ -245,22 +245,38 @@ def _check_math(opened: Opened, required: bool) -> list[str]:
     return problems
 
 
+_DROPDOWNS_STATE = """() => [...document.querySelectorAll('details.sd-dropdown')].map(d => {
+  const body = d.querySelector(':scope > :not(summary)');
+  const box = body && body.getBoundingClientRect();
+  return {
+    open: d.open,
+    body: body !== null,
+    visible: body !== null && box.width > 0 && box.height > 0
+      && body.checkVisibility({visibilityProperty: true}),
+  };
+})"""
+
+
 def _check_dropdowns(opened: Opened, minimum: int) -> list[str]:
+    """Each dropdown opens on a click on its summary and then shows its content. Every closed
+    one is clicked; then one read of the page (waiting up to 3 s for them all to be open) says
+    which did not open, and whether the content of each open one is visible."""
     page = opened.page
     dropdowns = page.locator("details.sd-dropdown")
     count = dropdowns.count()
     problems = [] if count >= minimum else [f"{count} dropdowns, expected at least {minimum}"]
-    for i in range(count):
-        d = dropdowns.nth(i)
-        if not d.evaluate("e => e.open"):
-            d.locator(":scope > summary").click(timeout=5_000)
-            try:
-                page.wait_for_function("e => e.open", arg=d.element_handle(), timeout=3_000)
-            except Exception:
-                problems.append(f"dropdown {i} did not open on click")
-                continue
-        body = d.locator(":scope > :not(summary)").first
-        if body.count() and not body.is_visible():
+    closed = [i for i, d in enumerate(page.evaluate(_DROPDOWNS_STATE)) if not d["open"]]
+    for i in closed:
+        dropdowns.nth(i).locator(":scope > summary").click(timeout=5_000)
+    with contextlib.suppress(Exception):  # a Playwright timeout: the state below says which
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('details.sd-dropdown')].every(d => d.open)",
+            timeout=3_000,
+        )
+    for i, d in enumerate(page.evaluate(_DROPDOWNS_STATE)):
+        if not d["open"]:
+            problems.append(f"dropdown {i} did not open on click")
+        elif d["body"] and not d["visible"]:
             problems.append(f"dropdown {i} opened but its content is not visible")
     return problems
 
