@@ -87,8 +87,11 @@ pytest-baseline: $(STAMP) ## The numeric suites again, numpy and torch on baseli
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
 	$(PYTEST) tests/site
 
+# It keeps the bytecode Python compiles (__pycache__, which git ignores) even where the environment
+# sets PYTHONDONTWRITEBYTECODE: the engine is then compiled, and pytest rewrites the tests' asserts,
+# once, not again in every pytest worker, page kernel and `python -m ownership ...` of a CLI test.
 test: ## Every check (what CI runs), closing with the time each stage took
-	@$(PYTHON) tools/stages.py $(TEST_STAGES)
+	@env -u PYTHONDONTWRITEBYTECODE $(PYTHON) tools/stages.py $(TEST_STAGES)
 
 check: $(STAMP) ## The inner loop: lint, types and the tests a change touches (BASE=commit)
 	$(BIN)/ruff check .

@@ -63,7 +63,9 @@ def check_summary(lines: list[str], stages: list[str]) -> None:
 def test_make_test_runs_the_stages_through_the_summary() -> None:
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(
-        r"^test:.*\n\t@\$\(PYTHON\) tools/stages\.py \$\(TEST_STAGES\)$", makefile, re.M
+        r"^test:.*\n\t@env -u PYTHONDONTWRITEBYTECODE \$\(PYTHON\) tools/stages\.py \$\(TEST_STAGES\)$",
+        makefile,
+        re.M,
     )
     stages = makefile_stages()
     assert stages[0] == "venv" and {"pytest", "pytest-baseline", "html-fresh"} <= set(stages)

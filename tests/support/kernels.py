@@ -40,13 +40,15 @@ NUMERIC_SUITES = (
     "tests/random",
 )
 # Files of those suites whose results are exact on every CPU: integers and bools only (division
-# and remainder are correctly rounded in every kernel), or which ops are reachable.
+# and remainder are correctly rounded in every kernel), which ops are reachable, or the benchmark
+# runner's rows, sections and memory budgets (no floating-point value compared).
 EXACT_FILES = (
     "tests/ops/test_bitwise.py",
     "tests/ops/test_shifts.py",
     "tests/ops/test_bool_operands.py",
     "tests/ops/test_integer_division.py",
     "tests/ops/test_surface.py",
+    "tests/benchmarks/test_bench_runner.py",
 )
 
 
