@@ -66,6 +66,17 @@ _GRAD = grad_mode._state
 _NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
 
 
+class _Gone:
+    """What the reference :data:`_NO_ACCUMULATOR` referred to, gone as soon as it was made."""
+
+
+_NO_ACCUMULATOR = weakref.ref(_Gone())
+"""Every new tensor's ``_acc``: a weak reference already dead, which is what a leaf whose
+accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
+``autograd.node.accumulator``). Set rather than left unset: a read of an unset slot fails into
+``Tensor.__getattr__`` (the scope's error), and recording an op over a fresh leaf reads it."""
+
+
 class Tensor(
     TensorMetadata,
     TensorAutograd,
@@ -80,7 +91,7 @@ class Tensor(
     __slots__ = (
         "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
         "__weakref__",
-        "_acc",  # a weak reference to a leaf's accumulator, unset until its first one is made
+        "_acc",  # a weak reference to a leaf's accumulator (a dead one until its first is made)
         "_base",
         # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
         "_creation_meta",  # how the view was made (which in-place writes its history allows)
@@ -163,6 +174,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
+        t._acc = _NO_ACCUMULATOR
         return t
 
     @staticmethod
@@ -187,6 +199,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
+        t._acc = _NO_ACCUMULATOR
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
@@ -253,6 +266,7 @@ class Tensor(
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
+        t._acc = _NO_ACCUMULATOR
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:

@@ -377,10 +377,7 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
     one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
     """
-    try:
-        acc = tensor._acc()  # None once it is gone
-    except AttributeError:  # the slot is unset until the leaf's first accumulator is made
-        acc = None
+    acc = tensor._acc()  # None until the first is made, and once it is gone
     return acc if acc is not None else _new_accumulator(tensor)
 
 
@@ -389,11 +386,7 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
     lock (another thread may have made it meanwhile), else made."""
     _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
-        acc: AccumulateGrad | None
-        try:
-            acc = tensor._acc()
-        except AttributeError:  # none made yet
-            acc = None
+        acc: AccumulateGrad | None = tensor._acc()
         if acc is None:
             # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
             # (test_recording_fast_paths checks the two make the same node)
@@ -423,9 +416,6 @@ def leaf_edge(tensor: Any) -> Edge:
     directly for an input that has no history and is no view): its accumulator while it
     requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        try:  # ``accumulator(tensor)``, its first look written out
-            acc = tensor._acc()
-        except AttributeError:  # none made yet
-            acc = None
+        acc = tensor._acc()  # ``accumulator(tensor)``, its first look written out
         return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE
