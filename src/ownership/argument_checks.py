@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ownership import dtypes
+from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 
 _tensor_class: Any = None
@@ -117,3 +119,24 @@ def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1
             f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
             f"{tp_name(value)}"
         )
+
+
+def dtype_arg(function: str, value: Any) -> DType | None:
+    """The keyword ``dtype=`` of ``function``, a factory of one signature, as torch's parser
+    reads it (None: not given): a dtype or a Python scalar type
+    (:func:`ownership.dtypes.is_argument`); anything else, torch's ``TypeError``. (Functions of
+    several signatures check it with their :class:`~ownership.arguments.Parser`, whose
+    ``torch.dtype`` parameters follow the same rule.)
+
+    >>> dtype_arg("zeros", float), dtype_arg("zeros", None)
+    (torch.float64, None)
+    >>> dtype_arg("zeros", "float")
+    Traceback (most recent call last):
+    ...
+    TypeError: zeros(): argument 'dtype' must be torch.dtype, not str
+    """
+    if value is None:
+        return None
+    if not dtypes.is_argument(value):
+        raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {tp_name(value)}")
+    return dtypes.from_argument(value)

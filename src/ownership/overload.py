@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ownership import dtypes
 from ownership.argument_checks import (
     _is_tensor,
     int64,
@@ -20,7 +21,6 @@ from ownership.argument_checks import (
     list_index,
     starts_int_list,
 )
-from ownership.dtypes import dtype as DType
 from ownership.invalid_arguments import tp_name
 
 _NOT_GIVEN = object()
@@ -69,7 +69,7 @@ class Param:
         if t == "object":  # torch's ``PyObject*``: anything, read by the function itself
             return True
         if t == "torch.dtype":
-            return isinstance(obj, DType)
+            return dtypes.is_argument(obj)
         if t == "tuple of ints":
             if isinstance(obj, tuple | list):
                 return not obj or starts_int_list(obj[0])
@@ -166,7 +166,7 @@ class Signature:
                 out[p.name] = args
                 pos = nargs
                 continue
-            elif nargs > self.max_pos_args:
+            elif not is_kwd and nargs > self.max_pos_args:  # (a keyword after varargs: its type)
                 return self._fail(raising, self._extra_args(nargs))
             else:
                 return self._fail(raising, self._wrong_type(p, obj, pos, is_kwd))
@@ -209,6 +209,8 @@ class Signature:
                         )
             elif p.type == "int" and value is not None:
                 out[p.name] = int64(value)
+            elif p.type == "torch.dtype" and value is not None:
+                out[p.name] = dtypes.from_argument(value)  # ``float``: float64
             elif p.type in ("Number", "float") and _is_tensor(value):
                 out[p.name] = value.item()  # torch's Scalar of a 0-d tensor: its Python value
         return out

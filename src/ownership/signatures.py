@@ -265,8 +265,39 @@ FACTORY = (
     "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
 )
 SIZED = {
-    name: Parser(name, f"(tuple of ints size, {FACTORY}")
-    for name in ("zeros", "ones", "empty", "rand", "randn")
+    **{
+        name: Parser(name, f"(tuple of ints size, {FACTORY}") for name in ("zeros", "ones", "empty")
+    },
+    **{
+        name: Parser(
+            name,
+            f"(tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+            f"(tuple of ints size, {FACTORY}",
+        )
+        for name in ("rand", "randn")
+    },
+}
+NEW_OPTIONS = FACTORY.replace("Tensor out = None, ", "")
+"""The keywords of a tensor's ``new_*`` methods: a factory's, without ``out``."""
+SIZED.update(
+    {
+        name: Parser(name, f"(tuple of ints size, {NEW_OPTIONS}")
+        for name in ("new_zeros", "new_ones", "new_empty")
+    }
+)
+NEW_FULL = Parser("new_full", f"(tuple of ints size, Number fill_value, {NEW_OPTIONS}")
+LIKE_OPTIONS = (
+    "torch.memory_format memory_format = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)"
+)
+RANDOM_LIKE = {
+    name: Parser(
+        name,
+        f"(Tensor input, *, torch.Generator generator, {LIKE_OPTIONS}",
+        f"(Tensor input, *, {LIKE_OPTIONS}",
+    )
+    for name in ("rand_like", "randn_like")
 }
 EYE = Parser("eye", f"(int n, {FACTORY}", f"(int n, int m, {FACTORY}")
 ARANGE = Parser(
@@ -306,19 +337,27 @@ RANDINT = Parser(
 )
 
 
-def sizes(name: str, size: tuple[Any, ...]) -> tuple[int, ...]:
-    """The size of a factory call ``name(*size)`` as torch parses it, never negative.
+def given(**options: Any) -> dict[str, Any]:
+    """The keywords a call gave of ``options``, those that are None left out: a factory's own
+    keyword defaults are None, and torch's messages list only the keywords a call wrote."""
+    return {k: v for k, v in options.items() if v is not None}
 
-    >>> sizes("ones", (2, 3)), sizes("ones", ([2, 3],))
-    ((2, 3), (2, 3))
+
+def sizes(name: str, size: tuple[Any, ...], **options: Any) -> dict[str, Any]:
+    """The arguments of a factory call ``name(*size, **options)`` as torch parses them (its
+    ``dtype`` a dtype or None), the size never negative; ``options`` are the keywords given
+    (``dtype``, ``device``, ``generator``; one that is None is left out).
+
+    >>> sizes("ones", (2, 3))["size"], sizes("ones", ([2, 3],), dtype=float)["dtype"]
+    ((2, 3), torch.float64)
     >>> sizes("ones", (2, -1))
     Traceback (most recent call last):
     ...
     RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
-    shape: tuple[int, ...] = SIZED[name].parse(size, {})[1]["size"]
-    non_negative(shape, name)
-    return shape
+    bound: dict[str, Any] = SIZED[name].parse(size, given(**options))[1]
+    non_negative(bound["size"], name)
+    return bound
 
 
 def non_negative(shape: tuple[int, ...], name: str = "") -> None:
