@@ -52,7 +52,9 @@ def tp_name(obj: Any) -> str:
         return "torch.Tensor" if cls.__module__ == "torch" else f"{cls.__module__}.{cls.__name__}"
     if cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins":
         return cls.__name__
-    return f"{cls.__module__}.{cls.__name__}"  # a C type's dotted name (``numpy.dtypes.Int64DType``)
+    return (
+        f"{cls.__module__}.{cls.__name__}"  # a C type's dotted name (``numpy.dtypes.Int64DType``)
+    )
 
 
 def _arg_desc(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
