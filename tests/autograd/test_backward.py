@@ -424,3 +424,51 @@ def test_backward_checks_its_arguments_in_torchs_order(call: str) -> None:
         return grad_of(x)
 
     same(program)
+
+
+LAYOUT_CONTRACT = {
+    # fuzz 90374: the gradient's stride in a dim of size 1 differs from the leaf's: kept as it is
+    "a size-1 dim's stride": """
+t1 = t.tensor([[-0.5, 3.0, 2.0]], requires_grad=True)
+t5 = t1.mT[::2].narrow(1, 0, 1)
+t5.backward(t.ones_like(t5))
+out = t1.grad""",
+    # fuzz 91629: a copied gradient takes the leaf's exact strides, its size-1 dims' too
+    "a copy with the leaf's size-1 strides": """
+t1 = t.tensor([[-1.5, 0.0, 1.5], [0.0, 1.5, 1.0]])
+t2 = t1[::2]
+t2.requires_grad_()
+t2.backward(t.ones_like(t2))
+out = t2.grad""",
+    # fuzz 91010: a sum into a gradient that no longer fits the leaf's layout warns (torch's
+    # warning, once per program)
+    "a sum that breaks the contract": """
+t1 = t.tensor([[-0.0, 1.5], [-0.0, 2.0]], dtype=t.float64, requires_grad=True)
+t3 = t1[:, ::2].split(1)[1].diagonal()
+t3.backward(t.ones_like(t3))
+t1.data = t1[::2]
+t3.backward(t.ones_like(t3))
+out = t1.grad""",
+    "a sum in grad mode that breaks the contract": """
+t1 = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+y = (t1 * 2).sum()
+y.backward(retain_graph=True)
+t1.data = t.ones(2, 4)[:, ::2]
+with t.enable_grad():
+    y.backward(create_graph=True)
+out = t1.grad""",
+}
+
+
+@pytest.mark.parametrize("program", LAYOUT_CONTRACT.values(), ids=LAYOUT_CONTRACT.keys())
+def test_the_gradient_layout_contract(program: str) -> None:
+    """torch's gradient layout contract for a leaf's ``.grad``: the first gradient is kept when
+    it has the leaf's strides in every dim of size other than 1, else copied into exactly the
+    leaf's strides; a gradient summed into ``.grad`` that breaks it gets torch's warning."""
+
+    def run(t):
+        scope = {"t": t}
+        exec(program, scope)
+        return [scope["out"], scope["out"].stride()]
+
+    same(run)
