@@ -146,9 +146,9 @@ def test_an_expanded_view_given_its_own_values_through_a_new_dim() -> None:
 
 INTEGER_INPUTS: dict[str, Any] = {
     # fuzz 90935: a chunk of a transposed int64 tensor, (1, 3) with strides (1, 2)
-    "a chunk of a transposed int tensor": lambda t: t.tensor([[3, 2], [-2, 3], [0, 0]])
-    .swapaxes(0, 1)
-    .chunk(2)[-1],
+    "a chunk of a transposed int tensor": lambda t: (
+        t.tensor([[3, 2], [-2, 3], [0, 0]]).swapaxes(0, 1).chunk(2)[-1]
+    ),
     # fuzz 91098: its bool and int32 cousins, a column of a transposed tensor, a stepped row
     "a permuted chunk of ones": lambda t: t.ones(3, 2, dtype=t.int64).permute(1, 0).chunk(2)[-1],
     "a bool row": lambda t: (t.arange(6).view(3, 2) > 2).t()[1:],
