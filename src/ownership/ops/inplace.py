@@ -50,8 +50,6 @@ def _add_scaled_(
     """``a = ufunc(a, alpha * b)`` in place by the in-place contract: what ``add_`` and ``sub_``
     share."""
     b = operand(b)
-    if ufunc is np.subtract:
-        ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
@@ -80,6 +78,8 @@ def _add_scaled_(
         backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
+        # sub's own first refusal (a float tensor's write passes it), after the autograd checks
+        check_args=(lambda: ar.check_bool_sub(a, b)) if ufunc is np.subtract else None,
         kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 
