@@ -162,7 +162,7 @@ class InferenceAliasCounter(VersionCounter):
     def bump(self) -> None:
         """Count a write made outside inference mode."""
         if not _INFERENCE.enabled:
-            self.value += 1
+            VersionCounter.bump(self)
 
 
 class Storage:
