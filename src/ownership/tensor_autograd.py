@@ -207,11 +207,18 @@ class TensorAutograd:
         leaf_grad_dtype.set_grad_dtype(self, value)
 
     def retain_grad(self: Any) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.
+
+        As torch's C++ ``is_leaf``, the leaf test reads the ``grad_fn`` the tensor holds, not
+        the one a view's read would make: a view holding none (made under ``no_grad``, or
+        before its base required grad) is left as it is, even where reading its ``grad_fn``
+        would raise; another view's ``grad_fn`` is read (and refreshed) then."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._history is None or self._retains_grad:
+            return
         fn = self._node()
-        if fn is None or self._retains_grad:
+        if fn is None:
             return
         fn.retain(self._output_nr, self)
         self._retains_grad = True

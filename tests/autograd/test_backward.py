@@ -472,3 +472,45 @@ def test_the_gradient_layout_contract(program: str) -> None:
         return [scope["out"], scope["out"].stride()]
 
     same(run)
+
+
+RETAINED_VIEWS = {
+    # fuzz 93530: a view made under no_grad, its base written under no_grad
+    "a no_grad view of a written 0-d leaf": """
+t1 = t.tensor(0.0, requires_grad=True)
+with t.no_grad():
+    v = t1.view_as(t1).reshape(-1)
+    t1.flatten()[0] = 2.0
+v.retain_grad()
+out = [v.retains_grad, v.requires_grad]""",
+    "a view made before its base required grad": """
+b = t.tensor([0.0, 1.0, -0.5])
+v = b[1:]
+v.exp_()
+b.requires_grad_()
+v.retain_grad()
+out = [v.retains_grad, v.grad_fn.name()]""",
+    "a graph view whose base was written under no_grad": """
+x = t.ones(3, requires_grad=True)
+y = x * 2
+v = y[1:]
+with t.no_grad():
+    y.mul_(2)
+v.retain_grad()
+(v * 3).sum().backward()
+out = [v.retains_grad, v.grad, x.grad]""",
+}
+
+
+@pytest.mark.parametrize("program", RETAINED_VIEWS.values(), ids=RETAINED_VIEWS.keys())
+def test_retain_grad_of_a_view_asks_the_grad_fn_it_holds(program: str) -> None:
+    """``retain_grad`` is a no-op on a tensor holding no ``grad_fn`` (torch's C++ ``is_leaf``),
+    a view whose ``grad_fn`` read would raise or be made now included; a view holding one has
+    it read (refreshed) and retains its gradient."""
+
+    def run(t):
+        scope = {"t": t}
+        exec(program, scope)
+        return scope["out"]
+
+    same(run)
