@@ -449,6 +449,21 @@ t3.backward(t.ones_like(t3))
 t1.data = t1[::2]
 t3.backward(t.ones_like(t3))
 out = t1.grad""",
+    # fuzz 97220: a leaf given a 0-d .data: the gradient's dims have no stride of the leaf's
+    "a sum into a leaf of fewer dims": """
+t1 = t.tensor([[2.0, -1.5, 0.5]], requires_grad=True)
+t6 = t1[..., :1].unsqueeze(2)
+t6.backward(t.ones_like(t6))
+t1.data = t6.prod()
+t6.backward(t.ones_like(t6))
+out = t1.grad""",
+    # fuzz 96218, one path: mul's backward lays out ``grad * other`` as mul does (the expanded
+    # gradient takes other's strides, its size-1 dim's too), so the gradient keeps them
+    "mul's backward with a size-1 dim": """
+t1 = t.zeros((2, 1, 3), requires_grad=True)
+t2 = t1.swapaxes(0, 1)
+(t2 * t2.detach()).sum().backward()
+out = t1.grad""",
     "a sum in grad mode that breaks the contract": """
 t1 = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 y = (t1 * 2).sum()

@@ -40,8 +40,10 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
     gradient has the leaf's stride in every dim whose size is not 1 (in a dim of size 1, any
     stride but 0); for any other leaf, the gradient is row-major contiguous."""
     if dense(var):
-        for n, g, v in zip(grad._data.shape, grad.stride(), var.stride(), strict=False):
-            if (g != v) if n != 1 else (g == 0):
+        own = var.stride()
+        for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
+            # a dim the leaf lacks (its ``.data`` of fewer dims): no stride of its matches
+            if (i >= len(own) or g != own[i]) if n != 1 else (g == 0):
                 return False
         return True
     return bool(grad.is_contiguous())
