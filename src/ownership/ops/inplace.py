@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from ownership import dtypes
 from ownership._tensor import Tensor
 from ownership.autograd.node import BackwardFn, OpNode
-from ownership.inplace_rules import check_result, run_inplace
+from ownership.inplace_rules import check_inplace, check_result, run_inplace
 from ownership.loop_order import Kernel
 from ownership.op_registry import OPS
 from ownership.ops import arithmetic as ar
@@ -50,6 +50,13 @@ def _add_scaled_(
     """``a = ufunc(a, alpha * b)`` in place by the in-place contract: what ``add_`` and ``sub_``
     share."""
     b = operand(b)
+    if ufunc is np.subtract:
+        try:
+            ar.check_bool_sub(a, b)  # sub's own first refusal, before the type promotion
+        except RuntimeError:
+            if needs_grad(a, b):  # torch's order: the autograd check (run_inplace's) first
+                check_inplace(a)
+            raise
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
@@ -78,8 +85,6 @@ def _add_scaled_(
         backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
-        # sub's own first refusal (a float tensor's write passes it), after the autograd checks
-        check_args=(lambda: ar.check_bool_sub(a, b)) if ufunc is np.subtract else None,
         kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
     )
 
