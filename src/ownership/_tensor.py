@@ -42,7 +42,7 @@ from ownership import (
     scope,
     tensor_copying,
 )
-from ownership.autograd.node import Node
+from ownership.autograd.node import NO_ACCUMULATOR, Node
 from ownership.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.dtypes import dtype as DType
 from ownership.storage import (
@@ -64,17 +64,6 @@ _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each `
 _new = object.__new__
 _GRAD = grad_mode._state
 _NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
-
-
-class _Gone:
-    """What the reference :data:`_NO_ACCUMULATOR` referred to, gone as soon as it was made."""
-
-
-_NO_ACCUMULATOR = weakref.ref(_Gone())
-"""Every new tensor's ``_acc``: a weak reference already dead, which is what a leaf whose
-accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
-``autograd.node.accumulator``). Set rather than left unset: a read of an unset slot fails into
-``Tensor.__getattr__`` (the scope's error), and recording an op over a fresh leaf reads it."""
 
 
 class Tensor(
@@ -174,7 +163,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = _NO_ACCUMULATOR
+        t._acc = NO_ACCUMULATOR
         return t
 
     @staticmethod
@@ -199,7 +188,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
-        t._acc = _NO_ACCUMULATOR
+        t._acc = NO_ACCUMULATOR
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
@@ -266,7 +255,7 @@ class Tensor(
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
-        t._acc = _NO_ACCUMULATOR
+        t._acc = NO_ACCUMULATOR
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:

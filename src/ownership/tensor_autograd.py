@@ -20,7 +20,7 @@ from ownership.autograd import engine, hooks
 from ownership.autograd import grad_dtype as leaf_grad_dtype
 from ownership.autograd.grad import engine_flag, gradients_given, seed_ones
 from ownership.autograd.input_metadata import note_data_shape
-from ownership.autograd.node import Node, shown
+from ownership.autograd.node import NO_ACCUMULATOR, Node, shown
 from ownership.dtypes import dtype as DType
 from ownership.storage import rekeyed
 
@@ -322,6 +322,8 @@ class TensorAutograd:
         self._data = value._data
         self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset
+        if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
+            self._acc = NO_ACCUMULATOR  # (a graph's old one still writes into this tensor)
         self.dtype = value.dtype
         # marked as the data is: an inference tensor's data makes this one an inference tensor
         self._lazy_counter = rekeyed(self._version_counter, value.is_inference())

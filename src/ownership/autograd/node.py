@@ -60,6 +60,17 @@ def shared_context(values: dict[str, Any]) -> Saved:
 
 _new = object.__new__
 
+
+class _Gone:
+    """What the reference :data:`NO_ACCUMULATOR` referred to, gone as soon as it was made."""
+
+
+NO_ACCUMULATOR = weakref.ref(_Gone())
+"""Every new tensor's ``_acc``: a weak reference already dead, which is what a leaf whose
+accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
+:func:`accumulator`). Set rather than left unset: a read of an unset slot fails into
+``Tensor.__getattr__`` (the scope's error), and recording an op over a fresh leaf reads it."""
+
 _seq = itertools.count()
 next_seq = _seq.__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
