@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from ownership.argument_checks import list_index, starts_int_list
+from ownership.core import dtypes
 from ownership.core.argument_values import int64, is_int, is_number, is_tensor
-from ownership.core.dtypes import dtype as DType
 from ownership.core.type_names import tp_name
 
 _NOT_GIVEN = object()
@@ -63,7 +63,7 @@ class Param:
         if t == "object":  # torch's ``PyObject*``: anything, read by the function itself
             return True
         if t == "torch.dtype":
-            return isinstance(obj, DType)
+            return dtypes.is_argument(obj)
         if t == "tuple of ints":
             if isinstance(obj, tuple | list):
                 return not obj or starts_int_list(obj[0])
@@ -160,7 +160,7 @@ class Signature:
                 out[p.name] = args
                 pos = nargs
                 continue
-            elif nargs > self.max_pos_args:
+            elif not is_kwd and nargs > self.max_pos_args:  # (a keyword after varargs: its type)
                 return self._fail(raising, self._extra_args(nargs))
             else:
                 return self._fail(raising, self._wrong_type(p, obj, pos, is_kwd))
@@ -203,6 +203,8 @@ class Signature:
                         )
             elif p.type == "int" and value is not None:
                 out[p.name] = int64(value)
+            elif p.type == "torch.dtype" and value is not None:
+                out[p.name] = dtypes.from_argument(value)  # ``float``: float64
             elif p.type in ("Number", "float") and is_tensor(value):
                 out[p.name] = value.item()  # torch's Scalar of a 0-d tensor: its Python value
         return out

@@ -309,3 +309,27 @@ def test_the_implicit_gradient_keeps_the_outputs_strides() -> None:
         return gy, gy.stride(), gz, gz.stride()
 
     same(program)
+
+
+def test_a_lone_root_no_input_needs_still_runs_its_tensor_hooks() -> None:
+    """torch evaluates the node of a lone root first, even when no input needs it: the root's
+    tensor hooks and ``retain_grad`` see the gradient (fuzz 97353: ``l2.grad`` was None), its
+    node's own pre-hooks do not run, and nothing is computed. With two roots, a graph root
+    comes first and passes nothing to a node no input needs."""
+
+    def program(t):
+        x = t.tensor([[0.5, 0.0], [0.0, -1.0]], requires_grad=True)
+        loss = (x * x).sum()
+        loss.retain_grad()
+        seen = []
+        loss.register_hook(lambda g: seen.append(g.item()))
+        loss.grad_fn.register_prehook(lambda gs: seen.append("node pre-hook"))
+        other = t.tensor([1.0, -2.0], requires_grad=True)
+        unused = t.autograd.grad(loss, [other], retain_graph=True, allow_unused=True)
+        doubled = loss * 2
+        doubled.retain_grad()
+        two = t.autograd.grad([doubled, loss], [other], retain_graph=True, allow_unused=True)
+        doubled.backward(inputs=[other], retain_graph=True)
+        return [unused, loss.grad, seen, x.grad, two, doubled.grad, other.grad]
+
+    same(program)

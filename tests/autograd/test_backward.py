@@ -424,3 +424,108 @@ def test_backward_checks_its_arguments_in_torchs_order(call: str) -> None:
         return grad_of(x)
 
     same(program)
+
+
+LAYOUT_CONTRACT = {
+    # fuzz 90374: the gradient's stride in a dim of size 1 differs from the leaf's: kept as it is
+    "a size-1 dim's stride": """
+t1 = t.tensor([[-0.5, 3.0, 2.0]], requires_grad=True)
+t5 = t1.mT[::2].narrow(1, 0, 1)
+t5.backward(t.ones_like(t5))
+out = t1.grad""",
+    # fuzz 91629: a copied gradient takes the leaf's exact strides, its size-1 dims' too
+    "a copy with the leaf's size-1 strides": """
+t1 = t.tensor([[-1.5, 0.0, 1.5], [0.0, 1.5, 1.0]])
+t2 = t1[::2]
+t2.requires_grad_()
+t2.backward(t.ones_like(t2))
+out = t2.grad""",
+    # fuzz 91010: a sum into a gradient that no longer fits the leaf's layout warns (torch's
+    # warning, once per program)
+    "a sum that breaks the contract": """
+t1 = t.tensor([[-0.0, 1.5], [-0.0, 2.0]], dtype=t.float64, requires_grad=True)
+t3 = t1[:, ::2].split(1)[1].diagonal()
+t3.backward(t.ones_like(t3))
+t1.data = t1[::2]
+t3.backward(t.ones_like(t3))
+out = t1.grad""",
+    # fuzz 97220: a leaf given a 0-d .data: the gradient's dims have no stride of the leaf's
+    "a sum into a leaf of fewer dims": """
+t1 = t.tensor([[2.0, -1.5, 0.5]], requires_grad=True)
+t6 = t1[..., :1].unsqueeze(2)
+t6.backward(t.ones_like(t6))
+t1.data = t6.prod()
+t6.backward(t.ones_like(t6))
+out = t1.grad""",
+    # fuzz 96218, one path: mul's backward lays out ``grad * other`` as mul does (the expanded
+    # gradient takes other's strides, its size-1 dim's too), so the gradient keeps them
+    "mul's backward with a size-1 dim": """
+t1 = t.zeros((2, 1, 3), requires_grad=True)
+t2 = t1.swapaxes(0, 1)
+(t2 * t2.detach()).sum().backward()
+out = t1.grad""",
+    "a sum in grad mode that breaks the contract": """
+t1 = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+y = (t1 * 2).sum()
+y.backward(retain_graph=True)
+t1.data = t.ones(2, 4)[:, ::2]
+with t.enable_grad():
+    y.backward(create_graph=True)
+out = t1.grad""",
+}
+
+
+@pytest.mark.parametrize("program", LAYOUT_CONTRACT.values(), ids=LAYOUT_CONTRACT.keys())
+def test_the_gradient_layout_contract(program: str) -> None:
+    """torch's gradient layout contract for a leaf's ``.grad``: the first gradient is kept when
+    it has the leaf's strides in every dim of size other than 1, else copied into exactly the
+    leaf's strides; a gradient summed into ``.grad`` that breaks it gets torch's warning."""
+
+    def run(t):
+        scope = {"t": t}
+        exec(program, scope)
+        return [scope["out"], scope["out"].stride()]
+
+    same(run)
+
+
+RETAINED_VIEWS = {
+    # fuzz 93530: a view made under no_grad, its base written under no_grad
+    "a no_grad view of a written 0-d leaf": """
+t1 = t.tensor(0.0, requires_grad=True)
+with t.no_grad():
+    v = t1.view_as(t1).reshape(-1)
+    t1.flatten()[0] = 2.0
+v.retain_grad()
+out = [v.retains_grad, v.requires_grad]""",
+    "a view made before its base required grad": """
+b = t.tensor([0.0, 1.0, -0.5])
+v = b[1:]
+v.exp_()
+b.requires_grad_()
+v.retain_grad()
+out = [v.retains_grad, v.grad_fn.name()]""",
+    "a graph view whose base was written under no_grad": """
+x = t.ones(3, requires_grad=True)
+y = x * 2
+v = y[1:]
+with t.no_grad():
+    y.mul_(2)
+v.retain_grad()
+(v * 3).sum().backward()
+out = [v.retains_grad, v.grad, x.grad]""",
+}
+
+
+@pytest.mark.parametrize("program", RETAINED_VIEWS.values(), ids=RETAINED_VIEWS.keys())
+def test_retain_grad_of_a_view_asks_the_grad_fn_it_holds(program: str) -> None:
+    """``retain_grad`` is a no-op on a tensor holding no ``grad_fn`` (torch's C++ ``is_leaf``),
+    a view whose ``grad_fn`` read would raise or be made now included; a view holding one has
+    it read (refreshed) and retains its gradient."""
+
+    def run(t):
+        scope = {"t": t}
+        exec(program, scope)
+        return scope["out"]
+
+    same(run)

@@ -73,3 +73,27 @@ def test_a_leaf_given_0d_data_gets_the_gradient_of_its_recorded_shape() -> None:
         return x.grad, x.grad.stride(), x.shape
 
     same(program)
+
+
+def test_a_data_of_another_dtype_gives_the_leaf_a_new_accumulator() -> None:
+    """torch's ``set_data``: a ``.data`` of another dtype drops the leaf's accumulator, so a graph
+    made before ends in an accumulator the leaf no longer has: ``autograd.grad`` of that graph
+    finds the leaf unused (fuzz 94464); a graph made after, or a ``.data`` of the same dtype,
+    reaches it."""
+
+    def program(t):
+        x = t.tensor([[0.25, -1.0, 0.5]], dtype=t.float64, requires_grad=True)
+        before = (x.exp() * 2).sum()
+        x.data = x.float()
+        try:
+            t.autograd.grad(before, [x], retain_graph=True)
+            refused = None
+        except RuntimeError as e:
+            refused = str(e)
+        after = t.autograd.grad((x * 3).sum(), [x])
+        y = t.ones(2, requires_grad=True)
+        same_dtype = (y * 2).sum()
+        y.data = t.zeros(2)
+        return [refused, after, t.autograd.grad(same_dtype, [y])]
+
+    same(program)

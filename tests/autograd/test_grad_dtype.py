@@ -285,3 +285,31 @@ def test_a_grad_dtype_is_forgotten_when_its_tensor_is_gone() -> None:
     del x
     gc.collect()
     assert set(grad_dtype.LEAVES) <= set(before)
+
+
+def test_other_leaves_keep_their_own_dtype_while_one_has_a_grad_dtype(monkeypatch) -> None:
+    """While one leaf has a grad_dtype, the backward pass asks every leaf for its own: the
+    others (one whose dtype ``.data`` changed before the graph was made among them) keep theirs, asked without reading
+    their unset slot (no failed attribute read reaches ``Tensor.__getattr__``)."""
+
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        x.grad_dtype = t.float64
+        y = t.ones(2, requires_grad=True)
+        z = t.ones(2, requires_grad=True)
+        z.data = t.ones(2, dtype=t.float64)
+        (x * y * z.float()).sum().backward()
+        grads = t.autograd.grad((x * y).sum(), [x, y])
+        return [x.grad, y.grad, z.grad, *grads]
+
+    same(program)
+    failed: list[str] = []
+    lookup = ownership.Tensor.__getattr__
+
+    def counted(tensor, name):
+        failed.append(name)
+        return lookup(tensor, name)
+
+    monkeypatch.setattr(ownership.Tensor, "__getattr__", counted)
+    program(ownership)
+    assert failed == []

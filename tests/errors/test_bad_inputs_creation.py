@@ -126,6 +126,66 @@ JOINS: dict[str, Any] = {
 }
 
 
+FACTORY_CALLS: dict[str, Any] = {
+    "zeros": lambda t, **kw: t.zeros(2, **kw),
+    "ones": lambda t, **kw: t.ones(2, 3, **kw),
+    "empty": lambda t, **kw: t.empty((2,), **kw).shape,
+    "full": lambda t, **kw: t.full((2,), 1, **kw),
+    "tensor": lambda t, **kw: t.tensor([1, 2], **kw),
+    "as_tensor": lambda t, **kw: t.as_tensor([1, 2], **kw),
+    "arange": lambda t, **kw: t.arange(3, **kw),
+    "linspace": lambda t, **kw: t.linspace(0, 1, 3, **kw),
+    "eye": lambda t, **kw: t.eye(2, **kw),
+    "empty_strided": lambda t, **kw: t.empty_strided((2,), (1,), **kw).shape,
+    "zeros_like": lambda t, **kw: t.zeros_like(t.ones(2), **kw),
+    "ones_like": lambda t, **kw: t.ones_like(t.ones(2), **kw),
+    "empty_like": lambda t, **kw: t.empty_like(t.ones(2), **kw).shape,
+    "full_like": lambda t, **kw: t.full_like(t.ones(2), 2, **kw),
+    "rand": lambda t, **kw: t.rand(2, **kw).shape,
+    "randn": lambda t, **kw: t.randn(2, **kw).shape,
+    "rand_like": lambda t, **kw: t.rand_like(t.ones(2), **kw).shape,
+    "randn_like": lambda t, **kw: t.randn_like(t.ones(2), **kw).shape,
+    "randint": lambda t, **kw: t.randint(3, (2,), **kw).shape,
+    "randperm": lambda t, **kw: t.randperm(3, **kw).sort().values,
+    "new_zeros": lambda t, **kw: t.ones(2).new_zeros(2, **kw),
+    "new_ones": lambda t, **kw: t.ones(2).new_ones((2,), **kw),
+    "new_empty": lambda t, **kw: t.ones(2).new_empty(2, **kw).shape,
+    "new_full": lambda t, **kw: t.ones(2).new_full((2,), 3, **kw),
+    "new_tensor": lambda t, **kw: t.ones(2).new_tensor([1, 2], **kw),
+}
+"""Every factory, called with keywords ``kw`` (a result shown only where its values are fixed)."""
+
+DTYPE_ARGUMENTS: dict[str, Any] = {
+    "a dtype": lambda t: t.float64,
+    "float": lambda t: float,  # float64, not the default dtype
+    "int": lambda t: int,
+    "bool": lambda t: bool,
+    "a str": lambda t: "float",
+    "an int": lambda t: 3,
+    "a numpy type": lambda t: np.float32,
+    "a numpy dtype": lambda t: np.dtype("int64"),
+    "a type": lambda t: object,
+}
+
+
+@pytest.mark.parametrize("value", DTYPE_ARGUMENTS.values(), ids=DTYPE_ARGUMENTS.keys())
+@pytest.mark.parametrize("factory", FACTORY_CALLS.values(), ids=FACTORY_CALLS.keys())
+def test_each_factory_reads_dtype_as_torch(factory: Any, value: Any) -> None:
+    """``dtype=`` takes a dtype or Python's float, int, bool, read as torch reads them; a string,
+    a number or a numpy dtype is torch's TypeError, in the words of the factory's parser (one
+    signature: its argument; several: the invalid combination)."""
+    same(lambda t: factory(t, dtype=value(t)))
+
+
+@pytest.mark.parametrize("factory", FACTORY_CALLS.values(), ids=FACTORY_CALLS.keys())
+def test_each_factory_names_itself_for_a_wrong_device_type(factory: Any) -> None:
+    """A ``device=`` that is no device at all: torch's TypeError naming the factory itself
+    (``new_zeros``, not the ``zeros`` it shares its work with), checked once, after ``dtype``."""
+    same(lambda t: factory(t, device=3.5))
+    same(lambda t: factory(t, dtype="float", device=3.5))
+    same(lambda t: factory(t, device="cpu"))
+
+
 def _cat_grad(t: Any) -> Any:
     a = t.ones(0, requires_grad=True)
     b = t.ones(2, 2, requires_grad=True)

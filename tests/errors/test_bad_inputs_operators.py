@@ -39,6 +39,13 @@ OPERATORS: dict[str, Any] = {
     # numpy defers to a tensor's reflected @, which refuses an array: Python's TypeError
     "rmatmul_ndarray": lambda t: np.ones((2, 2)) @ t.ones(2),
     "rmatmul_list": lambda t: [[1.0, 2.0]] @ t.ones(2),
+    # fuzz 95886: dot checks its sizes before its kernel refuses bool
+    "matmul_bool_vectors_of_two_sizes": lambda t: (
+        t.zeros(4, dtype=t.bool) @ t.ones(1, dtype=t.bool)
+    ),
+    "dot_bool_vectors_of_two_sizes": lambda t: t.dot(t.zeros(4, dtype=t.bool), t.ones(1).bool()),
+    "dot_bool_vectors": lambda t: t.zeros(4, dtype=t.bool).dot(t.ones(4, dtype=t.bool)),
+    "dot_bool_and_float_of_two_sizes": lambda t: t.dot(t.zeros(4, dtype=t.bool), t.ones(1)),
     "radd_none": lambda t: None + t.ones(2),
     "add_str": lambda t: t.ones(2) + "a",
     "mul_none": lambda t: t.ones(2) * None,

@@ -308,3 +308,25 @@ def test_a_multiple_output_view_of_a_view_made_in_a_block_written_in_place(
         return out
 
     same(program)
+
+
+@pytest.mark.parametrize("alias", ["data", "detach"])
+def test_writes_to_an_inference_tensors_alias_count_outside_the_block_only(alias: str) -> None:
+    """``.data`` or ``detach()`` of an inference tensor, made outside inference mode, has a
+    version of its own but is an inference tensor: its writes inside the block go uncounted
+    (fuzz 91754: ``sigmoid_`` there left ``_version`` at 0), those outside it count."""
+
+    def program(t):
+        with t.inference_mode():
+            f = t.arange(4.0).view(4)
+        a = f.data if alias == "data" else f.detach()
+        seen = [a.is_inference(), a._version]
+        with t.inference_mode():
+            a.sigmoid_()
+            a.add_(1)
+            seen.append(a._version)
+        seen.append(a._version)
+        a.mul_(2)
+        return [*seen, a._version, a, f]
+
+    same(program)

@@ -239,3 +239,35 @@ def test_the_fill_of_a_kernel_on_a_0d_inference_tensor(op: Any) -> None:
         return facts
 
     same(program)
+
+
+WRITTEN_BY_INDEX: dict[str, Any] = {
+    # fuzz 92912: the value aliases the written tensor; a list index is a normal tensor
+    "a list index, its own column": lambda t, f, i: f.__setitem__(
+        (slice(None), [1, 0]), f[..., :1]
+    ),
+    "a list index, a normal value": lambda t, f, i: f.__setitem__(([0, 2],), t.zeros(2)),
+    "a normal index tensor": lambda t, f, i: f.__setitem__(t.tensor([1, 0]), f[2]),
+    "a mask and a number": lambda t, f, i: f.__setitem__(t.tensor([True, False, True]), 1.0),
+    "an inference index tensor": lambda t, f, i: f.__setitem__(i, f[2]),
+}
+
+
+@pytest.mark.parametrize("write", WRITTEN_BY_INDEX.values(), ids=WRITTEN_BY_INDEX.keys())
+def test_an_inference_leaf_requiring_grad_written_through_an_index(write: Any) -> None:
+    """``f[idx] = v`` is ``index_put_(f, idx, v)``, whose index tensors are arguments too: a
+    normal one (a list becomes one) puts the write through autograd, which refuses the leaf
+    before anything is written; where every argument is an inference tensor, autograd is
+    skipped and the write outside the block is refused as an inference tensor's."""
+
+    def program(t):
+        with t.inference_mode():
+            f = t.tensor([[-1.0, -2.0], [-0.0, -0.0], [1.0, -1.5]], requires_grad=True)
+            i = t.tensor([0, 1])  # an inference index tensor
+        try:
+            write(t, f, i)
+        except RuntimeError as e:
+            return [str(e), f]
+        return [None, f]
+
+    same(program)

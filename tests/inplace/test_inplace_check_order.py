@@ -116,3 +116,29 @@ def test_data_reads_the_same_storage_object() -> None:
         }
 
     assert same(program) == {".data": True, "view": True, "detach": True, "from_numpy twice": False}
+
+
+BOOL_SUBTRACTIONS = {
+    # fuzz 91742: a multi-output view written with an operand that requires grad
+    "an unbind view": lambda t, b, w: b.unbind(0)[-1].sub_(w.sum()),
+    "an unbind view, alpha": lambda t, b, w: b.unbind(0)[-1].sub_(w, alpha=2),
+    "a split view": lambda t, b, w: b.split(2)[0].sub_(w),
+    "an unbind view, a bool": lambda t, b, w: b.unbind(0)[-1].sub_(True),
+    "the bool tensor itself": lambda t, b, w: b.sub_(w.sum()),
+    "a select view": lambda t, b, w: b[0].sub_(w),
+    "a leaf requiring grad": lambda t, b, w: w.sub_(b[0]),
+}
+
+
+@pytest.mark.parametrize("write", BOOL_SUBTRACTIONS.values(), ids=BOOL_SUBTRACTIONS.keys())
+def test_a_bool_subtraction_is_refused_after_the_autograd_checks(write) -> None:
+    """``sub_``'s refusal of a bool operand is its kernel's (``sub_check``): a view the autograd
+    check refuses (a multi-output one, written with an operand that requires grad), or a leaf
+    requiring grad, is refused first."""
+
+    def program(t):
+        b = t.tensor([True, False, False])
+        w = t.tensor(0.25, dtype=t.float64, requires_grad=True)
+        write(t, b, w)
+
+    same(program)

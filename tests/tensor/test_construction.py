@@ -22,7 +22,7 @@ from support.differential import same
 LAZY = {"_lazy_storage": "_storage", "_lazy_counter": "_version_counter"}
 FIELDS = [LAZY.get(name, name) for name in Tensor.__slots__ if name != "__weakref__"]
 VIEW_ONLY = ("_creation_meta", "_view_version")  # set with ``_base``, unset on a non-view
-UNSET_FIRST = (*VIEW_ONLY, "_acc", "_grad_dtype")  # set with a first accumulator, a grad_dtype
+UNSET_FIRST = (*VIEW_ONLY, "_grad_dtype")  # set with ``_base``, a grad_dtype
 UNSET = "unset"
 
 ARRAYS = {
@@ -116,12 +116,13 @@ def test_only_views_have_a_creation_meta_and_a_view_version() -> None:
 
 
 def test_a_leaf_refers_to_its_accumulator_from_its_first_graph_on() -> None:
-    """``_acc`` is unset until a graph first reaches the leaf, then a weak reference to the
-    accumulator that graph ends in, made anew once it is gone (as torch's weak pointer)."""
+    """``_acc`` is a dead weak reference until a graph first reaches the leaf, then a weak
+    reference to the accumulator that graph ends in, made anew once it is gone (as torch's weak
+    pointer)."""
     from ownership.core.autograd.node import accumulator
 
     x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    assert getattr(x, "_acc", UNSET) is UNSET
+    assert x._acc() is None
     y = x * 2
     first = y.grad_fn.next_functions[0][0]
     assert x._acc() is first and accumulator(x) is first

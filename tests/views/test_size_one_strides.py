@@ -142,3 +142,31 @@ def test_an_expanded_view_given_its_own_values_through_a_new_dim() -> None:
         return x, x._version
 
     same(program)
+
+
+INTEGER_INPUTS: dict[str, Any] = {
+    # fuzz 90935: a chunk of a transposed int64 tensor, (1, 3) with strides (1, 2)
+    "a chunk of a transposed int tensor": lambda t: (
+        t.tensor([[3, 2], [-2, 3], [0, 0]]).swapaxes(0, 1).chunk(2)[-1]
+    ),
+    # fuzz 91098: its bool and int32 cousins, a column of a transposed tensor, a stepped row
+    "a permuted chunk of ones": lambda t: t.ones(3, 2, dtype=t.int64).permute(1, 0).chunk(2)[-1],
+    "a bool row": lambda t: (t.arange(6).view(3, 2) > 2).t()[1:],
+    "an int32 column": lambda t: t.ones(3, 4, dtype=t.int32).t()[:, :1],
+    "a stepped int64 row": lambda t: t.ones(4, 3, dtype=t.int64)[::2, :1],
+}
+
+
+@pytest.mark.parametrize("op", ["tanh", "sigmoid", "exp", "sqrt", "log1p"])
+@pytest.mark.parametrize("tensor", INTEGER_INPUTS.values(), ids=INTEGER_INPUTS.keys())
+def test_an_integer_input_of_a_float_function_is_cast_first(tensor: Any, op: str) -> None:
+    """A float function of an integer or bool tensor casts it first (TensorIterator's
+    temporary, made by ``to``: ``preserve_format``'s layout) and lays its result out as that
+    cast: a (1, 3) row of strides (1, 2) is cast to strides (1, 1), so its result is row-major."""
+
+    def program(t):
+        x = tensor(t)
+        y = getattr(x, op)()
+        return [x.stride(), y, y.stride()]
+
+    same(program)

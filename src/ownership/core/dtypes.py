@@ -181,21 +181,21 @@ def from_type(d: Any) -> dtype:
     raise ValueError(f"invalid type: '{d}'")
 
 
-def resolve(d: Any) -> dtype | None:
-    """Our dtype for ``d``: one of ours, a torch dtype (by name), a numpy dtype, or float/int/bool."""
-    if d is None or isinstance(d, dtype):
-        return d
-    if d is float:
-        return _default[0]
-    if d is int:
-        return int64
-    if d is bool:
-        return bool_
-    name = str(d).rsplit(".", 1)[-1]
-    for cand in ALL:
-        if cand.name == name:
-            return cand
-    aliases = {"float": float32, "double": float64, "long": int64, "int": int32}
-    if name in aliases:
-        return aliases[name]
-    return from_numpy_dtype(d)
+_PYTHON_TYPES: dict[Any, dtype] = {float: float64, int: int64, bool: bool_}
+"""The dtype torch reads a Python scalar type as, given for a dtype (``dtype=float``)."""
+
+
+def is_argument(obj: Any) -> bool:
+    """torch's check of a ``torch.dtype`` argument: a dtype, or one of Python's scalar types
+    ``float``, ``int``, ``bool``, ``complex`` (never a string, a numpy dtype or a numpy type)."""
+    return isinstance(obj, dtype) or any(obj is t for t in (float, int, bool, complex))
+
+
+def from_argument(obj: Any) -> dtype:
+    """The dtype an argument that :func:`is_argument` accepted names: Python's ``float`` is
+    float64 (not the default dtype), ``int`` int64, ``bool`` bool; ``complex``, the scope's error."""
+    if isinstance(obj, dtype):
+        return obj
+    if obj is complex:
+        raise missing("torch.complex128 (dtype=complex)", DTYPES)
+    return _PYTHON_TYPES[obj]

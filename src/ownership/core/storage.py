@@ -152,10 +152,17 @@ def rekeyed(counter: VersionCounter, inference: bool) -> VersionCounter:
 class InferenceAliasCounter(VersionCounter):
     """The counter of an inference tensor's ``detach()`` or ``.data`` made outside inference
     mode: it counts (``_version``, in-place writes allowed), but the alias is an inference
-    tensor (``is_inference()``; its views are, without a counter, as torch's)."""
+    tensor (``is_inference()``; its views are, without a counter, as torch's). As every
+    inference tensor's, its writes inside inference mode go uncounted (no dispatch key of its
+    counts them; :class:`RekeyedCounter` alike): only those made outside it move the version."""
 
     __slots__ = ()
     inference = True
+
+    def bump(self) -> None:
+        """Count a write made outside inference mode."""
+        if not _INFERENCE.enabled:
+            VersionCounter.bump(self)
 
 
 class Storage:

@@ -42,7 +42,7 @@ from ownership.core import (
     scope,
     tensor_copying,
 )
-from ownership.core.autograd.node import Node
+from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
@@ -80,7 +80,7 @@ class Tensor(
     __slots__ = (
         "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
         "__weakref__",
-        "_acc",  # a weak reference to a leaf's accumulator, unset until its first one is made
+        "_acc",  # a weak reference to a leaf's accumulator (a dead one until its first is made)
         "_base",
         # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
         "_creation_meta",  # how the view was made (which in-place writes its history allows)
@@ -163,6 +163,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
+        t._acc = NO_ACCUMULATOR
         return t
 
     @staticmethod
@@ -187,6 +188,7 @@ class Tensor(
         t._grad = None
         t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
         t._retains_grad = False
+        t._acc = NO_ACCUMULATOR
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
@@ -253,6 +255,7 @@ class Tensor(
         t._output_nr = 0
         t._grad = None
         t._retains_grad = False
+        t._acc = NO_ACCUMULATOR
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:

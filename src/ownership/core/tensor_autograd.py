@@ -20,7 +20,7 @@ from ownership.core.autograd import engine, hooks
 from ownership.core.autograd import grad_dtype as leaf_grad_dtype
 from ownership.core.autograd.grad import engine_flag, gradients_given, seed_ones
 from ownership.core.autograd.input_metadata import note_data_shape
-from ownership.core.autograd.node import Node, shown
+from ownership.core.autograd.node import NO_ACCUMULATOR, Node, shown
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
@@ -207,11 +207,18 @@ class TensorAutograd:
         leaf_grad_dtype.set_grad_dtype(self, value)
 
     def retain_grad(self: Any) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.
+
+        As torch's C++ ``is_leaf``, the leaf test reads the ``grad_fn`` the tensor holds, not
+        the one a view's read would make: a view holding none (made under ``no_grad``, or
+        before its base required grad) is left as it is, even where reading its ``grad_fn``
+        would raise; another view's ``grad_fn`` is read (and refreshed) then."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._history is None or self._retains_grad:
+            return
         fn = self._node()
-        if fn is None or self._retains_grad:
+        if fn is None:
             return
         fn.retain(self._output_nr, self)
         self._retains_grad = True
@@ -315,6 +322,8 @@ class TensorAutograd:
         self._data = value._data
         self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset
+        if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
+            self._acc = NO_ACCUMULATOR  # (a graph's old one still writes into this tensor)
         self.dtype = value.dtype
         # marked as the data is: an inference tensor's data makes this one an inference tensor
         self._lazy_counter = rekeyed(self._version_counter, value.is_inference())

@@ -15,9 +15,9 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING, Any, cast
 
-from ownership.core import dtypes, op_registry
+from ownership.core import devices, dtypes, op_registry
 from ownership.core import signatures as sig
-from ownership.core.argument_values import no_arguments, tensor_arg
+from ownership.core.argument_values import dtype_arg, no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor_bitwise import TensorBitwise
@@ -397,9 +397,10 @@ class TensorMethods(
         device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """Zeros with this tensor's dtype by default."""
+        """Zeros with this tensor's dtype by default (the arguments checked as ``new_zeros``'s)."""
+        a = sig.bind_sized(sig.NEW_ZEROS, size, dtype=dtype, device=device)
         return ops.zeros(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            a["size"], dtype=a["dtype"] or self.dtype, device=device, requires_grad=requires_grad
         )
 
     def new_ones(
@@ -409,9 +410,10 @@ class TensorMethods(
         device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """Ones with this tensor's dtype by default."""
+        """Ones with this tensor's dtype by default (the arguments checked as ``new_ones``'s)."""
+        a = sig.bind_sized(sig.NEW_ONES, size, dtype=dtype, device=device)
         return ops.ones(
-            *size, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
+            a["size"], dtype=a["dtype"] or self.dtype, device=device, requires_grad=requires_grad
         )
 
     def new_empty(
@@ -421,9 +423,13 @@ class TensorMethods(
         device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """An uninitialised tensor with this tensor's dtype by default (here: zeros)."""
+        """An uninitialised tensor with this tensor's dtype by default (here: zeros; the
+        arguments checked as ``new_empty``'s)."""
         me: Any = self
-        return ops.zeros(*size, dtype=dtype or me.dtype, device=device, requires_grad=requires_grad)
+        a = sig.bind_sized(sig.NEW_EMPTY, size, dtype=dtype, device=device)
+        return ops.zeros(
+            a["size"], dtype=a["dtype"] or me.dtype, device=device, requires_grad=requires_grad
+        )
 
     def new_full(
         self,
@@ -434,20 +440,28 @@ class TensorMethods(
         device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default."""
+        """A tensor of ``size`` filled with ``fill_value``, this tensor's dtype by default (the
+        arguments checked as ``new_full``'s)."""
         me: Any = self
+        a = sig.NEW_FULL.parse((size, fill_value), sig.given(dtype=dtype, device=device))[1]
         return ops.full(
-            size, fill_value, dtype=dtype or me.dtype, device=device, requires_grad=requires_grad
+            a["size"],
+            fill_value,
+            dtype=a["dtype"] or me.dtype,
+            device=device,
+            requires_grad=requires_grad,
         )
 
     def new_tensor(
         self,
         data: Any,
+        *,
         dtype: DType | None = None,
         device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:
-        """A new tensor from data with this tensor's dtype by default."""
-        return ops.tensor(
-            data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad
-        )
+        """A new tensor from data with this tensor's dtype by default (``dtype`` and ``device``
+        checked as ``new_tensor``'s, keywords only as torch's)."""
+        dt = dtype_arg("new_tensor", dtype) or self.dtype
+        devices.device(device, "new_tensor")
+        return ops.tensor(data, dtype=dt, requires_grad=requires_grad)

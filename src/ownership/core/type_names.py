@@ -38,4 +38,6 @@ def tp_name(obj: Any) -> str:
         return "torch.Tensor" if cls.__module__ == "torch" else f"{cls.__module__}.{cls.__name__}"
     if cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins":
         return cls.__name__
-    return f"{cls.__module__.split('.')[0]}.{cls.__name__}"
+    return (
+        f"{cls.__module__}.{cls.__name__}"  # a C type's dotted name (``numpy.dtypes.Int64DType``)
+    )

@@ -28,10 +28,12 @@ def is_warn_always_enabled() -> bool:
     return _ALWAYS[0]
 
 
-def warn_once(message: str, stacklevel: int = 2) -> None:
+def warn_once(message: str, stacklevel: int = 2, site: str | None = None) -> None:
     """Give ``message`` as a ``UserWarning`` the first time in this program (every time while
-    warn-always is on), as torch's ``TORCH_WARN_ONCE``."""
-    if message in _GIVEN and not _ALWAYS[0]:
+    warn-always is on), as torch's ``TORCH_WARN_ONCE``: once per ``site``, the place that
+    warns (by default the message itself; a message that prints values names its site)."""
+    key = message if site is None else site
+    if key in _GIVEN and not _ALWAYS[0]:
         return
-    _GIVEN.add(message)
+    _GIVEN.add(key)
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)

@@ -86,21 +86,25 @@ def grad_times(gr: Tensor, other: Any) -> Tensor:
     dtype is ``gr``'s (a hook may have changed the gradient: then the op raises its error)."""
     if not grad_mode._state.enabled and gr.dtype.is_floating_point:
         if type(other) is float:
-            return _times(gr._data, other, gr.dtype)
+            return _times(gr, other, other)
         if (
             isinstance(other, Tensor)
             and other.dtype is gr.dtype
             and other._data.shape == gr._data.shape
         ):
-            return _times(gr._data, other._data, gr.dtype)
+            return _times(gr, other, other._data)
     out: Tensor = gr * other
     return out
 
 
 @quiet
-def _times(a: Any, b: Any, dt: dtypes.dtype) -> Tensor:
-    """``a * b`` as ``mul`` computes it (quiet, as every op)."""
-    return wrap(a * b, dt)
+def _times(gr: Tensor, other: Any, values: Any) -> Tensor:
+    """``gr * other`` as ``mul`` computes it (quiet, as every op) and lays it out (an expanded
+    gradient times a tensor with size-1 dims takes that tensor's strides), ``values`` being
+    ``other``'s."""
+    out = wrap(gr._data * values, gr.dtype)
+    lay_out(out, gr, other)
+    return out
 
 
 def bw_div(node: OpNode, s: Saved, g: Grads) -> Grads:

@@ -30,6 +30,13 @@ from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 
 
+def not_for_bool(kernel: str, dt: Any) -> None:
+    """torch's refusal of a factory whose kernel has no bool version (``arange_cpu``,
+    ``linspace_cpu``, ``randperm``) asked for a bool tensor."""
+    if dt.name == "bool":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def join(tensors: Sequence[Tensor], dim: int, stacking: bool) -> int:
     """Check the inputs of ``cat`` (or ``stack``) as torch does; the wrapped ``dim``.
 

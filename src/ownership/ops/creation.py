@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
+from ownership.core.argument_values import dtype_arg
 from ownership.core.argument_values import tensor_arg as _like_arg
 from ownership.core.dtypes import dtype as DType
 from ownership.core.memory_formats import format_strides, preserve_format
@@ -73,6 +74,7 @@ def tensor(
     if args and keywords:
         raise TypeError("tensor() got multiple values for argument 'data'")
     data = args[0] if args else keywords["data"]
+    given = dtype_arg("tensor", dtype)
     checks.device(device, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
@@ -82,7 +84,6 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-    given = dtypes.resolve(dtype)
     if not (isinstance(data, Tensor | np.ndarray | np.generic) or hasattr(data, "__array__")):
         given, data = python_data.read(data, given)  # torch's errors for bad Python data
     arr = to_numpy(data)
@@ -115,33 +116,37 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``."""
+    a = sig.FULL.parse((size, fill_value), sig.given(dtype=dtype, device=device))[1]
     checks.device(device, "full")
-    shape = sig.FULL.parse((size, fill_value), {})[1]["size"]
+    shape = a["size"]
     sig.non_negative(shape)
-    dt = dtypes.resolve(dtype) or dtypes.scalar_dtype(fill_value)
+    dt = a["dtype"] or dtypes.scalar_dtype(fill_value)
     checks.fits(dt, fill_value)
     return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
+    a = sig.sizes("zeros", size, dtype=dtype, device=device)
     checks.device(device, "zeros")
-    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.zeros(sig.sizes("zeros", size), dtype=dt.np), dt, requires_grad)
+    dt = a["dtype"] or dtypes.get_default_dtype()
+    return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
+    a = sig.sizes("ones", size, dtype=dtype, device=device)
     checks.device(device, "ones")
-    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
-    return _leaf(np.ones(sig.sizes("ones", size), dtype=dt.np), dt, requires_grad)
+    dt = a["dtype"] or dtypes.get_default_dtype()
+    return _leaf(np.ones(a["size"], dtype=dt.np), dt, requires_grad)
 
 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
-    sig.sizes("empty", size)
+    a = sig.sizes("empty", size, dtype=dtype, device=device)
     checks.device(device, "empty")
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    dt = a["dtype"] or dtypes.get_default_dtype()
+    return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 
 
 def empty_strided(*args: Any, **kwargs: Any) -> Tensor:
@@ -162,7 +167,7 @@ def empty_strided(*args: Any, **kwargs: Any) -> Tensor:
             f"[{', '.join(map(str, shape))}] and strides=[{', '.join(map(str, strides))}]"
         )
     checks.tensor_options("empty_strided", a["device"], a["layout"], a["pin_memory"])
-    dt = dtypes.resolve(a["dtype"]) or dtypes.get_default_dtype()
+    dt = a["dtype"] or dtypes.get_default_dtype()
     if 0 in shape:
         return _leaf(layout.empty_strided(shape, strides, dt.np), dt, a["requires_grad"])
     # the storage torch allocates: one past the last element's offset (gaps and repeats kept)
@@ -180,8 +185,8 @@ def _like(
     ``memory_format`` of ``options``, whose ``device``, ``layout`` and ``pin_memory`` are
     checked (:func:`~ownership.ops.checks.tensor_options`)."""
     _like_arg(name, t)
+    dt = dtype_arg(name, dtype) or t.dtype
     fmt = checks.tensor_options(name, **options)
-    dt = dtypes.resolve(dtype) or t.dtype
     if fmt is None or fmt is preserve_format:
         arr = layout.preserved(t._data, t.stride(), dt.np)
     else:
@@ -219,7 +224,7 @@ def full_like(
 ) -> Tensor:
     """``fill_value`` with ``t``'s shape, dtype and layout (options as :func:`zeros_like`)."""
     _like_arg("full_like", t)
-    made = full(t._data.shape, fill_value, dtype=dtype or t.dtype)
+    made = full(t._data.shape, fill_value, dtype=dtype_arg("full_like", dtype) or t.dtype)
     return _like("full_like", t, made._data, made.dtype, requires_grad, options)
 
 
@@ -234,16 +239,16 @@ def arange(
 ) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for integer arguments, else float32; each
     value as torch's kernel computes it (``ownership.ops.range_factories``)."""
-    checks.device(device, "arange")
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
-    sig.ARANGE.parse(given, {})
+    dt = sig.ARANGE.parse(given, sig.given(dtype=dtype, device=device))[1]["dtype"]
+    checks.device(device, "arange")
     if end is None:
         start, end = 0, start
-    checks.arange_range(start, end, step)
-    dt = dtypes.resolve(dtype)
     if dt is None:
         isint = all(isinstance(v, int | np.integer) for v in (start, end, step))
         dt = dtypes.int64 if isint else dtypes.get_default_dtype()
+    checks.not_for_bool("arange_cpu", dt)  # the kernel's dtype first, then its range
+    checks.arange_range(start, end, step)
     if np.isinf(step):  # torch's length is ceil((end - start) / step): 0 for an infinite step
         return _leaf(np.zeros(0, dtype=dt.np), dt, requires_grad)
     n = range_factories.arange_length(start, end, step, dt)
@@ -266,7 +271,8 @@ def linspace(*args: Any, **kwargs: Any) -> Tensor:
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    dt = dtype or dtypes.get_default_dtype()
+    checks.not_for_bool("linspace_cpu", dt)
     return _leaf(range_factories.linspace_values(start, end, steps, dt), dt, requires_grad)
 
 
@@ -279,12 +285,14 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     """The identity matrix."""
+    dt = sig.EYE.parse((n,) if m is None else (n, m), sig.given(dtype=dtype, device=device))[1][
+        "dtype"
+    ]
     checks.device(device, "eye")
-    sig.EYE.parse((n,) if m is None else (n, m), {})
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    dt = dtypes.resolve(dtype) or dtypes.get_default_dtype()
+    dt = dt or dtypes.get_default_dtype()
     return _leaf(np.eye(n, m, dtype=dt.np), dt, requires_grad)
 
 
@@ -292,8 +300,8 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing its memory where torch does: a tensor of the dtype asked
     is returned as it is (else converted with ``to``), a numpy array of the dtype asked is
     :func:`from_numpy`'s; anything else, or another dtype, is a copy as :func:`tensor` makes."""
+    dt = dtype_arg("as_tensor", dtype)
     checks.device(device, "as_tensor")
-    dt = dtypes.resolve(dtype)
     if isinstance(data, Tensor):
         return data if dt is None or dt is data.dtype else data.to(dt)
     if isinstance(data, np.ndarray) and (dt is None or data.dtype == dt.np):

@@ -401,7 +401,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     run_inplace(
         t,
         (vt,),
-        needs_grad(t, vt),
+        needs_grad(t, vt, *advanced),  # the indices are operands too (a list: a normal tensor)
         compute,
         vt.dtype if vt is not None and vt._data.ndim else t.dtype,
         "IndexPutBackward0",

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
-from ownership.core.inplace_rules import check_result, run_inplace
+from ownership.core.inplace_rules import check_inplace, check_result, run_inplace
 from ownership.core.loop_order import Kernel
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
@@ -51,7 +51,12 @@ def _add_scaled_(
     share."""
     b = operand(b)
     if ufunc is np.subtract:
-        ar.check_bool_sub(a, b)  # torch's first refusal (a float tensor's write passes it)
+        try:
+            ar.check_bool_sub(a, b)  # sub's own first refusal, before the type promotion
+        except RuntimeError:
+            if needs_grad(a, b):  # torch's order: the autograd check (run_inplace's) first
+                check_inplace(a)
+            raise
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 

@@ -211,13 +211,13 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
         )
     _check_dtypes(a, b, "dot")
-    if a.dtype is dtypes.bool_:
-        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
-    if a._data.shape != b._data.shape:
+    if a._data.shape != b._data.shape:  # torch's dot_check, before the kernel's dtype
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src [{b._data.shape[0]}] to have the same number of "
             f"elements, but got {a._data.shape[0]} and {b._data.shape[0]} elements respectively"
         )
+    if a.dtype is dtypes.bool_:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     out = wrap(np.dot(a._data, b._data), a.dtype)
     if needs_grad(a, b):
         node = record(out, "DotBackward0", (a, b), _bw_dot)

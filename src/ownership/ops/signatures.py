@@ -1,5 +1,6 @@
 """The declarations of the ``torch`` functions and factories whose arguments the engine checks as
-torch does, and the size rules of a factory call.
+torch does, and a factory call's size (the rules of any sized call:
+:func:`ownership.core.signatures.bind_sized`).
 
 Each :class:`~ownership.core.binder.Signatures` holds a function's overloads exactly as torch 2.13
 prints them in its ``TypeError`` messages (data: the function's declaration); the function binds
@@ -20,6 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from ownership.core.binder import Signatures
+from ownership.core.signatures import FACTORY, bind_sized
+from ownership.core.signatures import given as given
+from ownership.core.signatures import non_negative as non_negative
 
 # ---------------------------------------------------------------- torch.* functions
 OUT = "*, Tensor out = None"
@@ -121,13 +125,33 @@ def unary(name: str, out: bool = True) -> Signatures:
 
 
 # ---------------------------------------------------------------- factories
-FACTORY = (
-    "*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
-    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
-)
+# (their keywords, FACTORY, and the size rules are core's: the new_* methods share them)
 SIZED = {
-    name: Signatures(name, f"(tuple of ints size, {FACTORY}")
-    for name in ("zeros", "ones", "empty", "rand", "randn")
+    **{
+        name: Signatures(name, f"(tuple of ints size, {FACTORY}")
+        for name in ("zeros", "ones", "empty")
+    },
+    **{
+        name: Signatures(
+            name,
+            f"(tuple of ints size, *, torch.Generator generator, {FACTORY[3:]}",
+            f"(tuple of ints size, {FACTORY}",
+        )
+        for name in ("rand", "randn")
+    },
+}
+LIKE_OPTIONS = (
+    "torch.memory_format memory_format = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)"
+)
+RANDOM_LIKE = {
+    name: Signatures(
+        name,
+        f"(Tensor input, *, torch.Generator generator, {LIKE_OPTIONS}",
+        f"(Tensor input, *, {LIKE_OPTIONS}",
+    )
+    for name in ("rand_like", "randn_like")
 }
 EYE = Signatures("eye", f"(int n, {FACTORY}", f"(int n, int m, {FACTORY}")
 ARANGE = Signatures(
@@ -167,27 +191,15 @@ RANDINT = Signatures(
 )
 
 
-def sizes(name: str, size: tuple[Any, ...]) -> tuple[int, ...]:
-    """The size of a factory call ``name(*size)`` as torch parses it, never negative.
+def sizes(name: str, size: tuple[Any, ...], **options: Any) -> dict[str, Any]:
+    """The arguments of a factory call ``name(*size, **options)`` as torch parses them
+    (:func:`~ownership.core.signatures.bind_sized` with ``name``'s declaration).
 
-    >>> sizes("ones", (2, 3)), sizes("ones", ([2, 3],))
-    ((2, 3), (2, 3))
+    >>> sizes("ones", (2, 3))["size"], sizes("ones", ([2, 3],), dtype=float)["dtype"]
+    ((2, 3), torch.float64)
     >>> sizes("ones", (2, -1))
     Traceback (most recent call last):
     ...
     RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
     """
-    shape: tuple[int, ...] = SIZED[name].parse(size, {})[1]["size"]
-    non_negative(shape, name)
-    return shape
-
-
-def non_negative(shape: tuple[int, ...], name: str = "") -> None:
-    """torch's error for a negative dimension in a new tensor's shape."""
-    for s in shape:
-        if s < 0 and name == "zeros":
-            raise RuntimeError("zeros: Dimension size must be non-negative.")
-        if s < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
-            )
+    return bind_sized(SIZED[name], size, **options)

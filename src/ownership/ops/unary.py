@@ -24,6 +24,7 @@ from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshol
 from ownership.ops.common import (
     inputs_needed,
     lay_out,
+    lay_out_as,
     needs_grad,
     needs_grad_of,
     raw,
@@ -173,18 +174,27 @@ NO_CONTEXT = shared_context({})
 def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
     """The operand of torch's float functions (``exp``, ``sigmoid``, ``log1p``...) and their dtype:
     a floating tensor's values as they are, an integer or bool tensor's in the default float dtype
-    (which its in-place form then cannot cast back: "result type Float can't be cast ...")."""
+    (which its in-place form then cannot cast back: "result type Float can't be cast ..."), cast
+    first as torch's TensorIterator casts it, with ``to``: laid out as ``preserve_format`` lays
+    it out (:func:`~ownership.core.layout.preserved`)."""
     if a.dtype.is_floating_point:
         return a._data, a.dtype
     dt = dtypes.get_default_dtype()
-    return a._data.astype(dt.np), dt
+    arr = layout.preserved(a._data, a.stride(), dt.np)
+    arr[...] = a._data
+    return arr, dt
 
 
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
-    """``fn`` of a floating tensor, or of an integer one as the default float dtype."""
+    """``fn`` of a floating tensor, or of an integer one as the default float dtype (laid out
+    as its cast is: ``floating``)."""
     arr, dt = floating(a)
     out = wrap(fn(arr), dt)
-    lay_out(out, a)
+    if arr is a._data:
+        lay_out(out, a)
+    else:
+        cast = tuple(s // arr.itemsize for s in arr.strides)
+        lay_out_as(out, layout.elementwise_strides(arr.shape, [(arr.shape, cast)]))
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":

@@ -17,6 +17,7 @@ import numpy as np
 from ownership.core import grad_mode, layout, observers
 from ownership.core.autograd import grad_dtype
 from ownership.core.autograd.unseen import spare_refs
+from ownership.core.warn_once import warn_once
 
 __all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
 
@@ -32,6 +33,44 @@ def dense(t: Any) -> bool:
         return True
     flags = arr.flags
     return bool(flags.c_contiguous or flags.f_contiguous or layout.dense_array(arr))
+
+
+def obeys_layout_contract(grad: Any, var: Any) -> bool:
+    """torch's gradient layout contract (``obeys_layout_contract``): for a dense leaf, the
+    gradient has the leaf's stride in every dim whose size is not 1 (in a dim of size 1, any
+    stride but 0); for any other leaf, the gradient is row-major contiguous."""
+    if dense(var):
+        own = var.stride()
+        for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
+            # a dim the leaf lacks (its ``.data`` of fewer dims): no stride of its matches
+            if (i >= len(own) or g != own[i]) if n != 1 else (g == 0):
+                return False
+        return True
+    return bool(grad.is_contiguous())
+
+
+def _like_leaf(var: Any, np_dtype: Any) -> Any:
+    """A new array of ``var``'s shape for its gradient (torch's ``clone_obey_contract``): with
+    exactly the leaf's strides when it is dense, size-1 dims included, else row-major."""
+    arr = var._data
+    if dense(var):
+        return layout.dense_with_strides(arr.shape, var.stride(), np_dtype)
+    return np.empty(arr.shape, np_dtype)
+
+
+def _checked(result: Any, var: Any) -> Any:
+    """``result``, a gradient summed into a leaf's, after torch's warning (once per program)
+    where it breaks the layout contract (:func:`obeys_layout_contract`)."""
+    if not obeys_layout_contract(result, var):
+        warn_once(
+            "grad and param do not obey the gradient layout contract. This is not an error, "
+            f"but may impair performance.\ngrad.sizes() = {list(result._data.shape)}, "
+            f"strides() = {list(result.stride())}\nparam.sizes() = {list(var._data.shape)}, "
+            f"strides() = {list(var.stride())}",
+            stacklevel=5,
+            site="grad and param do not obey the gradient layout contract",
+        )
+    return result
 
 
 def retain(t: Any, grad: Any) -> None:
@@ -78,11 +117,12 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         if old is None:
             garr = grad._data
             # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
-            # (numpy's byte strides are 0 exactly where the element strides are)
+            # (numpy's byte strides are 0 exactly where the element strides are), or of strides
+            # that differ only in dims of size 1
             strides = garr.strides
             if (
                 not create_graph
-                and strides == var._data.strides
+                and (strides == var._data.strides or obeys_layout_contract(grad, var))
                 and garr.size
                 and 0 not in strides
                 and spare_refs(grad) < held  # (this function's ``grad`` is one of the held)
@@ -99,26 +139,22 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and dense(grad)
                 and 0 not in grad.stride()
             ):
-                if dense_var and grad._data.strides != var._data.strides:
+                if dense_var and not obeys_layout_contract(grad, var):
                     # torch's backward formulas produce the leaf's layout (mm's and addmm's do
                     # here too); where one of ours may not, the values are laid out like the
                     # leaf here, as a free relayout
-                    arr = np.empty_like(var._data, garr.dtype)
+                    arr = _like_leaf(var, garr.dtype)
                     arr[...] = garr
                     grad = grad._wrap(arr, grad.dtype)
                 var._grad = grad._detached_unseen()
                 return
-            arr = (
-                np.empty_like(var._data, garr.dtype)
-                if dense_var
-                else np.empty(garr.shape, garr.dtype)
-            )
+            arr = _like_leaf(var, garr.dtype) if dense_var else np.empty(garr.shape, garr.dtype)
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)
             var._grad = new
         elif create_graph or grad_mode.is_grad_enabled():
-            var._grad = old + grad
+            var._grad = _checked(old + grad, var)
         else:
-            old.add_(grad)
+            _checked(old.add_(grad), var)
     finally:
         _unlock()

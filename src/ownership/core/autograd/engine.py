@@ -165,6 +165,12 @@ def run_backward(
             unneeded = frozenset(
                 n for n in captures if not any(c in deps for c in children.get(n, ()))
             )
+        lone = root_edges[0][0] if len(root_edges) == 1 else None
+        if lone is not None and lone not in deps:
+            # torch runs a lone root's node first (no graph root before it) even when no input
+            # needs it: its tensor pre-hooks (``retain_grad``'s) see the gradient, nothing else
+            deps[lone] = 0
+            unneeded = unneeded | {lone}
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
@@ -276,9 +282,9 @@ def _run(
         if captures and node in captures:
             for nr, k in captures[node]:
                 results[k] = _add(results[k], grads[nr])
-            if node in unneeded:  # (a subset of the captured nodes)
-                grads.clear()
-                continue
+        if unneeded and node in unneeded:  # captured nodes, or a lone root no input needs
+            grads.clear()
+            continue
         if is_leaf:
             if wanted is None or id(node) in wanted:
                 var = node.variable  # type: ignore[attr-defined]

@@ -56,11 +56,15 @@ def c_name(d: DType) -> str:
 
 
 def target(t: Any) -> DType | None:
-    """The dtype gradients of the leaf ``t`` are cast to (None: none, they keep theirs)."""
-    try:
-        return t._grad_dtype  # type: ignore[no-any-return]
-    except AttributeError:  # never set: the tensor's own, whatever it is now
+    """The dtype gradients of the leaf ``t`` are cast to (None: none, they keep theirs).
+
+    A tensor outside :data:`LEAVES` was never given one, and its slot ``_grad_dtype`` is unset:
+    asked first, so that the backward pass, which asks this of every leaf while some tensor has
+    a ``grad_dtype``, never reads an unset slot (``Tensor.__getattr__``, the scope's error, would
+    answer that failed read, at twice a read's cost)."""
+    if id(t) not in LEAVES:  # never set: the tensor's own, whatever it is now
         return t.dtype  # type: ignore[no-any-return]
+    return t._grad_dtype  # type: ignore[no-any-return]
 
 
 NOT_DIFFERENTIABLE = (

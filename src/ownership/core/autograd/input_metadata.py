@@ -31,10 +31,7 @@ def note_data_shape(t: Any, shape: tuple[int, ...]) -> None:
     node: Node | None = t._history
     nr = t._output_nr
     if node is None:
-        try:
-            node = t._acc()
-        except AttributeError:  # no accumulator made yet: one made later records the new shape
-            node = None
+        node = t._acc()  # None if none was made yet: one made later records the new shape
         nr = 0
     if node is not None:
         RECORDED.setdefault(node, {}).setdefault(nr, shape)

@@ -60,6 +60,17 @@ def shared_context(values: dict[str, Any]) -> Saved:
 
 _new = object.__new__
 
+
+class _Gone:
+    """What the reference :data:`NO_ACCUMULATOR` referred to, gone as soon as it was made."""
+
+
+NO_ACCUMULATOR = weakref.ref(_Gone())
+"""Every new tensor's ``_acc``: a weak reference already dead, which is what a leaf whose
+accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
+:func:`accumulator`). Set rather than left unset: a read of an unset slot fails into
+``Tensor.__getattr__`` (the scope's error), and recording an op over a fresh leaf reads it."""
+
 _seq = itertools.count()
 next_seq = _seq.__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
@@ -377,10 +388,7 @@ def accumulator(tensor: Any) -> AccumulateGrad:
     Made under a lock, as torch's ``grad_accumulator()`` is: two threads building graphs over
     one leaf must get the same node, or a graph would end in a node that ``grad`` cannot find.
     """
-    try:
-        acc = tensor._acc()  # None once it is gone
-    except AttributeError:  # the slot is unset until the leaf's first accumulator is made
-        acc = None
+    acc = tensor._acc()  # None until the first is made, and once it is gone
     return acc if acc is not None else _new_accumulator(tensor)
 
 
@@ -389,11 +397,7 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
     lock (another thread may have made it meanwhile), else made."""
     _lock()  # (a ``with`` block's enter and exit calls cost more)
     try:
-        acc: AccumulateGrad | None
-        try:
-            acc = tensor._acc()
-        except AttributeError:  # none made yet
-            acc = None
+        acc: AccumulateGrad | None = tensor._acc()
         if acc is None:
             # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
             # (test_recording_fast_paths checks the two make the same node)
@@ -423,9 +427,6 @@ def leaf_edge(tensor: Any) -> Edge:
     directly for an input that has no history and is no view): its accumulator while it
     requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        try:  # ``accumulator(tensor)``, its first look written out
-            acc = tensor._acc()
-        except AttributeError:  # none made yet
-            acc = None
+        acc = tensor._acc()  # ``accumulator(tensor)``, its first look written out
         return (acc if acc is not None else _new_accumulator(tensor), 0)
     return NO_EDGE
