@@ -75,14 +75,16 @@ MLP_SIZES = (784, 256, 10)
 SECTIONS = ("mlp", "tiny", "micrograd", "chain", "views", "random", "memory", "doctor", "site")
 QUICK_SKIPS = ("doctor", "site")
 
-# The goals of issue 14: each figure is a ratio of medians, at most its goal
+# The goals of issue 28 (step 5, speed within the rule that each rule is stated once; issue 14's
+# 1.10x numpy, 1.00x torch and 1.3x/1.2x chain were reached by restating rules, and are retired):
+# each figure is a ratio of medians, at most its goal
 GOALS: dict[str, float] = {
-    "MLP 784-256-10 step, batch 256: ownership/numpy": 1.10,
-    "MLP 784-256-10 step, batch 256: ownership/torch": 1.00,
+    "MLP 784-256-10 step, batch 256: ownership/numpy": 1.25,
+    "MLP 784-256-10 step, batch 256: ownership/torch": 1.15,
     "200 tiny ops forward + backward: ownership/torch": 1.3,
     "micrograd MLP 2-16-16-1, 100 points, step: ownership/torch": 1.5,
-    "10,000-op chain forward: ownership/torch": 1.3,
-    "10,000-op chain backward: ownership/torch": 1.2,
+    "10,000-op chain forward: ownership/torch": 1.5,
+    "10,000-op chain backward: ownership/torch": 1.5,
     "10,000 view calls in a chain: ownership/torch": 2.0,
 }
 

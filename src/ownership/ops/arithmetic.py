@@ -274,7 +274,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b)
     if needs_grad_with(a, b):
-        save_binary(record(out, "MulBackward0", (a, b), bw_mul), a, b)
+        # the context given to ``record`` is replaced by save_binary's (no dict made for it)
+        save_binary(record(out, "MulBackward0", (a, b), bw_mul, PRODUCT_CONTEXTS[1][1]), a, b)
     return out
 
 
@@ -291,18 +292,24 @@ def save_binary(node: Any, a: Tensor, b: Any, original: Callable[[], Tensor] | N
     view made under no_grad reports requires_grad but has none).
     """
     a_needed, b_needed = binary_node(node, a, b)
-    ctx = node._ctx  # an unsaved operand is shown as None: ``node.save(name, None)``, written out
+    node._ctx = PRODUCT_CONTEXTS[a_needed][b_needed]  # the operands not saved, shown as None
     if a_needed:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save_number("other", b, wrapped_scalar)
-    else:
-        ctx["other"] = None
     if b_needed:
         node.save("self", a if original is None else original())
-    else:
-        ctx["self"] = None
+
+
+PRODUCT_CONTEXTS = (
+    (shared_context({"other": None, "self": None}), shared_context({"other": None})),
+    (shared_context({"self": None}), shared_context({})),
+)
+"""``PRODUCT_CONTEXTS[self_saved][other_saved]``: the context of a product's node
+(:func:`save_binary`), where an operand that is not saved is shown as None (torch's
+``_saved_other`` of ``x * y`` when ``x`` needs no gradient); one read-only object per case,
+shared by every such node (nothing else writes a product's context)."""
 
 
 def _bw_mul_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:

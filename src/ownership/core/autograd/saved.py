@@ -106,8 +106,6 @@ class SavedTensor:
     __slots__ = (
         "__weakref__",
         "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
-        "hook_acc",
-        "hook_fn",
         "is_output",
         "names_owner",
         "output_nr",
@@ -133,18 +131,19 @@ class SavedTensor:
         if counter is not None and counter.inference:
             raise RuntimeError(INFERENCE_SAVE_MESSAGE)
         hooks = None if wrapped_number else graph.top()
-        # with saved-tensor hooks only the packed value is kept (see autograd.graph)
-        self.packed: tuple[Any, Any] | None = None
-        self.hook_fn: Any = None
-        self.hook_acc: Any = None
+        # with saved-tensor hooks only the packed value is kept (see autograd.graph), with the
+        # unpack hook and what the unpacked value is attached to, as torch's SavedVariable keeps
+        # it: ``(unpack_hook, value, grad_fn, accumulator)``
+        self.packed: tuple[Any, Any, Any, Any] | None = None
         if hooks is not None:
-            self.packed = (hooks[1], _pack(hooks[0], tensor))
-            # what the unpacked value is attached to, as torch's SavedVariable keeps it
+            value = _pack(hooks[0], tensor)
+            hook_fn = hook_acc = None
             if not is_output and not on_view:
                 if tensor._node() is not None:
-                    self.hook_fn = tensor._node()
+                    hook_fn = tensor._node()
                 elif tensor._requires_grad:
-                    self.hook_acc = _accumulator(tensor)
+                    hook_acc = _accumulator(tensor)
+            self.packed = (hooks[1], value, hook_fn, hook_acc)
         self.version: int = counter.value if counter is not None else 0
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
@@ -178,18 +177,18 @@ class SavedTensor:
         """The saved tensor (an output: a new alias whose ``grad_fn`` is ``owner``, the node
         that saved it), or torch's RuntimeError if it was modified in place since."""
         if self.packed is not None:
-            unpack_hook, value = self.packed
+            unpack_hook, value, hook_fn, hook_acc = self.packed
             data = unpack_hook(value)
             if not is_engine_tensor(data):  # not a tensor
                 return data
             t: Any = data.detach()  # torch makes a new variable of the data, with its history
             if self.is_output or self.weak_fn is not None:
                 t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
-            elif self.hook_fn is not None:
-                t._grad_fn, t._output_nr, t._requires_grad = self.hook_fn, self.output_nr, True
-            elif self.hook_acc is not None:
+            elif hook_fn is not None:
+                t._grad_fn, t._output_nr, t._requires_grad = hook_fn, self.output_nr, True
+            elif hook_acc is not None:
                 t._requires_grad = True
-                t._acc = weakref.ref(self.hook_acc)
+                t._acc = weakref.ref(hook_acc)
             return t
         parts = self.tensor_parts  # an output's alias, not made yet (else None)
         t = self._tensor if parts is None else None
