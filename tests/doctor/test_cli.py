@@ -213,3 +213,17 @@ def test_the_exit_status_is_documented() -> None:
     assert "exit status: the script's own when it is not 0" in text
     page = (Path(__file__).resolve().parents[2] / "docs" / "reference" / "doctor.md").read_text()
     assert "## Exit status" in page and "--strict" in page
+
+
+def test_watching_torch_does_not_load_its_compiler(tmp_path: Path) -> None:
+    """The doctor's dispatch mode sees every op; torch would wrap its handler to keep
+    ``torch.compile`` out and import ``torch._dynamo`` (seconds) at the first op it sees."""
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import sys\nimport torch\n"
+        "x = torch.ones(3, requires_grad=True)\n"
+        "(x * 2).sigmoid().sum().backward()\n"
+        "print('compiler loaded:', 'torch._dynamo' in sys.modules)\n"
+    )
+    done = doctor(str(script))
+    assert "compiler loaded: False" in done.stdout, done.stdout + done.stderr

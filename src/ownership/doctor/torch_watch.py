@@ -92,6 +92,13 @@ class _Functions(TorchFunctionMode):
 
 
 class _Writes(TorchDispatchMode):  # type: ignore[no-untyped-call]
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        """False: torch leaves this mode's ``__torch_dispatch__`` as written. Otherwise torch
+        wraps it to keep ``torch.compile`` out of it, and the wrapper imports ``torch._dynamo``
+        (about 4 s) at the first op the mode sees; the doctor compiles nothing."""
+        return False
+
     def __init__(self, watch: TorchWatch) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.watch = watch
