@@ -87,6 +87,10 @@ def _same_printout(a: str, b: str) -> bool:
     )
 
 
+_UNBOUND = object()
+"""What a name not yet bound before a cell had."""
+
+
 class Parity:
     """The two shadow namespaces and the check each cell makes."""
 
@@ -97,7 +101,10 @@ class Parity:
     def _execute(self, source: str, namespace: dict[str, Any]) -> Any:
         tree = ast.parse(source)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        before = {k: id(v) for k, v in namespace.items()}
+        # the names' objects before the cell, held until it ends: a name bound in the cell is one
+        # whose object is another one now (by identity; comparing ids alone would miss a new
+        # object that took a freed one's address, in one engine and not the other)
+        before = dict(namespace)
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
             try:
@@ -111,7 +118,7 @@ class Parity:
         bound = {
             k: v
             for k, v in namespace.items()
-            if not k.startswith("_") and before.get(k) != id(v) and _comparable(v)
+            if not k.startswith("_") and before.get(k, _UNBOUND) is not v and _comparable(v)
         }
         return {
             "raised": error,
