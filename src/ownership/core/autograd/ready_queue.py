@@ -47,17 +47,8 @@ class ReadyQueue:
         """``std::push_heap``: the new entry rises while its parent ranks strictly lower."""
         rank = _ACCUMULATOR if type(node) is AccumulateGrad else node._seq
         entry = (rank, node)
-        heap = self.heap
-        hole = len(heap)
-        heap.append(entry)
-        # ``_sift_up(heap, hole, entry)`` written out: one call fewer per ready node
-        while hole > 0:
-            parent = (hole - 1) // 2
-            if heap[parent][0] >= rank:
-                break
-            heap[hole] = heap[parent]
-            hole = parent
-        heap[hole] = entry
+        self.heap.append(entry)
+        _sift_up(self.heap, len(self.heap) - 1, entry)
 
     def pop(self) -> Any:
         """``std::pop_heap`` then ``pop_back``: the top leaves; the hole it leaves goes down to
