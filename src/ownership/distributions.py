@@ -25,8 +25,9 @@ AVX2 and AVX512 kernels are compiled with FMA, and the compiler fuses them there
 (:func:`contracted`); its normal kernels fuse ``x * std + mean`` in every build. The float32
 logarithm, sine and cosine of the AVX2 normal kernel are Cephes' (:mod:`ownership.avx_mathfun`);
 the other kernels call the C library's, as Python's :mod:`math` does. Checked against torch 2.13
-on x86-64 with its AVX2 and its DEFAULT kernels (``tests/random``); its AVX512 kernels take the
-DEFAULT paths with AVX2's fused multiply-adds, as its source says, not checked on such a CPU.
+on x86-64 with its AVX512, AVX2 and DEFAULT kernels (``tests/random``): the normal kernel is
+built for AVX2 and DEFAULT only, so an AVX512 CPU runs the AVX2 build's (DispatchStub takes the
+best build the CPU can run), Cephes' functions included.
 """
 
 from __future__ import annotations
@@ -165,7 +166,9 @@ def _box_muller_16(u: Array, mean: Any, std: Any) -> Array:
     ``u[8:]`` the angles; cosines then sines, each ``x * std + mean`` fused."""
     dtype: type[np.floating[Any]] = u.dtype.type
     u1, u2 = dtype(1) - u[:, :8], u[:, 8:]
-    if dtype is np.float32 and capability() == "AVX2":  # normal_fill_16_AVX2
+    # normal_fill_16_AVX2: torch's normal kernel is built for AVX2, not AVX512, so an AVX512
+    # machine runs the AVX2 build's kernel (DispatchStub takes the best build at most the CPU's)
+    if dtype is np.float32 and capability() != "DEFAULT":
         radius = np.sqrt(np.float32(-2) * avx_mathfun.log256(u1))
         sin, cos = avx_mathfun.sincos256(np.float32(TWO_PI) * u2)
     else:
