@@ -37,6 +37,7 @@ extensions = [
     "shared_navigation",  # docs/_ext: the navigation tree from titles only, once per folder off it
     "quick_exit",  # docs/_ext: the process ends without the collector walking the heap
     "accessibility",  # docs/_ext: levelled captions, scrolling regions the keyboard can reach
+    "learner_scripts",  # docs/_ext: a doctor's corpus script shown as the learner writes it
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]
@@ -74,10 +75,12 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "su
 myst_heading_anchors = 3
 
 # Executed pages are cached by jupyter-cache. The cache keys only on a page's code, so the folder
-# is keyed on the engine's source as well: any change under src/ starts a fresh cache.
+# is keyed on the engine's source as well: any change under src/ starts a fresh cache. So does a
+# change to the doctor's corpus, whose scripts a recipe runs (docs/_ext/learner_scripts.py).
 _src_hash = hashlib.sha256(
     b"".join(p.read_bytes() for p in sorted((ROOT / "src").rglob("*.py")))
     + b"".join(p.read_bytes() for p in sorted((ROOT / "docs" / "_ext").rglob("*.py")))
+    + b"".join(p.read_bytes() for p in sorted((ROOT / "tests" / "doctor" / "scripts").glob("*.py")))
 ).hexdigest()[:16]
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache" / _src_hash)

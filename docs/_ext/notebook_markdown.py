@@ -8,7 +8,8 @@ rewrites each one the way Jupyter can show it:
 - ``{admonition}`` (and ``{note}``, ``{tip}``, ``{warning}``, ``{important}``, ``{seealso}``)
   becomes a blockquote with the title in bold;
 - ``{literalinclude}`` becomes a code block with the included text (``:pyobject:`` picks one
-  function or class of a Python file), read from the page's folder;
+  function or class of a Python file), read from the page's folder; ``{learner-script}`` a code
+  block with the script as the page shows it (:mod:`learner_scripts`);
 - ``{doctest}`` becomes a ``pycon`` code block (a hidden one, ``:hide:``, goes); ``{code-block}`` a code block of its language;
 - any other directive keeps its content as plain text.
 
@@ -29,6 +30,8 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+
+from learner_scripts import learner_copy
 
 __all__ = ["included_text", "plain_markdown"]
 
@@ -83,6 +86,8 @@ def _rewrite(name: str, arg: str, body: list[str], folder: Path | None) -> list[
             raise ValueError("a literalinclude needs the page's folder")
         text = included_text(folder / arg, options)
         return [f"```{options.get('language', '')}", text, "```"]
+    if name == "learner-script":
+        return ["```python", learner_copy(arg).rstrip("\n"), "```"]
     if name == "doctest":  # a hidden one (``:hide:``) is the site's check, not the reader's
         return [] if "hide" in options else ["```pycon", *content, "```"]
     if name == "code-block":

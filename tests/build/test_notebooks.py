@@ -7,7 +7,8 @@ notebook is run cell by cell, as "Run All" runs it, with plain PyTorch and (unle
 about the engine, which imports both) with every ``import torch`` resolved to ``ownership``:
 exactly the cells tagged ``raises-exception`` raise. One notebook also
 runs in a real Jupyter kernel. MyST's directives are gone from the Markdown: an answer is folded
-in a ``<details>``, an admonition is a blockquote, an included file is its code.
+in a ``<details>``, an admonition is a blockquote, an included file is its code (a doctor's
+corpus script, as the page shows it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import downloads
+import learner_scripts
 import nbformat
 import parity
 import pytest
@@ -86,6 +88,10 @@ def test_answers_fold_admonitions_quote_and_includes_resolve() -> None:
     practice = _notebook(DOCS / "guide" / "practice.md")
     text = "\n".join(c.source for c in practice.cells if c.cell_type == "markdown")
     assert "def collect_parameters(module" in text and "def sgd_step(" in text
+    recipe = _notebook(DOCS / "recipes" / "find-the-line.md")
+    text = "\n".join(c.source for c in recipe.cells if c.cell_type == "markdown")
+    assert f"```python\n{learner_scripts.learner_copy('sigmoid_mul.py')}```" in text
+    assert "DOCTOR_ENGINE" not in text and "# expect:" not in text
 
 
 def run_cells(notebook: nbformat.NotebookNode, engine: str) -> list[str]:

@@ -182,7 +182,11 @@ class OwnershipWatch:
         checkpoints = self.ledger.checkpoints
         for kept in checkpoints.containing(state, depth=0):
             checkpoints.used(kept, user_place(), "loaded")
-        return original(module, state, *a, **k)
+        checkpoints.quiet += 1  # what loading reads of a kept dict is its use as loaded
+        try:
+            return original(module, state, *a, **k)
+        finally:
+            checkpoints.quiet -= 1
 
     def _save(self, original: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
         checkpoints = self.ledger.checkpoints

@@ -1,4 +1,4 @@
-# expect: checkpoint-alias line=16 loaded=21
+# expect: checkpoint-alias line=16 read=21 loaded=22
 # engines: torch ownership
 """The "best" state_dict kept aside is the live model: restoring it restores nothing."""
 
@@ -18,4 +18,5 @@ for _ in range(3):
     opt.zero_grad()
     ((model(x) - y) ** 2).mean().backward()
     opt.step()
+print(torch.equal(best["weight"], model.weight))
 model.load_state_dict(best)

@@ -1,6 +1,7 @@
-# expect: state-as-parameter line=21 optimizer=27
+# expect: state-as-parameter line=22 optimizer=29
 # engines: torch ownership
-"""A call counter registered as a Parameter and bumped in forward."""
+"""A call counter registered as a Parameter and bumped in forward; the loss depends on it (a
+warm-up factor), so it gets a gradient and the optimizer moves it."""
 
 import os
 
@@ -11,7 +12,7 @@ else:
 
 
 class Counted(torch.nn.Module):
-    def __init__(self) -> None:
+    def __init__(self):
         super().__init__()
         self.linear = torch.nn.Linear(2, 1)
         self.calls = torch.nn.Parameter(torch.zeros(()))
@@ -19,14 +20,16 @@ class Counted(torch.nn.Module):
     def forward(self, x):
         with torch.no_grad():
             self.calls += 1
-        return self.linear(x)
+        warm_up = torch.clamp(self.calls / 10, max=1.0)  # ramps up over 10 calls
+        return self.linear(x) * warm_up
 
 
 torch.manual_seed(0)
 model = Counted()
-opt = torch.optim.SGD(model.parameters(), lr=0.1, weight_decay=0.01)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
 x, y = torch.randn(8, 2), torch.randn(8, 1)
 for _ in range(2):
     opt.zero_grad()
     ((model(x) - y) ** 2).mean().backward()
     opt.step()
+print(model.calls)

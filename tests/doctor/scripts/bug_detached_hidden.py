@@ -11,7 +11,7 @@ else:
 
 
 class Net(torch.nn.Module):
-    def __init__(self) -> None:
+    def __init__(self):
         super().__init__()
         self.fc1 = torch.nn.Linear(4, 8)
         self.fc2 = torch.nn.Linear(8, 1)

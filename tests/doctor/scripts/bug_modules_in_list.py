@@ -12,7 +12,7 @@ else:
 
 
 class Net(torch.nn.Module):
-    def __init__(self) -> None:
+    def __init__(self):
         super().__init__()
         self.blocks = [torch.nn.Linear(4, 4) for _ in range(2)]
         self.head = torch.nn.Linear(4, 1)

@@ -1,4 +1,4 @@
-# expect: hidden-write line=15 alias=21 saved=20 backward=23
+# expect: hidden-write line=14 alias=19 saved=18 backward=20
 # engines: torch ownership
 """A helper in the script writes through the numpy array it is given: the write is its line."""
 
@@ -11,14 +11,11 @@ else:
 
 
 def normalise(values):
-    peak = abs(values).max()
-    values /= peak
-    return peak
+    values /= abs(values).max()
 
 
 x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
 h = x.exp()
-array = h.detach().numpy()
-print(normalise(array))
+normalise(h.detach().numpy())
 h.sum().backward()
 print(x.grad)

@@ -11,7 +11,7 @@ else:
 
 
 class Block(torch.nn.Module):
-    def __init__(self) -> None:
+    def __init__(self):
         super().__init__()
         self.linear = torch.nn.Linear(3, 3)
 
