@@ -20,27 +20,22 @@ from functools import cache
 
 __all__ = ["GRAIN_SIZE", "parts", "simd", "threads"]
 
-_FEATURES = ("AVX512VL", "AVX512BW", "AVX512DQ", "FMA3")
-
-
 @cache
 def simd() -> tuple[int, bool]:
     """The width in bytes of torch's SIMD vectors on this machine, and whether its kernels fuse
-    ``a + b * c`` (torch's ``compute_cpu_capability``: ``ATEN_CPU_CAPABILITY`` first, else the
-    best this CPU offers)."""
+    ``a + b * c``: what torch's ``compute_cpu_capability`` picks (``ATEN_CPU_CAPABILITY`` first,
+    else the best this CPU offers). On x86 the vectors are 32 bytes whatever the pick: torch
+    2.13's AVX512 capability runs these kernels as its AVX2 build does (measured against torch on
+    an AVX-512 CPU: ``arange``, the loops of in-place writes, ``sum``, ``exp``), and its DEFAULT
+    build's generic vectors are 32 bytes too; only DEFAULT leaves ``a + b * c`` unfused."""
     machine = platform.machine().lower()
     if machine in ("aarch64", "arm64"):
         return 16, True  # NEON vectors; GCC and clang contract on ARM
     chosen = os.environ.get("ATEN_CPU_CAPABILITY", "")
     if chosen not in ("default", "avx2", "avx512"):
         features = importlib.import_module("numpy._core._multiarray_umath").__cpu_features__
-        if all(features.get(f) for f in _FEATURES):
-            chosen = "avx512"
-        elif features.get("AVX2") and features.get("FMA3"):
-            chosen = "avx2"
-        else:
-            chosen = "default"
-    return (64 if chosen == "avx512" else 32), chosen != "default"
+        chosen = "avx2" if features.get("AVX2") and features.get("FMA3") else "default"
+    return 32, chosen != "default"
 
 
 GRAIN_SIZE = 32768

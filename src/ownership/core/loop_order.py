@@ -141,8 +141,8 @@ def loop_steps(
     stride is ``itemsize`` (or exactly one input's is 0: ``unroll_contiguous_scalar_checks``),
     ``vectorized_loop`` (blocks of two vectors, each block's inputs loaded before its two
     stores; the 0-stride input loaded once, at the row's start), then its tail, and every other
-    row, ``basic_loop``: element by element. A vector is ``simd()`` bytes (32 for AVX2 and
-    DEFAULT, 64 for AVX512).
+    row, ``basic_loop``: element by element. A vector is ``simd()`` bytes (32 on x86, AVX512
+    included).
 
     torch's threads run their parts at once: where a part reads what another writes, torch's
     values are a race, which this order settles as if the parts ran one after another."""
