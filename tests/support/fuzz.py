@@ -266,16 +266,15 @@ class Lockstep:
             for k, v in tensors.items():
                 if k in statement.names():
                     self.inexact.add(_attempt(lambda v=v: _storage(v)))
-        # A gradient is compared as a ``.grad`` fact is (:func:`_compare_facts`), under the
-        # tolerance rule, also when a variable holds it (``g = t.grad``): backward formulas round,
-        # and read what the forward rounded (``exp_``'s saved result: float32 ``exp`` is within
-        # 1 ULP in both engines, torch's SLEEF u10 vector kernel and its scalar tail, numpy's SIMD
-        # kernel, each picked by the CPU, so no engine can promise torch's bits; seed 91846).
-        # The statement that wrote it (``backward``) does not name the gradient's tensor.
-        for v in tensors.values():
-            grad = _attempt(lambda v=v: v.grad if v.is_leaf or v.retains_grad else None)
-            if torch.is_tensor(grad):
-                self.inexact.add(_attempt(lambda g=grad: _storage(g)))
+                # the gradients a rounding statement (a backward reading a rounded tensor)
+                # wrote, which it does not name: a variable that holds one (``g = t.grad``) is
+                # compared under the tolerance rule too. A backward reads what the forward
+                # rounded (``exp_``'s saved result: float32 ``exp`` is within 1 ULP in both
+                # engines, torch's SLEEF u10 vector kernel, numpy's SIMD kernel, each picked by
+                # the CPU, so no engine can promise torch's bits; program 91846)
+                grad = _attempt(lambda v=v: v.grad if v.is_leaf or v.retains_grad else None)
+                if torch.is_tensor(grad):
+                    self.inexact.add(_attempt(lambda g=grad: _storage(g)))
 
 
 def replay(statements: list[Statement], seed: int = -1) -> Outcome:
