@@ -330,3 +330,23 @@ def test_writes_to_an_inference_tensors_alias_count_outside_the_block_only(alias
         return [*seen, a._version, a, f]
 
     same(program)
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "enable_grad", "inference_mode"])
+def test_a_view_of_a_view_made_in_inference_mode_stays_one(mode: str) -> None:
+    """Fuzz program 317562: torch's ``propagate_creation_meta`` keeps ``INFERENCE_MODE`` for a
+    view of such a view, also one taken under no_grad (whose own meta would be ``NO_GRAD_MODE``),
+    so the rebase error names inference mode."""
+
+    def program(t: Any) -> Any:
+        t1 = t.tensor([-1.5, 2.0])
+        with t.inference_mode():
+            t1.requires_grad_()
+            t2 = t1.reshape(-1).squeeze()
+        with getattr(t, mode)():
+            t3 = t2.t()
+            t4 = t2.unbind()[0]
+        t2.detach().add_(1)
+        return [t3.is_leaf, t3.grad_fn, t4.grad_fn]
+
+    same(program)

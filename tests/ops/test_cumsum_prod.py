@@ -188,3 +188,18 @@ def test_running_results_are_contiguous_whatever_the_input_layout(
         return [out, out.stride(), getattr(v, scan)(dim, dtype=t.float64).stride()]
 
     same(program)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_no_running_sum_is_negative_zero(dtype: str) -> None:
+    """torch's running sum starts at 0, so a leading -0.0 sums to +0.0 (fuzz programs 302823,
+    318749: ``1 / x.cumsum(0)`` is +inf there); a 0-d tensor is copied, its -0.0 kept."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[-0.0, -0.0], [-0.0, 1.0], [3.0, -2.0]], dtype=getattr(t, dtype))
+        y = x.clone()
+        y.cumsum_(0)
+        zero_d = t.tensor(-0.0, dtype=getattr(t, dtype))
+        return [1 / x.cumsum(0), 1 / x.cumsum(1), 1 / y, 1 / zero_d.cumsum(0), 1 / x.cumprod(0)]
+
+    same(program)

@@ -266,6 +266,15 @@ class Lockstep:
             for k, v in tensors.items():
                 if k in statement.names():
                     self.inexact.add(_attempt(lambda v=v: _storage(v)))
+                # the gradients a rounding statement (a backward reading a rounded tensor)
+                # wrote, which it does not name: a variable that holds one (``g = t.grad``) is
+                # compared under the tolerance rule too. A backward reads what the forward
+                # rounded (``exp_``'s saved result: float32 ``exp`` is within 1 ULP in both
+                # engines, torch's SLEEF u10 vector kernel, numpy's SIMD kernel, each picked by
+                # the CPU, so no engine can promise torch's bits; program 91846)
+                grad = _attempt(lambda v=v: v.grad if v.is_leaf or v.retains_grad else None)
+                if torch.is_tensor(grad):
+                    self.inexact.add(_attempt(lambda g=grad: _storage(g)))
 
 
 def replay(statements: list[Statement], seed: int = -1) -> Outcome:

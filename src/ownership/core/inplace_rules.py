@@ -7,6 +7,10 @@ Chasing "a leaf Variable that requires grad is being used in an in-place operati
    :func:`check_inplace`, torch's ``check_inplace`` (``torch/csrc/autograd/VariableTypeUtils.h``),
    which every generated in-place kernel calls before anything else: a view whose creation meta
    forbids a rebase, then a view of a leaf that requires grad, then a leaf that requires grad.
+   Then, as the generated kernel goes on before it calls the op's own kernel, the node's edges
+   (an input view whose base was written since reads its history: its rebase error) and what the
+   node saves (``save``: a saved inference tensor is refused, a pack hook runs): so these errors
+   come before any of the op's own checks below.
 2. **The op's own arguments** (``clamp_()`` without bounds, ``fill_`` with a 1-d value...): torch
    checks them in the op's kernel, so after the autograd checks.
 3. **The kernel**, in the order ``TensorIteratorBase::build`` checks (``aten/src/ATen/
@@ -102,8 +106,13 @@ def run_inplace(
     ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
     ``CopySlices`` then keeps only the base's edge, as torch's does).
     """
+    node = None
     if recorded:
         check_inplace(self)  # 1
+        edges = tuple(map(gradient_edge, inputs))
+        node = OpNode(name, (gradient_edge(self), *edges) if self_edge else edges, backward, ctx)
+        if save is not None:
+            save(node)
     if check_args is not None:
         check_args()  # 2
     if check_overlap:  # 3
@@ -115,12 +124,6 @@ def run_inplace(
     else:
         check_result(self, self._data.shape, out_dtype)
     write = write_aliased(kernel, self._data) or write
-    node = None
-    if recorded:
-        edges = tuple(map(gradient_edge, inputs))
-        node = OpNode(name, (gradient_edge(self), *edges) if self_edge else edges, backward, ctx)
-        if save is not None:
-            save(node)
     if CLONING:  # 4: an allow_mutation_on_saved_tensors block is open
         clone_saved_before_write(self)
     write(self._data)

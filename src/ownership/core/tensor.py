@@ -43,7 +43,12 @@ from ownership.core import (
     tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
-from ownership.core.autograd.view_history import PLAIN, CreationMeta, refresh_view_grad_fn
+from ownership.core.autograd.view_history import (
+    PLAIN,
+    CreationMeta,
+    propagate_creation_meta,
+    refresh_view_grad_fn,
+)
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -273,8 +278,9 @@ class Tensor(
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
                 t._creation_meta = CreationMeta.INFERENCE_MODE
-            elif not _GRAD.enabled:
-                t._creation_meta = _NO_GRAD_MODE
+            elif not _GRAD.enabled:  # a view of a view made in inference mode stays one (317562)
+                inherited = self._creation_meta if base is not None else PLAIN
+                t._creation_meta = propagate_creation_meta(inherited, _NO_GRAD_MODE)
             else:
                 t._creation_meta = self._creation_meta if base is not None else PLAIN
         t._view_version = counter.value

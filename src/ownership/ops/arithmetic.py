@@ -24,12 +24,14 @@ from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     NEEDED_PAIRS,
+    attach,
     binary_operands,
     check_broadcast,
     inputs_needed,
     lay_out,
     needs_grad_of,
     needs_grad_with,
+    node_for,
     operand,
     raw,
     record,
@@ -264,7 +266,15 @@ def tensors_node(node: OpNode, shapes: tuple[tuple[int, ...], ...]) -> tuple[boo
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
-    """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does."""
+    """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does, before
+    it computes (:func:`~ownership.ops.common.node_for`: a saved inference tensor is refused
+    before the shapes are checked)."""
+    node = None
+    if needs_grad_with(a, b):
+        b = operand(b)
+        # the context given here is replaced by save_binary's (no dict made for it)
+        node = node_for("MulBackward0", (a, b), bw_mul, PRODUCT_CONTEXTS[1][1])
+        save_binary(node, a, b)
     dt = a.dtype
     if type(b) is float and dt.is_floating_point:  # ``0.1 * p.grad``: _operands' first answer
         arr = a._data
@@ -273,9 +283,8 @@ def mul(a: Tensor, b: Any) -> Tensor:
         b, rb, dt = _operands(a, b)
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b)
-    if needs_grad_with(a, b):
-        # the context given to ``record`` is replaced by save_binary's (no dict made for it)
-        save_binary(record(out, "MulBackward0", (a, b), bw_mul, PRODUCT_CONTEXTS[1][1]), a, b)
+    if node is not None:
+        attach(out, node)
     return out
 
 
@@ -347,19 +356,22 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
 def div(a: Tensor, b: Any) -> Tensor:
     """``a / b`` true division (``DivBackward0``); integer inputs give the default float dtype."""
     b = operand(b)
+    node = None
+    if needs_grad_with(a, b):  # saved before it computes, as mul (node_for)
+        node = node_for("DivBackward0", (a, b), bw_div)
+        if isinstance(b, Tensor):
+            node.save("other", b)
+        else:  # a wrapped number: saved as is, saved-tensor hooks never see it
+            node.save_number("other", b, wrapped_scalar)
+        node.save("self", a if binary_node(node, a, b)[1] else None)
     dt = result_dtype(a, b)
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
     lay_out(out, a, b)
-    if needs_grad_with(a, b):
-        node = record(out, "DivBackward0", (a, b), bw_div)
-        if isinstance(b, Tensor):
-            node.save("other", b)
-        else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save_number("other", b, wrapped_scalar)
-        node.save("self", a if binary_node(node, a, b)[1] else None)
+    if node is not None:
+        attach(out, node)
     return out
 
 

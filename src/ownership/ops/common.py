@@ -117,6 +117,22 @@ def filled_from(out: Tensor, t: Tensor) -> None:
         ops.fill_(out, t)
 
 
+def written_by_kernel(out: Tensor, *ts: Tensor, writes: int = 1) -> Tensor:
+    """Count the ``writes`` that torch's kernel of an op on ``ts`` makes into its fresh result
+    ``out`` through the dispatcher, and return ``out``: a reduction's ``fill_`` of its identity
+    before it reduces (``sum_out``'s ``zero_`` of an empty result), ``dot``'s ``fill_`` of the
+    product, a call of an out variant (``abs_out``), ``mean``'s ``sum_out`` then ``div_``. Under
+    autograd those calls are below it and not seen; on inference ``ts`` (``inference_kernel``,
+    where no autograd kernel runs) each is seen by torch's ADInplaceOrView kernel, which bumps the
+    result's version: ``t.sum()`` starts at version 1, which a later saved-tensor error names
+    ("is at version 2; expected version 1", fuzz program 202035)."""
+    if inference_kernel(*ts):
+        counter = out._version_counter
+        for _ in range(writes):
+            counter.bump()
+    return out
+
+
 def refuse_out_call(name: str, t: Tensor) -> None:
     """torch's kernels of ``abs``, ``mean`` (``sum``'s), ``logsumexp`` ... write their fresh
     result through the out variant ``name``: on an inference tensor (``inference_kernel``)
@@ -233,6 +249,23 @@ def record(
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
+    return attach(out, node_for(name, inputs, backward, ctx))
+
+
+def node_for(
+    name: str,
+    inputs: Sequence[Any],
+    backward: BackwardFn,
+    ctx: Saved | None = None,
+) -> OpNode:
+    """A new node ``name`` with edges to ``inputs``, not attached to an output yet (:func:`record`
+    attaches it; an op that saves before it computes, :func:`attach`).
+
+    torch's autograd kernel of an op makes its node, collects the edges (an input view whose base
+    was written since reads its history then: its rebase error) and saves its inputs (a saved
+    inference tensor is refused, a pack hook runs) *before* it calls the op's own kernel, whose
+    checks (shapes that do not broadcast, dtypes) come after. An op whose kernel can refuse its
+    operands and which saves an input makes its node with this before computing."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
     # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
     # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
@@ -279,7 +312,7 @@ def record(
     else:
         edges, dts = _edges_and_dtypes(inputs)
         dts = _SHARED.get(dts, dts)
-    return attach(out, OpNode(name, edges, backward, ctx, 1, dts))
+    return OpNode(name, edges, backward, ctx, 1, dts)
 
 
 def attach(out: Tensor, node: OpNode) -> OpNode:

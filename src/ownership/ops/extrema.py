@@ -28,12 +28,13 @@ from ownership.core.inplace_rules import check_result, run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import (
+    attach,
     check_broadcast,
     inputs_needed,
     lay_out,
     needs_grad,
+    node_for,
     operand,
-    record,
     result_dtype,
     sum_to,
     wrap,
@@ -73,15 +74,18 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
     backward = _bw_extremum(fn is np.maximum)
 
     def op(a: Tensor, b: Tensor) -> Tensor:
+        node = None
+        if needs_grad(a, b):  # saved before the kernel's checks (node_for)
+            node = node_for(node_name, (a, b), backward)
+            inputs_needed(node)
+            node.save("other", b)  # torch's order: other, then self
+            node.save("self", a)
         dt = result_dtype(a, b)
         check_broadcast(a, b)
         out = wrap(fn(a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)), dt)
         lay_out(out, a, b)
-        if needs_grad(a, b):
-            node = record(out, node_name, (a, b), backward)
-            inputs_needed(node)
-            node.save("self", a)
-            node.save("other", b)
+        if node is not None:
+            attach(out, node)
         return out
 
     op.__name__ = op.__qualname__ = name
@@ -132,17 +136,20 @@ def _clamp_bound(lower: bool) -> Callable[[Tensor, Any], Tensor]:
 
     def op(a: Tensor, bound: Any) -> Tensor:
         bound = operand(bound)
+        node = None
+        if needs_grad(a, bound):  # saved before the kernel's checks (node_for)
+            if isinstance(bound, Tensor):
+                node = node_for(stem + "1", (a, bound), backward)
+                node.save(key, bound)
+            else:
+                node = node_for(stem + "0", (a,), backward, {key: bound})
+            inputs_needed(node)
+            node.save("self", a)
         dt = _bound_dtype(a, bound, lower)
         out = wrap(_clamped(a._data.astype(dt.np, copy=False), operand_in(bound, dt), lower), dt)
         lay_out(out, a, bound)
-        if needs_grad(a, bound):
-            if isinstance(bound, Tensor):
-                node = record(out, stem + "1", (a, bound), backward)
-                node.save(key, bound)
-            else:
-                node = record(out, stem + "0", (a,), backward, {key: bound})
-            inputs_needed(node)
-            node.save("self", a)
+        if node is not None:
+            attach(out, node)
         return out
 
     op.__name__ = op.__qualname__ = f"clamp_{key}"

@@ -32,7 +32,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap
+from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap, written_by_kernel
 from ownership.ops.reduction import dims_of, saved_dims
 
 # the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads
@@ -118,6 +118,10 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
     if arr.size:
         vals = first_zero_signs(arr, axes if arr.ndim else (), vals)
     out = wrap(np.array(vals, order="C"), t.dtype)
+    if arr.size and (which == "amax" or t.dtype is not dtypes.int64):
+        # the reduction's fill_ of its identity (torch's int64 ``min_values`` kernel is
+        # ``binary_kernel_reduce``, which starts from its identity without one)
+        written_by_kernel(out, t)
     if needs_grad_of(t):
         ctx = {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim}
         node = record(out, f"{which.capitalize()}Backward0", (t,), _bw_extreme, ctx)
@@ -148,6 +152,7 @@ def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
 def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(t), dim))`` computed without overflow (``LogsumexpBackward0``)."""
     refuse_out_call("logsumexp", t)  # torch's kernel writes through logsumexp_out
+    given = t
     if not t.dtype.is_floating_point:
         t = ops.to(t, dtypes.get_default_dtype())
     arr = t._data
@@ -166,7 +171,7 @@ def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
         total = _add(np.exp(arr - maxes), axis=every, keepdims=keepdim)
         back = maxes if keepdim else maxes.reshape(np.shape(total))
         vals = np.log(total) + back
-    out = wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype)
+    out = written_by_kernel(wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype), given)
     if needs_grad_of(t):
         ctx = {"dim": saved_dims(dim), "keepdim": keepdim}
         node = record(out, "LogsumexpBackward0", (t,), _bw_logsumexp, ctx)

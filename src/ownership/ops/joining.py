@@ -32,7 +32,7 @@ from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import signatures as sig
-from ownership.ops.common import inference_kernel, needs_grad, record, wrap
+from ownership.ops.common import inference_kernel, needs_grad, record, touch_history, wrap
 
 
 def _join_arguments(
@@ -42,6 +42,8 @@ def _join_arguments(
     together: torch's rule), and the node's saved values (``dim`` as given)."""
     a = spec.parse(args, kwargs)[1]
     ts = list(a["tensors"])
+    for t in ts:  # the node's edges are collected before the kernel's checks (fuzz 316588)
+        touch_history(t)
     d = checks.join(ts, a["dim"], stacking=stacking)
     dt = ts[0].dtype
     for x in ts[1:]:

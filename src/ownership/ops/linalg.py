@@ -20,11 +20,14 @@ from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     NEEDED_PAIRS,
+    attach,
     inputs_needed,
     needs_grad,
     needs_grad_with,
+    node_for,
     record,
     wrap,
+    written_by_kernel,
 )
 
 _state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
@@ -132,9 +135,11 @@ def plain_product(gr: Tensor, saved: Tensor) -> bool:
 def mm(a: Tensor, b: Tensor) -> Tensor:
     """2-D matrix product (``MmBackward0``)."""
     ad, bd = a._data, b._data
-    if ad.ndim != 2:
-        raise RuntimeError("self must be a matrix")
-    if bd.ndim != 2:
+    if ad.ndim != 2 or bd.ndim != 2:
+        if needs_grad_with(a, b):  # torch's autograd kernel saves before mm's checks the ranks
+            _mm_node(a, b, ad, bd)
+        if ad.ndim != 2:
+            raise RuntimeError("self must be a matrix")
         raise RuntimeError("mat2 must be a matrix")
     return _matrix_product(a, b, ad, bd)
 
@@ -149,8 +154,9 @@ def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int
 
 def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Tensor:
     """:func:`mm` of two matrices over the arrays ``ad`` and ``bd``, from its checks after the
-    ranks' on."""
+    ranks' on; what it saves is saved before the kernel's checks (``node_for``)."""
     a_shape, b_shape = ad.shape, bd.shape  # read once: each read builds a new tuple
+    node = _mm_node(a, b, ad, bd) if needs_grad_with(a, b) else None
     if a_shape[1] != b_shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a_shape[0]}x{a_shape[1]} and "
@@ -161,35 +167,45 @@ def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) ->
         _check_dtypes(a, b, "mm")
     _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
     out = wrap(ad @ bd, dt)
-    if needs_grad_with(a, b):
-        if ad.size and bd.size:  # :func:`matrix_strides` of two non-empty matrices, written out
-            item = dt.itemsize
-            (a0, a1), (b0, b1) = ad.strides, bd.strides
-            a_strides, b_strides = (a0 // item, a1 // item), (b0 // item, b1 // item)
-        else:
-            a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
-        ctx: Saved = {
-            "self_sym_sizes": a_shape,
-            "self_sym_strides": a_strides,
-            "mat2_sym_sizes": b_shape,
-            "mat2_sym_strides": b_strides,
-        }
-        node = record(out, "MmBackward0", (a, b), _bw_mm, ctx)
-        # ``inputs_needed(node)`` for two inputs, written out (an input with an edge), and
-        # ``node.save(name, t if needed else None)``: an unsaved side is shown as None
-        edges = node._edges
-        a_needed = edges[0][0] is not None
-        b_needed = edges[1][0] is not None
-        node.needed = NEEDED_PAIRS[a_needed][b_needed]
-        if a_needed:
-            node.save("mat2", b)
-        else:
-            ctx["mat2"] = None
-        if b_needed:
-            node.save("self", a)
-        else:
-            ctx["self"] = None
+    if node is not None:
+        attach(out, node)
     return out
+
+
+def _mm_node(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> OpNode:
+    """``MmBackward0`` of ``a @ b`` over the arrays ``ad`` and ``bd``, its operands saved, not
+    attached yet: made before the kernel's checks (``node_for``), so of operands of any rank."""
+    if ad.size and bd.size and ad.ndim == 2 and bd.ndim == 2:
+        # :func:`matrix_strides` of two non-empty matrices, written out
+        item = a.dtype.itemsize
+        (a0, a1), (b0, b1) = ad.strides, bd.strides
+        a_strides, b_strides = (a0 // item, a1 // item), (b0 // item, b1 // item)
+    elif ad.ndim == 2 and bd.ndim == 2:
+        a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
+    else:
+        a_strides, b_strides = a.stride(), b.stride()
+    ctx: Saved = {
+        "self_sym_sizes": ad.shape,
+        "self_sym_strides": a_strides,
+        "mat2_sym_sizes": bd.shape,
+        "mat2_sym_strides": b_strides,
+    }
+    node = node_for("MmBackward0", (a, b), _bw_mm, ctx)
+    # ``inputs_needed(node)`` for two inputs, written out (an input with an edge), and
+    # ``node.save(name, t if needed else None)``: an unsaved side is shown as None
+    edges = node._edges
+    a_needed = edges[0][0] is not None
+    b_needed = edges[1][0] is not None
+    node.needed = NEEDED_PAIRS[a_needed][b_needed]
+    if a_needed:
+        node.save("mat2", b)
+    else:
+        ctx["mat2"] = None
+    if b_needed:
+        node.save("self", a)
+    else:
+        ctx["self"] = None
+    return node
 
 
 def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
@@ -204,8 +220,14 @@ def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
-    """1-D inner product (``DotBackward0``)."""
+    """1-D inner product (``DotBackward0``); saves before the kernel's checks (``node_for``)."""
     tensor_arg("dot", b, "tensor")
+    node = None
+    if needs_grad(a, b):
+        node = node_for("DotBackward0", (a, b), _bw_dot)
+        a_needed, b_needed = inputs_needed(node)
+        node.save("self", a if b_needed else None)  # torch's order: self, then tensor
+        node.save("tensor", b if a_needed else None)
     if a._data.ndim != 1 or b._data.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
@@ -219,11 +241,9 @@ def dot(a: Tensor, b: Tensor) -> Tensor:
     if a.dtype is dtypes.bool_:
         raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     out = wrap(np.dot(a._data, b._data), a.dtype)
-    if needs_grad(a, b):
-        node = record(out, "DotBackward0", (a, b), _bw_dot)
-        a_needed, b_needed = inputs_needed(node)
-        node.save("tensor", b if a_needed else None)
-        node.save("self", a if b_needed else None)
+    written_by_kernel(out, a, b)  # torch's kernel: ``at::empty({}).fill_(product)``
+    if node is not None:
+        attach(out, node)
     return out
 
 
@@ -246,7 +266,13 @@ def _bw_mv(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
-    """Matrix @ vector (``MvBackward0``)."""
+    """Matrix @ vector (``MvBackward0``); saves before the kernel's checks (``node_for``)."""
+    node = None
+    if needs_grad(a, v):
+        node = node_for("MvBackward0", (a, v), _bw_mv)
+        a_needed, v_needed = inputs_needed(node)
+        node.save("self", a if v_needed else None)  # torch's order: self, then vec
+        node.save("vec", v if a_needed else None)
     if a._data.shape[1] != v._data.shape[0]:
         raise RuntimeError(
             f"size mismatch, got input ({a._data.shape[0]}), mat ({a._data.shape[0]}x"
@@ -255,11 +281,8 @@ def mv(a: Tensor, v: Tensor) -> Tensor:
     _check_dtypes(a, v, "mv")
     _refuse_bool("addmv_impl_cpu", a.dtype, a._data.shape[0], 1, a._data.shape[1])
     out = wrap(a._data @ v._data, a.dtype)
-    if needs_grad(a, v):
-        node = record(out, "MvBackward0", (a, v), _bw_mv)
-        a_needed, v_needed = inputs_needed(node)
-        node.save("vec", v if a_needed else None)
-        node.save("self", a if v_needed else None)
+    if node is not None:
+        attach(out, node)
     return out
 
 
@@ -273,7 +296,14 @@ def _bw_bmm(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
-    """Batched matrix product of two 3-D tensors (``BmmBackward0``)."""
+    """Batched matrix product of two 3-D tensors (``BmmBackward0``); saves before the kernel's
+    checks (``node_for``)."""
+    node = None
+    if needs_grad(a, b):
+        node = node_for("BmmBackward0", (a, b), _bw_bmm)
+        a_needed, b_needed = inputs_needed(node)
+        node.save("mat2", b if a_needed else None)
+        node.save("self", a if b_needed else None)
     if a._data.ndim != 3 or b._data.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
@@ -286,11 +316,8 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
     (n, rows, inner), cols = a._data.shape, b._data.shape[2]
     _refuse_bool("bmm", a.dtype, n * rows, cols, inner)
     out = wrap(np.matmul(a._data, b._data), a.dtype)
-    if needs_grad(a, b):
-        node = record(out, "BmmBackward0", (a, b), _bw_bmm)
-        a_needed, b_needed = inputs_needed(node)
-        node.save("mat2", b if a_needed else None)
-        node.save("self", a if b_needed else None)
+    if node is not None:
+        attach(out, node)
     return out
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from ownership.core import grad_mode, inference_mode, layout
 from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.autograd.view_history import CreationMeta
+from ownership.core.autograd.view_history import CreationMeta, propagate_creation_meta
 from ownership.core.op_registry import OPS
 from ownership.core.storage import VersionCounter
 from ownership.core.tensor import Tensor
@@ -59,10 +59,9 @@ def _multi(
         return outs
     if not unsafe and grad_mode.is_grad_enabled():  # under no_grad: NO_GRAD_MODE views
         for o in outs:
-            # torch's propagate_creation_meta: a view of a view made in inference mode stays
-            # one (its error wins over the multiple outputs')
-            if o._creation_meta is not CreationMeta.INFERENCE_MODE:
-                o._creation_meta = CreationMeta.MULTI_OUTPUT_NODE
+            o._creation_meta = propagate_creation_meta(
+                o._creation_meta, CreationMeta.MULTI_OUTPUT_NODE
+            )
     if needs_grad(t):
         node = record(outs[0], name, (t,), backward, ctx) if outs else None
         if node is not None:

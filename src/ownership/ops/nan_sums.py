@@ -23,7 +23,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.op_registry import OPS, ops
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, wrap, written_by_kernel
 from ownership.ops.reduction import sum_of
 from ownership.ops.scans import check_differentiable
 
@@ -51,6 +51,7 @@ def nansum(
     filled = np.where(np.isnan(arr), 0, arr) if t.dtype.is_floating_point else arr
     every = dim is None and keepdim  # all dims summed and kept: an empty list of dims means all
     out = sum_of(wrap(filled, t.dtype), () if every else dim, keepdim, dtype=dtype)
+    written_by_kernel(out, t)  # the reduction's fill_ (sum_of's is of the fresh ``filled``)
     if needs_grad(t):
         check_differentiable(t, out.dtype)
         given = None if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))

@@ -20,10 +20,12 @@ from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import binary_node, mul_scalar
 from ownership.ops.common import (
+    attach,
     check_broadcast,
     lay_out,
     needs_grad_of,
     needs_grad_with,
+    node_for,
     operand,
     record,
     result_dtype,
@@ -62,17 +64,19 @@ def power(a: Tensor, e: Any) -> Tensor:
     """``a ** e``: scalar exponent ``PowBackward0`` (saves self), tensor ``PowBackward1``."""
     e = operand(e)
     if isinstance(e, Tensor):
+        node = None
+        if needs_grad_with(a, e):  # the inputs saved before the kernel's checks (node_for)
+            node = node_for("PowBackward1", (a, e), bw_pow_tensor)
+            binary_node(node, a, e)
+            node.save("exponent", e)  # torch's order: exponent, then self
+            node.save("self", a)
         dt = result_dtype(a, e)
         check_broadcast(a, e)
         check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
         lay_out(out, a, e)
-        if needs_grad_with(a, e):
-            node = record(out, "PowBackward1", (a, e), bw_pow_tensor)
-            binary_node(node, a, e)
-            node.save("self", a)
-            node.save("exponent", e)
-            node.save_result(out)
+        if node is not None:
+            attach(out, node).save_result(out)
         return out
     check_integer_power(a, e)
     dt = result_dtype(a, e)

@@ -43,8 +43,8 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
 
     def save(node: OpNode) -> None:
         ar.binary_node(node, a, e)
+        node.save("exponent", e)  # torch's order: exponent, then self
         node.save("self", snapshot(a))  # the value before the write
-        node.save("exponent", e)
 
     return run_inplace(
         a,

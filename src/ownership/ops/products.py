@@ -19,7 +19,7 @@ from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, wrap, written_by_kernel
 from ownership.ops.scans import check_differentiable, result_dtype
 
 
@@ -86,6 +86,7 @@ def prod(
         else:
             product = np.prod(arr, axis=axis, dtype=dt.np, keepdims=keepdim)
             out = wrap(layout.as_row_major(product), dt)
+    written_by_kernel(out, t)  # the reduction's fill_ of its identity
     if needs_grad(t):
         if dim is None:
             node = record(out, "ProdBackward0", (t,), _bw_prod_all)

@@ -15,7 +15,14 @@ from ownership.core.op_registry import OPS, ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
-from ownership.ops.common import filled_from, needs_grad, record, refuse_out_call, wrap
+from ownership.ops.common import (
+    filled_from,
+    needs_grad,
+    record,
+    refuse_out_call,
+    wrap,
+    written_by_kernel,
+)
 from ownership.ops.scans import check_differentiable
 
 
@@ -155,6 +162,7 @@ def sum_of(
         axes = dims if t._data.ndim else None
         total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
         out = wrap(layout.as_row_major(total), dt)
+    written_by_kernel(out, t)  # the reduction's fill_ (an empty one: sum_out's zero_)
     if needs_grad(t):
         check_differentiable(t, dt)  # after the sum, as torch's ``set_history``
         if dims is None:
@@ -187,6 +195,7 @@ def mean(
         axes = dims if t._data.ndim else None
         total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
         out = wrap(layout.as_row_major(np.true_divide(total, _count(shape, dims), dtype=dt.np)), dt)
+    written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
     if needs_grad(t):
         if dims is None:
             ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
@@ -219,7 +228,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
                 f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        out = wrap(arr.max() if which == "max" else arr.min(), t.dtype)
+        out = written_by_kernel(wrap(arr.max() if which == "max" else arr.min(), t.dtype), t)
         if needs_grad(t):
             node = record(out, f"{which.capitalize()}Backward1", (t,), _bw_max_all)
             node.save("self", t)
@@ -240,8 +249,14 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             idx_arr = np.expand_dims(idx_arr, d)
     values = wrap(val_arr, t.dtype)
     indices = wrap(idx_arr, dtypes.int64)
-    if nd == 0:  # torch's kernel: ``values.fill_(self)`` (then ``indices.fill_(0)``)
+    if nd == 0:  # torch's kernel: ``values.fill_(self)``, then ``indices.fill_(0)``
         filled_from(values, t)
+        written_by_kernel(indices, t)
+    elif not keepdim and values._data.size:
+        # torch's kernel (``compare_base_kernel``) unsqueezes both results in place to reduce
+        # into them, then squeezes them back: ``unsqueeze_``, ``squeeze_``
+        written_by_kernel(values, t, writes=2)
+        written_by_kernel(indices, t, writes=2)
     if needs_grad(t):
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
@@ -319,5 +334,7 @@ def _truth(reduce: Any, t: Tensor, dim: Any, keepdim: bool) -> Tensor:
     dims = None if dim is None else dims_of(t, dim)
     if dims is None or data.ndim == 0:
         out = reduce(data)
-        return wrap(np.reshape(out, (1,) * data.ndim) if keepdim else out, dtypes.bool_)
-    return wrap(layout.as_row_major(reduce(data, axis=dims, keepdims=keepdim)), dtypes.bool_)
+        result = wrap(np.reshape(out, (1,) * data.ndim) if keepdim else out, dtypes.bool_)
+    else:
+        result = wrap(layout.as_row_major(reduce(data, axis=dims, keepdims=keepdim)), dtypes.bool_)
+    return written_by_kernel(result, t)  # the reduction's fill_ of its identity

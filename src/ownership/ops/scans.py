@@ -55,11 +55,18 @@ def scan_layout(arr: NDArray[Any]) -> NDArray[Any]:
 
 
 def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any]:
-    """The running sums of ``arr`` along ``axis`` in ``dt`` (floating: accumulated in float64)."""
+    """The running sums of ``arr`` along ``axis`` in ``dt`` (floating: accumulated in float64).
+
+    torch's kernel starts each running sum at 0 (``acc = 0; acc += x``), so a leading -0.0 is
+    summed to +0.0 and no running sum is ever -0.0 (fuzz programs 302823, 318749): numpy's
+    starts at the first element, so its -0.0 sums get the 0.0 added."""
     if arr.ndim == 0:
         return arr.astype(dt.np)
     acc = np.float64 if dt.is_floating_point else dt.np
-    return scan_layout(np.cumsum(arr, axis=axis, dtype=acc).astype(dt.np, copy=False))
+    sums = np.cumsum(arr, axis=axis, dtype=acc)
+    if dt.is_floating_point:
+        sums += 0.0  # -0.0 + 0.0 is +0.0; every other value is kept
+    return scan_layout(sums.astype(dt.np, copy=False))
 
 
 def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:

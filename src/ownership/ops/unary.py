@@ -22,16 +22,19 @@ from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
+    attach,
     inputs_needed,
     lay_out,
     lay_out_as,
     needs_grad,
     needs_grad_of,
+    node_for,
     raw,
     record,
     refuse_out_call,
     sum_to,
     wrap,
+    written_by_kernel,
 )
 from ownership.ops.comparison import where
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
@@ -151,19 +154,23 @@ def number_bounds(lo: Any, hi: Any) -> dict[str, Any]:
     }
 
 
-def record_clamp(out: Tensor, a: Tensor, lo: Any, hi: Any) -> None:
-    """Record ``out = clamp(a, lo, hi)``: ``ClampBackward1`` for number bounds (saving them),
-    ``ClampBackward0`` for tensor bounds (saving them, with an edge to each)."""
+def clamp_node(a: Tensor, lo: Any, hi: Any) -> OpNode | None:
+    """The node of ``clamp(a, lo, hi)``, if recorded, made and saved before the kernel computes
+    (``node_for``): ``ClampBackward1`` for number bounds (saving them), ``ClampBackward0`` for
+    tensor bounds (saving them, with an edge to each)."""
     if tensor_bounds(lo, hi):
         if needs_grad(a, lo, hi):
-            node = record(out, "ClampBackward0", (a, lo, hi), bw_clamp_tensors)
+            node = node_for("ClampBackward0", (a, lo, hi), bw_clamp_tensors)
             inputs_needed(node)
-            node.save("self", a)
+            node.save("max", hi)  # torch's order: max, min, then self
             node.save("min", lo)
-            node.save("max", hi)
+            node.save("self", a)
+            return node
     elif needs_grad_of(a):
-        node = record(out, "ClampBackward1", (a,), bw_clamp, number_bounds(lo, hi))
+        node = node_for("ClampBackward1", (a,), bw_clamp, number_bounds(lo, hi))
         node.save("self", a)
+        return node
+    return None
 
 
 # ---------------------------------------------------------------- the ops
@@ -313,7 +320,7 @@ def abs_values(x: Any) -> Any:
 def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
     refuse_out_call("abs", a)
-    out = wrap(abs_values(a._data), a.dtype)
+    out = written_by_kernel(wrap(abs_values(a._data), a.dtype), a)  # through abs_out
     lay_out(out, a)
     if needs_grad_of(a):
         node = record(out, "AbsBackward0", (a,), bw_abs)
@@ -358,11 +365,13 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     tensor bounds; saves self and the bounds)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    node = clamp_node(a, min, max)
     dt = clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
     out = wrap(clamp_values(a._data.astype(dt.np, copy=False), lo, hi), dt)
     lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)])
-    record_clamp(out, a, min, max)
+    if node is not None:
+        attach(out, node)
     return out
 
 

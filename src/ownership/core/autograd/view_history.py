@@ -47,6 +47,17 @@ PLAIN = CreationMeta.DEFAULT
 """``CreationMeta.DEFAULT``, looked up once: reading an enum member through its class costs about
 0.1 us, and every new tensor and every in-place op on a view reads this one."""
 
+
+def propagate_creation_meta(inherited: CreationMeta, new: CreationMeta) -> CreationMeta:
+    """torch's ``propagate_creation_meta``: the meta of a view of a view, from the meta it
+    inherits from the view it was taken of (``inherited``) and the one its making gives
+    (``new``): ``DEFAULT`` keeps the inherited one, and a view of a view made in inference mode
+    stays ``INFERENCE_MODE`` (its error wins over a no_grad mode's or multiple outputs')."""
+    if new is PLAIN or inherited is CreationMeta.INFERENCE_MODE:
+        return inherited
+    return new
+
+
 _REFUSED_IN_A_MODE = (
     CreationMeta.INFERENCE_MODE,
     CreationMeta.NO_GRAD_MODE,
