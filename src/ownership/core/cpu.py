@@ -20,6 +20,7 @@ from functools import cache
 
 __all__ = ["GRAIN_SIZE", "parts", "simd", "threads"]
 
+
 @cache
 def simd() -> tuple[int, bool]:
     """The width in bytes of torch's SIMD vectors on this machine, and whether its kernels fuse
