@@ -74,6 +74,25 @@ def test_a_gradient_used_twice_is_summed_out_of_place() -> None:
     same(program)
 
 
+def test_a_private_gradient_laid_out_with_a_size_one_dims_stride_is_summed_in_place() -> None:
+    """Fuzz seed 96218: each product's gradient is laid out by the iterator as ``t2`` is,
+    strides ``(3, 3, 1)`` for shape ``(1, 2, 3)`` (a size-1 dim's stride that numpy does not
+    give); the input buffer sums the second into the first in place, so that layout reaches the
+    leaf (an out-of-place sum of two contiguous tensors would be row-major, ``(6, 3, 1)``)."""
+
+    def program(t):
+        x = t.zeros((2, 1, 3), requires_grad=True)
+        y = x.swapaxes(0, 1)
+        seen = []
+        y.register_hook(lambda g: seen.append((g.stride(), g._version)))
+        (y * y).sum().backward(retain_graph=True)
+        first = (x.grad.stride(), x.grad._version)
+        (y * y).sum().backward()
+        return [x.grad, first, x.grad.stride(), x.grad._version, seen]
+
+    same(program)
+
+
 def test_gradients_summed_for_an_inner_node_keep_the_callers_tensor() -> None:
     def program(t):
         x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
