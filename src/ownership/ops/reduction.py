@@ -16,6 +16,7 @@ from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import filled_from, needs_grad, record, refuse_out_call, wrap
+from ownership.ops.leftover_size import shape_changed
 from ownership.ops.scans import check_differentiable
 
 
@@ -242,6 +243,10 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
     indices = wrap(idx_arr, dtypes.int64)
     if nd == 0:  # torch's kernel: ``values.fill_(self)`` (then ``indices.fill_(0)``)
         filled_from(values, t)
+    elif not keepdim:  # torch's kernel: both unsqueezed at ``d`` in place, then squeezed
+        kept = (*arr.shape[:d], 1, *arr.shape[d + 1 :])
+        shape_changed(values, kept)
+        shape_changed(indices, kept)
     if needs_grad(t):
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
