@@ -185,7 +185,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     if alpha == 1 and type(alpha) is int and (shapes := bias_of(a, b)) is not None:
         # ``x @ w + bias``: _operands' answer for a bias, its shapes kept for the node
         out = wrap(a._data + b._data, a.dtype)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=a.dtype)
         if needs_grad_with(a, b):
             tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
         return out
@@ -195,7 +195,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -214,7 +214,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -272,7 +272,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     else:
         b, rb, dt = _operands(a, b)
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         # the context given to ``record`` is replaced by save_binary's (no dict made for it)
         save_binary(record(out, "MulBackward0", (a, b), bw_mul, PRODUCT_CONTEXTS[1][1]), a, b)
@@ -352,7 +352,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         node = record(out, "DivBackward0", (a, b), bw_div)
         if isinstance(b, Tensor):
@@ -367,7 +367,7 @@ def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
-    lay_out(out, a)
+    lay_out(out, a, common=dt)
     if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save_result(out)

@@ -76,7 +76,7 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
         dt = result_dtype(a, b)
         check_broadcast(a, b)
         out = wrap(fn(a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)), dt)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=dt)
         if needs_grad(a, b):
             node = record(out, node_name, (a, b), backward)
             inputs_needed(node)
@@ -134,7 +134,7 @@ def _clamp_bound(lower: bool) -> Callable[[Tensor, Any], Tensor]:
         bound = operand(bound)
         dt = _bound_dtype(a, bound, lower)
         out = wrap(_clamped(a._data.astype(dt.np, copy=False), operand_in(bound, dt), lower), dt)
-        lay_out(out, a, bound)
+        lay_out(out, a, bound, common=dt)
         if needs_grad(a, bound):
             if isinstance(bound, Tensor):
                 node = record(out, stem + "1", (a, bound), backward)
