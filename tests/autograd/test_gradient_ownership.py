@@ -179,6 +179,27 @@ def test_retained_grads_and_leaf_grads_do_not_alias() -> None:
     same(program)
 
 
+@pytest.mark.parametrize("inference", [False, True], ids=["grad", "inference_mode"])
+def test_a_retained_grad_is_a_row_major_copy(inference: bool) -> None:
+    """torch's retain_grad hook clones the first gradient with ``contiguous_format``, whatever
+    the gradient's layout (fuzz seed 346158: ``(2, 1)``, not the permuted ``(1, 3)``); later
+    ones are added out of place."""
+
+    def program(t):
+        x = t.zeros((2, 3), requires_grad=True)
+        y = x.permute(1, 0)
+        y.retain_grad()
+        seen = []
+        y.register_hook(lambda g: seen.append(g.stride()))
+        with t.inference_mode(inference):
+            y.sigmoid().sum().backward(retain_graph=True)
+        first = [y.grad.stride(), y.grad.is_contiguous()]
+        (y * y.detach()).sum().backward()
+        return [y.grad, first, y.grad.stride(), seen, x.grad.stride()]
+
+    same(program)
+
+
 def test_backward_with_inputs_leaves_the_callers_gradient_alone() -> None:
     def program(t):
         x = t.ones(3, requires_grad=True)
