@@ -30,6 +30,7 @@ from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad
 from ownership.ops.leftover_size import shape_changed
+from ownership.ops.views import unsqueeze_to
 
 __all__ = ["as_strided_", "squeeze_", "t_", "transpose_", "unsqueeze_"]
 
@@ -106,7 +107,10 @@ def squeeze_(t: Tensor, dim: Any = None) -> Tensor:
         name, ctx["dim"] = "SqueezeBackward5", tuple(as_saved(d) for d in dim)
     else:
         name, ctx["dim"] = "SqueezeBackward4", as_saved(dim)
-    return _apply(t, lambda: OPS["squeeze"](t, dim), name, ctx, lambda g: g.reshape(shape))
+    dims = ctx.get("dim")
+    return _apply(
+        t, lambda: OPS["squeeze"](t, dim), name, ctx, lambda g: unsqueeze_to(g, shape, dims)
+    )
 
 
 def unsqueeze_(t: Tensor, dim: int) -> Tensor:
