@@ -252,7 +252,11 @@ def unsqueeze_to(g: Tensor, sizes: tuple[int, ...], dims: Any = None) -> Tensor:
 
 
 def _bw_squeeze(node: OpNode, s: Saved, g: Grads) -> Any:
-    return (unsqueeze_to(g[0], s["self_sym_sizes"], s.get("dim")),)
+    return (unsqueeze_to(g[0], s["self_sym_sizes"]),)
+
+
+def _bw_squeeze_dims(node: OpNode, s: Saved, g: Grads) -> Any:
+    return (unsqueeze_to(g[0], s["self_sym_sizes"], s["dim"]),)
 
 
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
@@ -263,7 +267,8 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     # a tensor with elements: numpy's own squeeze of those size-1 dims is this view (with no
     # dim to drop, numpy returns the array itself: a new view of it is made instead)
     data = (arr.squeeze(dropped) if dropped else arr.view()) if arr.size else None
-    return _make(t, shape, st, t._offset, name, _bw_squeeze, ctx, edge, data)
+    backward = _bw_squeeze if dim is None else _bw_squeeze_dims
+    return _make(t, shape, st, t._offset, name, backward, ctx, edge, data)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
