@@ -74,6 +74,25 @@ def test_a_gradient_used_twice_is_summed_out_of_place() -> None:
     same(program)
 
 
+def test_a_private_gradient_laid_out_with_a_size_one_dims_stride_is_summed_in_place() -> None:
+    """Fuzz seed 96218: each product's gradient is laid out by the iterator as ``t2`` is,
+    strides ``(3, 3, 1)`` for shape ``(1, 2, 3)`` (a size-1 dim's stride that numpy does not
+    give); the input buffer sums the second into the first in place, so that layout reaches the
+    leaf (an out-of-place sum of two contiguous tensors would be row-major, ``(6, 3, 1)``)."""
+
+    def program(t):
+        x = t.zeros((2, 1, 3), requires_grad=True)
+        y = x.swapaxes(0, 1)
+        seen = []
+        y.register_hook(lambda g: seen.append((g.stride(), g._version)))
+        (y * y).sum().backward(retain_graph=True)
+        first = (x.grad.stride(), x.grad._version)
+        (y * y).sum().backward()
+        return [x.grad, first, x.grad.stride(), x.grad._version, seen]
+
+    same(program)
+
+
 def test_gradients_summed_for_an_inner_node_keep_the_callers_tensor() -> None:
     def program(t):
         x = t.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -156,6 +175,27 @@ def test_retained_grads_and_leaf_grads_do_not_alias() -> None:
         (y + 0).backward(go)
         y.grad.add_(5)
         return [x.grad, y.grad, go]
+
+    same(program)
+
+
+@pytest.mark.parametrize("inference", [False, True], ids=["grad", "inference_mode"])
+def test_a_retained_grad_is_a_row_major_copy(inference: bool) -> None:
+    """torch's retain_grad hook clones the first gradient with ``contiguous_format``, whatever
+    the gradient's layout (fuzz seed 346158: ``(2, 1)``, not the permuted ``(1, 3)``); later
+    ones are added out of place."""
+
+    def program(t):
+        x = t.zeros((2, 3), requires_grad=True)
+        y = x.permute(1, 0)
+        y.retain_grad()
+        seen = []
+        y.register_hook(lambda g: seen.append(g.stride()))
+        with t.inference_mode(inference):
+            y.sigmoid().sum().backward(retain_graph=True)
+        first = [y.grad.stride(), y.grad.is_contiguous()]
+        (y * y.detach()).sum().backward()
+        return [y.grad, first, y.grad.stride(), seen, x.grad.stride()]
 
     same(program)
 

@@ -22,7 +22,8 @@ from support.differential import same
 LAZY = {"_lazy_storage": "_storage", "_lazy_counter": "_version_counter"}
 FIELDS = [LAZY.get(name, name) for name in Tensor.__slots__ if name != "__weakref__"]
 VIEW_ONLY = ("_creation_meta", "_view_version")  # set with ``_base``, unset on a non-view
-UNSET_FIRST = (*VIEW_ONLY, "_grad_dtype")  # set with ``_base``, a grad_dtype
+UNSET_FIRST = (*VIEW_ONLY, "_grad_dtype", "_leftover_size")  # set with ``_base``, a grad_dtype,
+# a leftover size (``ops.leftover_size``)
 UNSET = "unset"
 
 ARRAYS = {

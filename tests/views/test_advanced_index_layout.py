@@ -65,3 +65,30 @@ def test_the_issues_program() -> None:
         return [y.stride(), v, g]
 
     assert same(program)[0] == (2, 1)
+
+
+SIZE_ONE_KEYS: dict[str, Any] = {
+    "first dim": lambda t, x: x[[1]],
+    "first dim, then a slice": lambda t, x: x[[1], :],
+    "second dim": lambda t, x: x[:, [2, 0]],
+    "a size-1 dim": lambda t, x: x[:, :, [0]],
+    "index of size-1 dims": lambda t, x: x[t.tensor([[[1, 0]]]).permute(2, 1, 0)],
+    "index of size-1 dims, second": lambda t, x: x[:, t.tensor([[[1, 0]]]).permute(2, 1, 0)],
+}
+
+
+@pytest.mark.parametrize("key", SIZE_ONE_KEYS.values(), ids=SIZE_ONE_KEYS.keys())
+@pytest.mark.parametrize("grad", [True, False], ids=["grad", "no_grad"])
+def test_a_size_one_dims_stride_orders_the_result(key: Any, grad: bool) -> None:
+    """``x`` is contiguous to torch (a size-1 dim's stride is skipped) but not row-major: the
+    index kernel's iterator orders the dims by every stride, so the result is not row-major
+    either (fuzz seed 96194: strides ``(3, 1, 3, 3)``, not ``(3, 1, 1, 1)``)."""
+
+    def program(t: Any) -> Any:
+        w = t.ones((2, 3), requires_grad=True)
+        x = t.stack([w, w]).mT[::2][None].permute(3, 2, 1, 0)  # (2, 3, 1, 1), (3, 1, 12, 12)
+        with t.set_grad_enabled(grad):
+            y = key(t, x)
+        return [x.stride(), x.is_contiguous(), y, y.stride(), y.is_contiguous()]
+
+    same(program)

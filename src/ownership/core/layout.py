@@ -122,11 +122,19 @@ def preserved(arr: NDArray[Any], strides: Sequence[int], np_dtype: Any) -> NDArr
     shape = arr.shape
     if arr.size == 0:
         return empty_strided(shape, strides, np_dtype)
-    if not non_overlapping_and_dense(shape, strides):
-        strides = dense_strides(shape, strides)
+    strides = preserved_strides(shape, strides)
     item = np.dtype(np_dtype).itemsize
     buffer = np.empty(arr.size, dtype=np_dtype)
     return np.ndarray(shape, np_dtype, buffer, 0, [s * item for s in strides])
+
+
+def preserved_strides(shape: Sequence[int], strides: Sequence[int]) -> Sequence[int]:
+    """The strides ``preserve_format`` gives a copy of a tensor of ``shape`` and ``strides`` (a
+    cast with ``to`` included): its own when non-overlapping and dense (an empty tensor counts as
+    one), else :func:`dense_strides`."""
+    if numel(shape) == 0 or non_overlapping_and_dense(shape, strides):
+        return strides
+    return dense_strides(shape, strides)
 
 
 def _by_stride(shape: Sequence[int], strides: Sequence[int], skip_zero: bool) -> list[int]:

@@ -95,6 +95,7 @@ class Tensor(
         "_history",  # read and written as ``_grad_fn`` (see the end of this file)
         "_lazy_counter",  # read and written as ``_version_counter`` (see below)
         "_lazy_storage",  # read and written as ``_storage`` (see below)
+        "_leftover_size",  # a 0-d tensor's that lost its dims in place (``ops.leftover_size``)
         "_offset",
         "_output_nr",
         "_requires_grad",
@@ -218,7 +219,7 @@ class Tensor(
         storage = self._lazy_storage
         if storage is None:  # as ``_storage`` makes it
             storage = self._lazy_storage = storage_over(self._data)
-        return Tensor._plain(
+        alias = Tensor._plain(
             cls if cls is not None else Tensor,
             data,
             storage,
@@ -226,6 +227,9 @@ class Tensor(
             self.dtype,
             counter,
         )
+        if not data.ndim and hasattr(self, "_leftover_size"):  # torch's shallow copy copies it
+            alias._leftover_size = self._leftover_size
+        return alias
 
     def _view(
         self,

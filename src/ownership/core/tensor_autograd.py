@@ -320,6 +320,8 @@ class TensorAutograd:
         if value._data.shape != self._data.shape:
             note_data_shape(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
+        if not value._data.ndim:  # torch's shallow copy: the leftover size too (ops.leftover_size)
+            self._leftover_size = getattr(value, "_leftover_size", 0)
         self._storage = value._storage  # the memory changes; the counter stays this tensor's,
         self._offset = value._offset
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator

@@ -187,7 +187,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     if alpha == 1 and type(alpha) is int and (shapes := bias_of(a, b)) is not None:
         # ``x @ w + bias``: _operands' answer for a bias, its shapes kept for the node
         out = wrap(a._data + b._data, a.dtype)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=a.dtype)
         if needs_grad_with(a, b):
             tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
         return out
@@ -197,7 +197,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt)
     out = wrap(a._data + scaled_b, dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
@@ -216,7 +216,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     else:
         scaled_b = scaled(rb, alpha, dt, negated=True)
     out = wrap(a._data - scaled_b, dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad_with(a, b):
         if isinstance(b, Tensor):
             binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
@@ -282,7 +282,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     else:
         b, rb, dt = _operands(a, b)
         out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if node is not None:
         attach(out, node)
     return out
@@ -369,7 +369,7 @@ def div(a: Tensor, b: Any) -> Tensor:
         dt = dtypes.get_default_dtype()
     check_broadcast(a, b)
     out = wrap(np.true_divide(a._data, raw(b)), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if node is not None:
         attach(out, node)
     return out
@@ -379,7 +379,7 @@ def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
     dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
     out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
-    lay_out(out, a)
+    lay_out(out, a, common=dt)
     if needs_grad_of(a):
         node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
         node.save_result(out)

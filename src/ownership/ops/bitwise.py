@@ -64,7 +64,7 @@ def _bitwise(fn: Values, name: str, kernel: str | None = None) -> Callable[[Tens
         check_broadcast(a, b)
         _check_kernel(kernel or name, dt)
         out = wrap(fn(a._data, operand_in(b, dt)), dt)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=dt)
         return out
 
     op.__name__ = op.__qualname__ = name

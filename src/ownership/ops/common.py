@@ -367,24 +367,41 @@ wrap = Tensor._wrap
 result (:meth:`ownership.core.tensor.Tensor._wrap`, under the name the ops use)."""
 
 
-def lay_out(out: Tensor, *operands: Any) -> None:
+def lay_out(
+    out: Tensor, *operands: Any, common: DType | None = None, condition: Tensor | None = None
+) -> None:
     """Give ``out``, the fresh result of an elementwise op on ``operands`` (tensors or numbers,
     in torch's order), torch's strides (:func:`~ownership.core.layout.elementwise_strides`), copied
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
     numpy's result is row-major too (:func:`~ownership.core.layout.row_major`: a size-1 dim's
     stride counts). A power by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch,
-    whose layout is the input's."""
+    whose layout is the input's.
+
+    ``common``: the dtype the op computes in, when torch's iterator casts its inputs to it
+    (``promote_inputs_to_common_dtype``, or ``where``'s own ``to``): an operand of another dtype
+    takes part as its cast, laid out as ``to`` lays it out
+    (:func:`~ownership.core.layout.preserved_strides`: ``x * y.double()`` of a non-dense ``x``
+    of float32 follows ``x.double()``). ``condition``: ``where``'s, the first operand, never cast."""
     arr = out._data
     if arr.size:
         for t in operands:
             if isinstance(t, Tensor) and not layout.row_major(t._data):
                 break
         else:
-            return  # every operand row-major (the common case)
-    operand_geometry = [
-        (t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands
-    ]
+            if condition is None or layout.row_major(condition._data):
+                return  # every operand row-major (the common case)
+    operand_geometry: list[tuple[Sequence[int], Sequence[int]] | None] = []
+    if condition is not None:
+        operand_geometry.append((condition._data.shape, condition.stride()))
+    for t in operands:
+        if not isinstance(t, Tensor):
+            operand_geometry.append(None)
+            continue
+        shape, strides = t._data.shape, t.stride()
+        if common is not None and t.dtype is not common:
+            strides = layout.preserved_strides(shape, strides)
+        operand_geometry.append((shape, strides))
     lay_out_as(out, layout.elementwise_strides(arr.shape, operand_geometry))
 
 

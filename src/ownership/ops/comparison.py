@@ -39,9 +39,10 @@ def _compare(fn: Any) -> Callable[[Tensor, Any], Tensor]:
         b = operand(b)
         check_broadcast(a, b)
         # a Python int is compared in the dtype torch computes in (int32 < 2**32 compares with 0)
-        rb = int_in(b, result_dtype(a, b)) if type(b) is int else raw(b)
+        common = result_dtype(a, b)
+        rb = int_in(b, common) if type(b) is int else raw(b)
         out = wrap(fn(a._data, rb), dtypes.bool_)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=common)
         return out
 
     return op
@@ -82,7 +83,7 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     for x in numbers:  # a number value is converted to the result dtype, checked
         int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
-    lay_out(out, cond, a, b)
+    lay_out(out, a, b, common=dt, condition=cond)
     if needs_grad(cond, at, bt):  # the condition is an operand: a normal one brings autograd in
         sa = at._data.shape if at is not None else ()
         sb = bt._data.shape if bt is not None else ()

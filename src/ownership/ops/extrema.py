@@ -83,7 +83,7 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
         dt = result_dtype(a, b)
         check_broadcast(a, b)
         out = wrap(fn(a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)), dt)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=dt)
         if node is not None:
             attach(out, node)
         return out
@@ -147,7 +147,7 @@ def _clamp_bound(lower: bool) -> Callable[[Tensor, Any], Tensor]:
             node.save("self", a)
         dt = _bound_dtype(a, bound, lower)
         out = wrap(_clamped(a._data.astype(dt.np, copy=False), operand_in(bound, dt), lower), dt)
-        lay_out(out, a, bound)
+        lay_out(out, a, bound, common=dt)
         if node is not None:
             attach(out, node)
         return out

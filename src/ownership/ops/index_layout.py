@@ -27,11 +27,12 @@ def index_strides(
     """The element strides of ``x[npkey]`` for ``x`` of ``shape`` and ``strides``, None when
     row-major; ``npkey`` holds full slices, at most one Ellipsis and index arrays (int or bool),
     torch's ints, slices and Nones already applied as views."""
-    if layout.is_contiguous(shape, strides) and all(
-        not isinstance(k, np.ndarray) or k.dtype.kind == "b" or k.flags.c_contiguous for k in npkey
+    if tuple(strides) == layout.contiguous_strides(shape) and all(
+        not isinstance(k, np.ndarray) or k.dtype.kind == "b" or layout.row_major(k) for k in npkey
     ):
         # the common case: every operand's strides fall from the outer dims in, and a mask's
-        # columns are 1-d, so the iterator keeps the dims in order (asked quickly: every x[idx])
+        # columns are 1-d, so the iterator keeps the dims in order (asked quickly: every x[idx]);
+        # strictly row-major, a size-1 dim's stride included: the iterator orders dims by it
         return None
     per_dim = _indices_per_dim(len(shape), npkey)
     indexed = [d for d, idx in enumerate(per_dim) if idx is not None]

@@ -47,6 +47,7 @@ from ownership.ops.index_keys import (
     warn_byte_index,
 )
 from ownership.ops.index_layout import index_strides
+from ownership.ops.leftover_size import leftover_size
 from ownership.ops.masking import warn_expanded
 
 
@@ -64,8 +65,11 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
         k is not None and k is not Ellipsis and not isinstance(k, slice) for k in key
     ):
         index = next(k for k in key if k is not None and k is not Ellipsis)
-        if not isinstance(index, Tensor) and int(index) != 0:  # torch: a size-0 dimension
-            raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
+        if not isinstance(index, Tensor) and int(index) != 0:  # torch reads a leftover size
+            idx, size = int(index), leftover_size(t)
+            if -size <= idx < size:
+                views.select(t, 0, idx)  # refuses a 0-dim tensor
+            raise IndexError(f"index {idx} is out of bounds for dimension 0 with size {size}")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
             "in C++ to convert a 0-dim tensor to a number"

@@ -29,6 +29,8 @@ from ownership.core.inplace_rules import check_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad
+from ownership.ops.leftover_size import shape_changed
+from ownership.ops.views import unsqueeze_to
 
 __all__ = ["as_strided_", "squeeze_", "t_", "transpose_", "unsqueeze_"]
 
@@ -46,7 +48,9 @@ def _rebuild(
     edge = gradient_edge(t) if node is not None else (None, 0)
     if CLONING:  # an allow_mutation_on_saved_tensors block: saved aliases of t cloned first
         clone_saved_before_write(t)
+    old_shape = t._data.shape
     t._data = layout.strided(t._storage.buffer, shape, strides, offset)
+    shape_changed(t, old_shape)
     t._offset = offset
     t._version_counter.bump()
     if t._base is not None:  # the view's own new history, not a window on its base
@@ -103,7 +107,10 @@ def squeeze_(t: Tensor, dim: Any = None) -> Tensor:
         name, ctx["dim"] = "SqueezeBackward5", tuple(as_saved(d) for d in dim)
     else:
         name, ctx["dim"] = "SqueezeBackward4", as_saved(dim)
-    return _apply(t, lambda: OPS["squeeze"](t, dim), name, ctx, lambda g: g.reshape(shape))
+    dims = ctx.get("dim")
+    return _apply(
+        t, lambda: OPS["squeeze"](t, dim), name, ctx, lambda g: unsqueeze_to(g, shape, dims)
+    )
 
 
 def unsqueeze_(t: Tensor, dim: int) -> Tensor:

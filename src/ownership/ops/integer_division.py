@@ -99,7 +99,7 @@ def _compute(a: Tensor, b: Any, kernel: str) -> tuple[Any, Tensor]:
     dt = result_dtype(a, b)
     check_broadcast(a, b)
     out = wrap(_values(a._data, operand_in(b, dt), kernel, dt), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     return b, out
 
 
@@ -220,7 +220,7 @@ def div_rounded(a: Tensor, b: Any, rounding_mode: Any) -> Tensor:
         out = wrap(np.true_divide(a._data, operand_in(b, dt)), dt)
     else:
         out = wrap(_values(a._data, operand_in(b, dt), _div_kernel(rounding_mode), dt), dt)
-    lay_out(out, a, b)
+    lay_out(out, a, b, common=dt)
     if needs_grad(a, b):
         ctx = {"rounding_mode": rounding_mode}
         _save_div(record(out, "DivBackward2", (a, b), _bw_div_rounded, ctx), a, b, a)

@@ -74,7 +74,7 @@ def power(a: Tensor, e: Any) -> Tensor:
         check_broadcast(a, e)
         check_bool_power(dt)
         out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        lay_out(out, a, e)
+        lay_out(out, a, e, common=dt)
         if node is not None:
             attach(out, node).save_result(out)
         return out
@@ -82,7 +82,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     dt = result_dtype(a, e)
     int_parameter(e, dt)
     out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
-    lay_out(out, a)  # a unary kernel in torch: laid out as ``a``
+    lay_out(out, a, common=dt)  # a unary kernel in torch: laid out as ``a`` (cast)
     if needs_grad_of(a):
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)

@@ -23,6 +23,7 @@ from ownership.ops.common import (
     wrap,
     written_by_kernel,
 )
+from ownership.ops.leftover_size import shape_changed
 from ownership.ops.scans import check_differentiable
 
 
@@ -252,11 +253,15 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
     if nd == 0:  # torch's kernel: ``values.fill_(self)``, then ``indices.fill_(0)``
         filled_from(values, t)
         written_by_kernel(indices, t)
-    elif not keepdim and values._data.size:
-        # torch's kernel (``compare_base_kernel``) unsqueezes both results in place to reduce
-        # into them, then squeezes them back: ``unsqueeze_``, ``squeeze_``
-        written_by_kernel(values, t, writes=2)
-        written_by_kernel(indices, t, writes=2)
+    elif not keepdim:
+        # torch's kernel (``compare_base_kernel``) unsqueezes both results at ``d`` in place to
+        # reduce into them, then squeezes them back: ``unsqueeze_``, ``squeeze_``
+        kept = (*arr.shape[:d], 1, *arr.shape[d + 1 :])
+        shape_changed(values, kept)
+        shape_changed(indices, kept)
+        if values._data.size:
+            written_by_kernel(values, t, writes=2)
+            written_by_kernel(indices, t, writes=2)
     if needs_grad(t):
         shape = tuple(arr.shape)
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)

@@ -48,6 +48,7 @@ from ownership.core.inplace_rules import written
 from ownership.core.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.core.storage import Storage
 from ownership.core.tensor import Tensor
+from ownership.ops.leftover_size import shape_changed
 
 __all__ = ["resize_", "resize_as_", "resize_impl"]
 
@@ -134,7 +135,9 @@ def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
     if numel and nbytes > storage.nbytes():
         storage.grow_(nbytes)
         _rederive(storage)
+    old_shape = t._data.shape
     _lay_out(t, shape, layout.contiguous_strides(shape))
+    shape_changed(t, old_shape)
     return True
 
 

@@ -75,7 +75,7 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
     dt = result_dtype(a, b)
     if alpha == 1 and type(alpha) is int:  # ``2 - x``: the number less the array, in dt
         out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
-        lay_out(out, a, b)
+        lay_out(out, a, b, common=dt)
     else:  # the number as a 0-d tensor of the result's dtype, less alpha times ``a``
         out = _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
     if needs_grad_of(a):

@@ -369,7 +369,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
     dt = clamp_dtype(a, min, max)
     lo, hi = raw(min), raw(max)
     out = wrap(clamp_values(a._data.astype(dt.np, copy=False), lo, hi), dt)
-    lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)])
+    lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)], common=dt)
     if node is not None:
         attach(out, node)
     return out

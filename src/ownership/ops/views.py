@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -233,6 +234,31 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
     return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge, data)
 
 
+def unsqueeze_to(g: Tensor, sizes: tuple[int, ...], dims: Any = None) -> Tensor:
+    """The gradient of a squeeze of a tensor of ``sizes`` (torch's ``unsqueeze_to``): ``g``
+    unsqueezed at each dim of size 1 among ``dims`` (a saved dim or tuple of them; None: all),
+    in order; ``g`` itself when none was (squeezing a dim of another size drops nothing)."""
+    chosen: Sequence[int]
+    if dims is None:
+        chosen = range(len(sizes))
+    else:
+        given = dims if isinstance(dims, tuple) else (dims,)
+        chosen = sorted({layout.wrap_dim(as_given(d), len(sizes)) for d in given}) if sizes else []
+    out = g
+    for d in chosen:
+        if sizes[d] == 1:
+            out = OPS["unsqueeze"](out, d)
+    return out
+
+
+def _bw_squeeze(node: OpNode, s: Saved, g: Grads) -> Any:
+    return (unsqueeze_to(g[0], s["self_sym_sizes"]),)
+
+
+def _bw_squeeze_dims(node: OpNode, s: Saved, g: Grads) -> Any:
+    return (unsqueeze_to(g[0], s["self_sym_sizes"], s["dim"]),)
+
+
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
     edge = _edge(t)
@@ -241,7 +267,8 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     # a tensor with elements: numpy's own squeeze of those size-1 dims is this view (with no
     # dim to drop, numpy returns the array itself: a new view of it is made instead)
     data = (arr.squeeze(dropped) if dropped else arr.view()) if arr.size else None
-    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge, data)
+    backward = _bw_squeeze if dim is None else _bw_squeeze_dims
+    return _make(t, shape, st, t._offset, name, backward, ctx, edge, data)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:

@@ -74,11 +74,19 @@ def _checked(result: Any, var: Any) -> Any:
 
 
 def retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned, later ones added out of place."""
+    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` with
+    ``contiguous_format``, whatever its layout), later ones added out of place."""
     if grad.dtype is not t.dtype:
         grad = grad.to(t.dtype)
     old = t._grad
-    t._grad = grad.clone() if old is None else old + grad
+    if old is None:
+        new = grad.clone()
+        if not layout.row_major(new._data):  # a fresh copy: relaid before anyone sees it
+            new._data = layout.as_row_major(new._data)
+            new._lazy_storage = None  # made again from the new array when asked for
+        t._grad = new
+    else:
+        t._grad = old + grad
     if not grad_mode.is_grad_enabled():
         t._grad = t._grad.detach()
 
