@@ -42,8 +42,13 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
     if dense(var):
         own = var.stride()
         for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
-            # a dim the leaf lacks (its ``.data`` of fewer dims): no stride of its matches
-            if (i >= len(own) or g != own[i]) if n != 1 else (g == 0):
+            # a dim the leaf lacks (its ``.data`` of fewer dims): torch reads the stride left in
+            # that unused slot of the leaf's sizes and strides, 1 in the first (a new tensor's
+            # first stride, which a 0-d one keeps), 0 in the others
+            if n != 1:
+                if g != (own[i] if i < len(own) else 1 if i == 0 else 0):
+                    return False
+            elif g == 0:
                 return False
         return True
     return bool(grad.is_contiguous())
@@ -130,24 +135,27 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             ):
                 var._grad = grad._detached_unseen()
                 return
-            # a leaf whose ``.data`` changed its shape since the graph was made gets the gradient
-            # of the shape recorded (torch's layout contract then holds it as it is)
-            dense_var = (dense(var) or var._data.size == 0) and garr.shape == var._data.shape
+            dense_var = dense(var) or var._data.size == 0
             if (
                 not create_graph
                 and spare_refs(grad) < held
                 and dense(grad)
                 and 0 not in grad.stride()
             ):
-                if dense_var and not obeys_layout_contract(grad, var):
+                if obeys_layout_contract(grad, var):  # (of other sizes too, as torch's)
+                    var._grad = grad._detached_unseen()
+                    return
+                if dense_var and garr.shape == var._data.shape:
                     # torch's backward formulas produce the leaf's layout (mm's and addmm's do
                     # here too); where one of ours may not, the values are laid out like the
                     # leaf here, as a free relayout
                     arr = _like_leaf(var, garr.dtype)
                     arr[...] = garr
-                    grad = grad._wrap(arr, grad.dtype)
-                var._grad = grad._detached_unseen()
-                return
+                    var._grad = grad._wrap(arr, grad.dtype)._detached_unseen()
+                    return
+            # torch's ``clone_obey_contract``: a new tensor of the leaf's sizes and strides, the
+            # gradient copied in (a leaf whose ``.data`` has other sizes than the recorded ones
+            # its gradient has: broadcast, or copy_'s error), or a contiguous clone
             arr = _like_leaf(var, garr.dtype) if dense_var else np.empty(garr.shape, garr.dtype)
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)
