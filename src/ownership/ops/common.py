@@ -375,6 +375,20 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
         out._data = laid
 
 
+def zeros_like_grad(g: Tensor, contiguous: bool = False) -> Tensor:
+    """torch's ``zeros_like(grad)`` of a backward formula (the gradient of the values an op
+    replaced, or of a step function): zeros of ``g``'s shape and dtype, laid out as
+    ``preserve_format`` lays ``g`` out (row-major with ``contiguous``, ``CopyBackwards``' legacy
+    contiguous format); a new tensor without history, whatever ``g`` holds (``g * 0`` would make
+    an infinite or nan gradient nan, and record a product under ``create_graph``)."""
+    arr = g._data
+    if contiguous:
+        return wrap(np.zeros(arr.shape, arr.dtype), g.dtype)
+    zeros = layout.preserved(arr, g.stride(), arr.dtype)
+    zeros[...] = 0
+    return wrap(zeros, g.dtype)
+
+
 _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 """The axes :func:`sum_to` sums, by (shape, gradient shape)."""
 
