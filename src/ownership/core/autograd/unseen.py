@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
+
 _BASELINE = 0
 
 
@@ -37,10 +39,19 @@ def memory_unseen(t: Any, held: int) -> bool:
     if spare_refs(t) > held:
         return False
     arr = t._data
-    if not arr.flags.owndata:  # a window on memory owned elsewhere
-        return False
-    known = 1  # t._data
     st = t._lazy_storage  # None: never made, so no view, detach() or .data alias shares it
+    if not arr.flags.owndata:
+        # a window on memory owned elsewhere, unless on a buffer of its own that only this
+        # array holds (a result laid out with strides numpy would not pick)
+        base = arr.base
+        return (
+            st is None
+            and type(base) is np.ndarray
+            and base.flags.owndata
+            and spare_refs(base) == 1  # held by ``arr`` only
+            and spare_refs(arr) == 1  # held by ``t`` only
+        )
+    known = 1  # t._data
     if st is not None:
         if spare_refs(st) != 1:  # t's own reference only: a view or an alias shares the Storage
             return False
