@@ -284,7 +284,11 @@ def record(
 
 def attach(out: Tensor, node: OpNode) -> OpNode:
     """Make ``node`` the history of ``out``, its output 0: the one place an op's result gets
-    its ``grad_fn`` (the slot behind it), ``requires_grad`` and ``output_nr``."""
+    its ``grad_fn`` (the slot behind it), ``requires_grad`` and ``output_nr``. As torch's
+    ``set_history``, it refuses a result autograd cannot differentiate (an integer or bool one:
+    an op on an integer tensor that has a history, which a write through a view gives it)."""
+    if not out.dtype.is_floating_point:
+        raise RuntimeError(f"Autograd not support dtype: {out.dtype.short}")
     out._history = node
     out._requires_grad = True
     out._output_nr = 0
