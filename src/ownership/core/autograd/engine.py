@@ -325,7 +325,7 @@ def _run(
                 if g is not None:
                     g = None
                     outs = list(node.apply(tuple(grads)))
-                    if RECORDED or node.input_dtypes is not None:
+                    if node.input_dtypes is not None or RECORDED:
                         validate_outputs(node, outs)  # before the node lets its saved go
                     break
             else:

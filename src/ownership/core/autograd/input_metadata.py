@@ -28,6 +28,10 @@ from ownership.core.autograd.node import Node
 RECORDED: weakref.WeakKeyDictionary[Node, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
 """The shapes recorded for ``(node, output_nr)`` that differ from their tensor's now."""
 
+_any_recorded = False
+"""Whether any shape was ever recorded: :func:`validate_outputs` asks this, a global's read,
+for each node, where the truth of ``RECORDED`` is a call to its ``__len__``."""
+
 
 def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
     """``t``'s shape was ``shape`` before ``.data`` or a resize changed it: its ``grad_fn``, or
@@ -39,6 +43,8 @@ def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
         node = t._acc()  # None if none was made yet: one made later records the new shape
         nr = 0
     if node is not None:
+        global _any_recorded
+        _any_recorded = True
         RECORDED.setdefault(node, {}).setdefault(nr, shape)
 
 
@@ -89,15 +95,20 @@ def validate_outputs(
     ``node.input_dtypes``); a node whose backward may return any shape (a custom Function's)
     calls it with ``shapes``, its inputs' shapes when it was made (what their nodes recorded,
     unless a change recorded an older one)."""
-    dts = node.input_dtypes or ()
-    for i, (nxt, nr) in enumerate(node._edges[: len(outs)]):
-        g = outs[i]
-        if nxt is None or g is None:
-            continue
-        if RECORDED or shapes is not None:
-            g = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
-        if i < len(dts):
-            dt = dts[i]
-            if dt is not None and g.dtype is not dt:
-                g = g.to(dt)
-        outs[i] = g
+    if shapes is not None or (_any_recorded and RECORDED):
+        for i, (nxt, nr) in enumerate(node._edges[: len(outs)]):
+            g = outs[i]
+            if nxt is not None and g is not None:
+                outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
+    dts = node.input_dtypes
+    if dts is None:
+        return
+    # most often every gradient has its input's dtype already: one look (lengths may differ)
+    for g, dt in zip(outs, dts, strict=False):
+        if g is not None and g.dtype is not dt and dt is not None:
+            break
+    else:
+        return
+    for i, (g, dt, (nxt, _)) in enumerate(zip(outs, dts, node._edges, strict=False)):
+        if g is not None and dt is not None and g.dtype is not dt and nxt is not None:
+            outs[i] = g.to(dt)
