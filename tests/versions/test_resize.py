@@ -418,13 +418,9 @@ def test_restriding_an_expanded_tensor() -> None:
     same(program)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gap: the engine's backward checks no gradient's shape against its input's "
-    "(torch's validate_outputs), so a graph tensor resized in inference mode, or given a "
-    "`.data` of other sizes, gets a gradient of the wrong shape instead of torch's error",
-)
 def test_backward_through_a_tensor_resized_in_inference_mode() -> None:
+    """The node keeps the sizes it recorded: backward checks the gradient against them."""
+
     def program(t):
         x = t.ones(3, requires_grad=True)
         y = x * 2

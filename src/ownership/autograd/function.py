@@ -22,26 +22,14 @@ import numpy as np
 from ownership.autograd.function_ctx import FunctionBase, FunctionCtx, as_tuple
 from ownership.autograd.once_differentiable import once_differentiable
 from ownership.core import grad_mode, inplace_rules
+from ownership.core.autograd.input_metadata import validate_outputs
 from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.autograd.view_history import CreationMeta, rebase_history
-from ownership.core.layout import unbroadcast_axes
 from ownership.core.storage import is_engine_tensor
 from ownership.core.type_names import tp_name
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
-
-
-def _sum_to(g: Any, shape: tuple[int, ...]) -> Any:
-    """Reduce a broadcast gradient to ``shape`` (torch accepts expandable gradients)."""
-    gshape = tuple(g._data.shape)
-    lead = len(gshape) - len(shape)
-    if lead < 0 or any(s != 1 and s != gs for s, gs in zip(shape, gshape[lead:], strict=True)):
-        raise RuntimeError("invalid gradient shape")
-    axes = unbroadcast_axes(shape, gshape)
-    if axes:
-        g = g.sum(dim=axes, keepdim=True)
-    return g.reshape(shape) if lead else g
 
 
 def _is_tensor(x: Any) -> bool:
@@ -120,18 +108,8 @@ class BackwardFunction(Node, FunctionBase, FunctionCtx):
                 f"{self._n_args}, got {len(res)})"
             )
         _check_gradient_types(name, res, self._positions)
-        out = []
-        for k, (i, shape) in enumerate(zip(self._positions, self._in_shapes, strict=True)):
-            g = res[i]
-            if g is not None and tuple(g._data.shape) != shape:
-                try:
-                    g = _sum_to(g, shape)
-                except RuntimeError:
-                    raise RuntimeError(
-                        f"Function {name} returned an invalid gradient at index {k} - got "
-                        f"{list(g._data.shape)} but expected shape compatible with {list(shape)}"
-                    ) from None
-            out.append(g)
+        out = [res[i] for i in self._positions]
+        validate_outputs(self, out, self._in_shapes)  # the engine's check, with these shapes
         return out
 
     def release(self) -> None:

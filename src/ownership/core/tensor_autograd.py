@@ -19,7 +19,7 @@ import ownership.core.inference_mode as inference_mode  # the module (the packag
 from ownership.core.autograd import engine, hooks
 from ownership.core.autograd import grad_dtype as leaf_grad_dtype
 from ownership.core.autograd.grad import engine_flag, gradients_given, seed_ones
-from ownership.core.autograd.input_metadata import note_data_shape
+from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node, shown
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
@@ -318,7 +318,7 @@ class TensorAutograd:
                 "dtype"
             )
         if value._data.shape != self._data.shape:
-            note_data_shape(self, tuple(self._data.shape))  # autograd's metadata keeps it
+            note_shape_change(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
         if not value._data.ndim:  # torch's shallow copy: the leftover size too (ops.leftover_size)
             self._leftover_size = getattr(value, "_leftover_size", 0)

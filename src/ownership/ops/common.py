@@ -317,7 +317,11 @@ def node_for(
 
 def attach(out: Tensor, node: OpNode) -> OpNode:
     """Make ``node`` the history of ``out``, its output 0: the one place an op's result gets
-    its ``grad_fn`` (the slot behind it), ``requires_grad`` and ``output_nr``."""
+    its ``grad_fn`` (the slot behind it), ``requires_grad`` and ``output_nr``. As torch's
+    ``set_history``, it refuses a result autograd cannot differentiate (an integer or bool one:
+    an op on an integer tensor that has a history, which a write through a view gives it)."""
+    if not out.dtype.is_floating_point:
+        raise RuntimeError(f"Autograd not support dtype: {out.dtype.short}")
     out._history = node
     out._requires_grad = True
     out._output_nr = 0
@@ -423,6 +427,20 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
         )
         laid[...] = arr
         out._data = laid
+
+
+def zeros_like_grad(g: Tensor, contiguous: bool = False) -> Tensor:
+    """torch's ``zeros_like(grad)`` of a backward formula (the gradient of the values an op
+    replaced, or of a step function): zeros of ``g``'s shape and dtype, laid out as
+    ``preserve_format`` lays ``g`` out (row-major with ``contiguous``, ``CopyBackwards``' legacy
+    contiguous format); a new tensor without history, whatever ``g`` holds (``g * 0`` would make
+    an infinite or nan gradient nan, and record a product under ``create_graph``)."""
+    arr = g._data
+    if contiguous:
+        return wrap(np.zeros(arr.shape, arr.dtype), g.dtype)
+    zeros = layout.preserved(arr, g.stride(), arr.dtype)
+    zeros[...] = 0
+    return wrap(zeros, g.dtype)
 
 
 _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}

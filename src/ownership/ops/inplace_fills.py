@@ -23,7 +23,15 @@ from ownership.core.loop_order import Kernel
 from ownership.core.tensor import Tensor
 from ownership.distributions import in_memory_order
 from ownership.ops import checks
-from ownership.ops.common import is_scalar, needs_grad, needs_grad_of, operand, raw, record
+from ownership.ops.common import (
+    is_scalar,
+    needs_grad,
+    needs_grad_of,
+    operand,
+    raw,
+    record,
+    zeros_like_grad,
+)
 from ownership.ops.creation import to_numpy, zeros
 from ownership.ops.inplace import _tensors
 
@@ -56,7 +64,7 @@ def fill_(a: Tensor, value: Any) -> Tensor:
         return np.broadcast_to(np.asarray(raw(v), dtype=a.dtype.np), a._data.shape)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        return (g[0] * 0, g[0].sum() if isinstance(v, Tensor) else None)
+        return (zeros_like_grad(g[0]), g[0].sum() if isinstance(v, Tensor) else None)
 
     name = "FillBackward2" if not isinstance(v, Tensor) else "FillBackward3"
     others = (v,) if isinstance(v, Tensor) else ()
@@ -82,7 +90,7 @@ def zero_(a: Tensor) -> Tensor:
         lambda: np.zeros_like(a._data),
         a.dtype,
         "ZeroBackward0",
-        lambda node, s, g: (g[0] * 0,),
+        lambda node, s, g: (zeros_like_grad(g[0]),),
         check_overlap=False,
     )
 
@@ -112,7 +120,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         gs = None
         if src_needed and s_t is not None:
             gs = sum_to(g[0], tuple(s_t._data.shape)).to(src_dtype)
-        return (g[0] * 0, gs)
+        return (zeros_like_grad(g[0], contiguous=True), gs)
 
     same = s_t is not None and _same_data(a, s_t)
     return run_inplace(
@@ -164,8 +172,8 @@ def _random_fill(
 
     def backward(_: Any, s: Any, g: Any) -> tuple[Any, ...]:
         if p is None:
-            return (g[0] * 0,)
-        return (g[0] * 0, zeros(tuple(p.shape), dtype=p.dtype))
+            return (zeros_like_grad(g[0]),)
+        return (zeros_like_grad(g[0]), zeros(tuple(p.shape), dtype=p.dtype))
 
     others = () if p is None else (p,)
     return run_inplace(a, others, needs_grad(a, *others), compute, a.dtype, node, backward)
@@ -256,5 +264,5 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
     fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
     if p is None and needs_grad_of(input):
-        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (g[0] * 0,))
+        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (zeros_like_grad(g[0]),))
     return out

@@ -21,7 +21,8 @@ torch 2.13's rules (``aten/src/ATen/native/Resize.{h,cpp}``, ``resize_`` of
   changed, as in torch).
 
 A view stays a view of its base (``_base`` unchanged) and nothing is recorded: ``resize_`` has
-no gradient.
+no gradient. A graph tensor resized (in inference mode) keeps, in its node, the sizes it had:
+backward checks its gradient against them (:mod:`ownership.core.autograd.input_metadata`).
 
 >>> import ownership
 >>> x = ownership.arange(6.0)
@@ -43,6 +44,7 @@ from numpy.typing import NDArray
 
 from ownership.core import inference_mode, layout
 from ownership.core.autograd.graph import CLONING, clone_saved_before_write
+from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.inplace_rules import written
 from ownership.core.memory_formats import format_strides, memory_format, preserve_format, suggested
@@ -136,6 +138,7 @@ def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
         storage.grow_(nbytes)
         _rederive(storage)
     old_shape = t._data.shape
+    note_shape_change(t, tuple(old_shape))  # autograd's metadata keeps the old sizes
     _lay_out(t, shape, layout.contiguous_strides(shape))
     shape_changed(t, old_shape)
     return True

@@ -29,7 +29,14 @@ from ownership.core import dtypes
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.ops.common import lay_out, needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import (
+    lay_out,
+    needs_grad,
+    needs_grad_of,
+    record,
+    wrap,
+    zeros_like_grad,
+)
 
 _KERNELS: dict[str, Callable[[NDArray[Any]], NDArray[Any]]] = {
     "floor": np.floor,
@@ -41,7 +48,7 @@ _KERNELS: dict[str, Callable[[NDArray[Any]], NDArray[Any]]] = {
 
 def _bw_zero(node: OpNode, s: Saved, g: Grads) -> Grads:
     """torch's ``zeros_like(grad)``: a step function has no slope (a new tensor, no history)."""
-    return (wrap(np.zeros_like(g[0]._data), g[0].dtype),)
+    return (zeros_like_grad(g[0]),)
 
 
 def _node(name: str, decimals: int | None) -> str:

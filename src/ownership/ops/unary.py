@@ -35,6 +35,7 @@ from ownership.ops.common import (
     sum_to,
     wrap,
     written_by_kernel,
+    zeros_like_grad,
 )
 from ownership.ops.comparison import where
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
@@ -356,7 +357,7 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     out = wrap(signs, a.dtype)
     lay_out(out, a)
     if needs_grad_of(a):
-        record(out, node, (a,), lambda node, s, g: (g[0] * 0,))
+        record(out, node, (a,), lambda node, s, g: (zeros_like_grad(g[0]),))
     return out
 
 

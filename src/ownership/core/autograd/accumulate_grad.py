@@ -17,6 +17,8 @@ import numpy as np
 from ownership.core import grad_mode, layout, observers
 from ownership.core.autograd import grad_dtype
 from ownership.core.autograd.unseen import spare_refs
+from ownership.core.memory_formats import contiguous_format
+from ownership.core.op_registry import ops
 from ownership.core.warn_once import warn_once
 
 __all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
@@ -42,8 +44,13 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
     if dense(var):
         own = var.stride()
         for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
-            # a dim the leaf lacks (its ``.data`` of fewer dims): no stride of its matches
-            if (i >= len(own) or g != own[i]) if n != 1 else (g == 0):
+            # a dim the leaf lacks (its ``.data`` of fewer dims): torch reads the stride left in
+            # that unused slot of the leaf's sizes and strides, 1 in the first (a new tensor's
+            # first stride, which a 0-d one keeps), 0 in the others
+            if n != 1:
+                if g != (own[i] if i < len(own) else 1 if i == 0 else 0):
+                    return False
+            elif g == 0:
                 return False
         return True
     return bool(grad.is_contiguous())
@@ -74,19 +81,12 @@ def _checked(result: Any, var: Any) -> Any:
 
 
 def retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` with
-    ``contiguous_format``, whatever its layout), later ones added out of place."""
+    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` in
+    ``contiguous_format``), later ones added out of place."""
     if grad.dtype is not t.dtype:
         grad = grad.to(t.dtype)
     old = t._grad
-    if old is None:
-        new = grad.clone()
-        if not layout.row_major(new._data):  # a fresh copy: relaid before anyone sees it
-            new._data = layout.as_row_major(new._data)
-            new._lazy_storage = None  # made again from the new array when asked for
-        t._grad = new
-    else:
-        t._grad = old + grad
+    t._grad = ops.clone(grad, memory_format=contiguous_format) if old is None else old + grad
     if not grad_mode.is_grad_enabled():
         t._grad = t._grad.detach()
 
@@ -138,24 +138,27 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             ):
                 var._grad = grad._detached_unseen()
                 return
-            # a leaf whose ``.data`` changed its shape since the graph was made gets the gradient
-            # of the shape recorded (torch's layout contract then holds it as it is)
-            dense_var = (dense(var) or var._data.size == 0) and garr.shape == var._data.shape
+            dense_var = dense(var) or var._data.size == 0
             if (
                 not create_graph
                 and spare_refs(grad) < held
                 and dense(grad)
                 and 0 not in grad.stride()
             ):
-                if dense_var and not obeys_layout_contract(grad, var):
+                if obeys_layout_contract(grad, var):  # (of other sizes too, as torch's)
+                    var._grad = grad._detached_unseen()
+                    return
+                if dense_var and garr.shape == var._data.shape:
                     # torch's backward formulas produce the leaf's layout (mm's and addmm's do
                     # here too); where one of ours may not, the values are laid out like the
                     # leaf here, as a free relayout
                     arr = _like_leaf(var, garr.dtype)
                     arr[...] = garr
-                    grad = grad._wrap(arr, grad.dtype)
-                var._grad = grad._detached_unseen()
-                return
+                    var._grad = grad._wrap(arr, grad.dtype)._detached_unseen()
+                    return
+            # torch's ``clone_obey_contract``: a new tensor of the leaf's sizes and strides, the
+            # gradient copied in (a leaf whose ``.data`` has other sizes than the recorded ones
+            # its gradient has: broadcast, or copy_'s error), or a contiguous clone
             arr = _like_leaf(var, garr.dtype) if dense_var else np.empty(garr.shape, garr.dtype)
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)

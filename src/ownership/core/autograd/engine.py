@@ -20,7 +20,7 @@ from ownership.core import grad_mode, observers
 from ownership.core.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
 from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.core.autograd.input_buffers import InputBuffers
-from ownership.core.autograd.input_metadata import RECORDED, checked_root
+from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.core.storage import is_engine_tensor
@@ -171,17 +171,18 @@ def run_backward(
             # needs it: its tensor pre-hooks (``retain_grad``'s) see the gradient, nothing else
             deps[lone] = 0
             unneeded = unneeded | {lone}
+    grads = list(root_grads)
+    validate_roots(root_edges, grads)
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
             warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
 
     buffers = InputBuffers(inplace=not create_graph)
-    for i, ((node, nr), g) in enumerate(zip(root_edges, root_grads, strict=True)):
+    for (node, nr), g in zip(root_edges, grads, strict=True):
         assert node is not None
-        if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
-            g = checked_root(node, nr, g, i)
         buffers.add(node, nr, g)
+    del grads
     queue = ReadyQueue()
     # torch's graph root passes the root gradients on in order: a root given twice is ready
     # at its last place
@@ -227,10 +228,12 @@ def run_one(
             raise RuntimeError(
                 "element 0 of tensors does not require grad and does not have a grad_fn"
             )
+    if RECORDED:  # torch's validate_outputs of the root's gradient, before the warning
+        checked = [grad]
+        validate_roots([(node, nr)], checked)
+        grad = checked.pop()
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
-    if RECORDED:  # a root whose shape ``.data`` changed: torch's validate_outputs
-        grad = checked_root(node, nr, grad, 0)
     deps = _counts((node,))
     buffers = InputBuffers(not create_graph)
     buffers.add(node, nr, grad)
@@ -316,12 +319,14 @@ def _run(
             continue
         nexts = node._edges
         if hooked is not None and (hooked.pre or hooked.post):
-            outs = node_hooks.call_node(node, grads)
+            outs = node_hooks.call_node(node, grads, validate_outputs)
         else:
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
                     g = None
                     outs = list(node.apply(tuple(grads)))
+                    if node.input_dtypes is not None or RECORDED:
+                        validate_outputs(node, outs)  # before the node lets its saved go
                     break
             else:
                 outs = [None] * len(nexts)
@@ -330,22 +335,16 @@ def _run(
             node.release()
         if anomaly.enabled and anomaly.check_nan:
             anomaly_mode.check_nan(node.name(), outs)
-        dts = node.input_dtypes
-        n_dts = 0 if dts is None else len(dts)
         n_outs = len(outs)
         # the nodes this node makes ready: the first, then all of them
         first: Node | None = None
         batch: list[Node] | None = None
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
-                continue  # a gradient for no edge is dropped (unchecked: nobody sees it)
+                continue  # a gradient for no edge, or for a node not run, is dropped
             if i < n_outs and outs[i] is not None:
                 g = outs[i]
                 outs[i] = None  # moved into the buffer, as torch moves it
-                if i < n_dts:  # torch's validate_outputs: a gradient takes its input's dtype
-                    dt = dts[i]  # type: ignore[index]
-                    if dt is not None and g.dtype is not dt:
-                        g = g.to(dt)
                 buffers.add(nxt, nr, g)
                 g = None
             d = deps[nxt] - 1

@@ -116,24 +116,22 @@ def run_post(hooks: NodeHooks, grad_inputs: tuple[Any, ...], grads: tuple[Any, .
     return list(grad_inputs)
 
 
-def call_node(node: Any, grads: list[Any]) -> list[Any]:
+def call_node(
+    node: Any, grads: list[Any], validate_outputs: Callable[[Any, list[Any]], None]
+) -> list[Any]:
     """torch's ``call_function`` for a non-leaf node with hooks: its pre hooks, the node (only
     if some gradient arrived: the engine's rule), then its post hooks; the gradients of its
-    inputs, cast to their dtypes before the post hooks see them (torch's ``validate_outputs``)."""
+    inputs checked and cast by ``validate_outputs`` (the engine's) before the post hooks see
+    them."""
     hooks: NodeHooks = node._pre_hooks
     given = tuple(grads)
     if hooks.pre:
         given = run_pre(hooks, given)
     if any(g is not None for g in given):
         outs = list(node.apply(given))
+        validate_outputs(node, outs)
     else:
         outs = [None] * len(node._edges)
-    dts = node.input_dtypes
-    if dts is not None:
-        for i, dt in enumerate(dts[: len(outs)]):
-            g = outs[i]
-            if dt is not None and g is not None and g.dtype is not dt:
-                outs[i] = g.to(dt)
     if hooks.post:
         return run_post(hooks, tuple(outs), given)
     return outs

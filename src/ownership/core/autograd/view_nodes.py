@@ -77,6 +77,10 @@ class AsStridedBackward0(Node):
 class CopySlices(Node):
     """The base's new ``grad_fn`` after an in-place op on one of its views.
 
+    Its gradient for the old base is the gradient it was given, with the view's region replaced
+    (copied over, not summed) by the op's gradient for the view's old values; where the op gives
+    none (a custom Function's ``None``), torch passes no gradient to the old base at all.
+
     A backward without ``retain_graph`` drops the op's node (torch's ``release_variables``:
     ``fn = nullptr``), whether or not it saved anything: a second backward through it raises
     torch's "backward through the graph a second time".
@@ -107,11 +111,13 @@ class CopySlices(Node):
         base[...] = g._data
         region = strided(buf, *self.view_geom)
         res = self.fn.apply((g._wrap(region.copy()),))
-        if res[0] is not None and has_internal_overlap(self.view_geom[0], self.view_geom[1]):
+        if res[0] is None:  # torch passes no gradient to the old base then (not zeros)
+            return (None, *res[1:])
+        if has_internal_overlap(self.view_geom[0], self.view_geom[1]):
             # torch copies the op's gradient into the view's part of the base's gradient with
             # copy_, which refuses a view written twice (an expanded one)
             raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
-        region[...] = 0 if res[0] is None else res[0]._data
+        region[...] = res[0]._data
         return (g._wrap(base.copy()), *res[1:])
 
     def release(self) -> None:

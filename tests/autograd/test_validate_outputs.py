@@ -1,0 +1,129 @@
+"""torch's ``validate_outputs``: every gradient the engine passes along an edge (a root's, and
+each node's result) is checked against the shape the receiving node recorded when it was made (a
+``grad_fn`` its output's, a leaf's accumulator the leaf's when it was made). ``.data`` of other
+sizes, or a resize in inference mode, leaves that shape behind: a gradient of it passes, one it
+expands to is summed down to it, any other is refused, before the node lets its saved tensors
+go and before its post hooks run. A leaf's first gradient that breaks its layout contract is
+copied into a tensor of the leaf's own sizes (``clone_obey_contract``), with ``copy_``'s error
+when it does not fit them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from support.differential import error_of, grad_of, same
+
+
+def test_a_node_returns_a_gradient_its_accumulator_refuses() -> None:
+    """Fuzz programs 93029, 201078, 202627: the accumulator was made with 4 elements."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([-2.0, -0.0, -1.5, -0.5], requires_grad=True)
+        first = (x * x).sum()
+        x.data = first
+        loss = (x * x).sum()
+        return [error_of(loss.backward), grad_of(x), x.shape]
+
+    same(program)
+
+
+def test_the_leaf_cannot_take_its_recorded_gradient() -> None:
+    """Fuzz program 99840: the gradient has the recorded sizes, the leaf's ``.data`` others; the
+    copy into the leaf's layout refuses it (a gradient it broadcasts to would be copied)."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[-1.0, 0.5], [1.5, 1.0], [-0.0, 3.0]], requires_grad=True)
+        loss = (x * x).sum()
+        x.data = loss.reshape(-1)
+        refused = error_of(loss.backward)
+        y = t.ones(1, 3, requires_grad=True)
+        other = (y * 2).sum()
+        y.data = t.zeros(2, 3)
+        other.backward()
+        return [refused, grad_of(x), grad_of(y), y.grad.stride()]
+
+    same(program)
+
+
+def test_a_gradient_the_recorded_shape_expands_to_is_summed() -> None:
+    def program(t: Any) -> Any:
+        x = t.ones(1, requires_grad=True)
+        (x * 1).sum()  # x's accumulator is made, with one element
+        kept = (x * 1).sum()  # held: the same accumulator
+        x.data = t.tensor([1.0, 2.0, 3.0])
+        (x * x).sum().backward()
+        y = t.ones(1, requires_grad=True)
+        held = y * 1
+        y.data = t.tensor([1.0, 2.0])
+        (g,) = t.autograd.grad((y * 3).sum(), [y], create_graph=True)
+        return [grad_of(x), kept, held, g, g.grad_fn]
+
+    same(program)
+
+
+def test_a_refused_gradient_keeps_the_graph_and_runs_no_post_hook() -> None:
+    """torch checks a node's result before its post hooks and before it frees its saved
+    tensors: a second backward is refused the same way."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(4, requires_grad=True)
+        (x * x).sum()
+        keep = x * 1  # holds x's accumulator
+        x.data = t.tensor(2.0)
+        loss = (x * x).sum()
+        seen = []
+        loss.grad_fn.next_functions[0][0].register_hook(lambda gi, go: seen.append(len(gi)))
+        return [error_of(loss.backward), error_of(loss.backward), seen, keep]
+
+    same(program)
+
+
+def test_a_graph_tensor_resized_in_inference_mode() -> None:
+    def program(t: Any) -> Any:
+        x = t.ones(3, requires_grad=True)
+        y = x * 2
+        with t.inference_mode():
+            y.resize_(1)
+        y.sum().backward()  # one element: it expands to the 3 recorded
+        z = x * 2
+        with t.inference_mode():
+            z.resize_(2, 3)
+        return [grad_of(x), error_of(lambda: z.sum().backward())]
+
+    same(program)
+
+
+def test_a_custom_functions_gradients_are_checked_by_the_same_rule() -> None:
+    """A custom backward may return any shape: checked against what each input's node
+    recorded (its shape before a ``.data`` change too), only where an input takes a gradient;
+    one the recorded shape expands to is summed."""
+
+    def program(t: Any) -> Any:
+        class Wrong(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g.expand(2, 3), t.ones(7)
+
+        x = t.ones(3, requires_grad=True)
+        Wrong.apply(x, t.ones(3)).sum().backward()  # y takes no gradient: never checked
+
+        class Five(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return t.ones(5)
+
+        z = t.ones(3, requires_grad=True)
+        keep = z * 1  # holds z's accumulator, made with 3 elements
+        z.data = t.ones(1)
+        refused = error_of(lambda: Five.apply(z).sum().backward())
+        return [grad_of(x), refused, keep]
+
+    same(program)
