@@ -349,9 +349,9 @@ def lay_out(out: Tensor, *operands: Any) -> None:
                 break
         else:
             return  # every operand row-major (the common case)
-    operand_geometry = [
-        (t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands
-    ]
+    operand_geometry = tuple(
+        [(t._data.shape, t.stride()) if isinstance(t, Tensor) else None for t in operands]
+    )
     lay_out_as(out, layout.elementwise_strides(arr.shape, operand_geometry))
 
 
