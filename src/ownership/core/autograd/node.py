@@ -58,7 +58,6 @@ def shared_context(values: dict[str, Any]) -> Saved:
     return cast(Saved, MappingProxyType(values))
 
 
-
 class _Gone:
     """What the reference :data:`NO_ACCUMULATOR` referred to, gone as soon as it was made."""
 
