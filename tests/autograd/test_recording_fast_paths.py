@@ -168,8 +168,8 @@ def test_a_save_refuses_an_inference_tensor_as_torch() -> None:
 
 
 def test_an_accumulator_is_a_node_with_no_edges() -> None:
-    """``AccumulateGrad`` sets ``Node``'s fields itself: what ``Node((), 1)`` sets, and so does
-    the leaf's ``accumulator``, which makes one without the constructor's call."""
+    """``AccumulateGrad`` is a ``Node((), 1)`` with its leaf, and so is the leaf's
+    ``accumulator``, made by that constructor."""
     from ownership.core.autograd.node import AccumulateGrad, Node, accumulator
 
     x = ownership.ones(2, requires_grad=True)

@@ -13,6 +13,7 @@ tensor layer then turns into zero-copy numpy views over a storage buffer.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -172,21 +173,23 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def elementwise_strides(
-    shape: Sequence[int], operands: Sequence[tuple[Sequence[int], Sequence[int]] | None]
+    shape: Shape, operands: tuple[tuple[Shape, Shape] | None, ...]
 ) -> Shape | None:
     """The element strides torch's TensorIterator gives the fresh result of ``shape`` of an
     elementwise op, None when row-major. ``operands``: each operand's own (sizes, strides) in
-    torch's order (``self`` first), None for a number (a 0-d tensor to torch).
+    torch's order (``self`` first), None for a number (a 0-d tensor to torch). Decided once per
+    geometry (a training loop asks the same few): the arguments are tuples.
 
     Operands all of the result's shape (no number, unless the result is 0-d) take torch's fast
     setup: all contiguous, row-major; all of rank 4 and channels-last contiguous, channels-last;
     all non-overlapping and dense with the same strides, those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
     operand that orders two dimensions deciding (``x.t() + y`` is laid out like ``x.t()``).
 
-    >>> elementwise_strides((3, 2), [((3, 2), (1, 3)), ((3, 2), (2, 1))])
+    >>> elementwise_strides((3, 2), (((3, 2), (1, 3)), ((3, 2), (2, 1))))
     (1, 3)
-    >>> elementwise_strides((3, 2), [((3, 2), (2, 1)), ((3, 2), (1, 3))]) is None
+    >>> elementwise_strides((3, 2), (((3, 2), (2, 1)), ((3, 2), (1, 3)))) is None
     True
     """
     own = tuple(shape)

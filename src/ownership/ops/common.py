@@ -406,7 +406,7 @@ def lay_out(
         if common is not None and t.dtype is not common:
             strides = layout.preserved_strides(shape, strides)
         operand_geometry.append((shape, strides))
-    lay_out_as(out, layout.elementwise_strides(arr.shape, operand_geometry))
+    lay_out_as(out, layout.elementwise_strides(arr.shape, tuple(operand_geometry)))
 
 
 def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:

@@ -48,13 +48,13 @@ def index_strides(
     before, after = indexed[0], len(shape) - indexed[-1] - 1
     result = (*shape[:before], *common, *shape[indexed[-1] + 1 :])
     source = (*strides[:before], *(0 for _ in common), *strides[indexed[-1] + 1 :])
-    operands: list[tuple[Sequence[int], Sequence[int]] | None] = [(result, source)]
+    operands: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [(result, source)]
     for own_shape, own_strides in index_geometry:
         expanded = layout.expand_strides(own_shape, own_strides, common)
         around = (*(1 for _ in range(before)), *common, *(1 for _ in range(after)))
         reshaped = layout.view_strides(common, expanded, around)
         operands.append((around, reshaped or layout.contiguous_strides(around)))
-    return layout.elementwise_strides(result, operands)
+    return layout.elementwise_strides(result, tuple(operands))
 
 
 def _indices_per_dim(ndim: int, npkey: tuple[Any, ...]) -> list[Geometry | None]:

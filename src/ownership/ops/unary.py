@@ -202,7 +202,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
         lay_out(out, a)
     else:
         cast = tuple(s // arr.itemsize for s in arr.strides)
-        lay_out_as(out, layout.elementwise_strides(arr.shape, [(arr.shape, cast)]))
+        lay_out_as(out, layout.elementwise_strides(arr.shape, ((arr.shape, cast),)))
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":

@@ -58,9 +58,6 @@ def shared_context(values: dict[str, Any]) -> Saved:
     return cast(Saved, MappingProxyType(values))
 
 
-_new = object.__new__
-
-
 class _Gone:
     """What the reference :data:`NO_ACCUMULATOR` referred to, gone as soon as it was made."""
 
@@ -91,13 +88,18 @@ class Node(HookableNode):
     )
     _metadata: dict[str, Any]  # unset until ``metadata`` is first read
 
-    def __init__(self, next_functions: tuple[Edge, ...], num_outputs: int = 1) -> None:
+    def __init__(
+        self,
+        next_functions: tuple[Edge, ...],
+        num_outputs: int = 1,
+        input_dtypes: tuple[Any, ...] | None = None,
+    ) -> None:
         self._edges = next_functions
         self.num_outputs = num_outputs
         self._seq = next_seq()
         self._retained: dict[int, weakref.ref[Any]] | None = None
         self._pre_hooks: NodeHooks | None = None  # every hook of the node (autograd.hooks)
-        self.input_dtypes: tuple[Any, ...] | None = None  # gradients are cast to these
+        self.input_dtypes = input_dtypes  # gradients are cast to these (None: not cast)
 
     @property
     def next_functions(self) -> tuple[Edge, ...]:
@@ -203,8 +205,7 @@ class OpNode(Node):
         num_outputs: int = 1,
         input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
-        Node.__init__(self, next_functions, num_outputs)
-        self.input_dtypes = input_dtypes
+        Node.__init__(self, next_functions, num_outputs, input_dtypes)
         self._name = name
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
@@ -332,18 +333,9 @@ class AccumulateGrad(Node):
     """The node at a leaf: sums incoming gradients into ``variable.grad``."""
 
     __slots__ = ("variable",)
-    # ``Node.__init__((), 1)``'s fields that nothing writes on an accumulator, read from the class
-    # (test_recording_fast_paths checks they are what Node's constructor sets; ``_retained``:
-    # ``retain_grad`` retains an output of a ``grad_fn``, never of an accumulator)
-    _edges = ()
-    num_outputs = 1
-    input_dtypes = None
-    _retained = None
 
     def __init__(self, variable: Any) -> None:
-        # the rest of ``Node.__init__((), 1)`` written out: one accumulator per leaf per graph
-        self._seq = next_seq()
-        self._pre_hooks = None
+        Node.__init__(self, ())
         self.variable = variable
 
     def name(self) -> str:
@@ -399,12 +391,7 @@ def _new_accumulator(tensor: Any) -> AccumulateGrad:
     try:
         acc: AccumulateGrad | None = tensor._acc()
         if acc is None:
-            # ``AccumulateGrad(tensor)`` without the constructor's call: one per leaf per graph
-            # (test_recording_fast_paths checks the two make the same node)
-            acc = _new(AccumulateGrad)
-            acc._seq = next_seq()
-            acc._pre_hooks = None
-            acc.variable = tensor
+            acc = AccumulateGrad(tensor)
             tensor._acc = _weak(acc)
     finally:
         _unlock()
