@@ -32,32 +32,12 @@ VIEW = Signatures("view", "(torch.dtype dtype)", "(tuple of ints size)")
 RESHAPE = Signatures("reshape", "(tuple of ints shape)")
 PERMUTE = Signatures("permute", "(tuple of ints dims)")
 EXPAND = Signatures("expand", "(tuple of ints size, *, bool implicit = False)")
-CHUNK = Signatures("chunk", "(int chunks, int dim = 0)")
-UNSAFE_CHUNK = Signatures("unsafe_chunk", "(int chunks, int dim = 0)")
-UNSAFE_SPLIT = Signatures("unsafe_split", "(int split_size, int dim = 0)")
-UNSAFE_SPLIT_WITH_SIZES = Signatures(
-    "unsafe_split_with_sizes", "(tuple of ints split_sizes, int dim = 0)"
-)
 VAR_OVERLOADS = (
     "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
     "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",
     "(bool unbiased = True)",
 )
 """``var``'s three overloads (``var_mean``'s too): only the second takes ``correction``."""
-DIAGONAL = Signatures("diagonal", "(int offset = 0, int dim1 = 0, int dim2 = 1)")
-NARROW = Signatures(
-    "narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)"
-)
-UNBIND = Signatures("unbind", "(int dim = 0)")
-FLATTEN = Signatures("flatten", "(int start_dim = 0, int end_dim = -1)")
-SPLIT = Signatures(
-    "split",
-    "(Tensor input, int split_size, int dim = 0)",
-    "(Tensor input, tuple of ints split_size, int dim = 0)",
-)
-SPLIT_WITH_SIZES = Signatures(
-    "split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)"
-)
 
 REQUIRES_GRAD_ = Signatures("requires_grad_", "(bool requires_grad = True)")
 

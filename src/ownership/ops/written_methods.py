@@ -67,6 +67,22 @@ SORT = Signatures(
     "(int dim = -1, bool descending = False)",
 )
 ROUND, ROUND_ = (Signatures(name, "()", "(*, int decimals)") for name in ("round", "round_"))
+NARROW = Signatures(
+    "narrow", "(int dim, Tensor start, int length)", "(int dim, int start, int length)"
+)
+SPLIT = Signatures(
+    "split",
+    "(Tensor input, int split_size, int dim = 0)",
+    "(Tensor input, tuple of ints split_size, int dim = 0)",
+)
+SPLIT_WITH_SIZES = Signatures(
+    "split_with_sizes", "(Tensor input, tuple of ints split_sizes, int dim = 0)"
+)
+UNSAFE_CHUNK = Signatures("unsafe_chunk", "(int chunks, int dim = 0)")
+UNSAFE_SPLIT = Signatures("unsafe_split", "(int split_size, int dim = 0)")
+UNSAFE_SPLIT_WITH_SIZES = Signatures(
+    "unsafe_split_with_sizes", "(tuple of ints split_sizes, int dim = 0)"
+)
 
 
 # ---------------------------------------------------------------- overloads and fast paths
@@ -316,6 +332,71 @@ def unsqueeze_(self: Tensor, dim: builtins.int) -> Tensor:
 def as_strided_(self: Tensor, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
     """Any geometry over the same storage, in place (``AsStridedBackward1``)."""
     return ops.as_strided_(self, size, stride, storage_offset)
+
+
+# ---------------------------------------------------------------- views
+def narrow(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
+    a = NARROW.parse(args, kwargs)[1]
+    return ops.narrow(self, a["dim"], builtins.int(a["start"]), a["length"])
+
+
+def split(self: Tensor, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
+    """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
+    parser = SPLIT if isinstance(split_size, builtins.int) else SPLIT_WITH_SIZES
+    a = parser.parse((self, split_size, dim), {})[1]
+    return ops.split(self, a.get("split_size", a.get("split_sizes")), a["dim"])
+
+
+def split_with_sizes(self: Tensor, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    """Pieces of the given sizes along ``dim`` (multi-output views)."""
+    return ops.split(self, list(split_sizes), dim)
+
+
+def unsafe_split(self: Tensor, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+    """``split``'s pieces, which autograd does not see as views (own version counters)."""
+    a = UNSAFE_SPLIT.parse(args, kwargs)[1]
+    return ops.split(self, a["split_size"], a["dim"], True)
+
+
+def unsafe_split_with_sizes(self: Tensor, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+    """``split_with_sizes``'s pieces, which autograd does not see as views."""
+    a = UNSAFE_SPLIT_WITH_SIZES.parse(args, kwargs)[1]
+    return ops.split(self, list(a["split_sizes"]), a["dim"], True)
+
+
+def unsafe_chunk(self: Tensor, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
+    """``chunk``'s pieces, which autograd does not see as views (own version counters)."""
+    a = UNSAFE_CHUNK.parse(args, kwargs)[1]
+    return ops.chunk(self, a["chunks"], a["dim"], True)
+
+
+def swapdims(self: Tensor, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+    """``transpose`` (a view)."""
+    return ops.transpose(self, dim0, dim1)
+
+
+def swapaxes(self: Tensor, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+    """``transpose`` (a view)."""
+    return ops.transpose(self, axis0, axis1)
+
+
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    """``view(other.shape)``."""
+    tensor_arg("view_as", other, "other")
+    return ops.view(self, other.shape)
+
+
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    """``reshape(other.shape)``."""
+    tensor_arg("reshape_as", other, "other")
+    return ops.reshape(self, other.shape)
+
+
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    """``expand(other.shape)``."""
+    tensor_arg("expand_as", other, "other")
+    return ops.expand(self, other.shape)
 
 
 # ---------------------------------------------------------------- copies and dtype conversions
