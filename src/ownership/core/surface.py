@@ -32,6 +32,7 @@ the declarations (:func:`stub`); ``tests/build/test_surface_declarations.py`` ch
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import linecache
 import os
@@ -119,14 +120,18 @@ class Declared:
             f"    return {op}(self, {', '.join(passed)})\n"
         )
 
-    def make(self) -> Callable[..., Any]:
-        """The method: the hand-written one, or its :meth:`source` compiled."""
+    def make(self, tensor: type) -> Callable[..., Any]:
+        """The method of class ``tensor``: the hand-written one, or its :meth:`source` compiled
+        (in a namespace of its own, where its annotations are names too)."""
         if self.method is not None:
             return self.method
         namespace: dict[str, Any] = {
             "ops": op_registry.ops,
             "D": self.signatures,
             "no_arguments": no_arguments,
+            "Any": Any,
+            "Tensor": tensor,
+            "builtins": builtins,
         }
         source = self.source()
         # a file name inside the package (anomaly mode's traceback leaves the engine's frames
@@ -139,7 +144,7 @@ class Declared:
         method.__annotations__ = {"args": "Any", "return": self.returns}
         if self.signatures is not None:
             method.__annotations__["kwargs"] = "Any"
-        method.__qualname__ = f"Tensor.{self.name}"
+        method.__module__, method.__qualname__ = tensor.__module__, f"Tensor.{self.name}"
         method.__source__ = source  # type: ignore[attr-defined]
         return method
 
@@ -186,7 +191,7 @@ def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
     for declared in declarations:
         if declared.method is None and declared.table_name is None:
             declared.table_name = names[id(declared.op)]
-        method = declared.make()
+        method = declared.make(tensor)
         method.__qualname__ = f"Tensor.{declared.name}"
         for name in (declared.name, *declared.aliases):
             setattr(tensor, name, method)
