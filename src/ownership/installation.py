@@ -7,7 +7,7 @@ inside a function (``tests/build/test_layers.py`` checks it). Where a lower laye
 higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
 fill every seam here, in one list a reader can follow:
 
->>> from ownership.core import argument_values, binder, op_registry
+>>> from ownership.core import argument_values, binder, op_registry, surface
 >>> op_registry.ops.add.__module__
 'ownership.ops.arithmetic'
 """
@@ -18,11 +18,11 @@ from ownership import autograd, out_argument, random, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import argument_values, binder, op_registry
+from ownership.core import argument_values, binder, op_registry, surface
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
-from ownership.ops import inplace_fills, out_variants, table
+from ownership.ops import inplace_fills, methods, out_variants, table
 
 __all__ = ["install"]
 
@@ -32,6 +32,8 @@ def install() -> None:
     importing every layer; calling it again changes nothing."""
     # core's op table, which the Tensor methods call, holds the ops of ownership.ops
     op_registry.install(table)
+    # the Tensor's declared methods (ops/methods.py), each calling its op through that table
+    surface.install(Tensor, table, methods.DECLARED)
     # the graph: saved tensors and saved-tensor hooks name the nodes that save with them
     graph.Node = node.Node
     saved._accumulator = node.accumulator

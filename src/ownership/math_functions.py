@@ -1,5 +1,5 @@
 """The ``torch.*`` functions of the math beyond ``+ - * /``: each parses torch's signatures and
-calls the method of its input (:mod:`ownership.core.tensor_math`)."""
+calls the method of its input (declared in :mod:`ownership.ops.methods`)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
     x, y = a["input"], a["other"]
     if not isinstance(x, Tensor) and isinstance(y, Tensor):
         return y.__rfloordiv__(x)
-    return _number_or_tensor(x).floor_divide(y)  # type: ignore[no-any-return]
+    return _number_or_tensor(x).floor_divide(y)
 
 
 floor_divide = with_out(_FLOOR_DIVIDE, floor_divide)

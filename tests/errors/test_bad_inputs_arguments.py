@@ -301,6 +301,7 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
     the parser refuses is refused again with the same message."""
     from ownership.arguments import Parser
     from ownership.core import binder, signatures
+    from ownership.ops import methods
 
     def outcome(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         try:
@@ -309,7 +310,9 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
             return ("TypeError", str(exc))
         return index, list(bound.items())  # the order of the keys included
 
-    parsers = [d.binding for d in vars(signatures).values() if isinstance(d, binder.Signatures)]
+    declared = [d for d in vars(signatures).values() if isinstance(d, binder.Signatures)]
+    declared += [d.signatures for d in methods.DECLARED if d.signatures is not None]
+    parsers = [d.binding for d in declared]
     assert all(isinstance(p, Parser) for p in parsers)
     assert len(parsers) > 40
     remembered = 0

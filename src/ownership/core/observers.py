@@ -10,6 +10,9 @@ Three events, each raised from the one place it happens:
 - :data:`ACCUMULATIONS`: after a gradient was summed into a leaf's ``.grad``
   (:func:`ownership.core.autograd.engine`'s ``AccumulateGrad``), called as ``observer(leaf)``.
 
+Every op call (a Tensor method's, a ``torch`` function's, an operator's) passes one observer
+point of its own, the op table: :func:`ownership.core.op_registry.watch`.
+
 Anomaly mode (:mod:`ownership.core.autograd.anomaly_mode`) and the doctor (:mod:`ownership.doctor`)
 append to these lists and remove themselves when done. While a list is empty an event costs one
 truth test. An observer must not raise: its exception would reach the user's program.

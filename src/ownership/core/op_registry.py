@@ -27,7 +27,7 @@ import numpy as np
 
 from ownership.core.op_table import OpTable
 
-__all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator"]
+__all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator", "unwatch", "watch"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -251,3 +251,42 @@ ops = cast("OpTable[Any]", _TABLE)
 
 OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
 """The same ops by name (see :mod:`ownership.ops.table`)."""
+
+
+Observer = Callable[[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]], Any]
+"""What :func:`watch` calls for each op call: ``observer(name, op, args, kwargs)``, which runs
+``op(*args, **kwargs)`` itself and returns its result."""
+
+_UNWATCHED: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {}
+"""While an observer watches: each op's entries before it (the quieted op, the plain one)."""
+
+
+def watch(observer: Observer) -> None:
+    """The one observer point of the op calls: until :func:`unwatch`, every call of an op, from
+    a Tensor method, a ``torch`` function or an operator (``a - b``, which calls the plain op),
+    goes through ``observer``. The doctor watches the engine this way
+    (:mod:`ownership.doctor.ownership_watch`); while no one watches, an op call costs nothing
+    more."""
+    if _UNWATCHED:
+        raise RuntimeError("the op table is watched already")
+    for name, quieted in list(_filled().items()):
+        plain = _PLAIN[name]
+        _UNWATCHED[name] = (quieted, plain)
+        setattr(_TABLE, name, _watched(observer, name, quieted))
+        _PLAIN[name] = _watched(observer, name, plain)
+
+
+def unwatch() -> None:
+    """Put back every op :func:`watch` routed through its observer."""
+    for name, (quieted, plain) in _UNWATCHED.items():
+        setattr(_TABLE, name, quieted)
+        _PLAIN[name] = plain
+    _UNWATCHED.clear()
+
+
+def _watched(observer: Observer, name: str, op: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(op)
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        return observer(name, op, args, kwargs)
+
+    return watched

@@ -5,16 +5,17 @@ views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), the node that
 made it as the engine keeps it, and printing. The in-place contract is
 :mod:`ownership.core.inplace_rules`; how a view's history follows its base,
-:mod:`ownership.core.autograd.view_history`. Its API is inherited, one base class per part of torch's Tensor
-reference: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides, ``data_ptr()``),
-:class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``, ``requires_grad``, ``.grad``,
-``backward()``, ``.data`` versus ``detach()``),
+:mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
+base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
+``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
+``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``),
 :class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
-:class:`~ownership.core.tensor_methods.TensorMethods` (math, reductions, products, dtype conversions,
-new tensors), :class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``),
-:class:`~ownership.core.tensor_views.TensorViews` (``x.view``...) and
-:class:`~ownership.core.tensor_inplace.TensorInplace` (``x.add_``...). Those reach :mod:`ownership.ops`
-through :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.OpTable`, so that
+:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``) and
+:class:`~ownership.core.tensor_views.TensorViews` (``x.view``...). The methods that are ops
+(``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
+(:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
+mypy reads them from :mod:`ownership.core.declared_methods`. All reach :mod:`ownership.ops` through
+:data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.OpTable`, so that
 this layer never imports a higher one.
 
 >>> import numpy as np
@@ -49,6 +50,7 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
+from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -58,12 +60,12 @@ from ownership.core.storage import (
 )
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_conversion import TensorConversion
-from ownership.core.tensor_inplace import TensorInplace
 from ownership.core.tensor_metadata import TensorMetadata
-from ownership.core.tensor_methods import TensorMethods
 from ownership.core.tensor_operators import TensorOperators
 from ownership.core.tensor_views import TensorViews
 
+if not TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+    DeclaredMethods = object
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 _new = object.__new__
@@ -75,10 +77,9 @@ class Tensor(
     TensorMetadata,
     TensorAutograd,
     TensorConversion,
-    TensorMethods,
     TensorOperators,
     TensorViews,
-    TensorInplace,
+    DeclaredMethods,
 ):
     """An n-dimensional array that may share memory with others and may record a graph."""
 

@@ -1,7 +1,10 @@
 """Tensor view methods: results share storage and version counter with the tensor (``_base``).
 
-``reshape`` is a view when the strides allow it, else a copy; ``unbind``/``split``/``chunk``
-return multi-output views, which refuse in-place writes with grad mode on.
+``reshape`` is a view when the strides allow it, else a copy. These are the views whose calls
+take a fast path (the sizes or dims given as Python ints bind as the parser binds them, without
+it) and the properties ``T`` and ``mT``; the other view methods (``flatten``, ``diagonal``,
+``narrow``, ``unbind``/``split``/``chunk``, whose multi-output views refuse in-place writes with
+grad mode on) are declared with their ops (:mod:`ownership.ops.methods`).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ownership.core import op_registry
 from ownership.core import signatures as sig
-from ownership.core.argument_values import int64, no_arguments, tensor_arg
+from ownership.core.argument_values import int64
 from ownership.core.layout import Size
 
 if TYPE_CHECKING:
@@ -69,33 +72,12 @@ class TensorViews:
             raise RuntimeError("view(dtype) is not supported by ownership")
         return ops.view(self, a["size"])
 
-    def view_as(self: Any, other: Tensor) -> Tensor:
-        """``view(other.shape)``."""
-        tensor_arg("view_as", other, "other")
-        return ops.view(self, other.shape)
-
     def reshape(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A view when the strides allow it, else a copy."""
         sizes = _python_ints(args, kwargs)
         if sizes is None:
             sizes = sig.RESHAPE.parse(args, kwargs)[1]["shape"]
         return ops.reshape(self, sizes)
-
-    def reshape_as(self: Any, other: Tensor) -> Tensor:
-        """``reshape(other.shape)``."""
-        tensor_arg("reshape_as", other, "other")
-        return ops.reshape(self, other.shape)
-
-    def flatten(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Merge dimensions ``start_dim..end_dim`` (a view when possible)."""
-        a = sig.FLATTEN.parse(args, kwargs)[1]
-        return ops.flatten(self, a["start_dim"], a["end_dim"])
-
-    def t(self: Any, *args: Any) -> Tensor:
-        """Transpose of a tensor of at most 2 dimensions (a view)."""
-        if args:
-            no_arguments("t", args)
-        return ops.t(self)
 
     @property
     def T(self: Any) -> Tensor:
@@ -132,11 +114,6 @@ class TensorViews:
             sizes = sig.EXPAND.parse(args, kwargs)[1]["size"]
         return ops.expand(self, sizes)
 
-    def expand_as(self: Any, other: Tensor) -> Tensor:
-        """``expand(other.shape)``."""
-        tensor_arg("expand_as", other, "other")
-        return ops.expand(self, other.shape)
-
     def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``."""
         if _int_args(args, kwargs, 1):
@@ -159,17 +136,6 @@ class TensorViews:
                 raise
         return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
-    def diagonal(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,
-        dim2=1)``."""
-        a = sig.DIAGONAL.parse(args, kwargs)[1]
-        return ops.diagonal(self, a["offset"], a["dim1"], a["dim2"])
-
-    def narrow(self: Any, *args: Any, **kwargs: Any) -> Tensor:
-        """Elements ``start..start+length`` of ``dim`` (a view): ``narrow(dim, start, length)``."""
-        a = sig.NARROW.parse(args, kwargs)[1]
-        return ops.narrow(self, a["dim"], builtins.int(a["start"]), a["length"])
-
     def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
         if _int_args(args, kwargs, 2):
@@ -181,45 +147,4 @@ class TensorViews:
         a = sig.SELECT.parse(args, kwargs)[1]
         return ops.select(self, a["dim"], a["index"])
 
-    def unbind(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
-        """All slices along ``dim`` (multi-output views: refuse in-place with grad on)."""
-        return ops.unbind(self, sig.UNBIND.parse(args, kwargs)[1]["dim"])
-
-    def split(self: Any, split_size: Any, dim: Any = 0) -> tuple[Tensor, ...]:
-        """Pieces of ``split_size`` (or the given sizes) along ``dim`` (multi-output views)."""
-        parser = sig.SPLIT if isinstance(split_size, builtins.int) else sig.SPLIT_WITH_SIZES
-        a = parser.parse((self, split_size, dim), {})[1]
-        return ops.split(self, a.get("split_size", a.get("split_sizes")), a["dim"])
-
-    def chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
-        """``chunks`` nearly equal pieces along ``dim`` (multi-output views)."""
-        a = sig.CHUNK.parse(args, kwargs)[1]
-        return ops.chunk(self, a["chunks"], a["dim"])
-
-    def unsafe_split(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
-        """``split``'s pieces, which autograd does not see as views (own version counters)."""
-        a = sig.UNSAFE_SPLIT.parse(args, kwargs)[1]
-        return ops.split(self, a["split_size"], a["dim"], True)
-
-    def unsafe_split_with_sizes(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
-        """``split_with_sizes``'s pieces, which autograd does not see as views."""
-        a = sig.UNSAFE_SPLIT_WITH_SIZES.parse(args, kwargs)[1]
-        return ops.split(self, list(a["split_sizes"]), a["dim"], True)
-
-    def unsafe_chunk(self: Any, *args: Any, **kwargs: Any) -> tuple[Tensor, ...]:
-        """``chunk``'s pieces, which autograd does not see as views (own version counters)."""
-        a = sig.UNSAFE_CHUNK.parse(args, kwargs)[1]
-        return ops.chunk(self, a["chunks"], a["dim"], True)
-
     # ------------------------------------------------------------------ aliases
-    def swapdims(self: Any, dim0: builtins.int, dim1: builtins.int) -> Tensor:
-        """``transpose`` (a view)."""
-        return ops.transpose(self, dim0, dim1)
-
-    def swapaxes(self: Any, axis0: builtins.int, axis1: builtins.int) -> Tensor:
-        """``transpose`` (a view)."""
-        return ops.transpose(self, axis0, axis1)
-
-    def split_with_sizes(self: Any, split_sizes: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
-        """Pieces of the given sizes along ``dim`` (multi-output views)."""
-        return ops.split(self, list(split_sizes), dim)

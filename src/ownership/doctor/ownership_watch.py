@@ -7,8 +7,8 @@ not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The e
 module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__call__``,
 ``__setattr__``, ``state_dict`` and ``load_state_dict``, ``Optimizer.__init__`` and ``step``, and
 ``Tensor.backward``, ``autograd.grad``, ``detach``, ``data``, ``grad`` and ``numpy`` (and the
-``step()`` of an optimizer subclass that defines its own), and every op of the op table
-(:data:`ownership.core.op_registry.ops`, which every function, method and operator calls), whose
+``step()`` of an optimizer subclass that defines its own), and every op call, through the op table's one observer point
+(:func:`ownership.core.op_registry.watch`: every function, method and operator calls an op there), whose
 results :class:`~ownership.doctor.hand_grads.HandGrads` reads for gradients computed from a
 gradient; ``stop()`` puts them back.
 """
@@ -86,12 +86,9 @@ class OwnershipWatch:
         self.restore.append((Tensor, "grad", Tensor.__dict__.get("grad")))
         setter = functools.partial(self._grad_set, grad.fset)
         type.__setattr__(Tensor, "grad", property(grad.fget, setter, grad.fdel, grad.__doc__))
-        for name in list(op_registry.OPS):
-            self._wrap(op_registry.ops, name, functools.partial(self._op, name))
-        # the operators (``a - b``) call the table's plain ops: their reads are watched there
-        self.plain = dict(op_registry._PLAIN)
-        for name, fn in self.plain.items():
-            op_registry._PLAIN[name] = functools.partial(self._operator, fn)
+        # every op call, a method's, a function's or an operator's, passes the table's one
+        # observer point
+        op_registry.watch(self._op)
 
     def _wrap(self, owner: Any, name: str, wrapper: Any) -> None:
         original = getattr(owner, name)
@@ -108,7 +105,7 @@ class OwnershipWatch:
         observers.SAVES.remove(self._saved)
         observers.WRITES.remove(self._wrote)
         observers.ACCUMULATIONS.remove(self._accumulated)
-        op_registry._PLAIN.update(self.plain)
+        op_registry.unwatch()
         for owner, name, original in reversed(self.restore):
             if original is None:
                 delattr(owner, name)
@@ -274,18 +271,12 @@ class OwnershipWatch:
         fset(t, value)
         self.hand.grad_set(t, value)
 
-    def _op(self, name: str, original: Any, *args: Any, **kwargs: Any) -> Any:
+    def _op(self, name: str, original: Any, args: Any, kwargs: Any) -> Any:
         self.used = True
         result = original(*args, **kwargs)
         self.hand.derive(name, args, result)
         checkpoints = self.ledger.checkpoints
         if checkpoints.tensors and not checkpoints.quiet:
-            self._read_kept(args)
-        return result
-
-    def _operator(self, original: Any, *args: Any) -> Any:
-        result = original(*args)
-        if self.ledger.checkpoints.tensors and not self.ledger.checkpoints.quiet:
             self._read_kept(args)
         return result
 

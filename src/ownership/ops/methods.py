@@ -1,0 +1,627 @@
+"""The Tensor surface: one declaration per method, beside its op (:mod:`ownership.core.surface`).
+
+Each entry of :data:`DECLARED` gives a method's name, torch's signatures of it as torch prints
+them (its argument errors are torch's: :class:`~ownership.core.binder.Signatures`), the op it
+calls, and what it means; ``inplace=`` declares its in-place variant with the same signatures.
+``x.maximum`` is the declaration ``declare("maximum", "(Tensor other)", op=table.maximum, ...)``
+and nothing else: :func:`ownership.installation.install` makes the method from it. A method that
+needs more than binding is written by hand (:mod:`ownership.ops.written_methods`) and declared
+here with ``method=``. The view methods, the operators and the methods of a tensor's own state
+(``backward``, ``detach``, ``.grad``, ``size()``...) are the Tensor's (:mod:`ownership.core.tensor`).
+
+>>> import ownership
+>>> ownership.Tensor.maximum.__doc__
+'The elementwise larger of ``self`` and the tensor ``other``: ``maximum(other)``.'
+>>> print(ownership.Tensor.mul_.__source__.strip())
+def mul_(self, *args, **kwargs):
+    return ops.mul_(self, D.parse(args, kwargs)[1]["other"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ownership.core.surface import Declared, declare
+from ownership.ops import table
+from ownership.ops import written_methods as written
+
+OTHER = ("(Tensor other)", "(Number other)")
+"""The signatures of a binary op whose ``other`` is a tensor or a number."""
+OVER_DIM = ("(int dim, *, torch.dtype dtype = None)",)
+"""The signature of a running op along ``dim`` (``cumsum``, ``cumprod``)."""
+
+
+def by_hand(method: Callable[..., Any], *aliases: str, returns: str = "Tensor") -> Declared:
+    """The declaration of a method written by hand (:mod:`ownership.ops.written_methods`)."""
+    return Declared(method.__name__, (), None, method=method, aliases=aliases, returns=returns)
+
+
+DECLARED: list[Declared] = [
+    # ------------------------------------------------------------ arithmetic
+    *declare(
+        "add",
+        "(Tensor other, *, Number alpha = 1)",
+        op=table.add,
+        keywords=("alpha",),
+        args=("other",),
+        numbers_as_tensors=True,
+        hidden=True,
+        doc="``self + alpha * other``: ``add(other, *, alpha=1)``.",
+    ),
+    by_hand(written.add_),
+    *declare(
+        "sub",
+        "(Tensor other, *, Number alpha = 1)",
+        op=table.sub,
+        keywords=("alpha",),
+        args=("other",),
+        numbers_as_tensors=True,
+        hidden=True,
+        doc="``self - alpha * other``: ``sub(other, *, alpha=1)``.",
+        inplace=table.sub_,
+        inplace_doc="In place ``self -= alpha * other``.",
+    ),
+    *declare(
+        "mul",
+        "(Tensor other)",
+        op=table.mul,
+        numbers_as_tensors=True,
+        doc="``self * other``.",
+        inplace=table.mul_,
+        inplace_doc="In place ``self *= other``.",
+    ),
+    by_hand(written.div),
+    by_hand(written.div_),
+    *declare(
+        "pow",
+        "(Tensor exponent)",
+        "(Number exponent)",
+        op=table.pow,
+        doc="``self ** exponent``.",
+        inplace=table.pow_,
+        inplace_doc="In place ``self **= exponent``.",
+    ),
+    *declare(
+        "floor_divide",
+        *OTHER,
+        op=table.floor_divide,
+        doc="``self // other``, rounded down: ``floor_divide(other)``.",
+        inplace=table.floor_divide_,
+        inplace_doc="``self //= other``: ``floor_divide_(other)``.",
+    ),
+    *declare(
+        "remainder",
+        *OTHER,
+        op=table.remainder,
+        doc="``self % other``, with the divisor's sign: ``remainder(other)``.",
+        inplace=table.remainder_,
+        inplace_doc="``self %= other``: ``remainder_(other)``.",
+    ),
+    by_hand(written.square),
+    by_hand(written.square_),
+    # ------------------------------------------------------------ pointwise, one tensor
+    *declare(
+        "neg", op=table.neg, doc="``-self``.", inplace=table.neg_, inplace_doc="Negate in place."
+    ),
+    *declare(
+        "exp",
+        op=table.exp,
+        doc="Elementwise exponential (saves its result).",
+        inplace=table.exp_,
+        inplace_doc="Exponential in place (saves the new value).",
+    ),
+    *declare(
+        "log",
+        op=table.log,
+        doc="Elementwise natural log (saves its input).",
+        inplace=table.log_,
+        inplace_doc="Natural log in place (saves the value before the write).",
+    ),
+    *declare(
+        "sqrt",
+        op=table.sqrt,
+        doc="Elementwise square root (saves its result).",
+        inplace=table.sqrt_,
+        inplace_doc="Square root in place (saves the new value).",
+    ),
+    *declare(
+        "abs",
+        op=table.abs,
+        aliases=("absolute",),
+        doc="Elementwise absolute value (saves its input).",
+        inplace=table.abs_,
+        inplace_doc="Absolute value in place (saves the value before the write).",
+    ),
+    *declare(
+        "sign", op=table.sign, doc="Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."
+    ),
+    *declare(
+        "reciprocal",
+        op=table.reciprocal,
+        doc="Elementwise ``1 / self`` (saves its result); integers give the default float dtype.",
+    ),
+    *declare(
+        "sigmoid",
+        op=table.sigmoid,
+        doc="Elementwise logistic function (saves its result).",
+        inplace=table.sigmoid_,
+        inplace_doc="Sigmoid in place (saves the new value).",
+    ),
+    *declare(
+        "tanh",
+        op=table.tanh,
+        doc="Elementwise tanh (saves its result).",
+        inplace=table.tanh_,
+        inplace_doc="Tanh in place (saves the new value).",
+    ),
+    *declare(
+        "sin",
+        op=table.sin,
+        doc="Elementwise sine (saves its input).",
+        inplace=table.sin_,
+        inplace_doc="Sine in place (saves the value before the write).",
+    ),
+    *declare(
+        "cos",
+        op=table.cos,
+        doc="Elementwise cosine (saves its input).",
+        inplace=table.cos_,
+        inplace_doc="Cosine in place (saves the value before the write).",
+    ),
+    *declare(
+        "relu",
+        op=table.relu,
+        doc="Elementwise max(x, 0) (saves its result).",
+        inplace=table.relu_,
+        inplace_doc="ReLU in place.",
+    ),
+    *declare(
+        "floor",
+        op=table.floor,
+        doc="The largest whole number not above each element.",
+        inplace=table.floor_,
+    ),
+    *declare(
+        "ceil",
+        op=table.ceil,
+        doc="The smallest whole number not below each element.",
+        inplace=table.ceil_,
+    ),
+    *declare(
+        "trunc",
+        op=table.trunc,
+        doc="Each element with its fraction dropped (toward zero).",
+        inplace=table.trunc_,
+    ),
+    by_hand(written.round),
+    by_hand(written.round_),
+    *declare("log1p", op=table.log1p, doc="``log(1 + self)``, exact near 0.", inplace=table.log1p_),
+    *declare("expm1", op=table.expm1, doc="``exp(self) - 1``, exact near 0.", inplace=table.expm1_),
+    *declare("erf", op=table.erf, doc="The error function of each element.", inplace=table.erf_),
+    *declare(
+        "nan_to_num",
+        "(float? nan = None, float? posinf = None, float? neginf = None)",
+        op=table.nan_to_num,
+        doc="NaN, +inf and -inf replaced: ``nan_to_num(nan=0.0, posinf=None, neginf=None)``.",
+        inplace=table.nan_to_num_,
+    ),
+    # ------------------------------------------------------------ pointwise, two tensors
+    *declare(
+        "maximum",
+        "(Tensor other)",
+        op=table.maximum,
+        doc="The elementwise larger of ``self`` and the tensor ``other``: ``maximum(other)``.",
+    ),
+    *declare(
+        "minimum",
+        "(Tensor other)",
+        op=table.minimum,
+        doc="The elementwise smaller of ``self`` and the tensor ``other``: ``minimum(other)``.",
+    ),
+    *declare(
+        "clamp",
+        "(Tensor min = None, Tensor max = None)",
+        "(Number min = None, Number max = None)",
+        op=table.clamp,
+        aliases=("clip",),
+        doc="Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``.",
+    ),
+    *declare(
+        "clamp_",
+        "(Tensor min = None, Tensor max = None)",
+        "(Number min = None, Number max = None)",
+        op=table.clamp_,
+        aliases=("clip_",),
+        doc="Clamp in place: ``clamp_(min=None, max=None)``.",
+    ),
+    *declare(
+        "clamp_min",
+        "(Tensor min)",
+        "(Number min)",
+        op=table.clamp_min,
+        doc="``clamp(min=min)``: ``clamp_min(min)``, a number or a tensor.",
+        inplace=table.clamp_min_,
+        inplace_doc="``clamp_min`` in place: ``clamp_min_(min)``.",
+    ),
+    *declare(
+        "clamp_max",
+        "(Tensor max)",
+        "(Number max)",
+        op=table.clamp_max,
+        doc="``clamp(max=max)``: ``clamp_max(max)``, a number or a tensor.",
+        inplace=table.clamp_max_,
+        inplace_doc="``clamp_max`` in place: ``clamp_max_(max)``.",
+    ),
+    *declare(
+        "masked_fill",
+        "(Tensor mask, Tensor value)",
+        "(Tensor mask, Number value)",
+        op=table.masked_fill,
+        doc="``value`` where ``mask`` is True: ``masked_fill(mask, value)``.",
+        inplace=table.masked_fill_,
+        inplace_doc="Write ``value`` where ``mask`` is True: ``masked_fill_(mask, value)``.",
+    ),
+    by_hand(written.where),
+    # ------------------------------------------------------------ comparisons and logic
+    *declare("eq", *OTHER, op=table.eq, doc="Elementwise ``==`` as a bool tensor."),
+    *declare("ne", *OTHER, op=table.ne, doc="Elementwise ``!=`` as a bool tensor."),
+    *declare("lt", *OTHER, op=table.lt, doc="Elementwise ``<``."),
+    *declare("le", *OTHER, op=table.le, doc="Elementwise ``<=``."),
+    *declare("gt", *OTHER, op=table.gt, doc="Elementwise ``>``."),
+    *declare("ge", *OTHER, op=table.ge, doc="Elementwise ``>=``."),
+    *declare(
+        "isnan",
+        op=table.isnan,
+        doc="Where the elements are NaN, as a bool tensor (never recorded).",
+    ),
+    *declare(
+        "isinf", op=table.isinf, doc="Where the elements are ``inf`` or ``-inf``, as a bool tensor."
+    ),
+    *declare(
+        "isfinite",
+        op=table.isfinite,
+        doc="Where the elements are neither NaN nor infinite, as a bool tensor.",
+    ),
+    *declare(
+        "isclose",
+        "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)",
+        op=table.isclose,
+        doc="Elementwise ``|self - other| <= atol + rtol * |other|`` (a bool tensor):\n"
+        "``isclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
+    ),
+    *declare(
+        "allclose",
+        "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)",
+        op=table.allclose,
+        returns="builtins.bool",
+        doc="Whether ``isclose`` holds for every element (a Python bool):\n"
+        "``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
+    ),
+    by_hand(written.equal, returns="builtins.bool"),
+    *declare(
+        "logical_and",
+        "(Tensor other)",
+        op=table.logical_and,
+        doc="Elementwise ``and`` as a bool tensor: ``logical_and(other)``.",
+    ),
+    *declare(
+        "logical_or",
+        "(Tensor other)",
+        op=table.logical_or,
+        doc="Elementwise ``or`` as a bool tensor: ``logical_or(other)``.",
+    ),
+    *declare(
+        "logical_not",
+        op=table.logical_not,
+        doc="Elementwise ``not`` as a bool tensor (``x == 0``, any dtype).",
+    ),
+    *declare(
+        "bitwise_and",
+        *OTHER,
+        op=table.bitwise_and,
+        doc="``self & other`` of bool or integer tensors: ``bitwise_and(other)``.",
+        inplace=table.bitwise_and_,
+        inplace_doc="``self &= other`` in place: ``bitwise_and_(other)``.",
+    ),
+    *declare(
+        "bitwise_or",
+        *OTHER,
+        op=table.bitwise_or,
+        doc="``self | other`` of bool or integer tensors: ``bitwise_or(other)``.",
+        inplace=table.bitwise_or_,
+        inplace_doc="``self |= other`` in place: ``bitwise_or_(other)``.",
+    ),
+    *declare(
+        "bitwise_xor",
+        *OTHER,
+        op=table.bitwise_xor,
+        doc="``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``.",
+        inplace=table.bitwise_xor_,
+        inplace_doc="``self ^= other`` in place: ``bitwise_xor_(other)``.",
+    ),
+    *declare(
+        "bitwise_left_shift",
+        *OTHER,
+        op=table.bitwise_left_shift,
+        doc="``self << other`` of integer tensors: ``bitwise_left_shift(other)``.",
+        inplace=table.bitwise_left_shift_,
+        inplace_doc="``self <<= other`` in place: ``bitwise_left_shift_(other)``.",
+    ),
+    *declare(
+        "bitwise_right_shift",
+        *OTHER,
+        op=table.bitwise_right_shift,
+        doc="``self >> other`` of integer tensors: ``bitwise_right_shift(other)``.",
+        inplace=table.bitwise_right_shift_,
+        inplace_doc="``self >>= other`` in place: ``bitwise_right_shift_(other)``.",
+    ),
+    # ------------------------------------------------------------ reductions
+    by_hand(written.sum),
+    by_hand(written.mean),
+    by_hand(written.max, returns="Any"),
+    by_hand(written.min, returns="Any"),
+    by_hand(written.prod),
+    by_hand(written.std),
+    by_hand(written.var),
+    by_hand(written.norm),
+    *declare(
+        "argmax",
+        "(int dim = None, bool keepdim = False)",
+        op=table.argmax,
+        doc="Index of the maximum (flattened when ``dim`` is None): "
+        "``argmax(dim=None, keepdim=False)``.",
+    ),
+    *declare(
+        "argmin",
+        "(int dim = None, bool keepdim = False)",
+        op=table.argmin,
+        doc="Index of the minimum (flattened when ``dim`` is None): "
+        "``argmin(dim=None, keepdim=False)``.",
+    ),
+    *declare(
+        "amax",
+        "(tuple of ints[1]? dim = None, bool keepdim = False)",
+        op=table.amax,
+        doc="The largest value over ``dim`` (all dims by default): ``amax(dim=[], keepdim=False)``.",
+    ),
+    *declare(
+        "amin",
+        "(tuple of ints[1]? dim = None, bool keepdim = False)",
+        op=table.amin,
+        doc="The smallest value over ``dim`` (all dims by default): "
+        "``amin(dim=[], keepdim=False)``.",
+    ),
+    *declare(
+        "all",
+        "()",
+        "(tuple of ints dim = None, bool keepdim = False)",
+        "(int dim, bool keepdim = False)",
+        op=table.all,
+        args=("dim=None", "keepdim=False"),
+        doc="Whether every element is true (a bool tensor), over all dims or over ``dim``:\n"
+        "``all()``, ``all(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints.",
+    ),
+    *declare(
+        "any",
+        "()",
+        "(tuple of ints dim = None, bool keepdim = False)",
+        "(int dim, bool keepdim = False)",
+        op=table.any,
+        args=("dim=None", "keepdim=False"),
+        doc="Whether some element is true (a bool tensor), over all dims or over ``dim``:\n"
+        "``any()``, ``any(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints.",
+    ),
+    *declare(
+        "nansum",
+        "(tuple of ints[1]? dim = None, bool keepdim = False, *, torch.dtype dtype = None)",
+        op=table.nansum,
+        args=("dim", "keepdim"),
+        keywords=("dtype",),
+        doc="The sum with NaN as 0: ``nansum(dim=None, keepdim=False, *, dtype=None)``.",
+    ),
+    *declare(
+        "logsumexp",
+        "(tuple of ints[1] dim, bool keepdim = False)",
+        op=table.logsumexp,
+        doc="``log(sum(exp(self), dim))`` without overflow: ``logsumexp(dim, keepdim=False)``.",
+    ),
+    *declare(
+        "softmax",
+        "(int dim, torch.dtype dtype = None)",
+        op=table.softmax,
+        doc="Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``.",
+    ),
+    *declare(
+        "log_softmax",
+        "(int dim, torch.dtype dtype = None)",
+        op=table.log_softmax,
+        doc="Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``.",
+    ),
+    *declare(
+        "cumsum",
+        *OVER_DIM,
+        op=table.cumsum,
+        doc="Running sums along ``dim``: ``cumsum(dim, *, dtype=None)``.",
+        inplace=table.cumsum_,
+        inplace_doc="``cumsum`` in place: ``cumsum_(dim, *, dtype=None)``.",
+    ),
+    *declare(
+        "cumprod",
+        *OVER_DIM,
+        op=table.cumprod,
+        doc="Running products along ``dim``: ``cumprod(dim, *, dtype=None)``.",
+        inplace=table.cumprod_,
+        inplace_doc="``cumprod`` in place: ``cumprod_(dim, *, dtype=None)``.",
+    ),
+    # ------------------------------------------------------------ sorting and selection
+    by_hand(written.sort, returns="Any"),
+    *declare(
+        "argsort",
+        "(*, bool stable, int dim = -1, bool descending = False)",
+        "(int dim = -1, bool descending = False)",
+        op=table.argsort,
+        args=("dim", "descending", "stable=False"),
+        doc="The indices of ``sort``: ``argsort(dim=-1, descending=False, *, stable=False)``.",
+    ),
+    *declare(
+        "topk",
+        "(int k, int dim = -1, bool largest = True, bool sorted = True)",
+        op=table.topk,
+        returns="Any",
+        doc="The ``k`` largest (or smallest) along ``dim`` with their indices:\n"
+        "``topk(k, dim=-1, largest=True, sorted=True)``.",
+    ),
+    *declare(
+        "gather",
+        "(int dim, Tensor index, *, bool sparse_grad = False)",
+        op=table.gather,
+        doc="``self`` read at ``index`` along ``dim``: ``gather(dim, index, *, sparse_grad=False)``.",
+    ),
+    *declare(
+        "index_select",
+        "(int dim, Tensor index)",
+        op=table.index_select,
+        doc="The slices along ``dim`` at a vector of indices: ``index_select(dim, index)``.",
+    ),
+    *declare(
+        "flip",
+        "(tuple of ints dims)",
+        op=table.flip,
+        doc="The elements in reverse order along each of ``dims``, a new tensor: ``flip(*dims)``.",
+    ),
+    *declare(
+        "repeat",
+        "(tuple of ints repeats)",
+        op=table.repeat,
+        doc="The tensor tiled along each dim, a new tensor: ``repeat(*repeats)``.",
+    ),
+    *declare(
+        "tril",
+        "(int diagonal = 0)",
+        op=table.tril,
+        doc="The lower triangle of the last two dims, zeros above: ``tril(diagonal=0)``.",
+        inplace=table.tril_,
+        inplace_doc="``tril`` in place: ``tril_(diagonal=0)``.",
+    ),
+    *declare(
+        "triu",
+        "(int diagonal = 0)",
+        op=table.triu,
+        doc="The upper triangle of the last two dims, zeros below: ``triu(diagonal=0)``.",
+        inplace=table.triu_,
+        inplace_doc="``triu`` in place: ``triu_(diagonal=0)``.",
+    ),
+    # ------------------------------------------------------------ views (the others: core/tensor_views.py)
+    *declare("t", op=table.t, doc="Transpose of a tensor of at most 2 dimensions (a view)."),
+    by_hand(written.swapdims),
+    by_hand(written.swapaxes),
+    *declare(
+        "flatten",
+        "(int start_dim = 0, int end_dim = -1)",
+        op=table.flatten,
+        doc="Merge dimensions ``start_dim..end_dim`` (a view when possible).",
+    ),
+    *declare(
+        "diagonal",
+        "(int offset = 0, int dim1 = 0, int dim2 = 1)",
+        op=table.diagonal,
+        doc="The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,\n"
+        "dim2=1)``.",
+    ),
+    by_hand(written.narrow),
+    by_hand(written.view_as),
+    by_hand(written.reshape_as),
+    by_hand(written.expand_as),
+    *declare(
+        "unbind",
+        "(int dim = 0)",
+        op=table.unbind,
+        returns="tuple[Tensor, ...]",
+        doc="All slices along ``dim`` (multi-output views: refuse in-place with grad on).",
+    ),
+    *declare(
+        "chunk",
+        "(int chunks, int dim = 0)",
+        op=table.chunk,
+        returns="tuple[Tensor, ...]",
+        doc="``chunks`` nearly equal pieces along ``dim`` (multi-output views).",
+    ),
+    by_hand(written.split),
+    by_hand(written.split_with_sizes),
+    by_hand(written.unsafe_chunk),
+    by_hand(written.unsafe_split),
+    by_hand(written.unsafe_split_with_sizes),
+    # ------------------------------------------------------------ matrix products (BLAS)
+    by_hand(written.matmul),
+    by_hand(written.mm),
+    by_hand(written.mv),
+    *declare(
+        "bmm",
+        "(Tensor mat2)",
+        op=table.bmm,
+        doc="Batched matrix product of two 3-D tensors: ``bmm(mat2)``.",
+    ),
+    by_hand(written.addmm),
+    by_hand(written.dot),
+    *declare(
+        "outer",
+        "(Tensor vec2)",
+        op=table.outer,
+        doc="The outer product with the vector ``vec2``: ``outer(vec2)``.",
+    ),
+    # ------------------------------------------------------------ writes in place
+    *declare("zero_", op=table.zero_, doc="Fill with zeros in place."),
+    *declare(
+        "fill_",
+        "(Tensor value)",
+        "(Number value)",
+        op=table.fill_,
+        doc="Fill with ``value`` in place.",
+    ),
+    by_hand(written.copy_),
+    by_hand(written.normal_),
+    by_hand(written.uniform_),
+    by_hand(written.bernoulli_),
+    by_hand(written.bernoulli),
+    *declare(
+        "t_", op=table.t_, doc="Transpose in place: new geometry, version + 1 (``TBackward1``)."
+    ),
+    by_hand(written.transpose_),
+    by_hand(written.swapdims_),
+    by_hand(written.swapaxes_),
+    by_hand(written.squeeze_),
+    by_hand(written.unsqueeze_),
+    by_hand(written.as_strided_),
+    *declare(
+        "resize_",
+        "(tuple of ints size, *, torch.memory_format memory_format = None)",
+        op=table.resize_,
+        doc="New sizes in place, the storage grown when too small (see\n"
+        "``ownership.ops.resizing``); bumps the version only when the sizes change.",
+    ),
+    *declare(
+        "resize_as_",
+        "(Tensor the_template, *, torch.memory_format memory_format = None)",
+        op=table.resize_as_,
+        doc="``resize_(the_template.shape)``.",
+    ),
+    # ------------------------------------------------------------ copies, conversions, new tensors
+    by_hand(written.clone),
+    by_hand(written.contiguous),
+    by_hand(written.to),
+    by_hand(written.type_as),
+    by_hand(written.type, returns="Any"),
+    by_hand(written.float),
+    by_hand(written.double),
+    by_hand(written.long),
+    by_hand(written.int),
+    by_hand(written.bool),
+    by_hand(written.cpu),
+    by_hand(written.new_zeros),
+    by_hand(written.new_ones),
+    by_hand(written.new_empty),
+    by_hand(written.new_full),
+    by_hand(written.new_tensor),
+]
+"""Every declared Tensor method, by op family."""

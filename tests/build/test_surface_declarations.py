@@ -1,0 +1,73 @@
+"""The Tensor surface and its declarations (``ownership/ops/methods.py``) do not drift apart.
+
+- ``core/declared_methods.py``, the methods as mypy sees them, is what the declarations generate
+  now (``python tests/build/test_surface_declarations.py --update`` rewrites it);
+- every declared method is the Tensor's, set by ``surface.install``, and no class of the Tensor
+  defines it too (one definition of a method);
+- every method made from a declaration calls its op with arguments the op's signature binds,
+  each read from a parameter torch's signatures of the method declare (the method/op drift
+  check of the hand-written methods is mypy's: they call ``ops``, typed by ``OpTable``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+
+import ownership
+from ownership.core import surface
+from ownership.core.surface import Declared, _parameters
+from ownership.ops import methods, table
+
+STUB = Path(surface.__file__).with_name("declared_methods.py")
+
+
+def test_the_stub_is_generated_from_the_declarations() -> None:
+    assert STUB.read_text(encoding="utf-8") == surface.stub(methods.DECLARED), (
+        "regenerate it: python tests/build/test_surface_declarations.py --update"
+    )
+
+
+def test_every_declared_method_is_the_tensors_and_defined_once() -> None:
+    for declared in methods.DECLARED:
+        for name in (declared.name, *declared.aliases):
+            method = ownership.Tensor.__dict__[name]
+            assert method.__qualname__ == f"Tensor.{declared.name}", name
+            bases = ownership.Tensor.__mro__[1:]
+            assert not any(name in vars(base) for base in bases), f"{name} defined twice"
+    names = [n for d in methods.DECLARED for n in (d.name, *d.aliases)]
+    assert len(names) == len(set(names))
+
+
+def _made(declarations: list[Declared]) -> list[Declared]:
+    return [d for d in declarations if d.method is None]
+
+
+def test_every_made_method_calls_its_op_with_what_its_op_takes() -> None:
+    made = _made(methods.DECLARED)
+    assert len(made) > 100
+    for declared in made:
+        assert getattr(table, declared.table_name or "") is declared.op, declared.name
+        signature = inspect.signature(declared.op)
+        keywords = {spec.partition("=")[0]: None for spec in declared.keywords}
+        signature.bind(None, *(None for _ in declared.args), **keywords)  # TypeError if not
+        if declared.signatures is None:
+            continue
+        declared_names = {n for text in declared.signatures.texts for n in _parameters(text)}
+        for spec in (*declared.args, *declared.keywords):
+            assert spec.partition("=")[0] in declared_names, (declared.name, spec)
+
+
+def test_a_made_method_reads_as_written() -> None:
+    mul_ = ownership.Tensor.mul_
+    assert mul_.__source__ == (
+        "def mul_(self, *args, **kwargs):\n"
+        '    return ops.mul_(self, D.parse(args, kwargs)[1]["other"])\n'
+    )
+    x = ownership.ones(2)
+    assert mul_(x, 3) is x and x.tolist() == [3.0, 3.0]
+
+
+if __name__ == "__main__" and "--update" in sys.argv[1:]:
+    STUB.write_text(surface.stub(methods.DECLARED), encoding="utf-8")
