@@ -32,11 +32,15 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # Every package comes from the lock, constraints.txt: pip, the build requirements, then the package
-# (built without isolation, so with the locked setuptools and wheel) and its extras.
+# (built without isolation, so with the locked setuptools and wheel) and its extras. pip compiles
+# no bytecode (--no-compile: compiling every module of every package was two thirds of the
+# install's CPU); tools/warm_bytecode.py then compiles what the checks import, by importing it.
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -c constraints.txt pip setuptools wheel
-	$(BIN)/python -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[test,docs]'
+	$(BIN)/python -m pip install --quiet --no-compile -c constraints.txt pip setuptools wheel
+	$(BIN)/python -m pip install --quiet --no-compile -c constraints.txt --no-build-isolation \
+		-e '.[test,docs]'
+	$(BIN)/python tools/warm_bytecode.py
 	touch $(STAMP)
 
 venv: $(STAMP) ## Create .venv and install the package with its test and docs extras

@@ -87,13 +87,47 @@ def test_the_changed_tests_are_picked() -> None:
     assert changed.selected(["docs/guide/first-look.md", "README.md"]) == []
 
 
+def _in_baseline(path: str) -> bool:
+    """Whether the baseline pass runs the test file ``path`` (relative to the checkout)."""
+    suites = kernels.NUMERIC_SUITES
+    inside = any(path == suite or path.startswith(f"{suite}/") for suite in suites)
+    return inside and path not in kernels.EXACT_FILES
+
+
 def test_the_baseline_pass_runs_the_numeric_suites_only() -> None:
+    """The selection names existing folders and files; each file left out is inside a suite (so
+    leaving it out means something), and every test file that compares floats through the kernels
+    (``kernels.FLOAT_COMPARISONS``: bit for bit, gradcheck, random programs), in whatever folder,
+    is run again, as are the files that compare the kernels' floats by name."""
     for suite in kernels.NUMERIC_SUITES:
-        assert (ROOT / suite).is_dir(), suite
+        assert (ROOT / suite).is_dir() or (ROOT / suite).is_file(), suite
+    assert len(set(kernels.EXACT_FILES)) == len(kernels.EXACT_FILES)
     for path in kernels.EXACT_FILES:
         assert (ROOT / path).is_file(), path
         assert any(path.startswith(f"{suite}/") for suite in kernels.NUMERIC_SUITES), path
     assert not {"tests/errors", "tests/views", "tests/versions"} & set(kernels.NUMERIC_SUITES)
+    marks = [re.compile(m, re.MULTILINE) for m in kernels.FLOAT_COMPARISONS]
+    files = sorted(
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "tests").rglob("test_*.py")
+        if not {"build", "site"} & set(p.parts)
+    )
+    floats = [f for f in files if any(m.search((ROOT / f).read_text()) for m in marks)]
+    assert len(floats) >= 15, floats  # the marks still find what they are meant to
+    assert [f for f in floats if not _in_baseline(f)] == []
+    for named in (
+        "tests/ops/test_ops.py",  # every op's values and gradients
+        "tests/ops/test_range_factories.py",  # arange bit for bit (SIMD blocks, fused adds)
+        "tests/ops/test_sort_topk.py",  # the order of ties
+        "tests/ops/test_statistics.py",  # var and norm: reductions
+        "tests/ops/test_log1p_expm1_erf.py",  # transcendental functions
+        "tests/autograd/test_autograd_grad.py",  # gradients that unbroadcast by summing
+        "tests/nn/test_functional.py",  # softmax, losses
+        "tests/nn/test_layers.py",  # matmul
+        "tests/optim/test_adaptive_optimizers.py",  # fused multiply-adds of the steps
+        "tests/harness/test_kernels.py",  # that the baseline variables take effect
+    ):
+        assert _in_baseline(named), named
     assert "tests/support/kernels.py --suites" in _recipe("pytest-baseline")
     assert "kernels.py" in (ROOT / "noxfile.py").read_text()
 

@@ -9,11 +9,30 @@ tuned to one CPU fails here rather than on a learner's laptop:
   refuses to disable its baseline, the features it was compiled to assume);
 - torch: ``ATEN_CPU_CAPABILITY=default``.
 
-Only the numerically sensitive suites run again (:data:`NUMERIC_SUITES`): those whose results go
-through the kernels that differ, the floating-point values of ops, reductions, matmul, gradients,
-layers and optimizers. The suites of errors and messages, views, versions, in-place rules and grad
-modes compare names, flags and exact integers, the same on any kernel; so do the integer and bool
-suites of ``ops`` (:data:`EXACT_FILES`), whose results are exact on every CPU.
+Only the tests whose outcome can depend on the kernels run again: the suites of
+:data:`NUMERIC_SUITES`, less the files of :data:`EXACT_FILES`. The choice is made per file, by
+what a file's tests compare:
+
+- run again: a test comparing floating-point values that went through a kernel that differs
+  between CPUs: reductions and scans (``sum``, ``mean``, ``var``, ``cumsum``, ``prod``, the
+  gradients that unbroadcast by summing), matmul and the layers and losses built on it,
+  transcendental functions (``exp``, ``log``, ``tanh``, ``pow``, ``softmax``, ``erf``, ...), fused
+  multiply-adds (optimizer steps, ``arange``), seeded random draws and the order of sorts. Every
+  file that compares values bit for bit (``support.bits``), by finite differences
+  (``gradcheck``) or through random programs (``support.fuzz``, ``support.programs``) is one of
+  them, outside the numeric suites too (:data:`FLOAT_COMPARISONS`; tests/build/test_make_targets.py
+  checks that each such file is run again);
+- left out: a file whose tests compare only what no kernel computes: errors and messages,
+  warnings and their frames, flags, dtypes, shapes and strides, versions, which objects are freed
+  or shared, node names and what nodes save, hook order, module bookkeeping (registration,
+  traversal, ``state_dict`` keys), integers and bools, selections and copies of elements
+  (``maximum``, ``clamp``, ``masked_fill``, ``where``, rounding, signed zeros), and learning-rate
+  schedules (Python floats, computed by the ``math`` module in both engines). The floats such a
+  file compares come from elementwise operations that IEEE rounds correctly (``+``, ``-``, ``*``,
+  ``/``, ``sqrt``, casts) on small exact data, so they are the same bits on every kernel.
+
+A new test file in a numeric suite runs again unless it is added to :data:`EXACT_FILES`, with the
+reason of its group there.
 
 Run as a script (``python tests/support/kernels.py``), this prints the value for
 ``NPY_DISABLE_CPU_FEATURES``; with ``--suites``, pytest's arguments for the baseline run (the
@@ -28,7 +47,8 @@ from typing import Any
 
 import numpy as np
 
-# The suites `make pytest-baseline` runs again on baseline kernels (tests/README.md).
+# The suites `make pytest-baseline` runs again on baseline kernels (tests/README.md): folders, and
+# files of other folders that compare floats through the kernels (gradcheck).
 NUMERIC_SUITES = (
     "tests/ops",
     "tests/autograd",
@@ -38,17 +58,78 @@ NUMERIC_SUITES = (
     "tests/harness",
     "tests/benchmarks",
     "tests/random",
+    "tests/inplace/test_inplace_view.py",
+    "tests/pytorch_autograd/test_custom_function_inplace.py",
+    "tests/pytorch_autograd/test_custom_function_outputs.py",
 )
-# Files of those suites whose results are exact on every CPU: integers and bools only (division
-# and remainder are correctly rounded in every kernel), which ops are reachable, or the benchmark
-# runner's rows, sections and memory budgets (no floating-point value compared).
+# Files of those suites whose outcome no kernel decides (the module's docstring gives the rule).
 EXACT_FILES = (
+    # integers and bools only (division and remainder are correctly rounded in every kernel)
     "tests/ops/test_bitwise.py",
     "tests/ops/test_shifts.py",
     "tests/ops/test_bool_operands.py",
     "tests/ops/test_integer_division.py",
+    "tests/ops/test_all_any.py",
+    "tests/ops/test_value_tests.py",
+    "tests/ops/test_searchsorted.py",
+    # selections, copies and single correctly rounded operations: the same bits on every kernel
+    "tests/ops/test_extrema.py",
+    "tests/ops/test_masked_fill.py",
+    "tests/ops/test_clamp_zero_signs.py",
+    "tests/ops/test_clamp_double_backward.py",
+    "tests/ops/test_sign.py",
+    "tests/ops/test_rounding.py",
+    "tests/ops/test_isclose.py",
+    "tests/ops/test_float_operands.py",
+    "tests/ops/test_square_nan_to_num.py",
+    "tests/ops/test_tensor_type.py",
+    # which ops are reachable and how, dtypes, refusals, floating-point reports, recorded edges
     "tests/ops/test_surface.py",
+    "tests/ops/test_dtype_kernels.py",
+    "tests/ops/test_result_dtypes_under_grad.py",
+    "tests/ops/test_quiet_ops.py",
+    "tests/ops/test_record_paths.py",
+    # the graph: which objects are freed or shared, node names and classes, what nodes save,
+    # warnings and anomaly mode's messages
+    "tests/autograd/test_graph_memory.py",
+    "tests/autograd/test_unseen.py",
+    "tests/autograd/test_threads_one_accumulator.py",
+    "tests/autograd/test_graph.py",
+    "tests/autograd/test_node_classes.py",
+    "tests/autograd/test_saved_names.py",
+    "tests/autograd/test_backward_formulas.py",
+    "tests/autograd/test_backward_warning_frame.py",
+    "tests/autograd/test_anomaly_mode.py",
+    "tests/nn/test_fused_ops_edges.py",
+    # module bookkeeping: registration, paths, traversal, repr, state_dict keys and hooks, copies
+    "tests/nn/test_buffer.py",
+    "tests/nn/test_parameter.py",
+    "tests/nn/test_extra_state.py",
+    "tests/nn/test_identity_and_flatten.py",
+    "tests/nn/test_containers.py",
+    "tests/nn/test_module_paths.py",
+    "tests/nn/test_module_registration.py",
+    "tests/nn/test_module_repr.py",
+    "tests/nn/test_module_traversal.py",
+    "tests/nn/test_module_trees_hypothesis.py",
+    "tests/nn/test_state_dict.py",
+    "tests/nn/test_state_dict_hooks.py",
+    "tests/nn/test_copies_and_metadata.py",
+    # learning-rate schedules: Python floats from the math module, in both engines
+    "tests/optim/test_lr_scheduler.py",
+    "tests/optim/test_composite_schedules.py",
+    "tests/optim/test_cyclic_schedules.py",
+    "tests/optim/test_reduce_lr_on_plateau.py",
+    "tests/optim/test_tensor_lrs.py",
+    # the benchmark runner's rows, sections and memory budgets (no floating-point value compared)
     "tests/benchmarks/test_bench_runner.py",
+)
+# What marks a test file as comparing floats through the kernels, whatever its folder: values bit
+# for bit, finite differences, random programs. Each file matching one is run again.
+FLOAT_COMPARISONS = (
+    r"^from support\.bits import",
+    r"^from support\.(fuzz|programs) import",
+    r"\bgradcheck\(",
 )
 
 
