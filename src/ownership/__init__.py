@@ -44,7 +44,6 @@ from ownership.core.memory_formats import (
     preserve_format,
 )
 from ownership.core.op_registry import quiet
-from ownership.core.scope import module_getattr
 from ownership.core.tensor import Tensor
 from ownership.core.tensor_metadata import device
 from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
@@ -218,6 +217,7 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.scope import module_getattr
 from ownership.serialization import load, save
 from ownership.view_functions import (
     as_strided_,
@@ -481,5 +481,5 @@ __all__ = [
     "zeros_like",
 ]
 
-# a public name of torch that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch", __name__)

@@ -14,11 +14,12 @@ fill every seam here, in one list a reader can follow:
 
 from __future__ import annotations
 
-from ownership import autograd, out_argument, random, serialization
+from ownership import autograd, out_argument, random, scope, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.core import argument_values, binder, op_registry
+from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
@@ -48,3 +49,5 @@ def install() -> None:
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
+    # a public name of torch's tensors that the engine lacks raises the scope error (parity)
+    core_tensor.missing_attribute = scope.tensor_getattr

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import builtins
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,7 +39,6 @@ from ownership.core import (
     inference_mode,
     layout,
     printing,
-    scope,
     tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
@@ -64,6 +63,21 @@ _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each `
 _new = object.__new__
 _GRAD = grad_mode._state
 _NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
+
+
+def _no_attribute(tensor: Any, name: str) -> Any:
+    """``Tensor.__getattr__`` of core alone: Python's own ``AttributeError``, for every name."""
+    raise AttributeError(
+        f"'{type(tensor).__name__}' object has no attribute '{name}'", name=name, obj=tensor
+    )
+
+
+missing_attribute: Callable[[Any, str], Any] = _no_attribute
+"""What ``Tensor.__getattr__`` does with a name the normal lookup did not find, a seam:
+:func:`ownership.installation.install` fills it with parity's
+:func:`ownership.scope.tensor_getattr` (a public name of torch's tensors that the engine lacks
+raises the scope error, ``NotImplementedError``); core alone, before that, raises Python's
+``AttributeError`` for every name."""
 
 
 class Tensor(
@@ -123,7 +137,10 @@ class Tensor(
         def _grad_fn(self, node: Node | None) -> None: ...
 
     if not TYPE_CHECKING:  # (for the type checker, a name the class lacks stays an error)
-        __getattr__ = scope.tensor_getattr  # a torch name the engine lacks says so: one error
+
+        def __getattr__(self, name: str) -> Any:
+            """A name the normal lookup did not find: :data:`missing_attribute` (a seam)."""
+            return missing_attribute(self, name)
 
     # ------------------------------------------------------------------ construction
     @staticmethod

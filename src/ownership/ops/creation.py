@@ -18,8 +18,8 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import dtype_arg
 from ownership.core.argument_values import tensor_arg as _like_arg
 from ownership.core.dtypes import dtype as DType
+from ownership.core.dtypes import missing
 from ownership.core.memory_formats import format_strides, preserve_format
-from ownership.core.scope import missing
 from ownership.core.storage import LentStorage, Storage, VersionCounter
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
