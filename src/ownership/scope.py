@@ -8,11 +8,11 @@ dtype, sparse tensors, an op or a submodule of torch the engine lacks), it gets 
 (:func:`ownership.core.dtypes.missing`), never an ``AttributeError`` from deep inside. Names torch
 does not have keep Python's ``AttributeError`` (so ``hasattr`` probes, ``copy``, ``pickle``,
 doctest and IPython's protocol lookups work): :func:`module_getattr` and :func:`tensor_getattr`
-tell the two apart with the static lists of torch's public names in :mod:`ownership.torch_names`.
+tell the two apart with the static lists of torch's public names in ``ownership.torch_names``.
 
 This is torch's parity surface, not a rule of the unit: core's ``Tensor.__getattr__`` is a seam
-(:data:`ownership.core.tensor.missing_attribute`) that :func:`ownership.installation.install`
-fills with :func:`tensor_getattr`; the modules of the parity layer and above take
+(``ownership.core.tensor.missing_attribute``) that ``ownership.installation.install()`` fills
+with :func:`tensor_getattr`; the modules of the parity layer and above take
 :func:`module_getattr` as their module ``__getattr__``.
 
 >>> import ownership

@@ -19,7 +19,7 @@ DTYPES = "float32, float64, int32, int64 and bool"
 
 
 def missing(what: str, covers: str) -> NotImplementedError:
-    """The engine's one error for a part of torch it lacks (a dtype first: :func:`from_numpy_dtype`;
+    """The engine's one error for a part of torch it lacks (a dtype first: ``from_numpy_dtype``;
     a device, a layout, a module of torch; :mod:`ownership.scope` raises it for a name torch
     has): ``what`` is missing, ``covers`` is what it has instead (raise it).
 

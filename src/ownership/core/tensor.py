@@ -74,7 +74,7 @@ def _no_attribute(tensor: Any, name: str) -> Any:
 
 missing_attribute: Callable[[Any, str], Any] = _no_attribute
 """What ``Tensor.__getattr__`` does with a name the normal lookup did not find, a seam:
-:func:`ownership.installation.install` fills it with parity's
+``ownership.installation.install()`` fills it with parity's
 :func:`ownership.scope.tensor_getattr` (a public name of torch's tensors that the engine lacks
 raises the scope error, ``NotImplementedError``); core alone, before that, raises Python's
 ``AttributeError`` for every name."""
@@ -139,7 +139,7 @@ class Tensor(
     if not TYPE_CHECKING:  # (for the type checker, a name the class lacks stays an error)
 
         def __getattr__(self, name: str) -> Any:
-            """A name the normal lookup did not find: :data:`missing_attribute` (a seam)."""
+            """A name the normal lookup did not find: ``missing_attribute`` (a seam)."""
             return missing_attribute(self, name)
 
     # ------------------------------------------------------------------ construction
