@@ -14,7 +14,7 @@ fill every seam here, in one list a reader can follow:
 
 from __future__ import annotations
 
-from ownership import autograd, out_argument, random, scope, serialization
+from ownership import autograd, out_argument, printing, random, scope, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
@@ -53,3 +53,5 @@ def install() -> None:
     serialization.install(Parameter)
     # a public name of torch's tensors that the engine lacks raises the scope error (parity)
     core_tensor.missing_attribute = scope.tensor_getattr
+    # a tensor's repr prints its values in torch's format (parity)
+    core_tensor.tensor_repr = printing.tensor_repr

@@ -38,7 +38,7 @@ random mt19937 distributions avx_mathfun fused
 """
 _PARITY = """
 arguments overload argument_checks invalid_arguments keyword_order out_argument scope torch_names
-serialization cuda accelerator backends backends.*
+printing serialization cuda accelerator backends backends.*
 autograd autograd.anomaly_mode autograd.graph autograd.function autograd.function_ctx
 autograd.once_differentiable autograd.gradcheck
 """
