@@ -67,7 +67,8 @@ COVERS = {
 
 def module_getattr(torch_module: str, engine_module: str) -> Callable[[str], Any]:
     """A module ``__getattr__`` for the engine module that stands for ``torch_module``: a public
-    name torch has there raises :func:`missing`; any other name, Python's ``AttributeError``."""
+    name torch has there raises :func:`~ownership.core.dtypes.missing`; any other name,
+    Python's ``AttributeError``."""
     names = TORCH_NAMES[torch_module]
     covers = COVERS[torch_module]
 
@@ -84,9 +85,10 @@ _TENSOR_NAMES = TORCH_NAMES["torch.Tensor"]
 
 def tensor_getattr(tensor: Any, name: str) -> Any:
     """``Tensor.__getattr__``, which Python calls only once the normal lookup failed: a public
-    name of torch's tensors raises :func:`missing`; any other name, Python's own
-    ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's class has
-    failed inside its own code (a property raising ``AttributeError``): that error again.
+    name of torch's tensors raises :func:`~ownership.core.dtypes.missing`; any other name,
+    Python's own ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's
+    class has failed inside its own code (a property raising ``AttributeError``): that error
+    again.
 
     >>> import ownership
     >>> ownership.ones(2).to_sparse()
