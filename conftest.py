@@ -11,7 +11,7 @@ environment says otherwise (``OMP_NUM_THREADS``), set here before either engine 
 the main process and so in every pytest-xdist worker it starts. pytest runs a worker per core:
 each with torch's default of a thread per core, the workers' OpenMP threads wait on each other:
 on a busy two-core machine, 300 steps of a small network took 36 s instead of 2.3 s. With one thread, torch's parallel
-loops run as one part, which the engine's split (``ownership.core.cpu.parts``) follows; the split
+loops run as one part, which the engine's split (``ownership.ops.cpu.parts``) follows; the split
 into several parts is tested in a process of its own
 (``tests/ops/test_thread_parts.py``).
 """

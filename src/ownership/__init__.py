@@ -36,15 +36,7 @@ from ownership.core.dtypes import int64 as long
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.core.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
 from ownership.core.layout import Size
-from ownership.core.memory_formats import (
-    channels_last,
-    channels_last_3d,
-    contiguous_format,
-    memory_format,
-    preserve_format,
-)
 from ownership.core.op_registry import quiet
-from ownership.core.scope import module_getattr
 from ownership.core.tensor import Tensor
 from ownership.core.tensor_metadata import device
 from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
@@ -173,6 +165,13 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.joining import cat, stack
+from ownership.ops.memory_formats import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from ownership.ops.searching import searchsorted
 from ownership.ops.statistics import norm
 from ownership.product_functions import (
@@ -218,6 +217,7 @@ from ownership.reduction_functions import (
     var,
     var_mean,
 )
+from ownership.scope import module_getattr
 from ownership.serialization import load, save
 from ownership.view_functions import (
     as_strided_,
@@ -481,5 +481,5 @@ __all__ = [
     "zeros_like",
 ]
 
-# a public name of torch that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch", __name__)

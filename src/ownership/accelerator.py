@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = ["current_accelerator", "device_count", "is_available"]
 

@@ -49,8 +49,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.core.printing import tensor_repr
 from ownership.either_engine import is_either_tensor
+from ownership.printing import tensor_repr
 from ownership.tolerance import DEFAULT, Tolerance
 
 __all__ = [

@@ -4,7 +4,7 @@ machine without a GPU.
 
 Seeding is accepted and does nothing (torch queues it until CUDA starts, which it never does
 here); what needs a device gets torch's ``AssertionError``; any other name of ``torch.cuda``,
-the scope's error (``ownership.core.scope``).
+the scope's error (``ownership.scope``).
 
 >>> import ownership as torch
 >>> torch.cuda.is_available(), torch.cuda.device_count()
@@ -17,7 +17,7 @@ AssertionError: Torch not compiled with CUDA enabled
 
 from __future__ import annotations
 
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = [
     "current_device",

@@ -14,15 +14,16 @@ fill every seam here, in one list a reader can follow:
 
 from __future__ import annotations
 
-from ownership import autograd, out_argument, random, serialization
+from ownership import autograd, out_argument, printing, random, scope, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import argument_values, binder, op_registry, surface
+from ownership.core import argument_values, binder, inplace_rules, op_registry, surface
+from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
-from ownership.ops import inplace_fills, methods, out_variants, table
+from ownership.ops import inplace_fills, loop_order, methods, out_variants, table
 
 __all__ = ["install"]
 
@@ -37,6 +38,8 @@ def install() -> None:
     # the graph: saved tensors and saved-tensor hooks name the nodes that save with them
     graph.Node = node.Node
     saved._accumulator = node.accumulator
+    # an in-place write over memory an input shares follows the loop order of torch's CPU kernels
+    inplace_rules.write_aliased = loop_order.write_aliased
     # the samplers of the in-place fills draw from random's generators
     inplace_fills._stream_of = random.stream_of
     # the checks of one argument value read 0-d tensors as numbers
@@ -50,3 +53,7 @@ def install() -> None:
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
+    # a public name of torch's tensors that the engine lacks raises the scope error (parity)
+    core_tensor.missing_attribute = scope.tensor_getattr
+    # a tensor's repr prints its values in torch's format (parity)
+    core_tensor.tensor_repr = printing.tensor_repr

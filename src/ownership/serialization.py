@@ -46,7 +46,8 @@ import pickle
 import secrets
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import IO, Any
 
 import numpy as np
@@ -60,6 +61,7 @@ from ownership.core.tensor_metadata import Device
 
 __all__ = [
     "ALLOWED",
+    "SAVING",
     "add_safe_globals",
     "clear_safe_globals",
     "get_safe_globals",
@@ -204,9 +206,26 @@ class _Zip:
         return self.buffer.getvalue()
 
 
+SAVING: list[Callable[[Any], AbstractContextManager[object]]] = []
+"""Observers of :func:`save` for the tools above the engine (the doctor), which it calls without
+importing them: each is called with the object saved, and the context it returns stays open while
+the object is written. While the list is empty a save costs one truth test."""
+
+
 def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2) -> None:
     """Write ``obj`` (a tensor, a state dict, an optimizer's state dict, any dict of them) to
     the path or binary file ``f`` in torch's zip format: the file loads in torch too."""
+    if SAVING:  # a tool watching (:data:`SAVING`): the write inside each observer's context
+        with contextlib.ExitStack() as watching:
+            for observe in list(SAVING):
+                watching.enter_context(observe(obj))
+            _save(obj, f, pickle_module)
+    else:
+        _save(obj, f, pickle_module)
+
+
+def _save(obj: Any, f: Any, pickle_module: Any) -> None:
+    """:func:`save`'s write (``pickle_protocol`` is torch's argument: the file is protocol 2)."""
     if pickle_module is not None and pickle_module is not pickle:
         raise RuntimeError("save(pickle_module=...) is not supported by ownership")
     data = io.BytesIO()

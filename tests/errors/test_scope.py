@@ -17,7 +17,7 @@ import pytest
 import torch
 
 import ownership
-from ownership.core.torch_names import TORCH_NAMES
+from ownership.torch_names import TORCH_NAMES
 
 from support import torch_names
 from support.differential import same
@@ -126,7 +126,7 @@ def test_python_protocols_still_work_on_the_engine() -> None:
     assert copy.deepcopy(x).tolist() == [1.0, 2.0]
     assert pickle.loads(pickle.dumps(ownership.nn.Linear(2, 1))).weight.shape == (1, 2)
     finder = doctest.DocTestFinder()
-    assert finder.find(ownership.core.scope)  # doctest walks the module without tripping on it
+    assert finder.find(ownership.scope)  # doctest walks the module without tripping on it
     assert pickle.loads(pickle.dumps(ownership.device("cpu"))) == ownership.device("cpu")
 
 

@@ -3,7 +3,7 @@ every input before writing.
 
 torch refuses an input that partly overlaps the written tensor only when both are non-overlapping
 and dense (``get_overlap_status``; ``TOO_HARD`` otherwise, and the write goes on); its kernel then
-reads and writes as its loop goes (``ownership.core.loop_order``): an element written early is read by
+reads and writes as its loop goes (``ownership.ops.loop_order``): an element written early is read by
 a later one, element by element along a strided row, two vectors at a time along a contiguous one.
 """
 

@@ -1,5 +1,5 @@
 """torch's loops split among threads (``at::parallel_for``), with the engine's split
-(:func:`ownership.core.cpu.parts`) at two threads, in a process of its own: the suite itself runs
+(:func:`ownership.ops.cpu.parts`) at two threads, in a process of its own: the suite itself runs
 at one thread (the root ``conftest.py``), where every loop is one part.
 
 The thread count is read once, when each engine is imported, so the programs run in a fresh
@@ -18,7 +18,7 @@ import json
 import numpy as np
 import torch
 import ownership
-from ownership.core import cpu
+from ownership.ops import cpu
 
 def arange(t):  # each thread's part starts its own vector blocks from the scalar formula
     return t.arange(0.3, 49_000.7, 0.7, dtype=t.float32).numpy()

@@ -24,7 +24,7 @@ from ownership.core.autograd.grad import (
 )
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.core.inference_mode import inference_mode
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 # custom Function (ownership.autograd.function, its ctx from function_ctx) and gradcheck
 # (ownership.autograd.gradcheck), put here by ownership.installation.install(): they build on
@@ -76,5 +76,5 @@ __all__ = [
     "set_grad_enabled",
 ]
 
-# a public name of torch.autograd that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch.autograd that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch.autograd", __name__)

@@ -3,7 +3,7 @@
 What a learner reaches as ``torch.autograd.graph``; the machinery is in
 :mod:`ownership.core.autograd.graph` (the hooks' stack the saved tensors read) and
 :mod:`ownership.core.autograd.node` (``Node``). A public name of torch's module that the engine
-lacks raises the scope error (:mod:`ownership.core.scope`).
+lacks raises the scope error (:mod:`ownership.scope`).
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -21,7 +21,7 @@ from ownership.core.autograd.graph import (
     saved_tensors_hooks,
 )
 from ownership.core.autograd.node import Node
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = [
     "Node",

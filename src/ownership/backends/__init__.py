@@ -10,7 +10,7 @@ sets (``torch.backends.cudnn.deterministic = True``) and which change nothing on
 from __future__ import annotations
 
 from ownership.backends import cudnn, mps
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = ["cudnn", "mps"]
 

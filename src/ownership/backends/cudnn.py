@@ -8,7 +8,7 @@ values a script sets, as in torch, and change nothing: the engine's kernels are 
 
 from __future__ import annotations
 
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = ["allow_tf32", "benchmark", "deterministic", "enabled", "is_available", "version"]
 

@@ -3,7 +3,7 @@ build for Linux)."""
 
 from __future__ import annotations
 
-from ownership.core.scope import module_getattr
+from ownership.scope import module_getattr
 
 __all__ = ["is_available", "is_built"]
 

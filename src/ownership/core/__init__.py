@@ -8,5 +8,8 @@ their declared signatures bind arguments through (:mod:`ownership.core.binder`),
 graph: nodes, saved tensors, the view history and the one backward loop
 (:mod:`ownership.core.autograd`). Nothing here imports a higher layer (the ops, torch's parity
 surface, ``nn``, ``optim``, the tools) nor the face ``ownership``; those fill core's seams once,
-through :func:`ownership.installation.install`.
+through :func:`ownership.installation.install`. Not here, though core calls them through such a
+seam: the loop order of torch's CPU kernels (:mod:`ownership.ops.loop_order`), torch's print
+format of a tensor's values (:mod:`ownership.printing`) and its scope errors for the names it has
+and the engine lacks (:mod:`ownership.scope`).
 """

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ownership.core.scope import missing
+from ownership.core.dtypes import missing
 
 __all__ = ["DEVICE_TYPES", "device", "parse_device", "pin_memory"]
 

@@ -1,4 +1,5 @@
-"""Data types: the dtype objects (``float32`` ...), the default dtype and torch's type promotion.
+"""Data types: the dtype objects (``float32`` ...), the default dtype and torch's type promotion,
+and the engine's one error for a part of torch it lacks (:func:`missing`), a dtype first of all.
 
 A dtype prints like torch's (``torch.float32``) so that a learner's output reads the same under
 either engine.
@@ -13,7 +14,19 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core.scope import DTYPES, missing
+DTYPES = "float32, float64, int32, int64 and bool"
+"""The dtypes the engine keeps (numpy's float32, float64, int32, int64 and bool underneath)."""
+
+
+def missing(what: str, covers: str) -> NotImplementedError:
+    """The engine's one error for a part of torch it lacks (a dtype first: ``from_numpy_dtype``;
+    a device, a layout, a module of torch; :mod:`ownership.scope` raises it for a name torch
+    has): ``what`` is missing, ``covers`` is what it has instead (raise it).
+
+    >>> str(missing("the 'cuda' device", "the CPU only (device='cpu')"))
+    "ownership does not implement the 'cuda' device; it covers the CPU only (device='cpu')"
+    """
+    return NotImplementedError(f"ownership does not implement {what}; it covers {covers}")
 
 
 class dtype:

@@ -47,7 +47,6 @@ from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.core.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.core.dtypes import dtype as DType
-from ownership.core.loop_order import Kernel, write_aliased
 
 _may_share = np.may_share_memory
 
@@ -63,8 +62,24 @@ __all__ = [
     "overlap_status",
     "overlaps_itself",
     "run_inplace",
+    "write_aliased",
     "written",
 ]
+
+
+def _numpy_write(kernel: object, out: NDArray[Any]) -> None:
+    """:data:`write_aliased` of core alone: no write of its own (numpy's, the caller's)."""
+    return None
+
+
+write_aliased: Callable[[Any, NDArray[Any]], Callable[[NDArray[Any]], None] | None]
+write_aliased = _numpy_write
+"""The write of an op's elementwise ``kernel`` into ``out`` in the order torch's CPU loop writes,
+when an input shares ``out``'s memory (which the overlap checks let through), a seam:
+``ownership.installation.install()`` fills it with :func:`ownership.ops.loop_order.write_aliased`
+(the order of TensorIterator, its vector blocks and threads' parts, machine facts of the ops).
+None: the caller's write, numpy's, which reads every input before it writes anything, and gives
+the same values whenever nothing is read after it is written; core alone always writes so."""
 
 
 def run_inplace(
@@ -83,7 +98,7 @@ def run_inplace(
     check_args: Callable[[], None] | None = None,
     write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
-    kernel: Kernel | None = None,
+    kernel: object = None,
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -98,9 +113,9 @@ def run_inplace(
     ``index_put_`` into an expanded tensor, whose elements share memory, writes the indexed
     elements alone (``self``'s shape and dtype are checked as they are).
 
-    ``kernel``: the op's torch kernel, elementwise, given so that an input sharing ``self``'s
-    memory (which the overlap checks let through) is read as torch's loop reads it
-    (:func:`~ownership.core.loop_order.write_aliased`).
+    ``kernel``: the op's torch kernel, elementwise (an ``ownership.ops.loop_order.Kernel``,
+    opaque to core), given so that an input sharing ``self``'s memory (which the overlap checks
+    let through) is read as torch's loop reads it (:data:`write_aliased`, a seam).
 
     ``self_edge=False``: the node has no edge to ``self``, only to ``inputs`` (torch's
     ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
@@ -209,7 +224,7 @@ def overlap_status(a: Tensor, b: Tensor) -> str:
 
     Two tensors that are not both dense are never refused, however their elements interleave
     (``x[:, 0].copy_(x[0])``): torch then writes element by element in its loop's order, which
-    :mod:`ownership.core.loop_order` follows."""
+    :mod:`ownership.ops.loop_order` follows."""
     if a is b:
         return "FULL"
     x, y = a._data, b._data

@@ -71,7 +71,7 @@ def empty_strided(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -
 
 def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
     """A new uninitialised array of ``shape`` with exactly these element strides, which lay
-    its elements out densely (a memory format's: ``memory_formats.format_strides``);
+    its elements out densely (a memory format's: ``ops.memory_formats.format_strides``);
     an empty one keeps them too (:func:`empty_strided`)."""
     size = numel(shape)
     if size == 0:

@@ -3,7 +3,8 @@
 This layer owns what a tensor *is*: its storage, its version counter (per tensor, shared by its
 views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
 (``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), the node that
-made it as the engine keeps it, and printing. The in-place contract is
+made it as the engine keeps it, and what its ``repr`` shows (torch's format of the values is
+parity's, through the seam ``tensor_repr``). The in-place contract is
 :mod:`ownership.core.inplace_rules`; how a view's history follows its base,
 :mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
 base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import builtins
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,8 +40,6 @@ from ownership.core import (
     grad_mode,
     inference_mode,
     layout,
-    printing,
-    scope,
     tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
@@ -71,6 +70,36 @@ _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each `
 _new = object.__new__
 _GRAD = grad_mode._state
 _NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
+
+
+def _numpy_repr(
+    values: NDArray[Any], floating: builtins.bool, dtype: str | None, grad: str | None
+) -> str:
+    """:data:`tensor_repr` of core alone: numpy's printing of the values, then the suffixes."""
+    shown = np.array2string(values, separator=", ", prefix="tensor(")
+    return "tensor(" + ", ".join([shown, *(s for s in (dtype, grad) if s)]) + ")"
+
+
+tensor_repr: Callable[[NDArray[Any], builtins.bool, str | None, str | None], str] = _numpy_repr
+"""How ``repr`` prints a tensor's values and its ``dtype=`` and ``grad_fn=`` (or
+``requires_grad=``) suffixes, which ``Tensor.__repr__`` decides, a seam:
+``ownership.installation.install()`` fills it with parity's ``ownership.printing.tensor_repr``,
+torch's format (4 decimals, columns, line wraps, summaries); core alone prints numpy's."""
+
+
+def _no_attribute(tensor: Any, name: str) -> Any:
+    """``Tensor.__getattr__`` of core alone: Python's own ``AttributeError``, for every name."""
+    raise AttributeError(
+        f"'{type(tensor).__name__}' object has no attribute '{name}'", name=name, obj=tensor
+    )
+
+
+missing_attribute: Callable[[Any, str], Any] = _no_attribute
+"""What ``Tensor.__getattr__`` does with a name the normal lookup did not find, a seam:
+``ownership.installation.install()`` fills it with parity's
+:func:`ownership.scope.tensor_getattr` (a public name of torch's tensors that the engine lacks
+raises the scope error, ``NotImplementedError``); core alone, before that, raises Python's
+``AttributeError`` for every name."""
 
 
 class Tensor(
@@ -130,7 +159,10 @@ class Tensor(
         def _grad_fn(self, node: Node | None) -> None: ...
 
     if not TYPE_CHECKING:  # (for the type checker, a name the class lacks stays an error)
-        __getattr__ = scope.tensor_getattr  # a torch name the engine lacks says so: one error
+
+        def __getattr__(self, name: str) -> Any:
+            """A name the normal lookup did not find: ``missing_attribute`` (a seam)."""
+            return missing_attribute(self, name)
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -406,7 +438,7 @@ class Tensor(
             grad = f"grad_fn=<{printing_name(fn)}>"
         elif grad is None and self.requires_grad:
             grad = "requires_grad=True"
-        return printing.tensor_repr(
+        return tensor_repr(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )
 

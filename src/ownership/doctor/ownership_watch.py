@@ -1,7 +1,8 @@
 """The ownership watcher: feeds a :class:`~ownership.doctor.ledger.Ledger` from the engine itself.
 
 The engine calls the doctor through its hook points (:mod:`ownership.core.observers`): every in-place
-write, every saved tensor, every gradient accumulation. Those are exact where torch's are
+write, every saved tensor, every gradient accumulation; and every ``save``
+(:data:`ownership.serialization.SAVING`). Those are exact where torch's are
 inferred: a write shares the saved tensor's version counter (``counter is counter``) or it does
 not (a hidden write), and memory overlap is numpy's own ``shares_memory``. The engine has no
 module or optimizer hooks, so the doctor wraps, for the run only, ``Module.__call__``,
@@ -15,16 +16,17 @@ gradient; ``stop()`` puts them back.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import weakref
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-import ownership
-from ownership import autograd
+from ownership import autograd, serialization
 from ownership.core import observers, op_registry
 from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.tensor import Tensor
@@ -65,13 +67,13 @@ class OwnershipWatch:
         observers.SAVES.append(self._saved)
         observers.WRITES.append(self._wrote)
         observers.ACCUMULATIONS.append(self._accumulated)
+        serialization.SAVING.append(self._saving)
         self._wrap(Module, "__call__", self._call)
         self._wrap(Module, "__setattr__", self._setattr)
         self._wrap(Module, "state_dict", self._state_dict)
         self._wrap(Module, "load_state_dict", self._load_state_dict)
         self._wrap(Optimizer, "__init__", self._optimizer_init)
         self._wrap(Optimizer, "step", self._step)
-        self._wrap(ownership, "save", self._save)
         self._wrap(Tensor, "backward", self._backward)
         self._wrap(autograd, "grad", self._grad)
         self._wrap(Tensor, "detach", self._detach)
@@ -106,6 +108,7 @@ class OwnershipWatch:
         observers.WRITES.remove(self._wrote)
         observers.ACCUMULATIONS.remove(self._accumulated)
         op_registry.unwatch()
+        serialization.SAVING.remove(self._saving)
         for owner, name, original in reversed(self.restore):
             if original is None:
                 delattr(owner, name)
@@ -185,13 +188,15 @@ class OwnershipWatch:
         finally:
             checkpoints.quiet -= 1
 
-    def _save(self, original: Any, obj: Any, *args: Any, **kwargs: Any) -> Any:
+    @contextlib.contextmanager
+    def _saving(self, obj: Any) -> Iterator[None]:
+        """Around ``save(obj, ...)`` (:data:`ownership.serialization.SAVING`)."""
         checkpoints = self.ledger.checkpoints
         for kept in checkpoints.containing(obj):
             checkpoints.used(kept, user_place(), "stored")
         checkpoints.quiet += 1  # what save reads of a kept dict is its use as stored
         try:
-            return original(obj, *args, **kwargs)
+            yield
         finally:
             checkpoints.quiet -= 1
 

@@ -15,7 +15,6 @@
   stateless functions.
 """
 
-from ownership.core.scope import module_getattr
 from ownership.nn import functional, init, utils
 from ownership.nn.activation import LeakyReLU, ReLU, Sigmoid, Tanh
 from ownership.nn.batchnorm import BatchNorm1d
@@ -29,6 +28,7 @@ from ownership.nn.module import Module
 from ownership.nn.module_list import ModuleDict, ModuleList
 from ownership.nn.parameter import Buffer, Parameter
 from ownership.nn.parameter_list import ParameterDict, ParameterList
+from ownership.scope import module_getattr
 
 __all__ = [
     "BatchNorm1d",
@@ -56,5 +56,5 @@ __all__ = [
     "utils",
 ]
 
-# a public name of torch.nn that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch.nn that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch.nn", __name__)

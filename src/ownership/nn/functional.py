@@ -16,13 +16,13 @@ from ownership.core import op_registry
 from ownership.core.argument_values import tensor_arg
 from ownership.core.op_registry import quiet
 from ownership.core.op_table import OpTable
-from ownership.core.scope import module_getattr
 from ownership.core.tensor import Tensor
 from ownership.ops import dropout as _dropout
 from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+from ownership.scope import module_getattr
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -148,5 +148,5 @@ __all__ = [
     "threshold_",
 ]
 
-# a public name of torch.nn.functional that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch.nn.functional that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch.nn.functional", __name__)

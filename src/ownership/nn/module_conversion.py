@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from ownership.core import dtypes
+from ownership.core.dtypes import DTYPES, missing
 from ownership.core.grad_mode import no_grad
-from ownership.core.scope import DTYPES, missing
 from ownership.core.tensor import Tensor
 from ownership.ops.copying import to_arguments
 
@@ -36,7 +36,7 @@ def legacy_type(dst_type: Any) -> dtypes.dtype:
     Anything else is refused as torch refuses it: a string that names no tensor type
     (``ValueError``), a value that is not a dtype or a string (``TypeError``). A tensor type
     torch has but the engine lacks (``'torch.HalfTensor'``) is the engine's
-    ``NotImplementedError`` naming it (``ownership.core.scope``).
+    ``NotImplementedError`` naming it (``ownership.scope``).
     """
     if isinstance(dst_type, dtypes.dtype):
         return dst_type

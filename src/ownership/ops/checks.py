@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from ownership.core import layout
 from ownership.core.devices import device as device
 from ownership.core.devices import pin_memory as pin_memory
-from ownership.core.scope import missing
+from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 

@@ -20,7 +20,6 @@ from numpy.typing import NDArray
 from ownership.core import dtypes
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
-from ownership.core.loop_order import Kernel, Scatter
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import checks, views
@@ -48,6 +47,7 @@ from ownership.ops.index_keys import (
 )
 from ownership.ops.index_layout import index_strides
 from ownership.ops.leftover_size import leftover_size
+from ownership.ops.loop_order import Kernel, Scatter
 from ownership.ops.masking import warn_expanded
 
 
@@ -266,7 +266,7 @@ def index_put_loop(arr: NDArray[Any], npkey: tuple[Any, ...]) -> Scatter:
     and ``make_index_put_iterator`` in ``aten/src/ATen/native/TensorAdvancedIndexing.cpp``):
     over the indexing result, the indexed dimensions first when they are not adjacent
     (``transposeToFront``); each index tensor an int64 one (a mask's, a column of its
-    ``nonzero()``), as :class:`~ownership.core.loop_order.Scatter` takes them."""
+    ``nonzero()``), as :class:`~ownership.ops.loop_order.Scatter` takes them."""
     taken = sum(_dims_of(k) for k in npkey if k is not Ellipsis)
     full: list[Any] = []
     for k in npkey:

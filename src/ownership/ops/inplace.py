@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
 from ownership.core.inplace_rules import check_inplace, check_result, run_inplace
-from ownership.core.loop_order import Kernel
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
@@ -31,6 +30,7 @@ from ownership.ops.common import (
     raw,
     result_dtype,
 )
+from ownership.ops.loop_order import Kernel
 from ownership.ops.python_numbers import int_parameter, operand_in, scaled
 
 

@@ -19,7 +19,6 @@ from ownership.core import layout
 from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_no_overlap, run_inplace
-from ownership.core.loop_order import Kernel
 from ownership.core.tensor import Tensor
 from ownership.distributions import in_memory_order
 from ownership.ops import checks
@@ -34,6 +33,7 @@ from ownership.ops.common import (
 )
 from ownership.ops.creation import to_numpy, zeros
 from ownership.ops.inplace import _tensors
+from ownership.ops.loop_order import Kernel
 
 _stream_of: Any = None
 """What a sampler draws from, ``generator``'s stream or the global generator's
@@ -140,7 +140,7 @@ def copy_(a: Tensor, src: Any) -> Tensor:
 
 def _identity(values: NDArray[Any]) -> NDArray[Any]:
     """torch's ``direct_copy_kernel``, of a source of the written dtype (one of another dtype
-    is not followed in loop order: ``ownership.core.loop_order.aliased``)."""
+    is not followed in loop order: ``ownership.ops.loop_order.aliased``)."""
     return values
 
 

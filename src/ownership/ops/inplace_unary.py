@@ -16,12 +16,12 @@ from numpy.typing import NDArray
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
 from ownership.core.inplace_rules import run_inplace
-from ownership.core.loop_order import Kernel
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import unary as un
 from ownership.ops.common import inputs_needed, needs_grad, raw
 from ownership.ops.inplace import snapshot
+from ownership.ops.loop_order import Kernel
 
 
 def _unary_inplace(

@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_no_overlap, check_result, run_inplace
-from ownership.core.loop_order import Kernel
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import binary_node, bw_div, wrapped_scalar
 from ownership.ops.common import (
@@ -44,6 +43,7 @@ from ownership.ops.common import (
     wrap,
 )
 from ownership.ops.inplace import snapshot
+from ownership.ops.loop_order import Kernel
 from ownership.ops.python_numbers import operand_in
 
 MODES = (None, "trunc", "floor")

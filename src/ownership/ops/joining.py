@@ -22,17 +22,17 @@ from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
-from ownership.core.memory_formats import (
-    contiguous_format,
-    format_strides,
-    memory_format,
-    suggested,
-)
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import signatures as sig
 from ownership.ops.common import inference_kernel, needs_grad, record, touch_history, wrap
+from ownership.ops.memory_formats import (
+    contiguous_format,
+    format_strides,
+    memory_format,
+    suggested,
+)
 
 
 def _join_arguments(

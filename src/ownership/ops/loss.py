@@ -11,8 +11,8 @@ from ownership.core import dtypes, grad_mode, layout
 from ownership.core.argument_values import as_saved, int64, is_int
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.dtypes import dtype as DType
+from ownership.core.dtypes import missing
 from ownership.core.op_registry import quiet
-from ownership.core.scope import missing
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar

@@ -21,12 +21,12 @@ from numpy.typing import NDArray
 
 from ownership.core.autograd.node import OpNode
 from ownership.core.inplace_rules import run_inplace
-from ownership.core.loop_order import Kernel
 from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import check_broadcast, needs_grad, operand, result_dtype
 from ownership.ops.inplace import pow_inplace, snapshot
+from ownership.ops.loop_order import Kernel
 
 
 def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:

@@ -12,13 +12,13 @@ not by numpy's ``arange``/``linspace``, so their last bits differ (``torch.arang
   ``start + step * i`` for the first half, ``end - step * (steps - i - 1)`` for the rest.
 
 Which SIMD width, and whether ``a + b * c`` is one fused multiply-add, depends on the kernels
-torch runs (:func:`ownership.core.cpu.simd`): its x86 AVX2 and AVX512 kernels and its ARM ones are compiled with
+torch runs (:func:`ownership.ops.cpu.simd`): its x86 AVX2 and AVX512 kernels and its ARM ones are compiled with
 contraction, so they fuse; its x86 ``default`` kernels (``ATEN_CPU_CAPABILITY=default``) do not.
 :func:`fma` is that fused multiply-add, correctly rounded, in numpy.
 
 torch splits a range of more than 32768 elements (``GRAIN_SIZE``) among its threads, each part
 starting its own vector blocks: the engine splits it the same way, for the thread count torch
-starts with (:func:`ownership.core.cpu.threads`; a program that calls ``torch.set_num_threads`` changes torch's).
+starts with (:func:`ownership.ops.cpu.threads`; a program that calls ``torch.set_num_threads`` changes torch's).
 
 >>> import ownership
 >>> ownership.arange(-8.0, 8.0, 0.1)[80].item()
@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes
-from ownership.core.cpu import parts, simd
+from ownership.ops.cpu import parts, simd
 
 __all__ = ["arange_length", "arange_values", "fma", "linspace_values"]
 

@@ -14,7 +14,7 @@ torch 2.13's rules (``aten/src/ATen/native/Resize.{h,cpp}``, ``resize_`` of
 - memory lent by numpy (``from_numpy``) cannot grow; a tensor of no elements never grows its
   storage;
 - a ``memory_format`` then lays the tensor out as asked, even at the same sizes
-  (:mod:`ownership.core.memory_formats`; ``resize_as_`` reads ``preserve_format`` as the format
+  (:mod:`ownership.ops.memory_formats`; ``resize_as_`` reads ``preserve_format`` as the format
   the template's strides suggest, ``resize_`` refuses it);
 - the version goes up once, after the change, when the sizes changed and nothing was refused
   (an inference tensor outside inference mode is refused at that bump, its sizes already
@@ -47,10 +47,10 @@ from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.inplace_rules import written
-from ownership.core.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.core.storage import Storage
 from ownership.core.tensor import Tensor
 from ownership.ops.leftover_size import shape_changed
+from ownership.ops.memory_formats import format_strides, memory_format, preserve_format, suggested
 
 __all__ = ["resize_", "resize_as_", "resize_impl"]
 

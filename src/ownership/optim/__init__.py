@@ -9,7 +9,6 @@
 - ``lr_scheduler``: the schedules that rewrite each group's ``lr`` as training goes.
 """
 
-from ownership.core.scope import module_getattr
 from ownership.optim import lr_scheduler as lr_scheduler
 from ownership.optim.adagrad import Adagrad
 from ownership.optim.adam import Adam
@@ -17,8 +16,9 @@ from ownership.optim.adamw import AdamW
 from ownership.optim.optimizer import Optimizer
 from ownership.optim.rmsprop import RMSprop
 from ownership.optim.sgd import SGD
+from ownership.scope import module_getattr
 
 __all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop"]
 
-# a public name of torch.optim that the engine lacks: the scope error (ownership.core.scope)
+# a public name of torch.optim that the engine lacks: the scope error (ownership.scope)
 __getattr__ = module_getattr("torch.optim", __name__)

@@ -17,8 +17,6 @@ import numpy as np
 from ownership.core import grad_mode, layout, observers
 from ownership.core.autograd import grad_dtype
 from ownership.core.autograd.unseen import spare_refs
-from ownership.core.memory_formats import contiguous_format
-from ownership.core.op_registry import ops
 from ownership.core.warn_once import warn_once
 
 __all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
@@ -81,12 +79,19 @@ def _checked(result: Any, var: Any) -> Any:
 
 
 def retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` in
-    ``contiguous_format``), later ones added out of place."""
+    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` with
+    ``contiguous_format``, whatever its layout), later ones added out of place."""
     if grad.dtype is not t.dtype:
         grad = grad.to(t.dtype)
     old = t._grad
-    t._grad = ops.clone(grad, memory_format=contiguous_format) if old is None else old + grad
+    if old is None:
+        new = grad.clone()
+        if not layout.row_major(new._data):  # a fresh copy: relaid before anyone sees it
+            new._data = layout.as_row_major(new._data)
+            new._lazy_storage = None  # made again from the new array when asked for
+        t._grad = new
+    else:
+        t._grad = old + grad
     if not grad_mode.is_grad_enabled():
         t._grad = t._grad.detach()
 

@@ -4,11 +4,16 @@ ownership implements the part of torch that the unit "Aliasing, mutation and mod
 uses: CPU tensors of five dtypes, their views, version counters and autograd, the modules,
 losses and optimizers of a training step. Where a program reaches past that (another device, a
 dtype, sparse tensors, an op or a submodule of torch the engine lacks), it gets one
-``NotImplementedError`` that names what is missing and what the engine covers, never an
-``AttributeError`` from deep inside. Names torch does not have keep Python's ``AttributeError``
-(so ``hasattr`` probes, ``copy``, ``pickle``, doctest and IPython's protocol lookups work):
-:func:`module_getattr` tells the two apart with the static lists of torch's public names in
-``ownership.core.torch_names``.
+``NotImplementedError`` that names what is missing and what the engine covers
+(:func:`ownership.core.dtypes.missing`), never an ``AttributeError`` from deep inside. Names torch
+does not have keep Python's ``AttributeError`` (so ``hasattr`` probes, ``copy``, ``pickle``,
+doctest and IPython's protocol lookups work): :func:`module_getattr` and :func:`tensor_getattr`
+tell the two apart with the static lists of torch's public names in ``ownership.torch_names``.
+
+This is torch's parity surface, not a rule of the unit: core's ``Tensor.__getattr__`` is a seam
+(``ownership.core.tensor.missing_attribute``) that ``ownership.installation.install()`` fills
+with :func:`tensor_getattr`; the modules of the parity layer and above take
+:func:`module_getattr` as their module ``__getattr__``.
 
 >>> import ownership
 >>> ownership.fft
@@ -24,12 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ownership.core.torch_names import TORCH_NAMES
+from ownership.core.dtypes import DTYPES, missing
+from ownership.torch_names import TORCH_NAMES
 
-__all__ = ["COVERS", "DTYPES", "missing", "module_getattr", "tensor_getattr"]
-
-DTYPES = "float32, float64, int32, int64 and bool"
-"""The dtypes the engine keeps (numpy's float32, float64, int32, int64 and bool underneath)."""
+__all__ = ["COVERS", "module_getattr", "tensor_getattr"]
 
 COVERS = {
     "torch": (
@@ -62,19 +65,10 @@ COVERS = {
 """What each module of the engine covers, as its error says it."""
 
 
-def missing(what: str, covers: str) -> NotImplementedError:
-    """The engine's error for a part of torch it lacks: ``what`` is missing, ``covers`` is
-    what it has instead (raise it).
-
-    >>> str(missing("the 'cuda' device", "the CPU only (device='cpu')"))
-    "ownership does not implement the 'cuda' device; it covers the CPU only (device='cpu')"
-    """
-    return NotImplementedError(f"ownership does not implement {what}; it covers {covers}")
-
-
 def module_getattr(torch_module: str, engine_module: str) -> Callable[[str], Any]:
     """A module ``__getattr__`` for the engine module that stands for ``torch_module``: a public
-    name torch has there raises :func:`missing`; any other name, Python's ``AttributeError``."""
+    name torch has there raises :func:`~ownership.core.dtypes.missing`; any other name,
+    Python's ``AttributeError``."""
     names = TORCH_NAMES[torch_module]
     covers = COVERS[torch_module]
 
@@ -91,9 +85,10 @@ _TENSOR_NAMES = TORCH_NAMES["torch.Tensor"]
 
 def tensor_getattr(tensor: Any, name: str) -> Any:
     """``Tensor.__getattr__``, which Python calls only once the normal lookup failed: a public
-    name of torch's tensors raises :func:`missing`; any other name, Python's own
-    ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's class has
-    failed inside its own code (a property raising ``AttributeError``): that error again.
+    name of torch's tensors raises :func:`~ownership.core.dtypes.missing`; any other name,
+    Python's own ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's
+    class has failed inside its own code (a property raising ``AttributeError``): that error
+    again.
 
     >>> import ownership
     >>> ownership.ones(2).to_sparse()

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import layout
-from ownership.core.cpu import GRAIN_SIZE, parts, simd
+from ownership.ops.cpu import GRAIN_SIZE, parts, simd
 
 __all__ = [
     "Kernel",

@@ -4,9 +4,9 @@ how ``at::parallel_for`` splits a range among them.
 
 The values of a few kernels depend on these: ``arange`` and ``linspace`` (vector blocks, fused
 multiply-adds: ``ownership.ops.range_factories``) and the order an in-place write over aliasing
-memory is made in (``ownership.core.loop_order``). The engine reads them as torch does, once.
+memory is made in (``ownership.ops.loop_order``). The engine reads them as torch does, once.
 
->>> from ownership.core.cpu import parts
+>>> from ownership.ops.cpu import parts
 >>> parts(10)
 [(0, 10)]
 """
