@@ -54,19 +54,10 @@ def copied(source: Tensor, copy: Tensor) -> Tensor:
     return copy
 
 
-def clone(t: Tensor, memory_format: memory_format | None = None) -> Tensor:
+def clone(t: Tensor) -> Tensor:
     """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
-    ``preserve_format`` lays it out (:func:`preserved_copy`), or in ``memory_format`` (which
-    the engine asks for: ``retain_grad``'s contiguous copy; the public ``clone`` takes none
-    yet)."""
-    if memory_format is None or memory_format is preserve_format:
-        arr = preserved_copy(t, t.dtype)
-    else:
-        shape = t._data.shape
-        arr = layout.dense_with_strides(shape, format_strides(memory_format, shape), t.dtype.np)
-        if arr.size:
-            arr[...] = t._data
-    out = Tensor._wrap(arr, t.dtype)
+    ``preserve_format`` lays it out (:func:`preserved_copy`)."""
+    out = Tensor._wrap(preserved_copy(t, t.dtype), t.dtype)
     if needs_grad(t):
         record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
     return copied(t, out)
