@@ -25,7 +25,7 @@ from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import filled_from, needs_grad, record, wrap
+from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
@@ -107,6 +107,8 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     out = wrap(_running_sums(t._data, axis, dt), dt)
     if not t._data.ndim:
         filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
+    elif not t._data.size:
+        written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
     if needs_grad(t):
         record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": as_saved(dim)})
     return out
