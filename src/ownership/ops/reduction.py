@@ -184,8 +184,8 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
+    dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
     refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
-    dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
     if dims is None:
         n = t._data.size
