@@ -327,3 +327,49 @@ def test_every_op_on_an_inference_tensor_that_requires_grad(op: Any) -> None:
         return op(t, a)
 
     same(program)
+
+
+# an op recording for a normal tensor that requires grad saves an inference operand it does not
+# differentiate (a condition, a mask, index tensors): refused before the kernel's checks
+SAVED_OPERANDS: dict[str, Any] = {
+    "where, a condition of another shape": lambda t, r, i: t.where(i["mask4"], r, t.ones(4)),
+    "where, a float condition": lambda t, r, i: t.where(i["float"], r, r),
+    "where, a float condition of another shape": lambda t, r, i: t.where(i["float4"], r, r),
+    "index by an index out of range": lambda t, r, i: r[i["index"]],
+    "index by a mask of another shape": lambda t, r, i: r[i["mask4"]],
+    "index by a list and an index": lambda t, r, i: r[[0], i["index"]],
+    "index_select out of range": lambda t, r, i: r.index_select(0, i["index"]),
+    "index_select over a dim out of range": lambda t, r, i: r.index_select(5, i["index"]),
+    "index_select by a float index": lambda t, r, i: r.index_select(0, i["float4"]),
+    "gather out of range": lambda t, r, i: r.gather(0, i["index"][None]),
+    "masked_fill, a mask of another shape": lambda t, r, i: r.masked_fill(i["mask4"], 1.0),
+    "masked_fill, a float mask": lambda t, r, i: r.masked_fill(i["float"], 1.0),
+    "masked_fill, a value of 1 dim": lambda t, r, i: r.masked_fill(i["mask"], t.ones(2)),
+    "masked_fill, normal operands": lambda t, r, i: r.masked_fill(t.ones(4, dtype=t.bool), 1.0),
+    "masked_fill, a normal mask of another shape and a value of 1 dim": lambda t, r, i: (
+        r.masked_fill(t.ones(4, dtype=t.bool), t.ones(2))
+    ),
+    "masked_fill of an inference tensor by an inference mask": lambda t, r, i: i["req"].masked_fill(
+        i["mask4"], 1.0
+    ),
+    "nll_loss, an inference target out of range": lambda t, r, i: t.nn.functional.nll_loss(
+        r, i["index"].expand(2)
+    ),
+}
+
+
+@pytest.mark.parametrize("op", SAVED_OPERANDS.values(), ids=SAVED_OPERANDS.keys())
+def test_an_inference_operand_saved_by_a_recording_op(op: Any) -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            inference = {
+                "mask": t.ones(2, 3, dtype=t.bool),
+                "mask4": t.ones(4, dtype=t.bool),
+                "float": t.ones(2, 3),
+                "float4": t.ones(4),
+                "index": t.tensor([5]),
+                "req": t.ones(2, 3, requires_grad=True),
+            }
+        return op(t, t.ones(2, 3, requires_grad=True), inference)
+
+    same(program)

@@ -170,14 +170,18 @@ def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     (``IndexSelectBackward0``)."""
     index = as_tensor_arg(index)
     arr = t._data
+    node = None
+    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
+        # torch's autograd kernel saves before the kernel's checks of ``dim`` and ``index``
+        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
+        node = node_for("IndexSelectBackward0", (t,), _bw_index_select, ctx)
+        node.save("index", index)
     axis = layout.wrap_dim(dim, arr.ndim)
     flat = _check_index_select(t, axis, index)
     vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
     out = wrap(np.array(vals, order="C"), t.dtype)
-    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
-        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
-        node = record(out, "IndexSelectBackward0", (t,), _bw_index_select, ctx)
-        node.save("index", index)
+    if node is not None:
+        attach(out, node)
     return out
 
 
