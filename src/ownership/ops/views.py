@@ -233,6 +233,26 @@ def unsqueeze(t: Tensor, dim: int) -> Tensor:
     return _make(t, shape, st, t._offset, "UnsqueezeBackward0", _bw_unsqueeze, ctx, edge, data)
 
 
+def _bw_squeeze(node: OpNode, s: Saved, g: Grads) -> Any:
+    """torch's ``unsqueeze_to``: the gradient unsqueezed at each dim the squeeze dropped (all of
+    size 1, or those of the given dims), in order; with none dropped, the gradient itself (no
+    view of it: a returned gradient has no ``_base``; fuzz program 361794)."""
+    sizes = s["self_sym_sizes"]
+    if "dim" not in s:
+        dims = [i for i, n in enumerate(sizes) if n == 1]
+    else:
+        saved = s["dim"]
+        given = (
+            [as_given(d) for d in saved] if isinstance(saved, tuple | list) else [as_given(saved)]
+        )
+        wrapped = {layout.wrap_dim(d, len(sizes)) for d in given} if sizes else set()
+        dims = sorted(d for d in wrapped if sizes[d] == 1)
+    gr = g[0]
+    for d in dims:
+        gr = gr.unsqueeze(d)
+    return (gr,)
+
+
 def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     """Drop size-1 dims (all: ``SqueezeBackward0``; one: ``SqueezeBackward1``)."""
     edge = _edge(t)
@@ -241,7 +261,7 @@ def squeeze(t: Tensor, dim: Any = None) -> Tensor:
     # a tensor with elements: numpy's own squeeze of those size-1 dims is this view (with no
     # dim to drop, numpy returns the array itself: a new view of it is made instead)
     data = (arr.squeeze(dropped) if dropped else arr.view()) if arr.size else None
-    return _make(t, shape, st, t._offset, name, _bw_view, ctx, edge, data)
+    return _make(t, shape, st, t._offset, name, _bw_squeeze, ctx, edge, data)
 
 
 def _bw_slice(node: OpNode, s: Saved, g: Grads) -> Any:
