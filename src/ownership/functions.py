@@ -19,7 +19,6 @@ from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype, int64
 from ownership.core.dtypes import promote_types as _promote_types
-from ownership.core.layout import broadcast_shapes as _broadcast_shapes
 from ownership.core.op_registry import quiet
 from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
@@ -102,15 +101,14 @@ def clip(*args: Any, **kwargs: Any) -> Tensor:
 
 
 def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
-    """``input`` where ``condition`` holds, else ``other``; torch's error if the shapes do not
-    broadcast together (checked before any computation). ``where(condition)`` alone is
+    """``input`` where ``condition`` holds, else ``other`` (:func:`ownership.ops.where`).
+    ``where(condition)`` alone is
     ``nonzero(condition, as_tuple=True)``: the indices of its non-zero elements, per dimension."""
     overload, a = sig.FN_WHERE.parse(args, kwargs)
     if overload == 0:  # torch.where(condition) is nonzero(condition, as_tuple=True)
         found = np.nonzero(np.atleast_1d(a["condition"]._data))
         return tuple(Tensor._wrap(i.astype(np.int64), int64) for i in found)
     operands = (a["condition"], a.get("input", a.get("self")), a["other"])
-    _broadcast_shapes(*(x._data.shape for x in operands if isinstance(x, Tensor)))
     return ops.where(*operands)
 
 

@@ -93,3 +93,56 @@ def test_an_empty_sum_and_a_normal_tensors_sum() -> None:
         return [empty.sum()._version, empty.sum(0)._version, normal.sum()._version]
 
     same(program)
+
+
+FLOAT_WRITTEN: dict[str, Any] = {
+    "std": lambda t, x: x.std(),
+    "var": lambda t, x: x.var(),
+    "std 0": lambda t, x: x.std(0),
+    "var -1 keepdim": lambda t, x: x.var(-1, keepdim=True),
+    "std_mean": lambda t, x: t.std_mean(x),
+    "var_mean 0": lambda t, x: t.var_mean(x, 0),
+    "norm": lambda t, x: x.norm(),
+    "norm 1": lambda t, x: x.norm(1),
+    "norm 0": lambda t, x: x.norm(0),
+    "norm inf": lambda t, x: x.norm(float("inf")),
+    "norm dim 0": lambda t, x: x.norm(dim=0),
+    "norm 3 dim -1 keepdim": lambda t, x: x.norm(3, dim=-1, keepdim=True),
+    "norm 0 dim 0 keepdim": lambda t, x: x.norm(0, dim=0, keepdim=True),
+    "norm keepdim": lambda t, x: x.norm(keepdim=True),
+    "cumsum 0": lambda t, x: x.cumsum(0),
+    "cumprod -1": lambda t, x: x.cumprod(-1),
+}
+FLOAT_SHAPES = {
+    "0-d": (),
+    "1": (1,),
+    "1-d": (3,),
+    "1x3": (1, 3),
+    "3x1": (3, 1),
+    "2-d": (2, 3),
+    "empty": (0,),
+    "empty 0x2": (0, 2),
+    "empty 2x0": (2, 0),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("shape", FLOAT_SHAPES.values(), ids=FLOAT_SHAPES.keys())
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", FLOAT_WRITTEN.values(), ids=FLOAT_WRITTEN.keys())
+def test_the_writes_of_spreads_norms_and_scans(
+    op: Any, dtype: str, shape: tuple[int, ...], requires_grad: bool
+) -> None:
+    """``std``/``var`` fill an empty input's result with NaN and the one result of a spread with
+    its number; ``std_mean``/``var_mean`` fill both results of an empty input only; a norm fills
+    an empty input's result, and writes the result of a norm of single elements (not a 0-d input
+    with a dim given); ``cumsum``/``cumprod`` zero an empty input's result: one write each."""
+
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            x = t.ones(shape, dtype=getattr(t, dtype), requires_grad=requires_grad)
+        y = op(t, x)
+        ys = y if isinstance(y, tuple) else (y,)
+        return [ys, [r._version for r in ys]]
+
+    same(program)

@@ -249,3 +249,127 @@ def test_the_saved_tensor_named_by_the_version_error_is_torchs_first() -> None:
             t4.backward(retain_graph=True)
 
     same(program)
+
+
+def _b4(t: Any) -> Any:
+    return t.ones(4)
+
+
+# every op ownership implements, on an inference tensor that requires grad (saved: refused) and
+# arguments the op's own kernel refuses: torch's refusal of the save comes first where the op
+# saves it, the kernel's own error where the op saves nothing, or where a composite op checks
+# before it calls the op that records
+ENUMERATED: dict[str, Any] = {
+    "where": lambda t, a: t.where(t.ones(4, dtype=t.bool), a, _b4(t)),
+    "where of a float condition": lambda t, a: t.where(t.ones(2, 3), a, a),
+    "index out of range": lambda t, a: a[t.tensor([5])],
+    "index by a mask of another shape": lambda t, a: a[t.ones(4, dtype=t.bool)],
+    "gather out of range": lambda t, a: a.gather(0, t.tensor([[5]])),
+    "gather by a float index": lambda t, a: a.gather(0, t.tensor([[0.0]])),
+    "gather over a dim out of range": lambda t, a: a.gather(5, t.tensor([[0]])),
+    "addmm, mat1": lambda t, a: t.addmm(t.ones(2, 2), a, t.ones(4, 2)),
+    "addmm, input": lambda t, a: t.addmm(a, t.ones(2, 2), t.ones(4, 2)),
+    "add": lambda t, a: a + _b4(t),
+    "sub": lambda t, a: a - _b4(t),
+    "mul": lambda t, a: a * _b4(t),
+    "div": lambda t, a: a / _b4(t),
+    "pow": lambda t, a: a ** _b4(t),
+    "masked_fill": lambda t, a: a.masked_fill(t.ones(4, dtype=t.bool), 0.0),
+    "index_select": lambda t, a: a.index_select(0, t.tensor([5])),
+    "outer": lambda t, a: t.outer(a, _b4(t)),
+    "matmul": lambda t, a: a @ t.ones(4, 2),
+    "bmm": lambda t, a: t.bmm(a[None], t.ones(1, 4, 2)),
+    "dot": lambda t, a: a[0].dot(_b4(t)),
+    "mv": lambda t, a: a.mv(_b4(t)),
+    "linear": lambda t, a: t.nn.functional.linear(a, t.ones(2, 4)),
+    "cat": lambda t, a: t.cat([a, t.ones(2, 4)]),
+    "stack": lambda t, a: t.stack([a, t.ones(2, 4)]),
+    "clamp": lambda t, a: a.clamp(_b4(t)),
+    "minimum": lambda t, a: t.minimum(a, _b4(t)),
+    "mse_loss": lambda t, a: t.nn.functional.mse_loss(a, _b4(t)),
+    "nll_loss, a target out of range": lambda t, a: t.nn.functional.nll_loss(a, t.tensor([5, 0])),
+    "nll_loss, a float target": lambda t, a: t.nn.functional.nll_loss(a, t.tensor([0.0, 0.0])),
+    "nll_loss, a 2-d target": lambda t, a: t.nn.functional.nll_loss(a, t.tensor([[0, 0], [0, 0]])),
+    "nll_loss, batch sizes": lambda t, a: t.nn.functional.nll_loss(a, t.tensor([0, 0, 0])),
+    "cross_entropy": lambda t, a: t.nn.functional.cross_entropy(a, t.tensor([5, 0])),
+    "softmax": lambda t, a: a.softmax(5),
+    "log_softmax": lambda t, a: a.log_softmax(5),
+    "cumsum": lambda t, a: a.cumsum(5),
+    "cumprod": lambda t, a: a.cumprod(5),
+    "prod": lambda t, a: a.prod(5),
+    "mean": lambda t, a: a.mean(5),
+    "mean of all": lambda t, a: a.mean(),
+    "std": lambda t, a: a.std(5),
+    "var_mean": lambda t, a: t.var_mean(a, 5),
+    "norm": lambda t, a: a.norm(dim=5),
+    "logsumexp": lambda t, a: a.logsumexp(5),
+    "amax": lambda t, a: a.amax(5),
+    "max": lambda t, a: a.max(5),
+    "sort": lambda t, a: a.sort(5),
+    "topk": lambda t, a: a.topk(5),
+    "flip": lambda t, a: a.flip(5),
+    "expand": lambda t, a: a.expand(4, 4),
+    "reshape": lambda t, a: a.reshape(5),
+    "view": lambda t, a: a.view(5),
+    "narrow": lambda t, a: a.narrow(0, 5, 1),
+    "select": lambda t, a: a.select(0, 5),
+    "squeeze": lambda t, a: a.squeeze(5),
+    "dropout": lambda t, a: t.nn.functional.dropout(a, 2.0),
+    "masked_fill by a tensor": lambda t, a: a.masked_fill(t.ones(4, dtype=t.bool), a.sum()),
+}
+
+
+@pytest.mark.parametrize("op", ENUMERATED.values(), ids=ENUMERATED.keys())
+def test_every_op_on_an_inference_tensor_that_requires_grad(op: Any) -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            a = t.ones(2, 3, requires_grad=True)
+        return op(t, a)
+
+    same(program)
+
+
+# an op recording for a normal tensor that requires grad saves an inference operand it does not
+# differentiate (a condition, a mask, index tensors): refused before the kernel's checks
+SAVED_OPERANDS: dict[str, Any] = {
+    "where, a condition of another shape": lambda t, r, i: t.where(i["mask4"], r, t.ones(4)),
+    "where, a float condition": lambda t, r, i: t.where(i["float"], r, r),
+    "where, a float condition of another shape": lambda t, r, i: t.where(i["float4"], r, r),
+    "index by an index out of range": lambda t, r, i: r[i["index"]],
+    "index by a mask of another shape": lambda t, r, i: r[i["mask4"]],
+    "index by a list and an index": lambda t, r, i: r[[0], i["index"]],
+    "index_select out of range": lambda t, r, i: r.index_select(0, i["index"]),
+    "index_select over a dim out of range": lambda t, r, i: r.index_select(5, i["index"]),
+    "index_select by a float index": lambda t, r, i: r.index_select(0, i["float4"]),
+    "gather out of range": lambda t, r, i: r.gather(0, i["index"][None]),
+    "masked_fill, a mask of another shape": lambda t, r, i: r.masked_fill(i["mask4"], 1.0),
+    "masked_fill, a float mask": lambda t, r, i: r.masked_fill(i["float"], 1.0),
+    "masked_fill, a value of 1 dim": lambda t, r, i: r.masked_fill(i["mask"], t.ones(2)),
+    "masked_fill, normal operands": lambda t, r, i: r.masked_fill(t.ones(4, dtype=t.bool), 1.0),
+    "masked_fill, a normal mask of another shape and a value of 1 dim": lambda t, r, i: (
+        r.masked_fill(t.ones(4, dtype=t.bool), t.ones(2))
+    ),
+    "masked_fill of an inference tensor by an inference mask": lambda t, r, i: i["req"].masked_fill(
+        i["mask4"], 1.0
+    ),
+    "nll_loss, an inference target out of range": lambda t, r, i: t.nn.functional.nll_loss(
+        r, i["index"].expand(2)
+    ),
+}
+
+
+@pytest.mark.parametrize("op", SAVED_OPERANDS.values(), ids=SAVED_OPERANDS.keys())
+def test_an_inference_operand_saved_by_a_recording_op(op: Any) -> None:
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            inference = {
+                "mask": t.ones(2, 3, dtype=t.bool),
+                "mask4": t.ones(4, dtype=t.bool),
+                "float": t.ones(2, 3),
+                "float4": t.ones(4),
+                "index": t.tensor([5]),
+                "req": t.ones(2, 3, requires_grad=True),
+            }
+        return op(t, t.ones(2, 3, requires_grad=True), inference)
+
+    same(program)

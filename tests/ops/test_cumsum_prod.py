@@ -203,3 +203,20 @@ def test_no_running_sum_is_negative_zero(dtype: str) -> None:
         return [1 / x.cumsum(0), 1 / x.cumsum(1), 1 / y, 1 / zero_d.cumsum(0), 1 / x.cumprod(0)]
 
     same(program)
+
+
+@pytest.mark.parametrize("shape", [(3,), (7,), (20,), (1, 5), (4, 1), (3, 6)])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_cumsums_gradient_is_a_reversed_cumsum(shape: tuple[int, ...], dim: int) -> None:
+    """torch's ``cumsum_backward`` is ``g.flip(dim).cumsum(dim).flip(dim)``: its sums round as
+    torch's, and a NaN reaches only the positions before it (fuzz program 374311)."""
+
+    def program(t: Any) -> Any:
+        gen = t.Generator().manual_seed(3)
+        x = t.randn(shape, generator=gen, requires_grad=True)
+        g = t.randn(shape, generator=gen)
+        g.view(-1)[0] = float("nan") if x.numel() > 2 else 0.0
+        x.cumsum(dim).backward(g)
+        return x.grad
+
+    same(program)

@@ -115,3 +115,30 @@ def test_a_product_with_nothing_to_sum_is_zeros_even_in_bool(case: str, dtype: s
         return EMPTY_PRODUCTS[case](t, lambda *s: t.ones(*s, dtype=getattr(t, dtype)))
 
     same(program)
+
+
+BMM_DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+BMM_SHAPES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "small": ((2, 1, 3), (2, 3, 1)),
+    "large": ((2, 20, 30), (2, 30, 10)),
+    "empty result": ((2, 0, 3), (2, 3, 1)),
+    "empty inner": ((2, 1, 0), (2, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("shapes", BMM_SHAPES)
+@pytest.mark.parametrize("second", BMM_DTYPES)
+@pytest.mark.parametrize("first", BMM_DTYPES)
+def test_bmm_checks_dtypes_in_torchs_order(first: str, second: str, shapes: str) -> None:
+    """bmm (and ``@`` of 3-D operands) makes its result with the second operand's dtype; with
+    something to sum, a small product refuses a bool first operand ("bmm" not implemented)
+    before a dtype mismatch, a large one checks as ``addmm`` per batch entry (fuzz 311629,
+    318182); an empty product is never refused."""
+    sa, sb = BMM_SHAPES[shapes]
+
+    def program(t: Any) -> Any:
+        a = t.ones(sa, dtype=getattr(t, first))
+        b = t.ones(sb, dtype=getattr(t, second))
+        return t.bmm(a, b), a @ b
+
+    same(program)

@@ -49,3 +49,31 @@ def test_the_gradient_of_a_squeeze_that_drops_nothing_is_passed_on() -> None:
         return [g, g._base is None, h._base is g, k._base is None, k is go]
 
     same(program)
+
+
+SQUEEZES_OF_SHAPES: dict[str, Any] = {
+    "squeeze()": lambda x: x.squeeze(),
+    "squeeze(0)": lambda x: x.squeeze(0),
+    "squeeze(-1)": lambda x: x.squeeze(-1),
+    "squeeze((0, -1))": lambda x: x.squeeze((0, -1)),
+    "squeeze().squeeze()": lambda x: x.squeeze().squeeze(),
+}
+SHAPES = {"0-d": (), "1": (1,), "3": (3,), "1x3": (1, 3), "3x1": (3, 1), "1x3x1": (1, 3, 1)}
+
+
+@pytest.mark.parametrize("shape", SHAPES.values(), ids=SHAPES.keys())
+@pytest.mark.parametrize("op", SQUEEZES_OF_SHAPES.values(), ids=SQUEEZES_OF_SHAPES.keys())
+def test_the_gradient_of_a_squeeze_can_be_written_unless_a_view(
+    op: Any, shape: tuple[int, ...]
+) -> None:
+    """Fuzz program 361794: ``g.add_`` of a gradient that is no view is allowed."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(shape, requires_grad=True)
+        y = op(x)
+        (g,) = t.autograd.grad(y, [x], t.ones_like(y))
+        out: list[Any] = [g, g._base is None, g.stride()]
+        g.add_(y)  # allowed unless g is a view made in backward (no_grad)
+        return [*out, g.grad_fn]
+
+    same(program)

@@ -15,16 +15,17 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core import dtypes
+from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
+    attach,
     check_broadcast,
     lay_out,
     needs_grad,
+    node_for,
     operand,
     raw,
-    record,
     result_dtype,
     sum_to,
     wrap,
@@ -60,14 +61,32 @@ def invert(a: Tensor) -> Tensor:
 
 
 def where(cond: Tensor, a: Any, b: Any) -> Tensor:
-    """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor."""
+    """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor.
+    The node is made and the condition saved before the kernel's checks (``node_for``)."""
+    at = a if isinstance(a, Tensor) else None
+    bt = b if isinstance(b, Tensor) else None
+    node = None
+    if needs_grad(cond, at, bt):  # the condition is an operand: a normal one brings autograd in
+        sa = at._data.shape if at is not None else ()
+        sb = bt._data.shape if bt is not None else ()
+
+        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+            mask = s["condition"]._data  # unpacked: a condition written in place since raises
+            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
+            return (
+                sum_to(g[0] * m, sa) if at is not None else None,
+                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
+            )
+
+        node = node_for("WhereBackward0", (at, bt), bw)  # torch: no edge for the condition
+        node.save("condition", cond)
     if cond.dtype is not dtypes.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
             f"{cond.dtype.short}"
         )
-    at = a if isinstance(a, Tensor) else None
-    bt = b if isinstance(b, Tensor) else None
+    # torch's kernel: the condition's dtype, then the shapes, then the result type
+    layout.broadcast_shapes(*(x._data.shape for x in (cond, at, bt) if x is not None))
     ra = a._data if at is not None else a
     rb = b._data if bt is not None else b
     # torch's result type: tensors with dimensions, then 0-d tensors, then Python scalars (which
@@ -84,20 +103,8 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
         int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
     lay_out(out, a, b, common=dt, condition=cond)
-    if needs_grad(cond, at, bt):  # the condition is an operand: a normal one brings autograd in
-        sa = at._data.shape if at is not None else ()
-        sb = bt._data.shape if bt is not None else ()
-
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            mask = s["condition"]._data  # unpacked: a condition written in place since raises
-            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
-            return (
-                sum_to(g[0] * m, sa) if at is not None else None,
-                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
-            )
-
-        node = record(out, "WhereBackward0", (at, bt), bw)  # torch: no edge for the condition
-        node.save("condition", cond)
+    if node is not None:
+        attach(out, node)
     return out
 
 

@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.autograd.saved import refuse_inference
 from ownership.core.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
@@ -181,6 +182,13 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     if split is not None:
         return getitem(*split)
     touch_history(t)  # torch's index op collects its input's edge before its kernel's checks
+    # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
+    # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
+    recording = needs_grad(t, *[k for k in tkey if not is_basic(k)])
+    if recording:  # torch saves the index tensors before its kernel's checks
+        for k in tkey:
+            if isinstance(k, Tensor):
+                refuse_inference(k)
     npkey = np_key(tkey)
     check_advanced(t, npkey)
     arr = numpy_index(t._data, npkey)
@@ -190,9 +198,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     else:
         out = wrap(np.array(arr, copy=True), t.dtype)
         lay_out_as(out, found)
-    # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
-    # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
-    if needs_grad(t, *[k for k in tkey if not is_basic(k)]):
+    if recording:
         shape = tuple(t._data.shape)
         node = record(
             out,

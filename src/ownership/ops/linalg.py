@@ -312,13 +312,33 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
             f"but got: [{sb[0]}, {sb[1]}]."
         )
-    _check_dtypes(a, b, "bmm")
     (n, rows, inner), cols = a._data.shape, b._data.shape[2]
-    _refuse_bool("bmm", a.dtype, n * rows, cols, inner)
-    out = wrap(np.matmul(a._data, b._data), a.dtype)
+    if n * rows * cols and inner:
+        _bmm_dtypes(a, b, rows * cols * inner)
+    out = wrap(np.matmul(a._data, b._data), b.dtype)
     if node is not None:
         attach(out, node)
     return out
+
+
+def _bmm_dtypes(a: Tensor, b: Tensor, work: int) -> None:
+    """torch's checks of the dtypes of ``bmm(a, b)`` with something to sum (an empty result is
+    made with ``b``'s dtype and returned, an empty inner dimension zero-filled, before any). Its
+    result has ``b``'s dtype; a product of ``work`` < 400 multiplications per batch entry
+    dispatches on ``a``'s dtype ("bmm" has no bool form) and then reads the result and ``b`` as
+    that type; a larger one calls ``addmm_impl_cpu_`` per batch entry, which checks the result
+    (``b``'s dtype) against ``a`` when the result is floating, then ``a`` against ``b``, then
+    refuses bool."""
+    if work < 400:
+        _refuse_bool("bmm", a.dtype, 1, 1, 1)
+        if a.dtype is not b.dtype:
+            raise RuntimeError(f"expected scalar type {a.dtype.short} but found {b.dtype.short}")
+        return
+    if a.dtype is not b.dtype:
+        if b.dtype.is_floating_point:
+            raise RuntimeError(f"expected scalar type {b.dtype.short} but found {a.dtype.short}")
+        _check_dtypes(a, b, "mm")
+    _refuse_bool("addmm_impl_cpu_", a.dtype, 1, 1, 1)
 
 
 def _unsafe_view(t: Tensor, shape: tuple[int, ...]) -> Tensor:

@@ -17,7 +17,7 @@ from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import attach, needs_grad, node_for, record, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax, log_softmax_along
 
@@ -56,6 +56,7 @@ def nll_loss(
             f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
             f"({target._data.shape[0]})."
         )
+    node = _nll_node(input, target, red, ignore_index)
     if x.ndim == 2 and target._data.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"), which ownership lacks
@@ -83,14 +84,37 @@ def nll_loss(
         if np.any(safe.view(np.uint64) >= c):
             bad = int(safe[(safe < 0) | (safe >= c)][0])
             raise IndexError(f"Target {bad} is out of bounds.")
-    return _picked_loss(input, target, red, ignore_index, batched, xx, safe, valid)
+    return _picked_loss(input, node, red, batched, xx, safe, valid)
+
+
+def _nll_node(input: Tensor, target: Tensor, red: int, ignore_index: int) -> OpNode | None:
+    """``NllLossBackward0`` with ``self`` and ``target`` saved, its backward set by
+    :func:`_picked_loss` (None when nothing records): torch's autograd kernel makes and saves it
+    before ``nll_loss_forward``'s checks of the target (a saved inference tensor is refused
+    before a target out of range)."""
+    if not needs_grad(input, target):
+        return None
+    # the node's context: shared for the default ``ignore_index`` (nothing writes it)
+    ctx = (
+        _DEFAULT_CONTEXTS[red]
+        if ignore_index == -100 and type(ignore_index) is int
+        else {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
+    )
+    node = node_for("NllLossBackward0", (input,), _no_backward, ctx)
+    node.save("self", input)
+    node.save("target", target)
+    return node
+
+
+def _no_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """A node's backward until its op has computed what its real one needs."""
+    raise AssertionError("a node ran before its op finished")
 
 
 def _picked_loss(
     input: Tensor,
-    target: Tensor,
+    node: OpNode | None,
     red: int,
-    ignore_index: int,
     batched: bool,
     xx: NDArray[Any],
     safe: NDArray[Any],
@@ -121,17 +145,10 @@ def _picked_loss(
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
     out = wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
-    if needs_grad_of(input):
+    if node is not None:  # made, its ``self`` and ``target`` saved, by :func:`nll_loss`
         targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat, total_weight)
-        # the node's context: shared for the default ``ignore_index`` (nothing writes it)
-        ctx = (
-            _DEFAULT_CONTEXTS[red]
-            if ignore_index == -100 and type(ignore_index) is int
-            else {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
-        )
-        node = record(out, "NllLossBackward0", (input,), targets.backward, ctx)
-        node.save("self", input)
-        node.save("target", target)
+        node._backward = targets.backward
+        attach(out, node)
         # torch's kernel counts the weight only for a reduction: with none it saves 0; saved as
         # torch does, a 0-d tensor of the input's dtype
         node.save("total_weight", wrapped_scalar(x.dtype.type(total_weight if red else 0)))
@@ -332,7 +349,8 @@ def cross_entropy(
         # torch's two nodes without the general checks: every target is a class of a row
         logp = log_softmax_along(input, 1)
         red = _REDUCTIONS[reduction]
-        return _picked_loss(logp, target, red, ignore_index, True, logp._data, target._data, None)
+        node = _nll_node(logp, target, red, ignore_index)
+        return _picked_loss(logp, node, red, True, logp._data, target._data, None)
     dim = 1 if input._data.ndim >= 2 else 0
     if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:

@@ -25,7 +25,7 @@ from ownership.core import layout
 from ownership.core.autograd.node import Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
+from ownership.ops.common import needs_grad, record, refuse_out_call, wrap, written_by_kernel
 from ownership.ops.reduction import saved_dims
 from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims
 
@@ -50,7 +50,8 @@ def _moments(
         raise RuntimeError("std and var only support floating point and complex dtypes")
     x = t._data.astype(np.float64)
     n = count_over(t, axes)
-    if n - correction <= 0:
+    # torch's reduction factor: the input's numel over the output's, 0 for an empty output
+    if (n if t._data.size else 0) - correction <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
@@ -109,13 +110,21 @@ def _moment(
     shown, c = _correction(unbiased, correction)
     axes = axes_of(t, dim)
     kept = [n for d, n in enumerate(t._data.shape) if axes is not None and d not in axes]
+    v, m, n = _moments(t, axes, c, keepdim, name)  # its warning comes first
     if name in ("var", "std") and t._data.size and layout.numel(kept) <= 1:
         refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
-    v, m, n = _moments(t, axes, c, keepdim, name)
     root = name.startswith("std")
     spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
     spread = wrap(layout.as_row_major(spread_values), t.dtype)
     mean = wrap(layout.as_row_major(np.asarray(m)), t.dtype) if name.endswith("_mean") else None
+    # torch's kernel fills an empty input's results with NaN, and the one result of a spread of
+    # any input with its number (``std_var_all_cpu``): one write each through the dispatcher
+    if mean is not None:
+        if not t._data.size:
+            written_by_kernel(spread, t)
+            written_by_kernel(mean, t)
+    elif not t._data.size or layout.numel(kept) <= 1:
+        written_by_kernel(spread, t)
     if not needs_grad(t):
         return spread, mean
     shape, dims = tuple(t._data.shape), _given_dims(t, dim)

@@ -22,10 +22,9 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import filled_from, needs_grad, record, wrap
+from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
@@ -70,7 +69,9 @@ def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any
 
 
 def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim."""
+    """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim, as
+    ``reversed_cumsum`` sums it (``g.flip(dim).cumsum(dim).flip(dim)``: a NaN reaches only the
+    positions before it, and the sums round as torch's; fuzz program 374311)."""
     gr, dts = g[0], node.input_dtypes
     if dts is not None and dts[0] is not None:  # torch: ``grad.to(self.scalar_type())`` first
         gr = gr.to(dts[0])
@@ -78,11 +79,9 @@ def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
         return (gr,)
     dim = s["dim"]
     axis = layout.wrap_dim(as_given(dim), gr._data.ndim)
-    n = gr._data.shape[axis]
-    if n == 0:
+    if gr._data.size <= 1 or gr._data.shape[axis] == 1:
         return (gr,)
-    ret = cumsum(-gr, axis)
-    return (ret - ops.narrow(ret, axis, n - 1, 1) + gr,)
+    return (cumsum(gr.flip(axis), axis).flip(axis),)
 
 
 def result_dtype(t: Tensor, dtype: dtypes.dtype | None) -> dtypes.dtype:
@@ -107,6 +106,8 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     out = wrap(_running_sums(t._data, axis, dt), dt)
     if not t._data.ndim:
         filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
+    elif not t._data.size:
+        written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
     if needs_grad(t):
         record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": as_saved(dim)})
     return out

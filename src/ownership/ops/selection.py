@@ -31,7 +31,15 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
-from ownership.ops.common import as_tensor_arg, needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import (
+    as_tensor_arg,
+    attach,
+    needs_grad,
+    needs_grad_of,
+    node_for,
+    record,
+    wrap,
+)
 from ownership.ops.reduction import saved_dims
 
 _INDEX_DTYPES = (dtypes.int32, dtypes.int64)
@@ -84,6 +92,13 @@ def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
     ``index``'s shape (``GatherBackward0``)."""
     index = as_tensor_arg(index)
     arr, idx = t._data, index._data
+    node = None
+    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
+        # torch's autograd kernel saves before the kernel's checks of ``dim`` and ``index``
+        ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
+        node = node_for("GatherBackward0", (t,), _bw_gather, ctx)
+        node.save("index", index)
+        node.save("self", t)
     axis = layout.wrap_dim(dim, arr.ndim)
     _check_gather(t, axis, index)
     if idx.size == 0:
@@ -92,11 +107,8 @@ def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
         flat_idx = np.atleast_1d(idx).astype(np.int64, copy=False)
         vals = np.atleast_1d(arr)[_along(flat_idx, axis)].reshape(idx.shape)
     out = wrap(np.array(vals, order="C"), t.dtype)
-    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
-        ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
-        node = record(out, "GatherBackward0", (t,), _bw_gather, ctx)
-        node.save("index", index)
-        node.save("self", t)
+    if node is not None:
+        attach(out, node)
     return out
 
 
@@ -158,14 +170,18 @@ def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     (``IndexSelectBackward0``)."""
     index = as_tensor_arg(index)
     arr = t._data
+    node = None
+    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
+        # torch's autograd kernel saves before the kernel's checks of ``dim`` and ``index``
+        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
+        node = node_for("IndexSelectBackward0", (t,), _bw_index_select, ctx)
+        node.save("index", index)
     axis = layout.wrap_dim(dim, arr.ndim)
     flat = _check_index_select(t, axis, index)
     vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
     out = wrap(np.array(vals, order="C"), t.dtype)
-    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
-        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
-        node = record(out, "IndexSelectBackward0", (t,), _bw_index_select, ctx)
-        node.save("index", index)
+    if node is not None:
+        attach(out, node)
     return out
 
 

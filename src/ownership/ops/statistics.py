@@ -22,7 +22,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, record, refuse_out_call, wrap, written_by_kernel
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -141,6 +141,14 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
     else:
         value = add_reduce(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
     out = wrap(np.asarray(value, dtype=dt.np), dt)
+    if not t._data.size or (count_over(t, axes) == 1 and (t._data.ndim or dim is None)):
+        # torch's kernel fills the result of an empty input with its identity, and writes the
+        # result of a norm of single elements from their absolute values (measured: a 0-d input
+        # with a dim given has no write): one write through the dispatcher; kept dims (not of
+        # the 0 norm): through ``abs_out``, which refuses an operand that requires grad
+        if t._data.size and keepdim and order != 0:
+            refuse_out_call("abs", t)
+        written_by_kernel(out, t)
     if needs_grad(t):
         shape = tuple(t._data.shape)
 

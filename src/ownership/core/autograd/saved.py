@@ -89,6 +89,15 @@ def save_into(
         values[name] = saved
 
 
+def refuse_inference(tensor: Any) -> Any:
+    """torch's ``SavedVariable`` refuses to save an inference tensor (its first check); the
+    tensor's version counter otherwise (None: not made yet)."""
+    counter = tensor._lazy_counter
+    if counter is not None and counter.inference:
+        raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+    return counter
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -127,9 +136,7 @@ class SavedTensor:
         saved_by: str = "",
         wrapped_number: bool = False,
     ) -> None:
-        counter = tensor._lazy_counter  # None: not made yet, a normal tensor at version 0
-        if counter is not None and counter.inference:
-            raise RuntimeError(INFERENCE_SAVE_MESSAGE)
+        counter = refuse_inference(tensor)  # None: not made yet, a normal tensor at version 0
         hooks = None if wrapped_number else graph.top()
         # with saved-tensor hooks only the packed value is kept (see autograd.graph), with the
         # unpack hook and what the unpacked value is attached to, as torch's SavedVariable keeps
