@@ -311,12 +311,17 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
         onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            if nd == 0:
-                return (g[0],)
-            mask = np.zeros(shape, dtype=t.dtype.np)
-            np.put_along_axis(mask, onehot_idx, 1, axis=d)
-            gg = g[0] if keepdim else g[0].unsqueeze(d)
-            return (gg * Tensor._wrap(mask, t.dtype),)
+            # torch's ``zeros(sizes).scatter_(dim, indices, grad)``: the gradient placed at the
+            # chosen elements, zeros elsewhere (an infinite gradient leaves no nan beside it), in
+            # a new tensor written twice (``zero_``, ``scatter_``: version 2)
+            mask = np.ones((), dtype=np.bool_) if nd == 0 else np.zeros(shape, dtype=np.bool_)
+            if nd:
+                np.put_along_axis(mask, onehot_idx, True, axis=d)
+            gg = g[0] if keepdim or nd == 0 else g[0].unsqueeze(d)
+            out = ops.where(Tensor._wrap(mask, dtypes.bool_), gg, 0.0)
+            out._version_counter.bump()
+            out._version_counter.bump()
+            return (out,)
 
         node = record(
             values,
