@@ -53,7 +53,8 @@ def install() -> None:
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
-    # a public name of torch's tensors that the engine lacks raises the scope error (parity)
-    core_tensor.missing_attribute = scope.tensor_getattr
+    # a public name of torch's tensors that the engine lacks raises the scope error (parity),
+    # declared on the class (``Missing``: no ``__getattr__``, which would slow every attribute read)
+    core_tensor.declare_missing(scope.missing_tensor_names(Tensor), scope.tensor_error)
     # a tensor's repr prints its values in torch's format (parity)
     core_tensor.tensor_repr = printing.tensor_repr

@@ -7,13 +7,14 @@ dtype, sparse tensors, an op or a submodule of torch the engine lacks), it gets 
 ``NotImplementedError`` that names what is missing and what the engine covers
 (:func:`ownership.core.dtypes.missing`), never an ``AttributeError`` from deep inside. Names torch
 does not have keep Python's ``AttributeError`` (so ``hasattr`` probes, ``copy``, ``pickle``,
-doctest and IPython's protocol lookups work): :func:`module_getattr` and :func:`tensor_getattr`
-tell the two apart with the static lists of torch's public names in ``ownership.torch_names``.
+doctest and IPython's protocol lookups work): :func:`module_getattr` and
+:func:`missing_tensor_names` tell the two apart with the static lists of torch's public names in
+``ownership.torch_names``.
 
-This is torch's parity surface, not a rule of the unit: core's ``Tensor.__getattr__`` is a seam
-(``ownership.core.tensor.missing_attribute``) that ``ownership.installation.install()`` fills
-with :func:`tensor_getattr`; the modules of the parity layer and above take
-:func:`module_getattr` as their module ``__getattr__``.
+This is torch's parity surface, not a rule of the unit: ``ownership.installation.install()``
+declares each name of :func:`missing_tensor_names` on core's ``Tensor`` with
+:func:`tensor_error` (the seam ``ownership.core.tensor.Missing``); the modules of the parity
+layer and above take :func:`module_getattr` as their module ``__getattr__``.
 
 >>> import ownership
 >>> ownership.fft
@@ -32,7 +33,7 @@ from typing import Any
 from ownership.core.dtypes import DTYPES, missing
 from ownership.torch_names import TORCH_NAMES
 
-__all__ = ["COVERS", "module_getattr", "tensor_getattr"]
+__all__ = ["COVERS", "missing_tensor_names", "module_getattr", "tensor_error"]
 
 COVERS = {
     "torch": (
@@ -83,25 +84,23 @@ def module_getattr(torch_module: str, engine_module: str) -> Callable[[str], Any
 _TENSOR_NAMES = TORCH_NAMES["torch.Tensor"]
 
 
-def tensor_getattr(tensor: Any, name: str) -> Any:
-    """``Tensor.__getattr__``, which Python calls only once the normal lookup failed: a public
-    name of torch's tensors raises :func:`~ownership.core.dtypes.missing`; any other name,
-    Python's own ``AttributeError`` (an unset slot, a user's misspelling). A name the engine's
-    class has failed inside its own code (a property raising ``AttributeError``): that error
-    again.
+def missing_tensor_names(tensor: type) -> list[str]:
+    """The public names of torch's tensors that the engine's class ``tensor`` lacks: reading
+    one on a tensor raises :func:`tensor_error`; any other name the class lacks keeps Python's
+    ``AttributeError`` (an unset slot, a user's misspelling). ``install()`` declares them on the
+    class (``ownership.core.tensor.Missing``), which is then still as if it lacked them.
 
     >>> import ownership
     >>> ownership.ones(2).to_sparse()
     Traceback (most recent call last):
     ...
     NotImplementedError: ownership does not implement torch.Tensor.to_sparse; it covers ...
-    >>> hasattr(ownership.ones(2), "no_such_name")
-    False
+    >>> hasattr(ownership.ones(2), "no_such_name"), hasattr(ownership.Tensor, "to_sparse")
+    (False, False)
     """
-    if name in _TENSOR_NAMES:
-        if hasattr(type(tensor), name):
-            return object.__getattribute__(tensor, name)
-        raise missing(f"torch.Tensor.{name}", COVERS["torch.Tensor"])
-    raise AttributeError(
-        f"'{type(tensor).__name__}' object has no attribute '{name}'", name=name, obj=tensor
-    )
+    return sorted(name for name in _TENSOR_NAMES if not hasattr(tensor, name))
+
+
+def tensor_error(name: str) -> NotImplementedError:
+    """The scope error of ``name``, a public name of torch's tensors that the engine lacks."""
+    return missing(f"torch.Tensor.{name}", COVERS["torch.Tensor"])

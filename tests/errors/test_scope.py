@@ -10,6 +10,9 @@ import contextlib
 import copy
 import doctest
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -34,7 +37,7 @@ ENGINE = {
     "torch.nn": ownership.nn,
     "torch.nn.functional": ownership.nn.functional,
     "torch.optim": ownership.optim,
-    "torch.Tensor": ownership.ones(2, 2),  # a tensor's names: ``Tensor.__getattr__``
+    "torch.Tensor": ownership.ones(2, 2),  # a tensor's names: declared ``core.tensor.Missing``
 }
 MODULES = [name for name in ENGINE if name != "torch.Tensor"]
 
@@ -277,6 +280,71 @@ def test_a_tensor_name_torch_has_and_the_engine_lacks_says_so() -> None:
     found = program(ownership)
     assert found[0].startswith("ownership does not implement torch.Tensor.to_sparse; it covers ")
     assert found[1:] == program(torch)[1:]
+
+
+def test_a_tensor_name_the_engine_lacks_is_absent_but_for_its_error() -> None:
+    # declared on the class (``core.tensor.Missing``), yet the class is as if it lacked it
+    t, p = ownership.ones(2), ownership.nn.Parameter(ownership.ones(2))
+    lacking = ownership.scope.missing_tensor_names(ownership.Tensor)
+    assert "to_sparse" in lacking and "add" not in lacking
+    shown = set(dir(ownership.Tensor)) | set(dir(t)) | set(dir(p)) | set(dir(type(p)))
+    assert not shown & set(lacking)
+    assert not any(hasattr(ownership.Tensor, name) for name in lacking)
+    for name in lacking:
+        with pytest.raises(
+            NotImplementedError, match=f"^ownership does not implement torch.Tensor.{name}; "
+        ):
+            getattr(p, name)
+    # on the class, Python's own error of a name a class lacks
+    for owner in (ownership.Tensor, ownership.nn.Parameter):
+        errors = []
+        for name in ("to_sparse", "no_such_name"):
+            with pytest.raises(AttributeError) as raised:
+                getattr(owner, name)
+            errors.append((str(raised.value).replace(name, "?"), raised.value.obj))
+            assert raised.value.name == name
+        assert errors[0] == errors[1]
+
+
+def test_a_tensors_own_attribute_shadows_a_name_the_engine_lacks() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.ones(2)
+        x.to_sparse, x.label = "mine", "w"
+        copied, loaded = copy.deepcopy(x), pickle.loads(pickle.dumps(x))
+        return x.to_sparse, x.label, copied.to_sparse, loaded.to_sparse, "label" in dir(x)
+
+    same(program)
+
+
+def test_the_scope_error_keeps_a_tensors_attribute_reads_specialized() -> None:
+    # CPython 3.11 specializes no attribute read on a class with a ``__getattr__`` (or its own
+    # ``__getattribute__``): each ``t._data`` of each op would take the generic path
+    for cls in ownership.Tensor.__mro__[:-1]:
+        assert "__getattr__" not in vars(cls) and "__getattribute__" not in vars(cls), cls
+
+
+def test_core_alone_has_pythons_attribute_error_for_every_name() -> None:
+    # core imported without the package, so without ``install()``: nothing is declared missing
+    program = (
+        "import sys, types\n"
+        "package = types.ModuleType('ownership')\n"
+        f"package.__path__ = [{str(Path(ownership.__file__).parent)!r}]\n"
+        "sys.modules['ownership'] = package\n"
+        "from ownership.core.tensor import Tensor\n"
+        "t = Tensor._wrap([1.0])\n"
+        "for owner in (t, Tensor):\n"
+        "    try:\n"
+        "        owner.to_sparse\n"
+        "    except AttributeError as e:\n"
+        "        print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines() == [
+        "'Tensor' object has no attribute 'to_sparse'",
+        "type object 'Tensor' has no attribute 'to_sparse'",
+    ]
 
 
 def test_pinned_memory_and_layouts() -> None:

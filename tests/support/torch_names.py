@@ -27,7 +27,7 @@ MODULES = (
     "torch.Tensor",
 )
 """The modules whose public names the engine's module ``__getattr__`` knows, and the class
-``torch.Tensor``, whose names ``Tensor.__getattr__`` knows (``ownership.scope``)."""
+``torch.Tensor``, whose names the engine lacks ``ownership.scope`` declares on the class."""
 
 
 def _owner(name: str) -> Any:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership.core.tensor import Tensor
+from ownership.core.tensor import Tensor, TensorMeta
 from ownership.ops.creation import zeros
 
 __all__ = ["Buffer", "Parameter", "reset_grad"]
@@ -61,7 +61,7 @@ class Parameter(Tensor):
         return (type(self), (self.data, self.requires_grad))
 
 
-class _BufferMeta(type):
+class _BufferMeta(TensorMeta):
     """Makes ``isinstance(t, Buffer)`` true of any tensor marked ``_is_buffer`` (torch's rule)."""
 
     def __instancecheck__(cls, instance: Any) -> bool:

@@ -60,8 +60,7 @@ def target(t: Any) -> DType | None:
 
     A tensor outside :data:`LEAVES` was never given one, and its slot ``_grad_dtype`` is unset:
     asked first, so that the backward pass, which asks this of every leaf while some tensor has
-    a ``grad_dtype``, never reads an unset slot (``Tensor.__getattr__``, the scope's error, would
-    answer that failed read, at twice a read's cost)."""
+    a ``grad_dtype``, never reads an unset slot (a failed read: Python's ``AttributeError``)."""
     if id(t) not in LEAVES:  # never set: the tensor's own, whatever it is now
         return t.dtype  # type: ignore[no-any-return]
     return t._grad_dtype  # type: ignore[no-any-return]

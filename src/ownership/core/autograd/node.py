@@ -65,8 +65,8 @@ class _Gone:
 NO_ACCUMULATOR = weakref.ref(_Gone())
 """Every new tensor's ``_acc``: a weak reference already dead, which is what a leaf whose
 accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
-:func:`accumulator`). Set rather than left unset: a read of an unset slot fails into
-``Tensor.__getattr__`` (the scope's error), and recording an op over a fresh leaf reads it."""
+:func:`accumulator`). Set rather than left unset: a read of an unset slot fails (Python's
+``AttributeError``), and recording an op over a fresh leaf reads it."""
 
 _seq = itertools.count()
 next_seq = _seq.__next__
