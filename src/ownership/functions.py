@@ -101,7 +101,7 @@ def clip(*args: Any, **kwargs: Any) -> Tensor:
 
 
 def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
-    """``input`` where ``condition`` holds, else ``other`` (:func:`ownership.ops.where`).
+    """``input`` where ``condition`` holds, else ``other``.
     ``where(condition)`` alone is
     ``nonzero(condition, as_tuple=True)``: the indices of its non-zero elements, per dimension."""
     overload, a = sig.FN_WHERE.parse(args, kwargs)

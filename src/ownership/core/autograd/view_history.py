@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.saved import forward_op_name
-from ownership.core.autograd.view_nodes import AsStridedBackward0, CopySlices
+from ownership.core.autograd.view_nodes import AsStridedBackward0, CopySlices, storage_span
 
 if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
@@ -130,8 +130,9 @@ def rebase_history(t: Tensor, node: Node) -> None:
     if base is None:
         t._set_grad_fn(node)
         return
-    size = int(t._storage.buffer.size)
-    base._set_grad_fn(CopySlices(gradient_edge(base), node, base._geometry(), t._geometry(), size))
+    base_geom, view_geom = base._geometry(), t._geometry()
+    size = storage_span(base_geom, view_geom)
+    base._set_grad_fn(CopySlices(gradient_edge(base), node, base_geom, view_geom, size))
     t._requires_grad = True
     t._view_version = -1
     refresh_view_grad_fn(t)
@@ -157,6 +158,6 @@ def refresh_view_grad_fn(t: Tensor) -> None:
             gradient_edge(base),
             base._geometry(),
             t._geometry(),
-            int(t._storage.buffer.size),
+            storage_span(base._geometry(), t._geometry()),
         )
     )

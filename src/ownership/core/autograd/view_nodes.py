@@ -22,6 +22,22 @@ from ownership.core.layout import INTERNAL_OVERLAP_MESSAGE, has_internal_overlap
 Geometry = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
+def storage_span(*geoms: Geometry) -> int:
+    """The elements a gradient buffer needs to hold every one of ``geoms``: the largest of their
+    minimal storage sizes (torch's ``_min_storage_size`` in ``as_strided_backward``; an empty
+    geometry needs its offset). Read from the geometries, not from the view's storage, which a
+    ``.data`` assignment may have replaced since."""
+    span = 0
+    for shape, strides, offset in geoms:
+        if any(n == 0 for n in shape):
+            span = max(span, offset)
+        else:
+            span = max(
+                span, offset + 1 + sum((n - 1) * s for n, s in zip(shape, strides, strict=True))
+            )
+    return span
+
+
 def _scatter_add(size: int, geom: Geometry, grad: Any, dtype: Any) -> Any:
     """A flat buffer of ``size`` zeros with ``grad`` summed into the elements ``geom`` covers."""
     shape, strides, offset = geom
