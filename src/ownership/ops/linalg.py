@@ -312,10 +312,15 @@ def bmm(a: Tensor, b: Tensor) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
             f"but got: [{sb[0]}, {sb[1]}]."
         )
-    _check_dtypes(a, b, "bmm")
     (n, rows, inner), cols = a._data.shape, b._data.shape[2]
-    _refuse_bool("bmm", a.dtype, n * rows, cols, inner)
-    out = wrap(np.matmul(a._data, b._data), a.dtype)
+    if not (n * rows and cols and inner):
+        # torch's kernel returns before it dispatches on the dtype: an empty result, or the
+        # zeros of an empty inner dimension, of ``mat2``'s dtype, whatever ``self``'s
+        out = wrap(np.zeros((n, rows, cols), b.dtype.np), b.dtype)
+    else:
+        _refuse_bool("bmm", a.dtype, n * rows, cols, inner)  # dispatched on self's dtype
+        _check_dtypes(a, b, "bmm")
+        out = wrap(np.matmul(a._data, b._data), a.dtype)
     if node is not None:
         attach(out, node)
     return out
