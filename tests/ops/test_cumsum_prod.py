@@ -203,3 +203,22 @@ def test_no_running_sum_is_negative_zero(dtype: str) -> None:
         return [1 / x.cumsum(0), 1 / x.cumsum(1), 1 / y, 1 / zero_d.cumsum(0), 1 / x.cumprod(0)]
 
     same(program)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (3, 1), (1,), (1, 1), (0, 2), (2, 2)], ids=str)
+@pytest.mark.parametrize("dim", [0, -1])
+def test_cumsum_passes_its_gradient_on_where_the_dim_has_one_element(
+    shape: tuple[int, ...], dim: int
+) -> None:
+    """torch's trivial case (the fuzzer's seed 399762): a gradient of at most one element, or
+    along a dim of size 1, is the incoming gradient itself (an expanded one keeps its strides and
+    its memory)."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(shape, dtype=t.float64, requires_grad=True)
+        total = x.cumsum(dim).sum()
+        g_total, g_x = t.autograd.grad(total, [total, x])
+        shared = g_x.numel() > 0 and g_x.data_ptr() == g_total.data_ptr()
+        return [g_x, g_x.stride(), shared]
+
+    same(program)

@@ -70,7 +70,8 @@ def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any
 
 
 def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim."""
+    """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim; ``g``
+    itself when it has at most one element or the dim has size 1."""
     gr, dts = g[0], node.input_dtypes
     if dts is not None and dts[0] is not None:  # torch: ``grad.to(self.scalar_type())`` first
         gr = gr.to(dts[0])
@@ -79,7 +80,7 @@ def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
     dim = s["dim"]
     axis = layout.wrap_dim(as_given(dim), gr._data.ndim)
     n = gr._data.shape[axis]
-    if n == 0:
+    if n == 1 or gr._data.size <= 1:  # torch's trivial case: the gradient itself, not a copy
         return (gr,)
     ret = cumsum(-gr, axis)
     return (ret - ops.narrow(ret, axis, n - 1, 1) + gr,)
