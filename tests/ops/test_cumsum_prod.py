@@ -220,3 +220,43 @@ def test_cumsums_gradient_is_a_reversed_cumsum(shape: tuple[int, ...], dim: int)
         return x.grad
 
     same(program)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (3, 1), (1,), (1, 1), (0, 2), (2, 2)], ids=str)
+@pytest.mark.parametrize("dim", [0, -1])
+def test_cumsum_passes_its_gradient_on_where_the_dim_has_one_element(
+    shape: tuple[int, ...], dim: int
+) -> None:
+    """torch's trivial case (the fuzzer's seed 399762): a gradient of at most one element, or
+    along a dim of size 1, is the incoming gradient itself (an expanded one keeps its strides and
+    its memory)."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(shape, dtype=t.float64, requires_grad=True)
+        total = x.cumsum(dim).sum()
+        g_total, g_x = t.autograd.grad(total, [total, x])
+        shared = g_x.numel() > 0 and g_x.data_ptr() == g_total.data_ptr()
+        return [g_x, g_x.stride(), shared]
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[[0.25, -2.0, -0.5], [0.0, -0.5, 0.5]], [[0.0, 1.0], [0.0, 2.0]], [[1.0, 2.0], [3.0, 4.0]]],
+    ids=["one zero", "two zeros", "no zero"],
+)
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_the_gradient_of_a_product_of_all_elements_is_torchs_view(
+    values: list[list[float]], create_graph: bool
+) -> None:
+    """torch's ``prod_backward`` with a zero: its formula over the flattened input, then
+    ``view_as`` (the gradient is a view, the fuzzer's seed 380566); with two zeros outside
+    ``create_graph``, ``zeros_like`` (not a view)."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor(values, requires_grad=True)
+        (g,) = t.autograd.grad(x.prod(), [x], create_graph=create_graph)
+        return [g, g._base is not None, g[None]._base is not None, g.stride()]
+
+    same(program)

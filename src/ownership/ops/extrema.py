@@ -43,7 +43,7 @@ from ownership.ops.comparison import where
 from ownership.ops.inplace import snapshot
 from ownership.ops.masking import masked_fill_
 from ownership.ops.python_numbers import operand_in
-from ownership.ops.unary import clamp_dtype, clamp_values, kept_grad
+from ownership.ops.unary import clamp_dtype, clamp_values, kept_grad, zero_ties
 
 
 def _share(gr: Tensor, tie: NDArray[Any], loses: NDArray[Any], shape: tuple[int, ...]) -> Tensor:
@@ -82,8 +82,11 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
             node.save("self", a)
         dt = result_dtype(a, b)
         check_broadcast(a, b)
-        out = wrap(fn(a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)), dt)
+        x, y = a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)
+        out = wrap(fn(x, y), dt)
         lay_out(out, a, b, common=dt)
+        if dt.is_floating_point:
+            zero_ties(out._data, x, y)
         if node is not None:
             attach(out, node)
         return out

@@ -402,7 +402,23 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             return _unsafe_view(folded.mv(a), (*lead, b._data.shape[-1]))
         out = _unsafe_view(folded.mm(a.t()), (*lead, b._data.shape[-1], a._data.shape[0]))
         return out.transpose(-2, -1).contiguous()
+    squeezed = _squeeze_lone_batch(a, b)
+    if squeezed is not None:
+        return matmul(*squeezed)
     return _batched(a, b)
+
+
+def _squeeze_lone_batch(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor] | None:
+    """torch's matmul before its bmm, for two 3-D operands whose batch sizes differ: an operand
+    with batch 1 that requires grad is squeezed to a matrix (``SqueezeBackward1``) and matmul
+    starts again (so it folds, like a matrix times a batch); ``a`` is tried first."""
+    if a._data.ndim != 3 or b._data.ndim != 3 or a._data.shape[0] == b._data.shape[0]:
+        return None
+    if a._data.shape[0] == 1 and a.requires_grad:
+        return a.squeeze(0), b
+    if b._data.shape[0] == 1 and b.requires_grad:
+        return a, b.squeeze(0)
+    return None
 
 
 def _should_fold(a: Tensor, b: Tensor) -> bool:

@@ -32,6 +32,7 @@ __all__ = [
     "Step",
     "aliased",
     "loop_steps",
+    "vector_elements",
     "write_aliased",
     "write_in_loop_order",
 ]
@@ -170,6 +171,25 @@ def loop_steps(
             steps += [Step(j, j + 1) for j in range(i, stop)]
             start = stop
     return order, steps
+
+
+def vector_elements(shape: Sequence[int], inputs: Sequence[NDArray[Any]]) -> NDArray[np.bool_]:
+    """Which elements of a fresh result of ``shape`` torch's elementwise CPU kernel (one with a
+    vector loop) computes in its vector blocks rather than element by element (the tail of a
+    row, or a row that cannot be vectorised): :func:`loop_steps` over ``inputs`` (arrays of the
+    result's dtype) and a result dense in TensorIterator's order."""
+    itemsize = inputs[0].itemsize
+    arrays = [np.broadcast_to(x, tuple(shape)) for x in inputs]
+    byte_strides = [x.strides for x in arrays]
+    element = [tuple(s // itemsize for s in st) for st in byte_strides]
+    own = layout.iterator_strides(shape, element) or layout.contiguous_strides(shape)
+    out = tuple(s * itemsize for s in own)
+    order, steps = loop_steps(shape, [out, *byte_strides], itemsize, vectorized=True)
+    vector = np.zeros(len(order), dtype=bool)
+    for step in steps:
+        if step.stop - step.start > 1:
+            vector[order[step.start : step.stop]] = True
+    return vector.reshape(tuple(shape))
 
 
 def _inner_row(shape: list[int], strides: list[list[int]]) -> tuple[int, list[int]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ownership.core import dtypes, layout
+from ownership.core import dtypes, grad_mode, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
@@ -49,6 +49,13 @@ def _grad(gr: Tensor, s: Saved, axis: int | None) -> Tensor:
     if np.all(x._data != 0):
         ratio: Tensor = result / x
         return gr * ratio
+    if axis is None:
+        # torch's product of all elements: zeros where two or more are zero (outside
+        # create_graph), else its formula over ``self.contiguous().view(-1)``, then ``view_as``
+        if not grad_mode.is_grad_enabled() and np.count_nonzero(x._data == 0) > 1:
+            return Tensor._wrap(np.zeros(x._data.shape, x._data.dtype), x.dtype)
+        flat: Tensor = gr * _others_product(x.contiguous().view(-1), None)
+        return flat.view(tuple(x._data.shape))
     out: Tensor = gr * _others_product(x, axis)
     return out
 

@@ -71,7 +71,8 @@ def _running_sums(arr: NDArray[Any], axis: int, dt: dtypes.dtype) -> NDArray[Any
 def _bw_cumsum(node: OpNode, s: Saved, g: Grads) -> Grads:
     """torch's ``cumsum_backward``: ``g`` summed from each position to the end of the dim, as
     ``reversed_cumsum`` sums it (``g.flip(dim).cumsum(dim).flip(dim)``: a NaN reaches only the
-    positions before it, and the sums round as torch's; fuzz program 374311)."""
+    positions before it, and the sums round as torch's; fuzz program 374311); ``g`` itself when
+    it has at most one element or the dim has size 1."""
     gr, dts = g[0], node.input_dtypes
     if dts is not None and dts[0] is not None:  # torch: ``grad.to(self.scalar_type())`` first
         gr = gr.to(dts[0])

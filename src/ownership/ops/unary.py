@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
@@ -38,6 +39,7 @@ from ownership.ops.common import (
     zeros_like_grad,
 )
 from ownership.ops.comparison import where
+from ownership.ops.loop_order import vector_elements
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
 
@@ -274,11 +276,46 @@ def clamp_values(x: Any, lo: Any, hi: Any) -> Any:
     (array([-0.,  0.,  0., nan]), array([ True, False, False, False]))
     """
     out = x
+    arrays = [v for v in (lo, hi) if isinstance(v, np.ndarray)]
+    vector = None
     if lo is not None:
         out = _kept_at(_maximum(out, lo), out, lo)
+        if isinstance(lo, np.ndarray) and x.dtype.kind == "f":
+            out = np.asarray(out)  # (a 0-d result is a numpy scalar)
+            vector = zero_ties(out, x, lo, [x, *arrays])
     if hi is not None:
+        before = out
         out = _kept_at(_minimum(out, hi), out, hi)
+        if isinstance(hi, np.ndarray) and x.dtype.kind == "f":
+            out = np.asarray(out)
+            zero_ties(out, before, hi, [x, *arrays], vector)
     return out
+
+
+def zero_ties(
+    out: Any,
+    first: Any,
+    second: Any,
+    inputs: Any = None,
+    vector: NDArray[np.bool_] | None = None,
+) -> NDArray[np.bool_] | None:
+    """The sign of a zero where torch's elementwise maximum or minimum (``maximum``, ``minimum``,
+    ``clamp`` by a tensor) meets ``0.0`` and ``-0.0``: its vector loop (``_mm256_max_ps(first,
+    second)`` and the like) answers the second operand, its scalar loop (``std::max(first,
+    second)``) the first. ``out`` (the floating array of the answers, of the broadcast shape) is
+    corrected in place; which elements are vectorised is :func:`vector_elements` of ``inputs``
+    (default: the two operands), or ``vector`` when given. Returns that mask (None when there
+    was no such tie and it was not given)."""
+    shape = np.shape(out)
+    a, b = np.broadcast_to(first, shape), np.broadcast_to(second, shape)
+    ties = (a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))
+    if not ties.any():
+        return vector
+    if vector is None:
+        vector = vector_elements(shape, [first, second] if inputs is None else inputs)
+    np.copyto(out, b, where=ties & vector)
+    np.copyto(out, a, where=ties & ~vector)
+    return vector
 
 
 def _kept_at(clamped: Any, x: Any, bound: Any) -> Any:
