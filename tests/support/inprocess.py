@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import runpy
 import subprocess
 import sys
 
 
-def run_module(*command: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``python -m command[0] command[1:]`` here; return what a subprocess would have."""
+def run_module(
+    *command: str, stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m command[0] command[1:]`` here, with ``env`` added to the environment for
+    the run; return what a subprocess would have."""
     module, *args = command
     out, err = io.StringIO(), io.StringIO()
-    saved_argv, saved_stdin = sys.argv, sys.stdin
+    saved_argv, saved_stdin, saved_env = sys.argv, sys.stdin, dict(os.environ)
     sys.argv, sys.stdin = [module, *args], io.StringIO(stdin)
+    os.environ.update(env or {})
     status: int | str | None = 0
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -32,6 +37,8 @@ def run_module(*command: str, stdin: str = "") -> subprocess.CompletedProcess[st
             sys.stdout.flush()
     finally:
         sys.argv, sys.stdin = saved_argv, saved_stdin
+        os.environ.clear()
+        os.environ.update(saved_env)
     if isinstance(status, str):  # sys.exit("message"): the message goes to stderr, status 1
         err.write(status + "\n")
         status = 1
