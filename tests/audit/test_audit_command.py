@@ -2,7 +2,8 @@
 
 The file is loaded as a module, not run as a script (its ``__main__`` block does not run); the
 command prints :func:`ownership.audit`'s table for each module found, or JSON; ``--strict``
-fails on a flag; a file that raises while loading is shown as Python shows it.
+fails on a flag; a file that raises while loading is shown as Python shows it. The cases run the
+command in this process (:mod:`support.inprocess`), the last one as a real subprocess.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 import pytest
 
 import ownership
+
+from support.inprocess import run_module
 
 MODEL = """\
 import ownership as torch
@@ -44,7 +47,9 @@ if __name__ == "__main__":
 """
 
 
-def audit_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def audit_cli(*args: str, real: bool = False) -> subprocess.CompletedProcess[str]:
+    if not real:
+        return run_module("ownership", "audit", *args)
     return subprocess.run(
         [sys.executable, "-m", "ownership", "audit", *args],
         capture_output=True,
@@ -99,7 +104,7 @@ def test_a_class_that_needs_arguments_is_a_usage_error(model: Path) -> None:
 def test_a_file_that_raises_while_loading(tmp_path: Path) -> None:
     path = tmp_path / "broken.py"
     path.write_text("import ownership\n\nraise ValueError('broken model file')\n")
-    done = audit_cli(str(path))
+    done = audit_cli(str(path), real=True)
     assert done.returncode == 1
     assert "frozen" not in done.stderr and "audit_command" not in done.stderr
     assert done.stderr.startswith(f'Traceback (most recent call last):\n  File "{path}", line 3')

@@ -2,7 +2,8 @@
 
 The console script is installed only with the package, so the command runs here as
 ``python -m ownership`` (the same ``main``), and the console script's target, named in
-``pyproject.toml``, is checked to exist and to be that ``main``.
+``pyproject.toml``, is checked to exist and to be that ``main``. Most cases run the command in this
+process (:mod:`support.inprocess`); ``--help`` and the ``python -m`` forms run as subprocesses.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 
 import ownership
 from ownership.command import COMMANDS, main
+
+from support.inprocess import run_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,7 +45,7 @@ def test_the_entry_point_prints_the_version(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_help_lists_every_command() -> None:
-    done = run("ownership", "--help")
+    done = run("ownership", "--help")  # a real subprocess: `python -m ownership` works
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: ownership ")
     for name in ("doctor", "grade", "drills", "audit"):
@@ -51,13 +54,13 @@ def test_help_lists_every_command() -> None:
 
 
 def test_version() -> None:
-    done = run("ownership", "--version")
+    done = run_module("ownership", "--version")
     assert (done.returncode, done.stdout) == (0, f"ownership {ownership.__version__}\n")
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_each_command_has_help_under_its_own_name(name: str) -> None:
-    done = run("ownership", name, "--help")
+    done = run_module("ownership", name, "--help")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"usage: ownership {name} ")
     assert "exit status" in done.stdout
@@ -71,15 +74,15 @@ def test_the_python_m_forms_keep_working(name: str) -> None:
 
 
 def test_no_command_and_an_unknown_command_are_usage_errors() -> None:
-    bare = run("ownership")
+    bare = run_module("ownership")
     assert bare.returncode == 2 and bare.stderr.startswith("usage: ownership ")
-    unknown = run("ownership", "teach")
+    unknown = run_module("ownership", "teach")
     assert unknown.returncode == 2
     assert "unknown command 'teach'" in unknown.stderr and not unknown.stdout
 
 
 def test_a_commands_usage_error_exits_2_under_its_name() -> None:
-    done = run("ownership", "grade", "collect", "no_such_file.py")
+    done = run_module("ownership", "grade", "collect", "no_such_file.py")
     assert done.returncode == 2
     assert "ownership grade: error: no such file" in done.stderr
 

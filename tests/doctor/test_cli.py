@@ -1,7 +1,8 @@
 """``python -m ownership.doctor`` (and ``ownership doctor``): the script's own output and status
 first, then the report; ``--json`` prints only JSON on standard output, in the documented schema;
 a script that stopped before any tensor operation is said to be unchecked, with only its own
-frames; ``--strict`` makes a finding fail the command."""
+frames; ``--strict`` makes a finding fail the command. The scripts run in subprocesses (what the
+doctor watches must start clean); the usage cases run in this process (:mod:`support.inprocess`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from ownership.doctor import CODES
 
 from support.doctor_corpus import SCRIPTS
+from support.inprocess import run_module
 
 
 def doctor(
@@ -118,7 +120,7 @@ def test_torchs_warnings_keep_pointing_at_the_users_line(tmp_path: Path) -> None
 
 
 def test_a_missing_script_is_a_usage_error(tmp_path: Path) -> None:
-    run = doctor(str(tmp_path / "missing.py"))
+    run = run_module("ownership.doctor", str(tmp_path / "missing.py"))
     assert run.returncode == 2
     assert "no such script" in run.stderr
 
@@ -206,7 +208,7 @@ def test_findings_fail_the_command_only_under_strict(command: tuple[str, ...]) -
 
 
 def test_the_exit_status_is_documented() -> None:
-    run = doctor("--help")
+    run = run_module("ownership.doctor", "--help")
     assert run.returncode == 0
     text = " ".join(run.stdout.split())
     assert "--strict" in text

@@ -11,8 +11,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,8 @@ import torch
 
 import ownership
 from ownership.drills import CLASSES, as_text, classify, generate
+
+from support.inprocess import run_module
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
 _USES = r"(?:generate\(seed=|--seed )(\d+)(?:,\s*count=|\s+--count\s+)(\d+)"
@@ -83,8 +83,9 @@ def test_every_classification_and_topic_occurs() -> None:
 
 
 def test_json_gives_program_question_classification_and_answer() -> None:
-    command = [sys.executable, "-m", "ownership.drills", "--seed", "3", "--count", "4", "--json"]
-    drills = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    done = run_module("ownership.drills", "--seed", "3", "--count", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    drills = json.loads(done.stdout)
     assert [d["number"] for d in drills] == [1, 2, 3, 4]
     for shown, drill in zip(drills, generate(3, 4), strict=True):
         assert shown["program"] == drill.program and shown["question"] == drill.question
@@ -93,9 +94,9 @@ def test_json_gives_program_question_classification_and_answer() -> None:
 
 
 def test_text_hides_answers_unless_asked() -> None:
-    command = [sys.executable, "-m", "ownership.drills", "--seed", "5", "--count", "3"]
-    hidden = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    shown = subprocess.run([*command, "--answers"], capture_output=True, text=True).stdout
+    command = ("ownership.drills", "--seed", "5", "--count", "3")
+    hidden = run_module(*command).stdout
+    shown = run_module(*command, "--answers").stdout
     assert "Answer:" not in hidden and "--answers" in hidden
     assert shown.count("Answer:") == 3 and generate(5, 3)[0].program.splitlines()[0] in shown
 

@@ -1,7 +1,9 @@
 """The drills' command: ``--count`` below 1 is refused; ``--interactive`` asks, reveals and scores.
 
-Each case runs the command in a subprocess, as ``python -m ownership.drills`` and as the
-``ownership drills`` subcommand, with the learner's answers fed on standard input.
+Each case runs the command as ``python -m ownership.drills`` and as the ``ownership drills``
+subcommand, with the learner's answers fed on standard input: in this process
+(:mod:`support.inprocess`), except where a real subprocess is the point (Ctrl-C, and one run of
+each form).
 """
 
 from __future__ import annotations
@@ -17,11 +19,17 @@ import ownership
 from ownership.drills import classify, generate
 from ownership.drills.quiz import PROMPT, parse_prediction
 
+from support.inprocess import run_module
+
 FORMS = {"module": ("ownership.drills",), "subcommand": ("ownership", "drills")}
 LETTER = {"error": "e", "silently wrong": "s", "correct": "c"}
 
 
-def drills(*args: str, form: str = "module", answers: str = "") -> subprocess.CompletedProcess[str]:
+def drills(
+    *args: str, form: str = "module", answers: str = "", real: bool = False
+) -> subprocess.CompletedProcess[str]:
+    if not real:
+        return run_module(*FORMS[form], *args, stdin=answers)
     return subprocess.run(
         [sys.executable, "-m", *FORMS[form], *args],
         input=answers,
@@ -128,7 +136,7 @@ def test_parse_prediction(typed: str, meant: str | None) -> None:
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_the_printed_drills_say_how_to_see_the_answers_in_the_same_form(form: str) -> None:
-    done = drills("--seed", "7", "--count", "2", form=form)
+    done = drills("--seed", "7", "--count", "2", form=form, real=True)  # each form, for real
     assert done.returncode == 0, done.stderr
     prog = " ".join(FORMS[form]).replace("ownership.drills", "python -m ownership.drills")
     assert done.stdout.rstrip().endswith(

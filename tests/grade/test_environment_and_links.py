@@ -5,7 +5,9 @@ Without torch (simulated: a ``torch`` module that raises ``ImportError`` comes f
 path, torch itself stays installed) the command says the file was not graded, and what to fix
 (install torch, or ``--engine ownership``), never ``[load-error] ... reread: the line shown``.
 Each section to reread is a link into the site: its page and heading anchor exist in the guide's
-sources (here) and in the built site (``tests/site``).
+sources (here) and in the built site (``tests/site``). The command runs in this process
+(:mod:`support.inprocess`; the grader's own sandbox is still a subprocess), except without torch,
+where the command's whole process must lack it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import pytest
 from ownership.grade import run_grader
 from ownership.grade.catalogue import CATALOGUE, DEFAULT_SITE_URL, SITE_URL_VARIABLE, site_url
 
+from support.inprocess import run_module
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).parent / "corpus"
 SOLUTION = ROOT / "docs" / "guide" / "practice_files" / "practice_solution.py"
@@ -29,8 +33,10 @@ FORMS = {"module": ("ownership.grade",), "subcommand": ("ownership", "grade")}
 
 
 def grade(
-    *args: str, form: str = "module", env: dict[str, str] | None = None
+    *args: str, form: str = "module", env: dict[str, str] | None = None, real: bool = False
 ) -> subprocess.CompletedProcess[str]:
+    if not real:
+        return run_module(*FORMS[form], *args, env=env)
     return subprocess.run(
         [sys.executable, "-m", *FORMS[form], *args],
         capture_output=True,
@@ -54,7 +60,7 @@ def without_torch(tmp_path: Path) -> dict[str, str]:
 def test_without_torch_the_file_is_not_graded_and_the_fix_is_said(
     without_torch: dict[str, str], form: str
 ) -> None:
-    done = grade("collect", str(SOLUTION), form=form, env=without_torch)
+    done = grade("collect", str(SOLUTION), form=form, env=without_torch, real=True)
     assert done.returncode == 3, done.stdout + done.stderr
     text = " ".join(done.stdout.split())
     assert text.startswith(
@@ -70,14 +76,14 @@ def test_without_torch_the_file_is_not_graded_and_the_fix_is_said(
 
 
 def test_without_torch_json_and_the_ownership_engine(without_torch: dict[str, str]) -> None:
-    done = grade("sgd", str(SOLUTION), "--json", env=without_torch)
+    done = grade("sgd", str(SOLUTION), "--json", env=without_torch, real=True)
     assert done.returncode == 3
     report = json.loads(done.stdout)
     assert (report["passed"], report["graded"]) == (False, False)
     (found,) = report["diagnoses"]
     assert found["code"] == "torch-missing" and found["url"] is None and found["reread"] == ""
     assert "--engine ownership" in found["fix"]
-    engine = grade("sgd", str(SOLUTION), "--engine", "ownership", env=without_torch)
+    engine = grade("sgd", str(SOLUTION), "--engine", "ownership", env=without_torch, real=True)
     assert engine.returncode == 0, engine.stdout + engine.stderr
     assert engine.stdout.strip().endswith("graded with ownership: passed")
 

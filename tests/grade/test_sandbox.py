@@ -1,20 +1,23 @@
-"""The command runs the learner's file in a subprocess, with a time limit, in either engine."""
+"""The command runs the learner's file in a subprocess, with a time limit, in either engine.
+
+The command itself runs in this process (:mod:`support.inprocess`); its sandbox is a subprocess.
+"""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from ownership.grade import grade_file, run_grader
+
+from support.inprocess import run_module
 
 CORPUS = Path(__file__).parent / "corpus"
 
 
 def grade_command(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "ownership.grade", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return run_module("ownership.grade", *args)
 
 
 def test_an_endless_loop_is_stopped_and_reported(tmp_path: Path) -> None:
