@@ -148,7 +148,14 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
     futures = _RUN.get("futures", {})
     if docname not in futures:
         return
-    _RUN["results"].append(futures.pop(docname).result())
+    result = futures.pop(docname).result()
+    _RUN["results"].append(result)
+    if not result[2]:
+        # the read executes a page that failed in a worker again itself, and looks up the cache
+        # as it does: the pool finishes first, so no worker is writing a cache record meanwhile
+        # (a record the read found before its notebook file was written raised a KeyError)
+        for other in list(futures):
+            _RUN["results"].append(futures.pop(other).result())
     if futures:
         return
     _RUN.pop("pool").shutdown()
