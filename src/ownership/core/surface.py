@@ -13,12 +13,12 @@ and sets it on :class:`~ownership.core.tensor.Tensor`. A declaration names its o
 itself, so a reader goes from ``x.maximum`` to its op in one hop; the method calls it through the
 op table by name (``ops.maximum``), the one point every op call passes, which the doctor watches
 (:func:`ownership.core.op_registry.watch`). A method whose call needs more than binding
-(overloads that reach different ops, a fast path the unit's rules explain) is written by hand and
-declared with ``method=``: it is set on the Tensor the same way.
+(overloads that reach different ops, Python's own binding) is written by hand and declared with
+``method=``: it is set on the Tensor the same way.
 
-The method made is plain Python source, compiled once (as :mod:`dataclasses` makes ``__init__``),
-so a call costs what a hand-written method costs: the binding's ``parse``, one lookup in the op
-table, the op. Its text is kept as the method's ``__source__``:
+The method made is plain Python source, compiled once (as :mod:`dataclasses` makes ``__init__``):
+the binding's ``parse``, one lookup in the op table, the op. Its text is kept as the method's
+``__source__``:
 
 >>> from ownership.core import op_registry
 >>> declared = Declared("maximum", ("(Tensor other)",), op_registry.ops.maximum, "maximum")
