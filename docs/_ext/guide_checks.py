@@ -38,10 +38,10 @@ c.InteractiveShell.colors = "nocolor"
 # line on a busy machine (MyST-NB ends each piece it merges with a line break).
 import ipykernel.iostream
 ipykernel.iostream.OutStream.flush_interval = 3600.0
-# A kernel listens on 127.0.0.1 for this build only: ipykernel's notice that the connection is not
-# encrypted would reach the build log once per page and bury a real warning. (The IPC transport
-# cannot stand in: jupyter_client names a kernel's sockets relative to the working folder of each
-# side, and a page's kernel works in the page's folder, the build in the project's.)
+# The pages executed side by side talk to their kernels over Unix sockets (parallel_execution's
+# _IpcKernelManager); a page the read executes itself uses jupyter_client's default, TCP on
+# 127.0.0.1 for this build only: ipykernel's notice that such a connection is not encrypted would
+# reach the build log and bury a real warning.
 import logging
 
 

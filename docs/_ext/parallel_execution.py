@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 import time
+import uuid
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from jupyter_cache import get_cache
+from jupyter_client.manager import AsyncKernelManager
 from myst_nb.core.execute import create_client
 from myst_nb.core.read import create_nb_reader
 from nbclient import NotebookClient
@@ -51,18 +55,41 @@ class _Quiet:
         """Drop: a failure is reported by the read, which executes the page again."""
 
 
+class _IpcKernelManager(AsyncKernelManager):  # type: ignore[misc]
+    """A page's kernel talks to its worker over Unix sockets in a folder of this build.
+
+    Over TCP (jupyter_client's default) each side picks a free port by binding port 0 and
+    closing it; the kernel binds it a moment later, so two workers starting kernels at the same
+    time could pick the same port, and one kernel then fails to start ("Address already in use")
+    and its page waits a minute for it. A socket's name here is the build's folder and a name no
+    other kernel has, absolute, since the kernel works in its page's folder and the worker in the
+    project's.
+    """
+
+    def _transport_default(self) -> str:
+        return "ipc"
+
+    def _ip_default(self) -> str:
+        return os.path.join(_SOCKETS["folder"], uuid.uuid4().hex[:12])
+
+
+_SOCKETS: dict[str, str] = {}  # the folder of the kernels' sockets, while the build runs
 _CONFIG: dict[str, Any] = {}  # the parser settings, inherited by the forked workers
 _WARM: dict[str, Any] = {}  # the warm process that forks the kernels, while the build runs
 
 
 def _start_worker() -> None:
-    """In each worker: a page's kernel is stopped as soon as its last cell has answered.
+    """In each worker: a page's kernel talks over Unix sockets (:class:`_IpcKernelManager`),
+    and is stopped as soon as its last cell has answered.
 
     nbclient has then collected every output of every cell; its default (``graceful``) asks the
     kernel to shut down and polls until it has, which adds a few tenths of a second to each page
     and nothing to what the page shows.
     """
     NotebookClient.shutdown_kernel.default_value = "immediate"
+    # nbclient's own default (AsyncKernelManager) is a method of the class, which traitlets
+    # looks up by this name first
+    NotebookClient._kernel_manager_class_default = lambda self: _IpcKernelManager
 
 
 def _execute(path: str) -> tuple[str, float, bool]:
@@ -124,6 +151,7 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
 
         _WARM["server"] = warm_kernels.start(Path(app.outdir).parent)
     _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
+    _SOCKETS["folder"] = tempfile.mkdtemp(prefix="guide-kernels-")
     get_cache(env.mystnb_config.execution_cache_path).db.dispose()  # created once, not raced
     workers = min(workers, len(pages))
     pool = ProcessPoolExecutor(
@@ -180,6 +208,8 @@ def _stop(app: Sphinx, exc: Exception | None) -> None:
     if "parallel" in _RUN:  # a read that failed
         app.parallel = _RUN["parallel"]
     _RUN.clear()
+    if "folder" in _SOCKETS:
+        shutil.rmtree(_SOCKETS.pop("folder"), ignore_errors=True)
     if "server" in _WARM:
         import warm_kernels
 
