@@ -4,12 +4,26 @@ Program ``seed`` is written by :class:`support.fuzz_statements.Generator` while 
 (each statement fits the tensors the program holds at that point), and each statement runs under
 ownership right after. After every statement the two runs must agree on what the statement did
 (the exception's class and message, by :func:`ownership.compare.differences`; the warnings it gave)
-and on every live variable: a tensor's values (bitwise, the sign of zero included, when only
-exact statements wrote its memory; else by the project's tolerance rule, :mod:`ownership.tolerance`),
-dtype, shape, strides and offset (when it has elements), ``requires_grad``, ``is_leaf``,
-``grad_fn``, the changes of ``_version``, ``is_inference()``, ``retains_grad``, its ``_base``
-and which other variable's memory it shares (a gradient's ``_version`` and ``_base`` are the engine's artefacts:
-``support.gradients``), and its ``.grad`` (values, dtype, shape, strides).
+and on every live variable: a tensor's values, dtype, shape, strides and offset (when it has
+elements), ``requires_grad``, ``is_leaf``, ``grad_fn``, the changes of ``_version``,
+``is_inference()``, ``retains_grad``, its ``_base`` and which other variable's memory it shares (a
+gradient's ``_version`` and ``_base`` are the engine's artefacts: ``support.gradients``), and its
+``.grad`` (values, dtype, shape, strides).
+
+Values are compared under a bound that follows the computation, not one machine's luck
+(:mod:`support.fuzz_bounds`): each statement runs a third time, under torch watched by a dispatch
+mode that sees every ATen op (a backward's included) and keeps, per storage element, a bound on
+``|torch - ownership|``. Each op amplifies its inputs' bounds by its condition (``exp`` by
+``|y|``, a sum by adding its terms' bounds, ``a * b`` by ``|a| e_b + |b| e_a`` ...) and adds its
+own rounding in ULPs of its terms, from the result dtype's ``eps`` (a float32 value never gets a
+float64-size bound, nor the reverse); exact ops (views, copies, selections, ``+ - * /`` of exact
+values) add nothing. Where the bound is 0 the values must be bitwise equal (the sign of zero
+included); where it is finite, within it; where a decision (a comparison, a cast to an integer or
+``bool``, ``sign``, ``floor``, ``argmax``, relu's gradient) met an input within its bound of the
+decision point, the result is undetermined, as is everything computed or written from it: not
+compared, while errors, shapes, dtypes, flags, versions and aliasing still are. A mask that is
+undetermined makes the shape of what it selects undetermined too (a *shapeless* variable: only its
+dtype and flags are compared, and a statement that reads it may raise in one engine only).
 
 A difference stops the program; :func:`shrink` drops statements while the same kind of difference
 persists at a statement of the same kind, and :func:`reproducer` prints what is left as a plain

@@ -1,7 +1,9 @@
 """The fuzzer's tolerance: a bound on how far ownership's values may be from torch's, that follows
 the computation op by op.
 
-:class:`Bounds` is a ``TorchDispatchMode`` active while a statement runs under torch. It sees every
+:class:`Bounds` is a ``TorchDispatchMode`` active while a statement runs under torch (a second
+run: the mode changes some of torch's view metadata, so the fuzzer compares the facts of a run
+without it, and takes from this one only the bounds). It sees every
 ATen op torch runs (the forward ops, the ops of a backward, the writes of ``AccumulateGrad`` and of
 in-place ops through views) and keeps, for every element of every storage, a bound ``e`` on
 ``|torch's value - ownership's value|``:
@@ -9,7 +11,7 @@ in-place ops through views) and keeps, for every element of every storage, a bou
 - ``e = 0``: both engines must hold the same bits (the sign of zero included). A value is exact
   when it is a literal, a creation, a copy, a view, a selection (indexing, ``cat``, ``where``,
   ``relu``, ``max`` ...) of exact values, or the result of a *correctly rounded* op (``+ - * /``,
-  ``sqrt``, ``x ** 2``, a conversion) on exact values: IEEE gives such an op one result.
+  ``x ** 2``, a conversion) on exact values: IEEE gives such an op one result.
 - ``0 < e < inf``: the values must agree within ``e``. ``e`` grows by what the op does to its
   inputs' bounds (first-order condition, made rigorous where it is cheap: ``exp`` multiplies by
   ``|y|`` (``|y| * expm1(e)``), ``a * b`` gives ``|a| e_b + |b| e_a + e_a e_b``, a sum adds the
@@ -17,19 +19,22 @@ in-place ops through views) and keeps, for every element of every storage, a bou
   are Lipschitz with constants 1/4 and 1, selections keep the bound of what they select) plus the
   op's own rounding, in units of the result dtype's ``eps`` (``numpy.finfo``; float32 and float64
   each their own): a correctly rounded op adds ``eps * |y|`` once its inputs are inexact; a
-  *kernel* (``exp``, ``sigmoid``, ``tanh``, ``1 / x``, softmax, sums and means, products, norms,
+  *kernel* (``exp``, ``sigmoid``, ``tanh``, ``sqrt``, ``1 / x``, softmax, sums and means, products, norms,
   matrix products, and every op of a backward, whose formula each engine may order differently)
   adds ``2 * ULPS * eps`` times the sum of the magnitudes of its terms: ``|y|`` for an
   elementwise kernel, ``sum |x|`` for a sum of ``n`` terms (times ``n``), ``|a| @ |b|`` for a matrix
   product (times the inner size) -- the condition of the op, so that a sum that cancels to 1e-17
   keeps the rounding of terms of size 1.
+- ``e`` = the dtype's smallest subnormal, on a zero: only its sign may differ. The sign of a zero
+  that a backward's formula or a matrix product's accumulator makes is the engine's (``0 * -x``
+  is ``-0.0``, a ``masked_fill`` of 0 or a BLAS accumulator that starts at 0 gives ``+0.0``).
 - ``e = inf``: the value is *undetermined*: not compared. A decision (a comparison, ``sign``,
   ``floor``, a cast to an integer or ``bool``, ``argmax``, ``max(dim)``'s indices, ``relu``'s
   gradient, the mask of ``where``/``masked_fill``) whose input lies within its bound of the decision
   point may go either way in the other engine; its result is undetermined, and so is everything
   computed from it (writes in place included). When a boolean mask that selects elements is
-  undetermined, the result's *shape* is too: its storage is *shapeless* and nothing of it is
-  compared but its dtype.
+  undetermined, the result's *shape* is too: its storage is *shapeless*, and of what lives in
+  it only the dtype and the autograd flags are compared.
 
 ``ULPS`` is each engine's budget per kernel (torch's SLEEF kernels are within 1 ULP, numpy's
 within a few; a composed kernel such as ``sigmoid`` a few roundings), so two engines differ by at
@@ -134,18 +139,24 @@ class Bounds(TorchDispatchMode):
     ) -> Any:
         kwargs = kwargs or {}
         name = func.overloadpacket.__name__.rstrip("_")
-        if func.is_view or name in METADATA:
+        if name in METADATA:
+            return func(*args, **kwargs)
+        if func.is_view:  # its elements are its input's, unless it copied them (``reshape``)
             out = func(*args, **kwargs)
-            if func.is_view and any(self.is_shapeless(t) for t in _tensors([args, kwargs])):
-                self.shapeless.update(k for t in _tensors(out) if (k := storage_key(t)) is not None)
-            return out
-        inputs = _Inputs(self, func, args, kwargs)
-        out = func(*args, **kwargs)
+            inputs = _Inputs(self, func, args, kwargs)
+            if all(storage_key(t) in inputs.storages for t in _tensors(out)):
+                if inputs.shapeless:
+                    self.shapeless.update(k for t in _tensors(out) if (k := storage_key(t)))
+                return out
+        else:
+            inputs = _Inputs(self, func, args, kwargs)
+            out = func(*args, **kwargs)
         written = inputs.written()
         targets = written or _tensors(out)
         try:
             with np.errstate(all="ignore"):
-                errors = self._follow(name, inputs, targets)
+                rule = _selection if func.is_view else RULES.get(name)
+                errors = self._follow(rule, inputs, targets)
         except Exception as exc:  # a rule that cannot follow: undetermined, and said
             self.unhandled.add(f"{func} ({type(exc).__name__}: {exc})")
             errors = [np.full(tuple(t.shape), INF) for t in targets]
@@ -164,9 +175,11 @@ class Bounds(TorchDispatchMode):
                     self.shapeless.add(key)
         return out
 
-    def _follow(self, name: str, inputs: _Inputs, targets: list[torch.Tensor]) -> list[Array]:
-        """The bound of each result of op ``name`` (undetermined for an op without a rule)."""
-        rule = RULES.get(name)
+    def _follow(
+        self, rule: Rule | None, inputs: _Inputs, targets: list[torch.Tensor]
+    ) -> list[Array]:
+        """The bound of each result, by ``rule`` (undetermined for an op without a rule)."""
+        name = inputs.func.overloadpacket.__name__.rstrip("_")
         errors = rule(inputs, targets) if rule else None
         if errors is None:
             self.unhandled.add(str(inputs.func))
@@ -190,6 +203,9 @@ def _backward(name: str, e: Array, t: torch.Tensor) -> Array:
 
 
 def _tiny(t: torch.Tensor) -> float:
+    """The smallest subnormal of ``t``'s dtype (0 for integers: their zeros have no sign)."""
+    if not t.dtype.is_floating_point:
+        return 0.0
     return float(np.finfo(str(t.dtype).rsplit(".", 1)[-1]).smallest_subnormal)
 
 
@@ -220,12 +236,8 @@ class _Inputs:
         self.storages = {storage_key(t) for t in tensors}
         self.shapeless = any(bounds.is_shapeless(t) for t in tensors)
         self.in_backward = torch._C._current_autograd_node() is not None
-        self._values: dict[int, Array] = {}
-        self._errors: dict[int, Array] = {}
-        if not func.is_view:
-            for t in tensors:
-                self._values[id(t)] = values(t)
-                self._errors[id(t)] = bounds.error(t)
+        self._values = {id(t): values(t) for t in tensors}
+        self._errors = {id(t): bounds.error(t) for t in tensors}
 
     def written(self) -> list[torch.Tensor]:
         """The tensors the op writes in place (empty for an op that makes fresh results)."""
@@ -275,10 +287,7 @@ class _Inputs:
 
         args = [swap(n, a) for n, a in zip(self.names, self.args, strict=False)]
         kwargs = {k: swap(k, v) for k, v in self.kwargs.items() if k not in ("dtype", "layout")}
-        func = self.func
-        if self.writes:  # the out-of-place form of an in-place op: run on a copy
-            args[0] = args[0].clone() if isinstance(args[0], torch.Tensor) else args[0]
-        return func(*args, **kwargs)
+        return self.func(*args, **kwargs)  # an in-place op writes a copy of the bounds
 
     def undetermined_choice(self) -> bool:
         """Whether an argument that chooses elements (an index, a mask) is itself undetermined."""
@@ -539,14 +548,15 @@ def _norm(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
 @rule("mm", "bmm", "mv", "dot", "matmul")
 def _matmul(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     """A matrix product: ``|a| @ e_b + e_a @ |b| + e_a @ e_b``, plus ``k`` ULPs of
-    ``|a| @ |b|`` (``k`` the inner size)."""
+    ``|a| @ |b|`` (``k`` the inner size). A zero's sign is the BLAS kernel's (its accumulator may
+    start at ``+0.0``; torch gives ``2 * -0.0`` for an inner size of 1): undetermined."""
     tensors = [a for a in i.args if isinstance(a, torch.Tensor)]
     a, b = tensors[0], tensors[1]
     xa, xb, ea, eb = np.abs(i.x(a)), np.abs(i.x(b)), i.e(a, outs[0]), i.e(b, outs[0])
     k = xa.shape[-1] if xa.ndim else 1
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = xa @ eb + ea @ xb + ea @ eb
-        return [_finite(p + _kernel(outs[0], xa @ xb, k))]
+    p = xa @ eb + ea @ xb + ea @ eb
+    e = _finite(p + _kernel(outs[0], xa @ xb, k))
+    return [np.where(values(outs[0]) == 0, np.maximum(e, _tiny(outs[0])), e)]
 
 
 @rule("_softmax", "softmax")
