@@ -360,12 +360,13 @@ def _constant(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     "_index_put_impl", "slice_backward", "select_backward", "diagonal_backward", "_unsafe_view",
     "as_strided_scatter", "slice_scatter", "select_scatter", "diagonal_scatter", "flip", "scatter",
     "gather", "expand_copy", "permute_copy", "view_copy", "masked_select", "_to_copy", "alias_copy",
-    "detach_copy", "contiguous", "_reshape_alias_copy", "new_zeros_like",
+    "detach_copy", "contiguous", "_reshape_alias_copy", "index_add", "index_select_backward",
 )  # fmt: skip
 def _selection(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
     """Ops that select, place or convert elements: the op itself, run on the bounds. An
     undetermined index or mask makes what it chooses undetermined (and a mask that selects, the
-    shape); a conversion to an integer or ``bool`` decides (``trunc``, ``!= 0``)."""
+    shape); what adds into a place (``index_add``, ``index_put`` with ``accumulate``) rounds as
+    ``+`` does; a conversion to an integer or ``bool`` decides (``trunc``, ``!= 0``)."""
     name = i.func.overloadpacket.__name__.rstrip("_")
     e = i.call_on_errors()
     e_arrays = [np.array(t.numpy(), dtype=np.float64) for t in tree_flatten(e)[0]]
@@ -377,7 +378,7 @@ def _selection(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
             e_arrays = [np.full(tuple(t.shape), INF) for t in outs]
             if name in ("index", "masked_select"):
                 i.bounds.shapeless.update(k for t in outs if (k := storage_key(t)) is not None)
-    if name == "index_put" and i.get("accumulate", False):
+    if name in ("index_add", "index_select_backward") or i.get("accumulate", False) is True:
         e_arrays = [_rounded(outs[0], e_arrays[0], values(outs[0]))]
     if name in ("_to_copy", "copy") and len(outs) == 1:
         source = i.get("src", i.get("self"))
@@ -566,7 +567,7 @@ def _softmax(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     x, e = i.x(i.get("self")), i.e(i.get("self"))
     d = int(i.get("dim")) % max(x.ndim, 1)
     y = np.abs(values(outs[0]))
-    if not x.ndim:
+    if not x.ndim or not x.size:
         return [_kernel(outs[0], y)]
     n = x.shape[d]
     with np.errstate(over="ignore", invalid="ignore"):
