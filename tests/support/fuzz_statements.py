@@ -379,7 +379,7 @@ class Generator:
         if self.rng.random() < 0.6:
             return Statement("reduction", f"{self.new()} = {a}.{self.rng.choice(rounding)}")
         op = self.rng.choice(exact)
-        signed = not op.startswith(("amax", "amin"))  # fuzz.py's _bitwise says why
+        signed = not op.startswith(("amax", "amin"))  # fuzz.py's _agree says why
         return Statement("reduction", f"{self.new()} = {a}.{op}", signed_zeros=signed)
 
     def detach_data(self) -> Statement | None:
