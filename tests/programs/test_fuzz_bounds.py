@@ -1,0 +1,129 @@
+"""The fuzzer's tolerance (:mod:`support.fuzz_bounds`): it lets through what rounding decides and
+catches what an engine gets wrong, whatever the scale.
+
+The programs that differed only by rounding agree; an engine whose exact op is one ULP off, whose
+float64 kernel has a float32-size error, or whose cast picks the wrong integer is caught; a decision
+within its bound is undetermined, and so is what is computed from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import ownership
+
+from support.fuzz import check, replay
+from support.fuzz_bounds import Bounds
+from support.fuzz_statements import Statement
+
+TOLERANCE = {
+    802733: "long() of exp of a sum of exps: 2.9e14 within its bound of an integer",
+    803062: "g > 0 on a gradient that is 0 in exact arithmetic (1e-17, sign by rounding)",
+    302184: "exp of 96: the relative error of its argument times 96",
+    368615: "exp of 70: the relative error of its argument times 70",
+}
+"""Programs whose engines differed only by rounding, before the bound followed the computation."""
+
+
+@pytest.mark.parametrize("seed", sorted(TOLERANCE))
+def test_a_difference_of_rounding_passes(seed: int) -> None:
+    check(seed)
+
+
+def _program(*sources: str) -> list[Statement]:
+    return [Statement("test", s) for s in sources]
+
+
+def _off_by(method: str, wrong: Callable[[Any], Any]) -> Callable[..., Any]:
+    original = getattr(ownership.Tensor, method)
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return wrong(original(self, *args, **kwargs))
+
+    return broken
+
+
+def _one_ulp_up(t: Any) -> Any:
+    """``t`` one ULP further from zero (an engine bug of the smallest size), as a new tensor."""
+    a = t.detach().numpy()
+    return ownership.tensor(np.nextafter(a, np.inf * np.sign(a)).tolist(), dtype=t.dtype)
+
+
+@pytest.mark.parametrize("scale", ["1.5", "3e30", "1e-30"])
+def test_an_exact_op_one_ulp_off_is_caught_at_any_scale(
+    monkeypatch: pytest.MonkeyPatch, scale: str
+) -> None:
+    program = _program(f"t1 = torch.tensor([{scale}, 2.0])", "t2 = t1 + t1")
+    assert replay(program).difference is None
+    monkeypatch.setattr(ownership.Tensor, "__add__", _off_by("__add__", _one_ulp_up))
+    found = replay(program).difference
+    assert found is not None and found.fields == (("t2", "values"),)
+
+
+def _scaled(t: Any, by: float) -> Any:
+    return ownership.tensor((t.detach().numpy() * by).tolist(), dtype=t.dtype)
+
+
+def test_an_exact_op_after_rounding_is_held_to_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # t2 carries exp's rounding (a few ULPs, so t3 some 20); 1e-5 (84 ULPs) is outside
+    program = _program("t1 = torch.tensor([0.5, 1.5])", "t2 = t1.exp()", "t3 = t2 * 2")
+    assert replay(program).difference is None
+    monkeypatch.setattr(
+        ownership.Tensor, "__mul__", _off_by("__mul__", lambda t: _scaled(t, 1 + 1e-5))
+    )
+    found = replay(program).difference
+    assert found is not None and ("t3", "values") in found.fields
+
+
+def test_a_float64_kernel_gets_no_float32_tolerance(monkeypatch: pytest.MonkeyPatch) -> None:
+    program = _program("t1 = torch.tensor([0.5, 1.5], dtype=torch.float64)", "t2 = t1.exp()")
+    assert replay(program).difference is None
+    in_float32 = _off_by("exp", lambda t: t.float().double())
+    monkeypatch.setattr(ownership.Tensor, "exp", in_float32)
+    found = replay(program).difference
+    assert found is not None and found.fields == (("t2", "values"),)
+
+
+def test_a_determined_cast_is_compared(monkeypatch: pytest.MonkeyPatch) -> None:
+    # exp(1.5) * 2 = 8.96..., far from an integer: long() is 8 in any engine
+    program = _program("t1 = torch.tensor([1.5])", "t2 = (t1.exp() * 2).long()")
+    assert replay(program).difference is None
+    monkeypatch.setattr(ownership.Tensor, "long", _off_by("long", lambda t: t + 1))
+    found = replay(program).difference
+    assert found is not None and found.fields == (("t2", "values"),)
+
+
+def test_an_undetermined_decision_makes_everything_after_it_undetermined() -> None:
+    bounds = Bounds()
+    with bounds:
+        t1 = torch.tensor([0.25, -0.5, -1.5], dtype=torch.float64, requires_grad=True)
+        (g,) = torch.autograd.grad(t1.softmax(-1).mean(), [t1])  # 0 in exact arithmetic
+        positive = g > 0
+        picked = g[positive]
+        counted = positive.long().sum()
+        kept = torch.zeros(3, dtype=torch.float64)
+        kept.masked_fill_(positive, 1.0)
+        sure = g.abs() < 1  # far from its decision point: determined
+    assert 0 < bounds.error(g).max() < 1e-14  # a float64 bound: a few ULPs of terms of size 1
+    assert np.isinf(bounds.error(positive)).all()
+    assert bounds.is_shapeless(picked) and not bounds.is_shapeless(counted)
+    assert np.isinf(bounds.error(counted)).all()
+    assert np.isinf(bounds.error(kept)).all()  # written in place from it
+    assert (bounds.error(sure) == 0).all()
+    assert not bounds.unhandled
+
+
+def test_a_float32_bound_is_float32_sized() -> None:
+    bounds = Bounds()
+    with bounds:
+        x32 = torch.tensor([0.5, 1.5]).exp()
+        x64 = torch.tensor([0.5, 1.5], dtype=torch.float64).exp()
+        exact = torch.tensor([0.5, 1.5]) * 2 + 1
+    ratio = bounds.error(x32) / bounds.error(x64)
+    assert np.allclose(ratio, float(np.finfo(np.float32).eps / np.finfo(np.float64).eps))
+    assert (bounds.error(exact) == 0).all()
