@@ -19,7 +19,9 @@ PYTEST := $(BIN)/python -m pytest -n $(PYTEST_WORKERS)
 # `make test`'s stages, in order; tools/stages.py runs them and closes with the time each took.
 # Stages joined by + run side by side: mypy and the doctest builder use one core each, the site's
 # build a little more than one (its pages are read in one process), so together they fill two.
-TEST_STAGES := venv lint typecheck+doctest+html-fresh pytest pytest-baseline site-tests
+# The three pytest sessions, too: the site's tests leave a core idle about a quarter of the time
+# (their workers wait on the browser), which the other two fill, and no session ends alone.
+TEST_STAGES := venv lint typecheck+doctest+html-fresh pytest+site-tests+pytest-baseline
 # `make check` runs the tests a change touches: the change is what differs from BASE (by default
 # where this branch left main).
 BASE ?=
@@ -84,12 +86,14 @@ pytest: $(STAMP) ## Unit tests, docstring doctests and the Markdown doctests, on
 # The numerically sensitive suites (tests/support/kernels.py names them) again, on baseline kernels:
 # numpy refuses to disable its baseline features, so kernels.py names the dispatchable ones this CPU
 # has; pytest's header then shows what is disabled and torch's capability (DEFAULT).
+# Each of these two sessions keeps its own cache (what --lf reads), since `make test` runs them
+# beside `make pytest`: a session writes its cache whole when it ends, over the others'.
 pytest-baseline: $(STAMP) ## The numeric suites again, numpy and torch on baseline kernels
 	NPY_DISABLE_CPU_FEATURES="$$($(BIN)/python tests/support/kernels.py)" ATEN_CPU_CAPABILITY=default \
-		$(PYTEST) $$($(BIN)/python tests/support/kernels.py --suites)
+		$(PYTEST) -o cache_dir=_build/.pytest_cache_baseline $$($(BIN)/python tests/support/kernels.py --suites)
 
 site-tests: $(STAMP) ## Checks of the built site (after `make html`)
-	$(PYTEST) tests/site
+	$(PYTEST) -o cache_dir=_build/.pytest_cache_site tests/site
 
 # It keeps the bytecode Python compiles (__pycache__, which git ignores) even where the environment
 # sets PYTHONDONTWRITEBYTECODE: the engine is then compiled, and pytest rewrites the tests' asserts,

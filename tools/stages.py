@@ -4,7 +4,8 @@
 passed through as it comes, and stops after the first step that fails (as make would). A step
 may be several stages joined by ``+`` (``typecheck+doctest``): they run side by side, the first
 one's output passed through as it comes, each other's printed whole when it ends; use it for
-stages that need no more than one core each, so that two of them fill the machine's two.
+stages that each leave cores idle (one that needs a single core, one that waits on a browser), so
+that together they fill the machine.
 
 Then it prints one summary, whatever happened: per stage its wall time, the CPU time (user +
 system) of everything it ran, and pytest's tally (the last ``N passed ...`` line a pytest stage
