@@ -271,13 +271,9 @@ def mul(a: Tensor, b: Any) -> Tensor:
     b = operand(b)
 
     def kernel() -> Tensor:
-        if type(b) is float and a.dtype.is_floating_point:  # ``0.1 * p.grad``: _operands' first
-            arr = a._data
-            out = wrap(arr * float_operand(b, arr.dtype), a.dtype)
-            lay_out(out, a, b, common=a.dtype)
-            return out
         _, rb, dt = _operands(a, b)
-        out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
+        arr = a._data
+        out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
         lay_out(out, a, b, common=dt)
         return out
 

@@ -127,9 +127,20 @@ def written_by_kernel(out: Tensor, *ts: Tensor, writes: int = 1) -> Tensor:
     result's version: ``t.sum()`` starts at version 1, which a later saved-tensor error names
     ("is at version 2; expected version 1", fuzz program 202035)."""
     if inference_kernel(*ts):
-        counter = out._version_counter
-        for _ in range(writes):
-            counter.bump()
+        written_fresh(out, writes)
+    return out
+
+
+def written_fresh(out: Tensor, writes: int = 1) -> Tensor:
+    """Count the ``writes`` that torch makes in place into ``out``, a fresh tensor just made,
+    where autograd sees them (so in any mode), and return ``out``: a backward formula's
+    ``zeros(sizes).scatter_(dim, indices, grad)`` (``zero_``, then ``scatter_``: version 2), an
+    ``index_add_`` into zeros, a composite's ``close.__ior__(...)``, the ``squeeze_`` that ends
+    ``vector @ matrix``. The writes a kernel makes below autograd, seen only on inference
+    operands: :func:`written_by_kernel`."""
+    counter = out._version_counter
+    for _ in range(writes):
+        counter.bump()
     return out
 
 

@@ -26,6 +26,7 @@ from ownership.ops.common import (
     save_product,
     wrap,
     written_by_kernel,
+    written_fresh,
 )
 
 _state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
@@ -354,7 +355,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
     """``squeeze_(0)`` of a fresh result, as torch's vector @ matrix ends (a version bump)."""
     shape = tuple(t._data.shape)
     t._data = t._data.reshape(shape[1:])
-    t._version_counter.bump()
+    written_fresh(t)
     if t._grad_fn is not None:
         node = OpNode(
             "SqueezeBackward4",

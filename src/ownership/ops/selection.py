@@ -38,6 +38,7 @@ from ownership.ops.common import (
     record,
     run_op,
     wrap,
+    written_fresh,
 )
 from ownership.ops.reduction import saved_dims
 
@@ -107,9 +108,9 @@ def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Ten
             vals = np.atleast_1d(arr)[_along(flat_idx, axis)].reshape(idx.shape)
         return wrap(np.array(vals, order="C"), t.dtype)
 
-    recorded = needs_grad(t, index)  # a normal index runs autograd for an inference ``t`` too
-    ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad} if recorded else None
-    return run_op((t,), recorded, kernel, "GatherBackward0", _bw_gather, ctx, save)
+    ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
+    # a normal index runs autograd for an inference ``t`` too
+    return run_op((t,), needs_grad(t, index), kernel, "GatherBackward0", _bw_gather, ctx, save)
 
 
 def _bw_scatter_add(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -126,8 +127,7 @@ def scatter_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: T
     if idx.size:
         axis = layout.wrap_dim(as_given(dim), len(shape))
         np.add.at(buf, _along(np.atleast_1d(idx).astype(np.int64, copy=False), axis), g._data)
-    out = wrap(buf.reshape(shape), g.dtype)
-    out._version_counter.bump()
+    out = written_fresh(wrap(buf.reshape(shape), g.dtype))
     if needs_grad_of(g):
         node = record(out, "ScatterAddBackward0", (None, g), _bw_scatter_add, {"dim": dim})
         node.save("index", index)
@@ -178,11 +178,10 @@ def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
         vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
         return wrap(np.array(vals, order="C"), t.dtype)
 
-    recorded = needs_grad(t, index)  # a normal index runs autograd for an inference ``t`` too
-    ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)} if recorded else None
+    ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
     return run_op(
         (t,),
-        recorded,
+        needs_grad(t, index),  # a normal index runs autograd for an inference ``t`` too
         kernel,
         "IndexSelectBackward0",
         _bw_index_select,
@@ -208,8 +207,7 @@ def index_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: Ten
         axis = layout.wrap_dim(as_given(dim), len(shape))
         key: Any = tuple(flat if d == axis else slice(None) for d in range(len(shape)))
         np.add.at(buf, key, np.reshape(g._data, tuple(buf[key].shape)))
-    out = wrap(buf, g.dtype)
-    out._version_counter.bump()
+    out = written_fresh(wrap(buf, g.dtype))
     if needs_grad_of(g):
         node = record(out, "IndexAddBackward0", (None, g), _bw_index_add, {"dim": dim})
         node.save("index", index)
