@@ -290,9 +290,10 @@ def record(
     backward: BackwardFn,
     ctx: Saved | None = None,
 ) -> OpNode:
-    """Attach a new node ``name`` to ``out`` with edges to ``inputs`` (non-tensors get no edge):
-    for an op whose kernel refuses nothing after autograd's steps (:func:`run_op` for one that
-    does).
+    """Attach a new node ``name`` to ``out``, already computed, with edges to ``inputs``
+    (non-tensors get no edge). An op whose kernel can refuse its operands after torch's autograd
+    kernel has made the node and saved them goes through :func:`run_op` instead, which keeps that
+    order.
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
