@@ -9,7 +9,7 @@ inference tensor is refused before a shape error, an unsaved one is not (``add``
 ``mul`` saves ``other`` when ``self`` needs a gradient, ``self`` when ``other`` does), and outside
 any recording the shape error is the only one.
 
-Every op that saves an operand follows that order (``ownership.ops.common.node_for``), every
+Every op that saves an operand follows that order (``ownership.ops.common.run_op``), every
 in-place op (``ownership.core.inplace_rules.run_inplace``). The fuzzer's programs 93010, 97002, 98071, 200302, 203599, 204425 (out of place), 202583, 203069,
 200039 (in place) and 202227 (a stale view's rebase error before ``mul_``'s dtype check).
 """

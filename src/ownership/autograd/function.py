@@ -28,6 +28,7 @@ from ownership.core.autograd.saved import SavedTensor
 from ownership.core.autograd.view_history import CreationMeta, rebase_history
 from ownership.core.storage import is_engine_tensor
 from ownership.core.type_names import tp_name
+from ownership.ops.common import written_fresh
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 
@@ -93,8 +94,8 @@ class BackwardFunction(Node, FunctionBase, FunctionCtx):
                 if not (diff or self._materialize_non_diff):
                     filled.append(g)
                     continue
-                g = wrap(np.zeros(shape, np_dtype), dtype)
-                g._version_counter.bump()  # torch's ``at::zeros`` fills an empty tensor in place
+                # torch's ``at::zeros`` fills an empty tensor in place
+                g = written_fresh(wrap(np.zeros(shape, np_dtype), dtype))
             filled.append(g)
         res = self._cls.backward(self, *filled)  # type: ignore[attr-defined]
         if not isinstance(res, tuple):

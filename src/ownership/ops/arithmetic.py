@@ -24,18 +24,17 @@ from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     NEEDED_PAIRS,
-    attach,
     binary_operands,
     check_broadcast,
     inputs_needed,
     lay_out,
     needs_grad_of,
     needs_grad_with,
-    node_for,
     operand,
     raw,
     record,
     result_dtype,
+    run_op,
     shared_shapes,
     sum_to,
     wrap,
@@ -266,26 +265,28 @@ def tensors_node(node: OpNode, shapes: tuple[tuple[int, ...], ...]) -> tuple[boo
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
-    """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does, before
-    it computes (:func:`~ownership.ops.common.node_for`: a saved inference tensor is refused
-    before the shapes are checked)."""
-    node = None
-    if needs_grad_with(a, b):
-        b = operand(b)
-        # the context given here is replaced by save_binary's (no dict made for it)
-        node = node_for("MulBackward0", (a, b), bw_mul, PRODUCT_CONTEXTS[1][1])
-        save_binary(node, a, b)
-    dt = a.dtype
-    if type(b) is float and dt.is_floating_point:  # ``0.1 * p.grad``: _operands' first answer
+    """``a * b`` (``MulBackward0``): saves ``other`` if a needs grad, ``self`` if b does
+    (:func:`save_binary`), before the kernel checks the shapes (:func:`~ownership.ops.common.run_op`:
+    a saved inference tensor is refused first)."""
+    b = operand(b)
+
+    def kernel() -> Tensor:
+        _, rb, dt = _operands(a, b)
         arr = a._data
-        out = wrap(arr * float_operand(b, arr.dtype), dt)
-    else:
-        b, rb, dt = _operands(a, b)
-        out = wrap(a._data * (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt)
-    lay_out(out, a, b, common=dt)
-    if node is not None:
-        attach(out, node)
-    return out
+        out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
+        lay_out(out, a, b, common=dt)
+        return out
+
+    # the context given here is replaced by save_binary's (no dict made for it)
+    return run_op(
+        (a, b),
+        needs_grad_with(a, b),
+        kernel,
+        "MulBackward0",
+        bw_mul,
+        PRODUCT_CONTEXTS[1][1],
+        lambda node: save_binary(node, a, b),
+    )
 
 
 def wrapped_scalar(b: Any) -> Tensor:
@@ -354,25 +355,27 @@ def div_scalar(a: Tensor, k: float) -> Tensor:
 
 
 def div(a: Tensor, b: Any) -> Tensor:
-    """``a / b`` true division (``DivBackward0``); integer inputs give the default float dtype."""
+    """``a / b`` true division (``DivBackward0``); integer inputs give the default float dtype.
+    Saves ``other``, and ``self`` if other needs grad, before the kernel's checks (as mul)."""
     b = operand(b)
-    node = None
-    if needs_grad_with(a, b):  # saved before it computes, as mul (node_for)
-        node = node_for("DivBackward0", (a, b), bw_div)
+
+    def save(node: OpNode) -> None:
         if isinstance(b, Tensor):
             node.save("other", b)
         else:  # a wrapped number: saved as is, saved-tensor hooks never see it
             node.save_number("other", b, wrapped_scalar)
         node.save("self", a if binary_node(node, a, b)[1] else None)
-    dt = result_dtype(a, b)
-    if not dt.is_floating_point:
-        dt = dtypes.get_default_dtype()
-    check_broadcast(a, b)
-    out = wrap(np.true_divide(a._data, raw(b)), dt)
-    lay_out(out, a, b, common=dt)
-    if node is not None:
-        attach(out, node)
-    return out
+
+    def kernel() -> Tensor:
+        dt = result_dtype(a, b)
+        if not dt.is_floating_point:
+            dt = dtypes.get_default_dtype()
+        check_broadcast(a, b)
+        out = wrap(np.true_divide(a._data, raw(b)), dt)
+        lay_out(out, a, b, common=dt)
+        return out
+
+    return run_op((a, b), needs_grad_with(a, b), kernel, "DivBackward0", bw_div, save=save)
 
 
 def reciprocal(a: Tensor) -> Tensor:

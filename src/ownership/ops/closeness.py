@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
 from ownership.core.tensor import Tensor
-from ownership.ops.common import lay_out, wrap
+from ownership.ops.common import lay_out, wrap, written_fresh
 
 
 def _double(value: float) -> str:
@@ -61,9 +61,7 @@ def isclose(
     a floating dtype, one unless both tolerances are 0; its version counts them."""
     out = wrap(_close(a, b, rtol, atol, equal_nan), dtypes.bool_)
     lay_out(out, a, b)
-    for _ in range((equal_nan and a.dtype.is_floating_point) + (rtol != 0 or atol != 0)):
-        out._version_counter.bump()
-    return out
+    return written_fresh(out, (equal_nan and a.dtype.is_floating_point) + (rtol != 0 or atol != 0))
 
 
 def allclose(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
@@ -127,9 +127,20 @@ def written_by_kernel(out: Tensor, *ts: Tensor, writes: int = 1) -> Tensor:
     result's version: ``t.sum()`` starts at version 1, which a later saved-tensor error names
     ("is at version 2; expected version 1", fuzz program 202035)."""
     if inference_kernel(*ts):
-        counter = out._version_counter
-        for _ in range(writes):
-            counter.bump()
+        written_fresh(out, writes)
+    return out
+
+
+def written_fresh(out: Tensor, writes: int = 1) -> Tensor:
+    """Count the ``writes`` that torch makes in place into ``out``, a fresh tensor just made,
+    where autograd sees them (so in any mode), and return ``out``: a backward formula's
+    ``zeros(sizes).scatter_(dim, indices, grad)`` (``zero_``, then ``scatter_``: version 2), an
+    ``index_add_`` into zeros, a composite's ``close.__ior__(...)``, the ``squeeze_`` that ends
+    ``vector @ matrix``. The writes a kernel makes below autograd, seen only on inference
+    operands: :func:`written_by_kernel`."""
+    counter = out._version_counter
+    for _ in range(writes):
+        counter.bump()
     return out
 
 
@@ -238,6 +249,40 @@ def _edges_and_dtypes(
     return tuple(edges), tuple(dts)
 
 
+def run_op(
+    inputs: Sequence[Any],
+    recorded: bool,
+    kernel: Callable[[], Tensor],
+    name: str,
+    backward: BackwardFn,
+    ctx: Saved | None = None,
+    save: Callable[[OpNode], object] | None = None,
+    after: Callable[[OpNode, Tensor], object] | None = None,
+) -> Tensor:
+    """Run an out-of-place differentiable op under torch's autograd contract; return its result.
+    The counterpart of :func:`~ownership.core.inplace_rules.run_inplace`, in torch's order:
+
+    1. **Autograd**, only when ``recorded`` (``needs_grad`` of the operands): the node ``name``
+       with its context ``ctx`` and edges to ``inputs`` (a non-tensor gets none; an input view
+       whose base was written since reads its history: its rebase error), then ``save(node)``,
+       what the backward needs (a saved inference tensor is refused, a pack hook runs). torch's
+       autograd kernel does both *before* it calls the op's own kernel, so these come first.
+    2. **The kernel**: ``kernel()`` makes the op's own checks (shapes that do not broadcast,
+       dtypes, arguments), in torch's order, in any grad mode, and returns the fresh result.
+    3. **The history**, if recorded: the result gets the node (:func:`attach`), then
+       ``after(node, result)`` keeps what the kernel found (its result: ``save_result``).
+    """
+    node = _new_node(name, inputs, backward, ctx) if recorded else None
+    if node is not None and save is not None:
+        save(node)  # 1
+    out = kernel()  # 2
+    if node is not None:  # 3
+        attach(out, node)
+        if after is not None:
+            after(node, out)
+    return out
+
+
 def record(
     out: Tensor,
     name: str,
@@ -245,27 +290,24 @@ def record(
     backward: BackwardFn,
     ctx: Saved | None = None,
 ) -> OpNode:
-    """Attach a new node ``name`` to ``out`` with edges to ``inputs`` (non-tensors get no edge).
+    """Attach a new node ``name`` to ``out``, already computed, with edges to ``inputs``
+    (non-tensors get no edge). An op whose kernel can refuse its operands after torch's autograd
+    kernel has made the node and saved them goes through :func:`run_op` instead, which keeps that
+    order.
 
     ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
     ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    return attach(out, node_for(name, inputs, backward, ctx))
+    return attach(out, _new_node(name, inputs, backward, ctx))
 
 
-def node_for(
+def _new_node(
     name: str,
     inputs: Sequence[Any],
     backward: BackwardFn,
     ctx: Saved | None = None,
 ) -> OpNode:
-    """A new node ``name`` with edges to ``inputs``, not attached to an output yet (:func:`record`
-    attaches it; an op that saves before it computes, :func:`attach`).
-
-    torch's autograd kernel of an op makes its node, collects the edges (an input view whose base
-    was written since reads its history then: its rebase error) and saves its inputs (a saved
-    inference tensor is refused, a pack hook runs) *before* it calls the op's own kernel, whose
-    checks (shapes that do not broadcast, dtypes) come after. An op whose kernel can refuse its
-    operands and which saves an input makes its node with this before computing."""
+    """A new node ``name`` with edges to ``inputs`` and their dtypes, not attached to an output
+    yet (:func:`run_op`'s step 1, :func:`record`)."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
     # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
     # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
@@ -364,6 +406,22 @@ def inputs_needed(node: OpNode) -> tuple[bool, ...]:
         flags = tuple([edge[0] is not None for edge in edges])
     node.needed = flags
     return flags
+
+
+def save_product(
+    node: OpNode, self_name: str, a: Tensor, other_name: str, b: Tensor, *, other_first: bool
+) -> None:
+    """What a product's node saves (``d self = grad * other``, ``d other = self * grad``): each
+    operand only when the *other* gets a gradient (:func:`inputs_needed`, whose flags the node
+    keeps), an unsaved one shown as None; in torch's order (``other_first``: ``mm``'s ``mat2``
+    before ``self``; ``dot`` and ``mv`` save ``self`` first). ``mul`` and ``div``, whose other
+    operand may be a Python number, save by ``arithmetic.save_binary``."""
+    a_needed, b_needed = inputs_needed(node)
+    if other_first:
+        node.save(other_name, b if a_needed else None)
+    node.save(self_name, a if b_needed else None)
+    if not other_first:
+        node.save(other_name, b if a_needed else None)
 
 
 wrap = Tensor._wrap

@@ -19,14 +19,13 @@ from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
-    attach,
     check_broadcast,
     lay_out,
     needs_grad,
-    node_for,
     operand,
     raw,
     result_dtype,
+    run_op,
     sum_to,
     wrap,
 )
@@ -62,24 +61,33 @@ def invert(a: Tensor) -> Tensor:
 
 def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     """Elementwise ``a if cond else b`` (``WhereBackward0``); ``cond`` must be a bool tensor.
-    The node is made and the condition saved before the kernel's checks (``node_for``)."""
+    The node is made and the condition saved before the kernel's checks (:func:`run_op`)."""
     at = a if isinstance(a, Tensor) else None
     bt = b if isinstance(b, Tensor) else None
-    node = None
-    if needs_grad(cond, at, bt):  # the condition is an operand: a normal one brings autograd in
-        sa = at._data.shape if at is not None else ()
-        sb = bt._data.shape if bt is not None else ()
+    sa = at._data.shape if at is not None else ()
+    sb = bt._data.shape if bt is not None else ()
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            mask = s["condition"]._data  # unpacked: a condition written in place since raises
-            m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
-            return (
-                sum_to(g[0] * m, sa) if at is not None else None,
-                sum_to(g[0] * (1 - m), sb) if bt is not None else None,
-            )
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        mask = s["condition"]._data  # unpacked: a condition written in place since raises
+        m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
+        return (
+            sum_to(g[0] * m, sa) if at is not None else None,
+            sum_to(g[0] * (1 - m), sb) if bt is not None else None,
+        )
 
-        node = node_for("WhereBackward0", (at, bt), bw)  # torch: no edge for the condition
-        node.save("condition", cond)
+    return run_op(
+        (at, bt),  # torch: no edge for the condition
+        needs_grad(cond, at, bt),  # the condition is an operand: a normal one brings autograd in
+        lambda: _where_kernel(cond, a, b, at, bt),
+        "WhereBackward0",
+        bw,
+        save=lambda node: node.save("condition", cond),
+    )
+
+
+def _where_kernel(cond: Tensor, a: Any, b: Any, at: Tensor | None, bt: Tensor | None) -> Tensor:
+    """:func:`where`'s kernel: its checks in torch's order, then its values (``at``, ``bt``:
+    ``a`` and ``b`` when tensors)."""
     if cond.dtype is not dtypes.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -103,8 +111,6 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
         int_parameter(x, dt)
     out = wrap(np.where(cond._data, ra, rb), dt)
     lay_out(out, a, b, common=dt, condition=cond)
-    if node is not None:
-        attach(out, node)
     return out
 
 

@@ -28,14 +28,13 @@ from ownership.core.inplace_rules import check_result, run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import (
-    attach,
     check_broadcast,
     inputs_needed,
     lay_out,
     needs_grad,
-    node_for,
     operand,
     result_dtype,
+    run_op,
     sum_to,
     wrap,
 )
@@ -74,22 +73,22 @@ def _extremum(fn: np.ufunc, name: str, node_name: str) -> Callable[[Tensor, Tens
     backward = _bw_extremum(fn is np.maximum)
 
     def op(a: Tensor, b: Tensor) -> Tensor:
-        node = None
-        if needs_grad(a, b):  # saved before the kernel's checks (node_for)
-            node = node_for(node_name, (a, b), backward)
+        def kernel() -> Tensor:
+            dt = result_dtype(a, b)
+            check_broadcast(a, b)
+            x, y = a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)
+            out = wrap(fn(x, y), dt)
+            lay_out(out, a, b, common=dt)
+            if dt.is_floating_point:
+                zero_ties(out._data, x, y)
+            return out
+
+        def save(node: OpNode) -> None:
             inputs_needed(node)
             node.save("other", b)  # torch's order: other, then self
             node.save("self", a)
-        dt = result_dtype(a, b)
-        check_broadcast(a, b)
-        x, y = a._data.astype(dt.np, copy=False), b._data.astype(dt.np, copy=False)
-        out = wrap(fn(x, y), dt)
-        lay_out(out, a, b, common=dt)
-        if dt.is_floating_point:
-            zero_ties(out._data, x, y)
-        if node is not None:
-            attach(out, node)
-        return out
+
+        return run_op((a, b), needs_grad(a, b), kernel, node_name, backward, save=save)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}`` of two tensors (``{node_name}``, saves both)."
@@ -139,21 +138,30 @@ def _clamp_bound(lower: bool) -> Callable[[Tensor, Any], Tensor]:
 
     def op(a: Tensor, bound: Any) -> Tensor:
         bound = operand(bound)
-        node = None
-        if needs_grad(a, bound):  # saved before the kernel's checks (node_for)
-            if isinstance(bound, Tensor):
-                node = node_for(stem + "1", (a, bound), backward)
+        tensor_bound = isinstance(bound, Tensor)
+
+        def kernel() -> Tensor:
+            dt = _bound_dtype(a, bound, lower)
+            x = a._data.astype(dt.np, copy=False)
+            out = wrap(_clamped(x, operand_in(bound, dt), lower), dt)
+            lay_out(out, a, bound, common=dt)
+            return out
+
+        def save(node: OpNode) -> None:
+            if tensor_bound:
                 node.save(key, bound)
-            else:
-                node = node_for(stem + "0", (a,), backward, {key: bound})
             inputs_needed(node)
             node.save("self", a)
-        dt = _bound_dtype(a, bound, lower)
-        out = wrap(_clamped(a._data.astype(dt.np, copy=False), operand_in(bound, dt), lower), dt)
-        lay_out(out, a, bound, common=dt)
-        if node is not None:
-            attach(out, node)
-        return out
+
+        return run_op(
+            (a, bound) if tensor_bound else (a,),
+            needs_grad(a, bound),
+            kernel,
+            stem + ("1" if tensor_bound else "0"),
+            backward,
+            None if tensor_bound else {key: bound},
+            save,
+        )
 
     op.__name__ = op.__qualname__ = f"clamp_{key}"
     op.__doc__ = f"``clamp(self, {key}=bound)`` (``{stem}0`` for a number, ``1`` for a tensor)."

@@ -33,6 +33,7 @@ from ownership.ops.common import (
     sum_to,
     touch_history,
     wrap,
+    written_fresh,
 )
 from ownership.ops.index_keys import (
     byte_masks,
@@ -220,7 +221,7 @@ def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False)
         buf[key] = g._data
     out = Tensor._wrap(buf, g.dtype)
     if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
-        out._version_counter.bump()
+        written_fresh(out)
     if needs_grad(g):
         record(out, "IndexingBackwardBackward0", (g,), lambda node, s, gg: (getitem(gg[0], key),))
     return out

@@ -30,15 +30,14 @@ from ownership.core.inplace_rules import check_no_overlap, check_result, run_inp
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import binary_node, bw_div, wrapped_scalar
 from ownership.ops.common import (
-    attach,
     check_broadcast,
     inputs_needed,
     lay_out,
     needs_grad,
-    node_for,
     operand,
     record,
     result_dtype,
+    run_op,
     sum_to,
     wrap,
 )
@@ -146,35 +145,30 @@ def _bw_remainder(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (d_self, d_other)
 
 
-def _remainder_node(out: Tensor, a: Tensor, b: Any, self_value: Tensor) -> None:
-    """Record ``RemainderBackward1`` (a tensor divisor: saves both when it needs a gradient) or
-    ``RemainderBackward0`` (a number: saves nothing)."""
-    attach(out, _remainder_saved(a, b, self_value))
-
-
-def _remainder_saved(a: Tensor, b: Any, self_value: Tensor) -> OpNode:
-    """:func:`_remainder_node`'s node, its inputs saved, not attached yet (``node_for``)."""
-    if isinstance(b, Tensor):
-        node = node_for("RemainderBackward1", (a, b), _bw_remainder)
-        _, other_needed = binary_node(node, a, b)
-        node.save("other", b if other_needed else None)  # torch's order: other, then self
-        node.save("self", self_value if other_needed else None)
-    else:
-        node = node_for("RemainderBackward0", (a,), _bw_remainder)
-        inputs_needed(node)
-        node.input_shapes = (a._data.shape, ())
-    return node
-
-
 def remainder(a: Tensor, b: Any) -> Tensor:
-    """``a % b``: the remainder with the divisor's sign (Python's ``%``); saves before its
-    kernel's checks (``node_for``)."""
+    """``a % b``: the remainder with the divisor's sign (Python's ``%``). ``RemainderBackward1``
+    for a tensor divisor (saves both when it needs a gradient), ``RemainderBackward0`` for a
+    number (saves nothing)."""
     b = operand(b)
-    node = _remainder_saved(a, b, a) if needs_grad(a, b) else None
-    b, out = _compute(a, b, "remainder")
-    if node is not None:
-        attach(out, node)
-    return out
+    tensor_b = isinstance(b, Tensor)
+
+    def save(node: OpNode) -> None:
+        if tensor_b:
+            _, other_needed = binary_node(node, a, b)
+            node.save("other", b if other_needed else None)  # torch's order: other, then self
+            node.save("self", a if other_needed else None)
+        else:
+            inputs_needed(node)
+            node.input_shapes = (a._data.shape, ())
+
+    return run_op(
+        (a, b) if tensor_b else (a,),
+        needs_grad(a, b),
+        lambda: _compute(a, b, "remainder")[1],
+        "RemainderBackward1" if tensor_b else "RemainderBackward0",
+        _bw_remainder,
+        save=save,
+    )
 
 
 def rremainder(a: Tensor, b: Any) -> Tensor:

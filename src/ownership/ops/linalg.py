@@ -19,15 +19,14 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
-    NEEDED_PAIRS,
-    attach,
-    inputs_needed,
     needs_grad,
     needs_grad_with,
-    node_for,
     record,
+    run_op,
+    save_product,
     wrap,
     written_by_kernel,
+    written_fresh,
 )
 
 _state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
@@ -133,15 +132,38 @@ def plain_product(gr: Tensor, saved: Tensor) -> bool:
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
-    """2-D matrix product (``MmBackward0``)."""
-    ad, bd = a._data, b._data
-    if ad.ndim != 2 or bd.ndim != 2:
-        if needs_grad_with(a, b):  # torch's autograd kernel saves before mm's checks the ranks
-            _mm_node(a, b, ad, bd)
+    """2-D matrix product (``MmBackward0``): each operand saved for the other's gradient
+    (:func:`~ownership.ops.common.save_product`) before the kernel's checks, so of operands of
+    any rank."""
+    ad, bd = a._data, b._data  # read once: each read of a shape builds a new tuple
+
+    def kernel() -> Tensor:
         if ad.ndim != 2:
             raise RuntimeError("self must be a matrix")
-        raise RuntimeError("mat2 must be a matrix")
-    return _matrix_product(a, b, ad, bd)
+        if bd.ndim != 2:
+            raise RuntimeError("mat2 must be a matrix")
+        a_shape, b_shape = ad.shape, bd.shape
+        if a_shape[1] != b_shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({a_shape[0]}x{a_shape[1]} and "
+                f"{b_shape[0]}x{b_shape[1]})"
+            )
+        dt = a.dtype
+        if dt is not b.dtype:
+            _check_dtypes(a, b, "mm")
+        _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
+        return wrap(ad @ bd, dt)
+
+    recorded = needs_grad_with(a, b)
+    return run_op(
+        (a, b),
+        recorded,
+        kernel,
+        "MmBackward0",
+        _bw_mm,
+        _mm_context(a, b, ad, bd) if recorded else None,
+        lambda node: save_product(node, "self", a, "mat2", b, other_first=True),
+    )
 
 
 def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int) -> None:
@@ -152,29 +174,9 @@ def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
-def _matrix_product(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Tensor:
-    """:func:`mm` of two matrices over the arrays ``ad`` and ``bd``, from its checks after the
-    ranks' on; what it saves is saved before the kernel's checks (``node_for``)."""
-    a_shape, b_shape = ad.shape, bd.shape  # read once: each read builds a new tuple
-    node = _mm_node(a, b, ad, bd) if needs_grad_with(a, b) else None
-    if a_shape[1] != b_shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({a_shape[0]}x{a_shape[1]} and "
-            f"{b_shape[0]}x{b_shape[1]})"
-        )
-    dt = a.dtype
-    if dt is not b.dtype:
-        _check_dtypes(a, b, "mm")
-    _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
-    out = wrap(ad @ bd, dt)
-    if node is not None:
-        attach(out, node)
-    return out
-
-
-def _mm_node(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> OpNode:
-    """``MmBackward0`` of ``a @ b`` over the arrays ``ad`` and ``bd``, its operands saved, not
-    attached yet: made before the kernel's checks (``node_for``), so of operands of any rank."""
+def _mm_context(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Saved:
+    """What ``MmBackward0`` of ``a @ b`` keeps of its operands' geometry (over the arrays ``ad``
+    and ``bd``; of operands of any rank, since it is made before the kernel's checks)."""
     if ad.size and bd.size and ad.ndim == 2 and bd.ndim == 2:
         # :func:`matrix_strides` of two non-empty matrices, written out
         item = a.dtype.itemsize
@@ -184,28 +186,12 @@ def _mm_node(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> OpNode
         a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
     else:
         a_strides, b_strides = a.stride(), b.stride()
-    ctx: Saved = {
+    return {
         "self_sym_sizes": ad.shape,
         "self_sym_strides": a_strides,
         "mat2_sym_sizes": bd.shape,
         "mat2_sym_strides": b_strides,
     }
-    node = node_for("MmBackward0", (a, b), _bw_mm, ctx)
-    # ``inputs_needed(node)`` for two inputs, written out (an input with an edge), and
-    # ``node.save(name, t if needed else None)``: an unsaved side is shown as None
-    edges = node._edges
-    a_needed = edges[0][0] is not None
-    b_needed = edges[1][0] is not None
-    node.needed = NEEDED_PAIRS[a_needed][b_needed]
-    if a_needed:
-        node.save("mat2", b)
-    else:
-        ctx["mat2"] = None
-    if b_needed:
-        node.save("self", a)
-    else:
-        ctx["self"] = None
-    return node
 
 
 def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
@@ -220,31 +206,35 @@ def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
-    """1-D inner product (``DotBackward0``); saves before the kernel's checks (``node_for``)."""
+    """1-D inner product (``DotBackward0``): each operand saved for the other's gradient
+    (:func:`~ownership.ops.common.save_product`) before the kernel's checks."""
     tensor_arg("dot", b, "tensor")
-    node = None
-    if needs_grad(a, b):
-        node = node_for("DotBackward0", (a, b), _bw_dot)
-        a_needed, b_needed = inputs_needed(node)
-        node.save("self", a if b_needed else None)  # torch's order: self, then tensor
-        node.save("tensor", b if a_needed else None)
-    if a._data.ndim != 1 or b._data.ndim != 1:
-        raise RuntimeError(
-            f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
-        )
-    _check_dtypes(a, b, "dot")
-    if a._data.shape != b._data.shape:  # torch's dot_check, before the kernel's dtype
-        raise RuntimeError(
-            f"inconsistent tensor size, expected tensor [{a._data.shape[0]}] and src [{b._data.shape[0]}] to have the same number of "
-            f"elements, but got {a._data.shape[0]} and {b._data.shape[0]} elements respectively"
-        )
-    if a.dtype is dtypes.bool_:
-        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
-    out = wrap(np.dot(a._data, b._data), a.dtype)
-    written_by_kernel(out, a, b)  # torch's kernel: ``at::empty({}).fill_(product)``
-    if node is not None:
-        attach(out, node)
-    return out
+
+    def kernel() -> Tensor:
+        if a._data.ndim != 1 or b._data.ndim != 1:
+            raise RuntimeError(
+                f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
+            )
+        _check_dtypes(a, b, "dot")
+        n, m = a._data.shape[0], b._data.shape[0]
+        if n != m:  # torch's dot_check, before the kernel's dtype
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+                f"number of elements, but got {n} and {m} elements respectively"
+            )
+        if a.dtype is dtypes.bool_:
+            raise NotImplementedError("\"dot\" not implemented for 'Bool'")
+        out = wrap(np.dot(a._data, b._data), a.dtype)
+        return written_by_kernel(out, a, b)  # torch's kernel: ``at::empty({}).fill_(product)``
+
+    return run_op(
+        (a, b),
+        needs_grad(a, b),
+        kernel,
+        "DotBackward0",
+        _bw_dot,
+        save=lambda node: save_product(node, "self", a, "tensor", b, other_first=False),
+    )
 
 
 def _bw_dot(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -266,24 +256,27 @@ def _bw_mv(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def mv(a: Tensor, v: Tensor) -> Tensor:
-    """Matrix @ vector (``MvBackward0``); saves before the kernel's checks (``node_for``)."""
-    node = None
-    if needs_grad(a, v):
-        node = node_for("MvBackward0", (a, v), _bw_mv)
-        a_needed, v_needed = inputs_needed(node)
-        node.save("self", a if v_needed else None)  # torch's order: self, then vec
-        node.save("vec", v if a_needed else None)
-    if a._data.shape[1] != v._data.shape[0]:
-        raise RuntimeError(
-            f"size mismatch, got input ({a._data.shape[0]}), mat ({a._data.shape[0]}x"
-            f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
-        )
-    _check_dtypes(a, v, "mv")
-    _refuse_bool("addmv_impl_cpu", a.dtype, a._data.shape[0], 1, a._data.shape[1])
-    out = wrap(a._data @ v._data, a.dtype)
-    if node is not None:
-        attach(out, node)
-    return out
+    """Matrix @ vector (``MvBackward0``): each operand saved for the other's gradient
+    (:func:`~ownership.ops.common.save_product`) before the kernel's checks."""
+
+    def kernel() -> Tensor:
+        if a._data.shape[1] != v._data.shape[0]:
+            raise RuntimeError(
+                f"size mismatch, got input ({a._data.shape[0]}), mat ({a._data.shape[0]}x"
+                f"{a._data.shape[1]}), vec ({v._data.shape[0]})"
+            )
+        _check_dtypes(a, v, "mv")
+        _refuse_bool("addmv_impl_cpu", a.dtype, a._data.shape[0], 1, a._data.shape[1])
+        return wrap(a._data @ v._data, a.dtype)
+
+    return run_op(
+        (a, v),
+        needs_grad(a, v),
+        kernel,
+        "MvBackward0",
+        _bw_mv,
+        save=lambda node: save_product(node, "self", a, "vec", v, other_first=False),
+    )
 
 
 def _bw_bmm(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -296,29 +289,31 @@ def _bw_bmm(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 def bmm(a: Tensor, b: Tensor) -> Tensor:
-    """Batched matrix product of two 3-D tensors (``BmmBackward0``); saves before the kernel's
-    checks (``node_for``)."""
-    node = None
-    if needs_grad(a, b):
-        node = node_for("BmmBackward0", (a, b), _bw_bmm)
-        a_needed, b_needed = inputs_needed(node)
-        node.save("mat2", b if a_needed else None)
-        node.save("self", a if b_needed else None)
-    if a._data.ndim != 3 or b._data.ndim != 3:
-        raise RuntimeError("batch1 must be a 3D tensor")
-    if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
-        sa, sb = list(a._data.shape), list(b._data.shape)
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
-            f"but got: [{sb[0]}, {sb[1]}]."
-        )
-    (n, rows, inner), cols = a._data.shape, b._data.shape[2]
-    if n * rows * cols and inner:
-        _bmm_dtypes(a, b, rows * cols * inner)
-    out = wrap(np.matmul(a._data, b._data), b.dtype)
-    if node is not None:
-        attach(out, node)
-    return out
+    """Batched matrix product of two 3-D tensors (``BmmBackward0``): each operand saved for the
+    other's gradient (:func:`~ownership.ops.common.save_product`) before the kernel's checks."""
+
+    def kernel() -> Tensor:
+        if a._data.ndim != 3 or b._data.ndim != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if a._data.shape[0] != b._data.shape[0] or a._data.shape[2] != b._data.shape[1]:
+            sa, sb = list(a._data.shape), list(b._data.shape)
+            raise RuntimeError(
+                f"Expected size for first two dimensions of batch2 tensor to be: [{sa[0]}, {sa[2]}] "
+                f"but got: [{sb[0]}, {sb[1]}]."
+            )
+        (n, rows, inner), cols = a._data.shape, b._data.shape[2]
+        if n * rows * cols and inner:
+            _bmm_dtypes(a, b, rows * cols * inner)
+        return wrap(np.matmul(a._data, b._data), b.dtype)
+
+    return run_op(
+        (a, b),
+        needs_grad(a, b),
+        kernel,
+        "BmmBackward0",
+        _bw_bmm,
+        save=lambda node: save_product(node, "self", a, "mat2", b, other_first=True),
+    )
 
 
 def _bmm_dtypes(a: Tensor, b: Tensor, work: int) -> None:
@@ -360,7 +355,7 @@ def _squeeze0_inplace(t: Tensor) -> Tensor:
     """``squeeze_(0)`` of a fresh result, as torch's vector @ matrix ends (a version bump)."""
     shape = tuple(t._data.shape)
     t._data = t._data.reshape(shape[1:])
-    t._version_counter.bump()
+    written_fresh(t)
     if t._grad_fn is not None:
         node = OpNode(
             "SqueezeBackward4",
@@ -377,8 +372,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     tensor_arg("matmul", b, "other")
     ad, bd = a._data, b._data
     na, nb = ad.ndim, bd.ndim
-    if na == 2 and nb == 2:  # the commonest case first: mm, its ranks known
-        return _matrix_product(a, b, ad, bd)
+    if na == 2 and nb == 2:  # the commonest case first
+        return mm(a, b)
     if na == 0 or nb == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {na}D and {nb}D"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.ops.common import attach, needs_grad, node_for, record, wrap
+from ownership.ops.common import needs_grad, record, run_op, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax, log_softmax_along
 
@@ -56,73 +57,89 @@ def nll_loss(
             f"Expected input batch_size ({x.shape[0]}) to match target batch_size "
             f"({target._data.shape[0]})."
         )
-    node = _nll_node(input, target, red, ignore_index)
-    if x.ndim == 2 and target._data.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"), which ownership lacks
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
+    targets = _Targets(red)
+
+    def kernel() -> Tensor:  # nll_loss_forward's checks of the target, then the loss
+        if x.ndim == 2 and target._data.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if target.dtype is not dtypes.int64:  # torch also takes uint8 ("Byte"): not ownership
+            raise RuntimeError(
+                f"expected target dtype to be Long or Byte, but got {target.dtype.short}"
+            )
+        tgt = target._data  # int64 (checked above)
+        xx = x if batched else x[None]
+        tt = tgt if batched else tgt[None]
+        n, c = xx.shape[0], xx.shape[1]
+        if tt.shape[0] != n:
+            raise ValueError(
+                f"Expected input batch_size ({n}) to match target batch_size ({tt.shape[0]})."
+            )
+        # the common case first: every target a class (a negative one reads as a huge unsigned
+        # one) and none ignored, found with one pass when ``ignore_index`` is no class
+        every = np.maximum.reduce(tt.view(np.uint64), axis=None, initial=0) < c and (
+            not 0 <= ignore_index < c or not np.logical_or.reduce(tt == ignore_index, axis=None)
         )
-    tgt = target._data  # int64 (checked above)
-    xx = x if batched else x[None]
-    tt = tgt if batched else tgt[None]
-    n, c = xx.shape[0], xx.shape[1]
-    if tt.shape[0] != n:
-        raise ValueError(
-            f"Expected input batch_size ({n}) to match target batch_size ({tt.shape[0]})."
+        valid: NDArray[Any] | None = None  # which targets count, when some do not
+        safe = tt
+        if not every:
+            valid = tt != ignore_index
+            safe = np.where(valid, tt, 0)
+            if np.any(safe.view(np.uint64) >= c):
+                bad = int(safe[(safe < 0) | (safe >= c)][0])
+                raise IndexError(f"Target {bad} is out of bounds.")
+        return _picked_loss(input, targets, batched, xx, safe, valid)
+
+    return _nll(input, target, ignore_index, targets, kernel)
+
+
+def _nll(
+    input: Tensor,
+    target: Tensor,
+    ignore_index: int,
+    targets: _Targets,
+    kernel: Callable[[], Tensor],
+) -> Tensor:
+    """``nll_loss_forward`` under autograd (``NllLossBackward0``): ``self`` and ``target`` saved
+    before ``kernel``'s checks of the target (a saved inference tensor is refused before a target
+    out of range); the backward reads what the kernel found (``targets``), and the total weight
+    it counted is saved after it."""
+    red = targets.red
+    recorded = needs_grad(input, target)
+    ctx = None
+    if recorded:  # the node's context: shared for the default ``ignore_index`` (nothing writes it)
+        ctx = (
+            _DEFAULT_CONTEXTS[red]
+            if ignore_index == -100 and type(ignore_index) is int
+            else {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
         )
-    # the common case first: every target a class (a negative one reads as a huge unsigned
-    # one) and none ignored, found with one pass when ``ignore_index`` is no class
-    every = np.maximum.reduce(tt.view(np.uint64), axis=None, initial=0) < c and (
-        not 0 <= ignore_index < c or not np.logical_or.reduce(tt == ignore_index, axis=None)
+
+    def save(node: OpNode) -> None:
+        node.save("self", input)
+        node.save("target", target)
+
+    def after(node: OpNode, out: Tensor) -> None:
+        # torch's kernel counts the weight only for a reduction: with none it saves 0; saved as
+        # torch does, a 0-d tensor of the input's dtype
+        weight = input._data.dtype.type(targets.weight if red else 0)
+        node.save("total_weight", wrapped_scalar(weight))
+
+    return run_op(
+        (input,), recorded, kernel, "NllLossBackward0", targets.backward, ctx, save, after
     )
-    valid: NDArray[Any] | None = None  # which targets count, when some do not
-    safe = tt
-    if not every:
-        valid = tt != ignore_index
-        safe = np.where(valid, tt, 0)
-        if np.any(safe.view(np.uint64) >= c):
-            bad = int(safe[(safe < 0) | (safe >= c)][0])
-            raise IndexError(f"Target {bad} is out of bounds.")
-    return _picked_loss(input, node, red, batched, xx, safe, valid)
-
-
-def _nll_node(input: Tensor, target: Tensor, red: int, ignore_index: int) -> OpNode | None:
-    """``NllLossBackward0`` with ``self`` and ``target`` saved, its backward set by
-    :func:`_picked_loss` (None when nothing records): torch's autograd kernel makes and saves it
-    before ``nll_loss_forward``'s checks of the target (a saved inference tensor is refused
-    before a target out of range)."""
-    if not needs_grad(input, target):
-        return None
-    # the node's context: shared for the default ``ignore_index`` (nothing writes it)
-    ctx = (
-        _DEFAULT_CONTEXTS[red]
-        if ignore_index == -100 and type(ignore_index) is int
-        else {"reduction": red, "ignore_index": as_saved(ignore_index), "weight": None}
-    )
-    node = node_for("NllLossBackward0", (input,), _no_backward, ctx)
-    node.save("self", input)
-    node.save("target", target)
-    return node
-
-
-def _no_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """A node's backward until its op has computed what its real one needs."""
-    raise AssertionError("a node ran before its op finished")
 
 
 def _picked_loss(
     input: Tensor,
-    node: OpNode | None,
-    red: int,
+    targets: _Targets,
     batched: bool,
     xx: NDArray[Any],
     safe: NDArray[Any],
     valid: NDArray[Any] | None,
 ) -> Tensor:
-    """What :func:`nll_loss` computes and records once its arguments are checked: ``xx`` is the
-    input's array with a batch dim, ``safe`` the targets (each a class), ``valid`` which of
-    them count (None: all)."""
+    """What :func:`nll_loss` computes once its arguments are checked, and what its backward reads
+    of it (kept in ``targets``): ``xx`` is the input's array with a batch dim, ``safe`` the
+    targets (each a class), ``valid`` which of them count (None: all)."""
+    red = targets.red
     x = input._data
     n = xx.shape[0]
     extra = xx.shape[2:]
@@ -144,15 +161,8 @@ def _picked_loss(
         out_arr = (
             _add_reduce(losses, axis=None) / total_weight if total_weight else np.array(np.nan)
         )
-    out = wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
-    if node is not None:  # made, its ``self`` and ``target`` saved, by :func:`nll_loss`
-        targets = _Targets(red, batched, x, xx.shape, input.dtype, safe, valid, flat, total_weight)
-        node._backward = targets.backward
-        attach(out, node)
-        # torch's kernel counts the weight only for a reduction: with none it saves 0; saved as
-        # torch does, a 0-d tensor of the input's dtype
-        node.save("total_weight", wrapped_scalar(x.dtype.type(total_weight if red else 0)))
-    return out
+    targets.found(batched, x, xx.shape, input.dtype, safe, valid, flat, total_weight)
+    return wrap(_asarray(out_arr, dtype=x.dtype), input.dtype)
 
 
 _STARTS: dict[tuple[int, int], NDArray[Any]] = {}
@@ -198,9 +208,11 @@ class _Targets:
         "xshape",
     )
 
-    def __init__(
+    def __init__(self, red: int) -> None:
+        self.red = red  # the rest is what the forward finds (``found``)
+
+    def found(
         self,
-        red: int,
         batched: bool,
         x: NDArray[Any],
         xshape: tuple[int, ...],
@@ -210,11 +222,14 @@ class _Targets:
         flat: NDArray[Any] | None,
         weight: float,
     ) -> None:
-        self.red, self.batched, self.xshape = red, batched, xshape
+        """Keep what the forward found: ``x`` the input's array, ``xshape`` its shape with a
+        batch dim, ``safe`` the targets, ``valid`` which count, ``flat`` their flat indices,
+        ``weight`` the total weight (the count of kept targets)."""
+        self.batched, self.xshape = batched, xshape
         self.shape, self.array_dtype = x.shape, x.dtype  # the input's
         self.dtype, self.safe, self.valid, self.flat = dtype, safe, valid, flat
         self.mask: NDArray[Any] | None = None  # the target mask, made when first needed
-        self.weight = weight  # the total weight (the count of kept targets)
+        self.weight = weight
 
     def onehot(self) -> NDArray[Any]:
         """-1 at each kept target, +0 elsewhere, in the input's shape (made once)."""
@@ -349,8 +364,14 @@ def cross_entropy(
         # torch's two nodes without the general checks: every target is a class of a row
         logp = log_softmax_along(input, 1)
         red = _REDUCTIONS[reduction]
-        node = _nll_node(logp, target, red, ignore_index)
-        return _picked_loss(logp, node, red, True, logp._data, target._data, None)
+        targets = _Targets(red)
+        return _nll(
+            logp,
+            target,
+            ignore_index,
+            targets,
+            lambda: _picked_loss(logp, targets, True, logp._data, target._data, None),
+        )
     dim = 1 if input._data.ndim >= 2 else 0
     if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:

@@ -32,7 +32,7 @@ from ownership.core.inplace_rules import (
 )
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import attach, needs_grad, node_for, sum_to, wrap
+from ownership.ops.common import inputs_needed, needs_grad, run_op, sum_to, wrap
 
 EXPANDED_WARNING = (
     "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
@@ -94,26 +94,31 @@ def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
 def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True, else ``t``: a new contiguous tensor of the broadcast
     shape of ``t`` and ``mask`` (``MaskedFillBackward0``/``1``; saves the mask). torch's order:
-    the node and its saved mask (``node_for``), the shapes (its composite's ``expand_outplace``),
-    then ``masked_fill_``'s checks of its arguments."""
+    the node and its saved mask (:func:`run_op`), the shapes (its composite's
+    ``expand_outplace``), then ``masked_fill_``'s checks of its arguments."""
     tensor_value = value if isinstance(value, Tensor) else None
-    node = None
-    # the mask is an operand: a normal one brings autograd in for an inference ``t``
-    if needs_grad(t, mask) if tensor_value is None else needs_grad(t, mask, tensor_value):
-        has_value = tensor_value is not None
-        name = "MaskedFillBackward1" if has_value else "MaskedFillBackward0"
-        inputs = (t, tensor_value) if has_value else (t,)
-        node = node_for(name, inputs, _backward(t._data.shape, has_value))
-        node.needed = tuple(edge[0] is not None for edge in node._edges)
+    has_value = tensor_value is not None
+
+    def kernel() -> Tensor:
+        shape = layout.broadcast_shapes(mask._data.shape, t._data.shape)
+        _check_arguments(mask, value)
+        arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
+        np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
+        return wrap(arr, t.dtype)
+
+    def save(node: OpNode) -> None:
+        inputs_needed(node)
         node.save("mask", mask)
-    shape = layout.broadcast_shapes(mask._data.shape, t._data.shape)
-    _check_arguments(mask, value)
-    arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-    np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
-    out = wrap(arr, t.dtype)
-    if node is not None:
-        attach(out, node)
-    return out
+
+    # the mask is an operand: a normal one brings autograd in for an inference ``t``
+    return run_op(
+        (t, tensor_value) if has_value else (t,),
+        needs_grad(t, mask) if tensor_value is None else needs_grad(t, mask, tensor_value),
+        kernel,
+        "MaskedFillBackward1" if has_value else "MaskedFillBackward0",
+        _backward(t._data.shape, has_value),
+        save=save,
+    )
 
 
 def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -134,7 +139,7 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         return arr
 
     def save(node: OpNode) -> None:
-        node.needed = tuple(edge[0] is not None for edge in node._edges)
+        inputs_needed(node)
         node.save("mask", mask)
 
     return run_inplace(

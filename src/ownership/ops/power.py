@@ -20,15 +20,14 @@ from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import binary_node, mul_scalar
 from ownership.ops.common import (
-    attach,
     check_broadcast,
     lay_out,
     needs_grad_of,
     needs_grad_with,
-    node_for,
     operand,
     record,
     result_dtype,
+    run_op,
     sum_to,
     wrap,
 )
@@ -64,20 +63,7 @@ def power(a: Tensor, e: Any) -> Tensor:
     """``a ** e``: scalar exponent ``PowBackward0`` (saves self), tensor ``PowBackward1``."""
     e = operand(e)
     if isinstance(e, Tensor):
-        node = None
-        if needs_grad_with(a, e):  # the inputs saved before the kernel's checks (node_for)
-            node = node_for("PowBackward1", (a, e), bw_pow_tensor)
-            binary_node(node, a, e)
-            node.save("exponent", e)  # torch's order: exponent, then self
-            node.save("self", a)
-        dt = result_dtype(a, e)
-        check_broadcast(a, e)
-        check_bool_power(dt)
-        out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
-        lay_out(out, a, e, common=dt)
-        if node is not None:
-            attach(out, node).save_result(out)
-        return out
+        return _power_tensor(a, e)
     check_integer_power(a, e)
     dt = result_dtype(a, e)
     int_parameter(e, dt)
@@ -87,6 +73,34 @@ def power(a: Tensor, e: Any) -> Tensor:
         node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
         node.save("self", a)
     return out
+
+
+def _power_tensor(a: Tensor, e: Tensor) -> Tensor:
+    """``a ** e`` of a tensor exponent (``PowBackward1``): saves both before the kernel's checks,
+    and its result after."""
+
+    def save(node: OpNode) -> None:
+        binary_node(node, a, e)
+        node.save("exponent", e)  # torch's order: exponent, then self
+        node.save("self", a)
+
+    def kernel() -> Tensor:
+        dt = result_dtype(a, e)
+        check_broadcast(a, e)
+        check_bool_power(dt)
+        out = wrap(_power(a._data.astype(dt.np, copy=False), e._data, dt), dt)
+        lay_out(out, a, e, common=dt)
+        return out
+
+    return run_op(
+        (a, e),
+        needs_grad_with(a, e),
+        kernel,
+        "PowBackward1",
+        bw_pow_tensor,
+        save=save,
+        after=lambda node, out: node.save_result(out),
+    )
 
 
 def check_integer_power(a: Tensor, e: Any) -> None:

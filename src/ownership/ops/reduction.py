@@ -23,6 +23,7 @@ from ownership.ops.common import (
     refuse_out_call,
     wrap,
     written_by_kernel,
+    written_fresh,
 )
 from ownership.ops.leftover_size import shape_changed
 from ownership.ops.scans import check_differentiable
@@ -318,10 +319,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
             if nd:
                 np.put_along_axis(mask, onehot_idx, True, axis=d)
             gg = g[0] if keepdim or nd == 0 else g[0].unsqueeze(d)
-            out = ops.where(Tensor._wrap(mask, dtypes.bool_), gg, 0.0)
-            out._version_counter.bump()
-            out._version_counter.bump()
-            return (out,)
+            return (written_fresh(ops.where(Tensor._wrap(mask, dtypes.bool_), gg, 0.0), 2),)
 
         node = record(
             values,

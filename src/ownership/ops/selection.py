@@ -33,12 +33,12 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     as_tensor_arg,
-    attach,
     needs_grad,
     needs_grad_of,
-    node_for,
     record,
+    run_op,
     wrap,
+    written_fresh,
 )
 from ownership.ops.reduction import saved_dims
 
@@ -89,27 +89,28 @@ def _bw_gather(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def gather(t: Tensor, dim: int, index: Tensor, sparse_grad: bool = False) -> Tensor:
     """``out[i][j] = self[index[i][j]][j]`` for ``dim`` 0 (and so on): a new tensor of
-    ``index``'s shape (``GatherBackward0``)."""
+    ``index``'s shape (``GatherBackward0``, saves ``index`` and ``self`` before the kernel's
+    checks of ``dim`` and ``index``)."""
     index = as_tensor_arg(index)
-    arr, idx = t._data, index._data
-    node = None
-    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
-        # torch's autograd kernel saves before the kernel's checks of ``dim`` and ``index``
-        ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
-        node = node_for("GatherBackward0", (t,), _bw_gather, ctx)
+
+    def save(node: OpNode) -> None:
         node.save("index", index)
         node.save("self", t)
-    axis = layout.wrap_dim(dim, arr.ndim)
-    _check_gather(t, axis, index)
-    if idx.size == 0:
-        vals: NDArray[Any] = np.empty(idx.shape, arr.dtype)
-    else:
-        flat_idx = np.atleast_1d(idx).astype(np.int64, copy=False)
-        vals = np.atleast_1d(arr)[_along(flat_idx, axis)].reshape(idx.shape)
-    out = wrap(np.array(vals, order="C"), t.dtype)
-    if node is not None:
-        attach(out, node)
-    return out
+
+    def kernel() -> Tensor:
+        arr, idx = t._data, index._data
+        axis = layout.wrap_dim(dim, arr.ndim)
+        _check_gather(t, axis, index)
+        if idx.size == 0:
+            vals: NDArray[Any] = np.empty(idx.shape, arr.dtype)
+        else:
+            flat_idx = np.atleast_1d(idx).astype(np.int64, copy=False)
+            vals = np.atleast_1d(arr)[_along(flat_idx, axis)].reshape(idx.shape)
+        return wrap(np.array(vals, order="C"), t.dtype)
+
+    ctx = {"dim": as_saved(dim), "sparse_grad": sparse_grad}
+    # a normal index runs autograd for an inference ``t`` too
+    return run_op((t,), needs_grad(t, index), kernel, "GatherBackward0", _bw_gather, ctx, save)
 
 
 def _bw_scatter_add(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -126,8 +127,7 @@ def scatter_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: T
     if idx.size:
         axis = layout.wrap_dim(as_given(dim), len(shape))
         np.add.at(buf, _along(np.atleast_1d(idx).astype(np.int64, copy=False), axis), g._data)
-    out = wrap(buf.reshape(shape), g.dtype)
-    out._version_counter.bump()
+    out = written_fresh(wrap(buf.reshape(shape), g.dtype))
     if needs_grad_of(g):
         node = record(out, "ScatterAddBackward0", (None, g), _bw_scatter_add, {"dim": dim})
         node.save("index", index)
@@ -167,22 +167,27 @@ def _bw_index_select(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def index_select(t: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of ``t`` along ``dim`` at the indices of the vector ``index``, in its order
-    (``IndexSelectBackward0``)."""
+    (``IndexSelectBackward0``, saves ``index`` before the kernel's checks of ``dim`` and
+    ``index``)."""
     index = as_tensor_arg(index)
     arr = t._data
-    node = None
-    if needs_grad(t, index):  # a normal index runs autograd for an inference ``t`` too
-        # torch's autograd kernel saves before the kernel's checks of ``dim`` and ``index``
-        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
-        node = node_for("IndexSelectBackward0", (t,), _bw_index_select, ctx)
-        node.save("index", index)
-    axis = layout.wrap_dim(dim, arr.ndim)
-    flat = _check_index_select(t, axis, index)
-    vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
-    out = wrap(np.array(vals, order="C"), t.dtype)
-    if node is not None:
-        attach(out, node)
-    return out
+
+    def kernel() -> Tensor:
+        axis = layout.wrap_dim(dim, arr.ndim)
+        flat = _check_index_select(t, axis, index)
+        vals = np.take(arr, flat, axis=axis) if arr.ndim else arr.copy()
+        return wrap(np.array(vals, order="C"), t.dtype)
+
+    ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
+    return run_op(
+        (t,),
+        needs_grad(t, index),  # a normal index runs autograd for an inference ``t`` too
+        kernel,
+        "IndexSelectBackward0",
+        _bw_index_select,
+        ctx,
+        lambda node: node.save("index", index),
+    )
 
 
 def _bw_index_add(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -202,8 +207,7 @@ def index_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: Ten
         axis = layout.wrap_dim(as_given(dim), len(shape))
         key: Any = tuple(flat if d == axis else slice(None) for d in range(len(shape)))
         np.add.at(buf, key, np.reshape(g._data, tuple(buf[key].shape)))
-    out = wrap(buf, g.dtype)
-    out._version_counter.bump()
+    out = written_fresh(wrap(buf, g.dtype))
     if needs_grad_of(g):
         node = record(out, "IndexAddBackward0", (None, g), _bw_index_add, {"dim": dim})
         node.save("index", index)

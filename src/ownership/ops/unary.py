@@ -23,16 +23,15 @@ from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
-    attach,
     inputs_needed,
     lay_out,
     lay_out_as,
     needs_grad,
     needs_grad_of,
-    node_for,
     raw,
     record,
     refuse_out_call,
+    run_op,
     sum_to,
     wrap,
     written_by_kernel,
@@ -155,25 +154,6 @@ def number_bounds(lo: Any, hi: Any) -> dict[str, Any]:
         "min": lo.item() if isinstance(lo, Tensor) else lo,
         "max": hi.item() if isinstance(hi, Tensor) else hi,
     }
-
-
-def clamp_node(a: Tensor, lo: Any, hi: Any) -> OpNode | None:
-    """The node of ``clamp(a, lo, hi)``, if recorded, made and saved before the kernel computes
-    (``node_for``): ``ClampBackward1`` for number bounds (saving them), ``ClampBackward0`` for
-    tensor bounds (saving them, with an edge to each)."""
-    if tensor_bounds(lo, hi):
-        if needs_grad(a, lo, hi):
-            node = node_for("ClampBackward0", (a, lo, hi), bw_clamp_tensors)
-            inputs_needed(node)
-            node.save("max", hi)  # torch's order: max, min, then self
-            node.save("min", lo)
-            node.save("self", a)
-            return node
-    elif needs_grad_of(a):
-        node = node_for("ClampBackward1", (a,), bw_clamp, number_bounds(lo, hi))
-        node.save("self", a)
-        return node
-    return None
 
 
 # ---------------------------------------------------------------- the ops
@@ -399,18 +379,44 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
-    """Clamp into [min, max] (``ClampBackward1`` for number bounds, ``ClampBackward0`` for
-    tensor bounds; saves self and the bounds)."""
+    """Clamp into [min, max]: ``ClampBackward1`` for number bounds (saves self and the bounds),
+    ``ClampBackward0`` for tensor bounds (an edge to each; saves them and self), saved before the
+    kernel's checks."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    node = clamp_node(a, min, max)
-    dt = clamp_dtype(a, min, max)
-    lo, hi = raw(min), raw(max)
-    out = wrap(clamp_values(a._data.astype(dt.np, copy=False), lo, hi), dt)
-    lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)], common=dt)
-    if node is not None:
-        attach(out, node)
-    return out
+
+    def kernel() -> Tensor:
+        dt = clamp_dtype(a, min, max)
+        out = wrap(clamp_values(a._data.astype(dt.np, copy=False), raw(min), raw(max)), dt)
+        lay_out(out, a, *[v for v in (min, max) if isinstance(v, Tensor)], common=dt)
+        return out
+
+    if tensor_bounds(min, max):
+
+        def save(node: OpNode) -> None:
+            inputs_needed(node)
+            node.save("max", max)  # torch's order: max, min, then self
+            node.save("min", min)
+            node.save("self", a)
+
+        return run_op(
+            (a, min, max),
+            needs_grad(a, min, max),
+            kernel,
+            "ClampBackward0",
+            bw_clamp_tensors,
+            save=save,
+        )
+    recorded = needs_grad_of(a)
+    return run_op(
+        (a,),
+        recorded,
+        kernel,
+        "ClampBackward1",
+        bw_clamp,
+        number_bounds(min, max) if recorded else None,
+        lambda node: node.save("self", a),
+    )
 
 
 def clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
