@@ -93,6 +93,10 @@ VIEW = next(d.signatures for d in methods.DECLARED if d.name == "view")
 ZERO_D_FORMS = [
     ("zero_d_int", lambda t: (t.tensor(24),)),
     ("zero_d_pair", lambda t: (t.tensor(4), 6)),
+    # an int then a 0-d tensor, then the same with a float tensor (refused, though the first
+    # call's pattern of types is remembered)
+    ("int_then_zero_d", lambda t: (4, t.tensor(6))),
+    ("int_then_zero_d_float", lambda t: (4, t.tensor(6.0))),
 ]
 
 
