@@ -123,6 +123,15 @@ def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, A
                 return index, {varargs: args}
 
             return bind_ints
+
+        if not positional:  # ``squeeze()``, ``sum()``
+
+            def bind_none(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]]:
+                return index, {}
+
+            return bind_none
         if len(positional) == 1:  # ``view((2, 3))``, ``unsqueeze(0)``, ``sum(0)``
             ((name, read),) = positional
 
@@ -132,11 +141,29 @@ def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, A
                 value = args[0]
                 if read is not None:
                     value = read(value)
-                    if value is None:
+                    if value is None:  # (no reader returns None for a value it reads)
                         return None
                 return index, {name: value}
 
             return bind_one
+        if len(positional) == 2:  # ``transpose(0, 1)``, ``select(0, 1)``, ``sum(0, True)``
+            (name0, read0), (name1, read1) = positional
+
+            def bind_two(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]] | None:
+                value0, value1 = args
+                if read0 is not None:
+                    value0 = read0(value0)
+                    if value0 is None:
+                        return None
+                if read1 is not None:
+                    value1 = read1(value1)
+                    if value1 is None:
+                        return None
+                return index, {name0: value0, name1: value1}
+
+            return bind_two
 
     def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         out = dict(defaults)
@@ -146,7 +173,7 @@ def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, A
             for (name, read), value in zip(positional, args):  # noqa: B905 - as many
                 if read is not None:
                     value = read(value)
-                    if value is None:  # (no reader returns None for a value it reads)
+                    if value is None:
                         return None
                 out[name] = value
         for name, value in kwargs.items():
