@@ -15,7 +15,7 @@ import numpy as np
 from ownership.core.argument_values import is_tensor
 from ownership.core.type_names import tp_name
 
-__all__ = ["list_index", "starts_int_list"]
+__all__ = ["list_index", "python_ints", "starts_int_list"]
 
 
 def starts_int_list(obj: Any) -> bool:
@@ -42,3 +42,18 @@ def list_index(obj: Any) -> int:
         return operator.index(obj)
     except Exception:
         raise ValueError(tp_name(obj)) from None
+
+
+def python_ints(value: Any) -> tuple[int, ...] | None:
+    """An int list (a tuple, list or ``Size``) whose elements are all Python ints, read as
+    :func:`list_index` reads each of them (an int's ``__index__`` is itself): the tuple of
+    them; None when some element is anything else (a bool, a float, a numpy int, a tensor),
+    which :func:`list_index` reads one by one.
+
+    >>> python_ints([2, 3]), python_ints((2, True))
+    ((2, 3), None)
+    """
+    for item in value:
+        if type(item) is not int:
+            return None
+    return value if type(value) is tuple else tuple(value)

@@ -35,10 +35,11 @@ TypeError: sum() received an invalid combination of arguments - got (float), but
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from ownership.core.argument_values import int64, is_tensor
+from ownership.argument_checks import python_ints
+from ownership.core.argument_values import is_tensor
 from ownership.core.binder import Signatures as Declaration
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
@@ -49,63 +50,139 @@ __all__ = ["Parser", "torch_binding"]
 
 _PLAIN = (int, float, bool, type(None), DType)
 
-
-def _plain(arg: Any, param: Param) -> bool:
-    """Whether binding ``arg`` to ``param`` depends on its type alone (not on its value)."""
-    if param.type == "Tensor":
-        return isinstance(arg, _PLAIN) or is_tensor(arg)
-    return type(arg) in _PLAIN
+Plan = Callable[[tuple[Any, ...], dict[str, Any]], "tuple[int, dict[str, Any]] | None"]
+"""A remembered binding of one pattern of argument types (:meth:`Parser.parse`): the bound
+arguments of a call of that pattern, or None when the call's values make it another case."""
 
 
-def _identity(value: Any) -> Any:
-    return value
+def _reader(arg: Any, param: Param, convert: Callable[[Any], Any] | None) -> Any:
+    """How a plan reads an argument of ``arg``'s type bound to ``param``: ``None`` as given,
+    else a function whose None sends the call to the parser; ``False`` when the binding of this
+    type depends on more than the type (no plan)."""
+    if arg is None:
+        return None  # None binds as None (or the default None) whatever the parameter
+    if isinstance(arg, tuple | list):
+        # an int list of Python ints binds the same whatever its length and values; any other
+        # element may choose another signature or raise (the parser reads it)
+        if param.type == "tuple of ints" and python_ints(arg) is not None:
+            return python_ints
+        return False
+    if type(arg) in _PLAIN or (param.type == "Tensor" and is_tensor(arg)):
+        return convert
+    return False
 
 
-def _one_int(value: Any) -> tuple[int]:
-    return (int64(value),)
+def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Plan | None:
+    """How to bind again, without trying the overloads, the calls whose arguments have the types
+    of ``args`` and ``kwargs``, which bound to overload ``index`` (``sig``); None when their
+    values may bind otherwise (a keyword by its numpy name, a tensor read as a number, a list of
+    anything but Python ints, an int list given one by one of anything but Python ints).
 
+    A plan takes each value where the parser put it and converts it as the parser converts it
+    (:meth:`ownership.overload.Signature._converter`); it keeps the defaults of the parameters
+    the call leaves out, never a value the call gave (a tensor kept here would outlive its last
+    reference)."""
+    params = {p.name: (p, convert) for p, convert in zip(sig.params, sig.converters, strict=True)}
+    if any(name not in params for name in kwargs):
+        return None
+    first = sig.params[0] if sig.params else None
+    nargs = len(args)
+    positional: list[tuple[str, Any]] = []
+    if (
+        first is not None
+        and sig.varargs
+        and nargs
+        and not isinstance(args[0], tuple | list)
+        and not (nargs == 1 and first.size)
+    ):  # the int list given one by one (``view(2, 3)``): the parser took ``args`` as it
+        if python_ints(args) is None:
+            return None
+        varargs = first.name
+    else:
+        varargs = ""
+        for arg, p in zip(args, sig.params, strict=False):
+            read = _reader(arg, p, params[p.name][1])
+            if read is False:
+                return None
+            positional.append((p.name, read))
+    keywords = {}
+    for name, value in kwargs.items():
+        p, convert = params[name]
+        read = _reader(value, p, convert)
+        if read is False:
+            return None
+        keywords[name] = read
+    given = {name for name, _ in positional} | set(keywords) | ({varargs} if varargs else set())
+    defaults = {p.name: None if p.name in given else p.default for p in sig.params}
+    if len(given) == len(defaults) and not keywords:  # every parameter given by position
+        if varargs:  # the commonest: ``view(2, 3)``, ``permute(1, 0)``
 
-_CONVERTERS: dict[str, Callable[[Any], Any]] = {"int": int64, "tuple of ints": _one_int}
+            def bind_ints(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]]:
+                return index, {varargs: args}
 
+            return bind_ints
 
-def _plan(
-    index: int,
-    sig: Signature,
-    types: Sequence[type],
-    bound: dict[str, Any],
-    given: dict[str, Any],
-) -> Any:
-    """How to bind positional arguments of one pattern of types again without the parser.
+        if not positional:  # ``squeeze()``, ``sum()``
 
-    The plan keeps only the defaults of the parameters this pattern leaves out, never a value
-    the call gave (a tensor kept here would outlive its last reference). Each argument's
-    conversion (``int``, a one-int tuple, none) is chosen once, from its parameter's type and
-    the argument's type (``None`` stays ``None``), as :meth:`Signature._unpack` converts."""
-    nargs = len(types)
-    varargs = sig.varargs and nargs > 1
-    kinds = {p.name: p.type for p in sig.params}
-    names = [p.name for p in sig.params[:nargs]]
-    taken = {sig.params[0].name} if varargs else set(names)
-    named = set(given)
-    # every key in the parser's order; the call's own values are re-bound on each use
-    defaults = {k: None if k in taken or k in named else v for k, v in bound.items()}
+            def bind_none(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]]:
+                return index, {}
 
-    def converter(kind: str, value_type: type) -> Callable[[Any], Any]:
-        return _identity if value_type is type(None) else _CONVERTERS.get(kind, _identity)
+            return bind_none
+        if len(positional) == 1:  # ``view((2, 3))``, ``unsqueeze(0)``, ``sum(0)``
+            ((name, read),) = positional
 
-    positional = [(name, converter(kinds[name], t)) for name, t in zip(names, types, strict=False)]
-    keywords = {name: converter(kinds[name], type(value)) for name, value in given.items()}
-    first = sig.params[0].name if varargs else ""
+            def bind_one(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]] | None:
+                value = args[0]
+                if read is not None:
+                    value = read(value)
+                    if value is None:  # (no reader returns None for a value it reads)
+                        return None
+                return index, {name: value}
 
-    def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+            return bind_one
+        if len(positional) == 2:  # ``transpose(0, 1)``, ``select(0, 1)``, ``sum(0, True)``
+            (name0, read0), (name1, read1) = positional
+
+            def bind_two(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]] | None:
+                value0, value1 = args
+                if read0 is not None:
+                    value0 = read0(value0)
+                    if value0 is None:
+                        return None
+                if read1 is not None:
+                    value1 = read1(value1)
+                    if value1 is None:
+                        return None
+                return index, {name0: value0, name1: value1}
+
+            return bind_two
+
+    def bind(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         out = dict(defaults)
         if varargs:
-            out[first] = tuple(map(int, args))
+            out[varargs] = args
         else:
-            for (name, convert), value in zip(positional, args, strict=True):
-                out[name] = convert(value)
+            for (name, read), value in zip(positional, args):  # noqa: B905 - as many
+                if read is not None:
+                    value = read(value)
+                    if value is None:
+                        return None
+                out[name] = value
         for name, value in kwargs.items():
-            out[name] = keywords[name](value)
+            read = keywords[name]
+            if read is not None:
+                value = read(value)
+                if value is None:
+                    return None
+            out[name] = value
         return index, out
 
     return bind
@@ -122,7 +199,7 @@ class Parser:
         self.name = name
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
-        self._plans: dict[Any, Any] = {}
+        self._plans: dict[tuple[Any, ...], Plan] = {}
         # torch's ``out=`` (always keyword-only): refused unless the function writes it
         # (``ownership.ops.out_variants.with_out`` turns this off: :func:`torch_binding`)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
@@ -130,9 +207,10 @@ class Parser:
     def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """The index of the first signature that fits and its bound arguments; else torch's error.
 
-        A call whose arguments are plain scalars, dtypes or tensors binds the same way whenever
-        their types are the same: that binding is remembered (a plan per pattern of types), so
-        the engine's own calls (``g.sum(0)`` in a backward) pay for the parser once.
+        A call whose arguments are plain scalars, dtypes, tensors or int lists of Python ints
+        binds the same way whenever their types are the same: that binding is remembered (a
+        plan per pattern of types, :func:`_plan`), so the commonest calls (``x.view(2, 3)``,
+        ``x.view((2, 3))``, ``g.sum(0)`` in a backward) pay for trying the overloads once.
 
         An ``out=`` tensor is refused (:func:`refuse_out`) once the arguments bind: the engine
         writes no result into a given tensor, and never ignores one.
@@ -142,19 +220,22 @@ class Parser:
                 self._parse(args, kwargs)  # torch's argument errors first
                 refuse_out(self.name)
             key: tuple[Any, ...] = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
-        else:  # the common call: positional arguments only
-            key = tuple(map(type, args))
+        elif len(args) == 1:  # the commonest calls, positional: their types read without ``map``
+            key = (type(args[0]),)
+        elif len(args) == 2:
+            key = (type(args[0]), type(args[1]))
+        else:
+            key = (*map(type, args),)
         plan = self._plans.get(key)
         if plan is not None:
-            found: tuple[int, dict[str, Any]] = plan(args, kwargs)
-            return found
+            found: tuple[int, dict[str, Any]] | None = plan(args, kwargs)
+            if found is not None:
+                return found
+            return self._parse(args, kwargs)
         index, bound = self._parse(args, kwargs)
-        sig = self.signatures[index]
-        params = {p.name: p for p in sig.params}
-        if all(_plain(a, p) for a, p in zip(args, sig.params, strict=False)) and all(
-            k in params and _plain(v, params[k]) for k, v in kwargs.items()
-        ):  # a numpy name (``axis=``) is bound by the parser each time
-            self._plans[key] = _plan(index, sig, key[: len(args)], bound, kwargs)
+        plan = _plan(index, self.signatures[index], args, kwargs)
+        if plan is not None:
+            self._plans[key] = plan
         return index, bound
 
     def _parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:

@@ -7,12 +7,13 @@ arguments, a wrong type, an unknown keyword, a bad element of a list).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ownership.argument_checks import list_index, starts_int_list
+from ownership.argument_checks import list_index, python_ints, starts_int_list
 from ownership.core import dtypes
 from ownership.core.argument_values import int64, is_int, is_number, is_tensor
 from ownership.core.type_names import tp_name
@@ -98,6 +99,11 @@ def _parse_param(text: str, kwonly: bool) -> Param:
     return Param(kind, name, default, kwonly, size, nullable)
 
 
+def _scalar(value: Any) -> Any:
+    """A number argument as torch's Scalar reads it: a 0-d tensor's Python value."""
+    return value.item() if is_tensor(value) else value
+
+
 def _shown(part: str) -> tuple[str, str]:
     """(type, name) as torch's formatter reads one printed argument: split at the last space,
     so ``bool keepdim = False`` reads as type ``bool keepdim =`` named ``False`` (never matching)."""
@@ -126,6 +132,7 @@ class Signature:
         self.max_args = len(params)
         self.max_pos_args = sum(not p.kwonly for p in params)
         self.varargs = self.max_pos_args == 1 and params[0].type == "tuple of ints"
+        self.converters = [self._converter(i, p) for i, p in enumerate(params)]
         # torch's error formatter re-reads the printed text, where ``*`` (and the empty list of
         # ``()``) count as arguments too: these (type, name) pairs are what it compares with
         self.shown = [_shown(part) for part in self.printed[1:-1].split(", ")]
@@ -175,39 +182,60 @@ class Signature:
         return self._unpack(out)
 
     def _unpack(self, out: dict[str, Any]) -> dict[str, Any]:
-        """Convert the chosen signature's arguments (a 0-d tensor given for a number: its value); a bad element of a list raises even when
-        another signature might fit (torch has chosen this one by then)."""
-        for i, p in enumerate(self.params):
-            value = out[p.name]
-            if p.type == "tuple of ints" and value is not None:
+        """Convert the chosen signature's arguments (:meth:`_converter`); a bad element of a list
+        raises even when another signature might fit (torch has chosen this one by then)."""
+        for p, convert in zip(self.params, self.converters, strict=True):
+            if convert is not None:
+                value = out[p.name]
+                if value is not None:
+                    out[p.name] = convert(value)
+        return out
+
+    def _converter(self, index: int, p: Param) -> Callable[[Any], Any] | None:
+        """How the parser reads a value bound to ``p`` (the ``index``-th parameter) other than
+        None; None when it takes the value as it is. Chosen once per parameter, used by every
+        binding of this signature (:class:`ownership.arguments.Parser`'s remembered ones too)."""
+        if p.type == "tuple of ints":
+            name = p.name
+
+            def int_list(value: Any) -> tuple[int, ...]:
                 if not isinstance(value, tuple | list):  # one int for a list: read as an int
-                    out[p.name] = (int64(value),)
-                    continue
-                ints = []
+                    return (int64(value),)
+                ints = python_ints(value)
+                if ints is not None:
+                    return ints
+                read = []
                 for k, item in enumerate(value):
                     try:
-                        ints.append(list_index(item))
+                        read.append(list_index(item))
                     except ValueError:
                         raise TypeError(
-                            f"{self.name}(): argument '{p.name}' failed to unpack the object at "
+                            f"{self.name}(): argument '{name}' failed to unpack the object at "
                             f'pos {k + 1} with error "type must be tuple of ints,but got '
                             f'{tp_name(item)}"',
                         ) from None
-                out[p.name] = tuple(ints)
-            elif p.type == "tuple of Tensors" and value is not None:
+                return tuple(read)
+
+            return int_list
+        if p.type == "tuple of Tensors":
+
+            def tensors(value: Any) -> Any:
                 for k, item in enumerate(value):
                     if not is_tensor(item):
                         raise TypeError(
-                            f"expected Tensor as element {k} in argument {i}, but got "
+                            f"expected Tensor as element {k} in argument {index}, but got "
                             f"{tp_name(item)}",
                         )
-            elif p.type == "int" and value is not None:
-                out[p.name] = int64(value)
-            elif p.type == "torch.dtype" and value is not None:
-                out[p.name] = dtypes.from_argument(value)  # ``float``: float64
-            elif p.type in ("Number", "float") and is_tensor(value):
-                out[p.name] = value.item()  # torch's Scalar of a 0-d tensor: its Python value
-        return out
+                return value
+
+            return tensors
+        if p.type == "int":
+            return int64
+        if p.type == "torch.dtype":
+            return dtypes.from_argument  # ``float``: float64
+        if p.type in ("Number", "float"):
+            return _scalar
+        return None
 
     @staticmethod
     def _fail(raising: bool, message: str) -> None:

@@ -280,17 +280,32 @@ def test_mT_of_a_0d_tensor_is_the_tensor_itself() -> None:
 
 
 def _argument_patterns() -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
-    """Positional and keyword calls made of plain values (the calls the parser remembers)."""
+    """Positional and keyword calls made of plain values and int lists (the calls the parser
+    remembers), and of the values a remembered pattern must leave to the parser: int lists of
+    other elements, numpy ints and tensors among ints given one by one."""
     import itertools
+
+    import numpy as np
 
     import ownership
 
     values: list[Any] = [0, 2, -1, True, None, 1.5, ownership.float64]
+    lists: list[Any] = [(2, 3), [1], (), [], ownership.Size([2, 3])]
+    lists += [
+        (2, True),
+        [1.5],
+        (np.int64(2), 3),
+        (ownership.tensor(2), 1),
+        (ownership.tensor(2.0),),
+    ]
     calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = [((), {})]
     for n in (1, 2, 3):
         calls += [(args, {}) for args in itertools.product(values, repeat=n)]
+    for n in (1, 2):
+        calls += [(args, {}) for args in itertools.product([*lists, 0, 2, True], repeat=n)]
+    calls += [((2, one), {}) for one in (np.int64(3), ownership.tensor(3), ownership.tensor(3.0))]
     names = ["dim", "keepdim", "dtype", "size", "shape", "dims", "dim0", "dim1", "index"]
-    for name, value in itertools.product(names, values):
+    for name, value in itertools.product(names, values + lists):
         calls += [((), {name: value}), ((0,), {name: value}), ((1, 0), {name: value})]
     return calls
 
@@ -298,7 +313,8 @@ def _argument_patterns() -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
 def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -> None:
     """Parser.parse remembers how a pattern of argument types binds (its fast path); a second
     call of the same pattern, bound from memory, gives what the full parser gives, and a call
-    the parser refuses is refused again with the same message."""
+    the parser refuses is refused again with the same message. Every call is also made after
+    every other (a pattern remembered from one call's values meets another's)."""
     from ownership.arguments import Parser
     from ownership.core import binder, signatures
     from ownership.ops import methods
@@ -316,11 +332,14 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
     assert all(isinstance(p, Parser) for p in parsers)
     assert len(parsers) > 40
     remembered = 0
+    patterns = _argument_patterns()
     for parser in parsers:
-        for args, kwargs in _argument_patterns():
+        for args, kwargs in patterns:
             first = outcome(parser.parse, args, kwargs)
             again = outcome(parser.parse, args, kwargs)
             full = outcome(parser._parse, args, kwargs)
             assert first == again == full, (parser.name, args, kwargs)
+        for args, kwargs in patterns:  # each pattern now bound from what another call left
+            assert outcome(parser.parse, args, kwargs) == outcome(parser._parse, args, kwargs)
         remembered += len(parser._plans)
     assert remembered > 200  # the fast path was taken, not only the parser

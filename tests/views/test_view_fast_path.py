@@ -1,7 +1,7 @@
-"""``Tensor.view``'s and ``reshape``'s common call (Python-int sizes, no parser) and their
-remembered geometry agree with the parser's path and with torch: shape, strides, offset,
-``_base``, version, ``grad_fn`` and its saved sizes, and every error, for many sources and every
-argument form."""
+"""``Tensor.view``'s and ``reshape``'s calls (the common ones, Python-int sizes, bound from the
+parser's memory) and their remembered geometry agree with the parser's full path and with torch:
+shape, strides, offset, ``_base``, version, ``grad_fn`` and its saved sizes, and every error,
+for many sources and every argument form."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import ownership
 from ownership.core import layout
-from ownership.core import signatures as sig
+from ownership.ops import methods
 from ownership.ops import view_geometry as view_ops
 
 from support.arrays import array_facts
@@ -88,9 +88,15 @@ FORMS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
     ((4,), {"size": (4, 6)}),
     ((), {"shape": (4, 6)}),
 ]
+VIEW = next(d.signatures for d in methods.DECLARED if d.name == "view")
+"""``view``'s declaration: its parser's full path binds each form afresh (no memory)."""
 ZERO_D_FORMS = [
     ("zero_d_int", lambda t: (t.tensor(24),)),
     ("zero_d_pair", lambda t: (t.tensor(4), 6)),
+    # an int then a 0-d tensor, then the same with a float tensor (refused, though the first
+    # call's pattern of types is remembered)
+    ("int_then_zero_d", lambda t: (4, t.tensor(6))),
+    ("int_then_zero_d_float", lambda t: (4, t.tensor(6.0))),
 ]
 
 
@@ -170,7 +176,7 @@ def test_a_stale_view_raises_its_rebase_error_before_a_view_error() -> None:
 def _slow(x: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The parser's binding and the layout rules computed afresh: the path before any shortcut."""
     try:
-        overload, a = sig.VIEW.parse(args, kwargs)
+        overload, a = VIEW.binding._parse(args, kwargs)  # type: ignore[attr-defined]
         if overload == 0:
             return "dtype"
         new = layout.infer_size(a["size"], x.numel())

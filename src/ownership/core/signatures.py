@@ -1,15 +1,15 @@
-"""The signatures of the Tensor's own methods (its views, ``size``, ``type``, ``new_*``), and the
-rules of a sized call.
+"""The signatures of the Tensor's own methods (``size``, ``type``, ``requires_grad_``, ``new_*``),
+and the rules of a sized call.
 
 Each :class:`~ownership.core.binder.Signatures` holds a method's overloads exactly as torch 2.13
 prints them in its ``TypeError`` messages: data, the declaration of the method. The method binds
-its ``*args, **kwargs`` through it (``SQUEEZE.parse(args, kwargs)``); the binder installed, torch's
+its ``*args, **kwargs`` through it (``SIZE.parse(args, kwargs)``); the binder installed, torch's
 parser (parity), refuses a float dim, a list where a tensor belongs or a missing argument with
 torch's words. The methods that are ops declare theirs with them (:mod:`ownership.ops.methods`);
 the declarations of the ``torch`` functions are the ops' too: :mod:`ownership.ops.signatures`.
 
->>> SQUEEZE.parse((0,), {})
-(1, {'dim': 0})
+>>> SIZE.parse((0,), {})
+(0, {'dim': 0})
 """
 
 from __future__ import annotations
@@ -24,14 +24,6 @@ TYPE = Signatures(
     "type",
     "(object dtype = None, bool non_blocking = False, *, torch.memory_format memory_format = None)",
 )
-UNSQUEEZE = Signatures("unsqueeze", "(int dim)")
-SQUEEZE = Signatures("squeeze", "()", "(int dim)", "(tuple of ints dim)")
-TRANSPOSE = Signatures("transpose", "(int dim0, int dim1)")
-SELECT = Signatures("select", "(int dim, int index)")
-VIEW = Signatures("view", "(torch.dtype dtype)", "(tuple of ints size)")
-RESHAPE = Signatures("reshape", "(tuple of ints shape)")
-PERMUTE = Signatures("permute", "(tuple of ints dims)")
-EXPAND = Signatures("expand", "(tuple of ints size, *, bool implicit = False)")
 VAR_OVERLOADS = (
     "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
     "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",

@@ -6,8 +6,9 @@ calls, and what it means; ``inplace=`` declares its in-place variant with the sa
 ``x.maximum`` is the declaration ``declare("maximum", "(Tensor other)", op=table.maximum, ...)``
 and nothing else: :func:`ownership.installation.install` makes the method from it. A method that
 needs more than binding is written by hand (:mod:`ownership.ops.written_methods`) and declared
-here with ``method=``. The view methods, the operators and the methods of a tensor's own state
-(``backward``, ``detach``, ``.grad``, ``size()``...) are the Tensor's (:mod:`ownership.core.tensor`).
+here with ``method=``. The properties ``T`` and ``mT``, the operators and the methods of a tensor's
+own state (``backward``, ``detach``, ``.grad``, ``size()``...) are the Tensor's
+(:mod:`ownership.core.tensor`).
 
 >>> import ownership
 >>> ownership.Tensor.maximum.__doc__
@@ -512,7 +513,59 @@ DECLARED: list[Declared] = [
         inplace=table.triu_,
         inplace_doc="``triu`` in place: ``triu_(diagonal=0)``.",
     ),
-    # ------------------------------------------------------------ views (the others: core/tensor_views.py)
+    # ------------------------------------------------------------ views (``T``, ``mT``: core/tensor_views.py)
+    *declare(
+        "view",
+        "(torch.dtype dtype)",
+        "(tuple of ints size)",
+        op=table.view,
+        args=("size=None",),
+        keywords=("dtype=None",),
+        doc="Same storage, new shape (fails when the strides do not allow it).",
+    ),
+    *declare(
+        "reshape",
+        "(tuple of ints shape)",
+        op=table.reshape,
+        doc="A view when the strides allow it, else a copy.",
+    ),
+    *declare(
+        "transpose",
+        "(int dim0, int dim1)",
+        op=table.transpose,
+        doc="Two dimensions swapped (a view): ``transpose(dim0, dim1)``.",
+    ),
+    *declare(
+        "permute", "(tuple of ints dims)", op=table.permute, doc="Dimensions reordered (a view)."
+    ),
+    *declare(
+        "expand",
+        "(tuple of ints size, *, bool implicit = False)",
+        op=table.expand,
+        args=("size",),
+        doc="Size-1 dimensions repeated with stride 0 (a view; writing into it is refused).",
+    ),
+    *declare(
+        "unsqueeze",
+        "(int dim)",
+        op=table.unsqueeze,
+        doc="A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``.",
+    ),
+    *declare(
+        "squeeze",
+        "()",
+        "(int dim)",
+        "(tuple of ints dim)",
+        op=table.squeeze,
+        args=("dim=None",),
+        doc="Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``.",
+    ),
+    *declare(
+        "select",
+        "(int dim, int index)",
+        op=table.select,
+        doc="Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``.",
+    ),
     *declare("t", op=table.t, doc="Transpose of a tensor of at most 2 dimensions (a view)."),
     by_hand(written.swapdims),
     by_hand(written.swapaxes),

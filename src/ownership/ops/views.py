@@ -72,8 +72,11 @@ def _bw_view(node: OpNode, s: Saved, g: Grads) -> Any:
     return (g[0].reshape(s["self_sym_sizes"]),)
 
 
-def view(t: Tensor, *shape: Any) -> Tensor:
-    """``t.view(*shape)``: torch's stride rule, torch's error when impossible."""
+def view(t: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
+    """``t.view(*shape)``: torch's stride rule, torch's error when impossible. ``t.view(dtype)``
+    (the same bytes read as another dtype) is not in the engine's scope: refused."""
+    if dtype is not None:
+        raise RuntimeError("view(dtype) is not supported by ownership")
     edge = _edge(t)
     new, strides, reshaped, saved, _ = view_geometry(t, shape)
     if strides is None:
