@@ -137,20 +137,23 @@ def preserved_strides(shape: Sequence[int], strides: Sequence[int]) -> Sequence[
     return dense_strides(shape, strides)
 
 
-def _by_stride(shape: Sequence[int], strides: Sequence[int], skip_zero: bool) -> list[int]:
-    """torch's order of dimensions by stride, innermost first: an insertion sort from the last
-    dimension to the first (``infer_dense_strides``: a 0 stride compares as a tie)."""
-    perm = list(range(len(shape) - 1, -1, -1))
-    for i in range(1, len(perm)):
+def stride_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
+    """The dimensions of ``shape``, innermost first, by the strides of ``operands`` (each of
+    ``shape``'s rank, in elements or bytes; None for a number): torch's insertion sort from the
+    last dimension to the first, the first operand that orders two dimensions deciding, a 0
+    stride skipped, a tie going to the smaller size (``should_swap``). With one operand it is
+    ``infer_dense_strides``'s order (:func:`dense_strides`), with several TensorIterator's
+    ``reorder_dimensions`` (``ownership.ops.iteration_order``).
+
+    >>> stride_order((2, 3), [(1, 2)])
+    [0, 1]
+    """
+    nd = len(shape)
+    perm = list(range(nd - 1, -1, -1))
+    for i in range(1, nd):
         d1 = i
         for d0 in range(i - 1, -1, -1):
-            a, b = perm[d0], perm[d1]
-            if skip_zero and (strides[a] == 0 or strides[b] == 0):
-                swap = 0
-            elif strides[a] != strides[b]:
-                swap = 1 if strides[a] > strides[b] else -1
-            else:
-                swap = 1 if shape[a] > shape[b] else 0
+            swap = _should_swap(shape, operands, perm[d0], perm[d1])
             if swap > 0:
                 perm[d0], perm[d1] = perm[d1], perm[d0]
                 d1 = d0
@@ -159,13 +162,27 @@ def _by_stride(shape: Sequence[int], strides: Sequence[int], skip_zero: bool) ->
     return perm
 
 
+def _should_swap(
+    shape: Sequence[int], operands: Sequence[Sequence[int] | None], a: int, b: int
+) -> int:
+    """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided (``should_swap``)."""
+    for strides in operands:
+        if strides is None or strides[a] == 0 or strides[b] == 0:
+            continue
+        if strides[a] != strides[b]:
+            return 1 if strides[a] > strides[b] else -1
+        if shape[a] > shape[b]:
+            return 1
+    return 0
+
+
 def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
     if len(shape) < 2:
         return tuple(1 for _ in shape)
     out = [0] * len(shape)
     step = 1
-    for d in _by_stride(shape, strides, skip_zero=True):
+    for d in stride_order(shape, [strides]):
         out[d] = step
         if shape[d] > 1:
             step *= shape[d]

@@ -1,6 +1,7 @@
-"""The order torch's TensorIterator walks the dimensions of an op's operands in, and the strides it
-gives the op's fresh result: dense in that order, so an elementwise op of a transposed or
-channels-last tensor is laid out like it (``x.t() + y`` is), where numpy's own order may differ.
+"""The strides torch's TensorIterator gives an op's fresh result: dense in the order of its
+operands' strides (``reorder_dimensions``: :func:`~ownership.core.layout.stride_order`), so an
+elementwise op of a transposed or channels-last tensor is laid out like it (``x.t() + y`` is),
+where numpy's own order may differ.
 
 Only the ops lay out a result this way; core's tensors keep the geometry they are given
 (:mod:`ownership.core.layout`).
@@ -14,10 +15,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from ownership.core.layout import Shape, is_contiguous, non_overlapping_and_dense
+from ownership.core.layout import Shape, is_contiguous, non_overlapping_and_dense, stride_order
 from ownership.ops.memory_formats import channels_last_contiguous, channels_last_strides
 
-__all__ = ["elementwise_strides", "iterator_order", "iterator_strides"]
+__all__ = ["elementwise_strides", "iterator_strides"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,12 +68,13 @@ def iterator_strides(
     operands (broadcast) are not all of that shape, None when they are row-major.
 
     ``operands``: each operand's element strides broadcast to ``shape`` (0 along a broadcast
-    dimension), None for a number. The dimensions are ordered by :func:`iterator_order`, and
+    dimension), None for a number. The dimensions are ordered by TensorIterator's
+    ``reorder_dimensions`` (:func:`~ownership.core.layout.stride_order`), and
     the result is dense in that order with no ``max(size, 1)`` (``compatible_stride``: the
     dimensions after a size-0 one get stride 0).
     """
     nd = len(shape)
-    perm = iterator_order(shape, operands)
+    perm = stride_order(shape, operands)
     if perm == list(range(nd - 1, -1, -1)):
         return None
     out = [0] * nd
@@ -81,40 +83,3 @@ def iterator_strides(
         out[d] = step
         step *= shape[d]
     return tuple(out)
-
-
-def iterator_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
-    """torch's TensorIterator ``reorder_dimensions``: the dimensions of ``shape``, innermost
-    first, by the operands' strides (each broadcast to ``shape``, in elements or bytes; None for
-    a number): an insertion sort from the last dimension to the first, the first operand that
-    orders two dimensions deciding, a 0 stride skipped, a tie going to the smaller size.
-
-    >>> iterator_order((2, 3), [(1, 2)])
-    [0, 1]
-    """
-    nd = len(shape)
-    perm = list(range(nd - 1, -1, -1))
-    for i in range(1, nd):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            swap = _iterator_order(shape, operands, perm[d0], perm[d1])
-            if swap > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif swap < 0:
-                break
-    return perm
-
-
-def _iterator_order(
-    shape: Sequence[int], operands: Sequence[Sequence[int] | None], a: int, b: int
-) -> int:
-    """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided (``should_swap``)."""
-    for strides in operands:
-        if strides is None or strides[a] == 0 or strides[b] == 0:
-            continue
-        if strides[a] != strides[b]:
-            return 1 if strides[a] > strides[b] else -1
-        if shape[a] > shape[b]:
-            return 1
-    return 0
