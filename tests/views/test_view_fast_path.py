@@ -12,7 +12,7 @@ import pytest
 
 import ownership
 from ownership.core import layout
-from ownership.core import signatures as sig
+from ownership.core import tensor_views as sig
 from ownership.ops import view_geometry as view_ops
 
 from support.arrays import array_facts

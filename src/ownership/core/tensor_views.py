@@ -13,8 +13,8 @@ import builtins
 from typing import TYPE_CHECKING, Any
 
 from ownership.core import op_registry
-from ownership.core import signatures as sig
 from ownership.core.argument_values import int64
+from ownership.core.binder import Signatures
 from ownership.core.layout import Size
 
 if TYPE_CHECKING:
@@ -22,6 +22,16 @@ if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
 
 ops: OpTable[Tensor] = op_registry.ops
+
+# the declarations of the view methods, as torch prints their signatures (bound by the binder)
+VIEW = Signatures("view", "(torch.dtype dtype)", "(tuple of ints size)")
+RESHAPE = Signatures("reshape", "(tuple of ints shape)")
+TRANSPOSE = Signatures("transpose", "(int dim0, int dim1)")
+PERMUTE = Signatures("permute", "(tuple of ints dims)")
+EXPAND = Signatures("expand", "(tuple of ints size, *, bool implicit = False)")
+UNSQUEEZE = Signatures("unsqueeze", "(int dim)")
+SQUEEZE = Signatures("squeeze", "()", "(int dim)", "(tuple of ints dim)")
+SELECT = Signatures("select", "(int dim, int index)")
 
 _SIZE_TYPES = (tuple, list, Size)
 
@@ -67,7 +77,7 @@ class TensorViews:
         sizes = _python_ints(args, kwargs)
         if sizes is not None:
             return ops.view(self, sizes)
-        overload, a = sig.VIEW.parse(args, kwargs)
+        overload, a = VIEW.parse(args, kwargs)
         if overload == 0:
             raise RuntimeError("view(dtype) is not supported by ownership")
         return ops.view(self, a["size"])
@@ -76,7 +86,7 @@ class TensorViews:
         """A view when the strides allow it, else a copy."""
         sizes = _python_ints(args, kwargs)
         if sizes is None:
-            sizes = sig.RESHAPE.parse(args, kwargs)[1]["shape"]
+            sizes = RESHAPE.parse(args, kwargs)[1]["shape"]
         return ops.reshape(self, sizes)
 
     @property
@@ -97,21 +107,21 @@ class TensorViews:
             except IndexError:
                 _refuse_beyond_int64(args)
                 raise
-        a = sig.TRANSPOSE.parse(args, kwargs)[1]
+        a = TRANSPOSE.parse(args, kwargs)[1]
         return ops.transpose(self, a["dim0"], a["dim1"])
 
     def permute(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Dimensions reordered (a view)."""
         dims = _python_ints(args, kwargs)
         if dims is None:
-            dims = sig.PERMUTE.parse(args, kwargs)[1]["dims"]
+            dims = PERMUTE.parse(args, kwargs)[1]["dims"]
         return ops.permute(self, dims)
 
     def expand(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions repeated with stride 0 (a view; writing into it is refused)."""
         sizes = _python_ints(args, kwargs)
         if sizes is None:
-            sizes = sig.EXPAND.parse(args, kwargs)[1]["size"]
+            sizes = EXPAND.parse(args, kwargs)[1]["size"]
         return ops.expand(self, sizes)
 
     def unsqueeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
@@ -122,7 +132,7 @@ class TensorViews:
             except IndexError:
                 _refuse_beyond_int64(args)
                 raise
-        return ops.unsqueeze(self, sig.UNSQUEEZE.parse(args, kwargs)[1]["dim"])
+        return ops.unsqueeze(self, UNSQUEEZE.parse(args, kwargs)[1]["dim"])
 
     def squeeze(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``."""
@@ -134,7 +144,7 @@ class TensorViews:
             except IndexError:
                 _refuse_beyond_int64(args)
                 raise
-        return ops.squeeze(self, sig.SQUEEZE.parse(args, kwargs)[1].get("dim"))
+        return ops.squeeze(self, SQUEEZE.parse(args, kwargs)[1].get("dim"))
 
     def select(self: Any, *args: Any, **kwargs: Any) -> Tensor:
         """Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``."""
@@ -144,7 +154,7 @@ class TensorViews:
             except IndexError:
                 _refuse_beyond_int64(args)
                 raise
-        a = sig.SELECT.parse(args, kwargs)[1]
+        a = SELECT.parse(args, kwargs)[1]
         return ops.select(self, a["dim"], a["index"])
 
     # ------------------------------------------------------------------ aliases
