@@ -18,10 +18,10 @@ from ownership.core.binder import Signatures
 from ownership.core.layout import Size
 
 if TYPE_CHECKING:
-    from ownership.core.op_table import OpTable
+    from ownership.core.op_table import CoreOps
     from ownership.core.tensor import Tensor
 
-ops: OpTable[Tensor] = op_registry.ops
+ops: CoreOps[Tensor] = op_registry.ops
 
 # the declarations of the view methods, as torch prints their signatures (bound by the binder)
 VIEW = Signatures("view", "(torch.dtype dtype)", "(tuple of ints size)")

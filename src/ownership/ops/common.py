@@ -18,9 +18,9 @@ from ownership.core.autograd.node import (
 )
 from ownership.core.dtypes import dtype as DType
 from ownership.core.inference_mode import THREADS as INFERENCE_THREADS
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.iteration_order import elementwise_strides
+from ownership.ops.op_table import ops
 from ownership.ops.python_numbers import operand_in, refuse_uint64
 
 Scalar = int | float | bool
