@@ -63,17 +63,25 @@ class Stream:
         self.next_float_normal: float | None = None
 
 
+_X86 = ("x86_64", "amd64")
+
+
 @functools.cache
 def capability() -> str:
-    """The CPU kernels torch runs here, by torch's rule: ``ATEN_CPU_CAPABILITY`` if set, else
-    AVX512 with AVX-512 F/BW/VL/DQ and FMA, AVX2 with AVX2 and FMA, else DEFAULT. The CPU's
-    flags come from ``/proc/cpuinfo`` where there is one (numpy's list hides what
-    ``NPY_DISABLE_CPU_FEATURES`` disables, which torch still uses), else from numpy."""
-    asked = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
-    if asked in ("DEFAULT", "AVX2", "AVX512"):
-        return asked
-    if platform.machine().lower() not in ("x86_64", "amd64"):
+    """The CPU kernels torch runs here, by its ``compute_cpu_capability``: on x86,
+    ``ATEN_CPU_CAPABILITY`` when it names one (``default``, ``avx2`` or ``avx512``, in lower case
+    as torch compares it; torch ignores any other value), else AVX512 with AVX-512 F/BW/VL/DQ and
+    FMA, AVX2 with AVX2 and FMA, else DEFAULT; DEFAULT on other machines (no x86 build). The
+    CPU's flags come from ``/proc/cpuinfo`` where there is one (numpy's list hides what
+    ``NPY_DISABLE_CPU_FEATURES`` disables, which torch still uses), else from numpy.
+
+    The one statement of the rule: the ops' SIMD blocks read it too
+    (:func:`ownership.ops.cpu.simd`)."""
+    if platform.machine().lower() not in _X86:
         return "DEFAULT"
+    asked = os.environ.get("ATEN_CPU_CAPABILITY", "")
+    if asked in ("default", "avx2", "avx512"):
+        return asked.upper()
     flags = _cpu_flags()
     if {"avx512f", "avx512bw", "avx512vl", "avx512dq", "fma"} <= flags:
         return "AVX512"
@@ -98,12 +106,10 @@ def _cpu_flags() -> set[str]:
 
 
 def contracted() -> bool:
-    """Whether torch's compiler fused ``a * b + c``: in its AVX2 and AVX512 builds on x86 (not in
-    DEFAULT, whose x86 has no FMA); on other machines, where FMA is part of the architecture and
-    compilers fuse by default."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return True
-    return capability() != "DEFAULT"
+    """Whether torch's compiler fused ``a * b + c`` in the kernels it runs here: in its AVX2 and
+    AVX512 builds on x86 (not in DEFAULT, whose x86 has no FMA); on other machines, where FMA is
+    part of the architecture and compilers fuse by default."""
+    return platform.machine().lower() not in _X86 or capability() != "DEFAULT"
 
 
 def multiply_add(a: Array, b: Any, c: Any) -> Array:

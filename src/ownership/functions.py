@@ -20,10 +20,10 @@ from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype, int64
 from ownership.core.dtypes import promote_types as _promote_types
 from ownership.core.op_registry import quiet
-from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import statistics
+from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
 
 ops: OpTable[Tensor] = op_registry.ops

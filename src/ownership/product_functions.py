@@ -7,10 +7,10 @@ from typing import Any, cast
 
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
-from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
 from ownership.functions import _method
 from ownership.ops import signatures as sig
+from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
 

@@ -9,11 +9,10 @@ from typing import Any, cast
 
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
-from ownership.core.op_table import OpTable
-from ownership.core.signatures import VAR_OVERLOADS
 from ownership.core.tensor import Tensor
 from ownership.functions import _method
 from ownership.ops import signatures as sig
+from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -101,7 +100,7 @@ std = _method("std", *_MOMENT_OVERLOADS)
 def _with_mean(name: str) -> Callable[..., tuple[Tensor, Tensor]]:
     """``torch.var_mean`` or ``torch.std_mean``: the overloads of :meth:`Tensor.var`, both
     results outputs of one node."""
-    parser = Signatures(name, *(f"(Tensor input, {s[1:]}" for s in VAR_OVERLOADS))
+    parser = Signatures(name, *(f"(Tensor input, {s[1:]}" for s in sig.VAR_OVERLOADS))
 
     def function(*args: Any, **kwargs: Any) -> tuple[Tensor, Tensor]:
         which, a = parser.parse(args, kwargs)

@@ -13,7 +13,6 @@ tensor layer then turns into zero-copy numpy views over a storage buffer.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -138,111 +137,15 @@ def preserved_strides(shape: Sequence[int], strides: Sequence[int]) -> Sequence[
     return dense_strides(shape, strides)
 
 
-def _by_stride(shape: Sequence[int], strides: Sequence[int], skip_zero: bool) -> list[int]:
-    """torch's order of dimensions by stride, innermost first: an insertion sort from the last
-    dimension to the first (``infer_dense_strides``: a 0 stride compares as a tie)."""
-    perm = list(range(len(shape) - 1, -1, -1))
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            a, b = perm[d0], perm[d1]
-            if skip_zero and (strides[a] == 0 or strides[b] == 0):
-                swap = 0
-            elif strides[a] != strides[b]:
-                swap = 1 if strides[a] > strides[b] else -1
-            else:
-                swap = 1 if shape[a] > shape[b] else 0
-            if swap > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif swap < 0:
-                break
-    return perm
+def stride_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
+    """The dimensions of ``shape``, innermost first, by the strides of ``operands`` (each of
+    ``shape``'s rank, in elements or bytes; None for a number): torch's insertion sort from the
+    last dimension to the first, the first operand that orders two dimensions deciding, a 0
+    stride skipped, a tie going to the smaller size (``should_swap``). With one operand it is
+    ``infer_dense_strides``'s order (:func:`dense_strides`), with several TensorIterator's
+    ``reorder_dimensions`` (``ownership.ops.iteration_order``).
 
-
-def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
-    """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
-    if len(shape) < 2:
-        return tuple(1 for _ in shape)
-    out = [0] * len(shape)
-    step = 1
-    for d in _by_stride(shape, strides, skip_zero=True):
-        out[d] = step
-        if shape[d] > 1:
-            step *= shape[d]
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=4096)
-def elementwise_strides(
-    shape: Shape, operands: tuple[tuple[Shape, Shape] | None, ...]
-) -> Shape | None:
-    """The element strides torch's TensorIterator gives the fresh result of ``shape`` of an
-    elementwise op, None when row-major. ``operands``: each operand's own (sizes, strides) in
-    torch's order (``self`` first), None for a number (a 0-d tensor to torch). Decided once per
-    geometry (a training loop asks the same few): the arguments are tuples.
-
-    Operands all of the result's shape (no number, unless the result is 0-d) take torch's fast
-    setup: all contiguous, row-major; all of rank 4 and channels-last contiguous, channels-last;
-    all non-overlapping and dense with the same strides, those strides. Otherwise the dimensions are ordered by :func:`iterator_strides`, the first
-    operand that orders two dimensions deciding (``x.t() + y`` is laid out like ``x.t()``).
-
-    >>> elementwise_strides((3, 2), (((3, 2), (1, 3)), ((3, 2), (2, 1))))
-    (1, 3)
-    >>> elementwise_strides((3, 2), (((3, 2), (2, 1)), ((3, 2), (1, 3)))) is None
-    True
-    """
-    own = tuple(shape)
-    if all(o is not None and tuple(o[0]) == own for o in operands):
-        given = [tuple(o[1]) for o in operands if o is not None]
-        if all(is_contiguous(own, st) for st in given):
-            return None
-        if len(own) == 4 and all(channels_last_contiguous(own, st) for st in given):
-            return channels_last_strides(own)
-        if all(st == given[0] for st in given) and non_overlapping_and_dense(own, given[0]):
-            return given[0]
-    broadcast: list[Sequence[int] | None] = []
-    for o in operands:
-        if o is None:
-            broadcast.append(None)
-            continue
-        sizes, strides = o
-        lead = len(own) - len(sizes)
-        kept = zip(sizes, strides, own[lead:], strict=True)
-        broadcast.append((0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, s, m in kept))
-    return iterator_strides(own, broadcast)
-
-
-def iterator_strides(
-    shape: Sequence[int], operands: Sequence[Sequence[int] | None]
-) -> Shape | None:
-    """The element strides torch's TensorIterator gives the result of ``shape`` of an op whose
-    operands (broadcast) are not all of that shape, None when they are row-major.
-
-    ``operands``: each operand's element strides broadcast to ``shape`` (0 along a broadcast
-    dimension), None for a number. The dimensions are ordered by :func:`iterator_order`, and
-    the result is dense in that order with no ``max(size, 1)`` (``compatible_stride``: the
-    dimensions after a size-0 one get stride 0).
-    """
-    nd = len(shape)
-    perm = iterator_order(shape, operands)
-    if perm == list(range(nd - 1, -1, -1)):
-        return None
-    out = [0] * nd
-    step = 1
-    for d in perm:
-        out[d] = step
-        step *= shape[d]
-    return tuple(out)
-
-
-def iterator_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
-    """torch's TensorIterator ``reorder_dimensions``: the dimensions of ``shape``, innermost
-    first, by the operands' strides (each broadcast to ``shape``, in elements or bytes; None for
-    a number): an insertion sort from the last dimension to the first, the first operand that
-    orders two dimensions deciding, a 0 stride skipped, a tie going to the smaller size.
-
-    >>> iterator_order((2, 3), [(1, 2)])
+    >>> stride_order((2, 3), [(1, 2)])
     [0, 1]
     """
     nd = len(shape)
@@ -250,7 +153,7 @@ def iterator_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None
     for i in range(1, nd):
         d1 = i
         for d0 in range(i - 1, -1, -1):
-            swap = _iterator_order(shape, operands, perm[d0], perm[d1])
+            swap = _should_swap(shape, operands, perm[d0], perm[d1])
             if swap > 0:
                 perm[d0], perm[d1] = perm[d1], perm[d0]
                 d1 = d0
@@ -259,7 +162,7 @@ def iterator_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None
     return perm
 
 
-def _iterator_order(
+def _should_swap(
     shape: Sequence[int], operands: Sequence[Sequence[int] | None], a: int, b: int
 ) -> int:
     """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided (``should_swap``)."""
@@ -271,6 +174,19 @@ def _iterator_order(
         if shape[a] > shape[b]:
             return 1
     return 0
+
+
+def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
+    """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
+    if len(shape) < 2:
+        return tuple(1 for _ in shape)
+    out = [0] * len(shape)
+    step = 1
+    for d in stride_order(shape, [strides]):
+        out[d] = step
+        if shape[d] > 1:
+            step *= shape[d]
+    return tuple(out)
 
 
 def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
@@ -316,33 +232,6 @@ def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
     if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
-
-
-CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
-"""The dims of a channels-last tensor from innermost to outermost (rank 4, rank 5)."""
-
-
-def channels_last_strides(shape: Sequence[int]) -> Shape:
-    """The strides of a channels-last tensor of ``shape`` (rank 4 or 5: torch's
-    ``get_channels_last_strides``; no ``max(size, 1)``: a 0 size zeroes the outer strides)."""
-    strides = [0] * len(shape)
-    step = 1
-    for d in CHANNELS_LAST_ORDER[len(shape)]:
-        strides[d] = step
-        step *= shape[d]
-    return tuple(strides)
-
-
-def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """torch's ``is_contiguous(memory_format=torch.channels_last)`` of a rank-4 tensor: its
-    strides are :func:`channels_last_strides`, ignoring dimensions of size 1."""
-    expected = 1
-    for d in CHANNELS_LAST_ORDER[4]:
-        if shape[d] != 1:
-            if strides[d] != expected:
-                return False
-            expected *= shape[d]
-    return True
 
 
 def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:

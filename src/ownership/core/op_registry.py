@@ -1,9 +1,10 @@
 """The registry through which Tensor methods reach the ops: :data:`ops`, filled at its first lookup.
 
 The tensor layer sits below :mod:`ownership.ops`, so it may not import it when it loads; its
-methods call ``ops.add(self, other)``, typed by :class:`~ownership.core.op_table.OpTable` (one
-signature per op, which mypy also holds the implementations to), so a method that drifts from its
-op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table`, which
+methods call ``ops.add(self, other)``, typed where they take it: by
+:class:`~ownership.core.op_table.CoreOps` in core, by :class:`ownership.ops.op_table.OpTable` above
+(one signature per op, which mypy also holds the implementations to), so a method that drifts
+from its op is a type error. At run time :data:`ops` is filled from :mod:`ownership.ops.table`, which
 ``import ownership`` hands over (:func:`install`), the first time any op is looked up. Every op that computes is wrapped
 by :func:`quiet` (numpy's floating-point warnings silenced), so every method call passes through
 that one rule; the views and reshapes of :data:`ownership.ops.table.NO_ARITHMETIC` compute no
@@ -21,11 +22,9 @@ import functools
 import inspect
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
-from typing import Any, ParamSpec, TypeVar, cast
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
-
-from ownership.core.op_table import OpTable
 
 __all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator", "unwatch", "watch"]
 
@@ -245,9 +244,10 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
 
 
 _TABLE = _Ops()
-ops = cast("OpTable[Any]", _TABLE)
-"""The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
-``ops: OpTable[Tensor] = op_registry.ops``."""
+ops: Any = _TABLE
+"""The op table by attribute: ``ops.add(self, other)``; a module names its type as it takes it,
+``ops: CoreOps[Tensor] = op_registry.ops`` in core (the ops core calls), ``ops: OpTable[Tensor] =
+op_registry.ops`` above (every op: :class:`ownership.ops.op_table.OpTable`)."""
 
 OPS: Mapping[str, Callable[..., Any]] = _OpsByName()
 """The same ops by name (see :mod:`ownership.ops.table`)."""

@@ -16,7 +16,7 @@ base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` 
 (``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
 (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.core.declared_methods`. All reach :mod:`ownership.ops` through
-:data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.OpTable`, so that
+:data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
 this layer never imports a higher one.
 
 >>> import numpy as np

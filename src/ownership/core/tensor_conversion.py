@@ -24,10 +24,10 @@ from ownership.core.argument_values import no_arguments
 from ownership.core.dtypes import dtype as DType
 
 if TYPE_CHECKING:
-    from ownership.core.op_table import OpTable
+    from ownership.core.op_table import CoreOps
     from ownership.core.tensor import Tensor
 
-ops: OpTable[Tensor] = op_registry.ops
+ops: CoreOps[Tensor] = op_registry.ops
 
 SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 from ownership.core import devices, layout
+from ownership.core.binder import Signatures
 from ownership.core.layout import Size
-from ownership.core.signatures import SIZE
 
 if TYPE_CHECKING:
     from ownership.core.dtypes import dtype as DType
@@ -92,6 +92,10 @@ Device = device  # the engine's older name
 CPU = object.__new__(device)  # every tensor's device (made without the checks, loaded later)
 object.__setattr__(CPU, "type", "cpu")
 object.__setattr__(CPU, "index", None)
+
+
+SIZE = Signatures("size", "(int dim = None)")
+"""``size``'s declaration, as torch prints its signature (bound by the binder)."""
 
 
 class TensorMetadata:

@@ -18,10 +18,10 @@ from ownership.core import op_registry
 from ownership.core.type_names import is_torch_tensor
 
 if TYPE_CHECKING:
-    from ownership.core.op_table import OpTable
+    from ownership.core.op_table import CoreOps
     from ownership.core.tensor import Tensor
 
-ops: OpTable[Tensor] = op_registry.ops
+ops: CoreOps[Tensor] = op_registry.ops
 
 _NUMBERS = (int, float, complex, np.number, np.bool_)
 

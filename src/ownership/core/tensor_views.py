@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from ownership.core import op_registry
 
 if TYPE_CHECKING:
-    from ownership.core.op_table import OpTable
+    from ownership.core.op_table import CoreOps
     from ownership.core.tensor import Tensor
 
-ops: OpTable[Tensor] = op_registry.ops
+ops: CoreOps[Tensor] = op_registry.ops
 
 
 class TensorViews:

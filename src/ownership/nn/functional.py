@@ -15,13 +15,13 @@ from typing import Any
 from ownership.core import op_registry
 from ownership.core.argument_values import tensor_arg
 from ownership.core.op_registry import quiet
-from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
 from ownership.ops import dropout as _dropout
 from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+from ownership.ops.op_table import OpTable
 from ownership.scope import module_getattr
 
 ops: OpTable[Tensor] = op_registry.ops

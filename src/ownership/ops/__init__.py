@@ -27,8 +27,8 @@ from ownership.ops import (
 )
 
 if TYPE_CHECKING:  # mypy holds every op to its one declared signature
-    from ownership.core.op_table import OpTable
     from ownership.core.tensor import Tensor
+    from ownership.ops.op_table import OpTable
 
     _declared: OpTable[Tensor] = table
 

@@ -18,8 +18,9 @@ from ownership.core.autograd.node import (
 )
 from ownership.core.dtypes import dtype as DType
 from ownership.core.inference_mode import THREADS as INFERENCE_THREADS
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
+from ownership.ops.iteration_order import elementwise_strides
+from ownership.ops.op_table import ops
 from ownership.ops.python_numbers import operand_in, refuse_uint64
 
 Scalar = int | float | bool
@@ -433,7 +434,7 @@ def lay_out(
     out: Tensor, *operands: Any, common: DType | None = None, condition: Tensor | None = None
 ) -> None:
     """Give ``out``, the fresh result of an elementwise op on ``operands`` (tensors or numbers,
-    in torch's order), torch's strides (:func:`~ownership.core.layout.elementwise_strides`), copied
+    in torch's order), torch's strides (:func:`~ownership.ops.iteration_order.elementwise_strides`), copied
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
     numpy's result is row-major too (:func:`~ownership.core.layout.row_major`: a size-1 dim's
@@ -464,7 +465,7 @@ def lay_out(
         if common is not None and t.dtype is not common:
             strides = layout.preserved_strides(shape, strides)
         operand_geometry.append((shape, strides))
-    lay_out_as(out, layout.elementwise_strides(arr.shape, tuple(operand_geometry)))
+    lay_out_as(out, elementwise_strides(arr.shape, tuple(operand_geometry)))
 
 
 def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:

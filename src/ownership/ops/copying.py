@@ -21,11 +21,11 @@ from ownership.core import layout
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.layout import preserved
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.memory_formats import format_strides, memory_format, preserve_format, suggested
+from ownership.ops.op_table import ops
 
 
 def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:

@@ -1,6 +1,6 @@
 """How torch's CPU kernels run on this machine: the SIMD width of their vectors and whether they
-fuse ``a + b * c`` (the CPU capability torch picks), the number of threads torch starts with, and
-how ``at::parallel_for`` splits a range among them.
+fuse ``a + b * c`` (by the CPU capability torch picks: :func:`ownership.distributions.capability`),
+the number of threads torch starts with, and how ``at::parallel_for`` splits a range among them.
 
 The values of a few kernels depend on these: ``arange`` and ``linspace`` (vector blocks, fused
 multiply-adds: ``ownership.ops.range_factories``) and the order an in-place write over aliasing
@@ -13,10 +13,11 @@ memory is made in (``ownership.ops.loop_order``). The engine reads them as torch
 
 from __future__ import annotations
 
-import importlib
 import os
 import platform
 from functools import cache
+
+from ownership.distributions import contracted
 
 __all__ = ["GRAIN_SIZE", "parts", "simd", "threads"]
 
@@ -24,19 +25,13 @@ __all__ = ["GRAIN_SIZE", "parts", "simd", "threads"]
 @cache
 def simd() -> tuple[int, bool]:
     """The width in bytes of torch's SIMD vectors on this machine, and whether its kernels fuse
-    ``a + b * c``: what torch's ``compute_cpu_capability`` picks (``ATEN_CPU_CAPABILITY`` first,
-    else the best this CPU offers). On x86 the vectors are 32 bytes whatever the pick: torch
-    2.13's AVX512 capability runs these kernels as its AVX2 build does (measured against torch on
-    an AVX-512 CPU: ``arange``, the loops of in-place writes, ``sum``, ``exp``), and its DEFAULT
-    build's generic vectors are 32 bytes too; only DEFAULT leaves ``a + b * c`` unfused."""
-    machine = platform.machine().lower()
-    if machine in ("aarch64", "arm64"):
-        return 16, True  # NEON vectors; GCC and clang contract on ARM
-    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "")
-    if chosen not in ("default", "avx2", "avx512"):
-        features = importlib.import_module("numpy._core._multiarray_umath").__cpu_features__
-        chosen = "avx2" if features.get("AVX2") and features.get("FMA3") else "default"
-    return 32, chosen != "default"
+    ``a + b * c`` (:func:`ownership.distributions.contracted`, by the capability torch picks:
+    :func:`ownership.distributions.capability`). On x86 the vectors are 32 bytes whatever the
+    pick: torch 2.13's AVX512 capability runs these kernels as its AVX2 build does (measured
+    against torch on an AVX-512 CPU: ``arange``, the loops of in-place writes, ``sum``, ``exp``),
+    and its DEFAULT build's generic vectors are 32 bytes too; ARM's NEON vectors are 16 bytes."""
+    width = 16 if platform.machine().lower() in ("aarch64", "arm64") else 32
+    return width, contracted()
 
 
 GRAIN_SIZE = 32768

@@ -29,10 +29,10 @@ from numpy.typing import NDArray
 from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap, written_by_kernel
+from ownership.ops.op_table import ops
 from ownership.ops.reduction import dims_of, saved_dims
 
 # the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads

@@ -3,7 +3,7 @@
 torch's ``index`` (``AdvancedIndex`` then ``build_index_op``) runs a TensorIterator over the
 indexed tensor restrided to the result's shape (stride 0 along the dims the indices make) and the
 index tensors (broadcast together, reshaped with size-1 dims around them); the result is laid out
-by that iterator's rule (:func:`~ownership.core.layout.elementwise_strides`). Indexed dims that are
+by that iterator's rule (:func:`~ownership.ops.iteration_order.elementwise_strides`). Indexed dims that are
 not adjacent go to the front first (``transposeToFront``). So ``x[:, [1, 0]]`` of a row-major
 ``x`` is row-major (strides ``(2, 1)``, a ``view(-1)`` works), where numpy lays it out otherwise.
 """
@@ -17,6 +17,7 @@ import numpy as np
 
 from ownership.core import layout
 from ownership.ops.index_keys import is_mask
+from ownership.ops.iteration_order import elementwise_strides
 
 Geometry = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -54,7 +55,7 @@ def index_strides(
         around = (*(1 for _ in range(before)), *common, *(1 for _ in range(after)))
         reshaped = layout.view_strides(common, expanded, around)
         operands.append((around, reshaped or layout.contiguous_strides(around)))
-    return layout.elementwise_strides(result, tuple(operands))
+    return elementwise_strides(result, tuple(operands))
 
 
 def _indices_per_dim(ndim: int, npkey: tuple[Any, ...]) -> list[Geometry | None]:

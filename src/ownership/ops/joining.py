@@ -22,7 +22,6 @@ from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import signatures as sig
@@ -33,6 +32,7 @@ from ownership.ops.memory_formats import (
     memory_format,
     suggested,
 )
+from ownership.ops.op_table import ops
 
 
 def _join_arguments(

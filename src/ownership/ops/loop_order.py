@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from ownership.core import layout
 from ownership.ops.cpu import GRAIN_SIZE, parts, simd
+from ownership.ops.iteration_order import iterator_strides
 
 __all__ = [
     "Kernel",
@@ -135,7 +136,7 @@ def loop_steps(
 
     ``strides``: each operand's byte strides broadcast to ``shape`` (0 along a broadcast
     dimension), the written one first. It follows ``aten/src/ATen/TensorIterator.cpp`` and
-    ``native/cpu/Loops.h``: ``reorder_dimensions`` (:func:`~ownership.core.layout.iterator_order`),
+    ``native/cpu/Loops.h``: ``reorder_dimensions`` (:func:`~ownership.core.layout.stride_order`),
     ``coalesce_dimensions`` (the inner row: ``_inner_row``), ``for_each`` (one part up to
     ``grain`` elements, ``GRAIN_SIZE`` when None, else ``at::parallel_for``'s parts, each starting its own rows), then,
     per row, ``VectorizedLoop2d``: when the kernel has a vector loop and every operand's inner
@@ -150,7 +151,7 @@ def loop_steps(
 
     if not shape:
         shape, strides = (1,), [(0,) for _ in strides]
-    perm = layout.iterator_order(shape, strides)  # innermost first
+    perm = layout.stride_order(shape, strides)  # innermost first
     grid = np.arange(int(np.prod(shape)), dtype=np.intp).reshape(tuple(shape))
     order = grid.transpose(perm[::-1]).ravel()
     row, inner = _inner_row([shape[d] for d in perm], [[s[d] for d in perm] for s in strides])
@@ -182,7 +183,7 @@ def vector_elements(shape: Sequence[int], inputs: Sequence[NDArray[Any]]) -> NDA
     arrays = [np.broadcast_to(x, tuple(shape)) for x in inputs]
     byte_strides = [x.strides for x in arrays]
     element = [tuple(s // itemsize for s in st) for st in byte_strides]
-    own = layout.iterator_strides(shape, element) or layout.contiguous_strides(shape)
+    own = iterator_strides(shape, element) or layout.contiguous_strides(shape)
     out = tuple(s * itemsize for s in own)
     order, steps = loop_steps(shape, [out, *byte_strides], itemsize, vectorized=True)
     vector = np.zeros(len(order), dtype=bool)

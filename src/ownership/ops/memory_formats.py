@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ownership.core.layout import CHANNELS_LAST_ORDER, channels_last_strides, contiguous_strides
+from ownership.core.layout import Shape, contiguous_strides
 
 __all__ = [
     "channels_last",
@@ -57,6 +57,33 @@ channels_last_3d = _constant("channels_last_3d")
 preserve_format = _constant("preserve_format")
 
 _RANKS = {"channels_last": 4, "channels_last_3d": 5}
+
+
+CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+"""The dims of a channels-last tensor from innermost to outermost (rank 4, rank 5)."""
+
+
+def channels_last_strides(shape: Sequence[int]) -> Shape:
+    """The strides of a channels-last tensor of ``shape`` (rank 4 or 5: torch's
+    ``get_channels_last_strides``; no ``max(size, 1)``: a 0 size zeroes the outer strides)."""
+    strides = [0] * len(shape)
+    step = 1
+    for d in CHANNELS_LAST_ORDER[len(shape)]:
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's ``is_contiguous(memory_format=torch.channels_last)`` of a rank-4 tensor: its
+    strides are :func:`channels_last_strides`, ignoring dimensions of size 1."""
+    expected = 1
+    for d in CHANNELS_LAST_ORDER[4]:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def format_strides(fmt: memory_format, shape: Sequence[int]) -> tuple[int, ...]:

@@ -12,9 +12,9 @@ tensor([[ 3.,  4.,  5.],
 
 from __future__ import annotations
 
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.common import as_tensor_arg
+from ownership.ops.op_table import ops
 
 
 def outer(t: Tensor, vec2: Tensor) -> Tensor:

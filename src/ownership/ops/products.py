@@ -17,9 +17,9 @@ import numpy as np
 from ownership.core import dtypes, grad_mode, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap, written_by_kernel
+from ownership.ops.op_table import ops
 from ownership.ops.scans import check_differentiable, result_dtype
 
 

@@ -12,7 +12,7 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
-from ownership.core.op_registry import OPS, ops
+from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import checks, cpu
 from ownership.ops.arithmetic import div_scalar
@@ -26,6 +26,7 @@ from ownership.ops.common import (
     written_fresh,
 )
 from ownership.ops.leftover_size import shape_changed
+from ownership.ops.op_table import ops
 from ownership.ops.scans import check_differentiable
 
 

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.op_table import ops
 
 
 def _bw_repeat(node: OpNode, s: Saved, g: Grads) -> Grads:

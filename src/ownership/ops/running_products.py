@@ -25,10 +25,11 @@ from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.inplace_rules import run_inplace
-from ownership.core.op_registry import OPS, ops
+from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
 from ownership.ops.inplace import snapshot
+from ownership.ops.op_table import ops
 from ownership.ops.scans import (
     check_differentiable,
     check_scan_in_place,

@@ -1,11 +1,11 @@
 """The declarations of the ``torch`` functions and factories whose arguments the engine checks as
-torch does, and a factory call's size (the rules of any sized call:
-:func:`ownership.core.signatures.bind_sized`).
+torch does, those of the Tensor methods written by hand (``type``, ``new_*``, ``var``), and the
+rules of a sized call (:func:`bind_sized`).
 
 Each :class:`~ownership.core.binder.Signatures` holds a function's overloads exactly as torch 2.13
 prints them in its ``TypeError`` messages (data: the function's declaration); the function binds
 its ``*args, **kwargs`` through it, with torch's parser once installed (parity). The Tensor
-methods' declarations are core's: :mod:`ownership.core.signatures`.
+methods that core writes declare theirs beside them (:mod:`ownership.core.tensor_views`).
 
 >>> FN_SUM.parse((), {})
 Traceback (most recent call last):
@@ -21,9 +21,74 @@ from __future__ import annotations
 from typing import Any
 
 from ownership.core.binder import Signatures
-from ownership.core.signatures import FACTORY, bind_sized
-from ownership.core.signatures import given as given
-from ownership.core.signatures import non_negative as non_negative
+
+# ---------------------------------------------------------------- Tensor methods written by hand
+TYPE = Signatures(
+    "type",
+    "(object dtype = None, bool non_blocking = False, *, torch.memory_format memory_format = None)",
+)
+VAR_OVERLOADS = (
+    "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
+    "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",
+    "(bool unbiased = True)",
+)
+"""``var``'s three overloads (``var_mean``'s too): only the second takes ``correction``."""
+
+
+# ---------------------------------------------------------------- new_* methods
+FACTORY = (
+    "*, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+    "torch.device device = None, bool pin_memory = False, bool requires_grad = False)"
+)
+"""The keywords of torch's factories (``zeros``, ``eye``, ...: their declarations below)."""
+NEW_OPTIONS = FACTORY.replace("Tensor out = None, ", "")
+"""The keywords of a tensor's ``new_*`` methods: a factory's, without ``out``."""
+NEW_ZEROS, NEW_ONES, NEW_EMPTY = (
+    Signatures(name, f"(tuple of ints size, {NEW_OPTIONS}")
+    for name in ("new_zeros", "new_ones", "new_empty")
+)
+NEW_FULL = Signatures("new_full", f"(tuple of ints size, Number fill_value, {NEW_OPTIONS}")
+
+
+def given(**options: Any) -> dict[str, Any]:
+    """The keywords a call gave of ``options``, those that are None left out: a factory's own
+    keyword defaults are None, and torch's messages list only the keywords a call wrote.
+
+    >>> given(dtype=None, device="cpu")
+    {'device': 'cpu'}
+    """
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def bind_sized(declared: Signatures, size: tuple[Any, ...], **options: Any) -> dict[str, Any]:
+    """The arguments of a call ``declared(*size, **options)`` of a function whose first parameter
+    is a size (``new_zeros``, ``torch.zeros``): bound by its declaration (its ``dtype`` a dtype
+    or None once the parser is installed), the size never negative (:func:`non_negative`);
+    ``options`` are the keywords given (``dtype``, ``device``, ``generator``; one that is None
+    is left out).
+
+    >>> bind_sized(NEW_ZEROS, ((2, 3),))["size"]
+    (2, 3)
+    >>> bind_sized(NEW_ZEROS, ((2, -1),))
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Trying to create tensor with negative dimension -1: [2, -1]
+    """
+    bound: dict[str, Any] = declared.parse(size, given(**options))[1]
+    non_negative(bound["size"], declared.name)
+    return bound
+
+
+def non_negative(shape: tuple[int, ...], name: str = "") -> None:
+    """torch's error for a negative dimension in a new tensor's shape."""
+    for s in shape:
+        if s < 0 and name == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        if s < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {s}: {list(shape)}"
+            )
+
 
 # ---------------------------------------------------------------- torch.* functions
 OUT = "*, Tensor out = None"
@@ -193,7 +258,7 @@ RANDINT = Signatures(
 
 def sizes(name: str, size: tuple[Any, ...], **options: Any) -> dict[str, Any]:
     """The arguments of a factory call ``name(*size, **options)`` as torch parses them
-    (:func:`~ownership.core.signatures.bind_sized` with ``name``'s declaration).
+    (:func:`bind_sized` with ``name``'s declaration).
 
     >>> sizes("ones", (2, 3))["size"], sizes("ones", ([2, 3],), dtype=float)["dtype"]
     ((2, 3), torch.float64)

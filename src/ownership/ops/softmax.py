@@ -9,10 +9,10 @@ import numpy as np
 from ownership.core import layout
 from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad_of, record, wrap
+from ownership.ops.op_table import ops
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
 

@@ -25,10 +25,10 @@ from numpy.typing import NDArray
 from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.indexing import embed
+from ownership.ops.op_table import ops
 
 
 class _Selection(NamedTuple):

@@ -26,11 +26,11 @@ from numpy.typing import NDArray
 
 from ownership.core.autograd.node import BackwardFn, Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
-from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import mul_scalar
 from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
 from ownership.ops.inplace import snapshot
+from ownership.ops.op_table import ops
 from ownership.ops.unary import floating
 
 _ERF: Any = np.frompyfunc(math.erf, 1, 1)

@@ -38,6 +38,7 @@ from ownership.ops.common import (
     zeros_like_grad,
 )
 from ownership.ops.comparison import where
+from ownership.ops.iteration_order import elementwise_strides
 from ownership.ops.loop_order import vector_elements
 from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
@@ -184,7 +185,7 @@ def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
         lay_out(out, a)
     else:
         cast = tuple(s // arr.itemsize for s in arr.strides)
-        lay_out_as(out, layout.elementwise_strides(arr.shape, ((arr.shape, cast),)))
+        lay_out_as(out, elementwise_strides(arr.shape, ((arr.shape, cast),)))
     if needs_grad_of(a):
         node = record(out, name, (a,), backward, NO_CONTEXT)
         if save == "result":

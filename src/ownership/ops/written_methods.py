@@ -20,12 +20,12 @@ import builtins
 from typing import Any
 
 from ownership.core import devices, dtypes, op_registry
-from ownership.core import signatures as sig
 from ownership.core.argument_values import dtype_arg, no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
-from ownership.core.op_table import OpTable
 from ownership.core.tensor import Tensor
+from ownership.ops import signatures as sig
+from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
 

@@ -8,11 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core import layout
+from ownership.core import layout, op_registry
 from ownership.core.autograd import grad_dtype
 from ownership.core.autograd.engine import run_backward
-from ownership.core.op_registry import ops
+from ownership.core.op_table import CoreOps
 from ownership.core.storage import is_engine_tensor
+
+ops: CoreOps[Any] = op_registry.ops
 
 
 def seed_ones(arr: Any) -> Any:

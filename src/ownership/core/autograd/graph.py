@@ -32,6 +32,7 @@ from typing import Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from ownership.core import devices, op_registry
+from ownership.core.op_table import CoreOps
 from ownership.core.storage import is_engine_tensor
 
 __all__ = [
@@ -103,7 +104,8 @@ class save_on_cpu(saved_tensors_hooks):
             if not pin_memory:
                 return (tensor.device, tensor.cpu())
             devices.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
-            packed = op_registry.ops.empty(tensor.size(), dtype=tensor.dtype)
+            ops: CoreOps[Any] = op_registry.ops
+            packed = ops.empty(tensor.size(), dtype=tensor.dtype)
             packed.copy_(tensor)
             return (tensor.device, packed)
 
