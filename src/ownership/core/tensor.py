@@ -12,7 +12,7 @@ base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` 
 ``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``),
 :class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
 :class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``) and
-:class:`~ownership.core.tensor_views.TensorViews` (``x.view``...). The methods that are ops
+:class:`~ownership.core.tensor_views.TensorViews` (``x.T``, ``x.mT``). The methods that are ops
 (``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
 (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.core.declared_methods`. All reach :mod:`ownership.ops` through
