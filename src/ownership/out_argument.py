@@ -89,5 +89,5 @@ def write_out(
     check_cast(out, result.dtype)
     _resize_output(out, tuple(result._data.shape))
     np.copyto(out._data, result._data, casting="unsafe")
-    written(out, name)
+    written(out, name, inputs)
     return out

@@ -464,6 +464,12 @@ t1 = t.zeros((2, 1, 3), requires_grad=True)
 t2 = t1.swapaxes(0, 1)
 (t2 * t2.detach()).sum().backward()
 out = t1.grad""",
+    # a gradient of the leaf's transposed strides (``t()``'s of a row-major copy): copied into
+    # the leaf's strides, so at version 1 (the copy_ of clone_obey_contract)
+    "a transposed first gradient": """
+t1 = t.ones(3, 4, requires_grad=True)
+t1.t().contiguous().backward(t.ones(4, 3))
+out = t1.grad""",
     "a sum in grad mode that breaks the contract": """
 t1 = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 y = (t1 * 2).sum()

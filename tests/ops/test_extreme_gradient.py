@@ -48,3 +48,22 @@ def test_a_0d_tensors_gradient_is_a_new_tensor(create_graph: bool) -> None:
         return g, g is go, g._base is None
 
     same(program)
+
+
+@pytest.mark.parametrize("nan", [False, True], ids=["ties", "nan"])
+@pytest.mark.parametrize("which", ["max", "min", "amax", "amin"])
+def test_the_whole_tensors_extreme_gradient_is_zeros_filled_in_place(which: str, nan: bool) -> None:
+    """``max()``/``min()``'s gradient is torch's ``new_zeros(sizes).masked_fill_(mask, grad /
+    count)``: at version 1, and ``MaskedFillBackward1`` when the backward builds a graph."""
+
+    def program(t: Any) -> Any:
+        second = float("nan") if nan else 3.0
+        x = t.tensor([[1.0, 3.0], [second, 2.0]], requires_grad=True)
+        y = getattr(x, which)()
+        (g,) = t.autograd.grad(y * y, [x], create_graph=True)
+        (gg,) = t.autograd.grad(g.sum(), [x])
+        x2 = x.detach().requires_grad_()
+        getattr(x2, which)().backward()
+        return [g, g._version, g.stride(), gg, x2.grad, x2.grad._version]
+
+    same(program)

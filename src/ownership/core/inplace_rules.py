@@ -47,6 +47,7 @@ from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.core.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.core.dtypes import dtype as DType
+from ownership.core.storage import is_engine_tensor
 
 _may_share = np.may_share_memory
 
@@ -99,6 +100,7 @@ def run_inplace(
     write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
     kernel: object = None,
+    keyed: Sequence[Any] = (),
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
@@ -116,6 +118,10 @@ def run_inplace(
     ``kernel``: the op's torch kernel, elementwise (an ``ownership.ops.loop_order.Kernel``,
     opaque to core), given so that an input sharing ``self``'s memory (which the overlap checks
     let through) is read as torch's loop reads it (:data:`write_aliased`, a seam).
+
+    ``keyed``: the op's tensor arguments that are not among ``inputs`` (``index_put_``'s
+    indices, ``masked_fill_``'s mask): as ``inputs``, they decide whether torch counts a write
+    into an inference tensor's ``detach()`` inside inference mode (:func:`written`).
 
     ``self_edge=False``: the node has no edge to ``self``, only to ``inputs`` (torch's
     ``NotImplemented`` node of a ``self`` that does not require grad; written into a view, the
@@ -142,7 +148,7 @@ def run_inplace(
     if CLONING:  # 4: an allow_mutation_on_saved_tensors block is open
         clone_saved_before_write(self)
     write(self._data)
-    written(self, name)
+    written(self, name, (*inputs, *keyed) if keyed else inputs)
     if node is not None:  # 5
         rebase_history(self, node)
         if save_result:
@@ -150,14 +156,35 @@ def run_inplace(
     return self
 
 
-def written(self: Tensor, name: str) -> None:
+def written(self: Tensor, name: str, others: Sequence[Any] = ()) -> None:
     """Step 4 after the write itself: one version bump, then the write observers told (``name``:
-    the op's backward node, which names the op)."""
+    the op's backward node, which names the op).
+
+    ``others``: the op's other arguments. torch's dispatcher runs the ADInplaceOrView kernel,
+    which bumps, when any tensor argument carries its key: an inference tensor lacks it, so
+    inside inference mode a write into an inference tensor's ``detach()`` (which has a counter)
+    is counted only when a normal tensor is among the op's arguments (``copy_`` of one, an index
+    tensor, a mask; fuzz program 399264)."""
     counter = self._lazy_counter  # None: not made yet (read through the property, which makes it)
-    (counter if counter is not None else self._version_counter).bump()
+    if counter is None:
+        counter = self._version_counter
+    if counter.inference and others and any(map(_keyed, others)):
+        counter.bump_keyed()
+    else:
+        counter.bump()
     if observers.WRITES:
         for observe in observers.WRITES:
             observe(self, name)
+
+
+def _keyed(arg: Any) -> bool:
+    """Whether ``arg`` is a normal tensor (not an inference one): it carries the dispatch keys
+    of autograd and ADInplaceOrView (a fresh result of no counter yet was made outside inference
+    mode: inside it, an inference tensor's counter is made with it)."""
+    if not is_engine_tensor(arg):
+        return False
+    counter = arg._lazy_counter
+    return counter is None or not counter.inference
 
 
 def _copy_of(value: NDArray[Any]) -> Callable[[NDArray[Any]], object]:

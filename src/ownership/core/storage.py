@@ -31,7 +31,7 @@ class VersionCounter:
     As in torch, the counter belongs to the tensor, not to its memory: a view and ``detach()``
     share their source's counter object; ``.data``, ``from_numpy`` and every new tensor get a new
     one, even over memory that another tensor already counts. :meth:`bump` is the only place a
-    version moves.
+    version moves (:meth:`bump_keyed` too, for a write torch counts through another argument).
     """
 
     __slots__ = ("value", "writes")
@@ -72,6 +72,13 @@ class VersionCounter:
     def bump(self) -> None:
         """Record one in-place write (torch's ``VariableVersion::bump``)."""
         self.value += 1
+
+    def bump_keyed(self) -> None:
+        """Record one in-place write that torch's ADInplaceOrView kernel sees through another
+        argument of the op, a normal tensor, whose dispatch keys the op's are the union of: so
+        counted even inside inference mode, by every counter that counts at all (an inference
+        tensor's ``detach()``, a tensor given inference ``.data``), not only by a normal one's."""
+        self.bump()
 
 
 class InferenceCounter(VersionCounter):
@@ -133,6 +140,10 @@ class RekeyedCounter(VersionCounter):
         if not (self.inference and inference_mode._state.enabled):
             self.counter.bump()
 
+    def bump_keyed(self) -> None:
+        """Count a write through ``counter``, in any mode (see :meth:`VersionCounter.bump_keyed`)."""
+        self.counter.bump()
+
     @property
     def writes(self) -> list[tuple[int, Any]] | None:
         return self.counter.writes
@@ -163,6 +174,10 @@ class InferenceAliasCounter(VersionCounter):
         """Count a write made outside inference mode."""
         if not _INFERENCE.enabled:
             VersionCounter.bump(self)
+
+    def bump_keyed(self) -> None:
+        """Count a write, in any mode (see :meth:`VersionCounter.bump_keyed`)."""
+        VersionCounter.bump(self)
 
 
 class Storage:

@@ -423,4 +423,5 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         check_args=check_args,
         write=write_indexed if overlaps_itself(t) else None,
         kernel=None if filled else Kernel(_same, (value_read,), False, 3000, scatter),
+        keyed=advanced,
     )

@@ -148,6 +148,6 @@ def as_strided_(t: Tensor, size: Any, stride: Any, storage_offset: int | None = 
     old = t._geometry()
 
     def node(edge: Any) -> AsStridedBackward1:
-        return AsStridedBackward1(edge, old, (shape, strides, offset), storage_size)
+        return AsStridedBackward1(edge, old, (shape, strides, offset))
 
     return _rebuild(t, shape, strides, offset, node if recorded else None)

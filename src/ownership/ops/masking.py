@@ -154,4 +154,5 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         save,
         check_overlap=False,
         check_args=check_args,
+        keyed=(mask,),
     )

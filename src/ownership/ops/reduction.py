@@ -12,7 +12,6 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
-from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import checks, cpu
 from ownership.ops.arithmetic import div_scalar
@@ -217,11 +216,14 @@ def mean(
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
     # torch's evenly_distribute_backward: the gradient is shared by the elements equal to the
-    # result (NaN counts as equal to a NaN result); where none is, it is zero
+    # result (NaN counts as equal to a NaN result); where none is, it is zero. As torch's CPU
+    # formula writes it: zeros filled in place (so at version 1, and ``MaskedFillBackward1``
+    # when the backward builds a graph)
     self, result = s["self"], s["result"]
     nan = bool(np.isnan(result._data).any())
     mask = Tensor._wrap(np.isnan(self._data)) if nan else self == result
-    return (OPS["where"](mask, g[0] / mask.sum(), 0.0),)
+    zeros = g[0].new_zeros(self._data.shape, dtype=self.dtype)
+    return (zeros.masked_fill_(mask, g[0] / mask.sum()),)
 
 
 def _vector_pick(a: Any, b: Any, is_max: bool) -> Any:

@@ -149,21 +149,14 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 and spare_refs(grad) < held
                 and dense(grad)
                 and 0 not in grad.stride()
+                and obeys_layout_contract(grad, var)  # (of other sizes too, as torch's)
             ):
-                if obeys_layout_contract(grad, var):  # (of other sizes too, as torch's)
-                    var._grad = grad._detached_unseen()
-                    return
-                if dense_var and garr.shape == var._data.shape:
-                    # torch's backward formulas produce the leaf's layout (mm's and addmm's do
-                    # here too); where one of ours may not, the values are laid out like the
-                    # leaf here, as a free relayout
-                    arr = _like_leaf(var, garr.dtype)
-                    arr[...] = garr
-                    var._grad = grad._wrap(arr, grad.dtype)._detached_unseen()
-                    return
+                var._grad = grad._detached_unseen()
+                return
             # torch's ``clone_obey_contract``: a new tensor of the leaf's sizes and strides, the
-            # gradient copied in (a leaf whose ``.data`` has other sizes than the recorded ones
-            # its gradient has: broadcast, or copy_'s error), or a contiguous clone
+            # gradient copied in, so at version 1 (a gradient of other strides, as ``t()``'s
+            # of a transposed copy; a leaf whose ``.data`` has other sizes than the recorded
+            # ones its gradient has: broadcast, or copy_'s error), or a contiguous clone
             arr = _like_leaf(var, garr.dtype) if dense_var else np.empty(garr.shape, garr.dtype)
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)

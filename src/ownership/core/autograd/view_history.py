@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.saved import forward_op_name
-from ownership.core.autograd.view_nodes import AsStridedBackward0, CopySlices, storage_span
+from ownership.core.autograd.view_nodes import AsStridedBackward0, CopySlices
 
 if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
@@ -130,9 +130,7 @@ def rebase_history(t: Tensor, node: Node) -> None:
     if base is None:
         t._set_grad_fn(node)
         return
-    base_geom, view_geom = base._geometry(), t._geometry()
-    size = storage_span(base_geom, view_geom)
-    base._set_grad_fn(CopySlices(gradient_edge(base), node, base_geom, view_geom, size))
+    base._set_grad_fn(CopySlices(gradient_edge(base), node, base._geometry(), t._geometry()))
     t._requires_grad = True
     t._view_version = -1
     refresh_view_grad_fn(t)
@@ -153,11 +151,4 @@ def refresh_view_grad_fn(t: Tensor) -> None:
     if t._creation_meta is not PLAIN:
         handle_view_on_rebase(t, indirect=True)
     t._view_version = t._version_counter.value
-    t._set_grad_fn(
-        AsStridedBackward0(
-            gradient_edge(base),
-            base._geometry(),
-            t._geometry(),
-            storage_span(base._geometry(), t._geometry()),
-        )
-    )
+    t._set_grad_fn(AsStridedBackward0(gradient_edge(base), base._geometry(), t._geometry()))
