@@ -15,9 +15,10 @@ base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` 
 :class:`~ownership.core.tensor_views.TensorViews` (``x.T``, ``x.mT``). The methods that are ops
 (``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
 (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
-mypy reads them from :mod:`ownership.core.declared_methods`. All reach :mod:`ownership.ops` through
+mypy reads them from :mod:`ownership.declared_methods`, generated from the declarations and
+imported here for the type checker only. All reach :mod:`ownership.ops` through
 :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
-this layer never imports a higher one.
+this layer never imports a higher one at run time.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -49,7 +50,6 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
-from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -63,7 +63,9 @@ from ownership.core.tensor_metadata import TensorMetadata
 from ownership.core.tensor_operators import TensorOperators
 from ownership.core.tensor_views import TensorViews
 
-if not TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+if TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+    from ownership.declared_methods import DeclaredMethods
+else:
     DeclaredMethods = object
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
