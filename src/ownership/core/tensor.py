@@ -11,8 +11,8 @@ base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` 
 ``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
 ``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``),
 :class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
-:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``) and
-:class:`~ownership.core.tensor_views.TensorViews` (``x.T``, ``x.mT``). The methods that are ops
+:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``); the view
+properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
 (``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
 (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.declared_methods`, generated from the declarations and
@@ -41,6 +41,7 @@ from ownership.core import (
     grad_mode,
     inference_mode,
     layout,
+    op_registry,
     tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
@@ -61,12 +62,13 @@ from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_conversion import TensorConversion
 from ownership.core.tensor_metadata import TensorMetadata
 from ownership.core.tensor_operators import TensorOperators
-from ownership.core.tensor_views import TensorViews
 
 if TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+    from ownership.core.op_table import CoreOps
     from ownership.declared_methods import DeclaredMethods
 else:
     DeclaredMethods = object
+ops: CoreOps[Tensor] = op_registry.ops
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 _new = object.__new__
@@ -142,7 +144,6 @@ class Tensor(
     TensorAutograd,
     TensorConversion,
     TensorOperators,
-    TensorViews,
     DeclaredMethods,
     metaclass=TensorMeta,
 ):
@@ -447,6 +448,19 @@ class Tensor(
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
+
+    # The view properties: results share storage and version counter with the tensor (``_base``).
+    # The view methods (``view``, ``transpose``...) bind their arguments by torch's signatures and
+    # are declared with their ops (:mod:`ownership.ops.methods`); a property takes none to bind.
+    @property
+    def T(self) -> Tensor:
+        """All dimensions reversed (a view)."""
+        return ops.T(self)
+
+    @property
+    def mT(self) -> Tensor:
+        """The last two dimensions swapped (a view)."""
+        return ops.mT(self)
 
     def __hash__(self) -> builtins.int:
         return id(self)

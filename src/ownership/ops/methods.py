@@ -513,7 +513,7 @@ DECLARED: list[Declared] = [
         inplace=table.triu_,
         inplace_doc="``triu`` in place: ``triu_(diagonal=0)``.",
     ),
-    # ------------------------------------------------------------ views (``T``, ``mT``: core/tensor_views.py)
+    # ------------------------------------------------------------ views (``T``, ``mT``: core/tensor.py)
     *declare(
         "view",
         "(torch.dtype dtype)",
