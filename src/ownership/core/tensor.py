@@ -9,12 +9,12 @@ parity's, through the seam ``tensor_repr``). The in-place contract is
 :mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
 base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
 ``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
-``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``),
-:class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
+``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``) and
 :class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``); the view
 properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
-(``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
-(:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
+(``x.add``, ``x.mul_``, ``x.sum``...) and the conversions to Python and numpy values
+(``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
+beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.declared_methods`, generated from the declarations and
 imported here for the type checker only. All reach :mod:`ownership.ops` through
 :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
@@ -59,7 +59,6 @@ from ownership.core.storage import (
     storage_over,
 )
 from ownership.core.tensor_autograd import TensorAutograd
-from ownership.core.tensor_conversion import TensorConversion
 from ownership.core.tensor_metadata import TensorMetadata
 from ownership.core.tensor_operators import TensorOperators
 
@@ -142,7 +141,6 @@ class TensorMeta(type):
 class Tensor(
     TensorMetadata,
     TensorAutograd,
-    TensorConversion,
     TensorOperators,
     DeclaredMethods,
     metaclass=TensorMeta,

@@ -26,6 +26,7 @@ from typing import Any
 from ownership.core.surface import Declared, declare
 from ownership.ops import table
 from ownership.ops import written_methods as written
+from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
 
 OTHER = ("(Tensor other)", "(Number other)")
 """The signatures of a binary op whose ``other`` is a tensor or a number."""
@@ -676,5 +677,7 @@ DECLARED: list[Declared] = [
     by_hand(written.new_empty),
     by_hand(written.new_full),
     by_hand(written.new_tensor),
+    # ------------------------------------------------------------ leaving the engine
+    *(by_hand(method) for method in CONVERSIONS),
 ]
 """Every declared Tensor method, by op family."""
