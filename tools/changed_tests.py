@@ -67,7 +67,7 @@ def _imports_of(module: str) -> re.Pattern[str]:
 
 def _concept_folders(stem: str) -> list[Path]:
     """The test folders a module of the engine is named after (``inplace_rules``: ``inplace``,
-    ``tensor_views``: ``tensor`` and ``views``, ``grad_mode``: ``grad_modes``)."""
+    ``tensor_autograd``: ``tensor`` and ``autograd``, ``grad_mode``: ``grad_modes``)."""
     words = [stem.strip("_"), *(w for w in stem.strip("_").split("_") if w)]
     names = {*words, *(f"{w}s" for w in words)}
     return [TESTS / name for name in sorted(names) if (TESTS / name).is_dir() and name != "support"]

@@ -316,7 +316,7 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
     the parser refuses is refused again with the same message. Every call is also made after
     every other (a pattern remembered from one call's values meets another's)."""
     from ownership.arguments import Parser
-    from ownership.core import binder, tensor_metadata, tensor_views
+    from ownership.core import binder, tensor_metadata
     from ownership.ops import methods, signatures
 
     def outcome(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -326,7 +326,7 @@ def test_a_remembered_binding_equals_the_parsers_on_every_signature_and_call() -
             return ("TypeError", str(exc))
         return index, list(bound.items())  # the order of the keys included
 
-    modules = (tensor_metadata, tensor_views, signatures)
+    modules = (tensor_metadata, signatures)
     declared = [d for m in modules for d in vars(m).values() if isinstance(d, binder.Signatures)]
     declared += [d.signatures for d in methods.DECLARED if d.signatures is not None]
     parsers = [d.binding for d in declared]

@@ -9,15 +9,16 @@ parity's, through the seam ``tensor_repr``). The in-place contract is
 :mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
 base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
 ``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
-``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``),
-:class:`~ownership.core.tensor_conversion.TensorConversion` (to Python and numpy values),
-:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``) and
-:class:`~ownership.core.tensor_views.TensorViews` (``x.T``, ``x.mT``). The methods that are ops
-(``x.add``, ``x.mul_``, ``x.sum``...) are declared beside the ops, one declaration each
-(:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
-mypy reads them from :mod:`ownership.core.declared_methods`. All reach :mod:`ownership.ops` through
+``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``) and
+:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``); the view
+properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
+(``x.add``, ``x.mul_``, ``x.sum``...) and the conversions to Python and numpy values
+(``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
+beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
+mypy reads them from :mod:`ownership.declared_methods`, generated from the declarations and
+imported here for the type checker only. All reach :mod:`ownership.ops` through
 :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
-this layer never imports a higher one.
+this layer never imports a higher one at run time.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -40,6 +41,7 @@ from ownership.core import (
     grad_mode,
     inference_mode,
     layout,
+    op_registry,
     tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
@@ -49,7 +51,6 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
-from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -58,13 +59,15 @@ from ownership.core.storage import (
     storage_over,
 )
 from ownership.core.tensor_autograd import TensorAutograd
-from ownership.core.tensor_conversion import TensorConversion
 from ownership.core.tensor_metadata import TensorMetadata
 from ownership.core.tensor_operators import TensorOperators
-from ownership.core.tensor_views import TensorViews
 
-if not TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+if TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+    from ownership.core.op_table import CoreOps
+    from ownership.declared_methods import DeclaredMethods
+else:
     DeclaredMethods = object
+ops: CoreOps[Tensor] = op_registry.ops
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
 _new = object.__new__
@@ -138,9 +141,7 @@ class TensorMeta(type):
 class Tensor(
     TensorMetadata,
     TensorAutograd,
-    TensorConversion,
     TensorOperators,
-    TensorViews,
     DeclaredMethods,
     metaclass=TensorMeta,
 ):
@@ -445,6 +446,19 @@ class Tensor(
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
+
+    # The view properties: results share storage and version counter with the tensor (``_base``).
+    # The view methods (``view``, ``transpose``...) bind their arguments by torch's signatures and
+    # are declared with their ops (:mod:`ownership.ops.methods`); a property takes none to bind.
+    @property
+    def T(self) -> Tensor:
+        """All dimensions reversed (a view)."""
+        return ops.T(self)
+
+    @property
+    def mT(self) -> Tensor:
+        """The last two dimensions swapped (a view)."""
+        return ops.mT(self)
 
     def __hash__(self) -> builtins.int:
         return id(self)

@@ -26,6 +26,7 @@ from typing import Any
 from ownership.core.surface import Declared, declare
 from ownership.ops import table
 from ownership.ops import written_methods as written
+from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
 
 OTHER = ("(Tensor other)", "(Number other)")
 """The signatures of a binary op whose ``other`` is a tensor or a number."""
@@ -513,7 +514,7 @@ DECLARED: list[Declared] = [
         inplace=table.triu_,
         inplace_doc="``triu`` in place: ``triu_(diagonal=0)``.",
     ),
-    # ------------------------------------------------------------ views (``T``, ``mT``: core/tensor_views.py)
+    # ------------------------------------------------------------ views (``T``, ``mT``: core/tensor.py)
     *declare(
         "view",
         "(torch.dtype dtype)",
@@ -676,5 +677,7 @@ DECLARED: list[Declared] = [
     by_hand(written.new_empty),
     by_hand(written.new_full),
     by_hand(written.new_tensor),
+    # ------------------------------------------------------------ leaving the engine
+    *(by_hand(method) for method in CONVERSIONS),
 ]
 """Every declared Tensor method, by op family."""

@@ -5,7 +5,7 @@ rules of a sized call (:func:`bind_sized`).
 Each :class:`~ownership.core.binder.Signatures` holds a function's overloads exactly as torch 2.13
 prints them in its ``TypeError`` messages (data: the function's declaration); the function binds
 its ``*args, **kwargs`` through it, with torch's parser once installed (parity). The Tensor
-methods that core writes declare theirs beside them (:mod:`ownership.core.tensor_views`).
+methods that core writes declare theirs beside them (:mod:`ownership.core.tensor_metadata`).
 
 >>> FN_SUM.parse((), {})
 Traceback (most recent call last):

@@ -4,6 +4,12 @@
 and refuses a tensor that requires grad; ``float()`` of a tensor that requires grad warns once
 per process, as torch 2.13 does (``int()``, ``bool()`` and ``item()`` do not warn).
 
+None of the unit's rules needs them, so they are the ops layer's, not core's: each is a Tensor
+method written by hand, declared with ``method=`` in :mod:`ownership.ops.methods` and set on the
+Tensor by :func:`ownership.core.surface.install`, as the other written methods are. They are
+written in a class (:class:`TensorConversion`, never a base of the Tensor) so that each keeps
+the signature torch's has, ``self`` unannotated.
+
 >>> import ownership
 >>> x = ownership.tensor([2.5])
 >>> float(x), int(x), bool(x), x.item(), x.tolist()
@@ -22,12 +28,10 @@ from numpy.typing import NDArray
 from ownership.core import grad_mode, op_registry
 from ownership.core.argument_values import no_arguments
 from ownership.core.dtypes import dtype as DType
+from ownership.core.tensor import Tensor
+from ownership.ops.op_table import OpTable
 
-if TYPE_CHECKING:
-    from ownership.core.op_table import CoreOps
-    from ownership.core.tensor import Tensor
-
-ops: CoreOps[Tensor] = op_registry.ops
+ops: OpTable[Tensor] = op_registry.ops
 
 SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
@@ -44,7 +48,8 @@ def _warn_scalar_conversion() -> None:
 
 
 class TensorConversion:
-    """The conversions of :class:`~ownership.core.tensor.Tensor` to Python and numpy values."""
+    """The conversions of :class:`~ownership.core.tensor.Tensor` to Python and numpy values:
+    the methods, each declared in :mod:`ownership.ops.methods` (:data:`METHODS`)."""
 
     __slots__ = ()
     _data: NDArray[Any]
@@ -132,3 +137,19 @@ class TensorConversion:
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(ops.unbind(self, 0))
+
+
+METHODS = (
+    TensorConversion.item,
+    TensorConversion.tolist,
+    TensorConversion.numpy,
+    TensorConversion.__array__,
+    TensorConversion.__array_wrap__,
+    TensorConversion.__float__,
+    TensorConversion.__int__,
+    TensorConversion.__bool__,
+    TensorConversion.__index__,
+    TensorConversion.__len__,
+    TensorConversion.__iter__,
+)
+"""The methods a tensor leaves the engine by, in the order :class:`TensorConversion` defines them."""
