@@ -215,11 +215,15 @@ def mean(
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
     # torch's evenly_distribute_backward: the gradient is shared by the elements equal to the
-    # result (NaN counts as equal to a NaN result); where none is, it is zero
+    # result (NaN counts as equal to a NaN result); where none is, it is zero. Its CPU formula,
+    # op for op: ``grad.new_zeros(self.sizes()).masked_fill_(mask, grad / mask.sum())`` (row-major
+    # whatever ``self``'s layout; ``MaskedFillBackward1`` under create_graph)
     self, result = s["self"], s["result"]
+    gr = g[0]
     nan = bool(np.isnan(result._data).any())
     mask = Tensor._wrap(np.isnan(self._data)) if nan else self == result
-    return (OPS["where"](mask, g[0] / mask.sum(), 0.0),)
+    zeros = Tensor._wrap(np.zeros(self._data.shape, gr._data.dtype), gr.dtype)
+    return (OPS["masked_fill_"](zeros, mask, gr / mask.sum()),)
 
 
 def _vector_pick(a: Any, b: Any, is_max: bool) -> Any:
