@@ -202,6 +202,14 @@ def touch_history(t: Tensor) -> None:
         t._node()  # refreshing is the point
 
 
+def touch_histories(a: Tensor, b: Any) -> None:
+    """:func:`touch_history` of a binary op's operands, ``self`` first (torch's
+    ``collect_next_edges(self, other)``); a number ``b`` has none."""
+    touch_history(a)
+    if isinstance(b, Tensor):
+        touch_history(b)
+
+
 # The input dtypes of a node, one tuple object per combination for one or two inputs (every
 # tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
 # and a shared tuple is one object fewer per op for the cyclic GC to traverse.

@@ -1,0 +1,79 @@
+"""A differentiable op reads a stale view's history (its rebase error) before its own checks, as
+torch's autograd kernel collects its inputs' edges before it calls the op's kernel: a shape that
+does not broadcast, a dim out of range, a bool subtraction or a ``k`` too large come after
+"Output 0 of Split is a view and its base ... has been modified inplace". An op torch does not
+differentiate (a comparison) reads nothing, nor does any op without grad mode or in inference
+mode, nor one on a view whose base needs no gradient."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from support.differential import same
+
+
+def test_an_empty_split_written_in_inference_mode_then_added() -> None:
+    """Fuzz program 1013074: the rebase error, not the size mismatch of ``(0)`` and ``(5)``."""
+
+    def program(t: Any) -> Any:
+        t1 = t.ones((0,), dtype=t.float32, requires_grad=True)
+        t2 = t1.split(1)[0]
+        with t.inference_mode():
+            t1 += 1
+        try:
+            t2 + t.ones(5)
+        except RuntimeError as e:
+            return str(e)
+        return None
+
+    same(program)
+
+
+REFUSED: dict[str, Any] = {
+    "self + a tensor of another size": lambda t, v: v + t.ones(5),
+    "a tensor of another size + self": lambda t, v: t.ones(5) + v,
+    "add with alpha": lambda t, v: t.add(v, t.ones(5), alpha=2),
+    "an int64 tensor of another size": lambda t, v: v + t.ones(5, dtype=t.int64),
+    "self - a tensor of another size": lambda t, v: v - t.ones(5),
+    "a tensor of another size - self": lambda t, v: t.ones(5) - v,
+    "self - True": lambda t, v: v - True,
+    "self * a tensor of another size": lambda t, v: v * t.ones(2, 5),
+    "sum over a dim out of range": lambda t, v: v.sum(3),
+    "mean over a dim out of range": lambda t, v: v.mean(3),
+    "max over a dim out of range": lambda t, v: v.max(3),
+    "amax over a dim out of range": lambda t, v: v.amax(3),
+    "softmax over a dim out of range": lambda t, v: v.softmax(2),
+    "log_softmax over a dim out of range": lambda t, v: v.log_softmax(2),
+    "cumsum over a dim out of range": lambda t, v: v.cumsum(2),
+    "flip of a dim out of range": lambda t, v: v.flip(3),
+    "topk of too many": lambda t, v: v.topk(3),
+    "a comparison of another size (not differentiated)": lambda t, v: v == t.ones(5),
+    "sigmoid (no check of its own)": lambda t, v: v.sigmoid(),
+}
+
+MODES = ["grad", "no_grad", "inference", "base_without_grad"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", REFUSED.values(), ids=REFUSED.keys())
+def test_a_stale_views_rebase_error_comes_before_the_ops_own(op: Any, mode: str) -> None:
+    def program(t: Any) -> Any:
+        base = t.ones(4, requires_grad=mode != "base_without_grad") * 1
+        v = base.split(2)[0]
+        base.add_(1)
+        try:
+            if mode == "no_grad":
+                with t.no_grad():
+                    y = op(t, v)
+            elif mode == "inference":
+                with t.inference_mode():
+                    y = op(t, v)
+            else:
+                y = op(t, v)
+        except (RuntimeError, IndexError) as e:
+            return type(e).__name__, str(e)
+        return y
+
+    same(program)
