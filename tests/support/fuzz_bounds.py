@@ -361,6 +361,7 @@ def _constant(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     "as_strided_scatter", "slice_scatter", "select_scatter", "diagonal_scatter", "flip", "scatter",
     "gather", "expand_copy", "permute_copy", "view_copy", "masked_select", "_to_copy", "alias_copy",
     "detach_copy", "contiguous", "_reshape_alias_copy", "index_add", "index_select_backward",
+    "value_selecting_reduction_backward",
 )  # fmt: skip
 def _selection(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
     """Ops that select, place or convert elements: the op itself, run on the bounds. An
