@@ -1,9 +1,12 @@
 """A differentiable op reads a stale view's history (its rebase error) before its own checks, as
 torch's autograd kernel collects its inputs' edges before it calls the op's kernel: a shape that
 does not broadcast, a dim out of range, a bool subtraction or a ``k`` too large come after
-"Output 0 of Split is a view and its base ... has been modified inplace". An op torch does not
-differentiate (a comparison) reads nothing, nor does any op without grad mode or in inference
-mode, nor one on a view whose base needs no gradient."""
+"Output 0 of Split is a view and its base ... has been modified inplace" (one rule for every op
+of the table: :func:`ownership.core.op_registry.edges_first`). An op torch does not
+differentiate (a comparison) reads nothing, nor does one that checks its arguments before any
+differentiable op runs (``chunk``, ``outer``), nor any op without grad mode or in inference mode,
+nor one on a view whose base needs no gradient; an in-place op checks the tensor it writes
+first."""
 
 from __future__ import annotations
 
@@ -49,7 +52,31 @@ REFUSED: dict[str, Any] = {
     "cumsum over a dim out of range": lambda t, v: v.cumsum(2),
     "flip of a dim out of range": lambda t, v: v.flip(3),
     "topk of too many": lambda t, v: v.topk(3),
+    "prod over a dim out of range": lambda t, v: v.prod(3),
+    "std over a dim out of range": lambda t, v: v.std(3),
+    "var over a dim out of range": lambda t, v: v.var(3),
+    "logsumexp over a dim out of range": lambda t, v: v.logsumexp(3),
+    "nansum over a dim out of range": lambda t, v: v.nansum(3),
+    "norm over a dim out of range": lambda t, v: v.norm(dim=3),
+    "cumprod over a dim out of range": lambda t, v: v.cumprod(3),
+    "sort over a dim out of range": lambda t, v: v.sort(3),
+    "argsort over a dim out of range (a sort)": lambda t, v: v.argsort(3),
+    "tril of one dim": lambda t, v: v.tril(),
+    "repeat of too few dims": lambda t, v: v.repeat(()),
+    "clamp with no bound": lambda t, v: v.clamp(),
+    "div with a rounding mode, another size": lambda t, v: v.div(t.ones(5), rounding_mode="floor"),
+    "addmm of shapes that do not multiply": lambda t, v: t.addmm(v, t.ones(2, 3), t.ones(2, 2)),
+    "maximum of another size": lambda t, v: t.maximum(v, t.ones(5)),
+    "pow by a tensor of another size": lambda t, v: v ** t.ones(5),
+    "where of another size": lambda t, v: t.where(t.ones(5) > 0, v, 0.0),
+    "cat along a dim out of range": lambda t, v: t.cat([v, v], 3),
+    "mm of shapes that do not multiply": lambda t, v: v.unsqueeze(0).mm(t.ones(5, 2)),
+    "written into another tensor (add_)": lambda t, v: t.ones(5).add_(v),
+    "written in place itself (the direct message)": lambda t, v: v.add_(t.ones(5)),
+    "chunk into 0 (its check comes before the split)": lambda t, v: v.chunk(0),
+    "outer of a matrix (its check comes first)": lambda t, v: t.outer(v, t.ones(2, 2)),
     "a comparison of another size (not differentiated)": lambda t, v: v == t.ones(5),
+    "isclose of another size (not differentiated)": lambda t, v: v.isclose(t.ones(5)),
     "sigmoid (no check of its own)": lambda t, v: v.sigmoid(),
 }
 

@@ -38,7 +38,6 @@ from ownership.ops.common import (
     result_dtype,
     shared_shapes,
     sum_to,
-    touch_histories,
     wrap,
 )
 from ownership.ops.float_operands import float_operand
@@ -192,7 +191,6 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
         if needs_grad_with(a, b):
             tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
         return out
-    touch_histories(a, b)  # the edges are collected before the kernel's checks
     b, rb, dt = _operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
@@ -211,8 +209,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
-    touch_histories(a, b)  # the edges are collected before the kernel's checks
-    check_bool_sub(a, b)  # torch's first refusal among the kernel's, before the operands' own
+    check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     b, rb, dt = _operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb

@@ -32,14 +32,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import (
-    needs_grad_of,
-    record,
-    refuse_out_call,
-    touch_history,
-    wrap,
-    written_by_kernel,
-)
+from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap, written_by_kernel
 from ownership.ops.reduction import dims_of, saved_dims
 
 # the ufuncs' reduces, called without ``np.max``'s dispatch (and typed loosely: numpy's overloads
@@ -110,7 +103,6 @@ def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
     """``amax`` or ``amin`` of ``t`` over ``dim`` (``AmaxBackward0``/``AminBackward0``)."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     arr = t._data
     axes = _axes(t, dim)
     if arr.size == 0:

@@ -21,7 +21,6 @@ from ownership.ops.common import (
     needs_grad,
     record,
     refuse_out_call,
-    touch_history,
     wrap,
     written_by_kernel,
 )
@@ -156,7 +155,6 @@ def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     dt = _sum_dtype(t, dtype)
     dims = dims_of(t, dim)
     shape = tuple(t._data.shape)
@@ -181,7 +179,6 @@ def mean(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Mean (``MeanBackward0`` whole, ``MeanBackward1`` over dims); floating dtypes only."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     dt = dtype or t.dtype
     if not dt.is_floating_point:
         which = "Input" if dtype is None else "Optional"  # torch names the dtype it read
@@ -273,7 +270,6 @@ def whole_extreme(arr: NDArray[Any], is_max: bool) -> Any:
 
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     arr = t._data
     if dim is None:
         if arr.size == 0:

@@ -24,14 +24,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import (
-    filled_from,
-    needs_grad,
-    record,
-    touch_history,
-    wrap,
-    written_by_kernel,
-)
+from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
@@ -107,7 +100,6 @@ def check_differentiable(t: Tensor, dt: dtypes.dtype) -> None:
 
 def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
     refuse_bool_kernel(t, dt)

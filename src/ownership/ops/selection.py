@@ -38,7 +38,6 @@ from ownership.ops.common import (
     needs_grad_of,
     node_for,
     record,
-    touch_history,
     wrap,
 )
 from ownership.ops.reduction import saved_dims
@@ -229,7 +228,6 @@ def _bw_flip(node: OpNode, s: Saved, g: Grads) -> Grads:
 def flip(t: Tensor, dims: Any) -> Tensor:
     """``t`` with the order of its elements reversed along each of ``dims``: a new tensor laid
     out as ``t`` is, as ``clone`` keeps it (``FlipBackward0``)."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     axes = _flip_axes(t, dims)
     arr = t._data
     vals: NDArray[Any] = np.empty_like(arr)  # torch's ``empty_like``: ``t``'s memory format

@@ -12,7 +12,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
-from ownership.ops.common import needs_grad_of, record, touch_history, wrap
+from ownership.ops.common import needs_grad_of, record, wrap
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
 
@@ -55,7 +55,6 @@ def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tupl
     kernel refuses a non-empty tensor of a dtype that is not floating."""
     if dim is None:
         raise TypeError(f"{name}() missing required argument 'dim'")
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     if dtype is not None and dtype is not t.dtype:
         t = ops.to(t, dtype)
     nd = t._data.ndim

@@ -27,7 +27,7 @@ from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import ops
 from ownership.core.tensor import Tensor
-from ownership.ops.common import inference_kernel, needs_grad, record, touch_history, wrap
+from ownership.ops.common import inference_kernel, needs_grad, record, wrap
 from ownership.ops.indexing import embed
 
 
@@ -142,7 +142,6 @@ def argsort(t: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 def topk(t: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """The ``k`` largest (or smallest) values along ``dim`` and their indices, in order
     (``sorted=False`` leaves the order to the kernel: this one keeps it sorted)."""
-    touch_history(t)  # torch's autograd kernel collects the edges before the op's checks
     arr = t._data
     axis = layout.wrap_dim(dim, arr.ndim)
     size = arr.shape[axis] if arr.ndim else 1
