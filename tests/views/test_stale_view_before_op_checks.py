@@ -104,3 +104,21 @@ def test_a_stale_views_rebase_error_comes_before_the_ops_own(op: Any, mode: str)
         return y
 
     same(program)
+
+
+def test_a_leafs_view_written_from_a_stale_unbind_output() -> None:
+    """Fuzz program 1031488: ``copy_`` into a view of a leaf refuses the leaf's view first
+    (``check_inplace``), before it reads its source's stale history."""
+
+    def program(t: Any) -> Any:
+        t1 = t.tensor([[[1.5, 1.0, 2.0]], [[1.0, -1.5, 3.0]]], requires_grad=True)
+        t2 = t1[1]
+        t7 = t1.unbind(0)[-1]
+        t7.detach().add_(1)
+        try:
+            t2.copy_(t7)
+        except RuntimeError as e:
+            return str(e)
+        return None
+
+    same(program)

@@ -74,13 +74,12 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
     replaces the check's). The table says which ops torch differentiates
     (``NOT_DIFFERENTIATED``: no edges collected) and how an input's edge is read
     (``read_histories``); it is called only when an op raised one of :data:`_KERNEL_ERRORS`.
-    An in-place op (``add_``) checked the tensor it writes first (``check_inplace``, whose own
-    error a stale view gives): only its other inputs are read here."""
+    An in-place op (``add_``) is left to itself: it checks the tensor it writes first
+    (``check_inplace``: a leaf's view, a stale multi-output view), then reads its inputs' edges
+    before its kernel, as torch (:func:`ownership.core.inplace_rules.run_inplace`)."""
     table = _source
-    if table is None or name in table.NOT_DIFFERENTIATED:
+    if table is None or name in table.NOT_DIFFERENTIATED or name.endswith("_"):
         return
-    if name.endswith("_"):
-        args = args[1:]
     try:
         table.read_histories(args, kwargs or {})
     except RuntimeError as stale:
