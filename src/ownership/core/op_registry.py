@@ -86,14 +86,19 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
         raise stale from None
 
 
-def quiet(fn: Callable[P, R], name: str | None = None) -> Callable[P, R]:
+def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` with numpy's floating-point reports off: inf and nan are results, as in torch.
 
     ``inf * 0``, an overflow, the mean of an empty tensor: torch computes them silently, so no
     numpy ``RuntimeWarning`` (or ``FloatingPointError`` under ``np.seterr(all="raise")``) may
-    reach the user. The caller's numpy error state is restored on return. ``name``: the op's
-    name in the table, whose inputs' edges are read when its own checks fail (:func:`edges_first`).
+    reach the user. The caller's numpy error state is restored on return.
     """
+    return _quieted(fn, None)
+
+
+def _quieted(fn: Callable[P, R], name: str | None) -> Callable[P, R]:
+    """:func:`quiet`; for ``name``, an op of the table, its inputs' edges are read when its own
+    checks fail (:func:`edges_first`)."""
 
     if _STATE is None:
 
@@ -147,7 +152,7 @@ def quiet_op(fn: Callable[..., R], name: str) -> Callable[..., R]:
     checks fail (:func:`edges_first`)."""
     shape = _positional(fn)
     if _STATE is None or shape not in ((1, False), (2, False), (2, True)):
-        return quiet(fn, name)
+        return _quieted(fn, name)
     set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
     if shape == (1, False):
 
