@@ -127,3 +127,18 @@ def test_a_float32_bound_is_float32_sized() -> None:
     ratio = bounds.error(x32) / bounds.error(x64)
     assert np.allclose(ratio, float(np.finfo(np.float32).eps / np.finfo(np.float64).eps))
     assert (bounds.error(exact) == 0).all()
+
+
+def test_max_over_a_dim_places_its_gradient_with_its_bound() -> None:
+    """Program 1044171: ``max(dim)``'s backward (``value_selecting_reduction_backward``) places
+    the gradient at the indices, as a selection does: its bound is the gradient's, where the
+    index is determined, and the result is compared."""
+    bounds = Bounds()
+    with bounds:
+        t1 = torch.tensor([[0.5, 1.5], [2.0, -1.0]], requires_grad=True)
+        w = torch.tensor([0.5, 1.5]).exp()
+        (g,) = torch.autograd.grad((t1.max(1).values * w).sum(), [t1])
+    assert not bounds.unhandled
+    e = bounds.error(g)
+    assert e[0, 1] > 1e-7 and e[1, 0] > 1e-7  # where the gradient went: exp's bound
+    assert e[0, 0] < 1e-40 and e[1, 1] < 1e-40  # the zeros: none to speak of

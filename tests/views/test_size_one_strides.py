@@ -44,6 +44,7 @@ OPS: dict[str, Any] = {
     "neg": lambda t, x: -x,
     "abs": lambda t, x: x.abs(),
     "relu": lambda t, x: x.relu(),
+    "leaky_relu": lambda t, x: t.nn.functional.leaky_relu(x, 0.1),
     "sign": lambda t, x: x.sign(),
     "floor": lambda t, x: x.floor(),
     "sqrt": lambda t, x: x.abs().sqrt(),

@@ -26,7 +26,17 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-__all__ = ["OPS", "install", "ops", "quiet", "quiet_op", "quiet_operator", "unwatch", "watch"]
+__all__ = [
+    "OPS",
+    "edges_first",
+    "install",
+    "ops",
+    "quiet",
+    "quiet_op",
+    "quiet_operator",
+    "unwatch",
+    "watch",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,6 +62,29 @@ def _ignoring_state() -> tuple[Any, Any]:
 _STATE, _IGNORE = _ignoring_state()
 
 
+_KERNEL_ERRORS = (RuntimeError, IndexError, ValueError)
+"""The errors of an op's own checks (shapes, dims, values), which torch's kernel raises after its
+autograd kernel collected the inputs' edges; a ``TypeError`` is its argument parser's, before."""
+
+
+def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> None:
+    """What torch's autograd kernel of the op ``name`` did before the kernel's check that just
+    failed: collect its inputs' edges, where a stale view raises its rebase error (which then
+    replaces the check's). The table says which ops torch differentiates
+    (``NOT_DIFFERENTIATED``: no edges collected) and how an input's edge is read
+    (``read_histories``); it is called only when an op raised one of :data:`_KERNEL_ERRORS`.
+    An in-place op (``add_``) is left to itself: it checks the tensor it writes first
+    (``check_inplace``: a leaf's view, a stale multi-output view), then reads its inputs' edges
+    before its kernel, as torch (:func:`ownership.core.inplace_rules.run_inplace`)."""
+    table = _source
+    if table is None or name in table.NOT_DIFFERENTIATED or name.endswith("_"):
+        return
+    try:
+        table.read_histories(args, kwargs or {})
+    except RuntimeError as stale:
+        raise stale from None
+
+
 def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     """``fn`` with numpy's floating-point reports off: inf and nan are results, as in torch.
 
@@ -59,13 +92,24 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
     numpy ``RuntimeWarning`` (or ``FloatingPointError`` under ``np.seterr(all="raise")``) may
     reach the user. The caller's numpy error state is restored on return.
     """
+    return _quieted(fn, None)
+
+
+def _quieted(fn: Callable[P, R], name: str | None) -> Callable[P, R]:
+    """:func:`quiet`; for ``name``, an op of the table, its inputs' edges are read when its own
+    checks fail (:func:`edges_first`)."""
 
     if _STATE is None:
 
         @functools.wraps(fn)
         def with_errstate(*args: P.args, **kwargs: P.kwargs) -> R:
             with np.errstate(all="ignore"):
-                return fn(*args, **kwargs)
+                try:
+                    return fn(*args, **kwargs)
+                except _KERNEL_ERRORS:
+                    if name is not None:
+                        edges_first(name, args, kwargs)
+                    raise
 
         return with_errstate
     # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
@@ -76,6 +120,10 @@ def quiet(fn: Callable[P, R]) -> Callable[P, R]:
         token = set_state(ignore)
         try:
             return fn(*args, **kwargs)
+        except _KERNEL_ERRORS:
+            if name is not None:
+                edges_first(name, args, kwargs)
+            raise
         finally:
             reset_state(token)
 
@@ -94,15 +142,16 @@ def _positional(fn: Callable[..., Any]) -> tuple[int, bool] | None:
     return int(code.co_argcount), bool(code.co_kwonlyargcount)
 
 
-def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
+def quiet_op(fn: Callable[..., R], name: str) -> Callable[..., R]:
     """:func:`quiet` for an op of the table. An op of one or two positional parameters (``tanh``,
     ``mul``; ``add`` with its keyword-only ``alpha``), which the engine calls with exactly those,
     gets a wrapper of that signature: the same errstate rule without packing ``*args`` (and
     ``**kwargs`` when there are none): a tenth of a microsecond of every call. Every other op
-    gets :func:`quiet` itself."""
+    gets :func:`quiet` itself. Each reads the inputs' edges of op ``name`` when the op's own
+    checks fail (:func:`edges_first`)."""
     shape = _positional(fn)
     if _STATE is None or shape not in ((1, False), (2, False), (2, True)):
-        return quiet(fn)
+        return _quieted(fn, name)
     set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
     if shape == (1, False):
 
@@ -111,6 +160,9 @@ def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
             token = set_state(ignore)
             try:
                 return fn(a)
+            except _KERNEL_ERRORS:
+                edges_first(name, (a,), None)
+                raise
             finally:
                 reset_state(token)
 
@@ -122,6 +174,9 @@ def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
             token = set_state(ignore)
             try:
                 return fn(a, b)
+            except _KERNEL_ERRORS:
+                edges_first(name, (a, b), None)
+                raise
             finally:
                 reset_state(token)
 
@@ -132,6 +187,9 @@ def quiet_op(fn: Callable[..., R]) -> Callable[..., R]:
         token = set_state(ignore)
         try:
             return fn(a, b, **kwargs) if kwargs else fn(a, b)
+        except _KERNEL_ERRORS:
+            edges_first(name, (a, b), kwargs)
+            raise
         finally:
             reset_state(token)
 
@@ -155,7 +213,7 @@ def quiet_operator(
         def numpy1(self: Any, other: Any) -> Any:
             if not isinstance(other, taken):
                 return refuse(self, other, dunder)
-            return getattr(ops, name)(self, other)
+            return getattr(ops, name)(self, other)  # (the quieted op reads the edges itself)
 
         numpy1.__name__ = numpy1.__qualname__ = dunder
         return numpy1
@@ -167,6 +225,9 @@ def quiet_operator(
         token = set_state(ignore)
         try:
             return plain[name](self, other)
+        except _KERNEL_ERRORS:
+            edges_first(name, (self, other), None)
+            raise
         finally:
             reset_state(token)
 
@@ -209,7 +270,7 @@ def _fill() -> None:
     for name in table.__all__:
         fn = getattr(table, name)
         _PLAIN[name] = fn
-        setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn))
+        setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
 
 
 class _Ops:

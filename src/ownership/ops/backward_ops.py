@@ -18,7 +18,7 @@ import numpy as np
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, sum_to, wrap
+from ownership.ops.common import lay_out, needs_grad, record, sum_to, wrap
 
 
 def _zeros(t: Tensor) -> Tensor:
@@ -86,6 +86,7 @@ def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
     r = result._data
     zero = _ZEROS.get(r.dtype)
     out = wrap(_masked(grad._data, r <= (0 if zero is None else zero), where_not=True), grad.dtype)
+    lay_out(out, result, grad)  # torch's iterator reads the result first, then the gradient
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -99,6 +100,7 @@ def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad * (1 - result) * result`` (``SigmoidBackwardBackward0``)."""
     r = result._data
     out = wrap(grad._data * (1 - r) * r, grad.dtype)
+    lay_out(out, grad, result)
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -112,6 +114,7 @@ def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad * (1 - result²)`` (``TanhBackwardBackward0``)."""
     r = result._data
     out = wrap(grad._data * (1 - r * r), grad.dtype)
+    lay_out(out, grad, result)
     if needs_grad(grad, result):
 
         def bw(node: OpNode, s: Saved, g: Grads) -> Any:

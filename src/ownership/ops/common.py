@@ -214,6 +214,19 @@ def touch_history(t: Tensor) -> None:
         t._node()  # refreshing is the point
 
 
+def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
+    """:func:`touch_history` of every tensor among an op's arguments, in order (those of a list
+    argument, ``cat``'s, included): torch's ``collect_next_edges`` of the op's inputs, which
+    :func:`ownership.core.op_registry.edges_first` asks for when the op's own check failed."""
+    for arg in (*args, *kwargs.values()):
+        if isinstance(arg, Tensor):
+            touch_history(arg)
+        elif isinstance(arg, list | tuple):
+            for item in arg:
+                if isinstance(item, Tensor):
+                    touch_history(item)
+
+
 # The input dtypes of a node, one tuple object per combination for one or two inputs (every
 # tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
 # and a shared tuple is one object fewer per op for the cyclic GC to traverse.

@@ -68,11 +68,12 @@ def where(cond: Tensor, a: Any, b: Any) -> Tensor:
     sb = bt._data.shape if bt is not None else ()
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        mask = s["condition"]._data  # unpacked: a condition written in place since raises
-        m = Tensor._wrap(mask.astype(g[0]._data.dtype), g[0].dtype)
+        # torch's formulas: ``where(condition, grad, 0)`` and ``where(condition, 0, grad)``
+        # (laid out by the condition first; ``WhereBackward0`` again under create_graph)
+        mask = s["condition"]  # unpacked: a condition written in place since raises
         return (
-            sum_to(g[0] * m, sa) if at is not None else None,
-            sum_to(g[0] * (1 - m), sb) if bt is not None else None,
+            sum_to(where(mask, g[0], 0), sa) if at is not None else None,
+            sum_to(where(mask, 0, g[0]), sb) if bt is not None else None,
         )
 
     return run_op(

@@ -45,11 +45,16 @@ from ownership.ops.python_numbers import operand_in
 from ownership.ops.unary import clamp_dtype, clamp_values, kept_grad, zero_ties
 
 
-def _share(gr: Tensor, tie: NDArray[Any], loses: NDArray[Any], shape: tuple[int, ...]) -> Tensor:
+def _share(
+    gr: Tensor, tie: NDArray[Any], loses: NDArray[Any], shape: tuple[int, ...], *compared: Tensor
+) -> Tensor:
     """torch's formula for one side of maximum/minimum, op for op (so a gradient taken with
     ``create_graph`` shows its ``MaskedFillBackward0``): ``where(self == other, grad / 2,
-    grad).masked_fill_(loses, 0)``, summed back to the side's ``shape``."""
-    share = where(Tensor._wrap(tie, dtypes.bool_), gr / 2, gr)
+    grad).masked_fill_(loses, 0)``, summed back to the side's ``shape``. ``compared``: ``self``
+    and ``other``, whose comparison lays the mask out."""
+    mask = Tensor._wrap(tie, dtypes.bool_)
+    lay_out(mask, *compared)
+    share = where(mask, gr / 2, gr)
     return sum_to(masked_fill_(share, Tensor._wrap(loses, dtypes.bool_), 0), shape)
 
 
@@ -58,12 +63,15 @@ def _bw_extremum(larger: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
     each where the two are equal (torch's ``grad / 2``)."""
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Grads:
-        x, y = s["self"]._data, s["other"]._data
+        self, other = s["self"], s["other"]
+        x, y = self._data, other._data
         tie = np.asarray(x == y)
         x_loses, y_loses = (x < y, x > y) if larger else (x > y, x < y)
         gr, (self_needed, other_needed) = g[0], node.needed
-        d_self = _share(gr, tie, np.asarray(x_loses), x.shape) if self_needed else None
-        d_other = _share(gr, tie, np.asarray(y_loses), y.shape) if other_needed else None
+        d_self = _share(gr, tie, np.asarray(x_loses), x.shape, self, other) if self_needed else None
+        d_other = (
+            _share(gr, tie, np.asarray(y_loses), y.shape, self, other) if other_needed else None
+        )
         return (d_self, d_other)
 
     return bw
@@ -104,16 +112,21 @@ def _bw_clamp_bound(lower: bool) -> Callable[[OpNode, Saved, Grads], Grads]:
     is within the bound (ties included), a tensor bound where it is not."""
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Grads:
-        x = s["self"]._data
+        self = s["self"]
+        x = self._data
         bound = s["min"] if lower else s["max"]
         tensor_bound = isinstance(bound, Tensor)
         b = bound._data if tensor_bound else bound
         kept, passed = (x >= b, x < b) if lower else (x <= b, x > b)  # both False at a NaN
         gr = g[0]
-        d_self = sum_to(kept_grad(gr, kept), x.shape) if node.needed[0] else None
+        d_self = sum_to(kept_grad(gr, kept, self, bound), x.shape) if node.needed[0] else None
         if not tensor_bound:
             return (d_self,)
-        d_bound = sum_to(kept_grad(gr, passed), bound._data.shape) if node.needed[1] else None
+        d_bound = (
+            sum_to(kept_grad(gr, passed, self, bound), bound._data.shape)
+            if node.needed[1]
+            else None
+        )
         return (d_self, d_bound)
 
     return bw

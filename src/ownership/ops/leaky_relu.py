@@ -26,7 +26,7 @@ from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.backward_ops import _zeros
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import lay_out, needs_grad, record, wrap
 
 NEGATIVE_SLOPE_IN_PLACE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
@@ -65,6 +65,7 @@ def leaky_relu_backward(grad: Tensor, x: Tensor, slope: Any, is_result: bool) ->
         raise RuntimeError(NEGATIVE_SLOPE_IN_PLACE)
     g = grad._data
     out = wrap(np.where(x._data > 0, g, g * g.dtype.type(slope)), grad.dtype)
+    lay_out(out, x, grad)  # torch's iterator reads the input (or result) first
     if needs_grad(grad, x):
 
         def bw(node: OpNode, s: Saved, gg: Grads) -> Grads:
@@ -86,6 +87,7 @@ def leaky_relu(t: Tensor, negative_slope: Any = 0.01) -> Tensor:
     """``t`` above 0, else ``t * negative_slope`` (``LeakyReluBackward0``, saves ``t``)."""
     _checked("leaky_relu", t, negative_slope)
     out = wrap(_values(t._data, negative_slope), t.dtype)
+    lay_out(out, t)
     if needs_grad(t):
         node = record(
             out, "LeakyReluBackward0", (t,), _bw_leaky_relu, {"negative_slope": negative_slope}

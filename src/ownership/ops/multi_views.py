@@ -142,9 +142,9 @@ def split(t: Tensor, split_size: Any, dim: int = 0, unsafe: bool = False) -> tup
 def chunk(t: Tensor, chunks: int, dim: int = 0, unsafe: bool = False) -> tuple[Tensor, ...]:
     """``chunks`` pieces of size ceil(n / chunks) (``SplitBackward0``; ``unsafe``: those of
     ``unsafe_chunk``, :func:`not_views`)."""
-    touch_history(t)
-    checks.chunks(t, chunks)
+    checks.chunks(t, chunks)  # torch's chunk checks its arguments, then splits (the edge read)
     size = t._data.shape[layout.wrap_dim(dim, t._data.ndim)]
+    touch_history(t)
     if size == 0:  # torch: ``chunks`` empty pieces
         return split(t, [0] * chunks, dim, unsafe)
     k = max(1, -(-size // chunks))

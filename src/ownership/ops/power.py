@@ -38,23 +38,30 @@ from ownership.ops.python_numbers import int_in, int_parameter
 def bw_pow_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(self ** exponent) = exponent * self ** (exponent - 1) * d self, for a number exponent."""
     x, e = s["self"], s["exponent"]
-    if e == 0:  # torch: zeros_like(self), no history
-        return (Tensor._wrap(np.zeros_like(x._data), x.dtype),)
+    if e == 0:  # torch: zeros_like(self) in the legacy contiguous format, no history
+        return (Tensor._wrap(np.zeros(x._data.shape, x._data.dtype), x.dtype),)
     return (g[0] * mul_scalar(x ** (e - 1), e),)  # grad * (exp * self.pow(exp - 1))
 
 
 def bw_pow_tensor(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(self ** exponent) = exponent * self ** (exponent - 1) * d self
-    + result * log(self) * d exponent (``log`` of a non-positive base taken as 0, as torch)."""
+    + result * log(self) * d exponent, op for op as torch's ``pow_backward_self`` and
+    ``pow_backward_exponent``: 0 for ``self`` where the exponent is 0, and 0 for the exponent
+    where ``self`` is 0 and the exponent is not negative (a negative base's log is NaN)."""
     x, e, result = s["self"], s["exponent"], s["result"]
     self_needed, exponent_needed = node.needed
     self_shape, exponent_shape = node.input_shapes
+    gr = g[0]
+    zero = Tensor._wrap(np.zeros((), gr._data.dtype), gr.dtype)  # zeros({}, grad.options())
+    where = OPS["where"]
     d_self = d_exponent = None
     if self_needed:
-        d_self = sum_to(g[0] * e * x ** (e - 1), self_shape)
+        d_self = sum_to(where(e == 0.0, zero, gr * (e * x ** (e - 1))), self_shape)
     if exponent_needed:
-        safe = OPS["where"](x > 0, x, 1.0)
-        d_exponent = sum_to(g[0] * result * safe.log(), exponent_shape)
+        cond = OPS["logical_and"](x == 0, e >= 0)
+        d_exponent = sum_to(
+            gr * where(cond, zero, result * x.to(result.dtype).log()), exponent_shape
+        )
     return (d_self, d_exponent)
 
 

@@ -216,13 +216,13 @@ def mean(
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
     # torch's evenly_distribute_backward: the gradient is shared by the elements equal to the
-    # result (NaN counts as equal to a NaN result); where none is, it is zero. As torch's CPU
-    # formula writes it: zeros filled in place (so at version 1, and ``MaskedFillBackward1``
-    # when the backward builds a graph)
+    # result (NaN counts as equal to a NaN result); where none is, it is zero. Its CPU formula,
+    # op for op: ``grad.new_zeros(self.sizes()).masked_fill_(mask, grad / mask.sum())`` (row-major
+    # whatever ``self``'s layout; ``MaskedFillBackward1`` under create_graph)
     self, result = s["self"], s["result"]
     nan = bool(np.isnan(result._data).any())
     mask = Tensor._wrap(np.isnan(self._data)) if nan else self == result
-    zeros = g[0].new_zeros(self._data.shape, dtype=self.dtype)
+    zeros = g[0].new_zeros(self._data.shape)
     return (zeros.masked_fill_(mask, g[0] / mask.sum()),)
 
 

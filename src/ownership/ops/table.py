@@ -24,6 +24,7 @@ from ownership.ops.bitwise import (
     shift_of_number,
 )
 from ownership.ops.closeness import allclose, isclose
+from ownership.ops.common import read_histories as read_histories
 from ownership.ops.comparison import (
     eq,
     ge,
@@ -155,6 +156,59 @@ NO_ARITHMETIC = frozenset(
 for ``reshape``, a copy made by ``clone``, itself quieted). numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
+
+NOT_DIFFERENTIATED = frozenset(
+    {
+        "all",
+        "allclose",
+        "any",
+        "argmax",
+        "argmin",
+        "bitwise_and",
+        "bitwise_and_",
+        "bitwise_left_shift",
+        "bitwise_left_shift_",
+        "bitwise_or",
+        "bitwise_or_",
+        "bitwise_right_shift",
+        "bitwise_right_shift_",
+        "bitwise_xor",
+        "bitwise_xor_",
+        "chunk",
+        "empty",
+        "eq",
+        "full",
+        "ge",
+        "getitem",
+        "gt",
+        "invert",
+        "isclose",
+        "isfinite",
+        "isinf",
+        "isnan",
+        "le",
+        "logical_and",
+        "logical_not",
+        "logical_or",
+        "lt",
+        "ne",
+        "ones",
+        "outer",
+        "resize_",
+        "resize_as_",
+        "setitem",
+        "shift_of_number",
+        "tensor",
+        "zeros",
+        "zeros_like",
+    }
+)
+"""The ops whose inputs' edges :func:`ownership.core.op_registry.edges_first` does not read when
+their own checks fail: those torch does not differentiate (comparisons, tests, bitwise and
+logical ops, factories; ``resize_`` refuses a tensor that requires grad by itself), those that
+check their arguments before any differentiable op runs (``chunk``'s count, ``outer``'s
+dims), and indexing, which
+reads its input's edge where torch does (:mod:`ownership.ops.indexing`)."""
 
 __all__ = [
     "T",

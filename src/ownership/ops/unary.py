@@ -84,17 +84,22 @@ def bw_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (threshold_backward(g[0], s["result"]),)
 
 
-def kept_grad(g: Tensor, kept: Any) -> Tensor:
+def kept_grad(g: Tensor, kept: Any, *compared: Any) -> Tensor:
     """torch's ``where(kept, grad, 0)`` in the backward of the clamp family: the gradient where
     ``kept`` (a bool array) is True, zero elsewhere (never ``grad * mask``: an inf gradient
-    gives 0, not NaN, where it is not kept); differentiated again, a ``WhereBackward0``."""
+    gives 0, not NaN, where it is not kept); differentiated again, a ``WhereBackward0``.
+    ``compared``: the operands of the first comparison that made ``kept`` (``self >= min``:
+    tensors or numbers), whose layout the mask has in torch, and so the result."""
     zero = Tensor._wrap(np.zeros((), dtype=g._data.dtype), g.dtype)
-    return where(Tensor._wrap(np.asarray(kept, dtype=bool), dtypes.bool_), g, zero)
+    mask = Tensor._wrap(np.asarray(kept, dtype=bool), dtypes.bool_)
+    lay_out(mask, *compared)
+    return where(mask, g, zero)
 
 
 def bw_clamp(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d clamp(self, min, max) = d self where min <= self <= max, else 0."""
-    x = s["self"]._data
+    self = s["self"]
+    x = self._data
     lo, hi = s["min"], s["max"]
     if lo is None and hi is None:
         return (g[0],)
@@ -102,7 +107,7 @@ def bw_clamp(node: OpNode, s: Saved, g: Grads) -> Grads:
         kept = (x >= raw(lo)) & (x <= raw(hi))
     else:
         kept = x >= raw(lo) if lo is not None else x <= raw(hi)
-    return (kept_grad(g[0], kept),)
+    return (kept_grad(g[0], kept, self, lo if lo is not None else hi),)
 
 
 def bw_sin(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -119,7 +124,8 @@ def bw_clamp_tensors(node: OpNode, s: Saved, g: Grads) -> Grads:
     """torch's ``ClampBackward0`` (tensor bounds): ``self`` gets the gradient where it is within
     the bounds; ``min`` where ``self`` is below it (and it is below ``max``); ``max`` where
     ``self`` is above it or it is below ``min``. Each summed back to its input's shape."""
-    x = s["self"]._data
+    self = s["self"]
+    x = self._data
     lo, hi = s["min"], s["max"]
     lo_a = None if lo is None else lo._data
     hi_a = None if hi is None else hi._data
@@ -131,13 +137,13 @@ def bw_clamp_tensors(node: OpNode, s: Saved, g: Grads) -> Grads:
             kept = kept & (x >= lo_a)
         if hi_a is not None:
             kept = kept & (x <= hi_a)
-        out[0] = sum_to(kept_grad(gr, kept), x.shape)
+        out[0] = sum_to(kept_grad(gr, kept, self, lo if lo is not None else hi), x.shape)
     if lo is not None and node.needed[1]:
         below = x < lo_a if hi_a is None else (x < lo_a) & (lo_a < hi_a)
-        out[1] = sum_to(kept_grad(gr, below), lo._data.shape)
+        out[1] = sum_to(kept_grad(gr, below, self, lo), lo._data.shape)
     if hi is not None and node.needed[2]:
         above = x > hi_a if lo_a is None else (x > hi_a) | (hi_a < lo_a)
-        out[2] = sum_to(kept_grad(gr, above), hi._data.shape)
+        out[2] = sum_to(kept_grad(gr, above, self, hi), hi._data.shape)
     return tuple(out)
 
 
