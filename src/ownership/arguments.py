@@ -39,7 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ownership.argument_checks import python_ints
-from ownership.core.argument_values import is_tensor
+from ownership.core.argument_values import INT64_END, INT64_MIN, int64, is_tensor
 from ownership.core.binder import Signatures as Declaration
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
@@ -132,7 +132,37 @@ def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, A
                 return index, {}
 
             return bind_none
-        if len(positional) == 1:  # ``view((2, 3))``, ``unsqueeze(0)``, ``sum(0)``
+        # a Python int read by ``int64`` is read as it is inside int64's bounds (else the
+        # parser reads it, and raises): the plan compares it with them, without the call
+        ints = [
+            read is int64 and type(arg) is int
+            for arg, (_, read) in zip(args, positional, strict=False)  # (as many)
+        ]
+        if len(positional) == 1 and ints[0]:  # ``unsqueeze(0)``, ``sum(0)``
+            ((name, _),) = positional
+
+            def bind_int(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]] | None:
+                value = args[0]
+                if INT64_MIN <= value < INT64_END:
+                    return index, {name: value}
+                return None
+
+            return bind_int
+        if len(positional) == 2 and ints[0] and ints[1]:  # ``transpose(0, 1)``, ``select(0, 1)``
+            (name0, _), (name1, _) = positional
+
+            def bind_two_ints(
+                args: tuple[Any, ...], kwargs: dict[str, Any]
+            ) -> tuple[int, dict[str, Any]] | None:
+                value0, value1 = args
+                if INT64_MIN <= value0 < INT64_END and INT64_MIN <= value1 < INT64_END:
+                    return index, {name0: value0, name1: value1}
+                return None
+
+            return bind_two_ints
+        if len(positional) == 1:  # ``view((2, 3))``, ``sum((0, 1))``
             ((name, read),) = positional
 
             def bind_one(
@@ -146,7 +176,7 @@ def _plan(index: int, sig: Signature, args: tuple[Any, ...], kwargs: dict[str, A
                 return index, {name: value}
 
             return bind_one
-        if len(positional) == 2:  # ``transpose(0, 1)``, ``select(0, 1)``, ``sum(0, True)``
+        if len(positional) == 2:  # ``sum(0, True)``
             (name0, read0), (name1, read1) = positional
 
             def bind_two(
@@ -199,7 +229,7 @@ class Parser:
         self.name = name
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
-        self._plans: dict[tuple[Any, ...], Plan] = {}
+        self._plans: dict[Any, Plan] = {}
         # torch's ``out=`` (always keyword-only): refused unless the function writes it
         # (``ownership.ops.out_variants.with_out`` turns this off: :func:`torch_binding`)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
@@ -219,9 +249,9 @@ class Parser:
             if self.has_out and kwargs.get("out") is not None:
                 self._parse(args, kwargs)  # torch's argument errors first
                 refuse_out(self.name)
-            key: tuple[Any, ...] = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
+            key: Any = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
         elif len(args) == 1:  # the commonest calls, positional: their types read without ``map``
-            key = (type(args[0]),)
+            key = type(args[0])  # (one type, no tuple: never equal to any other call's key)
         elif len(args) == 2:
             key = (type(args[0]), type(args[1]))
         else:
