@@ -259,7 +259,7 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
 # indexed read of its dict once it has no ``__getattr__`` (removed when filled), which it never
 # does for an object whose class has one (``ops`` is looked up by every method call)
 _TABLE = ModuleType("ownership.core.op_registry.ops", "The op table by attribute.")
-_TABLE.__getattr__ = _missing  # type: ignore[attr-defined]
+vars(_TABLE)["__getattr__"] = _missing
 ops = cast("OpTable[Any]", _TABLE)
 """The op table by attribute: ``ops.add(self, other)``; a user names its tensor type with
 ``ops: OpTable[Tensor] = op_registry.ops``."""
