@@ -199,7 +199,7 @@ class Parser:
         self.name = name
         self.signatures = [Signature(name, s, numbers_as_tensors) for s in signatures]
         self.single = len(self.signatures) == 1 and not hidden
-        self._plans: dict[tuple[Any, ...], Plan] = {}
+        self._plans: dict[Any, Plan] = {}
         # torch's ``out=`` (always keyword-only): refused unless the function writes it
         # (``ownership.ops.out_variants.with_out`` turns this off: :func:`torch_binding`)
         self.has_out = any(p.name == "out" for s in self.signatures for p in s.params)
@@ -219,9 +219,9 @@ class Parser:
             if self.has_out and kwargs.get("out") is not None:
                 self._parse(args, kwargs)  # torch's argument errors first
                 refuse_out(self.name)
-            key: tuple[Any, ...] = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
+            key: Any = (*map(type, args), *((k, type(v)) for k, v in kwargs.items()))
         elif len(args) == 1:  # the commonest calls, positional: their types read without ``map``
-            key = (type(args[0]),)
+            key = type(args[0])  # (one type, no tuple: never equal to any other call's key)
         elif len(args) == 2:
             key = (type(args[0]), type(args[1]))
         else:

@@ -48,11 +48,17 @@ def is_int(obj: Any) -> bool:
     )
 
 
+INT64_MIN, INT64_END = -(2**63), 2**63
+"""The ints a C ``long long`` holds, ``INT64_MIN <= i < INT64_END``: such an int argument is
+read as it is (:func:`int64`)."""
+
+
 def int64(value: Any) -> int:
-    """An int argument read as torch reads it, a C ``long long``: beyond int64, torch's
-    ValueError (before the op sees it)."""
-    out = int(value)
-    if -(2**63) <= out < 2**63:
+    """An int argument read as torch reads it, a C ``long long``: beyond int64 (outside
+    :data:`INT64_MIN`, :data:`INT64_END`), torch's ValueError (before the op sees it). A
+    Python int is its own ``int()``: read as it is."""
+    out = value if type(value) is int else int(value)
+    if INT64_MIN <= out < INT64_END:
         return out
     raise ValueError("Overflow when unpacking long long")
 

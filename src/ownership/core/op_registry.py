@@ -270,25 +270,36 @@ def _fill() -> None:
     for name in table.__all__:
         fn = getattr(table, name)
         _PLAIN[name] = fn
-        setattr(_TABLE, name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
+        _set(name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
+    # filled: its lookups need no ``__getattr__`` any more, and Python specializes the lookups
+    # of a module only while it has none (a name that is not an op: the module's AttributeError)
+    vars(_TABLE).pop("__getattr__", None)
 
 
-class _Ops:
-    """The op table by attribute; filled at the first lookup (then plain instance attributes,
-    found without ``__getattr__``, which answers only for a name that is not an op)."""
+_QUIETED: dict[str, Callable[..., Any]] = {}
+"""The ops of :data:`ops` by name (:data:`OPS`), as :func:`_set` sets them."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or vars(self):  # filled already: the op does not exist
-            raise AttributeError(f"ownership has no op {name!r}")
-        _fill()
-        return getattr(self, name)
+
+def _set(name: str, fn: Callable[..., Any]) -> None:
+    """Make ``fn`` the op ``name`` of :data:`ops` and :data:`OPS`."""
+    _QUIETED[name] = fn
+    setattr(_TABLE, name, fn)
+
+
+def _missing(name: str) -> Any:
+    """The op table's ``__getattr__`` until it is filled (a module's, asked only for a name its
+    dict does not hold): fills it, at the first lookup of an op."""
+    if name.startswith("__") or _QUIETED:  # not an op
+        raise AttributeError(f"ownership has no op {name!r}")
+    _fill()
+    return getattr(_TABLE, name)
 
 
 def _filled() -> dict[str, Callable[..., Any]]:
     """The ops by name, filled if no op was looked up yet."""
-    if not vars(_TABLE):
+    if not _QUIETED:
         _fill()
-    return vars(_TABLE)
+    return _QUIETED
 
 
 class _OpsByName(Mapping[str, Callable[..., Any]]):
@@ -304,7 +315,11 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
         return len(_filled())
 
 
-_TABLE = _Ops()
+# a module object: Python specializes an attribute lookup of a module (``ops.add``) to one
+# indexed read of its dict once it has no ``__getattr__`` (removed when filled), which it never
+# does for an object whose class has one (``ops`` is looked up by every method call)
+_TABLE = ModuleType("ownership.core.op_registry.ops", "The op table by attribute.")
+vars(_TABLE)["__getattr__"] = _missing
 ops: Any = _TABLE
 """The op table by attribute: ``ops.add(self, other)``; a module names its type as it takes it,
 ``ops: CoreOps[Tensor] = op_registry.ops`` in core (the ops core calls), ``ops: OpTable[Tensor] =
@@ -333,14 +348,14 @@ def watch(observer: Observer) -> None:
     for name, quieted in list(_filled().items()):
         plain = _PLAIN[name]
         _UNWATCHED[name] = (quieted, plain)
-        setattr(_TABLE, name, _watched(observer, name, quieted))
+        _set(name, _watched(observer, name, quieted))
         _PLAIN[name] = _watched(observer, name, plain)
 
 
 def unwatch() -> None:
     """Put back every op :func:`watch` routed through its observer."""
     for name, (quieted, plain) in _UNWATCHED.items():
-        setattr(_TABLE, name, quieted)
+        _set(name, quieted)
         _PLAIN[name] = plain
     _UNWATCHED.clear()
 

@@ -100,7 +100,9 @@ def _basic(t: Tensor, key: tuple[Any, ...], single: bool, alias: bool = True) ->
             dim += 1
             real += 1
         else:
-            idx = int(k._data) if isinstance(k, Tensor) else int(k)
+            # a Python int (the common key) is its own ``int()``: asked first, as an
+            # ``isinstance`` of the Tensor (its class has a metaclass) costs more
+            idx = k if type(k) is int else int(k._data) if isinstance(k, Tensor) else int(k)
             size = out._data.shape[dim]
             if idx < -size or idx >= size:
                 raise IndexError(

@@ -166,6 +166,9 @@ class Node(HookableNode):
         raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
 
 
+_init_node = Node.__init__  # bound once: an op's node is made on every recorded op
+
+
 class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors.
 
@@ -205,7 +208,7 @@ class OpNode(Node):
         num_outputs: int = 1,
         input_dtypes: tuple[Any, ...] | None = None,
     ) -> None:
-        Node.__init__(self, next_functions, num_outputs, input_dtypes)
+        _init_node(self, next_functions, num_outputs, input_dtypes)
         self._name = name
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
