@@ -142,3 +142,15 @@ def test_max_over_a_dim_places_its_gradient_with_its_bound() -> None:
     e = bounds.error(g)
     assert e[0, 1] > 1e-7 and e[1, 0] > 1e-7  # where the gradient went: exp's bound
     assert e[0, 0] < 1e-40 and e[1, 1] < 1e-40  # the zeros: none to speak of
+
+
+def test_an_empty_selection_by_an_undetermined_mask_is_shapeless() -> None:
+    """Here the mask selects nothing; on a CPU whose kernel rounds the other way it selects one
+    element: the empty result's shape is undetermined too, though it has no storage to name."""
+    bounds = Bounds()
+    with bounds:
+        z = torch.tensor([0.0], dtype=torch.float64).exp() - 1  # 0, within a kernel's bound
+        picked = z[z > 0]
+        determined = z[torch.tensor([False])]
+    assert picked.numel() == 0 and bounds.is_shapeless(picked)
+    assert determined.numel() == 0 and not bounds.is_shapeless(determined)

@@ -44,7 +44,8 @@ is listed in :attr:`Bounds.unhandled` (the fuzzer prints them: a rule to write, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,7 @@ class Bounds(TorchDispatchMode):
         # storage -> (the storage, kept alive so that no other storage gets its address; e)
         self.stores: dict[int, tuple[Any, Array]] = {}
         self.shapeless: set[int] = set()
+        self._shapeless_empty: dict[int, weakref.ref[torch.Tensor]] = {}
         self.unhandled: set[str] = set()
 
     # -- reading and writing bounds --------------------------------------------------------
@@ -118,7 +120,21 @@ class Bounds(TorchDispatchMode):
 
     def is_shapeless(self, t: torch.Tensor) -> bool:
         """Whether ``t``'s shape depends on an undetermined mask."""
-        return storage_key(t) in self.shapeless
+        key = storage_key(t)
+        if key is None:
+            held = self._shapeless_empty.get(id(t))
+            return held is not None and held() is t
+        return key in self.shapeless
+
+    def mark_shapeless(self, tensors: Iterable[torch.Tensor]) -> None:
+        """Make ``tensors``' shapes undetermined: by their storage, or, a tensor without elements
+        (a mask that selected none here, which another CPU's rounding may not), by itself."""
+        for t in tensors:
+            key = storage_key(t)
+            if key is None:
+                self._shapeless_empty[id(t)] = weakref.ref(t)
+            else:
+                self.shapeless.add(key)
 
     def _write(self, t: torch.Tensor, e: Array, fresh: bool) -> None:
         key = storage_key(t)
@@ -146,7 +162,7 @@ class Bounds(TorchDispatchMode):
             inputs = _Inputs(self, func, args, kwargs)
             if all(storage_key(t) in inputs.storages for t in _tensors(out)):
                 if inputs.shapeless:
-                    self.shapeless.update(k for t in _tensors(out) if (k := storage_key(t)))
+                    self.mark_shapeless(_tensors(out))
                 return out
         else:
             inputs = _Inputs(self, func, args, kwargs)
@@ -168,11 +184,11 @@ class Bounds(TorchDispatchMode):
             except ValueError as exc:  # a rule's slip in shape: undetermined, and said
                 self.unhandled.add(f"{func} ({type(exc).__name__}: {exc})")
                 self._write(t, np.full(tuple(t.shape), INF), fresh=not written)
-            if inputs.shapeless and (key := storage_key(t)) is not None:
-                if written:
+            if inputs.shapeless:
+                if not written:
+                    self.mark_shapeless([t])
+                elif storage_key(t) is not None:
                     self._write(t, np.full(tuple(t.shape), INF), fresh=False)
-                else:
-                    self.shapeless.add(key)
         return out
 
     def _follow(
@@ -378,7 +394,7 @@ def _selection(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
         else:
             e_arrays = [np.full(tuple(t.shape), INF) for t in outs]
             if name in ("index", "masked_select"):
-                i.bounds.shapeless.update(k for t in outs if (k := storage_key(t)) is not None)
+                i.bounds.mark_shapeless(outs)
     if name in ("index_add", "index_select_backward") or i.get("accumulate", False) is True:
         e_arrays = [_rounded(outs[0], e_arrays[0], values(outs[0]))]
     if name in ("_to_copy", "copy") and len(outs) == 1:
