@@ -26,7 +26,7 @@ import shutil
 import tempfile
 import time
 import uuid
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -113,16 +113,20 @@ def _execute(path: str) -> tuple[str, float, bool]:
     return path, time.perf_counter() - start, True
 
 
-def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[tuple[str, str]]:
-    """The notebook pages among ``docnames`` (name and path), longest source first."""
+def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[tuple[str, str, str]]:
+    """The notebook pages among ``docnames``, longest source first: name, path and the key
+    jupyter-cache keeps the executed notebook under (the hash of its code, which MyST-NB's read
+    looks up)."""
+    cache = get_cache(env.mystnb_config.execution_cache_path)
     pages = []
     for docname in docnames:
         path = str(env.doc2path(docname))
         if not path.endswith(".md"):
             continue
         text = Path(path).read_text(encoding="utf-8")
-        if create_nb_reader(path, env.myst_config, env.mystnb_config, text) is not None:
-            pages.append((docname, path))
+        reader = create_nb_reader(path, env.myst_config, env.mystnb_config, text)
+        if reader is not None:
+            pages.append((docname, path, cache.create_hashed_notebook(reader.read(text))[1]))
     return sorted(pages, key=lambda page: -Path(page[1]).stat().st_size)
 
 
@@ -159,10 +163,18 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
         mp_context=multiprocessing.get_context("fork"),
         initializer=_start_worker,
     )
-    futures = {docname: pool.submit(_execute, path) for docname, path in pages}
-    _RUN.update(pool=pool, futures=futures, results=[], start=time.perf_counter())
+    # Pages whose notebooks hold the same code share one cache record: it is executed once, as
+    # a second execution would replace the record (jupyter-cache overwrites a record of the same
+    # key) while the read may be using the first.
+    executions: dict[str, Future[tuple[str, float, bool]]] = {}
+    futures = {}
+    for docname, path, key in pages:
+        if key not in executions:
+            executions[key] = pool.submit(_execute, path)
+        futures[docname] = executions[key]
+    _RUN.update(pool=pool, futures=futures, results={}, start=time.perf_counter())
     _RUN["workers"] = workers
-    docnames[:] = [d for d in docnames if d not in futures] + [d for d, _ in pages]
+    docnames[:] = [d for d in docnames if d not in futures] + [d for d, _, _ in pages]
 
 
 def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
@@ -177,17 +189,18 @@ def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
     if docname not in futures:
         return
     result = futures.pop(docname).result()
-    _RUN["results"].append(result)
+    _RUN["results"][result[0]] = result  # by path: a shared execution counts once
     if not result[2]:
         # the read executes a page that failed in a worker again itself, and looks up the cache
         # as it does: the pool finishes first, so no worker is writing a cache record meanwhile
         # (a record the read found before its notebook file was written raised a KeyError)
         for other in list(futures):
-            _RUN["results"].append(futures.pop(other).result())
+            done = futures.pop(other).result()
+            _RUN["results"][done[0]] = done
     if futures:
         return
     _RUN.pop("pool").shutdown()
-    results = _RUN.pop("results")
+    results = list(_RUN.pop("results").values())
     failed = [path for path, _, ok in results if not ok]
     logger.info(
         f"executed {len(results)} notebooks on {_RUN['workers']} workers in "

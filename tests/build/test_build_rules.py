@@ -205,20 +205,23 @@ NOISE = ("without encryption", "traitlets", "MdParserConfig", "NbParserConfig")
 
 
 def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> None:
-    """Two pages, executed by two workers whose kernels are forked from a warm process and talk
-    over Unix sockets (no TCP port two kernels could both pick); the build's log (not quieted
-    by ``-q``) shows progress and no noise."""
+    """Three pages, executed by two workers whose kernels are forked from a warm process and
+    talk over Unix sockets (no TCP port two kernels could both pick); two of the pages hold the
+    same code, executed once (a second execution would replace the cache record the read of the
+    first may be using); the build's log (not quieted by ``-q``) shows progress and no noise."""
     transport = (
         "from ipykernel.kernelapp import IPKernelApp\n"
         "import os\n"
         "kernel = IPKernelApp.instance()\n"
         "print(12345 + 54321, kernel.transport, os.path.isabs(kernel.ip))"
     )
-    pages = {"second": GOOD_CELL.replace("print(1 + 1)", transport)}
+    pages = {"second": GOOD_CELL.replace("print(1 + 1)", transport), "third": GOOD_CELL}
     result = build(tmp_path, GOOD_CELL, "html", pages, "-D execution_workers=2", quiet=False)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
-    assert "66666 ipc True" in (tmp_path / "_build" / "html" / "second.html").read_text()
+    html = tmp_path / "_build" / "html"
+    assert "66666 ipc True" in (html / "second.html").read_text()
+    assert all(">2\n<" in (html / f"{page}.html").read_text() for page in ("index", "third"))
     assert "executed 2 notebooks on 2 workers" in output, output
     assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
     assert result.stderr == "", result.stderr
