@@ -33,7 +33,7 @@ ORDER = ("core", "ops", "parity", "nn/optim", "tools")
 
 _CORE = "core core.*"
 _OPS = """
-ops ops.* declared_methods functions math_functions reduction_functions product_functions view_functions
+ops ops.* functions math_functions reduction_functions product_functions view_functions
 random mt19937 distributions avx_mathfun fused
 """
 _PARITY = """

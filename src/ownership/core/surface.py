@@ -26,11 +26,9 @@ the binding's ``parse``, one lookup in the op table, the op. Its text is kept as
 def maximum(self, *args, **kwargs):
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
 
-The methods are typed for mypy by :mod:`ownership.declared_methods`, a module generated from
-the declarations (:func:`stub`), in the ops layer with them; core's Tensor inherits it for the
-type checker only. (It is a module of the package, not of :mod:`ownership.ops`, whose
-``__init__`` imports every op: a type-only import of it from core would close a circle wider than
-a pair.) ``tests/build/test_surface_declarations.py`` checks it is current.
+The methods are typed for mypy by :mod:`ownership.core.declared_methods`, a module generated from
+the declarations (:func:`stub`); core's Tensor inherits it for the type checker only.
+``tests/build/test_surface_declarations.py`` checks it is current.
 """
 
 from __future__ import annotations
@@ -201,7 +199,7 @@ def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
 
 
 def stub(declarations: Iterable[Declared]) -> str:
-    """The source of :mod:`ownership.declared_methods`: each declared method's signature
+    """The source of :mod:`ownership.core.declared_methods`: each declared method's signature
     as mypy reads it (a hand-written method's own, the others' ``*args, **kwargs``)."""
     lines = [
         '# mypy: disable-error-code="empty-body"',
@@ -210,21 +208,22 @@ def stub(declarations: Iterable[Declared]) -> str:
         "Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;",
         "``tests/build/test_surface_declarations.py`` checks it is current (run it with",
         "``--update`` to rewrite it). :class:`~ownership.core.tensor.Tensor` inherits",
-        "``DeclaredMethods`` for the type checker only (core imports this module of the ops",
-        "layer under ``TYPE_CHECKING``): at run time its methods are set by",
+        "``DeclaredMethods`` for the type checker only: at run time its methods are set by",
         ":func:`ownership.core.surface.install`.",
         '"""',
         "",
         "from __future__ import annotations",
         "",
         "import builtins",
-        "from collections.abc import Iterator",
-        "from typing import Any",
+        "from typing import TYPE_CHECKING, Any",
         "",
-        "from numpy.typing import NDArray",
+        "if TYPE_CHECKING:",
+        "    from collections.abc import Iterator",
         "",
-        "from ownership.core.dtypes import dtype as DType",
-        "from ownership.core.tensor import Tensor",
+        "    from numpy.typing import NDArray",
+        "",
+        "    from ownership.core.dtypes import dtype as DType",
+        "    from ownership.core.tensor import Tensor",
         "",
         "",
         "class DeclaredMethods:",

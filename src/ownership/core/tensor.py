@@ -15,8 +15,8 @@ properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
 (``x.add``, ``x.mul_``, ``x.sum``...) and the conversions to Python and numpy values
 (``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
 beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
-mypy reads them from :mod:`ownership.declared_methods`, generated from the declarations and
-imported here for the type checker only. All reach :mod:`ownership.ops` through
+mypy reads them from :mod:`ownership.core.declared_methods`, generated from the declarations (at
+run time the class inherits ``object`` in its place). All reach :mod:`ownership.ops` through
 :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
 this layer never imports a higher one at run time.
 
@@ -51,6 +51,7 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
+from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -62,10 +63,9 @@ from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
 from ownership.core.tensor_operators import TensorOperators
 
-if TYPE_CHECKING:  # the declared methods are the type checker's; ``surface.install`` sets them
+if TYPE_CHECKING:
     from ownership.core.op_table import CoreOps
-    from ownership.declared_methods import DeclaredMethods
-else:
+else:  # the declared methods are the type checker's; ``surface.install`` sets them
     DeclaredMethods = object
 ops: CoreOps[Tensor] = op_registry.ops
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)

@@ -4,21 +4,22 @@
 Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;
 ``tests/build/test_surface_declarations.py`` checks it is current (run it with
 ``--update`` to rewrite it). :class:`~ownership.core.tensor.Tensor` inherits
-``DeclaredMethods`` for the type checker only (core imports this module of the ops
-layer under ``TYPE_CHECKING``): at run time its methods are set by
+``DeclaredMethods`` for the type checker only: at run time its methods are set by
 :func:`ownership.core.surface.install`.
 """
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from numpy.typing import NDArray
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
-from ownership.core.dtypes import dtype as DType
-from ownership.core.tensor import Tensor
+    from numpy.typing import NDArray
+
+    from ownership.core.dtypes import dtype as DType
+    from ownership.core.tensor import Tensor
 
 
 class DeclaredMethods:
