@@ -26,7 +26,7 @@ from ownership.core import layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.view_geometry import op_geometry
 from ownership.ops.views import _edge, _make
 
@@ -73,16 +73,25 @@ def diagonal_backward(
     """``grad`` written onto the diagonal of a new contiguous zero tensor of ``sizes`` (``offset``,
     ``dim1`` and ``dim2`` as saved), as torch's kernel writes it: below autograd, so with no
     version bump; recorded as ``DiagonalBackwardBackward0`` when ``grad`` requires grad."""
-    arr = np.zeros(sizes, grad._data.dtype)
-    out = wrap(arr, grad.dtype)
-    shape, strides, start, _ = diagonal_geometry(
-        out, as_given(offset), as_given(dim1), as_given(dim2)
+
+    def kernel() -> Tensor:
+        arr = np.zeros(sizes, grad._data.dtype)
+        out = wrap(arr, grad.dtype)
+        shape, strides, start, _ = diagonal_geometry(
+            out, as_given(offset), as_given(dim1), as_given(dim2)
+        )
+        layout.strided(arr.reshape(-1), shape, strides, start)[...] = grad._data
+        return out
+
+    recorded = needs_grad(grad)
+    return run_op(
+        (grad,),
+        recorded,
+        kernel,
+        "DiagonalBackwardBackward0",
+        _bw_diagonal_backward,
+        {"dim1": dim1, "dim2": dim2, "offset": offset} if recorded else None,
     )
-    layout.strided(arr.reshape(-1), shape, strides, start)[...] = grad._data
-    if needs_grad(grad):
-        saved = {"dim1": dim1, "dim2": dim2, "offset": offset}
-        record(out, "DiagonalBackwardBackward0", (grad,), _bw_diagonal_backward, saved)
-    return out
 
 
 def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:

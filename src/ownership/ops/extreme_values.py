@@ -31,7 +31,7 @@ from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, record, refuse_out_call, wrap, written_by_kernel
+from ownership.ops.common import needs_grad_of, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -103,31 +103,40 @@ def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
     """``amax`` or ``amin`` of ``t`` over ``dim`` (``AmaxBackward0``/``AminBackward0``)."""
-    arr = t._data
     axes = _axes(t, dim)
-    if arr.size == 0:
-        if dim is None or (isinstance(dim, tuple | list) and not dim):
-            raise RuntimeError(
-                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument."
-            )
-        for d in (dim,) if isinstance(dim, int) else dim:  # as given: torch's message names it so
-            checks.reduce_dim(which, t, int(d))
-    reduce = _max if which == "amax" else _min
-    vals: NDArray[Any] = reduce(arr, axis=axes if arr.ndim else None, keepdims=keepdim)
-    if arr.size:
-        vals = first_zero_signs(arr, axes if arr.ndim else (), vals)
-    out = wrap(np.array(vals, order="C"), t.dtype)
-    if arr.size and (which == "amax" or t.dtype is not dtypes.int64):
-        # the reduction's fill_ of its identity (torch's int64 ``min_values`` kernel is
-        # ``binary_kernel_reduce``, which starts from its identity without one)
-        written_by_kernel(out, t)
-    if needs_grad_of(t):
-        ctx = {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim}
-        node = record(out, f"{which.capitalize()}Backward0", (t,), _bw_extreme, ctx)
-        node.save("self", t)
-        node.save("result", out, is_output=True)
-    return out
+
+    def kernel() -> Tensor:
+        arr = t._data
+        if arr.size == 0:
+            if dim is None or (isinstance(dim, tuple | list) and not dim):
+                raise RuntimeError(
+                    f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument."
+                )
+            for d in (dim,) if isinstance(dim, int) else dim:  # as given: torch's message names it
+                checks.reduce_dim(which, t, int(d))
+        reduce = _max if which == "amax" else _min
+        vals: NDArray[Any] = reduce(arr, axis=axes if arr.ndim else None, keepdims=keepdim)
+        if arr.size:
+            vals = first_zero_signs(arr, axes if arr.ndim else (), vals)
+        out = wrap(np.array(vals, order="C"), t.dtype)
+        if arr.size and (which == "amax" or t.dtype is not dtypes.int64):
+            # the reduction's fill_ of its identity (torch's int64 ``min_values`` kernel is
+            # ``binary_kernel_reduce``, which starts from its identity without one)
+            written_by_kernel(out, t)
+        return out
+
+    recorded = needs_grad_of(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        f"{which.capitalize()}Backward0",
+        _bw_extreme,
+        {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim} if recorded else None,
+        lambda node: node.save("self", t),
+        OpNode.save_result,
+    )
 
 
 def amax(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
@@ -155,26 +164,34 @@ def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     given = t
     if not t.dtype.is_floating_point:
         t = ops.to(t, dtypes.get_default_dtype())
-    arr = t._data
     axes = _axes(t, dim)
-    every = axes if arr.ndim else None
-    if arr.size == 0:
-        vals = np.log(_add(np.exp(arr), axis=every, keepdims=keepdim))
-    else:
-        if isinstance(dim, tuple | list) and not dim and not keepdim and arr.ndim:
-            # torch adds the max kept as [1, ...] into the result reduced to []
-            raise RuntimeError(
-                f"output with shape [] doesn't match the broadcast shape {[1] * arr.ndim}"
-            )
-        maxes = _max(arr, axis=every, keepdims=True)
-        maxes = np.where(np.abs(maxes) == np.inf, 0, maxes).astype(arr.dtype)
-        total = _add(np.exp(arr - maxes), axis=every, keepdims=keepdim)
-        back = maxes if keepdim else maxes.reshape(np.shape(total))
-        vals = np.log(total) + back
-    out = written_by_kernel(wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype), given)
-    if needs_grad_of(t):
-        ctx = {"dim": saved_dims(dim), "keepdim": keepdim}
-        node = record(out, "LogsumexpBackward0", (t,), _bw_logsumexp, ctx)
-        node.save("self", t)
-        node.save("result", out, is_output=True)
-    return out
+
+    def kernel() -> Tensor:
+        arr = t._data
+        every = axes if arr.ndim else None
+        if arr.size == 0:
+            vals = np.log(_add(np.exp(arr), axis=every, keepdims=keepdim))
+        else:
+            if isinstance(dim, tuple | list) and not dim and not keepdim and arr.ndim:
+                # torch adds the max kept as [1, ...] into the result reduced to []
+                raise RuntimeError(
+                    f"output with shape [] doesn't match the broadcast shape {[1] * arr.ndim}"
+                )
+            maxes = _max(arr, axis=every, keepdims=True)
+            maxes = np.where(np.abs(maxes) == np.inf, 0, maxes).astype(arr.dtype)
+            total = _add(np.exp(arr - maxes), axis=every, keepdims=keepdim)
+            back = maxes if keepdim else maxes.reshape(np.shape(total))
+            vals = np.log(total) + back
+        return written_by_kernel(wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype), given)
+
+    recorded = needs_grad_of(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "LogsumexpBackward0",
+        _bw_logsumexp,
+        {"dim": saved_dims(dim), "keepdim": keepdim} if recorded else None,
+        lambda node: node.save("self", t),
+        OpNode.save_result,
+    )

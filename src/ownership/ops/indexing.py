@@ -29,7 +29,7 @@ from ownership.ops.common import (
     needs_grad,
     operand,
     raw,
-    record,
+    run_op,
     sum_to,
     touch_history,
     wrap,
@@ -188,45 +188,57 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     # the index tensors are the op's arguments too: a normal one (a list becomes one) runs
     # autograd even for an inference ``t`` that requires grad (torch's dispatch keys)
     recording = needs_grad(t, *[k for k in tkey if not is_basic(k)])
-    if recording:  # torch saves the index tensors before its kernel's checks
-        for k in tkey:
+    npkey = np_key(tkey)
+    shape = tuple(t._data.shape)
+
+    def save(node: OpNode) -> None:
+        for k in tkey:  # torch saves the index tensors before its kernel's checks
             if isinstance(k, Tensor):
                 refuse_inference(k)
-    npkey = np_key(tkey)
-    check_advanced(t, npkey)
-    arr = numpy_index(t._data, npkey)
-    found = index_strides(t._data.shape, t.stride(), npkey)
-    if found is None:  # row-major: one copy in that order
-        out = wrap(np.array(arr, copy=True, order="C"), t.dtype)
-    else:
+        node.save_state("indices")
+
+    def kernel() -> Tensor:
+        check_advanced(t, npkey)
+        arr = numpy_index(t._data, npkey)
+        found = index_strides(t._data.shape, t.stride(), npkey)
+        if found is None:  # row-major: one copy in that order
+            return wrap(np.array(arr, copy=True, order="C"), t.dtype)
         out = wrap(np.array(arr, copy=True), t.dtype)
         lay_out_as(out, found)
-    if recording:
-        shape = tuple(t._data.shape)
-        node = record(
-            out,
-            "IndexBackward0",
-            (t,),
-            lambda node, s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
-            {"indices": npkey, "self_sym_sizes": shape},
-        )
-        node.save_state("indices")
-    return out
+        return out
+
+    return run_op(
+        (t,),
+        recording,
+        kernel,
+        "IndexBackward0",
+        lambda node, s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
+        {"indices": npkey, "self_sym_sizes": shape} if recording else None,
+        save,
+    )
 
 
 def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False) -> Tensor:
     """Zeros of ``shape`` with ``g`` placed (or summed) at ``key``: the backward of indexing."""
-    buf = np.zeros(shape, dtype=g._data.dtype)
-    if accumulate:
-        np.add.at(buf, key, g._data)
-    else:
-        buf[key] = g._data
-    out = Tensor._wrap(buf, g.dtype)
-    if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
-        written_fresh(out)
-    if needs_grad(g):
-        record(out, "IndexingBackwardBackward0", (g,), lambda node, s, gg: (getitem(gg[0], key),))
-    return out
+
+    def kernel() -> Tensor:
+        buf = np.zeros(shape, dtype=g._data.dtype)
+        if accumulate:
+            np.add.at(buf, key, g._data)
+        else:
+            buf[key] = g._data
+        out = Tensor._wrap(buf, g.dtype)
+        if accumulate:  # IndexBackward0 writes in place: zeros(...).index_put_(key, g, True)
+            written_fresh(out)
+        return out
+
+    return run_op(
+        (g,),
+        needs_grad(g),
+        kernel,
+        "IndexingBackwardBackward0",
+        lambda node, s, gg: (getitem(gg[0], key),),
+    )
 
 
 def _copy_to(target: Tensor, value: Any) -> None:

@@ -28,7 +28,7 @@ from ownership.ops.common import (
     needs_grad_of,
     operand,
     raw,
-    record,
+    run_op,
     zeros_like_grad,
 )
 from ownership.ops.creation import to_numpy, zeros
@@ -261,8 +261,16 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     in ``input``'s dtype (``BernoulliBackward0``, a zero gradient, when ``input`` requires
     grad and gives the probabilities)."""
     tensor_arg("bernoulli", input)
-    out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
-    fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
-    if p is None and needs_grad_of(input):
-        record(out, "BernoulliBackward0", (input,), lambda node, s, g: (zeros_like_grad(g[0]),))
-    return out
+
+    def kernel() -> Tensor:
+        out = Tensor._wrap(np.zeros(input._data.shape, dtype=input.dtype.np), input.dtype)
+        fill_fresh(out, bernoulli_sampler(out, input if p is None else p, generator))
+        return out
+
+    return run_op(
+        (input,),
+        p is None and needs_grad_of(input),
+        kernel,
+        "BernoulliBackward0",
+        lambda node, s, g: (zeros_like_grad(g[0]),),
+    )

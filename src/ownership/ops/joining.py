@@ -25,7 +25,7 @@ from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops import signatures as sig
-from ownership.ops.common import inference_kernel, needs_grad, record, touch_history, wrap
+from ownership.ops.common import inference_kernel, needs_grad, run_op, touch_history, wrap
 from ownership.ops.memory_formats import (
     contiguous_format,
     format_strides,
@@ -87,44 +87,51 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
     unsqueezed there."""
     ts, d, dt, saved = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
     shape = list(ts[0]._data.shape)
-    if d < len(shape):
+    if d < len(shape) and inference_kernel(*ts):
         flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
-        sizes = [*shape[:d], len(ts), *shape[d:]]
-        if inference_kernel(*ts):
-            view_of_cat: Tensor = ops.view(wrap(flat, dt), sizes)
-            return view_of_cat
-        item = flat.itemsize
-        view = layout.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
-        assert view is not None  # one can always split a dimension with view
-        if flat.size:  # the same memory, from its first element: ``flat``'s offset is 0
-            arr = np.lib.stride_tricks.as_strided(flat, sizes, [st * item for st in view])
-        else:
-            arr = layout.empty_strided(sizes, view, dt.np)
-        out = wrap(arr, dt)
-    else:
+        view_of_cat: Tensor = ops.view(wrap(flat, dt), [*shape[:d], len(ts), *shape[d:]])
+        return view_of_cat
+
+    def kernel() -> Tensor:
+        if d < len(shape):
+            flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
+            sizes = [*shape[:d], len(ts), *shape[d:]]
+            item = flat.itemsize
+            view = layout.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
+            assert view is not None  # one can always split a dimension with view
+            if flat.size:  # the same memory, from its first element: ``flat``'s offset is 0
+                arr = np.lib.stride_tricks.as_strided(flat, sizes, [st * item for st in view])
+            else:
+                arr = layout.empty_strided(sizes, view, dt.np)
+            return wrap(arr, dt)
         arrays = [x._data[..., None] for x in ts]
-        out = wrap(_joined(arrays, [(*x.stride(), 1) for x in ts], d, dt), dt)
-    if needs_grad(*ts):
-        record(out, "StackBackward0", ts, lambda node, s, g: g[0].unbind(d), saved)
-    return out
+        return wrap(_joined(arrays, [(*x.stride(), 1) for x in ts], d, dt), dt)
+
+    return run_op(
+        ts, needs_grad(*ts), kernel, "StackBackward0", lambda node, s, g: g[0].unbind(d), saved
+    )
 
 
 def cat(*args: Any, **kwargs: Any) -> Tensor:
     """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
     ts, d, dt, saved = _join_arguments(sig.FN_CAT, args, kwargs, stacking=False)
-    out = wrap(_joined([x._data for x in ts], [x.stride() for x in ts], d, dt), dt)
-    if needs_grad(*ts):
-        sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
+    sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            out_g, start = [], 0
-            for n in sizes:
-                if n is None:  # a skipped 1-D empty input (torch's legacy rule)
-                    out_g.append(g[0].new_zeros(0))
-                    continue
-                out_g.append(g[0].narrow(d, start, n))
-                start += n
-            return tuple(out_g)
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        out_g, start = [], 0
+        for n in sizes:
+            if n is None:  # a skipped 1-D empty input (torch's legacy rule)
+                out_g.append(g[0].new_zeros(0))
+                continue
+            out_g.append(g[0].narrow(d, start, n))
+            start += n
+        return tuple(out_g)
 
-        record(out, "CatBackward0", ts, bw, saved)
-    return out
+    return run_op(
+        ts,
+        needs_grad(*ts),
+        lambda: wrap(_joined([x._data for x in ts], [x.stride() for x in ts], d, dt), dt),
+        "CatBackward0",
+        bw,
+        saved,
+    )

@@ -26,7 +26,7 @@ from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.backward_ops import _zeros
-from ownership.ops.common import lay_out, needs_grad, record, wrap
+from ownership.ops.common import lay_out, needs_grad, run_op, wrap
 
 NEGATIVE_SLOPE_IN_PLACE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
@@ -63,16 +63,25 @@ def leaky_relu_backward(grad: Tensor, x: Tensor, slope: Any, is_result: bool) ->
     ``LeakyReluBackwardBackward0`` when it must be."""
     if is_result and float(slope) < 0:
         raise RuntimeError(NEGATIVE_SLOPE_IN_PLACE)
-    g = grad._data
-    out = wrap(np.where(x._data > 0, g, g * g.dtype.type(slope)), grad.dtype)
-    lay_out(out, x, grad)  # torch's iterator reads the input (or result) first
-    if needs_grad(grad, x):
 
-        def bw(node: OpNode, s: Saved, gg: Grads) -> Grads:
-            return (leaky_relu_backward(gg[0], x, slope, is_result), _zeros(gg[0]))
+    def kernel() -> Tensor:
+        g = grad._data
+        out = wrap(np.where(x._data > 0, g, g * g.dtype.type(slope)), grad.dtype)
+        lay_out(out, x, grad)  # torch's iterator reads the input (or result) first
+        return out
 
-        record(out, "LeakyReluBackwardBackward0", (grad, x), bw, {"negative_slope": slope})
-    return out
+    def bw(node: OpNode, s: Saved, gg: Grads) -> Grads:
+        return (leaky_relu_backward(gg[0], x, slope, is_result), _zeros(gg[0]))
+
+    recorded = needs_grad(grad, x)
+    return run_op(
+        (grad, x),
+        recorded,
+        kernel,
+        "LeakyReluBackwardBackward0",
+        bw,
+        {"negative_slope": slope} if recorded else None,
+    )
 
 
 def _bw_leaky_relu(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -86,14 +95,22 @@ def _bw_leaky_relu_(node: OpNode, s: Saved, g: Grads) -> Grads:
 def leaky_relu(t: Tensor, negative_slope: Any = 0.01) -> Tensor:
     """``t`` above 0, else ``t * negative_slope`` (``LeakyReluBackward0``, saves ``t``)."""
     _checked("leaky_relu", t, negative_slope)
-    out = wrap(_values(t._data, negative_slope), t.dtype)
-    lay_out(out, t)
-    if needs_grad(t):
-        node = record(
-            out, "LeakyReluBackward0", (t,), _bw_leaky_relu, {"negative_slope": negative_slope}
-        )
-        node.save("self", t)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(_values(t._data, negative_slope), t.dtype)
+        lay_out(out, t)
+        return out
+
+    recorded = needs_grad(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "LeakyReluBackward0",
+        _bw_leaky_relu,
+        {"negative_slope": negative_slope} if recorded else None,
+        lambda node: node.save("self", t),
+    )
 
 
 def leaky_relu_(t: Tensor, negative_slope: Any = 0.01) -> Tensor:

@@ -21,7 +21,6 @@ from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     needs_grad,
     needs_grad_with,
-    record,
     run_op,
     save_product,
     wrap,
@@ -338,17 +337,16 @@ def _bmm_dtypes(a: Tensor, b: Tensor, work: int) -> None:
 
 def _unsafe_view(t: Tensor, shape: tuple[int, ...]) -> Tensor:
     """torch's ``_unsafe_view``: the result of a composite op reshaped (``UnsafeViewBackward0``)."""
-    out = Tensor._wrap(t._data.reshape(shape), t.dtype)
-    if needs_grad(t):
-        src = tuple(t._data.shape)
-        record(
-            out,
-            "UnsafeViewBackward0",
-            (t,),
-            lambda node, s, g: (g[0].reshape(src),),
-            {"self_sym_sizes": src},
-        )
-    return out
+    src = tuple(t._data.shape)
+    recorded = needs_grad(t)
+    return run_op(
+        (t,),
+        recorded,
+        lambda: Tensor._wrap(t._data.reshape(shape), t.dtype),
+        "UnsafeViewBackward0",
+        lambda node, s, g: (g[0].reshape(src),),
+        {"self_sym_sizes": src} if recorded else None,
+    )
 
 
 def _squeeze0_inplace(t: Tensor) -> Tensor:

@@ -18,7 +18,7 @@ from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
-from ownership.ops.common import needs_grad, record, run_op, wrap
+from ownership.ops.common import needs_grad, run_op, sum_to, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax, log_softmax_along
 
@@ -477,7 +477,8 @@ def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or summed, or elementwise) squared error (``MseLossBackward0``)."""
     red = _reduction(reduction)
-    if input._data.shape != target._data.shape:
+    shape = input._data.shape
+    if shape != target._data.shape:
         import warnings
 
         warnings.warn(
@@ -487,31 +488,38 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-        layout.broadcast_shapes(input._data.shape, target._data.shape)  # torch.broadcast_tensors
-    dt = dtypes.promote_types(input.dtype, target.dtype)  # the result dtype under promotion
-    if not dt.is_floating_point:
-        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dt.short}'")
-    diff = input._data.astype(dt.np, copy=False) - target._data.astype(dt.np, copy=False)
-    sq = diff * diff
-    out_arr = sq if red == 0 else (sq.sum() if red == 2 else sq.mean())
-    out = wrap(np.asarray(out_arr), dt)
-    if needs_grad(input, target):
-        n = sq.size
-        from ownership.ops.common import sum_to
+        # torch.broadcast_tensors
+        shape = layout.broadcast_shapes(input._data.shape, target._data.shape)
+    n = int(np.prod(shape))  # the number of squared errors
+    in_needed, target_needed = input.requires_grad, target.requires_grad
 
-        in_needed, target_needed = input.requires_grad, target.requires_grad
+    def kernel() -> Tensor:
+        dt = dtypes.promote_types(input.dtype, target.dtype)  # the result dtype under promotion
+        if not dt.is_floating_point:
+            raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dt.short}'")
+        diff = input._data.astype(dt.np, copy=False) - target._data.astype(dt.np, copy=False)
+        sq = diff * diff
+        out_arr = sq if red == 0 else (sq.sum() if red == 2 else sq.mean())
+        return wrap(np.asarray(out_arr), dt)
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            x, y = s["self"], s["target"]
-            k = n if red == 1 else None
-            return (
-                sum_to(mse_loss_backward(g[0], x, y, k, red != 0), x.shape) if in_needed else None,
-                sum_to(mse_loss_backward(g[0], y, x, k, red != 0), y.shape)
-                if target_needed
-                else None,
-            )
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        x, y = s["self"], s["target"]
+        k = n if red == 1 else None
+        return (
+            sum_to(mse_loss_backward(g[0], x, y, k, red != 0), x.shape) if in_needed else None,
+            sum_to(mse_loss_backward(g[0], y, x, k, red != 0), y.shape) if target_needed else None,
+        )
 
-        node = record(out, "MseLossBackward0", (input, target), bw, {"reduction": red})
+    def save(node: OpNode) -> None:
         node.save("self", input)
         node.save("target", target)
-    return out
+
+    return run_op(
+        (input, target),
+        needs_grad(input, target),
+        kernel,
+        "MseLossBackward0",
+        bw,
+        {"reduction": red},
+        save,
+    )

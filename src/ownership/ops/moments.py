@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.autograd.node import Grads, OpNode, Saved, gradient_edge
+from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, refuse_out_call, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.reduction import saved_dims
 from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims
 
@@ -56,7 +56,7 @@ def _moments(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
             UserWarning,
-            stacklevel=4,
+            stacklevel=6,  # the caller of var: _moment's kernel, run_op, _moment, var
         )
     mean = add_reduce(x, axis=axes, keepdims=True) / n
     var = add_reduce((x - mean) ** 2, axis=axes, keepdims=keepdim) / max(n - correction, 0)
@@ -109,60 +109,72 @@ def _moment(
     mean for the two that return it; one node (two outputs with the mean)."""
     shown, c = _correction(unbiased, correction)
     axes = axes_of(t, dim)
-    kept = [n for d, n in enumerate(t._data.shape) if axes is not None and d not in axes]
-    v, m, n = _moments(t, axes, c, keepdim, name)  # its warning comes first
-    if name in ("var", "std") and t._data.size and layout.numel(kept) <= 1:
-        refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
     root = name.startswith("std")
-    spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
-    spread = wrap(layout.as_row_major(spread_values), t.dtype)
-    mean = wrap(layout.as_row_major(np.asarray(m)), t.dtype) if name.endswith("_mean") else None
-    # torch's kernel fills an empty input's results with NaN, and the one result of a spread of
-    # any input with its number (``std_var_all_cpu``): one write each through the dispatcher
-    if mean is not None:
-        if not t._data.size:
+    means: list[Tensor] = []  # the mean, which the kernel of ``var_mean``/``std_mean`` makes
+
+    def kernel() -> Tensor:
+        kept = [n for d, n in enumerate(t._data.shape) if axes is not None and d not in axes]
+        v, m, _ = _moments(t, axes, c, keepdim, name)  # its warning comes first
+        if name in ("var", "std") and t._data.size and layout.numel(kept) <= 1:
+            refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
+        spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
+        spread = wrap(layout.as_row_major(spread_values), t.dtype)
+        # torch's kernel fills an empty input's results with NaN, and the one result of a
+        # spread of any input with its number (``std_var_all_cpu``): one write each through
+        # the dispatcher
+        if name.endswith("_mean"):
+            mean = wrap(layout.as_row_major(np.asarray(m)), t.dtype)
+            means.append(mean)
+            if not t._data.size:
+                written_by_kernel(spread, t)
+                written_by_kernel(mean, t)
+        elif not t._data.size or layout.numel(kept) <= 1:
             written_by_kernel(spread, t)
-            written_by_kernel(mean, t)
-    elif not t._data.size or layout.numel(kept) <= 1:
-        written_by_kernel(spread, t)
-    if not needs_grad(t):
-        return spread, mean
-    shape, dims = tuple(t._data.shape), _given_dims(t, dim)
-    saved_name = "result0" if mean is not None else "result"
+        return spread
+
+    shape, dims, n = tuple(t._data.shape), _given_dims(t, dim), count_over(t, axes)
+    saved_name = "result0" if name.endswith("_mean") else "result"
 
     def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
         x = s["self"]
         total = None
         if g[0] is not None:
             if root:
-                std = s["result"] if mean is None else s["result0"]
-                total = _std_grad(g[0], x, std, dims, keepdim, c)
+                total = _std_grad(g[0], x, s[saved_name], dims, keepdim, c)
             else:
                 total = _var_grad(g[0], x, dims, keepdim, c)
-        if mean is not None and g[1] is not None:
+        if means and g[1] is not None:
             part = keep_dims(g[1], shape, axes, keepdim).expand(shape) / n
             total = part if total is None else total + part
         return (total,)
 
-    saved = {
-        "correction": shown,
-        "dim": None if dim is None else saved_dims(dim),
-        "keepdim": keepdim,
-    }
-    node_name = "".join(part.capitalize() for part in name.split("_")) + "Backward0"
-    if mean is None:
-        node = record(spread, node_name, (t,), backward, saved)
-    else:
-        node = OpNode(node_name, (gradient_edge(t),), backward, saved, num_outputs=2)
-        node.input_dtypes = (t.dtype,)
-        for nr, result in enumerate((spread, mean)):
-            result._grad_fn = node
-            result._requires_grad = True
-            result._output_nr = nr
-    node.save("self", t)
-    if root:
-        node.save(saved_name, spread, is_output=True)
-    return spread, mean
+    def after(node: OpNode, spread: Tensor) -> None:
+        if means:  # the mean is the node's output 1
+            node.num_outputs = 2
+            mean = means[0]
+            mean._grad_fn = node
+            mean._requires_grad = True
+            mean._output_nr = 1
+        if root:
+            node.save(saved_name, spread, is_output=True)
+
+    recorded = needs_grad(t)
+    saved = (
+        {"correction": shown, "dim": None if dim is None else saved_dims(dim), "keepdim": keepdim}
+        if recorded
+        else None
+    )
+    spread = run_op(
+        (t,),
+        recorded,
+        kernel,
+        "".join(part.capitalize() for part in name.split("_")) + "Backward0",
+        backward,
+        saved,
+        lambda node: node.save("self", t),
+        after,
+    )
+    return spread, means[0] if means else None
 
 
 def var(

@@ -24,7 +24,7 @@ from ownership.core.op_registry import OPS
 from ownership.core.storage import VersionCounter
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import needs_grad, record, touch_history
+from ownership.ops.common import needs_grad, run_op, touch_history
 
 
 def not_views(views: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
@@ -51,26 +51,42 @@ def _multi(
     ctx: dict[str, Any],
     unsafe: bool = False,
 ) -> tuple[Tensor, ...]:
-    outs = tuple(t._view(*p) for p in pieces)
-    if unsafe:
-        outs = not_views(outs)
-        name = "Unsafe" + name
-    if t.is_inference():  # views of an inference tensor are untracked inference leaves
+    """The views ``pieces`` of ``t`` (shape, strides, offset each), the outputs of one node
+    ``name`` when ``t`` needs grad: :func:`run_op` attaches it to the first, and its ``after``
+    makes the others its outputs 1, 2, ..."""
+
+    def views() -> tuple[Tensor, ...]:
+        outs = tuple(t._view(*p) for p in pieces)
+        if unsafe:
+            return not_views(outs)
+        # views of an inference tensor are untracked inference leaves; under no_grad:
+        # NO_GRAD_MODE views
+        if not t.is_inference() and grad_mode.is_grad_enabled():
+            for o in outs:
+                o._creation_meta = propagate_creation_meta(
+                    o._creation_meta, CreationMeta.MULTI_OUTPUT_NODE
+                )
         return outs
-    if not unsafe and grad_mode.is_grad_enabled():  # under no_grad: NO_GRAD_MODE views
-        for o in outs:
-            o._creation_meta = propagate_creation_meta(
-                o._creation_meta, CreationMeta.MULTI_OUTPUT_NODE
-            )
-    if needs_grad(t):
-        node = record(outs[0], name, (t,), backward, ctx) if outs else None
-        if node is not None:
-            node.num_outputs = len(outs)
-            for i, o in enumerate(outs):
-                o._grad_fn = node
-                o._requires_grad = True
-                o._output_nr = i
-    return outs
+
+    if not pieces or not needs_grad(t):
+        return views()
+    made: list[tuple[Tensor, ...]] = []
+
+    def kernel() -> Tensor:
+        made.append(views())
+        return made[0][0]
+
+    def after(node: OpNode, first: Tensor) -> None:
+        outs = made[0]
+        node.num_outputs = len(outs)
+        for i, o in enumerate(outs[1:], 1):
+            o._grad_fn = node
+            o._requires_grad = True
+            o._output_nr = i
+
+    name = "Unsafe" + name if unsafe else name
+    run_op((t,), True, kernel, name, backward, ctx, after=after)
+    return made[0]
 
 
 def _fill_none(grads: tuple[Any, ...], shapes: list[tuple[int, ...]], like: Any) -> list[Any]:

@@ -23,10 +23,9 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import sum_of
-from ownership.ops.scans import check_differentiable
 
 
 def _bw_nansum(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -48,17 +47,27 @@ def nansum(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """The sum of ``t`` with NaN as 0, of all elements or over ``dim`` (``NansumBackward0``)."""
-    arr = t._data
-    filled = np.where(np.isnan(arr), 0, arr) if t.dtype.is_floating_point else arr
-    every = dim is None and keepdim  # all dims summed and kept: an empty list of dims means all
-    out = sum_of(wrap(filled, t.dtype), () if every else dim, keepdim, dtype=dtype)
-    written_by_kernel(out, t)  # the reduction's fill_ (sum_of's is of the fresh ``filled``)
-    if needs_grad(t):
-        check_differentiable(t, out.dtype)
+
+    def kernel() -> Tensor:
+        arr = t._data
+        filled = np.where(np.isnan(arr), 0, arr) if t.dtype.is_floating_point else arr
+        every = dim is None and keepdim  # all dims summed and kept: no dims listed means all
+        out = sum_of(wrap(filled, t.dtype), () if every else dim, keepdim, dtype=dtype)
+        return written_by_kernel(out, t)  # the reduction's fill_ (sum_of's: of ``filled``)
+
+    recorded = needs_grad(t)
+    ctx = None
+    if recorded:
         given = None if dim is None else (dim if isinstance(dim, tuple | list) else (dim,))
         saved_dim = None if given is None else tuple(as_saved(int(d)) for d in given)
-        node = record(
-            out, "NansumBackward0", (t,), _bw_nansum, {"dim": saved_dim, "keepdim": keepdim}
-        )
-        node.save("self", t)
-    return out
+        ctx = {"dim": saved_dim, "keepdim": keepdim}
+    # an integer result (``dtype=``) is refused as the node is attached (``attach``)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "NansumBackward0",
+        _bw_nansum,
+        ctx,
+        lambda node: node.save("self", t),
+    )

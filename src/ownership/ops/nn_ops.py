@@ -25,7 +25,7 @@ from ownership.core import grad_mode, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
-from ownership.ops.common import inputs_needed, needs_grad, record, shape_of, sum_to, wrap
+from ownership.ops.common import inputs_needed, needs_grad, run_op, shape_of, sum_to, wrap
 from ownership.ops.linalg import mat1_grad, mat2_grad
 
 
@@ -63,52 +63,61 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
     ``mat2`` needs a gradient (has an edge) and ``mat2`` only when ``mat1`` does, as in torch.
     All three share one dtype (torch's checks, in its order: no promotion in a fused kernel).
     """
-    dt = mat2.dtype
-    if bias.dtype is not dt or mat1.dtype is not dt:
-        for name, m in (("self", bias), ("mat1", mat1)):
-            if m.dtype is not dt:
-                raise RuntimeError(
-                    f"{name} and mat2 must have the same dtype, but got {m.dtype.short} and "
-                    f"{dt.short}"
-                )
-    a1, a2, added = mat1._data, mat2._data, bias._data
-    if a1.ndim != 2 or a2.ndim != 2:
-        name, arr = ("mat1", a1) if a1.ndim != 2 else ("mat2", a2)
-        raise RuntimeError(f"{name} must be a matrix, got {arr.ndim}-D tensor")
-    (n, k), (k2, p) = a1.shape, a2.shape
-    if k != k2:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
-    # the bias is expanded to the product's shape (torch's messages); a row of p needs no check
-    if added.shape != (p,):
-        layout.expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
-    prod = a1 @ a2
-    if alpha != 1:
-        prod = prod * alpha
-    if beta == 0:  # torch ignores the input then: its nan and inf do not propagate
-        out = wrap(prod, dt)
-    else:
+
+    def kernel() -> Tensor:
+        dt = mat2.dtype
+        if bias.dtype is not dt or mat1.dtype is not dt:
+            for name, m in (("self", bias), ("mat1", mat1)):
+                if m.dtype is not dt:
+                    raise RuntimeError(
+                        f"{name} and mat2 must have the same dtype, but got {m.dtype.short} "
+                        f"and {dt.short}"
+                    )
+        a1, a2, added = mat1._data, mat2._data, bias._data
+        if a1.ndim != 2 or a2.ndim != 2:
+            name, arr = ("mat1", a1) if a1.ndim != 2 else ("mat2", a2)
+            raise RuntimeError(f"{name} must be a matrix, got {arr.ndim}-D tensor")
+        (n, k), (k2, p) = a1.shape, a2.shape
+        if k != k2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
+        # the bias is expanded to the product's shape (torch's messages); a row of p: no check
+        if added.shape != (p,):
+            layout.expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
+        prod = a1 @ a2
+        if alpha != 1:
+            prod = prod * alpha
+        if beta == 0:  # torch ignores the input then: its nan and inf do not propagate
+            return wrap(prod, dt)
         if beta != 1:
             added = added * beta
         if added.dtype == prod.dtype:  # the bias expands to the product's shape (checked)
             prod += added  # the product is a new array: no second one for the sum
         else:
             prod = prod + added
-        out = wrap(prod, dt)
-    if needs_grad(bias, mat1, mat2):
-        ctx = {
-            "alpha": alpha,
-            "beta": beta,
-            "mat1_sym_sizes": (n, k),
-            "mat1_sym_strides": mat1.stride(),
-            "mat2_sym_sizes": (k2, p),
-            "mat2_sym_strides": mat2.stride(),
-        }
-        node = record(out, "AddmmBackward0", (bias, mat1, mat2), _bw_addmm, ctx)
-        node.input_shapes = (tuple(bias._data.shape), (n, k), (k2, p))
+        return wrap(prod, dt)
+
+    def save(node: OpNode) -> None:
+        node.input_shapes = (
+            tuple(bias._data.shape),
+            tuple(mat1._data.shape),
+            tuple(mat2._data.shape),
+        )
         _, mat1_needed, mat2_needed = inputs_needed(node)
         node.save("mat1", mat1 if mat2_needed else None)
         node.save("mat2", mat2 if mat1_needed else None)
-    return out
+
+    recorded = needs_grad(bias, mat1, mat2)
+    ctx = None
+    if recorded:
+        ctx = {
+            "alpha": alpha,
+            "beta": beta,
+            "mat1_sym_sizes": tuple(mat1._data.shape),
+            "mat1_sym_strides": mat1.stride(),
+            "mat2_sym_sizes": tuple(mat2._data.shape),
+            "mat2_sym_strides": mat2.stride(),
+        }
+    return run_op((bias, mat1, mat2), recorded, kernel, "AddmmBackward0", _bw_addmm, ctx, save)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -224,37 +233,52 @@ def batch_norm(
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     dims, shape, count = _channel_geometry(x.shape)
-    use_batch = training
-    acc = x.astype(np.float64)
-    if use_batch:
-        mean = acc.mean(axis=dims)
-        var = acc.var(axis=dims)
-        invstd = 1 / np.sqrt(var + eps)
-        if training and running_mean is not None and running_var is not None:
-            unbiased = var * count / max(count - 1, 1)
-            for buf, stat in ((running_mean, mean), (running_var, unbiased)):
-                new = (1 - momentum) * buf._data.astype(np.float64) + momentum * stat
-                np.copyto(buf._data, new, casting="unsafe")  # the kernel's write: no bump
-    else:
-        assert running_mean is not None and running_var is not None
-        mean = running_mean._data.astype(np.float64)
-        invstd = 1 / np.sqrt(running_var._data.astype(np.float64) + eps)
-    scale = invstd if weight is None else invstd * weight._data
-    shift = -mean * scale + (0 if bias is None else bias._data)
-    out = wrap(acc * scale.reshape(shape) + shift.reshape(shape), input.dtype)
-    if needs_grad(input, weight, bias):
-        ctx = {"eps": eps, "training": use_batch}
-        node = record(out, "NativeBatchNormBackward0", (input, weight, bias), _bn_backward, ctx)
+    stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
+
+    def kernel() -> Tensor:
+        acc = x.astype(np.float64)
+        if training:
+            mean = acc.mean(axis=dims)
+            var = acc.var(axis=dims)
+            invstd = 1 / np.sqrt(var + eps)
+            if running_mean is not None and running_var is not None:
+                unbiased = var * count / max(count - 1, 1)
+                for buf, stat in ((running_mean, mean), (running_var, unbiased)):
+                    new = (1 - momentum) * buf._data.astype(np.float64) + momentum * stat
+                    np.copyto(buf._data, new, casting="unsafe")  # the kernel's write: no bump
+            stats.extend((mean, invstd))
+        else:
+            assert running_mean is not None and running_var is not None
+            mean = running_mean._data.astype(np.float64)
+            invstd = 1 / np.sqrt(running_var._data.astype(np.float64) + eps)
+            stats.extend((np.empty(0), np.empty(0)))  # evaluation: none saved
+        scale = invstd if weight is None else invstd * weight._data
+        shift = -mean * scale + (0 if bias is None else bias._data)
+        return wrap(acc * scale.reshape(shape) + shift.reshape(shape), input.dtype)
+
+    def save(node: OpNode) -> None:
         node.input_shapes = (x.shape, shape_of(weight), shape_of(bias))
         inputs_needed(node)
-        stats = (mean, invstd) if use_batch else (np.empty(0), np.empty(0))
         node.save("input", input)
         node.save("weight", weight)
         node.save("running_mean", running_mean)
         node.save("running_var", running_var)
+
+    def after(node: OpNode, out: Tensor) -> None:
         node.save("result1", wrap(stats[0], input.dtype))
         node.save("result2", wrap(stats[1], input.dtype))
-    return out
+
+    recorded = needs_grad(input, weight, bias)
+    return run_op(
+        (input, weight, bias),
+        recorded,
+        kernel,
+        "NativeBatchNormBackward0",
+        _bn_backward,
+        {"eps": eps, "training": training} if recorded else None,
+        save,
+        after,
+    )
 
 
 __all__ = ["addmm", "batch_norm", "linear"]

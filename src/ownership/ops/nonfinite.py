@@ -22,7 +22,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, refuse_out_call, wrap
+from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap
 from ownership.ops.inplace import snapshot
 
 
@@ -51,11 +51,14 @@ def _replaced(t: Tensor, nan: Any, posinf: Any, neginf: Any) -> NDArray[Any]:
 def nan_to_num(t: Tensor, nan: Any = None, posinf: Any = None, neginf: Any = None) -> Tensor:
     """``t`` with NaN, +inf and -inf replaced (``NanToNumBackward0``, saves ``self``)."""
     refuse_out_call("nan_to_num", t)  # torch's kernel writes through nan_to_num_out
-    out = wrap(_replaced(t, nan, posinf, neginf), t.dtype)
-    if needs_grad(t):
-        node = record(out, "NanToNumBackward0", (t,), _bw_nan_to_num)
-        node.save("self", t)
-    return out
+    return run_op(
+        (t,),
+        needs_grad(t),
+        lambda: wrap(_replaced(t, nan, posinf, neginf), t.dtype),
+        "NanToNumBackward0",
+        _bw_nan_to_num,
+        save=lambda node: node.save("self", t),
+    )
 
 
 def nan_to_num_(t: Tensor, nan: Any = None, posinf: Any = None, neginf: Any = None) -> Tensor:

@@ -25,7 +25,6 @@ from ownership.ops.common import (
     needs_grad_of,
     needs_grad_with,
     operand,
-    record,
     result_dtype,
     run_op,
     sum_to,
@@ -74,12 +73,22 @@ def power(a: Tensor, e: Any) -> Tensor:
     check_integer_power(a, e)
     dt = result_dtype(a, e)
     int_parameter(e, dt)
-    out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
-    lay_out(out, a, common=dt)  # a unary kernel in torch: laid out as ``a`` (cast)
-    if needs_grad_of(a):
-        node = record(out, "PowBackward0", (a,), bw_pow_scalar, {"exponent": e})
-        node.save("self", a)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(np.power(a._data.astype(dt.np, copy=False), e), dt)
+        lay_out(out, a, common=dt)  # a unary kernel in torch: laid out as ``a`` (cast)
+        return out
+
+    recorded = needs_grad_of(a)
+    return run_op(
+        (a,),
+        recorded,
+        kernel,
+        "PowBackward0",
+        bw_pow_scalar,
+        {"exponent": e} if recorded else None,
+        lambda node: node.save("self", a),
+    )
 
 
 def _power_tensor(a: Tensor, e: Tensor) -> Tensor:
@@ -143,12 +152,15 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     check_bool_power(dt)
     base = int_in(b, dt) if type(b) is int else b
-    out = wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt)
-    if needs_grad_of(a):
-        base = float(np.log(b)) if b > 0 else float("nan")
-        node = record(
-            out, "PowBackward2", (a,), lambda node, s, g: (g[0] * s["result"] * base,), {"self": b}
-        )
-        node.save("exponent", a)
-        node.save_result(out)
-    return out
+    recorded = needs_grad_of(a)
+    log_b = (float(np.log(b)) if b > 0 else float("nan")) if recorded else 0.0
+    return run_op(
+        (a,),
+        recorded,
+        lambda: wrap(np.power(base, a._data.astype(dt.np, copy=False)), dt),
+        "PowBackward2",
+        lambda node, s, g: (g[0] * s["result"] * log_b,),
+        {"self": b},
+        lambda node: node.save("exponent", a),
+        OpNode.save_result,
+    )

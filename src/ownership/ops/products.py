@@ -18,7 +18,7 @@ from ownership.core import dtypes, grad_mode, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.scans import check_differentiable, result_dtype
 
@@ -83,23 +83,36 @@ def prod(
     (``ProdBackward1``); both save ``self`` and the result."""
     dt = result_dtype(t, dtype)
     check_differentiable(t, dt)
-    arr = t._data
-    if dim is None:
-        out = wrap(np.multiply.reduce(arr, axis=None, dtype=dt.np), dt)
-    else:
-        axis = layout.wrap_dim(dim, arr.ndim)
-        if arr.ndim == 0:
-            out = wrap(arr.astype(dt.np), dt)
-        else:
-            product = np.prod(arr, axis=axis, dtype=dt.np, keepdims=keepdim)
-            out = wrap(layout.as_row_major(product), dt)
-    written_by_kernel(out, t)  # the reduction's fill_ of its identity
-    if needs_grad(t):
+
+    def kernel() -> Tensor:
+        arr = t._data
         if dim is None:
-            node = record(out, "ProdBackward0", (t,), _bw_prod_all)
+            out = wrap(np.multiply.reduce(arr, axis=None, dtype=dt.np), dt)
         else:
-            ctx = {"dim": as_saved(dim), "keepdim": keepdim}
-            node = record(out, "ProdBackward1", (t,), _bw_prod_dim, ctx)
+            axis = layout.wrap_dim(dim, arr.ndim)
+            if arr.ndim == 0:
+                out = wrap(arr.astype(dt.np), dt)
+            else:
+                product = np.prod(arr, axis=axis, dtype=dt.np, keepdims=keepdim)
+                out = wrap(layout.as_row_major(product), dt)
+        return written_by_kernel(out, t)  # the reduction's fill_ of its identity
+
+    def save(node: OpNode) -> None:
         node.save("self", t)
-        node.save("result", out, is_output=True)
-    return out
+
+    if dim is None:
+        return run_op(
+            (t,),
+            needs_grad(t),
+            kernel,
+            "ProdBackward0",
+            _bw_prod_all,
+            None,
+            save,
+            OpNode.save_result,
+        )
+    recorded = needs_grad(t)
+    ctx = {"dim": as_saved(dim), "keepdim": keepdim} if recorded else None
+    return run_op(
+        (t,), recorded, kernel, "ProdBackward1", _bw_prod_dim, ctx, save, OpNode.save_result
+    )

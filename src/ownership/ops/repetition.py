@@ -20,7 +20,7 @@ import numpy as np
 
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
 
 
@@ -57,28 +57,39 @@ def repeat(t: Tensor, repeats: Sequence[int]) -> Tensor:
                 'error "Overflow when unpacking long long'
             )
     arr = t._data
-    if len(reps) < arr.ndim:
-        raise RuntimeError(
-            "Number of dimensions of repeat dims can not be smaller than number of dimensions "
-            "of tensor"
-        )
-    padded = (1,) * (len(reps) - arr.ndim) + arr.shape
-    target = [n * r for n, r in zip(padded, reps, strict=True)]
-    shown = ", ".join(map(str, target))
-    for n in target:
-        if n < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{shown}]")
-    nbytes = math.prod(target) * arr.itemsize
-    if nbytes >= 2**63:
-        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{shown}]")
-    try:
-        out = wrap(np.array(np.tile(arr, reps), order="C"), t.dtype)  # all-1 repeats: "K" copy
-    except MemoryError:
-        raise RuntimeError(
-            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
-            f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
-        ) from None
-    if needs_grad(t):
-        ctx = {"repeats": reps, "self_sym_sizes": tuple(arr.shape)}
-        record(out, "RepeatBackward0", (t,), _bw_repeat, ctx)
-    return out
+
+    def kernel() -> Tensor:
+        if len(reps) < arr.ndim:
+            raise RuntimeError(
+                "Number of dimensions of repeat dims can not be smaller than number of "
+                "dimensions of tensor"
+            )
+        padded = (1,) * (len(reps) - arr.ndim) + arr.shape
+        target = [n * r for n, r in zip(padded, reps, strict=True)]
+        shown = ", ".join(map(str, target))
+        for n in target:
+            if n < 0:
+                raise RuntimeError(
+                    f"Trying to create tensor with negative dimension {n}: [{shown}]"
+                )
+        nbytes = math.prod(target) * arr.itemsize
+        if nbytes >= 2**63:
+            raise RuntimeError(f"Storage size calculation overflowed with sizes=[{shown}]")
+        try:  # all-1 repeats: a "K" copy
+            return wrap(np.array(np.tile(arr, reps), order="C"), t.dtype)
+        except MemoryError:
+            raise RuntimeError(
+                "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+                f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot "
+                "allocate memory)"
+            ) from None
+
+    recorded = needs_grad(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "RepeatBackward0",
+        _bw_repeat,
+        {"repeats": reps, "self_sym_sizes": tuple(arr.shape)} if recorded else None,
+    )

@@ -33,7 +33,7 @@ from ownership.ops.common import (
     lay_out,
     needs_grad,
     needs_grad_of,
-    record,
+    run_op,
     wrap,
     zeros_like_grad,
 )
@@ -80,11 +80,13 @@ def _values(arr: NDArray[Any], name: str, decimals: int | None) -> NDArray[Any]:
 
 def _rounded(t: Tensor, name: str, decimals: int | None = None) -> Tensor:
     _check(t, name, decimals)
-    out = wrap(_values(t._data, name, decimals), t.dtype)
-    lay_out(out, t)
-    if needs_grad_of(t):
-        record(out, _node(name, decimals), (t,), _bw_zero)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(_values(t._data, name, decimals), t.dtype)
+        lay_out(out, t)
+        return out
+
+    return run_op((t,), needs_grad_of(t), kernel, _node(name, decimals), _bw_zero)
 
 
 def _rounded_(t: Tensor, name: str, decimals: int | None = None) -> Tensor:

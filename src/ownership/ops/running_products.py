@@ -27,7 +27,7 @@ from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
+from ownership.ops.common import filled_from, needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops
 from ownership.ops.scans import (
@@ -132,16 +132,26 @@ def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     dt = result_dtype(t, dtype)
     refuse_bool_kernel(t, dt, BOOL_KERNEL)
     check_differentiable(t, dt)
-    out = wrap(_running_products(t._data, axis, dt), dt)
-    if not t._data.ndim:
-        filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
-    elif not t._data.size:
-        written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
-    if needs_grad(t):
-        node = record(out, "CumprodBackward0", (t,), _bw_cumprod, {"dim": as_saved(dim)})
-        node.save("self", t)
-        node.save_result(out)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(_running_products(t._data, axis, dt), dt)
+        if not t._data.ndim:
+            filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
+        elif not t._data.size:
+            written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
+        return out
+
+    recorded = needs_grad(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "CumprodBackward0",
+        _bw_cumprod,
+        {"dim": as_saved(dim)} if recorded else None,
+        lambda node: node.save("self", t),
+        OpNode.save_result,
+    )
 
 
 def cumprod_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:

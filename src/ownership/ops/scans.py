@@ -24,7 +24,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import filled_from, needs_grad, record, wrap, written_by_kernel
+from ownership.ops.common import filled_from, needs_grad, run_op, wrap, written_by_kernel
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"
 
@@ -104,14 +104,24 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     dt = result_dtype(t, dtype)
     refuse_bool_kernel(t, dt)
     check_differentiable(t, dt)
-    out = wrap(_running_sums(t._data, axis, dt), dt)
-    if not t._data.ndim:
-        filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
-    elif not t._data.size:
-        written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
-    if needs_grad(t):
-        record(out, "CumsumBackward0", (t,), _bw_cumsum, {"dim": as_saved(dim)})
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(_running_sums(t._data, axis, dt), dt)
+        if not t._data.ndim:
+            filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
+        elif not t._data.size:
+            written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
+        return out
+
+    recorded = needs_grad(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "CumsumBackward0",
+        _bw_cumsum,
+        {"dim": as_saved(dim)} if recorded else None,
+    )
 
 
 def cumsum_(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:

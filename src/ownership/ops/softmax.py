@@ -11,7 +11,7 @@ from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
-from ownership.ops.common import needs_grad_of, record, wrap
+from ownership.ops.common import needs_grad_of, run_op, wrap
 from ownership.ops.op_table import ops
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
@@ -72,20 +72,29 @@ def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tupl
 def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """exp(x - max) / sum (``SoftmaxBackward0``)."""
     t, d = _prep(t, dim, dtype)
-    x, dt = t._data, t.dtype
-    if x.ndim == 0:  # one element: 1, or nan for nan and inf (exp(x - x) / exp(x - x))
-        e = np.exp(x - x)
-        out_arr = e / e
-    elif x.size == 0:
-        out_arr = x.copy()
-    else:
-        e = np.exp(x - np.max(x, axis=d, keepdims=True, initial=-np.inf))
-        out_arr = e / e.sum(axis=d, keepdims=True)
-    out = wrap(np.asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
-    if needs_grad_of(t):
-        node = record(out, "SoftmaxBackward0", (t,), _bw_softmax, dim_context(dim))  # type: ignore[arg-type]
-        node.save("result", out, is_output=True)
-    return out
+
+    def kernel() -> Tensor:
+        x = t._data
+        if x.ndim == 0:  # one element: 1, or nan for nan and inf (exp(x - x) / exp(x - x))
+            e = np.exp(x - x)
+            out_arr = e / e
+        elif x.size == 0:
+            out_arr = x.copy()
+        else:
+            e = np.exp(x - np.max(x, axis=d, keepdims=True, initial=-np.inf))
+            out_arr = e / e.sum(axis=d, keepdims=True)
+        return wrap(np.asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
+
+    recorded = needs_grad_of(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "SoftmaxBackward0",
+        _bw_softmax,
+        dim_context(dim) if recorded else None,  # type: ignore[arg-type]
+        after=OpNode.save_result,
+    )
 
 
 def log_softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
@@ -98,19 +107,27 @@ def log_softmax_along(t: Tensor, d: int, dim: int | None = None) -> Tensor:
     """:func:`log_softmax` of ``t`` over ``d`` once its arguments are checked: ``t`` of its
     result dtype, ``d`` a wrapped dim of it, floating unless empty (what ``_prep`` ensures);
     ``dim``: the dim as given, which the node shows (default ``d``)."""
-    x, dt = t._data, t.dtype
-    if x.ndim == 0:  # one element: 0, or nan for nan and inf
-        out_arr = (x - x) - np.log(np.exp(x - x))
-    elif x.size == 0:
-        out_arr = x.copy()
-    else:
-        sh = x - _max_reduce(x, axis=d, keepdims=True, initial=_NEG_INF)  # np.max's reduce
-        total = _sum_reduce(_exp(sh), axis=d, keepdims=True)  # ndarray.sum's reduce
-        # into the fresh arrays (nobody else holds them): the same values, two arrays fewer
-        out_arr = _subtract(sh, _log(total, out=total), out=sh)
-    out = wrap(_asarray(out_arr, order="C"), dt)  # torch returns a contiguous result
-    if needs_grad_of(t):
-        saved = dim_context(d if dim is None else dim)
-        node = record(out, "LogSoftmaxBackward0", (t,), _bw_log_softmax, saved)
-        node.save("result", out, is_output=True)
-    return out
+
+    def kernel() -> Tensor:
+        x = t._data
+        if x.ndim == 0:  # one element: 0, or nan for nan and inf
+            out_arr = (x - x) - np.log(np.exp(x - x))
+        elif x.size == 0:
+            out_arr = x.copy()
+        else:
+            sh = x - _max_reduce(x, axis=d, keepdims=True, initial=_NEG_INF)  # np.max's reduce
+            total = _sum_reduce(_exp(sh), axis=d, keepdims=True)  # ndarray.sum's reduce
+            # into the fresh arrays (nobody else holds them): the same values, two arrays fewer
+            out_arr = _subtract(sh, _log(total, out=total), out=sh)
+        return wrap(_asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
+
+    recorded = needs_grad_of(t)
+    return run_op(
+        (t,),
+        recorded,
+        kernel,
+        "LogSoftmaxBackward0",
+        _bw_log_softmax,
+        dim_context(d if dim is None else dim) if recorded else None,
+        after=OpNode.save_result,
+    )

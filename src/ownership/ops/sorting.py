@@ -26,7 +26,7 @@ from ownership.core import dtypes, layout
 from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
-from ownership.ops.common import inference_kernel, needs_grad, record, wrap
+from ownership.ops.common import inference_kernel, needs_grad, run_op, wrap
 from ownership.ops.indexing import embed
 from ownership.ops.op_table import ops
 
@@ -92,23 +92,34 @@ def _selected(
     """The values of ``t`` at ``picks`` along ``axis`` and the indices, the values recorded
     under ``name``."""
     arr = t._data
-    vals = np.take_along_axis(arr, picks, axis=axis) if arr.ndim else arr.copy()
-    if kind is sort_result:  # torch's sort lays out values and indices as ``t`` (preserve_format)
-        vals, picks = _laid_out_as(t, vals), _laid_out_as(t, picks)
-    values = wrap(vals, t.dtype)
-    indices = wrap(picks, dtypes.int64)
-    if (kind is sort_result or not arr.ndim) and inference_kernel(t):
-        # torch's sort kernel (topk's of a 0-d tensor too) copies ``t`` into its fresh values
-        # with a copy_ autograd sees (CopyBackwards when ``t`` requires grad), then sorts them
-        # in place unseen
-        ordered = vals.copy()  # ``values`` holds ``vals`` itself
-        ops.copy_(values, t)
-        values._data[...] = ordered
-    if needs_grad(t):
-        ctx = {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)}
-        node = record(values, name, (t,), _bw_select, ctx)
-        node.save("indices", indices)
-    return kind(values, indices)
+    found: list[Tensor] = []  # the indices, which the kernel makes beside the values
+
+    def kernel() -> Tensor:
+        vals, kept = np.take_along_axis(arr, picks, axis=axis) if arr.ndim else arr.copy(), picks
+        if kind is sort_result:  # torch's sort lays out values and indices as ``t``
+            vals, kept = _laid_out_as(t, vals), _laid_out_as(t, picks)
+        values = wrap(vals, t.dtype)
+        found.append(wrap(kept, dtypes.int64))
+        if (kind is sort_result or not arr.ndim) and inference_kernel(t):
+            # torch's sort kernel (topk's of a 0-d tensor too) copies ``t`` into its fresh
+            # values with a copy_ autograd sees (CopyBackwards when ``t`` requires grad), then
+            # sorts them in place unseen
+            ordered = vals.copy()  # ``values`` holds ``vals`` itself
+            ops.copy_(values, t)
+            values._data[...] = ordered
+        return values
+
+    recorded = needs_grad(t)
+    values = run_op(
+        (t,),
+        recorded,
+        kernel,
+        name,
+        _bw_select,
+        {"dim": as_saved(dim), "self_sym_sizes": tuple(arr.shape)} if recorded else None,
+        after=lambda node, values: node.save("indices", found[0]),
+    )
+    return kind(values, found[0])
 
 
 def _laid_out_as(t: Tensor, values: NDArray[Any]) -> NDArray[Any]:

@@ -28,7 +28,7 @@ from ownership.core.autograd.node import BackwardFn, Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import mul_scalar
-from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import needs_grad, needs_grad_of, run_op, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops
 from ownership.ops.unary import floating
@@ -44,10 +44,13 @@ def _erf(arr: NDArray[Any]) -> NDArray[Any]:
 
 def _plus_one(t: Tensor) -> Tensor:
     """``t + 1`` as torch's C++ formulas write it: ``add.Scalar`` (``AddBackward1``)."""
-    out = wrap(t._data + t._data.dtype.type(1), t.dtype)
-    if needs_grad_of(t):
-        record(out, "AddBackward1", (t,), lambda node, s, g: (g[0],))
-    return out
+    return run_op(
+        (t,),
+        needs_grad_of(t),
+        lambda: wrap(t._data + t._data.dtype.type(1), t.dtype),
+        "AddBackward1",
+        lambda node, s, g: (g[0],),
+    )
 
 
 def _bw_log1p(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -75,15 +78,23 @@ _FUNCTIONS: dict[str, tuple[Callable[[NDArray[Any]], NDArray[Any]], str, Backwar
 
 def _apply(t: Tensor, name: str) -> Tensor:
     fn, node_name, backward, saves = _FUNCTIONS[name]
-    arr, dt = floating(t)
-    out = wrap(np.asarray(fn(arr)), dt)
-    if needs_grad_of(t):
-        node = record(out, node_name, (t,), backward)
-        if saves == "result":
-            node.save_result(out)
-        else:
-            node.save("self", t)
-    return out
+
+    def kernel() -> Tensor:
+        arr, dt = floating(t)
+        return wrap(np.asarray(fn(arr)), dt)
+
+    if saves == "result":
+        return run_op(
+            (t,),
+            needs_grad_of(t),
+            kernel,
+            node_name,
+            backward,
+            after=OpNode.save_result,
+        )
+    return run_op(
+        (t,), needs_grad_of(t), kernel, node_name, backward, save=lambda node: node.save("self", t)
+    )
 
 
 def _apply_(t: Tensor, name: str) -> Tensor:

@@ -22,7 +22,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, record, refuse_out_call, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -129,67 +129,80 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
     dt = _checked_dtype(t, dtype)
     order = float(ord)
     axes = axes_of(t, dim)
-    if math.isinf(order):
-        _no_identity(t, order, axes)
-    x = np.abs(t._data.astype(np.float64))
-    if order == math.inf:
-        value = _max(x, axis=axes, keepdims=keepdim)
-    elif order == -math.inf:
-        value = _min(x, axis=axes, keepdims=keepdim)
-    elif order == 0:
-        value = add_reduce(x != 0, axis=axes, keepdims=keepdim, dtype=np.float64)
-    else:
-        value = add_reduce(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
-    out = wrap(np.asarray(value, dtype=dt.np), dt)
-    if not t._data.size or (count_over(t, axes) == 1 and (t._data.ndim or dim is None)):
-        # torch's kernel fills the result of an empty input with its identity, and writes the
-        # result of a norm of single elements from their absolute values (measured: a 0-d input
-        # with a dim given has no write): one write through the dispatcher; kept dims (not of
-        # the 0 norm): through ``abs_out``, which refuses an operand that requires grad
-        if t._data.size and keepdim and order != 0:
-            refuse_out_call("abs", t)
-        written_by_kernel(out, t)
-    if needs_grad(t):
-        shape = tuple(t._data.shape)
+    shape = tuple(t._data.shape)
 
-        def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
-            if order == 0:  # torch's norm_backward: no gradient at all (``.grad`` stays None)
-                return (None,)
-            x, result = s["self"], s["result"]
-            r = keep_dims(result, shape, axes, keepdim)
-            go = keep_dims(g[0], shape, axes, keepdim)
-            if math.isinf(order):
-                hit = (x.abs() == r).to(x.dtype)
-                count = hit.sum(axes, keepdim=True) if axes is not None else hit.sum()
-                grad = OPS["sign"](x) * hit * go / count
-            elif order == 2:
-                grad = x * OPS["where"](r == 0, 0.0, go / r)
-            elif order == 1:
-                grad = OPS["sign"](x) * go
-            else:
-                scale = OPS["where"](r == 0, 0.0, go / r ** (order - 1))
-                grad = x * x.abs() ** (order - 2) * scale
-            return (grad if grad.dtype is t.dtype else grad.to(t.dtype),)
+    def kernel() -> Tensor:
+        if math.isinf(order):
+            _no_identity(t, order, axes)
+        x = np.abs(t._data.astype(np.float64))
+        if order == math.inf:
+            value = _max(x, axis=axes, keepdims=keepdim)
+        elif order == -math.inf:
+            value = _min(x, axis=axes, keepdims=keepdim)
+        elif order == 0:
+            value = add_reduce(x != 0, axis=axes, keepdims=keepdim, dtype=np.float64)
+        else:
+            value = add_reduce(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
+        out = wrap(np.asarray(value, dtype=dt.np), dt)
+        if not t._data.size or (count_over(t, axes) == 1 and (t._data.ndim or dim is None)):
+            # torch's kernel fills the result of an empty input with its identity, and writes
+            # the result of a norm of single elements from their absolute values (measured: a
+            # 0-d input with a dim given has no write): one write through the dispatcher; kept
+            # dims (not of the 0 norm): through ``abs_out``, which refuses an operand that
+            # requires grad
+            if t._data.size and keepdim and order != 0:
+                refuse_out_call("abs", t)
+            written_by_kernel(out, t)
+        return out
 
-        saved = {
-            "dim": None if dim is None else saved_dims(dim),
-            "keepdim": keepdim,
-            "ord": ord,
-        }
-        node = record(out, "LinalgVectorNormBackward0", (t,), backward, saved)
-        node.save("self", t)
-        node.save("result", out, is_output=True)
-    return out
+    def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
+        if order == 0:  # torch's norm_backward: no gradient at all (``.grad`` stays None)
+            return (None,)
+        x, result = s["self"], s["result"]
+        r = keep_dims(result, shape, axes, keepdim)
+        go = keep_dims(g[0], shape, axes, keepdim)
+        if math.isinf(order):
+            hit = (x.abs() == r).to(x.dtype)
+            count = hit.sum(axes, keepdim=True) if axes is not None else hit.sum()
+            grad = OPS["sign"](x) * hit * go / count
+        elif order == 2:
+            grad = x * OPS["where"](r == 0, 0.0, go / r)
+        elif order == 1:
+            grad = OPS["sign"](x) * go
+        else:
+            scale = OPS["where"](r == 0, 0.0, go / r ** (order - 1))
+            grad = x * x.abs() ** (order - 2) * scale
+        return (grad if grad.dtype is t.dtype else grad.to(t.dtype),)
+
+    saved = {
+        "dim": None if dim is None else saved_dims(dim),
+        "keepdim": keepdim,
+        "ord": ord,
+    }
+    return run_op(
+        (t,),
+        needs_grad(t),
+        kernel,
+        "LinalgVectorNormBackward0",
+        backward,
+        saved,
+        lambda node: node.save("self", t),
+        OpNode.save_result,
+    )
 
 
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``); its
     kernel has no bool form."""
-    out = wrap(_thresholded(input._data, threshold, value), input.dtype)
-    if needs_grad(input):
-        node = record(out, "ThresholdBackward0", (input,), _bw_threshold, {"threshold": threshold})
-        node.save("self", input)
-    return out
+    return run_op(
+        (input,),
+        needs_grad(input),
+        lambda: wrap(_thresholded(input._data, threshold, value), input.dtype),
+        "ThresholdBackward0",
+        _bw_threshold,
+        {"threshold": threshold},
+        lambda node: node.save("self", input),
+    )
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:

@@ -24,7 +24,7 @@ from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, needs_grad_of, record, wrap
+from ownership.ops.common import needs_grad, needs_grad_of, run_op, wrap
 
 
 def _check(t: Tensor, name: str) -> None:
@@ -55,11 +55,15 @@ _BACKWARD = {"tril": _backward("tril"), "triu": _backward("triu")}
 
 def _triangle(t: Tensor, name: str, diagonal: int) -> Tensor:
     _check(t, name)
-    out = wrap(_kept(t._data, name, diagonal), t.dtype)
-    if needs_grad_of(t):
-        ctx = {"diagonal": as_saved(diagonal)}
-        record(out, f"{name.capitalize()}Backward0", (t,), _BACKWARD[name], ctx)
-    return out
+    recorded = needs_grad_of(t)
+    return run_op(
+        (t,),
+        recorded,
+        lambda: wrap(_kept(t._data, name, diagonal), t.dtype),
+        f"{name.capitalize()}Backward0",
+        _BACKWARD[name],
+        {"diagonal": as_saved(diagonal)} if recorded else None,
+    )
 
 
 def _triangle_(t: Tensor, name: str, diagonal: int) -> Tensor:
