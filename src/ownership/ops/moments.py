@@ -140,7 +140,8 @@ def _moment(
         total = None
         if g[0] is not None:
             if root:
-                total = _std_grad(g[0], x, s[saved_name], dims, keepdim, c)
+                std = s["result0"] if means else s["result"]
+                total = _std_grad(g[0], x, std, dims, keepdim, c)
             else:
                 total = _var_grad(g[0], x, dims, keepdim, c)
         if means and g[1] is not None:
