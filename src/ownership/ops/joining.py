@@ -115,7 +115,9 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
 def cat(*args: Any, **kwargs: Any) -> Tensor:
     """Join along an existing dim (``CatBackward0``): ``cat(tensors, dim=0)``."""
     ts, d, dt, saved = _join_arguments(sig.FN_CAT, args, kwargs, stacking=False)
-    sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts]
+    recorded = needs_grad(*ts)
+    # each input's size along ``d`` (None: a 1-D empty input, which the kernel skips)
+    sizes = [None if x._data.shape == (0,) else x._data.shape[d] for x in ts] if recorded else []
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         out_g, start = [], 0
@@ -129,7 +131,7 @@ def cat(*args: Any, **kwargs: Any) -> Tensor:
 
     return run_op(
         ts,
-        needs_grad(*ts),
+        recorded,
         lambda: wrap(_joined([x._data for x in ts], [x.stride() for x in ts], d, dt), dt),
         "CatBackward0",
         bw,

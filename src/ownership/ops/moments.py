@@ -132,7 +132,13 @@ def _moment(
             written_by_kernel(spread, t)
         return spread
 
-    shape, dims, n = tuple(t._data.shape), _given_dims(t, dim), count_over(t, axes)
+    recorded = needs_grad(t)
+    # what the backward reads besides the saved values (only when there is one)
+    shape, dims, n = (
+        (tuple(t._data.shape), _given_dims(t, dim), count_over(t, axes))
+        if recorded
+        else ((), (), 0)
+    )
     saved_name = "result0" if name.endswith("_mean") else "result"
 
     def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
@@ -159,7 +165,6 @@ def _moment(
         if root:
             node.save(saved_name, spread, is_output=True)
 
-    recorded = needs_grad(t)
     saved = (
         {"correction": shown, "dim": None if dim is None else saved_dims(dim), "keepdim": keepdim}
         if recorded
