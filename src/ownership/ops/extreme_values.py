@@ -103,9 +103,9 @@ def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
     """``amax`` or ``amin`` of ``t`` over ``dim`` (``AmaxBackward0``/``AminBackward0``)."""
-    axes = _axes(t, dim)
 
     def kernel() -> Tensor:
+        axes = _axes(t, dim)
         arr = t._data
         if arr.size == 0:
             if dim is None or (isinstance(dim, tuple | list) and not dim):
@@ -164,9 +164,9 @@ def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     given = t
     if not t.dtype.is_floating_point:
         t = ops.to(t, dtypes.get_default_dtype())
-    axes = _axes(t, dim)
 
     def kernel() -> Tensor:
+        axes = _axes(t, dim)
         arr = t._data
         every = axes if arr.ndim else None
         if arr.size == 0:

@@ -41,13 +41,14 @@ def _correction(unbiased: Any, correction: Any) -> tuple[Any, float]:
 
 
 def _moments(
-    t: Tensor, axes: tuple[int, ...] | None, correction: float, keepdim: bool, name: str
-) -> tuple[Any, Any, int]:
-    """Variance (in float64) and mean (rounded into ``t``'s dtype) over ``axes``, and how many
-    elements each reduces; torch's warning, named ``name``, when there is no degree of
-    freedom."""
+    t: Tensor, dim: Any, correction: float, keepdim: bool, name: str
+) -> tuple[Any, Any, tuple[int, ...] | None]:
+    """Variance (in float64) and mean (rounded into ``t``'s dtype) over ``dim``, and the axes
+    reduced (:func:`~ownership.ops.statistics.axes_of`), in torch's order: the dtype refused
+    first, then the dims; torch's warning, named ``name``, when there is no degree of freedom."""
     if not t.dtype.is_floating_point:
         raise RuntimeError("std and var only support floating point and complex dtypes")
+    axes = axes_of(t, dim)
     x = t._data.astype(np.float64)
     n = count_over(t, axes)
     # torch's reduction factor: the input's numel over the output's, 0 for an empty output
@@ -62,7 +63,7 @@ def _moments(
     var = add_reduce((x - mean) ** 2, axis=axes, keepdims=keepdim) / max(n - correction, 0)
     if not keepdim:
         mean = mean.reshape(np.shape(var))
-    return var, np.asarray(mean, dtype=t.dtype.np), n
+    return var, np.asarray(mean, dtype=t.dtype.np), axes
 
 
 def _given_dims(t: Tensor, dim: Any) -> tuple[int, ...] | None:
@@ -108,13 +109,12 @@ def _moment(
     """``var``, ``std``, ``var_mean`` or ``std_mean`` (``name``) of ``t``: the spread, and the
     mean for the two that return it; one node (two outputs with the mean)."""
     shown, c = _correction(unbiased, correction)
-    axes = axes_of(t, dim)
     root = name.startswith("std")
     means: list[Tensor] = []  # the mean, which the kernel of ``var_mean``/``std_mean`` makes
 
     def kernel() -> Tensor:
+        v, m, axes = _moments(t, dim, c, keepdim, name)  # its warning comes first
         kept = [n for d, n in enumerate(t._data.shape) if axes is not None and d not in axes]
-        v, m, _ = _moments(t, axes, c, keepdim, name)  # its warning comes first
         if name in ("var", "std") and t._data.size and layout.numel(kept) <= 1:
             refuse_out_call("sum", t)  # torch's kernel of one result takes the mean first
         spread_values = np.asarray(np.sqrt(v) if root else v, dtype=t.dtype.np)
@@ -132,18 +132,11 @@ def _moment(
             written_by_kernel(spread, t)
         return spread
 
-    recorded = needs_grad(t)
-    # what the backward reads besides the saved values (only when there is one)
-    shape, dims, n = (
-        (tuple(t._data.shape), _given_dims(t, dim), count_over(t, axes))
-        if recorded
-        else ((), (), 0)
-    )
     saved_name = "result0" if name.endswith("_mean") else "result"
 
     def backward(node: OpNode, s: Saved, g: Grads) -> tuple[Any]:
-        x = s["self"]
-        total = None
+        x = s["self"]  # torch's formulas read the sizes of the saved ``self``
+        dims, total = _given_dims(x, dim), None
         if g[0] is not None:
             if root:
                 std = s["result0"] if means else s["result"]
@@ -151,7 +144,8 @@ def _moment(
             else:
                 total = _var_grad(g[0], x, dims, keepdim, c)
         if means and g[1] is not None:
-            part = keep_dims(g[1], shape, axes, keepdim).expand(shape) / n
+            shape, axes = tuple(x._data.shape), axes_of(x, dim)
+            part = keep_dims(g[1], shape, axes, keepdim).expand(shape) / count_over(x, axes)
             total = part if total is None else total + part
         return (total,)
 
@@ -165,6 +159,7 @@ def _moment(
         if root:
             node.save(saved_name, spread, is_output=True)
 
+    recorded = needs_grad(t)
     saved = (
         {"correction": shown, "dim": None if dim is None else saved_dims(dim), "keepdim": keepdim}
         if recorded

@@ -20,7 +20,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
-from ownership.ops.scans import check_differentiable, result_dtype
+from ownership.ops.scans import result_dtype
 
 
 def _others_product(x: Tensor, axis: int | None) -> Tensor:
@@ -82,9 +82,8 @@ def prod(
     """The product of all elements (``dim=None``: ``ProdBackward0``) or along ``dim``
     (``ProdBackward1``); both save ``self`` and the result."""
     dt = result_dtype(t, dtype)
-    check_differentiable(t, dt)
 
-    def kernel() -> Tensor:
+    def kernel() -> Tensor:  # an integer result of a ``t`` that needs grad: ``attach`` refuses it
         arr = t._data
         if dim is None:
             out = wrap(np.multiply.reduce(arr, axis=None, dtype=dt.np), dt)

@@ -31,7 +31,6 @@ from ownership.ops.common import filled_from, needs_grad, run_op, wrap, written_
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops
 from ownership.ops.scans import (
-    check_differentiable,
     check_scan_in_place,
     refuse_bool_kernel,
     result_dtype,
@@ -128,12 +127,11 @@ def _bw_cumprod(node: OpNode, s: Saved, g: Grads) -> Grads:
 def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running products of ``t`` along ``dim`` (``CumprodBackward0``; saves ``dim``,
     ``self`` and ``result``)."""
-    axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
-    refuse_bool_kernel(t, dt, BOOL_KERNEL)
-    check_differentiable(t, dt)
 
-    def kernel() -> Tensor:
+    def kernel() -> Tensor:  # an integer result of a ``t`` that needs grad: ``attach`` refuses it
+        axis = layout.wrap_dim(dim, t._data.ndim)
+        refuse_bool_kernel(t, dt, BOOL_KERNEL)
         out = wrap(_running_products(t._data, axis, dt), dt)
         if not t._data.ndim:
             filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``

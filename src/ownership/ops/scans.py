@@ -100,12 +100,11 @@ def check_differentiable(t: Tensor, dt: dtypes.dtype) -> None:
 
 def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
-    axis = layout.wrap_dim(dim, t._data.ndim)
     dt = result_dtype(t, dtype)
-    refuse_bool_kernel(t, dt)
-    check_differentiable(t, dt)
 
-    def kernel() -> Tensor:
+    def kernel() -> Tensor:  # an integer result of a ``t`` that needs grad: ``attach`` refuses it
+        axis = layout.wrap_dim(dim, t._data.ndim)
+        refuse_bool_kernel(t, dt)
         out = wrap(_running_sums(t._data, axis, dt), dt)
         if not t._data.ndim:
             filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``

@@ -126,12 +126,11 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
     """``linalg.vector_norm``: ``LinalgVectorNormBackward0``, which shows ``ord`` and ``dim`` as
     given (``dim`` None for all elements) and ``keepdim``; computed in float64, rounded once into
     ``dtype`` (the gradient reaches ``t`` in its own dtype)."""
-    dt = _checked_dtype(t, dtype)
     order = float(ord)
-    axes = axes_of(t, dim)
-    shape = tuple(t._data.shape)
 
     def kernel() -> Tensor:
+        dt = _checked_dtype(t, dtype)
+        axes = axes_of(t, dim)
         if math.isinf(order):
             _no_identity(t, order, axes)
         x = np.abs(t._data.astype(np.float64))
@@ -159,6 +158,7 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
         if order == 0:  # torch's norm_backward: no gradient at all (``.grad`` stays None)
             return (None,)
         x, result = s["self"], s["result"]
+        shape, axes = tuple(x._data.shape), axes_of(x, dim)  # the saved ``self``'s sizes
         r = keep_dims(result, shape, axes, keepdim)
         go = keep_dims(g[0], shape, axes, keepdim)
         if math.isinf(order):
@@ -174,14 +174,15 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
             grad = x * x.abs() ** (order - 2) * scale
         return (grad if grad.dtype is t.dtype else grad.to(t.dtype),)
 
-    saved = {
-        "dim": None if dim is None else saved_dims(dim),
-        "keepdim": keepdim,
-        "ord": ord,
-    }
+    recorded = needs_grad(t)
+    saved = (
+        {"dim": None if dim is None else saved_dims(dim), "keepdim": keepdim, "ord": ord}
+        if recorded
+        else None
+    )
     return run_op(
         (t,),
-        needs_grad(t),
+        recorded,
         kernel,
         "LinalgVectorNormBackward0",
         backward,
