@@ -1,5 +1,7 @@
-"""The ``torch.*`` functions of the math beyond ``+ - * /``: each parses torch's signatures and
-calls the method of its input (declared in :mod:`ownership.ops.methods`)."""
+"""The ``torch.*`` functions of the math beyond ``+ - * /`` that take a number first
+(``torch.floor_divide(7, x)``, ``torch.remainder(7, x)``): written by hand. The others
+(``maximum``, ``clamp_min``, ``cumsum``, ``prod``...) are made from their declarations in
+:mod:`ownership.ops.methods` (:mod:`ownership.functions`)."""
 
 from __future__ import annotations
 
@@ -7,30 +9,10 @@ from typing import Any
 
 from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
-from ownership.functions import _method, _no_tensor_bound, _number_or_tensor
+from ownership.functions import _number_or_tensor
 from ownership.ops import signatures as sig
 from ownership.ops.out_variants import with_out
 
-OUT_ = "Tensor out = None"  # ``out=`` after other keyword-only parameters
-
-maximum = _method("maximum", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
-minimum = _method("minimum", f"(Tensor input, Tensor other, {sig.OUT})", writes_out=True)
-clamp_min = _method(
-    "clamp_min",
-    f"(Tensor input, Tensor min, {sig.OUT})",
-    f"(Tensor input, Number min, {sig.OUT})",
-    writes_out=True,
-    same_dtype=_no_tensor_bound,
-)
-clamp_max = _method(
-    "clamp_max",
-    f"(Tensor input, Tensor max, {sig.OUT})",
-    f"(Tensor input, Number max, {sig.OUT})",
-    writes_out=True,
-    same_dtype=_no_tensor_bound,
-)
-clamp_min_ = _method("clamp_min_", "(Tensor input, Tensor min)", "(Tensor input, Number min)")
-clamp_max_ = _method("clamp_max_", "(Tensor input, Tensor max)", "(Tensor input, Number max)")
 _FLOOR_DIVIDE = Signatures(
     "floor_divide",
     f"(Tensor input, Tensor other, {sig.OUT})",
@@ -51,18 +33,6 @@ def floor_divide(*args: Any, **kwargs: Any) -> Tensor:
 floor_divide = with_out(_FLOOR_DIVIDE, floor_divide)
 
 
-cumsum = _method("cumsum", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
-prod = _method(
-    "prod",
-    "(Tensor input, *, torch.dtype dtype = None)",
-    f"(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, {OUT_})",
-)
-cumprod = _method("cumprod", f"(Tensor input, int dim, *, torch.dtype dtype = None, {OUT_})")
-nansum = _method(
-    "nansum",
-    "(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, *, "
-    f"torch.dtype dtype = None, {OUT_})",
-)
 _REMAINDER = Signatures(
     "remainder",
     f"(Tensor input, Tensor other, {sig.OUT})",
