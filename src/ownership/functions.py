@@ -6,31 +6,30 @@ with ``out=`` last) and whether it writes ``out=`` (``writes_out=``): :func:`mad
 function from it, and :data:`FUNCTIONS` holds them all, by name. ``torch.maximum`` is the
 declaration of ``x.maximum`` and nothing else.
 
-The functions that do more than parse and call their input's method are written here by hand:
-the arithmetic whose first operand may be a number (``torch.add(1, x)``, ``pow``, the shifts),
-``where`` (alone: ``nonzero``), ``rsub``, ``threshold``, ``equal``, ``promote_types``, and the
-functions of core's own Tensor methods (``detach``, ``numel``, ``is_floating_point``). The other
-hand-written ones are in ``ownership.reduction_functions``, ``ownership.product_functions``,
-``ownership.view_functions`` and ``ownership.math_functions``."""
+A function of a declared op that does more than parse and call its input's method is written by
+hand and declared in the same entry (``function=add``, as ``method=`` declares a hand-written
+method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions``,
+``ownership.reduction_functions``, ``ownership.product_functions`` and
+``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
+``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
+(``detach``, ``numel``, ``is_floating_point``)."""
 
 from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import Any, cast
-
-import numpy as np
+from typing import Any
 
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
-from ownership.core.dtypes import dtype, int64
+from ownership.core.dtypes import dtype
 from ownership.core.dtypes import promote_types as _promote_types
 from ownership.core.op_registry import quiet
-from ownership.core.surface import INPUT_OUT, Declared, function_texts
+from ownership.core.surface import Declared
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import statistics
-from ownership.ops.methods import DECLARED, OTHER
+from ownership.ops.methods import DECLARED
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
 
@@ -42,75 +41,9 @@ def is_tensor(obj: Any) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-def _number_or_tensor(x: Any) -> Tensor:
-    """A Python number given where torch's ``Tensor input`` also takes numbers: a 0-d tensor."""
-    return x if isinstance(x, Tensor) else ops.tensor(x)
-
-
-def add(*args: Any, **kwargs: Any) -> Tensor:
-    """``input + alpha * other``; either may be a Python number (``torch.add(1, 2)``)."""
-    a = sig.FN_ADD.parse(args, kwargs)[1]
-    return _number_or_tensor(a["input"]).add(_operand(a["other"]), alpha=a["alpha"])
-
-
-def sub(*args: Any, **kwargs: Any) -> Tensor:
-    """``input - alpha * other``; either may be a Python number."""
-    a = sig.FN_SUB.parse(args, kwargs)[1]
-    return _number_or_tensor(a["input"]).sub(_operand(a["other"]), alpha=a["alpha"])
-
-
-def mul(*args: Any, **kwargs: Any) -> Tensor:
-    """``input * other``; either may be a Python number."""
-    a = sig.FN_MUL.parse(args, kwargs)[1]
-    return _number_or_tensor(a["input"]).mul(_operand(a["other"]))
-
-
-def div(*args: Any, **kwargs: Any) -> Tensor:
-    """``input / other`` (true division), or rounded (``rounding_mode``); either may be a Python
-    number."""
-    overload, a = sig.FN_DIV.parse(args, kwargs)
-    if overload:
-        mode = a["rounding_mode"]
-        return _number_or_tensor(a["input"]).div(_operand(a["other"]), rounding_mode=mode)
-    return _number_or_tensor(a["input"]).div(_operand(a["other"]))
-
-
-def pow(*args: Any, **kwargs: Any) -> Tensor:
-    """``input ** exponent``; the base or the exponent may be a Python number."""
-    overload, a = sig.FN_POW.parse(args, kwargs)
-    if overload == 1:
-        return cast(Tensor, a["exponent"].__rpow__(a["self"]))
-    return cast(Tensor, a["input"].pow(a["exponent"]))
-
-
-# the pointwise arithmetic writes ``out=`` (the other functions' parsers refuse it)
-add = with_out(sig.FN_ADD, add)
-sub = with_out(sig.FN_SUB, sub)
-mul = with_out(sig.FN_MUL, mul)
-div = with_out(sig.FN_DIV, div)
-pow = with_out(sig.FN_POW, pow)
-
-
-def _operand(x: Any) -> Any:
-    """A number operand stays a Python number (torch's wrapped number), a tensor stays a tensor."""
-    return x.item() if isinstance(x, np.generic) else x
-
-
-def where(*args: Any, **kwargs: Any) -> Tensor | tuple[Tensor, ...]:
-    """``input`` where ``condition`` holds, else ``other``.
-    ``where(condition)`` alone is
-    ``nonzero(condition, as_tuple=True)``: the indices of its non-zero elements, per dimension."""
-    overload, a = sig.FN_WHERE.parse(args, kwargs)
-    if overload == 0:  # torch.where(condition) is nonzero(condition, as_tuple=True)
-        found = np.nonzero(np.atleast_1d(a["condition"]._data))
-        return tuple(Tensor._wrap(i.astype(np.int64), int64) for i in found)
-    operands = (a["condition"], a.get("input", a.get("self")), a["other"])
-    return ops.where(*operands)
-
-
 def made(declared: Declared, name: str) -> Callable[..., Any]:
     """The function ``torch.<name>`` of a declaration (``name`` is its method's name or an
-    alias): torch's function signatures (``declared.function``) parsed, then the method
+    alias): the hand-written one it declares, or torch's function signatures (``declared.function``) parsed, then the method
     ``input.<name>(...)`` with the other arguments by name. ``out=`` is written when the
     declaration ``writes_out`` (:func:`ownership.ops.out_variants.with_out`), else the parser
     refuses it (:func:`ownership.ops.out_variants.refuse_out`).
@@ -119,6 +52,8 @@ def made(declared: Declared, name: str) -> Callable[..., Any]:
     >>> print(ownership.maximum.__doc__)
     ``torch.maximum(input, ...)``: the method ``input.maximum(...)`` (ownership.ops.methods).
     """
+    if declared.written_function is not None:
+        return declared.written_function
     assert declared.function is not None
     parser = Signatures(name, *declared.function)
 
@@ -140,7 +75,7 @@ def made(declared: Declared, name: str) -> Callable[..., Any]:
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: made(declared, name)
     for declared in DECLARED
-    if declared.function is not None
+    if declared.function is not None or declared.written_function is not None
     for name in (declared.name, *declared.aliases)
 }
 """The ``torch.*`` functions made from the Tensor's declarations (:data:`DECLARED`), by name."""
@@ -272,30 +207,6 @@ def _of_core(name: str) -> Callable[..., Any]:
     return function
 
 
-def _shift(name: str) -> Callable[..., Any]:
-    """``torch.<name>``, a shift: ``input.<name>(other)``, or, for a number ``self`` before a
-    tensor ``other`` (``bitwise_left_shift(3, x)``), the number shifted by each element."""
-    parser = Signatures(
-        name,
-        *function_texts(OTHER[:1], INPUT_OUT),
-        "(Number self, Tensor other)",
-        *function_texts(OTHER[1:], INPUT_OUT),
-    )
-
-    def function(*args: Any, **kwargs: Any) -> Any:
-        given = dict(parser.parse(args, kwargs)[1])
-        given.pop("out", None)  # None: with_out took a given one
-        if "self" in given:
-            return ops.shift_of_number(given["self"], given["other"], name.endswith("right_shift"))
-        return getattr(given["input"], name)(given["other"])
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"``torch.{name}(input, other)``: the method ``input.{name}(other)``."
-    return with_out(parser, function)
-
-
-bitwise_left_shift = _shift("bitwise_left_shift")
-bitwise_right_shift = _shift("bitwise_right_shift")
 _RSUB = Signatures(
     "rsub",
     "(Tensor input, Tensor other, *, Number alpha = 1)",
@@ -329,16 +240,6 @@ _quiet_threshold_ = quiet(statistics.threshold_)
 
 
 detach = _of_core("detach")
-
-
-def equal(*args: Any, **kwargs: Any) -> bool:
-    """Same shape and same values."""
-    a = _EQUAL.parse(args, kwargs)[1]
-    x, y = a["input"], a["other"]
-    return x.shape == y.shape and bool((x == y).all())
-
-
-_EQUAL = Signatures("equal", "(Tensor input, Tensor other)")
 
 
 is_floating_point = _of_core("is_floating_point")

@@ -87,8 +87,9 @@ class Declared:
     (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
     the method's. ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
     :func:`ownership.ops.out_variants.with_out` takes it), else its parser refuses one.
-    ``function_returns``: the made function's return annotation. None: no torch function, or
-    one written by hand."""
+    ``function_returns``: the made function's return annotation. A function that needs more than
+    that (a number first, overloads that reach different ops) is written by hand and declared
+    as ``function=`` itself (``written_function``). None: no torch function."""
 
     __slots__ = (
         "aliases",
@@ -105,6 +106,7 @@ class Declared:
         "signatures",
         "table_name",
         "writes_out",
+        "written_function",
     )
 
     def __init__(
@@ -122,7 +124,7 @@ class Declared:
         doc: str = "",
         method: Callable[..., Any] | None = None,
         aliases: Sequence[str] = (),
-        function: Sequence[str] | str | None = None,
+        function: Sequence[str] | str | Callable[..., Any] | None = None,
         writes_out: bool = False,
         same_dtype: bool | Callable[[dict[str, Any]], bool] = False,
         function_returns: str = "Any",
@@ -142,7 +144,10 @@ class Declared:
         self.returns, self.doc = returns, doc
         self.method, self.aliases = method, tuple(aliases)
         own = self.signatures.texts if self.signatures else ()
-        self.function = None if function is None else function_texts(own, function)
+        self.written_function = function if callable(function) else None
+        self.function = None
+        if function is not None and not callable(function):
+            self.function = function_texts(own, function)
         self.writes_out, self.same_dtype = writes_out, same_dtype
         self.function_returns = function_returns
 

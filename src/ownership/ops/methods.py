@@ -26,6 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ownership import math_functions as arithmetic
+from ownership import product_functions as products
+from ownership import reduction_functions as reductions
+from ownership import view_functions as views
 from ownership.core.binder import Signatures
 from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, function_texts
 from ownership.core.tensor import Tensor
@@ -68,13 +72,13 @@ def by_hand(
     *aliases: str,
     returns: str = "Tensor",
     of: Signatures | None = None,
-    function: Sequence[str] | str | None = None,
+    function: Sequence[str] | str | Callable[..., Any] | None = None,
     **options: Any,
 ) -> Declared:
     """The declaration of a method written by hand (:mod:`ownership.ops.written_methods`), and of
     its torch function: ``function`` (with ``options``) as :class:`Declared` takes it, derived
     from ``of``, the signatures the method parses."""
-    if function is not None:
+    if function is not None and not callable(function):
         function = function_texts(of.texts if of else (), function)
     return Declared(
         method.__name__,
@@ -94,6 +98,7 @@ DECLARED: list[Declared] = [
         "add",
         "(Tensor other, *, Number alpha = 1)",
         op=table.add,
+        function=arithmetic.add,
         keywords=("alpha",),
         args=("other",),
         numbers_as_tensors=True,
@@ -105,6 +110,7 @@ DECLARED: list[Declared] = [
         "sub",
         "(Tensor other, *, Number alpha = 1)",
         op=table.sub,
+        function=arithmetic.sub,
         keywords=("alpha",),
         args=("other",),
         numbers_as_tensors=True,
@@ -117,18 +123,20 @@ DECLARED: list[Declared] = [
         "mul",
         "(Tensor other)",
         op=table.mul,
+        function=arithmetic.mul,
         numbers_as_tensors=True,
         doc="``self * other``.",
         inplace=table.mul_,
         inplace_doc="In place ``self *= other``.",
     ),
-    by_hand(written.div),
+    by_hand(written.div, function=arithmetic.div),
     by_hand(written.div_),
     *declare(
         "pow",
         "(Tensor exponent)",
         "(Number exponent)",
         op=table.pow,
+        function=arithmetic.pow,
         doc="``self ** exponent``.",
         inplace=table.pow_,
         inplace_doc="In place ``self **= exponent``.",
@@ -137,6 +145,7 @@ DECLARED: list[Declared] = [
         "floor_divide",
         *OTHER,
         op=table.floor_divide,
+        function=arithmetic.floor_divide,
         doc="``self // other``, rounded down: ``floor_divide(other)``.",
         inplace=table.floor_divide_,
         inplace_doc="``self //= other``: ``floor_divide_(other)``.",
@@ -145,6 +154,7 @@ DECLARED: list[Declared] = [
         "remainder",
         *OTHER,
         op=table.remainder,
+        function=arithmetic.remainder,
         doc="``self % other``, with the divisor's sign: ``remainder(other)``.",
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
@@ -390,7 +400,7 @@ DECLARED: list[Declared] = [
         inplace=table.masked_fill_,
         inplace_doc="Write ``value`` where ``mask`` is True: ``masked_fill_(mask, value)``.",
     ),
-    by_hand(written.where),
+    by_hand(written.where, function=arithmetic.where),
     # ------------------------------------------------------------ comparisons and logic
     *declare(
         "eq",
@@ -457,7 +467,7 @@ DECLARED: list[Declared] = [
         doc="Whether ``isclose`` holds for every element (a Python bool):\n"
         "``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
     ),
-    by_hand(written.equal, returns="builtins.bool"),
+    by_hand(written.equal, function=arithmetic.equal, returns="builtins.bool"),
     *declare(
         "logical_and",
         "(Tensor other)",
@@ -515,6 +525,7 @@ DECLARED: list[Declared] = [
         "bitwise_left_shift",
         *OTHER,
         op=table.bitwise_left_shift,
+        function=arithmetic.bitwise_left_shift,
         doc="``self << other`` of integer tensors: ``bitwise_left_shift(other)``.",
         inplace=table.bitwise_left_shift_,
         inplace_doc="``self <<= other`` in place: ``bitwise_left_shift_(other)``.",
@@ -523,15 +534,16 @@ DECLARED: list[Declared] = [
         "bitwise_right_shift",
         *OTHER,
         op=table.bitwise_right_shift,
+        function=arithmetic.bitwise_right_shift,
         doc="``self >> other`` of integer tensors: ``bitwise_right_shift(other)``.",
         inplace=table.bitwise_right_shift_,
         inplace_doc="``self >>= other`` in place: ``bitwise_right_shift_(other)``.",
     ),
     # ------------------------------------------------------------ reductions
-    by_hand(written.sum),
-    by_hand(written.mean),
-    by_hand(written.max, returns="Any"),
-    by_hand(written.min, returns="Any"),
+    by_hand(written.sum, function=reductions.sum),
+    by_hand(written.mean, function=reductions.mean),
+    by_hand(written.max, function=reductions.max, returns="Any"),
+    by_hand(written.min, function=reductions.min, returns="Any"),
     by_hand(
         written.prod,
         function=(
@@ -829,23 +841,24 @@ DECLARED: list[Declared] = [
         returns="tuple[Tensor, ...]",
         doc="``chunks`` nearly equal pieces along ``dim`` (multi-output views).",
     ),
-    by_hand(written.split),
+    by_hand(written.split, function=views.split),
     by_hand(written.split_with_sizes),
     by_hand(written.unsafe_chunk, of=written.UNSAFE_CHUNK, function=INPUT),
     by_hand(written.unsafe_split, of=written.UNSAFE_SPLIT, function=INPUT),
     by_hand(written.unsafe_split_with_sizes, of=written.UNSAFE_SPLIT_WITH_SIZES, function=INPUT),
     # ------------------------------------------------------------ matrix products (BLAS)
-    by_hand(written.matmul),
-    by_hand(written.mm),
-    by_hand(written.mv),
+    by_hand(written.matmul, function=products.matmul),
+    by_hand(written.mm, function=products.mm),
+    by_hand(written.mv, function=products.mv),
     *declare(
         "bmm",
         "(Tensor mat2)",
         op=table.bmm,
+        function=products.bmm,
         doc="Batched matrix product of two 3-D tensors: ``bmm(mat2)``.",
     ),
-    by_hand(written.addmm),
-    by_hand(written.dot),
+    by_hand(written.addmm, function=products.addmm),
+    by_hand(written.dot, function=products.dot),
     *declare(
         "outer",
         "(Tensor vec2)",
