@@ -53,9 +53,11 @@ MOMENTS = (
 """torch's signatures of the functions ``torch.var`` and ``torch.std``."""
 
 
-UNARY: dict[str, Any] = {"function": INPUT_OUT, "writes_out": True, "function_returns": "Tensor"}
-"""The function of a pointwise op of one tensor: ``torch.<name>(input, *, out=None)``, writing
-``out`` (``torch.exp(x, out=y)``)."""
+POINTWISE: dict[str, Any] = {"function": INPUT_OUT, "writes_out": True}
+"""The function of a pointwise op: ``torch.<name>(input, ..., *, out=None)``, writing ``out``
+(``torch.maximum(x, y, out=z)``)."""
+UNARY: dict[str, Any] = {**POINTWISE, "function_returns": "Tensor"}
+"""The same of one tensor (``torch.exp(x, out=y)``)."""
 EXACT_OUT: dict[str, Any] = {**UNARY, "same_dtype": True}
 """The same, where ``out`` must have the result's dtype (torch's kernels of ``abs``, ``neg``,
 ``sign``, ``floor``... keep the input's dtype and cast nothing)."""
@@ -217,8 +219,7 @@ DECLARED: list[Declared] = [
     *declare(
         "reciprocal",
         op=table.reciprocal,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="Elementwise ``1 / self`` (saves its result); integers give the default float dtype.",
     ),
     *declare(
@@ -331,16 +332,14 @@ DECLARED: list[Declared] = [
         "maximum",
         "(Tensor other)",
         op=table.maximum,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="The elementwise larger of ``self`` and the tensor ``other``: ``maximum(other)``.",
     ),
     *declare(
         "minimum",
         "(Tensor other)",
         op=table.minimum,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="The elementwise smaller of ``self`` and the tensor ``other``: ``minimum(other)``.",
     ),
     *declare(
@@ -348,8 +347,7 @@ DECLARED: list[Declared] = [
         "(Tensor min = None, Tensor max = None)",
         "(Number min = None, Number max = None)",
         op=table.clamp,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         same_dtype=no_tensor_bound,
         function_returns="Tensor",
         aliases=("clip",),
@@ -369,8 +367,7 @@ DECLARED: list[Declared] = [
         "(Tensor min)",
         "(Number min)",
         op=table.clamp_min,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         same_dtype=no_tensor_bound,
         inplace_function=True,
         doc="``clamp(min=min)``: ``clamp_min(min)``, a number or a tensor.",
@@ -382,8 +379,7 @@ DECLARED: list[Declared] = [
         "(Tensor max)",
         "(Number max)",
         op=table.clamp_max,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         same_dtype=no_tensor_bound,
         inplace_function=True,
         doc="``clamp(max=max)``: ``clamp_max(max)``, a number or a tensor.",
@@ -413,8 +409,7 @@ DECLARED: list[Declared] = [
         "ne",
         *OTHER,
         op=table.ne,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="Elementwise ``!=`` as a bool tensor.",
     ),
     *declare(
@@ -472,31 +467,27 @@ DECLARED: list[Declared] = [
         "logical_and",
         "(Tensor other)",
         op=table.logical_and,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="Elementwise ``and`` as a bool tensor: ``logical_and(other)``.",
     ),
     *declare(
         "logical_or",
         "(Tensor other)",
         op=table.logical_or,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="Elementwise ``or`` as a bool tensor: ``logical_or(other)``.",
     ),
     *declare(
         "logical_not",
         op=table.logical_not,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="Elementwise ``not`` as a bool tensor (``x == 0``, any dtype).",
     ),
     *declare(
         "bitwise_and",
         *OTHER,
         op=table.bitwise_and,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="``self & other`` of bool or integer tensors: ``bitwise_and(other)``.",
         inplace=table.bitwise_and_,
         inplace_doc="``self &= other`` in place: ``bitwise_and_(other)``.",
@@ -505,8 +496,7 @@ DECLARED: list[Declared] = [
         "bitwise_or",
         *OTHER,
         op=table.bitwise_or,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="``self | other`` of bool or integer tensors: ``bitwise_or(other)``.",
         inplace=table.bitwise_or_,
         inplace_doc="``self |= other`` in place: ``bitwise_or_(other)``.",
@@ -515,8 +505,7 @@ DECLARED: list[Declared] = [
         "bitwise_xor",
         *OTHER,
         op=table.bitwise_xor,
-        function=INPUT_OUT,
-        writes_out=True,
+        **POINTWISE,
         doc="``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``.",
         inplace=table.bitwise_xor_,
         inplace_doc="``self ^= other`` in place: ``bitwise_xor_(other)``.",
