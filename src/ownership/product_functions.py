@@ -1,5 +1,5 @@
 """The ``torch.*`` products of matrices and vectors (``matmul``, ``mm``, ``bmm``, ``mv``, ``dot``,
-``addmm``, ``outer``), with torch's refusal of the ``out_dtype`` overloads on the CPU."""
+``addmm``; ``outer`` is made from its declaration, :mod:`ownership.functions`), with torch's refusal of the ``out_dtype`` overloads on the CPU."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any, cast
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
-from ownership.functions import _method
 from ownership.ops import signatures as sig
 from ownership.ops.op_table import OpTable
 
@@ -59,9 +58,6 @@ def dot(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.dot(input, tensor)``."""
     a = sig.FN_DOT.parse(args, kwargs)[1]
     return cast(Tensor, a["input"].dot(a["tensor"]))
-
-
-outer = _method("outer", f"(Tensor input, Tensor vec2, {sig.OUT})")
 
 
 def addmm(*args: Any, **kwargs: Any) -> Tensor:

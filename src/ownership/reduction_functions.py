@@ -1,6 +1,7 @@
-"""The ``torch.*`` reductions: sums, means, extremes and their indices, softmax, variance and
-standard deviation (with their means), ``all``/``any``. Each parses torch's signatures and calls
-the method of its input."""
+"""The ``torch.*`` reductions written by hand: ``sum`` and ``mean`` (an overload without ``out``),
+``max`` and ``min`` (overloads that reach different ops) and ``var_mean``/``std_mean`` (one node,
+two outputs). The other reductions (``argmax``, ``softmax``, ``var``, ``all``...) are made from
+their declarations in :mod:`ownership.ops.methods` (:mod:`ownership.functions`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import Any, cast
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
-from ownership.functions import _method
 from ownership.ops import signatures as sig
 from ownership.ops.op_table import OpTable
 
@@ -43,58 +43,6 @@ def min(*args: Any, **kwargs: Any) -> Any:
     """``torch.min(input)``, ``torch.min(input, other)`` or ``torch.min(input, dim, keepdim)``."""
     a = sig.FN_MIN.parse(args, kwargs)[1]
     return a["input"].min(*[a[k] for k in ("other", "dim", "keepdim") if k in a])
-
-
-def argmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.argmax(input, dim=None, keepdim=False)``."""
-    a = sig.FN_ARGMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].argmax(a["dim"], a["keepdim"]))
-
-
-def argmin(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.argmin(input, dim=None, keepdim=False)``."""
-    a = sig.FN_ARGMIN.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].argmin(a["dim"], a["keepdim"]))
-
-
-def softmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.softmax(input, dim, dtype=None)``."""
-    a = sig.FN_SOFTMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].softmax(a["dim"], a["dtype"]))
-
-
-def log_softmax(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.log_softmax(input, dim, dtype=None)``."""
-    a = sig.FN_LOG_SOFTMAX.parse(args, kwargs)[1]
-    return cast(Tensor, a["input"].log_softmax(a["dim"], a["dtype"]))
-
-
-_TRUTH = (
-    f"(Tensor input, {sig.OUT})",
-    f"(Tensor input, tuple of ints dim = None, bool keepdim = False, {sig.OUT})",
-    f"(Tensor input, int dim, bool keepdim = False, {sig.OUT})",
-)
-all = _method("all", *_TRUTH)
-any = _method("any", *_TRUTH)
-
-amax = _method(
-    "amax", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
-)
-amin = _method(
-    "amin", f"(Tensor input, tuple of ints[1]? dim = None, bool keepdim = False, {sig.OUT})"
-)
-logsumexp = _method(
-    "logsumexp", f"(Tensor input, tuple of ints[1] dim, bool keepdim = False, {sig.OUT})"
-)
-
-_MOMENT_OVERLOADS = (
-    f"(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, {sig.OUT})",
-    "(Tensor input, tuple of ints[1]? dim = None, *, Number correction = None, "
-    "bool keepdim = False, Tensor out = None)",
-    "(Tensor input, bool unbiased = True)",
-)
-var = _method("var", *_MOMENT_OVERLOADS)
-std = _method("std", *_MOMENT_OVERLOADS)
 
 
 def _with_mean(name: str) -> Callable[..., tuple[Tensor, Tensor]]:

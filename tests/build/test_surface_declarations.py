@@ -6,7 +6,8 @@
   defines it too (one definition of a method);
 - every method made from a declaration calls its op with arguments the op's signature binds,
   each read from a parameter torch's signatures of the method declare (the method/op drift
-  check of the hand-written methods is mypy's: they call ``ops``, typed by ``OpTable``).
+  check of the hand-written methods is mypy's: they call ``ops``, typed by ``OpTable``);
+- every ``torch.*`` function of a declared op is the one its declaration makes or declares.
 """
 
 from __future__ import annotations
@@ -71,3 +72,17 @@ def test_a_made_method_reads_as_written() -> None:
 
 if __name__ == "__main__" and "--update" in sys.argv[1:]:
     STUB.write_text(surface.stub(methods.DECLARED), encoding="utf-8")
+
+
+def test_every_declared_function_is_the_faces() -> None:
+    """``torch.<name>`` of a declared op is the function its declaration makes, or the
+    hand-written one it declares (``ownership.functions.FUNCTIONS``): one declaration per op
+    gives its method, its in-place variant and its function."""
+    from ownership.functions import FUNCTIONS
+
+    assert set(FUNCTIONS) - set(ownership.__all__) == {"clip_"}  # torch has no torch.clip_
+    assert len(FUNCTIONS) > 130
+    for name, function in FUNCTIONS.items():
+        if name in ownership.__all__:
+            face = getattr(ownership, name)
+            assert face is function or face.__wrapped__ is function, name  # ``quiet(addmm)``

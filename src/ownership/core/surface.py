@@ -44,26 +44,69 @@ from ownership.core import op_registry
 from ownership.core.argument_values import no_arguments
 from ownership.core.binder import Signatures
 
-__all__ = ["Declared", "declare", "install", "stub"]
+__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "function_texts", "install", "stub"]
+
+INPUT = "Tensor input"
+"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
+INPUT_OUT = "Tensor input, out"
+"""``function=INPUT_OUT``: the same, with ``Tensor out = None`` last (keyword-only)."""
+
+
+def function_texts(texts: Sequence[str], function: Sequence[str] | str) -> tuple[str, ...]:
+    """torch's signatures of the function of a method whose signatures are ``texts``:
+    ``function`` itself, or, for :data:`INPUT` (:data:`INPUT_OUT`), each of ``texts`` after
+    ``Tensor input`` (and with ``out=`` last).
+
+    >>> function_texts(("(Tensor other)", "(Number other)"), INPUT_OUT)
+    ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')
+    >>> function_texts((), INPUT)
+    ('(Tensor input)',)
+    """
+    if function not in (INPUT, INPUT_OUT):
+        return (function,) if isinstance(function, str) else tuple(function)
+    made = []
+    for text in texts or ("()",):
+        inner = text[1:-1]
+        params = INPUT + (f", {inner}" if inner else "")
+        if function == INPUT_OUT:
+            params += (
+                ", Tensor out = None" if "*" in inner.split(", ") else ", *, Tensor out = None"
+            )
+        made.append(f"({params})")
+    return tuple(made)
 
 
 class Declared:
     """One Tensor method: its name, torch's signatures (none: it takes no argument), the op it
     calls under its table name ``table_name``, and how: ``args``, the bound arguments passed after
     ``self`` by position, ``keywords`` by name; ``"dim=None"`` reads an argument only some
-    overloads have (``a.get("dim", None)``). ``method``: a hand-written method instead."""
+    overloads have (``a.get("dim", None)``). ``method``: a hand-written method instead.
+
+    ``function``: torch's signatures of the ``torch.<name>`` function of the same op (and of each
+    alias), which parses them and calls the method of its ``input``
+    (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
+    the method's. ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
+    :func:`ownership.ops.out_variants.with_out` takes it), else its parser refuses one.
+    ``function_returns``: the made function's return annotation. A function that needs more than
+    that (a number first, overloads that reach different ops) is written by hand and declared
+    as ``function=`` itself (``written_function``). None: no torch function."""
 
     __slots__ = (
         "aliases",
         "args",
         "doc",
+        "function",
+        "function_returns",
         "keywords",
         "method",
         "name",
         "op",
         "returns",
+        "same_dtype",
         "signatures",
         "table_name",
+        "writes_out",
+        "written_function",
     )
 
     def __init__(
@@ -81,6 +124,10 @@ class Declared:
         doc: str = "",
         method: Callable[..., Any] | None = None,
         aliases: Sequence[str] = (),
+        function: Sequence[str] | str | Callable[..., Any] | None = None,
+        writes_out: bool = False,
+        same_dtype: bool | Callable[[dict[str, Any]], bool] = False,
+        function_returns: str = "Any",
     ) -> None:
         self.name = name
         if isinstance(texts, Signatures) or not texts or tuple(texts) == ("()",):
@@ -96,6 +143,13 @@ class Declared:
         self.args, self.keywords = tuple(args), tuple(keywords)
         self.returns, self.doc = returns, doc
         self.method, self.aliases = method, tuple(aliases)
+        own = self.signatures.texts if self.signatures else ()
+        self.written_function = function if callable(function) else None
+        self.function = None
+        if function is not None and not callable(function):
+            self.function = function_texts(own, function)
+        self.writes_out, self.same_dtype = writes_out, same_dtype
+        self.function_returns = function_returns
 
     def __repr__(self) -> str:
         return f"Declared({self.name!r})"
@@ -171,15 +225,20 @@ def declare(
     op: Callable[..., Any] | None = None,
     inplace: Callable[..., Any] | None = None,
     inplace_doc: str = "",
+    inplace_function: bool = False,
     **options: Any,
 ) -> list[Declared]:
     """The declarations of method ``name`` (torch's signatures ``texts``, calling ``op``) and, if
     ``inplace`` is given, of its in-place variant ``name_`` (the same signatures, calling
-    ``inplace``; documented by ``inplace_doc``, else as ``name`` in place)."""
+    ``inplace``; documented by ``inplace_doc``, else as ``name`` in place; with the function
+    ``torch.name_`` if ``inplace_function``, which takes ``Tensor input`` first and no ``out``)."""
     made = [Declared(name, texts, op, **options)]
     if inplace is not None:
-        options.pop("aliases", None)
+        for option in ("aliases", "function", "writes_out", "same_dtype", "function_returns"):
+            options.pop(option, None)
         options["doc"] = inplace_doc or f"``{name}`` in place."
+        if inplace_function:
+            options["function"] = INPUT
         made.append(Declared(name + "_", texts, inplace, **options))
     return made
 

@@ -3,6 +3,9 @@
 Each entry of :data:`DECLARED` gives a method's name, torch's signatures of it as torch prints
 them (its argument errors are torch's: :class:`~ownership.core.binder.Signatures`), the op it
 calls, and what it means; ``inplace=`` declares its in-place variant with the same signatures.
+``function=`` declares the ``torch.<name>`` function of the same op (its signatures: most are
+the method's after ``Tensor input``, :data:`~ownership.core.surface.INPUT`, and with ``out=``
+last, :data:`~ownership.core.surface.INPUT_OUT`), which :mod:`ownership.functions` makes.
 ``x.maximum`` is the declaration ``declare("maximum", "(Tensor other)", op=table.maximum, ...)``
 and nothing else: :func:`ownership.installation.install` makes the method from it. A method that
 needs more than binding is written by hand (:mod:`ownership.ops.written_methods`) and declared
@@ -20,10 +23,16 @@ def mul_(self, *args, **kwargs):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ownership.core.surface import Declared, declare
+from ownership import math_functions as arithmetic
+from ownership import product_functions as products
+from ownership import reduction_functions as reductions
+from ownership import view_functions as views
+from ownership.core.binder import Signatures
+from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, function_texts
+from ownership.core.tensor import Tensor
 from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
@@ -34,9 +43,55 @@ OVER_DIM = ("(int dim, *, torch.dtype dtype = None)",)
 """The signature of a running op along ``dim`` (``cumsum``, ``cumprod``)."""
 
 
-def by_hand(method: Callable[..., Any], *aliases: str, returns: str = "Tensor") -> Declared:
-    """The declaration of a method written by hand (:mod:`ownership.ops.written_methods`)."""
-    return Declared(method.__name__, (), None, method=method, aliases=aliases, returns=returns)
+MOMENTS = (
+    "(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, *, "
+    "Tensor out = None)",
+    "(Tensor input, tuple of ints[1]? dim = None, *, Number correction = None, "
+    "bool keepdim = False, Tensor out = None)",
+    "(Tensor input, bool unbiased = True)",
+)
+"""torch's signatures of the functions ``torch.var`` and ``torch.std``."""
+
+
+POINTWISE: dict[str, Any] = {"function": INPUT_OUT, "writes_out": True}
+"""The function of a pointwise op: ``torch.<name>(input, ..., *, out=None)``, writing ``out``
+(``torch.maximum(x, y, out=z)``)."""
+UNARY: dict[str, Any] = {**POINTWISE, "function_returns": "Tensor"}
+"""The same of one tensor (``torch.exp(x, out=y)``)."""
+EXACT_OUT: dict[str, Any] = {**UNARY, "same_dtype": True}
+"""The same, where ``out`` must have the result's dtype (torch's kernels of ``abs``, ``neg``,
+``sign``, ``floor``... keep the input's dtype and cast nothing)."""
+
+
+def no_tensor_bound(bound: dict[str, Any]) -> bool:
+    """Whether a call's bounds (``clamp``'s ``min`` and ``max``) are all numbers or None: torch's
+    kernel then keeps the input's dtype, and ``out`` must have it."""
+    return not any(isinstance(bound.get(k), Tensor) for k in ("min", "max"))
+
+
+def by_hand(
+    method: Callable[..., Any],
+    *aliases: str,
+    returns: str = "Tensor",
+    of: Signatures | None = None,
+    function: Sequence[str] | str | Callable[..., Any] | None = None,
+    **options: Any,
+) -> Declared:
+    """The declaration of a method written by hand (:mod:`ownership.ops.written_methods`), and of
+    its torch function: ``function`` (with ``options``) as :class:`Declared` takes it, derived
+    from ``of``, the signatures the method parses."""
+    if function is not None and not callable(function):
+        function = function_texts(of.texts if of else (), function)
+    return Declared(
+        method.__name__,
+        (),
+        None,
+        method=method,
+        aliases=aliases,
+        returns=returns,
+        function=function,
+        **options,
+    )
 
 
 DECLARED: list[Declared] = [
@@ -45,6 +100,7 @@ DECLARED: list[Declared] = [
         "add",
         "(Tensor other, *, Number alpha = 1)",
         op=table.add,
+        function=arithmetic.add,
         keywords=("alpha",),
         args=("other",),
         numbers_as_tensors=True,
@@ -56,6 +112,7 @@ DECLARED: list[Declared] = [
         "sub",
         "(Tensor other, *, Number alpha = 1)",
         op=table.sub,
+        function=arithmetic.sub,
         keywords=("alpha",),
         args=("other",),
         numbers_as_tensors=True,
@@ -68,18 +125,20 @@ DECLARED: list[Declared] = [
         "mul",
         "(Tensor other)",
         op=table.mul,
+        function=arithmetic.mul,
         numbers_as_tensors=True,
         doc="``self * other``.",
         inplace=table.mul_,
         inplace_doc="In place ``self *= other``.",
     ),
-    by_hand(written.div),
+    by_hand(written.div, function=arithmetic.div),
     by_hand(written.div_),
     *declare(
         "pow",
         "(Tensor exponent)",
         "(Number exponent)",
         op=table.pow,
+        function=arithmetic.pow,
         doc="``self ** exponent``.",
         inplace=table.pow_,
         inplace_doc="In place ``self **= exponent``.",
@@ -88,6 +147,7 @@ DECLARED: list[Declared] = [
         "floor_divide",
         *OTHER,
         op=table.floor_divide,
+        function=arithmetic.floor_divide,
         doc="``self // other``, rounded down: ``floor_divide(other)``.",
         inplace=table.floor_divide_,
         inplace_doc="``self //= other``: ``floor_divide_(other)``.",
@@ -96,19 +156,28 @@ DECLARED: list[Declared] = [
         "remainder",
         *OTHER,
         op=table.remainder,
+        function=arithmetic.remainder,
         doc="``self % other``, with the divisor's sign: ``remainder(other)``.",
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
     ),
-    by_hand(written.square),
-    by_hand(written.square_),
+    by_hand(written.square, **UNARY),
+    by_hand(written.square_, function=INPUT),
     # ------------------------------------------------------------ pointwise, one tensor
     *declare(
-        "neg", op=table.neg, doc="``-self``.", inplace=table.neg_, inplace_doc="Negate in place."
+        "neg",
+        op=table.neg,
+        **EXACT_OUT,
+        inplace_function=True,
+        doc="``-self``.",
+        inplace=table.neg_,
+        inplace_doc="Negate in place.",
     ),
     *declare(
         "exp",
         op=table.exp,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise exponential (saves its result).",
         inplace=table.exp_,
         inplace_doc="Exponential in place (saves the new value).",
@@ -116,6 +185,8 @@ DECLARED: list[Declared] = [
     *declare(
         "log",
         op=table.log,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise natural log (saves its input).",
         inplace=table.log_,
         inplace_doc="Natural log in place (saves the value before the write).",
@@ -123,6 +194,8 @@ DECLARED: list[Declared] = [
     *declare(
         "sqrt",
         op=table.sqrt,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise square root (saves its result).",
         inplace=table.sqrt_,
         inplace_doc="Square root in place (saves the new value).",
@@ -130,22 +203,30 @@ DECLARED: list[Declared] = [
     *declare(
         "abs",
         op=table.abs,
+        **EXACT_OUT,
+        inplace_function=True,
         aliases=("absolute",),
         doc="Elementwise absolute value (saves its input).",
         inplace=table.abs_,
         inplace_doc="Absolute value in place (saves the value before the write).",
     ),
     *declare(
-        "sign", op=table.sign, doc="Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient)."
+        "sign",
+        op=table.sign,
+        **EXACT_OUT,
+        doc="Elementwise -1, 0 or 1 (``SignBackward0``: a zero gradient).",
     ),
     *declare(
         "reciprocal",
         op=table.reciprocal,
+        **POINTWISE,
         doc="Elementwise ``1 / self`` (saves its result); integers give the default float dtype.",
     ),
     *declare(
         "sigmoid",
         op=table.sigmoid,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise logistic function (saves its result).",
         inplace=table.sigmoid_,
         inplace_doc="Sigmoid in place (saves the new value).",
@@ -153,6 +234,8 @@ DECLARED: list[Declared] = [
     *declare(
         "tanh",
         op=table.tanh,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise tanh (saves its result).",
         inplace=table.tanh_,
         inplace_doc="Tanh in place (saves the new value).",
@@ -160,6 +243,8 @@ DECLARED: list[Declared] = [
     *declare(
         "sin",
         op=table.sin,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise sine (saves its input).",
         inplace=table.sin_,
         inplace_doc="Sine in place (saves the value before the write).",
@@ -167,6 +252,8 @@ DECLARED: list[Declared] = [
     *declare(
         "cos",
         op=table.cos,
+        **UNARY,
+        inplace_function=True,
         doc="Elementwise cosine (saves its input).",
         inplace=table.cos_,
         inplace_doc="Cosine in place (saves the value before the write).",
@@ -174,6 +261,9 @@ DECLARED: list[Declared] = [
     *declare(
         "relu",
         op=table.relu,
+        function=INPUT,
+        function_returns="Tensor",
+        inplace_function=True,
         doc="Elementwise max(x, 0) (saves its result).",
         inplace=table.relu_,
         inplace_doc="ReLU in place.",
@@ -181,30 +271,59 @@ DECLARED: list[Declared] = [
     *declare(
         "floor",
         op=table.floor,
+        **EXACT_OUT,
+        inplace_function=True,
         doc="The largest whole number not above each element.",
         inplace=table.floor_,
     ),
     *declare(
         "ceil",
         op=table.ceil,
+        **EXACT_OUT,
+        inplace_function=True,
         doc="The smallest whole number not below each element.",
         inplace=table.ceil_,
     ),
     *declare(
         "trunc",
         op=table.trunc,
+        **EXACT_OUT,
+        inplace_function=True,
         doc="Each element with its fraction dropped (toward zero).",
         inplace=table.trunc_,
     ),
-    by_hand(written.round),
-    by_hand(written.round_),
-    *declare("log1p", op=table.log1p, doc="``log(1 + self)``, exact near 0.", inplace=table.log1p_),
-    *declare("expm1", op=table.expm1, doc="``exp(self) - 1``, exact near 0.", inplace=table.expm1_),
-    *declare("erf", op=table.erf, doc="The error function of each element.", inplace=table.erf_),
+    by_hand(written.round, of=written.ROUND, function=INPUT_OUT, writes_out=True, same_dtype=True),
+    by_hand(written.round_, of=written.ROUND_, function=INPUT),
+    *declare(
+        "log1p",
+        op=table.log1p,
+        **UNARY,
+        inplace_function=True,
+        doc="``log(1 + self)``, exact near 0.",
+        inplace=table.log1p_,
+    ),
+    *declare(
+        "expm1",
+        op=table.expm1,
+        **UNARY,
+        inplace_function=True,
+        doc="``exp(self) - 1``, exact near 0.",
+        inplace=table.expm1_,
+    ),
+    *declare(
+        "erf",
+        op=table.erf,
+        **UNARY,
+        inplace_function=True,
+        doc="The error function of each element.",
+        inplace=table.erf_,
+    ),
     *declare(
         "nan_to_num",
         "(float? nan = None, float? posinf = None, float? neginf = None)",
         op=table.nan_to_num,
+        function=INPUT_OUT,
+        inplace_function=True,
         doc="NaN, +inf and -inf replaced: ``nan_to_num(nan=0.0, posinf=None, neginf=None)``.",
         inplace=table.nan_to_num_,
     ),
@@ -213,12 +332,14 @@ DECLARED: list[Declared] = [
         "maximum",
         "(Tensor other)",
         op=table.maximum,
+        **POINTWISE,
         doc="The elementwise larger of ``self`` and the tensor ``other``: ``maximum(other)``.",
     ),
     *declare(
         "minimum",
         "(Tensor other)",
         op=table.minimum,
+        **POINTWISE,
         doc="The elementwise smaller of ``self`` and the tensor ``other``: ``minimum(other)``.",
     ),
     *declare(
@@ -226,6 +347,9 @@ DECLARED: list[Declared] = [
         "(Tensor min = None, Tensor max = None)",
         "(Number min = None, Number max = None)",
         op=table.clamp,
+        **POINTWISE,
+        same_dtype=no_tensor_bound,
+        function_returns="Tensor",
         aliases=("clip",),
         doc="Elementwise clamp into [min, max] (saves its input): ``clamp(min=None, max=None)``.",
     ),
@@ -234,6 +358,7 @@ DECLARED: list[Declared] = [
         "(Tensor min = None, Tensor max = None)",
         "(Number min = None, Number max = None)",
         op=table.clamp_,
+        function=INPUT,
         aliases=("clip_",),
         doc="Clamp in place: ``clamp_(min=None, max=None)``.",
     ),
@@ -242,6 +367,9 @@ DECLARED: list[Declared] = [
         "(Tensor min)",
         "(Number min)",
         op=table.clamp_min,
+        **POINTWISE,
+        same_dtype=no_tensor_bound,
+        inplace_function=True,
         doc="``clamp(min=min)``: ``clamp_min(min)``, a number or a tensor.",
         inplace=table.clamp_min_,
         inplace_doc="``clamp_min`` in place: ``clamp_min_(min)``.",
@@ -251,6 +379,9 @@ DECLARED: list[Declared] = [
         "(Tensor max)",
         "(Number max)",
         op=table.clamp_max,
+        **POINTWISE,
+        same_dtype=no_tensor_bound,
+        inplace_function=True,
         doc="``clamp(max=max)``: ``clamp_max(max)``, a number or a tensor.",
         inplace=table.clamp_max_,
         inplace_doc="``clamp_max`` in place: ``clamp_max_(max)``.",
@@ -260,35 +391,65 @@ DECLARED: list[Declared] = [
         "(Tensor mask, Tensor value)",
         "(Tensor mask, Number value)",
         op=table.masked_fill,
+        function=INPUT,
         doc="``value`` where ``mask`` is True: ``masked_fill(mask, value)``.",
         inplace=table.masked_fill_,
         inplace_doc="Write ``value`` where ``mask`` is True: ``masked_fill_(mask, value)``.",
     ),
-    by_hand(written.where),
+    by_hand(written.where, function=arithmetic.where),
     # ------------------------------------------------------------ comparisons and logic
-    *declare("eq", *OTHER, op=table.eq, doc="Elementwise ``==`` as a bool tensor."),
-    *declare("ne", *OTHER, op=table.ne, doc="Elementwise ``!=`` as a bool tensor."),
-    *declare("lt", *OTHER, op=table.lt, doc="Elementwise ``<``."),
-    *declare("le", *OTHER, op=table.le, doc="Elementwise ``<=``."),
-    *declare("gt", *OTHER, op=table.gt, doc="Elementwise ``>``."),
-    *declare("ge", *OTHER, op=table.ge, doc="Elementwise ``>=``."),
+    *declare(
+        "eq",
+        *OTHER,
+        op=table.eq,
+        **UNARY,
+        doc="Elementwise ``==`` as a bool tensor.",
+    ),
+    *declare(
+        "ne",
+        *OTHER,
+        op=table.ne,
+        **POINTWISE,
+        doc="Elementwise ``!=`` as a bool tensor.",
+    ),
+    *declare(
+        "lt", *OTHER, op=table.lt, function=INPUT_OUT, writes_out=True, doc="Elementwise ``<``."
+    ),
+    *declare(
+        "le", *OTHER, op=table.le, function=INPUT_OUT, writes_out=True, doc="Elementwise ``<=``."
+    ),
+    *declare(
+        "gt", *OTHER, op=table.gt, function=INPUT_OUT, writes_out=True, doc="Elementwise ``>``."
+    ),
+    *declare(
+        "ge", *OTHER, op=table.ge, function=INPUT_OUT, writes_out=True, doc="Elementwise ``>=``."
+    ),
     *declare(
         "isnan",
         op=table.isnan,
+        function=INPUT,
+        function_returns="Tensor",
         doc="Where the elements are NaN, as a bool tensor (never recorded).",
     ),
     *declare(
-        "isinf", op=table.isinf, doc="Where the elements are ``inf`` or ``-inf``, as a bool tensor."
+        "isinf",
+        op=table.isinf,
+        function=INPUT,
+        function_returns="Tensor",
+        doc="Where the elements are ``inf`` or ``-inf``, as a bool tensor.",
     ),
     *declare(
         "isfinite",
         op=table.isfinite,
+        function=INPUT,
+        function_returns="Tensor",
         doc="Where the elements are neither NaN nor infinite, as a bool tensor.",
     ),
     *declare(
         "isclose",
         "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)",
         op=table.isclose,
+        function=INPUT,
         doc="Elementwise ``|self - other| <= atol + rtol * |other|`` (a bool tensor):\n"
         "``isclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
     ),
@@ -296,32 +457,37 @@ DECLARED: list[Declared] = [
         "allclose",
         "(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)",
         op=table.allclose,
+        function=INPUT,
         returns="builtins.bool",
         doc="Whether ``isclose`` holds for every element (a Python bool):\n"
         "``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
     ),
-    by_hand(written.equal, returns="builtins.bool"),
+    by_hand(written.equal, function=arithmetic.equal, returns="builtins.bool"),
     *declare(
         "logical_and",
         "(Tensor other)",
         op=table.logical_and,
+        **POINTWISE,
         doc="Elementwise ``and`` as a bool tensor: ``logical_and(other)``.",
     ),
     *declare(
         "logical_or",
         "(Tensor other)",
         op=table.logical_or,
+        **POINTWISE,
         doc="Elementwise ``or`` as a bool tensor: ``logical_or(other)``.",
     ),
     *declare(
         "logical_not",
         op=table.logical_not,
+        **POINTWISE,
         doc="Elementwise ``not`` as a bool tensor (``x == 0``, any dtype).",
     ),
     *declare(
         "bitwise_and",
         *OTHER,
         op=table.bitwise_and,
+        **POINTWISE,
         doc="``self & other`` of bool or integer tensors: ``bitwise_and(other)``.",
         inplace=table.bitwise_and_,
         inplace_doc="``self &= other`` in place: ``bitwise_and_(other)``.",
@@ -330,6 +496,7 @@ DECLARED: list[Declared] = [
         "bitwise_or",
         *OTHER,
         op=table.bitwise_or,
+        **POINTWISE,
         doc="``self | other`` of bool or integer tensors: ``bitwise_or(other)``.",
         inplace=table.bitwise_or_,
         inplace_doc="``self |= other`` in place: ``bitwise_or_(other)``.",
@@ -338,6 +505,7 @@ DECLARED: list[Declared] = [
         "bitwise_xor",
         *OTHER,
         op=table.bitwise_xor,
+        **POINTWISE,
         doc="``self ^ other`` of bool or integer tensors: ``bitwise_xor(other)``.",
         inplace=table.bitwise_xor_,
         inplace_doc="``self ^= other`` in place: ``bitwise_xor_(other)``.",
@@ -346,6 +514,7 @@ DECLARED: list[Declared] = [
         "bitwise_left_shift",
         *OTHER,
         op=table.bitwise_left_shift,
+        function=arithmetic.bitwise_left_shift,
         doc="``self << other`` of integer tensors: ``bitwise_left_shift(other)``.",
         inplace=table.bitwise_left_shift_,
         inplace_doc="``self <<= other`` in place: ``bitwise_left_shift_(other)``.",
@@ -354,23 +523,32 @@ DECLARED: list[Declared] = [
         "bitwise_right_shift",
         *OTHER,
         op=table.bitwise_right_shift,
+        function=arithmetic.bitwise_right_shift,
         doc="``self >> other`` of integer tensors: ``bitwise_right_shift(other)``.",
         inplace=table.bitwise_right_shift_,
         inplace_doc="``self >>= other`` in place: ``bitwise_right_shift_(other)``.",
     ),
     # ------------------------------------------------------------ reductions
-    by_hand(written.sum),
-    by_hand(written.mean),
-    by_hand(written.max, returns="Any"),
-    by_hand(written.min, returns="Any"),
-    by_hand(written.prod),
-    by_hand(written.std),
-    by_hand(written.var),
+    by_hand(written.sum, function=reductions.sum),
+    by_hand(written.mean, function=reductions.mean),
+    by_hand(written.max, function=reductions.max, returns="Any"),
+    by_hand(written.min, function=reductions.min, returns="Any"),
+    by_hand(
+        written.prod,
+        function=(
+            "(Tensor input, *, torch.dtype dtype = None)",
+            "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)",
+        ),
+    ),
+    by_hand(written.std, function=MOMENTS),
+    by_hand(written.var, function=MOMENTS),
     by_hand(written.norm),
     *declare(
         "argmax",
         "(int dim = None, bool keepdim = False)",
         op=table.argmax,
+        function=INPUT_OUT,
+        function_returns="Tensor",
         doc="Index of the maximum (flattened when ``dim`` is None): "
         "``argmax(dim=None, keepdim=False)``.",
     ),
@@ -378,6 +556,8 @@ DECLARED: list[Declared] = [
         "argmin",
         "(int dim = None, bool keepdim = False)",
         op=table.argmin,
+        function=INPUT_OUT,
+        function_returns="Tensor",
         doc="Index of the minimum (flattened when ``dim`` is None): "
         "``argmin(dim=None, keepdim=False)``.",
     ),
@@ -385,12 +565,14 @@ DECLARED: list[Declared] = [
         "amax",
         "(tuple of ints[1]? dim = None, bool keepdim = False)",
         op=table.amax,
+        function=INPUT_OUT,
         doc="The largest value over ``dim`` (all dims by default): ``amax(dim=[], keepdim=False)``.",
     ),
     *declare(
         "amin",
         "(tuple of ints[1]? dim = None, bool keepdim = False)",
         op=table.amin,
+        function=INPUT_OUT,
         doc="The smallest value over ``dim`` (all dims by default): "
         "``amin(dim=[], keepdim=False)``.",
     ),
@@ -400,6 +582,7 @@ DECLARED: list[Declared] = [
         "(tuple of ints dim = None, bool keepdim = False)",
         "(int dim, bool keepdim = False)",
         op=table.all,
+        function=INPUT_OUT,
         args=("dim=None", "keepdim=False"),
         doc="Whether every element is true (a bool tensor), over all dims or over ``dim``:\n"
         "``all()``, ``all(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints.",
@@ -410,6 +593,7 @@ DECLARED: list[Declared] = [
         "(tuple of ints dim = None, bool keepdim = False)",
         "(int dim, bool keepdim = False)",
         op=table.any,
+        function=INPUT_OUT,
         args=("dim=None", "keepdim=False"),
         doc="Whether some element is true (a bool tensor), over all dims or over ``dim``:\n"
         "``any()``, ``any(dim=None, keepdim=False)`` with ``dim`` an int or a tuple of ints.",
@@ -418,6 +602,7 @@ DECLARED: list[Declared] = [
         "nansum",
         "(tuple of ints[1]? dim = None, bool keepdim = False, *, torch.dtype dtype = None)",
         op=table.nansum,
+        function=INPUT_OUT,
         args=("dim", "keepdim"),
         keywords=("dtype",),
         doc="The sum with NaN as 0: ``nansum(dim=None, keepdim=False, *, dtype=None)``.",
@@ -426,24 +611,30 @@ DECLARED: list[Declared] = [
         "logsumexp",
         "(tuple of ints[1] dim, bool keepdim = False)",
         op=table.logsumexp,
+        function=INPUT_OUT,
         doc="``log(sum(exp(self), dim))`` without overflow: ``logsumexp(dim, keepdim=False)``.",
     ),
     *declare(
         "softmax",
         "(int dim, torch.dtype dtype = None)",
         op=table.softmax,
+        function=INPUT,
+        function_returns="Tensor",
         doc="Softmax over ``dim`` (saves its result): ``softmax(dim, dtype=None)``.",
     ),
     *declare(
         "log_softmax",
         "(int dim, torch.dtype dtype = None)",
         op=table.log_softmax,
+        function=INPUT,
+        function_returns="Tensor",
         doc="Log-softmax over ``dim`` (stable; saves its result): ``log_softmax(dim, dtype=None)``.",
     ),
     *declare(
         "cumsum",
         *OVER_DIM,
         op=table.cumsum,
+        function=INPUT_OUT,
         doc="Running sums along ``dim``: ``cumsum(dim, *, dtype=None)``.",
         inplace=table.cumsum_,
         inplace_doc="``cumsum`` in place: ``cumsum_(dim, *, dtype=None)``.",
@@ -452,17 +643,30 @@ DECLARED: list[Declared] = [
         "cumprod",
         *OVER_DIM,
         op=table.cumprod,
+        function=INPUT_OUT,
         doc="Running products along ``dim``: ``cumprod(dim, *, dtype=None)``.",
         inplace=table.cumprod_,
         inplace_doc="``cumprod`` in place: ``cumprod_(dim, *, dtype=None)``.",
     ),
     # ------------------------------------------------------------ sorting and selection
-    by_hand(written.sort, returns="Any"),
+    by_hand(
+        written.sort,
+        returns="Any",
+        function=(
+            "(Tensor input, *, bool? stable, int dim = -1, bool descending = False, "
+            "tuple of Tensors out = None)",
+            "(Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None)",
+        ),
+    ),
     *declare(
         "argsort",
         "(*, bool stable, int dim = -1, bool descending = False)",
         "(int dim = -1, bool descending = False)",
         op=table.argsort,
+        function=(
+            "(Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None)",
+            "(Tensor input, int dim = -1, bool descending = False)",
+        ),
         args=("dim", "descending", "stable=False"),
         doc="The indices of ``sort``: ``argsort(dim=-1, descending=False, *, stable=False)``.",
     ),
@@ -470,6 +674,8 @@ DECLARED: list[Declared] = [
         "topk",
         "(int k, int dim = -1, bool largest = True, bool sorted = True)",
         op=table.topk,
+        function="(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, "
+        "tuple of Tensors out = None)",
         returns="Any",
         doc="The ``k`` largest (or smallest) along ``dim`` with their indices:\n"
         "``topk(k, dim=-1, largest=True, sorted=True)``.",
@@ -478,18 +684,21 @@ DECLARED: list[Declared] = [
         "gather",
         "(int dim, Tensor index, *, bool sparse_grad = False)",
         op=table.gather,
+        function=INPUT_OUT,
         doc="``self`` read at ``index`` along ``dim``: ``gather(dim, index, *, sparse_grad=False)``.",
     ),
     *declare(
         "index_select",
         "(int dim, Tensor index)",
         op=table.index_select,
+        function=INPUT_OUT,
         doc="The slices along ``dim`` at a vector of indices: ``index_select(dim, index)``.",
     ),
     *declare(
         "flip",
         "(tuple of ints dims)",
         op=table.flip,
+        function=INPUT,
         doc="The elements in reverse order along each of ``dims``, a new tensor: ``flip(*dims)``.",
     ),
     *declare(
@@ -502,6 +711,7 @@ DECLARED: list[Declared] = [
         "tril",
         "(int diagonal = 0)",
         op=table.tril,
+        function=INPUT_OUT,
         doc="The lower triangle of the last two dims, zeros above: ``tril(diagonal=0)``.",
         inplace=table.tril_,
         inplace_doc="``tril`` in place: ``tril_(diagonal=0)``.",
@@ -510,6 +720,7 @@ DECLARED: list[Declared] = [
         "triu",
         "(int diagonal = 0)",
         op=table.triu,
+        function=INPUT_OUT,
         doc="The upper triangle of the last two dims, zeros below: ``triu(diagonal=0)``.",
         inplace=table.triu_,
         inplace_doc="``triu`` in place: ``triu_(diagonal=0)``.",
@@ -528,16 +739,22 @@ DECLARED: list[Declared] = [
         "reshape",
         "(tuple of ints shape)",
         op=table.reshape,
+        function=INPUT,
         doc="A view when the strides allow it, else a copy.",
     ),
     *declare(
         "transpose",
         "(int dim0, int dim1)",
         op=table.transpose,
+        function=INPUT,
         doc="Two dimensions swapped (a view): ``transpose(dim0, dim1)``.",
     ),
     *declare(
-        "permute", "(tuple of ints dims)", op=table.permute, doc="Dimensions reordered (a view)."
+        "permute",
+        "(tuple of ints dims)",
+        op=table.permute,
+        function=INPUT,
+        doc="Dimensions reordered (a view).",
     ),
     *declare(
         "expand",
@@ -550,6 +767,7 @@ DECLARED: list[Declared] = [
         "unsqueeze",
         "(int dim)",
         op=table.unsqueeze,
+        function=INPUT,
         doc="A new size-1 dimension at ``dim`` (a view): ``unsqueeze(dim)``.",
     ),
     *declare(
@@ -558,6 +776,7 @@ DECLARED: list[Declared] = [
         "(int dim)",
         "(tuple of ints dim)",
         op=table.squeeze,
+        function=INPUT,
         args=("dim=None",),
         doc="Size-1 dimensions removed (a view): ``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``.",
     ),
@@ -565,25 +784,33 @@ DECLARED: list[Declared] = [
         "select",
         "(int dim, int index)",
         op=table.select,
+        function=INPUT,
         doc="Index ``index`` of ``dim``, removing it (a view): ``select(dim, index)``.",
     ),
-    *declare("t", op=table.t, doc="Transpose of a tensor of at most 2 dimensions (a view)."),
+    *declare(
+        "t",
+        op=table.t,
+        function=INPUT,
+        doc="Transpose of a tensor of at most 2 dimensions (a view).",
+    ),
     by_hand(written.swapdims),
     by_hand(written.swapaxes),
     *declare(
         "flatten",
         "(int start_dim = 0, int end_dim = -1)",
         op=table.flatten,
+        function=INPUT,
         doc="Merge dimensions ``start_dim..end_dim`` (a view when possible).",
     ),
     *declare(
         "diagonal",
         "(int offset = 0, int dim1 = 0, int dim2 = 1)",
         op=table.diagonal,
+        function=INPUT,
         doc="The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,\n"
         "dim2=1)``.",
     ),
-    by_hand(written.narrow),
+    by_hand(written.narrow, of=written.NARROW, function=INPUT),
     by_hand(written.view_as),
     by_hand(written.reshape_as),
     by_hand(written.expand_as),
@@ -591,6 +818,7 @@ DECLARED: list[Declared] = [
         "unbind",
         "(int dim = 0)",
         op=table.unbind,
+        function=INPUT,
         returns="tuple[Tensor, ...]",
         doc="All slices along ``dim`` (multi-output views: refuse in-place with grad on).",
     ),
@@ -598,39 +826,43 @@ DECLARED: list[Declared] = [
         "chunk",
         "(int chunks, int dim = 0)",
         op=table.chunk,
+        function=INPUT,
         returns="tuple[Tensor, ...]",
         doc="``chunks`` nearly equal pieces along ``dim`` (multi-output views).",
     ),
-    by_hand(written.split),
+    by_hand(written.split, function=views.split),
     by_hand(written.split_with_sizes),
-    by_hand(written.unsafe_chunk),
-    by_hand(written.unsafe_split),
-    by_hand(written.unsafe_split_with_sizes),
+    by_hand(written.unsafe_chunk, of=written.UNSAFE_CHUNK, function=INPUT),
+    by_hand(written.unsafe_split, of=written.UNSAFE_SPLIT, function=INPUT),
+    by_hand(written.unsafe_split_with_sizes, of=written.UNSAFE_SPLIT_WITH_SIZES, function=INPUT),
     # ------------------------------------------------------------ matrix products (BLAS)
-    by_hand(written.matmul),
-    by_hand(written.mm),
-    by_hand(written.mv),
+    by_hand(written.matmul, function=products.matmul),
+    by_hand(written.mm, function=products.mm),
+    by_hand(written.mv, function=products.mv),
     *declare(
         "bmm",
         "(Tensor mat2)",
         op=table.bmm,
+        function=products.bmm,
         doc="Batched matrix product of two 3-D tensors: ``bmm(mat2)``.",
     ),
-    by_hand(written.addmm),
-    by_hand(written.dot),
+    by_hand(written.addmm, function=products.addmm),
+    by_hand(written.dot, function=products.dot),
     *declare(
         "outer",
         "(Tensor vec2)",
         op=table.outer,
+        function=INPUT_OUT,
         doc="The outer product with the vector ``vec2``: ``outer(vec2)``.",
     ),
     # ------------------------------------------------------------ writes in place
-    *declare("zero_", op=table.zero_, doc="Fill with zeros in place."),
+    *declare("zero_", op=table.zero_, function=INPUT, doc="Fill with zeros in place."),
     *declare(
         "fill_",
         "(Tensor value)",
         "(Number value)",
         op=table.fill_,
+        function=INPUT,
         doc="Fill with ``value`` in place.",
     ),
     by_hand(written.copy_),
@@ -646,7 +878,10 @@ DECLARED: list[Declared] = [
     by_hand(written.swapaxes_),
     by_hand(written.squeeze_),
     by_hand(written.unsqueeze_),
-    by_hand(written.as_strided_),
+    by_hand(
+        written.as_strided_,
+        function="(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",
+    ),
     *declare(
         "resize_",
         "(tuple of ints size, *, torch.memory_format memory_format = None)",
@@ -658,10 +893,11 @@ DECLARED: list[Declared] = [
         "resize_as_",
         "(Tensor the_template, *, torch.memory_format memory_format = None)",
         op=table.resize_as_,
+        function=INPUT,
         doc="``resize_(the_template.shape)``.",
     ),
     # ------------------------------------------------------------ copies, conversions, new tensors
-    by_hand(written.clone),
+    by_hand(written.clone, function=INPUT),
     by_hand(written.contiguous),
     by_hand(written.to),
     by_hand(written.type_as),

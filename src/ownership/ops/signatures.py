@@ -116,10 +116,6 @@ FN_MIN = Signatures(
     f"(Tensor input, Tensor other, {OUT})",
     "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)",
 )
-FN_ARGMAX = Signatures("argmax", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
-FN_ARGMIN = Signatures("argmin", f"(Tensor input, int dim = None, bool keepdim = False, {OUT})")
-FN_SOFTMAX = Signatures("softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
-FN_LOG_SOFTMAX = Signatures("log_softmax", "(Tensor input, int dim, torch.dtype dtype = None)")
 FN_ADD = Signatures(
     "add",
     "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)",
@@ -159,14 +155,6 @@ FN_BMM = Signatures(
 )
 FN_MV = Signatures("mv", f"(Tensor input, Tensor vec, {OUT})")
 FN_DOT = Signatures("dot", f"(Tensor input, Tensor tensor, {OUT})")
-FN_CLAMP, FN_CLIP = (
-    Signatures(
-        name,
-        f"(Tensor input, Tensor min = None, Tensor max = None, {OUT})",
-        f"(Tensor input, Number min = None, Number max = None, {OUT})",
-    )
-    for name in ("clamp", "clip")
-)
 FN_WHERE = Signatures(
     "where",
     "(Tensor condition)",
@@ -175,18 +163,9 @@ FN_WHERE = Signatures(
     "(Tensor condition, Tensor input, Number other)",
     "(Tensor condition, Number self, Number other)",
 )
-FN_EQ = Signatures(
-    "eq", f"(Tensor input, Tensor other, {OUT})", f"(Tensor input, Number other, {OUT})"
-)
 PROMOTE_TYPES = Signatures("promote_types", "(torch.dtype type1, torch.dtype type2)")
 FN_CAT = Signatures("cat", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
 FN_STACK = Signatures("stack", f"(tuple of Tensors tensors, int dim = 0, {OUT})")
-
-
-def unary(name: str, out: bool = True) -> Signatures:
-    """The signature of a one-tensor function ``torch.<name>(input, *, out=None)`` (without
-    ``out`` if not ``out``)."""
-    return Signatures(name, f"(Tensor input, {OUT})" if out else "(Tensor input)")
 
 
 # ---------------------------------------------------------------- factories
