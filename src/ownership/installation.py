@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from ownership import autograd, out_argument, printing, random, scope, serialization
 from ownership.arguments import torch_binding
+from ownership.autograd import anomaly_mode
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import argument_values, binder, inplace_rules, op_registry, surface
+from ownership.core import argument_values, binder, inplace_rules, observers, op_registry, surface
 from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
@@ -42,6 +43,8 @@ def install() -> None:
     inplace_rules.write_aliased = loop_order.write_aliased
     # the samplers of the in-place fills draw from random's generators
     inplace_fills._stream_of = random.stream_of
+    # anomaly mode (parity): saved tensors, nodes and the backward loop ask it through core's seam
+    observers.ANOMALY = anomaly_mode.MODE
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function

@@ -13,9 +13,14 @@ Three events, each raised from the one place it happens:
 Every op call (a Tensor method's, a ``torch`` function's, an operator's) passes one observer
 point of its own, the op table: :func:`ownership.core.op_registry.watch`.
 
-Anomaly mode (:mod:`ownership.core.autograd.anomaly_mode`) and the doctor (:mod:`ownership.doctor`)
+Anomaly mode (:mod:`ownership.autograd.anomaly_mode`) and the doctor (:mod:`ownership.doctor`)
 append to these lists and remove themselves when done. While a list is empty an event costs one
 truth test. An observer must not raise: its exception would reach the user's program.
+
+One seam more, :data:`ANOMALY`, is anomaly mode's (torch's ``detect_anomaly``): what the saved
+tensors (:mod:`ownership.core.autograd.saved`), the nodes and the backward loop ask of it, off in
+core (:class:`Anomaly`); :func:`ownership.installation.install` puts the state of
+:mod:`ownership.autograd.anomaly_mode` there, whose switches turn it on.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ACCUMULATIONS", "SAVES", "WRITES"]
+__all__ = ["ACCUMULATIONS", "ANOMALY", "SAVES", "WRITES", "Anomaly"]
 
 #: Called after each in-place write: ``observer(tensor, node_name)``.
 WRITES: list[Callable[[Any, str], None]] = []
@@ -31,3 +36,35 @@ WRITES: list[Callable[[Any, str], None]] = []
 SAVES: list[Callable[[Any], None]] = []
 #: Called after a gradient was accumulated into a leaf's ``.grad``: ``observer(leaf)``.
 ACCUMULATIONS: list[Callable[[Any], None]] = []
+
+
+class Anomaly:
+    """Anomaly mode as core calls it, off: the seam :data:`ANOMALY` holds one."""
+
+    #: Whether the mode is on: a saved tensor keeps :meth:`forward_trace`, the version error
+    #: gives torch's anomaly-mode hint.
+    enabled = False
+    #: Whether, the mode on, the backward loop passes each node's results to :meth:`check_result`.
+    check_nan = False
+
+    def forward_trace(self) -> Any:
+        """The stack of the forward call, kept by a tensor saved while the mode is on."""
+        return None
+
+    def writes_since(self, counter: Any, since: int) -> str:
+        """The lines the version error adds after torch's text: the in-place writes recorded on
+        ``counter`` after version ``since`` (none here)."""
+        return ""
+
+    def check_result(self, node_name: str, grads: Any) -> None:
+        """Called by the backward loop with the results of each node while the mode is on with
+        ``check_nan``."""
+
+    def on_backward_error(self, node_name: str, trace: Any) -> None:
+        """Called when unpacking a saved tensor of node ``node_name`` fails, with the ``trace``
+        the tensor kept (before the error propagates)."""
+
+
+#: Anomaly mode's seam: :class:`Anomaly` (off) until :func:`ownership.installation.install`
+#: puts :mod:`ownership.autograd.anomaly_mode`'s state here.
+ANOMALY: Anomaly = Anomaly()

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
-from ownership.core.autograd.anomaly_mode import warn_forward
+from ownership.core import observers
 from ownership.core.autograd.hooks import NodeHooks
 from ownership.core.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.core.autograd.saved import (
@@ -253,7 +253,7 @@ class OpNode(Node):
                 vals[k] = s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
-                    warn_forward(self.name(), s.trace)
+                    observers.ANOMALY.on_backward_error(self.name(), s.trace)
                 raise
         return vals
 
