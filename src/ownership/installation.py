@@ -17,6 +17,7 @@ from __future__ import annotations
 from ownership import autograd, out_argument, printing, random, scope, serialization
 from ownership.arguments import torch_binding
 from ownership.autograd import anomaly_mode
+from ownership.autograd import graph as agraph
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.core import argument_values, binder, inplace_rules, observers, op_registry, surface
@@ -45,6 +46,12 @@ def install() -> None:
     inplace_fills._stream_of = random.stream_of
     # anomaly mode (parity): saved tensors, nodes and the backward loop ask it through core's seam
     observers.ANOMALY = anomaly_mode.MODE
+    # hook registration (parity): the Tensor's and the nodes' methods fill the tables where the
+    # backward loop calls the hooks (core.autograd.hooks), before the scope error's names below
+    for name in ("register_hook", "register_post_accumulate_grad_hook"):
+        setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
+    for name in ("register_prehook", "register_hook", "_register_hook_dict"):
+        setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ownership.core import grad_mode, observers
-from ownership.core.autograd import grad_dtype, hooks, node_hooks
+from ownership.core.autograd import grad_dtype, hooks
 from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.core.autograd.input_buffers import InputBuffers
 from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
@@ -294,7 +294,7 @@ def _run(
                 kept: tuple[Any, ...] | None = None  # what the node's post hooks get
                 if hooked is not None:
                     if hooked.pre:
-                        grads[:] = node_hooks.run_pre(hooked, tuple(grads))
+                        grads[:] = hooks.run_pre(hooked, tuple(grads))
                     if hooked.post:
                         kept = tuple(grads)
                 g0 = grads[0]
@@ -314,12 +314,12 @@ def _run(
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
                 if kept is not None:
-                    node_hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
+                    hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
                     kept = None
             continue
         nexts = node._edges
         if hooked is not None and (hooked.pre or hooked.post):
-            outs = node_hooks.call_node(node, grads, validate_outputs)
+            outs = hooks.call_node(node, grads, validate_outputs)
         else:
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
