@@ -63,6 +63,9 @@ def install() -> None:
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
+    # copy.deepcopy, copy.copy and pickle of a tensor rebuild it as torch's (parity)
+    for name in ("__deepcopy__", "__reduce_ex__"):
+        setattr(Tensor, name, getattr(serialization.TensorCopying, name))
     # a public name of torch's tensors that the engine lacks raises the scope error (parity),
     # declared on the class (``Missing``: no ``__getattr__``, which would slow every attribute read)
     core_tensor.declare_missing(scope.missing_tensor_names(Tensor), scope.tensor_error)
