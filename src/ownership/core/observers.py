@@ -1,7 +1,11 @@
 """Hook points for tools layered above the engine: the engine calls these lists, never imports them.
 
-Three events, each raised from the one place it happens:
+Four events, each raised from the one place it happens:
 
+- :data:`BEFORE_WRITES`: before an in-place write (:func:`before_write`, called by
+  :func:`ownership.core.inplace_rules.run_inplace` at its step 4, by the in-place view ops, the
+  resizes and ``out=``), called as ``observer(tensor)``: ``allow_mutation_on_saved_tensors``
+  (:mod:`ownership.autograd.graph`) clones there the saved tensors the write would change;
 - :data:`WRITES`: after every in-place write has bumped the version
   (:func:`ownership.ops.inplace.run_inplace`), called as ``observer(tensor, node_name)``, the
   name of the op's backward node (``MulBackward0``, ``ZeroBackward0``), which names the op;
@@ -28,14 +32,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ACCUMULATIONS", "ANOMALY", "SAVES", "WRITES", "Anomaly"]
+__all__ = [
+    "ACCUMULATIONS",
+    "ANOMALY",
+    "BEFORE_WRITES",
+    "SAVES",
+    "WRITES",
+    "Anomaly",
+    "before_write",
+]
 
+#: Called before each in-place write: ``observer(tensor)`` (:func:`before_write`).
+BEFORE_WRITES: list[Callable[[Any], None]] = []
 #: Called after each in-place write: ``observer(tensor, node_name)``.
 WRITES: list[Callable[[Any, str], None]] = []
 #: Called after each tensor saved for backward: ``observer(saved_tensor)``.
 SAVES: list[Callable[[Any], None]] = []
 #: Called after a gradient was accumulated into a leaf's ``.grad``: ``observer(leaf)``.
 ACCUMULATIONS: list[Callable[[Any], None]] = []
+
+
+def before_write(tensor: Any) -> None:
+    """Call the :data:`BEFORE_WRITES` observers on ``tensor``, about to be written in place (a
+    write site asks ``if BEFORE_WRITES`` first)."""
+    for observe in list(BEFORE_WRITES):
+        observe(tensor)
 
 
 class Anomaly:
