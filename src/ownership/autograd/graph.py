@@ -116,7 +116,7 @@ def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any
 
 class TensorHookMethods:
     """The Tensor's hook registration, set on :class:`~ownership.core.tensor.Tensor` by
-    :func:`ownership.installation.install`: a non-leaf's hooks go to its ``grad_fn``'s
+    ``ownership.installation.install()``: a non-leaf's hooks go to its ``grad_fn``'s
     ``NodeHooks`` by output number, a leaf's to core's :data:`~ownership.core.autograd.hooks.LEAF_HOOKS`
     (its ``AccumulateGrad`` node is cached only weakly, as in torch)."""
 
@@ -144,7 +144,7 @@ class TensorHookMethods:
 
 class NodeHookMethods:
     """A graph node's hook registration, set on :class:`~ownership.core.autograd.node.Node` by
-    :func:`ownership.installation.install`; the hooks go to the node's one slot ``_pre_hooks``
+    ``ownership.installation.install()``; the hooks go to the node's one slot ``_pre_hooks``
     (a :class:`~ownership.core.autograd.hooks.NodeHooks`)."""
 
     def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:

@@ -6,7 +6,7 @@
   version check that guards a saved tensor is the hooks' business: none is made.
 - ``disable_saved_tensors_hooks(message)``: registering hooks inside raises ``message``.
 - ``allow_mutation_on_saved_tensors()`` builds on these hooks and on the before-write observers
-  (:data:`ownership.core.observers.BEFORE_WRITES`), above core: :mod:`ownership.autograd.graph`.
+  (:data:`ownership.core.observers.BEFORE_WRITES`), above core: ``ownership.autograd.graph``.
 - ``Node``: the base class of every graph node (``grad_fn``, ``next_functions``).
 - ``increment_version(tensor)``: bump a tensor's version counter without writing to it (what a
   custom kernel that wrote through ``.data`` or numpy must do to be honest with autograd).

@@ -1,6 +1,6 @@
 """The hooks' call sites: where the backward loop calls tensor and node hooks, in torch's order.
 
-The loop (:mod:`ownership.core.autograd.engine`) calls, for each node it runs:
+The loop (``ownership.core.autograd.engine``) calls, for each node it runs:
 
 1. the hooks of the tensors the node made (``t.register_hook(fn)``), by output number, in
    registration order, each seeing the previous one's result: ``fn(grad)`` returning a tensor
@@ -21,8 +21,8 @@ shape).
 
 Registering them is parity, above core: the methods ``Tensor.register_hook``,
 ``Tensor.register_post_accumulate_grad_hook``, ``Node.register_prehook``, ``Node.register_hook``
-and the ``RemovableHandle`` they return are :mod:`ownership.autograd.graph`'s, set on the classes
-by :func:`ownership.installation.install`. They fill the tables this module reads, its seams: a
+and the ``RemovableHandle`` they return are ``ownership.autograd.graph``'s, set on the classes
+by ``ownership.installation.install()``. They fill the tables this module reads, its seams: a
 non-leaf's hooks live on its ``grad_fn``, in the node's one slot ``_pre_hooks`` (a
 :class:`NodeHooks`, None while it has none); a leaf's beside the leaf, in :data:`LEAF_HOOKS` and
 :data:`POST_ACCUMULATE_HOOKS` (its ``AccumulateGrad`` node is cached only weakly, as in torch).

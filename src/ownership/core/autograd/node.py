@@ -78,7 +78,7 @@ next_seq = _seq.__next__
 class Node:
     """A node of the backward graph. Its hook methods (``register_prehook``, ``register_hook``,
     ``_register_hook_dict``) are parity's, set on the class by
-    :func:`ownership.installation.install` (:class:`ownership.autograd.graph.NodeHookMethods`);
+    ``ownership.installation.install()`` (:class:`ownership.autograd.graph.NodeHookMethods`);
     they fill the slot ``_pre_hooks`` the backward loop reads
     (:mod:`ownership.core.autograd.hooks`)."""
 

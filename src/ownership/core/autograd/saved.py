@@ -31,7 +31,7 @@ ANOMALY_HINT = (
     "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
     "The variable in question was changed in there or anywhere later. Good luck!"
 )
-"""The hint in anomaly mode (:data:`ownership.core.observers.ANOMALY`); :data:`HINT` else."""
+"""The hint in anomaly mode (``ownership.core.observers.ANOMALY``); ``HINT`` else."""
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
