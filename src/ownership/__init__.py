@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ownership import accelerator, autograd, backends, cuda, installation, nn, ops, optim
 from ownership.auditing import audit
-from ownership.core.autograd.anomaly_mode import (
+from ownership.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,

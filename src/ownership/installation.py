@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from ownership import autograd, out_argument, printing, random, scope, serialization
 from ownership.arguments import torch_binding
+from ownership.autograd import anomaly_mode
+from ownership.autograd import graph as agraph
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import argument_values, binder, inplace_rules, op_registry, surface
+from ownership.core import argument_values, binder, inplace_rules, observers, op_registry, surface
 from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
@@ -42,6 +44,14 @@ def install() -> None:
     inplace_rules.write_aliased = loop_order.write_aliased
     # the samplers of the in-place fills draw from random's generators
     inplace_fills._stream_of = random.stream_of
+    # anomaly mode (parity): saved tensors, nodes and the backward loop ask it through core's seam
+    observers.ANOMALY = anomaly_mode.MODE
+    # hook registration (parity): the Tensor's and the nodes' methods fill the tables where the
+    # backward loop calls the hooks (core.autograd.hooks), before the scope error's names below
+    for name in ("register_hook", "register_post_accumulate_grad_hook"):
+        setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
+    for name in ("register_prehook", "register_hook", "_register_hook_dict"):
+        setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function
@@ -53,6 +63,9 @@ def install() -> None:
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
+    # copy.deepcopy, copy.copy and pickle of a tensor rebuild it as torch's (parity)
+    for name in ("__deepcopy__", "__reduce_ex__"):
+        setattr(Tensor, name, getattr(serialization.TensorCopying, name))
     # a public name of torch's tensors that the engine lacks raises the scope error (parity),
     # declared on the class (``Missing``: no ``__getattr__``, which would slow every attribute read)
     core_tensor.declare_missing(scope.missing_tensor_names(Tensor), scope.tensor_error)

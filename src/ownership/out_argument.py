@@ -37,8 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core import grad_mode, inference_mode
-from ownership.core.autograd.graph import CLONING, clone_saved_before_write
+from ownership.core import grad_mode, inference_mode, observers
 from ownership.core.inplace_rules import check_cast, check_no_overlap, written
 from ownership.core.tensor import Tensor
 from ownership.ops.common import refuse_out_grad
@@ -80,8 +79,8 @@ def write_out(
         out.requires_grad or any(isinstance(x, Tensor) and x.requires_grad for x in inputs)
     ):
         refuse_out_grad(name)
-    if CLONING:  # an allow_mutation_on_saved_tensors block: saved tensors out shares, cloned
-        clone_saved_before_write(out)
+    if observers.BEFORE_WRITES:  # e.g. allow_mutation_on_saved_tensors: saved tensors cloned
+        observers.before_write(out)
     check_no_overlap(out, [x for x in inputs if isinstance(x, Tensor)])
     result = compute()
     if same_dtype and result.dtype is not out.dtype:

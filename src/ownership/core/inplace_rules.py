@@ -20,12 +20,13 @@ Chasing "a leaf Variable that requires grad is being used in an in-place operati
    written tensor), then dtype (the result casts to the written tensor's dtype)
    (:func:`check_result`).
 4. **The write**, then **one version bump** (:meth:`~ownership.core.storage.VersionCounter.bump`;
-   torch's ``increment_version``, in the ADInplaceOrView kernel), in any grad mode. While an
-   ``allow_mutation_on_saved_tensors`` block is open, the saved tensors the write is about to
-   change are cloned first (:func:`~ownership.core.autograd.graph.clone_saved_before_write`: torch's
-   dispatch mode, which sees the op after the autograd kernel has saved what it saves; torch's
-   mode comes before the kernel's checks of step 3, an order only an inference tensor written
-   with a wrong argument inside the block could tell).
+   torch's ``increment_version``, in the ADInplaceOrView kernel), in any grad mode. The
+   before-write observers are called first (:func:`~ownership.core.observers.before_write`):
+   while an ``allow_mutation_on_saved_tensors`` block is open, the saved tensors the write is
+   about to change are cloned there (:func:`ownership.autograd.graph.clone_saved_before_write`:
+   torch's dispatch mode, which sees the op after the autograd kernel has saved what it saves;
+   torch's mode comes before the kernel's checks of step 3, an order only an inference tensor
+   written with a wrong argument inside the block could tell).
 5. **The new history**, if recorded: :func:`~ownership.core.autograd.view_history.rebase_history`
    (``CopySlices`` on the base of a written view; :mod:`ownership.core.autograd.view_history` keeps how
    a view's history follows its base).
@@ -43,7 +44,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout, observers
-from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.node import BackwardFn, OpNode, gradient_edge
 from ownership.core.autograd.view_history import PLAIN, handle_view_on_rebase, rebase_history
 from ownership.core.dtypes import dtype as DType
@@ -145,8 +145,8 @@ def run_inplace(
     else:
         check_result(self, self._data.shape, out_dtype)
     write = write_aliased(kernel, self._data) or write
-    if CLONING:  # 4: an allow_mutation_on_saved_tensors block is open
-        clone_saved_before_write(self)
+    if observers.BEFORE_WRITES:  # 4: e.g. an allow_mutation_on_saved_tensors block is open
+        observers.before_write(self)
     write(self._data)
     written(self, name, (*inputs, *keyed) if keyed else inputs)
     if node is not None:  # 5

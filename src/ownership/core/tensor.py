@@ -42,7 +42,6 @@ from ownership.core import (
     inference_mode,
     layout,
     op_registry,
-    tensor_copying,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.autograd.view_history import (
@@ -494,15 +493,6 @@ class Tensor(
         if self._data.ndim == 0 and type(self) is Tensor:
             return format(self.item(), spec)
         return object.__format__(self, spec)
-
-    def __deepcopy__(self, memo: dict[Any, Any]) -> Tensor:
-        """torch's deepcopy (see :mod:`ownership.core.tensor_copying`)."""
-        copied: Tensor = tensor_copying.deepcopy_tensor(self, memo)
-        return copied
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """torch's pickling (see :mod:`ownership.core.tensor_copying`)."""
-        return tensor_copying.reduce_tensor(self)
 
 
 def printing_name(fn: Node | None) -> str:

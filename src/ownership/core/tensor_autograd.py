@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
-from ownership.core.autograd import engine, hooks
+from ownership.core.autograd import engine
 from ownership.core.autograd import grad_dtype as leaf_grad_dtype
 from ownership.core.autograd.grad import engine_flag, gradients_given, seed_ones
 from ownership.core.autograd.input_metadata import note_shape_change
@@ -50,6 +50,10 @@ class TensorAutograd:
     _grad: Tensor | None
     _base: Tensor | None
     _retains_grad: builtins.bool
+    # the hook registration, set on the class by ownership.installation.install (parity:
+    # ownership.autograd.graph); the backward loop calls the hooks (ownership.core.autograd.hooks)
+    register_hook: Callable[[Callable[[Tensor], Tensor | None]], Any]
+    register_post_accumulate_grad_hook: Callable[[Callable[[Tensor], None]], Any]
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
         _history: Node | None
@@ -269,14 +273,6 @@ class TensorAutograd:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""
         counter = self._lazy_counter
         return counter is not None and counter.inference
-
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
-        """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
-        return hooks.register_hook(self, hook)
-
-    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> Any:
-        """Call ``hook(self)`` after a backward has updated this leaf's ``.grad``."""
-        return hooks.register_post_accumulate_grad_hook(self, hook)
 
     def detach(self) -> Tensor:
         """A new leaf sharing storage *and version counter*: later in-place writes are still seen

@@ -8,7 +8,7 @@
   kwargs, output)``.
 
 Hooks run in registration order (``prepend=True`` puts one first); each returns a
-:class:`~ownership.core.autograd.hooks.RemovableHandle`. A hook that keeps the output keeps it
+:class:`~ownership.autograd.graph.RemovableHandle`. A hook that keeps the output keeps it
 *with its graph*: until it is ``detach()``-ed, the saved tensors of the whole forward stay
 alive with it.
 
@@ -30,7 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ownership.core.autograd.hooks import RemovableHandle
+from ownership.autograd.graph import RemovableHandle
 from ownership.core.tensor import Tensor
 from ownership.nn.backward_hooks import BackwardHook, hook_legacy
 

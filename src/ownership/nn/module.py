@@ -39,7 +39,7 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any, Self
 
-from ownership.core.autograd.hooks import RemovableHandle
+from ownership.autograd.graph import RemovableHandle
 from ownership.core.tensor import Tensor
 from ownership.nn.hooks import call_with_hooks, new_hook_dicts, register
 from ownership.nn.module_conversion import ModuleConversion

@@ -16,7 +16,7 @@ The rules of saving and loading live in ``ownership.nn.state_dict``; this base c
   decide whether a strict load fails, but must return ``None``.
 
 Each runs on the module it is registered on, in registration order, and returns a
-:class:`~ownership.core.autograd.hooks.RemovableHandle`. torch's two older private forms still in
+:class:`~ownership.autograd.graph.RemovableHandle`. torch's two older private forms still in
 use are here too: ``_register_state_dict_hook(hook)`` (a post-hook whose returned dict, if any,
 replaces the state dict) and ``_register_load_state_dict_pre_hook(hook, with_module=False)`` (a
 pre-hook called without the module unless ``with_module``); the public pre-hook is the private
@@ -42,7 +42,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ownership.core.autograd.hooks import RemovableHandle
+from ownership.autograd.graph import RemovableHandle
 from ownership.nn import state_dict as state
 from ownership.nn.state_dict import _IncompatibleKeys
 

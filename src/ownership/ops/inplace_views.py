@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ownership.core import layout
+from ownership.core import layout, observers
 from ownership.core.argument_values import as_saved
-from ownership.core.autograd.graph import CLONING, clone_saved_before_write
 from ownership.core.autograd.node import OpNode, gradient_edge
 from ownership.core.autograd.view_nodes import AsStridedBackward0
 from ownership.core.grad_mode import no_grad
@@ -46,8 +45,8 @@ def _rebuild(
 ) -> Tensor:
     """Give ``t`` its new geometry, bump the version, and (if recorded) its new history."""
     edge = gradient_edge(t) if node is not None else (None, 0)
-    if CLONING:  # an allow_mutation_on_saved_tensors block: saved aliases of t cloned first
-        clone_saved_before_write(t)
+    if observers.BEFORE_WRITES:  # e.g. allow_mutation_on_saved_tensors: saved aliases cloned
+        observers.before_write(t)
     old_shape = t._data.shape
     t._data = layout.strided(t._storage.buffer, shape, strides, offset)
     shape_changed(t, old_shape)

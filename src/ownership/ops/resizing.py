@@ -42,8 +42,7 @@ from typing import Any
 
 from numpy.typing import NDArray
 
-from ownership.core import inference_mode, layout
-from ownership.core.autograd.graph import CLONING, clone_saved_before_write
+from ownership.core import inference_mode, layout, observers
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.inplace_rules import written
@@ -164,8 +163,8 @@ def _before_resize(t: Tensor) -> None:
     resize below autograd): the saved tensors ``t`` is about to change cloned."""
     if t.requires_grad and not inference_mode._state.enabled:
         raise RuntimeError("cannot resize variables that require grad")
-    if CLONING:
-        clone_saved_before_write(t)
+    if observers.BEFORE_WRITES:
+        observers.before_write(t)
 
 
 def resize_(t: Tensor, size: Sequence[Any], memory_format: memory_format | None = None) -> Tensor:

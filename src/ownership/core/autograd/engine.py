@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ownership.core import grad_mode, observers
-from ownership.core.autograd import anomaly_mode, grad_dtype, hooks, node_hooks
+from ownership.core.autograd import grad_dtype, hooks
 from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
 from ownership.core.autograd.input_buffers import InputBuffers
 from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
@@ -265,7 +265,7 @@ def _run(
     that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
     what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
     lead to no other input, which torch does not run."""
-    anomaly = anomaly_mode._state
+    anomaly = observers.ANOMALY  # anomaly mode's seam (off unless installed and switched on)
     ready = queue.heap  # the queue's entries: empty when nothing is ready
     while held or ready:
         node: Node = held.pop() if held else queue.pop()
@@ -294,7 +294,7 @@ def _run(
                 kept: tuple[Any, ...] | None = None  # what the node's post hooks get
                 if hooked is not None:
                     if hooked.pre:
-                        grads[:] = node_hooks.run_pre(hooked, tuple(grads))
+                        grads[:] = hooks.run_pre(hooked, tuple(grads))
                     if hooked.post:
                         kept = tuple(grads)
                 g0 = grads[0]
@@ -314,12 +314,12 @@ def _run(
                 if hooks.POST_ACCUMULATE_HOOKS and got:
                     hooks.run_post_accumulate(var)
                 if kept is not None:
-                    node_hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
+                    hooks.run_post(hooked, (), kept)  # type: ignore[arg-type]
                     kept = None
             continue
         nexts = node._edges
         if hooked is not None and (hooked.pre or hooked.post):
-            outs = node_hooks.call_node(node, grads, validate_outputs)
+            outs = hooks.call_node(node, grads, validate_outputs)
         else:
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
@@ -334,7 +334,7 @@ def _run(
         if not retain_graph:
             node.release()
         if anomaly.enabled and anomaly.check_nan:
-            anomaly_mode.check_nan(node.name(), outs)
+            anomaly.check_result(node.name(), outs)
         n_outs = len(outs)
         # the nodes this node makes ready: the first, then all of them
         first: Node | None = None

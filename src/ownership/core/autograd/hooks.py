@@ -1,16 +1,31 @@
-"""Tensor hooks: functions the backward pass calls with a tensor's gradient, as torch's do.
+"""The hooks' call sites: where the backward loop calls tensor and node hooks, in torch's order.
 
-- ``t.register_hook(fn)``: ``fn(grad)`` runs when the gradient of ``t`` has been summed, before
-  it flows on (a non-leaf) or is accumulated into ``.grad`` (a leaf); returning a tensor replaces
-  the gradient, returning ``None`` keeps it. Hooks run in registration order, each seeing the
-  previous one's result, and always before ``retain_grad`` stores a non-leaf's ``.grad``.
-- ``t.register_post_accumulate_grad_hook(fn)``: ``fn(t)`` runs on a leaf after its ``.grad``
-  has been updated.
+The loop (``ownership.core.autograd.engine``) calls, for each node it runs:
 
-A non-leaf's hooks live on its ``grad_fn`` (in its ``NodeHooks``, keyed by output number);
-a leaf's beside the leaf (its ``AccumulateGrad`` node is cached only weakly, as in torch). Both
-are removed by the :class:`RemovableHandle` that registration returns. The hooks of a node
-itself (``grad_fn.register_hook``) are ``ownership.core.autograd.node_hooks``'.
+1. the hooks of the tensors the node made (``t.register_hook(fn)``), by output number, in
+   registration order, each seeing the previous one's result: ``fn(grad)`` returning a tensor
+   replaces the gradient, ``None`` keeps it; a leaf's run on its ``AccumulateGrad`` before
+   the gradient is accumulated; then the hook dicts of ``_register_hook_dict``;
+2. ``retain_grad``'s storing of a non-leaf's ``.grad`` (the engine's loop, after the hooks);
+3. the node's pre hooks (``node.register_prehook(fn)``): ``fn(grad_outputs)`` with the tuple of
+   the gradients of its outputs (None where none arrived); a returned tuple replaces them;
+4. the node itself (only if some gradient arrived), or a leaf's accumulation into ``.grad``
+   followed by its post-accumulate-grad hooks (``fn(leaf)``, which must return None);
+5. the node's post hooks (``node.register_hook(fn)``): ``fn(grad_inputs, grad_outputs)``; a
+   returned tuple replaces ``grad_inputs`` (a leaf's accumulator gets ``()``).
+
+``autograd.grad`` runs no node it does not need: neither a leaf's accumulator nor the node of an
+input that leads to no other input. What a hook returns is checked as torch checks it (a tensor,
+or a tuple of the right length, no gradient where there was none, each of the same dtype and
+shape).
+
+Registering them is parity, above core: the methods ``Tensor.register_hook``,
+``Tensor.register_post_accumulate_grad_hook``, ``Node.register_prehook``, ``Node.register_hook``
+and the ``RemovableHandle`` they return are ``ownership.autograd.graph``'s, set on the classes
+by ``ownership.installation.install()``. They fill the tables this module reads, its seams: a
+non-leaf's hooks live on its ``grad_fn``, in the node's one slot ``_pre_hooks`` (a
+:class:`NodeHooks`, None while it has none); a leaf's beside the leaf, in :data:`LEAF_HOOKS` and
+:data:`POST_ACCUMULATE_HOOKS` (its ``AccumulateGrad`` node is cached only weakly, as in torch).
 
 A gradient a hook *keeps* (stores in a list, say) is in use by someone else, so, as torch's
 reference counting decides, it is not reused in place afterwards: accumulation copies it.
@@ -22,6 +37,13 @@ reference counting decides, it is not reused in place afterwards: accumulation c
 >>> x.grad
 tensor([30., 30.])
 >>> handle.remove()
+>>> a = ownership.tensor([0.0, 0.0, 0.0], requires_grad=True)
+>>> b = a.clone()
+>>> handle = b.grad_fn.register_hook(lambda gI, gO: (gO[0] * 2,))
+>>> b.sum().backward()
+>>> a.grad
+tensor([2., 2., 2.])
+>>> handle.remove()
 """
 
 from __future__ import annotations
@@ -29,17 +51,16 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from itertools import count
 from typing import Any
 
 __all__ = [
     "LEAF_HOOKS",
     "POST_ACCUMULATE_HOOKS",
     "NodeHooks",
-    "RemovableHandle",
-    "register_hook",
-    "register_post_accumulate_grad_hook",
+    "call_node",
+    "run_post",
     "run_post_accumulate",
+    "run_pre",
     "run_pre_hooks",
 ]
 
@@ -55,7 +76,7 @@ class NodeHooks(dict[int, HookDict]):
     """Every hook of one graph node, in its one slot (``Node._pre_hooks``, None while it has
     none, so a node without hooks costs the engine one ``is None``): by output number, the
     hooks of the tensors it made (the dict's entries); ``pre`` and ``post``, the node's own
-    (``ownership.core.autograd.node_hooks``); ``dicts``, the hook dicts ``_register_hook_dict``
+    (``register_prehook``'s and ``register_hook``'s); ``dicts``, the hook dicts ``_register_hook_dict``
     added, by output number, run after the tensor's own."""
 
     __slots__ = ("dicts", "post", "pre")
@@ -65,76 +86,6 @@ class NodeHooks(dict[int, HookDict]):
         self.pre: HookDict = OrderedDict()
         self.post: HookDict = OrderedDict()
         self.dicts: list[tuple[int, dict[Any, Callable[..., Any]]]] = []
-
-
-def hooks_of(node: Any) -> NodeHooks:
-    """The ``NodeHooks`` of ``node``, made at the first registration."""
-    table = node._pre_hooks
-    if table is None:
-        table = node._pre_hooks = NodeHooks()
-    return table  # type: ignore[no-any-return]
-
-
-NO_GRAD_MESSAGE = "cannot register a hook on a tensor that doesn't require gradient"
-
-
-class RemovableHandle:
-    """What registering a hook returns: ``remove()`` unregisters it (also as a context manager)."""
-
-    _ids = count()
-
-    def __init__(self, hooks: dict[int, Any], *extra: dict[int, Any]) -> None:
-        self.hooks_dict_ref = weakref.ref(hooks)
-        self.extra_dict_ref = tuple(weakref.ref(d) for d in extra)
-        self.id = next(RemovableHandle._ids)
-
-    def remove(self) -> None:
-        """Unregister the hook (and its entries in ``extra`` dicts); removing twice does nothing."""
-        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
-            hooks = ref()
-            if hooks is not None and self.id in hooks:
-                del hooks[self.id]
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.remove()
-
-
-def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any) -> HookDict:
-    """The hook dict of a leaf in ``table``, created on first use, dropped with the leaf."""
-    key = id(tensor)
-    entry = table.get(key)
-    if entry is None or entry[0]() is not tensor:
-        ref = weakref.ref(tensor, lambda _: table.pop(key, None))
-        entry = table[key] = (ref, OrderedDict())
-    return entry[1]
-
-
-def add(hooks: HookDict, fn: Callable[..., Any]) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    return handle
-
-
-def register_hook(tensor: Any, fn: Callable[[Any], Any]) -> RemovableHandle:
-    """``Tensor.register_hook``: a gradient hook on a leaf or on a non-leaf's ``grad_fn``."""
-    if not tensor.requires_grad:
-        raise RuntimeError(NO_GRAD_MESSAGE)
-    node = tensor._node()
-    if node is None:
-        return add(_leaf_hooks(LEAF_HOOKS, tensor), fn)
-    return add(hooks_of(node).setdefault(tensor._output_nr, OrderedDict()), fn)
-
-
-def register_post_accumulate_grad_hook(tensor: Any, fn: Callable[[Any], Any]) -> RemovableHandle:
-    """``Tensor.register_post_accumulate_grad_hook``: ``fn(leaf)`` after its ``.grad`` is updated."""
-    if not tensor.requires_grad:
-        raise RuntimeError(NO_GRAD_MESSAGE)
-    if tensor._node() is not None:
-        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-    return add(_leaf_hooks(POST_ACCUMULATE_HOOKS, tensor), fn)
 
 
 def hook_name(fn: Any) -> str:
@@ -202,3 +153,60 @@ def run_post_accumulate(variable: Any) -> None:
         and _run_chain(entry[1], variable) is not variable
     ):
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _checked_tuple(fn: Any, old: tuple[Any, ...], new: Any) -> tuple[Any, ...]:
+    """torch's checks on what a node hook returned instead of ``old``."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(old):
+        raise RuntimeError(
+            f"hook '{hook_name(fn)}' has returned an incorrect number of values "
+            f"(got {len(new)}, but expected {len(old)})"
+        )
+    for was, got in zip(old, new, strict=True):
+        if got is None:
+            continue
+        if was is None:
+            raise RuntimeError("can't replace a None gradient with a non-None value")
+        checked(fn, was, got)
+    return new
+
+
+def run_pre(hooks: NodeHooks, grads: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The node's pre hooks, in registration order, on the gradients of its outputs."""
+    for fn in list(hooks.pre.values()):
+        result = fn(grads)
+        if result is not None:
+            grads = _checked_tuple(fn, grads, result)
+    return grads
+
+
+def run_post(hooks: NodeHooks, grad_inputs: tuple[Any, ...], grads: tuple[Any, ...]) -> list[Any]:
+    """The node's post hooks, in registration order, on the gradients of its inputs."""
+    for fn in list(hooks.post.values()):
+        result = fn(grad_inputs, grads)
+        if result is not None:
+            grad_inputs = _checked_tuple(fn, grad_inputs, result)
+    return list(grad_inputs)
+
+
+def call_node(
+    node: Any, grads: list[Any], validate_outputs: Callable[[Any, list[Any]], None]
+) -> list[Any]:
+    """torch's ``call_function`` for a non-leaf node with hooks: its pre hooks, the node (only
+    if some gradient arrived: the engine's rule), then its post hooks; the gradients of its
+    inputs checked and cast by ``validate_outputs`` (the engine's) before the post hooks see
+    them."""
+    hooks: NodeHooks = node._pre_hooks
+    given = tuple(grads)
+    if hooks.pre:
+        given = run_pre(hooks, given)
+    if any(g is not None for g in given):
+        outs = list(node.apply(given))
+        validate_outputs(node, outs)
+    else:
+        outs = [None] * len(node._edges)
+    if hooks.post:
+        return run_post(hooks, tuple(outs), given)
+    return outs

@@ -34,9 +34,8 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
-from ownership.core.autograd.anomaly_mode import warn_forward
+from ownership.core import observers
 from ownership.core.autograd.hooks import NodeHooks
-from ownership.core.autograd.node_hooks import SEQUENCE_NR_OF_LEAF, HookableNode
 from ownership.core.autograd.saved import (
     FREED_MESSAGE,
     SavedTensor,
@@ -68,13 +67,20 @@ accumulator is gone holds too (``_acc()`` is None: the next graph makes one; see
 :func:`accumulator`). Set rather than left unset: a read of an unset slot fails (Python's
 ``AttributeError``), and recording an op over a fresh leaf reads it."""
 
+SEQUENCE_NR_OF_LEAF = 2**64 - 1
+"""torch's ``_sequence_nr()`` of an ``AccumulateGrad`` (``UINT64_MAX``): run after every node."""
+
 _seq = itertools.count()
 next_seq = _seq.__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
 
 
-class Node(HookableNode):
-    """A node of the backward graph (its hooks: ``HookableNode``'s)."""
+class Node:
+    """A node of the backward graph. Its hook methods (``register_prehook``, ``register_hook``,
+    ``_register_hook_dict``) are parity's, set on the class by
+    ``ownership.installation.install()`` (:class:`ownership.autograd.graph.NodeHookMethods`);
+    they fill the slot ``_pre_hooks`` the backward loop reads
+    (:mod:`ownership.core.autograd.hooks`)."""
 
     __slots__ = (
         "__weakref__",
@@ -87,6 +93,10 @@ class Node(HookableNode):
         "num_outputs",
     )
     _metadata: dict[str, Any]  # unset until ``metadata`` is first read
+    # the hook registration, set on the class by ownership.installation.install (parity)
+    register_prehook: Callable[[Callable[..., Any]], Any]
+    register_hook: Callable[[Callable[..., Any]], Any]
+    _register_hook_dict: Callable[[Any], None]
 
     def __init__(
         self,
@@ -125,6 +135,11 @@ class Node(HookableNode):
     def name(self) -> str:
         """torch's name of the node, e.g. ``MulBackward0``."""
         return type(self).__name__
+
+    def _sequence_nr(self) -> int:
+        """torch's ``_sequence_nr()``: nodes made later have larger numbers (torch counts per
+        thread from 0, so compare two numbers, never one with torch's)."""
+        return self._seq
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         """Gradients of the inputs (one per ``next_functions`` entry) from those of the outputs."""
@@ -253,7 +268,7 @@ class OpNode(Node):
                 vals[k] = s.unpack(self)
             except RuntimeError:
                 if s.trace is not None:  # anomaly mode: torch's warning naming the forward call
-                    warn_forward(self.name(), s.trace)
+                    observers.ANOMALY.on_backward_error(self.name(), s.trace)
                 raise
         return vals
 

@@ -12,7 +12,7 @@ import weakref
 from typing import Any
 
 from ownership.core import grad_mode, observers
-from ownership.core.autograd import anomaly_mode, graph
+from ownership.core.autograd import graph
 from ownership.core.inference_mode import INFERENCE_SAVE_MESSAGE
 from ownership.core.storage import is_engine_tensor
 
@@ -27,7 +27,11 @@ FREED_MESSAGE = (
     "graph a second time or if you need to access saved tensors after calling backward."
 )
 
-ANOMALY_HINT = anomaly_mode.ANOMALY_HINT
+ANOMALY_HINT = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
+    "The variable in question was changed in there or anywhere later. Good luck!"
+)
+"""The hint in anomaly mode (``ownership.core.observers.ANOMALY``); ``HINT`` else."""
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
@@ -155,7 +159,8 @@ class SavedTensor:
         self.weak_fn: Any = None
         self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
         # the forward call's stack, in anomaly mode (torch keeps it on the node)
-        self.trace = anomaly_mode.forward_trace() if anomaly_mode.is_anomaly_enabled() else None
+        anomaly = observers.ANOMALY
+        self.trace = anomaly.forward_trace() if anomaly.enabled else None
         self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
             # the result of an in-place op on a view: torch keeps a weak reference to the view's
@@ -222,9 +227,10 @@ class SavedTensor:
             )
             if named is not None:
                 msg += f", which is output {nr} of {forward_op_name(named.name())},"
-            hint = ANOMALY_HINT if anomaly_mode.is_anomaly_enabled() else HINT
+            anomaly = observers.ANOMALY
+            hint = ANOMALY_HINT if anomaly.enabled else HINT
             msg += f" is at version {current}; expected version {self.version} instead. {hint}"
-            writes = anomaly_mode.format_writes(t._version_counter, self.version)
+            writes = anomaly.writes_since(t._version_counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
             if parts is not None:  # a new alias made from the parts: one tensor, no template
