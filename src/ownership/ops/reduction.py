@@ -173,9 +173,9 @@ def sum_of(
     recorded = needs_grad(t)
     shape = tuple(t._data.shape)
     if dim is None:
-        ctx = {"self_sym_sizes": shape}
-        return run_op((t,), recorded, kernel, "SumBackward0", _bw_sum_all, ctx)
-    ctx = (
+        whole = {"self_sym_sizes": shape}
+        return run_op((t,), recorded, kernel, "SumBackward0", _bw_sum_all, whole)
+    ctx: Saved | None = (
         {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape} if recorded else None
     )
     return run_op((t,), recorded, kernel, "SumBackward1", _bw_sum_dims, ctx)
@@ -211,9 +211,9 @@ def mean(
     recorded = needs_grad(t)
     n = t._data.size
     if dim is None:
-        ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
-        return run_op((t,), recorded, kernel, "MeanBackward0", _bw_mean_all, ctx)
-    ctx = (
+        whole = {"self_sym_sizes": shape, "self_sym_numel": n}
+        return run_op((t,), recorded, kernel, "MeanBackward0", _bw_mean_all, whole)
+    ctx: Saved | None = (
         {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape, "self_sym_numel": n}
         if recorded
         else None
@@ -239,6 +239,7 @@ def _bw_max_dim(node: OpNode, s: Saved, g: Grads) -> Any:
     it), in a new tensor written twice (``zero_``, ``scatter_``: version 2)."""
     shape, keepdim, gg = s["self_sym_sizes"], s["keepdim"], g[0]
     nd = len(shape)
+    mask: NDArray[np.bool_]
     if nd == 0:
         mask = np.ones((), dtype=np.bool_)
     else:
