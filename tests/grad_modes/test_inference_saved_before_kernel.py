@@ -69,6 +69,13 @@ PROGRAMS: dict[str, Any] = {
     "bmm(req, inf)": lambda t, o: t.bmm(o["req"][None], o["inf"].reshape(1, 2, 2)),
     "bmm(req 2-d, inf) (a rank bmm refuses)": lambda t, o: t.bmm(o["req"], o["inf"][None]),
     "inf % req": lambda t, o: o["inf"] % o["req"],
+    "req.div(inf, rounding_mode='floor')": lambda t, o: o["req"].div(
+        o["inf"], rounding_mode="floor"
+    ),
+    "inf.div(req, rounding_mode='trunc')": lambda t, o: o["inf"].div(
+        o["req"], rounding_mode="trunc"
+    ),
+    "div(req, inf, rounding_mode=None)": lambda t, o: t.div(o["req"], o["inf"], rounding_mode=None),
     "req % inf (self needs grad: nothing saved)": lambda t, o: o["req"] % o["inf"],
     "clamp(req, min=inf)": lambda t, o: o["req"].clamp(min=o["inf"]),
     "clamp(inf_req, max=req)": lambda t, o: o["inf_req"].clamp(max=o["req"]),
@@ -142,11 +149,12 @@ def test_a_stale_views_rebase_error_comes_before_the_kernels_dtype_check() -> No
         lambda a, b: a * b,
         lambda a, b: b * a,
         lambda a, b: a / b,
+        lambda a, b: a.div(b, rounding_mode="floor"),
         lambda a, b: a.exp().mul_(b),
         lambda a, b: a.exp().div_(b),
         lambda a, b: a.exp().add_(b),
     ],
-    ids=["mul", "mul reversed", "div", "mul_", "div_", "add_"],
+    ids=["mul", "mul reversed", "div", "div floor", "mul_", "div_", "add_"],
 )
 def test_a_pack_hook_runs_before_the_kernels_shape_check(op: Any) -> None:
     """What an op saves is packed before its kernel runs: the hook has run when it refuses."""
@@ -163,6 +171,28 @@ def test_a_pack_hook_runs_before_the_kernels_shape_check(op: Any) -> None:
         with t.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
             try:
                 op(a, b)
+            except RuntimeError as e:
+                return [packed, str(e)]
+        return packed
+
+    same(program)
+
+
+@pytest.mark.parametrize("which", ["max", "min"])
+def test_a_pack_hook_runs_before_an_empty_tensors_max_is_refused(which: str) -> None:
+    """``max()`` saves ``self`` before its kernel refuses an empty tensor: the hook has run."""
+
+    def program(t: Any) -> Any:
+        packed: list[Any] = []
+
+        def pack(x: Any) -> Any:
+            packed.append(list(x.shape))
+            return x
+
+        a = t.zeros(0, requires_grad=True)
+        with t.autograd.graph.saved_tensors_hooks(pack, lambda x: x):
+            try:
+                getattr(a, which)()
             except RuntimeError as e:
                 return [packed, str(e)]
         return packed

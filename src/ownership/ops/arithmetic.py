@@ -23,7 +23,6 @@ from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
-    NEEDED_PAIRS,
     binary_operands,
     check_broadcast,
     inputs_needed,
@@ -32,7 +31,6 @@ from ownership.ops.common import (
     needs_grad_with,
     operand,
     raw,
-    record,
     result_dtype,
     run_op,
     shared_shapes,
@@ -183,45 +181,53 @@ def alpha_ctx(alpha: float) -> Saved:
 
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
-    if alpha == 1 and type(alpha) is int and (shapes := bias_of(a, b)) is not None:
-        # ``x @ w + bias``: _operands' answer for a bias, its shapes kept for the node
-        out = wrap(a._data + b._data, a.dtype)
-        lay_out(out, a, b, common=a.dtype)
-        if needs_grad_with(a, b):
-            tensors_node(record(out, "AddBackward0", (a, b), bw_add, ALPHA_ONE), shapes)
+    b = operand(b)
+
+    def kernel() -> Tensor:
+        _, rb, dt = _operands(a, b)
+        if alpha == 1 and type(alpha) is int:
+            scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+        else:
+            scaled_b = scaled(rb, alpha, dt)
+        out = wrap(a._data + scaled_b, dt)
+        lay_out(out, a, b, common=dt)
         return out
-    b, rb, dt = _operands(a, b)
-    if alpha == 1 and type(alpha) is int:
-        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-    else:
-        scaled_b = scaled(rb, alpha, dt)
-    out = wrap(a._data + scaled_b, dt)
-    lay_out(out, a, b, common=dt)
-    if needs_grad_with(a, b):
-        if isinstance(b, Tensor):
-            binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
-        else:  # ``x + 0.1``
-            binary_node(record(out, "AddBackward0", (a, b), bw_add, alpha_ctx(alpha)), a, b)
-    return out
+
+    return run_op(
+        (a, b),
+        needs_grad_with(a, b),
+        kernel,
+        "AddBackward0",
+        bw_add,
+        alpha_ctx(alpha),
+        lambda node: binary_node(node, a, b),
+    )
 
 
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-    b, rb, dt = _operands(a, b)
-    if alpha == 1 and type(alpha) is int:
-        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-    else:
-        scaled_b = scaled(rb, alpha, dt, negated=True)
-    out = wrap(a._data - scaled_b, dt)
-    lay_out(out, a, b, common=dt)
-    if needs_grad_with(a, b):
-        if isinstance(b, Tensor):
-            binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
-        else:  # ``x - 0.1``
-            binary_node(record(out, "SubBackward0", (a, b), bw_sub, alpha_ctx(alpha)), a, b)
-    return out
+
+    def kernel() -> Tensor:
+        _, rb, dt = _operands(a, b)
+        if alpha == 1 and type(alpha) is int:
+            scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+        else:
+            scaled_b = scaled(rb, alpha, dt, negated=True)
+        out = wrap(a._data - scaled_b, dt)
+        lay_out(out, a, b, common=dt)
+        return out
+
+    return run_op(
+        (a, b),
+        needs_grad_with(a, b),
+        kernel,
+        "SubBackward0",
+        bw_sub,
+        alpha_ctx(alpha),
+        lambda node: binary_node(node, a, b),
+    )
 
 
 def check_bool_sub(a: Tensor, b: Any) -> None:
@@ -247,21 +253,12 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     ``other`` itself when it is a Python number, and which of ``self`` and ``other`` get a
     gradient (returned: it depends on the node's edges, not on ``requires_grad``)."""
     if isinstance(b, Tensor):
-        return tensors_node(node, shared_shapes((a._data.shape, b._data.shape)))
-    node.input_shapes = shared_shapes((a._data.shape, ()))
-    node.other_number = b
+        node.input_shapes = shared_shapes((a._data.shape, b._data.shape))
+        node.other_number = None
+    else:
+        node.input_shapes = shared_shapes((a._data.shape, ()))
+        node.other_number = b
     return inputs_needed(node)
-
-
-def tensors_node(node: OpNode, shapes: tuple[tuple[int, ...], ...]) -> tuple[bool, ...]:
-    """:func:`binary_node` for two tensor inputs of ``shapes`` (shared): the flags returned."""
-    node.input_shapes = shapes
-    node.other_number = None
-    # ``inputs_needed(node)`` for two inputs, written out: an input with an edge gets a gradient
-    edges = node._edges
-    flags = NEEDED_PAIRS[edges[0][0] is not None][edges[1][0] is not None]
-    node.needed = flags
-    return flags
 
 
 def mul(a: Tensor, b: Any) -> Tensor:
@@ -337,21 +334,25 @@ def _bw_div_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
-    out = wrap(np.multiply(a._data, k), a.dtype)
-    lay_out(out, a, k)
-    if needs_grad_of(a):
-        record(out, "MulBackward1", (a,), _bw_mul_scalar, {"other": k})
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(np.multiply(a._data, k), a.dtype)
+        lay_out(out, a, k)
+        return out
+
+    return run_op((a,), needs_grad_of(a), kernel, "MulBackward1", _bw_mul_scalar, {"other": k})
 
 
 def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
-    out = wrap(np.true_divide(a._data, k), a.dtype)
-    lay_out(out, a, k)
-    if needs_grad_of(a):
-        record(out, "DivBackward1", (a,), _bw_div_scalar, {"other": k})
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(np.true_divide(a._data, k), a.dtype)
+        lay_out(out, a, k)
+        return out
+
+    return run_op((a,), needs_grad_of(a), kernel, "DivBackward1", _bw_div_scalar, {"other": k})
 
 
 def div(a: Tensor, b: Any) -> Tensor:
@@ -380,13 +381,21 @@ def div(a: Tensor, b: Any) -> Tensor:
 
 def reciprocal(a: Tensor) -> Tensor:
     """``1 / a`` (``ReciprocalBackward0``, saves its result)."""
-    dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
-    out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
-    lay_out(out, a, common=dt)
-    if needs_grad_of(a):
-        node = record(out, "ReciprocalBackward0", (a,), bw_reciprocal)
-        node.save_result(out)
-    return out
+
+    def kernel() -> Tensor:
+        dt = a.dtype if a.dtype.is_floating_point else dtypes.get_default_dtype()
+        out = wrap(np.reciprocal(a._data.astype(dt.np, copy=False)), dt)
+        lay_out(out, a, common=dt)
+        return out
+
+    return run_op(
+        (a,),
+        needs_grad_of(a),
+        kernel,
+        "ReciprocalBackward0",
+        bw_reciprocal,
+        after=OpNode.save_result,
+    )
 
 
 def rdiv(a: Tensor, b: Any) -> Tensor:

@@ -18,7 +18,7 @@ import numpy as np
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
-from ownership.ops.common import lay_out, needs_grad, record, sum_to, wrap
+from ownership.ops.common import lay_out, needs_grad, run_op, sum_to, wrap
 
 
 def _zeros(t: Tensor) -> Tensor:
@@ -83,45 +83,52 @@ def _masked(g: Any, mask: Any, *, where_not: bool = False) -> Any:
 def threshold_backward(grad: Tensor, result: Tensor) -> Tensor:
     """relu's backward: +0 where ``result <= 0``, else ``grad`` (``ThresholdBackwardBackward0``;
     a nan result keeps its gradient, as torch's kernel tests ``<=``)."""
-    r = result._data
-    zero = _ZEROS.get(r.dtype)
-    out = wrap(_masked(grad._data, r <= (0 if zero is None else zero), where_not=True), grad.dtype)
-    lay_out(out, result, grad)  # torch's iterator reads the result first, then the gradient
-    if needs_grad(grad, result):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            return (threshold_backward(g[0], result), _zeros(g[0]))
+    def kernel() -> Tensor:
+        r = result._data
+        zero = _ZEROS.get(r.dtype)
+        mask = r <= (0 if zero is None else zero)
+        out = wrap(_masked(grad._data, mask, where_not=True), grad.dtype)
+        lay_out(out, result, grad)  # torch's iterator reads the result first, then the gradient
+        return out
 
-        record(out, "ThresholdBackwardBackward0", (grad, result), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        return (threshold_backward(g[0], result), _zeros(g[0]))
+
+    recorded = needs_grad(grad, result)
+    return run_op((grad, result), recorded, kernel, "ThresholdBackwardBackward0", bw)
 
 
 def sigmoid_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad * (1 - result) * result`` (``SigmoidBackwardBackward0``)."""
-    r = result._data
-    out = wrap(grad._data * (1 - r) * r, grad.dtype)
-    lay_out(out, grad, result)
-    if needs_grad(grad, result):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            return (sigmoid_backward(g[0], result), g[0] * grad * (1 - 2 * result))
+    def kernel() -> Tensor:
+        r = result._data
+        out = wrap(grad._data * (1 - r) * r, grad.dtype)
+        lay_out(out, grad, result)
+        return out
 
-        record(out, "SigmoidBackwardBackward0", (grad, result), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        return (sigmoid_backward(g[0], result), g[0] * grad * (1 - 2 * result))
+
+    recorded = needs_grad(grad, result)
+    return run_op((grad, result), recorded, kernel, "SigmoidBackwardBackward0", bw)
 
 
 def tanh_backward(grad: Tensor, result: Tensor) -> Tensor:
     """``grad * (1 - result²)`` (``TanhBackwardBackward0``)."""
-    r = result._data
-    out = wrap(grad._data * (1 - r * r), grad.dtype)
-    lay_out(out, grad, result)
-    if needs_grad(grad, result):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            return (tanh_backward(g[0], result), -2 * result * grad * g[0])
+    def kernel() -> Tensor:
+        r = result._data
+        out = wrap(grad._data * (1 - r * r), grad.dtype)
+        lay_out(out, grad, result)
+        return out
 
-        record(out, "TanhBackwardBackward0", (grad, result), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        return (tanh_backward(g[0], result), -2 * result * grad * g[0])
+
+    recorded = needs_grad(grad, result)
+    return run_op((grad, result), recorded, kernel, "TanhBackwardBackward0", bw)
 
 
 def linear_in_grad(
@@ -134,52 +141,54 @@ def linear_in_grad(
     """``value``, a map linear in ``grad`` that reads ``reads`` only for constants (a target
     mask), as the node ``name`` with edges to both: ``transpose`` gives ``grad``'s gradient,
     ``reads`` gets zeros (torch's ``NllLossBackwardBackward0``)."""
-    # a fresh result of no history is its own detach(): no alias of it is made
-    plain = value._grad_fn is None and value._base is None and not value._requires_grad
-    out = value if plain else value.detach()
-    if needs_grad(grad, reads):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            return (transpose(g[0]), _zeros(reads))
+    def kernel() -> Tensor:
+        # a fresh result of no history is its own detach(): no alias of it is made
+        plain = value._grad_fn is None and value._base is None and not value._requires_grad
+        return value if plain else value.detach()
 
-        record(out, name, (grad, reads), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        return (transpose(g[0]), _zeros(reads))
+
+    return run_op((grad, reads), needs_grad(grad, reads), kernel, name, bw)
 
 
 def softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``output * (grad - (grad * output).sum(dim))`` (``SoftmaxBackwardDataBackward0``)."""
-    r = output._data  # (a 0-d output is reduced over no axis)
-    out = wrap(_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
-    if needs_grad(grad, output):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            gg = g[0]  # torch's softmax_double_backward for the output
-            d_out = (
-                grad * gg
-                - (output * grad).sum(dim, keepdim=True) * gg
-                - grad * (output * gg).sum(dim, keepdim=True)
-            )
-            return (softmax_backward_data(gg, output, dim), d_out)
+    def kernel() -> Tensor:
+        r = output._data  # (a 0-d output is reduced over no axis)
+        return wrap(_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
 
-        record(out, "SoftmaxBackwardDataBackward0", (grad, output), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        gg = g[0]  # torch's softmax_double_backward for the output
+        d_out = (
+            grad * gg
+            - (output * grad).sum(dim, keepdim=True) * gg
+            - grad * (output * gg).sum(dim, keepdim=True)
+        )
+        return (softmax_backward_data(gg, output, dim), d_out)
+
+    recorded = needs_grad(grad, output)
+    return run_op((grad, output), recorded, kernel, "SoftmaxBackwardDataBackward0", bw)
 
 
 def log_softmax_backward_data(grad: Tensor, output: Tensor, dim: int) -> Tensor:
     """``grad - exp(output) * grad.sum(dim)`` (``LogSoftmaxBackwardDataBackward0``)."""
-    r = output._data  # (a 0-d output is reduced over no axis)
-    out = wrap(_log_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
-    if needs_grad(grad, output):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            gg = g[0]  # torch's formulas (log_softmax_double_backward for the output)
-            z = output.exp()
-            weighted = (gg * z).sum(dim, keepdim=True)
-            d_out = z * grad.sum(dim, keepdim=True) * (weighted - gg)
-            return (gg - weighted, d_out)
+    def kernel() -> Tensor:
+        r = output._data  # (a 0-d output is reduced over no axis)
+        return wrap(_log_softmax_grad_values(grad._data, r, dim if r.ndim else None), grad.dtype)
 
-        record(out, "LogSoftmaxBackwardDataBackward0", (grad, output), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        gg = g[0]  # torch's formulas (log_softmax_double_backward for the output)
+        z = output.exp()
+        weighted = (gg * z).sum(dim, keepdim=True)
+        d_out = z * grad.sum(dim, keepdim=True) * (weighted - gg)
+        return (gg - weighted, d_out)
+
+    recorded = needs_grad(grad, output)
+    return run_op((grad, output), recorded, kernel, "LogSoftmaxBackwardDataBackward0", bw)
 
 
 @quiet
@@ -213,25 +222,26 @@ def mse_loss_backward(
 ) -> Tensor:
     """``2 * (input - target) * grad``, divided by ``mean_of`` for a mean
     (``MseLossBackwardBackward0``); ``reduced``: ``grad`` is that of one reduced value."""
-    scale = 2.0 if mean_of is None else 2.0 / mean_of
-    out = wrap(grad._data * (input._data - target._data) * scale, grad.dtype)
-    if needs_grad(grad, input, target):
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            gg = g[0]  # torch's mse_loss_double_backward(_grad_output)
-            if reduced:
-                ones = Tensor._wrap(np.ones(grad._data.shape, grad._data.dtype), grad.dtype)
-                d_grad = (mse_loss_backward(ones, input, target, mean_of, True) * gg).sum()
-            else:
-                d_grad = mse_loss_backward(gg, input, target, mean_of, False)
-            d_in = 2 * (gg * grad)
-            if mean_of is not None:
-                d_in = d_in.div_(mean_of)
-            return (
-                d_grad,
-                sum_to(d_in, tuple(input._data.shape)),
-                sum_to(-d_in, tuple(target._data.shape)),
-            )
+    def kernel() -> Tensor:
+        scale = 2.0 if mean_of is None else 2.0 / mean_of
+        return wrap(grad._data * (input._data - target._data) * scale, grad.dtype)
 
-        record(out, "MseLossBackwardBackward0", (grad, input, target), bw)
-    return out
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
+        gg = g[0]  # torch's mse_loss_double_backward(_grad_output)
+        if reduced:
+            ones = Tensor._wrap(np.ones(grad._data.shape, grad._data.dtype), grad.dtype)
+            d_grad = (mse_loss_backward(ones, input, target, mean_of, True) * gg).sum()
+        else:
+            d_grad = mse_loss_backward(gg, input, target, mean_of, False)
+        d_in = 2 * (gg * grad)
+        if mean_of is not None:
+            d_in = d_in.div_(mean_of)
+        return (
+            d_grad,
+            sum_to(d_in, tuple(input._data.shape)),
+            sum_to(-d_in, tuple(target._data.shape)),
+        )
+
+    inputs = (grad, input, target)
+    return run_op(inputs, needs_grad(*inputs), kernel, "MseLossBackwardBackward0", bw)

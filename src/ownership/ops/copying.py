@@ -18,12 +18,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import layout
+from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.layout import preserved
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import inference_kernel, needs_grad, record, wrap
+from ownership.ops.common import inference_kernel, needs_grad, run_op, wrap
 from ownership.ops.memory_formats import format_strides, memory_format, preserve_format, suggested
 from ownership.ops.op_table import ops
 
@@ -54,23 +55,30 @@ def copied(source: Tensor, copy: Tensor) -> Tensor:
     return copy
 
 
+def _bw_clone(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """d clone(self) = d self."""
+    return (g[0],)
+
+
 def clone(t: Tensor) -> Tensor:
     """A copy in fresh storage (version 0), ``CloneBackward0``, laid out as torch's
     ``preserve_format`` lays it out (:func:`preserved_copy`)."""
-    out = Tensor._wrap(preserved_copy(t, t.dtype), t.dtype)
-    if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
-    return copied(t, out)
+
+    def kernel() -> Tensor:
+        return Tensor._wrap(preserved_copy(t, t.dtype), t.dtype)
+
+    return copied(t, run_op((t,), needs_grad(t), kernel, "CloneBackward0", _bw_clone))
 
 
 def contiguous(t: Tensor) -> Tensor:
     """``t`` itself when contiguous, else a row-major copy (``CloneBackward0``)."""
     if t.is_contiguous():
         return t
-    out = Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
-    if needs_grad(t):
-        record(out, "CloneBackward0", (t,), lambda node, s, g: (g[0],))
-    return copied(t, out)
+
+    def kernel() -> Tensor:
+        return Tensor._wrap(np.ascontiguousarray(t._data), t.dtype)
+
+    return copied(t, run_op((t,), needs_grad(t), kernel, "CloneBackward0", _bw_clone))
 
 
 TO = Signatures(
@@ -129,12 +137,17 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         and (fmt is None or fmt is preserve_format or suggested(data.shape, t.stride()) is fmt)
     ):
         return t
-    if fmt is None or fmt is preserve_format:  # laid out as clone lays out a copy
-        arr = preserved_copy(t, dt)
-    else:  # torch's empty(memory_format=fmt), then copy_
-        arr = layout.dense_with_strides(data.shape, format_strides(fmt, data.shape), dt.np)
-        arr[...] = data.astype(dt.np, copy=False)
-    out = wrap(arr, dt)
-    if needs_grad(t) and dt.is_floating_point:
-        record(out, "ToCopyBackward0", (t,), lambda node, s, g: (g[0].to(src),))
-    return copied(t, out)
+
+    def kernel() -> Tensor:
+        if fmt is None or fmt is preserve_format:  # laid out as clone lays out a copy
+            arr = preserved_copy(t, dt)
+        else:  # torch's empty(memory_format=fmt), then copy_
+            arr = layout.dense_with_strides(data.shape, format_strides(fmt, data.shape), dt.np)
+            arr[...] = data.astype(dt.np, copy=False)
+        return wrap(arr, dt)
+
+    def bw(node: OpNode, s: Saved, g: Grads) -> Grads:
+        return (g[0].to(src),)
+
+    recorded = needs_grad(t) and dt.is_floating_point
+    return copied(t, run_op((t,), recorded, kernel, "ToCopyBackward0", bw))

@@ -35,7 +35,6 @@ from ownership.ops.common import (
     lay_out,
     needs_grad,
     operand,
-    record,
     result_dtype,
     run_op,
     sum_to,
@@ -109,20 +108,25 @@ def _differentiable(*operands: Any) -> tuple[Tensor, ...]:
 
 def floor_divide(a: Tensor, b: Any) -> Tensor:
     """``a // b``: the quotient rounded down (torch's ``NotImplemented`` node)."""
-    b, out = _compute(a, b, "div_floor")
-    if needs_grad(a, b):
-        record(out, NOT_IMPLEMENTED, _differentiable(a, b), _NO_FLOOR_DIVIDE)
-    return out
+    b = operand(b)
+    return run_op(
+        _differentiable(a, b),
+        needs_grad(a, b),
+        lambda: _compute(a, b, "div_floor")[1],
+        NOT_IMPLEMENTED,
+        _NO_FLOOR_DIVIDE,
+    )
 
 
 def _reflected(a: Tensor, b: Any, kernel: str, backward: Any) -> Tensor:
     """``b <kernel> a`` for a number ``b``: torch's ``NotImplemented`` node, one edge (to ``a``)."""
     b = operand(b)
-    dt = result_dtype(a, b)
-    out = wrap(_values(operand_in(b, dt), a._data, kernel, dt), dt)
-    if needs_grad(a):
-        record(out, NOT_IMPLEMENTED, (a,), backward)
-    return out
+
+    def compute() -> Tensor:
+        dt = result_dtype(a, b)
+        return wrap(_values(operand_in(b, dt), a._data, kernel, dt), dt)
+
+    return run_op((a,), needs_grad(a), compute, NOT_IMPLEMENTED, backward)
 
 
 def rfloordiv(a: Tensor, b: Any) -> Tensor:
@@ -207,18 +211,27 @@ def div_rounded(a: Tensor, b: Any, rounding_mode: Any) -> Tensor:
     """``div(a, b, rounding_mode=...)`` (``DivBackward2``): ``None`` is true division."""
     check_mode(rounding_mode)
     b = operand(b)
-    dt = result_dtype(a, b)
-    check_broadcast(a, b)
-    if rounding_mode is None:  # true division, in the default float dtype for integers
-        dt = dt if dt.is_floating_point else dtypes.get_default_dtype()
-        out = wrap(np.true_divide(a._data, operand_in(b, dt)), dt)
-    else:
-        out = wrap(_values(a._data, operand_in(b, dt), _div_kernel(rounding_mode), dt), dt)
-    lay_out(out, a, b, common=dt)
-    if needs_grad(a, b):
-        ctx = {"rounding_mode": rounding_mode}
-        _save_div(record(out, "DivBackward2", (a, b), _bw_div_rounded, ctx), a, b, a)
-    return out
+
+    def kernel() -> Tensor:
+        dt = result_dtype(a, b)
+        check_broadcast(a, b)
+        if rounding_mode is None:  # true division, in the default float dtype for integers
+            dt = dt if dt.is_floating_point else dtypes.get_default_dtype()
+            out = wrap(np.true_divide(a._data, operand_in(b, dt)), dt)
+        else:
+            out = wrap(_values(a._data, operand_in(b, dt), _div_kernel(rounding_mode), dt), dt)
+        lay_out(out, a, b, common=dt)
+        return out
+
+    return run_op(
+        (a, b),
+        needs_grad(a, b),
+        kernel,
+        "DivBackward2",
+        _bw_div_rounded,
+        {"rounding_mode": rounding_mode},
+        lambda node: _save_div(node, a, b, a),
+    )
 
 
 def _inplace(

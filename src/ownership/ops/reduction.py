@@ -18,15 +18,14 @@ from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import (
     filled_from,
     needs_grad,
-    record,
     refuse_out_call,
+    run_op,
     wrap,
     written_by_kernel,
     written_fresh,
 )
 from ownership.ops.leftover_size import shape_changed
 from ownership.ops.op_table import ops
-from ownership.ops.scans import check_differentiable
 
 
 class _ValuesIndices(NamedTuple):
@@ -156,24 +155,30 @@ def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
-    dt = _sum_dtype(t, dtype)
-    dims = dims_of(t, dim)
-    shape = tuple(t._data.shape)
-    if dims is None:
-        out = _total(t, dt)
-    else:
-        axes = dims if t._data.ndim else None
-        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-        out = wrap(layout.as_row_major(total), dt)
-    written_by_kernel(out, t)  # the reduction's fill_ (an empty one: sum_out's zero_)
-    if needs_grad(t):
-        check_differentiable(t, dt)  # after the sum, as torch's ``set_history``
+
+    def kernel() -> Tensor:
+        dt = _sum_dtype(t, dtype)
+        dims = dims_of(t, dim)
         if dims is None:
-            record(out, "SumBackward0", (t,), _bw_sum_all, {"self_sym_sizes": shape})
+            out = _total(t, dt)
         else:
-            ctx = {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape}
-            record(out, "SumBackward1", (t,), _bw_sum_dims, ctx)
-    return out
+            axes = dims if t._data.ndim else None
+            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+            out = wrap(layout.as_row_major(total), dt)
+        # the reduction's fill_ (an empty one: sum_out's zero_)
+        return written_by_kernel(out, t)
+
+    # (an integer result of a tensor with a history is refused once computed, by ``attach``:
+    # torch's ``set_history``)
+    recorded = needs_grad(t)
+    shape = tuple(t._data.shape)
+    if dim is None:
+        whole = {"self_sym_sizes": shape}
+        return run_op((t,), recorded, kernel, "SumBackward0", _bw_sum_all, whole)
+    ctx: Saved | None = (
+        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape} if recorded else None
+    )
+    return run_op((t,), recorded, kernel, "SumBackward1", _bw_sum_dims, ctx)
 
 
 def mean(
@@ -187,31 +192,33 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
-    refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
     shape = tuple(t._data.shape)
-    if dims is None:
-        n = t._data.size
-        out = _total(t, dt)
-        np.true_divide(out._data, n, out=out._data, dtype=dt.np)  # 0/0 is nan: no numpy warning
-    else:
-        axes = dims if t._data.ndim else None
-        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-        out = wrap(layout.as_row_major(np.true_divide(total, _count(shape, dims), dtype=dt.np)), dt)
-    written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
-    if needs_grad(t):
+
+    def kernel() -> Tensor:
+        dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
+        refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
         if dims is None:
-            ctx = {"self_sym_sizes": shape, "self_sym_numel": n}
-            record(out, "MeanBackward0", (t,), _bw_mean_all, ctx)
+            out = _total(t, dt)
+            # 0/0 is nan: no numpy warning
+            np.true_divide(out._data, t._data.size, out=out._data, dtype=dt.np)
         else:
-            ctx = {
-                "dim": saved_dims(dim),
-                "keepdim": keepdim,
-                "self_sym_sizes": shape,
-                "self_sym_numel": t._data.size,
-            }
-            record(out, "MeanBackward1", (t,), _bw_mean_dims, ctx)
-    return out
+            axes = dims if t._data.ndim else None
+            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+            mean = np.true_divide(total, _count(shape, dims), dtype=dt.np)
+            out = wrap(layout.as_row_major(mean), dt)
+        return written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
+
+    recorded = needs_grad(t)
+    n = t._data.size
+    if dim is None:
+        whole = {"self_sym_sizes": shape, "self_sym_numel": n}
+        return run_op((t,), recorded, kernel, "MeanBackward0", _bw_mean_all, whole)
+    ctx: Saved | None = (
+        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape, "self_sym_numel": n}
+        if recorded
+        else None
+    )
+    return run_op((t,), recorded, kernel, "MeanBackward1", _bw_mean_dims, ctx)
 
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
@@ -224,6 +231,25 @@ def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:
     mask = Tensor._wrap(np.isnan(self._data)) if nan else self == result
     zeros = g[0].new_zeros(self._data.shape)
     return (zeros.masked_fill_(mask, g[0] / mask.sum()),)
+
+
+def _bw_max_dim(node: OpNode, s: Saved, g: Grads) -> Any:
+    """torch's ``zeros(sizes).scatter_(dim, indices, grad)``: the gradient placed at the chosen
+    elements (the saved ``indices``), zeros elsewhere (an infinite gradient leaves no nan beside
+    it), in a new tensor written twice (``zero_``, ``scatter_``: version 2)."""
+    shape, keepdim, gg = s["self_sym_sizes"], s["keepdim"], g[0]
+    nd = len(shape)
+    mask: NDArray[np.bool_]
+    if nd == 0:
+        mask = np.ones((), dtype=np.bool_)
+    else:
+        d = layout.wrap_dim(as_given(s["dim"]), nd)
+        idx = s["indices"]._data
+        mask = np.zeros(shape, dtype=np.bool_)
+        np.put_along_axis(mask, idx if keepdim else np.expand_dims(idx, d), True, axis=d)
+        if not keepdim:
+            gg = gg.unsqueeze(d)
+    return (written_fresh(ops.where(Tensor._wrap(mask, dtypes.bool_), gg, 0.0), 2),)
 
 
 def _vector_pick(a: Any, b: Any, is_max: bool) -> Any:
@@ -271,68 +297,71 @@ def whole_extreme(arr: NDArray[Any], is_max: bool) -> Any:
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Any:
     arr = t._data
+    name = which.capitalize()
+    recorded = needs_grad(t)
     if dim is None:
-        if arr.size == 0:
-            raise RuntimeError(
-                f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument."
-            )
-        out = written_by_kernel(wrap(whole_extreme(arr, which == "max"), t.dtype), t)
-        if needs_grad(t):
-            node = record(out, f"{which.capitalize()}Backward1", (t,), _bw_max_all)
+
+        def whole() -> Tensor:
+            if arr.size == 0:
+                raise RuntimeError(
+                    f"{which}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument."
+                )
+            return written_by_kernel(wrap(whole_extreme(arr, which == "max"), t.dtype), t)
+
+        def save(node: OpNode) -> None:
             node.save("self", t)
-            node.save("result", out, is_output=True)
-        return out
-    nd = arr.ndim
-    d = layout.wrap_dim(int(dim), nd)
-    checks.reduce_dim(which, t, d)
-    if nd == 0:
-        idx_arr = np.zeros((), dtype=np.int64)
-        val_arr = arr.copy()
-    else:
-        idx_arr = (arr.argmax(axis=d) if which == "max" else arr.argmin(axis=d)).astype(np.int64)
-        val_arr = np.take_along_axis(arr, np.expand_dims(idx_arr, d), axis=d)
-        if not keepdim:
-            val_arr = np.squeeze(val_arr, axis=d)
-        else:
-            idx_arr = np.expand_dims(idx_arr, d)
-    values = wrap(val_arr, t.dtype)
-    indices = wrap(idx_arr, dtypes.int64)
-    if nd == 0:  # torch's kernel: ``values.fill_(self)``, then ``indices.fill_(0)``
-        filled_from(values, t)
-        written_by_kernel(indices, t)
-    elif not keepdim:
-        # torch's kernel (``compare_base_kernel``) unsqueezes both results at ``d`` in place to
-        # reduce into them, then squeezes them back: ``unsqueeze_``, ``squeeze_``
-        kept = (*arr.shape[:d], 1, *arr.shape[d + 1 :])
-        shape_changed(values, kept)
-        shape_changed(indices, kept)
-        if values._data.size:
-            written_by_kernel(values, t, writes=2)
-            written_by_kernel(indices, t, writes=2)
-    if needs_grad(t):
-        shape = tuple(arr.shape)
-        onehot_idx = idx_arr if keepdim or nd == 0 else np.expand_dims(idx_arr, d)
 
-        def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-            # torch's ``zeros(sizes).scatter_(dim, indices, grad)``: the gradient placed at the
-            # chosen elements, zeros elsewhere (an infinite gradient leaves no nan beside it), in
-            # a new tensor written twice (``zero_``, ``scatter_``: version 2)
-            mask = np.ones((), dtype=np.bool_) if nd == 0 else np.zeros(shape, dtype=np.bool_)
-            if nd:
-                np.put_along_axis(mask, onehot_idx, True, axis=d)
-            gg = g[0] if keepdim or nd == 0 else g[0].unsqueeze(d)
-            return (written_fresh(ops.where(Tensor._wrap(mask, dtypes.bool_), gg, 0.0), 2),)
-
-        node = record(
-            values,
-            f"{which.capitalize()}Backward0",
-            (t,),
-            bw,
-            {"dim": as_saved(int(dim)), "keepdim": keepdim, "self_sym_sizes": shape},
+        return run_op(
+            (t,), recorded, whole, f"{name}Backward1", _bw_max_all, None, save, OpNode.save_result
         )
-        node.save("indices", indices)
-    return (ReturnMax if which == "max" else ReturnMin)(values, indices)
+    found: list[Tensor] = []  # the kernel's second result, the indices
+
+    def along_dim() -> Tensor:
+        nd = arr.ndim
+        d = layout.wrap_dim(int(dim), nd)
+        checks.reduce_dim(which, t, d)
+        if nd == 0:
+            idx_arr = np.zeros((), dtype=np.int64)
+            val_arr = arr.copy()
+        else:
+            idx_arr = (arr.argmax(axis=d) if which == "max" else arr.argmin(axis=d)).astype(
+                np.int64
+            )
+            val_arr = np.take_along_axis(arr, np.expand_dims(idx_arr, d), axis=d)
+            if not keepdim:
+                val_arr = np.squeeze(val_arr, axis=d)
+            else:
+                idx_arr = np.expand_dims(idx_arr, d)
+        values = wrap(val_arr, t.dtype)
+        indices = wrap(idx_arr, dtypes.int64)
+        if nd == 0:  # torch's kernel: ``values.fill_(self)``, then ``indices.fill_(0)``
+            filled_from(values, t)
+            written_by_kernel(indices, t)
+        elif not keepdim:
+            # torch's kernel (``compare_base_kernel``) unsqueezes both results at ``d`` in place
+            # to reduce into them, then squeezes them back: ``unsqueeze_``, ``squeeze_``
+            kept = (*arr.shape[:d], 1, *arr.shape[d + 1 :])
+            shape_changed(values, kept)
+            shape_changed(indices, kept)
+            if values._data.size:
+                written_by_kernel(values, t, writes=2)
+                written_by_kernel(indices, t, writes=2)
+        found.append(indices)
+        return values
+
+    def save_indices(node: OpNode, values: Tensor) -> None:
+        node.save("indices", found[0])
+
+    ctx = (
+        {"dim": as_saved(int(dim)), "keepdim": keepdim, "self_sym_sizes": tuple(arr.shape)}
+        if recorded
+        else None
+    )
+    values = run_op(
+        (t,), recorded, along_dim, f"{name}Backward0", _bw_max_dim, ctx, after=save_indices
+    )
+    return (ReturnMax if which == "max" else ReturnMin)(values, found[0])
 
 
 def max_of(t: Tensor, dim: Any = None, keepdim: bool = False) -> Any:

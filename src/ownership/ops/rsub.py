@@ -29,8 +29,8 @@ from ownership.ops.common import (
     needs_grad_of,
     needs_grad_with,
     operand,
-    record,
     result_dtype,
+    run_op,
     sum_to,
     wrap,
 )
@@ -68,21 +68,37 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal
     if isinstance(b, Tensor):
-        out = _unrecorded(a, b, alpha)
-        if needs_grad_with(a, b):
-            binary_node(record(out, "RsubBackward0", (a, b), _bw_rsub, alpha_ctx(alpha)), a, b)
-        return out
-    dt = result_dtype(a, b)
-    if alpha == 1 and type(alpha) is int:  # ``2 - x``: the number less the array, in dt
-        out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
-        lay_out(out, a, b, common=dt)
-    else:  # the number as a 0-d tensor of the result's dtype, less alpha times ``a``
-        out = _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
-    if needs_grad_of(a):
-        record(out, "RsubBackward1", (a,), _bw_rsub_number, {"alpha": alpha})
-    elif inference_kernel(a) and needs_grad(number := wrapped_scalar(b), a):
+        return run_op(
+            (a, b),
+            needs_grad_with(a, b),
+            lambda: _unrecorded(a, b, alpha),
+            "RsubBackward0",
+            _bw_rsub,
+            alpha_ctx(alpha),
+            lambda node: binary_node(node, a, b),
+        )
+
+    def kernel() -> Tensor:
+        dt = result_dtype(a, b)
+        if alpha == 1 and type(alpha) is int:  # ``2 - x``: the number less the array, in dt
+            out = wrap((int_in(b, dt) if type(b) is int else b) - a._data, dt)
+            lay_out(out, a, b, common=dt)
+            return out
+        # the number as a 0-d tensor of the result's dtype, less alpha times ``a``
+        return _unrecorded(a, Tensor._wrap(int_in(b, dt) if type(b) is int else b, dt), alpha)
+
+    if inference_kernel(a) and needs_grad(number := wrapped_scalar(b), a):
         # torch's kernel of an inference ``a`` runs ``sub(number, a, alpha)``, the number wrapped
         # as a normal tensor, so autograd sees that sub
-        node = record(out, "SubBackward0", (number, a), bw_sub, alpha_ctx(alpha))
-        binary_node(node, number, a)
-    return out
+        return run_op(
+            (number, a),
+            True,
+            kernel,
+            "SubBackward0",
+            bw_sub,
+            alpha_ctx(alpha),
+            lambda node: binary_node(node, number, a),
+        )
+    return run_op(
+        (a,), needs_grad_of(a), kernel, "RsubBackward1", _bw_rsub_number, {"alpha": alpha}
+    )

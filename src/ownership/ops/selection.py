@@ -35,7 +35,6 @@ from ownership.ops.common import (
     as_tensor_arg,
     needs_grad,
     needs_grad_of,
-    record,
     run_op,
     wrap,
     written_fresh,
@@ -122,16 +121,24 @@ def scatter_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: T
     """``zeros(shape).scatter_add(dim, index, g)``: ``g`` summed in at ``index`` along ``dim``
     (a written result, version 1, as torch's); ``ScatterAddBackward0`` when ``g`` has a
     history. ``dim`` is as a node saved it."""
-    buf: NDArray[Any] = np.zeros(shape or (1,), dtype=g._data.dtype)
-    idx = index._data
-    if idx.size:
-        axis = layout.wrap_dim(as_given(dim), len(shape))
-        np.add.at(buf, _along(np.atleast_1d(idx).astype(np.int64, copy=False), axis), g._data)
-    out = written_fresh(wrap(buf.reshape(shape), g.dtype))
-    if needs_grad_of(g):
-        node = record(out, "ScatterAddBackward0", (None, g), _bw_scatter_add, {"dim": dim})
-        node.save("index", index)
-    return out
+
+    def kernel() -> Tensor:
+        buf: NDArray[Any] = np.zeros(shape or (1,), dtype=g._data.dtype)
+        idx = index._data
+        if idx.size:
+            axis = layout.wrap_dim(as_given(dim), len(shape))
+            np.add.at(buf, _along(np.atleast_1d(idx).astype(np.int64, copy=False), axis), g._data)
+        return written_fresh(wrap(buf.reshape(shape), g.dtype))
+
+    return run_op(
+        (None, g),
+        needs_grad_of(g),
+        kernel,
+        "ScatterAddBackward0",
+        _bw_scatter_add,
+        {"dim": dim},
+        lambda node: node.save("index", index),
+    )
 
 
 def _check_index_select(t: Tensor, axis: int, index: Tensor) -> NDArray[np.int64]:
@@ -199,19 +206,27 @@ def index_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: Ten
     """``zeros(shape).index_add_(dim, index, g)``: the slices of ``g`` summed in at ``index``
     along ``dim`` (written in place, version 1, as torch's); ``IndexAddBackward0`` when ``g``
     has a history. ``dim`` is as a node saved it."""
-    buf: NDArray[Any] = np.zeros(shape, dtype=g._data.dtype)
-    flat = np.atleast_1d(index._data).astype(np.int64)
-    if not shape:
-        buf = buf + g._data.sum()
-    elif flat.size:
-        axis = layout.wrap_dim(as_given(dim), len(shape))
-        key: Any = tuple(flat if d == axis else slice(None) for d in range(len(shape)))
-        np.add.at(buf, key, np.reshape(g._data, tuple(buf[key].shape)))
-    out = written_fresh(wrap(buf, g.dtype))
-    if needs_grad_of(g):
-        node = record(out, "IndexAddBackward0", (None, g), _bw_index_add, {"dim": dim})
-        node.save("index", index)
-    return out
+
+    def kernel() -> Tensor:
+        buf: NDArray[Any] = np.zeros(shape, dtype=g._data.dtype)
+        flat = np.atleast_1d(index._data).astype(np.int64)
+        if not shape:
+            buf = buf + g._data.sum()
+        elif flat.size:
+            axis = layout.wrap_dim(as_given(dim), len(shape))
+            key: Any = tuple(flat if d == axis else slice(None) for d in range(len(shape)))
+            np.add.at(buf, key, np.reshape(g._data, tuple(buf[key].shape)))
+        return written_fresh(wrap(buf, g.dtype))
+
+    return run_op(
+        (None, g),
+        needs_grad_of(g),
+        kernel,
+        "IndexAddBackward0",
+        _bw_index_add,
+        {"dim": dim},
+        lambda node: node.save("index", index),
+    )
 
 
 def _flip_axes(t: Tensor, dims: Any) -> tuple[int, ...]:
@@ -232,11 +247,14 @@ def _bw_flip(node: OpNode, s: Saved, g: Grads) -> Grads:
 def flip(t: Tensor, dims: Any) -> Tensor:
     """``t`` with the order of its elements reversed along each of ``dims``: a new tensor laid
     out as ``t`` is, as ``clone`` keeps it (``FlipBackward0``)."""
-    axes = _flip_axes(t, dims)
-    arr = t._data
-    vals: NDArray[Any] = np.empty_like(arr)  # torch's ``empty_like``: ``t``'s memory format
-    np.copyto(vals, np.flip(arr, axes) if arr.ndim and axes else arr)
-    out = wrap(vals, t.dtype)
-    if needs_grad(t):
-        record(out, "FlipBackward0", (t,), _bw_flip, {"dims": saved_dims(tuple(dims))})
-    return out
+
+    def kernel() -> Tensor:
+        axes = _flip_axes(t, dims)
+        arr = t._data
+        vals: NDArray[Any] = np.empty_like(arr)  # torch's ``empty_like``: ``t``'s memory format
+        np.copyto(vals, np.flip(arr, axes) if arr.ndim and axes else arr)
+        return wrap(vals, t.dtype)
+
+    recorded = needs_grad(t)
+    ctx = {"dims": saved_dims(tuple(dims))} if recorded else None
+    return run_op((t,), recorded, kernel, "FlipBackward0", _bw_flip, ctx)

@@ -29,7 +29,6 @@ from ownership.ops.common import (
     needs_grad,
     needs_grad_of,
     raw,
-    record,
     refuse_out_call,
     run_op,
     sum_to,
@@ -44,6 +43,11 @@ from ownership.ops.python_numbers import int_parameter, refuse_uint64
 
 
 # ---------------------------------------------------------------- backward formulas
+def _bw_zero(node: OpNode, s: Saved, g: Grads) -> Grads:
+    """A zero gradient (``sign``'s)."""
+    return (zeros_like_grad(g[0]),)
+
+
 def bw_neg(node: OpNode, s: Saved, g: Grads) -> Grads:
     """d(-self) = -d self."""
     return (-g[0],)
@@ -185,20 +189,23 @@ def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype (laid out
     as its cast is: ``floating``)."""
-    arr, dt = floating(a)
-    out = wrap(fn(arr), dt)
-    if arr is a._data:
-        lay_out(out, a)
-    else:
-        cast = tuple(s // arr.itemsize for s in arr.strides)
-        lay_out_as(out, elementwise_strides(arr.shape, ((arr.shape, cast),)))
-    if needs_grad_of(a):
-        node = record(out, name, (a,), backward, NO_CONTEXT)
-        if save == "result":
-            node.save_result(out)
+
+    def kernel() -> Tensor:
+        arr, dt = floating(a)
+        out = wrap(fn(arr), dt)
+        if arr is a._data:
+            lay_out(out, a)
         else:
-            node.save("self", a)
-    return out
+            cast = tuple(s // arr.itemsize for s in arr.strides)
+            lay_out_as(out, elementwise_strides(arr.shape, ((arr.shape, cast),)))
+        return out
+
+    recorded = needs_grad_of(a)
+    if save == "result":
+        return run_op((a,), recorded, kernel, name, backward, NO_CONTEXT, after=OpNode.save_result)
+    return run_op(
+        (a,), recorded, kernel, name, backward, NO_CONTEXT, lambda node: node.save("self", a)
+    )
 
 
 def _sigmoid_np(x: Any) -> Any:
@@ -326,12 +333,15 @@ def relu(a: Tensor) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
-    out = wrap(relu_values(a._data), a.dtype)
-    lay_out(out, a)
-    if needs_grad_of(a):
-        node = record(out, "ReluBackward0", (a,), bw_relu)
-        node.save_result(out)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(relu_values(a._data), a.dtype)
+        lay_out(out, a)
+        return out
+
+    return run_op(
+        (a,), needs_grad_of(a), kernel, "ReluBackward0", bw_relu, after=OpNode.save_result
+    )
 
 
 def abs_values(x: Any) -> Any:
@@ -344,13 +354,17 @@ def abs_values(x: Any) -> Any:
 
 def absolute(a: Tensor) -> Tensor:
     """The absolute value ``|a|`` (``AbsBackward0``, saves self); Bool has no abs kernel."""
-    refuse_out_call("abs", a)
-    out = written_by_kernel(wrap(abs_values(a._data), a.dtype), a)  # through abs_out
-    lay_out(out, a)
-    if needs_grad_of(a):
-        node = record(out, "AbsBackward0", (a,), bw_abs)
+
+    def kernel() -> Tensor:
+        refuse_out_call("abs", a)
+        out = written_by_kernel(wrap(abs_values(a._data), a.dtype), a)  # through abs_out
+        lay_out(out, a)
+        return out
+
+    def save(node: OpNode) -> None:
         node.save("self", a)
-    return out
+
+    return run_op((a,), needs_grad_of(a), kernel, "AbsBackward0", bw_abs, save=save)
 
 
 def refuse_bool_neg(a: Tensor) -> None:
@@ -365,24 +379,28 @@ def refuse_bool_neg(a: Tensor) -> None:
 def neg(a: Tensor) -> Tensor:
     """-a (``NegBackward0``, saves nothing); refuses bool (:func:`refuse_bool_neg`)."""
     refuse_bool_neg(a)
-    out = wrap(-a._data, a.dtype)
-    lay_out(out, a)
-    if needs_grad_of(a):
-        record(out, "NegBackward0", (a,), bw_neg)
-    return out
+
+    def kernel() -> Tensor:
+        out = wrap(-a._data, a.dtype)
+        lay_out(out, a)
+        return out
+
+    return run_op((a,), needs_grad_of(a), kernel, "NegBackward0", bw_neg)
 
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals). A
     bool tensor is its own sign; torch's kernel is ``(0 < x) - (x < 0)``, so NaN's sign and
     -0.0's are 0.0."""
-    x = a._data
-    signs = x.copy() if x.dtype == np.bool_ else ((x > 0).astype(x.dtype) - (x < 0))
-    out = wrap(signs, a.dtype)
-    lay_out(out, a)
-    if needs_grad_of(a):
-        record(out, node, (a,), lambda node, s, g: (zeros_like_grad(g[0]),))
-    return out
+
+    def kernel() -> Tensor:
+        x = a._data
+        signs = x.copy() if x.dtype == np.bool_ else ((x > 0).astype(x.dtype) - (x < 0))
+        out = wrap(signs, a.dtype)
+        lay_out(out, a)
+        return out
+
+    return run_op((a,), needs_grad_of(a), kernel, node, _bw_zero)
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:

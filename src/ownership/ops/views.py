@@ -19,7 +19,7 @@ from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_ed
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
-from ownership.ops.common import attach, needs_grad, needs_grad_of, record, touch_history
+from ownership.ops.common import attach, needs_grad, needs_grad_of, run_op, touch_history
 from ownership.ops.view_geometry import (
     Part,
     expand_geometry,
@@ -62,7 +62,7 @@ def _make(
     ``Tensor._view``)."""
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
-        # ``record(out, name, (t,), backward, ctx)`` with the edge already read
+        # the node ``run_op`` would make of ``(t,)``, with the edge already read
         dt = t.dtype
         attach(out, OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,)))
     return out
@@ -106,10 +106,15 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
         data = t._data.reshape(new) if reshaped else None
         return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
-    out = Tensor._wrap(c._data.reshape(new), t.dtype)
-    if needs_grad(c):
-        record(out, "UnsafeViewBackward0", (c,), _bw_view, {"self_sym_sizes": tuple(t._data.shape)})
-    return out
+    ctx = {"self_sym_sizes": tuple(t._data.shape)}
+    return run_op(
+        (c,),
+        needs_grad(c),
+        lambda: Tensor._wrap(c._data.reshape(new), t.dtype),
+        "UnsafeViewBackward0",
+        _bw_view,
+        ctx,
+    )
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
