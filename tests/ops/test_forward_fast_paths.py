@@ -1,8 +1,7 @@
 """The forward fast paths of the training step's ops agree with their general paths and with torch.
 
 - ``add``/``sub``/``mul`` of a tensor and a bias (``ownership.ops.arithmetic.bias_of``: a tensor
-  of the same dtype whose shape ends the other's) skip ``binary_operands``' questions (``add``
-  of the default ``alpha`` all of them, its node given the shapes ``bias_of`` found).
+  of the same dtype whose shape ends the other's) skip ``binary_operands``' questions.
 - ``mul``/``add``/``sub`` of a floating tensor by a Python float skip them too.
 """
 

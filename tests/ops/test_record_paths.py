@@ -1,4 +1,4 @@
-"""Recording a node: the one- and two-input fast paths of ``ops.common.record`` agree with the
+"""Recording a node: the one- and two-input fast paths of ``ops.common.run_op`` agree with the
 general path (edges and input dtypes), and the graphs they build agree with torch's."""
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ def _operands() -> dict[str, Any]:
 
 
 def _recorded(inputs: tuple[Any, ...]) -> Any:
-    out = ownership.zeros(2)
-    node = common.record(out, "TestBackward0", inputs, lambda node, s, g: g)
-    return node, out
+    out = common.run_op(
+        inputs, True, lambda: ownership.zeros(2), "TestBackward0", lambda node, s, g: g
+    )
+    return out.grad_fn, out
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])

@@ -250,7 +250,7 @@ def _edges_and_dtypes(
     inputs: Sequence[Any],
 ) -> tuple[tuple[tuple[Any, int], ...], tuple[DType | None, ...]]:
     """The edges of a node to ``inputs`` and their dtypes (``NO_EDGE`` and None for a
-    non-tensor): what :func:`record` gives a node of any number of inputs."""
+    non-tensor): what :func:`run_op` gives a node of any number of inputs."""
     edges: list[tuple[Any, int]] = []
     dts: list[DType | None] = []
     for t in inputs:
@@ -297,23 +297,6 @@ def run_op(
     return out
 
 
-def record(
-    out: Tensor,
-    name: str,
-    inputs: Sequence[Any],
-    backward: BackwardFn,
-    ctx: Saved | None = None,
-) -> OpNode:
-    """Attach a new node ``name`` to ``out``, already computed, with edges to ``inputs``
-    (non-tensors get no edge). An op whose kernel can refuse its operands after torch's autograd
-    kernel has made the node and saved them goes through :func:`run_op` instead, which keeps that
-    order.
-
-    ``ctx`` holds the values torch shows as ``_saved_<name>`` that are not tensors (``alpha``,
-    ``dim``, sizes); tensors are saved with :meth:`OpNode.save` once the node exists."""
-    return attach(out, _new_node(name, inputs, backward, ctx))
-
-
 def _new_node(
     name: str,
     inputs: Sequence[Any],
@@ -321,7 +304,7 @@ def _new_node(
     ctx: Saved | None = None,
 ) -> OpNode:
     """A new node ``name`` with edges to ``inputs`` and their dtypes, not attached to an output
-    yet (:func:`run_op`'s step 1, :func:`record`)."""
+    yet (:func:`run_op`'s step 1)."""
     # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
     # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
     # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
