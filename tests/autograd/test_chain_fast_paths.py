@@ -19,7 +19,7 @@ from ownership.ops.arithmetic import (
     ALPHA_ONE,
     bw_mul,
 )
-from ownership.ops.common import record
+from ownership.ops.common import run_op
 from ownership.ops.unary import NO_CONTEXT
 
 from support.differential import error_of, grad_of, same
@@ -128,7 +128,7 @@ def test_save_result_saves_what_save_saves(watched: str) -> None:
         ctx = ownership.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
     with ctx:
         out = x.tanh()
-        nodes = [record(out, "TanhBackward0", (x,), bw_mul) for _ in range(2)]
+        nodes = [run_op((x,), True, lambda: out, "TanhBackward0", bw_mul).grad_fn for _ in range(2)]
         nodes[0].save("result", out, is_output=True)
         nodes[1].save_result(out)
     kinds = [type(n._saved["result"]).__name__ for n in nodes]

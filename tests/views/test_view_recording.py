@@ -1,5 +1,5 @@
 """Every view op records its node itself, its input's edge read first: the node, the output's
-flags, base and creation meta are those of :func:`ownership.ops.common.record` and the general
+flags, base and creation meta are those of :func:`ownership.ops.common.run_op` and the general
 path; a stale view's history is read before the op's own checks, as torch reads it; and the one
 tensor ``needs_grad_of`` is ``needs_grad``."""
 
@@ -87,12 +87,12 @@ def test_every_view_op_reads_a_stale_views_history_first_as_torch(op: str, mode:
     "kind",
     ["leaf", "non_leaf", "view", "of_no_grad_view", "detached", "no_grad_mode", "inference_mode"],
 )
-def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
+def test_a_view_ops_node_is_the_node_run_op_makes(op: str, kind: str) -> None:
     """The node a view op attaches itself (its input's edge read first) is the node
-    :func:`ownership.ops.common.record` attaches for the same op: name, edges, saved values,
+    :func:`ownership.ops.common.run_op` attaches for the same op: name, edges, saved values,
     backward, input dtypes (the same shared tuple), and the output's autograd flags, base and
     creation meta (also of a view not recorded: made under ``no_grad``, ``inference_mode``)."""
-    from ownership.ops.common import record
+    from ownership.ops.common import run_op
 
     x = ownership.arange(12.0).requires_grad_()
     if kind != "leaf":
@@ -117,7 +117,7 @@ def test_a_view_ops_node_is_the_node_record_makes(op: str, kind: str) -> None:
         assert node is None and ref.grad_fn is None
         assert y.requires_grad == ref.requires_grad
         return
-    record(ref, node.name(), (x,), node._backward, node._ctx)
+    run_op((x,), True, lambda: ref, node.name(), node._backward, node._ctx)
     want = ref.grad_fn
     assert (node.name(), node.next_functions, node._ctx, node._backward, node.num_outputs) == (
         want.name(),
