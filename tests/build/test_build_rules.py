@@ -7,6 +7,7 @@ so the flags under test are the ones `make html` and `make doctest` really use.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -245,16 +246,18 @@ def test_a_wrong_doctest_output_fails_make_doctest(tmp_path: Path, venv_ready: N
     assert "1 failure in tests" in report, report
 
 
-def test_a_right_doctest_output_passes_make_doctest(tmp_path: Path, venv_ready: None) -> None:
-    page = "```{doctest}\n>>> 1 + 1\n2\n```\n"
-    result = build(tmp_path, page, "doctest")
+def test_a_right_doctest_passes_make_doctest_and_a_plain_fence_is_not_one(
+    tmp_path: Path, venv_ready: None
+) -> None:
+    """One build, two pages: a right ```{doctest}``` passes (the build succeeds, its one test
+    counted); a plain fence with >>> (and a wrong output) is silently not tested, which is why
+    pages must use ```{doctest}```."""
+    fence = "```python\n>>> 1 + 1\n3\n```\n"
+    result = build(tmp_path, "```{doctest}\n>>> 1 + 1\n2\n```\n", "doctest", {"fence": fence})
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_a_plain_python_fence_is_not_a_doctest(tmp_path: Path, venv_ready: None) -> None:
-    """Why pages must use ```{doctest}```: a plain fence with >>> is silently not tested."""
-    page = "```python\n>>> 1 + 1\n3\n```\n"
-    result = build(tmp_path, page, "doctest")
     report = (tmp_path / "_build" / "doctest" / "output.txt").read_text()
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "0 tests" in report, report
+    # the report has a section per page with tests: the index's one test passed, the fence's page
+    # has none, and the whole build counted one test
+    assert "Document: index" in report and "1 passed and 0 failed" in report, report
+    assert "Document: fence" not in report, report
+    assert re.search(r"Doctest summary\n=+\n +1 test\n", report), report

@@ -23,8 +23,9 @@ def grade_command(*args: str) -> subprocess.CompletedProcess[str]:
 def test_an_endless_loop_is_stopped_and_reported(tmp_path: Path) -> None:
     path = tmp_path / "loops.py"
     path.write_text("def collect_parameters(module):\n    while True:\n        pass\n")
-    report = run_grader("collect", path, "ownership", timeout=3)
-    assert report.codes == ["timeout"] and "stopped after 3 s" in report.diagnoses[0].message
+    # one second: the loop spins on a core until the grader stops it
+    report = run_grader("collect", path, "ownership", timeout=1)
+    assert report.codes == ["timeout"] and "stopped after 1 s" in report.diagnoses[0].message
 
 
 def test_the_command_grades_pytorch_code_with_torch_and_prints_json() -> None:
