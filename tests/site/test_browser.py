@@ -283,23 +283,90 @@ def _check_dropdowns(opened: Opened, minimum: int) -> list[str]:
 
 #: axe-core's impacts that fail a page (its others are "moderate" and "minor").
 FAILING_IMPACTS = ("serious", "critical")
+#: axe-core's colour-contrast rule: most of axe's time on a page. It runs once per page and theme
+#: at 1280 px; at a phone's width it reads only what the narrow layout shows or colours differently.
+CONTRAST = "color-contrast"
+NARROW_CONTRAST = "data-narrow-contrast"
+
+# Each element with text of its own: whether it shows, its colours, its font (what the contrast
+# rule reads; the background is the first one behind it, an ancestor's colour or picture).
+_LOOKS = """() => {
+  const looks = new WeakMap();
+  for (const el of document.body.querySelectorAll('*')) {
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const style = getComputedStyle(el);
+    let behind = 'transparent';
+    for (let a = el; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.backgroundImage !== 'none' || s.backgroundColor !== 'rgba(0, 0, 0, 0)') {
+        behind = s.backgroundColor + ' ' + s.backgroundImage;
+        break;
+      }
+    }
+    const shown = el.checkVisibility({visibilityProperty: true, opacityProperty: true});
+    looks.set(el, [shown, style.color, style.opacity, style.fontSize, style.fontWeight,
+                   style.textShadow, behind].join('|'));
+  }
+  return looks;
+}"""
+_REMEMBER_LOOKS = f"() => {{ window.__wideLooks = ({_LOOKS})(); }}"
+# Marks each element whose text shows now and did not show, or looked otherwise, when the looks
+# were remembered; returns how many.
+_MARK_CHANGED_LOOKS = f"""() => {{
+  const wide = window.__wideLooks, now = ({_LOOKS})();
+  let marked = 0;
+  for (const el of document.body.querySelectorAll('*')) {{
+    const look = now.get(el);
+    if (look === undefined || !look.startsWith('true') || wide.get(el) === look) continue;
+    el.setAttribute('{NARROW_CONTRAST}', '');
+    marked += 1;
+  }}
+  return marked;
+}}"""
 
 
-def _check_accessibility(opened: Opened, within: str | None = None) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (only in the element
-    that the CSS selector ``within`` matches, if given)."""
+def _remember_wide_looks(page: Any) -> None:
+    """Remember how the page's text looks now, at 1280 px, for ``_check_accessibility(narrow=True)``
+    after the viewport has narrowed."""
+    page.evaluate(_REMEMBER_LOOKS)
+
+
+def _axe(page: Any, within: str | None, options: dict[str, Any]) -> list[str]:
     axe = pytest.importorskip(
         "axe_playwright_python.sync_playwright",
         reason="the Python package `axe-playwright-python` is missing (it is in the `test` extra)",
     )
-    opened.page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
-    result = axe.Axe().run(opened.page, context=within)
+    # only the violations are listed in full (axe-playwright-python's default)
+    result = axe.Axe().run(page, context=within, options={"resultTypes": ["violations"], **options})
     return [
         f"axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, "
         f"first: {v['nodes'][0]['html'][:120]})"
         for v in result.response["violations"]
         if v["impact"] in FAILING_IMPACTS
     ]
+
+
+def _check_accessibility(
+    opened: Opened, within: str | None = None, *, narrow: bool = False
+) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (only in the element
+    that the CSS selector ``within`` matches, if given).
+
+    ``narrow``: the page was opened at 1280 px, where ``_remember_wide_looks`` read it, and has
+    since narrowed to a phone's width, after its 1280 px axe pass in the same theme (elsewhere).
+    Every rule reads the page again but the contrast rule, which reads only the text that shows
+    now and did not show at 1280 px or has other colours, font or background than it had there
+    (the mobile header, a panel the narrow layout colours otherwise): the rest has the contrast
+    it had at 1280 px."""
+    page = opened.page
+    page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
+    if not narrow:
+        return _axe(page, within, {})
+    problems = _axe(page, within, {"rules": {CONTRAST: {"enabled": False}}})
+    if page.evaluate(_MARK_CHANGED_LOOKS):
+        scope = f"[{NARROW_CONTRAST}]" if within is None else f"{within} [{NARROW_CONTRAST}]"
+        problems += _axe(page, scope, {"runOnly": {"type": "rule", "values": [CONTRAST]}})
+    return problems
 
 
 def _site_urls() -> list[Any]:
@@ -412,6 +479,8 @@ def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
     opened = _open(browser, url)
     page = opened.page
     try:
+        if url in UNIT_PAGES:
+            _remember_wide_looks(page)
         page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
         page.wait_for_timeout(200)
         problems = [f"wider than its box: {w}" for w in page.evaluate(_TOO_WIDE)]
@@ -421,7 +490,7 @@ def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
         if still_open:
             problems.append(f"{still_open} folded parts are open on load")
         if url in UNIT_PAGES:  # axe at this width too on the unit's pages (every page at 1280)
-            problems += _check_accessibility(opened)
+            problems += _check_accessibility(opened, narrow=True)
         problems += opened.errors
     finally:
         page.close()
@@ -613,9 +682,11 @@ STEPPER = "div.ownership-stepper"
 def _open_as(browser: Browser, url: str, width: int, dark: bool) -> Opened:
     """The page opened at ``width`` px, in the dark theme (the system's preference) or not."""
     opened = _open(browser, url)
-    opened.page.set_viewport_size({"width": width, "height": 900})
     if dark:
         opened.page.emulate_media(color_scheme="dark")
+    if width < 1280:
+        _remember_wide_looks(opened.page)
+    opened.page.set_viewport_size({"width": width, "height": 900})
     opened.page.wait_for_timeout(200)
     return opened
 
@@ -683,7 +754,9 @@ def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dar
         paused = state()
         assert paused["waiting"] and paused["shown"] == [pause - 1], paused
         assert paused["nextDisabled"] == "true" and paused["status"].startswith("Predict")
-        problems = _check_accessibility(opened, within=None if dark else STEPPER)
+        problems = _check_accessibility(
+            opened, within=None if dark else STEPPER, narrow=dark and width < 1280
+        )
         page.keyboard.press("ArrowRight")  # no way past it but the reveal button
         assert state()["waiting"] and state()["shown"] == [pause - 1]
         page.get_by_role("button", name=re.compile("Reveal the state")).click()
