@@ -38,6 +38,7 @@ extensions = [
     "quick_exit",  # docs/_ext: the process ends without the collector walking the heap
     "accessibility",  # docs/_ext: levelled captions, scrolling regions the keyboard can reach
     "learner_scripts",  # docs/_ext: a doctor's corpus script shown as the learner writes it
+    "light_signatures",  # docs/_ext: API signatures' tokens without their two spans each
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_ext", "_static/README.md"]

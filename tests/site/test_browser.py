@@ -13,8 +13,10 @@ engine's wheel is served and linked from the start page; on the engine pages eac
 result is a tab that shows on a click. axe-core (``axe-playwright-python``) finds no serious or
 critical accessibility violation on any page (at 1280 px, every dropdown opened), nor on the unit's
 pages at 375 px (the optional pages at that width are checked for overflow, not by axe again: a
-full axe pass is most of a page's time, its contrast rule above all). Screenshots for review (also
-at 375 px and in the dark theme) go to ``_build/screenshots/``.
+full axe pass is most of a page's time, its contrast rule above all). The contrast rule reads a
+page once per theme, at 1280 px; at 375 px it reads only the text that shows or looks otherwise
+there (``_check_accessibility(narrow=True)``), and every other rule reads the whole page again.
+Screenshots for review (also at 375 px and in the dark theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
 missing and this runs as root with apt-get, the session installs Debian's ``chromium`` package
@@ -32,6 +34,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -121,11 +124,17 @@ def server(site: Path) -> Iterator[str]:
 
 @dataclass
 class Browser:
-    """One Chromium for the session, and every request it tried to send elsewhere."""
+    """One Chromium for the session, and every request it tried to send elsewhere.
+
+    Its one tab (``page``) goes from page to page: a new tab per page cost the browser a third more
+    time than the visit (a new renderer each time). ``errors`` gathers what the page being
+    visited logs."""
 
     context: Any
     base: str
     outside: list[str] = field(default_factory=list)
+    page: Any = None
+    errors: list[str] = field(default_factory=list)
 
 
 @pytest.fixture(scope="session")
@@ -178,19 +187,34 @@ class Opened:
     errors: list[str]
     outside: list[str]
 
+    def close(self) -> None:
+        """Done with the page. The tab stays for the next page, unless a check failed or raised
+        while it was open: then it is closed, and the next page gets a new tab."""
+        if sys.exc_info()[0] is not None:
+            self.page.close()
+
+
+def _tab(browser: Browser) -> Any:
+    """The browser's tab, as a new one would be: 1280 x 900 px, the light theme."""
+    page = browser.page
+    if page is not None and not page.is_closed():
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.emulate_media(color_scheme="light")
+        return page
+    page = browser.page = browser.context.new_page()
+
+    def log(problem: str) -> None:
+        browser.errors.append(problem)
+
+    page.on("console", lambda m: log(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: log(f"script error: {e}"))
+    page.on("response", lambda r: log(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+    return page
+
 
 def _open(browser: Browser, url: str) -> Opened:
-    page = browser.context.new_page()
-    errors: list[str] = []
-    page.on(
-        "console",
-        lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None,
-    )
-    page.on("pageerror", lambda e: errors.append(f"script error: {e}"))
-    page.on(
-        "response",
-        lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None,
-    )
+    page = _tab(browser)
+    errors = browser.errors = []
     before = len(browser.outside)
     page.goto(browser.base + url, wait_until="load", timeout=30_000)
     return Opened(page, errors, browser.outside[before:])
@@ -283,23 +307,90 @@ def _check_dropdowns(opened: Opened, minimum: int) -> list[str]:
 
 #: axe-core's impacts that fail a page (its others are "moderate" and "minor").
 FAILING_IMPACTS = ("serious", "critical")
+#: axe-core's colour-contrast rule: most of axe's time on a page. It runs once per page and theme
+#: at 1280 px; at a phone's width it reads only what the narrow layout shows or colours differently.
+CONTRAST = "color-contrast"
+NARROW_CONTRAST = "data-narrow-contrast"
+
+# Each element with text of its own: whether it shows, its colours, its font (what the contrast
+# rule reads; the background is the first one behind it, an ancestor's colour or picture).
+_LOOKS = """() => {
+  const looks = new WeakMap();
+  for (const el of document.body.querySelectorAll('*')) {
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const style = getComputedStyle(el);
+    let behind = 'transparent';
+    for (let a = el; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.backgroundImage !== 'none' || s.backgroundColor !== 'rgba(0, 0, 0, 0)') {
+        behind = s.backgroundColor + ' ' + s.backgroundImage;
+        break;
+      }
+    }
+    const shown = el.checkVisibility({visibilityProperty: true, opacityProperty: true});
+    looks.set(el, [shown, style.color, style.opacity, style.fontSize, style.fontWeight,
+                   style.textShadow, behind].join('|'));
+  }
+  return looks;
+}"""
+_REMEMBER_LOOKS = f"() => {{ window.__wideLooks = ({_LOOKS})(); }}"
+# Marks each element whose text shows now and did not show, or looked otherwise, when the looks
+# were remembered; returns how many.
+_MARK_CHANGED_LOOKS = f"""() => {{
+  const wide = window.__wideLooks, now = ({_LOOKS})();
+  let marked = 0;
+  for (const el of document.body.querySelectorAll('*')) {{
+    const look = now.get(el);
+    if (look === undefined || !look.startsWith('true') || wide.get(el) === look) continue;
+    el.setAttribute('{NARROW_CONTRAST}', '');
+    marked += 1;
+  }}
+  return marked;
+}}"""
 
 
-def _check_accessibility(opened: Opened, within: str | None = None) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (only in the element
-    that the CSS selector ``within`` matches, if given)."""
+def _remember_wide_looks(page: Any) -> None:
+    """Remember how the page's text looks now, at 1280 px, for ``_check_accessibility(narrow=True)``
+    after the viewport has narrowed."""
+    page.evaluate(_REMEMBER_LOOKS)
+
+
+def _axe(page: Any, within: str | None, options: dict[str, Any]) -> list[str]:
     axe = pytest.importorskip(
         "axe_playwright_python.sync_playwright",
         reason="the Python package `axe-playwright-python` is missing (it is in the `test` extra)",
     )
-    opened.page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
-    result = axe.Axe().run(opened.page, context=within)
+    # only the violations are listed in full (axe-playwright-python's default)
+    result = axe.Axe().run(page, context=within, options={"resultTypes": ["violations"], **options})
     return [
         f"axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, "
         f"first: {v['nodes'][0]['html'][:120]})"
         for v in result.response["violations"]
         if v["impact"] in FAILING_IMPACTS
     ]
+
+
+def _check_accessibility(
+    opened: Opened, within: str | None = None, *, narrow: bool = False
+) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (only in the element
+    that the CSS selector ``within`` matches, if given).
+
+    ``narrow``: the page was opened at 1280 px, where ``_remember_wide_looks`` read it, and has
+    since narrowed to a phone's width, after its 1280 px axe pass in the same theme (elsewhere).
+    Every rule reads the page again but the contrast rule, which reads only the text that shows
+    now and did not show at 1280 px or has other colours, font or background than it had there
+    (the mobile header, a panel the narrow layout colours otherwise): the rest has the contrast
+    it had at 1280 px."""
+    page = opened.page
+    page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
+    if not narrow:
+        return _axe(page, within, {})
+    problems = _axe(page, within, {"rules": {CONTRAST: {"enabled": False}}})
+    if page.evaluate(_MARK_CHANGED_LOOKS):
+        scope = f"[{NARROW_CONTRAST}]" if within is None else f"{within} [{NARROW_CONTRAST}]"
+        problems += _axe(page, scope, {"runOnly": {"type": "rule", "values": [CONTRAST]}})
+    return problems
 
 
 def _site_urls() -> list[Any]:
@@ -325,7 +416,7 @@ def test_page_in_browser(browser: Browser, url: str) -> None:
         problems += opened.errors
         problems += [f"request left 127.0.0.1: {u}" for u in opened.outside]
     finally:
-        opened.page.close()
+        opened.close()
     assert not problems, f"{url}:\n" + "\n".join(problems)
 
 
@@ -344,7 +435,7 @@ def test_search_finds(browser: Browser, query: str) -> None:
         assert not opened.errors, opened.errors
         assert not opened.outside, opened.outside
     finally:
-        page.close()
+        opened.close()
 
 
 def test_expected_pages_exist(site: Path) -> None:
@@ -374,7 +465,7 @@ def test_screenshots(browser: Browser, site: Path) -> None:
             target = shots / name
             opened.page.screenshot(path=str(target), full_page=True, timeout=30_000)
         finally:
-            opened.page.close()
+            opened.close()
         assert target.stat().st_size > 10_000, f"{target} looks empty"
 
 
@@ -412,6 +503,8 @@ def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
     opened = _open(browser, url)
     page = opened.page
     try:
+        if url in UNIT_PAGES:
+            _remember_wide_looks(page)
         page.set_viewport_size({"width": NARROW_WIDTH, "height": 800})
         page.wait_for_timeout(200)
         problems = [f"wider than its box: {w}" for w in page.evaluate(_TOO_WIDE)]
@@ -421,10 +514,10 @@ def test_page_at_a_phones_width(browser: Browser, url: str) -> None:
         if still_open:
             problems.append(f"{still_open} folded parts are open on load")
         if url in UNIT_PAGES:  # axe at this width too on the unit's pages (every page at 1280)
-            problems += _check_accessibility(opened)
+            problems += _check_accessibility(opened, narrow=True)
         problems += opened.errors
     finally:
-        page.close()
+        opened.close()
     assert not problems, f"{url}:\n" + "\n".join(problems)
 
 
@@ -455,7 +548,7 @@ def test_notebook_offered_and_served(browser: Browser, url: str) -> None:
             "the notebook disagrees"
         )
     finally:
-        page.close()
+        opened.close()
 
 
 def test_the_wheel_is_offered_and_served(browser: Browser) -> None:
@@ -470,7 +563,7 @@ def test_the_wheel_is_offered_and_served(browser: Browser) -> None:
         assert response.body()[:2] == b"PK", "the wheel is not a zip archive"
         assert f"pip install {WHEEL}" in page.inner_text("body")
     finally:
-        page.close()
+        opened.close()
 
 
 def test_narrow_and_dark_screenshots(browser: Browser, site: Path) -> None:
@@ -489,7 +582,7 @@ def test_narrow_and_dark_screenshots(browser: Browser, site: Path) -> None:
                     _wait_for_mathjax(page)
             page.screenshot(path=str(shots / name), full_page=True, timeout=30_000)
         finally:
-            page.close()
+            opened.close()
         assert (shots / name).stat().st_size > 10_000, f"{name} looks empty"
 
 
@@ -519,7 +612,7 @@ def test_pictures_read_at_a_phones_width_in_the_dark_theme(browser: Browser, url
         page.wait_for_timeout(200)
         labels = page.evaluate(_PICTURE_LABELS, THEMED_PICTURES[url])
     finally:
-        page.close()
+        opened.close()
     assert len(labels) >= 10, f"{url}: {len(labels)} labels in its pictures"
     small = [(x["text"], round(x["size"], 1)) for x in labels if x["size"] < 11]
     dark = [x["text"] for x in labels if x["light"] < 0.5]
@@ -542,7 +635,7 @@ def test_engine_tabs_switch(browser: Browser) -> None:
         labels.nth(1).click()
         assert contents.nth(1).is_visible() and not contents.nth(0).is_visible()
     finally:
-        page.close()
+        opened.close()
 
 
 @pytest.mark.parametrize("url", ["guide/focus.html", "guide/completion.html"])
@@ -564,7 +657,7 @@ def test_checklists_keep_their_ticks_in_the_browser(browser: Browser, url: str) 
         assert not page.locator("p.checklist-item input.checklist-box").nth(1).is_checked()
         assert not opened.errors, opened.errors
     finally:
-        page.close()
+        opened.close()
 
 
 _STEPPER_STATE = """root => {
@@ -613,9 +706,11 @@ STEPPER = "div.ownership-stepper"
 def _open_as(browser: Browser, url: str, width: int, dark: bool) -> Opened:
     """The page opened at ``width`` px, in the dark theme (the system's preference) or not."""
     opened = _open(browser, url)
-    opened.page.set_viewport_size({"width": width, "height": 900})
     if dark:
         opened.page.emulate_media(color_scheme="dark")
+    if width < 1280:
+        _remember_wide_looks(opened.page)
+    opened.page.set_viewport_size({"width": width, "height": 900})
     opened.page.wait_for_timeout(200)
     return opened
 
@@ -683,7 +778,9 @@ def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dar
         paused = state()
         assert paused["waiting"] and paused["shown"] == [pause - 1], paused
         assert paused["nextDisabled"] == "true" and paused["status"].startswith("Predict")
-        problems = _check_accessibility(opened, within=None if dark else STEPPER)
+        problems = _check_accessibility(
+            opened, within=None if dark else STEPPER, narrow=dark and width < 1280
+        )
         page.keyboard.press("ArrowRight")  # no way past it but the reveal button
         assert state()["waiting"] and state()["shown"] == [pause - 1]
         page.get_by_role("button", name=re.compile("Reveal the state")).click()
@@ -709,7 +806,7 @@ def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dar
         problems += opened.errors
         problems += [f"request left 127.0.0.1: {u}" for u in opened.outside]
     finally:
-        page.close()
+        opened.close()
     assert not problems, f"{url} at {width} px:\n" + "\n".join(problems)
 
 
@@ -734,5 +831,5 @@ def test_graph_pictures_keep_their_size_and_the_theme(
         assert wide, "no graph picture is wider than a phone: the check would prove nothing"
         problems += opened.errors
     finally:
-        page.close()
+        opened.close()
     assert not problems, f"{url}:\n" + "\n".join(problems)

@@ -152,3 +152,18 @@ def test_the_path_check_itself() -> None:
         )
     }
     assert list(hits.values()) == [True, True, True, False, False]
+
+
+_SIGNATURE = re.compile(r'<dt class="sig sig-object py"[^>]*>(.*?)</dt>', re.DOTALL)
+
+
+def test_python_signatures_are_written_light(site: Path) -> None:
+    """docs/_ext/light_signatures.py: a Python signature's tokens are bare text, without Sphinx's
+    two spans each (``span.pre`` in a kind span); the spans the theme styles are kept."""
+    html = (site / "reference" / "api.html").read_text(encoding="utf-8")
+    signatures = _SIGNATURE.findall(html)
+    assert len(signatures) >= 100, f"api.html has {len(signatures)} Python signatures"
+    heavy = [s[:120] for s in signatures if '<span class="pre">' in s or '<span class="n">' in s]
+    assert not heavy, f"{len(heavy)} signatures still wrap each token in spans: {heavy[:2]}"
+    assert all('<span class="sig-name descname">' in s for s in signatures)
+    assert any('<em class="sig-param">*size: Any</em>' in s for s in signatures)
