@@ -155,30 +155,33 @@ def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
-
-    def kernel() -> Tensor:
-        dt = _sum_dtype(t, dtype)
-        dims = dims_of(t, dim)
-        if dims is None:
-            out = _total(t, dt)
-        else:
-            axes = dims if t._data.ndim else None
-            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-            out = wrap(layout.as_row_major(total), dt)
-        # the reduction's fill_ (an empty one: sum_out's zero_)
-        return written_by_kernel(out, t)
-
     # (an integer result of a tensor with a history is refused once computed, by ``attach``:
     # torch's ``set_history``)
     recorded = needs_grad(t)
-    shape = tuple(t._data.shape)
+    args = (t, dim, keepdim, dtype)
     if dim is None:
-        whole = {"self_sym_sizes": shape}
-        return run_op((t,), recorded, kernel, "SumBackward0", _bw_sum_all, whole)
+        whole = {"self_sym_sizes": tuple(t._data.shape)} if recorded else None
+        return run_op((t,), recorded, _sum, "SumBackward0", _bw_sum_all, whole, args=args)
     ctx: Saved | None = (
-        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape} if recorded else None
+        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": tuple(t._data.shape)}
+        if recorded
+        else None
     )
-    return run_op((t,), recorded, kernel, "SumBackward1", _bw_sum_dims, ctx)
+    return run_op((t,), recorded, _sum, "SumBackward1", _bw_sum_dims, ctx, args=args)
+
+
+def _sum(t: Tensor, dim: Any, keepdim: bool, dtype: DType | None) -> Tensor:
+    """The kernel of :func:`sum_of`."""
+    dt = _sum_dtype(t, dtype)
+    dims = dims_of(t, dim)
+    if dims is None:
+        out = _total(t, dt)
+    else:
+        axes = dims if t._data.ndim else None
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        out = wrap(layout.as_row_major(total), dt)
+    # the reduction's fill_ (an empty one: sum_out's zero_)
+    return written_by_kernel(out, t)
 
 
 def mean(
