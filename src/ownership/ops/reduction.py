@@ -195,33 +195,34 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    shape = tuple(t._data.shape)
-
-    def kernel() -> Tensor:
-        dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
-        refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
-        if dims is None:
-            out = _total(t, dt)
-            # 0/0 is nan: no numpy warning
-            np.true_divide(out._data, t._data.size, out=out._data, dtype=dt.np)
-        else:
-            axes = dims if t._data.ndim else None
-            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-            mean = np.true_divide(total, _count(shape, dims), dtype=dt.np)
-            out = wrap(layout.as_row_major(mean), dt)
-        return written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
-
     recorded = needs_grad(t)
-    n = t._data.size
+    shape, n = tuple(t._data.shape), t._data.size
+    args = (t, dim, keepdim, dt)
     if dim is None:
-        whole = {"self_sym_sizes": shape, "self_sym_numel": n}
-        return run_op((t,), recorded, kernel, "MeanBackward0", _bw_mean_all, whole)
+        whole = {"self_sym_sizes": shape, "self_sym_numel": n} if recorded else None
+        return run_op((t,), recorded, _mean, "MeanBackward0", _bw_mean_all, whole, args=args)
     ctx: Saved | None = (
         {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape, "self_sym_numel": n}
         if recorded
         else None
     )
-    return run_op((t,), recorded, kernel, "MeanBackward1", _bw_mean_dims, ctx)
+    return run_op((t,), recorded, _mean, "MeanBackward1", _bw_mean_dims, ctx, args=args)
+
+
+def _mean(t: Tensor, dim: Any, keepdim: bool, dt: DType) -> Tensor:
+    """The kernel of :func:`mean`, in dtype ``dt``."""
+    dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
+    refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
+    if dims is None:
+        out = _total(t, dt)
+        # 0/0 is nan: no numpy warning
+        np.true_divide(out._data, t._data.size, out=out._data, dtype=dt.np)
+    else:
+        axes = dims if t._data.ndim else None
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        mean = np.true_divide(total, _count(t._data.shape, dims), dtype=dt.np)
+        out = wrap(layout.as_row_major(mean), dt)
+    return written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
 
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:

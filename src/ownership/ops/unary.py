@@ -342,15 +342,17 @@ def relu(a: Tensor) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
-
-    def kernel() -> Tensor:
-        out = wrap(relu_values(a._data), a.dtype)
-        lay_out(out, a)
-        return out
-
+    recorded = needs_grad_of(a)
     return run_op(
-        (a,), needs_grad_of(a), kernel, "ReluBackward0", bw_relu, after=OpNode.save_result
+        (a,), recorded, _relu, "ReluBackward0", bw_relu, after=OpNode.save_result, args=(a,)
     )
+
+
+def _relu(a: Tensor) -> Tensor:
+    """The kernel of :func:`relu`."""
+    out = wrap(relu_values(a._data), a.dtype)
+    lay_out(out, a)
+    return out
 
 
 def abs_values(x: Any) -> Any:
