@@ -182,16 +182,10 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
-    args = (a, b, alpha)
+    recorded = needs_grad_with(a, b)
+    ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
-        (a, b),
-        needs_grad_with(a, b),
-        _add,
-        "AddBackward0",
-        bw_add,
-        alpha_ctx(alpha),
-        _add_node,
-        args=args,
+        (a, b), recorded, _add, "AddBackward0", bw_add, ctx, _add_node, args=(a, b, alpha)
     )
 
 
@@ -211,16 +205,10 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-    args = (a, b, alpha)
+    recorded = needs_grad_with(a, b)
+    ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
-        (a, b),
-        needs_grad_with(a, b),
-        _sub,
-        "SubBackward0",
-        bw_sub,
-        alpha_ctx(alpha),
-        _add_node,
-        args=args,
+        (a, b), recorded, _sub, "SubBackward0", bw_sub, ctx, _add_node, args=(a, b, alpha)
     )
 
 
