@@ -182,52 +182,51 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
-
-    def kernel() -> Tensor:
-        _, rb, dt = _operands(a, b)
-        if alpha == 1 and type(alpha) is int:
-            scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-        else:
-            scaled_b = scaled(rb, alpha, dt)
-        out = wrap(a._data + scaled_b, dt)
-        lay_out(out, a, b, common=dt)
-        return out
-
+    recorded = needs_grad_with(a, b)
+    ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
-        (a, b),
-        needs_grad_with(a, b),
-        kernel,
-        "AddBackward0",
-        bw_add,
-        alpha_ctx(alpha),
-        lambda node: binary_node(node, a, b),
+        (a, b), recorded, _add, "AddBackward0", bw_add, ctx, _add_node, args=(a, b, alpha)
     )
+
+
+def _add(a: Tensor, b: Any, alpha: float) -> Tensor:
+    """The kernel of :func:`add`."""
+    _, rb, dt = _operands(a, b)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt)
+    out = wrap(a._data + scaled_b, dt)
+    lay_out(out, a, b, common=dt)
+    return out
 
 
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-
-    def kernel() -> Tensor:
-        _, rb, dt = _operands(a, b)
-        if alpha == 1 and type(alpha) is int:
-            scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-        else:
-            scaled_b = scaled(rb, alpha, dt, negated=True)
-        out = wrap(a._data - scaled_b, dt)
-        lay_out(out, a, b, common=dt)
-        return out
-
+    recorded = needs_grad_with(a, b)
+    ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
-        (a, b),
-        needs_grad_with(a, b),
-        kernel,
-        "SubBackward0",
-        bw_sub,
-        alpha_ctx(alpha),
-        lambda node: binary_node(node, a, b),
+        (a, b), recorded, _sub, "SubBackward0", bw_sub, ctx, _add_node, args=(a, b, alpha)
     )
+
+
+def _sub(a: Tensor, b: Any, alpha: float) -> Tensor:
+    """The kernel of :func:`sub`."""
+    _, rb, dt = _operands(a, b)
+    if alpha == 1 and type(alpha) is int:
+        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
+    else:
+        scaled_b = scaled(rb, alpha, dt, negated=True)
+    out = wrap(a._data - scaled_b, dt)
+    lay_out(out, a, b, common=dt)
+    return out
+
+
+def _add_node(node: OpNode, a: Tensor, b: Any, alpha: float) -> None:
+    """What an ``add``/``sub`` node keeps: :func:`binary_node`'s (the alpha is in its context)."""
+    binary_node(node, a, b)
 
 
 def check_bool_sub(a: Tensor, b: Any) -> None:
@@ -266,24 +265,26 @@ def mul(a: Tensor, b: Any) -> Tensor:
     (:func:`save_binary`), before the kernel checks the shapes (:func:`~ownership.ops.common.run_op`:
     a saved inference tensor is refused first)."""
     b = operand(b)
-
-    def kernel() -> Tensor:
-        _, rb, dt = _operands(a, b)
-        arr = a._data
-        out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
-        lay_out(out, a, b, common=dt)
-        return out
-
     # the context given here is replaced by save_binary's (no dict made for it)
     return run_op(
         (a, b),
         needs_grad_with(a, b),
-        kernel,
+        _mul,
         "MulBackward0",
         bw_mul,
         PRODUCT_CONTEXTS[1][1],
-        lambda node: save_binary(node, a, b),
+        save_binary,
+        args=(a, b),
     )
+
+
+def _mul(a: Tensor, b: Any) -> Tensor:
+    """The kernel of :func:`mul`."""
+    _, rb, dt = _operands(a, b)
+    arr = a._data
+    out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
+    lay_out(out, a, b, common=dt)
+    return out
 
 
 def wrapped_scalar(b: Any) -> Tensor:
@@ -334,49 +335,61 @@ def _bw_div_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
+    recorded = needs_grad_of(a)
+    ctx = {"other": k} if recorded else None
+    return run_op((a,), recorded, _mul_scalar, "MulBackward1", _bw_mul_scalar, ctx, args=(a, k))
 
-    def kernel() -> Tensor:
-        out = wrap(np.multiply(a._data, k), a.dtype)
-        lay_out(out, a, k)
-        return out
 
-    return run_op((a,), needs_grad_of(a), kernel, "MulBackward1", _bw_mul_scalar, {"other": k})
+def _mul_scalar(a: Tensor, k: float) -> Tensor:
+    """The kernel of :func:`mul_scalar`."""
+    out = wrap(np.multiply(a._data, k), a.dtype)
+    lay_out(out, a, k)
+    return out
 
 
 def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
+    recorded = needs_grad_of(a)
+    ctx = {"other": k} if recorded else None
+    return run_op((a,), recorded, _div_scalar, "DivBackward1", _bw_div_scalar, ctx, args=(a, k))
 
-    def kernel() -> Tensor:
-        out = wrap(np.true_divide(a._data, k), a.dtype)
-        lay_out(out, a, k)
-        return out
 
-    return run_op((a,), needs_grad_of(a), kernel, "DivBackward1", _bw_div_scalar, {"other": k})
+def _div_scalar(a: Tensor, k: float) -> Tensor:
+    """The kernel of :func:`div_scalar`."""
+    out = wrap(np.true_divide(a._data, k), a.dtype)
+    lay_out(out, a, k)
+    return out
 
 
 def div(a: Tensor, b: Any) -> Tensor:
     """``a / b`` true division (``DivBackward0``); integer inputs give the default float dtype.
     Saves ``other``, and ``self`` if other needs grad, before the kernel's checks (as mul)."""
     b = operand(b)
+    args = (a, b)
+    return run_op(
+        (a, b), needs_grad_with(a, b), _div, "DivBackward0", bw_div, save=_save_div, args=args
+    )
 
-    def save(node: OpNode) -> None:
-        if isinstance(b, Tensor):
-            node.save("other", b)
-        else:  # a wrapped number: saved as is, saved-tensor hooks never see it
-            node.save_number("other", b, wrapped_scalar)
-        node.save("self", a if binary_node(node, a, b)[1] else None)
 
-    def kernel() -> Tensor:
-        dt = result_dtype(a, b)
-        if not dt.is_floating_point:
-            dt = dtypes.get_default_dtype()
-        check_broadcast(a, b)
-        out = wrap(np.true_divide(a._data, raw(b)), dt)
-        lay_out(out, a, b, common=dt)
-        return out
+def _save_div(node: OpNode, a: Tensor, b: Any) -> None:
+    """What a ``div`` node saves: ``other``, then ``self`` if other gets a gradient."""
+    if isinstance(b, Tensor):
+        node.save("other", b)
+    else:  # a wrapped number: saved as is, saved-tensor hooks never see it
+        node.save_number("other", b, wrapped_scalar)
+    node.save("self", a if binary_node(node, a, b)[1] else None)
 
-    return run_op((a, b), needs_grad_with(a, b), kernel, "DivBackward0", bw_div, save=save)
+
+def _div(a: Tensor, b: Any) -> Tensor:
+    """The kernel of :func:`div`."""
+    dt = result_dtype(a, b)
+    if not dt.is_floating_point:
+        dt = dtypes.get_default_dtype()
+    check_broadcast(a, b)
+    out = wrap(np.true_divide(a._data, raw(b)), dt)
+    lay_out(out, a, b, common=dt)
+    return out
 
 
 def reciprocal(a: Tensor) -> Tensor:

@@ -266,34 +266,41 @@ def _edges_and_dtypes(
 def run_op(
     inputs: Sequence[Any],
     recorded: bool,
-    kernel: Callable[[], Tensor],
+    kernel: Callable[..., Tensor],
     name: str,
     backward: BackwardFn,
     ctx: Saved | None = None,
-    save: Callable[[OpNode], object] | None = None,
+    save: Callable[..., object] | None = None,
     after: Callable[[OpNode, Tensor], object] | None = None,
+    args: tuple[Any, ...] = (),
 ) -> Tensor:
     """Run an out-of-place differentiable op under torch's autograd contract; return its result.
     The counterpart of :func:`~ownership.core.inplace_rules.run_inplace`, in torch's order:
 
     1. **Autograd**, only when ``recorded`` (``needs_grad`` of the operands): the node ``name``
        with its context ``ctx`` and edges to ``inputs`` (a non-tensor gets none; an input view
-       whose base was written since reads its history: its rebase error), then ``save(node)``,
-       what the backward needs (a saved inference tensor is refused, a pack hook runs). torch's
-       autograd kernel does both *before* it calls the op's own kernel, so these come first.
-    2. **The kernel**: ``kernel()`` makes the op's own checks (shapes that do not broadcast,
-       dtypes, arguments), in torch's order, in any grad mode, and returns the fresh result.
+       whose base was written since reads its history: its rebase error), then
+       ``save(node, *args)``, what the backward needs (a saved inference tensor is refused, a
+       pack hook runs). torch's autograd kernel does both *before* it calls the op's own kernel,
+       so these come first.
+    2. **The kernel**: ``kernel(*args)`` makes the op's own checks (shapes that do not
+       broadcast, dtypes, arguments), in torch's order, in any grad mode, and returns the fresh
+       result. Not recorded, this is all there is to do.
     3. **The history**, if recorded: the result gets the node (:func:`attach`), then
        ``after(node, result)`` keeps what the kernel found (its result: ``save_result``).
+
+    ``args`` are what the kernel and ``save`` work on (an op's operands and options), so that
+    an op can name module-level functions rather than make new ones at every call.
     """
-    node = _new_node(name, inputs, backward, ctx) if recorded else None
-    if node is not None and save is not None:
-        save(node)  # 1
-    out = kernel()  # 2
-    if node is not None:  # 3
-        attach(out, node)
-        if after is not None:
-            after(node, out)
+    if not recorded:
+        return kernel(*args)  # 2
+    node = _new_node(name, inputs, backward, ctx)
+    if save is not None:
+        save(node, *args)  # 1
+    out = kernel(*args)  # 2
+    attach(out, node)  # 3
+    if after is not None:
+        after(node, out)
     return out
 
 

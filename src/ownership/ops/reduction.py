@@ -18,6 +18,7 @@ from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import (
     filled_from,
     needs_grad,
+    needs_grad_of,
     refuse_out_call,
     run_op,
     wrap,
@@ -155,30 +156,33 @@ def sum_of(
     t: Tensor, dim: Any = None, keepdim: bool = False, *, dtype: DType | None = None
 ) -> Tensor:
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
-
-    def kernel() -> Tensor:
-        dt = _sum_dtype(t, dtype)
-        dims = dims_of(t, dim)
-        if dims is None:
-            out = _total(t, dt)
-        else:
-            axes = dims if t._data.ndim else None
-            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-            out = wrap(layout.as_row_major(total), dt)
-        # the reduction's fill_ (an empty one: sum_out's zero_)
-        return written_by_kernel(out, t)
-
     # (an integer result of a tensor with a history is refused once computed, by ``attach``:
     # torch's ``set_history``)
-    recorded = needs_grad(t)
-    shape = tuple(t._data.shape)
+    recorded = needs_grad_of(t)
+    args = (t, dim, keepdim, dtype)
     if dim is None:
-        whole = {"self_sym_sizes": shape}
-        return run_op((t,), recorded, kernel, "SumBackward0", _bw_sum_all, whole)
+        whole = {"self_sym_sizes": tuple(t._data.shape)} if recorded else None
+        return run_op((t,), recorded, _sum, "SumBackward0", _bw_sum_all, whole, args=args)
     ctx: Saved | None = (
-        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape} if recorded else None
+        {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": tuple(t._data.shape)}
+        if recorded
+        else None
     )
-    return run_op((t,), recorded, kernel, "SumBackward1", _bw_sum_dims, ctx)
+    return run_op((t,), recorded, _sum, "SumBackward1", _bw_sum_dims, ctx, args=args)
+
+
+def _sum(t: Tensor, dim: Any, keepdim: bool, dtype: DType | None) -> Tensor:
+    """The kernel of :func:`sum_of`."""
+    dt = _sum_dtype(t, dtype)
+    dims = dims_of(t, dim)
+    if dims is None:
+        out = _total(t, dt)
+    else:
+        axes = dims if t._data.ndim else None
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        out = wrap(layout.as_row_major(total), dt)
+    # the reduction's fill_ (an empty one: sum_out's zero_)
+    return written_by_kernel(out, t)
 
 
 def mean(
@@ -192,33 +196,34 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    shape = tuple(t._data.shape)
-
-    def kernel() -> Tensor:
-        dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
-        refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
-        if dims is None:
-            out = _total(t, dt)
-            # 0/0 is nan: no numpy warning
-            np.true_divide(out._data, t._data.size, out=out._data, dtype=dt.np)
-        else:
-            axes = dims if t._data.ndim else None
-            total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
-            mean = np.true_divide(total, _count(shape, dims), dtype=dt.np)
-            out = wrap(layout.as_row_major(mean), dt)
-        return written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
-
-    recorded = needs_grad(t)
-    n = t._data.size
+    recorded = needs_grad_of(t)
+    shape, n = tuple(t._data.shape), t._data.size
+    args = (t, dim, keepdim, dt)
     if dim is None:
-        whole = {"self_sym_sizes": shape, "self_sym_numel": n}
-        return run_op((t,), recorded, kernel, "MeanBackward0", _bw_mean_all, whole)
+        whole = {"self_sym_sizes": shape, "self_sym_numel": n} if recorded else None
+        return run_op((t,), recorded, _mean, "MeanBackward0", _bw_mean_all, whole, args=args)
     ctx: Saved | None = (
         {"dim": saved_dims(dim), "keepdim": keepdim, "self_sym_sizes": shape, "self_sym_numel": n}
         if recorded
         else None
     )
-    return run_op((t,), recorded, kernel, "MeanBackward1", _bw_mean_dims, ctx)
+    return run_op((t,), recorded, _mean, "MeanBackward1", _bw_mean_dims, ctx, args=args)
+
+
+def _mean(t: Tensor, dim: Any, keepdim: bool, dt: DType) -> Tensor:
+    """The kernel of :func:`mean`, in dtype ``dt``."""
+    dims = dims_of(t, dim)  # torch's mean kernel checks its dims before it calls sum_out
+    refuse_out_call("sum", t)  # torch's mean kernel sums with sum_out
+    if dims is None:
+        out = _total(t, dt)
+        # 0/0 is nan: no numpy warning
+        np.true_divide(out._data, t._data.size, out=out._data, dtype=dt.np)
+    else:
+        axes = dims if t._data.ndim else None
+        total = _add_reduce(t._data, axis=axes, keepdims=keepdim, dtype=dt.np)
+        mean = np.true_divide(total, _count(t._data.shape, dims), dtype=dt.np)
+        out = wrap(layout.as_row_major(mean), dt)
+    return written_by_kernel(out, t, writes=2)  # torch's mean kernel: sum_out, then div_
 
 
 def _bw_max_all(node: OpNode, s: Saved, g: Grads) -> Any:

@@ -189,23 +189,32 @@ def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype (laid out
     as its cast is: ``floating``)."""
-
-    def kernel() -> Tensor:
-        arr, dt = floating(a)
-        out = wrap(fn(arr), dt)
-        if arr is a._data:
-            lay_out(out, a)
-        else:
-            cast = tuple(s // arr.itemsize for s in arr.strides)
-            lay_out_as(out, elementwise_strides(arr.shape, ((arr.shape, cast),)))
-        return out
-
     recorded = needs_grad_of(a)
     if save == "result":
-        return run_op((a,), recorded, kernel, name, backward, NO_CONTEXT, after=OpNode.save_result)
+        after = OpNode.save_result
+        return run_op(
+            (a,), recorded, _unary_kernel, name, backward, NO_CONTEXT, after=after, args=(a, fn)
+        )
     return run_op(
-        (a,), recorded, kernel, name, backward, NO_CONTEXT, lambda node: node.save("self", a)
+        (a,), recorded, _unary_kernel, name, backward, NO_CONTEXT, _save_self, args=(a, fn)
     )
+
+
+def _unary_kernel(a: Tensor, fn: Any) -> Tensor:
+    """The kernel of :func:`_unary`."""
+    arr, dt = floating(a)
+    out = wrap(fn(arr), dt)
+    if arr is a._data:
+        lay_out(out, a)
+    else:
+        cast = tuple(s // arr.itemsize for s in arr.strides)
+        lay_out_as(out, elementwise_strides(arr.shape, ((arr.shape, cast),)))
+    return out
+
+
+def _save_self(node: OpNode, a: Tensor, fn: Any) -> None:
+    """What a node of :func:`_unary` that saves its input keeps: ``self``."""
+    node.save("self", a)
 
 
 def _sigmoid_np(x: Any) -> Any:
@@ -333,15 +342,17 @@ def relu(a: Tensor) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
-
-    def kernel() -> Tensor:
-        out = wrap(relu_values(a._data), a.dtype)
-        lay_out(out, a)
-        return out
-
+    recorded = needs_grad_of(a)
     return run_op(
-        (a,), needs_grad_of(a), kernel, "ReluBackward0", bw_relu, after=OpNode.save_result
+        (a,), recorded, _relu, "ReluBackward0", bw_relu, after=OpNode.save_result, args=(a,)
     )
+
+
+def _relu(a: Tensor) -> Tensor:
+    """The kernel of :func:`relu`."""
+    out = wrap(relu_values(a._data), a.dtype)
+    lay_out(out, a)
+    return out
 
 
 def abs_values(x: Any) -> Any:

@@ -106,15 +106,15 @@ def reshape(t: Tensor, *shape: Any) -> Tensor:
         data = t._data.reshape(new) if reshaped else None
         return _make(t, new, strides, t._offset, name, _bw_view, saved, edge, data)
     c = OPS["clone"](t)
-    ctx = {"self_sym_sizes": tuple(t._data.shape)}
-    return run_op(
-        (c,),
-        needs_grad(c),
-        lambda: Tensor._wrap(c._data.reshape(new), t.dtype),
-        "UnsafeViewBackward0",
-        _bw_view,
-        ctx,
-    )
+    recorded = needs_grad(c)
+    ctx = {"self_sym_sizes": tuple(t._data.shape)} if recorded else None
+    args = (c, new)
+    return run_op((c,), recorded, _unsafe_view, "UnsafeViewBackward0", _bw_view, ctx, args=args)
+
+
+def _unsafe_view(c: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """The kernel of the view of :func:`reshape`'s copy ``c``: its array in ``shape``."""
+    return Tensor._wrap(c._data.reshape(shape), c.dtype)
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
