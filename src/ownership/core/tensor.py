@@ -9,10 +9,10 @@ parity's, through the seam ``tensor_repr``). The in-place contract is
 :mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
 base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
 ``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
-``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``) and
-:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``); the view
+``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``); the view
 properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
-(``x.add``, ``x.mul_``, ``x.sum``...) and the conversions to Python and numpy values
+(``x.add``, ``x.mul_``, ``x.sum``...), the operators (``x + y``, ``x[i]``:
+:mod:`ownership.ops.tensor_operators`) and the conversions to Python and numpy values
 (``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
 beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.core.declared_methods`, generated from the declarations (at
@@ -60,7 +60,6 @@ from ownership.core.storage import (
 )
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
-from ownership.core.tensor_operators import TensorOperators
 
 if TYPE_CHECKING:
     from ownership.core.op_table import CoreOps
@@ -140,7 +139,6 @@ class TensorMeta(type):
 class Tensor(
     TensorMetadata,
     TensorAutograd,
-    TensorOperators,
     DeclaredMethods,
     metaclass=TensorMeta,
 ):
