@@ -35,7 +35,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
-from ownership.core import devices, observers, op_registry
+from ownership.core import observers, op_registry
 from ownership.core.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 from ownership.core.autograd.hooks import (
     LEAF_HOOKS,
@@ -46,6 +46,7 @@ from ownership.core.autograd.hooks import (
 from ownership.core.autograd.node import Node
 from ownership.core.op_table import CoreOps
 from ownership.core.storage import is_engine_tensor
+from ownership.ops import devices
 from ownership.scope import module_getattr
 
 if TYPE_CHECKING:
