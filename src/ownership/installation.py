@@ -75,8 +75,8 @@ def install() -> None:
     for name in ("__deepcopy__", "__reduce_ex__"):
         setattr(Tensor, name, getattr(serialization.TensorCopying, name))
     # a public name of torch's tensors that the engine lacks raises the scope error (parity),
-    # declared on the class (``Missing``: no ``__getattr__``, which would slow every attribute read)
-    core_tensor.declare_missing(scope.missing_tensor_names(Tensor), scope.tensor_error)
+    # declared on the class (``scope.Missing``: no ``__getattr__``, which would slow every attribute read)
+    scope.declare_missing(Tensor)
     # every tensor's device is torch.device('cpu') (parity's ``device``, with torch's parsing)
     tensor_metadata.CPU = devices.CPU
     # a tensor's repr prints its values in torch's format (parity)
