@@ -12,8 +12,8 @@ doctest and IPython's protocol lookups work): :func:`module_getattr` and
 ``ownership.torch_names``.
 
 This is torch's parity surface, not a rule of the unit: ``ownership.installation.install()``
-declares each name of :func:`missing_tensor_names` on core's ``Tensor`` a :class:`Missing` that
-raises :func:`tensor_error` (:func:`declare_missing`, in core's seam ``Absent``); the modules of the parity
+declares each name of :func:`missing_tensor_names` on core's ``Tensor`` a ``Missing`` that
+raises :func:`tensor_error` (``declare_missing``, in core's seam ``Absent``); the modules of the parity
 layer and above take :func:`module_getattr` as their module ``__getattr__``.
 
 >>> import ownership
@@ -89,7 +89,7 @@ def missing_tensor_names(tensor: type) -> list[str]:
     """The public names of torch's tensors that the engine's class ``tensor`` lacks: reading
     one on a tensor raises :func:`tensor_error`; any other name the class lacks keeps Python's
     ``AttributeError`` (an unset slot, a user's misspelling). ``install()`` declares them on the
-    class (:class:`Missing`), which is then still as if it lacked them.
+    class (``Missing``), which is then still as if it lacked them.
 
     >>> import ownership
     >>> ownership.ones(2).to_sparse()

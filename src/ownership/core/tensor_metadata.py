@@ -116,7 +116,7 @@ class TensorMetadata:
 
     @property
     def device(self) -> Any:
-        """Always the CPU (``torch.device('cpu')``: the seam :data:`CPU`)."""
+        """Always the CPU (``torch.device('cpu')``: the seam ``core.tensor_metadata.CPU``)."""
         return CPU
 
     @property

@@ -114,9 +114,9 @@ def _invalid_device_arguments(type: Any, index: Any) -> TypeError:
 
 class device:
     """``torch.device``: where a tensor lives. Any device torch can name can be made, as in torch
-    (``device("cuda")`` is a name; :func:`parse_device` is the reading); the engine's tensors
-    live on the CPU only, and placing one elsewhere gets torch's error on a machine without that
-    device (:func:`check_device`).
+    (``device("cuda")`` is a name; ``ownership.ops.devices.parse_device`` is the reading); the
+    engine's tensors live on the CPU only, and placing one elsewhere gets torch's error on a
+    machine without that device (``ownership.ops.devices.check_device``).
 
     >>> device("cpu"), device("cpu", 1), str(device("cpu:0")), device("cuda", 0)
     (device(type='cpu'), device(type='cpu', index=1), 'cpu:0', device(type='cuda', index=0))
