@@ -38,7 +38,6 @@ from ownership.core.inference_mode import inference_mode, is_inference, is_infer
 from ownership.core.layout import Size
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
-from ownership.core.tensor_metadata import device
 from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
 from ownership.functions import (
     abs,
@@ -192,6 +191,7 @@ from ownership.ops.creation import (
     zeros,
     zeros_like,
 )
+from ownership.ops.devices import device
 from ownership.ops.joining import cat, stack
 from ownership.ops.memory_formats import (
     channels_last,

@@ -20,12 +20,20 @@ from ownership.autograd import anomaly_mode
 from ownership.autograd import graph as agraph
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
-from ownership.core import argument_values, binder, inplace_rules, observers, op_registry, surface
+from ownership.core import (
+    argument_values,
+    binder,
+    inplace_rules,
+    observers,
+    op_registry,
+    surface,
+    tensor_metadata,
+)
 from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
-from ownership.ops import inplace_fills, loop_order, methods, out_variants, table
+from ownership.ops import devices, inplace_fills, loop_order, methods, out_variants, table
 
 __all__ = ["install"]
 
@@ -67,7 +75,9 @@ def install() -> None:
     for name in ("__deepcopy__", "__reduce_ex__"):
         setattr(Tensor, name, getattr(serialization.TensorCopying, name))
     # a public name of torch's tensors that the engine lacks raises the scope error (parity),
-    # declared on the class (``Missing``: no ``__getattr__``, which would slow every attribute read)
-    core_tensor.declare_missing(scope.missing_tensor_names(Tensor), scope.tensor_error)
+    # declared on the class (``scope.Missing``: no ``__getattr__``, which would slow every attribute read)
+    scope.declare_missing(Tensor)
+    # every tensor's device is torch.device('cpu') (parity's ``device``, with torch's parsing)
+    tensor_metadata.CPU = devices.CPU
     # a tensor's repr prints its values in torch's format (parity)
     core_tensor.tensor_repr = printing.tensor_repr

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 
 from ownership import distributions
-from ownership.core import devices, dtypes
+from ownership.core import dtypes
 from ownership.core.argument_values import tensor_arg
 from ownership.core.tensor import Tensor
 from ownership.mt19937 import MT19937, N
-from ownership.ops import checks
+from ownership.ops import checks, devices
 from ownership.ops import signatures as sig
 from ownership.ops.creation import empty_like
 from ownership.ops.inplace_fills import bernoulli as bernoulli
@@ -51,9 +51,7 @@ class Generator:
     @property
     def device(self) -> Any:
         """The CPU."""
-        from ownership.core.tensor_metadata import CPU
-
-        return CPU
+        return devices.CPU
 
     def manual_seed(self, seed: Any) -> Generator:
         """Reset the stream to ``seed`` (an int in [-2**63, 2**64); a negative one counts from
@@ -179,7 +177,7 @@ def randn(
 ) -> Tensor:
     """Standard normal samples (torch's ``empty(size).normal_()``)."""
     a = sig.sizes("randn", size, generator=generator, dtype=dtype, device=device)
-    devices.device(device, "randn")
+    devices.check_device(device, "randn")
     return _new(a["size"], a["dtype"], requires_grad, normal_sampler, 0.0, 1.0, generator)
 
 
@@ -192,7 +190,7 @@ def rand(
 ) -> Tensor:
     """Uniform samples in [0, 1) (torch's ``empty(size).uniform_()``)."""
     a = sig.sizes("rand", size, generator=generator, dtype=dtype, device=device)
-    devices.device(device, "rand")
+    devices.check_device(device, "rand")
     return _new(a["size"], a["dtype"], requires_grad, uniform_sampler, 0.0, 1.0, generator)
 
 
@@ -201,7 +199,7 @@ def randint(
 ) -> Tensor:
     """Integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
     a = sig.RANDINT.parse(args, sig.given(generator=generator, dtype=dtype, device=device))[1]
-    devices.device(device, "randint")
+    devices.check_device(device, "randint")
     low, high, shape = a.get("low", 0), a["high"], a["size"]
     sig.non_negative(shape)
     if low >= high:
@@ -225,7 +223,7 @@ def randperm(
     ``i + word % (n - i)``; from n = 2**32 // 20 on, torch's inside-out variant with 64-bit
     draws."""
     a = sig.RANDPERM.parse((n,), sig.given(generator=generator, dtype=dtype, device=device))[1]
-    devices.device(device, "randperm")
+    devices.check_device(device, "randperm")
     dt = a["dtype"] or dtypes.int64
     checks.not_for_bool("randperm", dt)
     sig.non_negative((n,))

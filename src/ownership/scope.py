@@ -12,8 +12,8 @@ doctest and IPython's protocol lookups work): :func:`module_getattr` and
 ``ownership.torch_names``.
 
 This is torch's parity surface, not a rule of the unit: ``ownership.installation.install()``
-declares each name of :func:`missing_tensor_names` on core's ``Tensor`` with
-:func:`tensor_error` (the seam ``ownership.core.tensor.Missing``); the modules of the parity
+declares each name of :func:`missing_tensor_names` on core's ``Tensor`` a ``Missing`` that
+raises :func:`tensor_error` (``declare_missing``, in core's seam ``Absent``); the modules of the parity
 layer and above take :func:`module_getattr` as their module ``__getattr__``.
 
 >>> import ownership
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ownership.core.dtypes import DTYPES, missing
+from ownership.core.tensor import Absent
 from ownership.torch_names import TORCH_NAMES
 
 __all__ = ["COVERS", "missing_tensor_names", "module_getattr", "tensor_error"]
@@ -88,7 +89,7 @@ def missing_tensor_names(tensor: type) -> list[str]:
     """The public names of torch's tensors that the engine's class ``tensor`` lacks: reading
     one on a tensor raises :func:`tensor_error`; any other name the class lacks keeps Python's
     ``AttributeError`` (an unset slot, a user's misspelling). ``install()`` declares them on the
-    class (``ownership.core.tensor.Missing``), which is then still as if it lacked them.
+    class (``Missing``), which is then still as if it lacked them.
 
     >>> import ownership
     >>> ownership.ones(2).to_sparse()
@@ -104,3 +105,41 @@ def missing_tensor_names(tensor: type) -> list[str]:
 def tensor_error(name: str) -> NotImplementedError:
     """The scope error of ``name``, a public name of torch's tensors that the engine lacks."""
     return missing(f"torch.Tensor.{name}", COVERS["torch.Tensor"])
+
+
+class Missing(Absent):
+    """A public name of torch's tensors that the engine lacks, declared on :class:`Tensor`:
+    reading it on a tensor raises ``error(name)``. ``ownership.installation.install()``
+    declares (:func:`declare_missing`) each name that :func:`missing_tensor_names` lists, with
+    :func:`tensor_error` (``NotImplementedError``), in core's seam
+    (:class:`ownership.core.tensor.Absent`).
+
+    Otherwise the class is as if it lacked the name: read on the class, the name is Python's
+    ``AttributeError`` (``hasattr(Tensor, name)`` is false); ``dir()`` of a tensor or of the
+    class leaves it out (``Tensor.__dir__``, ``TensorMeta``: core's ``Absent``); and, not being a data
+    descriptor, it is shadowed by a tensor's own attribute of that name (``t.__dict__``). (A
+    ``Tensor.__getattr__`` would say the same in fewer lines, but CPython 3.11 specializes no
+    attribute read of a class that has one: every ``t._data`` and ``t.dtype`` of every op would
+    take the slow path, about 9% of an op's instructions.)"""
+
+    __slots__ = ("error", "name")
+
+    def __init__(self, name: str, error: Callable[[str], BaseException]) -> None:
+        self.name = name
+        self.error = error
+
+    def __get__(self, tensor: Any, owner: type) -> Any:
+        if tensor is None:  # as ``type.__getattribute__`` says it of a name the class lacks
+            raise AttributeError(
+                f"type object '{owner.__name__}' has no attribute '{self.name}'",
+                name=self.name,
+                obj=owner,
+            )
+        raise self.error(self.name)
+
+
+def declare_missing(tensor: type) -> None:
+    """Declare each of :func:`missing_tensor_names` a :class:`Missing` on ``tensor`` (core's
+    ``Tensor``), raising :func:`tensor_error` when read on a tensor (``install()`` calls it)."""
+    for name in missing_tensor_names(tensor):
+        setattr(tensor, name, Missing(name, tensor_error))

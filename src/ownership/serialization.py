@@ -58,7 +58,7 @@ from ownership.core.dtypes import dtype as DType
 from ownership.core.layout import Size
 from ownership.core.storage import Storage, VersionCounter
 from ownership.core.tensor import Tensor
-from ownership.core.tensor_metadata import Device
+from ownership.ops.devices import Device
 
 __all__ = [
     "ALLOWED",

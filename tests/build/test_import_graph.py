@@ -7,7 +7,7 @@ are *type-only* edges.
 
 - The runtime graph has no circle, so no import order of the package's modules can matter.
 - Each type-only edge inside a circle goes back along a runtime edge: a module names, for its
-  annotations only, the module that imports it (``tensor_operators`` names the ``Tensor`` that
+  annotations only, the module that imports it (``tensor_metadata`` names the ``Tensor`` that
   inherits from it). A circle through three modules (``a`` imports ``b`` imports ``c``, which
   names ``a``) fails.
 - Each module of the tensor and ops layers, imported first (no ownership module loaded),
@@ -62,8 +62,8 @@ def test_the_checks_see_a_circle_of_three() -> None:
 
 def test_the_graph_sees_the_tensor_and_its_bases() -> None:
     runtime, typing = import_graph()
-    assert "ownership.core.tensor_operators" in runtime["ownership.core.tensor"]
-    assert "ownership.core.tensor" in typing["ownership.core.tensor_operators"]
+    assert "ownership.core.tensor_metadata" in runtime["ownership.core.tensor"]
+    assert "ownership.core.tensor" in typing["ownership.core.tensor_metadata"]
     assert (
         "ownership.ops.table"
         not in runtime["ownership.core.op_registry"] | typing["ownership.core.op_registry"]

@@ -37,7 +37,7 @@ ENGINE = {
     "torch.nn": ownership.nn,
     "torch.nn.functional": ownership.nn.functional,
     "torch.optim": ownership.optim,
-    "torch.Tensor": ownership.ones(2, 2),  # a tensor's names: declared ``core.tensor.Missing``
+    "torch.Tensor": ownership.ones(2, 2),  # a tensor's names: declared ``scope.Missing``
 }
 MODULES = [name for name in ENGINE if name != "torch.Tensor"]
 

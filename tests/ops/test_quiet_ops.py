@@ -148,12 +148,12 @@ def test_the_operators_call_the_ops_the_table_quiets() -> None:
     """Each binary operator made by ``quiet_operator`` names an op of the table, one the
     registry quiets, and runs that op as the table defines it."""
     from ownership.core import op_registry
-    from ownership.core.tensor_operators import TensorOperators
+    from ownership.ops.tensor_operators import TensorOperators
 
     made = {
         name: method
         for name, method in vars(TensorOperators).items()
-        if getattr(method, "__module__", None) == "ownership.core.tensor_operators"
+        if getattr(method, "__module__", None) == "ownership.ops.tensor_operators"
         and method.__code__.co_name == "operator"
     }
     assert {"__add__", "__rmul__", "__isub__", "__matmul__"} <= set(made)

@@ -2,8 +2,9 @@
 
 ``ownership.autograd`` mirrors ``torch.autograd``: ``grad``, ``backward``, ``Function``,
 ``gradcheck``/``GradcheckError``, the grad-mode switches and the submodules ``graph`` and
-``anomaly_mode``. The machinery (graph nodes, saved tensors, the backward loop) is in
-``ownership.core.autograd``.
+``anomaly_mode``. The machinery (graph nodes, saved tensors, the backward loop, what a backward
+reads of its arguments) is in ``ownership.core.autograd``; ``grad`` and ``backward``, torch's
+functions over many roots, are here.
 """
 
 from __future__ import annotations
@@ -14,14 +15,7 @@ from typing import Any
 from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.core.autograd.engine import run_backward
-from ownership.core.autograd.grad import (
-    check_roots,
-    engine_flag,
-    grad,
-    gradients_given,
-    make_seeds,
-    tensors_given,
-)
+from ownership.core.autograd.grad import engine_flag, gradients_given, tensors_given
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.core.inference_mode import inference_mode
 from ownership.scope import module_getattr
@@ -34,6 +28,101 @@ Function: type
 FunctionCtx: type
 GradcheckError: type
 gradcheck: Callable[..., bool]
+
+# (``make_seeds`` and ``grad`` import what else they read when called: ``dir()`` of this package
+# is the engine's surface, recorded by tests/build/test_surface_snapshot.py)
+
+
+def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
+    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
+    pairs them (the shorter decides): ones for an output that requires grad given None (a
+    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
+    as the engine does."""
+    from ownership.core.autograd.grad import seed_ones
+
+    seeds = []
+    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
+        if g is None:
+            if o.requires_grad and o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = o._wrap(seed_ones(o._data), o.dtype)
+        elif g._data.shape != o._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+        seeds.append(g)
+    return seeds
+
+
+def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
+    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
+    per output, then each output has a history (refused by position)."""
+    if len(seeds) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
+    for i, o in enumerate(outs):
+        if not o.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+
+
+def grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple[Any, ...]:
+    """Gradients of ``outputs`` w.r.t. ``inputs`` (a tuple, one entry per input).
+
+    ``create_graph=True`` records the backward itself so the result can be differentiated again.
+    """
+    from ownership.core.autograd import grad_dtype
+    from ownership.core.autograd.grad import is_tensor
+    from ownership.core.op_registry import ops
+
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but "
+            "got: allow_unused=False."
+        )
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outs = tensors_given(outputs)
+    ins = tensors_given(inputs)
+    for o in outs:
+        if not is_tensor(o):
+            raise AssertionError("Expected output to be a torch.Tensor")
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    gos: Sequence[Any] = (
+        gradients_given(grad_outputs, len(outs)) if grad_outputs is not None else [None] * len(outs)
+    )
+    seeds = make_seeds(outs, gos)
+    keep = engine_flag(create_graph if retain_graph is None else retain_graph)
+    create_graph = engine_flag(create_graph)
+    allow_unused = engine_flag(allow_unused)
+    check_roots(outs, seeds)
+    res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False)
+    out = []
+    for i, (t, r) in enumerate(zip(ins, res, strict=True)):
+        if r is None:
+            if materialize_grads:  # torch's zeros_like, a leaf that requires grad to go on
+                r = ops.zeros_like(t, requires_grad=create_graph)
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in the "
+                    "graph. Set allow_unused=True if this is the desired behavior."
+                )
+        elif t.is_leaf:  # as it reached the leaf's AccumulateGrad
+            r = grad_dtype.cast(t, r)
+        elif r.dtype is not t.dtype:
+            r = r.to(t.dtype)
+        out.append(r)  # as the engine left it (torch detaches nothing: a view stays a view)
+    return tuple(out)
 
 
 def backward(

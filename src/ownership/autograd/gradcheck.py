@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core.autograd.grad import grad
+from ownership.autograd import grad
 from ownership.core.storage import is_engine_tensor
 
 

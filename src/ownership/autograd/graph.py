@@ -2,7 +2,9 @@
 
 What a learner reaches as ``torch.autograd.graph``; the machinery is in
 :mod:`ownership.core.autograd.graph` (the hooks' stack the saved tensors read) and
-:mod:`ownership.core.autograd.node` (``Node``). A public name of torch's module that the engine
+:mod:`ownership.core.autograd.node` (``Node``). ``save_on_cpu`` (saved-tensor hooks over it) and
+``increment_version`` (a bump without a write, for a custom kernel that wrote through ``.data``
+or numpy) are here, torch's tools above the rules. A public name of torch's module that the engine
 lacks raises the scope error (:mod:`ownership.scope`).
 
 ``allow_mutation_on_saved_tensors`` is here too, above core: it builds on core's saved-tensor
@@ -28,18 +30,13 @@ import contextlib
 import threading
 import weakref
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from itertools import count
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
-from ownership.core import observers
-from ownership.core.autograd.graph import (
-    disable_saved_tensors_hooks,
-    increment_version,
-    save_on_cpu,
-    saved_tensors_hooks,
-)
+from ownership.core import observers, op_registry
+from ownership.core.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 from ownership.core.autograd.hooks import (
     LEAF_HOOKS,
     POST_ACCUMULATE_HOOKS,
@@ -47,6 +44,9 @@ from ownership.core.autograd.hooks import (
     NodeHooks,
 )
 from ownership.core.autograd.node import Node
+from ownership.core.op_table import CoreOps
+from ownership.core.storage import is_engine_tensor
+from ownership.ops import devices
 from ownership.scope import module_getattr
 
 if TYPE_CHECKING:
@@ -61,6 +61,41 @@ __all__ = [
     "save_on_cpu",
     "saved_tensors_hooks",
 ]
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """torch's ``save_on_cpu``: saved tensors packed as ``(device, tensor on the CPU)`` and moved
+    back to their device for backward. Every engine tensor is on the CPU already, so the pack
+    keeps the tensor itself (backward then reads it as it is by then, with no version check,
+    as under any saved-tensor hooks); ``pin_memory=True`` packs a copy, as torch's
+    ``empty(...)`` then ``copy_`` does, and refuses, with torch's error, to pin it when
+    ``device_type`` is ``'cpu'`` (the one device whose ``is_available()`` is true).
+    """
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack_to_cpu(tensor: Any) -> tuple[Any, Any]:
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            devices.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
+            ops: CoreOps[Any] = op_registry.ops
+            packed = ops.empty(tensor.size(), dtype=tensor.dtype)
+            packed.copy_(tensor)
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed: tuple[Any, Any]) -> Any:
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+def increment_version(tensor: Any) -> None:
+    """Bump the version counter of a tensor, or of each tensor of an iterable, by one."""
+    tensors: Iterable[Any] = [tensor] if is_engine_tensor(tensor) else tensor
+    for t in tensors:
+        if t._version_counter.tracked:
+            t._version_counter.bump()
+
 
 NO_GRAD_MESSAGE = "cannot register a hook on a tensor that doesn't require gradient"
 

@@ -297,6 +297,10 @@ def stub(declarations: Iterable[Declared]) -> str:
     return "\n".join(lines) + "\n"
 
 
+_COMPARISONS = ("__eq__", "__ne__")
+"""The operators ``object`` declares too, returning a bool (a tensor's return a tensor)."""
+
+
 def _typed(name: str, declared: Declared) -> str:
     """The stub line (or lines, as ruff formats a long one) of a declared method."""
     if declared.method is not None:
@@ -315,6 +319,8 @@ def _typed(name: str, declared: Declared) -> str:
         params = ["self", "*args: Any"] + ([] if declared.signatures is None else ["**kwargs: Any"])
         returns = declared.returns
     line = f"    def {name}({', '.join(params)}) -> {returns}: ..."
+    if name in _COMPARISONS:  # object's return a bool, the Tensor's a tensor
+        line += "  # type: ignore[override]"
     if len(line) <= 100:
         return line
     inner = f"        {', '.join(params)}"

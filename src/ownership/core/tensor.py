@@ -9,10 +9,10 @@ parity's, through the seam ``tensor_repr``). The in-place contract is
 :mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
 base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
 ``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
-``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``) and
-:class:`~ownership.core.tensor_operators.TensorOperators` (``x + y``, ``x[i]``); the view
+``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``); the view
 properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
-(``x.add``, ``x.mul_``, ``x.sum``...) and the conversions to Python and numpy values
+(``x.add``, ``x.mul_``, ``x.sum``...), the operators (``x + y``, ``x[i]``:
+:mod:`ownership.ops.tensor_operators`) and the conversions to Python and numpy values
 (``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
 beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
 mypy reads them from :mod:`ownership.core.declared_methods`, generated from the declarations (at
@@ -60,7 +60,6 @@ from ownership.core.storage import (
 )
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
-from ownership.core.tensor_operators import TensorOperators
 
 if TYPE_CHECKING:
     from ownership.core.op_table import CoreOps
@@ -89,49 +88,28 @@ tensor_repr: Callable[[NDArray[Any], builtins.bool, str | None, str | None], str
 torch's format (4 decimals, columns, line wraps, summaries); core alone prints numpy's."""
 
 
-class Missing:
-    """A public name of torch's tensors that the engine lacks, declared on :class:`Tensor`:
-    reading it on a tensor raises ``error(name)``. A seam: ``ownership.installation.install()``
-    declares (:func:`declare_missing`) each name that :func:`ownership.scope.missing_tensor_names`
-    lists, with parity's scope error (``NotImplementedError``); core alone declares none, and a
-    name the class lacks is Python's ``AttributeError``.
+class Absent:
+    """The base of a name declared absent on :class:`Tensor` (a descriptor): ``dir()`` of a
+    tensor and of the class leave it out (``Tensor.__dir__``, :class:`TensorMeta`). A seam:
+    ``ownership.installation.install()`` declares each public name of torch's tensors that the
+    engine lacks as a ``ownership.scope.Missing``, which raises the scope error (parity); core
+    alone declares none, and a name the class lacks is Python's ``AttributeError``."""
 
-    Otherwise the class is as if it lacked the name: read on the class, the name is Python's
-    ``AttributeError`` (``hasattr(Tensor, name)`` is false); ``dir()`` of a tensor or of the
-    class leaves it out (``Tensor.__dir__``, :class:`TensorMeta`); and, not being a data
-    descriptor, it is shadowed by a tensor's own attribute of that name (``t.__dict__``). (A
-    ``Tensor.__getattr__`` would say the same in fewer lines, but CPython 3.11 specializes no
-    attribute read of a class that has one: every ``t._data`` and ``t.dtype`` of every op would
-    take the slow path, about 9% of an op's instructions.)"""
-
-    __slots__ = ("error", "name")
-
-    def __init__(self, name: str, error: Callable[[str], BaseException]) -> None:
-        self.name = name
-        self.error = error
-
-    def __get__(self, tensor: Any, owner: type) -> Any:
-        if tensor is None:  # as ``type.__getattribute__`` says it of a name the class lacks
-            raise AttributeError(
-                f"type object '{owner.__name__}' has no attribute '{self.name}'",
-                name=self.name,
-                obj=owner,
-            )
-        raise self.error(self.name)
+    __slots__ = ()
 
 
 def _declared_missing(cls: type, name: str) -> builtins.bool:
-    """Whether ``name`` is, for ``cls``, a :class:`Missing` (no class before it in the MRO
+    """Whether ``name`` is, for ``cls``, declared :class:`Absent` (no class before it in the MRO
     defines the name otherwise)."""
     for klass in cls.__mro__:
         if name in klass.__dict__:
-            return isinstance(klass.__dict__[name], Missing)
+            return isinstance(klass.__dict__[name], Absent)
     return False
 
 
 class TensorMeta(type):
     """The class of :class:`Tensor` and its subclasses (torch's is ``torch._C._TensorMeta``):
-    ``dir()`` of the class leaves out the names declared :class:`Missing`."""
+    ``dir()`` of the class leaves out the names declared :class:`Absent`."""
 
     def __dir__(cls) -> list[str]:
         return [name for name in type.__dir__(cls) if not _declared_missing(cls, name)]
@@ -140,7 +118,6 @@ class TensorMeta(type):
 class Tensor(
     TensorMetadata,
     TensorAutograd,
-    TensorOperators,
     DeclaredMethods,
     metaclass=TensorMeta,
 ):
@@ -463,7 +440,7 @@ class Tensor(
         return id(self)
 
     def __dir__(self) -> list[str]:
-        """Python's list, less the names declared :class:`Missing` (not the tensor's own)."""
+        """Python's list, less the names declared :class:`Absent` (not the tensor's own)."""
         own = self.__dict__
         kind = type(self)
         return [n for n in object.__dir__(self) if n in own or not _declared_missing(kind, n)]
@@ -514,10 +491,3 @@ _HISTORY: Any = Tensor.__dict__["_history"]  # the slot's member descriptor
 setattr(  # noqa: B010 - the class body declares the attribute's type
     Tensor, "_grad_fn", property(_HISTORY.__get__, _HISTORY.__set__, _refuse_deletion)
 )
-
-
-def declare_missing(names: Sequence[str], error: Callable[[str], BaseException]) -> None:
-    """Declare each of ``names`` :class:`Missing` on :class:`Tensor`, raising ``error(name)``
-    when read on a tensor (the seam; ``ownership.installation.install()`` calls it)."""
-    for name in names:
-        setattr(Tensor, name, Missing(name, error))

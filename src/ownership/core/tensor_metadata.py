@@ -1,5 +1,8 @@
 """Tensor metadata: sizes, strides, offset, element counts, the storage's address and the device.
 
+``torch.device`` itself, how a device argument is read and where a tensor may go, is torch's
+parity: :mod:`ownership.ops.devices`.
+
 Everything here reads the tensor's numpy array and offset; nothing makes a tensor. Inherited by
 :class:`~ownership.core.tensor.Tensor`.
 """
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-from ownership.core import devices, layout
+from ownership.core import layout
 from ownership.core.binder import Signatures
 from ownership.core.layout import Size
 
@@ -21,77 +24,10 @@ if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
 
 
-def _invalid_device_arguments(type: Any, index: Any) -> TypeError:
-    """torch's error for ``device(...)`` arguments that fit neither of its signatures."""
-    if isinstance(type, device):
-        return TypeError("device(): argument 'type' (position 1) must be str, not torch.device")
-    return TypeError(
-        f"device() received an invalid combination of arguments - got "
-        f"({builtins.type(type).__name__}), but expected one of:\n"
-        " * (torch.device device)\n"
-        "      didn't match because some of the arguments have invalid types: "
-        f"(!{builtins.type(type).__name__}!)\n"
-        " * (str type, int index = -1)\n"
-    )
-
-
-class device:
-    """``torch.device``: where a tensor lives. Any device torch can name can be made, as in torch
-    (``device("cuda")`` is a name; ``ownership.core.devices.parse_device`` is the reading); the
-    engine's tensors live on the CPU only, and placing one elsewhere gets torch's error on a
-    machine without that device (``ownership.core.devices.device``).
-
-    >>> device("cpu"), device("cpu", 1), str(device("cpu:0")), device("cuda", 0)
-    (device(type='cpu'), device(type='cpu', index=1), 'cpu:0', device(type='cuda', index=0))
-    """
-
-    __slots__ = ("index", "type")
-    type: str
-    index: int | None
-
-    def __init__(self, type: Any, index: Any = None) -> None:
-        if isinstance(type, device) and index is None:
-            type, index = type.type, type.index
-        elif not isinstance(type, str | int) or isinstance(type, bool):
-            raise _invalid_device_arguments(type, index)
-        if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
-            got = builtins.type(index).__name__
-            raise TypeError(f"device(): argument 'index' (position 2) must be int, not {got}")
-        if isinstance(type, str) and index is not None and ":" in type:
-            raise RuntimeError(
-                "type (string) must not include an index because index was passed explicitly: "
-                f"{type}"
-            )
-        kind, number = devices.parse_device(type)
-        if isinstance(index, int) and index < 0:
-            raise RuntimeError("Device index must not be negative")
-        object.__setattr__(self, "type", kind)
-        object.__setattr__(self, "index", number if number is not None else index)
-
-    def __repr__(self) -> str:
-        if self.index is None:
-            return f"device(type='{self.type}')"
-        return f"device(type='{self.type}', index={self.index})"
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other).__name__ == "device" and str(other) == str(self)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (device, (str(self),))
-
-
-Device = device  # the engine's older name
-
-
-CPU = object.__new__(device)  # every tensor's device (made without the checks, loaded later)
-object.__setattr__(CPU, "type", "cpu")
-object.__setattr__(CPU, "index", None)
+CPU: Any = "cpu"
+"""The device of every tensor (``Tensor.device``), a seam: ``ownership.installation.install()``
+puts ``torch.device('cpu')`` here (``ownership.ops.devices.CPU``; the class ``device``, with
+torch's reading of its arguments, is parity's); core alone names it ``'cpu'``."""
 
 
 SIZE = Signatures("size", "(int dim = None)")
@@ -179,8 +115,8 @@ class TensorMetadata:
         return builtins.bool(self.dtype.is_floating_point)
 
     @property
-    def device(self) -> Device:
-        """Always the CPU."""
+    def device(self) -> Any:
+        """Always the CPU (``torch.device('cpu')``: the seam ``core.tensor_metadata.CPU``)."""
         return CPU
 
     @property

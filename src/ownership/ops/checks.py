@@ -23,11 +23,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import layout
-from ownership.core.devices import device as device
-from ownership.core.devices import pin_memory as pin_memory
 from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
+from ownership.ops.devices import check_device as check_device
+from ownership.ops.devices import pin_memory as pin_memory
 
 
 def not_for_bool(kernel: str, dt: Any) -> None:
@@ -220,7 +220,7 @@ def fits(dt: Any, value: Any) -> None:
         )
 
 
-check_device, check_pin_memory = device, pin_memory  # (names a parameter may shadow)
+check_pin_memory = pin_memory  # (a name a parameter may shadow)
 
 
 def tensor_options(
@@ -231,9 +231,9 @@ def tensor_options(
     memory_format: Any = None,
 ) -> Any:
     """The tensor options of the factory ``function`` (``zeros_like(x, device=...)``...)
-    checked, one rule each: the device (:func:`~ownership.core.devices.device`); the ``layout`` (the
+    checked, one rule each: the device (:func:`~ownership.ops.devices.check_device`); the ``layout`` (the
     engine's tensors are strided: ``torch.strided`` or ``None``; a sparse or other layout is out
-    of its scope); pinned memory (:func:`~ownership.core.devices.pin_memory`). Returns the
+    of its scope); pinned memory (:func:`~ownership.ops.devices.pin_memory`). Returns the
     ``memory_format`` asked (``None``: not given)."""
     check_device(device, function)
     if layout is not None and str(layout) != "torch.strided":

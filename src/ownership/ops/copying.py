@@ -107,13 +107,13 @@ class ToArguments(NamedTuple):
 
 def to_arguments(args: tuple[Any, ...], kwargs: dict[str, Any]) -> ToArguments:
     """``to``'s arguments read by torch's signatures (a tensor argument gives its device and
-    dtype), the device checked (:func:`~ownership.core.devices.device`)."""
+    dtype), the device checked (:func:`~ownership.ops.devices.check_device`)."""
     index, a = TO.parse(args, kwargs)
     if index == 2:
         device, dtype = a["tensor"].device, a["tensor"].dtype
     else:
         device, dtype = a.get("device"), a["dtype"]
-    checks.device(device, "to")
+    checks.check_device(device, "to")
     copy_given = "copy" in kwargs or len(args) > (3 if index == 0 else 2)
     return ToArguments(device, dtype, a["non_blocking"], a["copy"], a["memory_format"], copy_given)
 

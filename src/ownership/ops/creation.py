@@ -75,7 +75,7 @@ def tensor(
         raise TypeError("tensor() got multiple values for argument 'data'")
     data = args[0] if args else keywords["data"]
     given = dtype_arg("tensor", dtype)
-    checks.device(device, "tensor")
+    checks.check_device(device, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -117,7 +117,7 @@ def full(
 ) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``."""
     a = sig.FULL.parse((size, fill_value), sig.given(dtype=dtype, device=device))[1]
-    checks.device(device, "full")
+    checks.check_device(device, "full")
     shape = a["size"]
     sig.non_negative(shape)
     dt = a["dtype"] or dtypes.scalar_dtype(fill_value)
@@ -128,7 +128,7 @@ def full(
 def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
     a = sig.sizes("zeros", size, dtype=dtype, device=device)
-    checks.device(device, "zeros")
+    checks.check_device(device, "zeros")
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 
@@ -136,7 +136,7 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
 def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
     a = sig.sizes("ones", size, dtype=dtype, device=device)
-    checks.device(device, "ones")
+    checks.check_device(device, "ones")
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.ones(a["size"], dtype=dt.np), dt, requires_grad)
 
@@ -144,7 +144,7 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
 def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (zeros here, for reproducibility)."""
     a = sig.sizes("empty", size, dtype=dtype, device=device)
-    checks.device(device, "empty")
+    checks.check_device(device, "empty")
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 
@@ -241,7 +241,7 @@ def arange(
     value as torch's kernel computes it (``ownership.ops.range_factories``)."""
     given = (start,) if end is None else (start, end) if step == 1 else (start, end, step)
     dt = sig.ARANGE.parse(given, sig.given(dtype=dtype, device=device))[1]["dtype"]
-    checks.device(device, "arange")
+    checks.check_device(device, "arange")
     if end is None:
         start, end = 0, start
     if dt is None:
@@ -259,7 +259,7 @@ def linspace(*args: Any, **kwargs: Any) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` (numbers, or 0-d tensors read as
     their numbers, as torch's); ``out=`` is refused, the device checked, the layout ignored."""
     a = sig.LINSPACE.parse(args, kwargs)[1]
-    checks.device(a.get("device"), "linspace")
+    checks.check_device(a.get("device"), "linspace")
     dtype, requires_grad = a["dtype"], a["requires_grad"]
     start, end, steps = a["start"], a["end"], a["steps"]
     for name in ("start", "end"):
@@ -288,7 +288,7 @@ def eye(
     dt = sig.EYE.parse((n,) if m is None else (n, m), sig.given(dtype=dtype, device=device))[1][
         "dtype"
     ]
-    checks.device(device, "eye")
+    checks.check_device(device, "eye")
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
@@ -301,7 +301,7 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
     is returned as it is (else converted with ``to``), a numpy array of the dtype asked is
     :func:`from_numpy`'s; anything else, or another dtype, is a copy as :func:`tensor` makes."""
     dt = dtype_arg("as_tensor", dtype)
-    checks.device(device, "as_tensor")
+    checks.check_device(device, "as_tensor")
     if isinstance(data, Tensor):
         return data if dt is None or dt is data.dtype else data.to(dt)
     if isinstance(data, np.ndarray) and (dt is None or data.dtype == dt.np):

@@ -9,8 +9,8 @@ last, :data:`~ownership.core.surface.INPUT_OUT`), which :mod:`ownership.function
 ``x.maximum`` is the declaration ``declare("maximum", "(Tensor other)", op=table.maximum, ...)``
 and nothing else: :func:`ownership.installation.install` makes the method from it. A method that
 needs more than binding is written by hand (:mod:`ownership.ops.written_methods`) and declared
-here with ``method=``. The properties ``T`` and ``mT``, the operators and the methods of a tensor's
-own state (``backward``, ``detach``, ``.grad``, ``size()``...) are the Tensor's
+here with ``method=``, as are the operators (:mod:`ownership.ops.tensor_operators`). The
+properties ``T`` and ``mT`` and the methods of a tensor's own state (``backward``, ``detach``, ``.grad``, ``size()``...) are the Tensor's
 (:mod:`ownership.core.tensor`).
 
 >>> import ownership
@@ -36,6 +36,7 @@ from ownership.core.tensor import Tensor
 from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
+from ownership.ops.tensor_operators import METHODS as OPERATORS
 
 OTHER = ("(Tensor other)", "(Number other)")
 """The signatures of a binary op whose ``other`` is a tensor or a number."""
@@ -915,5 +916,7 @@ DECLARED: list[Declared] = [
     by_hand(written.new_tensor),
     # ------------------------------------------------------------ leaving the engine
     *(by_hand(method) for method in CONVERSIONS),
+    # ------------------------------------------------------------ operators: x + y, x[i], x += y
+    *(by_hand(method) for method in OPERATORS),
 ]
 """Every declared Tensor method, by op family."""

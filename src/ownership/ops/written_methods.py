@@ -19,11 +19,12 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from ownership.core import devices, dtypes, op_registry
+from ownership.core import dtypes, op_registry
 from ownership.core.argument_values import dtype_arg, no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
+from ownership.ops import devices
 from ownership.ops import signatures as sig
 from ownership.ops.op_table import OpTable
 
@@ -544,5 +545,5 @@ def new_tensor(
     """A new tensor from data with this tensor's dtype by default (``dtype`` and ``device``
     checked as ``new_tensor``'s, keywords only as torch's)."""
     dt = dtype_arg("new_tensor", dtype) or self.dtype
-    devices.device(device, "new_tensor")
+    devices.check_device(device, "new_tensor")
     return ops.tensor(data, dtype=dt, requires_grad=requires_grad)

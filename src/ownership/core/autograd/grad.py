@@ -1,20 +1,19 @@
-"""``autograd.grad``: gradients of outputs with respect to given inputs, returned (not accumulated)."""
+"""What a backward reads of its arguments: the tensors and gradients given, the implicit seed of
+a one-element output, the engine's flags (``retain_graph``, ``create_graph``).
+
+``Tensor.backward`` (:mod:`ownership.core.tensor_autograd`) reads them here; torch's functions
+``autograd.backward`` and ``autograd.grad`` (gradients returned, not accumulated), with their
+checks of many roots, are parity's: :mod:`ownership.autograd`."""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ownership.core import layout, op_registry
-from ownership.core.autograd import grad_dtype
-from ownership.core.autograd.engine import run_backward
-from ownership.core.op_table import CoreOps
+from ownership.core import layout
 from ownership.core.storage import is_engine_tensor
-
-ops: CoreOps[Any] = op_registry.ops
 
 
 def seed_ones(arr: Any) -> Any:
@@ -32,13 +31,14 @@ def _seq(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
 
 
-def _is_tensor(x: Any) -> bool:
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a tensor of the engine, as torch's argument of a backward reads one."""
     return is_engine_tensor(x) and hasattr(x, "requires_grad")
 
 
 def tensors_given(x: Any) -> list[Any]:
     """torch's reading of ``outputs``/``inputs``: one tensor, or any sequence (``tuple(x)``)."""
-    return [x] if _is_tensor(x) else list(tuple(x))  # tuple(None): Python's own TypeError
+    return [x] if is_tensor(x) else list(tuple(x))  # tuple(None): Python's own TypeError
 
 
 def gradients_given(given: Any, n: int) -> list[Any]:
@@ -46,41 +46,9 @@ def gradients_given(given: Any, n: int) -> list[Any]:
     ``n`` entries (one per output) are tensors or None."""
     grads = tensors_given(given)
     for g in grads[:n]:
-        if g is not None and not _is_tensor(g):
+        if g is not None and not is_tensor(g):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     return grads
-
-
-def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
-    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
-    pairs them (the shorter decides): ones for an output that requires grad given None (a
-    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
-    as the engine does."""
-    seeds = []
-    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
-        if g is None:
-            if o.requires_grad and o._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = o._wrap(seed_ones(o._data), o.dtype)
-        elif g._data.shape != o._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                f"has a shape of {o.shape}."
-            )
-        seeds.append(g)
-    return seeds
-
-
-def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
-    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
-    per output, then each output has a history (refused by position)."""
-    if len(seeds) != len(outs):
-        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
-    for i, o in enumerate(outs):
-        if not o.requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
 
 
 def engine_flag(value: Any) -> bool:
@@ -97,57 +65,3 @@ def engine_flag(value: Any) -> bool:
     if n > 255:
         raise OverflowError("unsigned byte integer is greater than maximum")
     return bool(n)
-
-
-def grad(
-    outputs: Any,
-    inputs: Any,
-    grad_outputs: Any = None,
-    retain_graph: bool | None = None,
-    create_graph: bool = False,
-    allow_unused: bool | None = None,
-    materialize_grads: bool = False,
-) -> tuple[Any, ...]:
-    """Gradients of ``outputs`` w.r.t. ``inputs`` (a tuple, one entry per input).
-
-    ``create_graph=True`` records the backward itself so the result can be differentiated again.
-    """
-    if materialize_grads and allow_unused is False:
-        raise ValueError(
-            "Expected allow_unused to be True or not passed when materialize_grads=True, but "
-            "got: allow_unused=False."
-        )
-    if allow_unused is None:
-        allow_unused = materialize_grads
-    outs = tensors_given(outputs)
-    ins = tensors_given(inputs)
-    for o in outs:
-        if not _is_tensor(o):
-            raise AssertionError("Expected output to be a torch.Tensor")
-    if not ins:
-        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    gos: Sequence[Any] = (
-        gradients_given(grad_outputs, len(outs)) if grad_outputs is not None else [None] * len(outs)
-    )
-    seeds = make_seeds(outs, gos)
-    keep = engine_flag(create_graph if retain_graph is None else retain_graph)
-    create_graph = engine_flag(create_graph)
-    allow_unused = engine_flag(allow_unused)
-    check_roots(outs, seeds)
-    res = run_backward(outs, seeds, keep, create_graph, ins, accumulate=False)
-    out = []
-    for i, (t, r) in enumerate(zip(ins, res, strict=True)):
-        if r is None:
-            if materialize_grads:  # torch's zeros_like, a leaf that requires grad to go on
-                r = ops.zeros_like(t, requires_grad=create_graph)
-            elif not allow_unused:
-                raise RuntimeError(
-                    f"The differentiated Tensor at index {i} appears to not have been used in the "
-                    "graph. Set allow_unused=True if this is the desired behavior."
-                )
-        elif t.is_leaf:  # as it reached the leaf's AccumulateGrad
-            r = grad_dtype.cast(t, r)
-        elif r.dtype is not t.dtype:
-            r = r.to(t.dtype)
-        out.append(r)  # as the engine left it (torch detaches nothing: a view stays a view)
-    return tuple(out)

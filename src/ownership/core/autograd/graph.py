@@ -8,8 +8,10 @@
 - ``allow_mutation_on_saved_tensors()`` builds on these hooks and on the before-write observers
   (:data:`ownership.core.observers.BEFORE_WRITES`), above core: ``ownership.autograd.graph``.
 - ``Node``: the base class of every graph node (``grad_fn``, ``next_functions``).
-- ``increment_version(tensor)``: bump a tensor's version counter without writing to it (what a
-  custom kernel that wrote through ``.data`` or numpy must do to be honest with autograd).
+
+``save_on_cpu`` (saved-tensor hooks that move what they save to the CPU) and
+``increment_version`` (a bump without a write) are torch's tools above these, parity:
+``ownership.autograd.graph``.
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -24,17 +26,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from ownership.core import devices, op_registry
-from ownership.core.op_table import CoreOps
-from ownership.core.storage import is_engine_tensor
-
 __all__ = [
     "disable_saved_tensors_hooks",
-    "increment_version",
     "saved_tensors_hooks",
     "top",
 ]
@@ -84,32 +81,6 @@ class saved_tensors_hooks:
         _state.stack.pop()
 
 
-class save_on_cpu(saved_tensors_hooks):
-    """torch's ``save_on_cpu``: saved tensors packed as ``(device, tensor on the CPU)`` and moved
-    back to their device for backward. Every engine tensor is on the CPU already, so the pack
-    keeps the tensor itself (backward then reads it as it is by then, with no version check,
-    as under any saved-tensor hooks); ``pin_memory=True`` packs a copy, as torch's
-    ``empty(...)`` then ``copy_`` does, and refuses, with torch's error, to pin it when
-    ``device_type`` is ``'cpu'`` (the one device whose ``is_available()`` is true).
-    """
-
-    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
-        def pack_to_cpu(tensor: Any) -> tuple[Any, Any]:
-            if not pin_memory:
-                return (tensor.device, tensor.cpu())
-            devices.pin_memory(device_type == "cpu")  # torch.<device_type>.is_available()
-            ops: CoreOps[Any] = op_registry.ops
-            packed = ops.empty(tensor.size(), dtype=tensor.dtype)
-            packed.copy_(tensor)
-            return (tensor.device, packed)
-
-        def unpack_from_cpu(packed: tuple[Any, Any]) -> Any:
-            device, tensor = packed
-            return tensor.to(device, non_blocking=pin_memory)
-
-        super().__init__(pack_to_cpu, unpack_from_cpu)
-
-
 class disable_saved_tensors_hooks:
     """Context manager: registering saved-tensor hooks inside raises ``error_message``."""
 
@@ -125,11 +96,3 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc: object) -> None:
         """Enable again."""
         _state.disabled.pop()
-
-
-def increment_version(tensor: Any) -> None:
-    """Bump the version counter of a tensor, or of each tensor of an iterable, by one."""
-    tensors: Iterable[Any] = [tensor] if is_engine_tensor(tensor) else tensor
-    for t in tensors:
-        if t._version_counter.tracked:
-            t._version_counter.bump()

@@ -3,6 +3,11 @@
 
 Each forwards to its op through :data:`~ownership.core.op_registry.ops` (``~x`` is ``invert``); the
 binary operators run their op quiet themselves (:func:`~ownership.core.op_registry.quiet_operator`).
+They are no rule of the engine's: each is the op it names, and what an operator does with an
+operand that is no tensor and no number (numpy's arrays, torch's tensors) is torch's parity.
+Each is declared, written by hand, with the Tensor's methods (:data:`METHODS`, in
+:data:`ownership.ops.methods.DECLARED`), and set on :class:`~ownership.core.tensor.Tensor` as
+they are (:func:`ownership.core.surface.install`).
 """
 
 from __future__ import annotations
@@ -10,18 +15,16 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import numpy as np
 
 from ownership.core import op_registry
+from ownership.core.tensor import Tensor
 from ownership.core.type_names import is_torch_tensor
+from ownership.ops.op_table import OpTable
 
-if TYPE_CHECKING:
-    from ownership.core.op_table import CoreOps
-    from ownership.core.tensor import Tensor
-
-ops: CoreOps[Tensor] = op_registry.ops
+ops: OpTable[Tensor] = op_registry.ops
 
 _NUMBERS = (int, float, complex, np.number, np.bool_)
 
@@ -99,15 +102,8 @@ def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
     return cast("Tensor", result)
 
 
-class _Operand:
-    """The base of :class:`TensorOperators`: what an operator takes as a tensor of the engine
-    (named before the operators are made, which take it)."""
-
-    __slots__ = ()
-
-
 # what the operators take without asking further: an ownership tensor, then the numbers
-_TAKEN = (_Operand, *_NUMBERS)
+_TAKEN = (Tensor, *_NUMBERS)
 
 
 def _quiet(
@@ -118,11 +114,12 @@ def _quiet(
     :func:`_foreign`'s."""
     method = op_registry.quiet_operator(name, dunder, taken, _foreign)
     method.__module__, method.__qualname__ = __name__, f"TensorOperators.{dunder}"
+    method.__annotations__ = {"other": "Any", "return": "Tensor"}  # as the declared stub types it
     return method
 
 
-class TensorOperators(_Operand):
-    """The Python operators of :class:`~ownership.core.tensor.Tensor`.
+class TensorOperators:
+    """The Python operators of :class:`~ownership.core.tensor.Tensor` (:data:`METHODS`).
 
     Each takes a tensor of the engine or a number (``isinstance(other, _TAKEN)``) and leaves
     any other operand to :func:`_foreign`.
@@ -158,10 +155,10 @@ class TensorOperators(_Operand):
 
     __rpow__ = _quiet("rpow", "__rpow__")
 
-    __matmul__ = _quiet("matmul", "__matmul__", (_Operand,))  # a tensor only, no number
+    __matmul__ = _quiet("matmul", "__matmul__", (Tensor,))  # a tensor only, no number
 
     def __rmatmul__(self: Any, other: Tensor) -> Tensor:
-        if not isinstance(other, TensorOperators):
+        if not isinstance(other, Tensor):
             return _foreign(self, other, "__rmatmul__")
         return ops.matmul(other, self)
 
@@ -245,3 +242,8 @@ class TensorOperators(_Operand):
 
     def __setitem__(self: Any, index: Any, value: Any) -> None:
         ops.setitem(self, index, value)
+
+
+METHODS = tuple(value for value in vars(TensorOperators).values() if callable(value))
+"""The operators (``__add__`` ... ``__setitem__``), declared with the methods
+(:data:`ownership.ops.methods.DECLARED`) and set on the Tensor as they are."""
