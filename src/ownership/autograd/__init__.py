@@ -15,7 +15,13 @@ from typing import Any
 from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ownership.core.autograd.engine import run_backward
-from ownership.core.autograd.grad import engine_flag, gradients_given, tensors_given
+from ownership.core.autograd.grad import (
+    check_roots,
+    engine_flag,
+    gradients_given,
+    make_seeds,
+    tensors_given,
+)
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.core.inference_mode import inference_mode
 from ownership.scope import module_getattr
@@ -29,42 +35,8 @@ FunctionCtx: type
 GradcheckError: type
 gradcheck: Callable[..., bool]
 
-# (``make_seeds`` and ``grad`` import what else they read when called: ``dir()`` of this package
+# (``grad`` imports what else it reads when called: ``dir()`` of this package
 # is the engine's surface, recorded by tests/build/test_surface_snapshot.py)
-
-
-def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
-    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
-    pairs them (the shorter decides): ones for an output that requires grad given None (a
-    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
-    as the engine does."""
-    from ownership.core.autograd.grad import seed_ones
-
-    seeds = []
-    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
-        if g is None:
-            if o.requires_grad and o._data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = o._wrap(seed_ones(o._data), o.dtype)
-        elif g._data.shape != o._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                f"has a shape of {o.shape}."
-            )
-        seeds.append(g)
-    return seeds
-
-
-def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
-    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
-    per output, then each output has a history (refused by position)."""
-    if len(seeds) != len(outs):
-        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
-    for i, o in enumerate(outs):
-        if not o.requires_grad:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
 
 
 def grad(

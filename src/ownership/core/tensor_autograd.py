@@ -18,7 +18,12 @@ from numpy.typing import NDArray
 import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.core.autograd import engine
 from ownership.core.autograd import grad_dtype as leaf_grad_dtype
-from ownership.core.autograd.grad import engine_flag, gradients_given, seed_ones
+from ownership.core.autograd.grad import (
+    check_roots,
+    engine_flag,
+    gradients_given,
+    make_seeds,
+)
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node, shown
 from ownership.core.dtypes import dtype as DType
@@ -247,23 +252,11 @@ class TensorAutograd:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is not None and not isinstance(gradient, TensorAutograd):
             gradient = _one_gradient(gradient)
-        # torch's order (``autograd.grad.make_seeds``, then ``engine_flag``, ``check_roots``)
-        requires_grad = self._requires_grad or self.requires_grad  # the slot first: no call
-        if gradient is None:
-            if self._data.size != 1 and requires_grad:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            gradient = self._wrap(seed_ones(self._data), self.dtype)
-        elif gradient._data.shape != self._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[0] has a shape of {gradient.shape} and output[0] "
-                f"has a shape of {self.shape}."
-            )
+        # torch's order: the seed, then the engine's flags, then the root's checks
+        (gradient,) = make_seeds([self], [gradient])
         keep = engine_flag(create_graph if retain_graph is None else retain_graph)
         create_graph = engine_flag(create_graph)
-        if not requires_grad:
-            raise RuntimeError(
-                "element 0 of tensors does not require grad and does not have a grad_fn"
-            )
+        check_roots([self], [gradient])
         if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
             engine.run_one(self, gradient, keep, create_graph)
         else:

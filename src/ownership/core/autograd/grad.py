@@ -1,13 +1,15 @@
 """What a backward reads of its arguments: the tensors and gradients given, the implicit seed of
-a one-element output, the engine's flags (``retain_graph``, ``create_graph``).
+a one-element output and the checks of the roots (one rule, for ``Tensor.backward`` and
+torch's functions alike), the engine's flags (``retain_graph``, ``create_graph``).
 
 ``Tensor.backward`` (:mod:`ownership.core.tensor_autograd`) reads them here; torch's functions
-``autograd.backward`` and ``autograd.grad`` (gradients returned, not accumulated), with their
-checks of many roots, are parity's: :mod:`ownership.autograd`."""
+``autograd.backward`` and ``autograd.grad`` (gradients returned, not accumulated) are
+parity's: :mod:`ownership.autograd`."""
 
 from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -49,6 +51,38 @@ def gradients_given(given: Any, n: int) -> list[Any]:
         if g is not None and not is_tensor(g):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     return grads
+
+
+def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
+    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
+    pairs them (the shorter decides): ones for an output that requires grad given None (a
+    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
+    as the engine does."""
+    seeds = []
+    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
+        if g is None:
+            if o.requires_grad and o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = o._wrap(seed_ones(o._data), o.dtype)
+        elif g._data.shape != o._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+        seeds.append(g)
+    return seeds
+
+
+def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
+    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
+    per output, then each output has a history (refused by position)."""
+    if len(seeds) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
+    for i, o in enumerate(outs):
+        if not o.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
 
 
 def engine_flag(value: Any) -> bool:
