@@ -5,8 +5,8 @@ Shared helpers live in the ``support`` package (``tests/support/``), importable 
 
 What collection makes (torch, the modules, tens of thousands of test items and their parameters)
 lives as long as the session, so it is frozen (``gc.freeze``) as it is made: the cyclic collector's
-full collections then walk only what the tests made since, not that heap again and again (about
-two seconds of CPU per pytest process in collection and its exit, and more over the tests).
+full collections then walk only what the tests made since, not that heap again and again
+(``--collect-only`` of the suite: 7.1 -> 4.6 s of CPU).
 """
 
 import gc
