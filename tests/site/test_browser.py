@@ -14,8 +14,12 @@ result is a tab that shows on a click. axe-core (``axe-playwright-python``) find
 critical accessibility violation on any page (at 1280 px, every dropdown opened), nor on the unit's
 pages at 375 px (the optional pages at that width are checked for overflow, not by axe again: a
 full axe pass is most of a page's time, its contrast rule above all). The contrast rule reads a
-page once per theme, at 1280 px; at 375 px it reads only the text that shows or looks otherwise
-there (``_check_accessibility(narrow=True)``), and every other rule reads the whole page again.
+page once per theme, at 1280 px, and there one element of each look (same colours, font size and
+weight, shadow, opacity and backgrounds behind: the same verdict; ``_MARK_CONTRAST_SAMPLES``), and
+every element whose background may come from elsewhere; test_contrast_reads_every_look proves a
+faint element among many of its look is still found. At 375 px it reads only the text that shows
+or looks otherwise there (``_check_accessibility(narrow=True)``), and every other rule reads the
+whole page again.
 Screenshots for review (also at 375 px and in the dark theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
@@ -361,11 +365,13 @@ CONTRAST_SAMPLE = "data-contrast-sample"
 # The contrast rule's verdict on an element's text depends on its colour, font size and weight,
 # text shadow, the opacity of it and its ancestors, and the backgrounds behind it; a page's
 # thousands of text elements have few such looks. This marks, in the element that the CSS
-# selector given matches (the body when null), one element per look: the first whose box lies
-# inside every box that clips it, and inside the box whose background is the first opaque one
-# behind it. Every element is marked, never grouped, when its backgrounds may not be its
-# ancestors' (a positioned, floated or transformed box or pseudo-element on the way up, or a box
-# of that kind over it), or are a picture or filtered. Returns [marked, text elements].
+# selector given matches (the body when null), one element per look (and per shown or not,
+# disabled or not, with a letter or digit or not): the first whose box lies inside every box
+# that clips it and inside the box of the first opaque background behind it. It marks every
+# form field, and every element whose backgrounds may not be its ancestors' (a positioned,
+# floated or transformed box or pseudo-element on the way up, or such a box over it; a positioned
+# box that meets no box but its ancestors and descendants counts as in the flow), or are a
+# picture or filtered. Returns [marked, text elements].
 _MARK_CONTRAST_SAMPLES = f"""(within) => {{
   const ATTR = '{CONTRAST_SAMPLE}';
   document.querySelectorAll('[' + ATTR + ']').forEach(e => e.removeAttribute(ATTR));
@@ -412,6 +418,7 @@ _MARK_CONTRAST_SAMPLES = f"""(within) => {{
   let texts = 0;
   const mark = el => el.setAttribute(ATTR, '');
   for (const el of all) {{
+    if (el.matches('input, select, textarea')) {{ mark(el); continue; }}  // a value, not a text node
     const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
     if (!text) continue;
     texts += 1;
@@ -421,6 +428,7 @@ _MARK_CONTRAST_SAMPLES = f"""(within) => {{
     const key = [
       el.checkVisibility({{visibilityProperty: true, opacityProperty: true}}),
       text.length > 1 && /[\\p{{L}}\\p{{N}}]/u.test(text),
+      el.closest('[disabled], [aria-disabled="true"]') !== null,
       s.color, s.fontSize, s.fontWeight, s.textShadow, s.webkitTextStrokeWidth, c.opacity, c.bg,
     ].join('|');
     const group = groups.get(key) || {{found: false, rest: []}};
@@ -510,7 +518,9 @@ _MARK_MIDDLE = f"""(selector) => {{
     ],
     ids=["one-signature-name", "one-paragraph", "every-parameter"],
 )
-def test_contrast_reads_every_look(browser: Browser, url: str, selector: str, only_one: bool) -> None:
+def test_contrast_reads_every_look(
+    browser: Browser, url: str, selector: str, only_one: bool
+) -> None:
     """The contrast rule reads one element of each look: a faint colour given to one element
     among hundreds of the same look (one it would not read otherwise), or to all of them, is
     still found."""
