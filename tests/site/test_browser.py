@@ -14,8 +14,12 @@ result is a tab that shows on a click. axe-core (``axe-playwright-python``) find
 critical accessibility violation on any page (at 1280 px, every dropdown opened), nor on the unit's
 pages at 375 px (the optional pages at that width are checked for overflow, not by axe again: a
 full axe pass is most of a page's time, its contrast rule above all). The contrast rule reads a
-page once per theme, at 1280 px; at 375 px it reads only the text that shows or looks otherwise
-there (``_check_accessibility(narrow=True)``), and every other rule reads the whole page again.
+page once per theme, at 1280 px, and there one element of each look (same colours, font size and
+weight, shadow, opacity and backgrounds behind: the same verdict; ``_MARK_CONTRAST_SAMPLES``), and
+every element whose background may come from elsewhere; test_contrast_reads_every_look proves a
+faint element among many of its look is still found. At 375 px it reads only the text that shows
+or looks otherwise there (``_check_accessibility(narrow=True)``), and every other rule reads the
+whole page again.
 Screenshots for review (also at 375 px and in the dark theme) go to ``_build/screenshots/``.
 
 Set-up: the browser is ``/usr/bin/chromium`` (``OWNERSHIP_CHROMIUM`` overrides it). When it is
@@ -355,17 +359,114 @@ def _remember_wide_looks(page: Any) -> None:
     page.evaluate(_REMEMBER_LOOKS)
 
 
-def _axe(page: Any, within: str | None, options: dict[str, Any]) -> list[str]:
+# Marks one element of each look (see _MARK_CONTRAST_SAMPLES) for the contrast rule's selector.
+CONTRAST_SAMPLE = "data-contrast-sample"
+
+# The contrast rule's verdict on an element's text depends on its colour, font size and weight,
+# text shadow, the opacity of it and its ancestors, and the backgrounds behind it; a page's
+# thousands of text elements have few such looks. This marks, in the element that the CSS
+# selector given matches (the body when null), one element per look (and per shown or not,
+# disabled or not, with a letter or digit or not): the first whose box lies inside every box
+# that clips it and inside the box of the first opaque background behind it. It marks every
+# form field, and every element whose backgrounds may not be its ancestors' (a positioned,
+# floated or transformed box or pseudo-element on the way up, or such a box over it; a positioned
+# box that meets no box but its ancestors and descendants counts as in the flow), or are a
+# picture or filtered. Returns [marked, text elements].
+_MARK_CONTRAST_SAMPLES = f"""(within) => {{
+  const ATTR = '{CONTRAST_SAMPLE}';
+  document.querySelectorAll('[' + ATTR + ']').forEach(e => e.removeAttribute(ATTR));
+  const root = within === null ? document.body : document.querySelector(within);
+  const all = [root, ...root.querySelectorAll('*')];
+  const clear = 'rgba(0, 0, 0, 0)';
+  const inside = (r, b) => r.left >= b.left - 1 && r.right <= b.right + 1
+    && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+  const meets = (r, b) => r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom;
+  const loose = s => !['static', 'relative'].includes(s.position) || s.float !== 'none'
+    || s.transform !== 'none';
+  const painted = s => s.content !== 'none' && s.content !== 'normal'
+    && (loose(s) || s.backgroundColor !== clear || s.backgroundImage !== 'none');
+  // a loose box that meets no box but its own ancestors and descendants lies on its ancestors
+  const boxes = [...document.body.querySelectorAll('*')].map(e => [e, e.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0);
+  const alone = el => {{
+    const r = el.getBoundingClientRect();
+    return boxes.every(([e, b]) => e.contains(el) || el.contains(e) || !meets(r, b));
+  }};
+  const chains = new Map();
+  const chain = el => {{  // what lies behind el's text, from el up to the first opaque background
+    if (el === null) return {{solo: false, bg: 'canvas', under: null, opacity: '1', clips: []}};
+    let c = chains.get(el);
+    if (c !== undefined) return c;
+    const s = getComputedStyle(el), up = chain(el.parentElement);
+    const odd = (loose(s) && !alone(el)) || s.backgroundImage !== 'none' || s.filter !== 'none'
+      || s.backdropFilter !== 'none' || s.mixBlendMode !== 'normal'
+      || painted(getComputedStyle(el, '::before')) || painted(getComputedStyle(el, '::after'));
+    const bg = s.backgroundColor, opaque = bg.startsWith('rgb('), seeThrough = bg.startsWith('rgba(') && / 0\\)$/.test(bg);
+    c = {{
+      solo: up.solo || odd,
+      bg: opaque ? bg : seeThrough ? up.bg : bg + ' on ' + up.bg,
+      under: opaque ? el : up.under,
+      opacity: s.opacity === '1' ? up.opacity : s.opacity + ' x ' + up.opacity,
+      clips: (s.overflowX !== 'visible' || s.overflowY !== 'visible') && el !== document.body
+        && el !== document.documentElement ? [el, ...up.clips] : up.clips,  // not the page's scroller
+    }};
+    chains.set(el, c);
+    return c;
+  }};
+  const loosened = boxes.filter(([e]) => loose(getComputedStyle(e)));
+  const groups = new Map();
+  let texts = 0;
+  const mark = el => el.setAttribute(ATTR, '');
+  for (const el of all) {{
+    if (el.matches('input, select, textarea')) {{ mark(el); continue; }}  // a value, not a text node
+    const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join('').trim();
+    if (!text) continue;
+    texts += 1;
+    const s = getComputedStyle(el), c = chain(el), r = el.getBoundingClientRect();
+    const covered = loosened.some(([e, b]) => !e.contains(el) && meets(r, b));
+    if (c.solo || covered) {{ mark(el); continue; }}
+    const key = [
+      el.checkVisibility({{visibilityProperty: true, opacityProperty: true}}),
+      text.length > 1 && /[\\p{{L}}\\p{{N}}]/u.test(text),
+      el.closest('[disabled], [aria-disabled="true"]') !== null,
+      s.color, s.fontSize, s.fontWeight, s.textShadow, s.webkitTextStrokeWidth, c.opacity, c.bg,
+    ].join('|');
+    const group = groups.get(key) || {{found: false, rest: []}};
+    groups.set(key, group);
+    if (group.found) continue;
+    const canvas = c.under === null || c.under === document.body;  // the root's paints it all
+    const fits = [...c.clips, ...(canvas ? [] : [c.under])]
+      .every(b => inside(r, b.getBoundingClientRect()));
+    if (fits) {{ mark(el); group.found = true; }} else group.rest.push(el);
+  }}
+  for (const group of groups.values()) if (!group.found) group.rest.forEach(mark);
+  return [document.querySelectorAll('[' + ATTR + ']').length, texts];
+}}"""
+
+
+def _axe(page: Any, within: str | None, options: dict[str, Any], contrast: str = "*") -> list[str]:
+    """axe-core's serious and critical violations in ``within`` (the page when None); its
+    contrast rule reads only the elements that the CSS selector ``contrast`` matches."""
     axe = pytest.importorskip(
         "axe_playwright_python.sync_playwright",
         reason="the Python package `axe-playwright-python` is missing (it is in the `test` extra)",
     )
+    page.evaluate(axe.Axe().axe_script)
+    page.evaluate(
+        "sel => axe.configure({rules: [{id: '" + CONTRAST + "', selector: sel}]})", contrast
+    )
     # only the violations are listed in full (axe-playwright-python's default)
-    result = axe.Axe().run(page, context=within, options={"resultTypes": ["violations"], **options})
+    try:
+        response = page.evaluate(
+            "([context, options]) => axe.run(context === null ? document : context, options)",
+            [within, {"resultTypes": ["violations"], **options}],
+        )
+    finally:
+        page.evaluate("() => axe.reset()")
     return [
         f"axe {v['impact']} {v['id']}: {v['help']} ({len(v['nodes'])}x, "
         f"first: {v['nodes'][0]['html'][:120]})"
-        for v in result.response["violations"]
+        for v in response["violations"]
         if v["impact"] in FAILING_IMPACTS
     ]
 
@@ -376,21 +477,69 @@ def _check_accessibility(
     """axe-core's serious and critical violations on the page as it is now (only in the element
     that the CSS selector ``within`` matches, if given).
 
-    ``narrow``: the page was opened at 1280 px, where ``_remember_wide_looks`` read it, and has
-    since narrowed to a phone's width, after its 1280 px axe pass in the same theme (elsewhere).
-    Every rule reads the page again but the contrast rule, which reads only the text that shows
-    now and did not show at 1280 px or has other colours, font or background than it had there
-    (the mobile header, a panel the narrow layout colours otherwise): the rest has the contrast
-    it had at 1280 px."""
+    Every rule reads the whole page but the contrast rule, which reads one element of each look
+    (``_MARK_CONTRAST_SAMPLES``: same colours, font size and weight, opacity and backgrounds
+    behind it give the same verdict), and every element whose background may come from
+    elsewhere. ``narrow``: the page was opened at 1280 px, where ``_remember_wide_looks`` read
+    it, and has since narrowed to a phone's width, after its 1280 px axe pass in the same theme
+    (elsewhere): the contrast rule then reads only the text that shows now and did not show at
+    1280 px or has other colours, font or background than it had there (the mobile header, a
+    panel the narrow layout colours otherwise): the rest has the contrast it had at 1280 px."""
     page = opened.page
     page.wait_for_timeout(100)  # accessibility.js marks scrolling regions after load
     if not narrow:
-        return _axe(page, within, {})
+        page.evaluate(_MARK_CONTRAST_SAMPLES, within)
+        return _axe(page, within, {}, contrast=f"[{CONTRAST_SAMPLE}]")
     problems = _axe(page, within, {"rules": {CONTRAST: {"enabled": False}}})
     if page.evaluate(_MARK_CHANGED_LOOKS):
         scope = f"[{NARROW_CONTRAST}]" if within is None else f"{within} [{NARROW_CONTRAST}]"
         problems += _axe(page, scope, {"runOnly": {"type": "rule", "values": [CONTRAST]}})
     return problems
+
+
+# Marks the middle one (data-faint) of the elements that the selector matches, that show text
+# of their own and that the contrast rule would not read (only others of their look); returns how
+# many there are.
+_MARK_MIDDLE = f"""(selector) => {{
+  const all = [...document.querySelectorAll(selector)]
+    .filter(e => !e.hasAttribute('{CONTRAST_SAMPLE}') && e.checkVisibility()
+    && [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()));
+  all[Math.floor(all.length / 2)].setAttribute('data-faint', '');
+  return all.length;
+}}"""
+
+
+@pytest.mark.parametrize(
+    ("url", "selector", "only_one"),
+    [
+        ("reference/api.html", "dt.sig span.sig-name", True),
+        ("guide/study-1-version-counter.html", "article p", True),
+        ("reference/api.html", "dt.sig em.sig-param", False),
+    ],
+    ids=["one-signature-name", "one-paragraph", "every-parameter"],
+)
+def test_contrast_reads_every_look(
+    browser: Browser, url: str, selector: str, only_one: bool
+) -> None:
+    """The contrast rule reads one element of each look: a faint colour given to one element
+    among hundreds of the same look (one it would not read otherwise), or to all of them, is
+    still found."""
+    opened = _open(browser, url)
+    page = opened.page
+    try:
+        page.evaluate(_MARK_CONTRAST_SAMPLES, None)
+        count = page.evaluate(_MARK_MIDDLE, selector)
+        assert count >= 20, f"{url}: {count} elements match {selector!r}, too few to prove it"
+        faint = "[data-faint]" if only_one else selector
+        page.add_style_tag(content=f"{faint} {{ color: #d8d8d8 !important; }}")
+        problems = _check_accessibility(opened)
+    finally:
+        opened.close()
+    found = [p for p in problems if CONTRAST in p]
+    assert found, f"{url}: the faint {faint!r} was not found: {problems}"
+    if only_one:  # (its children may inherit the colour)
+        assert "data-faint" in found[0].split("first:")[1], found
+    assert problems == found, problems
 
 
 def _site_urls() -> list[Any]:
