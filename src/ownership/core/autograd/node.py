@@ -428,7 +428,7 @@ def gradient_edge(tensor: Any) -> Edge:
 
 
 def leaf_edge(tensor: Any) -> Edge:
-    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.record`` asks it
+    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.run_op`` asks it
     directly for an input that has no history and is no view): its accumulator while it
     requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
