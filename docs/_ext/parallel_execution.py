@@ -229,7 +229,34 @@ def _stop(app: Sphinx, exc: Exception | None) -> None:
         warm_kernels.stop(_WARM.pop("server"))
 
 
+#: How long nbclient waits, after a cell has answered, for the rest of its output (its own
+#: default is 4 s); past it the page fails instead of going on without that output.
+IOPUB_SECONDS = 30
+
+
+def outputs_complete() -> None:
+    """Every page's outputs are whole, or its execution fails (in a worker, so the read executes
+    it again; in the read, with MyST-NB's report).
+
+    nbclient, by default, waits 4 s after a cell's answer for the output still on its way, then
+    goes on without it, with a warning the build does not count: on a busy machine a page could
+    be cached, and shown, without a cell's output. Its two settings are class defaults of
+    immutable value, which traitlets copies into each client from a table made with the class,
+    so the table's entries go too.
+
+    >>> import nbformat
+    >>> outputs_complete()
+    >>> client = NotebookClient(nbformat.v4.new_notebook())
+    >>> client.raise_on_iopub_timeout, client.iopub_timeout
+    (True, 30)
+    """
+    for name, value in (("raise_on_iopub_timeout", True), ("iopub_timeout", IOPUB_SECONDS)):
+        getattr(NotebookClient, name).default_value = value
+        NotebookClient._static_immutable_initial_values.pop(name, None)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    outputs_complete()  # the read's clients and the workers' (forked from this process)
     app.add_config_value("execution_workers", 0, "env", int)
     app.add_config_value("execution_warm_kernels", True, "env", bool)
     app.connect("env-before-read-docs", _execute_ahead)

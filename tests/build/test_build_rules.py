@@ -221,7 +221,7 @@ def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> 
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     html = tmp_path / "_build" / "html"
-    assert "66666 ipc True" in (html / "second.html").read_text()
+    assert "66666 ipc True" in (html / "second.html").read_text(), output
     assert all(">2\n<" in (html / f"{page}.html").read_text() for page in ("index", "third"))
     assert "executed 2 notebooks on 2 workers" in output, output
     assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
