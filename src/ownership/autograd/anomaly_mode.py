@@ -59,7 +59,8 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # owners
 
 
 class _State(observers.Anomaly):
-    """The mode's state, which core reads through its seam (:data:`ownership.core.observers.ANOMALY`)."""
+    """The mode's state, which core reads through its seam
+    (:data:`ownership.core.observers.ANOMALY`)."""
 
     enabled = False
     check_nan = True

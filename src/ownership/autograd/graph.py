@@ -152,8 +152,9 @@ def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any
 class TensorHookMethods:
     """The Tensor's hook registration, set on :class:`~ownership.core.tensor.Tensor` by
     ``ownership.installation.install()``: a non-leaf's hooks go to its ``grad_fn``'s
-    ``NodeHooks`` by output number, a leaf's to core's :data:`~ownership.core.autograd.hooks.LEAF_HOOKS`
-    (its ``AccumulateGrad`` node is cached only weakly, as in torch)."""
+    ``NodeHooks`` by output number, a leaf's to core's
+    :data:`~ownership.core.autograd.hooks.LEAF_HOOKS` (its ``AccumulateGrad`` node is cached only
+    weakly, as in torch)."""
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed (see autograd.hooks)."""
