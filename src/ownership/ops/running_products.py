@@ -27,7 +27,7 @@ from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.common import filled_from, needs_grad, run_op, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops
 from ownership.ops.scans import (
@@ -35,6 +35,7 @@ from ownership.ops.scans import (
     refuse_bool_kernel,
     result_dtype,
     scan_layout,
+    scan_result,
 )
 
 BOOL_KERNEL = "\"cumprod_out_cpu\" not implemented for 'Bool'"
@@ -132,12 +133,7 @@ def cumprod(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     def kernel() -> Tensor:  # an integer result of a ``t`` that needs grad: ``attach`` refuses it
         axis = layout.wrap_dim(dim, t._data.ndim)
         refuse_bool_kernel(t, dt, BOOL_KERNEL)
-        out = wrap(_running_products(t._data, axis, dt), dt)
-        if not t._data.ndim:
-            filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
-        elif not t._data.size:
-            written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
-        return out
+        return scan_result(wrap(_running_products(t._data, axis, dt), dt), t)
 
     recorded = needs_grad(t)
     return run_op(

@@ -98,6 +98,17 @@ def check_differentiable(t: Tensor, dt: dtypes.dtype) -> None:
         raise RuntimeError(f"Autograd not support dtype: {dt.short}")
 
 
+def scan_result(out: Tensor, t: Tensor) -> Tensor:
+    """``out``, the fresh result of a scan of ``t`` (``cumsum``, ``cumprod``), with what torch's
+    scan kernel writes of a 0-d ``t`` (``result.fill_(self)``) or of an empty one
+    (``result.zero_()``): a write the result's version counts."""
+    if not t._data.ndim:
+        filled_from(out, t)
+    elif not t._data.size:
+        written_by_kernel(out, t)
+    return out
+
+
 def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """The running sums of ``t`` along ``dim`` (``CumsumBackward0``, saves ``dim``)."""
     dt = result_dtype(t, dtype)
@@ -105,12 +116,7 @@ def cumsum(t: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     def kernel() -> Tensor:  # an integer result of a ``t`` that needs grad: ``attach`` refuses it
         axis = layout.wrap_dim(dim, t._data.ndim)
         refuse_bool_kernel(t, dt)
-        out = wrap(_running_sums(t._data, axis, dt), dt)
-        if not t._data.ndim:
-            filled_from(out, t)  # torch's kernel of a 0-d tensor: ``result.fill_(self)``
-        elif not t._data.size:
-            written_by_kernel(out, t)  # torch's kernel of an empty tensor: ``result.zero_()``
-        return out
+        return scan_result(wrap(_running_sums(t._data, axis, dt), dt), t)
 
     recorded = needs_grad(t)
     return run_op(
