@@ -2,13 +2,21 @@
 
 MyST-NB executes a page when Sphinx reads it, so a build runs its kernels one after the other
 and leaves every other core idle. When the read starts, this extension hands the pages that are
-about to be read to a pool of worker processes (``execution_workers``, one per core by default),
-whose kernels are forked from a warm process (``warm_kernels``). Each worker executes a page
-exactly as MyST-NB's ``cache`` mode would: the same reader, the same configuration, the same
-jupyter-cache record. Meanwhile Sphinx reads the pages without a notebook; it reads each notebook
-page once the pool has executed it, finds it in the cache and only renders it.
+about to be read, and that the cache does not hold yet, to a pool of worker processes
+(``execution_workers``, one per core by default), whose kernels are forked from a warm process
+(``warm_kernels``). Each worker executes a page exactly as MyST-NB's ``cache`` mode would (the
+same reader, the same configuration, the same client), into a cache of its own, and hands the
+executed notebook back. Meanwhile Sphinx reads the pages without a notebook; before it reads a
+notebook page, the read's process files the page's executed notebook in the project's cache, as
+MyST-NB's read files one it executed itself; the read then finds it there and only renders it.
 
-Nothing is relaxed. A page that fails in a worker is not cached, so the read executes it again
+Only the read's process writes the project's cache (:func:`_file_executed`). jupyter-cache keeps
+its records in one SQLite file; when the workers wrote it themselves, a read now and then (twice
+in seven full test runs on a busy machine, never in a build alone) found no record of a page a
+worker had just filed, and executed the page a second time. With one writer, the record a read
+looks up is the one its own process filed just before.
+
+Nothing is relaxed. A page that fails in a worker is not filed, so the read executes it again
 and fails the build with MyST-NB's own report (``nb_execution_raise_on_error``). The executed
 outputs are checked when they are rendered (stderr, ``raises-exception``), whoever executed them.
 Pages are dealt longest source first, so a long page does not start last and finish alone.
@@ -20,6 +28,7 @@ MyST-NB's words. ``-j`` still writes the pages side by side once the read is ove
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
@@ -28,13 +37,16 @@ import time
 import uuid
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jupyter_cache import get_cache
+from jupyter_cache.base import CacheBundleIn
+from jupyter_cache.cache.db import NbCacheRecord
 from jupyter_client.manager import AsyncKernelManager
 from myst_nb.core.execute import create_client
 from myst_nb.core.read import create_nb_reader
 from nbclient import NotebookClient
+from nbformat import NotebookNode
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
@@ -79,8 +91,9 @@ _WARM: dict[str, Any] = {}  # the warm process that forks the kernels, while the
 
 
 def _start_worker() -> None:
-    """In each worker: a page's kernel talks over Unix sockets (:class:`_IpcKernelManager`),
-    and is stopped as soon as its last cell has answered.
+    """In each worker: pages are executed into a cache of the worker's own, in the build's
+    scratch folder; a page's kernel talks over Unix sockets (:class:`_IpcKernelManager`), and is
+    stopped as soon as its last cell has answered.
 
     nbclient has then collected every output of every cell; its default (``graceful``) asks the
     kernel to shut down and polls until it has, which adds a few tenths of a second to each page
@@ -90,33 +103,51 @@ def _start_worker() -> None:
     # nbclient's own default (AsyncKernelManager) is a method of the class, which traitlets
     # looks up by this name first
     NotebookClient._kernel_manager_class_default = lambda self: _IpcKernelManager
+    own_cache = tempfile.mkdtemp(prefix="cache-", dir=_SOCKETS["folder"])
+    _CONFIG["nb"] = _CONFIG["nb"].copy(execution_cache_path=own_cache)
 
 
-def _execute(path: str) -> tuple[str, float, bool]:
-    """Execute one page into the cache, as MyST-NB's read would; return whether it succeeded."""
+class Executed(NamedTuple):
+    """What a worker hands back for a page."""
+
+    path: str
+    seconds: float  #: the worker's time for the page, its kernel's start included
+    notebook: NotebookNode | None  #: the executed notebook; None if the execution failed
+    runtime: float | None  #: the cells' time, which MyST-NB's cache keeps with the notebook
+
+
+def _execute(path: str) -> Executed:
+    """Execute one page as MyST-NB's read would, into the worker's own cache."""
     start = time.perf_counter()
     md_config, nb_config = _CONFIG["md"], _CONFIG["nb"]
     text = Path(path).read_text(encoding="utf-8")
     reader = create_nb_reader(path, md_config, nb_config, text)
-    if reader is None:
-        return path, 0.0, True
+    assert reader is not None  # a notebook page (_pages_to_execute)
     notebook = reader.read(text)
     if nb_config.metadata_key in notebook.metadata:  # the page's own settings, as the read does
         overrides = dict(notebook.metadata[nb_config.metadata_key])
         overrides.pop("output_folder", None)
         nb_config = nb_config.copy(**overrides)
     try:
-        with create_client(notebook, path, nb_config, _Quiet(), reader.read_fmt):
-            pass
+        with create_client(notebook, path, nb_config, _Quiet(), reader.read_fmt) as client:
+            runtime = client.exec_metadata["runtime"]
+            return Executed(path, time.perf_counter() - start, client.notebook, runtime)
     except Exception:  # the read executes the page again and reports why it fails
-        return path, time.perf_counter() - start, False
-    return path, time.perf_counter() - start, True
+        return Executed(path, time.perf_counter() - start, None, None)
 
 
-def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[tuple[str, str, str]]:
-    """The notebook pages among ``docnames``, longest source first: name, path and the key
-    jupyter-cache keeps the executed notebook under (the hash of its code, which MyST-NB's read
-    looks up)."""
+class Page(NamedTuple):
+    """A notebook page to execute ahead of its read."""
+
+    docname: str
+    path: str
+    read_fmt: dict[str, Any]  #: how it is read, which jupyter-cache's project records
+    key: str  #: the hash of its code, under which the read looks its notebook up
+
+
+def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[Page]:
+    """The notebook pages among ``docnames`` whose notebook the project's cache does not hold,
+    longest source first."""
     cache = get_cache(env.mystnb_config.execution_cache_path)
     pages = []
     for docname in docnames:
@@ -125,20 +156,43 @@ def _pages_to_execute(env: BuildEnvironment, docnames: list[str]) -> list[tuple[
             continue
         text = Path(path).read_text(encoding="utf-8")
         reader = create_nb_reader(path, env.myst_config, env.mystnb_config, text)
-        if reader is not None:
-            pages.append((docname, path, cache.create_hashed_notebook(reader.read(text))[1]))
-    return sorted(pages, key=lambda page: -Path(page[1]).stat().st_size)
+        if reader is None:
+            continue
+        key = cache.create_hashed_notebook(reader.read(text))[1]
+        with contextlib.suppress(KeyError):  # held: the read finds it
+            NbCacheRecord.record_from_hashkey(key, cache.db)
+            continue
+        pages.append(Page(docname, path, reader.read_fmt, key))
+    cache.db.dispose()  # no connection of this process is open when the workers fork from it
+    return sorted(pages, key=lambda page: -Path(page.path).stat().st_size)
 
 
-_RUN: dict[str, Any] = {}  # the pool at work: executor, futures by page, start time
+def _file_executed(env: BuildEnvironment, page: Page, executed: Executed) -> None:
+    """File a page's executed notebook in the project's cache as MyST-NB's read files one it
+    executed itself (the page in the cache's project, the notebook under the hash of its code);
+    the read then finds it there."""
+    cache = get_cache(env.mystnb_config.execution_cache_path)
+    project = cache.add_nb_to_project(page.path, read_data=page.read_fmt)
+    data = {"execution_seconds": executed.runtime}
+    bundle = CacheBundleIn(executed.notebook, project.uri, data=data)
+    record = cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+    cache.db.dispose()
+    if record.hashkey != page.key:  # the read would not find it, and would execute the page again
+        logger.warning(
+            f"{page.path}: its executed notebook is filed under {record.hashkey}, but the "
+            f"read looks it up under {page.key}"
+        )
+
+
+_RUN: dict[str, Any] = {}  # the pool at work: executor, the pages and their executions, start time
 
 
 def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Start executing the notebook pages among ``docnames`` in a pool of workers.
 
     The read goes on meanwhile: ``docnames`` is reordered so that the pages without a notebook
-    are read first, then the notebook pages in the order the pool takes them up; the read of a
-    notebook page waits for its execution (:func:`_wait_for_page`).
+    to execute are read first, then the others in the order the pool takes them up; the read of
+    such a page waits for its execution (:func:`_wait_for_page`).
     """
     if env.mystnb_config.execution_mode != "cache":
         return
@@ -156,25 +210,21 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
         _WARM["server"] = warm_kernels.start(Path(app.outdir).parent)
     _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
     _SOCKETS["folder"] = tempfile.mkdtemp(prefix="guide-kernels-")
-    get_cache(env.mystnb_config.execution_cache_path).db.dispose()  # created once, not raced
     workers = min(workers, len(pages))
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_start_worker,
     )
-    # Pages whose notebooks hold the same code share one cache record: it is executed once, as
-    # a second execution would replace the record (jupyter-cache overwrites a record of the same
-    # key) while the read may be using the first.
-    executions: dict[str, Future[tuple[str, float, bool]]] = {}
-    futures = {}
-    for docname, path, key in pages:
-        if key not in executions:
-            executions[key] = pool.submit(_execute, path)
-        futures[docname] = executions[key]
+    # Pages whose notebooks hold the same code share one cache record: it is executed once.
+    executions: dict[str, Future[Executed]] = {}
+    for page in pages:
+        if page.key not in executions:
+            executions[page.key] = pool.submit(_execute, page.path)
+    futures = {page.docname: (page, executions[page.key]) for page in pages}
     _RUN.update(pool=pool, futures=futures, results={}, start=time.perf_counter())
     _RUN["workers"] = workers
-    docnames[:] = [d for d in docnames if d not in futures] + [d for d, _, _ in pages]
+    docnames[:] = [d for d in docnames if d not in futures] + [page.docname for page in pages]
 
 
 def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
@@ -184,32 +234,29 @@ def _after_read(app: Sphinx, env: BuildEnvironment) -> None:
 
 
 def _wait_for_page(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Before a notebook page is parsed, wait until the pool has executed it."""
+    """Before a notebook page is parsed, wait until the pool has executed it, and file its
+    notebook in the project's cache (once for the pages that share it)."""
     futures = _RUN.get("futures", {})
     if docname not in futures:
         return
-    result = futures.pop(docname).result()
-    _RUN["results"][result[0]] = result  # by path: a shared execution counts once
-    if not result[2]:
-        # the read executes a page that failed in a worker again itself, and looks up the cache
-        # as it does: the pool finishes first, so no worker is writing a cache record meanwhile
-        # (a record the read found before its notebook file was written raised a KeyError)
-        for other in list(futures):
-            done = futures.pop(other).result()
-            _RUN["results"][done[0]] = done
+    page, future = futures.pop(docname)
+    executed = future.result()
+    if executed.notebook is not None and executed.path not in _RUN["results"]:
+        _file_executed(app.env, page, executed)
+    _RUN["results"][executed.path] = executed  # by path: a shared execution counts once
     if futures:
         return
     _RUN.pop("pool").shutdown()
     results = list(_RUN.pop("results").values())
-    failed = [path for path, _, ok in results if not ok]
+    failed = [result.path for result in results if result.notebook is None]
     logger.info(
         f"executed {len(results)} notebooks on {_RUN['workers']} workers in "
         f"{time.perf_counter() - _RUN['start']:.1f} s "
-        f"(kernel time {sum(s for _, s, _ in results):.1f} s)"
+        f"(kernel time {sum(result.seconds for result in results):.1f} s)"
         + (f"; {len(failed)} failed, the read reports them" if failed else "")
     )
-    for path, seconds, _ in sorted(results, key=lambda r: -r[1]):
-        logger.verbose(f"  {seconds:5.1f} s  {Path(path).relative_to(app.srcdir)}")
+    for result in sorted(results, key=lambda result: -result.seconds):
+        logger.verbose(f"  {result.seconds:5.1f} s  {Path(result.path).relative_to(app.srcdir)}")
     for key in ("futures", "start", "workers"):
         del _RUN[key]
 

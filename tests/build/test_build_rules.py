@@ -6,12 +6,14 @@ so the flags under test are the ones `make html` and `make doctest` really use.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -54,8 +56,15 @@ def build(
     # a stamp of the scratch folder's own, newer than the files copied above (copy2 keeps their
     # times): make may never rerun the install rule, which would point the project's venv at the
     # scratch folder's src
+    (tmp_path / ".installed").touch()
+    return make(tmp_path, target, opts, quiet)
+
+
+def make(
+    tmp_path: Path, target: str, opts: str = "", quiet: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """Run ``make <target>`` in the scratch site :func:`build` made (again, after a change)."""
     stamp = tmp_path / ".installed"
-    stamp.touch()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run(
         [
@@ -226,6 +235,57 @@ def test_pages_executed_side_by_side_build(tmp_path: Path, venv_ready: None) -> 
     assert "executed 2 notebooks on 2 workers" in output, output
     assert [line for line in output.splitlines() if any(n in line for n in NOISE)] == []
     assert result.stderr == "", result.stderr
+    # pages whose text changed and whose code did not are not executed again: the cache holds
+    # the notebooks the pool filed, so no pool starts and the read finds them
+    for name in ("second", "third"):
+        changed = tmp_path / "docs" / f"{name}.md"
+        changed.write_text(changed.read_text() + "\nMore text.\n")
+    again = make(tmp_path, "html", "-D execution_workers=2", quiet=False)
+    output = again.stdout + again.stderr
+    assert again.returncode == 0, output
+    assert output.count(".md: Using cached notebook") == 2, output
+    assert "Executing notebook" not in output and "workers in" not in output, output
+    assert "66666 ipc True" in (html / "second.html").read_text(), output
+
+
+def test_a_notebook_filed_under_another_key_than_the_read_looks_up_warns(
+    tmp_path: Path, venv_ready: None
+) -> None:
+    """The pool's notebooks are filed in the project's cache by the build's own process; one
+    filed under another key than the read computes would not be found (the page would be
+    executed a second time), so filing it warns, which fails the build."""
+    import logging
+
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import DEFAULT_READ_DATA
+
+    spec = importlib.util.spec_from_file_location(
+        "parallel_execution", ROOT / "docs" / "_ext" / "parallel_execution.py"
+    )
+    assert spec is not None and spec.loader is not None
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    cache = tmp_path / "cache"
+    env = SimpleNamespace(mystnb_config=SimpleNamespace(execution_cache_path=str(cache)))
+    path = str(tmp_path / "page.md")
+    key = get_cache(str(cache)).create_hashed_notebook(notebook)[1]
+    warnings: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
+    logging.getLogger("sphinx.parallel_execution").addHandler(handler)
+    try:
+        for filed_key in (key, "0" * 32):
+            page = extension.Page("page", path, DEFAULT_READ_DATA, filed_key)
+            extension._file_executed(env, page, extension.Executed(path, 1.0, notebook, 0.5))
+    finally:
+        logging.getLogger("sphinx.parallel_execution").removeHandler(handler)
+    assert warnings == [
+        f"{path}: its executed notebook is filed under {key}, but the read looks it up under "
+        + "0" * 32
+    ]
+    assert get_cache(str(cache)).match_cache_notebook(notebook).hashkey == key
 
 
 def test_a_page_executed_by_the_read_builds_quietly(tmp_path: Path, venv_ready: None) -> None:
