@@ -1,6 +1,6 @@
 """The Tensor surface and its declarations (``ownership/ops/methods.py``) do not drift apart.
 
-- ``ownership/core/declared_methods.py``, the methods as mypy sees them, is what the declarations
+- ``ownership/core/declared_methods.pyi``, the methods as mypy sees them, is what the declarations
   generate now (``python tests/build/test_surface_declarations.py --update`` rewrites it);
 - every declared method is the Tensor's, set by ``surface.install``, and no class of the Tensor
   defines it too (one definition of a method);
@@ -21,7 +21,7 @@ from ownership.core import surface
 from ownership.core.surface import Declared, _parameters
 from ownership.ops import methods, table
 
-STUB = Path(ownership.__file__).parent / "core" / "declared_methods.py"
+STUB = Path(ownership.__file__).parent / "core" / "declared_methods.pyi"
 
 
 def test_the_stub_is_generated_from_the_declarations() -> None:

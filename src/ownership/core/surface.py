@@ -26,8 +26,9 @@ the binding's ``parse``, one lookup in the op table, the op. Its text is kept as
 def maximum(self, *args, **kwargs):
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
 
-The methods are typed for mypy by :mod:`ownership.core.declared_methods`, a module generated from
-the declarations (:func:`stub`); core's Tensor inherits it for the type checker only.
+The methods are typed for mypy by the stub ``ownership/core/declared_methods.pyi``, generated from
+the declarations (:func:`stub`); core's Tensor inherits it for the type checker only (there is
+no module ``declared_methods`` at run time).
 ``tests/build/test_surface_declarations.py`` checks it is current.
 """
 
@@ -258,32 +259,26 @@ def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
 
 
 def stub(declarations: Iterable[Declared]) -> str:
-    """The source of :mod:`ownership.core.declared_methods`: each declared method's signature
-    as mypy reads it (a hand-written method's own, the others' ``*args, **kwargs``)."""
+    """The source of the stub ``ownership/core/declared_methods.pyi``: each declared method's
+    signature as mypy reads it (a hand-written method's own, the others' ``*args, **kwargs``)."""
     lines = [
-        '# mypy: disable-error-code="empty-body"',
         '"""The Tensor methods made from declarations, as mypy sees them (generated: do not edit).',
         "",
         "Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;",
         "``tests/build/test_surface_declarations.py`` checks it is current (run it with",
-        "``--update`` to rewrite it). :class:`~ownership.core.tensor.Tensor` inherits",
-        "``DeclaredMethods`` for the type checker only: at run time its methods are set by",
-        ":func:`ownership.core.surface.install`.",
+        "``--update`` to rewrite it). A stub only, with no module at run time:",
+        ":class:`~ownership.core.tensor.Tensor` inherits ``DeclaredMethods`` for the type checker",
+        "only, and its methods are set by :func:`ownership.core.surface.install`.",
         '"""',
         "",
-        "from __future__ import annotations",
-        "",
         "import builtins",
-        "from typing import TYPE_CHECKING, Any",
+        "from collections.abc import Iterator",
+        "from typing import Any",
         "",
-        "if TYPE_CHECKING:",
-        "    from collections.abc import Iterator",
+        "from numpy.typing import NDArray",
         "",
-        "    from numpy.typing import NDArray",
-        "",
-        "    from ownership.core.dtypes import dtype as DType",
-        "    from ownership.core.tensor import Tensor",
-        "",
+        "from ownership.core.dtypes import dtype as DType",
+        "from ownership.core.tensor import Tensor",
         "",
         "class DeclaredMethods:",
         '    """The declared methods of the Tensor (see :mod:`ownership.ops.methods`)."""',
