@@ -1,6 +1,6 @@
 """The Tensor methods made from declarations, as mypy sees them (generated: do not edit).
 
-Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;
+Made by :func:`ownership.ops.method_stub.stub` from :data:`ownership.ops.methods.DECLARED`;
 ``tests/build/test_surface_declarations.py`` checks it is current (run it with
 ``--update`` to rewrite it). A stub only, with no module at run time:
 :class:`~ownership.core.tensor.Tensor` inherits ``DeclaredMethods`` for the type checker

@@ -27,15 +27,14 @@ def maximum(self, *args, **kwargs):
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
 
 The methods are typed for mypy by the stub ``ownership/core/declared_methods.pyi``, generated from
-the declarations (:func:`stub`); core's Tensor inherits it for the type checker only (there is
-no module ``declared_methods`` at run time).
+the declarations (:func:`ownership.ops.method_stub.stub`); core's Tensor inherits it for the type
+checker only (there is no module ``declared_methods`` at run time).
 ``tests/build/test_surface_declarations.py`` checks it is current.
 """
 
 from __future__ import annotations
 
 import builtins
-import inspect
 import linecache
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -45,7 +44,7 @@ from ownership.core import op_registry
 from ownership.core.argument_values import no_arguments
 from ownership.core.binder import Signatures
 
-__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "function_texts", "install", "stub"]
+__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "function_texts", "install"]
 
 INPUT = "Tensor input"
 """``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
@@ -256,70 +255,3 @@ def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
         method.__qualname__ = f"Tensor.{declared.name}"
         for name in (declared.name, *declared.aliases):
             setattr(tensor, name, method)
-
-
-def stub(declarations: Iterable[Declared]) -> str:
-    """The source of the stub ``ownership/core/declared_methods.pyi``: each declared method's
-    signature as mypy reads it (a hand-written method's own, the others' ``*args, **kwargs``)."""
-    lines = [
-        '"""The Tensor methods made from declarations, as mypy sees them (generated: do not edit).',
-        "",
-        "Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;",
-        "``tests/build/test_surface_declarations.py`` checks it is current (run it with",
-        "``--update`` to rewrite it). A stub only, with no module at run time:",
-        ":class:`~ownership.core.tensor.Tensor` inherits ``DeclaredMethods`` for the type checker",
-        "only, and its methods are set by :func:`ownership.core.surface.install`.",
-        '"""',
-        "",
-        "import builtins",
-        "from collections.abc import Iterator",
-        "from typing import Any",
-        "",
-        "from numpy.typing import NDArray",
-        "",
-        "from ownership.core.dtypes import dtype as DType",
-        "from ownership.core.tensor import Tensor",
-        "",
-        "class DeclaredMethods:",
-        '    """The declared methods of the Tensor (see :mod:`ownership.ops.methods`)."""',
-        "",
-        "    __slots__ = ()",
-        "",
-    ]
-    for declared in sorted(declarations, key=lambda d: d.name):
-        for name in (declared.name, *declared.aliases):
-            lines.append(_typed(name, declared))
-    return "\n".join(lines) + "\n"
-
-
-_COMPARISONS = ("__eq__", "__ne__")
-"""The operators ``object`` declares too, returning a bool (a tensor's return a tensor)."""
-
-
-def _typed(name: str, declared: Declared) -> str:
-    """The stub line (or lines, as ruff formats a long one) of a declared method."""
-    if declared.method is not None:
-        signature = inspect.signature(declared.method)
-        params = ["self"]
-        star = False
-        for p in list(signature.parameters.values())[1:]:
-            if p.kind is p.KEYWORD_ONLY and not star:
-                params.append("*")
-            star = star or p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
-            prefix = "*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD else ""
-            default = "" if p.default is p.empty else " = ..."
-            params.append(f"{prefix}{p.name}: {p.annotation}{default}")
-        returns = str(signature.return_annotation)
-    else:
-        params = ["self", "*args: Any"] + ([] if declared.signatures is None else ["**kwargs: Any"])
-        returns = declared.returns
-    line = f"    def {name}({', '.join(params)}) -> {returns}: ..."
-    if name in _COMPARISONS:  # object's return a bool, the Tensor's a tensor
-        line += "  # type: ignore[override]"
-    if len(line) <= 100:
-        return line
-    inner = f"        {', '.join(params)}"
-    if len(inner) <= 100:
-        return f"    def {name}(\n{inner}\n    ) -> {returns}: ..."
-    each = "".join(f"        {p},\n" for p in params)
-    return f"    def {name}(\n{each}    ) -> {returns}: ..."
