@@ -33,7 +33,15 @@ from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter
-from ownership.ops import devices, inplace_fills, loop_order, methods, out_variants, table
+from ownership.ops import (
+    devices,
+    inplace_fills,
+    leaf_grad_dtype,
+    loop_order,
+    methods,
+    out_variants,
+    table,
+)
 
 __all__ = ["install"]
 
@@ -60,6 +68,8 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
+    # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
+    Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function
