@@ -170,30 +170,6 @@ def can_cast(src: dtype, dst: dtype) -> bool:
     return _category(src) <= _category(dst)
 
 
-_TORCH_LEGACY = (
-    "ByteTensor", "CharTensor", "ShortTensor", "HalfTensor", "BFloat16Tensor", "ComplexFloatTensor",
-    "ComplexDoubleTensor",
-)  # fmt: skip
-"""torch's legacy type names of the dtypes the engine does not have."""
-
-
-def from_type(d: Any) -> dtype:
-    """The dtype ``Tensor.type(d)`` asks for: a dtype, or a legacy type name
-    (``'torch.LongTensor'``), refused in torch's words (torch's names of dtypes the engine does
-    not have, and CUDA's, are refused as unsupported)."""
-    if isinstance(d, dtype):
-        return d
-    if not isinstance(d, str):
-        raise TypeError("dtype must be a type, str, or dtype object")
-    for cand in ALL:
-        if d == f"torch.{cand.legacy}":
-            return cand
-    legacy = d.removeprefix("torch.").removeprefix("cuda.")
-    if d.startswith("torch.") and (legacy in _TORCH_LEGACY or any(legacy == c.legacy for c in ALL)):
-        raise RuntimeError(f"type({d!r}) is not supported by ownership")
-    raise ValueError(f"invalid type: '{d}'")
-
-
 _PYTHON_TYPES: dict[Any, dtype] = {float: float64, int: int64, bool: bool_}
 """The dtype torch reads a Python scalar type as, given for a dtype (``dtype=float``)."""
 

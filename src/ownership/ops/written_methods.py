@@ -422,6 +422,32 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     return ops.to(self, other.dtype)
 
 
+_TORCH_LEGACY = (
+    "ByteTensor", "CharTensor", "ShortTensor", "HalfTensor", "BFloat16Tensor", "ComplexFloatTensor",
+    "ComplexDoubleTensor",
+)  # fmt: skip
+"""torch's legacy type names of the dtypes the engine does not have."""
+
+
+def _legacy_dtype(d: Any) -> DType:
+    """The dtype ``Tensor.type(d)`` asks for: a dtype, or a legacy type name
+    (``'torch.LongTensor'``), refused in torch's words (torch's names of dtypes the engine does
+    not have, and CUDA's, are refused as unsupported)."""
+    if isinstance(d, DType):
+        return d
+    if not isinstance(d, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    for cand in dtypes.ALL:
+        if d == f"torch.{cand.legacy}":
+            return cand
+    legacy = d.removeprefix("torch.").removeprefix("cuda.")
+    if d.startswith("torch.") and (
+        legacy in _TORCH_LEGACY or any(legacy == c.legacy for c in dtypes.ALL)
+    ):
+        raise RuntimeError(f"type({d!r}) is not supported by ownership")
+    raise ValueError(f"invalid type: '{d}'")
+
+
 def type(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """``type()``: the legacy type name (``'torch.FloatTensor'``); ``type(dtype)``: self when
     it has that dtype, else a converted copy (``ToCopyBackward0``). ``dtype`` is a dtype or
@@ -435,7 +461,7 @@ def type(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     wanted = sig.TYPE.parse(args, kwargs)[1]["dtype"]
     if wanted is None:
         return f"torch.{self.dtype.legacy}"
-    dt = dtypes.from_type(wanted)
+    dt = _legacy_dtype(wanted)
     return self if dt is self.dtype else ops.to(self, dt)
 
 
