@@ -68,6 +68,10 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
+    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling
+    for name in ("metadata", "__call__", "__reduce_ex__"):
+        setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
+    node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # the checks of one argument value read 0-d tensors as numbers
