@@ -32,7 +32,7 @@ from ownership.core import (
 from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
-from ownership.nn.parameter import Parameter
+from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
     devices,
     inplace_fills,
@@ -83,6 +83,8 @@ def install() -> None:
     # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
     autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
+    # ``Tensor._make_subclass``, which nn's Parameter is made by: a leaf aliasing its data
+    setattr(Tensor, "_make_subclass", classmethod(make_subclass))  # noqa: B010
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
     # copy.deepcopy, copy.copy and pickle of a tensor rebuild it as torch's (parity)

@@ -328,31 +328,6 @@ class Tensor(
         t._view_version = counter.value
         return t
 
-    @classmethod
-    def _make_subclass(cls, *args: Any, **kwargs: Any) -> Tensor:
-        """An instance of a subclass aliasing ``data``'s storage and version counter: a leaf.
-
-        Called torch's way, ``Tensor._make_subclass(Sub, data, requires_grad)``, or on the
-        subclass, ``Sub._make_subclass(data, requires_grad)``. This is what ``nn.Parameter``
-        uses; ``requires_grad`` is set as given even under ``no_grad``.
-        """
-        target: type[Tensor] = cls
-        if args and isinstance(args[0], type):
-            target, args = args[0], args[1:]
-        data: Tensor = args[0] if args else kwargs["data"]
-        requires_grad = builtins.bool(
-            args[1]
-            if len(args) > 1
-            else kwargs.get("require_grad", kwargs.get("requires_grad", False))
-        )
-        if requires_grad and not data.dtype.is_floating_point:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        t = data._alias(data._version_counter, target)
-        t._requires_grad = requires_grad
-        return t
-
     @property
     def _storage(self) -> Storage:
         """The storage: made at its first read for a fresh result (from its contiguous array)."""
