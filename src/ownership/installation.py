@@ -97,3 +97,5 @@ def install() -> None:
     tensor_metadata.CPU = devices.CPU
     # a tensor's repr prints its values in torch's format (parity)
     core_tensor.tensor_repr = printing.tensor_repr
+    # ``format(t, spec)`` formats a 0-d tensor as its number (parity)
+    setattr(Tensor, "__format__", printing.tensor_format)  # noqa: B010

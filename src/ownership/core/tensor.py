@@ -441,11 +441,6 @@ class Tensor(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )
 
-    def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and type(self) is Tensor:
-            return format(self.item(), spec)
-        return object.__format__(self, spec)
-
 
 def printing_name(fn: Node | None) -> str:
     """The node name shown in reprs and view errors (``CopySlices``, ``MulBackward0``, ...)."""
