@@ -168,23 +168,3 @@ def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list[dtype])
 def can_cast(src: dtype, dst: dtype) -> bool:
     """torch.can_cast: no float to int, no int/float to bool."""
     return _category(src) <= _category(dst)
-
-
-_PYTHON_TYPES: dict[Any, dtype] = {float: float64, int: int64, bool: bool_}
-"""The dtype torch reads a Python scalar type as, given for a dtype (``dtype=float``)."""
-
-
-def is_argument(obj: Any) -> bool:
-    """torch's check of a ``torch.dtype`` argument: a dtype, or one of Python's scalar types
-    ``float``, ``int``, ``bool``, ``complex`` (never a string, a numpy dtype or a numpy type)."""
-    return isinstance(obj, dtype) or any(obj is t for t in (float, int, bool, complex))
-
-
-def from_argument(obj: Any) -> dtype:
-    """The dtype an argument that :func:`is_argument` accepted names: Python's ``float`` is
-    float64 (not the default dtype), ``int`` int64, ``bool`` bool; ``complex``, the scope's error."""
-    if isinstance(obj, dtype):
-        return obj
-    if obj is complex:
-        raise missing("torch.complex128 (dtype=complex)", DTYPES)
-    return _PYTHON_TYPES[obj]

@@ -20,12 +20,13 @@ import builtins
 from typing import Any
 
 from ownership.core import dtypes, op_registry
-from ownership.core.argument_values import dtype_arg, no_arguments, tensor_arg
+from ownership.core.argument_values import no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
 from ownership.ops import devices
 from ownership.ops import signatures as sig
+from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
