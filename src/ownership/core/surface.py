@@ -44,36 +44,13 @@ from ownership.core import op_registry
 from ownership.core.argument_values import no_arguments
 from ownership.core.binder import Signatures
 
-__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "function_texts", "install"]
+__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install"]
 
 INPUT = "Tensor input"
-"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
+"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``
+(:func:`ownership.ops.methods.function_texts` writes them)."""
 INPUT_OUT = "Tensor input, out"
 """``function=INPUT_OUT``: the same, with ``Tensor out = None`` last (keyword-only)."""
-
-
-def function_texts(texts: Sequence[str], function: Sequence[str] | str) -> tuple[str, ...]:
-    """torch's signatures of the function of a method whose signatures are ``texts``:
-    ``function`` itself, or, for :data:`INPUT` (:data:`INPUT_OUT`), each of ``texts`` after
-    ``Tensor input`` (and with ``out=`` last).
-
-    >>> function_texts(("(Tensor other)", "(Number other)"), INPUT_OUT)
-    ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')
-    >>> function_texts((), INPUT)
-    ('(Tensor input)',)
-    """
-    if function not in (INPUT, INPUT_OUT):
-        return (function,) if isinstance(function, str) else tuple(function)
-    made = []
-    for text in texts or ("()",):
-        inner = text[1:-1]
-        params = INPUT + (f", {inner}" if inner else "")
-        if function == INPUT_OUT:
-            params += (
-                ", Tensor out = None" if "*" in inner.split(", ") else ", *, Tensor out = None"
-            )
-        made.append(f"({params})")
-    return tuple(made)
 
 
 class Declared:
@@ -85,7 +62,7 @@ class Declared:
     ``function``: torch's signatures of the ``torch.<name>`` function of the same op (and of each
     alias), which parses them and calls the method of its ``input``
     (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
-    the method's. ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
+    the method's (:func:`ownership.ops.methods.function_texts`). ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
     :func:`ownership.ops.out_variants.with_out` takes it), else its parser refuses one.
     ``function_returns``: the made function's return annotation. A function that needs more than
     that (a number first, overloads that reach different ops) is written by hand and declared
@@ -143,11 +120,8 @@ class Declared:
         self.args, self.keywords = tuple(args), tuple(keywords)
         self.returns, self.doc = returns, doc
         self.method, self.aliases = method, tuple(aliases)
-        own = self.signatures.texts if self.signatures else ()
         self.written_function = function if callable(function) else None
-        self.function = None
-        if function is not None and not callable(function):
-            self.function = function_texts(own, function)
+        self.function = None if callable(function) else function
         self.writes_out, self.same_dtype = writes_out, same_dtype
         self.function_returns = function_returns
 
