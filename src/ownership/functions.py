@@ -29,7 +29,7 @@ from ownership.core.surface import Declared
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import statistics
-from ownership.ops.methods import DECLARED
+from ownership.ops.methods import DECLARED, function_texts
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
 
@@ -44,7 +44,7 @@ def is_tensor(obj: Any) -> builtins.bool:
 def made(declared: Declared, name: str) -> Callable[..., Any]:
     """The function ``torch.<name>`` of a declaration (``name`` is its method's name or an
     alias): the hand-written one it declares, or torch's function signatures
-    (``declared.function``) parsed, then the method ``input.<name>(...)`` with the other
+    (``declared.function``, :func:`~ownership.ops.methods.function_texts`) parsed, then the method ``input.<name>(...)`` with the other
     arguments by name. ``out=`` is written when the
     declaration ``writes_out`` (:func:`ownership.ops.out_variants.with_out`), else the parser
     refuses it (:func:`ownership.ops.out_variants.refuse_out`).
@@ -56,7 +56,8 @@ def made(declared: Declared, name: str) -> Callable[..., Any]:
     if declared.written_function is not None:
         return declared.written_function
     assert declared.function is not None
-    parser = Signatures(name, *declared.function)
+    own = declared.signatures.texts if declared.signatures else ()
+    parser = Signatures(name, *function_texts(own, declared.function))
 
     def function(*args: Any, **kwargs: Any) -> Any:
         given = dict(parser.parse(args, kwargs)[1])

@@ -32,8 +32,16 @@ from ownership.core import (
 from ownership.core import tensor as core_tensor
 from ownership.core.autograd import graph, node, saved
 from ownership.core.tensor import Tensor
-from ownership.nn.parameter import Parameter
-from ownership.ops import devices, inplace_fills, loop_order, methods, out_variants, table
+from ownership.nn.parameter import Parameter, make_subclass
+from ownership.ops import (
+    devices,
+    inplace_fills,
+    leaf_grad_dtype,
+    loop_order,
+    methods,
+    out_variants,
+    table,
+)
 
 __all__ = ["install"]
 
@@ -60,6 +68,12 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
+    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling
+    for name in ("metadata", "__call__", "__reduce_ex__"):
+        setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
+    node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
+    # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
+    Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function
@@ -69,6 +83,8 @@ def install() -> None:
     # torch.autograd's custom Function and gradcheck (parity), in the graph's namespace
     autograd.Function, autograd.FunctionCtx = Function, FunctionCtx
     autograd.GradcheckError, autograd.gradcheck = GradcheckError, gradcheck
+    # ``Tensor._make_subclass``, which nn's Parameter is made by: a leaf aliasing its data
+    setattr(Tensor, "_make_subclass", classmethod(make_subclass))  # noqa: B010
     # torch.save and torch.load (parity) pickle and rebuild nn's Parameter as torch's
     serialization.install(Parameter)
     # copy.deepcopy, copy.copy and pickle of a tensor rebuild it as torch's (parity)
@@ -81,3 +97,5 @@ def install() -> None:
     tensor_metadata.CPU = devices.CPU
     # a tensor's repr prints its values in torch's format (parity)
     core_tensor.tensor_repr = printing.tensor_repr
+    # ``format(t, spec)`` formats a 0-d tensor as its number (parity)
+    setattr(Tensor, "__format__", printing.tensor_format)  # noqa: B010

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from ownership.argument_checks import list_index, python_ints, starts_int_list
-from ownership.core import dtypes
 from ownership.core.argument_values import int64, is_int, is_number, is_tensor
 from ownership.core.type_names import tp_name
+from ownership.ops import dtype_arguments
 
 _NOT_GIVEN = object()
 
@@ -64,7 +64,7 @@ class Param:
         if t == "object":  # torch's ``PyObject*``: anything, read by the function itself
             return True
         if t == "torch.dtype":
-            return dtypes.is_argument(obj)
+            return dtype_arguments.is_argument(obj)
         if t == "tuple of ints":
             if isinstance(obj, tuple | list):
                 return not obj or starts_int_list(obj[0])
@@ -232,7 +232,7 @@ class Signature:
         if p.type == "int":
             return int64
         if p.type == "torch.dtype":
-            return dtypes.from_argument  # ``float``: float64
+            return dtype_arguments.from_argument  # ``float``: float64
         if p.type in ("Number", "float"):
             return _scalar
         return None

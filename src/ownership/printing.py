@@ -2,7 +2,8 @@
 
 Floats print with 4 decimals (``0.1000``), or as ``1.`` when every value is integral, or in
 scientific notation when magnitudes span more than 1000x; columns are right-aligned to a common
-width; lines wrap at 80 characters; more than 1000 elements are summarised with ``...``.
+width; lines wrap at 80 characters; more than 1000 elements are summarised with ``...``. And
+``format(t, spec)`` (:func:`tensor_format`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from ownership.core.tensor import Tensor
 
 LINEWIDTH = 80
 PRECISION = 4
@@ -154,3 +157,17 @@ def tensor_repr(
     if grad_suffix:
         suffixes.append(grad_suffix)
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+def tensor_format(t: Tensor, spec: str) -> str:
+    """``format(t, spec)`` (``f"{loss:.4f}"``), the Tensor's ``__format__`` (set on the class by
+    ``ownership.installation.install()``), as torch's: a 0-d tensor of the class ``Tensor`` itself
+    formats as its number; any other as ``object`` formats it (its ``str`` for an empty spec).
+
+    >>> import ownership
+    >>> f"{ownership.tensor(2.5):.2f}", f"{ownership.tensor([2.5])}"
+    ('2.50', 'tensor([2.5000])')
+    """
+    if t._data.ndim == 0 and type(t) is Tensor:
+        return format(t.item(), spec)
+    return object.__format__(t, spec)

@@ -1,6 +1,6 @@
 """The Tensor surface and its declarations (``ownership/ops/methods.py``) do not drift apart.
 
-- ``ownership/core/declared_methods.py``, the methods as mypy sees them, is what the declarations
+- ``ownership/core/declared_methods.pyi``, the methods as mypy sees them, is what the declarations
   generate now (``python tests/build/test_surface_declarations.py --update`` rewrites it);
 - every declared method is the Tensor's, set by ``surface.install``, and no class of the Tensor
   defines it too (one definition of a method);
@@ -17,15 +17,14 @@ import sys
 from pathlib import Path
 
 import ownership
-from ownership.core import surface
 from ownership.core.surface import Declared, _parameters
-from ownership.ops import methods, table
+from ownership.ops import method_stub, methods, table
 
-STUB = Path(ownership.__file__).parent / "core" / "declared_methods.py"
+STUB = Path(ownership.__file__).parent / "core" / "declared_methods.pyi"
 
 
 def test_the_stub_is_generated_from_the_declarations() -> None:
-    assert STUB.read_text(encoding="utf-8") == surface.stub(methods.DECLARED), (
+    assert STUB.read_text(encoding="utf-8") == method_stub.stub(methods.DECLARED), (
         "regenerate it: python tests/build/test_surface_declarations.py --update"
     )
 
@@ -71,7 +70,7 @@ def test_a_made_method_reads_as_written() -> None:
 
 
 if __name__ == "__main__" and "--update" in sys.argv[1:]:
-    STUB.write_text(surface.stub(methods.DECLARED), encoding="utf-8")
+    STUB.write_text(method_stub.stub(methods.DECLARED), encoding="utf-8")
 
 
 def test_every_declared_function_is_the_faces() -> None:

@@ -118,7 +118,7 @@ def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
 
 def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
     """The binary operators run the table's op themselves, quiet as :func:`quiet_op` runs it
-    (``op_registry.quiet_operator``): inf and NaN computed with numpy told to raise, in place
+    (``tensor_operators._quiet``): inf and NaN computed with numpy told to raise, in place
     too, numpy's state restored after a refusal, another operand left to Python."""
 
     def program(t: ModuleType) -> Any:
@@ -145,7 +145,7 @@ def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
 
 
 def test_the_operators_call_the_ops_the_table_quiets() -> None:
-    """Each binary operator made by ``quiet_operator`` names an op of the table, one the
+    """Each binary operator made by ``tensor_operators._quiet`` names an op of the table, one the
     registry quiets, and runs that op as the table defines it."""
     from ownership.core import op_registry
     from ownership.ops.tensor_operators import TensorOperators

@@ -1,12 +1,17 @@
-"""repr of tensors: the same text as torch for the shapes and values a learner meets."""
+"""repr and format() of tensors: the same text as torch for the shapes and values a learner meets."""
 
 from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
 import torch as real
 
 import ownership as torch
+
+from support.differential import same
 
 CASES = [
     lambda t: t.tensor([1.0, 2.0], requires_grad=True),
@@ -47,3 +52,20 @@ def test_repr_of_random_values_matches_torch() -> None:
     for shape in [(3,), (2, 3), (4, 2, 2)]:
         arr = rng.standard_normal(shape).astype(np.float32)
         assert repr(torch.tensor(arr)) == repr(real.tensor(arr))
+
+
+def test_format_of_a_tensor_is_torchs() -> None:
+    """``format(t, spec)`` (``printing.tensor_format``): a 0-d tensor as its number, any other
+    tensor, and a 0-d Parameter, as ``object`` formats it (its ``str``, or a TypeError)."""
+
+    def program(t: ModuleType) -> Any:
+        outs: list[Any] = []
+        for v in (t.tensor(2.5), t.tensor(3), t.tensor([1.0, 2.0]), t.nn.Parameter(t.tensor(1.0))):
+            for spec in ("", ".3f", ">8"):
+                try:
+                    outs.append(format(v, spec))
+                except TypeError as e:
+                    outs.append(str(e))
+        return outs
+
+    same(program)

@@ -1,4 +1,5 @@
-"""ownership.core.layout: torch's stride arithmetic, checked against torch on many shapes."""
+"""ownership.core.layout and ownership.ops.view_shapes: torch's stride arithmetic, checked against
+torch on many shapes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 import torch
 
 from ownership.core import layout
+from ownership.ops import view_shapes
 
 
 @pytest.mark.parametrize(
@@ -23,10 +25,10 @@ def test_view_strides_agree_with_torch_on_permuted_and_sliced_tensors() -> None:
     targets = [(24,), (6, 4), (2, 12), (4, 6), (2, 3, 2, 2), (-1,), (3, 8)]
     for src, target in itertools.product(sources, targets):
         try:
-            new = layout.infer_size(target, src.numel())
+            new = view_shapes.infer_size(target, src.numel())
         except RuntimeError:
             continue
-        ours = layout.view_strides(src.shape, src.stride(), new)
+        ours = view_shapes.view_strides(src.shape, src.stride(), new)
         try:
             theirs = src.view(new).stride()
         except RuntimeError:
@@ -56,7 +58,7 @@ def test_broadcast_errors_name_the_same_dimension_as_torch(
 
 
 def test_expand_gives_stride_zero() -> None:
-    assert layout.expand_strides((3, 1), (1, 1), (2, 3, 4)) == (0, 1, 0)
+    assert view_shapes.expand_strides((3, 1), (1, 1), (2, 3, 4)) == (0, 1, 0)
     assert layout.has_internal_overlap((2, 3, 4), (0, 1, 0))
     assert not layout.has_internal_overlap((0, 3), (0, 0))
 
@@ -76,8 +78,8 @@ def test_view_strides_of_a_row_major_tensor_take_the_fast_path_and_agree_with_th
     for shape in shapes:
         strides = layout.contiguous_strides(shape)
         for new in by_numel[layout.numel(shape)]:
-            fast = layout.view_strides(shape, strides, new)
-            assert fast == layout._computed_strides(shape, strides, new), (shape, new)
+            fast = view_shapes.view_strides(shape, strides, new)
+            assert fast == view_shapes._computed_strides(shape, strides, new), (shape, new)
             if shape[0] == 2 and len(new) <= 3:  # torch on a sample (each view costs ~10 us)
                 assert fast == torch.empty(shape).view(new).stride(), (shape, new)
 
@@ -85,7 +87,7 @@ def test_view_strides_of_a_row_major_tensor_take_the_fast_path_and_agree_with_th
 def test_view_strides_of_odd_size_one_strides_take_the_loop_like_torch() -> None:
     odd = torch.zeros(3, 5)[:, :1]  # shape (3, 1), strides (5, 1): not row-major
     for new in [(3,), (1, 3), (3, 1, 1)]:
-        assert layout.view_strides(odd.shape, odd.stride(), new) == odd.view(new).stride()
+        assert view_shapes.view_strides(odd.shape, odd.stride(), new) == odd.view(new).stride()
 
 
 @pytest.mark.parametrize(
@@ -102,4 +104,4 @@ def test_infer_size_fast_path_gives_the_full_rule(shape: tuple[int, ...], total:
     def torch_rule(shape: tuple[int, ...], total: int) -> tuple[int, ...]:
         return tuple(torch.empty(total).view(shape).shape)
 
-    assert outcome(layout.infer_size) == outcome(torch_rule)
+    assert outcome(view_shapes.infer_size) == outcome(torch_rule)

@@ -12,7 +12,7 @@ import pytest
 
 import ownership
 from ownership.core import layout
-from ownership.ops import methods
+from ownership.ops import methods, view_shapes
 from ownership.ops import view_geometry as view_ops
 
 from support.arrays import array_facts
@@ -179,10 +179,10 @@ def _slow(x: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         overload, a = VIEW.binding._parse(args, kwargs)  # type: ignore[attr-defined]
         if overload == 0:
             return "dtype"
-        new = layout.infer_size(a["size"], x.numel())
-        strides = layout.view_strides(tuple(x.shape), x.stride(), new)
+        new = view_shapes.infer_size(a["size"], x.numel())
+        strides = view_shapes.view_strides(tuple(x.shape), x.stride(), new)
         if strides is None:
-            raise RuntimeError(layout.VIEW_ERROR)
+            raise RuntimeError(view_shapes.VIEW_ERROR)
     except (RuntimeError, TypeError) as e:
         return type(e).__name__, str(e)
     return new, strides, x.storage_offset()

@@ -16,7 +16,9 @@ Hook registration is here, above core, as torch's ``Node.register_hook`` is in i
 (``Node.register_prehook``, ``Node.register_hook``, ``Node._register_hook_dict``), set on the
 classes by :func:`ownership.installation.install`, each returning a :class:`RemovableHandle`.
 They fill the tables core's backward loop reads, and which decide when and in what order the
-hooks run (:mod:`ownership.core.autograd.hooks`, the call sites).
+hooks run (:mod:`ownership.core.autograd.hooks`, the call sites). So are the rest of what torch's
+nodes offer a program (:class:`NodeMethods`: ``metadata``, a call ``grad_fn(*grads)``, the
+refusal to pickle; :func:`call_accumulator`).
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -30,20 +32,22 @@ import contextlib
 import threading
 import weakref
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from itertools import count
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
-from ownership.core import observers, op_registry
+from ownership.core import grad_mode, observers, op_registry
+from ownership.core.autograd.accumulate_grad import accumulate
 from ownership.core.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 from ownership.core.autograd.hooks import (
     LEAF_HOOKS,
     POST_ACCUMULATE_HOOKS,
     HookDict,
     NodeHooks,
+    run_post_accumulate,
 )
-from ownership.core.autograd.node import Node
+from ownership.core.autograd.node import AccumulateGrad, Node
 from ownership.core.op_table import CoreOps
 from ownership.core.storage import is_engine_tensor
 from ownership.ops import devices
@@ -202,6 +206,62 @@ class NodeHookMethods:
         table = tensor.__dict__.get("_backward_hooks")
         if table is not None:
             hooks_of(self).dicts.append((tensor._output_nr, table))
+
+
+class NodeMethods:
+    """What torch's graph nodes offer a program beyond the engine's own use, set on
+    :class:`~ownership.core.autograd.node.Node` by ``ownership.installation.install()``:
+    ``grad_fn.metadata``, a call of the node on gradients (``grad_fn(*grads)``) and the refusal to
+    copy or pickle it. The engine runs a node by its ``apply``, never by a call."""
+
+    @property
+    def metadata(self: Any) -> dict[str, Any]:
+        """torch's ``grad_fn.metadata``: a dict for the user's notes, the same one on every
+        read. Made at the first read, as torch makes it (most nodes are never asked)."""
+        try:
+            return self._metadata  # type: ignore[no-any-return]
+        except AttributeError:
+            meta: dict[str, Any] = {}
+            self._metadata = meta
+            return meta
+
+    @metadata.setter
+    def metadata(self: Any, value: dict[str, Any]) -> None:
+        self._metadata = value
+
+    def __call__(self: Any, *grads: Any) -> Any:
+        """``grad_fn(*grads)``: the node run on one gradient per output of its forward
+        (torch's ``TypeError`` for another number of them; ``None`` for each input when no
+        gradient is defined)."""
+        _check_arity(self, grads)
+        if all(g is None for g in grads):  # no gradient defined: none flows on (torch's nodes)
+            out: Sequence[Any] = [None] * len(self._edges)
+        else:
+            out = self.apply(tuple(grads))
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __reduce_ex__(self: Any, protocol: Any) -> Any:
+        """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
+        ``pickle``): a node is part of one graph."""
+        raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
+
+
+def call_accumulator(self: AccumulateGrad, *grads: Any) -> Any:
+    """``acc(grad)``, an ``AccumulateGrad`` called: accumulates ``grad`` into the leaf's ``.grad``
+    and runs its post-accumulate-grad hooks, as torch's node does when called (the engine
+    accumulates without this call: ``ownership.core.autograd.engine``)."""
+    _check_arity(self, grads)
+    accumulate(self.variable, grads[0], grad_mode._state.enabled, 0)
+    if grads[0] is not None:
+        run_post_accumulate(self.variable)
+    return ()
+
+
+def _check_arity(node: Node, grads: tuple[Any, ...]) -> None:
+    """torch's refusal of a call of a node with a number of gradients other than its
+    forward's outputs."""
+    if len(grads) != node.num_outputs:
+        raise TypeError(f"expected {node.num_outputs} arguments, got {len(grads)} instead")
 
 
 # allow_mutation_on_saved_tensors, as torch 2.13 builds it (``torch/autograd/graph.py``): a pair

@@ -1,6 +1,6 @@
 """How torch reads one argument value: an int, a number, a lone tensor; an int read as a C
 ``long long``; an int64 shown as a saved ``_saved_<name>`` shows it; Python's refusal of
-arguments to a method that takes none; a lone ``dtype=`` keyword.
+arguments to a method that takes none.
 
 General value rules, not torch's argument parser: core's methods and the ops read an argument
 with them where they take it without a signature (``x.copy_(src)``, a node's saved ``dim``), and
@@ -14,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core import dtypes
-from ownership.core.dtypes import dtype as DType
 from ownership.core.type_names import tp_name
 
 _tensor_class: Any = None
@@ -101,24 +99,3 @@ def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1
             f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
             f"{tp_name(value)}"
         )
-
-
-def dtype_arg(function: str, value: Any) -> DType | None:
-    """The keyword ``dtype=`` of ``function``, a factory of one signature, as torch's parser
-    reads it (None: not given): a dtype or a Python scalar type
-    (:func:`ownership.core.dtypes.is_argument`); anything else, torch's ``TypeError``. (Functions
-    of several signatures check it with their parser, whose ``torch.dtype`` parameters follow
-    the same rule.)
-
-    >>> dtype_arg("zeros", float), dtype_arg("zeros", None)
-    (torch.float64, None)
-    >>> dtype_arg("zeros", "float")
-    Traceback (most recent call last):
-    ...
-    TypeError: zeros(): argument 'dtype' must be torch.dtype, not str
-    """
-    if value is None:
-        return None
-    if not dtypes.is_argument(value):
-        raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {tp_name(value)}")
-    return dtypes.from_argument(value)

@@ -33,7 +33,6 @@ __all__ = [
     "ops",
     "quiet",
     "quiet_op",
-    "quiet_operator",
     "unwatch",
     "watch",
 ]
@@ -194,45 +193,6 @@ def quiet_op(fn: Callable[..., R], name: str) -> Callable[..., R]:
             reset_state(token)
 
     return two_and_keywords
-
-
-def quiet_operator(
-    name: str,
-    dunder: str,
-    taken: tuple[type, ...],
-    refuse: Callable[[Any, Any, str], Any],
-) -> Callable[[Any, Any], Any]:
-    """The tensor method ``dunder`` (``__add__``) of a binary operator: op ``name`` of ``self``
-    and ``other`` when ``other`` is one of ``taken``, else ``refuse(self, other, dunder)``.
-
-    The op runs quiet as :func:`quiet_op` runs it (the same switch of numpy's error state,
-    around the op as the table holds it before quieting), inside the method: one Python call
-    fewer per operator than the method calling the table's quieted op."""
-    if _STATE is None:
-
-        def numpy1(self: Any, other: Any) -> Any:
-            if not isinstance(other, taken):
-                return refuse(self, other, dunder)
-            return getattr(ops, name)(self, other)  # (the quieted op reads the edges itself)
-
-        numpy1.__name__ = numpy1.__qualname__ = dunder
-        return numpy1
-    set_state, reset_state, ignore, plain = _STATE.set, _STATE.reset, _IGNORE, _PLAIN
-
-    def operator(self: Any, other: Any) -> Any:
-        if not isinstance(other, taken):
-            return refuse(self, other, dunder)
-        token = set_state(ignore)
-        try:
-            return plain[name](self, other)
-        except _KERNEL_ERRORS:
-            edges_first(name, (self, other), None)
-            raise
-        finally:
-            reset_state(token)
-
-    operator.__name__ = operator.__qualname__ = dunder
-    return operator
 
 
 class _Unquieted(dict[str, Callable[..., Any]]):

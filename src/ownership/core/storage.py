@@ -189,8 +189,6 @@ class Storage:
     """
 
     __slots__ = ("_buffer", "_source")
-    #: Whether ``grow_`` may give it a larger buffer (not memory lent by a numpy array).
-    resizable = True
 
     def __init__(self, buffer: NDArray[Any] | None, source: NDArray[Any] | None = None) -> None:
         self._buffer = buffer
@@ -225,33 +223,6 @@ class Storage:
     def size(self) -> int:
         """Size of the buffer in bytes (an untyped storage counts bytes)."""
         return int(self.buffer.nbytes)
-
-    def grow_(self, nbytes: int) -> NDArray[Any]:
-        """Swap the buffer for a new one of ``nbytes`` bytes (rounded up to whole elements)
-        whose first elements are the old ones, the rest uninitialised; return it (torch's
-        ``resize_bytes_cpu``, with its errors). Arrays taken from the old buffer still read the
-        old memory: the caller re-derives those of the tensors sharing this storage."""
-        if not self.resizable:
-            raise RuntimeError("Trying to resize storage that is not resizable")
-        old = self.buffer
-        try:
-            new = np.empty(-(-nbytes // old.itemsize), dtype=old.dtype)
-        except MemoryError:
-            raise RuntimeError(
-                "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
-                f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot "
-                "allocate memory)"
-            ) from None
-        new[: old.size] = old
-        self._buffer = new
-        return new
-
-
-class LentStorage(Storage):
-    """Memory lent by a numpy array (``from_numpy``): as torch's, it cannot grow."""
-
-    __slots__ = ()
-    resizable = False
 
 
 def storage_over(arr: NDArray[Any]) -> Storage:

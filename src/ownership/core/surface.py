@@ -26,15 +26,15 @@ the binding's ``parse``, one lookup in the op table, the op. Its text is kept as
 def maximum(self, *args, **kwargs):
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
 
-The methods are typed for mypy by :mod:`ownership.core.declared_methods`, a module generated from
-the declarations (:func:`stub`); core's Tensor inherits it for the type checker only.
+The methods are typed for mypy by the stub ``ownership/core/declared_methods.pyi``, generated from
+the declarations (:func:`ownership.ops.method_stub.stub`); core's Tensor inherits it for the type
+checker only (there is no module ``declared_methods`` at run time).
 ``tests/build/test_surface_declarations.py`` checks it is current.
 """
 
 from __future__ import annotations
 
 import builtins
-import inspect
 import linecache
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -44,36 +44,13 @@ from ownership.core import op_registry
 from ownership.core.argument_values import no_arguments
 from ownership.core.binder import Signatures
 
-__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "function_texts", "install", "stub"]
+__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install"]
 
 INPUT = "Tensor input"
-"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
+"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``
+(:func:`ownership.ops.methods.function_texts` writes them)."""
 INPUT_OUT = "Tensor input, out"
 """``function=INPUT_OUT``: the same, with ``Tensor out = None`` last (keyword-only)."""
-
-
-def function_texts(texts: Sequence[str], function: Sequence[str] | str) -> tuple[str, ...]:
-    """torch's signatures of the function of a method whose signatures are ``texts``:
-    ``function`` itself, or, for :data:`INPUT` (:data:`INPUT_OUT`), each of ``texts`` after
-    ``Tensor input`` (and with ``out=`` last).
-
-    >>> function_texts(("(Tensor other)", "(Number other)"), INPUT_OUT)
-    ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')
-    >>> function_texts((), INPUT)
-    ('(Tensor input)',)
-    """
-    if function not in (INPUT, INPUT_OUT):
-        return (function,) if isinstance(function, str) else tuple(function)
-    made = []
-    for text in texts or ("()",):
-        inner = text[1:-1]
-        params = INPUT + (f", {inner}" if inner else "")
-        if function == INPUT_OUT:
-            params += (
-                ", Tensor out = None" if "*" in inner.split(", ") else ", *, Tensor out = None"
-            )
-        made.append(f"({params})")
-    return tuple(made)
 
 
 class Declared:
@@ -85,7 +62,7 @@ class Declared:
     ``function``: torch's signatures of the ``torch.<name>`` function of the same op (and of each
     alias), which parses them and calls the method of its ``input``
     (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
-    the method's. ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
+    the method's (:func:`ownership.ops.methods.function_texts`). ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
     :func:`ownership.ops.out_variants.with_out` takes it), else its parser refuses one.
     ``function_returns``: the made function's return annotation. A function that needs more than
     that (a number first, overloads that reach different ops) is written by hand and declared
@@ -143,11 +120,8 @@ class Declared:
         self.args, self.keywords = tuple(args), tuple(keywords)
         self.returns, self.doc = returns, doc
         self.method, self.aliases = method, tuple(aliases)
-        own = self.signatures.texts if self.signatures else ()
         self.written_function = function if callable(function) else None
-        self.function = None
-        if function is not None and not callable(function):
-            self.function = function_texts(own, function)
+        self.function = None if callable(function) else function
         self.writes_out, self.same_dtype = writes_out, same_dtype
         self.function_returns = function_returns
 
@@ -255,76 +229,3 @@ def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
         method.__qualname__ = f"Tensor.{declared.name}"
         for name in (declared.name, *declared.aliases):
             setattr(tensor, name, method)
-
-
-def stub(declarations: Iterable[Declared]) -> str:
-    """The source of :mod:`ownership.core.declared_methods`: each declared method's signature
-    as mypy reads it (a hand-written method's own, the others' ``*args, **kwargs``)."""
-    lines = [
-        '# mypy: disable-error-code="empty-body"',
-        '"""The Tensor methods made from declarations, as mypy sees them (generated: do not edit).',
-        "",
-        "Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;",
-        "``tests/build/test_surface_declarations.py`` checks it is current (run it with",
-        "``--update`` to rewrite it). :class:`~ownership.core.tensor.Tensor` inherits",
-        "``DeclaredMethods`` for the type checker only: at run time its methods are set by",
-        ":func:`ownership.core.surface.install`.",
-        '"""',
-        "",
-        "from __future__ import annotations",
-        "",
-        "import builtins",
-        "from typing import TYPE_CHECKING, Any",
-        "",
-        "if TYPE_CHECKING:",
-        "    from collections.abc import Iterator",
-        "",
-        "    from numpy.typing import NDArray",
-        "",
-        "    from ownership.core.dtypes import dtype as DType",
-        "    from ownership.core.tensor import Tensor",
-        "",
-        "",
-        "class DeclaredMethods:",
-        '    """The declared methods of the Tensor (see :mod:`ownership.ops.methods`)."""',
-        "",
-        "    __slots__ = ()",
-        "",
-    ]
-    for declared in sorted(declarations, key=lambda d: d.name):
-        for name in (declared.name, *declared.aliases):
-            lines.append(_typed(name, declared))
-    return "\n".join(lines) + "\n"
-
-
-_COMPARISONS = ("__eq__", "__ne__")
-"""The operators ``object`` declares too, returning a bool (a tensor's return a tensor)."""
-
-
-def _typed(name: str, declared: Declared) -> str:
-    """The stub line (or lines, as ruff formats a long one) of a declared method."""
-    if declared.method is not None:
-        signature = inspect.signature(declared.method)
-        params = ["self"]
-        star = False
-        for p in list(signature.parameters.values())[1:]:
-            if p.kind is p.KEYWORD_ONLY and not star:
-                params.append("*")
-            star = star or p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
-            prefix = "*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD else ""
-            default = "" if p.default is p.empty else " = ..."
-            params.append(f"{prefix}{p.name}: {p.annotation}{default}")
-        returns = str(signature.return_annotation)
-    else:
-        params = ["self", "*args: Any"] + ([] if declared.signatures is None else ["**kwargs: Any"])
-        returns = declared.returns
-    line = f"    def {name}({', '.join(params)}) -> {returns}: ..."
-    if name in _COMPARISONS:  # object's return a bool, the Tensor's a tensor
-        line += "  # type: ignore[override]"
-    if len(line) <= 100:
-        return line
-    inner = f"        {', '.join(params)}"
-    if len(inner) <= 100:
-        return f"    def {name}(\n{inner}\n    ) -> {returns}: ..."
-    each = "".join(f"        {p},\n" for p in params)
-    return f"    def {name}(\n{each}    ) -> {returns}: ..."

@@ -15,8 +15,8 @@ properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
 :mod:`ownership.ops.tensor_operators`) and the conversions to Python and numpy values
 (``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
 beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
-mypy reads them from :mod:`ownership.core.declared_methods`, generated from the declarations (at
-run time the class inherits ``object`` in its place). All reach :mod:`ownership.ops` through
+mypy reads them from the stub ``ownership/core/declared_methods.pyi``, generated from the
+declarations (at run time there is no such module, and the class inherits ``object`` in its place). All reach :mod:`ownership.ops` through
 :data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
 this layer never imports a higher one at run time.
 
@@ -50,7 +50,6 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
-from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -61,9 +60,10 @@ from ownership.core.storage import (
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the declared methods are the type checker's (a stub, no module at run time)
+    from ownership.core.declared_methods import DeclaredMethods
     from ownership.core.op_table import CoreOps
-else:  # the declared methods are the type checker's; ``surface.install`` sets them
+else:  # ``surface.install`` sets them
     DeclaredMethods = object
 ops: CoreOps[Tensor] = op_registry.ops
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
@@ -328,31 +328,6 @@ class Tensor(
         t._view_version = counter.value
         return t
 
-    @classmethod
-    def _make_subclass(cls, *args: Any, **kwargs: Any) -> Tensor:
-        """An instance of a subclass aliasing ``data``'s storage and version counter: a leaf.
-
-        Called torch's way, ``Tensor._make_subclass(Sub, data, requires_grad)``, or on the
-        subclass, ``Sub._make_subclass(data, requires_grad)``. This is what ``nn.Parameter``
-        uses; ``requires_grad`` is set as given even under ``no_grad``.
-        """
-        target: type[Tensor] = cls
-        if args and isinstance(args[0], type):
-            target, args = args[0], args[1:]
-        data: Tensor = args[0] if args else kwargs["data"]
-        requires_grad = builtins.bool(
-            args[1]
-            if len(args) > 1
-            else kwargs.get("require_grad", kwargs.get("requires_grad", False))
-        )
-        if requires_grad and not data.dtype.is_floating_point:
-            raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients"
-            )
-        t = data._alias(data._version_counter, target)
-        t._requires_grad = requires_grad
-        return t
-
     @property
     def _storage(self) -> Storage:
         """The storage: made at its first read for a fresh result (from its contiguous array)."""
@@ -465,11 +440,6 @@ class Tensor(
         return tensor_repr(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )
-
-    def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and type(self) is Tensor:
-            return format(self.item(), spec)
-        return object.__format__(self, spec)
 
 
 def printing_name(fn: Node | None) -> str:

@@ -59,6 +59,9 @@ class TensorAutograd:
     # ownership.autograd.graph); the backward loop calls the hooks (ownership.core.autograd.hooks)
     register_hook: Callable[[Callable[[Tensor], Tensor | None]], Any]
     register_post_accumulate_grad_hook: Callable[[Callable[[Tensor], None]], Any]
+    # the property ``grad_dtype``, read and set with torch's checks (parity:
+    # ownership.ops.leaf_grad_dtype); its rule is ownership.core.autograd.grad_dtype
+    grad_dtype: DType | None
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
         _history: Node | None
@@ -204,16 +207,6 @@ class TensorAutograd:
     @grad.deleter
     def grad(self: Any) -> None:
         self._grad = None
-
-    @property
-    def grad_dtype(self) -> DType | None:
-        """The dtype a leaf's gradients take: its own unless set; None, any (see
-        ``ownership.core.autograd.grad_dtype``)."""
-        return leaf_grad_dtype.grad_dtype_of(self)
-
-    @grad_dtype.setter
-    def grad_dtype(self, value: DType | None) -> None:
-        leaf_grad_dtype.set_grad_dtype(self, value)
 
     def retain_grad(self: Any) -> None:
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.

@@ -25,7 +25,30 @@ from typing import Any
 from ownership.core.tensor import Tensor, TensorMeta
 from ownership.ops.creation import zeros
 
-__all__ = ["Buffer", "Parameter", "reset_grad"]
+__all__ = ["Buffer", "Parameter", "make_subclass", "reset_grad"]
+
+
+def make_subclass(cls: type[Tensor], *args: Any, **kwargs: Any) -> Tensor:
+    """torch's ``Tensor._make_subclass`` (set on the Tensor as a class method by
+    ``ownership.installation.install()``): an instance of a subclass aliasing ``data``'s storage
+    and version counter, a leaf.
+
+    Called torch's way, ``Tensor._make_subclass(Sub, data, requires_grad)``, or on the
+    subclass, ``Sub._make_subclass(data, requires_grad)``. This is what :class:`Parameter`
+    uses; ``requires_grad`` is set as given even under ``no_grad``.
+    """
+    target = cls
+    if args and isinstance(args[0], type):
+        target, args = args[0], args[1:]
+    data: Tensor = args[0] if args else kwargs["data"]
+    requires_grad = bool(
+        args[1] if len(args) > 1 else kwargs.get("require_grad", kwargs.get("requires_grad", False))
+    )
+    if requires_grad and not data.dtype.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t = data._alias(data._version_counter, target)
+    t._requires_grad = requires_grad
+    return t
 
 
 class Parameter(Tensor):
@@ -40,7 +63,7 @@ class Parameter(Tensor):
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
             data = zeros(0)
-        made: Parameter = cls._make_subclass(data, requires_grad)  # type: ignore[assignment]
+        made: Parameter = make_subclass(cls, data, requires_grad)  # type: ignore[assignment]
         return made
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
+from ownership.ops import view_shapes
 from ownership.ops.index_keys import is_mask
 from ownership.ops.iteration_order import elementwise_strides
 
@@ -51,9 +52,9 @@ def index_strides(
     source = (*strides[:before], *(0 for _ in common), *strides[indexed[-1] + 1 :])
     operands: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [(result, source)]
     for own_shape, own_strides in index_geometry:
-        expanded = layout.expand_strides(own_shape, own_strides, common)
+        expanded = view_shapes.expand_strides(own_shape, own_strides, common)
         around = (*(1 for _ in range(before)), *common, *(1 for _ in range(after)))
-        reshaped = layout.view_strides(common, expanded, around)
+        reshaped = view_shapes.view_strides(common, expanded, around)
         operands.append((around, reshaped or layout.contiguous_strides(around)))
     return elementwise_strides(result, tuple(operands))
 

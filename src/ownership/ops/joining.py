@@ -23,7 +23,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
-from ownership.ops import checks
+from ownership.ops import checks, view_shapes
 from ownership.ops import signatures as sig
 from ownership.ops.common import inference_kernel, needs_grad, run_op, touch_history, wrap
 from ownership.ops.memory_formats import (
@@ -97,7 +97,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
             flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
             sizes = [*shape[:d], len(ts), *shape[d:]]
             item = flat.itemsize
-            view = layout.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
+            view = view_shapes.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
             assert view is not None  # one can always split a dimension with view
             if flat.size:  # the same memory, from its first element: ``flat``'s offset is 0
                 arr = np.lib.stride_tricks.as_strided(flat, sizes, [st * item for st in view])

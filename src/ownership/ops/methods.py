@@ -31,7 +31,7 @@ from ownership import product_functions as products
 from ownership import reduction_functions as reductions
 from ownership import view_functions as views
 from ownership.core.binder import Signatures
-from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, function_texts
+from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare
 from ownership.core.tensor import Tensor
 from ownership.ops import table
 from ownership.ops import written_methods as written
@@ -62,6 +62,30 @@ UNARY: dict[str, Any] = {**POINTWISE, "function_returns": "Tensor"}
 EXACT_OUT: dict[str, Any] = {**UNARY, "same_dtype": True}
 """The same, where ``out`` must have the result's dtype (torch's kernels of ``abs``, ``neg``,
 ``sign``, ``floor``... keep the input's dtype and cast nothing)."""
+
+
+def function_texts(texts: Sequence[str], function: Sequence[str] | str) -> tuple[str, ...]:
+    """torch's signatures of the function of a method whose signatures are ``texts``:
+    ``function`` itself, or, for :data:`INPUT` (:data:`INPUT_OUT`), each of ``texts`` after
+    ``Tensor input`` (and with ``out=`` last).
+
+    >>> function_texts(("(Tensor other)", "(Number other)"), INPUT_OUT)
+    ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')
+    >>> function_texts((), INPUT)
+    ('(Tensor input)',)
+    """
+    if function not in (INPUT, INPUT_OUT):
+        return (function,) if isinstance(function, str) else tuple(function)
+    made = []
+    for text in texts or ("()",):
+        inner = text[1:-1]
+        params = INPUT + (f", {inner}" if inner else "")
+        if function == INPUT_OUT:
+            params += (
+                ", Tensor out = None" if "*" in inner.split(", ") else ", *, Tensor out = None"
+            )
+        made.append(f"({params})")
+    return tuple(made)
 
 
 def no_tensor_bound(bound: dict[str, Any]) -> bool:

@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core import grad_mode, layout
+from ownership.core import grad_mode
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import inputs_needed, needs_grad, run_op, shape_of, sum_to, wrap
 from ownership.ops.linalg import mat1_grad, mat2_grad
+from ownership.ops.view_shapes import expand_strides
 
 
 # ---------------------------------------------------------------- addmm and linear
@@ -82,7 +83,7 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{p})")
         # the bias is expanded to the product's shape (torch's messages); a row of p: no check
         if added.shape != (p,):
-            layout.expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
+            expand_strides(added.shape, (0,) * added.ndim, (n, p), bias.dtype.error_name)
         prod = a1 @ a2
         if alpha != 1:
             prod = prod * alpha

@@ -40,6 +40,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import inference_mode, layout, observers
@@ -134,13 +135,40 @@ def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
         )
     storage = t._storage
     if numel and nbytes > storage.nbytes():
-        storage.grow_(nbytes)
+        _grow(storage, nbytes)
         _rederive(storage)
     old_shape = t._data.shape
     note_shape_change(t, tuple(old_shape))  # autograd's metadata keeps the old sizes
     _lay_out(t, shape, layout.contiguous_strides(shape))
     shape_changed(t, old_shape)
     return True
+
+
+class LentStorage(Storage):
+    """Memory lent by a numpy array (``from_numpy``): as torch's, it cannot grow (:func:`_grow`)."""
+
+    __slots__ = ()
+
+
+def _grow(storage: Storage, nbytes: int) -> NDArray[Any]:
+    """Swap the buffer of ``storage`` for a new one of ``nbytes`` bytes (rounded up to whole
+    elements) whose first elements are the old ones, the rest uninitialised; return it (torch's
+    ``resize_bytes_cpu``, with its errors). Arrays taken from the old buffer still read the
+    old memory: the caller re-derives those of the tensors sharing this storage."""
+    if isinstance(storage, LentStorage):
+        raise RuntimeError("Trying to resize storage that is not resizable")
+    old = storage.buffer
+    try:
+        new = np.empty(-(-nbytes // old.itemsize), dtype=old.dtype)
+    except MemoryError:
+        raise RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
+            f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot "
+            "allocate memory)"
+        ) from None
+    new[: old.size] = old
+    storage._buffer = new
+    return new
 
 
 def _restrided(t: Tensor, fmt: memory_format) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ownership.core import layout
 from ownership.core.argument_values import as_saved
 from ownership.core.layout import Size
+from ownership.ops import view_shapes
 
 if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
@@ -65,9 +66,9 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
         found, remembered = None, False
     if found is not None:
         return found
-    new = layout.infer_size(shape_arg(shape), t.numel())
+    new = view_shapes.infer_size(shape_arg(shape), t.numel())
     viewed = t.stride()
-    strides = layout.view_strides(arr.shape, viewed, new)
+    strides = view_shapes.view_strides(arr.shape, viewed, new)
     saved = {"self_sym_sizes": arr.shape}
     contiguous = layout.is_contiguous(arr.shape, viewed)
     geometry = new, strides, by_reshape(arr, new, strides), saved, contiguous
@@ -161,7 +162,7 @@ def expand_geometry(
     new = shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
         return new, (0,) * len(new), {"self_sym_sizes": ()}
-    st = layout.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
+    st = view_shapes.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
     return shape, st, {"self_sym_sizes": tuple(t._data.shape)}

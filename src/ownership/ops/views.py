@@ -18,6 +18,7 @@ from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.ops import view_shapes
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
 from ownership.ops.common import attach, needs_grad, needs_grad_of, run_op, touch_history
 from ownership.ops.view_geometry import (
@@ -80,7 +81,7 @@ def view(t: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
     edge = _edge(t)
     new, strides, reshaped, saved, _ = view_geometry(t, shape)
     if strides is None:
-        raise RuntimeError(layout.VIEW_ERROR)
+        raise RuntimeError(view_shapes.VIEW_ERROR)
     data = t._data.reshape(new) if reshaped else None
     # ``_make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)``
     # without the call: the view chain's one op (test_view_recording checks the node)

@@ -20,12 +20,13 @@ import builtins
 from typing import Any
 
 from ownership.core import dtypes, op_registry
-from ownership.core.argument_values import dtype_arg, no_arguments, tensor_arg
+from ownership.core.argument_values import no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
 from ownership.ops import devices
 from ownership.ops import signatures as sig
+from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
@@ -422,6 +423,32 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     return ops.to(self, other.dtype)
 
 
+_TORCH_LEGACY = (
+    "ByteTensor", "CharTensor", "ShortTensor", "HalfTensor", "BFloat16Tensor", "ComplexFloatTensor",
+    "ComplexDoubleTensor",
+)  # fmt: skip
+"""torch's legacy type names of the dtypes the engine does not have."""
+
+
+def _legacy_dtype(d: Any) -> DType:
+    """The dtype ``Tensor.type(d)`` asks for: a dtype, or a legacy type name
+    (``'torch.LongTensor'``), refused in torch's words (torch's names of dtypes the engine does
+    not have, and CUDA's, are refused as unsupported)."""
+    if isinstance(d, DType):
+        return d
+    if not isinstance(d, str):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    for cand in dtypes.ALL:
+        if d == f"torch.{cand.legacy}":
+            return cand
+    legacy = d.removeprefix("torch.").removeprefix("cuda.")
+    if d.startswith("torch.") and (
+        legacy in _TORCH_LEGACY or any(legacy == c.legacy for c in dtypes.ALL)
+    ):
+        raise RuntimeError(f"type({d!r}) is not supported by ownership")
+    raise ValueError(f"invalid type: '{d}'")
+
+
 def type(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """``type()``: the legacy type name (``'torch.FloatTensor'``); ``type(dtype)``: self when
     it has that dtype, else a converted copy (``ToCopyBackward0``). ``dtype`` is a dtype or
@@ -435,7 +462,7 @@ def type(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     wanted = sig.TYPE.parse(args, kwargs)[1]["dtype"]
     if wanted is None:
         return f"torch.{self.dtype.legacy}"
-    dt = dtypes.from_type(wanted)
+    dt = _legacy_dtype(wanted)
     return self if dt is self.dtype else ops.to(self, dt)
 
 

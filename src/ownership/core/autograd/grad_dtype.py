@@ -5,8 +5,9 @@ the dtype); ``t.grad_dtype = d`` makes them take ``d`` instead, and ``None`` let
 whatever dtype they arrive in. The backward pass casts a gradient as it reaches the leaf's
 ``AccumulateGrad`` (before the leaf's hooks see it, and what ``autograd.grad`` returns for the
 leaf); an assigned ``.grad`` must have that dtype. Only a leaf has one: reading or setting it on
-another tensor is an error. ``detach()``, ``.data``, copies and ``nn.Parameter`` make tensors
-with the default.
+another tensor is an error (torch's property and its checks: :mod:`ownership.ops.leaf_grad_dtype`,
+set on the Tensor by ``ownership.installation.install()``). ``detach()``, ``.data``, copies and
+``nn.Parameter`` make tensors with the default.
 
 >>> import ownership
 >>> x = ownership.ones(2, requires_grad=True)
@@ -23,7 +24,7 @@ from typing import Any
 
 from ownership.core.dtypes import dtype as DType
 
-__all__ = ["LEAVES", "cast", "grad_dtype_of", "set_grad_dtype", "target"]
+__all__ = ["LEAVES", "c_name", "cast", "remember", "target"]
 
 LEAVES: dict[int, weakref.ref[Any]] = {}
 """The tensors given a ``grad_dtype``, by id, while they live. While there is none, every
@@ -31,8 +32,9 @@ gradient takes its leaf's own dtype and the backward pass asks nothing more (one
 accumulator run; while there is one, the backward loop casts each leaf's gradient)."""
 
 
-def _remember(t: Any) -> None:
-    """Put ``t`` in :data:`LEAVES` until it dies."""
+def remember(t: Any) -> None:
+    """Put ``t`` in :data:`LEAVES` until it dies (``t.grad_dtype = d`` does, before it sets the
+    slot ``_grad_dtype``: :mod:`ownership.ops.leaf_grad_dtype`)."""
     key = id(t)
     if key in LEAVES:
         return
@@ -82,32 +84,3 @@ def cast(t: Any, grad: Any) -> Any:
     if not grad.dtype.is_floating_point:
         raise RuntimeError(NOT_DIFFERENTIABLE)
     return grad
-
-
-def grad_dtype_of(t: Any) -> DType | None:
-    """``t.grad_dtype``: the leaf's :func:`target`; another tensor's is an error."""
-    if not t.is_leaf:
-        raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
-    return target(t)
-
-
-def set_grad_dtype(t: Any, value: Any) -> None:
-    """``t.grad_dtype = value``, with torch's checks in torch's order: the value's type; the
-    tensor's ``.grad`` read (a non-leaf's warns), a leaf only; an existing gradient must already
-    have the new dtype (None accepts any)."""
-    if value is not None and not isinstance(value, DType):
-        raise RuntimeError(
-            f"grad_dtype must be a torch.dtype or None, but got {type(value).__name__}"
-        )
-    grad = t.grad
-    if not t.is_leaf:
-        raise RuntimeError("grad_dtype can only be set on leaf tensors.")
-    if grad is not None and value is not None and grad.dtype is not value:
-        raise RuntimeError(
-            f"Cannot set grad_dtype to '{value.short}' because there is already a gradient with "
-            f"dtype '{c_name(grad.dtype)}'. Please clear the gradient (.grad = None) before "
-            "changing grad_dtype, or ensure the new grad_dtype matches the existing gradient's "
-            "dtype."
-        )
-    _remember(t)
-    t._grad_dtype = value

@@ -80,7 +80,10 @@ class Node:
     ``_register_hook_dict``) are parity's, set on the class by
     ``ownership.installation.install()`` (:class:`ownership.autograd.graph.NodeHookMethods`);
     they fill the slot ``_pre_hooks`` the backward loop reads
-    (:mod:`ownership.core.autograd.hooks`)."""
+    (:mod:`ownership.core.autograd.hooks`). What torch's nodes offer a program besides
+    (``metadata``, a call ``grad_fn(*grads)``, the refusal to pickle) is parity's too, set the
+    same way (:class:`ownership.autograd.graph.NodeMethods`): the engine runs a node by
+    :meth:`apply`."""
 
     __slots__ = (
         "__weakref__",
@@ -92,7 +95,7 @@ class Node:
         "input_dtypes",
         "num_outputs",
     )
-    _metadata: dict[str, Any]  # unset until ``metadata`` is first read
+    _metadata: dict[str, Any]  # unset until ``metadata`` is first read (parity's property)
     # the hook registration, set on the class by ownership.installation.install (parity)
     register_prehook: Callable[[Callable[..., Any]], Any]
     register_hook: Callable[[Callable[..., Any]], Any]
@@ -116,21 +119,6 @@ class Node:
         """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
         as the user sees it (:func:`shown`); a new tuple at every read, as torch's."""
         return tuple([(shown(fn), nr) for fn, nr in self._edges])
-
-    @property
-    def metadata(self) -> dict[str, Any]:
-        """torch's ``grad_fn.metadata``: a dict for the user's notes, the same one on every
-        read. Made at the first read, as torch makes it (most nodes are never asked)."""
-        try:
-            return self._metadata
-        except AttributeError:
-            meta: dict[str, Any] = {}
-            self._metadata = meta
-            return meta
-
-    @metadata.setter
-    def metadata(self, value: dict[str, Any]) -> None:
-        self._metadata = value
 
     def name(self) -> str:
         """torch's name of the node, e.g. ``MulBackward0``."""
@@ -157,28 +145,12 @@ class Node:
             self._retained = {}
         self._retained[output_nr] = weakref.ref(tensor)
 
-    def __call__(self, *grads: Any) -> Any:
-        """``grad_fn(*grads)``: the node run on one gradient per output of its forward
-        (torch's ``TypeError`` for another number of them; ``None`` for each input when no
-        gradient is defined)."""
-        _check_arity(self, grads)
-        if all(g is None for g in grads):  # no gradient defined: none flows on (torch's nodes)
-            out: Sequence[Any] = [None] * len(self._edges)
-        else:
-            out = self.apply(tuple(grads))
-        return out[0] if len(out) == 1 else tuple(out)
-
     def __repr__(self) -> str:
         return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
 
     def __dir__(self) -> list[str]:
         """What torch lists: no engine-private name (``_ctx``, ``_saved``, ``_seq``, ...)."""
         return sorted(n for n in super().__dir__() if n[0] != "_" or n[:2] == "__")
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
-        ``pickle``): a node is part of one graph."""
-        raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
 
 
 _init_node = Node.__init__  # bound once: an op's node is made on every recorded op
@@ -365,26 +337,6 @@ class AccumulateGrad(Node):
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         return ()
-
-    def __call__(self, *grads: Any) -> Any:
-        """``acc(grad)``: accumulates ``grad`` into the leaf's ``.grad`` and runs its
-        post-accumulate-grad hooks, as torch's node does when called (the engine accumulates
-        without this call: ``ownership.core.autograd.engine``)."""
-        from ownership.core import grad_mode
-        from ownership.core.autograd import accumulate_grad, hooks  # (they import this module)
-
-        _check_arity(self, grads)
-        accumulate_grad.accumulate(self.variable, grads[0], grad_mode._state.enabled, 0)
-        if grads[0] is not None:
-            hooks.run_post_accumulate(self.variable)
-        return ()
-
-
-def _check_arity(node: Node, grads: tuple[Any, ...]) -> None:
-    """torch's refusal of a call of a node with a number of gradients other than its
-    forward's outputs."""
-    if len(grads) != node.num_outputs:
-        raise TypeError(f"expected {node.num_outputs} arguments, got {len(grads)} instead")
 
 
 _ACCUMULATOR_LOCK = threading.Lock()

@@ -1,26 +1,20 @@
-# mypy: disable-error-code="empty-body"
 """The Tensor methods made from declarations, as mypy sees them (generated: do not edit).
 
-Made by :func:`ownership.core.surface.stub` from :data:`ownership.ops.methods.DECLARED`;
+Made by :func:`ownership.ops.method_stub.stub` from :data:`ownership.ops.methods.DECLARED`;
 ``tests/build/test_surface_declarations.py`` checks it is current (run it with
-``--update`` to rewrite it). :class:`~ownership.core.tensor.Tensor` inherits
-``DeclaredMethods`` for the type checker only: at run time its methods are set by
-:func:`ownership.core.surface.install`.
+``--update`` to rewrite it). A stub only, with no module at run time:
+:class:`~ownership.core.tensor.Tensor` inherits ``DeclaredMethods`` for the type checker
+only, and its methods are set by :func:`ownership.core.surface.install`.
 """
 
-from __future__ import annotations
-
 import builtins
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import Any
 
-if TYPE_CHECKING:
-    from collections.abc import Iterator
+from numpy.typing import NDArray
 
-    from numpy.typing import NDArray
-
-    from ownership.core.dtypes import dtype as DType
-    from ownership.core.tensor import Tensor
-
+from ownership.core.dtypes import dtype as DType
+from ownership.core.tensor import Tensor
 
 class DeclaredMethods:
     """The declared methods of the Tensor (see :mod:`ownership.ops.methods`)."""
