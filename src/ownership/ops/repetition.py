@@ -22,6 +22,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
+from ownership.ops.resizing import allocation_failed
 
 
 def _bw_repeat(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -78,11 +79,7 @@ def repeat(t: Tensor, repeats: Sequence[int]) -> Tensor:
         try:  # all-1 repeats: a "K" copy
             return wrap(np.array(np.tile(arr, reps), order="C"), t.dtype)
         except MemoryError:
-            raise RuntimeError(
-                "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
-                f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot "
-                "allocate memory)"
-            ) from None
+            raise allocation_failed(nbytes) from None
 
     recorded = needs_grad(t)
     return run_op(

@@ -144,6 +144,19 @@ def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
     return True
 
 
+def allocation_failed(nbytes: int) -> RuntimeError:
+    """torch's error when its CPU allocator cannot give ``nbytes`` bytes (numpy's MemoryError
+    never reaches a user).
+
+    >>> print(allocation_failed(2**62))
+    [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4611686018427387904 bytes. Error code 12 (Cannot allocate memory)
+    """
+    return RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+        f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+    )
+
+
 class LentStorage(Storage):
     """Memory lent by a numpy array (``from_numpy``): as torch's, it cannot grow (:func:`_grow`)."""
 
@@ -161,11 +174,7 @@ def _grow(storage: Storage, nbytes: int) -> NDArray[Any]:
     try:
         new = np.empty(-(-nbytes // old.itemsize), dtype=old.dtype)
     except MemoryError:
-        raise RuntimeError(
-            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't "
-            f"allocate memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot "
-            "allocate memory)"
-        ) from None
+        raise allocation_failed(nbytes) from None
     new[: old.size] = old
     storage._buffer = new
     return new
