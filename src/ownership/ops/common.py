@@ -14,7 +14,6 @@ from ownership.core.autograd.node import (
     OpNode,
     Saved,
     gradient_edge,
-    leaf_edge,
 )
 from ownership.core.dtypes import dtype as DType
 from ownership.core.inference_mode import THREADS as INFERENCE_THREADS
@@ -294,7 +293,24 @@ def run_op(
     """
     if not recorded:
         return kernel(*args)  # 2
-    node = _new_node(name, inputs, backward, ctx)
+    # 1: the node, with an edge to each input (gradient_edge; a non-tensor gets none) and the
+    # inputs' dtypes; one or two inputs (most ops) without a loop or a list
+    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
+        a = inputs[0]
+        edges: tuple[tuple[Any, int], ...] = (gradient_edge(a),)
+        dts: tuple[DType | None, ...] = _ONE[a.dtype]
+    elif len(inputs) == 2:  # a binary op (the next most common)
+        a, b = inputs
+        a_tensor, b_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
+        edges = (
+            gradient_edge(a) if a_tensor else NO_EDGE,
+            gradient_edge(b) if b_tensor else NO_EDGE,
+        )
+        dts = _PAIRS[a.dtype if a_tensor else None][b.dtype if b_tensor else None]
+    else:
+        edges, dts = _edges_and_dtypes(inputs)
+        dts = _SHARED.get(dts, dts)
+    node = OpNode(name, edges, backward, ctx, 1, dts)
     if save is not None:
         save(node, *args)  # 1
     out = kernel(*args)  # 2
@@ -302,63 +318,6 @@ def run_op(
     if after is not None:
         after(node, out)
     return out
-
-
-def _new_node(
-    name: str,
-    inputs: Sequence[Any],
-    backward: BackwardFn,
-    ctx: Saved | None = None,
-) -> OpNode:
-    """A new node ``name`` with edges to ``inputs`` and their dtypes, not attached to an output
-    yet (:func:`run_op`'s step 1)."""
-    # this runs for every recorded op: one or two inputs (most ops) without a loop, others in one
-    # pass (an input with no base: its edge is ``(grad_fn, output_nr)`` with a history, else its
-    # ``leaf_edge``, as ``gradient_edge`` says, written out; views ask it)
-    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
-        a = inputs[0]
-        dt = a.dtype
-        fn = a._history
-        edges: tuple[tuple[Any, int], ...] = (
-            (
-                gradient_edge(a)
-                if a._base is not None
-                else (fn, a._output_nr)
-                if fn is not None
-                else leaf_edge(a)
-            ),
-        )
-        dts: tuple[DType | None, ...] = _ONE[dt]
-    elif len(inputs) == 2:  # a binary op (the next most common): no lists, no loop
-        a, b = inputs
-        if isinstance(a, Tensor):
-            fn, dt_a = a._history, a.dtype
-            edge_a = (
-                gradient_edge(a)
-                if a._base is not None
-                else (fn, a._output_nr)
-                if fn is not None
-                else leaf_edge(a)
-            )
-        else:
-            edge_a, dt_a = NO_EDGE, None
-        if isinstance(b, Tensor):
-            fn, dt_b = b._history, b.dtype
-            edge_b = (
-                gradient_edge(b)
-                if b._base is not None
-                else (fn, b._output_nr)
-                if fn is not None
-                else leaf_edge(b)
-            )
-        else:
-            edge_b, dt_b = NO_EDGE, None
-        edges = (edge_a, edge_b)
-        dts = _PAIRS[dt_a][dt_b]
-    else:
-        edges, dts = _edges_and_dtypes(inputs)
-        dts = _SHARED.get(dts, dts)
-    return OpNode(name, edges, backward, ctx, 1, dts)
 
 
 def attach(out: Tensor, node: OpNode) -> OpNode:

@@ -380,9 +380,8 @@ def gradient_edge(tensor: Any) -> Edge:
 
 
 def leaf_edge(tensor: Any) -> Edge:
-    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (``ops.common.run_op`` asks it
-    directly for an input that has no history and is no view): its accumulator while it
-    requires grad, else no edge."""
+    """:func:`gradient_edge` of a tensor without a ``grad_fn`` (its last case): its accumulator
+    while it requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
         acc = tensor._acc()  # ``accumulator(tensor)``, its first look written out
         return (acc if acc is not None else _new_accumulator(tensor), 0)
