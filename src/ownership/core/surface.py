@@ -28,7 +28,7 @@ def maximum(self, *args, **kwargs):
 
 The methods are typed for mypy by the stub ``ownership/core/declared_methods.pyi``, generated from
 the declarations (:func:`ownership.ops.method_stub.stub`); core's Tensor inherits it for the type
-checker only (there is no module ``declared_methods`` at run time).
+checker only (at run time ``ownership/core/declared_methods.py`` makes it ``object``).
 ``tests/build/test_surface_declarations.py`` checks it is current.
 """
 

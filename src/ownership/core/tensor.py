@@ -14,11 +14,13 @@ properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
 (``x.add``, ``x.mul_``, ``x.sum``...), the operators (``x + y``, ``x[i]``:
 :mod:`ownership.ops.tensor_operators`) and the conversions to Python and numpy values
 (``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
-beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by :func:`ownership.core.surface.install`;
-mypy reads them from the stub ``ownership/core/declared_methods.pyi``, generated from the
-declarations (at run time there is no such module, and the class inherits ``object`` in its place). All reach :mod:`ownership.ops` through
-:data:`ownership.core.op_registry.ops`, typed by :class:`~ownership.core.op_table.CoreOps`, so that
-this layer never imports a higher one at run time.
+beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by
+:func:`ownership.core.surface.install`; mypy reads them from the stub
+``ownership/core/declared_methods.pyi``, generated from the declarations (at run time the class
+inherits ``object`` in its place: ``ownership/core/declared_methods.py``). All reach
+:mod:`ownership.ops` through :data:`ownership.core.op_registry.ops`, typed by
+:class:`~ownership.core.op_table.CoreOps`, so that this layer never imports a higher one at run
+time.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -50,6 +52,7 @@ from ownership.core.autograd.view_history import (
     propagate_creation_meta,
     refresh_view_grad_fn,
 )
+from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import (
     InferenceCounter,
@@ -60,11 +63,8 @@ from ownership.core.storage import (
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
 
-if TYPE_CHECKING:  # the declared methods are the type checker's (a stub, no module at run time)
-    from ownership.core.declared_methods import DeclaredMethods
+if TYPE_CHECKING:
     from ownership.core.op_table import CoreOps
-else:  # ``surface.install`` sets them
-    DeclaredMethods = object
 ops: CoreOps[Tensor] = op_registry.ops
 _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
 _NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow

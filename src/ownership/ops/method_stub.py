@@ -28,7 +28,7 @@ def stub(declarations: Iterable[Declared]) -> str:
         "",
         "Made by :func:`ownership.ops.method_stub.stub` from :data:`ownership.ops.methods.DECLARED`;",
         "``tests/build/test_surface_declarations.py`` checks it is current (run it with",
-        "``--update`` to rewrite it). A stub only, with no module at run time:",
+        "``--update`` to rewrite it). A stub: at run time the module beside it is ``object``;",
         ":class:`~ownership.core.tensor.Tensor` inherits ``DeclaredMethods`` for the type checker",
         "only, and its methods are set by :func:`ownership.core.surface.install`.",
         '"""',
