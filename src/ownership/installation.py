@@ -35,6 +35,7 @@ from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
     devices,
+    grad_attribute,
     inplace_fills,
     leaf_grad_dtype,
     loop_order,
@@ -74,6 +75,8 @@ def install() -> None:
     node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
+    # ``t.grad`` (parity): torch's property over the slot the backward loop accumulates into
+    Tensor.grad = grad_attribute.GRAD  # type: ignore[assignment]
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function
