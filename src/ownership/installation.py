@@ -40,6 +40,7 @@ from ownership.ops import (
     leaf_grad_dtype,
     loop_order,
     methods,
+    named_nodes,
     out_variants,
     table,
 )
@@ -69,10 +70,12 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
-    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling
-    for name in ("metadata", "__call__", "__reduce_ex__"):
+    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling, repr, dir
+    for name in ("metadata", "__call__", "__reduce_ex__", "__repr__", "__dir__"):
         setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
     node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
+    # a node reaches the user as torch shows it (parity): its class named after it, ``_saved_*``
+    node.shown = named_nodes.shown
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # ``t.grad`` (parity): torch's property over the slot the backward loop accumulates into

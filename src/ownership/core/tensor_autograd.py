@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.core.autograd import engine
+from ownership.core.autograd import node as graph_node
 from ownership.core.autograd.grad import (
     check_roots,
     engine_flag,
@@ -24,7 +25,7 @@ from ownership.core.autograd.grad import (
     make_seeds,
 )
 from ownership.core.autograd.input_metadata import note_shape_change
-from ownership.core.autograd.node import NO_ACCUMULATOR, Node, shown
+from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
@@ -83,8 +84,8 @@ class TensorAutograd:
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (:func:`ownership.core.autograd.node.shown`)."""
-        return shown(self._node())  # type: ignore[no-any-return]
+        named after it, serving ``_saved_<name>`` (the seam :data:`ownership.core.autograd.node.shown`)."""
+        return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter
     def grad_fn(self, value: Any) -> None:
