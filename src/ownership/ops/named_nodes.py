@@ -8,7 +8,8 @@ time it reaches the user (``tensor.grad_fn``, ``node.next_functions``): the same
 switched to one named after the node, which serves ``_saved_<name>`` (each saved tensor
 version-checked at its read, core's rule: :meth:`ownership.core.autograd.saved.SavedTensor.unpack`).
 It fills core's seam :data:`ownership.core.autograd.node.shown`, by
-:func:`ownership.installation.install` (parity).
+:func:`ownership.installation.install` (parity). A view's ``AsStridedBackward0``, a node class of
+its own, shows its saved values as :class:`AsStridedSaved` does.
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -25,10 +26,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from ownership.core.autograd.node import OpNode
+from ownership.core.autograd.node import Node, OpNode
 from ownership.core.autograd.saved import FREED_MESSAGE
 
-__all__ = ["NamedNode", "named_class", "shown"]
+__all__ = ["AsStridedSaved", "NamedNode", "named_class", "shown"]
 
 
 class NamedNode(OpNode):
@@ -84,3 +85,30 @@ def shown(node: Any) -> Any:
     if type(node) is OpNode:
         node.__class__ = named_class(node._name)
     return node
+
+
+class AsStridedSaved:
+    """What a view's ``AsStridedBackward0`` (:class:`ownership.core.autograd.view_nodes.AsStridedBackward0`,
+    a node class of its own) shows as torch's saved values: the view's geometry as torch's
+    ``as_strided`` call saved it, numbers never freed; set on that class by
+    ``ownership.installation.install()``."""
+
+    @property
+    def _saved_size(self: Any) -> tuple[int, ...]:
+        """torch's saved ``size`` of the ``as_strided`` call: the view's shape."""
+        return tuple(self.view_geom[0])
+
+    @property
+    def _saved_stride(self: Any) -> tuple[int, ...]:
+        """torch's saved ``stride``: the view's strides, in elements."""
+        return tuple(self.view_geom[1])
+
+    @property
+    def _saved_storage_offset(self: Any) -> int:
+        """torch's saved ``storage_offset``: the view's offset into the storage, in elements."""
+        return int(self.view_geom[2])
+
+    def __dir__(self: Any) -> list[str]:
+        """The node's public names and the ``_saved_<name>`` torch shows for it."""
+        names = Node.__dir__(self)
+        return sorted({*names, "_saved_size", "_saved_storage_offset", "_saved_stride"})
