@@ -3,7 +3,7 @@
 Nothing here touches data: these functions only compute sizes, strides and offsets, which the
 tensor layer then turns into zero-copy numpy views over a storage buffer. The geometry of the
 view ops themselves (``view``'s ``computeStride``, ``expand``'s) is the ops':
-:mod:`ownership.ops.view_shapes`.
+``ownership.ops.view_shapes``.
 
 >>> contiguous_strides((2, 3, 4))
 (12, 4, 1)

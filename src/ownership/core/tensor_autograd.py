@@ -1,4 +1,4 @@
-"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``.grad``, ``retain_grad``, ``backward``.
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``retain_grad``, ``backward``.
 
 What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
 its accumulated gradient (the property ``grad``, with torch's checks on assignment, is
@@ -84,7 +84,8 @@ class TensorAutograd:
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (the seam :data:`ownership.core.autograd.node.shown`)."""
+        named after it, serving ``_saved_<name>`` (the seam
+        ``ownership.core.autograd.node.shown``)."""
         return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter

@@ -7,7 +7,7 @@ property per saved value. The engine records every op's node as a plain
 time it reaches the user (``tensor.grad_fn``, ``node.next_functions``): the same object, its class
 switched to one named after the node, which serves ``_saved_<name>`` (each saved tensor
 version-checked at its read, core's rule: :meth:`ownership.core.autograd.saved.SavedTensor.unpack`).
-It fills core's seam :data:`ownership.core.autograd.node.shown`, by
+It fills core's seam ``ownership.core.autograd.node.shown``, by
 :func:`ownership.installation.install` (parity). A view's ``AsStridedBackward0``, a node class of
 its own, shows its saved values as :class:`AsStridedSaved` does.
 
@@ -33,9 +33,10 @@ __all__ = ["AsStridedSaved", "NamedNode", "named_class", "shown"]
 
 
 class NamedNode(OpNode):
-    """An :class:`OpNode` as the user sees it: the base of the class :func:`shown` gives a node,
-    one per node name, which serves torch's ``_saved_<name>`` properties from the node's saved
-    values (the hook that the engine's own class goes without)."""
+    """An :class:`~ownership.core.autograd.node.OpNode` as the user sees it: the base of the
+    class :func:`shown` gives a node, one per node name, which serves torch's ``_saved_<name>``
+    properties from the node's saved values (the hook that the engine's own class goes
+    without)."""
 
     __slots__ = ()
 
@@ -79,17 +80,19 @@ def named_class(name: str) -> type[NamedNode]:
 
 
 def shown(node: Any) -> Any:
-    """``node`` as torch shows it (see the module's docstring): an :class:`OpNode` gets the class
-    of its name (:func:`named_class`) the first time it is shown, any other node or None is
-    returned as it is. The node stays the same object; the engine runs it as before."""
+    """``node`` as torch shows it (see the module's docstring): an
+    :class:`~ownership.core.autograd.node.OpNode` gets the class of its name
+    (:func:`named_class`) the first time it is shown, any other node or None is returned as it
+    is. The node stays the same object; the engine runs it as before."""
     if type(node) is OpNode:
         node.__class__ = named_class(node._name)
     return node
 
 
 class AsStridedSaved:
-    """What a view's ``AsStridedBackward0`` (:class:`ownership.core.autograd.view_nodes.AsStridedBackward0`,
-    a node class of its own) shows as torch's saved values: the view's geometry as torch's
+    """What a view's ``AsStridedBackward0``
+    (:class:`ownership.core.autograd.view_nodes.AsStridedBackward0`, a node class of its own)
+    shows as torch's saved values: the view's geometry as torch's
     ``as_strided`` call saved it, numbers never freed; set on that class by
     ``ownership.installation.install()``."""
 

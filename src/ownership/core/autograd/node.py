@@ -12,7 +12,7 @@ class (``type(y.grad_fn).__name__ == "MulBackward0"``) with a property per saved
 records every op's node as a plain :class:`OpNode`, a class without an attribute hook, whose
 attribute reads CPython 3.11 specializes (a ``__getattr__`` on the class would make each of the
 engine's reads about three times slower). How a node is shown the first time it reaches the user
-(``tensor.grad_fn``, ``node.next_functions``) is parity's, through the seam :data:`shown`
+(``tensor.grad_fn``, ``node.next_functions``) is parity's, through the seam ``shown``
 (:mod:`ownership.ops.named_nodes`: the same object, its class switched to one named after
 the node, which serves ``_saved_<name>``).
 
@@ -83,7 +83,7 @@ class Node:
     they fill the slot ``_pre_hooks`` the backward loop reads
     (:mod:`ownership.core.autograd.hooks`). What torch's nodes offer a program besides
     (``metadata``, a call ``grad_fn(*grads)``, the refusal to pickle) is parity's too, set the
-    same way (:class:`ownership.autograd.graph.NodeMethods`), and so are its ``repr`` and
+    same way (``ownership.autograd.graph.NodeMethods``), and so are its ``repr`` and
     ``dir()`` as torch's: the engine runs a node by :meth:`apply`."""
 
     __slots__ = (
@@ -118,7 +118,7 @@ class Node:
     @property
     def next_functions(self) -> tuple[Edge, ...]:
         """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
-        as the user sees it (:func:`shown`); a new tuple at every read, as torch's."""
+        as the user sees it (the seam ``shown``); a new tuple at every read, as torch's."""
         return tuple([(shown(fn), nr) for fn, nr in self._edges])
 
     def name(self) -> str:
@@ -259,7 +259,7 @@ gradient, input shapes) the backward reads from the node's typed slots."""
 
 
 def _as_kept(node: Any) -> Any:
-    """:data:`shown` of core alone: the node as the engine keeps it."""
+    """``shown`` of core alone: the node as the engine keeps it."""
     return node
 
 

@@ -70,7 +70,7 @@ class AsStridedBackward0(Node):
     ``_base`` is a tensor no program holds, at version 1 (2 after the division). A view or base
     with no elements gets a new tensor of zeros, contiguous, at version 1 (``at::zeros`` called
     where its fill is counted). What it shows as torch's saved values (``_saved_size``...) is
-    parity's (:class:`ownership.ops.named_nodes.AsStridedSaved`, set on the class by
+    parity's (``ownership.ops.named_nodes.AsStridedSaved``, set on the class by
     ``ownership.installation.install()``)."""
 
     __slots__ = ("base_geom", "view_geom")
