@@ -30,15 +30,17 @@ from ownership.core import (
     tensor_metadata,
 )
 from ownership.core import tensor as core_tensor
-from ownership.core.autograd import graph, node, saved
+from ownership.core.autograd import graph, node, saved, view_nodes
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
     devices,
+    grad_attribute,
     inplace_fills,
     leaf_grad_dtype,
     loop_order,
     methods,
+    named_nodes,
     out_variants,
     table,
 )
@@ -68,12 +70,19 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
-    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling
-    for name in ("metadata", "__call__", "__reduce_ex__"):
+    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling, repr, dir
+    for name in ("metadata", "__call__", "__reduce_ex__", "__repr__", "__dir__"):
         setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
     node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
+    # a node reaches the user as torch shows it (parity): its class named after it, ``_saved_*``
+    node.shown = named_nodes.shown
+    # and a view's ``AsStridedBackward0`` shows torch's saved values (parity)
+    for name in ("_saved_size", "_saved_stride", "_saved_storage_offset", "__dir__"):
+        setattr(view_nodes.AsStridedBackward0, name, named_nodes.AsStridedSaved.__dict__[name])
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
+    # ``t.grad`` (parity): torch's property over the slot the backward loop accumulates into
+    Tensor.grad = grad_attribute.GRAD  # type: ignore[assignment]
     # the checks of one argument value read 0-d tensors as numbers
     argument_values.install(Tensor)
     # torch's argument parser (parity) binds the calls of every declared method and function

@@ -246,6 +246,31 @@ NON_LEAF_GRAD_WARNING = (
 )
 
 
+def test_an_assigned_grad_is_checked_in_torchs_order() -> None:
+    """``x.grad = value``: a tensor or None, not ``x`` itself, of the dtype ``x``'s gradients
+    take, of ``x``'s shape (each check before the next); a fitting one is kept as it is, and
+    ``del x.grad`` leaves None."""
+
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        out = []
+        for value in ("a", x, t.ones(3, dtype=t.float64), t.ones(3), t.ones(1, 2)):
+            try:
+                x.grad = value
+            except (TypeError, RuntimeError) as e:
+                out.append((type(e).__name__, str(e)))
+        g = t.full((2,), 3.0)
+        x.grad = g
+        out.append(x.grad is g)
+        del x.grad
+        out.append(x.grad)
+        x.grad = g
+        x.grad = None
+        return [*out, x.grad]
+
+    same(program)
+
+
 def test_grad_of_a_non_leaf_warns_and_is_none() -> None:
     def program(t):
         x = t.ones(3, requires_grad=True)

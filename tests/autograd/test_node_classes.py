@@ -153,7 +153,8 @@ def test_a_graph_whose_nodes_were_shown_runs_as_one_whose_were_not(shown: bool) 
 def test_the_engine_keeps_its_nodes_unshown_until_a_user_reaches_them() -> None:
     """Recording and backward never switch a node's class: only a read by the user does."""
     import ownership
-    from ownership.core.autograd.node import NamedNode, OpNode
+    from ownership.core.autograd.node import OpNode
+    from ownership.ops.named_nodes import NamedNode
 
     x = ownership.ones(3, requires_grad=True)
     y = (x * 2).sin()

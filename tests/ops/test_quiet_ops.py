@@ -147,7 +147,6 @@ def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
 def test_the_operators_call_the_ops_the_table_quiets() -> None:
     """Each binary operator made by ``tensor_operators._quiet`` names an op of the table, one the
     registry quiets, and runs that op as the table defines it."""
-    from ownership.core import op_registry
     from ownership.ops.tensor_operators import TensorOperators
 
     made = {
@@ -167,4 +166,4 @@ def test_the_operators_call_the_ops_the_table_quiets() -> None:
         )
         op = closure["name"]
         assert op in table.__all__ and op not in table.NO_ARITHMETIC, name
-        assert OPS[op].__wrapped__ is getattr(table, op) is op_registry._PLAIN[op], name  # type: ignore[attr-defined]
+        assert OPS[op].__wrapped__ is getattr(table, op) is closure["plain"][op], name

@@ -211,8 +211,9 @@ class NodeHookMethods:
 class NodeMethods:
     """What torch's graph nodes offer a program beyond the engine's own use, set on
     :class:`~ownership.core.autograd.node.Node` by ``ownership.installation.install()``:
-    ``grad_fn.metadata``, a call of the node on gradients (``grad_fn(*grads)``) and the refusal to
-    copy or pickle it. The engine runs a node by its ``apply``, never by a call."""
+    ``grad_fn.metadata``, a call of the node on gradients (``grad_fn(*grads)``), the refusal to
+    copy or pickle it, its ``repr`` and ``dir()`` as torch's. The engine runs a node by its
+    ``apply``, never by a call."""
 
     @property
     def metadata(self: Any) -> dict[str, Any]:
@@ -244,6 +245,14 @@ class NodeMethods:
         """torch's refusal to copy or pickle a graph node (``copy.copy``, ``deepcopy``,
         ``pickle``): a node is part of one graph."""
         raise TypeError(f"cannot pickle '{self.name().rsplit('::', 1)[-1]}' object")
+
+    def __repr__(self: Any) -> str:
+        """torch's: ``<MulBackward0 object at 0x...>``."""
+        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
+
+    def __dir__(self: Any) -> list[str]:
+        """What torch lists: no engine-private name (``_ctx``, ``_saved``, ``_seq``, ...)."""
+        return sorted(n for n in object.__dir__(self) if n[0] != "_" or n[:2] == "__")
 
 
 def call_accumulator(self: AccumulateGrad, *grads: Any) -> Any:

@@ -33,6 +33,7 @@ __all__ = [
     "ops",
     "quiet",
     "quiet_op",
+    "quiet_parts",
     "unwatch",
     "watch",
 ]
@@ -193,6 +194,29 @@ def quiet_op(fn: Callable[..., R], name: str) -> Callable[..., R]:
             reset_state(token)
 
     return two_and_keywords
+
+
+def quiet_parts() -> (
+    tuple[
+        Callable[[Any], Any],
+        Callable[[Any], None],
+        Any,
+        tuple[type[Exception], ...],
+        Mapping[str, Callable[..., Any]],
+    ]
+    | None
+):
+    """What :func:`quiet_op` puts around an op, for a caller that writes it out around the op
+    itself (the Tensor's binary operators, :mod:`ownership.ops.tensor_operators`: one Python call
+    fewer per operator): ``(set_state, reset_state, ignore, checks_failed, plain)``. Under numpy 2,
+    ``set_state(ignore)`` switches numpy's error state off and returns the token
+    ``reset_state(token)`` takes to put it back; ``checks_failed`` are the errors of an op's own
+    checks, on which :func:`edges_first` runs; ``plain`` holds the table's ops before
+    :func:`quiet_op` by name (looked up at each call: :func:`watch` routes them too). None under
+    numpy 1 (``np.errstate``): call the quieted op."""
+    if _STATE is None:
+        return None
+    return _STATE.set, _STATE.reset, _IGNORE, _KERNEL_ERRORS, _PLAIN
 
 
 class _Unquieted(dict[str, Callable[..., Any]]):

@@ -1,7 +1,8 @@
-"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``.grad``, ``retain_grad``, ``backward``.
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``retain_grad``, ``backward``.
 
 What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
-its accumulated gradient with torch's checks on assignment, its hooks, ``backward()`` (run by
+its accumulated gradient (the property ``grad``, with torch's checks on assignment, is
+:mod:`ownership.ops.grad_attribute`'s), its hooks, ``backward()`` (run by
 ``ownership.core.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
 version counter or a fresh one). Inherited by :class:`~ownership.core.tensor.Tensor`.
 """
@@ -9,7 +10,6 @@ version counter or a fresh one). Inherited by :class:`~ownership.core.tensor.Ten
 from __future__ import annotations
 
 import builtins
-import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
 from ownership.core.autograd import engine
-from ownership.core.autograd import grad_dtype as leaf_grad_dtype
+from ownership.core.autograd import node as graph_node
 from ownership.core.autograd.grad import (
     check_roots,
     engine_flag,
@@ -25,7 +25,7 @@ from ownership.core.autograd.grad import (
     make_seeds,
 )
 from ownership.core.autograd.input_metadata import note_shape_change
-from ownership.core.autograd.node import NO_ACCUMULATOR, Node, shown
+from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
@@ -33,14 +33,6 @@ if TYPE_CHECKING:
     from ownership.core.layout import Size
     from ownership.core.storage import VersionCounter
     from ownership.core.tensor import Tensor
-
-NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
-    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
-    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
-    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
 
 
 class TensorAutograd:
@@ -62,6 +54,10 @@ class TensorAutograd:
     # the property ``grad_dtype``, read and set with torch's checks (parity:
     # ownership.ops.leaf_grad_dtype); its rule is ownership.core.autograd.grad_dtype
     grad_dtype: DType | None
+    # the property ``grad`` over the slot ``_grad``, read, set and deleted with torch's warning
+    # and checks (parity: ownership.ops.grad_attribute); the backward loop accumulates into the
+    # slot (ownership.core.autograd.accumulate_grad)
+    grad: Tensor | None
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
         _history: Node | None
@@ -88,8 +84,9 @@ class TensorAutograd:
     @property
     def grad_fn(self) -> Node | None:
         """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (:func:`ownership.core.autograd.node.shown`)."""
-        return shown(self._node())  # type: ignore[no-any-return]
+        named after it, serving ``_saved_<name>`` (the seam
+        ``ownership.core.autograd.node.shown``)."""
+        return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter
     def grad_fn(self, value: Any) -> None:
@@ -163,50 +160,6 @@ class TensorAutograd:
             raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(requires_grad)
         return self  # type: ignore[no-any-return]
-
-    @property
-    def grad(self) -> Tensor | None:
-        """The accumulated gradient of a leaf (None until a backward reaches it)."""
-        if self._history is None and self._base is None:  # no grad_fn (the common case): a leaf
-            return self._grad
-        # torch's C++ ``is_leaf`` reads the ``grad_fn`` slot as it is, never refreshed: a view
-        # whose base was written under no_grad shows its ``.grad`` (with the warning) where its
-        # ``grad_fn`` raises
-        if not self._retains_grad and self._requires_grad and self._history is not None:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
-
-    @grad.setter
-    def grad(self: Any, value: Tensor | None) -> None:
-        if value is not None:
-            if not isinstance(value, TensorAutograd):
-                raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type "
-                    f"{type(value).__name__}"
-                )
-            if value is self:
-                raise RuntimeError("can't assign Variable as its own grad")
-            dt = leaf_grad_dtype.target(self)
-            if dt is not None and value.dtype is not dt:
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{leaf_grad_dtype.c_name(value.dtype)}' "
-                    f"to a tensor with grad_dtype '{dt.short}'. The gradient must match the tensor's "
-                    "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
-                    "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
-                    "systems that assume they match."
-                )
-            if value._data.shape != self._data.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
-                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
-                    "the same size"
-                )
-        self._grad = value
-
-    @grad.deleter
-    def grad(self: Any) -> None:
-        self._grad = None
 
     def retain_grad(self: Any) -> None:
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.

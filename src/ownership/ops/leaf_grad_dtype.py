@@ -15,10 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ownership.core.autograd.grad_dtype import c_name, remember, target
+from ownership.core.autograd.grad_dtype import remember, target
 from ownership.core.dtypes import dtype as DType
 
-__all__ = ["GRAD_DTYPE", "grad_dtype_of", "set_grad_dtype"]
+__all__ = ["GRAD_DTYPE", "c_name", "grad_dtype_of", "set_grad_dtype"]
+
+
+def c_name(d: DType) -> str:
+    """The C type name torch's gradient-dtype errors print for ``d``: ``float``, ``double``..."""
+    return {
+        "float64": "double",
+        "float32": "float",
+        "int64": "long int",
+        "int32": "int",
+        "bool": "bool",
+    }[d.name]
 
 
 def grad_dtype_of(t: Any) -> DType | None:

@@ -20,7 +20,7 @@ from typing import Any, cast
 import numpy as np
 
 from ownership.core import op_registry
-from ownership.core.op_registry import _IGNORE, _KERNEL_ERRORS, _PLAIN, _STATE, edges_first
+from ownership.core.op_registry import edges_first, quiet_parts
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import is_torch_tensor
 from ownership.ops.op_table import OpTable
@@ -114,9 +114,11 @@ def _quiet(
     (``taken``), any other operand :func:`_foreign`'s.
 
     The op runs quiet as :func:`~ownership.core.op_registry.quiet_op` runs it (the same switch of
-    numpy's error state, around the op as the table holds it before quieting), inside the method:
-    one Python call fewer per operator than the method calling the table's quieted op."""
-    if _STATE is None:  # numpy 1: the table's quieted op
+    numpy's error state, around the op as the table holds it before quieting:
+    :func:`~ownership.core.op_registry.quiet_parts`), inside the method: one Python call fewer
+    per operator than the method calling the table's quieted op."""
+    parts = quiet_parts()
+    if parts is None:  # numpy 1: the table's quieted op
 
         def numpy1(self: Any, other: Any) -> Any:
             if not isinstance(other, taken):
@@ -125,7 +127,7 @@ def _quiet(
 
         method = numpy1
     else:
-        set_state, reset_state, ignore, plain = _STATE.set, _STATE.reset, _IGNORE, _PLAIN
+        set_state, reset_state, ignore, checks_failed, plain = parts
 
         def operator(self: Any, other: Any) -> Any:
             if not isinstance(other, taken):
@@ -133,7 +135,7 @@ def _quiet(
             token = set_state(ignore)
             try:
                 return plain[name](self, other)
-            except _KERNEL_ERRORS:
+            except checks_failed:
                 edges_first(name, (self, other), None)
                 raise
             finally:

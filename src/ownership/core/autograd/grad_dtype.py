@@ -24,7 +24,7 @@ from typing import Any
 
 from ownership.core.dtypes import dtype as DType
 
-__all__ = ["LEAVES", "c_name", "cast", "remember", "target"]
+__all__ = ["LEAVES", "cast", "remember", "target"]
 
 LEAVES: dict[int, weakref.ref[Any]] = {}
 """The tensors given a ``grad_dtype``, by id, while they live. While there is none, every
@@ -44,17 +44,6 @@ def remember(t: Any) -> None:
             del LEAVES[key]
 
     LEAVES[key] = weakref.ref(t, forget)
-
-
-def c_name(d: DType) -> str:
-    """The C type name torch's gradient-dtype errors print for ``d``: ``float``, ``double``..."""
-    return {
-        "float64": "double",
-        "float32": "float",
-        "int64": "long int",
-        "int32": "int",
-        "bool": "bool",
-    }[d.name]
 
 
 def target(t: Any) -> DType | None:

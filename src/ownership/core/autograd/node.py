@@ -11,9 +11,10 @@ backward function, written with tensor ops so that it is itself differentiable.
 class (``type(y.grad_fn).__name__ == "MulBackward0"``) with a property per saved value. The engine
 records every op's node as a plain :class:`OpNode`, a class without an attribute hook, whose
 attribute reads CPython 3.11 specializes (a ``__getattr__`` on the class would make each of the
-engine's reads about three times slower). :func:`shown` turns a node into what torch shows the
-first time it reaches the user (``tensor.grad_fn``, ``node.next_functions``): the same object, its
-class switched to one named after the node, which serves ``_saved_<name>``.
+engine's reads about three times slower). How a node is shown the first time it reaches the user
+(``tensor.grad_fn``, ``node.next_functions``) is parity's, through the seam ``shown``
+(:mod:`ownership.ops.named_nodes`: the same object, its class switched to one named after
+the node, which serves ``_saved_<name>``).
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -82,8 +83,8 @@ class Node:
     they fill the slot ``_pre_hooks`` the backward loop reads
     (:mod:`ownership.core.autograd.hooks`). What torch's nodes offer a program besides
     (``metadata``, a call ``grad_fn(*grads)``, the refusal to pickle) is parity's too, set the
-    same way (:class:`ownership.autograd.graph.NodeMethods`): the engine runs a node by
-    :meth:`apply`."""
+    same way (:class:`ownership.autograd.graph.NodeMethods`), and so are its ``repr`` and
+    ``dir()`` as torch's: the engine runs a node by :meth:`apply`."""
 
     __slots__ = (
         "__weakref__",
@@ -117,7 +118,7 @@ class Node:
     @property
     def next_functions(self) -> tuple[Edge, ...]:
         """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
-        as the user sees it (:func:`shown`); a new tuple at every read, as torch's."""
+        as the user sees it (the seam ``shown``); a new tuple at every read, as torch's."""
         return tuple([(shown(fn), nr) for fn, nr in self._edges])
 
     def name(self) -> str:
@@ -144,13 +145,6 @@ class Node:
         if self._retained is None:
             self._retained = {}
         self._retained[output_nr] = weakref.ref(tensor)
-
-    def __repr__(self) -> str:
-        return f"<{self.name().rsplit('::', 1)[-1]} object at {hex(id(self))}>"
-
-    def __dir__(self) -> list[str]:
-        """What torch lists: no engine-private name (``_ctx``, ``_saved``, ``_seq``, ...)."""
-        return sorted(n for n in super().__dir__() if n[0] != "_" or n[:2] == "__")
 
 
 _init_node = Node.__init__  # bound once: an op's node is made on every recorded op
@@ -264,59 +258,16 @@ BackwardFn = Callable[[OpNode, Saved, Grads], Sequence[Any]]
 gradient, input shapes) the backward reads from the node's typed slots."""
 
 
-class NamedNode(OpNode):
-    """An :class:`OpNode` as the user sees it: the base of the class :func:`shown` gives a node,
-    one per node name, which serves torch's ``_saved_<name>`` properties from the node's saved
-    values (the hook that the engine's own class goes without)."""
-
-    __slots__ = ()
-
-    def __getattr__(self, attr: str) -> Any:
-        if attr.startswith("_saved_"):
-            key = attr[7:]
-            saved = object.__getattribute__(self, "_saved")
-            if saved is not None and key in saved:
-                return saved[key].unpack(self)
-            if key in object.__getattribute__(self, "_ctx"):
-                return self._ctx[key]
-            freed = object.__getattribute__(self, "_freed_keys")
-            if saved is None and freed is not None and key in freed:
-                raise RuntimeError(FREED_MESSAGE)
-        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
-
-    def __dir__(self) -> list[str]:
-        """The node's public names and torch's ``_saved_<name>`` of each saved value."""
-        names = set(super().__dir__())
-        names.update("_saved_" + k for k in self._ctx)
-        names.update("_saved_" + k for k in self._saved or self._freed_keys or ())
-        return sorted(names)
-
-
-_NAMED: dict[str, type[NamedNode]] = {}
-_NAMED_LOCK = threading.Lock()
-
-
-def named_class(name: str) -> type[NamedNode]:
-    """The class of the nodes named ``name`` as torch shows them: named like torch's (the last
-    part of ``torch::autograd::CopySlices``), ``builtins`` its module as torch's; one per name."""
-    cls = _NAMED.get(name)
-    if cls is None:
-        with _NAMED_LOCK:
-            cls = _NAMED.get(name)
-            if cls is None:
-                short = name.rsplit("::", 1)[-1]
-                namespace = {"__slots__": (), "__module__": "builtins", "__qualname__": short}
-                cls = _NAMED[name] = type(short, (NamedNode,), namespace)
-    return cls
-
-
-def shown(node: Any) -> Any:
-    """``node`` as torch shows it (see the module's docstring): an :class:`OpNode` gets the class
-    of its name (:func:`named_class`) the first time it is shown, any other node or None is
-    returned as it is. The node stays the same object; the engine runs it as before."""
-    if type(node) is OpNode:
-        node.__class__ = named_class(node._name)
+def _as_kept(node: Any) -> Any:
+    """``shown`` of core alone: the node as the engine keeps it."""
     return node
+
+
+shown: Callable[[Any], Any] = _as_kept
+"""How a node reaches the user (``tensor.grad_fn``, ``node.next_functions``), a seam:
+``ownership.installation.install()`` fills it with parity's
+``ownership.ops.named_nodes.shown`` (an :class:`OpNode` switched to the class named after it,
+torch's ``MulBackward0``, which serves ``_saved_<name>``); core alone shows the node it keeps."""
 
 
 class AccumulateGrad(Node):

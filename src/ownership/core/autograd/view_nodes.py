@@ -69,7 +69,9 @@ class AsStridedBackward0(Node):
     and returned as a view of that buffer with the base's sizes and strides: the gradient's
     ``_base`` is a tensor no program holds, at version 1 (2 after the division). A view or base
     with no elements gets a new tensor of zeros, contiguous, at version 1 (``at::zeros`` called
-    where its fill is counted)."""
+    where its fill is counted). What it shows as torch's saved values (``_saved_size``...) is
+    parity's (``ownership.ops.named_nodes.AsStridedSaved``, set on the class by
+    ``ownership.installation.install()``)."""
 
     __slots__ = ("base_geom", "view_geom")
 
@@ -77,25 +79,6 @@ class AsStridedBackward0(Node):
         super().__init__((edge,), 1)
         self.base_geom = base_geom
         self.view_geom = view_geom
-
-    @property
-    def _saved_size(self) -> tuple[int, ...]:
-        """torch's saved ``size`` of the ``as_strided`` call: the view's shape."""
-        return tuple(self.view_geom[0])
-
-    @property
-    def _saved_stride(self) -> tuple[int, ...]:
-        """torch's saved ``stride``: the view's strides, in elements."""
-        return tuple(self.view_geom[1])
-
-    @property
-    def _saved_storage_offset(self) -> int:
-        """torch's saved ``storage_offset``: the view's offset into the storage, in elements."""
-        return int(self.view_geom[2])
-
-    def __dir__(self) -> list[str]:
-        """The node's public names and the ``_saved_<name>`` torch shows for it."""
-        return sorted({*super().__dir__(), "_saved_size", "_saved_storage_offset", "_saved_stride"})
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         g = grads[0]
