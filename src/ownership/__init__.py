@@ -244,8 +244,14 @@ installation.install()  # the one place a higher layer fills a lower one's seams
 
 __version__ = "0.1.0"
 
-# The factories compute with numpy too (``tensor([1e40])`` overflows float32): like every op,
-# they run with numpy's floating-point reports off (see ownership.core.op_registry.quiet).
+# The factories compute with numpy too (``tensor([1e40])`` overflows float32, ``zeros(2**47)``
+# fails to allocate): like every op, they run with numpy's reports made torch's (see
+# ownership.core.op_registry.quiet).
+zeros, ones, empty, empty_strided = quiet(zeros), quiet(ones), quiet(empty), quiet(empty_strided)
+zeros_like, ones_like, empty_like = quiet(zeros_like), quiet(ones_like), quiet(empty_like)
+full_like = quiet(full_like)
+rand, randn, randint, randperm = quiet(rand), quiet(randn), quiet(randint), quiet(randperm)
+rand_like, randn_like = quiet(rand_like), quiet(randn_like)
 arange = quiet(arange)
 cat = quiet(cat)
 eye = quiet(eye)

@@ -78,24 +78,9 @@ def test_views_of_inf_and_nan_with_numpy_told_to_raise() -> None:
     assert np.geterr()["invalid"] == "raise"
 
 
-def test_ops_of_one_or_two_parameters_get_the_same_rule_without_packing() -> None:
-    """``quiet_op`` gives an op of exactly one or two positional parameters (and keyword-only
-    ones with two) a wrapper of that signature, every other op :func:`quiet` itself: both
-    install the op (``__wrapped__``)."""
-    from ownership.core.op_registry import _positional
-
-    shapes = {name: _positional(getattr(table, name)) for name in table.__all__}
-    exact = {name for name, shape in shapes.items() if shape in ((1, False), (2, False), (2, True))}
-    assert {"tanh", "exp", "mul", "div", "add", "sub"} <= exact and "sum" not in exact
-    for name in table.__all__:
-        if name not in table.NO_ARITHMETIC:
-            code = OPS[name].__code__  # type: ignore[attr-defined]
-            assert (code.co_posonlyargcount > 0) == (name in exact), name
-
-
-def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
-    """With numpy told to raise, the ops of one or two parameters compute inf and NaN as torch
-    does, forward and backward; a refusal inside one leaves numpy's state as it was."""
+def test_ops_keep_numpy_quiet_and_restore_its_state() -> None:
+    """With numpy told to raise, the ops compute inf and NaN as torch does, forward and
+    backward; a refusal inside one leaves numpy's state as it was."""
 
     def program(t: ModuleType) -> Any:
         with np.errstate(all="raise"), warnings.catch_warnings():
@@ -117,9 +102,9 @@ def test_the_exact_wrappers_keep_numpy_quiet_and_restore_its_state() -> None:
 
 
 def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
-    """The binary operators run the table's op themselves, quiet as :func:`quiet_op` runs it
-    (``tensor_operators._quiet``): inf and NaN computed with numpy told to raise, in place
-    too, numpy's state restored after a refusal, another operand left to Python."""
+    """The binary operators run the table's quiet op: inf and NaN computed with numpy told to
+    raise, in place too, numpy's state restored after a refusal, another operand left to
+    Python."""
 
     def program(t: ModuleType) -> Any:
         with np.errstate(all="raise"), warnings.catch_warnings():
@@ -145,8 +130,8 @@ def test_the_operators_run_their_op_quiet_and_restore_numpy_state() -> None:
 
 
 def test_the_operators_call_the_ops_the_table_quiets() -> None:
-    """Each binary operator made by ``tensor_operators._quiet`` names an op of the table, one the
-    registry quiets, and runs that op as the table defines it."""
+    """Each binary operator made by ``tensor_operators._binary`` names an op of the table, one
+    the registry quiets."""
     from ownership.ops.tensor_operators import TensorOperators
 
     made = {
@@ -166,4 +151,4 @@ def test_the_operators_call_the_ops_the_table_quiets() -> None:
         )
         op = closure["name"]
         assert op in table.__all__ and op not in table.NO_ARITHMETIC, name
-        assert OPS[op].__wrapped__ is getattr(table, op) is closure["plain"][op], name
+        assert OPS[op].__wrapped__ is getattr(table, op), name

@@ -19,12 +19,13 @@ True
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
+
+from ownership.core.storage import allocation_refused
 
 __all__ = [
     "OPS",
@@ -33,7 +34,6 @@ __all__ = [
     "ops",
     "quiet",
     "quiet_op",
-    "quiet_parts",
     "unwatch",
     "watch",
 ]
@@ -42,29 +42,33 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _ignoring_state() -> tuple[Any, Any]:
-    """numpy's error-state context variable and its "ignore everything" value, or Nones.
+def _switches() -> tuple[Callable[[], Any], Callable[[Any], Any]]:
+    """How an op turns numpy's floating-point reports off, and back: ``token = ignore()``, then
+    ``restore(token)``.
 
-    ``np.errstate(all="ignore")`` rebuilds numpy's error state on each entry (about 2 us, as
-    much as a small op). numpy 2 keeps that state in a context variable: the ignoring value is
-    built once, and each op only sets and resets the variable. numpy 1.x: ``np.errstate``.
+    numpy 2 keeps its error state in a context variable: the value that ignores everything is
+    built once, and an op only sets the variable and resets it (``np.errstate`` builds the state
+    anew on each entry: about 2 us, as much as a small op). numpy 1.x: ``np.seterr``, which
+    returns the settings it replaced.
     """
     try:
         from numpy._core._ufunc_config import (  # type: ignore[attr-defined]
             _extobj_contextvar as state,
         )
     except ImportError:
-        return None, None
+        return functools.partial(np.seterr, all="ignore"), lambda old: np.seterr(**old)
     with np.errstate(all="ignore"):
-        return state, state.get()
+        ignoring = state.get()
+    return functools.partial(state.set, ignoring), state.reset
 
 
-_STATE, _IGNORE = _ignoring_state()
+_IGNORE, _RESTORE = _switches()
 
 
-_KERNEL_ERRORS = (RuntimeError, IndexError, ValueError)
-"""The errors of an op's own checks (shapes, dims, values), which torch's kernel raises after its
-autograd kernel collected the inputs' edges; a ``TypeError`` is its argument parser's, before."""
+_KERNEL_ERRORS = (RuntimeError, IndexError, ValueError, MemoryError)
+"""The errors of an op's kernel (its checks of shapes, dims and values; an allocation that
+fails), which torch's kernel raises after its autograd kernel collected the inputs' edges; a
+``TypeError`` is its argument parser's, before."""
 
 
 def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> None:
@@ -86,151 +90,38 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
 
 
 def quiet(fn: Callable[P, R]) -> Callable[P, R]:
-    """``fn`` with numpy's floating-point reports off: inf and nan are results, as in torch.
+    """``fn`` with numpy's reports made torch's: inf and nan are results, and an allocation that
+    fails is torch's allocator error.
 
     ``inf * 0``, an overflow, the mean of an empty tensor: torch computes them silently, so no
     numpy ``RuntimeWarning`` (or ``FloatingPointError`` under ``np.seterr(all="raise")``) may
-    reach the user. The caller's numpy error state is restored on return.
+    reach the user; the caller's numpy error state is restored on return. An array numpy cannot
+    allocate (its ``MemoryError`` names the array) is the storage torch's allocator refuses
+    (:func:`~ownership.core.storage.allocation_refused`).
     """
-    return _quieted(fn, None)
+    return quiet_op(fn, None)
 
 
-def _quieted(fn: Callable[P, R], name: str | None) -> Callable[P, R]:
-    """:func:`quiet`; for ``name``, an op of the table, its inputs' edges are read when its own
-    checks fail (:func:`edges_first`)."""
-
-    if _STATE is None:
-
-        @functools.wraps(fn)
-        def with_errstate(*args: P.args, **kwargs: P.kwargs) -> R:
-            with np.errstate(all="ignore"):
-                try:
-                    return fn(*args, **kwargs)
-                except _KERNEL_ERRORS:
-                    if name is not None:
-                        edges_first(name, args, kwargs)
-                    raise
-
-        return with_errstate
-    # numpy 2: the variable's methods and the value bound once (closure cells, read fastest)
-    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
+def quiet_op(fn: Callable[P, R], name: str | None) -> Callable[P, R]:
+    """:func:`quiet` for the op ``name`` of the table, whose inputs' edges are read when its
+    kernel fails (:func:`edges_first`); None: a function of no op."""
+    ignore, restore = _IGNORE, _RESTORE
 
     @functools.wraps(fn)
-    def inner(*args: P.args, **kwargs: P.kwargs) -> R:
-        token = set_state(ignore)
+    def quieted(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = ignore()
         try:
             return fn(*args, **kwargs)
-        except _KERNEL_ERRORS:
+        except _KERNEL_ERRORS as error:
             if name is not None:
                 edges_first(name, args, kwargs)
+            if isinstance(error, MemoryError):
+                raise allocation_refused(error) from None
             raise
         finally:
-            reset_state(token)
+            restore(token)
 
-    return inner
-
-
-def _positional(fn: Callable[..., Any]) -> tuple[int, bool] | None:
-    """``(n, keywords)`` when ``fn`` takes exactly ``n`` positional parameters without defaults
-    and, if ``keywords``, keyword-only ones (``add(a, b, *, alpha=1)``), nothing else (no
-    ``*args``/``**kwargs``); else None."""
-    code = getattr(fn, "__code__", None)
-    if code is None or fn.__defaults__:
-        return None
-    if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-        return None
-    return int(code.co_argcount), bool(code.co_kwonlyargcount)
-
-
-def quiet_op(fn: Callable[..., R], name: str) -> Callable[..., R]:
-    """:func:`quiet` for an op of the table. An op of one or two positional parameters (``tanh``,
-    ``mul``; ``add`` with its keyword-only ``alpha``), which the engine calls with exactly those,
-    gets a wrapper of that signature: the same errstate rule without packing ``*args`` (and
-    ``**kwargs`` when there are none): a tenth of a microsecond of every call. Every other op
-    gets :func:`quiet` itself. Each reads the inputs' edges of op ``name`` when the op's own
-    checks fail (:func:`edges_first`)."""
-    shape = _positional(fn)
-    if _STATE is None or shape not in ((1, False), (2, False), (2, True)):
-        return _quieted(fn, name)
-    set_state, reset_state, ignore = _STATE.set, _STATE.reset, _IGNORE
-    if shape == (1, False):
-
-        @functools.wraps(fn)
-        def one(a: Any, /) -> R:
-            token = set_state(ignore)
-            try:
-                return fn(a)
-            except _KERNEL_ERRORS:
-                edges_first(name, (a,), None)
-                raise
-            finally:
-                reset_state(token)
-
-        return one
-    if shape == (2, False):
-
-        @functools.wraps(fn)
-        def two(a: Any, b: Any, /) -> R:
-            token = set_state(ignore)
-            try:
-                return fn(a, b)
-            except _KERNEL_ERRORS:
-                edges_first(name, (a, b), None)
-                raise
-            finally:
-                reset_state(token)
-
-        return two
-
-    @functools.wraps(fn)
-    def two_and_keywords(a: Any, b: Any, /, **kwargs: Any) -> R:
-        token = set_state(ignore)
-        try:
-            return fn(a, b, **kwargs) if kwargs else fn(a, b)
-        except _KERNEL_ERRORS:
-            edges_first(name, (a, b), kwargs)
-            raise
-        finally:
-            reset_state(token)
-
-    return two_and_keywords
-
-
-def quiet_parts() -> (
-    tuple[
-        Callable[[Any], Any],
-        Callable[[Any], None],
-        Any,
-        tuple[type[Exception], ...],
-        Mapping[str, Callable[..., Any]],
-    ]
-    | None
-):
-    """What :func:`quiet_op` puts around an op, for a caller that writes it out around the op
-    itself (the Tensor's binary operators, :mod:`ownership.ops.tensor_operators`: one Python call
-    fewer per operator): ``(set_state, reset_state, ignore, checks_failed, plain)``. Under numpy 2,
-    ``set_state(ignore)`` switches numpy's error state off and returns the token
-    ``reset_state(token)`` takes to put it back; ``checks_failed`` are the errors of an op's own
-    checks, on which :func:`edges_first` runs; ``plain`` holds the table's ops before
-    :func:`quiet_op` by name (looked up at each call: :func:`watch` routes them too). None under
-    numpy 1 (``np.errstate``): call the quieted op."""
-    if _STATE is None:
-        return None
-    return _STATE.set, _STATE.reset, _IGNORE, _KERNEL_ERRORS, _PLAIN
-
-
-class _Unquieted(dict[str, Callable[..., Any]]):
-    """The table's ops as :mod:`ownership.ops.table` defines them (before :func:`quiet_op`), by
-    name: filled with the table, at the first lookup of either."""
-
-    def __missing__(self, name: str) -> Callable[..., Any]:
-        if self:  # filled already: the op does not exist
-            raise KeyError(name)
-        _fill()
-        return self[name]
-
-
-_PLAIN = _Unquieted()
+    return quieted
 
 
 _source: ModuleType | None = None
@@ -253,7 +144,6 @@ def _fill() -> None:
         raise RuntimeError("no op table yet: ownership.installation.install() has not run")
     for name in table.__all__:
         fn = getattr(table, name)
-        _PLAIN[name] = fn
         _set(name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
     # filled: its lookups need no ``__getattr__`` any more, and Python specializes the lookups
     # of a module only while it has none (a name that is not an op: the module's AttributeError)
@@ -317,30 +207,26 @@ Observer = Callable[[str, Callable[..., Any], tuple[Any, ...], dict[str, Any]], 
 """What :func:`watch` calls for each op call: ``observer(name, op, args, kwargs)``, which runs
 ``op(*args, **kwargs)`` itself and returns its result."""
 
-_UNWATCHED: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {}
-"""While an observer watches: each op's entries before it (the quieted op, the plain one)."""
+_UNWATCHED: dict[str, Callable[..., Any]] = {}
+"""While an observer watches: each op as it was before."""
 
 
 def watch(observer: Observer) -> None:
     """The one observer point of the op calls: until :func:`unwatch`, every call of an op, from
-    a Tensor method, a ``torch`` function or an operator (``a - b``, which calls the plain op),
-    goes through ``observer``. The doctor watches the engine this way
-    (:mod:`ownership.doctor.ownership_watch`); while no one watches, an op call costs nothing
-    more."""
+    a Tensor method, a ``torch`` function or an operator (``a - b``), goes through ``observer``.
+    The doctor watches the engine this way (:mod:`ownership.doctor.ownership_watch`); while no
+    one watches, an op call costs nothing more."""
     if _UNWATCHED:
         raise RuntimeError("the op table is watched already")
-    for name, quieted in list(_filled().items()):
-        plain = _PLAIN[name]
-        _UNWATCHED[name] = (quieted, plain)
-        _set(name, _watched(observer, name, quieted))
-        _PLAIN[name] = _watched(observer, name, plain)
+    for name, op in list(_filled().items()):
+        _UNWATCHED[name] = op
+        _set(name, _watched(observer, name, op))
 
 
 def unwatch() -> None:
     """Put back every op :func:`watch` routed through its observer."""
-    for name, (quieted, plain) in _UNWATCHED.items():
-        _set(name, quieted)
-        _PLAIN[name] = plain
+    for name, op in _UNWATCHED.items():
+        _set(name, op)
     _UNWATCHED.clear()
 
 

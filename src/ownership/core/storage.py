@@ -14,6 +14,7 @@ exactly why mutations through ``.data`` go unnoticed by autograd.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -223,6 +224,29 @@ class Storage:
     def size(self) -> int:
         """Size of the buffer in bytes (an untyped storage counts bytes)."""
         return int(self.buffer.nbytes)
+
+
+def allocation_failed(nbytes: int) -> RuntimeError:
+    """torch's error when its CPU allocator cannot give a storage ``nbytes`` bytes (numpy's own
+    ``MemoryError`` never reaches a user: :func:`ownership.core.op_registry.quiet`).
+
+    >>> print(allocation_failed(2**49))
+    [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 562949953421312 bytes. Error code 12 (Cannot allocate memory)
+    """
+    return RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
+        f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
+    )
+
+
+def allocation_refused(error: MemoryError) -> BaseException:
+    """What the user sees of numpy's ``error``: for an array numpy could not allocate (its error
+    names the array's shape and dtype), torch's :func:`allocation_failed` of its bytes; any
+    other ``MemoryError`` as it is."""
+    shape, dtype = getattr(error, "shape", None), getattr(error, "dtype", None)
+    if shape is None or dtype is None:
+        return error
+    return allocation_failed(math.prod(shape) * dtype.itemsize)
 
 
 def storage_over(arr: NDArray[Any]) -> Storage:

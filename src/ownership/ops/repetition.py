@@ -19,10 +19,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ownership.core.autograd.node import Grads, OpNode, Saved
+from ownership.core.storage import allocation_failed
 from ownership.core.tensor import Tensor
 from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
-from ownership.ops.resizing import allocation_failed
 
 
 def _bw_repeat(node: OpNode, s: Saved, g: Grads) -> Grads:

@@ -47,7 +47,7 @@ from ownership.core import inference_mode, layout, observers
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.inplace_rules import written
-from ownership.core.storage import Storage
+from ownership.core.storage import Storage, allocation_failed
 from ownership.core.tensor import Tensor
 from ownership.ops.leftover_size import shape_changed
 from ownership.ops.memory_formats import format_strides, memory_format, preserve_format, suggested
@@ -142,19 +142,6 @@ def resize_impl(t: Tensor, size: Sequence[Any]) -> bool:
     _lay_out(t, shape, layout.contiguous_strides(shape))
     shape_changed(t, old_shape)
     return True
-
-
-def allocation_failed(nbytes: int) -> RuntimeError:
-    """torch's error when its CPU allocator cannot give ``nbytes`` bytes (numpy's MemoryError
-    never reaches a user).
-
-    >>> print(allocation_failed(2**62))
-    [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 4611686018427387904 bytes. Error code 12 (Cannot allocate memory)
-    """
-    return RuntimeError(
-        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate "
-        f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)"
-    )
 
 
 class LentStorage(Storage):

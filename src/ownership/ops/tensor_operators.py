@@ -1,8 +1,8 @@
 """Tensor operators: arithmetic (``//`` and ``%`` too), comparisons, ``~ & | ^``, indexing, and
 ``+= -= *= /= //= %= **= &= |= ^=`` in place.
 
-Each forwards to its op through :data:`~ownership.core.op_registry.ops` (``~x`` is ``invert``); the
-binary operators run their op quiet themselves (:func:`_quiet`).
+Each forwards to its op through :data:`~ownership.core.op_registry.ops` (``~x`` is ``invert``;
+the binary operators: :func:`_binary`).
 They are no rule of the engine's: each is the op it names, and what an operator does with an
 operand that is no tensor and no number (numpy's arrays, torch's tensors) is torch's parity.
 Each is declared, written by hand, with the Tensor's methods (:data:`METHODS`, in
@@ -20,7 +20,6 @@ from typing import Any, cast
 import numpy as np
 
 from ownership.core import op_registry
-from ownership.core.op_registry import edges_first, quiet_parts
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import is_torch_tensor
 from ownership.ops.op_table import OpTable
@@ -107,45 +106,22 @@ def _foreign(tensor: Any, other: Any, name: str) -> Tensor:
 _TAKEN = (Tensor, *_NUMBERS)
 
 
-def _quiet(
+def _binary(
     name: str, dunder: str, taken: tuple[type, ...] = _TAKEN
 ) -> Callable[[Any, Any], Tensor]:
     """The operator ``dunder`` (``__add__``): op ``name`` of the tensor and a tensor or number
-    (``taken``), any other operand :func:`_foreign`'s.
+    (``taken``), as the op table holds it (quiet: :func:`~ownership.core.op_registry.quiet`);
+    any other operand :func:`_foreign`'s."""
 
-    The op runs quiet as :func:`~ownership.core.op_registry.quiet_op` runs it (the same switch of
-    numpy's error state, around the op as the table holds it before quieting:
-    :func:`~ownership.core.op_registry.quiet_parts`), inside the method: one Python call fewer
-    per operator than the method calling the table's quieted op."""
-    parts = quiet_parts()
-    if parts is None:  # numpy 1: the table's quieted op
+    def operator(self: Any, other: Any) -> Any:
+        if not isinstance(other, taken):
+            return _foreign(self, other, dunder)
+        return getattr(ops, name)(self, other)
 
-        def numpy1(self: Any, other: Any) -> Any:
-            if not isinstance(other, taken):
-                return _foreign(self, other, dunder)
-            return getattr(ops, name)(self, other)  # (the quieted op reads the edges itself)
-
-        method = numpy1
-    else:
-        set_state, reset_state, ignore, checks_failed, plain = parts
-
-        def operator(self: Any, other: Any) -> Any:
-            if not isinstance(other, taken):
-                return _foreign(self, other, dunder)
-            token = set_state(ignore)
-            try:
-                return plain[name](self, other)
-            except checks_failed:
-                edges_first(name, (self, other), None)
-                raise
-            finally:
-                reset_state(token)
-
-        method = operator
-    method.__name__, method.__module__ = dunder, __name__
-    method.__qualname__ = f"TensorOperators.{dunder}"
-    method.__annotations__ = {"other": "Any", "return": "Tensor"}  # as the declared stub types it
-    return method
+    operator.__name__, operator.__module__ = dunder, __name__
+    operator.__qualname__ = f"TensorOperators.{dunder}"
+    operator.__annotations__ = {"other": "Any", "return": "Tensor"}  # as the declared stub types it
+    return operator
 
 
 class TensorOperators:
@@ -157,35 +133,35 @@ class TensorOperators:
 
     __slots__ = ()
 
-    __add__ = _quiet("add", "__add__")
+    __add__ = _binary("add", "__add__")
 
-    __radd__ = _quiet("add", "__radd__")
+    __radd__ = _binary("add", "__radd__")
 
-    __sub__ = _quiet("sub", "__sub__")
+    __sub__ = _binary("sub", "__sub__")
 
-    __rsub__ = _quiet("rsub", "__rsub__")
+    __rsub__ = _binary("rsub", "__rsub__")
 
-    __mul__ = _quiet("mul", "__mul__")
+    __mul__ = _binary("mul", "__mul__")
 
-    __rmul__ = _quiet("mul", "__rmul__")
+    __rmul__ = _binary("mul", "__rmul__")
 
-    __truediv__ = _quiet("div", "__truediv__")
+    __truediv__ = _binary("div", "__truediv__")
 
-    __rtruediv__ = _quiet("rdiv", "__rtruediv__")
+    __rtruediv__ = _binary("rdiv", "__rtruediv__")
 
-    __floordiv__ = _quiet("floor_divide", "__floordiv__")
+    __floordiv__ = _binary("floor_divide", "__floordiv__")
 
-    __rfloordiv__ = _quiet("rfloordiv", "__rfloordiv__")
+    __rfloordiv__ = _binary("rfloordiv", "__rfloordiv__")
 
-    __mod__ = _quiet("remainder", "__mod__")
+    __mod__ = _binary("remainder", "__mod__")
 
-    __rmod__ = _quiet("rremainder", "__rmod__")
+    __rmod__ = _binary("rremainder", "__rmod__")
 
-    __pow__ = _quiet("pow", "__pow__")
+    __pow__ = _binary("pow", "__pow__")
 
-    __rpow__ = _quiet("rpow", "__rpow__")
+    __rpow__ = _binary("rpow", "__rpow__")
 
-    __matmul__ = _quiet("matmul", "__matmul__", (Tensor,))  # a tensor only, no number
+    __matmul__ = _binary("matmul", "__matmul__", (Tensor,))  # a tensor only, no number
 
     def __rmatmul__(self: Any, other: Tensor) -> Tensor:
         if not isinstance(other, Tensor):
@@ -201,57 +177,57 @@ class TensorOperators:
     def __abs__(self: Any) -> Tensor:
         return ops.abs(self)
 
-    __iadd__ = _quiet("add_", "__iadd__")
+    __iadd__ = _binary("add_", "__iadd__")
 
-    __isub__ = _quiet("sub_", "__isub__")
+    __isub__ = _binary("sub_", "__isub__")
 
-    __imul__ = _quiet("mul_", "__imul__")
+    __imul__ = _binary("mul_", "__imul__")
 
-    __itruediv__ = _quiet("div_", "__itruediv__")
+    __itruediv__ = _binary("div_", "__itruediv__")
 
-    __ifloordiv__ = _quiet("floor_divide_", "__ifloordiv__")
+    __ifloordiv__ = _binary("floor_divide_", "__ifloordiv__")
 
-    __imod__ = _quiet("remainder_", "__imod__")
+    __imod__ = _binary("remainder_", "__imod__")
 
-    __ipow__ = _quiet("pow_", "__ipow__")
+    __ipow__ = _binary("pow_", "__ipow__")
 
-    __iand__ = _quiet("bitwise_and_", "__iand__")
+    __iand__ = _binary("bitwise_and_", "__iand__")
 
-    __ior__ = _quiet("bitwise_or_", "__ior__")
+    __ior__ = _binary("bitwise_or_", "__ior__")
 
-    __ixor__ = _quiet("bitwise_xor_", "__ixor__")
+    __ixor__ = _binary("bitwise_xor_", "__ixor__")
 
-    __eq__ = _quiet("eq", "__eq__")  # type: ignore[assignment]
+    __eq__ = _binary("eq", "__eq__")  # type: ignore[assignment]
 
-    __ne__ = _quiet("ne", "__ne__")  # type: ignore[assignment]
+    __ne__ = _binary("ne", "__ne__")  # type: ignore[assignment]
 
-    __lt__ = _quiet("lt", "__lt__")
+    __lt__ = _binary("lt", "__lt__")
 
-    __le__ = _quiet("le", "__le__")
+    __le__ = _binary("le", "__le__")
 
-    __gt__ = _quiet("gt", "__gt__")
+    __gt__ = _binary("gt", "__gt__")
 
-    __ge__ = _quiet("ge", "__ge__")
+    __ge__ = _binary("ge", "__ge__")
 
     def __invert__(self: Any) -> Tensor:
         return ops.invert(self)
 
-    __and__ = _quiet("bitwise_and", "__and__")
+    __and__ = _binary("bitwise_and", "__and__")
 
-    __or__ = _quiet("bitwise_or", "__or__")
+    __or__ = _binary("bitwise_or", "__or__")
 
-    __xor__ = _quiet("bitwise_xor", "__xor__")
+    __xor__ = _binary("bitwise_xor", "__xor__")
 
     # reflected: ``2 & t`` is ``t & 2`` (each op is commutative)
-    __rand__ = _quiet("bitwise_and", "__rand__")
+    __rand__ = _binary("bitwise_and", "__rand__")
 
-    __ror__ = _quiet("bitwise_or", "__ror__")
+    __ror__ = _binary("bitwise_or", "__ror__")
 
-    __rxor__ = _quiet("bitwise_xor", "__rxor__")
+    __rxor__ = _binary("bitwise_xor", "__rxor__")
 
-    __lshift__ = _quiet("bitwise_left_shift", "__lshift__")
+    __lshift__ = _binary("bitwise_left_shift", "__lshift__")
 
-    __rshift__ = _quiet("bitwise_right_shift", "__rshift__")
+    __rshift__ = _binary("bitwise_right_shift", "__rshift__")
 
     def __rlshift__(self: Any, other: Any) -> Tensor:
         if not isinstance(other, _TAKEN):
@@ -263,9 +239,9 @@ class TensorOperators:
             return _foreign(self, other, "__rrshift__")
         return ops.shift_of_number(other, self, True)
 
-    __ilshift__ = _quiet("bitwise_left_shift_", "__ilshift__")
+    __ilshift__ = _binary("bitwise_left_shift_", "__ilshift__")
 
-    __irshift__ = _quiet("bitwise_right_shift_", "__irshift__")
+    __irshift__ = _binary("bitwise_right_shift_", "__irshift__")
 
     def __getitem__(self: Any, index: Any) -> Tensor:
         return ops.getitem(self, index)
