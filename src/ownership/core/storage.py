@@ -228,7 +228,7 @@ class Storage:
 
 def allocation_failed(nbytes: int) -> RuntimeError:
     """torch's error when its CPU allocator cannot give a storage ``nbytes`` bytes (numpy's own
-    ``MemoryError`` never reaches a user: :func:`ownership.core.op_registry.quiet`).
+    ``MemoryError`` never reaches a user: ``ownership.core.op_registry.quiet``).
 
     >>> print(allocation_failed(2**49))
     [enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 562949953421312 bytes. Error code 12 (Cannot allocate memory)
