@@ -283,7 +283,7 @@ class Tensor(
         ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
         made by the caller more cheaply (a ``reshape`` of this tensor's array). ``recorded``: the
         caller records the view, so it has found grad mode on, inference mode off and this
-        tensor a normal one (``ops.common.needs_grad_of``): the modes are not read again.
+        tensor a normal one (``ops.common.needs_grad``): the modes are not read again.
         """
         storage = self._lazy_storage
         if storage is None:  # a fresh result's first view: its storage is made now, and shared

@@ -27,8 +27,7 @@ from ownership.ops.common import (
     check_broadcast,
     inputs_needed,
     lay_out,
-    needs_grad_of,
-    needs_grad_with,
+    needs_grad,
     operand,
     raw,
     result_dtype,
@@ -182,7 +181,7 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
         (a, b), recorded, _add, "AddBackward0", bw_add, ctx, _add_node, args=(a, b, alpha)
@@ -205,7 +204,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
         (a, b), recorded, _sub, "SubBackward0", bw_sub, ctx, _add_node, args=(a, b, alpha)
@@ -268,7 +267,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     # the context given here is replaced by save_binary's (no dict made for it)
     return run_op(
         (a, b),
-        needs_grad_with(a, b),
+        needs_grad(a, b),
         _mul,
         "MulBackward0",
         bw_mul,
@@ -335,7 +334,7 @@ def _bw_div_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     ctx = {"other": k} if recorded else None
     return run_op((a,), recorded, _mul_scalar, "MulBackward1", _bw_mul_scalar, ctx, args=(a, k))
 
@@ -350,7 +349,7 @@ def _mul_scalar(a: Tensor, k: float) -> Tensor:
 def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     ctx = {"other": k} if recorded else None
     return run_op((a,), recorded, _div_scalar, "DivBackward1", _bw_div_scalar, ctx, args=(a, k))
 
@@ -367,9 +366,7 @@ def div(a: Tensor, b: Any) -> Tensor:
     Saves ``other``, and ``self`` if other needs grad, before the kernel's checks (as mul)."""
     b = operand(b)
     args = (a, b)
-    return run_op(
-        (a, b), needs_grad_with(a, b), _div, "DivBackward0", bw_div, save=_save_div, args=args
-    )
+    return run_op((a, b), needs_grad(a, b), _div, "DivBackward0", bw_div, save=_save_div, args=args)
 
 
 def _save_div(node: OpNode, a: Tensor, b: Any) -> None:
@@ -403,7 +400,7 @@ def reciprocal(a: Tensor) -> Tensor:
 
     return run_op(
         (a,),
-        needs_grad_of(a),
+        needs_grad(a),
         kernel,
         "ReciprocalBackward0",
         bw_reciprocal,

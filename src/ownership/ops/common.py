@@ -161,40 +161,6 @@ def refuse_out_grad(name: str) -> NoReturn:
     )
 
 
-def needs_grad_of(t: Tensor) -> bool:
-    """``needs_grad(t)`` for one tensor, without the general loop (a view op's one operand)."""
-    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
-        return False
-    counter = t._lazy_counter
-    if counter is not None and counter.inference:
-        return False
-    if t._requires_grad:
-        return True
-    base = t._base
-    return base is not None and base._requires_grad
-
-
-def needs_grad_with(a: Tensor, b: Any) -> bool:
-    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b`` (a binary op's),
-    without the general loop. A number is wrapped as a normal tensor, so then ``a`` alone
-    decides, even an inference tensor that requires grad."""
-    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
-        return False
-    if isinstance(b, Tensor):
-        counter, other = a._lazy_counter, b._lazy_counter  # None: a normal tensor
-        if counter is not None and counter.inference and other is not None and other.inference:
-            return False  # both inference tensors: no autograd
-        if b._requires_grad:
-            return True
-        base = b._base
-        if base is not None and base._requires_grad:
-            return True
-    if a._requires_grad:
-        return True
-    base = a._base
-    return base is not None and base._requires_grad
-
-
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 

@@ -20,7 +20,6 @@ from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     needs_grad,
-    needs_grad_with,
     run_op,
     save_product,
     wrap,
@@ -153,7 +152,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
         return wrap(ad @ bd, dt)
 
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     return run_op(
         (a, b),
         recorded,

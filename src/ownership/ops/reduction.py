@@ -18,7 +18,6 @@ from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import (
     filled_from,
     needs_grad,
-    needs_grad_of,
     refuse_out_call,
     run_op,
     wrap,
@@ -158,7 +157,7 @@ def sum_of(
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
     # (an integer result of a tensor with a history is refused once computed, by ``attach``:
     # torch's ``set_history``)
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     args = (t, dim, keepdim, dtype)
     if dim is None:
         whole = {"self_sym_sizes": tuple(t._data.shape)} if recorded else None
@@ -196,7 +195,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     shape, n = tuple(t._data.shape), t._data.size
     args = (t, dim, keepdim, dt)
     if dim is None:

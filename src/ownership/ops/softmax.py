@@ -11,7 +11,7 @@ from ownership.core.argument_values import as_given, as_saved, int64
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
-from ownership.ops.common import needs_grad_of, run_op, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
@@ -85,7 +85,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
             out_arr = e / e.sum(axis=d, keepdims=True)
         return wrap(np.asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,
@@ -121,7 +121,7 @@ def log_softmax_along(t: Tensor, d: int, dim: int | None = None) -> Tensor:
             out_arr = _subtract(sh, _log(total, out=total), out=sh)
         return wrap(_asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,

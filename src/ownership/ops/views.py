@@ -20,7 +20,7 @@ from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import view_shapes
 from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
-from ownership.ops.common import attach, needs_grad, needs_grad_of, run_op, touch_history
+from ownership.ops.common import attach, needs_grad, run_op, touch_history
 from ownership.ops.view_geometry import (
     Part,
     expand_geometry,
@@ -37,11 +37,11 @@ from ownership.ops.view_geometry import (
 
 
 def _edge(t: Tensor) -> Edge | None:
-    """The edge a view of ``t`` records, None when it records none (see ``needs_grad_of``).
+    """The edge a view of ``t`` records, None when it records none (see ``needs_grad``).
 
     Read first, as torch collects an op's input edges before computing: reading it refreshes a
     stale view's history (``touch_history``), so a rebase error comes before the op's own."""
-    if needs_grad_of(t):
+    if needs_grad(t):
         return gradient_edge(t)
     touch_history(t)
     return None
@@ -359,5 +359,5 @@ def alias(t: Tensor) -> Tensor:
         "AliasBackward0",
         _bw_alias,
         {},
-        gradient_edge(t) if needs_grad_of(t) else None,
+        gradient_edge(t) if needs_grad(t) else None,
     )
