@@ -126,47 +126,6 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
-_Shapes = tuple[tuple[int, ...], ...]
-_BIASES: dict[_Shapes, _Shapes] = {}
-""":func:`bias_of`'s answers by the two shapes: the shapes shared, or ``()`` (no bias)."""
-
-
-def bias_of(a: Tensor, b: Any) -> _Shapes | None:
-    """The two operands' shapes (shared: :func:`~ownership.ops.common.shared_shapes`) when ``b``
-    is a tensor of ``a``'s dtype whose shape ends ``a``'s (a bias added to a batch), else None:
-    the operands then broadcast to ``a``'s shape and keep its dtype, so none of
-    :func:`~ownership.ops.common.binary_operands`' checks can fail. Each pair of shapes is
-    decided once (a training loop asks a few)."""
-    if not isinstance(b, Tensor) or b.dtype is not a.dtype:
-        return None
-    shapes = (a._data.shape, b._data.shape)
-    found: _Shapes | None = _BIASES.get(shapes)
-    if found is None:
-        shape, ends = shapes
-        found = (
-            shared_shapes(shapes)
-            if len(ends) <= len(shape) and shape[len(shape) - len(ends) :] == ends
-            else ()
-        )
-        if len(_BIASES) >= 4096:  # a program asks a few pairs; then start over
-            _BIASES.clear()
-        _BIASES[shapes] = found
-    return found if found else None
-
-
-def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
-    """:func:`~ownership.ops.common.binary_operands` of ``a`` and ``b``, without its questions
-    when ``b`` is a bias of ``a`` (:func:`bias_of`), nor its call for a Python float beside a
-    floating ``a`` (its first answer): the same answer."""
-    if type(b) is float:  # binary_operands' first answer, without its call
-        dt = a.dtype
-        if dt.is_floating_point:
-            return b, b, dt
-    elif bias_of(a, b) is not None:
-        return b, b._data, a.dtype
-    return binary_operands(a, b)
-
-
 ALPHA_ONE = shared_context({"alpha": 1})
 """The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), shared by every
 such node: nothing writes an add or sub node's context (they save no tensor), and a dict per op
@@ -190,7 +149,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _add(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`add`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
     else:
@@ -213,7 +172,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _sub(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`sub`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
     else:
@@ -279,7 +238,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
 
 def _mul(a: Tensor, b: Any) -> Tensor:
     """The kernel of :func:`mul`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     arr = a._data
     out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b, common=dt)
