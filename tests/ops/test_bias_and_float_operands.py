@@ -103,10 +103,9 @@ def test_a_bias_that_is_a_view_or_an_inference_tensor_agrees_with_torch() -> Non
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("number", [0.1, -2.5, 1e-45, 3.5e38, 1e300, float("inf"), float("nan")])
 def test_a_float_operand_takes_the_general_answer(dtype: str, number: float) -> None:
-    """``mul``/``add``/``sub`` of a floating tensor by a Python float answer without asking
-    ``binary_operands``: the float itself, in the tensor's dtype, as ``binary_operands`` answers;
-    the values are those of the float as a 0-d tensor of that dtype (the general path of a
-    tensor operand that broadcasts)."""
+    """``mul``/``add``/``sub`` of a floating tensor by a Python float: ``binary_operands``
+    answers the float itself, in the tensor's dtype; the values are those of the float as a 0-d
+    tensor of that dtype (the general path of a tensor operand that broadcasts)."""
     from ownership.ops.common import binary_operands
 
     a = ownership.tensor(np.asarray([[1.5, -0.25, 3.0], [0.0, -0.0, 7.0]]).astype(dtype))

@@ -504,12 +504,7 @@ def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
     """How an elementwise op reads its second operand, in torch's order: ``b`` as torch takes
     it (:func:`operand`), the result dtype (:func:`result_dtype`), torch's error if the shapes
     cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value in the result dtype
-    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype. The two commonest cases are answered first, as those rules answer them: a
-    Python float with a floating tensor, a tensor of the same dtype and shape."""
-    if type(b) is float and a.dtype.is_floating_point:
-        return b, b, a.dtype
-    if isinstance(b, Tensor) and b.dtype is a.dtype and b._data.shape == a._data.shape:
-        return b, b._data, a.dtype
+    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype."""
     b = operand(b)
     dt = result_dtype(a, b)
     check_broadcast(a, b)
