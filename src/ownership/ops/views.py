@@ -83,15 +83,7 @@ def view(t: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
     if strides is None:
         raise RuntimeError(view_shapes.VIEW_ERROR)
     data = t._data.reshape(new) if reshaped else None
-    # ``_make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)``
-    # without the call: the view chain's one op (test_view_recording checks the node)
-    out = t._view(new, strides, t._offset, data, edge is not None)
-    if edge is not None:
-        dt = t.dtype
-        attach(
-            out, OpNode("ViewBackward0", (edge,), _bw_view, saved, 1, ONE_DTYPE.get(dt) or (dt,))
-        )
-    return out
+    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
