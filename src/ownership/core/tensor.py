@@ -187,39 +187,24 @@ class Tensor(
             dtype = dtypes.from_numpy_dtype(arr.dtype)
         elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
-        # what ``_plain(Tensor, fresh_layout(arr), storage_over(...), 0, dtype,
-        # VersionCounter.new())`` makes, without the calls and with the storage and the counter
-        # left to their first read: one new tensor per op (test_construction checks the two)
         if not arr.flags.forc:  # neither C- nor F-contiguous: ``fresh_layout`` asks the rest
             arr = layout.fresh_layout(arr)
-        t = _new(Tensor)
-        t._data = arr
-        t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
-        t._lazy_counter = (
-            InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
-        )
-        t._offset = 0
-        t.dtype = dtype
-        t._requires_grad = False
-        t._history = None
-        t._output_nr = 0
-        t._grad = None
-        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
-        t._retains_grad = False
-        t._acc = NO_ACCUMULATOR
-        return t
+        inference = _INFERENCE.count and inference_mode._state.enabled
+        return Tensor._plain(Tensor, arr, None, 0, dtype, InferenceCounter() if inference else None)
 
     @staticmethod
     def _plain(
         cls: type[Tensor],
         arr: NDArray[Any],
-        storage: Storage,
+        storage: Storage | None,
         offset: builtins.int,
         dtype: DType,
-        counter: VersionCounter,
+        counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
+        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph.
+        ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
+        ``_version_counter``)."""
         t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
