@@ -219,15 +219,9 @@ def run_one(
     returned), set up without the lists, captures and pruning of the general case; called by
     ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
     warning, one more through ``run_backward``, so that both paths point at one frame."""
-    node = root._history
-    if node is not None and root._base is None:  # ``gradient_edge(root)``'s first case, written out
-        nr = root._output_nr
-    else:
-        node, nr = gradient_edge(root)
-        if node is None:
-            raise RuntimeError(
-                "element 0 of tensors does not require grad and does not have a grad_fn"
-            )
+    node, nr = gradient_edge(root)
+    if node is None:
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     if RECORDED:  # torch's validate_outputs of the root's gradient, before the warning
         checked = [grad]
         validate_roots([(node, nr)], checked)
