@@ -383,6 +383,5 @@ def leaf_edge(tensor: Any) -> Edge:
     """:func:`gradient_edge` of a tensor without a ``grad_fn`` (its last case): its accumulator
     while it requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        acc = tensor._acc()  # ``accumulator(tensor)``, its first look written out
-        return (acc if acc is not None else _new_accumulator(tensor), 0)
+        return (accumulator(tensor), 0)
     return NO_EDGE
