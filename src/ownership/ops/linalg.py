@@ -175,32 +175,12 @@ def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int
 def _mm_context(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Saved:
     """What ``MmBackward0`` of ``a @ b`` keeps of its operands' geometry (over the arrays ``ad``
     and ``bd``; of operands of any rank, since it is made before the kernel's checks)."""
-    if ad.size and bd.size and ad.ndim == 2 and bd.ndim == 2:
-        # :func:`matrix_strides` of two non-empty matrices, written out
-        item = a.dtype.itemsize
-        (a0, a1), (b0, b1) = ad.strides, bd.strides
-        a_strides, b_strides = (a0 // item, a1 // item), (b0 // item, b1 // item)
-    elif ad.ndim == 2 and bd.ndim == 2:
-        a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
-    else:
-        a_strides, b_strides = a.stride(), b.stride()
     return {
         "self_sym_sizes": ad.shape,
-        "self_sym_strides": a_strides,
+        "self_sym_strides": a.stride(),
         "mat2_sym_sizes": bd.shape,
-        "mat2_sym_strides": b_strides,
+        "mat2_sym_strides": b.stride(),
     }
-
-
-def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
-    """``t.stride()`` of a matrix ``t`` over ``arr`` (its array), without the general method's
-    loop; an empty leaf's are its contiguous strides, as the method says (numpy reports 0).
-    The element size is ``t``'s dtype's (its array's, read from a slot)."""
-    if not arr.size and t._base is None:
-        return t.stride()  # type: ignore[no-any-return]
-    first, second = arr.strides
-    item = t.dtype.itemsize
-    return (first // item, second // item)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:
