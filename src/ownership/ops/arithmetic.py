@@ -48,10 +48,7 @@ def bw_add(node: OpNode, s: Saved, g: Grads) -> Grads:
     self_needed, other_needed = node.needed
     self_shape, other_shape = node.input_shapes
     d_other = sum_to(gr if alpha == 1 else gr * alpha, other_shape) if other_needed else None
-    if not self_needed:
-        return (None, d_other)
-    # ``sum_to(gr, self_shape)``, without the call when it is ``gr`` itself (the shapes equal)
-    return (gr if gr._data.shape == self_shape else sum_to(gr, self_shape), d_other)
+    return (sum_to(gr, self_shape) if self_needed else None, d_other)
 
 
 def bw_sub(node: OpNode, s: Saved, g: Grads) -> Grads:
