@@ -197,12 +197,9 @@ def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
 # and a shared tuple is one object fewer per op for the cyclic GC to traverse.
 _ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in dtypes.ALL}
 _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
-    pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))
+    **{one: one for one in _ONE.values()},
+    **{pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))},
 }
-_PAIRS: dict[DType | None, dict[DType | None, tuple[DType | None, ...]]] = {
-    a: {b: _SHARED[a, b] for b in (*dtypes.ALL, None)} for a in (*dtypes.ALL, None)
-}
-"""``_PAIRS[a][b]`` is the shared ``(a, b)`` (two lookups, no tuple made to look it up)."""
 
 
 def shared_dtypes(dts: tuple[DType | None, ...]) -> tuple[DType | None, ...]:
@@ -215,7 +212,7 @@ def _edges_and_dtypes(
     inputs: Sequence[Any],
 ) -> tuple[tuple[tuple[Any, int], ...], tuple[DType | None, ...]]:
     """The edges of a node to ``inputs`` and their dtypes (``NO_EDGE`` and None for a
-    non-tensor): what :func:`run_op` gives a node of any number of inputs."""
+    non-tensor; the dtypes :func:`shared_dtypes`): what :func:`run_op` gives a node."""
     edges: list[tuple[Any, int]] = []
     dts: list[DType | None] = []
     for t in inputs:
@@ -225,7 +222,7 @@ def _edges_and_dtypes(
         else:
             edges.append(NO_EDGE)
             dts.append(None)
-    return tuple(edges), tuple(dts)
+    return tuple(edges), shared_dtypes(tuple(dts))
 
 
 def run_op(
@@ -259,23 +256,7 @@ def run_op(
     """
     if not recorded:
         return kernel(*args)  # 2
-    # 1: the node, with an edge to each input (gradient_edge; a non-tensor gets none) and the
-    # inputs' dtypes; one or two inputs (most ops) without a loop or a list
-    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
-        a = inputs[0]
-        edges: tuple[tuple[Any, int], ...] = (gradient_edge(a),)
-        dts: tuple[DType | None, ...] = _ONE[a.dtype]
-    elif len(inputs) == 2:  # a binary op (the next most common)
-        a, b = inputs
-        a_tensor, b_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
-        edges = (
-            gradient_edge(a) if a_tensor else NO_EDGE,
-            gradient_edge(b) if b_tensor else NO_EDGE,
-        )
-        dts = _PAIRS[a.dtype if a_tensor else None][b.dtype if b_tensor else None]
-    else:
-        edges, dts = _edges_and_dtypes(inputs)
-        dts = _SHARED.get(dts, dts)
+    edges, dts = _edges_and_dtypes(inputs)  # 1: the node
     node = OpNode(name, edges, backward, ctx, 1, dts)
     if save is not None:
         save(node, *args)  # 1
