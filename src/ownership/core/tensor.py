@@ -202,8 +202,8 @@ class Tensor(
         dtype: DType,
         counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph.
-        ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
+        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph
+        (which ``_view`` makes a view). ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
         ``_version_counter``)."""
         t = _new(cls)
         t._data = arr
@@ -276,18 +276,10 @@ class Tensor(
         counter = self._lazy_counter
         if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
             counter = self._lazy_counter = VersionCounter()
-        t = _new(Tensor)
-        t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
-        t._lazy_storage = storage
-        t._lazy_counter = counter
-        t._offset = offset
-        t.dtype = self.dtype
-        t._requires_grad = False  # a view also requires grad while its base does (see the property)
-        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
-        t._output_nr = 0
-        t._grad = None
-        t._retains_grad = False
-        t._acc = NO_ACCUMULATOR
+        if data is None:
+            data = layout.strided(storage.buffer, shape, strides, offset)
+        # the tensor, made a view below (it requires grad while its base does: the property)
+        t = Tensor._plain(Tensor, data, storage, offset, self.dtype, counter)
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:
@@ -299,8 +291,7 @@ class Tensor(
             # inference mode, or a tensor marked inference by its ``.data``): the view does not
             if counter.tracked:
                 t._lazy_counter = InferenceCounter()
-            t._base = None
-            return t  # a non-view: no creation meta, no view version (see ``__slots__``)
+            return t  # a non-view (``_plain``'s): no creation meta, no view version
         else:
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
