@@ -3,8 +3,7 @@
 The fast paths: mm's backward
 products computed without ops under no grad (``ownership.ops.linalg.plain_product``) and
 nll_loss's gradient values computed in numpy (``ownership.ops.loss.direct_target_grad``), plus
-nll_loss's forward when no target is ignored and cross_entropy's of one class per row
-(``ownership.ops.loss.class_rows``).
+nll_loss's forward when no target is ignored.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from support.differential import grad_of, same
 FAST_PATHS = [  # (module, name, what the function answers when it declines)
     (linalg, "plain_product", False),
     (loss, "direct_target_grad", False),
-    (loss, "class_rows", False),
 ]
 
 

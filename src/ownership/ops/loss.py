@@ -20,13 +20,13 @@ from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, run_op, sum_to, wrap
 from ownership.ops.reduction import _add_reduce
-from ownership.ops.softmax import log_softmax, log_softmax_along
+from ownership.ops.softmax import log_softmax
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 # the numpy names of cross_entropy's common case, read once: numpy's module ``__getattr__``
 # keeps CPython from caching a read of ``np.zeros``, so each costs a dictionary lookup per call
-_negative, _asarray, _zeros, _uint64 = np.negative, np.asarray, np.zeros, np.uint64
+_negative, _asarray, _zeros = np.negative, np.asarray, np.zeros
 
 
 def _reduction(reduction: str) -> int:
@@ -355,23 +355,6 @@ def cross_entropy(
     _unweighted("cross_entropy", weight, size_average, reduce)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
-    if (
-        type(reduction) is str
-        and reduction in _REDUCTIONS
-        and not label_smoothing > 0.0
-        and class_rows(input, target, ignore_index)
-    ):
-        # torch's two nodes without the general checks: every target is a class of a row
-        logp = log_softmax_along(input, 1)
-        red = _REDUCTIONS[reduction]
-        targets = _Targets(red)
-        return _nll(
-            logp,
-            target,
-            ignore_index,
-            targets,
-            lambda: _picked_loss(logp, targets, True, logp._data, target._data, None),
-        )
     dim = 1 if input._data.ndim >= 2 else 0
     if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:
@@ -452,26 +435,6 @@ def ignore_index_arg(function: str, ignore_index: Any) -> int:
             f"{tp_name(ignore_index)}"
         )
     return int64(ignore_index)
-
-
-def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
-    """Whether ``cross_entropy(input, target)`` is the common case that needs none of the
-    general path's checks: a floating matrix of rows (at least one row and one class), an
-    int64 vector of one class per row, every one in range, none of them ``ignore_index``
-    (a negative int, which no class is)."""
-    x = input._data
-    if x.ndim != 2 or not input.dtype.is_floating_point or not isinstance(target, Tensor):
-        return False
-    t = target._data
-    if target.dtype is not dtypes.int64 or t.ndim != 1 or type(ignore_index) is not int:
-        return False
-    n, c = x.shape
-    if t.shape[0] != n or n == 0 or c == 0 or ignore_index >= 0:
-        return False
-    # a negative target reads as a huge unsigned one (as nll_loss's own test of every target);
-    # the largest found by ``argmax`` (a third of a reduction's cost on a small array)
-    unsigned = t.view(_uint64)
-    return bool(unsigned[unsigned.argmax()] < c)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
