@@ -1,7 +1,6 @@
 """The training step's fast paths agree with the general paths bit for bit, and with torch.
 
-The fast paths: mm's backward
-products computed without ops under no grad (``ownership.ops.linalg.plain_product``) and
+The fast paths:
 nll_loss's gradient values computed in numpy (``ownership.ops.loss.direct_target_grad``), plus
 nll_loss's forward when no target is ignored.
 """
@@ -16,12 +15,11 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import linalg, loss
+from ownership.ops import loss
 
 from support.differential import grad_of, same
 
 FAST_PATHS = [  # (module, name, what the function answers when it declines)
-    (linalg, "plain_product", False),
     (loss, "direct_target_grad", False),
 ]
 

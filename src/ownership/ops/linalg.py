@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.core import dtypes, grad_mode, layout
+from ownership.core import dtypes, layout
 from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
@@ -26,8 +26,6 @@ from ownership.ops.common import (
     written_by_kernel,
     written_fresh,
 )
-
-_state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
 
 _C_NAMES = {
     "float32": "float",
@@ -86,17 +84,8 @@ def column_major(sizes: Sequence[int], strides: Sequence[int]) -> bool:
 
 def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat1_backward``: ``gr.mm(m.t())``, as ``m.mm(gr.t()).t()`` when the first
-    operand (of ``sizes`` and ``strides``) was column-major; without the ops (the same values,
-    dtype and layout: the transposed operand is the same strided array as the ``t()`` view's,
-    so numpy makes the same BLAS call) when :func:`plain_product` allows and the shapes fit (a
-    hook may have changed the gradient: then ``mm`` raises its error). The caller runs it quiet
+    operand (of ``sizes`` and ``strides``) was column-major. The caller runs it quiet
     (:func:`ownership.core.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
-    if plain_product(gr, m):
-        g_arr, m_arr = gr._data, m._data
-        if g_arr.shape[1] == m_arr.shape[1]:
-            if column_major(sizes, strides):
-                return wrap((m_arr @ g_arr.T).T, gr.dtype)
-            return wrap(g_arr @ m_arr.T, gr.dtype)
     if column_major(sizes, strides):
         return m.mm(gr.t()).t()
     return gr.mm(m.t())
@@ -105,28 +94,9 @@ def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int
 def mat2_grad(gr: Tensor, a: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat2_backward``: ``a.t().mm(gr)``, as ``gr.t().mm(a).t()`` when the second
     operand (of ``sizes`` and ``strides``) was column-major; as :func:`mat1_grad`."""
-    if plain_product(gr, a):
-        g_arr, a_arr = gr._data, a._data
-        if a_arr.shape[0] == g_arr.shape[0]:
-            if column_major(sizes, strides):
-                return wrap((g_arr.T @ a_arr).T, gr.dtype)
-            return wrap(a_arr.T @ g_arr, gr.dtype)
     if column_major(sizes, strides):
         return gr.t().mm(a).t()
     return a.t().mm(gr)
-
-
-def plain_product(gr: Tensor, saved: Tensor) -> bool:
-    """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
-    mode (so nothing would be recorded, and no view history read), one dtype, both matrices."""
-    dt = gr.dtype
-    return (
-        not _state.enabled
-        and dt is saved.dtype
-        and dt is not _bool
-        and gr._data.ndim == 2
-        and saved._data.ndim == 2
-    )
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
