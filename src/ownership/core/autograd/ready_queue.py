@@ -99,20 +99,6 @@ def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> No
     - Then, of up to three ops (distinct ranks), the latest; the others are pushed in edge
       order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
     """
-    if len(batch) == 2:  # the rules below for two nodes (an op's two inputs), without lists
-        a, b = batch
-        a_op = type(a) is not AccumulateGrad
-        if type(b) is AccumulateGrad:
-            # the accumulator first (of two, the first one), then the op
-            held += (a, b) if a_op else (b, a)
-        elif a_op:  # two ops: the latest runs next, the other waits in the queue
-            if a._seq < b._seq:
-                a, b = b, a
-            queue.push(b)
-            held.append(a)
-        else:
-            held += (b, a)
-        return
     leaves = [n for n in batch if type(n) is AccumulateGrad]
     if len(leaves) == 2 and len(batch) == 2:
         held += (leaves[1], leaves[0])
