@@ -348,17 +348,13 @@ class Tensor(
         """``detach()`` of a gradient only the caller holds (the backward engine's check): this
         tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
         of no history, no gradient, no attribute and no weak reference (no alias made, no
-        storage or counter made for one), else ``detach()`` (for a ``Tensor`` view, what
-        ``detach()`` makes, an alias tracked by the view's counter, made without its call:
-        test_backward_fast_paths compares the two). A leaf's accumulator reference (``_acc``)
-        is not asked: a live accumulator holds its leaf, which then the caller does not hold
-        alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
-        if type(self) is not Tensor:
-            return self.detach()
-        if self._base is not None:  # a view's counter is made with it (``_view``)
-            return self._alias(self._lazy_counter)  # type: ignore[arg-type]
+        storage or counter made for one), else ``detach()``. A leaf's accumulator reference
+        (``_acc``) is not asked: a live accumulator holds its leaf, which then the caller does not
+        hold alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
         if (
-            self._history is None
+            type(self) is Tensor
+            and self._base is None
+            and self._history is None
             and not self._requires_grad
             and self._grad is None
             and not self._retains_grad
