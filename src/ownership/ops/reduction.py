@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved, int64
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
@@ -60,12 +60,7 @@ def dims_of(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    try:
-        out = [layout.wrap_dim(int(d), nd) for d in ds]
-    except IndexError:  # a dim beyond int64 (``x.sum(d)`` passes it unparsed): torch's ValueError
-        for d in ds:
-            int64(d)
-        raise
+    out = [layout.wrap_dim(int(d), nd) for d in ds]
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given, as_saved, int64
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
@@ -58,11 +58,7 @@ def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tupl
     if dtype is not None and dtype is not t.dtype:
         t = ops.to(t, dtype)
     nd = t._data.ndim
-    try:
-        d = layout.wrap_dim(dim, nd)
-    except IndexError:  # a dim beyond int64 (``F.softmax`` passes it unparsed): torch's ValueError
-        int64(dim)
-        raise
+    d = layout.wrap_dim(dim, nd)
     if not t.dtype.is_floating_point and t._data.size:  # torch's kernel: last dim or not, by name
         kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
