@@ -195,9 +195,8 @@ def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
 # The input dtypes of a node, one tuple object per combination for one or two inputs (every
 # tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
 # and a shared tuple is one object fewer per op for the cyclic GC to traverse.
-_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in dtypes.ALL}
 _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
-    **{one: one for one in _ONE.values()},
+    **{one: one for one in ((dt,) for dt in dtypes.ALL)},
     **{pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))},
 }
 

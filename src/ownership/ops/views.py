@@ -19,8 +19,7 @@ from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_ed
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import view_shapes
-from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
-from ownership.ops.common import attach, needs_grad, run_op, touch_history
+from ownership.ops.common import attach, needs_grad, run_op, shared_dtypes, touch_history
 from ownership.ops.view_geometry import (
     Part,
     expand_geometry,
@@ -64,8 +63,7 @@ def _make(
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
         # the node ``run_op`` would make of ``(t,)``, with the edge already read
-        dt = t.dtype
-        attach(out, OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,)))
+        attach(out, OpNode(name, (edge,), backward, ctx, 1, shared_dtypes((t.dtype,))))
     return out
 
 
