@@ -222,10 +222,9 @@ def run_one(
     node, nr = gradient_edge(root)
     if node is None:
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-    if RECORDED:  # torch's validate_outputs of the root's gradient, before the warning
-        checked = [grad]
-        validate_roots([(node, nr)], checked)
-        grad = checked.pop()
+    checked = [grad]  # torch's validate_outputs of the root's gradient, before the warning
+    validate_roots([(node, nr)], checked)
+    grad = checked.pop()
     if create_graph:
         warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
     deps = _counts((node,))
