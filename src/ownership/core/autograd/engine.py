@@ -129,9 +129,6 @@ def run_backward(
     ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
-    if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
-        run_one(roots[0], root_grads[0], retain_graph, create_graph, user_frame=5)
-        return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -210,35 +207,6 @@ def run_backward(
     finally:
         grad_mode._set(prev)
     return results
-
-
-def run_one(
-    root: Any, grad: Any, retain_graph: bool, create_graph: bool, user_frame: int = 4
-) -> None:
-    """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
-    returned), set up without the lists, captures and pruning of the general case; called by
-    ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
-    warning, one more through ``run_backward``, so that both paths point at one frame."""
-    node, nr = gradient_edge(root)
-    if node is None:
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-    checked = [grad]  # torch's validate_outputs of the root's gradient, before the warning
-    validate_roots([(node, nr)], checked)
-    grad = checked.pop()
-    if create_graph:
-        warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
-    deps = _counts((node,))
-    buffers = InputBuffers(not create_graph)
-    buffers.add(node, nr, grad)
-    grad = None  # held by the buffer only, as in the general case
-    prev = grad_mode.is_grad_enabled()
-    grad_mode._set(create_graph)
-    try:
-        # the root, reached by no edge (a graph has no cycle), is the one ready node, which the
-        # queue would pop first: held instead of pushed
-        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
-    finally:
-        grad_mode._set(prev)
 
 
 def _run(
