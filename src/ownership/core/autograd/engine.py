@@ -13,7 +13,7 @@ so a caller's gradient, or one sent down two branches, is never summed into.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ownership.core import grad_mode, observers
@@ -43,13 +43,18 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
-def _counts(roots: Iterable[Node]) -> dict[Node, int]:
+def _discover(
+    roots: list[Node], need_children: bool
+) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
     """Every node reachable from ``roots`` (in the order found, the roots first), with how many
-    edges point at it: :func:`_discover` without the children lists (what ``backward()`` needs)."""
+    edges point at it, and, if asked, its children (what ``autograd.grad``'s pruning needs)."""
     deps = dict.fromkeys(roots, 0)
+    children: dict[Node, list[Node]] = {}
     stack = list(deps)
     found = stack.append
     for node in stack:  # (a list that grows while iterated: every node found is visited)
+        if need_children:
+            children[node] = [nxt for nxt, _ in node._edges if nxt is not None]
         for nxt, _ in node._edges:
             if nxt is None:
                 continue
@@ -58,36 +63,6 @@ def _counts(roots: Iterable[Node]) -> dict[Node, int]:
             else:
                 deps[nxt] = 1
                 found(nxt)
-    return deps
-
-
-def _discover(
-    roots: list[Node], need_children: bool
-) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
-    """Every node reachable from ``roots``, with how many edges point at it (and, if asked, its
-    children), found with an explicit stack."""
-    if not need_children:
-        return _counts(roots), {}
-    deps: dict[Node, int] = {}
-    children: dict[Node, list[Node]] = {}
-    stack: list[Node] = []
-    for node in roots:
-        if node not in deps:
-            deps[node] = 0
-            stack.append(node)
-    while stack:
-        node = stack.pop()
-        kids: list[Node] = []
-        for nxt, _ in node._edges:
-            if nxt is None:
-                continue
-            kids.append(nxt)
-            if nxt in deps:
-                deps[nxt] += 1
-            else:
-                deps[nxt] = 1
-                stack.append(nxt)
-        children[node] = kids
     return deps, children
 
 
