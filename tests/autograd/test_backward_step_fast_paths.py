@@ -1,10 +1,6 @@
-"""The MLP step's backward fast paths agree with the general paths and with torch.
-
-The fast paths: the engine holds the root instead of pushing and popping it through the ready
-queue, ``ready_in_order`` places two nodes made ready together without its lists, ``ready_one``
-holds a node that ranks above every waiting one instead of pushing and popping it (see
-``test_backward_fast_paths`` for the queue's layout). What each path could change is what a hook
-sees of a gradient (its values, view-ness, version, history) and the order the nodes run in.
+"""The MLP step's backward agrees with torch: what a hook sees of a gradient (its values,
+view-ness, version, history) and the order the nodes run in, every node made ready going through
+the ready queue (see ``test_backward_fast_paths`` for the queue's order).
 """
 
 from __future__ import annotations

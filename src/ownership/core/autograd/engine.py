@@ -22,7 +22,7 @@ from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accu
 from ownership.core.autograd.input_buffers import InputBuffers
 from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
-from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.core.autograd.ready_queue import ReadyQueue
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import warn_once
 
@@ -167,7 +167,6 @@ def run_backward(
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        held: list[Node] = []
         _run(
             queue,
             deps,
@@ -176,7 +175,6 @@ def run_backward(
             results,
             wanted if accumulate else set(),
             retain_graph,
-            held,
             unneeded,
         )
     finally:
@@ -192,19 +190,17 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
-    held: list[Node],
     unneeded: frozenset[Node] = frozenset(),
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
     never by a variable left over from an earlier node, so that :mod:`ownership.core.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
-    what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
+    that may write ``.grad`` (None: all of them); ``unneeded``: the captured nodes that
     lead to no other input, which torch does not run."""
     anomaly = observers.ANOMALY  # anomaly mode's seam (off unless installed and switched on)
     ready = queue.heap  # the queue's entries: empty when nothing is ready
-    while held or ready:
-        node: Node = held.pop() if held else queue.pop()
+    while ready:
+        node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
@@ -272,9 +268,7 @@ def _run(
         if anomaly.enabled and anomaly.check_nan:
             anomaly.check_result(node.name(), outs)
         n_outs = len(outs)
-        # the nodes this node makes ready: the first, then all of them
-        first: Node | None = None
-        batch: list[Node] | None = None
+        # the nodes this node makes ready, pushed in edge order, as torch pushes them
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge, or for a node not run, is dropped
@@ -286,21 +280,5 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if first is None:
-                    first = nxt
-                elif batch is None:
-                    batch = [first, nxt]
-                else:
-                    batch.append(nxt)
+                queue.push(nxt)
         outs.clear()
-        if batch is not None:
-            if ready:  # pushed in edge order, as torch pushes them
-                for nxt in batch:
-                    queue.push(nxt)
-            else:
-                ready_in_order(batch, queue, held)
-        elif first is not None:
-            if ready:
-                ready_one(first, queue, held)
-            else:  # the one ready node: the queue would pop it next
-                held.append(first)
