@@ -223,14 +223,10 @@ class Tensor(
     def _alias_parts(self) -> tuple[Any, ...]:
         """What :meth:`_alias` makes a new alias of this tensor with: :meth:`_plain` and what it
         takes (the class ``Tensor``, array, storage, offset, dtype, version counter), the storage
-        and counter made now if not yet, as the ``_storage`` and ``_version_counter`` properties
-        make them (read here in one call: every op that saves its result keeps these parts, and
+        and counter read by the ``_storage`` and ``_version_counter`` properties, which make them
+        if not yet (every op that saves its result keeps these parts, and
         ``parts[0](*parts[1:])`` is the alias; see ``autograd.saved``)."""
-        storage, counter = self._lazy_storage, self._lazy_counter
-        if storage is None:
-            storage = self._lazy_storage = storage_over(self._data)
-        if counter is None:
-            counter = self._lazy_counter = VersionCounter()
+        storage, counter = self._storage, self._version_counter
         return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
 
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
@@ -239,13 +235,10 @@ class Tensor(
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
-        storage = self._lazy_storage
-        if storage is None:  # as ``_storage`` makes it
-            storage = self._lazy_storage = storage_over(self._data)
         alias = Tensor._plain(
             cls if cls is not None else Tensor,
             data,
-            storage,
+            self._storage,
             self._offset,
             self.dtype,
             counter,
@@ -270,12 +263,8 @@ class Tensor(
         caller records the view, so it has found grad mode on, inference mode off and this
         tensor a normal one (``ops.common.needs_grad``): the modes are not read again.
         """
-        storage = self._lazy_storage
-        if storage is None:  # a fresh result's first view: its storage is made now, and shared
-            storage = self._lazy_storage = storage_over(self._data)  # as ``_storage`` makes it
-        counter = self._lazy_counter
-        if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
-            counter = self._lazy_counter = VersionCounter()
+        # a fresh result's first view: its storage and counter are made now, and shared
+        storage, counter = self._storage, self._version_counter
         if data is None:
             data = layout.strided(storage.buffer, shape, strides, offset)
         # the tensor, made a view below (it requires grad while its base does: the property)
