@@ -230,11 +230,7 @@ def _run(
                     if hooked.post:
                         kept = tuple(grads)
                 g0 = grads[0]
-                # grad_fn's slot, read through the property only for a view (which refreshes)
-                if (
-                    g0 is not None
-                    and (var._history if var._base is None else var._node()) is not None
-                ):
+                if g0 is not None and var._node() is not None:  # (a view's refreshed)
                     raise RuntimeError(LEAF_MOVED)
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
                 # held by g0 and the callee (and by the post hooks' copy, as torch expects)

@@ -372,8 +372,7 @@ def gradient_edge(tensor: Any) -> Edge:
     """Where the gradient of ``tensor`` flows: its grad_fn, its leaf accumulator, or nowhere."""
     if tensor is None:
         return NO_EDGE
-    # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
-    fn = tensor._history if tensor._base is None else tensor._node()
+    fn = tensor._node()  # a view's grad_fn may need a refresh
     if fn is not None:
         return (fn, tensor._output_nr)
     return leaf_edge(tensor)
