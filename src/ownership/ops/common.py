@@ -168,15 +168,12 @@ def touch_history(t: Tensor) -> None:
     was made raises its rebase error before, e.g., a view-size error of the op itself. In
     inference mode torch runs no autograd code at all, even with grad mode on: nothing is read.
     """
-    # a view's counter is made with it (``Tensor._view``): read from its slot, no property
     if (
         t._base is not None
         and _state.enabled
         and not (INFERENCE_THREADS.count and _inference.enabled)
-        and (counter := t._lazy_counter) is not None
-        and t._view_version != counter.value
     ):
-        t._node()  # refreshing is the point
+        t._node()  # refreshing a stale view is the point
 
 
 def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
