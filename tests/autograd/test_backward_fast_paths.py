@@ -1,9 +1,7 @@
 """The backward pass's fast paths agree with the general path and with torch.
 
-- The ready order: of the nodes one node makes ready while nothing else is ready, the next to
-  run are held outside the queue where the queue's order is known (an accumulator or two,
-  then the latest of up to three ops): random graphs of leaves and ops, their order seen
-  through hooks, are torch's.
+- The ready order: every node made ready goes through the ready queue; random graphs of leaves
+  and ops, their order seen through hooks, are torch's.
 - ``sum_to`` with grad mode off (a plain backward's broadcast gradient) sums and views without
   the registry: the same tensor, field by field, as ``ops.sum`` then ``ops.reshape``; a hook
   sees torch's view.
@@ -30,8 +28,6 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.core.autograd.node import AccumulateGrad
-from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
 from ownership.ops.backward_ops import _masked
 from ownership.ops.common import sum_to
 
@@ -76,60 +72,6 @@ def _random_graph(t: ModuleType, seed: int) -> list[str]:
 @pytest.mark.parametrize("seed", range(40))
 def test_nodes_made_ready_together_run_in_torchs_order(seed: int) -> None:
     same(lambda t: _random_graph(t, seed))
-
-
-class _Op:
-    """A stand-in op for the ready queue: only its sequence number counts."""
-
-    def __init__(self, seq: int) -> None:
-        self._seq = seq
-
-
-@pytest.mark.parametrize(
-    ("k", "leaves"), [(k, n) for k in range(5) for n in range(3) if k + n >= 2]
-)
-def test_holding_the_first_of_few_nodes_leaves_torchs_queue(k: int, leaves: int) -> None:
-    """The engine holds what torch pops first of up to three ops made ready together (with
-    an accumulator, which comes out before them; of two, the first) and pushes the rest: the
-    queue's layout (which decides the order of later accumulator ties) is torch's after those
-    pops, in every edge order; and the engine's held nodes come out in torch's order (two
-    nodes, an op's two inputs, take a path of their own)."""
-    ops_ = [_Op(r) for r in range(k)]
-    nodes: list[Any] = [*ops_, *(AccumulateGrad(None) for _ in range(leaves))]
-    for batch in itertools.permutations(nodes):
-        torchs, engines = ReadyQueue(), ReadyQueue()
-        for node in batch:
-            torchs.push(node)
-        held: list[Any] = []
-        ready_in_order(list(batch), engines, held)
-        popped = [torchs.pop() for _ in held]
-        assert popped == held[::-1]
-        assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
-
-
-@pytest.mark.parametrize("seed", range(300))
-def test_holding_one_node_above_a_waiting_queue_leaves_torchs_queue(seed: int) -> None:
-    """One node made ready while others wait: torch pushes it and pops the top; the engine
-    holds it when it ranks strictly above the top (the same node comes out, the queue's layout
-    is unchanged), else pushes it. Queues of ops and accumulators, after pushes and pops."""
-    rng = random.Random(seed)
-    torchs, engines = ReadyQueue(), ReadyQueue()
-    share = rng.choice([0.0, 0.1, 0.4])
-    for rank in rng.sample(range(100), rng.randint(1, 30)):
-        node: Any = AccumulateGrad(None) if rng.random() < share else _Op(rank)
-        torchs.push(node)
-        engines.push(node)
-    for _ in range(rng.randint(0, 10)):
-        if len(torchs) > 1:
-            assert torchs.pop() is engines.pop()
-    new: Any = rng.choice([AccumulateGrad(None), _Op(rng.randint(0, 200))])
-    torchs.push(new)
-    held: list[Any] = []
-    ready_one(new, engines, held)
-    assert held in ([], [torchs.heap[0][1]])
-    popped = torchs.pop() if held else None
-    assert held == ([popped] if held else [])
-    assert [e[1] for e in engines.heap] == [e[1] for e in torchs.heap]
 
 
 def _mlp_bias_views(t: ModuleType) -> list[Any]:

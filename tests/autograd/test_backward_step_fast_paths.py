@@ -1,11 +1,6 @@
-"""The MLP step's backward fast paths agree with the general paths and with torch.
-
-The fast paths: the engine holds the root instead of pushing and popping it through the ready
-queue, ``ready_in_order`` places two nodes made ready together without its lists, ``ready_one``
-holds a node that ranks above every waiting one instead of pushing and popping it (see
-``test_backward_fast_paths`` for the queue's layout), and nll_loss's direct gradient is returned
-without ``linear_in_grad`` when nothing is recorded. What each path could change is what a hook
-sees of a gradient (its values, view-ness, version, history) and the order the nodes run in.
+"""The MLP step's backward agrees with torch: what a hook sees of a gradient (its values,
+view-ness, version, history) and the order the nodes run in, every node made ready going through
+the ready queue (see ``test_backward_fast_paths`` for the queue's order).
 """
 
 from __future__ import annotations
@@ -14,9 +9,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-import ownership
-from ownership.ops import backward_ops
 
 from support.differential import grad_of, same
 
@@ -53,26 +45,6 @@ def _seen_gradients(t: Any, create_graph: bool) -> list[Any]:
 def test_the_mlp_steps_gradients_and_their_order_are_torchs(create_graph: bool) -> None:
     # torch warns that create_graph makes a reference cycle (a known gap, not this test's)
     same(lambda t: _seen_gradients(t, create_graph), warnings=not create_graph)
-
-
-def test_nll_loss_direct_gradient_is_linear_in_grads_result() -> None:
-    """With nothing recorded, the direct gradient returned as it is equals what
-    ``linear_in_grad`` makes of it: the same fresh tensor (no alias, no history)."""
-    x = ownership.tensor([[-0.5, -1.0, -2.0]] * 3, requires_grad=True)
-    out = ownership.nn.functional.nll_loss(x, ownership.tensor([0, 2, 1]))
-    node = out.grad_fn
-    g = ownership.tensor(1.5)
-    with ownership.no_grad():
-        (fast,) = node._backward(node, node.unpack_all(), (g,))
-        made = ownership.Tensor._wrap(fast._data.copy(), fast.dtype)
-        slow = backward_ops.linear_in_grad(
-            "NllLossBackwardBackward0", g, x, made, node._backward.__self__.transpose
-        )
-    assert slow is made  # the general path keeps a fresh value itself
-    np.testing.assert_array_equal(fast._data, slow._data)
-    for t in (fast, slow):
-        assert t._base is None and t.grad_fn is None and not t.requires_grad
-        assert t._version == 0
 
 
 def _micrograd_order(t: Any) -> list[str]:

@@ -181,50 +181,6 @@ def test_an_accumulator_is_a_node_with_no_edges() -> None:
     assert acc.variable is made.variable is x and acc._seq + 1 == node._seq == made._seq - 1
 
 
-@pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])
-@pytest.mark.parametrize(
-    "kind", ["leaf", "constant", "result", "view", "no_grad_view", "inference", "inference_rg"]
-)
-@pytest.mark.parametrize(
-    "other", [2.5, 3, True, "tensor", "inference tensor", "leaf", "view", "inference_rg"]
-)
-def test_needs_grad_with_a_second_operand_is_needs_grad(kind: str, mode: str, other: Any) -> None:
-    """:func:`~ownership.ops.common.needs_grad_with` (a tensor and another operand, no loop)
-    is ``needs_grad`` of the two, for every kind of tensor and operand, in every grad mode."""
-    from ownership.ops.common import needs_grad, needs_grad_with
-
-    t = ownership
-    leaf = t.arange(4.0).requires_grad_()
-    with t.no_grad():
-        no_grad_view = leaf.view(2, 2)
-    with t.inference_mode():
-        inference, inference_rg = t.ones(4), t.ones(4, requires_grad=True)
-    x = {
-        "leaf": leaf,
-        "constant": t.ones(4),
-        "result": leaf * 2,
-        "view": leaf[1:],
-        "no_grad_view": no_grad_view,
-        "inference": inference,
-        "inference_rg": inference_rg,
-    }[kind]
-    b = {
-        "tensor": t.ones(4),
-        "inference tensor": inference,
-        "leaf": t.ones(4, requires_grad=True),
-        "view": leaf[:],
-        "inference_rg": inference_rg,
-    }.get(other, other)
-    with contextlib.ExitStack() as modes:
-        if mode == "no_grad":
-            modes.enter_context(t.no_grad())
-        if mode.startswith("inference"):
-            modes.enter_context(t.inference_mode())
-        if mode == "inference_enable_grad":
-            modes.enter_context(t.enable_grad())
-        assert needs_grad_with(x, b) == needs_grad(x, b)
-
-
 def test_binary_nodes_share_their_input_shapes() -> None:
     """Nodes of binary ops over the same shapes keep one shared ``input_shapes`` tuple, equal to
     the shapes; a combination past the shared ones is kept as given."""

@@ -1,7 +1,7 @@
 """An int argument beyond int64 (a dim, a length): torch reads it as a C ``long long`` and
-raises ``ValueError: Overflow when unpacking long long`` before the op sees it, whether the call
-goes through the argument parser or an unparsed fast path (``x.sum(d)``, ``F.softmax``), cold
-or warm (the parser remembers a binding per pattern of argument types)."""
+raises ``ValueError: Overflow when unpacking long long`` before the op sees it (``x.sum(d)``,
+``F.softmax`` ...), cold or warm (the parser remembers a binding per pattern of argument
+types)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Tensor construction: ``Tensor._wrap`` (every op's result, written out for speed) makes the same
-tensor as ``Tensor._plain`` (the general constructor), field by field, in and out of inference
-mode, and the tensors it makes behave as torch's fresh results do."""
+"""Tensor construction: ``Tensor._wrap`` (every op's result, by ``Tensor._plain`` with its storage
+and counter left to their first read) makes the same tensor as ``Tensor._plain`` given them,
+field by field, in and out of inference mode, and the tensors it makes behave as torch's fresh
+results do."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Every view op records its node itself, its input's edge read first: the node, the output's
 flags, base and creation meta are those of :func:`ownership.ops.common.run_op` and the general
-path; a stale view's history is read before the op's own checks, as torch reads it; and the one
-tensor ``needs_grad_of`` is ``needs_grad``."""
+path; a stale view's history is read before the op's own checks, as torch reads it."""
 
 from __future__ import annotations
 
@@ -138,37 +137,6 @@ TENSORS: dict[str, Any] = {
     "detached": lambda t: t.arange(4.0).requires_grad_().detach(),
     "int64": lambda t: t.arange(4),
 }
-
-
-@pytest.mark.parametrize("mode", ["grad", "no_grad", "inference", "inference_enable_grad"])
-@pytest.mark.parametrize(
-    "kind",
-    [*TENSORS, "no_grad_view", "inference_tensor", "inference_requiring_grad", "fresh_result"],
-)
-def test_needs_grad_of_one_tensor_is_needs_grad(kind: str, mode: str) -> None:
-    """:func:`~ownership.ops.common.needs_grad_of` (one tensor, no loop) is ``needs_grad`` of it,
-    for every kind of tensor, in every grad mode."""
-    from ownership.ops.common import needs_grad, needs_grad_of
-
-    t = ownership
-    if kind == "no_grad_view":
-        with t.no_grad():
-            x = t.arange(4.0).requires_grad_().view(2, 2)
-    elif kind.startswith("inference"):
-        with t.inference_mode():
-            x = t.ones(4, requires_grad=kind == "inference_requiring_grad")
-    elif kind == "fresh_result":  # storage and counter not made yet
-        x = t.arange(4.0) + 1
-    else:
-        x = TENSORS[kind](t)
-    with contextlib.ExitStack() as modes:
-        if mode == "no_grad":
-            modes.enter_context(t.no_grad())
-        if mode.startswith("inference"):
-            modes.enter_context(t.inference_mode())
-        if mode == "inference_enable_grad":
-            modes.enter_context(t.enable_grad())
-        assert needs_grad_of(x) == needs_grad(x)
 
 
 STALE_KEYS = {  # key(t, v): indexing the stale view v in engine t

@@ -115,13 +115,8 @@ class _NoParamGradMode(_GradMode):
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
         if orig_func is None:
-            self = object.__new__(cls)  # ``super().__new__(cls)``, without the ``super`` object
-            self._prev = []  # _GradMode.__init__'s work, without its call (see ``__init__``)
-            return self
-        return cls()(orig_func)
-
-    # ``__new__`` made the instance whole: no second Python call per ``with no_grad():``
-    __init__ = object.__init__
+            return super().__new__(cls)  # then ``_GradMode.__init__``
+        return cls()(orig_func)  # a function, no instance: no ``__init__`` call
 
 
 class no_grad(_NoParamGradMode):

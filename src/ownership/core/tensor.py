@@ -187,39 +187,24 @@ class Tensor(
             dtype = dtypes.from_numpy_dtype(arr.dtype)
         elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
-        # what ``_plain(Tensor, fresh_layout(arr), storage_over(...), 0, dtype,
-        # VersionCounter.new())`` makes, without the calls and with the storage and the counter
-        # left to their first read: one new tensor per op (test_construction checks the two)
         if not arr.flags.forc:  # neither C- nor F-contiguous: ``fresh_layout`` asks the rest
             arr = layout.fresh_layout(arr)
-        t = _new(Tensor)
-        t._data = arr
-        t._lazy_storage = None
         # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
-        t._lazy_counter = (
-            InferenceCounter() if _INFERENCE.count and inference_mode._state.enabled else None
-        )
-        t._offset = 0
-        t.dtype = dtype
-        t._requires_grad = False
-        t._history = None
-        t._output_nr = 0
-        t._grad = None
-        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
-        t._retains_grad = False
-        t._acc = NO_ACCUMULATOR
-        return t
+        inference = _INFERENCE.count and inference_mode._state.enabled
+        return Tensor._plain(Tensor, arr, None, 0, dtype, InferenceCounter() if inference else None)
 
     @staticmethod
     def _plain(
         cls: type[Tensor],
         arr: NDArray[Any],
-        storage: Storage,
+        storage: Storage | None,
         offset: builtins.int,
         dtype: DType,
-        counter: VersionCounter,
+        counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph."""
+        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph
+        (which ``_view`` makes a view). ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
+        ``_version_counter``)."""
         t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
@@ -238,14 +223,10 @@ class Tensor(
     def _alias_parts(self) -> tuple[Any, ...]:
         """What :meth:`_alias` makes a new alias of this tensor with: :meth:`_plain` and what it
         takes (the class ``Tensor``, array, storage, offset, dtype, version counter), the storage
-        and counter made now if not yet, as the ``_storage`` and ``_version_counter`` properties
-        make them (read here in one call: every op that saves its result keeps these parts, and
+        and counter read by the ``_storage`` and ``_version_counter`` properties, which make them
+        if not yet (every op that saves its result keeps these parts, and
         ``parts[0](*parts[1:])`` is the alias; see ``autograd.saved``)."""
-        storage, counter = self._lazy_storage, self._lazy_counter
-        if storage is None:
-            storage = self._lazy_storage = storage_over(self._data)
-        if counter is None:
-            counter = self._lazy_counter = VersionCounter()
+        storage, counter = self._storage, self._version_counter
         return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
 
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
@@ -254,13 +235,10 @@ class Tensor(
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
-        storage = self._lazy_storage
-        if storage is None:  # as ``_storage`` makes it
-            storage = self._lazy_storage = storage_over(self._data)
         alias = Tensor._plain(
             cls if cls is not None else Tensor,
             data,
-            storage,
+            self._storage,
             self._offset,
             self.dtype,
             counter,
@@ -283,26 +261,14 @@ class Tensor(
         ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
         made by the caller more cheaply (a ``reshape`` of this tensor's array). ``recorded``: the
         caller records the view, so it has found grad mode on, inference mode off and this
-        tensor a normal one (``ops.common.needs_grad_of``): the modes are not read again.
+        tensor a normal one (``ops.common.needs_grad``): the modes are not read again.
         """
-        storage = self._lazy_storage
-        if storage is None:  # a fresh result's first view: its storage is made now, and shared
-            storage = self._lazy_storage = storage_over(self._data)  # as ``_storage`` makes it
-        counter = self._lazy_counter
-        if counter is None:  # likewise its counter (as ``_version_counter`` makes it)
-            counter = self._lazy_counter = VersionCounter()
-        t = _new(Tensor)
-        t._data = layout.strided(storage.buffer, shape, strides, offset) if data is None else data
-        t._lazy_storage = storage
-        t._lazy_counter = counter
-        t._offset = offset
-        t.dtype = self.dtype
-        t._requires_grad = False  # a view also requires grad while its base does (see the property)
-        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
-        t._output_nr = 0
-        t._grad = None
-        t._retains_grad = False
-        t._acc = NO_ACCUMULATOR
+        # a fresh result's first view: its storage and counter are made now, and shared
+        storage, counter = self._storage, self._version_counter
+        if data is None:
+            data = layout.strided(storage.buffer, shape, strides, offset)
+        # the tensor, made a view below (it requires grad while its base does: the property)
+        t = Tensor._plain(Tensor, data, storage, offset, self.dtype, counter)
         base = self._base
         if recorded:  # a view made in grad mode: its base's creation meta
             if base is None:
@@ -314,8 +280,7 @@ class Tensor(
             # inference mode, or a tensor marked inference by its ``.data``): the view does not
             if counter.tracked:
                 t._lazy_counter = InferenceCounter()
-            t._base = None
-            return t  # a non-view: no creation meta, no view version (see ``__slots__``)
+            return t  # a non-view (``_plain``'s): no creation meta, no view version
         else:
             t._base = base if base is not None else self
             if _INFERENCE.count and inference_mode._state.enabled:
@@ -372,17 +337,13 @@ class Tensor(
         """``detach()`` of a gradient only the caller holds (the backward engine's check): this
         tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
         of no history, no gradient, no attribute and no weak reference (no alias made, no
-        storage or counter made for one), else ``detach()`` (for a ``Tensor`` view, what
-        ``detach()`` makes, an alias tracked by the view's counter, made without its call:
-        test_backward_fast_paths compares the two). A leaf's accumulator reference (``_acc``)
-        is not asked: a live accumulator holds its leaf, which then the caller does not hold
-        alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
-        if type(self) is not Tensor:
-            return self.detach()
-        if self._base is not None:  # a view's counter is made with it (``_view``)
-            return self._alias(self._lazy_counter)  # type: ignore[arg-type]
+        storage or counter made for one), else ``detach()``. A leaf's accumulator reference
+        (``_acc``) is not asked: a live accumulator holds its leaf, which then the caller does not
+        hold alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
         if (
-            self._history is None
+            type(self) is Tensor
+            and self._base is None
+            and self._history is None
             and not self._requires_grad
             and self._grad is None
             and not self._retains_grad

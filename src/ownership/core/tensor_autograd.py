@@ -203,10 +203,7 @@ class TensorAutograd:
         keep = engine_flag(create_graph if retain_graph is None else retain_graph)
         create_graph = engine_flag(create_graph)
         check_roots([self], [gradient])
-        if inputs is None:  # ``run_backward([self], [gradient], ...)``'s one-root case, direct
-            engine.run_one(self, gradient, keep, create_graph)
-        else:
-            engine.run_backward([self], [gradient], keep, create_graph, inputs)
+        engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
     def is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""

@@ -108,25 +108,14 @@ def _implicit_dim(name: str, input: Tensor, dim: int | None) -> int:
     return 0 if input.dim() in (0, 1, 3) else 1
 
 
-def plain_dim(input: Any, dim: Any, dtype: Any) -> bool:
-    """Whether ``softmax``/``log_softmax`` of ``input`` over ``dim`` may call the op itself:
-    a tensor, a Python int ``dim`` and no ``dtype``, which the method's argument parsing would
-    pass on as they are (any other call goes through the method, for its errors)."""
-    return type(dim) is int and dtype is None and isinstance(input, Tensor)
-
-
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Softmax over ``dim`` (``SoftmaxBackward0``): the method ``input.softmax(dim)``."""
-    if plain_dim(input, dim, dtype):
-        return ops.softmax(input, dim)
     return input.softmax(_implicit_dim("softmax", input, dim), dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """Log-softmax over ``dim``, stable (``LogSoftmaxBackward0``): the method
     ``input.log_softmax(dim)``."""
-    if plain_dim(input, dim, dtype):
-        return ops.log_softmax(input, dim)
     return input.log_softmax(_implicit_dim("log_softmax", input, dim), dtype=dtype)
 
 

@@ -27,8 +27,7 @@ from ownership.ops.common import (
     check_broadcast,
     inputs_needed,
     lay_out,
-    needs_grad_of,
-    needs_grad_with,
+    needs_grad,
     operand,
     raw,
     result_dtype,
@@ -49,10 +48,7 @@ def bw_add(node: OpNode, s: Saved, g: Grads) -> Grads:
     self_needed, other_needed = node.needed
     self_shape, other_shape = node.input_shapes
     d_other = sum_to(gr if alpha == 1 else gr * alpha, other_shape) if other_needed else None
-    if not self_needed:
-        return (None, d_other)
-    # ``sum_to(gr, self_shape)``, without the call when it is ``gr`` itself (the shapes equal)
-    return (gr if gr._data.shape == self_shape else sum_to(gr, self_shape), d_other)
+    return (sum_to(gr, self_shape) if self_needed else None, d_other)
 
 
 def bw_sub(node: OpNode, s: Saved, g: Grads) -> Grads:
@@ -127,47 +123,6 @@ def bw_reciprocal(node: OpNode, s: Saved, g: Grads) -> Grads:
 
 
 # ---------------------------------------------------------------- the ops
-_Shapes = tuple[tuple[int, ...], ...]
-_BIASES: dict[_Shapes, _Shapes] = {}
-""":func:`bias_of`'s answers by the two shapes: the shapes shared, or ``()`` (no bias)."""
-
-
-def bias_of(a: Tensor, b: Any) -> _Shapes | None:
-    """The two operands' shapes (shared: :func:`~ownership.ops.common.shared_shapes`) when ``b``
-    is a tensor of ``a``'s dtype whose shape ends ``a``'s (a bias added to a batch), else None:
-    the operands then broadcast to ``a``'s shape and keep its dtype, so none of
-    :func:`~ownership.ops.common.binary_operands`' checks can fail. Each pair of shapes is
-    decided once (a training loop asks a few)."""
-    if not isinstance(b, Tensor) or b.dtype is not a.dtype:
-        return None
-    shapes = (a._data.shape, b._data.shape)
-    found: _Shapes | None = _BIASES.get(shapes)
-    if found is None:
-        shape, ends = shapes
-        found = (
-            shared_shapes(shapes)
-            if len(ends) <= len(shape) and shape[len(shape) - len(ends) :] == ends
-            else ()
-        )
-        if len(_BIASES) >= 4096:  # a program asks a few pairs; then start over
-            _BIASES.clear()
-        _BIASES[shapes] = found
-    return found if found else None
-
-
-def _operands(a: Tensor, b: Any) -> tuple[Any, Any, dtypes.dtype]:
-    """:func:`~ownership.ops.common.binary_operands` of ``a`` and ``b``, without its questions
-    when ``b`` is a bias of ``a`` (:func:`bias_of`), nor its call for a Python float beside a
-    floating ``a`` (its first answer): the same answer."""
-    if type(b) is float:  # binary_operands' first answer, without its call
-        dt = a.dtype
-        if dt.is_floating_point:
-            return b, b, dt
-    elif bias_of(a, b) is not None:
-        return b, b._data, a.dtype
-    return binary_operands(a, b)
-
-
 ALPHA_ONE = shared_context({"alpha": 1})
 """The context of an ``add``/``sub`` node of the default ``alpha`` (the int 1), shared by every
 such node: nothing writes an add or sub node's context (they save no tensor), and a dict per op
@@ -182,7 +137,7 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
         (a, b), recorded, _add, "AddBackward0", bw_add, ctx, _add_node, args=(a, b, alpha)
@@ -191,7 +146,7 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _add(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`add`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
     else:
@@ -205,7 +160,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
         (a, b), recorded, _sub, "SubBackward0", bw_sub, ctx, _add_node, args=(a, b, alpha)
@@ -214,7 +169,7 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _sub(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`sub`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     if alpha == 1 and type(alpha) is int:
         scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
     else:
@@ -268,7 +223,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
     # the context given here is replaced by save_binary's (no dict made for it)
     return run_op(
         (a, b),
-        needs_grad_with(a, b),
+        needs_grad(a, b),
         _mul,
         "MulBackward0",
         bw_mul,
@@ -280,7 +235,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
 
 def _mul(a: Tensor, b: Any) -> Tensor:
     """The kernel of :func:`mul`."""
-    _, rb, dt = _operands(a, b)
+    _, rb, dt = binary_operands(a, b)
     arr = a._data
     out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b, common=dt)
@@ -335,7 +290,7 @@ def _bw_div_scalar(node: OpNode, s: Saved, g: Grads) -> Grads:
 def mul_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``mul.Scalar`` as its C++ formulas call it (``MulBackward1``: the scalar is
     kept, no tensor is saved)."""
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     ctx = {"other": k} if recorded else None
     return run_op((a,), recorded, _mul_scalar, "MulBackward1", _bw_mul_scalar, ctx, args=(a, k))
 
@@ -350,7 +305,7 @@ def _mul_scalar(a: Tensor, k: float) -> Tensor:
 def div_scalar(a: Tensor, k: float) -> Tensor:
     """torch's ``div.Scalar`` as its C++ composites call it (``DivBackward1``: the scalar is
     kept, no tensor is saved); ``a`` is floating point."""
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     ctx = {"other": k} if recorded else None
     return run_op((a,), recorded, _div_scalar, "DivBackward1", _bw_div_scalar, ctx, args=(a, k))
 
@@ -367,9 +322,7 @@ def div(a: Tensor, b: Any) -> Tensor:
     Saves ``other``, and ``self`` if other needs grad, before the kernel's checks (as mul)."""
     b = operand(b)
     args = (a, b)
-    return run_op(
-        (a, b), needs_grad_with(a, b), _div, "DivBackward0", bw_div, save=_save_div, args=args
-    )
+    return run_op((a, b), needs_grad(a, b), _div, "DivBackward0", bw_div, save=_save_div, args=args)
 
 
 def _save_div(node: OpNode, a: Tensor, b: Any) -> None:
@@ -403,7 +356,7 @@ def reciprocal(a: Tensor) -> Tensor:
 
     return run_op(
         (a,),
-        needs_grad_of(a),
+        needs_grad(a),
         kernel,
         "ReciprocalBackward0",
         bw_reciprocal,

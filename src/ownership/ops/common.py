@@ -161,40 +161,6 @@ def refuse_out_grad(name: str) -> NoReturn:
     )
 
 
-def needs_grad_of(t: Tensor) -> bool:
-    """``needs_grad(t)`` for one tensor, without the general loop (a view op's one operand)."""
-    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
-        return False
-    counter = t._lazy_counter
-    if counter is not None and counter.inference:
-        return False
-    if t._requires_grad:
-        return True
-    base = t._base
-    return base is not None and base._requires_grad
-
-
-def needs_grad_with(a: Tensor, b: Any) -> bool:
-    """``needs_grad(a, b)`` for a tensor ``a`` and a second operand ``b`` (a binary op's),
-    without the general loop. A number is wrapped as a normal tensor, so then ``a`` alone
-    decides, even an inference tensor that requires grad."""
-    if not _state.enabled or (INFERENCE_THREADS.count and _inference.enabled):
-        return False
-    if isinstance(b, Tensor):
-        counter, other = a._lazy_counter, b._lazy_counter  # None: a normal tensor
-        if counter is not None and counter.inference and other is not None and other.inference:
-            return False  # both inference tensors: no autograd
-        if b._requires_grad:
-            return True
-        base = b._base
-        if base is not None and base._requires_grad:
-            return True
-    if a._requires_grad:
-        return True
-    base = a._base
-    return base is not None and base._requires_grad
-
-
 def touch_history(t: Tensor) -> None:
     """Read a stale view's history first, as torch does before running an op on it.
 
@@ -202,15 +168,12 @@ def touch_history(t: Tensor) -> None:
     was made raises its rebase error before, e.g., a view-size error of the op itself. In
     inference mode torch runs no autograd code at all, even with grad mode on: nothing is read.
     """
-    # a view's counter is made with it (``Tensor._view``): read from its slot, no property
     if (
         t._base is not None
         and _state.enabled
         and not (INFERENCE_THREADS.count and _inference.enabled)
-        and (counter := t._lazy_counter) is not None
-        and t._view_version != counter.value
     ):
-        t._node()  # refreshing is the point
+        t._node()  # refreshing a stale view is the point
 
 
 def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
@@ -229,14 +192,10 @@ def read_histories(args: Sequence[Any], kwargs: dict[str, Any]) -> None:
 # The input dtypes of a node, one tuple object per combination for one or two inputs (every
 # tensor's dtype is one of ``dtypes.ALL``; a non-tensor input's is None): every node holds one,
 # and a shared tuple is one object fewer per op for the cyclic GC to traverse.
-_ONE: dict[DType, tuple[DType]] = {dt: (dt,) for dt in dtypes.ALL}
 _SHARED: dict[tuple[DType | None, ...], tuple[DType | None, ...]] = {
-    pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))
+    **{one: one for one in ((dt,) for dt in dtypes.ALL)},
+    **{pair: pair for pair in ((a, b) for a in (*dtypes.ALL, None) for b in (*dtypes.ALL, None))},
 }
-_PAIRS: dict[DType | None, dict[DType | None, tuple[DType | None, ...]]] = {
-    a: {b: _SHARED[a, b] for b in (*dtypes.ALL, None)} for a in (*dtypes.ALL, None)
-}
-"""``_PAIRS[a][b]`` is the shared ``(a, b)`` (two lookups, no tuple made to look it up)."""
 
 
 def shared_dtypes(dts: tuple[DType | None, ...]) -> tuple[DType | None, ...]:
@@ -249,7 +208,7 @@ def _edges_and_dtypes(
     inputs: Sequence[Any],
 ) -> tuple[tuple[tuple[Any, int], ...], tuple[DType | None, ...]]:
     """The edges of a node to ``inputs`` and their dtypes (``NO_EDGE`` and None for a
-    non-tensor): what :func:`run_op` gives a node of any number of inputs."""
+    non-tensor; the dtypes :func:`shared_dtypes`): what :func:`run_op` gives a node."""
     edges: list[tuple[Any, int]] = []
     dts: list[DType | None] = []
     for t in inputs:
@@ -259,7 +218,7 @@ def _edges_and_dtypes(
         else:
             edges.append(NO_EDGE)
             dts.append(None)
-    return tuple(edges), tuple(dts)
+    return tuple(edges), shared_dtypes(tuple(dts))
 
 
 def run_op(
@@ -293,23 +252,7 @@ def run_op(
     """
     if not recorded:
         return kernel(*args)  # 2
-    # 1: the node, with an edge to each input (gradient_edge; a non-tensor gets none) and the
-    # inputs' dtypes; one or two inputs (most ops) without a loop or a list
-    if len(inputs) == 1 and isinstance(inputs[0], Tensor):
-        a = inputs[0]
-        edges: tuple[tuple[Any, int], ...] = (gradient_edge(a),)
-        dts: tuple[DType | None, ...] = _ONE[a.dtype]
-    elif len(inputs) == 2:  # a binary op (the next most common)
-        a, b = inputs
-        a_tensor, b_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
-        edges = (
-            gradient_edge(a) if a_tensor else NO_EDGE,
-            gradient_edge(b) if b_tensor else NO_EDGE,
-        )
-        dts = _PAIRS[a.dtype if a_tensor else None][b.dtype if b_tensor else None]
-    else:
-        edges, dts = _edges_and_dtypes(inputs)
-        dts = _SHARED.get(dts, dts)
+    edges, dts = _edges_and_dtypes(inputs)  # 1: the node
     node = OpNode(name, edges, backward, ctx, 1, dts)
     if save is not None:
         save(node, *args)  # 1
@@ -538,12 +481,7 @@ def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
     """How an elementwise op reads its second operand, in torch's order: ``b`` as torch takes
     it (:func:`operand`), the result dtype (:func:`result_dtype`), torch's error if the shapes
     cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value in the result dtype
-    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype. The two commonest cases are answered first, as those rules answer them: a
-    Python float with a floating tensor, a tensor of the same dtype and shape."""
-    if type(b) is float and a.dtype.is_floating_point:
-        return b, b, a.dtype
-    if isinstance(b, Tensor) and b.dtype is a.dtype and b._data.shape == a._data.shape:
-        return b, b._data, a.dtype
+    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype."""
     b = operand(b)
     dt = result_dtype(a, b)
     check_broadcast(a, b)

@@ -31,7 +31,7 @@ from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
-from ownership.ops.common import needs_grad_of, refuse_out_call, run_op, wrap, written_by_kernel
+from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -126,7 +126,7 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
             written_by_kernel(out, t)
         return out
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,
@@ -184,7 +184,7 @@ def logsumexp(t: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
             vals = np.log(total) + back
         return written_by_kernel(wrap(np.array(vals, dtype=arr.dtype, order="C"), t.dtype), given)
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,

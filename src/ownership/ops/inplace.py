@@ -41,7 +41,7 @@ def snapshot(t: Tensor) -> Tensor:
 
 def _tensors(*operands: Any) -> tuple[Tensor | None, ...]:
     """The operands as the contract takes them: a tensor, or None for a number."""
-    return tuple(o if isinstance(o, Tensor) else None for o in operands)
+    return tuple([o if isinstance(o, Tensor) else None for o in operands])  # no generator
 
 
 def _add_scaled_(
@@ -77,7 +77,7 @@ def _add_scaled_(
 
     return run_inplace(
         a,
-        (b if isinstance(b, Tensor) else None,),  # _tensors(b), without the call
+        _tensors(b),
         needs_grad(a, b),
         compute,
         dt,

@@ -25,7 +25,6 @@ from ownership.ops import checks
 from ownership.ops.common import (
     is_scalar,
     needs_grad,
-    needs_grad_of,
     operand,
     raw,
     run_op,
@@ -269,7 +268,7 @@ def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
 
     return run_op(
         (input,),
-        p is None and needs_grad_of(input),
+        p is None and needs_grad(input),
         kernel,
         "BernoulliBackward0",
         lambda node, s, g: (zeros_like_grad(g[0]),),

@@ -13,22 +13,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.core import dtypes, grad_mode, layout
+from ownership.core import dtypes, layout
 from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     needs_grad,
-    needs_grad_with,
     run_op,
     save_product,
     wrap,
     written_by_kernel,
     written_fresh,
 )
-
-_state, _bool = grad_mode._state, dtypes.bool_  # read once (the backward's products ask them)
 
 _C_NAMES = {
     "float32": "float",
@@ -87,17 +84,8 @@ def column_major(sizes: Sequence[int], strides: Sequence[int]) -> bool:
 
 def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat1_backward``: ``gr.mm(m.t())``, as ``m.mm(gr.t()).t()`` when the first
-    operand (of ``sizes`` and ``strides``) was column-major; without the ops (the same values,
-    dtype and layout: the transposed operand is the same strided array as the ``t()`` view's,
-    so numpy makes the same BLAS call) when :func:`plain_product` allows and the shapes fit (a
-    hook may have changed the gradient: then ``mm`` raises its error). The caller runs it quiet
+    operand (of ``sizes`` and ``strides``) was column-major. The caller runs it quiet
     (:func:`ownership.core.op_registry.quiet`), as ``mm`` would be: one switch per backward."""
-    if plain_product(gr, m):
-        g_arr, m_arr = gr._data, m._data
-        if g_arr.shape[1] == m_arr.shape[1]:
-            if column_major(sizes, strides):
-                return wrap((m_arr @ g_arr.T).T, gr.dtype)
-            return wrap(g_arr @ m_arr.T, gr.dtype)
     if column_major(sizes, strides):
         return m.mm(gr.t()).t()
     return gr.mm(m.t())
@@ -106,28 +94,9 @@ def mat1_grad(gr: Tensor, m: Tensor, sizes: Sequence[int], strides: Sequence[int
 def mat2_grad(gr: Tensor, a: Tensor, sizes: Sequence[int], strides: Sequence[int]) -> Tensor:
     """torch's ``mm_mat2_backward``: ``a.t().mm(gr)``, as ``gr.t().mm(a).t()`` when the second
     operand (of ``sizes`` and ``strides``) was column-major; as :func:`mat1_grad`."""
-    if plain_product(gr, a):
-        g_arr, a_arr = gr._data, a._data
-        if a_arr.shape[0] == g_arr.shape[0]:
-            if column_major(sizes, strides):
-                return wrap((g_arr.T @ a_arr).T, gr.dtype)
-            return wrap(a_arr.T @ g_arr, gr.dtype)
     if column_major(sizes, strides):
         return gr.t().mm(a).t()
     return a.t().mm(gr)
-
-
-def plain_product(gr: Tensor, saved: Tensor) -> bool:
-    """Whether a backward product of ``gr`` with ``saved`` (transposed) may skip the ops: no grad
-    mode (so nothing would be recorded, and no view history read), one dtype, both matrices."""
-    dt = gr.dtype
-    return (
-        not _state.enabled
-        and dt is saved.dtype
-        and dt is not _bool
-        and gr._data.ndim == 2
-        and saved._data.ndim == 2
-    )
 
 
 def mm(a: Tensor, b: Tensor) -> Tensor:
@@ -153,7 +122,7 @@ def mm(a: Tensor, b: Tensor) -> Tensor:
         _refuse_bool("addmm_impl_cpu_", dt, a_shape[0], b_shape[1], a_shape[1])
         return wrap(ad @ bd, dt)
 
-    recorded = needs_grad_with(a, b)
+    recorded = needs_grad(a, b)
     return run_op(
         (a, b),
         recorded,
@@ -176,32 +145,12 @@ def _refuse_bool(kernel: str, dt: dtypes.dtype, rows: int, cols: int, inner: int
 def _mm_context(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Saved:
     """What ``MmBackward0`` of ``a @ b`` keeps of its operands' geometry (over the arrays ``ad``
     and ``bd``; of operands of any rank, since it is made before the kernel's checks)."""
-    if ad.size and bd.size and ad.ndim == 2 and bd.ndim == 2:
-        # :func:`matrix_strides` of two non-empty matrices, written out
-        item = a.dtype.itemsize
-        (a0, a1), (b0, b1) = ad.strides, bd.strides
-        a_strides, b_strides = (a0 // item, a1 // item), (b0 // item, b1 // item)
-    elif ad.ndim == 2 and bd.ndim == 2:
-        a_strides, b_strides = matrix_strides(a, ad), matrix_strides(b, bd)
-    else:
-        a_strides, b_strides = a.stride(), b.stride()
     return {
         "self_sym_sizes": ad.shape,
-        "self_sym_strides": a_strides,
+        "self_sym_strides": a.stride(),
         "mat2_sym_sizes": bd.shape,
-        "mat2_sym_strides": b_strides,
+        "mat2_sym_strides": b.stride(),
     }
-
-
-def matrix_strides(t: Tensor, arr: NDArray[Any]) -> tuple[int, int]:
-    """``t.stride()`` of a matrix ``t`` over ``arr`` (its array), without the general method's
-    loop; an empty leaf's are its contiguous strides, as the method says (numpy reports 0).
-    The element size is ``t``'s dtype's (its array's, read from a slot)."""
-    if not arr.size and t._base is None:
-        return t.stride()  # type: ignore[no-any-return]
-    first, second = arr.strides
-    item = t.dtype.itemsize
-    return (first // item, second // item)
 
 
 def dot(a: Tensor, b: Tensor) -> Tensor:

@@ -13,20 +13,19 @@ from ownership.core.argument_values import as_saved, int64, is_int
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
-from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, run_op, sum_to, wrap
 from ownership.ops.reduction import _add_reduce
-from ownership.ops.softmax import log_softmax, log_softmax_along
+from ownership.ops.softmax import log_softmax
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
-# the numpy names of cross_entropy's common case, read once: numpy's module ``__getattr__``
-# keeps CPython from caching a read of ``np.zeros``, so each costs a dictionary lookup per call
-_negative, _asarray, _zeros, _uint64 = np.negative, np.asarray, np.zeros, np.uint64
+# the numpy names of nll_loss's forward, read once: numpy's module ``__getattr__``
+# keeps CPython from caching a read of ``np.negative``, so each costs a dictionary lookup per call
+_negative, _asarray = np.negative, np.asarray
 
 
 def _reduction(reduction: str) -> int:
@@ -242,34 +241,17 @@ class _Targets:
     def backward(self, node: OpNode, s: Saved, g: Grads) -> Any:
         """d nll_loss: -g (scaled for a mean) at each kept target, +0 elsewhere."""
         red, w, dtype = self.red, self.weight, self.dtype
-        if direct_target_grad(g[0], dtype, red):
-            scaled = _scaled(g[0]._data, w, red)
-            flat = self.flat
-            if flat is not None and self.valid is None:  # every target counts: no mask
-                # torch's kernel: zeros, then ``-scaled`` at each target (so +0 elsewhere
-                # whatever ``scaled`` is, inf and nan included; a numpy scalar's minus:
-                # ``np.negative``'s bits, no ufunc call)
-                arr = _zeros(self.xshape, dtype=scaled.dtype)
-                arr.put(flat, -scaled)
-                if not self.batched:  # (batched, the input has the rows' shape)
-                    arr = arr.reshape(self.shape)
-            else:
-                arr = _masked_targets(self.onehot(), scaled)
-            value = Tensor._wrap(arr, dtype)
-            if not grad_mode._state.enabled:  # linear_in_grad of a fresh value, recording nothing
-                return (value,)
-        else:
-            oh = Tensor._wrap(self.onehot(), dtype)
-            with grad_mode.no_grad():
-                gr = g[0]
-                if red == 0:
-                    gr = gr.unsqueeze(1) if self.batched else gr
-                    while gr._data.ndim < len(self.shape):
-                        gr = gr.unsqueeze(-1)
-                elif red == 1 and w:
-                    gr = gr / w
-                value = oh * gr
-                _off_targets_zero(value._data, self.onehot())
+        oh = Tensor._wrap(self.onehot(), dtype)
+        with grad_mode.no_grad():
+            gr = g[0]
+            if red == 0:
+                gr = gr.unsqueeze(1) if self.batched else gr
+                while gr._data.ndim < len(self.shape):
+                    gr = gr.unsqueeze(-1)
+            elif red == 1 and w:
+                gr = gr / w
+            value = oh * gr
+            _off_targets_zero(value._data, self.onehot())
         return (linear_in_grad("NllLossBackwardBackward0", g[0], s["self"], value, self.transpose),)
 
     def transpose(self, gg: Tensor) -> Tensor:
@@ -279,13 +261,6 @@ class _Targets:
         if red == 0:
             return picked.sum(1) if self.batched else picked.sum()
         return picked.sum() / w if red == 1 and w else picked.sum()
-
-
-def direct_target_grad(g: Tensor, dtype: DType, red: int) -> bool:
-    """Whether nll_loss's gradient values may be computed in numpy (:func:`_scaled`, then
-    scattered into zeros by ``_Targets.backward``) rather than with ops under no_grad: a reduced loss (its gradient ``g``
-    is 0-d) whose gradient has the input's ``dtype``, so that one loop dtype runs throughout."""
-    return red != 0 and g.dtype is dtype
 
 
 def _target_mask(
@@ -309,23 +284,6 @@ def _target_mask(
         onehot.put(flat, valid)
         np.negative(onehot, out=onehot, where=onehot != 0)
     return onehot
-
-
-@quiet
-def _scaled(g: NDArray[Any], w: float, red: int) -> Any:
-    """``g / w`` for a mean (``g`` alone for a sum), as the op computes it (``g`` is 0-d, of
-    the input's dtype: one loop dtype throughout). The mean divides ``g``'s numpy scalar: the
-    same rounding as ``np.true_divide`` (the float ``w`` takes the scalar's dtype either way),
-    without a ufunc call's cost."""
-    return g[()] / w if red == 1 and w else g
-
-
-def _masked_targets(onehot: NDArray[Any], scaled: Any) -> NDArray[Any]:
-    """torch's kernel, with a mask of the kept targets: zeros, then ``-scaled`` where
-    ``onehot`` is -1."""
-    value = np.zeros(onehot.shape, dtype=scaled.dtype)
-    np.copyto(value, np.negative(scaled), where=onehot != 0)
-    return value
 
 
 def _off_targets_zero(grad: NDArray[Any], onehot: NDArray[Any]) -> NDArray[Any]:
@@ -355,23 +313,6 @@ def cross_entropy(
     _unweighted("cross_entropy", weight, size_average, reduce)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
-    if (
-        type(reduction) is str
-        and reduction in _REDUCTIONS
-        and not label_smoothing > 0.0
-        and class_rows(input, target, ignore_index)
-    ):
-        # torch's two nodes without the general checks: every target is a class of a row
-        logp = log_softmax_along(input, 1)
-        red = _REDUCTIONS[reduction]
-        targets = _Targets(red)
-        return _nll(
-            logp,
-            target,
-            ignore_index,
-            targets,
-            lambda: _picked_loss(logp, targets, True, logp._data, target._data, None),
-        )
     dim = 1 if input._data.ndim >= 2 else 0
     if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:
@@ -452,26 +393,6 @@ def ignore_index_arg(function: str, ignore_index: Any) -> int:
             f"{tp_name(ignore_index)}"
         )
     return int64(ignore_index)
-
-
-def class_rows(input: Tensor, target: Any, ignore_index: Any) -> bool:
-    """Whether ``cross_entropy(input, target)`` is the common case that needs none of the
-    general path's checks: a floating matrix of rows (at least one row and one class), an
-    int64 vector of one class per row, every one in range, none of them ``ignore_index``
-    (a negative int, which no class is)."""
-    x = input._data
-    if x.ndim != 2 or not input.dtype.is_floating_point or not isinstance(target, Tensor):
-        return False
-    t = target._data
-    if target.dtype is not dtypes.int64 or t.ndim != 1 or type(ignore_index) is not int:
-        return False
-    n, c = x.shape
-    if t.shape[0] != n or n == 0 or c == 0 or ignore_index >= 0:
-        return False
-    # a negative target reads as a huge unsigned one (as nll_loss's own test of every target);
-    # the largest found by ``argmax`` (a third of a reduction's cost on a small array)
-    unsigned = t.view(_uint64)
-    return bool(unsigned[unsigned.argmax()] < c)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

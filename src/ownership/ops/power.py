@@ -22,8 +22,7 @@ from ownership.ops.arithmetic import binary_node, mul_scalar
 from ownership.ops.common import (
     check_broadcast,
     lay_out,
-    needs_grad_of,
-    needs_grad_with,
+    needs_grad,
     operand,
     result_dtype,
     run_op,
@@ -79,7 +78,7 @@ def power(a: Tensor, e: Any) -> Tensor:
         lay_out(out, a, common=dt)  # a unary kernel in torch: laid out as ``a`` (cast)
         return out
 
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     return run_op(
         (a,),
         recorded,
@@ -110,7 +109,7 @@ def _power_tensor(a: Tensor, e: Tensor) -> Tensor:
 
     return run_op(
         (a, e),
-        needs_grad_with(a, e),
+        needs_grad(a, e),
         kernel,
         "PowBackward1",
         bw_pow_tensor,
@@ -152,7 +151,7 @@ def rpow(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     check_bool_power(dt)
     base = int_in(b, dt) if type(b) is int else b
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     log_b = (float(np.log(b)) if b > 0 else float("nan")) if recorded else 0.0
     return run_op(
         (a,),

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved, int64
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
@@ -18,7 +18,6 @@ from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import (
     filled_from,
     needs_grad,
-    needs_grad_of,
     refuse_out_call,
     run_op,
     wrap,
@@ -61,12 +60,7 @@ def dims_of(t: Tensor, dim: Any) -> tuple[int, ...] | None:
     if isinstance(dim, tuple | list) and not dim:  # torch: an empty list of dims means all
         return tuple(range(nd))
     ds = dim if isinstance(dim, tuple | list) else (dim,)
-    try:
-        out = [layout.wrap_dim(int(d), nd) for d in ds]
-    except IndexError:  # a dim beyond int64 (``x.sum(d)`` passes it unparsed): torch's ValueError
-        for d in ds:
-            int64(d)
-        raise
+    out = [layout.wrap_dim(int(d), nd) for d in ds]
     for d in out:
         if out.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -158,7 +152,7 @@ def sum_of(
     """Sum (``SumBackward0`` whole, ``SumBackward1`` over dims)."""
     # (an integer result of a tensor with a history is refused once computed, by ``attach``:
     # torch's ``set_history``)
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     args = (t, dim, keepdim, dtype)
     if dim is None:
         whole = {"self_sym_sizes": tuple(t._data.shape)} if recorded else None
@@ -196,7 +190,7 @@ def mean(
             f"mean(): could not infer output dtype. {which} dtype must be either a floating point "
             f"or complex dtype. Got: {dt.short}"
         )
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     shape, n = tuple(t._data.shape), t._data.size
     args = (t, dim, keepdim, dt)
     if dim is None:

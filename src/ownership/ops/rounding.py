@@ -32,7 +32,6 @@ from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     lay_out,
     needs_grad,
-    needs_grad_of,
     run_op,
     wrap,
     zeros_like_grad,
@@ -86,7 +85,7 @@ def _rounded(t: Tensor, name: str, decimals: int | None = None) -> Tensor:
         lay_out(out, t)
         return out
 
-    return run_op((t,), needs_grad_of(t), kernel, _node(name, decimals), _bw_zero)
+    return run_op((t,), needs_grad(t), kernel, _node(name, decimals), _bw_zero)
 
 
 def _rounded_(t: Tensor, name: str, decimals: int | None = None) -> Tensor:

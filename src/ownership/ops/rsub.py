@@ -26,8 +26,6 @@ from ownership.ops.common import (
     inference_kernel,
     lay_out,
     needs_grad,
-    needs_grad_of,
-    needs_grad_with,
     operand,
     result_dtype,
     run_op,
@@ -70,7 +68,7 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
     if isinstance(b, Tensor):
         return run_op(
             (a, b),
-            needs_grad_with(a, b),
+            needs_grad(a, b),
             lambda: _unrecorded(a, b, alpha),
             "RsubBackward0",
             _bw_rsub,
@@ -99,6 +97,4 @@ def rsub(a: Tensor, b: Any, *, alpha: Any = 1) -> Tensor:
             alpha_ctx(alpha),
             lambda node: binary_node(node, number, a),
         )
-    return run_op(
-        (a,), needs_grad_of(a), kernel, "RsubBackward1", _bw_rsub_number, {"alpha": alpha}
-    )
+    return run_op((a,), needs_grad(a), kernel, "RsubBackward1", _bw_rsub_number, {"alpha": alpha})

@@ -34,7 +34,6 @@ from ownership.core.tensor import Tensor
 from ownership.ops.common import (
     as_tensor_arg,
     needs_grad,
-    needs_grad_of,
     run_op,
     wrap,
     written_fresh,
@@ -132,7 +131,7 @@ def scatter_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: T
 
     return run_op(
         (None, g),
-        needs_grad_of(g),
+        needs_grad(g),
         kernel,
         "ScatterAddBackward0",
         _bw_scatter_add,
@@ -220,7 +219,7 @@ def index_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: Ten
 
     return run_op(
         (None, g),
-        needs_grad_of(g),
+        needs_grad(g),
         kernel,
         "IndexAddBackward0",
         _bw_index_add,

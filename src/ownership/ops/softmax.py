@@ -7,11 +7,11 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given, as_saved, int64
+from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
-from ownership.ops.common import needs_grad_of, run_op, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
 
 _DIMS = [shared_context({"dim": d}) for d in range(8)]
@@ -58,11 +58,7 @@ def _prep(t: Tensor, dim: int | None, dtype: Any, name: str = "softmax") -> tupl
     if dtype is not None and dtype is not t.dtype:
         t = ops.to(t, dtype)
     nd = t._data.ndim
-    try:
-        d = layout.wrap_dim(dim, nd)
-    except IndexError:  # a dim beyond int64 (``F.softmax`` passes it unparsed): torch's ValueError
-        int64(dim)
-        raise
+    d = layout.wrap_dim(dim, nd)
     if not t.dtype.is_floating_point and t._data.size:  # torch's kernel: last dim or not, by name
         kernel = f"{name}_lastdim_kernel_impl" if d == max(nd, 1) - 1 else f"{name}_kernel_impl"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.short}'")
@@ -85,7 +81,7 @@ def softmax(t: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
             out_arr = e / e.sum(axis=d, keepdims=True)
         return wrap(np.asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,
@@ -121,7 +117,7 @@ def log_softmax_along(t: Tensor, d: int, dim: int | None = None) -> Tensor:
             out_arr = _subtract(sh, _log(total, out=total), out=sh)
         return wrap(_asarray(out_arr, order="C"), t.dtype)  # torch returns a contiguous result
 
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,

@@ -28,7 +28,7 @@ from ownership.core.autograd.node import BackwardFn, Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops.arithmetic import mul_scalar
-from ownership.ops.common import needs_grad, needs_grad_of, run_op, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops
 from ownership.ops.unary import floating
@@ -46,7 +46,7 @@ def _plus_one(t: Tensor) -> Tensor:
     """``t + 1`` as torch's C++ formulas write it: ``add.Scalar`` (``AddBackward1``)."""
     return run_op(
         (t,),
-        needs_grad_of(t),
+        needs_grad(t),
         lambda: wrap(t._data + t._data.dtype.type(1), t.dtype),
         "AddBackward1",
         lambda node, s, g: (g[0],),
@@ -86,14 +86,14 @@ def _apply(t: Tensor, name: str) -> Tensor:
     if saves == "result":
         return run_op(
             (t,),
-            needs_grad_of(t),
+            needs_grad(t),
             kernel,
             node_name,
             backward,
             after=OpNode.save_result,
         )
     return run_op(
-        (t,), needs_grad_of(t), kernel, node_name, backward, save=lambda node: node.save("self", t)
+        (t,), needs_grad(t), kernel, node_name, backward, save=lambda node: node.save("self", t)
     )
 
 

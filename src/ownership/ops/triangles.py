@@ -24,7 +24,7 @@ from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.ops.common import needs_grad, needs_grad_of, run_op, wrap
+from ownership.ops.common import needs_grad, run_op, wrap
 
 
 def _check(t: Tensor, name: str) -> None:
@@ -55,7 +55,7 @@ _BACKWARD = {"tril": _backward("tril"), "triu": _backward("triu")}
 
 def _triangle(t: Tensor, name: str, diagonal: int) -> Tensor:
     _check(t, name)
-    recorded = needs_grad_of(t)
+    recorded = needs_grad(t)
     return run_op(
         (t,),
         recorded,

@@ -27,7 +27,6 @@ from ownership.ops.common import (
     lay_out,
     lay_out_as,
     needs_grad,
-    needs_grad_of,
     raw,
     refuse_out_call,
     run_op,
@@ -189,7 +188,7 @@ def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
 def _unary(a: Tensor, fn: Any, name: str, backward: Any, save: str) -> Tensor:
     """``fn`` of a floating tensor, or of an integer one as the default float dtype (laid out
     as its cast is: ``floating``)."""
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     if save == "result":
         after = OpNode.save_result
         return run_op(
@@ -342,7 +341,7 @@ def relu(a: Tensor) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
     bool (:func:`refuse_bool_relu`)."""
     refuse_bool_relu(a)
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     return run_op(
         (a,), recorded, _relu, "ReluBackward0", bw_relu, after=OpNode.save_result, args=(a,)
     )
@@ -375,7 +374,7 @@ def absolute(a: Tensor) -> Tensor:
     def save(node: OpNode) -> None:
         node.save("self", a)
 
-    return run_op((a,), needs_grad_of(a), kernel, "AbsBackward0", bw_abs, save=save)
+    return run_op((a,), needs_grad(a), kernel, "AbsBackward0", bw_abs, save=save)
 
 
 def refuse_bool_neg(a: Tensor) -> None:
@@ -396,7 +395,7 @@ def neg(a: Tensor) -> Tensor:
         lay_out(out, a)
         return out
 
-    return run_op((a,), needs_grad_of(a), kernel, "NegBackward0", bw_neg)
+    return run_op((a,), needs_grad(a), kernel, "NegBackward0", bw_neg)
 
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
@@ -411,7 +410,7 @@ def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
         lay_out(out, a)
         return out
 
-    return run_op((a,), needs_grad_of(a), kernel, node, _bw_zero)
+    return run_op((a,), needs_grad(a), kernel, node, _bw_zero)
 
 
 def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
@@ -443,7 +442,7 @@ def clamp(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             bw_clamp_tensors,
             save=save,
         )
-    recorded = needs_grad_of(a)
+    recorded = needs_grad(a)
     return run_op(
         (a,),
         recorded,

@@ -19,8 +19,7 @@ from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_ed
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import view_shapes
-from ownership.ops.common import _ONE as ONE_DTYPE  # the shared dtype tuples of one input
-from ownership.ops.common import attach, needs_grad, needs_grad_of, run_op, touch_history
+from ownership.ops.common import attach, needs_grad, run_op, shared_dtypes, touch_history
 from ownership.ops.view_geometry import (
     Part,
     expand_geometry,
@@ -37,11 +36,11 @@ from ownership.ops.view_geometry import (
 
 
 def _edge(t: Tensor) -> Edge | None:
-    """The edge a view of ``t`` records, None when it records none (see ``needs_grad_of``).
+    """The edge a view of ``t`` records, None when it records none (see ``needs_grad``).
 
     Read first, as torch collects an op's input edges before computing: reading it refreshes a
     stale view's history (``touch_history``), so a rebase error comes before the op's own."""
-    if needs_grad_of(t):
+    if needs_grad(t):
         return gradient_edge(t)
     touch_history(t)
     return None
@@ -64,8 +63,7 @@ def _make(
     out = t._view(shape, strides, offset, data, edge is not None)
     if edge is not None:
         # the node ``run_op`` would make of ``(t,)``, with the edge already read
-        dt = t.dtype
-        attach(out, OpNode(name, (edge,), backward, ctx, 1, ONE_DTYPE.get(dt) or (dt,)))
+        attach(out, OpNode(name, (edge,), backward, ctx, 1, shared_dtypes((t.dtype,))))
     return out
 
 
@@ -83,15 +81,7 @@ def view(t: Tensor, *shape: Any, dtype: Any = None) -> Tensor:
     if strides is None:
         raise RuntimeError(view_shapes.VIEW_ERROR)
     data = t._data.reshape(new) if reshaped else None
-    # ``_make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)``
-    # without the call: the view chain's one op (test_view_recording checks the node)
-    out = t._view(new, strides, t._offset, data, edge is not None)
-    if edge is not None:
-        dt = t.dtype
-        attach(
-            out, OpNode("ViewBackward0", (edge,), _bw_view, saved, 1, ONE_DTYPE.get(dt) or (dt,))
-        )
-    return out
+    return _make(t, new, strides, t._offset, "ViewBackward0", _bw_view, saved, edge, data)
 
 
 def reshape(t: Tensor, *shape: Any) -> Tensor:
@@ -359,5 +349,5 @@ def alias(t: Tensor) -> Tensor:
         "AliasBackward0",
         _bw_alias,
         {},
-        gradient_edge(t) if needs_grad_of(t) else None,
+        gradient_edge(t) if needs_grad(t) else None,
     )

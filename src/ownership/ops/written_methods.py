@@ -5,8 +5,6 @@ These are the others, each declared there with ``method=``:
 
 - overloads that reach different ops (``div(other, *, rounding_mode)`` rounds; ``max(other)`` is
   ``maximum``; ``prod()`` versus ``prod(dim)``; ``sort(*, stable)``; ``var``'s ``correction``);
-- fast paths of the commonest calls, which bind as the parser would without calling it
-  (``x.sum()``, ``x.sum(0)``, ``x.add_(y)``);
 - methods with Python's own binding (``matmul(other)``, ``clone()``, ``to(...)``, the samplers),
   conversions and new tensors.
 
@@ -87,14 +85,9 @@ UNSAFE_SPLIT_WITH_SIZES = Signatures(
 )
 
 
-# ---------------------------------------------------------------- overloads and fast paths
+# ---------------------------------------------------------------- overloads
 def add_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """In place ``self += alpha * other``; bumps the version once."""
-    if len(args) == 1 and isinstance(args[0], Tensor):  # a tensor: bound as given
-        if not kwargs:
-            return ops.add_(self, args[0], alpha=1)
-        if len(kwargs) == 1 and builtins.type(kwargs.get("alpha")) is builtins.float:
-            return ops.add_(self, args[0], alpha=kwargs["alpha"])
     a = ADD_.parse(args, kwargs)[1]
     return ops.add_(self, a["other"], alpha=a["alpha"])
 
@@ -124,22 +117,12 @@ def _dims(overload: builtins.int, a: dict[str, Any]) -> Any:
 
 def sum(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Sum of all elements, or over ``dim`` (``sum(dim=None, keepdim=False, *, dtype=None)``)."""
-    if not kwargs:  # ``x.sum()``, ``x.sum(dim)``: what the parser binds, unparsed
-        if not args:
-            return ops.sum(self, None, False, dtype=None)
-        if len(args) == 1 and builtins.type(args[0]) is builtins.int:
-            return ops.sum(self, (args[0],), False, dtype=None)
     overload, a = SUM.parse(args, kwargs)
     return ops.sum(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 
 
 def mean(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Mean of all elements, or over ``dim`` (``mean(dim=None, keepdim=False, *, dtype=None)``)."""
-    if not kwargs:  # ``x.mean()``, ``x.mean(dim)``: what the parser binds, unparsed
-        if not args:
-            return ops.mean(self, None, False, dtype=None)
-        if len(args) == 1 and builtins.type(args[0]) is builtins.int:
-            return ops.mean(self, (args[0],), False, dtype=None)
     overload, a = MEAN.parse(args, kwargs)
     return ops.mean(self, _dims(overload, a), a.get("keepdim", False), dtype=a["dtype"])
 

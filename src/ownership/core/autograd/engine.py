@@ -13,7 +13,7 @@ so a caller's gradient, or one sent down two branches, is never summed into.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ownership.core import grad_mode, observers
@@ -22,7 +22,7 @@ from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accu
 from ownership.core.autograd.input_buffers import InputBuffers
 from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
-from ownership.core.autograd.ready_queue import ReadyQueue, ready_in_order, ready_one
+from ownership.core.autograd.ready_queue import ReadyQueue
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import warn_once
 
@@ -43,13 +43,18 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
-def _counts(roots: Iterable[Node]) -> dict[Node, int]:
+def _discover(
+    roots: list[Node], need_children: bool
+) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
     """Every node reachable from ``roots`` (in the order found, the roots first), with how many
-    edges point at it: :func:`_discover` without the children lists (what ``backward()`` needs)."""
+    edges point at it, and, if asked, its children (what ``autograd.grad``'s pruning needs)."""
     deps = dict.fromkeys(roots, 0)
+    children: dict[Node, list[Node]] = {}
     stack = list(deps)
     found = stack.append
     for node in stack:  # (a list that grows while iterated: every node found is visited)
+        if need_children:
+            children[node] = [nxt for nxt, _ in node._edges if nxt is not None]
         for nxt, _ in node._edges:
             if nxt is None:
                 continue
@@ -58,36 +63,6 @@ def _counts(roots: Iterable[Node]) -> dict[Node, int]:
             else:
                 deps[nxt] = 1
                 found(nxt)
-    return deps
-
-
-def _discover(
-    roots: list[Node], need_children: bool
-) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
-    """Every node reachable from ``roots``, with how many edges point at it (and, if asked, its
-    children), found with an explicit stack."""
-    if not need_children:
-        return _counts(roots), {}
-    deps: dict[Node, int] = {}
-    children: dict[Node, list[Node]] = {}
-    stack: list[Node] = []
-    for node in roots:
-        if node not in deps:
-            deps[node] = 0
-            stack.append(node)
-    while stack:
-        node = stack.pop()
-        kids: list[Node] = []
-        for nxt, _ in node._edges:
-            if nxt is None:
-                continue
-            kids.append(nxt)
-            if nxt in deps:
-                deps[nxt] += 1
-            else:
-                deps[nxt] = 1
-                stack.append(nxt)
-        children[node] = kids
     return deps, children
 
 
@@ -129,9 +104,6 @@ def run_backward(
     ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
     (``autograd.grad``) the gradients of ``inputs`` are returned.
     """
-    if inputs is None and accumulate and len(roots) == 1 and len(root_grads) == 1:
-        run_one(roots[0], root_grads[0], retain_graph, create_graph, user_frame=5)
-        return []
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -195,7 +167,6 @@ def run_backward(
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        held: list[Node] = []
         _run(
             queue,
             deps,
@@ -204,48 +175,11 @@ def run_backward(
             results,
             wanted if accumulate else set(),
             retain_graph,
-            held,
             unneeded,
         )
     finally:
         grad_mode._set(prev)
     return results
-
-
-def run_one(
-    root: Any, grad: Any, retain_graph: bool, create_graph: bool, user_frame: int = 4
-) -> None:
-    """``run_backward([root], [grad], ...)`` of ``t.backward()`` (one root, every leaf, nothing
-    returned), set up without the lists, captures and pruning of the general case; called by
-    ``Tensor.backward`` itself. ``user_frame``: the stack level of the ``create_graph``
-    warning, one more through ``run_backward``, so that both paths point at one frame."""
-    node = root._history
-    if node is not None and root._base is None:  # ``gradient_edge(root)``'s first case, written out
-        nr = root._output_nr
-    else:
-        node, nr = gradient_edge(root)
-        if node is None:
-            raise RuntimeError(
-                "element 0 of tensors does not require grad and does not have a grad_fn"
-            )
-    if RECORDED:  # torch's validate_outputs of the root's gradient, before the warning
-        checked = [grad]
-        validate_roots([(node, nr)], checked)
-        grad = checked.pop()
-    if create_graph:
-        warn_once(CREATE_GRAPH_CYCLE, stacklevel=user_frame)
-    deps = _counts((node,))
-    buffers = InputBuffers(not create_graph)
-    buffers.add(node, nr, grad)
-    grad = None  # held by the buffer only, as in the general case
-    prev = grad_mode.is_grad_enabled()
-    grad_mode._set(create_graph)
-    try:
-        # the root, reached by no edge (a graph has no cycle), is the one ready node, which the
-        # queue would pop first: held instead of pushed
-        _run(ReadyQueue(), deps, buffers, {}, [], None, retain_graph, [node])
-    finally:
-        grad_mode._set(prev)
 
 
 def _run(
@@ -256,19 +190,17 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
-    held: list[Node],
     unneeded: frozenset[Node] = frozenset(),
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
     never by a variable left over from an earlier node, so that :mod:`ownership.core.autograd.unseen`
     counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them); ``held``: the nodes to run next, last first,
-    what the queue would pop next (``ready_in_order``); ``unneeded``: the captured nodes that
+    that may write ``.grad`` (None: all of them); ``unneeded``: the captured nodes that
     lead to no other input, which torch does not run."""
     anomaly = observers.ANOMALY  # anomaly mode's seam (off unless installed and switched on)
     ready = queue.heap  # the queue's entries: empty when nothing is ready
-    while held or ready:
-        node: Node = held.pop() if held else queue.pop()
+    while ready:
+        node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
@@ -298,11 +230,7 @@ def _run(
                     if hooked.post:
                         kept = tuple(grads)
                 g0 = grads[0]
-                # grad_fn's slot, read through the property only for a view (which refreshes)
-                if (
-                    g0 is not None
-                    and (var._history if var._base is None else var._node()) is not None
-                ):
+                if g0 is not None and var._node() is not None:  # (a view's refreshed)
                     raise RuntimeError(LEAF_MOVED)
                 grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
                 # held by g0 and the callee (and by the post hooks' copy, as torch expects)
@@ -336,9 +264,7 @@ def _run(
         if anomaly.enabled and anomaly.check_nan:
             anomaly.check_result(node.name(), outs)
         n_outs = len(outs)
-        # the nodes this node makes ready: the first, then all of them
-        first: Node | None = None
-        batch: list[Node] | None = None
+        # the nodes this node makes ready, pushed in edge order, as torch pushes them
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge, or for a node not run, is dropped
@@ -350,21 +276,5 @@ def _run(
             d = deps[nxt] - 1
             deps[nxt] = d
             if d == 0:
-                if first is None:
-                    first = nxt
-                elif batch is None:
-                    batch = [first, nxt]
-                else:
-                    batch.append(nxt)
+                queue.push(nxt)
         outs.clear()
-        if batch is not None:
-            if ready:  # pushed in edge order, as torch pushes them
-                for nxt in batch:
-                    queue.push(nxt)
-            else:
-                ready_in_order(batch, queue, held)
-        elif first is not None:
-            if ready:
-                ready_one(first, queue, held)
-            else:  # the one ready node: the queue would pop it next
-                held.append(first)

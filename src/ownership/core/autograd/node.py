@@ -323,8 +323,7 @@ def gradient_edge(tensor: Any) -> Edge:
     """Where the gradient of ``tensor`` flows: its grad_fn, its leaf accumulator, or nowhere."""
     if tensor is None:
         return NO_EDGE
-    # a view's grad_fn may need a refresh (the property); any other tensor's is its slot
-    fn = tensor._history if tensor._base is None else tensor._node()
+    fn = tensor._node()  # a view's grad_fn may need a refresh
     if fn is not None:
         return (fn, tensor._output_nr)
     return leaf_edge(tensor)
@@ -334,6 +333,5 @@ def leaf_edge(tensor: Any) -> Edge:
     """:func:`gradient_edge` of a tensor without a ``grad_fn`` (its last case): its accumulator
     while it requires grad, else no edge."""
     if tensor._requires_grad:  # a view made under no_grad reports requires_grad but gets no edge
-        acc = tensor._acc()  # ``accumulator(tensor)``, its first look written out
-        return (acc if acc is not None else _new_accumulator(tensor), 0)
+        return (accumulator(tensor), 0)
     return NO_EDGE

@@ -7,9 +7,7 @@ gradient is accumulated as soon as it is ready, before any other ready node. Acc
 ready together come out in the order C++'s heap algorithm leaves them, which is not the order
 they went in (four leaves of one ``cat`` accumulate as 0, 2, 1, 3): :class:`ReadyQueue` runs
 that algorithm (libstdc++'s ``push_heap`` and ``pop_heap``, step for step) so that the order
-is torch's. Where the order of the nodes one node makes ready is known without it, and the
-queue is left as torch's, the engine runs them without the queue (:func:`ready_in_order`, and
-:func:`ready_one` for one node made ready above every waiting one).
+is torch's. Every node made ready goes through it.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from typing import Any
 
 from ownership.core.autograd.node import AccumulateGrad, Node
 
-__all__ = ["ReadyQueue", "ready_in_order", "ready_one"]
+__all__ = ["ReadyQueue"]
 
 _ACCUMULATOR = 1 << 64
 """The rank of an ``AccumulateGrad``: above every node's sequence number (torch's is
@@ -86,63 +84,3 @@ def _sift_up(heap: list[tuple[int, Node]], hole: int, entry: tuple[int, Node]) -
         heap[hole] = heap[parent]
         hole = parent
     heap[hole] = entry
-
-
-def ready_in_order(batch: list[Node], queue: ReadyQueue, held: list[Node]) -> None:
-    """Make ready the nodes ``batch`` (in edge order) that one node made ready while nothing
-    else was, as torch pushes them all into its queue then pops, except where the order of the
-    first pops is known and the queue is left as torch's: those nodes go to ``held`` (last
-    first) instead of through the queue.
-
-    - An accumulator comes out first (the highest rank; of two, the first pushed) and runs
-      without making anything ready, so nothing is pushed before the next pop.
-    - Then, of up to three ops (distinct ranks), the latest; the others are pushed in edge
-      order: a heap of one or two distinct ranks has one layout, so the queue is torch's.
-    """
-    if len(batch) == 2:  # the rules below for two nodes (an op's two inputs), without lists
-        a, b = batch
-        a_op = type(a) is not AccumulateGrad
-        if type(b) is AccumulateGrad:
-            # the accumulator first (of two, the first one), then the op
-            held += (a, b) if a_op else (b, a)
-        elif a_op:  # two ops: the latest runs next, the other waits in the queue
-            if a._seq < b._seq:
-                a, b = b, a
-            queue.push(b)
-            held.append(a)
-        else:
-            held += (b, a)
-        return
-    leaves = [n for n in batch if type(n) is AccumulateGrad]
-    if len(leaves) == 2 and len(batch) == 2:
-        held += (leaves[1], leaves[0])
-        return
-    if len(leaves) <= 1 and len(batch) - len(leaves) <= 3:
-        ops = [n for n in batch if type(n) is not AccumulateGrad]
-        if ops:
-            top = max(ops, key=_rank)
-            for node in ops:
-                if node is not top:
-                    queue.push(node)
-            held.append(top)
-        held += leaves
-        return
-    for node in batch:
-        queue.push(node)
-
-
-def ready_one(node: Node, queue: ReadyQueue, held: list[Node]) -> None:
-    """Make ready the one node that a node made ready while others wait in ``queue``: held (run
-    next) when it ranks strictly above every waiting node, as torch would push it and pop it at
-    once (a push of a strictly highest entry then a pop leaves libstdc++'s heap as it was), else
-    pushed."""
-    rank = _ACCUMULATOR if type(node) is AccumulateGrad else node._seq
-    if rank > queue.heap[0][0]:
-        held.append(node)
-    else:
-        queue.push(node)
-
-
-def _rank(node: Node) -> int:
-    """An op's rank in the ready queue: its sequence number."""
-    return node._seq

@@ -208,8 +208,8 @@ class SavedTensor:
             named, nr = self.weak_fn(), 0
         elif self.is_output:
             named, nr = owner, 0
-        else:  # a view's history may need a refresh (the property); any other's is its slot
-            named, nr = (t._history if t._base is None else t._node()), t._output_nr
+        else:  # a view's history may need a refresh (``_node``)
+            named, nr = t._node(), t._output_nr
         if named is None and not self.was_leaf:
             if not self.names_owner:
                 raise RuntimeError(

@@ -1,8 +1,8 @@
-"""The forward fast paths of the training step's ops agree with their general paths and with torch.
+"""The operands of the training step's elementwise ops agree with torch.
 
-- ``add``/``sub``/``mul`` of a tensor and a bias (``ownership.ops.arithmetic.bias_of``: a tensor
-  of the same dtype whose shape ends the other's) skip ``binary_operands``' questions.
-- ``mul``/``add``/``sub`` of a floating tensor by a Python float skip them too.
+- ``add``/``sub``/``mul`` of a tensor and a bias (a tensor of the same dtype whose shape ends the
+  other's), and of shapes that are no bias: torch's values, nodes, gradients and errors.
+- ``mul``/``add``/``sub`` of a floating tensor by a Python float: the float in the tensor's dtype.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.ops import arithmetic
 
 from support.differential import grad_of, same
 
@@ -71,63 +70,9 @@ def _apply(op: str, a: Any, b: Any) -> Any:
     return a * b
 
 
-# what torch computes (bool: torch refuses sub, and an alpha other than a bool)
-COMPUTED = [
-    (op, *case) for op in OPS for case in BIAS_CASES if case[2] != "bool" or op in ("add", "mul")
-]
-
-
-@pytest.mark.parametrize(("op", "a_shape", "b_shape", "dtype"), COMPUTED)
-def test_a_bias_operand_equals_the_general_path_bit_for_bit(
-    monkeypatch: pytest.MonkeyPatch, op: str, a_shape: Any, b_shape: Any, dtype: str
-) -> None:
-    chosen: list[bool] = []
-    decide = arithmetic.bias_of
-
-    def spy(*args: Any) -> Any:
-        answer = decide(*args)
-        chosen.append(answer is not None)
-        return answer
-
-    def run() -> tuple[Any, ...]:
-        a, b = _operands(ownership, a_shape, b_shape, dtype)
-        if a.dtype.is_floating_point:
-            a.requires_grad_(True)
-            b.requires_grad_(True)
-        out = _apply(op, a, b)
-        if out.requires_grad:
-            out.sum().backward()
-        node = out.grad_fn
-        return (
-            out._data.copy(),
-            out.dtype,
-            out.stride(),
-            None if node is None else (node.name(), node.input_shapes, node.needed),
-            None if a.grad is None else (a.grad._data.copy(), b.grad._data.copy()),
-        )
-
-    monkeypatch.setattr(arithmetic, "bias_of", spy)
-    fast = run()
-    assert chosen and all(chosen)
-    monkeypatch.setattr(arithmetic, "bias_of", lambda *args: None)
-    slow = run()
-    np.testing.assert_array_equal(fast[0], slow[0])
-    assert fast[0].dtype == slow[0].dtype and fast[1:4] == slow[1:4]
-    if fast[4] is not None:
-        for f, s in zip(fast[4], slow[4], strict=True):
-            np.testing.assert_array_equal(f, s)
-
-
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize(("a_shape", "b_shape", "dtype"), BIAS_CASES + NOT_BIAS)
 def test_bias_operands_agree_with_torch(op: str, a_shape: Any, b_shape: Any, dtype: str) -> None:
-    answer = arithmetic.bias_of(*_operands(ownership, a_shape, b_shape, dtype))
-    if (a_shape, b_shape, dtype) in BIAS_CASES:
-        assert answer == (a_shape, b_shape)  # the shapes, for the node
-    else:
-        assert answer is None
-    assert arithmetic.bias_of(*_operands(ownership, a_shape, b_shape, dtype)) is answer  # kept
-
     def program(t: ModuleType) -> Any:
         a, b = _operands(t, a_shape, b_shape, dtype)
         if a.dtype.is_floating_point and b.dtype.is_floating_point:
@@ -158,10 +103,9 @@ def test_a_bias_that_is_a_view_or_an_inference_tensor_agrees_with_torch() -> Non
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("number", [0.1, -2.5, 1e-45, 3.5e38, 1e300, float("inf"), float("nan")])
 def test_a_float_operand_takes_the_general_answer(dtype: str, number: float) -> None:
-    """``mul``/``add``/``sub`` of a floating tensor by a Python float answer without asking
-    ``binary_operands``: the float itself, in the tensor's dtype, as ``binary_operands`` answers;
-    the values are those of the float as a 0-d tensor of that dtype (the general path of a
-    tensor operand that broadcasts)."""
+    """``mul``/``add``/``sub`` of a floating tensor by a Python float: ``binary_operands``
+    answers the float itself, in the tensor's dtype; the values are those of the float as a 0-d
+    tensor of that dtype (the general path of a tensor operand that broadcasts)."""
     from ownership.ops.common import binary_operands
 
     a = ownership.tensor(np.asarray([[1.5, -0.25, 3.0], [0.0, -0.0, 7.0]]).astype(dtype))
