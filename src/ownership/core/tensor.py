@@ -202,8 +202,9 @@ class Tensor(
         dtype: DType,
         counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr`` and ``counter``: a non-view leaf, no grad, no graph
-        (which ``_view`` makes a view). ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
+        """A bare ``cls`` object over ``arr``, ``storage`` and ``counter``: a non-view leaf, no
+        grad, no graph (which :meth:`_view` makes a view, over its base's storage and counter).
+        ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
         ``_version_counter``)."""
         t = _new(cls)
         t._data = arr
