@@ -44,8 +44,8 @@ def is_tensor(obj: Any) -> builtins.bool:
 def made(declared: Declared, name: str) -> Callable[..., Any]:
     """The function ``torch.<name>`` of a declaration (``name`` is its method's name or an
     alias): the hand-written one it declares, or torch's function signatures
-    (``declared.function``, :func:`~ownership.ops.methods.function_texts`) parsed, then the method ``input.<name>(...)`` with the other
-    arguments by name. ``out=`` is written when the
+    (``declared.function``, :func:`~ownership.ops.methods.function_texts`) parsed, then the
+    method ``input.<name>(...)`` with the other arguments by name. ``out=`` is written when the
     declaration ``writes_out`` (:func:`ownership.ops.out_variants.with_out`), else the parser
     refuses it (:func:`ownership.ops.out_variants.refuse_out`).
 

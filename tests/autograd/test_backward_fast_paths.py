@@ -2,9 +2,9 @@
 
 - The ready order: every node made ready goes through the ready queue; random graphs of leaves
   and ops, their order seen through hooks, are torch's.
-- ``sum_to`` with grad mode off (a plain backward's broadcast gradient) sums and views without
-  the registry: the same tensor, field by field, as ``ops.sum`` then ``ops.reshape``; a hook
-  sees torch's view.
+- ``sum_to`` with grad mode off (a plain backward's broadcast gradient) sums and views by the
+  ops of the table: the same tensor, field by field, as ``ops.sum`` then ``ops.reshape``; a
+  hook sees torch's view.
 - ``AccumulateGrad`` keeps a fresh gradient nobody else holds as ``.grad`` itself (it is its
   own ``detach()``): ``.grad`` shows what torch's does.
 - ``backward()`` of a 0-d loss seeds it with a 0-d array of one, as ``ones_like`` makes it.

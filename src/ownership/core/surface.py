@@ -62,8 +62,9 @@ class Declared:
     ``function``: torch's signatures of the ``torch.<name>`` function of the same op (and of each
     alias), which parses them and calls the method of its ``input``
     (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
-    the method's (:func:`ownership.ops.methods.function_texts`). ``writes_out``: the function writes a given ``out=`` (``same_dtype`` as
-    :func:`ownership.ops.out_variants.with_out` takes it), else its parser refuses one.
+    the method's (:func:`ownership.ops.methods.function_texts`). ``writes_out``: the function
+    writes a given ``out=`` (``same_dtype`` as :func:`ownership.ops.out_variants.with_out` takes
+    it), else its parser refuses one.
     ``function_returns``: the made function's return annotation. A function that needs more than
     that (a number first, overloads that reach different ops) is written by hand and declared
     as ``function=`` itself (``written_function``). None: no torch function."""

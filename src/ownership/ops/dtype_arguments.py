@@ -31,7 +31,8 @@ def is_argument(obj: Any) -> bool:
 
 def from_argument(obj: Any) -> DType:
     """The dtype an argument that :func:`is_argument` accepted names: Python's ``float`` is
-    float64 (not the default dtype), ``int`` int64, ``bool`` bool; ``complex``, the scope's error."""
+    float64 (not the default dtype), ``int`` int64, ``bool`` bool; ``complex``, the scope's
+    error."""
     if isinstance(obj, DType):
         return obj
     if obj is complex:

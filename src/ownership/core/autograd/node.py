@@ -15,15 +15,6 @@ engine's reads about three times slower). How a node is shown the first time it 
 (``tensor.grad_fn``, ``node.next_functions``) is parity's, through the seam ``shown``
 (:mod:`ownership.ops.named_nodes`: the same object, its class switched to one named after
 the node, which serves ``_saved_<name>``).
-
->>> import ownership
->>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
->>> y = x * 3.0
->>> type(y.grad_fn).__name__, y.grad_fn._saved_other
-('MulBackward0', tensor(3., dtype=torch.float64))
->>> y.grad_fn.foo
-Traceback (most recent call last):
-AttributeError: 'MulBackward0' object has no attribute 'foo'
 """
 
 from __future__ import annotations
