@@ -126,3 +126,31 @@ def test_mm_saves_each_operands_strides_as_torch(make: Any) -> None:
         ] + [m.stride()]
 
     same(program)
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2])  # torch shows a negative dim as a uint64
+def test_softmax_nodes_show_torchs_dim_and_result(dim: int) -> None:
+    def program(t: Any) -> Any:
+        x = t.arange(24.0).reshape(2, 3, 4).requires_grad_()
+        nodes = [x.softmax(dim).grad_fn, t.nn.functional.log_softmax(x, dim).grad_fn]
+        y = t.nn.functional.log_softmax(x, dim)
+        y.sum().backward()
+        return [(n.name(), n._saved_dim, n._saved_result) for n in nodes], grad_of(x)
+
+    same(program)
+
+
+@pytest.mark.parametrize("ignore_index", [-100, -1, 1, 7])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_nll_loss_node_shows_torchs_reduction(ignore_index: int, reduction: str) -> None:
+    def program(t: Any) -> Any:
+        x = t.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -3.0]], requires_grad=True)
+        lp = t.nn.functional.log_softmax(x, 1)
+        out = t.nn.functional.nll_loss(
+            lp, t.tensor([2, 1]), reduction=reduction, ignore_index=ignore_index
+        )
+        fn = out.grad_fn
+        out.sum().backward()
+        return fn._saved_reduction, fn._saved_weight, grad_of(x)
+
+    same(program)
