@@ -809,6 +809,20 @@ def test_checklists_keep_their_ticks_in_the_browser(browser: Browser, url: str) 
         opened.close()
 
 
+# Resolves once the page has not scrolled for three animation frames. Focusing an element
+# scrolls it into view, smoothly under the theme's ``scroll-behavior: smooth``; a click
+# computed while the page still moves can land beside its button.
+_SCROLL_SETTLED = """() => new Promise(resolve => {
+  let last = null, still = 0;
+  const tick = () => {
+    const y = window.scrollY;
+    still = y === last ? still + 1 : 0;
+    last = y;
+    if (still >= 3) { resolve(true); } else { requestAnimationFrame(tick); }
+  };
+  requestAnimationFrame(tick);
+})"""
+
 _STEPPER_STATE = """root => {
   const frames = [...root.querySelectorAll('.stepper-frame')];
   const predict = root.querySelector('.stepper-predict');
@@ -932,7 +946,10 @@ def test_stepper_by_buttons_and_keys(browser: Browser, url: str, width: int, dar
         )
         page.keyboard.press("ArrowRight")  # no way past it but the reveal button
         assert state()["waiting"] and state()["shown"] == [pause - 1]
-        page.get_by_role("button", name=re.compile("Reveal the state")).click()
+        reveal = page.get_by_role("button", name=re.compile("Reveal the state"))
+        assert reveal.evaluate("b => b === document.activeElement"), "→ did not focus Reveal"
+        page.evaluate(_SCROLL_SETTLED)  # the focus scrolled the button into view
+        reveal.click()
         revealed = state()
         assert revealed["shown"] == [pause] and not revealed["waiting"]
         assert revealed["status"].startswith(f"Step {pause} of {last}")
