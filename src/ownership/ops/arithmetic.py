@@ -146,14 +146,20 @@ def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _add(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`add`."""
-    _, rb, dt = binary_operands(a, b)
-    if alpha == 1 and type(alpha) is int:
-        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-    else:
-        scaled_b = scaled(rb, alpha, dt)
-    out = wrap(a._data + scaled_b, dt)
+    other, dt = _alpha_times(a, b, alpha, negated=False)
+    out = wrap(a._data + other, dt)
     lay_out(out, a, b, common=dt)
     return out
+
+
+def _alpha_times(a: Tensor, b: Any, alpha: float, *, negated: bool) -> tuple[Any, dtypes.dtype]:
+    """``alpha * b`` as ``add`` (``sub``: ``negated``) adds it to ``a``, and the dtype they
+    compute in: ``b`` itself for the default ``alpha`` (a Python float as ``a``'s array takes
+    it), else :func:`~ownership.ops.python_numbers.scaled`'s product, with its checks."""
+    _, rb, dt = binary_operands(a, b)
+    if alpha == 1 and type(alpha) is int:
+        return (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt
+    return scaled(rb, alpha, dt, negated=negated), dt
 
 
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
@@ -169,12 +175,8 @@ def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
 
 def _sub(a: Tensor, b: Any, alpha: float) -> Tensor:
     """The kernel of :func:`sub`."""
-    _, rb, dt = binary_operands(a, b)
-    if alpha == 1 and type(alpha) is int:
-        scaled_b = float_operand(rb, a._data.dtype) if type(rb) is float else rb
-    else:
-        scaled_b = scaled(rb, alpha, dt, negated=True)
-    out = wrap(a._data - scaled_b, dt)
+    other, dt = _alpha_times(a, b, alpha, negated=True)
+    out = wrap(a._data - other, dt)
     lay_out(out, a, b, common=dt)
     return out
 
