@@ -252,8 +252,8 @@ def test_sizes_that_overflow() -> None:
         # each on a tensor of its own: torch leaves the refused one with its new sizes
         out = [error_of(lambda s=s: t.ones(2).resize_(*s)) for s in sizes]
         out.append(error_of(lambda: t.ones(2).resize_(2**61)))  # bytes beyond int64
-        # representable, not allocatable: 2**49 bytes, beyond any machine's address space
-        return [*out, error_of(lambda: t.ones(2).resize_(2**47))]
+        # representable, not allocatable: 2**59 bytes, beyond any process's address space
+        return [*out, error_of(lambda: t.ones(2).resize_(2**57))]
 
     same(program)
 
