@@ -1,18 +1,9 @@
 """The binder: how a method binds a call's ``(args, kwargs)`` to the signatures it declares.
 
-A Tensor method (or a ``torch`` function of the ops) declares its overloads as data, each as torch
-prints it (:class:`Signatures`: ``"(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype
-dtype = None)"``), and binds every call through its declaration: ``overload, bound =
-SUM.parse(args, kwargs)``. Core reads no further into that text: torch's argument parser, its type
-rules and its messages (``argument 'dim' (position 1) must be int, not float``) are parity's,
-:class:`ownership.arguments.Parser`. It is injected here, as the binder, by
-:func:`ownership.installation.install`; core's doctests show the unit's rules, the parser's own
-show its messages.
-
-Until a binder is installed (core alone), a call binds as Python binds it: each overload's
-parameter names and defaults, tried in order, the first that takes the call wins, and when none
-does Python's own TypeError of the first; no type is checked, and an int list is not taken as
-varargs (``view(2, 3)``): those are torch's rules, the parser's.
+A method declares its overloads as torch prints them (:class:`Signatures`) and binds each call
+with ``overload, bound = SUM.parse(args, kwargs)``. torch's parser (parity's
+``ownership.arguments``) is injected as the binder by :func:`install`; until then (core alone) a
+call binds as Python binds it: the first overload that takes it, no type checked.
 
 >>> TRANSPOSE = Signatures("transpose", "(int dim0, int dim1)")
 >>> python_binding(TRANSPOSE).parse((0,), {"dim1": 1})
@@ -20,9 +11,6 @@ varargs (``view(2, 3)``): those are torch's rules, the parser's.
 >>> python_binding(TRANSPOSE).parse((0,), {})
 Traceback (most recent call last):
 TypeError: missing a required argument: 'dim1'
-
-The binding sits on every method call's path: :func:`install` stores the binding's own ``parse``
-on each declaration, so a call costs one attribute lookup and the binder's call, nothing more.
 """
 
 from __future__ import annotations
@@ -35,7 +23,7 @@ from typing import Any, Protocol
 __all__ = ["Binding", "Signatures", "install", "python_binding"]
 
 Bound = tuple[int, dict[str, Any]]
-"""The index of the overload a call took and its arguments by name, every parameter's."""
+"""The index of the overload a call took, and every parameter's argument by name."""
 
 
 class Binding(Protocol):
@@ -47,21 +35,16 @@ class Binding(Protocol):
 class Signatures:
     """The overloads of one method or function, declared as torch prints them, and their binding.
 
-    ``numbers_as_tensors``: a ``Tensor`` parameter also takes a number (``x.add(2)``);
-    ``hidden``: torch has overloads it never prints, so a lone printed one is still reported
-    as an invalid combination; ``writes_out``: the function writes a given ``out=``
-    (:func:`ownership.ops.out_variants.with_out`), else the binder refuses one."""
+    ``numbers_as_tensors``: a ``Tensor`` parameter also takes a number; ``hidden``: torch has
+    unprinted overloads; ``writes_out``: the function writes a given ``out=``."""
 
     __slots__ = ("binding", "hidden", "name", "numbers_as_tensors", "parse", "texts", "writes_out")
 
     def __init__(
         self, name: str, *texts: str, numbers_as_tensors: bool = False, hidden: bool = False
     ) -> None:
-        self.name = name
-        self.texts = texts
-        self.numbers_as_tensors = numbers_as_tensors
-        self.hidden = hidden
-        self.writes_out = False
+        self.name, self.texts, self.hidden = name, texts, hidden
+        self.numbers_as_tensors, self.writes_out = numbers_as_tensors, False
         self.binding: Binding
         self.parse: Callable[[tuple[Any, ...], dict[str, Any]], Bound]
         _DECLARED.append(self)
@@ -76,8 +59,7 @@ class Signatures:
         return f"Signatures({self.name!r}, {', '.join(map(repr, self.texts))})"
 
 
-_DECLARED: list[Signatures] = []
-"""Every declaration made, to be bound again when a binder is installed."""
+_DECLARED: list[Signatures] = []  # to be bound again when a binder is installed
 
 
 def declared() -> list[Signatures]:
@@ -86,8 +68,7 @@ def declared() -> list[Signatures]:
 
 
 class _PythonBinding:
-    """Plain Python binding of a declaration's overloads (parameter names and defaults only),
-    read from their texts at the first call."""
+    """Python's binding of a declaration's overloads, read from their texts at the first call."""
 
     def __init__(self, declaration: Signatures) -> None:
         self.declaration = declaration
@@ -108,8 +89,7 @@ class _PythonBinding:
 
 
 def _python_signature(text: str) -> inspect.Signature:
-    """A printed signature read as Python's: each parameter's last word before ``=`` is its
-    name, what follows its default; ``*`` starts the keyword-only ones."""
+    """A printed signature as Python's: each parameter's last word before ``=`` is its name."""
     kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     params = []
     for part in filter(None, text[1:-1].split(", ")):
@@ -136,8 +116,8 @@ _binder: Callable[[Signatures], Binding] = python_binding
 
 
 def install(binder: Callable[[Signatures], Binding]) -> None:
-    """Bind every declaration, those made and those to come, with ``binder``. Called once, by
-    :func:`ownership.installation.install`, with torch's parser."""
+    """Bind every declaration, made and to come, with ``binder`` (torch's parser). Called once, by
+    :func:`ownership.installation.install`."""
     global _binder
     _binder = binder
     for declaration in _DECLARED:

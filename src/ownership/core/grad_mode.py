@@ -1,7 +1,7 @@
 """Grad mode: whether operations record a graph. Thread-local, like torch's.
 
-``no_grad``, ``enable_grad`` and ``set_grad_enabled`` work as context managers and as
-decorators; ``set_grad_enabled(False)`` called as a plain function also switches the mode.
+``no_grad``, ``enable_grad`` and ``set_grad_enabled`` are context managers and decorators;
+``set_grad_enabled(False)`` called as a plain function also switches the mode.
 
 >>> with no_grad():
 ...     is_grad_enabled()
@@ -16,7 +16,6 @@ import functools
 import inspect
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,22 +46,14 @@ class _GradMode:
         self._prev: list[bool] = []
 
     def __enter__(self) -> None:
-        """Remember the current grad mode and switch to this one."""
         self._prev.append(_state.enabled)
         _state.enabled = self._mode
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Restore the grad mode remembered on entry (also when an exception propagates)."""
+    def __exit__(self, *exc: object) -> None:
         _state.enabled = self._prev.pop()
 
     def __call__(self, fn: F) -> F:
-        """Wrap ``fn`` so each call runs in this grad mode and restores the previous one (for a
-        generator function: each step of the generator, as torch does)."""
+        """Wrap ``fn`` so each call (each step of a generator) runs in this grad mode."""
         mode = self._mode
         if inspect.isgeneratorfunction(fn):
             return _wrap_generator(mode, fn)
@@ -82,7 +73,7 @@ class _GradMode:
 def _wrap_generator(mode: bool, fn: F) -> F:
     """torch's ``_wrap_generator``: every resumption of the generator runs in ``mode``."""
 
-    def switched() -> Any:  # a fresh no_grad or enable_grad
+    def switched() -> Any:
         return enable_grad() if mode else no_grad()
 
     @functools.wraps(fn)
@@ -115,8 +106,8 @@ class _NoParamGradMode(_GradMode):
 
     def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
         if orig_func is None:
-            return super().__new__(cls)  # then ``_GradMode.__init__``
-        return cls()(orig_func)  # a function, no instance: no ``__init__`` call
+            return super().__new__(cls)
+        return cls()(orig_func)  # a function: no ``__init__`` call
 
 
 class no_grad(_NoParamGradMode):
@@ -146,9 +137,9 @@ class set_grad_enabled(_GradMode):
         _state.enabled = self._mode
 
     def __enter__(self) -> None:
-        """Nothing: the switch already happened in ``__init__``; the inherited ``__exit__`` restores it."""
+        """Nothing: ``__init__`` switched already."""
 
     def __call__(self, fn: F) -> F:
-        """Decorate ``fn``: the switch made by ``__init__`` is undone; ``fn`` runs in ``mode``."""
-        _state.enabled = self._prev.pop()  # undo the switch done by __init__ when decorating
+        """Decorate ``fn``: ``__init__``'s switch is undone; ``fn`` runs in ``mode``."""
+        _state.enabled = self._prev.pop()
         return super().__call__(fn)

@@ -1,17 +1,8 @@
 """Inference mode: no graph *and* no version counters, for code that will never meet autograd.
 
-Inside ``inference_mode()`` grad mode is off, as under ``no_grad``, and more: every tensor created
-there is an *inference tensor*. It has no version counter (reading ``_version`` raises), it can
-never be saved for backward, and outside inference mode it cannot be written in place or made
-to require grad. A view of a normal tensor taken inside inference mode stays a normal tensor
-(its writes are still counted), but writing it in place later, in normal mode, while its base
-requires grad, is refused. A view *of an inference tensor* is not tracked as a view at all: it
-is a new inference leaf (no ``_base``, no grad). Outside inference mode an op whose tensor
-operands are all inference tensors skips autograd (torch's inference tensors have no autograd
-dispatch key). ``inference_mode(False)`` switches back (grad mode on).
-
-This module only holds the switch (thread-local, like torch's); the storage layer asks it
-whether a new version counter is an inference one.
+Inside ``inference_mode()`` grad mode is off and every tensor created is an *inference tensor*:
+no version counter, never saved for backward, and outside the mode never written in place nor
+made to require grad. This module holds the switch (thread-local) and torch's messages.
 
 >>> with inference_mode():
 ...     is_inference_mode_enabled()
@@ -25,7 +16,6 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any, TypeVar
 
 from ownership.core import grad_mode
@@ -68,8 +58,6 @@ _state = _State()
 
 
 class _Threads:
-    """How many threads are in inference mode now (see :data:`THREADS`)."""
-
     __slots__ = ("count",)
 
     def __init__(self) -> None:
@@ -77,18 +65,14 @@ class _Threads:
 
 
 THREADS = _Threads()
-"""The number of threads whose inference mode is on, kept exact by :func:`_switch` under a
-lock. A thread's mode is on only while it counts itself here, so ``THREADS.count == 0`` means
-"off in this thread" without reading the thread-local switch (a slot read, where the
-thread-local one is a generic lookup ten times dearer): every new tensor and every recorded op
-asks, and almost no program ever enters inference mode. Readers ask
-``THREADS.count and _state.enabled``."""
+"""The number of threads whose inference mode is on (kept by :func:`_switch` under a lock), so
+``THREADS.count and _state.enabled`` reads the thread-local switch only when some thread is in
+the mode."""
 _THREADS_LOCK = threading.Lock()
 
 
 def _switch(on: Any) -> None:
-    """Set this thread's inference mode to ``on`` (kept as given: its truth is the mode),
-    counted in :data:`THREADS`."""
+    """Set this thread's inference mode to ``on`` (its truth is the mode), counted in THREADS."""
     if bool(on) != bool(_state.enabled):
         with _THREADS_LOCK:
             THREADS.count += 1 if on else -1
@@ -107,8 +91,8 @@ def is_inference(input: Any) -> bool:
 
 
 class inference_mode:
-    """Context manager and decorator: run the block or function in inference mode (or, with
-    ``mode=False``, out of it, grad mode on), restoring both modes afterwards."""
+    """Context manager and decorator: run in inference mode (``mode=False``: out of it, grad mode
+    on), restoring both modes afterwards."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
@@ -120,24 +104,17 @@ class inference_mode:
         return super().__new__(cls)
 
     def __enter__(self) -> None:
-        """Switch inference mode (and grad mode, to its opposite) for the block."""
         self._prev.append((_state.enabled, grad_mode.is_grad_enabled()))
         _switch(self.mode)
         grad_mode._set(not self.mode)
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        """Restore the modes remembered on entry (also when an exception propagates)."""
+    def __exit__(self, *exc: object) -> None:
         enabled, grad = self._prev.pop()
         _switch(enabled)
         grad_mode._set(grad)
 
     def __call__(self, fn: F) -> F:
-        """Wrap ``fn`` so that each call runs in this mode."""
+        """Wrap ``fn`` so each call runs in this mode."""
         mode = self.mode
 
         @functools.wraps(fn)

@@ -1,35 +1,15 @@
 """The Tensor surface from declarations: one :class:`Declared` per method, its op, its signature.
 
-Most of torch's Tensor methods are "parse then call the op": ``x.maximum(y)`` binds its
-arguments by torch's printed signature (``"(Tensor other)"``, torch's messages when they do not
-fit) and calls the op ``maximum`` of the op table with them. Such a method is not written out: it
-is declared, once, beside the other methods of its op family (:mod:`ownership.ops.methods`)::
-
-    declare("maximum", "(Tensor other)", op=table.maximum,
-            doc="The elementwise larger of ``self`` and the tensor ``other``.")
-
-and :func:`install` (called by :func:`ownership.installation.install`) makes the method from it
-and sets it on :class:`~ownership.core.tensor.Tensor`. A declaration names its op by the function
-itself, so a reader goes from ``x.maximum`` to its op in one hop; the method calls it through the
-op table by name (``ops.maximum``), the one point every op call passes, which the doctor watches
-(:func:`ownership.core.op_registry.watch`). A method whose call needs more than binding
-(overloads that reach different ops, Python's own binding) is written by hand and declared with
-``method=``: it is set on the Tensor the same way.
-
-The method made is plain Python source, compiled once (as :mod:`dataclasses` makes ``__init__``):
-the binding's ``parse``, one lookup in the op table, the op. Its text is kept as the method's
-``__source__``:
+A "parse then call the op" method is declared once (:mod:`ownership.ops.methods`), and
+:func:`install` makes it: plain Python source, compiled once, that binds by torch's signatures and
+calls the op through the op table (``ops.maximum``, the point the doctor watches). Hand-written
+methods are declared with ``method=``. mypy reads their types from ``declared_methods.pyi``.
 
 >>> from ownership.core import op_registry
 >>> declared = Declared("maximum", ("(Tensor other)",), op_registry.ops.maximum, "maximum")
 >>> print(declared.source().strip())
 def maximum(self, *args, **kwargs):
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
-
-The methods are typed for mypy by the stub ``ownership/core/declared_methods.pyi``, generated from
-the declarations (:func:`ownership.ops.method_stub.stub`); core's Tensor inherits it for the type
-checker only (at run time ``ownership/core/declared_methods.py`` makes it ``object``).
-``tests/build/test_surface_declarations.py`` checks it is current.
 """
 
 from __future__ import annotations
@@ -47,27 +27,20 @@ from ownership.core.binder import Signatures
 __all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install"]
 
 INPUT = "Tensor input"
-"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``
-(:func:`ownership.ops.methods.function_texts` writes them)."""
+"""``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
 INPUT_OUT = "Tensor input, out"
 """``function=INPUT_OUT``: the same, with ``Tensor out = None`` last (keyword-only)."""
 
 
 class Declared:
-    """One Tensor method: its name, torch's signatures (none: it takes no argument), the op it
-    calls under its table name ``table_name``, and how: ``args``, the bound arguments passed after
-    ``self`` by position, ``keywords`` by name; ``"dim=None"`` reads an argument only some
-    overloads have (``a.get("dim", None)``). ``method``: a hand-written method instead.
+    """One Tensor method: its name, torch's signatures (none: no argument), the op it calls as
+    ``table_name``, and how (``args`` by position after ``self``, ``keywords`` by name;
+    ``"dim=None"``: read only if bound). ``method``: a hand-written method instead.
 
-    ``function``: torch's signatures of the ``torch.<name>`` function of the same op (and of each
-    alias), which parses them and calls the method of its ``input``
-    (:mod:`ownership.functions` makes it); :data:`INPUT` or :data:`INPUT_OUT` derives them from
-    the method's (:func:`ownership.ops.methods.function_texts`). ``writes_out``: the function
-    writes a given ``out=`` (``same_dtype`` as :func:`ownership.ops.out_variants.with_out` takes
-    it), else its parser refuses one.
-    ``function_returns``: the made function's return annotation. A function that needs more than
-    that (a number first, overloads that reach different ops) is written by hand and declared
-    as ``function=`` itself (``written_function``). None: no torch function."""
+    ``function``: the signatures of the ``torch.<name>`` function (:data:`INPUT`,
+    :data:`INPUT_OUT`: derived from the method's), or a hand-written function itself
+    (``written_function``); None: no torch function. ``writes_out``/``same_dtype``: its
+    ``out=`` (:func:`ownership.ops.out_variants.with_out`); ``function_returns``: its annotation."""
 
     __slots__ = (
         "aliases",
@@ -151,8 +124,7 @@ class Declared:
         )
 
     def make(self, tensor: type) -> Callable[..., Any]:
-        """The method of class ``tensor``: the hand-written one, or its :meth:`source` compiled
-        (in a namespace of its own, where its annotations are names too)."""
+        """The method of class ``tensor``: the hand-written one, or :meth:`source` compiled."""
         if self.method is not None:
             return self.method
         namespace: dict[str, Any] = {
@@ -164,8 +136,7 @@ class Declared:
             "builtins": builtins,
         }
         source = self.source()
-        # a file name inside the package (anomaly mode's traceback leaves the engine's frames
-        # out by it), its lines known to tracebacks
+        # a file name inside the package: anomaly mode's traceback leaves its frames out
         filename = os.path.join(os.path.dirname(__file__), f"<declared Tensor.{self.name}>")
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         exec(compile(source, filename, "exec"), namespace)
@@ -203,10 +174,8 @@ def declare(
     inplace_function: bool = False,
     **options: Any,
 ) -> list[Declared]:
-    """The declarations of method ``name`` (torch's signatures ``texts``, calling ``op``) and, if
-    ``inplace`` is given, of its in-place variant ``name_`` (the same signatures, calling
-    ``inplace``; documented by ``inplace_doc``, else as ``name`` in place; with the function
-    ``torch.name_`` if ``inplace_function``, which takes ``Tensor input`` first and no ``out``)."""
+    """The declarations of method ``name`` (``texts``, calling ``op``) and, given ``inplace``, of
+    ``name_`` (the same signatures; ``inplace_doc``; ``torch.name_`` if ``inplace_function``)."""
     made = [Declared(name, texts, op, **options)]
     if inplace is not None:
         for option in ("aliases", "function", "writes_out", "same_dtype", "function_returns"):
@@ -219,9 +188,8 @@ def declare(
 
 
 def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
-    """Set the method of every declaration on ``tensor``, each op named as ``table`` (the op
-    table's module, :mod:`ownership.ops.table`) names it. Called once, by
-    :func:`ownership.installation.install`."""
+    """Set the method of every declaration on ``tensor``, its op named as ``table`` names it.
+    Called once, by :func:`ownership.installation.install`."""
     names = {id(getattr(table, name)): name for name in table.__all__}
     for declared in declarations:
         if declared.method is None and declared.table_name is None:
