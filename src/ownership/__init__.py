@@ -34,7 +34,7 @@ from ownership.core.dtypes import float64 as double
 from ownership.core.dtypes import int32 as int
 from ownership.core.dtypes import int64 as long
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from ownership.core.inference_mode import inference_mode, is_inference, is_inference_mode_enabled
+from ownership.core.inference_mode import inference_mode, is_inference_mode_enabled
 from ownership.core.layout import Size
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
@@ -89,6 +89,7 @@ from ownership.functions import (
     gt,
     index_select,
     is_floating_point,
+    is_inference,
     is_tensor,
     isclose,
     isfinite,

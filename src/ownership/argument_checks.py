@@ -2,7 +2,7 @@
 check, which decides whether a list is an int list at all, and the reading of every element.
 
 The checks of one value that are not the parser's own (an int, a number, a tensor, an int64) are
-core's: :mod:`ownership.core.argument_values`.
+the ops': :mod:`ownership.ops.argument_values`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core.argument_values import is_tensor
-from ownership.core.type_names import tp_name
+from ownership.ops.argument_values import is_tensor
+from ownership.ops.type_names import tp_name
 
 __all__ = ["list_index", "python_ints", "starts_int_list"]
 

@@ -17,7 +17,7 @@ An int list written ``tuple of ints[1]`` also takes one int (torch's ``int[1]``)
 parameter is an int list takes it as varargs (``view(2, 3)``), as torch's does. The message for
 "no overload fits" is :func:`ownership.invalid_arguments.invalid_combination`; one overload, its
 binding and its messages, ``ownership.overload.Signature``; the checks of one value (an int,
-a number, a tensor), ``ownership.core.argument_values``; of an int list's elements,
+a number, a tensor), ``ownership.ops.argument_values``; of an int list's elements,
 ``ownership.argument_checks``.
 
 >>> sum_ = Parser("sum", "(*, torch.dtype dtype = None)",
@@ -39,10 +39,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ownership.argument_checks import python_ints
-from ownership.core.argument_values import is_tensor
 from ownership.core.binder import Signatures as Declaration
 from ownership.core.dtypes import dtype as DType
 from ownership.invalid_arguments import invalid_combination
+from ownership.ops.argument_values import is_tensor
 from ownership.ops.out_variants import refuse_out
 from ownership.overload import Param, Signature
 

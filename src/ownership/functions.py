@@ -29,6 +29,7 @@ from ownership.core.surface import Declared
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import statistics
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.methods import DECLARED, function_texts
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
@@ -39,6 +40,12 @@ ops: OpTable[Tensor] = op_registry.ops
 def is_tensor(obj: Any) -> builtins.bool:
     """True when ``obj`` is an ownership Tensor."""
     return isinstance(obj, Tensor)
+
+
+def is_inference(input: Any) -> builtins.bool:
+    """``torch.is_inference(t)``: whether ``t`` is an inference tensor (``t.is_inference()``)."""
+    tensor_arg("is_inference", input)
+    return builtins.bool(input.is_inference())
 
 
 def made(declared: Declared, name: str) -> Callable[..., Any]:

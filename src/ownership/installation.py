@@ -7,7 +7,7 @@ inside a function (``tests/build/test_layers.py`` checks it). Where a lower laye
 higher one defines, it leaves a named seam, and ``import ownership`` calls :func:`install` once to
 fill every seam here, in one list a reader can follow:
 
->>> from ownership.core import argument_values, binder, op_registry, surface
+>>> from ownership.core import binder, op_registry, surface
 >>> op_registry.ops.add.__module__
 'ownership.ops.arithmetic'
 """
@@ -21,7 +21,6 @@ from ownership.autograd import graph as agraph
 from ownership.autograd.function import Function, FunctionCtx
 from ownership.autograd.gradcheck import GradcheckError, gradcheck
 from ownership.core import (
-    argument_values,
     binder,
     inplace_rules,
     observers,
@@ -34,6 +33,7 @@ from ownership.core.autograd import graph, node, saved, view_nodes
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
+    argument_values,
     devices,
     grad_attribute,
     inplace_fills,

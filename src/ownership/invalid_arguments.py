@@ -26,8 +26,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ownership.core.type_names import tp_name
 from ownership.keyword_order import torch_order
+from ownership.ops.type_names import tp_name
 
 
 def _arg_desc(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 
 from ownership.argument_checks import list_index, python_ints, starts_int_list
-from ownership.core.argument_values import int64, is_int, is_number, is_tensor
-from ownership.core.type_names import tp_name
 from ownership.ops import dtype_arguments
+from ownership.ops.argument_values import int64, is_int, is_number, is_tensor
+from ownership.ops.type_names import tp_name
 
 _NOT_GIVEN = object()
 

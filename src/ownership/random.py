@@ -24,11 +24,11 @@ import numpy as np
 
 from ownership import distributions
 from ownership.core import dtypes
-from ownership.core.argument_values import tensor_arg
 from ownership.core.tensor import Tensor
 from ownership.mt19937 import MT19937, N
 from ownership.ops import checks, devices
 from ownership.ops import signatures as sig
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.creation import empty_like
 from ownership.ops.inplace_fills import bernoulli as bernoulli
 from ownership.ops.inplace_fills import (

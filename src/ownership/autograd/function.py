@@ -27,8 +27,8 @@ from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.autograd.view_history import CreationMeta, rebase_history
 from ownership.core.storage import is_engine_tensor
-from ownership.core.type_names import tp_name
 from ownership.ops.common import written_fresh
+from ownership.ops.type_names import tp_name
 
 __all__ = ["BackwardFunction", "Function", "FunctionCtx", "backward_class", "once_differentiable"]
 

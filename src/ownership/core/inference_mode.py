@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ownership.core import grad_mode
-from ownership.core.argument_values import tensor_arg
 
 __all__ = [
     "INFERENCE_SAVE_MESSAGE",
@@ -27,7 +26,6 @@ __all__ = [
     "REQUIRES_GRAD_MESSAGE",
     "VERSION_MESSAGE",
     "inference_mode",
-    "is_inference",
     "is_inference_mode_enabled",
 ]
 
@@ -82,12 +80,6 @@ def _switch(on: Any) -> None:
 def is_inference_mode_enabled() -> bool:
     """Whether the current thread is in inference mode."""
     return _state.enabled
-
-
-def is_inference(input: Any) -> bool:
-    """``torch.is_inference(t)``: whether ``t`` is an inference tensor (``t.is_inference()``)."""
-    tensor_arg("is_inference", input)
-    return bool(input.is_inference())
 
 
 class inference_mode:

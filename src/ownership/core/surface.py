@@ -21,10 +21,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ownership.core import op_registry
-from ownership.core.argument_values import no_arguments
 from ownership.core.binder import Signatures
 
-__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install"]
+__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install", "no_arguments"]
 
 INPUT = "Tensor input"
 """``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
@@ -148,6 +147,11 @@ class Declared:
         method.__module__, method.__qualname__ = tensor.__module__, f"Tensor.{self.name}"
         method.__source__ = source  # type: ignore[attr-defined]
         return method
+
+
+def no_arguments(name: str, args: tuple[Any, ...]) -> None:
+    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``)."""
+    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def _parameters(text: str) -> tuple[str, ...]:

@@ -13,7 +13,6 @@ import warnings
 from typing import Any
 
 from ownership.core import op_registry
-from ownership.core.argument_values import tensor_arg
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.ops import dropout as _dropout
@@ -21,6 +20,7 @@ from ownership.ops import leaky_relu as _leaky
 from ownership.ops import loss as _loss
 from ownership.ops import nn_ops as _nn
 from ownership.ops import statistics as _stats
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.op_table import OpTable
 from ownership.scope import module_getattr
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ownership.core.storage import is_engine_tensor
-from ownership.core.type_names import is_torch_tensor
+from ownership.ops.type_names import is_torch_tensor
 
 __all__ = ["class_str", "torch_module", "typename"]
 

@@ -25,9 +25,9 @@ from numpy.typing import NDArray
 from ownership.core import layout
 from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import tp_name
 from ownership.ops.devices import check_device as check_device
 from ownership.ops.devices import pin_memory as pin_memory
+from ownership.ops.type_names import tp_name
 
 
 def not_for_bool(kernel: str, dt: Any) -> None:

@@ -15,17 +15,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import tensor_arg as _like_arg
 from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
 from ownership.core.storage import Storage, VersionCounter
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import tp_name
 from ownership.ops import checks, python_data, range_factories
 from ownership.ops import signatures as sig
+from ownership.ops.argument_values import tensor_arg as _like_arg
 from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.memory_formats import format_strides, preserve_format
 from ownership.ops.resizing import LentStorage
+from ownership.ops.type_names import tp_name
 
 
 def to_numpy(data: Any) -> NDArray[Any]:

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.view_geometry import op_geometry
 from ownership.ops.views import _edge, _make

@@ -14,7 +14,7 @@ from typing import Any
 from ownership.core import dtypes
 from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
-from ownership.core.type_names import tp_name
+from ownership.ops.type_names import tp_name
 
 __all__ = ["dtype_arg", "from_argument", "is_argument"]
 

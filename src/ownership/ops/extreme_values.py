@@ -27,10 +27,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
+from ownership.ops.argument_values import as_given
 from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import dims_of, saved_dims

@@ -15,8 +15,8 @@ import numpy as np
 
 from ownership.core import dtypes
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import is_torch_tensor, tp_name
 from ownership.ops.creation import to_numpy
+from ownership.ops.type_names import is_torch_tensor, tp_name
 
 
 def is_basic(item: Any) -> bool:

@@ -16,12 +16,12 @@ from numpy.typing import NDArray
 
 from ownership import distributions
 from ownership.core import layout
-from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_no_overlap, run_inplace
 from ownership.core.tensor import Tensor
 from ownership.distributions import in_memory_order
 from ownership.ops import checks
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.common import (
     is_scalar,
     needs_grad,

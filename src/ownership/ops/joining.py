@@ -18,13 +18,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
 from ownership.ops import checks, view_shapes
 from ownership.ops import signatures as sig
+from ownership.ops.argument_values import as_saved
 from ownership.ops.common import inference_kernel, needs_grad, run_op, touch_history, wrap
 from ownership.ops.memory_formats import (
     contiguous_format,

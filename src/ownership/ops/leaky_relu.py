@@ -20,13 +20,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes
-from ownership.core.argument_values import is_number
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import tp_name
+from ownership.ops.argument_values import is_number
 from ownership.ops.backward_ops import _zeros
 from ownership.ops.common import lay_out, needs_grad, run_op, wrap
+from ownership.ops.type_names import tp_name
 
 NEGATIVE_SLOPE_IN_PLACE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "

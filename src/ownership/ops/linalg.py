@@ -14,10 +14,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import tensor_arg
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.common import (
     needs_grad,
     run_op,

@@ -9,17 +9,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, grad_mode, layout
-from ownership.core.argument_values import as_saved, int64, is_int
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import tp_name
+from ownership.ops.argument_values import as_saved, int64, is_int
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, run_op, sum_to, wrap
 from ownership.ops.reduction import _add_reduce
 from ownership.ops.softmax import log_softmax
+from ownership.ops.type_names import tp_name
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -186,7 +186,7 @@ _DEFAULT_CONTEXTS = {
     for red in _REDUCTIONS.values()
 }
 """nll_loss's node context for the default ``ignore_index``, by reduction: one shared object
-(``ignore_index`` shown as torch shows a saved int: :func:`~ownership.core.argument_values.as_saved`)."""
+(``ignore_index`` shown as torch shows a saved int: :func:`~ownership.ops.argument_values.as_saved`)."""
 
 
 class _Targets:

@@ -17,13 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from ownership.core import grad_mode, inference_mode, layout
-from ownership.core.argument_values import as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.autograd.view_history import CreationMeta, propagate_creation_meta
 from ownership.core.op_registry import OPS
 from ownership.core.storage import VersionCounter
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
+from ownership.ops.argument_values import as_saved
 from ownership.ops.common import needs_grad, run_op, touch_history
 
 

@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import sum_of

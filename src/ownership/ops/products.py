@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from ownership.core import dtypes, grad_mode, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import needs_grad, run_op, wrap, written_by_kernel
 from ownership.ops.op_table import ops
 from ownership.ops.scans import result_dtype

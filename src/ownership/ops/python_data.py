@@ -23,7 +23,7 @@ import numpy as np
 from ownership.core import dtypes
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import tp_name
+from ownership.ops.type_names import tp_name
 
 _MAX_DIMS = 64
 _INT64 = (-(2**63), 2**63 - 1)

@@ -9,11 +9,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
 from ownership.ops import checks, cpu
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.arithmetic import div_scalar
 from ownership.ops.common import (
     filled_from,

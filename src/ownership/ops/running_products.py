@@ -21,12 +21,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.grad_mode import is_grad_enabled
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.inplace import snapshot
 from ownership.ops.op_table import ops

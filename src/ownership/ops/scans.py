@@ -19,11 +19,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import filled_from, needs_grad, run_op, wrap, written_by_kernel
 
 BOOL_KERNEL = "\"cumsum_out_cpu\" not implemented for 'Bool'"

@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import (
     as_tensor_arg,
     needs_grad,

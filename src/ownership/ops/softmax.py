@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.backward_ops import log_softmax_backward_data, softmax_backward_data
 from ownership.ops.common import needs_grad, run_op, wrap
 from ownership.ops.op_table import ops
@@ -24,7 +24,7 @@ _subtract, _asarray, _NEG_INF = np.subtract, np.asarray, -np.inf
 
 def dim_context(dim: int) -> Saved:
     """A softmax node's context ``{"dim": dim}``, ``dim`` as given and shown as torch shows it
-    (:func:`~ownership.core.argument_values.as_saved`): one shared object per dim from 0 to 7 (nothing
+    (:func:`~ownership.ops.argument_values.as_saved`): one shared object per dim from 0 to 7 (nothing
     writes it), a dict for any other."""
     return _DIMS[dim] if type(dim) is int and 0 <= dim < 8 else {"dim": as_saved(dim)}
 

@@ -23,9 +23,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
-from ownership.core.argument_values import as_given, as_saved
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import as_given, as_saved
 from ownership.ops.common import inference_kernel, needs_grad, run_op, wrap
 from ownership.ops.indexing import embed
 from ownership.ops.op_table import ops

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from numpy.typing import NDArray
 
 from ownership.core import grad_mode, op_registry
-from ownership.core.argument_values import no_arguments
 from ownership.core.dtypes import dtype as DType
+from ownership.core.surface import no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 

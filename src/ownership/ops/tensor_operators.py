@@ -21,8 +21,8 @@ import numpy as np
 
 from ownership.core import op_registry
 from ownership.core.tensor import Tensor
-from ownership.core.type_names import is_torch_tensor
 from ownership.ops.op_table import OpTable
+from ownership.ops.type_names import is_torch_tensor
 
 ops: OpTable[Tensor] = op_registry.ops
 

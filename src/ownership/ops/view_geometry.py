@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ownership.core import layout
-from ownership.core.argument_values import as_saved
 from ownership.core.layout import Size
 from ownership.ops import view_shapes
+from ownership.ops.argument_values import as_saved
 
 if TYPE_CHECKING:
     from ownership.core.tensor import Tensor

@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 
 from ownership.core import layout
-from ownership.core.argument_values import as_given
 from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import view_shapes
+from ownership.ops.argument_values import as_given
 from ownership.ops.common import attach, needs_grad, run_op, shared_dtypes, touch_history
 from ownership.ops.view_geometry import (
     Part,

@@ -18,12 +18,13 @@ import builtins
 from typing import Any
 
 from ownership.core import dtypes, op_registry
-from ownership.core.argument_values import no_arguments, tensor_arg
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
+from ownership.core.surface import no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops import devices
 from ownership.ops import signatures as sig
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.op_table import OpTable
 

@@ -1,7 +1,7 @@
 """The name torch prints for a value's type in its messages: CPython's ``tp_name``.
 
-A general rule of messages, not of torch's parser: core's own refusals (``copy_`` of a list),
-the ops' and the parser's (:mod:`ownership.invalid_arguments`) all name a type this way.
+A general rule of messages, not of torch's parser: the ops' refusals (``copy_`` of a list)
+and the parser's (:mod:`ownership.invalid_arguments`) all name a type this way.
 
 >>> import numpy as np
 >>> tp_name([1]), tp_name(np.zeros(1)), tp_name(np.float32(1))

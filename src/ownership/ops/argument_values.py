@@ -1,11 +1,9 @@
 """How torch reads one argument value: an int, a number, a lone tensor; an int read as a C
-``long long``; an int64 shown as a saved ``_saved_<name>`` shows it; Python's refusal of
-arguments to a method that takes none.
+``long long``; an int64 shown as a saved ``_saved_<name>`` shows it.
 
-General value rules, not torch's argument parser: core's methods and the ops read an argument
-with them where they take it without a signature (``x.copy_(src)``, a node's saved ``dim``), and
-the parser (:class:`ownership.arguments.Parser`, parity) applies the same rules to each parameter
-it binds. The parser's own rules (an int list's elements) and messages stay with it.
+General value rules, not torch's argument parser: the ops read an argument with them where they
+take it without a signature (``x.copy_(src)``, a node's saved ``dim``), and the parser
+(:class:`ownership.arguments.Parser`, parity) applies the same rules to each parameter it binds.
 """
 
 from __future__ import annotations
@@ -14,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ownership.core.type_names import tp_name
+from ownership.ops.type_names import tp_name
 
 _tensor_class: Any = None
-"""The Tensor class (``ownership.core.tensor``'s parts import this module), given by :func:`install`."""
+"""The Tensor class, given by :func:`install`."""
 
 
 def install(tensor_class: type) -> None:
@@ -77,12 +75,6 @@ def as_given(saved: int) -> int:
 
 
 _UINT64 = 2**64 - 1
-
-
-def no_arguments(name: str, args: tuple[Any, ...]) -> None:
-    """torch's refusal of positional arguments to a method that takes none (``x.tanh(1)``), as
-    a direct call words it."""
-    raise TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
 
 
 def is_number(obj: Any) -> bool:
