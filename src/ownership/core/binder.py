@@ -67,9 +67,7 @@ def declared() -> list[Signatures]:
     return list(_DECLARED)
 
 
-class _PythonBinding:
-    """Python's binding of a declaration's overloads, read from their texts at the first call."""
-
+class _PythonBinding:  # Python's binding, the texts read at the first call
     def __init__(self, declaration: Signatures) -> None:
         self.declaration = declaration
         self.overloads: list[inspect.Signature] = []
@@ -116,8 +114,7 @@ _binder: Callable[[Signatures], Binding] = python_binding
 
 
 def install(binder: Callable[[Signatures], Binding]) -> None:
-    """Bind every declaration, made and to come, with ``binder`` (torch's parser). Called once, by
-    :func:`ownership.installation.install`."""
+    """Bind every declaration, made and to come, with ``binder`` (torch's parser), once."""
     global _binder
     _binder = binder
     for declaration in _DECLARED:

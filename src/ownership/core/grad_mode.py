@@ -1,7 +1,7 @@
 """Grad mode: whether operations record a graph. Thread-local, like torch's.
 
-``no_grad``, ``enable_grad`` and ``set_grad_enabled`` are context managers and decorators;
-``set_grad_enabled(False)`` called as a plain function also switches the mode.
+``no_grad``, ``enable_grad``, ``set_grad_enabled`` are context managers and decorators;
+``set_grad_enabled(False)`` called alone also switches.
 
 >>> with no_grad():
 ...     is_grad_enabled()
@@ -137,9 +137,8 @@ class set_grad_enabled(_GradMode):
         _state.enabled = self._mode
 
     def __enter__(self) -> None:
-        """Nothing: ``__init__`` switched already."""
+        pass  # ``__init__`` switched already
 
     def __call__(self, fn: F) -> F:
-        """Decorate ``fn``: ``__init__``'s switch is undone; ``fn`` runs in ``mode``."""
         _state.enabled = self._prev.pop()
         return super().__call__(fn)

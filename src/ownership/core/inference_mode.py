@@ -56,16 +56,12 @@ _state = _State()
 
 
 class _Threads:
-    __slots__ = ("count",)
-
-    def __init__(self) -> None:
-        self.count = 0
+    count = 0
 
 
 THREADS = _Threads()
-"""The number of threads whose inference mode is on (kept by :func:`_switch` under a lock), so
-``THREADS.count and _state.enabled`` reads the thread-local switch only when some thread is in
-the mode."""
+"""How many threads are in inference mode (kept by :func:`_switch`): readers ask
+``THREADS.count and _state.enabled``."""
 _THREADS_LOCK = threading.Lock()
 
 
@@ -83,8 +79,7 @@ def is_inference_mode_enabled() -> bool:
 
 
 class inference_mode:
-    """Context manager and decorator: run in inference mode (``mode=False``: out of it, grad mode
-    on), restoring both modes afterwards."""
+    """Context manager and decorator: run in inference mode (``mode=False``: out of it)."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode

@@ -19,6 +19,8 @@ from ownership.core.autograd.view_history import PLAIN, handle_view_on_rebase, r
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import is_engine_tensor
 
+_may_share = np.may_share_memory
+
 if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
 
@@ -69,9 +71,8 @@ def run_inplace(
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
 
     1. **Autograd**, only when ``recorded`` (grad mode on, an operand requires grad):
-       :func:`check_inplace` (torch's ``check_inplace``, first in every generated in-place
-       kernel), then the node's edges (a stale input view's rebase error) and ``save`` (a saved
-       inference tensor is refused, a pack hook runs).
+       :func:`check_inplace`, then the node's edges (a stale input view's rebase error) and
+       ``save`` (a saved inference tensor is refused, a pack hook runs).
     2. **The op's own arguments** (``check_args``: ``clamp_()`` without bounds...), in its kernel.
     3. **The kernel's checks**, in ``TensorIteratorBase::build``'s order, in any grad mode: memory
        overlap (:func:`check_no_overlap`; skipped by ``check_overlap=False``), then shape and
@@ -80,10 +81,9 @@ def run_inplace(
        ``kernel``'s loop order, :data:`write_aliased`), after the before-write observers
        (:func:`~ownership.core.observers.before_write`), then **one version bump**
        (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in any grad mode.
-    5. **The new history**, if recorded:
-       :func:`~ownership.core.autograd.view_history.rebase_history` (``CopySlices`` on the base of
-       a written view); ``save_result`` saves ``self``. ``self_edge=False``: the node has no edge
-       to ``self`` (torch's ``NotImplemented`` node).
+    5. **The new history**, if recorded (``CopySlices`` on a written view's base:
+       :func:`~ownership.core.autograd.view_history.rebase_history`); ``save_result`` saves
+       ``self``; ``self_edge=False``: no edge to ``self`` (torch's ``NotImplemented`` node).
     """
     node = None
     if recorded:
@@ -118,7 +118,7 @@ def written(self: Tensor, name: str, others: Sequence[Any] = ()) -> None:
     """Step 4 after the write: one version bump, then the write observers told (``name``: the
     op's backward node). Inside inference mode, a write into an inference tensor's ``detach()``
     is counted only when a normal tensor is among ``others`` (torch's ADInplaceOrView key)."""
-    counter = self._lazy_counter  # None: not made yet (read through the property, which makes it)
+    counter = self._lazy_counter  # None: not made yet (the property makes it)
     if counter is None:
         counter = self._version_counter
     if counter.inference and others and any(map(_keyed, others)):
@@ -177,11 +177,7 @@ def check_inputs_apart(out: Tensor, inputs: Sequence[Tensor | None], *, full: bo
     """torch's ``assert_no_partial_overlap`` of ``out`` with each input other than itself;
     ``full``: ``assert_no_overlap``, which refuses a ``FULL`` overlap too."""
     for src in inputs:
-        if (
-            src is not None
-            and (src is not out or full)
-            and np.may_share_memory(out._data, src._data)
-        ):
+        if src is not None and (src is not out or full) and _may_share(out._data, src._data):
             status = overlap_status(out, src)
             if status == "PARTIAL" or (full and status == "FULL"):
                 raise RuntimeError(
@@ -192,8 +188,8 @@ def check_inputs_apart(out: Tensor, inputs: Sequence[Tensor | None], *, full: bo
 
 
 def overlap_status(a: Tensor, b: Tensor) -> str:
-    """torch's ``get_overlap_status``: ``FULL``, ``PARTIAL``, ``NO``, or ``TOO_HARD`` (unless both
-    are non-overlapping and dense: then never refused; :mod:`ownership.ops.loop_order` writes)."""
+    """torch's ``get_overlap_status``: ``FULL``, ``PARTIAL``, ``NO``, or ``TOO_HARD`` (not both
+    dense: never refused; :mod:`ownership.ops.loop_order` writes as torch's loop does)."""
     if a is b:
         return "FULL"
     x, y = a._data, b._data

@@ -1,9 +1,8 @@
 """Hook points for tools layered above the engine: the engine calls these lists, never imports them.
 
-Each event is raised from the one place it happens; the tools (anomaly mode, the doctor) append
-to a list and remove themselves when done; an observer must not raise. Every op call has one
-observer point of its own: :func:`ownership.core.op_registry.watch`. :data:`ANOMALY` is anomaly
-mode's seam, off in core (:class:`Anomaly`), filled by :func:`ownership.installation.install`.
+Tools (anomaly mode, the doctor) append to a list and remove themselves when done; an observer
+must not raise. Op calls: :func:`ownership.core.op_registry.watch`. :data:`ANOMALY` is anomaly
+mode's seam, off in core (:class:`Anomaly`).
 """
 
 from __future__ import annotations

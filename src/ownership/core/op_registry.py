@@ -28,8 +28,7 @@ R = TypeVar("R")
 
 
 def _switches() -> tuple[Callable[[], Any], Callable[[Any], Any]]:
-    """``token = ignore()``, then ``restore(token)``: numpy's floating-point reports off, and back
-    (numpy 2: its error-state context variable; numpy 1: ``np.seterr``)."""
+    """``token = ignore()``, then ``restore(token)``: numpy's floating-point reports off, and back."""
     try:
         from numpy._core._ufunc_config import (  # type: ignore[attr-defined]
             _extobj_contextvar as state,
@@ -48,8 +47,7 @@ _KERNEL_ERRORS = (RuntimeError, IndexError, ValueError, MemoryError)
 
 def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> None:
     """Collect the inputs' edges of the op ``name`` whose kernel check just failed, as torch's
-    autograd kernel did first: a stale view's rebase error replaces the check's. Not for ops
-    torch does not differentiate, nor in-place ones (``run_inplace`` orders their checks)."""
+    autograd kernel did first: a stale view's rebase error replaces the check's."""
     table = _source
     if table is None or name in table.NOT_DIFFERENTIATED or name.endswith("_"):
         return
@@ -92,14 +90,12 @@ _QUIETED: dict[str, Callable[..., Any]] = {}  # the ops by name, as _set sets th
 
 
 def install(table: ModuleType) -> None:
-    """Take the ops of ``table`` (:mod:`ownership.ops.table`) for :data:`ops`. Called once, by
-    :func:`ownership.installation.install`."""
+    """Take the ops of ``table`` (:mod:`ownership.ops.table`) for :data:`ops`, once."""
     global _source
     _source = table
 
 
-def _fill() -> None:
-    """Install every op of the table into :data:`ops`, quieted unless in ``NO_ARITHMETIC``."""
+def _fill() -> None:  # every op of the table into ops, quieted unless in NO_ARITHMETIC
     table = _source
     if table is None:
         raise RuntimeError("no op table yet: ownership.installation.install() has not run")
@@ -115,8 +111,7 @@ def _set(name: str, fn: Callable[..., Any]) -> None:
     setattr(_TABLE, name, fn)
 
 
-def _missing(name: str) -> Any:
-    """The op table's ``__getattr__`` until it is filled: fills it at the first lookup."""
+def _missing(name: str) -> Any:  # the op table's ``__getattr__`` until it is filled
     if name.startswith("__") or _QUIETED:  # not an op
         raise AttributeError(f"ownership has no op {name!r}")
     _fill()

@@ -32,14 +32,11 @@ INPUT_OUT = "Tensor input, out"
 
 
 class Declared:
-    """One Tensor method: its name, torch's signatures (none: no argument), the op it calls as
-    ``table_name``, and how (``args`` by position after ``self``, ``keywords`` by name;
-    ``"dim=None"``: read only if bound). ``method``: a hand-written method instead.
-
-    ``function``: the signatures of the ``torch.<name>`` function (:data:`INPUT`,
-    :data:`INPUT_OUT`: derived from the method's), or a hand-written function itself
-    (``written_function``); None: no torch function. ``writes_out``/``same_dtype``: its
-    ``out=`` (:func:`ownership.ops.out_variants.with_out`); ``function_returns``: its annotation."""
+    """One Tensor method: its name, torch's signatures, the op it calls as ``table_name``, and how
+    (``args`` by position, ``keywords`` by name; ``"dim=None"``: read only if bound), or a
+    hand-written ``method``. ``function``: the ``torch.<name>`` function's signatures
+    (:data:`INPUT`: the method's), or a hand-written one; ``writes_out``, ``same_dtype``: its
+    ``out=``; ``function_returns``: its annotation."""
 
     __slots__ = (
         "aliases",
@@ -86,8 +83,7 @@ class Declared:
             self.signatures = Signatures(
                 name, *texts, numbers_as_tensors=numbers_as_tensors, hidden=hidden
             )
-        self.op = op
-        self.table_name = table_name
+        self.op, self.table_name = op, table_name
         if args is None:
             args = _parameters(self.signatures.texts[0]) if self.signatures else ()
         self.args, self.keywords = tuple(args), tuple(keywords)
@@ -192,8 +188,7 @@ def declare(
 
 
 def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
-    """Set the method of every declaration on ``tensor``, its op named as ``table`` names it.
-    Called once, by :func:`ownership.installation.install`."""
+    """Set the method of every declaration on ``tensor``, its op named as ``table`` names it."""
     names = {id(getattr(table, name)): name for name in table.__all__}
     for declared in declarations:
         if declared.method is None and declared.table_name is None:

@@ -1,5 +1,4 @@
-"""torch's warnings that appear once per program (``TORCH_WARN_ONCE``), and the switch that makes
-them appear every time (``torch.set_warn_always``).
+"""torch's once-per-program warnings (``TORCH_WARN_ONCE``) and ``torch.set_warn_always``.
 
 >>> set_warn_always(True); is_warn_always_enabled()
 True
@@ -14,8 +13,7 @@ import warnings
 __all__ = ["is_warn_always_enabled", "set_warn_always", "warn_once"]
 
 _ALWAYS = [False]
-_GIVEN: set[str] = set()
-"""The messages already given (each at most once per program unless warn-always is on)."""
+_GIVEN: set[str] = set()  # the messages (or sites) already given
 
 
 def set_warn_always(b: bool) -> None:
@@ -29,9 +27,8 @@ def is_warn_always_enabled() -> bool:
 
 
 def warn_once(message: str, stacklevel: int = 2, site: str | None = None) -> None:
-    """Give ``message`` as a ``UserWarning`` the first time in this program (every time while
-    warn-always is on), as torch's ``TORCH_WARN_ONCE``: once per ``site``, the place that
-    warns (by default the message itself; a message that prints values names its site)."""
+    """Give ``message`` as a ``UserWarning`` the first time per ``site`` (default: the message),
+    every time while warn-always is on, as torch's ``TORCH_WARN_ONCE``."""
     key = message if site is None else site
     if key in _GIVEN and not _ALWAYS[0]:
         return
