@@ -42,7 +42,7 @@ def is_tensor(obj: Any) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-def is_inference(input: Any) -> builtins.bool:
+def is_inference(input: Any) -> bool:
     """``torch.is_inference(t)``: whether ``t`` is an inference tensor (``t.is_inference()``)."""
     tensor_arg("is_inference", input)
     return builtins.bool(input.is_inference())
