@@ -53,6 +53,7 @@ from ownership.functions import (
     argsort,
     as_strided_,
     as_tensor,
+    bernoulli,
     bitwise_and,
     bitwise_or,
     bitwise_xor,
@@ -216,7 +217,6 @@ from ownership.product_functions import (
 )
 from ownership.random import (
     Generator,
-    bernoulli,
     get_rng_state,
     initial_seed,
     manual_seed,

@@ -12,8 +12,8 @@ method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions
 ``ownership.reduction_functions``, ``ownership.product_functions`` and
 ``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
 ``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
-(``detach``, ``numel``, ``is_floating_point``). The factories, ``cat``, ``stack`` and ``norm``
-are ops of the table themselves, called through it by name (:func:`of_table`)."""
+(``detach``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
+and ``norm`` are ops of the table themselves, each called through it by name (:func:`of_table`)."""
 
 from __future__ import annotations
 
@@ -122,6 +122,7 @@ randint = of_table(table.randint)
 randperm = of_table(table.randperm)
 rand_like = of_table(table.rand_like)
 randn_like = of_table(table.randn_like)
+bernoulli = of_table(table.bernoulli)
 cat = of_table(table.cat)
 stack = of_table(table.stack)
 norm = of_table(table.norm)

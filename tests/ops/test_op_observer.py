@@ -1,7 +1,7 @@
 """Every op call passes one observer point, :func:`ownership.core.op_registry.watch` (the doctor's):
 a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back. The
-factories, ``cat``, ``stack``, ``addmm`` and ``norm`` pass it too, each under the name torch's
-``TorchFunctionMode`` sees it by (the doctor's watch of torch), call by call."""
+factories, ``bernoulli``, ``cat``, ``stack``, ``addmm`` and ``norm`` pass it too, each under the
+name torch's ``TorchFunctionMode`` sees it by (the doctor's watch of torch), call by call."""
 
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ def test_every_op_call_passes_the_one_observer_point() -> None:
     assert len(seen) == 6
 
 
-# Each call a program makes, as torch's and ownership's engines are asked for it: the factories,
-# ``cat``, ``stack``, ``addmm`` and ``norm`` (the functions the face once quieted one by one, off
-# the table), each on inputs made before the watch.
+# The calls of a program, made under each engine: the factories, ``bernoulli``, ``cat``,
+# ``stack``, ``addmm`` and ``norm`` (the functions the face once called off the table), each on
+# inputs made before the watch.
 CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("zeros", lambda t, x, m: t.zeros(2, 3)),
     ("zeros of a tuple", lambda t, x, m: t.zeros((2, 3), dtype=t.float64)),
@@ -70,6 +70,7 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("randperm", lambda t, x, m: t.randperm(4)),
     ("rand_like", lambda t, x, m: t.rand_like(x)),
     ("randn_like", lambda t, x, m: t.randn_like(x)),
+    ("bernoulli", lambda t, x, m: t.bernoulli(x)),
     ("cat", lambda t, x, m: t.cat([x, x])),
     ("stack", lambda t, x, m: t.stack([x, x], dim=1)),
     ("addmm", lambda t, x, m: t.addmm(m, m, m, beta=0.5)),

@@ -8,7 +8,7 @@ so after ``manual_seed(s)`` they give torch's values (``ownership.random`` keeps
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -21,10 +21,11 @@ from ownership.ops import signatures as sig
 from ownership.ops.creation import empty_like
 from ownership.ops.inplace_fills import fill_fresh, normal_sampler, uniform_sampler
 
-if TYPE_CHECKING:
-    from ownership.random import Generator
-
 __all__ = ["rand", "rand_like", "randint", "randn", "randn_like", "randperm"]
+
+Generator: TypeAlias = Any
+"""A ``generator=`` argument: an ``ownership.random.Generator``, a module this one may not name
+(it imports this one), or None."""
 
 
 def _new(
