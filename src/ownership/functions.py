@@ -26,11 +26,10 @@ from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype
 from ownership.core.dtypes import promote_types as _promote_types
-from ownership.core.op_registry import quiet
 from ownership.core.surface import Declared
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
-from ownership.ops import statistics, table
+from ownership.ops import table
 from ownership.ops.methods import DECLARED, function_texts
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
@@ -288,11 +287,10 @@ _THRESHOLD = Signatures("threshold", f"(Tensor input, Number threshold, Number v
 def threshold_(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.threshold_``: :func:`threshold` written into ``input``."""
     a = _THRESHOLD_.parse(args, kwargs)[1]
-    return _quiet_threshold_(a["input"], a["threshold"], a["value"])
+    return ops.threshold_(a["input"], a["threshold"], a["value"])
 
 
 _THRESHOLD_ = Signatures("threshold_", "(Tensor input, Number threshold, Number value)")
-_quiet_threshold_ = quiet(statistics.threshold_)
 
 
 detach = _of_core("detach")

@@ -45,8 +45,8 @@ def test_every_op_call_passes_the_one_observer_point() -> None:
 
 
 # The calls of a program, made under each engine: the factories, ``bernoulli``, ``cat``,
-# ``stack``, ``addmm`` and ``norm`` (the functions the face once called off the table), each on
-# inputs made before the watch.
+# ``stack``, ``addmm``, ``norm`` and ``threshold_`` (the functions once called off the table),
+# each on inputs made before the watch.
 CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("zeros", lambda t, x, m: t.zeros(2, 3)),
     ("zeros of a tuple", lambda t, x, m: t.zeros((2, 3), dtype=t.float64)),
@@ -75,6 +75,8 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("stack", lambda t, x, m: t.stack([x, x], dim=1)),
     ("addmm", lambda t, x, m: t.addmm(m, m, m, beta=0.5)),
     ("norm", lambda t, x, m: t.norm(x)),
+    ("threshold", lambda t, x, m: t.threshold(m, 0.5, 0.0)),
+    ("threshold_", lambda t, x, m: t.threshold_(m, 0.5, 0.0)),
     ("a method", lambda t, x, m: x.mul(2)),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),

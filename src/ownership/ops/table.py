@@ -127,7 +127,7 @@ from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
-from ownership.ops.statistics import norm, threshold
+from ownership.ops.statistics import norm, threshold, threshold_
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -420,6 +420,7 @@ __all__ = [
     "tanh_",
     "tensor",
     "threshold",
+    "threshold_",
     "to",
     "topk",
     "transpose",
