@@ -24,8 +24,9 @@ from ownership.ops.inplace_fills import fill_fresh, normal_sampler, uniform_samp
 __all__ = ["rand", "rand_like", "randint", "randn", "randn_like", "randperm"]
 
 Generator: TypeAlias = Any
-"""A ``generator=`` argument: an ``ownership.random.Generator``, a module this one may not name
-(it imports this one), or None."""
+"""A ``generator=`` argument: an ``ownership.random.Generator`` or None. This module may not name
+that one, even for annotations: ``ownership.random`` loads the ops package, whose table imports
+this module (a circle of three, ``tests/build/test_import_graph.py``)."""
 
 
 def _new(
