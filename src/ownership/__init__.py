@@ -36,7 +36,6 @@ from ownership.core.dtypes import int64 as long
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from ownership.core.inference_mode import inference_mode, is_inference_mode_enabled
 from ownership.core.layout import Size
-from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
 from ownership.core.warn_once import is_warn_always_enabled, set_warn_always
 from ownership.functions import (
@@ -48,13 +47,17 @@ from ownership.functions import (
     amax,
     amin,
     any,
+    arange,
     argmax,
     argmin,
     argsort,
     as_strided_,
+    as_tensor,
+    bernoulli,
     bitwise_and,
     bitwise_or,
     bitwise_xor,
+    cat,
     ceil,
     ceil_,
     chunk,
@@ -72,6 +75,9 @@ from ownership.functions import (
     cumsum,
     detach,
     diagonal,
+    empty,
+    empty_like,
+    empty_strided,
     eq,
     erf,
     erf_,
@@ -79,11 +85,14 @@ from ownership.functions import (
     exp_,
     expm1,
     expm1_,
+    eye,
     fill_,
     flatten,
     flip,
     floor,
     floor_,
+    full,
+    full_like,
     gather,
     ge,
     gt,
@@ -96,6 +105,7 @@ from ownership.functions import (
     isinf,
     isnan,
     le,
+    linspace,
     log,
     log1p,
     log1p_,
@@ -116,11 +126,20 @@ from ownership.functions import (
     ne,
     neg,
     neg_,
+    norm,
     numel,
+    ones,
+    ones_like,
     outer,
     permute,
     prod,
     promote_types,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
     reciprocal,
     relu,
     relu_,
@@ -142,10 +161,12 @@ from ownership.functions import (
     square,
     square_,
     squeeze,
+    stack,
     std,
     t,
     tanh,
     tanh_,
+    tensor,
     threshold,
     threshold_,
     topk,
@@ -161,6 +182,8 @@ from ownership.functions import (
     unsqueeze,
     var,
     zero_,
+    zeros,
+    zeros_like,
 )
 from ownership.math_functions import (
     add,
@@ -175,25 +198,8 @@ from ownership.math_functions import (
     sub,
     where,
 )
-from ownership.ops.creation import (
-    arange,
-    as_tensor,
-    empty,
-    empty_like,
-    empty_strided,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    linspace,
-    ones,
-    ones_like,
-    tensor,
-    zeros,
-    zeros_like,
-)
+from ownership.ops.creation import from_numpy
 from ownership.ops.devices import device
-from ownership.ops.joining import cat, stack
 from ownership.ops.memory_formats import (
     channels_last,
     channels_last_3d,
@@ -202,7 +208,6 @@ from ownership.ops.memory_formats import (
     preserve_format,
 )
 from ownership.ops.searching import searchsorted
-from ownership.ops.statistics import norm
 from ownership.product_functions import (
     addmm,
     bmm,
@@ -213,16 +218,9 @@ from ownership.product_functions import (
 )
 from ownership.random import (
     Generator,
-    bernoulli,
     get_rng_state,
     initial_seed,
     manual_seed,
-    rand,
-    rand_like,
-    randint,
-    randn,
-    randn_like,
-    randperm,
     seed,
     set_rng_state,
 )
@@ -244,26 +242,6 @@ from ownership.view_functions import (
 installation.install()  # the one place a higher layer fills a lower one's seams
 
 __version__ = "0.1.0"
-
-# The factories compute with numpy too (``tensor([1e40])`` overflows float32, ``zeros(2**47)``
-# fails to allocate): like every op, they run with numpy's reports made torch's (see
-# ownership.core.op_registry.quiet).
-zeros, ones, empty, empty_strided = quiet(zeros), quiet(ones), quiet(empty), quiet(empty_strided)
-zeros_like, ones_like, empty_like = quiet(zeros_like), quiet(ones_like), quiet(empty_like)
-full_like = quiet(full_like)
-rand, randn, randint, randperm = quiet(rand), quiet(randn), quiet(randint), quiet(randperm)
-rand_like, randn_like = quiet(rand_like), quiet(randn_like)
-arange = quiet(arange)
-cat = quiet(cat)
-eye = quiet(eye)
-full = quiet(full)
-linspace = quiet(linspace)
-stack = quiet(stack)
-tensor = quiet(tensor)
-as_tensor = quiet(as_tensor)
-addmm = quiet(addmm)
-norm = quiet(norm)
-
 
 __all__ = [
     "Generator",

@@ -12,29 +12,33 @@ method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions
 ``ownership.reduction_functions``, ``ownership.product_functions`` and
 ``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
 ``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
-(``detach``, ``numel``, ``is_floating_point``)."""
+(``detach``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
+and ``norm`` are ops of the table themselves, each called through it by name (:func:`of_table`)."""
 
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype
 from ownership.core.dtypes import promote_types as _promote_types
-from ownership.core.op_registry import quiet
 from ownership.core.surface import Declared
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
-from ownership.ops import statistics
+from ownership.ops import table
 from ownership.ops.argument_values import tensor_arg
 from ownership.ops.methods import DECLARED, function_texts
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
 
 ops: OpTable[Tensor] = op_registry.ops
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -79,6 +83,55 @@ def made(declared: Declared, name: str) -> Callable[..., Any]:
     if declared.writes_out:
         return with_out(parser, function, declared.same_dtype)
     return function
+
+
+def of_table(op: Callable[P, R]) -> Callable[P, R]:
+    """``torch.<name>`` for the op of :mod:`ownership.ops.table` named ``name``, ``op``: each
+    call looks the op up in the table (:data:`~ownership.core.op_registry.ops`), so it runs as
+    every op runs, numpy's reports made torch's, and passes the table's one observer point
+    (:func:`~ownership.core.op_registry.watch`) under that name, as torch's function mode sees
+    ``torch.<name>``.
+
+    >>> import ownership
+    >>> ownership.zeros.__wrapped__ is table.zeros
+    True
+    """
+    name = op.__name__
+    if getattr(table, name, None) is not op:
+        raise ValueError(f"{name} is no op of ownership.ops.table")
+
+    @functools.wraps(op)
+    def function(*args: P.args, **kwargs: P.kwargs) -> R:
+        installed: Callable[P, R] = getattr(ops, name)
+        return installed(*args, **kwargs)
+
+    return function
+
+
+tensor = of_table(table.tensor)
+as_tensor = of_table(table.as_tensor)
+zeros = of_table(table.zeros)
+ones = of_table(table.ones)
+full = of_table(table.full)
+empty = of_table(table.empty)
+empty_strided = of_table(table.empty_strided)
+zeros_like = of_table(table.zeros_like)
+ones_like = of_table(table.ones_like)
+full_like = of_table(table.full_like)
+empty_like = of_table(table.empty_like)
+arange = of_table(table.arange)
+linspace = of_table(table.linspace)
+eye = of_table(table.eye)
+rand = of_table(table.rand)
+randn = of_table(table.randn)
+randint = of_table(table.randint)
+randperm = of_table(table.randperm)
+rand_like = of_table(table.rand_like)
+randn_like = of_table(table.randn_like)
+bernoulli = of_table(table.bernoulli)
+cat = of_table(table.cat)
+stack = of_table(table.stack)
+norm = of_table(table.norm)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -241,11 +294,10 @@ _THRESHOLD = Signatures("threshold", f"(Tensor input, Number threshold, Number v
 def threshold_(*args: Any, **kwargs: Any) -> Tensor:
     """``torch.threshold_``: :func:`threshold` written into ``input``."""
     a = _THRESHOLD_.parse(args, kwargs)[1]
-    return _quiet_threshold_(a["input"], a["threshold"], a["value"])
+    return ops.threshold_(a["input"], a["threshold"], a["value"])
 
 
 _THRESHOLD_ = Signatures("threshold_", "(Tensor input, Number threshold, Number value)")
-_quiet_threshold_ = quiet(statistics.threshold_)
 
 
 detach = _of_core("detach")

@@ -1,12 +1,17 @@
 """Every op call passes one observer point, :func:`ownership.core.op_registry.watch` (the doctor's):
-a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back."""
+a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back. The
+factories, ``bernoulli``, ``cat``, ``stack``, ``addmm`` and ``norm`` pass it too, each under the
+name torch's ``TorchFunctionMode`` sees it by (the doctor's watch of torch), call by call."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
+import torch
 
 import ownership
 from ownership.core import op_registry
@@ -37,3 +42,106 @@ def test_every_op_call_passes_the_one_observer_point() -> None:
     x.mul(2)
     _ = x * 2
     assert len(seen) == 6
+
+
+# The calls of a program, made under each engine: the factories, ``bernoulli``, ``cat``,
+# ``stack``, ``addmm``, ``norm`` and ``threshold_`` (the functions once called off the table),
+# each on inputs made before the watch.
+CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
+    ("zeros", lambda t, x, m: t.zeros(2, 3)),
+    ("zeros of a tuple", lambda t, x, m: t.zeros((2, 3), dtype=t.float64)),
+    ("ones", lambda t, x, m: t.ones(2)),
+    ("empty", lambda t, x, m: t.empty(2)),
+    ("empty_strided", lambda t, x, m: t.empty_strided((2, 2), (1, 2))),
+    ("full", lambda t, x, m: t.full((2,), 1.5)),
+    ("tensor", lambda t, x, m: t.tensor([1.0, 2.0], requires_grad=True)),
+    ("as_tensor", lambda t, x, m: t.as_tensor([1, 2])),
+    ("arange", lambda t, x, m: t.arange(0, 5, 2)),
+    ("linspace", lambda t, x, m: t.linspace(0, 1, 5)),
+    ("eye", lambda t, x, m: t.eye(2, 3)),
+    ("zeros_like", lambda t, x, m: t.zeros_like(x)),
+    ("ones_like", lambda t, x, m: t.ones_like(x, dtype=t.float64)),
+    ("empty_like", lambda t, x, m: t.empty_like(x)),
+    ("full_like", lambda t, x, m: t.full_like(x, 7)),
+    ("rand", lambda t, x, m: t.rand(3)),
+    ("randn", lambda t, x, m: t.randn(2, 2)),
+    ("randint", lambda t, x, m: t.randint(3, (4,))),
+    ("randint with low", lambda t, x, m: t.randint(1, 3, (4,))),
+    ("randperm", lambda t, x, m: t.randperm(4)),
+    ("rand_like", lambda t, x, m: t.rand_like(x)),
+    ("randn_like", lambda t, x, m: t.randn_like(x)),
+    ("bernoulli", lambda t, x, m: t.bernoulli(x)),
+    ("cat", lambda t, x, m: t.cat([x, x])),
+    ("stack", lambda t, x, m: t.stack([x, x], dim=1)),
+    ("addmm", lambda t, x, m: t.addmm(m, m, m, beta=0.5)),
+    ("norm", lambda t, x, m: t.norm(x)),
+    ("threshold", lambda t, x, m: t.threshold(m, 0.5, 0.0)),
+    ("threshold_", lambda t, x, m: t.threshold_(m, 0.5, 0.0)),
+    ("a method", lambda t, x, m: x.mul(2)),
+    ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
+    ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
+]
+
+
+def _refused(call: Callable[[], Any]) -> str:
+    """The class of the error ``call()`` raises (a call torch refuses is seen all the same)."""
+    try:
+        call()
+    except RuntimeError as error:
+        return type(error).__name__
+    raise AssertionError("not refused")
+
+
+def _inputs(t: ModuleType) -> tuple[Any, Any]:
+    return t.ones(2, 3), t.ones(2, 2)
+
+
+def _seen_by_torch() -> list[list[str]]:
+    """The names torch's ``TorchFunctionMode`` is called with, call by call."""
+    from torch.overrides import TorchFunctionMode
+
+    seen: list[str] = []
+
+    class Seen(TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            seen.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    x, m = _inputs(torch)
+    calls = []
+    with Seen():
+        for _, call in CALLS:
+            seen.clear()
+            call(torch, x, m)
+            calls.append(list(seen))
+    return calls
+
+
+def _seen_by_ownership() -> list[list[str]]:
+    """The names the op table's observer point (the doctor's) is called with, call by call."""
+    seen: list[str] = []
+
+    def observer(name: str, op: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+        seen.append(name)
+        return op(*args, **kwargs)
+
+    x, m = _inputs(ownership)
+    calls = []
+    op_registry.watch(observer)
+    try:
+        for _, call in CALLS:
+            seen.clear()
+            call(ownership, x, m)
+            calls.append(list(seen))
+    finally:
+        op_registry.unwatch()
+    return calls
+
+
+def test_the_observer_sees_each_factory_call_as_torchs_function_mode_does() -> None:
+    by_torch = dict(zip((label for label, _ in CALLS), _seen_by_torch(), strict=True))
+    by_ownership = dict(zip((label for label, _ in CALLS), _seen_by_ownership(), strict=True))
+    assert by_ownership == by_torch
+    assert by_torch["zeros"] == ["zeros"] and by_torch["from_numpy"] == []

@@ -42,7 +42,22 @@ from ownership.ops.comparison import (
     where,
 )
 from ownership.ops.copying import clone, contiguous, to
-from ownership.ops.creation import empty, full, ones, tensor, zeros, zeros_like
+from ownership.ops.creation import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    empty_strided,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
 from ownership.ops.diagonal import diagonal
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
@@ -94,6 +109,7 @@ from ownership.ops.power import power as pow
 from ownership.ops.power import rpow
 from ownership.ops.power_inplace import pow_
 from ownership.ops.products import prod
+from ownership.ops.random_factories import rand, rand_like, randint, randn, randn_like, randperm
 from ownership.ops.reduction import all_of as all
 from ownership.ops.reduction import any_of as any
 from ownership.ops.reduction import argmax, argmin, mean
@@ -111,7 +127,7 @@ from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
-from ownership.ops.statistics import norm, threshold
+from ownership.ops.statistics import norm, threshold, threshold_
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -162,8 +178,10 @@ NOT_DIFFERENTIATED = frozenset(
         "all",
         "allclose",
         "any",
+        "arange",
         "argmax",
         "argmin",
+        "as_tensor",
         "bitwise_and",
         "bitwise_and_",
         "bitwise_left_shift",
@@ -176,8 +194,12 @@ NOT_DIFFERENTIATED = frozenset(
         "bitwise_xor_",
         "chunk",
         "empty",
+        "empty_like",
+        "empty_strided",
         "eq",
+        "eye",
         "full",
+        "full_like",
         "ge",
         "getitem",
         "gt",
@@ -187,13 +209,21 @@ NOT_DIFFERENTIATED = frozenset(
         "isinf",
         "isnan",
         "le",
+        "linspace",
         "logical_and",
         "logical_not",
         "logical_or",
         "lt",
         "ne",
         "ones",
+        "ones_like",
         "outer",
+        "rand",
+        "rand_like",
+        "randint",
+        "randn",
+        "randn_like",
+        "randperm",
         "resize_",
         "resize_as_",
         "setitem",
@@ -223,10 +253,12 @@ __all__ = [
     "amax",
     "amin",
     "any",
+    "arange",
     "argmax",
     "argmin",
     "argsort",
     "as_strided_",
+    "as_tensor",
     "bernoulli",
     "bernoulli_",
     "bitwise_and",
@@ -267,6 +299,8 @@ __all__ = [
     "dot",
     "embed",
     "empty",
+    "empty_like",
+    "empty_strided",
     "eq",
     "erf",
     "erf_",
@@ -275,6 +309,7 @@ __all__ = [
     "expand",
     "expm1",
     "expm1_",
+    "eye",
     "fill_",
     "flatten",
     "flip",
@@ -283,6 +318,7 @@ __all__ = [
     "floor_divide",
     "floor_divide_",
     "full",
+    "full_like",
     "gather",
     "ge",
     "getitem",
@@ -294,6 +330,7 @@ __all__ = [
     "isinf",
     "isnan",
     "le",
+    "linspace",
     "log",
     "log1p",
     "log1p_",
@@ -327,11 +364,18 @@ __all__ = [
     "norm",
     "normal_",
     "ones",
+    "ones_like",
     "outer",
     "permute",
     "pow",
     "pow_",
     "prod",
+    "rand",
+    "rand_like",
+    "randint",
+    "randn",
+    "randn_like",
+    "randperm",
     "rdiv",
     "reciprocal",
     "relu",
@@ -376,6 +420,7 @@ __all__ = [
     "tanh_",
     "tensor",
     "threshold",
+    "threshold_",
     "to",
     "topk",
     "transpose",
