@@ -1,10 +1,7 @@
 """Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``retain_grad``, ``backward``.
 
-What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
-its accumulated gradient (the property ``grad``, with torch's checks on assignment, is
-:mod:`ownership.ops.grad_attribute`'s), its hooks, ``backward()`` (run by
-``ownership.core.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
-version counter or a fresh one). Inherited by :class:`~ownership.core.tensor.Tensor`.
+Also ``detach()`` versus ``.data`` (the same memory; the same version counter or a fresh one).
+Inherited by :class:`~ownership.core.tensor.Tensor`.
 """
 
 from __future__ import annotations
@@ -15,22 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
+import ownership.core.inference_mode as inference_mode  # the module, not the mode
 from ownership.core.autograd import engine
 from ownership.core.autograd import node as graph_node
-from ownership.core.autograd.grad import (
-    check_roots,
-    engine_flag,
-    gradients_given,
-    make_seeds,
-)
+from ownership.core.autograd.grad import check_roots, engine_flag, gradients_given, make_seeds
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
 if TYPE_CHECKING:
-    from ownership.core.layout import Size
     from ownership.core.storage import VersionCounter
     from ownership.core.tensor import Tensor
 
@@ -44,20 +35,13 @@ class TensorAutograd:
     dtype: DType
     _requires_grad: builtins.bool
     _output_nr: builtins.int
-    _grad: Tensor | None
     _base: Tensor | None
     _retains_grad: builtins.bool
-    # the hook registration, set on the class by ownership.installation.install (parity:
-    # ownership.autograd.graph); the backward loop calls the hooks (ownership.core.autograd.hooks)
+    # set on the class by ownership.installation.install (parity)
     register_hook: Callable[[Callable[[Tensor], Tensor | None]], Any]
     register_post_accumulate_grad_hook: Callable[[Callable[[Tensor], None]], Any]
-    # the property ``grad_dtype``, read and set with torch's checks (parity:
-    # ownership.ops.leaf_grad_dtype); its rule is ownership.core.autograd.grad_dtype
     grad_dtype: DType | None
-    # the property ``grad`` over the slot ``_grad``, read, set and deleted with torch's warning
-    # and checks (parity: ownership.ops.grad_attribute); the backward loop accumulates into the
-    # slot (ownership.core.autograd.accumulate_grad)
-    grad: Tensor | None
+    grad: Tensor | None  # over the slot ``_grad``, with torch's checks (parity)
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
         _history: Node | None
@@ -69,22 +53,15 @@ class TensorAutograd:
         def _grad_fn(self, node: Node | None) -> None: ...
 
         @property
-        def shape(self) -> Size: ...
-
-        @property
         def _version_counter(self) -> VersionCounter: ...
 
         def _node(self) -> Node | None: ...
 
         def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor: ...
 
-        @staticmethod
-        def _wrap(arr: Any, dtype: DType | None = None) -> Tensor: ...
-
     @property
     def grad_fn(self) -> Node | None:
-        """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (the seam
+        """The node that created this tensor (None for leaves), as torch shows it (the seam
         ``ownership.core.autograd.node.shown``)."""
         return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
@@ -146,7 +123,7 @@ class TensorAutograd:
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        if self._history is not None:  # not a leaf, by the slot as it is (see ``grad``)
+        if self._history is not None:  # not a leaf
             if requires_grad:
                 return self  # type: ignore[no-any-return]
             raise RuntimeError(
@@ -162,12 +139,8 @@ class TensorAutograd:
         return self  # type: ignore[no-any-return]
 
     def retain_grad(self: Any) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.
-
-        As torch's C++ ``is_leaf``, the leaf test reads the ``grad_fn`` the tensor holds, not
-        the one a view's read would make: a view holding none (made under ``no_grad``, or
-        before its base required grad) is left as it is, even where reading its ``grad_fn``
-        would raise; another view's ``grad_fn`` is read (and refreshed) then."""
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward (the leaf test
+        reads the ``grad_fn`` the tensor holds, as torch's C++ ``is_leaf``)."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._history is None or self._retains_grad:
@@ -191,7 +164,7 @@ class TensorAutograd:
         inputs: Tensor | Sequence[Tensor] | None = None,
     ) -> None:
         """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
-        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        (only of ``inputs``, if given)."""
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, TensorAutograd) else list(inputs)
             if not inputs:
@@ -212,14 +185,12 @@ class TensorAutograd:
 
     def detach(self) -> Tensor:
         """A new leaf sharing storage *and version counter*: later in-place writes are still seen
-        (an inference tensor's, which has no counter: :meth:`~ownership.core.storage.VersionCounter.shared`)."""
+        (:meth:`~ownership.core.storage.VersionCounter.shared`)."""
         return self._alias(self._version_counter.shared())
 
     def detach_(self: Any) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place.
-
-        This is autograd's own kernel: in inference mode, or on an inference tensor, torch's
-        ``detach_`` does nothing (a view included) and returns the tensor as it is."""
+        """Make this tensor a leaf that does not require grad, in place (nothing in inference
+        mode or on an inference tensor, as torch's)."""
         if inference_mode._state.enabled or self.is_inference():
             return self  # type: ignore[no-any-return]
         if self._base is not None:
@@ -252,14 +223,13 @@ class TensorAutograd:
         if value._data.shape != self._data.shape:
             note_shape_change(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
-        if not value._data.ndim:  # torch's shallow copy: the leftover size too (ops.leftover_size)
+        if not value._data.ndim:  # torch's shallow copy: the leftover size too
             self._leftover_size = getattr(value, "_leftover_size", 0)
-        self._storage = value._storage  # the memory changes; the counter stays this tensor's,
+        self._storage = value._storage  # the counter stays this tensor's
         self._offset = value._offset
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
-            self._acc = NO_ACCUMULATOR  # (a graph's old one still writes into this tensor)
+            self._acc = NO_ACCUMULATOR
         self.dtype = value.dtype
-        # marked as the data is: an inference tensor's data makes this one an inference tensor
         self._lazy_counter = rekeyed(self._version_counter, value.is_inference())
 
     @data.deleter
@@ -269,8 +239,7 @@ class TensorAutograd:
 
 def _one_gradient(given: Any) -> Tensor | None:
     """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
-    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
+    grads = gradients_given(given, 1)  # a number: Python's TypeError, as torch's
     if not grads:
         raise RuntimeError("got 1 tensors and 0 gradients")
-    first: Tensor | None = grads[0]
-    return first
+    return grads[0]  # type: ignore[no-any-return]

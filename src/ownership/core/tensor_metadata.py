@@ -1,10 +1,6 @@
 """Tensor metadata: sizes, strides, offset, element counts, the storage's address and the device.
 
-``torch.device`` itself, how a device argument is read and where a tensor may go, is torch's
-parity: :mod:`ownership.ops.devices`.
-
-Everything here reads the tensor's numpy array and offset; nothing makes a tensor. Inherited by
-:class:`~ownership.core.tensor.Tensor`.
+Read from the tensor's numpy array and offset; inherited by :class:`~ownership.core.tensor.Tensor`.
 """
 
 from __future__ import annotations
@@ -25,18 +21,15 @@ if TYPE_CHECKING:
 
 
 CPU: Any = "cpu"
-"""The device of every tensor (``Tensor.device``), a seam: ``ownership.installation.install()``
-puts ``torch.device('cpu')`` here (``ownership.ops.devices.CPU``; the class ``device``, with
-torch's reading of its arguments, is parity's); core alone names it ``'cpu'``."""
-
+"""The device of every tensor, a seam: ``ownership.installation.install()`` puts
+``torch.device('cpu')`` here; core alone names it ``'cpu'``."""
 
 SIZE = Signatures("size", "(int dim = None)")
-"""``size``'s declaration, as torch prints its signature (bound by the binder)."""
+"""``size``'s declaration, as torch prints its signature."""
 
 
 class TensorMetadata:
-    """The metadata methods of :class:`~ownership.core.tensor.Tensor` (``shape``, ``stride()``,
-    ``data_ptr()``, ``device``...)."""
+    """The metadata methods of :class:`~ownership.core.tensor.Tensor`."""
 
     __slots__ = ()
     _data: NDArray[Any]
@@ -67,7 +60,7 @@ class TensorMetadata:
         return self._data.ndim
 
     def dim(self) -> builtins.int:
-        """Number of dimensions."""
+        """Number of dimensions (:attr:`ndim`)."""
         return self._data.ndim
 
     def numel(self) -> builtins.int:
@@ -89,7 +82,7 @@ class TensorMetadata:
             st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
         else:
             item = arr.itemsize
-            st = tuple([s // item for s in arr.strides])  # a list comprehension: no generator
+            st = tuple([s // item for s in arr.strides])
         if dim is None:
             return st
         return st[layout.wrap_dim(dim, self._data.ndim)]
@@ -116,7 +109,7 @@ class TensorMetadata:
 
     @property
     def device(self) -> Any:
-        """Always the CPU (``torch.device('cpu')``: the seam ``core.tensor_metadata.CPU``)."""
+        """Always the CPU (the seam ``CPU``)."""
         return CPU
 
     @property
