@@ -10,6 +10,7 @@ No data is touched here; the view ops' own geometry is ``ownership/ops/view_shap
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -34,10 +35,7 @@ class Size(tuple[int, ...]):
 
 def numel(shape: Sequence[int]) -> int:
     """Number of elements of a shape."""
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+    return math.prod(shape)
 
 
 def contiguous_strides(shape: Sequence[int]) -> Shape:
@@ -89,11 +87,7 @@ def row_major(arr: NDArray[Any]) -> bool:
 
 def as_row_major(arr: NDArray[Any]) -> NDArray[Any]:
     """``arr`` itself when :func:`row_major`, else a row-major copy (torch's reductions')."""
-    if row_major(arr):
-        return arr
-    out = np.empty(arr.shape, arr.dtype)
-    out[...] = arr
-    return out
+    return arr if row_major(arr) else np.array(arr, order="C")
 
 
 def kept_strides(arr: NDArray[Any]) -> bool:
@@ -168,8 +162,6 @@ def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> b
     more, ordered by stride, step through memory with no gap."""
     if is_contiguous(shape, strides):
         return True
-    if len(shape) == 1:
-        return shape[0] < 2 or strides[0] == 1
     order = sorted(
         range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0)
     )
@@ -185,8 +177,7 @@ def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> b
 
 def dense_array(arr: NDArray[Any]) -> bool:
     """Whether ``arr`` (all strides non-negative) is :func:`non_overlapping_and_dense`."""
-    item = arr.itemsize
-    strides = arr.strides
+    item, strides = arr.itemsize, arr.strides
     if any(s < 0 or s % item for s in strides):
         return False
     return non_overlapping_and_dense(arr.shape, [s // item for s in strides])
@@ -200,8 +191,7 @@ def address(arr: NDArray[Any]) -> int:
 def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
     """A freshly computed array as a new tensor keeps it: as it is when its elements fill their
     memory exactly (in any order of the dims), else copied to C order."""
-    flags = arr.flags
-    if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
+    if arr.flags.forc or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
 
@@ -261,24 +251,7 @@ INTERNAL_OVERLAP_MESSAGE = (
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """True when two elements share memory (a stride-0 dim of size > 1, as after expand)."""
-    if 0 in shape:
-        return False
-    return any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
-
-
-def unbroadcast_axes(shape: Sequence[int], grad_shape: Sequence[int]) -> tuple[int, ...]:
-    """The axes of ``grad_shape`` to sum over to bring a gradient back to the ``shape`` it was
-    broadcast from.
-
-    >>> unbroadcast_axes((3, 1), (2, 3, 4))
-    (0, 2)
-    >>> unbroadcast_axes((2, 3), (2, 3))
-    ()
-    """
-    lead = len(grad_shape) - len(shape)
-    return tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1
-    )
+    return 0 not in shape and any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
 
 
 def strided(
@@ -288,7 +261,5 @@ def strided(
     item = buffer.itemsize
     if 0 in shape:
         offset = 0  # an empty view touches no memory; torch allows any offset for it
-    byte_strides = []
-    for s in strides:
-        byte_strides.append(s * item)
+    byte_strides = [s * item for s in strides]
     return np.ndarray(tuple(shape), buffer.dtype, buffer, offset * item, byte_strides)

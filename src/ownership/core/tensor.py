@@ -43,7 +43,6 @@ _INFERENCE = inference_mode.THREADS  # how many threads are in inference mode
 _NDARRAY = np.ndarray
 _new = object.__new__
 _GRAD = grad_mode._state
-_NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE
 
 
 def _numpy_repr(
@@ -85,50 +84,21 @@ class TensorMeta(type):
 class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMeta):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
+    # fmt: off
     __slots__ = (
-        "__dict__",  # a user's own attributes, as torch's tensors take them
-        "__weakref__",
-        "_acc",  # a weak reference to a leaf's accumulator
-        "_base",
-        "_creation_meta",  # a view's only: how it was made
-        "_data",
-        "_grad",
-        "_grad_dtype",  # a leaf's ``grad_dtype`` once set
-        "_history",  # read and written as ``_grad_fn``
-        "_lazy_counter",  # read as ``_version_counter``
-        "_lazy_storage",  # read and written as ``_storage``
-        "_leftover_size",  # a 0-d tensor's that lost its dims in place (``ops.leftover_size``)
-        "_offset",
-        "_output_nr",
-        "_requires_grad",
-        "_retains_grad",
-        "_view_version",  # a view's only: the version its ``grad_fn`` was made at
-        "dtype",
+        "__dict__", "__weakref__", "_acc", "_base", "_creation_meta", "_data", "_grad",
+        "_grad_dtype", "_history", "_lazy_counter", "_lazy_storage", "_leftover_size", "_offset",
+        "_output_nr", "_requires_grad", "_retains_grad", "_view_version", "dtype",
     )
+    # fmt: on
     __array_priority__ = 1000
 
-    _data: NDArray[Any]
     _lazy_storage: Storage | None
-    _lazy_counter: VersionCounter | None
-    _offset: builtins.int
-    dtype: DType
-    _requires_grad: builtins.bool
-    _history: Node | None
-    _output_nr: builtins.int
     _grad: Tensor | None
     _grad_dtype: DType | None
-    _base: Tensor | None
-    _creation_meta: CreationMeta
+    _creation_meta: CreationMeta  # a view's only, as ``_view_version``
     _view_version: builtins.int
-    _retains_grad: builtins.bool
-    _acc: Any
-    if TYPE_CHECKING:  # the slot ``_history``, through a property set after the class
-
-        @property
-        def _grad_fn(self) -> Node | None: ...
-
-        @_grad_fn.setter
-        def _grad_fn(self, node: Node | None) -> None: ...
+    _acc: Any  # a weak reference to a leaf's accumulator
 
     @staticmethod
     def _wrap(arr: Any, dtype: DType | None = None) -> Tensor:
@@ -136,12 +106,10 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         over a freshly computed array (:func:`~ownership.core.layout.fresh_layout`)."""
         if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
-            if dtype is None:
-                dtype = dtypes.from_numpy_dtype(arr.dtype)
-        elif dtype is None:
-            dtype = dtypes.from_numpy_dtype(arr.dtype)
-        elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
+        elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
+        if dtype is None:
+            dtype = dtypes.from_numpy_dtype(arr.dtype)
         if not arr.flags.forc:
             arr = layout.fresh_layout(arr)
         inference = _INFERENCE.count and inference_mode._state.enabled
@@ -208,24 +176,17 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
             data = layout.strided(storage.buffer, shape, strides, offset)
         t = Tensor._plain(Tensor, data, storage, offset, self.dtype, counter)
         base = self._base
-        if recorded:
-            if base is None:
-                t._base, t._creation_meta = self, PLAIN
-            else:
-                t._base, t._creation_meta = base, self._creation_meta
-        elif counter.inference:  # torch tracks no view of an inference tensor: a new leaf
-            if counter.tracked:  # an inference alias that counts: its view does not
-                t._lazy_counter = InferenceCounter()
-            return t
-        else:
-            t._base = base if base is not None else self
+        meta = self._creation_meta if base is not None else PLAIN
+        if not recorded:
+            if counter.inference:  # torch tracks no view of an inference tensor: a new leaf
+                if counter.tracked:  # an inference alias that counts: its view does not
+                    t._lazy_counter = InferenceCounter()
+                return t
             if _INFERENCE.count and inference_mode._state.enabled:
-                t._creation_meta = CreationMeta.INFERENCE_MODE
+                meta = CreationMeta.INFERENCE_MODE
             elif not _GRAD.enabled:
-                inherited = self._creation_meta if base is not None else PLAIN
-                t._creation_meta = propagate_creation_meta(inherited, _NO_GRAD_MODE)
-            else:
-                t._creation_meta = self._creation_meta if base is not None else PLAIN
+                meta = propagate_creation_meta(meta, CreationMeta.NO_GRAD_MODE)
+        t._base, t._creation_meta = base if base is not None else self, meta
         t._view_version = counter.value
         return t
 
@@ -327,9 +288,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
 
 def printing_name(fn: Node | None) -> str:
     """The node name shown in reprs and view errors (``CopySlices``, ``MulBackward0``, ...)."""
-    if fn is None:
-        return "None"
-    return fn.name().rsplit("::", 1)[-1]
+    return "None" if fn is None else fn.name().rsplit("::", 1)[-1]
 
 
 def _refuse_deletion(t: Tensor) -> None:

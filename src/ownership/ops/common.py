@@ -424,7 +424,7 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     key = (shape, gshape)
     axes = _UNBROADCAST.get(key)
     if axes is None:  # computed once per pair of shapes (a training loop asks the same ones)
-        axes = layout.unbroadcast_axes(shape, gshape)
+        axes = unbroadcast_axes(shape, gshape)
         if len(_UNBROADCAST) >= 256:
             _UNBROADCAST.clear()
         _UNBROADCAST[key] = axes
@@ -433,6 +433,21 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     if len(gshape) != len(shape):
         out = ops.reshape(out, shape)
     return out
+
+
+def unbroadcast_axes(shape: Sequence[int], grad_shape: Sequence[int]) -> tuple[int, ...]:
+    """The axes of ``grad_shape`` to sum over to bring a gradient back to the ``shape`` it was
+    broadcast from.
+
+    >>> unbroadcast_axes((3, 1), (2, 3, 4))
+    (0, 2)
+    >>> unbroadcast_axes((2, 3), (2, 3))
+    ()
+    """
+    lead = len(grad_shape) - len(shape)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1
+    )
 
 
 def scalar_value(x: Any) -> Any:
