@@ -46,8 +46,7 @@ class dtype:
 
     @property
     def error_name(self) -> str:
-        """The type name torch's errors print for a tensor of this dtype (``torch.FloatTensor``,
-        ``CPUBoolType``)."""
+        """The type name torch's errors print for this dtype (``torch.FloatTensor``...)."""
         return "CPUBoolType" if self.name == "bool" else f"torch.{self.legacy}"
 
     def __repr__(self) -> str:
@@ -88,14 +87,9 @@ _TORCH_ONLY = frozenset(
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The dtype for a numpy dtype: ``NotImplementedError`` (:func:`missing`) for one torch
-    converts but the engine does not keep (never relabelled), torch's ``TypeError`` for one
-    torch refuses too."""
-    found = _BY_NP.get(np_dtype)
-    if found is not None:
-        return found
-    d = np.dtype(np_dtype)
-    found = _BY_NP.get(d)
+    """The dtype for a numpy dtype: :func:`missing` for one torch converts but the engine lacks,
+    torch's ``TypeError`` for one torch refuses too."""
+    found = _BY_NP.get(np_dtype) or _BY_NP.get(d := np.dtype(np_dtype))
     if found is not None:
         return found
     if d.name in _TORCH_ONLY:
@@ -114,47 +108,6 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 def _category(d: dtype) -> int:
     return 2 if d.is_floating_point else (0 if d is bool_ else 1)
-
-
-def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
-    """torch's ``combine_categories``: ``lower`` matters only if its category is higher."""
-    if higher is None:
-        return lower
-    if lower is None:
-        return higher
-    if higher.is_floating_point:
-        return higher
-    if higher is bool_ or lower.is_floating_point:
-        return promote_types(higher, lower)
-    return higher
-
-
-def scalar_dtype(value: Any) -> dtype:
-    """The dtype a Python scalar takes when wrapped (bool, int64 or the default float)."""
-    if isinstance(value, bool | np.bool_):
-        return bool_
-    if isinstance(value, int | np.integer):
-        return int64
-    return _default[0]
-
-
-def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list[dtype]) -> dtype:
-    """torch's result type: dimensioned tensors, then 0-d tensors, then Python scalars; a later
-    group counts only when its category (bool < int < float) is higher.
-
-    >>> result_type([int64], [], [float32]), result_type([float32], [float64], [])
-    (torch.float32, torch.float32)
-    """
-
-    def fold(ds: list[dtype]) -> dtype | None:
-        out: dtype | None = None
-        for d in ds:
-            out = d if out is None else promote_types(out, d)
-        return out
-
-    res = _combine(fold(dims), _combine(fold(zero_dims), fold(scalars)))
-    assert res is not None
-    return res
 
 
 def can_cast(src: dtype, dst: dtype) -> bool:

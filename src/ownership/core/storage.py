@@ -27,8 +27,7 @@ _new = object.__new__
 class VersionCounter:
     """How many in-place writes a tensor, its views and its ``detach()`` aliases have seen.
 
-    It belongs to the tensor, not its memory: ``.data``, ``from_numpy`` and every new tensor get
-    a new one. :meth:`bump` (and :meth:`bump_keyed`) is the only place a version moves.
+    It belongs to the tensor, not its memory: ``.data`` and every new tensor get a new one.
     """
 
     __slots__ = ("value", "writes")
@@ -52,14 +51,12 @@ class VersionCounter:
         return self.inference_alias() if self.inference else VersionCounter()
 
     def shared(self) -> VersionCounter:
-        """The counter ``detach()`` gives its alias: this one (:meth:`inference_alias`'s for an
-        inference tensor)."""
+        """The counter ``detach()`` gives its alias: this one (an inference tensor's: a new one)."""
         return self.inference_alias() if self.inference else self
 
     @staticmethod
     def inference_alias() -> VersionCounter:
-        """The counter of an inference tensor's ``detach()`` or ``.data``: none inside inference
-        mode, else a counting one of its own (:class:`InferenceAliasCounter`)."""
+        """The counter of an inference tensor's ``detach()`` or ``.data``."""
         return InferenceCounter() if _INFERENCE.enabled else InferenceAliasCounter()
 
     def bump(self) -> None:
@@ -67,14 +64,13 @@ class VersionCounter:
         self.value += 1
 
     def bump_keyed(self) -> None:
-        """Record one in-place write torch counts through another (normal) argument of the op:
-        counted even inside inference mode, by every counter that counts at all."""
+        """Record one in-place write torch counts through another (normal) argument, in any mode."""
         self.bump()
 
 
 class InferenceCounter(VersionCounter):
-    """An inference tensor's counter: no version is kept (``Tensor._version`` raises), and a
-    bump outside inference mode raises torch's error (after the write, as torch's)."""
+    """An inference tensor's counter: no version (``_version`` raises); a bump outside inference
+    mode raises torch's error (after the write, as torch's)."""
 
     __slots__ = ("_count",)
     inference = True
@@ -97,9 +93,8 @@ class InferenceCounter(VersionCounter):
 
 
 class RekeyedCounter(VersionCounter):
-    """The counter of a tensor given a ``.data`` of the other kind (normal or inference): torch's
-    ``set_data`` takes the data's dispatch keys (``inference``) but keeps the tensor's versions
-    (``counter``'s)."""
+    """The counter of a tensor given a ``.data`` of the other kind (normal or inference): the
+    data's ``inference``, the tensor's versions (torch's ``set_data``)."""
 
     __slots__ = ("counter", "inference", "tracked")
 
@@ -155,13 +150,12 @@ class InferenceAliasCounter(VersionCounter):
             VersionCounter.bump(self)
 
     def bump_keyed(self) -> None:
-        """Count a write, in any mode (see :meth:`VersionCounter.bump_keyed`)."""
+        """Count a write, in any mode."""
         VersionCounter.bump(self)
 
 
 class Storage:
-    """A 1-D contiguous numpy buffer: the memory every view, ``detach()`` and ``.data`` alias of
-    a tensor reads (``untyped_storage()``); made on first use from a dense ``source`` array."""
+    """A 1-D numpy buffer: the memory a tensor and its aliases read (``untyped_storage()``)."""
 
     __slots__ = ("_buffer", "_source")
 
@@ -174,30 +168,24 @@ class Storage:
         """The flat 1-D array every view of this storage is taken from."""
         buf = self._buffer
         if buf is None:
-            assert self._source is not None
             src = self._source
+            assert src is not None
             buf = src.ravel(order="K")  # a view of a dense array, in memory order
             if buf.size and not np.may_share_memory(buf, src):
                 raise AssertionError("a storage's array does not fill its memory")
-            self._buffer = buf
-            self._source = None
+            self._buffer, self._source = buf, None
         return buf
 
     def address(self) -> int:
-        """The byte address of element 0 of the buffer."""
+        """The byte address of element 0 of the buffer (``untyped_storage().data_ptr()``)."""
         return int(self.buffer.__array_interface__["data"][0])
 
-    def data_ptr(self) -> int:
-        """:meth:`address` (as ``untyped_storage().data_ptr()``)."""
-        return self.address()
-
     def nbytes(self) -> int:
-        """Size of the buffer in bytes."""
+        """Size of the buffer in bytes (``size()`` too: an untyped storage counts bytes)."""
         return int(self.buffer.nbytes)
 
-    def size(self) -> int:
-        """Size of the buffer in bytes (an untyped storage counts bytes)."""
-        return int(self.buffer.nbytes)
+    data_ptr = address
+    size = nbytes
 
 
 def allocation_failed(nbytes: int) -> RuntimeError:
@@ -213,8 +201,7 @@ def allocation_failed(nbytes: int) -> RuntimeError:
 
 
 def allocation_refused(error: MemoryError) -> BaseException:
-    """What the user sees of numpy's ``error``: :func:`allocation_failed` for an array numpy
-    could not allocate, any other ``MemoryError`` as it is."""
+    """What the user sees of numpy's ``error``: :func:`allocation_failed` for an array's."""
     shape, dtype = getattr(error, "shape", None), getattr(error, "dtype", None)
     if shape is None or dtype is None:
         return error
@@ -224,8 +211,7 @@ def allocation_refused(error: MemoryError) -> BaseException:
 def storage_over(arr: NDArray[Any]) -> Storage:
     """The storage of a tensor whose array ``arr`` fills its memory exactly: that memory."""
     storage = _new(Storage)  # ``Storage(None, arr)``
-    storage._buffer = None
-    storage._source = arr
+    storage._buffer, storage._source = None, arr
     return storage
 
 

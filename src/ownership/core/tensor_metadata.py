@@ -64,12 +64,10 @@ class TensorMetadata:
         return self._data.ndim
 
     def numel(self) -> builtins.int:
-        """Number of elements."""
+        """Number of elements (``nelement()`` too)."""
         return int(self._data.size)
 
-    def nelement(self) -> builtins.int:
-        """Number of elements."""
-        return int(self._data.size)
+    nelement = numel
 
     def element_size(self) -> builtins.int:
         """Bytes per element."""
@@ -81,11 +79,8 @@ class TensorMetadata:
         if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
             st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
         else:
-            item = arr.itemsize
-            st = tuple([s // item for s in arr.strides])
-        if dim is None:
-            return st
-        return st[layout.wrap_dim(dim, self._data.ndim)]
+            st = tuple([s // arr.itemsize for s in arr.strides])
+        return st if dim is None else st[layout.wrap_dim(dim, arr.ndim)]
 
     def storage_offset(self) -> builtins.int:
         """Offset of element 0 in the storage, in elements."""
@@ -96,7 +91,7 @@ class TensorMetadata:
         return self._storage.address() + self._offset * self._data.itemsize
 
     def untyped_storage(self) -> Storage:
-        """The storage (buffer and version counter); ``data_ptr()`` is equal for all aliases."""
+        """The storage (its ``data_ptr()`` is equal for all aliases)."""
         return self._storage
 
     def is_contiguous(self) -> builtins.bool:

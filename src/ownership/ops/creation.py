@@ -23,6 +23,7 @@ from ownership.core.tensor import Tensor
 from ownership.core.type_names import tp_name
 from ownership.ops import checks, python_data, range_factories
 from ownership.ops import signatures as sig
+from ownership.ops.common import scalar_dtype
 from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.memory_formats import format_strides, preserve_format
 from ownership.ops.resizing import LentStorage
@@ -121,7 +122,7 @@ def full(
     checks.check_device(device, "full")
     shape = a["size"]
     sig.non_negative(shape)
-    dt = a["dtype"] or dtypes.scalar_dtype(fill_value)
+    dt = a["dtype"] or scalar_dtype(fill_value)
     checks.fits(dt, fill_value)
     return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
