@@ -47,16 +47,14 @@ class VersionCounter:
         return InferenceCounter() if _INFERENCE.enabled else VersionCounter()
 
     def fresh(self) -> VersionCounter:
-        """A new counter of the same kind (what ``.data`` gets; :meth:`inference_alias`)."""
-        return self.inference_alias() if self.inference else VersionCounter()
+        """A new counter of the same kind (what ``.data`` gets)."""
+        return self.shared() if self.inference else VersionCounter()
 
     def shared(self) -> VersionCounter:
-        """The counter ``detach()`` gives its alias: this one (an inference tensor's: a new one)."""
-        return self.inference_alias() if self.inference else self
-
-    @staticmethod
-    def inference_alias() -> VersionCounter:
-        """The counter of an inference tensor's ``detach()`` or ``.data``."""
+        """The counter ``detach()`` gives its alias: this one, but an inference tensor's alias
+        gets its own (:class:`InferenceAliasCounter` outside inference mode)."""
+        if not self.inference:
+            return self
         return InferenceCounter() if _INFERENCE.enabled else InferenceAliasCounter()
 
     def bump(self) -> None:

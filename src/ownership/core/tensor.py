@@ -198,10 +198,6 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
             storage = self._lazy_storage = storage_over(self._data)
         return storage
 
-    @_storage.setter
-    def _storage(self, storage: Storage) -> None:
-        self._lazy_storage = storage
-
     @property
     def _version_counter(self) -> VersionCounter:
         """The version counter (made at its first read, at version 0)."""
@@ -278,17 +274,12 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
             grad, fn = "grad_fn=<Invalid>", None
         if fn is not None:
-            grad = f"grad_fn=<{printing_name(fn)}>"
+            grad = f"grad_fn=<{fn.name().rsplit('::', 1)[-1]}>"
         elif grad is None and self.requires_grad:
             grad = "requires_grad=True"
         return tensor_repr(
             self._data, d.is_floating_point, None if default else f"dtype={d!r}", grad
         )
-
-
-def printing_name(fn: Node | None) -> str:
-    """The node name shown in reprs and view errors (``CopySlices``, ``MulBackward0``, ...)."""
-    return "None" if fn is None else fn.name().rsplit("::", 1)[-1]
 
 
 def _refuse_deletion(t: Tensor) -> None:

@@ -22,7 +22,7 @@ from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
 if TYPE_CHECKING:
-    from ownership.core.storage import VersionCounter
+    from ownership.core.storage import Storage, VersionCounter
     from ownership.core.tensor import Tensor
 
 
@@ -44,6 +44,7 @@ class TensorAutograd:
     grad: Tensor | None  # over the slot ``_grad``, with torch's checks (parity)
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
+        _lazy_storage: Storage | None
         _history: Node | None
 
         @property
@@ -170,7 +171,10 @@ class TensorAutograd:
             if not inputs:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is not None and not isinstance(gradient, TensorAutograd):
-            gradient = _one_gradient(gradient)
+            grads = gradients_given(gradient, 1)  # one per output; a number: Python's TypeError
+            if not grads:
+                raise RuntimeError("got 1 tensors and 0 gradients")
+            gradient = grads[0]
         # torch's order: the seed, then the engine's flags, then the root's checks
         (gradient,) = make_seeds([self], [gradient])
         keep = engine_flag(create_graph if retain_graph is None else retain_graph)
@@ -225,7 +229,7 @@ class TensorAutograd:
         self._data = value._data
         if not value._data.ndim:  # torch's shallow copy: the leftover size too
             self._leftover_size = getattr(value, "_leftover_size", 0)
-        self._storage = value._storage  # the counter stays this tensor's
+        self._lazy_storage = value._storage  # the counter stays this tensor's
         self._offset = value._offset
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
             self._acc = NO_ACCUMULATOR
@@ -235,11 +239,3 @@ class TensorAutograd:
     @data.deleter
     def data(self) -> None:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-
-def _one_gradient(given: Any) -> Tensor | None:
-    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
-    grads = gradients_given(given, 1)  # a number: Python's TypeError, as torch's
-    if not grads:
-        raise RuntimeError("got 1 tensors and 0 gradients")
-    return grads[0]  # type: ignore[no-any-return]

@@ -324,5 +324,5 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     if not arr.flags.writeable:
         arr = checks.writable(arr)
     t = Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
-    t._storage = LentStorage(None, t._data)
+    t._lazy_storage = LentStorage(None, t._data)
     return t
