@@ -87,8 +87,7 @@ _TORCH_ONLY = frozenset(
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The dtype for a numpy dtype: :func:`missing` for one torch converts but the engine lacks,
-    torch's ``TypeError`` for one torch refuses too."""
+    """The dtype for a numpy dtype (:func:`missing` or torch's ``TypeError`` for the others)."""
     found = _BY_NP.get(np_dtype) or _BY_NP.get(d := np.dtype(np_dtype))
     if found is not None:
         return found

@@ -1,6 +1,4 @@
-"""Shape and stride arithmetic, in elements, with torch's rules and error messages.
-
-No data is touched here; the view ops' own geometry is ``ownership/ops/view_shapes.py``'s.
+"""Shape and stride arithmetic, in elements, with torch's rules and error messages (no data).
 
 >>> contiguous_strides((2, 3, 4))
 (12, 4, 1)
@@ -40,8 +38,7 @@ def numel(shape: Sequence[int]) -> int:
 
 def contiguous_strides(shape: Sequence[int]) -> Shape:
     """Row-major strides in elements (an empty dim counts as size 1)."""
-    strides = [1] * len(shape)
-    acc = 1
+    strides, acc = [1] * len(shape), 1
     for i in range(len(shape) - 1, -1, -1):
         strides[i] = acc
         acc *= max(shape[i], 1)
@@ -96,14 +93,12 @@ def kept_strides(arr: NDArray[Any]) -> bool:
 
 
 def preserved(arr: NDArray[Any], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
-    """A new array laid out as ``preserve_format`` lays out a copy of ``arr`` (element
-    ``strides``): :func:`preserved_strides`."""
+    """A new array laid out as ``preserve_format`` lays out a copy of ``arr`` of ``strides``."""
     return dense_with_strides(arr.shape, preserved_strides(arr.shape, strides), np_dtype)
 
 
 def preserved_strides(shape: Sequence[int], strides: Sequence[int]) -> Sequence[int]:
-    """The strides ``preserve_format`` gives a copy of a tensor of ``shape`` and ``strides``: its
-    own when non-overlapping and dense (or empty), else :func:`dense_strides`."""
+    """The strides ``preserve_format`` gives a copy: its own if dense, or :func:`dense_strides`."""
     if numel(shape) == 0 or non_overlapping_and_dense(shape, strides):
         return strides
     return dense_strides(shape, strides)
@@ -148,8 +143,7 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
     if len(shape) < 2:
         return tuple(1 for _ in shape)
-    out = [0] * len(shape)
-    step = 1
+    out, step = [0] * len(shape), 1
     for d in stride_order(shape, [strides]):
         out[d] = step
         if shape[d] > 1:
@@ -158,8 +152,7 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
 
 
 def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """torch's ``is_non_overlapping_and_dense``: contiguous, or the dimensions of size 2 or
-    more, ordered by stride, step through memory with no gap."""
+    """torch's ``is_non_overlapping_and_dense``: the elements fill their memory exactly."""
     if is_contiguous(shape, strides):
         return True
     order = sorted(
@@ -189,8 +182,7 @@ def address(arr: NDArray[Any]) -> int:
 
 
 def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
-    """A freshly computed array as a new tensor keeps it: as it is when its elements fill their
-    memory exactly (in any order of the dims), else copied to C order."""
+    """A freshly computed array as a new tensor keeps it: itself if dense, else a C-order copy."""
     if arr.flags.forc or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
@@ -202,16 +194,14 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
         return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
     return True
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
-    """Normalise a possibly negative dim (a 0-d tensor's: 0 or -1), raising torch's IndexError
-    when out of range."""
+    """Normalise a possibly negative dim, raising torch's IndexError when out of range."""
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < lo or dim > hi:
         raise IndexError(
@@ -221,24 +211,18 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
-    """The broadcast of several shapes, raising torch's message (``infer_size``'s: pairwise, the
-    first mismatch from the right) on a mismatch."""
+    """The broadcast of several shapes, raising torch's message (``infer_size``'s) if none."""
     out: tuple[int, ...] = tuple(shapes[0]) if shapes else ()
     for s in shapes[1:]:
-        a, b = out, tuple(s)
-        ndim = max(len(a), len(b))
-        res = [1] * ndim
+        ndim = max(len(out), len(s))
+        a, b = (1,) * (ndim - len(out)) + out, (1,) * (ndim - len(s)) + tuple(s)
         for i in range(ndim - 1, -1, -1):
-            da, db = i - ndim + len(a), i - ndim + len(b)
-            sa = a[da] if da >= 0 else 1
-            sb = b[db] if db >= 0 else 1
-            if sa != sb and sa != 1 and sb != 1:
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
                 raise RuntimeError(
-                    f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                    f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
                     f"non-singleton dimension {i}"
                 )
-            res[i] = sb if sa == 1 else sa
-        out = tuple(res)
+        out = tuple(y if x == 1 else x for x, y in zip(a, b, strict=True))
     return out
 
 
@@ -261,5 +245,6 @@ def strided(
     item = buffer.itemsize
     if 0 in shape:
         offset = 0  # an empty view touches no memory; torch allows any offset for it
-    byte_strides = [s * item for s in strides]
-    return np.ndarray(tuple(shape), buffer.dtype, buffer, offset * item, byte_strides)
+    return np.ndarray(
+        tuple(shape), buffer.dtype, buffer, offset * item, [s * item for s in strides]
+    )

@@ -25,10 +25,7 @@ _new = object.__new__
 
 
 class VersionCounter:
-    """How many in-place writes a tensor, its views and its ``detach()`` aliases have seen.
-
-    It belongs to the tensor, not its memory: ``.data`` and every new tensor get a new one.
-    """
+    """How many in-place writes a tensor, its views and its ``detach()`` aliases have seen."""
 
     __slots__ = ("value", "writes")
     #: Whether its tensor is an inference tensor (no autograd; its views are inference leaves).
@@ -51,8 +48,7 @@ class VersionCounter:
         return self.shared() if self.inference else VersionCounter()
 
     def shared(self) -> VersionCounter:
-        """The counter ``detach()`` gives its alias: this one, but an inference tensor's alias
-        gets its own (:class:`InferenceAliasCounter` outside inference mode)."""
+        """The counter ``detach()`` gives its alias: this one (an inference tensor's: a new one)."""
         if not self.inference:
             return self
         return InferenceCounter() if _INFERENCE.enabled else InferenceAliasCounter()
@@ -63,12 +59,11 @@ class VersionCounter:
 
     def bump_keyed(self) -> None:
         """Record one in-place write torch counts through another (normal) argument, in any mode."""
-        self.bump()
+        VersionCounter.bump(self)
 
 
 class InferenceCounter(VersionCounter):
-    """An inference tensor's counter: no version (``_version`` raises); a bump outside inference
-    mode raises torch's error (after the write, as torch's)."""
+    """An inference tensor's: no version, and a bump outside inference mode raises torch's error."""
 
     __slots__ = ("_count",)
     inference = True
@@ -91,8 +86,7 @@ class InferenceCounter(VersionCounter):
 
 
 class RekeyedCounter(VersionCounter):
-    """The counter of a tensor given a ``.data`` of the other kind (normal or inference): the
-    data's ``inference``, the tensor's versions (torch's ``set_data``)."""
+    """A tensor's given a ``.data`` of the other kind: the data's ``inference``, its versions."""
 
     __slots__ = ("counter", "inference", "tracked")
 
@@ -136,8 +130,7 @@ def rekeyed(counter: VersionCounter, inference: bool) -> VersionCounter:
 
 
 class InferenceAliasCounter(VersionCounter):
-    """The counter of an inference tensor's ``detach()`` or ``.data`` made outside inference
-    mode: an inference tensor whose writes made outside inference mode count."""
+    """An inference alias's made outside inference mode: its writes outside the mode count."""
 
     __slots__ = ()
     inference = True
@@ -146,10 +139,6 @@ class InferenceAliasCounter(VersionCounter):
         """Count a write made outside inference mode."""
         if not _INFERENCE.enabled:
             VersionCounter.bump(self)
-
-    def bump_keyed(self) -> None:
-        """Count a write, in any mode."""
-        VersionCounter.bump(self)
 
 
 class Storage:

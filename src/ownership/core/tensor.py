@@ -1,10 +1,7 @@
 """The Tensor: a numpy view over a :class:`~ownership.core.storage.Storage`, plus autograd metadata.
 
-A tensor's storage, version counter (shared by its views and ``detach()``, fresh for ``.data``),
-``_base`` and node are this module's; sizes and strides are
-:class:`~ownership.core.tensor_metadata.TensorMetadata`'s, ``grad_fn`` and ``backward()``
-:class:`~ownership.core.tensor_autograd.TensorAutograd`'s. The op methods are declared in
-:mod:`ownership.ops.methods` and set on the class by :func:`ownership.core.surface.install`.
+Its storage, version counter, ``_base`` and node are here; its metadata and autograd methods are
+inherited, its op methods declared in :mod:`ownership.ops.methods`.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -59,9 +56,7 @@ tensor_repr: Callable[[NDArray[Any], builtins.bool, str | None, str | None], str
 
 
 class Absent:
-    """The base of a name declared absent on :class:`Tensor` (a descriptor), which ``dir()``
-    leaves out; a seam: ``ownership.installation.install()`` declares torch's names the engine
-    lacks (parity)."""
+    """A name declared absent on :class:`Tensor`, left out of ``dir()`` (a seam: parity's)."""
 
     __slots__ = ()
 
@@ -94,6 +89,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
     __array_priority__ = 1000
 
     _lazy_storage: Storage | None
+    _history: Node | None  # read and written as ``_grad_fn`` (the property after the class)
     _grad: Tensor | None
     _grad_dtype: DType | None
     _creation_meta: CreationMeta  # a view's only, as ``_view_version``
@@ -102,8 +98,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
 
     @staticmethod
     def _wrap(arr: Any, dtype: DType | None = None) -> Tensor:
-        """A new tensor (fresh storage, version 0) of dtype ``dtype`` (None: the array's own)
-        over a freshly computed array (:func:`~ownership.core.layout.fresh_layout`)."""
+        """A new tensor (version 0) over a freshly computed array, cast to ``dtype`` if given."""
         if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
         elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
@@ -124,8 +119,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         dtype: DType,
         counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr``: a non-view leaf, no grad, no graph (``storage``
-        and ``counter`` None: made when first read)."""
+        """A bare ``cls`` object over ``arr``: a non-view leaf, no grad, no graph."""
         t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
@@ -147,13 +141,11 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
 
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
-        """A new non-view tensor object over the same memory, tracked by ``counter`` (with the
-        strides of this one, an empty view's too)."""
+        """A new non-view tensor over the same memory and strides, tracked by ``counter``."""
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
-        kind = cls if cls is not None else Tensor
-        alias = Tensor._plain(kind, data, self._storage, self._offset, self.dtype, counter)
+        alias = Tensor._plain(cls or Tensor, data, self._storage, self._offset, self.dtype, counter)
         if not data.ndim and hasattr(self, "_leftover_size"):  # torch's shallow copy copies it
             alias._leftover_size = self._leftover_size
         return alias
@@ -166,11 +158,9 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         data: NDArray[Any] | None = None,
         recorded: builtins.bool = False,
     ) -> Tensor:
-        """A view of this tensor's storage (shares memory and version counter; ``_base`` is the root).
+        """A view of this tensor's storage, sharing its version counter (``_base``: the root).
 
-        The op attaches its ``grad_fn``. ``data``: the numpy view, if the caller has it;
-        ``recorded``: the caller records the view (grad mode on, a normal tensor).
-        """
+        ``recorded``: the caller records the view (grad mode on, a normal tensor)."""
         storage, counter = self._storage, self._version_counter
         if data is None:
             data = layout.strided(storage.buffer, shape, strides, offset)
@@ -217,16 +207,14 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         return counter.value
 
     def _node(self) -> Node | None:
-        """The node that created this tensor (None for a leaf) as the engine keeps it: a view
-        written through since its node was made gets a new one first (what ``grad_fn`` shows)."""
+        """The node that created this tensor (a view written through since: a new one first)."""
         counter = self._lazy_counter  # a view's is made with it
         if self._base is not None and counter is not None and self._view_version != counter.value:
             refresh_view_grad_fn(self)
         return self._history
 
     def _detached_unseen(self) -> Tensor:
-        """``detach()`` of a gradient only the caller holds: this tensor itself when it already
-        is what its ``detach()`` would be (a plain leaf with no attribute or weak reference)."""
+        """``detach()`` of a gradient only the caller holds (itself, if a plain bare leaf)."""
         if (
             type(self) is Tensor
             and self._base is None

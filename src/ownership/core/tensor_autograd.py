@@ -1,6 +1,5 @@
-"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``retain_grad``, ``backward``.
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``backward``, ``detach``, ``data``.
 
-Also ``detach()`` versus ``.data`` (the same memory; the same version counter or a fresh one).
 Inherited by :class:`~ownership.core.tensor.Tensor`.
 """
 
@@ -45,13 +44,6 @@ class TensorAutograd:
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
         _lazy_storage: Storage | None
-        _history: Node | None
-
-        @property
-        def _grad_fn(self) -> Node | None: ...
-
-        @_grad_fn.setter
-        def _grad_fn(self, node: Node | None) -> None: ...
 
         @property
         def _version_counter(self) -> VersionCounter: ...
@@ -62,8 +54,7 @@ class TensorAutograd:
 
     @property
     def grad_fn(self) -> Node | None:
-        """The node that created this tensor (None for leaves), as torch shows it (the seam
-        ``ownership.core.autograd.node.shown``)."""
+        """The node that created this tensor (None for leaves), as torch shows it."""
         return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter
@@ -98,10 +89,7 @@ class TensorAutograd:
     @property
     def requires_grad(self) -> builtins.bool:
         """Whether operations on this tensor are recorded (a view also when its base does)."""
-        if self._requires_grad:
-            return True
-        base = self._base
-        return base is not None and base._requires_grad
+        return self._requires_grad or (self._base is not None and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value: builtins.bool) -> None:
@@ -140,17 +128,15 @@ class TensorAutograd:
         return self  # type: ignore[no-any-return]
 
     def retain_grad(self: Any) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward (the leaf test
-        reads the ``grad_fn`` the tensor holds, as torch's C++ ``is_leaf``)."""
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._history is None or self._retains_grad:
+        if self._history is None or self._retains_grad:  # a leaf by the grad_fn it holds
             return
         fn = self._node()
-        if fn is None:
-            return
-        fn.retain(self._output_nr, self)
-        self._retains_grad = True
+        if fn is not None:
+            fn.retain(self._output_nr, self)
+            self._retains_grad = True
 
     @property
     def retains_grad(self) -> builtins.bool:
@@ -164,8 +150,7 @@ class TensorAutograd:
         create_graph: builtins.bool = False,
         inputs: Tensor | Sequence[Tensor] | None = None,
     ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
-        (only of ``inputs``, if given)."""
+        """Accumulate this tensor's gradient into its leaves' ``.grad`` (``inputs``' only)."""
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, TensorAutograd) else list(inputs)
             if not inputs:
@@ -188,13 +173,11 @@ class TensorAutograd:
         return counter is not None and counter.inference
 
     def detach(self) -> Tensor:
-        """A new leaf sharing storage *and version counter*: later in-place writes are still seen
-        (:meth:`~ownership.core.storage.VersionCounter.shared`)."""
+        """A new leaf sharing storage *and version counter*: later in-place writes are seen."""
         return self._alias(self._version_counter.shared())
 
     def detach_(self: Any) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place (nothing in inference
-        mode or on an inference tensor, as torch's)."""
+        """Make this tensor a leaf that does not require grad, in place."""
         if inference_mode._state.enabled or self.is_inference():
             return self  # type: ignore[no-any-return]
         if self._base is not None:

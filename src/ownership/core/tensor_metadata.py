@@ -1,7 +1,4 @@
-"""Tensor metadata: sizes, strides, offset, element counts, the storage's address and the device.
-
-Read from the tensor's numpy array and offset; inherited by :class:`~ownership.core.tensor.Tensor`.
-"""
+"""Tensor metadata: sizes, strides, offset, the storage's address, the device (Tensor's base)."""
 
 from __future__ import annotations
 
