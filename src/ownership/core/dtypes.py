@@ -1,8 +1,5 @@
-"""Data types: the dtype objects (``float32`` ...), the default dtype and torch's type promotion,
-and the engine's one error for a part of torch it lacks (:func:`missing`), a dtype first of all.
-
-A dtype prints like torch's (``torch.float32``) so that a learner's output reads the same under
-either engine.
+"""Data types: the dtype objects (printed as torch's), the default dtype, torch's type promotion
+and the engine's one error for a part of torch it lacks (:func:`missing`).
 
 >>> float32, int64.is_floating_point, promote_types(int64, float32)
 (torch.float32, False, torch.float32)
@@ -15,13 +12,12 @@ from typing import Any
 import numpy as np
 
 DTYPES = "float32, float64, int32, int64 and bool"
-"""The dtypes the engine keeps (numpy's float32, float64, int32, int64 and bool underneath)."""
+"""The dtypes the engine keeps."""
 
 
 def missing(what: str, covers: str) -> NotImplementedError:
-    """The engine's one error for a part of torch it lacks (a dtype first: ``from_numpy_dtype``;
-    a device, a layout, a module of torch; :mod:`ownership.scope` raises it for a name torch
-    has): ``what`` is missing, ``covers`` is what it has instead (raise it).
+    """The engine's one error for a part of torch it lacks: ``what`` is missing, ``covers`` is
+    what it has instead (raise it).
 
     >>> str(missing("the 'cuda' device", "the CPU only (device='cpu')"))
     "ownership does not implement the 'cuda' device; it covers the CPU only (device='cpu')"
@@ -50,8 +46,7 @@ class dtype:
 
     @property
     def error_name(self) -> str:
-        """The type name torch's errors print for a tensor of this dtype: ``torch.FloatTensor``;
-        bool has no legacy tensor type there, so its name is ``CPUBoolType``."""
+        """The type name torch's errors print for this dtype (``torch.FloatTensor``...)."""
         return "CPUBoolType" if self.name == "bool" else f"torch.{self.legacy}"
 
     def __repr__(self) -> str:
@@ -68,11 +63,8 @@ float32 = dtype("float32", np.float32, "FloatTensor", "Float", 3)
 float64 = dtype("float64", np.float64, "DoubleTensor", "Double", 4)
 
 ALL: tuple[dtype, ...] = (bool_, int32, int64, float32, float64)
-# The bytes of a generator's state (``Generator.get_state``): not one of the engine's tensor dtypes
-# (no arithmetic, no promotion, no conversion), only what carries those bytes.
-uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte", 1)
+uint8 = dtype("uint8", np.uint8, "ByteTensor", "Byte", 1)  # only a generator's state's bytes
 _BY_NP: dict[Any, dtype] = {d.np: d for d in ALL}
-
 _default: list[dtype] = [float32]
 
 
@@ -91,20 +83,12 @@ def set_default_dtype(d: dtype) -> None:
 _TORCH_ONLY = frozenset(
     ("uint8", "int8", "int16", "uint16", "uint32", "uint64", "float16", "complex64", "complex128")
 )
-"""The numpy dtypes torch converts (to the torch dtype of the same name) and the engine does
-not keep: it computes in float32, float64, int32, int64 and bool only."""
+"""The numpy dtypes torch converts and the engine does not keep."""
 
 
 def from_numpy_dtype(np_dtype: Any) -> dtype:
-    """The dtype for a numpy dtype. A numpy dtype torch converts but the engine does not keep
-    (uint8, float16, complex64 ...) is ``NotImplementedError`` naming it (never relabelled: a
-    uint8 array computed as int64 would not wrap around at 256); one torch refuses too (object,
-    str, datetime64 ...), torch's ``TypeError``."""
-    found = _BY_NP.get(np_dtype)  # a numpy dtype object (every array's): one lookup
-    if found is not None:
-        return found
-    d = np.dtype(np_dtype)  # a type, a name: numpy's own reading of it
-    found = _BY_NP.get(d)
+    """The dtype for a numpy dtype (:func:`missing` or torch's ``TypeError`` for the others)."""
+    found = _BY_NP.get(np_dtype) or _BY_NP.get(d := np.dtype(np_dtype))
     if found is not None:
         return found
     if d.name in _TORCH_ONLY:
@@ -123,46 +107,6 @@ def promote_types(a: dtype, b: dtype) -> dtype:
 
 def _category(d: dtype) -> int:
     return 2 if d.is_floating_point else (0 if d is bool_ else 1)
-
-
-def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
-    # torch's combine_categories: a lower-priority operand only matters if its category is higher.
-    if higher is None:
-        return lower
-    if lower is None:
-        return higher
-    if higher.is_floating_point:
-        return higher
-    if higher is bool_ or lower.is_floating_point:
-        return promote_types(higher, lower)
-    return higher
-
-
-def scalar_dtype(value: Any) -> dtype:
-    """The dtype a Python scalar takes when wrapped (bool, int64 or the default float)."""
-    if isinstance(value, bool | np.bool_):
-        return bool_
-    if isinstance(value, int | np.integer):
-        return int64
-    return _default[0]
-
-
-def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list[dtype]) -> dtype:
-    """torch's result type: dimensioned tensors, then 0-d tensors, then Python scalars.
-
-    A lower-priority group changes the result only when its category (bool < int < float) is
-    higher, so ``int64_tensor * 2.5`` is float32 and ``float32_tensor * float64_0d`` is float32.
-    """
-
-    def fold(ds: list[dtype]) -> dtype | None:
-        out: dtype | None = None
-        for d in ds:
-            out = d if out is None else promote_types(out, d)
-        return out
-
-    res = _combine(fold(dims), _combine(fold(zero_dims), fold(scalars)))
-    assert res is not None
-    return res
 
 
 def can_cast(src: dtype, dst: dtype) -> bool:

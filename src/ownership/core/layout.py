@@ -1,9 +1,4 @@
-"""Shape and stride arithmetic, in elements, with torch's rules and error messages.
-
-Nothing here touches data: these functions only compute sizes, strides and offsets, which the
-tensor layer then turns into zero-copy numpy views over a storage buffer. The geometry of the
-view ops themselves (``view``'s ``computeStride``, ``expand``'s) is the ops':
-``ownership/ops/view_shapes.py``.
+"""Shape and stride arithmetic, in elements, with torch's rules and error messages (no data).
 
 >>> contiguous_strides((2, 3, 4))
 (12, 4, 1)
@@ -13,6 +8,7 @@ view ops themselves (``view``'s ``computeStride``, ``expand``'s) is the ops':
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -32,46 +28,34 @@ class Size(tuple[int, ...]):
 
     def numel(self) -> int:
         """The product of the sizes."""
-        n = 1
-        for s in self:
-            n *= s
-        return n
+        return numel(self)
 
 
 def numel(shape: Sequence[int]) -> int:
     """Number of elements of a shape."""
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+    return math.prod(shape)
 
 
 def contiguous_strides(shape: Sequence[int]) -> Shape:
-    """Row-major strides in elements (torch uses max(size, 1) so empty dims keep stride 1)."""
-    strides = [1] * len(shape)
-    acc = 1
+    """Row-major strides in elements (an empty dim counts as size 1)."""
+    strides, acc = [1] * len(shape), 1
     for i in range(len(shape) - 1, -1, -1):
         strides[i] = acc
         acc *= max(shape[i], 1)
     return tuple(strides)
 
 
-# the buffer of every empty array whose strides are torch's (numpy gives a fresh empty array
-# strides of 0, which :meth:`Tensor.stride` replaces by row-major ones)
-_KEPT_STRIDES = bytearray(0)
+_KEPT_STRIDES = bytearray(0)  # the buffer of every empty array whose strides are the tensor's
 
 
 def empty_strided(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
-    """An array with no elements and exactly these element strides (an empty tensor's strides
-    are whatever made it: torch's ``empty_strided``, kept by ``detach()``, ``clone()`` ...)."""
+    """An array with no elements and exactly these element strides."""
     item = np.dtype(np_dtype).itemsize
     return np.ndarray(tuple(shape), np_dtype, _KEPT_STRIDES, 0, [s * item for s in strides])
 
 
 def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
-    """A new uninitialised array of ``shape`` with exactly these element strides, which lay
-    its elements out densely (a memory format's: ``ops.memory_formats.format_strides``);
-    an empty one keeps them too (:func:`empty_strided`)."""
+    """A new uninitialised array of ``shape`` with exactly these dense element strides."""
     size = numel(shape)
     if size == 0:
         return empty_strided(shape, strides, np_dtype)
@@ -79,9 +63,8 @@ def dense_with_strides(shape: Sequence[int], strides: Sequence[int], np_dtype: A
 
 
 def row_major(arr: NDArray[Any]) -> bool:
-    """Whether ``arr``'s strides are torch's row-major strides for its shape, a size-1 dim's
-    included: numpy's ``c_contiguous`` ignores a size-1 dim's stride, which torch keeps (a copy
-    with ``preserve_format`` keeps it, TensorIterator orders dims by it).
+    """Whether ``arr``'s strides are torch's row-major strides, a size-1 dim's included (which
+    numpy's ``c_contiguous`` ignores).
 
     >>> x = np.zeros((2, 1, 3))
     >>> row_major(x), row_major(x[:, ::2]), x[:, ::2].flags.c_contiguous
@@ -100,14 +83,8 @@ def row_major(arr: NDArray[Any]) -> bool:
 
 
 def as_row_major(arr: NDArray[Any]) -> NDArray[Any]:
-    """``arr`` itself when :func:`row_major`, else a row-major copy: the layout torch's
-    reductions give their fresh result (``sum(0, keepdim=True)`` of a transpose included),
-    whatever the order numpy's reduce left it in."""
-    if row_major(arr):
-        return arr
-    out = np.empty(arr.shape, arr.dtype)
-    out[...] = arr
-    return out
+    """``arr`` itself when :func:`row_major`, else a row-major copy (torch's reductions')."""
+    return arr if row_major(arr) else np.array(arr, order="C")
 
 
 def kept_strides(arr: NDArray[Any]) -> bool:
@@ -116,34 +93,20 @@ def kept_strides(arr: NDArray[Any]) -> bool:
 
 
 def preserved(arr: NDArray[Any], strides: Sequence[int], np_dtype: Any) -> NDArray[Any]:
-    """A new array laid out as torch's ``preserve_format`` lays out a tensor like ``arr`` (of
-    element ``strides``): a non-overlapping and dense tensor's strides are kept exactly (every
-    empty tensor counts as one), any other's are :func:`dense_strides`."""
-    shape = arr.shape
-    if arr.size == 0:
-        return empty_strided(shape, strides, np_dtype)
-    strides = preserved_strides(shape, strides)
-    item = np.dtype(np_dtype).itemsize
-    buffer = np.empty(arr.size, dtype=np_dtype)
-    return np.ndarray(shape, np_dtype, buffer, 0, [s * item for s in strides])
+    """A new array laid out as ``preserve_format`` lays out a copy of ``arr`` of ``strides``."""
+    return dense_with_strides(arr.shape, preserved_strides(arr.shape, strides), np_dtype)
 
 
 def preserved_strides(shape: Sequence[int], strides: Sequence[int]) -> Sequence[int]:
-    """The strides ``preserve_format`` gives a copy of a tensor of ``shape`` and ``strides`` (a
-    cast with ``to`` included): its own when non-overlapping and dense (an empty tensor counts as
-    one), else :func:`dense_strides`."""
+    """The strides ``preserve_format`` gives a copy: its own if dense, or :func:`dense_strides`."""
     if numel(shape) == 0 or non_overlapping_and_dense(shape, strides):
         return strides
     return dense_strides(shape, strides)
 
 
 def stride_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None]) -> list[int]:
-    """The dimensions of ``shape``, innermost first, by the strides of ``operands`` (each of
-    ``shape``'s rank, in elements or bytes; None for a number): torch's insertion sort from the
-    last dimension to the first, the first operand that orders two dimensions deciding, a 0
-    stride skipped, a tie going to the smaller size (``should_swap``). With one operand it is
-    ``infer_dense_strides``'s order (:func:`dense_strides`), with several TensorIterator's
-    ``reorder_dimensions`` (``ownership.ops.iteration_order``).
+    """The dimensions of ``shape``, innermost first, by the strides of ``operands`` (None for a
+    number): torch's insertion sort of ``reorder_dimensions`` and ``infer_dense_strides``.
 
     >>> stride_order((2, 3), [(1, 2)])
     [0, 1]
@@ -165,7 +128,7 @@ def stride_order(shape: Sequence[int], operands: Sequence[Sequence[int] | None])
 def _should_swap(
     shape: Sequence[int], operands: Sequence[Sequence[int] | None], a: int, b: int
 ) -> int:
-    """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided (``should_swap``)."""
+    """1 when dimension ``a`` goes after ``b``, -1 before, 0 undecided."""
     for strides in operands:
         if strides is None or strides[a] == 0 or strides[b] == 0:
             continue
@@ -180,8 +143,7 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
     """torch's ``infer_dense_strides``: dense strides keeping the order of ``strides``."""
     if len(shape) < 2:
         return tuple(1 for _ in shape)
-    out = [0] * len(shape)
-    step = 1
+    out, step = [0] * len(shape), 1
     for d in stride_order(shape, [strides]):
         out[d] = step
         if shape[d] > 1:
@@ -190,12 +152,9 @@ def dense_strides(shape: Sequence[int], strides: Sequence[int]) -> Shape:
 
 
 def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """torch's ``is_non_overlapping_and_dense``: contiguous (every empty tensor is), or the
-    dimensions of size 2 or more, ordered by stride, step through memory with no gap."""
+    """torch's ``is_non_overlapping_and_dense``: the elements fill their memory exactly."""
     if is_contiguous(shape, strides):
         return True
-    if len(shape) == 1:
-        return shape[0] < 2 or strides[0] == 1
     order = sorted(
         range(len(shape)), key=lambda d: (shape[d] < 2, strides[d] if shape[d] >= 2 else 0)
     )
@@ -210,10 +169,8 @@ def non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -> b
 
 
 def dense_array(arr: NDArray[Any]) -> bool:
-    """Whether the numpy array ``arr`` is :func:`non_overlapping_and_dense` (its element strides,
-    all non-negative): its elements fill their memory exactly, in some order of its dims."""
-    item = arr.itemsize
-    strides = arr.strides
+    """Whether ``arr`` (all strides non-negative) is :func:`non_overlapping_and_dense`."""
+    item, strides = arr.itemsize, arr.strides
     if any(s < 0 or s % item for s in strides):
         return False
     return non_overlapping_and_dense(arr.shape, [s // item for s in strides])
@@ -225,11 +182,8 @@ def address(arr: NDArray[Any]) -> int:
 
 
 def fresh_layout(arr: NDArray[Any]) -> NDArray[Any]:
-    """A freshly computed array as a new tensor keeps it: as it is when its elements fill their
-    memory exactly (C or F order, or any order of the dims: numpy keeps an input's order, as
-    torch's ``preserve_format`` does), else copied to C order."""
-    flags = arr.flags
-    if flags.c_contiguous or flags.f_contiguous or dense_array(arr):
+    """A freshly computed array as a new tensor keeps it: itself if dense, else a C-order copy."""
+    if arr.flags.forc or dense_array(arr):
         return arr
     return np.ascontiguousarray(arr)
 
@@ -240,18 +194,14 @@ def is_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
         return True
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides), strict=True):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
     return True
 
 
 def wrap_dim(dim: int, ndim: int) -> int:
-    """Normalise a possibly negative dim, raising torch's IndexError when out of range.
-
-    A 0-d tensor takes ``dim`` 0 or -1, both meaning its one (implicit) dimension: 0.
-    """
+    """Normalise a possibly negative dim, raising torch's IndexError when out of range."""
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if dim < lo or dim > hi:
         raise IndexError(
@@ -261,32 +211,18 @@ def wrap_dim(dim: int, ndim: int) -> int:
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
-    """The broadcast of several shapes, raising torch's message on a mismatch.
-
-    Like torch's ``infer_size``, shapes are combined pairwise and compared from the last
-    dimension, so the reported dimension is the first mismatch from the right.
-    """
-    out: tuple[int, ...] = ()
-    for k, s in enumerate(shapes):
-        if k == 0:
-            out = tuple(s)
-            continue
-        a, b = out, tuple(s)
-        ndim = max(len(a), len(b))
-        res = [1] * ndim
+    """The broadcast of several shapes, raising torch's message (``infer_size``'s) if none."""
+    out: tuple[int, ...] = tuple(shapes[0]) if shapes else ()
+    for s in shapes[1:]:
+        ndim = max(len(out), len(s))
+        a, b = (1,) * (ndim - len(out)) + out, (1,) * (ndim - len(s)) + tuple(s)
         for i in range(ndim - 1, -1, -1):
-            off = ndim - 1 - i
-            da = len(a) - 1 - off
-            db = len(b) - 1 - off
-            sa = a[da] if da >= 0 else 1
-            sb = b[db] if db >= 0 else 1
-            if sa != sb and sa != 1 and sb != 1:
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
                 raise RuntimeError(
-                    f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                    f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
                     f"non-singleton dimension {i}"
                 )
-            res[i] = sb if sa == 1 else sa
-        out = tuple(res)
+        out = tuple(y if x == 1 else x for x, y in zip(a, b, strict=True))
     return out
 
 
@@ -299,26 +235,7 @@ INTERNAL_OVERLAP_MESSAGE = (
 
 def has_internal_overlap(shape: Sequence[int], strides: Sequence[int]) -> bool:
     """True when two elements share memory (a stride-0 dim of size > 1, as after expand)."""
-    if 0 in shape:
-        return False
-    return any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
-
-
-def unbroadcast_axes(shape: Sequence[int], grad_shape: Sequence[int]) -> tuple[int, ...]:
-    """The axes of ``grad_shape`` to sum over to bring a gradient back to the ``shape`` it was
-    broadcast from: the leading axes broadcasting added, then each axis ``shape`` has as 1 and
-    the gradient does not. Summed with ``keepdim=True`` and reshaped to ``shape``, they give
-    the gradient of the un-broadcast input.
-
-    >>> unbroadcast_axes((3, 1), (2, 3, 4))
-    (0, 2)
-    >>> unbroadcast_axes((2, 3), (2, 3))
-    ()
-    """
-    lead = len(grad_shape) - len(shape)
-    return tuple(range(lead)) + tuple(
-        i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1
-    )
+    return 0 not in shape and any(st == 0 and sz > 1 for sz, st in zip(shape, strides, strict=True))
 
 
 def strided(
@@ -328,9 +245,6 @@ def strided(
     item = buffer.itemsize
     if 0 in shape:
         offset = 0  # an empty view touches no memory; torch allows any offset for it
-    # positional arguments: numpy parses keywords of its constructor slowly (about 1 us); the
-    # byte strides by a loop, not a comprehension (a function call of its own in Python 3.11)
-    byte_strides = []
-    for s in strides:
-        byte_strides.append(s * item)
-    return np.ndarray(tuple(shape), buffer.dtype, buffer, offset * item, byte_strides)
+    return np.ndarray(
+        tuple(shape), buffer.dtype, buffer, offset * item, [s * item for s in strides]
+    )

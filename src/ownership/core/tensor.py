@@ -1,26 +1,7 @@
 """The Tensor: a numpy view over a :class:`~ownership.core.storage.Storage`, plus autograd metadata.
 
-This layer owns what a tensor *is*: its storage, its version counter (per tensor, shared by its
-views and ``detach()``, fresh for ``.data``, as in torch), its view relationship
-(``_base`` is the root, views are zero-copy numpy arrays over the storage buffer), the node that
-made it as the engine keeps it, and what its ``repr`` shows (torch's format of the values is
-parity's, through the seam ``tensor_repr``). The in-place contract is
-:mod:`ownership.core.inplace_rules`; how a view's history follows its base,
-:mod:`ownership.core.autograd.view_history`. What belongs to a tensor itself is inherited, one
-base class per concept: :class:`~ownership.core.tensor_metadata.TensorMetadata` (sizes, strides,
-``data_ptr()``), :class:`~ownership.core.tensor_autograd.TensorAutograd` (``grad_fn``,
-``requires_grad``, ``.grad``, ``backward()``, ``.data`` versus ``detach()``); the view
-properties ``x.T`` and ``x.mT`` are the class's own. The methods that are ops
-(``x.add``, ``x.mul_``, ``x.sum``...), the operators (``x + y``, ``x[i]``:
-:mod:`ownership.ops.tensor_operators`) and the conversions to Python and numpy values
-(``x.item()``, ``float(x)``, ``x.numpy()``: :mod:`ownership.ops.tensor_conversion`) are declared
-beside the ops, one declaration each (:mod:`ownership.ops.methods`), and set on the class by
-:func:`ownership.core.surface.install`; mypy reads them from the stub
-``ownership/core/declared_methods.pyi``, generated from the declarations (at run time the class
-inherits ``object`` in its place: ``ownership/core/declared_methods.py``). All reach
-:mod:`ownership.ops` through :data:`ownership.core.op_registry.ops`, typed by
-:class:`~ownership.core.op_table.CoreOps`, so that this layer never imports a higher one at run
-time.
+Its storage, version counter, ``_base`` and node are here; its metadata and autograd methods are
+inherited, its op methods declared in :mod:`ownership.ops.methods`.
 
 >>> import numpy as np
 >>> t = Tensor._wrap(np.array([1.0, 2.0], dtype=np.float32))
@@ -38,13 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ownership.core import (
-    dtypes,
-    grad_mode,
-    inference_mode,
-    layout,
-    op_registry,
-)
+from ownership.core import dtypes, grad_mode, inference_mode, layout, op_registry
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.autograd.view_history import (
     PLAIN,
@@ -54,53 +29,40 @@ from ownership.core.autograd.view_history import (
 )
 from ownership.core.declared_methods import DeclaredMethods
 from ownership.core.dtypes import dtype as DType
-from ownership.core.storage import (
-    InferenceCounter,
-    Storage,
-    VersionCounter,
-    storage_over,
-)
+from ownership.core.storage import InferenceCounter, Storage, VersionCounter, storage_over
 from ownership.core.tensor_autograd import TensorAutograd
 from ownership.core.tensor_metadata import TensorMetadata
 
 if TYPE_CHECKING:
     from ownership.core.op_table import CoreOps
 ops: CoreOps[Tensor] = op_registry.ops
-_INFERENCE = inference_mode.THREADS  # how many threads are in inference mode (mostly none)
-_NDARRAY = np.ndarray  # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
+_INFERENCE = inference_mode.THREADS  # how many threads are in inference mode
+_NDARRAY = np.ndarray
 _new = object.__new__
 _GRAD = grad_mode._state
-_NO_GRAD_MODE = CreationMeta.NO_GRAD_MODE  # a view's made under no_grad (the backward's own)
 
 
 def _numpy_repr(
     values: NDArray[Any], floating: builtins.bool, dtype: str | None, grad: str | None
 ) -> str:
-    """:data:`tensor_repr` of core alone: numpy's printing of the values, then the suffixes."""
+    """:data:`tensor_repr` of core alone: numpy's printing."""
     shown = np.array2string(values, separator=", ", prefix="tensor(")
     return "tensor(" + ", ".join([shown, *(s for s in (dtype, grad) if s)]) + ")"
 
 
 tensor_repr: Callable[[NDArray[Any], builtins.bool, str | None, str | None], str] = _numpy_repr
-"""How ``repr`` prints a tensor's values and its ``dtype=`` and ``grad_fn=`` (or
-``requires_grad=``) suffixes, which ``Tensor.__repr__`` decides, a seam:
-``ownership.installation.install()`` fills it with parity's ``ownership.printing.tensor_repr``,
-torch's format (4 decimals, columns, line wraps, summaries); core alone prints numpy's."""
+"""How ``repr`` prints a tensor's values and the suffixes ``Tensor.__repr__`` decides, a seam:
+``ownership.installation.install()`` fills it with torch's format (parity's)."""
 
 
 class Absent:
-    """The base of a name declared absent on :class:`Tensor` (a descriptor): ``dir()`` of a
-    tensor and of the class leave it out (``Tensor.__dir__``, :class:`TensorMeta`). A seam:
-    ``ownership.installation.install()`` declares each public name of torch's tensors that the
-    engine lacks as a ``ownership.scope.Missing``, which raises the scope error (parity); core
-    alone declares none, and a name the class lacks is Python's ``AttributeError``."""
+    """A name declared absent on :class:`Tensor`, left out of ``dir()`` (a seam: parity's)."""
 
     __slots__ = ()
 
 
 def _declared_missing(cls: type, name: str) -> builtins.bool:
-    """Whether ``name`` is, for ``cls``, declared :class:`Absent` (no class before it in the MRO
-    defines the name otherwise)."""
+    """Whether ``name`` is, for ``cls``, declared :class:`Absent`."""
     for klass in cls.__mro__:
         if name in klass.__dict__:
             return isinstance(klass.__dict__[name], Absent)
@@ -108,88 +70,43 @@ def _declared_missing(cls: type, name: str) -> builtins.bool:
 
 
 class TensorMeta(type):
-    """The class of :class:`Tensor` and its subclasses (torch's is ``torch._C._TensorMeta``):
-    ``dir()`` of the class leaves out the names declared :class:`Absent`."""
+    """The class of :class:`Tensor`: ``dir()`` of the class leaves out :class:`Absent` names."""
 
     def __dir__(cls) -> list[str]:
         return [name for name in type.__dir__(cls) if not _declared_missing(cls, name)]
 
 
-class Tensor(
-    TensorMetadata,
-    TensorAutograd,
-    DeclaredMethods,
-    metaclass=TensorMeta,
-):
+class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMeta):
     """An n-dimensional array that may share memory with others and may record a graph."""
 
+    # fmt: off
     __slots__ = (
-        "__dict__",  # a user's own attributes (``t.name = "w"``), as torch's tensors take them
-        "__weakref__",
-        "_acc",  # a weak reference to a leaf's accumulator (a dead one until its first is made)
-        "_base",
-        # a view's only (set with ``_base``; unset on a non-view, where nothing reads them):
-        "_creation_meta",  # how the view was made (which in-place writes its history allows)
-        "_data",
-        "_grad",
-        "_grad_dtype",  # a leaf's ``grad_dtype`` once set (unset: its own dtype; autograd.grad_dtype)
-        "_history",  # read and written as ``_grad_fn`` (see the end of this file)
-        "_lazy_counter",  # read and written as ``_version_counter`` (see below)
-        "_lazy_storage",  # read and written as ``_storage`` (see below)
-        "_leftover_size",  # a 0-d tensor's that lost its dims in place (``ops.leftover_size``)
-        "_offset",
-        "_output_nr",
-        "_requires_grad",
-        "_retains_grad",
-        "_view_version",  # a view's only: the version its ``grad_fn`` was made at
-        "dtype",
+        "__dict__", "__weakref__", "_acc", "_base", "_creation_meta", "_data", "_grad",
+        "_grad_dtype", "_history", "_lazy_counter", "_lazy_storage", "_leftover_size", "_offset",
+        "_output_nr", "_requires_grad", "_retains_grad", "_view_version", "dtype",
     )
+    # fmt: on
     __array_priority__ = 1000
 
-    _data: NDArray[Any]
     _lazy_storage: Storage | None
-    _lazy_counter: VersionCounter | None
-    _offset: builtins.int
-    dtype: DType
-    _requires_grad: builtins.bool
-    _history: Node | None
-    _output_nr: builtins.int
+    _history: Node | None  # read and written as ``_grad_fn`` (the property after the class)
     _grad: Tensor | None
     _grad_dtype: DType | None
-    _base: Tensor | None
-    _creation_meta: CreationMeta
+    _creation_meta: CreationMeta  # a view's only, as ``_view_version``
     _view_version: builtins.int
-    _retains_grad: builtins.bool
-    _acc: Any
-    if TYPE_CHECKING:  # the slot ``_history``, through a property installed after the class
+    _acc: Any  # a weak reference to a leaf's accumulator
 
-        @property
-        def _grad_fn(self) -> Node | None: ...
-
-        @_grad_fn.setter
-        def _grad_fn(self, node: Node | None) -> None: ...
-
-    # ------------------------------------------------------------------ construction
     @staticmethod
     def _wrap(arr: Any, dtype: DType | None = None) -> Tensor:
-        """A new tensor (fresh storage, version 0) of dtype ``dtype`` over a freshly computed
-        array, cast only if its numpy dtype differs (``dtype`` None: the array's own).
-
-        The array is kept as it is when its elements fill their memory exactly, else copied to C
-        order (:func:`~ownership.core.layout.fresh_layout`); its storage and version counter are made
-        when first read (see ``_storage``): most results are never viewed, aliased, written in
-        place or saved."""
+        """A new tensor (version 0) over a freshly computed array, cast to ``dtype`` if given."""
         if type(arr) is not _NDARRAY:
             arr = np.asarray(arr) if dtype is None else np.asarray(arr, dtype=dtype.np)
-            if dtype is None:
-                dtype = dtypes.from_numpy_dtype(arr.dtype)
-        elif dtype is None:
-            dtype = dtypes.from_numpy_dtype(arr.dtype)
-        elif arr.dtype is not dtype.np and arr.dtype != dtype.np:
+        elif dtype is not None and arr.dtype is not dtype.np and arr.dtype != dtype.np:
             arr = arr.astype(dtype.np)
-        if not arr.flags.forc:  # neither C- nor F-contiguous: ``fresh_layout`` asks the rest
+        if dtype is None:
+            dtype = dtypes.from_numpy_dtype(arr.dtype)
+        if not arr.flags.forc:
             arr = layout.fresh_layout(arr)
-        # inference mode asked only when some thread is in it (see ``inference_mode.THREADS``)
         inference = _INFERENCE.count and inference_mode._state.enabled
         return Tensor._plain(Tensor, arr, None, 0, dtype, InferenceCounter() if inference else None)
 
@@ -202,10 +119,7 @@ class Tensor(
         dtype: DType,
         counter: VersionCounter | None,
     ) -> Tensor:
-        """A bare ``cls`` object over ``arr``, ``storage`` and ``counter``: a non-view leaf, no
-        grad, no graph (which :meth:`_view` makes a view, over its base's storage and counter).
-        ``storage`` and ``counter`` None: made when first read (see ``_storage`` and
-        ``_version_counter``)."""
+        """A bare ``cls`` object over ``arr``: a non-view leaf, no grad, no graph."""
         t = _new(cls)
         t._data = arr
         t._lazy_storage = storage
@@ -213,37 +127,25 @@ class Tensor(
         t._offset = offset
         t.dtype = dtype
         t._requires_grad = False
-        t._history = None  # ``_grad_fn``, written through its slot (one attribute lookup less)
+        t._history = None
         t._output_nr = 0
         t._grad = None
-        t._base = None  # a non-view: no creation meta, no view version (see ``__slots__``)
+        t._base = None
         t._retains_grad = False
         t._acc = NO_ACCUMULATOR
         return t
 
     def _alias_parts(self) -> tuple[Any, ...]:
-        """What :meth:`_alias` makes a new alias of this tensor with: :meth:`_plain` and what it
-        takes (the class ``Tensor``, array, storage, offset, dtype, version counter), the storage
-        and counter read by the ``_storage`` and ``_version_counter`` properties, which make them
-        if not yet (every op that saves its result keeps these parts, and
-        ``parts[0](*parts[1:])`` is the alias; see ``autograd.saved``)."""
+        """``parts[0](*parts[1:])`` is a new alias of this tensor (see ``autograd.saved``)."""
         storage, counter = self._storage, self._version_counter
         return (Tensor._plain, Tensor, self._data, storage, self._offset, self.dtype, counter)
 
     def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor:
-        """A new non-view tensor object over the same memory, tracked by ``counter`` (with the
-        strides of this one, an empty view's too)."""
+        """A new non-view tensor over the same memory and strides, tracked by ``counter``."""
         data = self._data
         if not data.size and self._base is not None:
             data = layout.empty_strided(data.shape, self.stride(), data.dtype)
-        alias = Tensor._plain(
-            cls if cls is not None else Tensor,
-            data,
-            self._storage,
-            self._offset,
-            self.dtype,
-            counter,
-        )
+        alias = Tensor._plain(cls or Tensor, data, self._storage, self._offset, self.dtype, counter)
         if not data.ndim and hasattr(self, "_leftover_size"):  # torch's shallow copy copies it
             alias._leftover_size = self._leftover_size
         return alias
@@ -256,60 +158,39 @@ class Tensor(
         data: NDArray[Any] | None = None,
         recorded: builtins.bool = False,
     ) -> Tensor:
-        """A view of this tensor's storage (shares memory and version counter; ``_base`` is the root).
+        """A view of this tensor's storage, sharing its version counter (``_base``: the root).
 
-        Only the tensor-level part: the op that creates the view attaches its ``grad_fn``.
-        ``data``, when given, is the numpy view with exactly these sizes, strides and offset,
-        made by the caller more cheaply (a ``reshape`` of this tensor's array). ``recorded``: the
-        caller records the view, so it has found grad mode on, inference mode off and this
-        tensor a normal one (``ops.common.needs_grad``): the modes are not read again.
-        """
-        # a fresh result's first view: its storage and counter are made now, and shared
+        ``recorded``: the caller records the view (grad mode on, a normal tensor)."""
         storage, counter = self._storage, self._version_counter
         if data is None:
             data = layout.strided(storage.buffer, shape, strides, offset)
-        # the tensor, made a view below (it requires grad while its base does: the property)
         t = Tensor._plain(Tensor, data, storage, offset, self.dtype, counter)
         base = self._base
-        if recorded:  # a view made in grad mode: its base's creation meta
-            if base is None:
-                t._base, t._creation_meta = self, PLAIN
-            else:
-                t._base, t._creation_meta = base, self._creation_meta
-        elif counter.inference:  # torch tracks no view of an inference tensor: a new inference leaf
-            # an inference tensor's alias that counts (its ``detach()`` or ``.data`` made outside
-            # inference mode, or a tensor marked inference by its ``.data``): the view does not
-            if counter.tracked:
-                t._lazy_counter = InferenceCounter()
-            return t  # a non-view (``_plain``'s): no creation meta, no view version
-        else:
-            t._base = base if base is not None else self
+        meta = self._creation_meta if base is not None else PLAIN
+        if not recorded:
+            if counter.inference:  # torch tracks no view of an inference tensor: a new leaf
+                if counter.tracked:  # an inference alias that counts: its view does not
+                    t._lazy_counter = InferenceCounter()
+                return t
             if _INFERENCE.count and inference_mode._state.enabled:
-                t._creation_meta = CreationMeta.INFERENCE_MODE
-            elif not _GRAD.enabled:  # a view of a view made in inference mode stays one (317562)
-                inherited = self._creation_meta if base is not None else PLAIN
-                t._creation_meta = propagate_creation_meta(inherited, _NO_GRAD_MODE)
-            else:
-                t._creation_meta = self._creation_meta if base is not None else PLAIN
+                meta = CreationMeta.INFERENCE_MODE
+            elif not _GRAD.enabled:
+                meta = propagate_creation_meta(meta, CreationMeta.NO_GRAD_MODE)
+        t._base, t._creation_meta = base if base is not None else self, meta
         t._view_version = counter.value
         return t
 
     @property
     def _storage(self) -> Storage:
-        """The storage: made at its first read for a fresh result (from its contiguous array)."""
+        """The storage (made at its first read)."""
         storage = self._lazy_storage
         if storage is None:
             storage = self._lazy_storage = storage_over(self._data)
         return storage
 
-    @_storage.setter
-    def _storage(self, storage: Storage) -> None:
-        self._lazy_storage = storage
-
     @property
     def _version_counter(self) -> VersionCounter:
-        """The version counter: made at its first read for a fresh result (at version 0, as
-        every new tensor's; an inference tensor's is made with it)."""
+        """The version counter (made at its first read, at version 0)."""
         counter = self._lazy_counter
         if counter is None:
             counter = self._lazy_counter = VersionCounter()
@@ -319,28 +200,21 @@ class Tensor(
     def _version(self) -> builtins.int:
         """The version counter this tensor shares with its views and ``detach()`` aliases."""
         counter = self._lazy_counter
-        if counter is None:  # not made yet: no write has been counted
+        if counter is None:
             return 0
         if not counter.tracked:
             raise RuntimeError(inference_mode.VERSION_MESSAGE)
         return counter.value
 
-    # ------------------------------------------------------------------ autograd metadata
     def _node(self) -> Node | None:
-        """The node that created this tensor (None for a leaf) as the engine keeps it: a view
-        written through since its node was made gets a new one first (what ``grad_fn`` shows)."""
-        counter = self._lazy_counter  # a view's is made with it (``_view``): no property read
+        """The node that created this tensor (a view written through since: a new one first)."""
+        counter = self._lazy_counter  # a view's is made with it
         if self._base is not None and counter is not None and self._view_version != counter.value:
             refresh_view_grad_fn(self)
-        return self._history  # the slot of ``_grad_fn``, without the property
+        return self._history
 
     def _detached_unseen(self) -> Tensor:
-        """``detach()`` of a gradient only the caller holds (the backward engine's check): this
-        tensor itself when it already is what its ``detach()`` would be, a non-view ``Tensor``
-        of no history, no gradient, no attribute and no weak reference (no alias made, no
-        storage or counter made for one), else ``detach()``. A leaf's accumulator reference
-        (``_acc``) is not asked: a live accumulator holds its leaf, which then the caller does not
-        hold alone, and one that is gone is what no accumulator is (a new one at the next graph)."""
+        """``detach()`` of a gradient only the caller holds (itself, if a plain bare leaf)."""
         if (
             type(self) is Tensor
             and self._base is None
@@ -355,14 +229,10 @@ class Tensor(
             return self
         return self.detach()
 
-    # ------------------------------------------------------------------ aliasing
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""
         return self._base is not None
 
-    # The view properties: results share storage and version counter with the tensor (``_base``).
-    # The view methods (``view``, ``transpose``...) bind their arguments by torch's signatures and
-    # are declared with their ops (:mod:`ownership.ops.methods`); a property takes none to bind.
     @property
     def T(self) -> Tensor:
         """All dimensions reversed (a view)."""
@@ -377,9 +247,8 @@ class Tensor(
         return id(self)
 
     def __dir__(self) -> list[str]:
-        """Python's list, less the names declared :class:`Absent` (not the tensor's own)."""
-        own = self.__dict__
-        kind = type(self)
+        """Python's list, less the names declared :class:`Absent`."""
+        own, kind = self.__dict__, type(self)
         return [n for n in object.__dir__(self) if n in own or not _declared_missing(kind, n)]
 
     def __repr__(self) -> str:
@@ -387,16 +256,13 @@ class Tensor(
         # torch's rule: int64 and bool go unnamed only where an element shows them
         shown = self._data.size != 0 and (d is dtypes.int64 or d is dtypes.bool_)
         default = d is dtypes.get_default_dtype() or shown
-        grad: str | None
+        grad: str | None = None
         try:
             fn = self._node()
         except RuntimeError:  # a view whose history may not be rebuilt: torch prints <Invalid>
-            grad = "grad_fn=<Invalid>"
-            fn = None
-        else:
-            grad = None
+            grad, fn = "grad_fn=<Invalid>", None
         if fn is not None:
-            grad = f"grad_fn=<{printing_name(fn)}>"
+            grad = f"grad_fn=<{fn.name().rsplit('::', 1)[-1]}>"
         elif grad is None and self.requires_grad:
             grad = "requires_grad=True"
         return tensor_repr(
@@ -404,21 +270,11 @@ class Tensor(
         )
 
 
-def printing_name(fn: Node | None) -> str:
-    """The node name shown in reprs and view errors (``CopySlices``, ``MulBackward0``, ...)."""
-    if fn is None:
-        return "None"
-    return fn.name().rsplit("::", 1)[-1]
-
-
 def _refuse_deletion(t: Tensor) -> None:
     raise RuntimeError("Deletion of _grad_fn not allowed. Detach tensor instead!")
 
 
-# ``_grad_fn`` is the slot ``_history`` through a property of C accessors, whose deleter refuses
-# as torch's attribute of that name does. (A ``__delattr__`` method would do the same, but any
-# Python-level ``__delattr__`` routes every attribute write of every tensor through a slow
-# generic path: ten times the cost of a slot write, about 2.5 us per new tensor.)
+# ``_grad_fn``: the slot ``_history`` through a property whose deleter refuses, as torch's does
 _HISTORY: Any = Tensor.__dict__["_history"]  # the slot's member descriptor
 setattr(  # noqa: B010 - the class body declares the attribute's type
     Tensor, "_grad_fn", property(_HISTORY.__get__, _HISTORY.__set__, _refuse_deletion)

@@ -1,10 +1,6 @@
-"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``retain_grad``, ``backward``.
+"""Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``backward``, ``detach``, ``data``.
 
-What autograd sees of a tensor: the node that made it (as torch shows it), whether it is a leaf,
-its accumulated gradient (the property ``grad``, with torch's checks on assignment, is
-:mod:`ownership.ops.grad_attribute`'s), its hooks, ``backward()`` (run by
-``ownership.core.autograd.engine``), and ``detach()`` versus ``.data`` (the same memory; the same
-version counter or a fresh one). Inherited by :class:`~ownership.core.tensor.Tensor`.
+Inherited by :class:`~ownership.core.tensor.Tensor`.
 """
 
 from __future__ import annotations
@@ -15,23 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from numpy.typing import NDArray
 
-import ownership.core.inference_mode as inference_mode  # the module (the package's name is the mode)
+import ownership.core.inference_mode as inference_mode  # the module, not the mode
 from ownership.core.autograd import engine
 from ownership.core.autograd import node as graph_node
-from ownership.core.autograd.grad import (
-    check_roots,
-    engine_flag,
-    gradients_given,
-    make_seeds,
-)
+from ownership.core.autograd.grad import check_roots, engine_flag, gradients_given, make_seeds
 from ownership.core.autograd.input_metadata import note_shape_change
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed
 
 if TYPE_CHECKING:
-    from ownership.core.layout import Size
-    from ownership.core.storage import VersionCounter
+    from ownership.core.storage import Storage, VersionCounter
     from ownership.core.tensor import Tensor
 
 
@@ -44,32 +34,16 @@ class TensorAutograd:
     dtype: DType
     _requires_grad: builtins.bool
     _output_nr: builtins.int
-    _grad: Tensor | None
     _base: Tensor | None
     _retains_grad: builtins.bool
-    # the hook registration, set on the class by ownership.installation.install (parity:
-    # ownership.autograd.graph); the backward loop calls the hooks (ownership.core.autograd.hooks)
+    # set on the class by ownership.installation.install (parity)
     register_hook: Callable[[Callable[[Tensor], Tensor | None]], Any]
     register_post_accumulate_grad_hook: Callable[[Callable[[Tensor], None]], Any]
-    # the property ``grad_dtype``, read and set with torch's checks (parity:
-    # ownership.ops.leaf_grad_dtype); its rule is ownership.core.autograd.grad_dtype
     grad_dtype: DType | None
-    # the property ``grad`` over the slot ``_grad``, read, set and deleted with torch's warning
-    # and checks (parity: ownership.ops.grad_attribute); the backward loop accumulates into the
-    # slot (ownership.core.autograd.accumulate_grad)
-    grad: Tensor | None
+    grad: Tensor | None  # over the slot ``_grad``, with torch's checks (parity)
     if TYPE_CHECKING:  # what the Tensor holds, read and written here
         _lazy_counter: VersionCounter | None
-        _history: Node | None
-
-        @property
-        def _grad_fn(self) -> Node | None: ...
-
-        @_grad_fn.setter
-        def _grad_fn(self, node: Node | None) -> None: ...
-
-        @property
-        def shape(self) -> Size: ...
+        _lazy_storage: Storage | None
 
         @property
         def _version_counter(self) -> VersionCounter: ...
@@ -78,14 +52,9 @@ class TensorAutograd:
 
         def _alias(self, counter: VersionCounter, cls: type[Tensor] | None = None) -> Tensor: ...
 
-        @staticmethod
-        def _wrap(arr: Any, dtype: DType | None = None) -> Tensor: ...
-
     @property
     def grad_fn(self) -> Node | None:
-        """The node that created this tensor (None for leaves), as torch shows it: of a class
-        named after it, serving ``_saved_<name>`` (the seam
-        ``ownership.core.autograd.node.shown``)."""
+        """The node that created this tensor (None for leaves), as torch shows it."""
         return graph_node.shown(self._node())  # type: ignore[no-any-return]
 
     @grad_fn.setter
@@ -120,10 +89,7 @@ class TensorAutograd:
     @property
     def requires_grad(self) -> builtins.bool:
         """Whether operations on this tensor are recorded (a view also when its base does)."""
-        if self._requires_grad:
-            return True
-        base = self._base
-        return base is not None and base._requires_grad
+        return self._requires_grad or (self._base is not None and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value: builtins.bool) -> None:
@@ -146,7 +112,7 @@ class TensorAutograd:
                 "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
                 f"{type(requires_grad).__name__}"
             )
-        if self._history is not None:  # not a leaf, by the slot as it is (see ``grad``)
+        if self._history is not None:  # not a leaf
             if requires_grad:
                 return self  # type: ignore[no-any-return]
             raise RuntimeError(
@@ -162,21 +128,15 @@ class TensorAutograd:
         return self  # type: ignore[no-any-return]
 
     def retain_grad(self: Any) -> None:
-        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward.
-
-        As torch's C++ ``is_leaf``, the leaf test reads the ``grad_fn`` the tensor holds, not
-        the one a view's read would make: a view holding none (made under ``no_grad``, or
-        before its base required grad) is left as it is, even where reading its ``grad_fn``
-        would raise; another view's ``grad_fn`` is read (and refreshed) then."""
+        """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._history is None or self._retains_grad:
+        if self._history is None or self._retains_grad:  # a leaf by the grad_fn it holds
             return
         fn = self._node()
-        if fn is None:
-            return
-        fn.retain(self._output_nr, self)
-        self._retains_grad = True
+        if fn is not None:
+            fn.retain(self._output_nr, self)
+            self._retains_grad = True
 
     @property
     def retains_grad(self) -> builtins.bool:
@@ -190,14 +150,16 @@ class TensorAutograd:
         create_graph: builtins.bool = False,
         inputs: Tensor | Sequence[Tensor] | None = None,
     ) -> None:
-        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves it depends on
-        (only of ``inputs``, a tensor or a sequence of them, if given)."""
+        """Accumulate this tensor's gradient into its leaves' ``.grad`` (``inputs``' only)."""
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, TensorAutograd) else list(inputs)
             if not inputs:
                 raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         if gradient is not None and not isinstance(gradient, TensorAutograd):
-            gradient = _one_gradient(gradient)
+            grads = gradients_given(gradient, 1)  # one per output; a number: Python's TypeError
+            if not grads:
+                raise RuntimeError("got 1 tensors and 0 gradients")
+            gradient = grads[0]
         # torch's order: the seed, then the engine's flags, then the root's checks
         (gradient,) = make_seeds([self], [gradient])
         keep = engine_flag(create_graph if retain_graph is None else retain_graph)
@@ -211,15 +173,11 @@ class TensorAutograd:
         return counter is not None and counter.inference
 
     def detach(self) -> Tensor:
-        """A new leaf sharing storage *and version counter*: later in-place writes are still seen
-        (an inference tensor's, which has no counter: :meth:`~ownership.core.storage.VersionCounter.shared`)."""
+        """A new leaf sharing storage *and version counter*: later in-place writes are seen."""
         return self._alias(self._version_counter.shared())
 
     def detach_(self: Any) -> Tensor:
-        """Make this tensor a leaf that does not require grad, in place.
-
-        This is autograd's own kernel: in inference mode, or on an inference tensor, torch's
-        ``detach_`` does nothing (a view included) and returns the tensor as it is."""
+        """Make this tensor a leaf that does not require grad, in place."""
         if inference_mode._state.enabled or self.is_inference():
             return self  # type: ignore[no-any-return]
         if self._base is not None:
@@ -252,25 +210,15 @@ class TensorAutograd:
         if value._data.shape != self._data.shape:
             note_shape_change(self, tuple(self._data.shape))  # autograd's metadata keeps it
         self._data = value._data
-        if not value._data.ndim:  # torch's shallow copy: the leftover size too (ops.leftover_size)
+        if not value._data.ndim:  # torch's shallow copy: the leftover size too
             self._leftover_size = getattr(value, "_leftover_size", 0)
-        self._storage = value._storage  # the memory changes; the counter stays this tensor's,
+        self._lazy_storage = value._storage  # the counter stays this tensor's
         self._offset = value._offset
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
-            self._acc = NO_ACCUMULATOR  # (a graph's old one still writes into this tensor)
+            self._acc = NO_ACCUMULATOR
         self.dtype = value.dtype
-        # marked as the data is: an inference tensor's data makes this one an inference tensor
         self._lazy_counter = rekeyed(self._version_counter, value.is_inference())
 
     @data.deleter
     def data(self) -> None:
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-
-def _one_gradient(given: Any) -> Tensor | None:
-    """``backward(gradient=...)`` given a sequence, as torch reads it: one gradient per output."""
-    grads = gradients_given(given, 1)  # a number is "not iterable": Python's TypeError, as torch
-    if not grads:
-        raise RuntimeError("got 1 tensors and 0 gradients")
-    first: Tensor | None = grads[0]
-    return first

@@ -1,11 +1,4 @@
-"""Tensor metadata: sizes, strides, offset, element counts, the storage's address and the device.
-
-``torch.device`` itself, how a device argument is read and where a tensor may go, is torch's
-parity: :mod:`ownership.ops.devices`.
-
-Everything here reads the tensor's numpy array and offset; nothing makes a tensor. Inherited by
-:class:`~ownership.core.tensor.Tensor`.
-"""
+"""Tensor metadata: sizes, strides, offset, the storage's address, the device (Tensor's base)."""
 
 from __future__ import annotations
 
@@ -25,18 +18,15 @@ if TYPE_CHECKING:
 
 
 CPU: Any = "cpu"
-"""The device of every tensor (``Tensor.device``), a seam: ``ownership.installation.install()``
-puts ``torch.device('cpu')`` here (``ownership.ops.devices.CPU``; the class ``device``, with
-torch's reading of its arguments, is parity's); core alone names it ``'cpu'``."""
-
+"""The device of every tensor, a seam: ``ownership.installation.install()`` puts
+``torch.device('cpu')`` here; core alone names it ``'cpu'``."""
 
 SIZE = Signatures("size", "(int dim = None)")
-"""``size``'s declaration, as torch prints its signature (bound by the binder)."""
+"""``size``'s declaration, as torch prints its signature."""
 
 
 class TensorMetadata:
-    """The metadata methods of :class:`~ownership.core.tensor.Tensor` (``shape``, ``stride()``,
-    ``data_ptr()``, ``device``...)."""
+    """The metadata methods of :class:`~ownership.core.tensor.Tensor`."""
 
     __slots__ = ()
     _data: NDArray[Any]
@@ -67,16 +57,14 @@ class TensorMetadata:
         return self._data.ndim
 
     def dim(self) -> builtins.int:
-        """Number of dimensions."""
+        """Number of dimensions (:attr:`ndim`)."""
         return self._data.ndim
 
     def numel(self) -> builtins.int:
-        """Number of elements."""
+        """Number of elements (``nelement()`` too)."""
         return int(self._data.size)
 
-    def nelement(self) -> builtins.int:
-        """Number of elements."""
-        return int(self._data.size)
+    nelement = numel
 
     def element_size(self) -> builtins.int:
         """Bytes per element."""
@@ -88,11 +76,8 @@ class TensorMetadata:
         if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
             st = layout.contiguous_strides(arr.shape)  # numpy reports 0 strides for empty arrays
         else:
-            item = arr.itemsize
-            st = tuple([s // item for s in arr.strides])  # a list comprehension: no generator
-        if dim is None:
-            return st
-        return st[layout.wrap_dim(dim, self._data.ndim)]
+            st = tuple([s // arr.itemsize for s in arr.strides])
+        return st if dim is None else st[layout.wrap_dim(dim, arr.ndim)]
 
     def storage_offset(self) -> builtins.int:
         """Offset of element 0 in the storage, in elements."""
@@ -103,7 +88,7 @@ class TensorMetadata:
         return self._storage.address() + self._offset * self._data.itemsize
 
     def untyped_storage(self) -> Storage:
-        """The storage (buffer and version counter); ``data_ptr()`` is equal for all aliases."""
+        """The storage (its ``data_ptr()`` is equal for all aliases)."""
         return self._storage
 
     def is_contiguous(self) -> builtins.bool:
@@ -116,7 +101,7 @@ class TensorMetadata:
 
     @property
     def device(self) -> Any:
-        """Always the CPU (``torch.device('cpu')``: the seam ``core.tensor_metadata.CPU``)."""
+        """Always the CPU (the seam ``CPU``)."""
         return CPU
 
     @property

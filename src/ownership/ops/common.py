@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import reduce
 from typing import Any, NoReturn
 
 import numpy as np
@@ -42,6 +43,41 @@ def as_tensor_arg(x: Any) -> Tensor:
     return Tensor._wrap(arr)
 
 
+def _combine(higher: DType | None, lower: DType | None) -> DType | None:
+    """torch's ``combine_categories``: ``lower`` matters only if its category is higher."""
+    if higher is None or lower is None:
+        return lower if higher is None else higher
+    if higher is dtypes.bool_ or (lower.is_floating_point and not higher.is_floating_point):
+        return dtypes.promote_types(higher, lower)
+    return higher
+
+
+def scalar_dtype(value: Any) -> DType:
+    """The dtype a Python scalar takes when wrapped (bool, int64 or the default float)."""
+    if isinstance(value, bool | np.bool_):
+        return dtypes.bool_
+    if isinstance(value, int | np.integer):
+        return dtypes.int64
+    return dtypes.get_default_dtype()
+
+
+def result_type(dims: list[DType], zero_dims: list[DType], scalars: list[DType]) -> DType:
+    """torch's result type: dimensioned tensors, then 0-d tensors, then Python scalars; a later
+    group counts only when its category (bool < int < float) is higher.
+
+    >>> from ownership.core.dtypes import float32, float64, int64
+    >>> result_type([int64], [], [float32]), result_type([float32], [float64], [])
+    (torch.float32, torch.float32)
+    """
+
+    def fold(ds: list[DType]) -> DType | None:
+        return reduce(dtypes.promote_types, ds) if ds else None
+
+    res = _combine(fold(dims), _combine(fold(zero_dims), fold(scalars)))
+    assert res is not None
+    return res
+
+
 def result_dtype(a: Tensor, b: Any) -> DType:
     """torch's result dtype of a binary op between a tensor and a tensor or Python scalar."""
     if type(b) is float:
@@ -53,15 +89,13 @@ def result_dtype(a: Tensor, b: Any) -> DType:
         zeros: list[DType] = []
         for t in (a, b):
             (dims if t._data.ndim else zeros).append(t.dtype)
-        return dtypes.result_type(dims, zeros, [])
+        return result_type(dims, zeros, [])
     if type(b) is int and b >= 2**63:
         refuse_uint64((a.dtype,), b)
-    sd = dtypes.scalar_dtype(b)
+    sd = scalar_dtype(b)
     if a.dtype.is_floating_point and sd is not dtypes.bool_ and not isinstance(b, complex):
         return a.dtype
-    return dtypes.result_type(
-        [a.dtype] if a._data.ndim else [], [] if a._data.ndim else [a.dtype], [sd]
-    )
+    return result_type([a.dtype] if a._data.ndim else [], [] if a._data.ndim else [a.dtype], [sd])
 
 
 def needs_grad(*ts: Any) -> bool:
@@ -424,7 +458,7 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     key = (shape, gshape)
     axes = _UNBROADCAST.get(key)
     if axes is None:  # computed once per pair of shapes (a training loop asks the same ones)
-        axes = layout.unbroadcast_axes(shape, gshape)
+        axes = unbroadcast_axes(shape, gshape)
         if len(_UNBROADCAST) >= 256:
             _UNBROADCAST.clear()
         _UNBROADCAST[key] = axes
@@ -433,6 +467,21 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     if len(gshape) != len(shape):
         out = ops.reshape(out, shape)
     return out
+
+
+def unbroadcast_axes(shape: Sequence[int], grad_shape: Sequence[int]) -> tuple[int, ...]:
+    """The axes of ``grad_shape`` to sum over to bring a gradient back to the ``shape`` it was
+    broadcast from.
+
+    >>> unbroadcast_axes((3, 1), (2, 3, 4))
+    (0, 2)
+    >>> unbroadcast_axes((2, 3), (2, 3))
+    ()
+    """
+    lead = len(grad_shape) - len(shape)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and grad_shape[i + lead] != 1
+    )
 
 
 def scalar_value(x: Any) -> Any:

@@ -25,7 +25,9 @@ from ownership.ops.common import (
     operand,
     raw,
     result_dtype,
+    result_type,
     run_op,
+    scalar_dtype,
     sum_to,
     wrap,
 )
@@ -103,10 +105,10 @@ def _where_kernel(cond: Tensor, a: Any, b: Any, at: Tensor | None, bt: Tensor | 
     ts = [t for t in (at, bt) if t is not None]
     numbers = [x for x in (a, b) if not isinstance(x, Tensor)]
     refuse_uint64([t.dtype for t in ts], *numbers)
-    dt = dtypes.result_type(
+    dt = result_type(
         [t.dtype for t in ts if t._data.ndim],
         [t.dtype for t in ts if not t._data.ndim],
-        [dtypes.scalar_dtype(x) for x in numbers],
+        [scalar_dtype(x) for x in numbers],
     )
     for x in numbers:  # a number value is converted to the result dtype, checked
         int_parameter(x, dt)

@@ -22,6 +22,7 @@ from ownership.core.tensor import Tensor
 from ownership.ops import checks, python_data, range_factories
 from ownership.ops import signatures as sig
 from ownership.ops.argument_values import tensor_arg as _like_arg
+from ownership.ops.common import scalar_dtype
 from ownership.ops.dtype_arguments import dtype_arg
 from ownership.ops.memory_formats import format_strides, preserve_format
 from ownership.ops.resizing import LentStorage
@@ -121,7 +122,7 @@ def full(
     checks.check_device(device, "full")
     shape = a["size"]
     sig.non_negative(shape)
-    dt = a["dtype"] or dtypes.scalar_dtype(fill_value)
+    dt = a["dtype"] or scalar_dtype(fill_value)
     checks.fits(dt, fill_value)
     return _leaf(np.full(shape, fill_value, dtype=dt.np), dt, requires_grad)
 
@@ -323,5 +324,5 @@ def from_numpy(arr: NDArray[Any]) -> Tensor:
     if not arr.flags.writeable:
         arr = checks.writable(arr)
     t = Tensor._wrap(arr, dtypes.from_numpy_dtype(arr.dtype))
-    t._storage = LentStorage(None, t._data)
+    t._lazy_storage = LentStorage(None, t._data)
     return t

@@ -22,6 +22,7 @@ from ownership.core import dtypes
 from ownership.core.binder import Signatures
 from ownership.core.tensor import Tensor
 from ownership.core.warn_once import warn_once
+from ownership.ops.common import result_type, scalar_dtype
 
 _SIGNATURE = "*, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None"
 PARSER = Signatures(
@@ -129,11 +130,11 @@ def searchsorted(*args: Any, **kwargs: Any) -> Tensor:
     # both read in their result type, torch's (a number is a wrapped number: it takes the
     # boundaries' dtype unless its kind is higher)
     if scalar:
-        dt = dtypes.result_type([boundaries.dtype], [], [dtypes.scalar_dtype(a["self"])])
+        dt = result_type([boundaries.dtype], [], [scalar_dtype(a["self"])])
     elif values._data.ndim:
-        dt = dtypes.result_type([boundaries.dtype, values.dtype], [], [])
+        dt = result_type([boundaries.dtype, values.dtype], [], [])
     else:
-        dt = dtypes.result_type([boundaries.dtype], [values.dtype], [])
+        dt = result_type([boundaries.dtype], [values.dtype], [])
     b = boundaries._data.astype(dt.np, copy=False)
     if sorter is not None:
         b = np.take_along_axis(b, sorter._data, axis=-1)

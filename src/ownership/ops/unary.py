@@ -29,7 +29,9 @@ from ownership.ops.common import (
     needs_grad,
     raw,
     refuse_out_call,
+    result_type,
     run_op,
+    scalar_dtype,
     sum_to,
     wrap,
     written_by_kernel,
@@ -467,8 +469,8 @@ def clamp_dtype(a: Tensor, lo: Any, hi: Any) -> dtypes.dtype:
         if isinstance(v, Tensor):
             (dims if v._data.ndim else zeros).append(v.dtype)
         elif v is not None:
-            scalars.append(dtypes.scalar_dtype(v))
-    dt = dtypes.result_type(dims, zeros, scalars)
+            scalars.append(scalar_dtype(v))
+    dt = result_type(dims, zeros, scalars)
     if dt is dtypes.bool_:
         if isinstance(lo, Tensor) or isinstance(hi, Tensor):
             kernel = "clamp_cpu" if lo is not None and hi is not None else None
