@@ -1,14 +1,8 @@
 """The backward engine: one iterative loop over the graph in a deterministic order.
 
-The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
-graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
-in the order of torch's ready queue (:mod:`ownership.core.autograd.ready_queue`: an accumulator
-first, then the most recently created node). Gradients reaching a leaf are summed into its
-``.grad`` (:mod:`ownership.core.autograd.accumulate_grad`); saved tensors are freed after a node
-runs unless ``retain_graph``. The
-engine writes only into a gradient buffer nobody else can see
-(:mod:`ownership.core.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into.
+Nodes reachable from the roots are found with an explicit stack, their dependencies counted, and
+each runs once its consumers have, in torch's ready-queue order; gradients reaching a leaf are
+summed into its ``.grad``. The engine writes only into buffers nobody else can see.
 """
 
 from __future__ import annotations
@@ -32,7 +26,7 @@ CREATE_GRAPH_CYCLE = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
 )
-"""torch's warning, once per program, when ``backward()`` (not ``autograd.grad``) builds a graph."""
+"""torch's warning, once per program, when ``backward()`` builds a graph."""
 
 
 def _add(a: Any, b: Any) -> Any:
@@ -43,16 +37,14 @@ def _add(a: Any, b: Any) -> Any:
     return a + b
 
 
-def _discover(
-    roots: list[Node], need_children: bool
-) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
-    """Every node reachable from ``roots`` (in the order found, the roots first), with how many
-    edges point at it, and, if asked, its children (what ``autograd.grad``'s pruning needs)."""
+def _discover(roots: list[Node], need_children: bool) -> tuple[dict[Node, int], dict[Node, Any]]:
+    """Every node reachable from ``roots`` (roots first), how many edges point at it, and, if
+    asked, its children."""
     deps = dict.fromkeys(roots, 0)
     children: dict[Node, list[Node]] = {}
     stack = list(deps)
     found = stack.append
-    for node in stack:  # (a list that grows while iterated: every node found is visited)
+    for node in stack:  # grows while iterated
         if need_children:
             children[node] = [nxt for nxt, _ in node._edges if nxt is not None]
         for nxt, _ in node._edges:
@@ -67,9 +59,9 @@ def _discover(
 
 
 def _prune(
-    deps: dict[Node, int], children: dict[Node, list[Node]], targets: list[Node]
+    deps: dict[Node, int], children: dict[Node, Any], targets: list[Node]
 ) -> dict[Node, int]:
-    """Keep only the nodes on a path to a target (``autograd.grad`` runs nothing else)."""
+    """Keep only the nodes on a path to a target."""
     parents: dict[Node, list[Node]] = {n: [] for n in children}
     for n, kids in children.items():
         for c in kids:
@@ -98,12 +90,9 @@ def run_backward(
     inputs: Sequence[Any] | None = None,
     accumulate: bool = True,
 ) -> list[Any]:
-    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes).
-
-    With ``accumulate`` (``.backward``) gradients are summed into leaves' ``.grad`` (only for
-    ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
-    (``autograd.grad``) the gradients of ``inputs`` are returned.
-    """
+    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes):
+    with ``accumulate`` into leaves' ``.grad`` (only ``inputs``' if given), else the gradients of
+    ``inputs`` returned."""
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -139,8 +128,7 @@ def run_backward(
             )
         lone = root_edges[0][0] if len(root_edges) == 1 else None
         if lone is not None and lone not in deps:
-            # torch runs a lone root's node first (no graph root before it) even when no input
-            # needs it: its tensor pre-hooks (``retain_grad``'s) see the gradient, nothing else
+            # torch runs a lone root's node (its tensor hooks only) even when no input needs it
             deps[lone] = 0
             unneeded = unneeded | {lone}
     grads = list(root_grads)
@@ -156,27 +144,19 @@ def run_backward(
         buffers.add(node, nr, g)
     del grads
     queue = ReadyQueue()
-    # torch's graph root passes the root gradients on in order: a root given twice is ready
-    # at its last place
+    # torch's graph root passes the root gradients on in order: a root twice is ready at its last
     for node in reversed(dict.fromkeys(reversed(root_nodes))):
         if deps.get(node) == 0:
             queue.push(node)
 
     results: list[Any] = [None] * len(input_edges)
-    wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
+    wanted: set[int] | None = set()  # the accumulators that may write ``.grad`` (None: all)
+    if accumulate:
+        wanted = None if inputs is None else {id(n) for n, _ in input_edges if n is not None}
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        _run(
-            queue,
-            deps,
-            buffers,
-            captures,
-            results,
-            wanted if accumulate else set(),
-            retain_graph,
-            unneeded,
-        )
+        _run(queue, deps, buffers, captures, results, wanted, retain_graph, unneeded)
     finally:
         grad_mode._set(prev)
     return results
@@ -190,22 +170,19 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
-    unneeded: frozenset[Node] = frozenset(),
+    unneeded: frozenset[Node],
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
-    never by a variable left over from an earlier node, so that :mod:`ownership.core.autograd.unseen`
-    counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them); ``unneeded``: the captured nodes that
-    lead to no other input, which torch does not run."""
-    anomaly = observers.ANOMALY  # anomaly mode's seam (off unless installed and switched on)
-    ready = queue.heap  # the queue's entries: empty when nothing is ready
+    so :mod:`ownership.core.autograd.unseen` counts references as torch counts owners."""
+    anomaly = observers.ANOMALY
+    ready = queue.heap
     while ready:
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
             grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
-        hooked = node._pre_hooks  # every hook of the node: None for most
+        hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
         if node._retained is not None:
@@ -232,7 +209,7 @@ def _run(
                 g0 = grads[0]
                 if g0 is not None and var._node() is not None:  # (a view's refreshed)
                     raise RuntimeError(LEAF_MOVED)
-                grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
+                grads.clear()
                 # held by g0 and the callee (and by the post hooks' copy, as torch expects)
                 accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
@@ -264,7 +241,6 @@ def _run(
         if anomaly.enabled and anomaly.check_nan:
             anomaly.check_result(node.name(), outs)
         n_outs = len(outs)
-        # the nodes this node makes ready, pushed in edge order, as torch pushes them
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge, or for a node not run, is dropped

@@ -1,10 +1,6 @@
-"""What a backward reads of its arguments: the tensors and gradients given, the implicit seed of
-a one-element output and the checks of the roots (one rule, for ``Tensor.backward`` and
-torch's functions alike), the engine's flags (``retain_graph``, ``create_graph``).
-
-``Tensor.backward`` (:mod:`ownership.core.tensor_autograd`) reads them here; torch's functions
-``autograd.backward`` and ``autograd.grad`` (gradients returned, not accumulated) are
-parity's: :mod:`ownership.autograd`."""
+"""What a backward reads of its arguments: the tensors and gradients given, a one-element
+output's implicit seed, the roots' checks and the engine's flags; for ``Tensor.backward`` and
+:mod:`ownership.autograd`'s functions alike."""
 
 from __future__ import annotations
 
@@ -19,18 +15,13 @@ from ownership.core.storage import is_engine_tensor
 
 
 def seed_ones(arr: Any) -> Any:
-    """The implicit gradient of an output ``arr`` of one element: torch's
-    ``ones_like(output, memory_format=torch.preserve_format)``, which keeps its strides exactly
-    (a size-1 dim's stride included: ``layout.preserved``)."""
+    """The implicit gradient of a one-element output ``arr``: torch's ``ones_like(output,
+    memory_format=torch.preserve_format)``, its strides kept exactly."""
     if arr.ndim == 0:
         return np.array(1, arr.dtype)
     ones = layout.preserved(arr, [s // arr.itemsize for s in arr.strides], arr.dtype)
     ones[...] = 1
     return ones
-
-
-def _seq(x: Any) -> list[Any]:
-    return list(x) if isinstance(x, list | tuple) else [x]
 
 
 def is_tensor(x: Any) -> bool:
@@ -54,10 +45,8 @@ def gradients_given(given: Any, n: int) -> list[Any]:
 
 
 def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
-    """torch's ``_make_grads``: each output's seed, paired with the given gradients as ``zip``
-    pairs them (the shorter decides): ones for an output that requires grad given None (a
-    scalar one only), a given gradient's shape checked. :func:`check_roots` then checks them
-    as the engine does."""
+    """torch's ``_make_grads``: each output's seed (``zip``'s pairs): ones for a scalar output
+    given None, a given gradient's shape checked."""
     seeds = []
     for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
         if g is None:
@@ -74,8 +63,7 @@ def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
 
 
 def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
-    """The engine's checks of the roots, after its arguments' (:func:`engine_flag`): one seed
-    per output, then each output has a history (refused by position)."""
+    """The engine's checks of the roots: one seed per output, each output with a history."""
     if len(seeds) != len(outs):
         raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
     for i, o in enumerate(outs):
@@ -86,10 +74,9 @@ def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
 
 
 def engine_flag(value: Any) -> bool:
-    """A flag of torch's engine call (``retain_graph``, ``create_graph``, ``allow_unused``), read
-    as its C++ binding reads an unsigned byte: anything with ``__index__`` (a bool, an int, an
-    integer tensor) from 0 to 255, else torch's TypeError or OverflowError."""
-    if value is True or value is False:  # (the common case, first)
+    """A flag of torch's engine call (``retain_graph``...), read as its binding reads an unsigned
+    byte: anything with ``__index__`` from 0 to 255, else torch's TypeError or OverflowError."""
+    if value is True or value is False:
         return value
     if not hasattr(type(value), "__index__"):
         raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")

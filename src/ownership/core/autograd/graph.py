@@ -1,17 +1,7 @@
-"""``torch.autograd.graph``'s tools for what the graph keeps: saved-tensor hooks, version bumps.
-
-- ``saved_tensors_hooks(pack_hook, unpack_hook)``: while active, every tensor an op saves for
-  backward is handed to ``pack_hook`` and only its result is kept; backward calls
-  ``unpack_hook`` on it to get a tensor back. The graph then no longer holds the tensor, so the
-  version check that guards a saved tensor is the hooks' business: none is made.
-- ``disable_saved_tensors_hooks(message)``: registering hooks inside raises ``message``.
-- ``allow_mutation_on_saved_tensors()`` builds on these hooks and on the before-write observers
-  (:data:`ownership.core.observers.BEFORE_WRITES`), above core: ``ownership.autograd.graph``.
-- ``Node``: the base class of every graph node (``grad_fn``, ``next_functions``).
-
-``save_on_cpu`` (saved-tensor hooks that move what they save to the CPU) and
-``increment_version`` (a bump without a write) are torch's tools above these, parity:
-``ownership.autograd.graph``.
+"""``torch.autograd.graph``'s saved-tensor hooks: while ``saved_tensors_hooks(pack_hook,
+unpack_hook)`` is active, every tensor an op saves is handed to ``pack_hook`` and only its result
+is kept (no version check then); backward calls ``unpack_hook`` on it. Inside
+``disable_saved_tensors_hooks(message)``, registering hooks raises ``message``.
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -30,17 +20,12 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-__all__ = [
-    "disable_saved_tensors_hooks",
-    "saved_tensors_hooks",
-    "top",
-]
+__all__ = ["disable_saved_tensors_hooks", "saved_tensors_hooks", "top"]
 
 Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 
 Node: type
-"""torch's base of every graph node (``isinstance(y.grad_fn, Node)``):
-:class:`ownership.core.autograd.node.Node`, which saves tensors with this module's hooks, given by
+"""torch's base of every graph node, :class:`ownership.core.autograd.node.Node`, given by
 :func:`ownership.installation.install`."""
 
 

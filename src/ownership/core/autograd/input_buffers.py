@@ -1,6 +1,4 @@
-"""The backward engine's input buffers: the gradients waiting for a node, summed as torch's
-``InputBuffer`` sums them (in place only into a buffer nobody else can see, see
-:mod:`ownership.core.autograd.unseen`)."""
+"""The backward engine's input buffers: the gradients waiting for a node."""
 
 from __future__ import annotations
 
@@ -14,16 +12,11 @@ from ownership.core.autograd.node import Node
 from ownership.core.autograd.unseen import memory_unseen
 from ownership.core.op_registry import quiet
 
-__all__ = ["InputBuffers"]
-
 
 @quiet
 def _sum_into(buf: Any, g: Any) -> None:
-    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype (the caller's
-    checks): with grad mode off, a float array of the buffer's dtype that takes writes and
-    nobody watching writes, that is numpy's in-place add (quiet, as every op) and one version
-    bump, bit for bit as ``add_`` writes it (IEEE ``+`` rounds each element alike);
-    otherwise ``add_`` itself."""
+    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype: numpy's
+    in-place add and one bump where that is bit for bit ``add_``'s, else ``add_`` itself."""
     arr = buf._data
     if (
         observers.WRITES
@@ -40,12 +33,8 @@ def _sum_into(buf: Any, g: Any) -> None:
 
 
 class InputBuffers:
-    """Gradients waiting for a node, summed like torch's InputBuffer.
-
-    A second gradient for the same input is summed in place (so the buffer's version goes up, as
-    in torch) only into a buffer nobody else can see (:mod:`ownership.core.autograd.unseen`): never
-    into a caller's gradient, a gradient sent to two places, or one returned to the caller.
-    """
+    """Gradients waiting for a node, summed like torch's InputBuffer: in place (a version bump)
+    only into a buffer nobody else can see (:mod:`ownership.core.autograd.unseen`)."""
 
     def __init__(self, inplace: bool) -> None:
         self.inplace = inplace

@@ -1,20 +1,6 @@
-"""torch's ``validate_outputs``: every gradient passed along an edge checked against the
-metadata its node recorded for that input, the engine's one rule for it.
-
-torch's nodes keep each input's metadata from when they were made: a ``grad_fn`` its output's
-shape, a leaf's ``AccumulateGrad`` the leaf's shape when the accumulator was made. ``x.data = y``
-of another shape, or a resize in inference mode, changes the tensor, not that metadata, and the
-engine checks each gradient it passes along an edge (a root's, and each node's result) against
-it: a gradient of the recorded shape passes, one the recorded shape expands to is summed down to
-it (``at::sum_to``), any other is refused, a root's with "invalid gradient at index 0 - got [] but
-expected shape compatible with [4]", a node's with "Function MulBackward0 returned an invalid
-gradient at index 0 - ..."; then a gradient takes the dtype its input had (``input_dtypes``).
-
-The engine records no shape for a tensor whose shape never changed behind autograd's back (a
-node's output and a leaf always have the shape of their gradients): only such a change records
-one (:func:`note_shape_change`), so for every other node nothing is looked up but an empty
-mapping. A custom Function's node, whose backward may return any shape, passes its inputs'
-shapes (:func:`validate_outputs`).
+"""torch's ``validate_outputs``: every gradient passed along an edge checked against the shape
+its node recorded for that input (only where ``.data`` or a resize changed a tensor's shape since:
+:func:`note_shape_change`; else nothing is looked up), then cast to its input's dtype.
 """
 
 from __future__ import annotations
@@ -29,14 +15,12 @@ RECORDED: weakref.WeakKeyDictionary[Node, dict[int, tuple[int, ...]]] = weakref.
 """The shapes recorded for ``(node, output_nr)`` that differ from their tensor's now."""
 
 _any_recorded = False
-"""Whether any shape was ever recorded: :func:`validate_outputs` asks this, a global's read,
-for each node, where the truth of ``RECORDED`` is a call to its ``__len__``."""
+"""Whether any shape was ever recorded."""
 
 
 def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
     """``t``'s shape was ``shape`` before ``.data`` or a resize changed it: its ``grad_fn``, or
-    its live accumulator, keeps that shape (the first one recorded: the node's metadata is its
-    own)."""
+    its live accumulator, keeps the first one recorded."""
     node: Node | None = t._history
     nr = t._output_nr
     if node is None:
@@ -51,9 +35,8 @@ def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
 def _shape_checked(
     node: Node, nr: int, grad: Any, index: int, by: Node | None, shape: tuple[int, ...] | None
 ) -> Any:
-    """``grad``, passed to input ``nr`` of ``node``, as torch's ``validate_outputs`` leaves it
-    (``index``: its place among the roots, or among the outputs of the node ``by``), checked
-    against the shape recorded for it, else ``shape`` (None: it has the shape expected)."""
+    """``grad``, passed to input ``nr`` of ``node`` (``index``-th of the roots or of ``by``'s
+    outputs), checked against the shape recorded for it, else ``shape`` (None: no check)."""
     if RECORDED:
         shape = RECORDED.get(node, {}).get(nr, shape)
     got = tuple(grad._data.shape)
@@ -78,8 +61,7 @@ def _shape_checked(
 
 
 def validate_roots(edges: Sequence[tuple[Node | None, int]], grads: list[Any]) -> None:
-    """torch's ``validate_outputs`` of the roots' gradients, in place (only shapes a change
-    recorded are checked here: the caller checked the rest against the roots)."""
+    """torch's ``validate_outputs`` of the roots' gradients, in place (recorded shapes only)."""
     if RECORDED:
         for i, ((node, nr), g) in enumerate(zip(edges, grads, strict=True)):
             if node is not None and g is not None:
@@ -89,12 +71,9 @@ def validate_roots(edges: Sequence[tuple[Node | None, int]], grads: list[Any]) -
 def validate_outputs(
     node: Node, outs: list[Any], shapes: Sequence[tuple[int, ...]] | None = None
 ) -> None:
-    """torch's ``validate_outputs`` of what ``node`` returned, in place: for each edge to a
-    node, the gradient checked against the recorded shape, then cast to its input's dtype.
-    The engine calls it where there is something to check (a recorded shape, or
-    ``node.input_dtypes``); a node whose backward may return any shape (a custom Function's)
-    calls it with ``shapes``, its inputs' shapes when it was made (what their nodes recorded,
-    unless a change recorded an older one)."""
+    """torch's ``validate_outputs`` of what ``node`` returned, in place: each gradient checked
+    against the recorded shape (or ``shapes``, a custom Function's inputs'), then cast to its
+    input's dtype."""
     if shapes is not None or (_any_recorded and RECORDED):
         for i, (nxt, nr) in enumerate(node._edges[: len(outs)]):
             g = outs[i]
@@ -103,7 +82,6 @@ def validate_outputs(
     dts = node.input_dtypes
     if dts is None:
         return
-    # most often every gradient has its input's dtype already: one look (lengths may differ)
     for g, dt in zip(outs, dts, strict=False):
         if g is not None and g.dtype is not dt and dt is not None:
             break

@@ -1,11 +1,8 @@
 """Whether a gradient is unseen: nobody outside the engine holds the tensor or its memory.
 
-torch's backward writes into a gradient buffer only when nobody else can see it: its input
-buffers sum in place only into a tensor whose ``use_count()`` and storage ``use_count()`` are 1,
-and AccumulateGrad steals an incoming gradient only when its ``use_count()`` is 1; otherwise they
-allocate. The same question is asked here of Python's reference counts. The count of an object
-that only the caller holds is measured once at import (through the same call path), so the
-answer does not depend on how an interpreter counts its own temporary references.
+torch writes into a gradient buffer only when its ``use_count()`` is 1; the same question is asked
+here of Python's reference counts, against the count of an object only the caller holds (measured
+once at import).
 """
 
 from __future__ import annotations
@@ -19,8 +16,7 @@ _BASELINE = 0
 
 
 def spare_refs(obj: object) -> int:
-    """How many references to ``obj`` exist besides one local variable of the caller
-    (AccumulateGrad's test of a gradient it may steal: ``spare_refs(grad) < held``)."""
+    """How many references to ``obj`` exist besides one local variable of the caller."""
     return sys.getrefcount(obj) - _BASELINE
 
 
@@ -33,9 +29,8 @@ _BASELINE = _probe()
 
 
 def memory_unseen(t: Any, held: int) -> bool:
-    """Whether no more than ``held`` references (the engine's own, the caller's variables
-    included) refer to ``t``, and its memory is its own: no view, ``detach()``, ``.data`` or numpy
-    array shares it (the input buffers' test)."""
+    """Whether at most ``held`` references refer to ``t`` and no view, ``detach()``, ``.data`` or
+    numpy array shares its memory."""
     if spare_refs(t) > held:
         return False
     arr = t._data
@@ -55,8 +50,7 @@ def memory_unseen(t: Any, held: int) -> bool:
 
 
 def _own_buffer(arr: Any) -> bool:
-    """``arr`` is the only window on a buffer nobody else holds: a fresh result laid out with
-    strides numpy would not give it (``ops.common.lay_out_as``, a size-1 dim's stride kept)."""
+    """``arr`` is the only window on a buffer nobody else holds (``ops.common.lay_out_as``'s)."""
     owner = arr.base
     return type(owner) is np.ndarray and owner.flags.owndata and spare_refs(owner) == 1
 

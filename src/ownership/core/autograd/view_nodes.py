@@ -1,10 +1,5 @@
 """The nodes of history rebasing: ``CopySlices`` on a base, ``AsStridedBackward0`` on its views.
 
-After an in-place op on a view, the base's history is "the old base with this region replaced by
-the op's result": :class:`CopySlices` routes the gradient of the region through the op's node and
-the rest to the old base. Views of a base whose history changed get their ``grad_fn`` rebuilt as
-:class:`AsStridedBackward0`, a window on the base's gradient.
-
 Geometry is (shape, strides, offset) in elements.
 """
 
@@ -23,10 +18,8 @@ Geometry = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
 def storage_span(*geoms: Geometry) -> int:
-    """The elements a gradient buffer needs to hold every one of ``geoms``: the largest of their
-    minimal storage sizes (torch's ``_min_storage_size`` in ``as_strided_backward``; an empty
-    geometry needs its offset). Read from the geometries, not from the view's storage, which a
-    ``.data`` assignment may have replaced since."""
+    """The elements a gradient buffer needs to hold every one of ``geoms`` (torch's
+    ``_min_storage_size``; an empty geometry needs its offset)."""
     span = 0
     for shape, strides, offset in geoms:
         if any(n == 0 for n in shape):
@@ -39,11 +32,8 @@ def storage_span(*geoms: Geometry) -> int:
 
 
 def maybe_overlapping(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """Whether two elements of a geometry may share memory, by torch's quick test in
-    ``as_strided_backward`` (``_maybe_overlapping_memory``): the dims sorted by stride, some
-    stride no larger than the span of the dims before it. It may say yes for a geometry that
-    does not overlap (sizes (3, 2), strides (2, 3)); torch then takes its slower path, whose
-    version bumps and values outside the geometry show, so the same test is asked here."""
+    """torch's quick test ``_maybe_overlapping_memory`` (it may say yes for a geometry that does
+    not overlap, and torch's slower path then shows, so the same test is asked here)."""
     reach = 0
     for size, stride in sorted(zip(shape, strides, strict=True), key=lambda d: d[1]):
         if stride <= reach:
@@ -53,8 +43,7 @@ def maybe_overlapping(shape: Sequence[int], strides: Sequence[int]) -> bool:
 
 
 def _strided_over(g: Any, buf: Any, shape: Sequence[int], strides: Sequence[int]) -> Any:
-    """A new tensor (not a view, version 0) over the flat array ``buf``, with these sizes and
-    strides at offset 0 (torch's ``new_empty_strided``, whatever the strides)."""
+    """A new tensor over the flat array ``buf`` at offset 0 (torch's ``new_empty_strided``)."""
     t = g._wrap(buf)
     t._storage  # noqa: B018 - made now, over ``buf``, before ``_data`` is another window on it
     t._data = strided(buf, shape, strides, 0)
@@ -64,14 +53,10 @@ def _strided_over(g: Any, buf: Any, shape: Sequence[int], strides: Sequence[int]
 class AsStridedBackward0(Node):
     """Gradient of a view taken of a base: torch's ``as_strided_backward``, as it writes it.
 
-    The gradient is scattered into a flat buffer of zeros (copied in, or summed where the view's
-    elements may share memory), divided by how often each element appears where the base's may,
-    and returned as a view of that buffer with the base's sizes and strides: the gradient's
-    ``_base`` is a tensor no program holds, at version 1 (2 after the division). A view or base
-    with no elements gets a new tensor of zeros, contiguous, at version 1 (``at::zeros`` called
-    where its fill is counted). What it shows as torch's saved values (``_saved_size``...) is
-    parity's (``ownership.ops.named_nodes.AsStridedSaved``, set on the class by
-    ``ownership.installation.install()``)."""
+    The gradient is scattered into a flat buffer of zeros (summed where the view may overlap),
+    divided where the base may overlap, and returned as a view of it with the base's geometry
+    (its ``_base`` at version 1, 2 after the division; no elements: contiguous zeros, version 1).
+    """
 
     __slots__ = ("base_geom", "view_geom")
 
@@ -89,7 +74,7 @@ class AsStridedBackward0(Node):
             zeros = g._wrap(np.zeros(in_shape, arr.dtype))
             zeros._version_counter.bump()
             return (zeros,)
-        # the view's dims: size 1 dropped, stride 0 summed (an expanded view), from the last
+        # the view's dims: size 1 dropped, stride 0 summed, from the last
         out_shape: list[int] = []
         out_strides: list[int] = []
         for d in range(len(shape) - 1, -1, -1):
@@ -126,23 +111,16 @@ class AsStridedBackward0(Node):
 class CopySlices(Node):
     """The base's new ``grad_fn`` after an in-place op on one of its views.
 
-    Its gradient for the old base is the gradient it was given, with the view's region replaced
-    (copied over, not summed) by the op's gradient for the view's old values; where the op gives
-    none (a custom Function's ``None``), torch passes no gradient to the old base at all. As
-    torch writes it: a new tensor with the base's sizes and strides, the gradient copied in, the
-    op given a contiguous copy of the view's region and its result copied over that region (so
-    the gradient is at version 2).
-
-    A backward without ``retain_graph`` drops the op's node (torch's ``release_variables``:
-    ``fn = nullptr``), whether or not it saved anything: a second backward through it raises
-    torch's "backward through the graph a second time".
+    Its gradient for the old base is the one given, the view's region replaced (copied over) by
+    the op's gradient for the view's old values (none if the op gives none); version 2. A
+    backward without ``retain_graph`` drops the op's node, as torch's ``release_variables``.
     """
 
     __slots__ = ("base_geom", "fn", "view_geom")
 
     def __init__(self, base_edge: Edge, fn: Node, base_geom: Geometry, view_geom: Geometry) -> None:
         super().__init__((base_edge, *fn._edges[1:]), 1)
-        # the view's old history is reached through the base now: like torch, drop fn's edge to it
+        # the view's old history is reached through the base now: drop fn's edge to it
         fn._edges = ((None, 0), *fn._edges[1:])
         self.fn: Node | None = fn
         self.base_geom = base_geom
@@ -169,9 +147,7 @@ class CopySlices(Node):
         res = self.fn.apply((g._wrap(region.copy()),))
         if res[0] is None:  # torch passes no gradient to the old base then (not zeros)
             return (None, *res[1:])
-        if has_internal_overlap(shape, strides):
-            # torch copies the op's gradient into the view's part of the base's gradient with
-            # copy_, which refuses a view written twice (an expanded one)
+        if has_internal_overlap(shape, strides):  # torch's copy_ refuses it
             raise RuntimeError(INTERNAL_OVERLAP_MESSAGE)
         region[...] = res[0]._data
         result._version_counter.bump()
