@@ -30,7 +30,7 @@ from ownership.core import (
     tensor_metadata,
 )
 from ownership.core import tensor as core_tensor
-from ownership.core.autograd import graph, node, saved, view_nodes
+from ownership.core.autograd import node, saved, view_nodes
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
@@ -55,8 +55,7 @@ def install() -> None:
     op_registry.install(table)
     # the Tensor's declared methods (ops/methods.py), each calling its op through that table
     surface.install(Tensor, table, methods.DECLARED)
-    # the graph: saved tensors and saved-tensor hooks name the nodes that save with them
-    graph.Node = node.Node
+    # the graph: saved tensors under saved-tensor hooks keep a leaf's accumulator
     saved._accumulator = node.accumulator
     # an in-place write over memory an input shares follows the loop order of torch's CPU kernels
     inplace_rules.write_aliased = loop_order.write_aliased

@@ -7,13 +7,28 @@ modified in place since, and torch's error is raised, word for word.
 from __future__ import annotations
 
 import re
+import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from ownership.core import grad_mode, observers
-from ownership.core.autograd import graph
 from ownership.core.inference_mode import INFERENCE_SAVE_MESSAGE
 from ownership.core.storage import is_engine_tensor
+
+Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+
+class _HookStacks(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Hooks] = []
+        self.disabled: list[str] = []
+
+
+SAVED_TENSORS_HOOKS = _HookStacks()
+"""Per thread: the active saved-tensor hooks ``(pack_hook, unpack_hook)``, innermost last, and
+the messages of the open ``disable_saved_tensors_hooks`` blocks (both ``torch.autograd.graph``'s,
+parity: ``ownership.autograd.graph``)."""
 
 _accumulator: Any = None
 """:func:`ownership.core.autograd.node.accumulator`, given by ``install()`` (node imports saved)."""
@@ -129,7 +144,8 @@ class SavedTensor:
         wrapped_number: bool = False,
     ) -> None:
         counter = refuse_inference(tensor)
-        hooks = None if wrapped_number else graph.top()
+        stack = SAVED_TENSORS_HOOKS.stack
+        hooks = stack[-1] if stack and not wrapped_number else None
         # with saved-tensor hooks: ``(unpack_hook, packed value, grad_fn, accumulator)``
         self.packed: tuple[Any, Any, Any, Any] | None = None
         if hooks is not None:
