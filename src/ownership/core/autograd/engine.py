@@ -1,8 +1,8 @@
 """The backward engine: one iterative loop over the graph in a deterministic order.
 
 Nodes reachable from the roots are found with an explicit stack, their dependencies counted, and
-each runs once its consumers have, in torch's ready-queue order; gradients reaching a leaf are
-summed into its ``.grad``. The engine writes only into buffers nobody else can see.
+each runs once its consumers have, in torch's ready-queue order (:class:`ReadyQueue`); gradients
+wait in input buffers (:class:`InputBuffers`) written only where nobody else can see them.
 """
 
 from __future__ import annotations
@@ -10,13 +10,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ownership.core import grad_mode, observers
 from ownership.core.autograd import grad_dtype, hooks
-from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
-from ownership.core.autograd.input_buffers import InputBuffers
+from ownership.core.autograd.accumulate_grad import (
+    LEAF_MOVED,
+    accumulate,
+    accumulated,
+    dense,
+    memory_unseen,
+    retain,
+)
 from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
-from ownership.core.autograd.ready_queue import ReadyQueue
+from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import warn_once
 
@@ -29,12 +37,117 @@ CREATE_GRAPH_CYCLE = (
 """torch's warning, once per program, when ``backward()`` builds a graph."""
 
 
+_ACCUMULATOR = 1 << 64
+"""The rank of an ``AccumulateGrad``: above every node's sequence number."""
+
+
+class ReadyQueue:
+    """The nodes ready to run, popped in torch's order: the largest sequence number first (an
+    ``AccumulateGrad``'s is the largest), ties as libstdc++'s heap algorithm leaves them (four
+    leaves of one ``cat`` accumulate as 0, 2, 1, 3), which this max-heap runs step for step."""
+
+    __slots__ = ("heap",)
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[int, Node]] = []
+
+    def push(self, node: Node) -> None:
+        """``std::push_heap``: the new entry rises while its parent ranks strictly lower."""
+        rank = _ACCUMULATOR if type(node) is AccumulateGrad else node._seq
+        entry = (rank, node)
+        self.heap.append(entry)
+        _sift_up(self.heap, len(self.heap) - 1, entry)
+
+    def pop(self) -> Any:
+        """``std::pop_heap`` then ``pop_back``: the hole goes down along the higher-ranked child
+        (the right one on a tie), and the last entry is put back in from there."""
+        heap = self.heap
+        top = heap[0][1]
+        last = heap.pop()
+        n = len(heap)
+        if not n:
+            return top
+        hole = child = 0
+        while child < (n - 1) // 2:
+            child = 2 * (child + 1)
+            if heap[child][0] < heap[child - 1][0]:
+                child -= 1
+            heap[hole] = heap[child]
+            hole = child
+        if n % 2 == 0 and child == (n - 2) // 2:
+            child = 2 * (child + 1)
+            heap[hole] = heap[child - 1]
+            hole = child - 1
+        _sift_up(heap, hole, last)
+        return top
+
+
+def _sift_up(heap: list[tuple[int, Node]], hole: int, entry: tuple[int, Node]) -> None:
+    """libstdc++'s ``__push_heap``: ``entry`` moved up from ``hole`` past lower-ranked parents."""
+    rank = entry[0]
+    while hole > 0:
+        parent = (hole - 1) // 2
+        if heap[parent][0] >= rank:
+            break
+        heap[hole] = heap[parent]
+        hole = parent
+    heap[hole] = entry
+
+
+@quiet
+def _sum_into(buf: Any, g: Any) -> None:
+    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype: numpy's
+    in-place add and one bump where that is bit for bit ``add_``'s, else ``add_`` itself."""
+    arr = buf._data
+    if (
+        observers.WRITES
+        or grad_mode._state.enabled
+        or arr.dtype.kind != "f"
+        or arr.dtype != buf.dtype.np
+        or not arr.flags.writeable
+        or type(g._data) is not np.ndarray
+    ):
+        buf.add_(g)
+        return
+    np.add(arr, g._data, out=arr)
+    buf._version_counter.bump()
+
+
+class InputBuffers:
+    """Gradients waiting for a node, summed like torch's InputBuffer: in place (a version bump)
+    only into a buffer nobody else can see (:func:`~ownership.core.autograd.accumulate_grad.memory_unseen`)."""
+
+    def __init__(self, inplace: bool) -> None:
+        self.inplace = inplace
+        self.grads: dict[Node, list[Any]] = {}
+
+    def add(self, node: Node, nr: int, g: Any) -> None:
+        buf = self.grads.get(node)
+        if buf is None:
+            buf = self.grads[node] = [None] * node.num_outputs
+        old = buf[nr]
+        if old is None:
+            buf[nr] = g
+        elif (
+            self.inplace
+            and old is not g
+            and old._base is None
+            and old._data.shape == g._data.shape
+            and old.dtype is g.dtype
+            and dense(old)
+            and memory_unseen(old, 2)  # held by buf[nr] and by `old`
+        ):
+            _sum_into(old, g)
+        else:
+            buf[nr] = old + g
+
+    def pop(self, node: Node) -> list[Any]:
+        """The gradients summed for ``node`` (None where nothing arrived)."""
+        return self.grads.pop(node, None) or [None] * node.num_outputs
+
+
 def _add(a: Any, b: Any) -> Any:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
+    return b if a is None else a if b is None else a + b
 
 
 def _discover(roots: list[Node], need_children: bool) -> tuple[dict[Node, int], dict[Node, Any]]:
@@ -173,7 +286,7 @@ def _run(
     unneeded: frozenset[Node],
 ) -> None:
     """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
-    so :mod:`ownership.core.autograd.unseen` counts references as torch counts owners."""
+    so :func:`~ownership.core.autograd.accumulate_grad.memory_unseen` counts references as torch counts owners."""
     anomaly = observers.ANOMALY
     ready = queue.heap
     while ready:

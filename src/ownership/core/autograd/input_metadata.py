@@ -79,14 +79,7 @@ def validate_outputs(
             g = outs[i]
             if nxt is not None and g is not None:
                 outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
-    dts = node.input_dtypes
-    if dts is None:
-        return
-    for g, dt in zip(outs, dts, strict=False):
-        if g is not None and g.dtype is not dt and dt is not None:
-            break
-    else:
-        return
+    dts = node.input_dtypes or ()
     for i, (g, dt, (nxt, _)) in enumerate(zip(outs, dts, node._edges, strict=False)):
         if g is not None and dt is not None and g.dtype is not dt and nxt is not None:
             outs[i] = g.to(dt)

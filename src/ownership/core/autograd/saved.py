@@ -231,11 +231,7 @@ class SavedTensor:
             writes = anomaly.writes_since(t._version_counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
-            if parts is not None:
-                make, cls, data, storage, offset, dtype, counter = parts
-                t = make(cls, data, storage, offset, dtype, counter)
-            else:
-                t = t._alias(t._version_counter)
+            t = parts[0](*parts[1:]) if parts is not None else t._alias(t._version_counter)
             t._grad_fn = named if named is not None else owner
             t._output_nr = self.output_nr
             t._requires_grad = True
@@ -246,8 +242,7 @@ class SavedTensor:
         """The saved tensor (an output's alias made at the first read, then kept)."""
         parts = self.tensor_parts
         if parts is not None:
-            make, cls, data, storage, offset, dtype, counter = parts
-            tensor = self._tensor = make(cls, data, storage, offset, dtype, counter)
+            tensor = self._tensor = parts[0](*parts[1:])
             self.tensor_parts = None
             return tensor
         return self._tensor
