@@ -69,8 +69,17 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
-    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling, repr, dir
-    for name in ("metadata", "__call__", "__reduce_ex__", "__repr__", "__dir__"):
+    # what torch's nodes offer a program besides (parity): the edges, the order, metadata, a call,
+    # no pickling, repr, dir
+    for name in (
+        "next_functions",
+        "_sequence_nr",
+        "metadata",
+        "__call__",
+        "__reduce_ex__",
+        "__repr__",
+        "__dir__",
+    ):
         setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
     node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
     # a node reaches the user as torch shows it (parity): its class named after it, ``_saved_*``

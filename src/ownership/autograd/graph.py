@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from ownership.core import grad_mode, observers, op_registry
+from ownership.core.autograd import node as core_node
 from ownership.core.autograd.accumulate_grad import accumulate
 from ownership.core.autograd.hooks import (
     LEAF_HOOKS,
@@ -261,6 +262,17 @@ class NodeMethods:
     ``grad_fn.metadata``, a call of the node on gradients (``grad_fn(*grads)``), the refusal to
     copy or pickle it, its ``repr`` and ``dir()`` as torch's. The engine runs a node by its
     ``apply``, never by a call."""
+
+    @property
+    def next_functions(self: Any) -> tuple[tuple[Any, int], ...]:
+        """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
+        as the user sees it (core's seam ``shown``); a new tuple at every read, as torch's."""
+        return tuple([(core_node.shown(fn), nr) for fn, nr in self._edges])
+
+    def _sequence_nr(self: Any) -> int:
+        """torch's ``_sequence_nr()``: nodes made later have larger numbers; an
+        ``AccumulateGrad``'s is the largest (torch's ``UINT64_MAX``)."""
+        return 2**64 - 1 if isinstance(self, AccumulateGrad) else int(self._seq)
 
     @property
     def metadata(self: Any) -> dict[str, Any]:

@@ -40,16 +40,13 @@ NO_ACCUMULATOR = weakref.ref(_Gone())
 """Every new tensor's ``_acc``: a dead weak reference (the next graph makes one, see
 :func:`accumulator`)."""
 
-SEQUENCE_NR_OF_LEAF = 2**64 - 1
-"""torch's ``_sequence_nr()`` of an ``AccumulateGrad`` (``UINT64_MAX``): run after every node."""
-
 next_seq = itertools.count().__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
 
 
 class Node:
     """A node of the backward graph; the engine runs it by :meth:`apply`. Its hook methods and
-    the rest of torch's node surface are parity's, set on the class by
+    the rest of torch's node surface (``next_functions``...) are parity's, set on the class by
     ``ownership.installation.install()`` (:class:`ownership.autograd.graph.NodeHookMethods`,
     :class:`ownership.autograd.graph.NodeMethods`)."""
 
@@ -78,19 +75,9 @@ class Node:
         self._pre_hooks: NodeHooks | None = None  # every hook of the node (autograd.hooks)
         self.input_dtypes: tuple[Any, ...] | None = input_dtypes  # gradients cast to these
 
-    @property
-    def next_functions(self) -> tuple[Edge, ...]:
-        """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
-        as the user sees it (the seam ``shown``); a new tuple at every read, as torch's."""
-        return tuple([(shown(fn), nr) for fn, nr in self._edges])
-
     def name(self) -> str:
         """torch's name of the node, e.g. ``MulBackward0``."""
         return type(self).__name__
-
-    def _sequence_nr(self) -> int:
-        """torch's ``_sequence_nr()``: nodes made later have larger numbers."""
-        return self._seq
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         """Gradients of the inputs (one per ``next_functions`` entry) from those of the outputs."""
@@ -225,10 +212,6 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
-
-    def _sequence_nr(self) -> int:
-        """torch's: the largest number, so an accumulator runs as soon as it is ready."""
-        return SEQUENCE_NR_OF_LEAF
 
     def apply(self, grads: tuple[Any, ...]) -> Sequence[Any]:
         return ()
