@@ -1,8 +1,7 @@
 """The backward engine: one iterative loop over the graph in a deterministic order.
 
-Nodes reachable from the roots are found with an explicit stack, their dependencies counted, and
-each runs once its consumers have, in torch's ready-queue order (:class:`ReadyQueue`); gradients
-wait in input buffers (:class:`InputBuffers`) written only where nobody else can see them.
+Each node runs once its consumers have, in torch's order (:class:`ReadyQueue`); gradients wait
+in :class:`InputBuffers`, written only where nobody else can see them.
 """
 
 from __future__ import annotations
@@ -115,7 +114,7 @@ def _sum_into(buf: Any, g: Any) -> None:
 
 class InputBuffers:
     """Gradients waiting for a node, summed like torch's InputBuffer: in place (a version bump)
-    only into a buffer nobody else can see (:func:`~ownership.core.autograd.accumulate_grad.memory_unseen`)."""
+    only into a buffer nobody else can see (``memory_unseen``)."""
 
     def __init__(self, inplace: bool) -> None:
         self.inplace = inplace
@@ -285,8 +284,7 @@ def _run(
     retain_graph: bool,
     unneeded: frozenset[Node],
 ) -> None:
-    """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
-    so :func:`~ownership.core.autograd.accumulate_grad.memory_unseen` counts references as torch counts owners."""
+    """The ready-queue loop: a gradient is held only where torch holds it (a buffer, a capture)."""
     anomaly = observers.ANOMALY
     ready = queue.heap
     while ready:

@@ -20,20 +20,8 @@ from typing import Any
 from ownership.core.dtypes import dtype as DType
 
 LEAVES: dict[int, weakref.ref[Any]] = {}
-"""The tensors given a ``grad_dtype``, by id, while they live."""
-
-
-def remember(t: Any) -> None:
-    """Put ``t`` in :data:`LEAVES` until it dies."""
-    key = id(t)
-    if key in LEAVES:
-        return
-
-    def forget(ref: weakref.ref[Any]) -> None:
-        if LEAVES.get(key) is ref:
-            del LEAVES[key]
-
-    LEAVES[key] = weakref.ref(t, forget)
+"""The tensors given a ``grad_dtype``, by id, while they live (``t.grad_dtype = d``'s setter,
+parity's, fills it)."""
 
 
 def target(t: Any) -> DType | None:

@@ -1,11 +1,9 @@
 """The hooks' call sites: where the backward loop calls tensor and node hooks, in torch's order.
 
-For each node: its tensors' hooks (``t.register_hook``, by output number, each seeing the previous
-one's result; a leaf's on its ``AccumulateGrad``), then ``_register_hook_dict``'s; ``retain_grad``;
-the node's pre hooks; the node (or a leaf's accumulation, then its post-accumulate-grad hooks);
-the node's post hooks. What a hook returns is checked as torch checks it. Registration is parity's
-(``ownership.autograd.graph``); it fills the tables read here (:class:`NodeHooks`, a node's
-``_pre_hooks``; :data:`LEAF_HOOKS`, :data:`POST_ACCUMULATE_HOOKS`).
+For each node: its tensors' hooks (``t.register_hook``, each seeing the previous one's result),
+``retain_grad``, the node's pre hooks, the node (or a leaf's accumulation, then its
+post-accumulate-grad hooks), its post hooks; each result checked as torch checks it. Registration
+is parity's (``ownership.autograd.graph``), filling the tables read here.
 
 >>> import ownership
 >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
@@ -82,22 +80,18 @@ def _run_chain(hooks: dict[Any, Callable[..., Any]], grad: Any) -> Any:
 
 def run_pre_hooks(node: Any, grads: list[Any]) -> None:
     """Apply the hooks of ``node``'s outputs (or of its leaf) to ``grads``, in place."""
-    table: dict[int, HookDict] = {}
+    chains: list[tuple[int, Any]] = []
     node_hooks: NodeHooks | None = node._pre_hooks
     if type(node).__name__ == "AccumulateGrad":  # a leaf's tensor hooks live beside the leaf
         variable = node.variable
         entry = LEAF_HOOKS.get(id(variable))
         if entry is not None and entry[0]() is variable:
-            table = {0: entry[1]}
+            chains = [(0, entry[1])]
     elif node_hooks is not None:
-        table = node_hooks
-    for nr, chain in table.items():
+        chains = list(node_hooks.items())
+    for nr, chain in chains + (node_hooks.dicts if node_hooks is not None else []):
         if chain:  # torch calls a tensor's hooks with None when its gradient is undefined
             grads[nr] = _run_chain(chain, grads[nr])
-    if node_hooks is not None:
-        for nr, extra in node_hooks.dicts:
-            if extra:
-                grads[nr] = _run_chain(extra, grads[nr])
 
 
 def run_post_accumulate(variable: Any) -> None:

@@ -1,9 +1,5 @@
-"""Graph nodes: what ``grad_fn`` points at.
-
-A :class:`Node` knows its inputs' gradient edges (``next_functions``) and turns its outputs'
-gradients into its inputs'. :class:`OpNode` is a built-in op's node (its saved tensors, its
-backward); :class:`AccumulateGrad` sums gradients into a leaf's ``.grad``. How a node is shown
-to the user (``MulBackward0``, ``_saved_<name>``) is parity's, through the seam :data:`shown`.
+"""Graph nodes, what ``grad_fn`` points at: :class:`Node`, a built-in op's :class:`OpNode`, a
+leaf's :class:`AccumulateGrad`; how a node is shown to the user is parity's (the seam ``shown``).
 """
 
 from __future__ import annotations
@@ -37,18 +33,15 @@ class _Gone:
 
 
 NO_ACCUMULATOR = weakref.ref(_Gone())
-"""Every new tensor's ``_acc``: a dead weak reference (the next graph makes one, see
-:func:`accumulator`)."""
+"""Every new tensor's ``_acc``: a dead weak reference (see :func:`accumulator`)."""
 
 next_seq = itertools.count().__next__
 """The next node's sequence number: nodes are numbered in the order they are made."""
 
 
 class Node:
-    """A node of the backward graph; the engine runs it by :meth:`apply`. Its hook methods and
-    the rest of torch's node surface (``next_functions``...) are parity's, set on the class by
-    ``ownership.installation.install()`` (:class:`ownership.autograd.graph.NodeHookMethods`,
-    :class:`ownership.autograd.graph.NodeMethods`)."""
+    """A node of the backward graph, run by :meth:`apply`; torch's node surface is parity's, set
+    on the class by ``install()`` (:class:`ownership.autograd.graph.NodeMethods`...)."""
 
     __slots__ = (
         "__weakref__",
@@ -97,11 +90,8 @@ class Node:
 class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors.
 
-    ``_ctx`` and ``_saved`` hold exactly what torch shows as ``_saved_<name>``. What only the
-    backward needs lives in typed slots, never defaulted (a backward reading one its op did not
-    set raises ``AttributeError``): ``needed`` (per input, whether it gets a gradient),
-    ``input_shapes`` (to sum a broadcast gradient back), ``other_number`` (``mul``/``div``'s
-    Python-number ``other``, else None).
+    ``_ctx`` and ``_saved`` hold what torch shows as ``_saved_<name>``; what only the backward
+    reads (``needed``, ``input_shapes``, ``other_number``) is in slots its op must set.
     """
 
     __slots__ = (
@@ -196,9 +186,8 @@ def _as_kept(node: Any) -> Any:
 
 
 shown: Callable[[Any], Any] = _as_kept
-"""How a node reaches the user (``tensor.grad_fn``, ``node.next_functions``), a seam that
-``ownership.installation.install()`` fills with ``ownership.ops.named_nodes.shown``; core alone
-shows the node it keeps."""
+"""How a node reaches the user (``tensor.grad_fn``), a seam: ``install()`` gives it
+``ownership.ops.named_nodes.shown``."""
 
 
 class AccumulateGrad(Node):
