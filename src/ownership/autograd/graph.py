@@ -68,6 +68,13 @@ __all__ = [
 ]
 
 
+PACK_INPLACE_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
+
+
 class saved_tensors_hooks:
     """Context manager: every tensor an op saves for backward inside is handed to ``pack_hook``
     and only its result is kept (so no version check is made); backward calls ``unpack_hook``
@@ -91,7 +98,16 @@ class saved_tensors_hooks:
         """Push the pair (refused with the disabling message inside a disabled block)."""
         if SAVED_TENSORS_HOOKS.disabled:
             raise RuntimeError(SAVED_TENSORS_HOOKS.disabled[-1])
-        SAVED_TENSORS_HOOKS.stack.append((self.pack_hook, self.unpack_hook))
+        SAVED_TENSORS_HOOKS.stack.append((self._pack, self.unpack_hook))
+
+    def _pack(self, tensor: Any) -> Any:
+        """Call the pack hook as torch does: under no_grad, refusing a hook that writes its input."""
+        version = tensor._version_counter.value
+        with grad_mode.no_grad():
+            packed = self.pack_hook(tensor)
+        if tensor._version_counter.value != version:
+            raise RuntimeError(PACK_INPLACE_MESSAGE)
+        return packed
 
     def __exit__(self, *exc: object) -> None:
         """Pop the pair."""

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ownership.core import grad_mode, observers
+from ownership.core import observers
 from ownership.core.inference_mode import INFERENCE_SAVE_MESSAGE
 from ownership.core.storage import is_engine_tensor
 
@@ -26,9 +26,9 @@ class _HookStacks(threading.local):
 
 
 SAVED_TENSORS_HOOKS = _HookStacks()
-"""Per thread: the active saved-tensor hooks ``(pack_hook, unpack_hook)``, innermost last, and
-the messages of the open ``disable_saved_tensors_hooks`` blocks (both ``torch.autograd.graph``'s,
-parity: ``ownership.autograd.graph``)."""
+"""Per thread: the active saved-tensor hooks ``(pack, unpack_hook)``, innermost last, and the
+messages of the open ``disable_saved_tensors_hooks`` blocks (parity's ``ownership.autograd.graph``
+pushes them; ``pack`` calls the pack hook as torch does)."""
 
 _accumulator: Any = None
 """:func:`ownership.core.autograd.node.accumulator`, given by ``install()`` (node imports saved)."""
@@ -49,23 +49,6 @@ HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
-
-
-PACK_INPLACE_MESSAGE = (
-    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
-    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
-    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
-)
-
-
-def _pack(pack_hook: Any, tensor: Any) -> Any:
-    """Call a pack hook as torch does: under no_grad, refusing a hook that writes its input."""
-    version = tensor._version_counter.value
-    with grad_mode.no_grad():
-        packed = pack_hook(tensor)
-    if tensor._version_counter.value != version:
-        raise RuntimeError(PACK_INPLACE_MESSAGE)
-    return packed
 
 
 def forward_op_name(name: str) -> str:
@@ -149,7 +132,7 @@ class SavedTensor:
         # with saved-tensor hooks: ``(unpack_hook, packed value, grad_fn, accumulator)``
         self.packed: tuple[Any, Any, Any, Any] | None = None
         if hooks is not None:
-            value = _pack(hooks[0], tensor)
+            value = hooks[0](tensor)
             hook_fn = hook_acc = None
             if not is_output and not on_view:
                 if tensor._node() is not None:
