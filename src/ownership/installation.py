@@ -30,7 +30,7 @@ from ownership.core import (
     tensor_metadata,
 )
 from ownership.core import tensor as core_tensor
-from ownership.core.autograd import node, saved, view_nodes
+from ownership.core.autograd import node, saved, view_history
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
@@ -86,7 +86,7 @@ def install() -> None:
     node.shown = named_nodes.shown
     # and a view's ``AsStridedBackward0`` shows torch's saved values (parity)
     for name in ("_saved_size", "_saved_stride", "_saved_storage_offset", "__dir__"):
-        setattr(view_nodes.AsStridedBackward0, name, named_nodes.AsStridedSaved.__dict__[name])
+        setattr(view_history.AsStridedBackward0, name, named_nodes.AsStridedSaved.__dict__[name])
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # ``t.grad`` (parity): torch's property over the slot the backward loop accumulates into
