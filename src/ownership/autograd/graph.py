@@ -82,11 +82,11 @@ class saved_tensors_hooks:
 
     >>> import ownership
     >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
-    >>> packed = []
-    >>> with saved_tensors_hooks(lambda t: packed.append(t) or len(packed) - 1, lambda i: packed[i]):
+    >>> kept = []
+    >>> with saved_tensors_hooks(lambda t: kept.append(t) or len(kept) - 1, lambda i: kept[i]):
     ...     y = x.sin()
     >>> y.sum().backward()
-    >>> len(packed), x.grad
+    >>> len(kept), x.grad
     (1, tensor([ 0.5403, -0.4161]))
     """
 
@@ -101,7 +101,7 @@ class saved_tensors_hooks:
         SAVED_TENSORS_HOOKS.stack.append((self._pack, self.unpack_hook))
 
     def _pack(self, tensor: Any) -> Any:
-        """Call the pack hook as torch does: under no_grad, refusing a hook that writes its input."""
+        """The pack hook called as torch calls it: under no_grad, refused if it writes its input."""
         version = tensor._version_counter.value
         with grad_mode.no_grad():
             packed = self.pack_hook(tensor)

@@ -156,7 +156,6 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
         old = var._grad
         if old is None:
             garr = grad._data
-            # the common case first: an unseen, non-empty gradient of the leaf's strides
             strides = garr.strides
             if (
                 not create_graph

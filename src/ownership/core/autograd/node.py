@@ -91,8 +91,7 @@ class OpNode(Node):
     """The node of a built-in op: a named backward function plus checked saved tensors.
 
     ``_ctx`` and ``_saved`` hold what torch shows as ``_saved_<name>``; what only the backward
-    reads (``needed``, ``input_shapes``, ``other_number``) is in slots its op must set.
-    """
+    reads (``needed``, ``input_shapes``, ``other_number``) is in slots its op must set."""
 
     __slots__ = (
         "_backward",

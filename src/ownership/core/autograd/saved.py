@@ -99,8 +99,7 @@ class SavedTensor:
 
     A node's own output is kept as torch keeps it, without its ``grad_fn`` (re-attached at each
     unpack), so a graph never backpropagated has no reference cycle; its alias is kept as its
-    parts (``tensor_parts``) until first read.
-    """
+    parts (``tensor_parts``) until first read."""
 
     __slots__ = (
         "__weakref__",
@@ -147,8 +146,7 @@ class SavedTensor:
         self.trace = anomaly.forward_trace() if anomaly.enabled else None
         self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
-            # an in-place op's result on a view: torch names (and gives) the view's grad_fn
-            # after the rebase while it lives, else the saving node
+            # an in-place op's result on a view: named after the view's grad_fn while it lives
             self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
             self.names_owner = True
             is_output = True

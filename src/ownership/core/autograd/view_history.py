@@ -62,8 +62,7 @@ class AsStridedBackward0(Node):
 
     The gradient is scattered into a flat buffer of zeros (summed where the view may overlap),
     divided where the base may overlap, and returned as a view of it with the base's geometry
-    (its ``_base`` at version 1, 2 after the division; no elements: contiguous zeros, version 1).
-    """
+    (its ``_base`` at version 1, 2 after the division; no elements: contiguous zeros, version 1)."""
 
     __slots__ = ("base_geom", "view_geom")
 
@@ -120,8 +119,7 @@ class CopySlices(Node):
 
     Its gradient for the old base is the one given, the view's region replaced (copied over) by
     the op's gradient for the view's old values (none if the op gives none); version 2. A
-    backward without ``retain_graph`` drops the op's node, as torch's ``release_variables``.
-    """
+    backward without ``retain_graph`` drops the op's node, as torch's ``release_variables``."""
 
     __slots__ = ("base_geom", "fn", "view_geom")
 
@@ -142,7 +140,6 @@ class CopySlices(Node):
             raise RuntimeError(FREED_MESSAGE)
         base_shape, base_strides, base_offset = self.base_geom
         shape, strides, offset = self.view_geom
-        # the base's geometry at offset 0, the view's where it lies from the base's first element
         view_geom = (shape, strides, offset - base_offset)
         buf = np.empty(storage_span((base_shape, base_strides, 0), view_geom), g._data.dtype)
         result = _strided_over(g, buf, base_shape, base_strides)
