@@ -29,7 +29,7 @@ from ownership.core import (
     tensor_metadata,
 )
 from ownership.core import tensor as core_tensor
-from ownership.core.autograd import graph, node, saved, view_nodes
+from ownership.core.autograd import node, saved, view_history
 from ownership.core.tensor import Tensor
 from ownership.nn.parameter import Parameter, make_subclass
 from ownership.ops import (
@@ -55,8 +55,7 @@ def install() -> None:
     op_registry.install(table)
     # the Tensor's declared methods (ops/methods.py), each calling its op through that table
     surface.install(Tensor, table, methods.DECLARED)
-    # the graph: saved tensors and saved-tensor hooks name the nodes that save with them
-    graph.Node = node.Node
+    # the graph: saved tensors under saved-tensor hooks keep a leaf's accumulator
     saved._accumulator = node.accumulator
     # an in-place write over memory an input shares follows the loop order of torch's CPU kernels
     inplace_rules.write_aliased = loop_order.write_aliased
@@ -70,15 +69,24 @@ def install() -> None:
         setattr(Tensor, name, getattr(agraph.TensorHookMethods, name))
     for name in ("register_prehook", "register_hook", "_register_hook_dict"):
         setattr(node.Node, name, getattr(agraph.NodeHookMethods, name))
-    # what torch's nodes offer a program besides (parity): metadata, a call, no pickling, repr, dir
-    for name in ("metadata", "__call__", "__reduce_ex__", "__repr__", "__dir__"):
+    # what torch's nodes offer a program besides (parity): the edges, the order, metadata, a call,
+    # no pickling, repr, dir
+    for name in (
+        "next_functions",
+        "_sequence_nr",
+        "metadata",
+        "__call__",
+        "__reduce_ex__",
+        "__repr__",
+        "__dir__",
+    ):
         setattr(node.Node, name, agraph.NodeMethods.__dict__[name])
     node.AccumulateGrad.__call__ = agraph.call_accumulator  # type: ignore[method-assign]
     # a node reaches the user as torch shows it (parity): its class named after it, ``_saved_*``
     node.shown = named_nodes.shown
     # and a view's ``AsStridedBackward0`` shows torch's saved values (parity)
     for name in ("_saved_size", "_saved_stride", "_saved_storage_offset", "__dir__"):
-        setattr(view_nodes.AsStridedBackward0, name, named_nodes.AsStridedSaved.__dict__[name])
+        setattr(view_history.AsStridedBackward0, name, named_nodes.AsStridedSaved.__dict__[name])
     # a leaf's ``grad_dtype`` (parity): torch's property and its checks over core's rule
     Tensor.grad_dtype = leaf_grad_dtype.GRAD_DTYPE  # type: ignore[assignment]
     # ``t.grad`` (parity): torch's property over the slot the backward loop accumulates into

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ownership
-from ownership.core.autograd.unseen import memory_unseen, spare_refs
+from ownership.core.autograd.accumulate_grad import memory_unseen, spare_refs
 
 
 def _unseen(t: Any) -> bool:

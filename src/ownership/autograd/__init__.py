@@ -14,12 +14,12 @@ from typing import Any
 
 from ownership.autograd import graph
 from ownership.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
-from ownership.core.autograd.engine import run_backward
-from ownership.core.autograd.grad import (
+from ownership.core.autograd.engine import (
     check_roots,
     engine_flag,
     gradients_given,
     make_seeds,
+    run_backward,
     tensors_given,
 )
 from ownership.core.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -53,7 +53,7 @@ def grad(
     ``create_graph=True`` records the backward itself so the result can be differentiated again.
     """
     from ownership.core.autograd import grad_dtype
-    from ownership.core.autograd.grad import is_tensor
+    from ownership.core.autograd.engine import is_tensor
     from ownership.core.op_registry import ops
 
     if materialize_grads and allow_unused is False:

@@ -22,7 +22,7 @@ import numpy as np
 from ownership.autograd.function_ctx import FunctionBase, FunctionCtx, as_tuple
 from ownership.autograd.once_differentiable import once_differentiable
 from ownership.core import grad_mode, inplace_rules
-from ownership.core.autograd.input_metadata import validate_outputs
+from ownership.core.autograd.engine import validate_outputs
 from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.autograd.view_history import CreationMeta, rebase_history

@@ -1,7 +1,7 @@
 """``torch.autograd.graph``: saved-tensor hooks, ``Node`` and its hooks, version bumps.
 
 What a learner reaches as ``torch.autograd.graph``; the machinery is in
-:mod:`ownership.core.autograd.graph` (the hooks' stack the saved tensors read) and
+:mod:`ownership.core.autograd.saved` (the hooks' stack the saved tensors read) and
 :mod:`ownership.core.autograd.node` (``Node``). ``save_on_cpu`` (saved-tensor hooks over it) and
 ``increment_version`` (a bump without a write, for a custom kernel that wrote through ``.data``
 or numpy) are here, torch's tools above the rules. A public name of torch's module that the engine
@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from ownership.core import grad_mode, observers, op_registry
+from ownership.core.autograd import node as core_node
 from ownership.core.autograd.accumulate_grad import accumulate
-from ownership.core.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
 from ownership.core.autograd.hooks import (
     LEAF_HOOKS,
     POST_ACCUMULATE_HOOKS,
@@ -48,6 +48,7 @@ from ownership.core.autograd.hooks import (
     run_post_accumulate,
 )
 from ownership.core.autograd.node import AccumulateGrad, Node
+from ownership.core.autograd.saved import SAVED_TENSORS_HOOKS
 from ownership.core.op_table import CoreOps
 from ownership.core.storage import is_engine_tensor
 from ownership.ops import devices
@@ -65,6 +66,69 @@ __all__ = [
     "save_on_cpu",
     "saved_tensors_hooks",
 ]
+
+
+PACK_INPLACE_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
+)
+
+
+class saved_tensors_hooks:
+    """Context manager: every tensor an op saves for backward inside is handed to ``pack_hook``
+    and only its result is kept (so no version check is made); backward calls ``unpack_hook``
+    on it to get a tensor back.
+
+    >>> import ownership
+    >>> x = ownership.tensor([1.0, 2.0], requires_grad=True)
+    >>> kept = []
+    >>> with saved_tensors_hooks(lambda t: kept.append(t) or len(kept) - 1, lambda i: kept[i]):
+    ...     y = x.sin()
+    >>> y.sum().backward()
+    >>> len(kept), x.grad
+    (1, tensor([ 0.5403, -0.4161]))
+    """
+
+    def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> None:
+        """Push the pair (refused with the disabling message inside a disabled block)."""
+        if SAVED_TENSORS_HOOKS.disabled:
+            raise RuntimeError(SAVED_TENSORS_HOOKS.disabled[-1])
+        SAVED_TENSORS_HOOKS.stack.append((self._pack, self.unpack_hook))
+
+    def _pack(self, tensor: Any) -> Any:
+        """The pack hook called as torch calls it: under no_grad, refused if it writes its input."""
+        version = tensor._version_counter.value
+        with grad_mode.no_grad():
+            packed = self.pack_hook(tensor)
+        if tensor._version_counter.value != version:
+            raise RuntimeError(PACK_INPLACE_MESSAGE)
+        return packed
+
+    def __exit__(self, *exc: object) -> None:
+        """Pop the pair."""
+        SAVED_TENSORS_HOOKS.stack.pop()
+
+
+class disable_saved_tensors_hooks:
+    """Context manager: registering saved-tensor hooks inside raises ``error_message``."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        """Disable (also when hooks are already active)."""
+        if SAVED_TENSORS_HOOKS.stack:
+            raise RuntimeError(self.error_message)
+        SAVED_TENSORS_HOOKS.disabled.append(self.error_message)
+
+    def __exit__(self, *exc: object) -> None:
+        """Enable again."""
+        SAVED_TENSORS_HOOKS.disabled.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):
@@ -214,6 +278,17 @@ class NodeMethods:
     ``grad_fn.metadata``, a call of the node on gradients (``grad_fn(*grads)``), the refusal to
     copy or pickle it, its ``repr`` and ``dir()`` as torch's. The engine runs a node by its
     ``apply``, never by a call."""
+
+    @property
+    def next_functions(self: Any) -> tuple[tuple[Any, int], ...]:
+        """torch's ``next_functions``: per input, ``(node, input_nr)`` or ``(None, 0)``, each node
+        as the user sees it (core's seam ``shown``); a new tuple at every read, as torch's."""
+        return tuple([(core_node.shown(fn), nr) for fn, nr in self._edges])
+
+    def _sequence_nr(self: Any) -> int:
+        """torch's ``_sequence_nr()``: nodes made later have larger numbers; an
+        ``AccumulateGrad``'s is the largest (torch's ``UINT64_MAX``)."""
+        return 2**64 - 1 if isinstance(self, AccumulateGrad) else int(self._seq)
 
     @property
     def metadata(self: Any) -> dict[str, Any]:

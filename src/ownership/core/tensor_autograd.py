@@ -14,8 +14,13 @@ from numpy.typing import NDArray
 import ownership.core.inference_mode as inference_mode  # the module, not the mode
 from ownership.core.autograd import engine
 from ownership.core.autograd import node as graph_node
-from ownership.core.autograd.grad import check_roots, engine_flag, gradients_given, make_seeds
-from ownership.core.autograd.input_metadata import note_shape_change
+from ownership.core.autograd.engine import (
+    check_roots,
+    engine_flag,
+    gradients_given,
+    make_seeds,
+    note_shape_change,
+)
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
 from ownership.core.dtypes import dtype as DType
 from ownership.core.storage import rekeyed

@@ -21,7 +21,7 @@ from typing import Any
 
 from ownership.core import layout, observers
 from ownership.core.autograd.node import OpNode, gradient_edge
-from ownership.core.autograd.view_nodes import AsStridedBackward0
+from ownership.core.autograd.view_history import AsStridedBackward0
 from ownership.core.grad_mode import no_grad
 from ownership.core.inplace_rules import check_inplace
 from ownership.core.op_registry import OPS

@@ -13,9 +13,10 @@ RuntimeError: grad_dtype can only be accessed on leaf tensors.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
-from ownership.core.autograd.grad_dtype import remember, target
+from ownership.core.autograd.grad_dtype import LEAVES, target
 from ownership.core.dtypes import dtype as DType
 
 __all__ = ["GRAD_DTYPE", "c_name", "grad_dtype_of", "set_grad_dtype"]
@@ -30,6 +31,19 @@ def c_name(d: DType) -> str:
         "int32": "int",
         "bool": "bool",
     }[d.name]
+
+
+def remember(t: Any) -> None:
+    """Put ``t`` in core's ``grad_dtype.LEAVES`` until it dies."""
+    key = id(t)
+    if key in LEAVES:
+        return
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        if LEAVES.get(key) is ref:
+            del LEAVES[key]
+
+    LEAVES[key] = weakref.ref(t, forget)
 
 
 def grad_dtype_of(t: Any) -> DType | None:

@@ -91,7 +91,7 @@ def shown(node: Any) -> Any:
 
 class AsStridedSaved:
     """What a view's ``AsStridedBackward0``
-    (:class:`ownership.core.autograd.view_nodes.AsStridedBackward0`, a node class of its own)
+    (:class:`ownership.core.autograd.view_history.AsStridedBackward0`, a node class of its own)
     shows as torch's saved values: the view's geometry as torch's
     ``as_strided`` call saved it, numbers never freed; set on that class by
     ``ownership.installation.install()``."""

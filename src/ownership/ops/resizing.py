@@ -22,7 +22,7 @@ torch 2.13's rules (``aten/src/ATen/native/Resize.{h,cpp}``, ``resize_`` of
 
 A view stays a view of its base (``_base`` unchanged) and nothing is recorded: ``resize_`` has
 no gradient. A graph tensor resized (in inference mode) keeps, in its node, the sizes it had:
-backward checks its gradient against them (:mod:`ownership.core.autograd.input_metadata`).
+backward checks its gradient against them (:func:`ownership.core.autograd.engine.validate_outputs`).
 
 >>> import ownership
 >>> x = ownership.arange(6.0)
@@ -44,7 +44,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ownership.core import inference_mode, layout, observers
-from ownership.core.autograd.input_metadata import note_shape_change
+from ownership.core.autograd.engine import note_shape_change
 from ownership.core.autograd.saved import SavedTensor
 from ownership.core.inplace_rules import written
 from ownership.core.storage import Storage, allocation_failed

@@ -1,14 +1,11 @@
-"""What a leaf's ``AccumulateGrad`` does with a gradient, and a retained gradient's hook.
-
-A leaf's ``.grad`` starts as ``None``; the first gradient is kept as it is when nobody else
-holds it and it has the leaf's layout (torch steals it), else copied into the leaf's layout;
-later ones are summed into ``.grad`` in place (out of place when building a graph). All of it
-under a lock, as in torch: concurrent backward passes lose no update. A non-leaf that retains
-its gradient gets a copy of it (:func:`retain`).
-"""
+"""What a leaf's ``AccumulateGrad`` does with a gradient (:func:`accumulate`), a retained
+gradient's hook (:func:`retain`), and whether a gradient is unseen (:func:`memory_unseen`): torch
+writes into a gradient buffer only when its ``use_count()`` is 1, asked here of Python's
+reference counts."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -16,14 +13,59 @@ import numpy as np
 
 from ownership.core import grad_mode, layout, observers
 from ownership.core.autograd import grad_dtype
-from ownership.core.autograd.unseen import spare_refs
 from ownership.core.warn_once import warn_once
 
-__all__ = ["LEAF_MOVED", "accumulate", "accumulated", "dense", "retain"]
-
 LEAF_MOVED = "leaf variable has been moved into the graph interior"
-"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then (both backward
-loops raise it before they accumulate)."""
+"""torch's error when a leaf that receives a gradient has a ``grad_fn`` by then."""
+
+
+_BASELINE = 0
+"""The references to an object only the caller holds (measured once, at import)."""
+
+
+def spare_refs(obj: object) -> int:
+    """How many references to ``obj`` exist besides one local variable of the caller."""
+    return sys.getrefcount(obj) - _BASELINE
+
+
+def _probe() -> int:
+    probe = object()
+    return spare_refs(probe)
+
+
+_BASELINE = _probe()
+
+
+def memory_unseen(t: Any, held: int) -> bool:
+    """Whether at most ``held`` references refer to ``t`` and no view, ``detach()``, ``.data`` or
+    numpy array shares its memory."""
+    if spare_refs(t) > held:
+        return False
+    arr = t._data
+    if not arr.flags.owndata and not _own_buffer(arr):  # a window on memory owned elsewhere
+        return False
+    known = 1  # t._data
+    st = t._lazy_storage  # None: never made, so no view, detach() or .data alias shares it
+    if st is not None:
+        if spare_refs(st) != 1:  # t's own reference only: a view or an alias shares the Storage
+            return False
+        for name in ("_source", "_buffer"):
+            if getattr(st, name) is not None:
+                if not _window_of(getattr(st, name), arr):
+                    return False
+                known += 1
+    return spare_refs(arr) == known
+
+
+def _own_buffer(arr: Any) -> bool:
+    """``arr`` is the only window on a buffer nobody else holds (``ops.common.lay_out_as``'s)."""
+    owner = arr.base
+    return type(owner) is np.ndarray and owner.flags.owndata and spare_refs(owner) == 1
+
+
+def _window_of(other: Any, arr: Any) -> bool:
+    """``other`` (held only by the storage) is ``arr`` or a view of it that nobody else views."""
+    return other is arr or (other.base is arr and spare_refs(other) == 1)
 
 
 def dense(t: Any) -> bool:
@@ -36,15 +78,12 @@ def dense(t: Any) -> bool:
 
 
 def obeys_layout_contract(grad: Any, var: Any) -> bool:
-    """torch's gradient layout contract (``obeys_layout_contract``): for a dense leaf, the
-    gradient has the leaf's stride in every dim whose size is not 1 (in a dim of size 1, any
-    stride but 0); for any other leaf, the gradient is row-major contiguous."""
+    """torch's gradient layout contract: for a dense leaf, the leaf's stride in every dim of size
+    not 1 (else any stride but 0); for any other leaf, row-major contiguous."""
     if dense(var):
         own = var.stride()
         for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
-            # a dim the leaf lacks (its ``.data`` of fewer dims): torch reads the stride left in
-            # that unused slot of the leaf's sizes and strides, 1 in the first (a new tensor's
-            # first stride, which a 0-d one keeps), 0 in the others
+            # a dim the leaf lacks (its ``.data`` of fewer dims): torch reads 1 in the first, else 0
             if n != 1:
                 if g != (own[i] if i < len(own) else 1 if i == 0 else 0):
                     return False
@@ -55,8 +94,7 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
 
 
 def _like_leaf(var: Any, np_dtype: Any) -> Any:
-    """A new array of ``var``'s shape for its gradient (torch's ``clone_obey_contract``): with
-    exactly the leaf's strides when it is dense, size-1 dims included, else row-major."""
+    """A new array for ``var``'s gradient: the leaf's exact strides when dense, else row-major."""
     arr = var._data
     if dense(var):
         return layout.dense_with_strides(arr.shape, var.stride(), np_dtype)
@@ -64,8 +102,7 @@ def _like_leaf(var: Any, np_dtype: Any) -> Any:
 
 
 def _checked(result: Any, var: Any) -> Any:
-    """``result``, a gradient summed into a leaf's, after torch's warning (once per program)
-    where it breaks the layout contract (:func:`obeys_layout_contract`)."""
+    """``result``, after torch's warning (once) where it breaks the layout contract."""
     if not obeys_layout_contract(result, var):
         warn_once(
             "grad and param do not obey the gradient layout contract. This is not an error, "
@@ -79,8 +116,7 @@ def _checked(result: Any, var: Any) -> Any:
 
 
 def retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient is cloned row-major (``clone`` with
-    ``contiguous_format``, whatever its layout), later ones added out of place."""
+    """torch's retain_grad hook: the first gradient cloned row-major, later ones added."""
     if grad.dtype is not t.dtype:
         grad = grad.to(t.dtype)
     old = t._grad
@@ -88,7 +124,7 @@ def retain(t: Any, grad: Any) -> None:
         new = grad.clone()
         if not layout.row_major(new._data):  # a fresh copy: relaid before anyone sees it
             new._data = layout.as_row_major(new._data)
-            new._lazy_storage = None  # made again from the new array when asked for
+            new._lazy_storage = None
         t._grad = new
     else:
         t._grad = old + grad
@@ -97,41 +133,29 @@ def retain(t: Any, grad: Any) -> None:
 
 
 def accumulated(var: Any) -> None:
-    """Tell the accumulation observers (``observers.ACCUMULATIONS``) that a gradient reached the
-    leaf ``var``: what both backward loops do after :func:`accumulate` was given a gradient,
-    while some observer listens (the leaf's ``requires_grad`` read now, after the write)."""
+    """Tell the accumulation observers (``observers.ACCUMULATIONS``) a gradient reached ``var``."""
     if var.requires_grad:
         for observe in observers.ACCUMULATIONS:
             observe(var)
 
 
 _ACCUMULATE_LOCK = threading.Lock()
-_lock, _unlock = _ACCUMULATE_LOCK.acquire, _ACCUMULATE_LOCK.release  # bound once
 
 
 def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     """AccumulateGrad, under a lock as in torch (concurrent backward passes lose no update).
 
-    The first gradient is stolen when nobody else holds it (``held``: the references the
-    engine holds, its caller's variables included) and it has the leaf's layout, else copied
-    into a new tensor with the leaf's layout (torch's ``clone_obey_contract``: an empty tensor
-    then ``copy_``, so that copy is at version 1, and in ``create_graph`` mode its ``grad_fn`` is
-    ``CopyBackwards``); later gradients are added in place into ``.grad`` (out of place, a new
-    tensor, in ``create_graph`` mode)."""
+    The first gradient is stolen when nobody else holds it (``held``: the engine's references)
+    and it has the leaf's layout, else copied into the leaf's layout (``copy_``: version 1); later
+    ones are added in place (out of place in ``create_graph`` mode)."""
     if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
         return
-    # a gradient of the leaf's dtype needs no cast here: where a leaf's grad_dtype differs,
-    # the backward loop has cast it already (``grad_dtype.LEAVES``)
     if grad.dtype is not var.dtype:
-        grad = grad_dtype.cast(var, grad)  # a new tensor, nobody else holds it; or as it came
-    _lock()  # (a ``with`` block's enter and exit calls cost more)
-    try:
+        grad = grad_dtype.cast(var, grad)
+    with _ACCUMULATE_LOCK:
         old = var._grad
         if old is None:
             garr = grad._data
-            # the common case, checked first: an unseen, non-empty gradient of the leaf's strides
-            # (numpy's byte strides are 0 exactly where the element strides are), or of strides
-            # that differ only in dims of size 1
             strides = garr.strides
             if (
                 not create_graph
@@ -153,10 +177,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             ):
                 var._grad = grad._detached_unseen()
                 return
-            # torch's ``clone_obey_contract``: a new tensor of the leaf's sizes and strides, the
-            # gradient copied in, so at version 1 (a gradient of other strides, as ``t()``'s
-            # of a transposed copy; a leaf whose ``.data`` has other sizes than the recorded
-            # ones its gradient has: broadcast, or copy_'s error), or a contiguous clone
+            # torch's ``clone_obey_contract``: the leaf's layout (or contiguous), ``copy_``'d in
             arr = _like_leaf(var, garr.dtype) if dense_var else np.empty(garr.shape, garr.dtype)
             new = grad._wrap(arr, grad.dtype)
             new.copy_(grad)
@@ -165,5 +186,3 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
             var._grad = _checked(old + grad, var)
         else:
             _checked(old.add_(grad), var)
-    finally:
-        _unlock()

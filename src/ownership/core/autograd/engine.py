@@ -1,28 +1,32 @@
 """The backward engine: one iterative loop over the graph in a deterministic order.
 
-The graph reachable from the roots is discovered with an explicit stack (no recursion, so deep
-graphs are fine), dependencies are counted, and nodes run when all their consumers have run,
-in the order of torch's ready queue (:mod:`ownership.core.autograd.ready_queue`: an accumulator
-first, then the most recently created node). Gradients reaching a leaf are summed into its
-``.grad`` (:mod:`ownership.core.autograd.accumulate_grad`); saved tensors are freed after a node
-runs unless ``retain_graph``. The
-engine writes only into a gradient buffer nobody else can see
-(:mod:`ownership.core.autograd.input_buffers`),
-so a caller's gradient, or one sent down two branches, is never summed into.
+Each node runs once its consumers have, in torch's order (:class:`ReadyQueue`); gradients wait
+in :class:`InputBuffers`, written only where nobody else can see them. What a backward reads of
+its arguments (:func:`make_seeds`, :func:`check_roots`, :func:`engine_flag`) is here too, for
+``Tensor.backward`` and :mod:`ownership.autograd`'s functions alike.
 """
 
 from __future__ import annotations
 
+import operator
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from ownership.core import grad_mode, observers
+import numpy as np
+
+from ownership.core import grad_mode, layout, observers
 from ownership.core.autograd import grad_dtype, hooks
-from ownership.core.autograd.accumulate_grad import LEAF_MOVED, accumulate, accumulated, retain
-from ownership.core.autograd.input_buffers import InputBuffers
-from ownership.core.autograd.input_metadata import RECORDED, validate_outputs, validate_roots
+from ownership.core.autograd.accumulate_grad import (
+    LEAF_MOVED,
+    accumulate,
+    accumulated,
+    dense,
+    memory_unseen,
+    retain,
+)
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
-from ownership.core.autograd.ready_queue import ReadyQueue
+from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import warn_once
 
@@ -32,27 +36,278 @@ CREATE_GRAPH_CYCLE = (
     "creating the graph to avoid this. If you have to use this function, make sure to reset the "
     ".grad fields of your parameters to None after use to break the cycle and avoid the leak."
 )
-"""torch's warning, once per program, when ``backward()`` (not ``autograd.grad``) builds a graph."""
+"""torch's warning, once per program, when ``backward()`` builds a graph."""
+
+
+def seed_ones(arr: Any) -> Any:
+    """The implicit gradient of a one-element output ``arr``: torch's ``ones_like(output,
+    memory_format=torch.preserve_format)``, its strides kept exactly."""
+    if arr.ndim == 0:
+        return np.array(1, arr.dtype)
+    ones = layout.preserved(arr, [s // arr.itemsize for s in arr.strides], arr.dtype)
+    ones[...] = 1
+    return ones
+
+
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a tensor of the engine, as torch's argument of a backward reads one."""
+    return is_engine_tensor(x) and hasattr(x, "requires_grad")
+
+
+def tensors_given(x: Any) -> list[Any]:
+    """torch's reading of ``outputs``/``inputs``: one tensor, or any sequence (``tuple(x)``)."""
+    return [x] if is_tensor(x) else list(tuple(x))  # tuple(None): Python's own TypeError
+
+
+def gradients_given(given: Any, n: int) -> list[Any]:
+    """torch's reading of ``gradient``/``grad_outputs``: a tensor, or a sequence whose first
+    ``n`` entries (one per output) are tensors or None."""
+    grads = tensors_given(given)
+    for g in grads[:n]:
+        if g is not None and not is_tensor(g):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    return grads
+
+
+def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
+    """torch's ``_make_grads``: each output's seed (``zip``'s pairs): ones for a scalar output
+    given None, a given gradient's shape checked."""
+    seeds = []
+    for i, (o, g) in enumerate(zip(outs, gos, strict=False)):
+        if g is None:
+            if o.requires_grad and o._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            g = o._wrap(seed_ones(o._data), o.dtype)
+        elif g._data.shape != o._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {o.shape}."
+            )
+        seeds.append(g)
+    return seeds
+
+
+def check_roots(outs: Sequence[Any], seeds: Sequence[Any]) -> None:
+    """The engine's checks of the roots: one seed per output, each output with a history."""
+    if len(seeds) != len(outs):
+        raise RuntimeError(f"got {len(outs)} tensors and {len(seeds)} gradients")
+    for i, o in enumerate(outs):
+        if not o.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+
+
+def engine_flag(value: Any) -> bool:
+    """A flag of torch's engine call (``retain_graph``...), read as its binding reads an unsigned
+    byte: anything with ``__index__`` from 0 to 255, else torch's TypeError or OverflowError."""
+    if value is True or value is False:
+        return value
+    if not hasattr(type(value), "__index__"):
+        raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer")
+    n = operator.index(value)
+    if n < 0:
+        raise OverflowError("unsigned byte integer is less than minimum")
+    if n > 255:
+        raise OverflowError("unsigned byte integer is greater than maximum")
+    return bool(n)
+
+
+RECORDED: weakref.WeakKeyDictionary[Node, dict[int, tuple[int, ...]]] = weakref.WeakKeyDictionary()
+"""The shapes recorded for ``(node, output_nr)`` that differ from their tensor's now."""
+
+_any_recorded = False  # whether any shape was ever recorded
+
+
+def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
+    """``t``'s shape was ``shape`` before ``.data`` or a resize changed it: its ``grad_fn``, or
+    its live accumulator, keeps the first one recorded."""
+    node: Node | None = t._history
+    nr = t._output_nr
+    if node is None:
+        node = t._acc()  # None if none was made yet: one made later records the new shape
+        nr = 0
+    if node is not None:
+        global _any_recorded
+        _any_recorded = True
+        RECORDED.setdefault(node, {}).setdefault(nr, shape)
+
+
+def _shape_checked(
+    node: Node, nr: int, grad: Any, index: int, by: Node | None, shape: tuple[int, ...] | None
+) -> Any:
+    """``grad``, passed to input ``nr`` of ``node`` (``index``-th of the roots or of ``by``'s
+    outputs), checked against the shape recorded for it, else ``shape`` (None: no check)."""
+    if RECORDED:
+        shape = RECORDED.get(node, {}).get(nr, shape)
+    got = tuple(grad._data.shape)
+    if shape is None or got == shape:
+        return grad
+    if len(shape) <= len(got) and all(
+        s == g or s == 1 for s, g in zip(shape, got[len(got) - len(shape) :], strict=True)
+    ):
+        if not shape:  # at::sum_to's steps: a 0-d shape's is the whole sum
+            return grad.sum()
+        lead = len(got) - len(shape)
+        dims = [*range(lead)]
+        dims += [lead + i for i, s in enumerate(shape) if s == 1 and got[lead + i] != 1]
+        if dims:
+            grad = grad.sum(dims, keepdim=True)
+        return grad.view(shape) if lead else grad
+    message = (
+        f"invalid gradient at index {index} - got {list(got)} but expected shape compatible "
+        f"with {list(shape)}"
+    )
+    raise RuntimeError(message if by is None else f"Function {by.name()} returned an {message}")
+
+
+def validate_roots(edges: Sequence[tuple[Node | None, int]], grads: list[Any]) -> None:
+    """torch's ``validate_outputs`` of the roots' gradients, in place (recorded shapes only)."""
+    if RECORDED:
+        for i, ((node, nr), g) in enumerate(zip(edges, grads, strict=True)):
+            if node is not None and g is not None:
+                grads[i] = _shape_checked(node, nr, g, i, None, None)
+
+
+def validate_outputs(
+    node: Node, outs: list[Any], shapes: Sequence[tuple[int, ...]] | None = None
+) -> None:
+    """torch's ``validate_outputs`` of what ``node`` returned, in place: each gradient checked
+    against the shape recorded for its input where ``.data`` or a resize changed the tensor since
+    (:func:`note_shape_change`; or ``shapes``, a custom Function's inputs'), then cast to its
+    input's dtype."""
+    if shapes is not None or (_any_recorded and RECORDED):
+        for i, (nxt, nr) in enumerate(node._edges[: len(outs)]):
+            g = outs[i]
+            if nxt is not None and g is not None:
+                outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
+    dts = node.input_dtypes or ()
+    for i, (g, dt, (nxt, _)) in enumerate(zip(outs, dts, node._edges, strict=False)):
+        if g is not None and dt is not None and g.dtype is not dt and nxt is not None:
+            outs[i] = g.to(dt)
+
+
+_ACCUMULATOR = 1 << 64
+"""The rank of an ``AccumulateGrad``: above every node's sequence number."""
+
+
+class ReadyQueue:
+    """The nodes ready to run, popped in torch's order: the largest sequence number first (an
+    ``AccumulateGrad``'s is the largest), ties as libstdc++'s heap algorithm leaves them (four
+    leaves of one ``cat`` accumulate as 0, 2, 1, 3), which this max-heap runs step for step."""
+
+    __slots__ = ("heap",)
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[int, Node]] = []
+
+    def push(self, node: Node) -> None:
+        """``std::push_heap``: the new entry rises while its parent ranks strictly lower."""
+        rank = _ACCUMULATOR if type(node) is AccumulateGrad else node._seq
+        entry = (rank, node)
+        self.heap.append(entry)
+        _sift_up(self.heap, len(self.heap) - 1, entry)
+
+    def pop(self) -> Any:
+        """``std::pop_heap`` then ``pop_back``: the hole goes down along the higher-ranked child
+        (the right one on a tie), and the last entry is put back in from there."""
+        heap = self.heap
+        top = heap[0][1]
+        last = heap.pop()
+        n = len(heap)
+        if not n:
+            return top
+        hole = child = 0
+        while child < (n - 1) // 2:
+            child = 2 * (child + 1)
+            if heap[child][0] < heap[child - 1][0]:
+                child -= 1
+            heap[hole] = heap[child]
+            hole = child
+        if n % 2 == 0 and child == (n - 2) // 2:
+            child = 2 * (child + 1)
+            heap[hole] = heap[child - 1]
+            hole = child - 1
+        _sift_up(heap, hole, last)
+        return top
+
+
+def _sift_up(heap: list[tuple[int, Node]], hole: int, entry: tuple[int, Node]) -> None:
+    """libstdc++'s ``__push_heap``: ``entry`` moved up from ``hole`` past lower-ranked parents."""
+    rank = entry[0]
+    while hole > 0:
+        parent = (hole - 1) // 2
+        if heap[parent][0] >= rank:
+            break
+        heap[hole] = heap[parent]
+        hole = parent
+    heap[hole] = entry
+
+
+@quiet
+def _sum_into(buf: Any, g: Any) -> None:
+    """``buf.add_(g)`` for a buffer nobody else sees, of ``g``'s shape and dtype: numpy's
+    in-place add and one bump where that is bit for bit ``add_``'s, else ``add_`` itself."""
+    arr = buf._data
+    if (
+        observers.WRITES
+        or grad_mode._state.enabled
+        or arr.dtype.kind != "f"
+        or arr.dtype != buf.dtype.np
+        or not arr.flags.writeable
+        or type(g._data) is not np.ndarray
+    ):
+        buf.add_(g)
+        return
+    np.add(arr, g._data, out=arr)
+    buf._version_counter.bump()
+
+
+class InputBuffers:
+    """Gradients waiting for a node, summed like torch's InputBuffer: in place (a version bump)
+    only into a buffer nobody else can see (``memory_unseen``)."""
+
+    def __init__(self, inplace: bool) -> None:
+        self.inplace = inplace
+        self.grads: dict[Node, list[Any]] = {}
+
+    def add(self, node: Node, nr: int, g: Any) -> None:
+        buf = self.grads.get(node)
+        if buf is None:
+            buf = self.grads[node] = [None] * node.num_outputs
+        old = buf[nr]
+        if old is None:
+            buf[nr] = g
+        elif (
+            self.inplace
+            and old is not g
+            and old._base is None
+            and old._data.shape == g._data.shape
+            and old.dtype is g.dtype
+            and dense(old)
+            and memory_unseen(old, 2)  # held by buf[nr] and by `old`
+        ):
+            _sum_into(old, g)
+        else:
+            buf[nr] = old + g
+
+    def pop(self, node: Node) -> list[Any]:
+        """The gradients summed for ``node`` (None where nothing arrived)."""
+        return self.grads.pop(node, None) or [None] * node.num_outputs
 
 
 def _add(a: Any, b: Any) -> Any:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a + b
+    return b if a is None else a if b is None else a + b
 
 
-def _discover(
-    roots: list[Node], need_children: bool
-) -> tuple[dict[Node, int], dict[Node, list[Node]]]:
-    """Every node reachable from ``roots`` (in the order found, the roots first), with how many
-    edges point at it, and, if asked, its children (what ``autograd.grad``'s pruning needs)."""
+def _discover(roots: list[Node], need_children: bool) -> tuple[dict[Node, int], dict[Node, Any]]:
+    """Every node reachable from ``roots`` (roots first), how many edges point at it, and, if
+    asked, its children."""
     deps = dict.fromkeys(roots, 0)
     children: dict[Node, list[Node]] = {}
     stack = list(deps)
     found = stack.append
-    for node in stack:  # (a list that grows while iterated: every node found is visited)
+    for node in stack:  # grows while iterated
         if need_children:
             children[node] = [nxt for nxt, _ in node._edges if nxt is not None]
         for nxt, _ in node._edges:
@@ -67,9 +322,9 @@ def _discover(
 
 
 def _prune(
-    deps: dict[Node, int], children: dict[Node, list[Node]], targets: list[Node]
+    deps: dict[Node, int], children: dict[Node, Any], targets: list[Node]
 ) -> dict[Node, int]:
-    """Keep only the nodes on a path to a target (``autograd.grad`` runs nothing else)."""
+    """Keep only the nodes on a path to a target."""
     parents: dict[Node, list[Node]] = {n: [] for n in children}
     for n, kids in children.items():
         for c in kids:
@@ -98,12 +353,9 @@ def run_backward(
     inputs: Sequence[Any] | None = None,
     accumulate: bool = True,
 ) -> list[Any]:
-    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes).
-
-    With ``accumulate`` (``.backward``) gradients are summed into leaves' ``.grad`` (only for
-    ``inputs`` if given: a non-leaf among them retains its gradient, as in torch); without it
-    (``autograd.grad``) the gradients of ``inputs`` are returned.
-    """
+    """Run backward from ``roots`` seeded with ``root_grads`` (which the engine never writes):
+    with ``accumulate`` into leaves' ``.grad`` (only ``inputs``' if given), else the gradients of
+    ``inputs`` returned."""
     root_edges: list[Edge] = []
     for i, t in enumerate(roots):
         edge = gradient_edge(t)
@@ -139,8 +391,7 @@ def run_backward(
             )
         lone = root_edges[0][0] if len(root_edges) == 1 else None
         if lone is not None and lone not in deps:
-            # torch runs a lone root's node first (no graph root before it) even when no input
-            # needs it: its tensor pre-hooks (``retain_grad``'s) see the gradient, nothing else
+            # torch runs a lone root's node (its tensor hooks only) even when no input needs it
             deps[lone] = 0
             unneeded = unneeded | {lone}
     grads = list(root_grads)
@@ -156,27 +407,18 @@ def run_backward(
         buffers.add(node, nr, g)
     del grads
     queue = ReadyQueue()
-    # torch's graph root passes the root gradients on in order: a root given twice is ready
-    # at its last place
-    for node in reversed(dict.fromkeys(reversed(root_nodes))):
+    for node in reversed(dict.fromkeys(reversed(root_nodes))):  # a root twice: ready at its last
         if deps.get(node) == 0:
             queue.push(node)
 
     results: list[Any] = [None] * len(input_edges)
-    wanted = {id(n) for n, _ in input_edges if n is not None} if inputs is not None else None
+    wanted: set[int] | None = set()  # the accumulators that may write ``.grad`` (None: all)
+    if accumulate:
+        wanted = None if inputs is None else {id(n) for n, _ in input_edges if n is not None}
     prev = grad_mode.is_grad_enabled()
     grad_mode._set(create_graph)
     try:
-        _run(
-            queue,
-            deps,
-            buffers,
-            captures,
-            results,
-            wanted if accumulate else set(),
-            retain_graph,
-            unneeded,
-        )
+        _run(queue, deps, buffers, captures, results, wanted, retain_graph, unneeded)
     finally:
         grad_mode._set(prev)
     return results
@@ -190,22 +432,18 @@ def _run(
     results: list[Any],
     wanted: set[int] | None,
     retain_graph: bool,
-    unneeded: frozenset[Node] = frozenset(),
+    unneeded: frozenset[Node],
 ) -> None:
-    """The ready-queue loop. A gradient is held only where torch holds it (a buffer, a capture),
-    never by a variable left over from an earlier node, so that :mod:`ownership.core.autograd.unseen`
-    counts references as torch's engine counts its owners: ``wanted`` is the set of accumulators
-    that may write ``.grad`` (None: all of them); ``unneeded``: the captured nodes that
-    lead to no other input, which torch does not run."""
-    anomaly = observers.ANOMALY  # anomaly mode's seam (off unless installed and switched on)
-    ready = queue.heap  # the queue's entries: empty when nothing is ready
+    """The ready-queue loop: a gradient is held only where torch holds it (a buffer, a capture)."""
+    anomaly = observers.ANOMALY
+    ready = queue.heap
     while ready:
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
         if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
             grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
-        hooked = node._pre_hooks  # every hook of the node: None for most
+        hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
         if node._retained is not None:
@@ -232,7 +470,7 @@ def _run(
                 g0 = grads[0]
                 if g0 is not None and var._node() is not None:  # (a view's refreshed)
                     raise RuntimeError(LEAF_MOVED)
-                grads.clear()  # (emptied, not replaced: no new list for the cyclic GC to count)
+                grads.clear()
                 # held by g0 and the callee (and by the post hooks' copy, as torch expects)
                 accumulate(var, g0, grad_mode._state.enabled, 2 if kept is None else 3)
                 got = g0 is not None
@@ -264,7 +502,6 @@ def _run(
         if anomaly.enabled and anomaly.check_nan:
             anomaly.check_result(node.name(), outs)
         n_outs = len(outs)
-        # the nodes this node makes ready, pushed in edge order, as torch pushes them
         for i, (nxt, nr) in enumerate(nexts):
             if nxt is None or nxt not in deps:
                 continue  # a gradient for no edge, or for a node not run, is dropped

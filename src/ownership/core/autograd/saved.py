@@ -1,24 +1,37 @@
 """Saved tensors: what a node keeps for its backward, and the version check at unpack time.
 
-When an op saves a tensor, the tensor's version (its storage's counter) is recorded. When
-backward unpacks it, a different version means the tensor was modified in place since, and the
-gradient would be wrong: torch refuses with the message reproduced here, word for word.
+A saved tensor's version is recorded when saved; at unpack, a different version means it was
+modified in place since, and torch's error is raised, word for word.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
-from ownership.core import grad_mode, observers
-from ownership.core.autograd import graph
+from ownership.core import observers
 from ownership.core.inference_mode import INFERENCE_SAVE_MESSAGE
 from ownership.core.storage import is_engine_tensor
 
+Hooks = tuple[Callable[[Any], Any], Callable[[Any], Any]]
+
+
+class _HookStacks(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Hooks] = []
+        self.disabled: list[str] = []
+
+
+SAVED_TENSORS_HOOKS = _HookStacks()
+"""Per thread: the active saved-tensor hooks ``(pack, unpack_hook)``, innermost last, and the
+messages of the open ``disable_saved_tensors_hooks`` blocks (parity's ``ownership.autograd.graph``
+pushes them; ``pack`` calls the pack hook as torch does)."""
+
 _accumulator: Any = None
-"""A leaf's ``AccumulateGrad`` (:func:`ownership.core.autograd.node.accumulator`: that module
-imports this one), given by :func:`ownership.installation.install`."""
+""":func:`ownership.core.autograd.node.accumulator`, given by ``install()`` (node imports saved)."""
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -31,28 +44,11 @@ ANOMALY_HINT = (
     "Hint: the backtrace further above shows the operation that failed to compute its gradient. "
     "The variable in question was changed in there or anywhere later. Good luck!"
 )
-"""The hint in anomaly mode (``ownership.core.observers.ANOMALY``); ``HINT`` else."""
+"""The hint in anomaly mode; ``HINT`` else."""
 HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
-
-
-PACK_INPLACE_MESSAGE = (
-    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
-    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
-    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
-)
-
-
-def _pack(pack_hook: Any, tensor: Any) -> Any:
-    """Call a pack hook as torch does: under no_grad, refusing a hook that writes its input."""
-    version = tensor._version_counter.value
-    with grad_mode.no_grad():
-        packed = pack_hook(tensor)
-    if tensor._version_counter.value != version:
-        raise RuntimeError(PACK_INPLACE_MESSAGE)
-    return packed
 
 
 def forward_op_name(name: str) -> str:
@@ -75,11 +71,8 @@ def save_into(
     on_view: bool = False,
     wrapped_number: bool = False,
 ) -> None:
-    """``OpNode.save`` (the method is this function): save ``tensor`` under ``name`` in the
-    saved values of ``node``, as ``SavedTensor(tensor, is_output, on_view=on_view,
-    saved_by=node.name(), wrapped_number=wrapped_number)``: its version is recorded now and
-    checked at unpack (``wrapped_number``: a Python number's tensor, which saved-tensor hooks
-    never see). None is kept in the node's context."""
+    """``OpNode.save``: a :class:`SavedTensor` of ``tensor`` under ``name`` in ``node``'s saved
+    values (None is kept in its context)."""
     if tensor is None:
         node._ctx[name] = None
         return
@@ -94,8 +87,7 @@ def save_into(
 
 
 def refuse_inference(tensor: Any) -> Any:
-    """torch's ``SavedVariable`` refuses to save an inference tensor (its first check); the
-    tensor's version counter otherwise (None: not made yet)."""
+    """torch's refusal to save an inference tensor; else its version counter (None: not made)."""
     counter = tensor._lazy_counter
     if counter is not None and counter.inference:
         raise RuntimeError(INFERENCE_SAVE_MESSAGE)
@@ -105,20 +97,13 @@ def refuse_inference(tensor: Any) -> Any:
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
-    A node's own output is kept as torch's ``SavedVariable`` keeps it: as plain data without its
-    ``grad_fn``, which is re-attached (the node that unpacks it, ``owner``) on every unpack. So
-    the saved tensor refers to no node, and a graph that is never backpropagated has no
-    reference cycle: it is freed, as in torch, when its last tensor goes. That alias (``tensor``,
-    over the output's memory and counter, made now if not yet) is kept as its parts
-    (``tensor_parts``: ``Tensor._alias_parts``, the maker of the alias and what it takes) and
-    made at its first read: a backward makes its own alias at each
-    unpack anyway, so most saved outputs never need it (one tensor fewer per op that saves its
-    result, for the cyclic GC to traverse).
-    """
+    A node's own output is kept as torch keeps it, without its ``grad_fn`` (re-attached at each
+    unpack), so a graph never backpropagated has no reference cycle; its alias is kept as its
+    parts (``tensor_parts``) until first read."""
 
     __slots__ = (
         "__weakref__",
-        "_tensor",  # unset while ``tensor_parts`` holds an output's alias, not made yet
+        "_tensor",
         "is_output",
         "names_owner",
         "output_nr",
@@ -140,14 +125,13 @@ class SavedTensor:
         saved_by: str = "",
         wrapped_number: bool = False,
     ) -> None:
-        counter = refuse_inference(tensor)  # None: not made yet, a normal tensor at version 0
-        hooks = None if wrapped_number else graph.top()
-        # with saved-tensor hooks only the packed value is kept (see autograd.graph), with the
-        # unpack hook and what the unpacked value is attached to, as torch's SavedVariable keeps
-        # it: ``(unpack_hook, value, grad_fn, accumulator)``
+        counter = refuse_inference(tensor)
+        stack = SAVED_TENSORS_HOOKS.stack
+        hooks = stack[-1] if stack and not wrapped_number else None
+        # with saved-tensor hooks: ``(unpack_hook, packed value, grad_fn, accumulator)``
         self.packed: tuple[Any, Any, Any, Any] | None = None
         if hooks is not None:
-            value = _pack(hooks[0], tensor)
+            value = hooks[0](tensor)
             hook_fn = hook_acc = None
             if not is_output and not on_view:
                 if tensor._node() is not None:
@@ -157,15 +141,12 @@ class SavedTensor:
             self.packed = (hooks[1], value, hook_fn, hook_acc)
         self.version: int = counter.value if counter is not None else 0
         self.weak_fn: Any = None
-        self.saved_by = saved_by  # the saving node's name (a string: no reference to the node)
-        # the forward call's stack, in anomaly mode (torch keeps it on the node)
+        self.saved_by = saved_by  # the saving node's name (no reference to the node)
         anomaly = observers.ANOMALY
         self.trace = anomaly.forward_trace() if anomaly.enabled else None
         self.names_owner = names_owner  # a custom Function's node: named once the history is gone
         if on_view:
-            # the result of an in-place op on a view: torch keeps a weak reference to the view's
-            # grad_fn after the rebase (its AsStridedBackward0) and names it in errors (and gives
-            # it to the unpacked tensor) while it is alive, else the saving node
+            # an in-place op's result on a view: named after the view's grad_fn while it lives
             self.weak_fn = weakref.ref(tensor._grad_fn) if tensor._grad_fn is not None else None
             self.names_owner = True
             is_output = True
@@ -173,11 +154,9 @@ class SavedTensor:
         self.is_output = is_output
         self.output_nr: int = tensor._output_nr
         self.tensor_parts: tuple[Any, ...] | None = None
-        if self.packed is not None:  # with saved-tensor hooks only the packed value is kept
+        if self.packed is not None:
             self._tensor: Any = None
-        elif is_output:
-            # an output is saved as a new alias of its memory (as torch saves ``tensor_data``), so
-            # that a later ``y.data = ...`` does not change what backward reads
+        elif is_output:  # a new alias of its memory: a later ``y.data = ...`` changes nothing
             self.tensor_parts = tensor._alias_parts()
         else:
             self._tensor = tensor
@@ -191,9 +170,9 @@ class SavedTensor:
         if self.packed is not None:
             unpack_hook, value, hook_fn, hook_acc = self.packed
             data = unpack_hook(value)
-            if not is_engine_tensor(data):  # not a tensor
+            if not is_engine_tensor(data):
                 return data
-            t: Any = data.detach()  # torch makes a new variable of the data, with its history
+            t: Any = data.detach()  # a new variable of the data, with its history
             if self.is_output or self.weak_fn is not None:
                 t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
             elif hook_fn is not None:
@@ -202,7 +181,7 @@ class SavedTensor:
                 t._requires_grad = True
                 t._acc = weakref.ref(hook_acc)
             return t
-        parts = self.tensor_parts  # an output's alias, not made yet (else None)
+        parts = self.tensor_parts
         t = self._tensor if parts is None else None
         if self.weak_fn is not None:
             named, nr = self.weak_fn(), 0
@@ -233,11 +212,7 @@ class SavedTensor:
             writes = anomaly.writes_since(t._version_counter, self.version)
             raise RuntimeError(msg + "\n" + writes if writes else msg)
         if self.is_output:
-            if parts is not None:  # a new alias made from the parts: one tensor, no template
-                make, cls, data, storage, offset, dtype, counter = parts
-                t = make(cls, data, storage, offset, dtype, counter)
-            else:
-                t = t._alias(t._version_counter)
+            t = parts[0](*parts[1:]) if parts is not None else t._alias(t._version_counter)
             t._grad_fn = named if named is not None else owner
             t._output_nr = self.output_nr
             t._requires_grad = True
@@ -245,13 +220,10 @@ class SavedTensor:
 
     @property
     def tensor(self) -> Any:
-        """The saved tensor; an output's alias kept as its parts is made at the first read (and
-        then kept, as the general constructor kept it). A property, not ``__getattr__``: a class
-        with ``__getattr__`` has none of its attribute reads specialized by CPython 3.11."""
+        """The saved tensor (an output's alias made at the first read, then kept)."""
         parts = self.tensor_parts
         if parts is not None:
-            make, cls, data, storage, offset, dtype, counter = parts
-            tensor = self._tensor = make(cls, data, storage, offset, dtype, counter)
+            tensor = self._tensor = parts[0](*parts[1:])
             self.tensor_parts = None
             return tensor
         return self._tensor
