@@ -71,8 +71,8 @@ def save_into(
     on_view: bool = False,
     wrapped_number: bool = False,
 ) -> None:
-    """``OpNode.save``: a :class:`SavedTensor` of ``tensor`` under ``name`` in ``node``'s saved
-    values (None is kept in its context)."""
+    """``OpNode.save``: a :class:`~ownership.core.autograd.saved.SavedTensor` of ``tensor``
+    under ``name`` in ``node``'s saved values (None is kept in its context)."""
     if tensor is None:
         node._ctx[name] = None
         return
