@@ -18,9 +18,8 @@ and ``norm`` are ops of the table themselves, each called through it by name (:f
 from __future__ import annotations
 
 import builtins
-import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
@@ -31,14 +30,11 @@ from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import table
 from ownership.ops.argument_values import tensor_arg
-from ownership.ops.methods import DECLARED, function_texts
+from ownership.ops.methods import DECLARED, function_texts, of_table
 from ownership.ops.op_table import OpTable
 from ownership.ops.out_variants import with_out
 
 ops: OpTable[Tensor] = op_registry.ops
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -82,29 +78,6 @@ def made(declared: Declared, name: str) -> Callable[..., Any]:
     function.__annotations__ = {"args": "Any", "kwargs": "Any", "return": declared.function_returns}
     if declared.writes_out:
         return with_out(parser, function, declared.same_dtype)
-    return function
-
-
-def of_table(op: Callable[P, R]) -> Callable[P, R]:
-    """``torch.<name>`` for the op of :mod:`ownership.ops.table` named ``name``, ``op``: each
-    call looks the op up in the table (:data:`~ownership.core.op_registry.ops`), so it runs as
-    every op runs, numpy's reports made torch's, and passes the table's one observer point
-    (:func:`~ownership.core.op_registry.watch`) under that name, as torch's function mode sees
-    ``torch.<name>``.
-
-    >>> import ownership
-    >>> ownership.zeros.__wrapped__ is table.zeros
-    True
-    """
-    name = op.__name__
-    if getattr(table, name, None) is not op:
-        raise ValueError(f"{name} is no op of ownership.ops.table")
-
-    @functools.wraps(op)
-    def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        installed: Callable[P, R] = getattr(ops, name)
-        return installed(*args, **kwargs)
-
     return function
 
 

@@ -13,72 +13,40 @@ import warnings
 from typing import Any
 
 from ownership.core import op_registry
-from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
-from ownership.ops import dropout as _dropout
-from ownership.ops import leaky_relu as _leaky
-from ownership.ops import loss as _loss
-from ownership.ops import nn_ops as _nn
-from ownership.ops import statistics as _stats
+from ownership.ops import table
 from ownership.ops.argument_values import tensor_arg
+from ownership.ops.methods import of_table
 from ownership.ops.op_table import OpTable
 from ownership.scope import module_getattr
 
 ops: OpTable[Tensor] = op_registry.ops
 
-# linear, batch_norm and the losses are the ops themselves (one definition, in ownership.ops),
-# behind the engine's rule that numpy's floating-point warnings never reach the user.
-cross_entropy = quiet(_loss.cross_entropy)
-mse_loss = quiet(_loss.mse_loss)
-nll_loss = quiet(_loss.nll_loss)
-batch_norm = quiet(_nn.batch_norm)
-threshold_ = quiet(_stats.threshold_)
-_quiet_threshold = quiet(_stats.threshold)
-
-
-def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
-    """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``; in
-    place, ``threshold_``, ``ThresholdBackward1``, with ``inplace=True``)."""
-    if inplace:
-        return threshold_(input, threshold, value)
-    return _quiet_threshold(input, threshold, value)
+# the ops of torch.nn.functional are ops of the table (ownership.ops.table.NN_FUNCTIONAL), each
+# called through it under the name torch's function mode sees (ownership.ops.methods.of_table)
+cross_entropy = of_table(table.cross_entropy)
+mse_loss = of_table(table.mse_loss)
+nll_loss = of_table(table.nll_loss)
+batch_norm = of_table(table.batch_norm)
+dropout = of_table(table.dropout)
+leaky_relu = of_table(table.leaky_relu)
+leaky_relu_ = of_table(table.leaky_relu_)
+threshold = of_table(table._threshold)
+threshold_ = of_table(table.threshold_)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias``; torch's TypeError when ``input`` is not a tensor."""
+    """``input @ weight.T + bias`` (the op ``linear``); torch's TypeError when ``input`` is not
+    a tensor, raised before the op is called, as torch's parser does."""
     tensor_arg("linear", input)
-    return _quiet_linear(input, weight, bias)
-
-
-_quiet_linear = quiet(_nn.linear)
-
-
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Random zeros while ``training`` (``ownership.ops.dropout``)."""
-    tensor_arg("dropout", input)
-    return _quiet_dropout(input, p, training, inplace)
-
-
-_quiet_dropout = quiet(_dropout.dropout)
-
-
-def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
-    """``input`` above 0, else ``input * negative_slope`` (``LeakyReluBackward0``; in place,
-    ``leaky_relu_``, with ``inplace=True``): ``ownership.ops.leaky_relu``."""
-    if inplace:
-        return leaky_relu_(input, negative_slope)
-    return _quiet_leaky_relu(input, negative_slope)
-
-
-leaky_relu_ = quiet(_leaky.leaky_relu_)
-_quiet_leaky_relu = quiet(_leaky.leaky_relu)
+    return ops.linear(input, weight, bias)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``)."""
+    """max(x, 0) (``ReluBackward0``; in place with ``inplace=True``): the op ``relu``."""
     if not isinstance(input, Tensor):  # a tensor: nothing to refuse, no call
         tensor_arg("relu", input)
-    return input.relu_() if inplace else ops.relu(input)
+    return ops.relu(input, inplace)
 
 
 def sigmoid(input: Tensor) -> Tensor:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.creation import empty_like, zeros
 from ownership.ops.inplace_fills import bernoulli_
 
@@ -34,8 +35,10 @@ def check_probability(p: Any) -> None:
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """``input`` with each element zeroed with probability ``p`` and the rest scaled by
-    ``1 / (1 - p)`` when ``training`` (see the module's docstring for torch's steps)."""
+    ``1 / (1 - p)`` when ``training`` (see the module's docstring for torch's steps); torch's
+    refusals, the probability's first, then an ``input`` that is no tensor."""
     check_probability(p)
+    tensor_arg("dropout", input)
     if p == 0 or not training or input._data.size == 0:
         return input
     if p == 1:

@@ -92,24 +92,28 @@ def _bw_leaky_relu_(node: OpNode, s: Saved, g: Grads) -> Grads:
     return (leaky_relu_backward(g[0], s["result"], s["negative_slope"], True),)
 
 
-def leaky_relu(t: Tensor, negative_slope: Any = 0.01) -> Tensor:
-    """``t`` above 0, else ``t * negative_slope`` (``LeakyReluBackward0``, saves ``t``)."""
-    _checked("leaky_relu", t, negative_slope)
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` above 0, else ``input * negative_slope`` (``LeakyReluBackward0``, saves
+    ``input``); with ``inplace``, :func:`leaky_relu_` (``F.leaky_relu``'s one call, as torch's
+    function mode sees it)."""
+    if inplace:
+        return leaky_relu_(input, negative_slope)
+    _checked("leaky_relu", input, negative_slope)
 
     def kernel() -> Tensor:
-        out = wrap(_values(t._data, negative_slope), t.dtype)
-        lay_out(out, t)
+        out = wrap(_values(input._data, negative_slope), input.dtype)
+        lay_out(out, input)
         return out
 
-    recorded = needs_grad(t)
+    recorded = needs_grad(input)
     return run_op(
-        (t,),
+        (input,),
         recorded,
         kernel,
         "LeakyReluBackward0",
         _bw_leaky_relu,
         {"negative_slope": negative_slope} if recorded else None,
-        lambda node: node.save("self", t),
+        lambda node: node.save("self", input),
     )
 
 

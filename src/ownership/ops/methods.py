@@ -23,13 +23,15 @@ def mul_(self, *args, **kwargs):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from ownership import math_functions as arithmetic
 from ownership import product_functions as products
 from ownership import reduction_functions as reductions
 from ownership import view_functions as views
+from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare
 from ownership.core.tensor import Tensor
@@ -94,6 +96,10 @@ def no_tensor_bound(bound: dict[str, Any]) -> bool:
     return not any(isinstance(bound.get(k), Tensor) for k in ("min", "max"))
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
 def by_hand(
     method: Callable[..., Any],
     *aliases: str,
@@ -117,6 +123,31 @@ def by_hand(
         function=function,
         **options,
     )
+
+
+def of_table(op: Callable[P, R]) -> Callable[P, R]:
+    """The function that calls ``op``, an op of :mod:`ownership.ops.table`, by the name the table
+    lists it under: each call looks the op up in the table
+    (:data:`~ownership.core.op_registry.ops`), so it runs as every op runs, numpy's reports made
+    torch's, and passes the table's one observer point (:func:`~ownership.core.op_registry.watch`)
+    under that name, as torch's function mode sees ``torch.<name>`` (or, for the ops of
+    ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function).
+
+    >>> import ownership
+    >>> ownership.zeros.__wrapped__ is table.zeros
+    True
+    """
+    names = [name for name in table.__all__ if getattr(table, name) is op]
+    if not names:
+        raise ValueError(f"{op.__name__} is no op of ownership.ops.table")
+    name = names[0]
+
+    @functools.wraps(op)
+    def function(*args: P.args, **kwargs: P.kwargs) -> R:
+        installed: Callable[P, R] = getattr(op_registry.ops, name)
+        return installed(*args, **kwargs)
+
+    return function
 
 
 DECLARED: list[Declared] = [
@@ -933,11 +964,12 @@ DECLARED: list[Declared] = [
     by_hand(written.int),
     by_hand(written.bool),
     by_hand(written.cpu),
-    by_hand(written.new_zeros),
-    by_hand(written.new_ones),
-    by_hand(written.new_empty),
-    by_hand(written.new_full),
-    by_hand(written.new_tensor),
+    # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
+    by_hand(of_table(table.new_zeros)),
+    by_hand(of_table(table.new_ones)),
+    by_hand(of_table(table.new_empty)),
+    by_hand(of_table(table.new_full)),
+    by_hand(of_table(table.new_tensor)),
     # ------------------------------------------------------------ leaving the engine
     *(by_hand(method) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y

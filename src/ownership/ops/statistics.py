@@ -22,11 +22,21 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import tensor_arg
 from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
-__all__ = ["axes_of", "count_over", "keep_dims", "norm", "threshold", "vector_norm"]
+__all__ = [
+    "axes_of",
+    "count_over",
+    "keep_dims",
+    "norm",
+    "threshold",
+    "threshold_",
+    "threshold_function",
+    "vector_norm",
+]
 
 # numpy's reductions as ufunc reduces (typed loosely: numpy's stubs want a literal ``keepdims``)
 add_reduce: Callable[..., Any] = np.add.reduce
@@ -221,6 +231,16 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
         {"threshold": threshold},
         lambda node: node.save("self", snapshot(input)),
     )
+
+
+def threshold_function(
+    input: Tensor, threshold: float, value: float, inplace: bool = False
+) -> Tensor:
+    """``F.threshold``: :func:`threshold`, or :func:`threshold_` with ``inplace``; torch's
+    function mode sees it as ``_threshold`` (the name of torch's Python function)."""
+    tensor_arg("threshold", input)
+    op = OPS["threshold_" if inplace else "threshold"]  # by name: ``threshold`` is the number
+    return op(input, threshold, value)  # type: ignore[no-any-return]
 
 
 def _thresholded(x: NDArray[Any], threshold: float, value: float) -> NDArray[Any]:

@@ -59,6 +59,7 @@ from ownership.ops.creation import (
     zeros_like,
 )
 from ownership.ops.diagonal import diagonal
+from ownership.ops.dropout import dropout
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
@@ -97,12 +98,14 @@ from ownership.ops.integer_division import (
     rremainder,
 )
 from ownership.ops.joining import cat, stack
+from ownership.ops.leaky_relu import leaky_relu, leaky_relu_
 from ownership.ops.linalg import bmm, dot, matmul, mm, mv
+from ownership.ops.loss import cross_entropy, mse_loss, nll_loss
 from ownership.ops.masking import masked_fill, masked_fill_
 from ownership.ops.moments import std, std_mean, var, var_mean
 from ownership.ops.multi_views import chunk, split, unbind
 from ownership.ops.nan_sums import nansum
-from ownership.ops.nn_ops import addmm
+from ownership.ops.nn_ops import addmm, batch_norm, linear
 from ownership.ops.nonfinite import nan_to_num, nan_to_num_
 from ownership.ops.outer import outer
 from ownership.ops.power import power as pow
@@ -128,6 +131,7 @@ from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import norm, threshold, threshold_
+from ownership.ops.statistics import threshold_function as _threshold
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -148,6 +152,7 @@ from ownership.ops.views import big_t as T
 from ownership.ops.views import matrix_t as mT
 from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
+from ownership.ops.written_methods import new_empty, new_full, new_ones, new_tensor, new_zeros
 
 NO_ARITHMETIC = frozenset(
     {
@@ -215,6 +220,11 @@ NOT_DIFFERENTIATED = frozenset(
         "logical_or",
         "lt",
         "ne",
+        "new_empty",
+        "new_full",
+        "new_ones",
+        "new_tensor",
+        "new_zeros",
         "ones",
         "ones_like",
         "outer",
@@ -240,8 +250,27 @@ check their arguments before any differentiable op runs (``chunk``'s count, ``ou
 dims), and indexing, which
 reads its input's edge where torch does (:mod:`ownership.ops.indexing`)."""
 
+NN_FUNCTIONAL = frozenset(
+    {
+        "_threshold",
+        "batch_norm",
+        "cross_entropy",
+        "dropout",
+        "leaky_relu",
+        "leaky_relu_",
+        "linear",
+        "mse_loss",
+        "nll_loss",
+    }
+)
+"""The ops of ``torch.nn.functional`` (:mod:`ownership.nn.functional` calls them through the
+table), each under the name torch's function mode sees it by: ``F.threshold`` is torch's Python
+function ``_threshold``; ``F.leaky_relu``, ``F.dropout`` and ``F.threshold`` take ``inplace``
+(torch's mode sees one call either way)."""
+
 __all__ = [
     "T",
+    "_threshold",
     "abs",
     "abs_",
     "add",
@@ -259,6 +288,7 @@ __all__ = [
     "argsort",
     "as_strided_",
     "as_tensor",
+    "batch_norm",
     "bernoulli",
     "bernoulli_",
     "bitwise_and",
@@ -287,6 +317,7 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cross_entropy",
     "cumprod",
     "cumprod_",
     "cumsum",
@@ -297,6 +328,7 @@ __all__ = [
     "div_rounded",
     "div_rounded_",
     "dot",
+    "dropout",
     "embed",
     "empty",
     "empty_like",
@@ -330,6 +362,9 @@ __all__ = [
     "isinf",
     "isnan",
     "le",
+    "leaky_relu",
+    "leaky_relu_",
+    "linear",
     "linspace",
     "log",
     "log1p",
@@ -351,6 +386,7 @@ __all__ = [
     "min",
     "minimum",
     "mm",
+    "mse_loss",
     "mul",
     "mul_",
     "mv",
@@ -361,6 +397,12 @@ __all__ = [
     "ne",
     "neg",
     "neg_",
+    "new_empty",
+    "new_full",
+    "new_ones",
+    "new_tensor",
+    "new_zeros",
+    "nll_loss",
     "norm",
     "normal_",
     "ones",

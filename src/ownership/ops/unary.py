@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
+from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
@@ -339,9 +340,12 @@ def refuse_bool_relu(a: Tensor) -> None:
         raise RuntimeError("Boolean inputs not supported for relu")
 
 
-def relu(a: Tensor) -> Tensor:
+def relu(a: Tensor, inplace: bool = False) -> Tensor:
     """``0 if a < 0 else a`` (``ReluBackward0``, saves result); keeps integer dtypes, refuses
-    bool (:func:`refuse_bool_relu`)."""
+    bool (:func:`refuse_bool_relu`). With ``inplace`` (``F.relu``'s), the op ``relu_``: torch's
+    function mode sees ``F.relu`` as one call, ``relu``, either way."""
+    if inplace:
+        return OPS["relu_"](a)  # type: ignore[no-any-return]
     refuse_bool_relu(a)
     recorded = needs_grad(a)
     return run_op(
