@@ -1,7 +1,10 @@
 """Every op call passes one observer point, :func:`ownership.core.op_registry.watch` (the doctor's):
 a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back. The
-factories, ``bernoulli``, ``cat``, ``stack``, ``addmm`` and ``norm`` pass it too, each under the
-name torch's ``TorchFunctionMode`` sees it by (the doctor's watch of torch), call by call."""
+factories, ``bernoulli``, ``cat``, ``stack``, ``addmm``, ``norm``, the ``new_*`` methods and the
+functions of ``nn.functional`` pass it too, each under the name torch's ``TorchFunctionMode``
+sees it by (the doctor's watch of torch), call by call, and only the outermost call: an op called
+while another runs (``as_tensor``'s ``to``, ``linear``'s ``addmm``) is not seen, as torch's mode
+is off while its handler runs."""
 
 from __future__ import annotations
 
@@ -78,6 +81,32 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("threshold", lambda t, x, m: t.threshold(m, 0.5, 0.0)),
     ("threshold_", lambda t, x, m: t.threshold_(m, 0.5, 0.0)),
     ("a method", lambda t, x, m: x.mul(2)),
+    ("as_tensor of a tensor", lambda t, x, m: t.as_tensor(x, dtype=t.float64)),
+    ("new_zeros", lambda t, x, m: x.new_zeros(2)),
+    ("new_ones", lambda t, x, m: x.new_ones((2, 1), dtype=t.float64)),
+    ("new_empty", lambda t, x, m: x.new_empty(2)),
+    ("new_full", lambda t, x, m: x.new_full((2,), 3.0)),
+    ("new_tensor", lambda t, x, m: x.new_tensor([1.0])),
+    ("F.linear", lambda t, x, m: t.nn.functional.linear(m, m, m.sum(0))),
+    ("F.linear of 3 dims", lambda t, x, m: t.nn.functional.linear(x.unsqueeze(0), x, m.sum(0))),
+    ("F.linear without bias", lambda t, x, m: t.nn.functional.linear(x, x)),
+    ("F.cross_entropy", lambda t, x, m: t.nn.functional.cross_entropy(m, t.tensor([0, 1]))),
+    ("F.nll_loss", lambda t, x, m: t.nn.functional.nll_loss(m, t.tensor([1, 0]))),
+    ("F.mse_loss", lambda t, x, m: t.nn.functional.mse_loss(x, x)),
+    ("F.batch_norm", lambda t, x, m: t.nn.functional.batch_norm(x, None, None, training=True)),
+    ("F.dropout", lambda t, x, m: t.nn.functional.dropout(x, 0.5)),
+    ("F.dropout not training", lambda t, x, m: t.nn.functional.dropout(x, 0.5, False)),
+    ("F.dropout in place", lambda t, x, m: t.nn.functional.dropout(x.clone(), inplace=True)),
+    ("F.leaky_relu", lambda t, x, m: t.nn.functional.leaky_relu(x, 0.2)),
+    ("F.leaky_relu in place", lambda t, x, m: t.nn.functional.leaky_relu(x.clone(), inplace=True)),
+    ("F.leaky_relu_", lambda t, x, m: t.nn.functional.leaky_relu_(x.clone())),
+    ("F.threshold", lambda t, x, m: t.nn.functional.threshold(x, 0.5, 0.0)),
+    ("F.threshold in place", lambda t, x, m: t.nn.functional.threshold(x.clone(), 0.5, 0.0, True)),
+    ("F.threshold_", lambda t, x, m: t.nn.functional.threshold_(x.clone(), 0.5, 0.0)),
+    ("F.relu", lambda t, x, m: t.nn.functional.relu(x)),
+    ("F.relu in place", lambda t, x, m: t.nn.functional.relu(x.clone(), inplace=True)),
+    ("F.softmax", lambda t, x, m: t.nn.functional.softmax(x, dim=1)),
+    ("nn.Linear's forward", lambda t, x, m: LINEAR[t.__name__](x)),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
@@ -92,7 +121,13 @@ def _refused(call: Callable[[], Any]) -> str:
     raise AssertionError("not refused")
 
 
+LINEAR: dict[str, Any] = {}
+"""Each engine's ``Linear(3, 2)``, made with the inputs before the watch (its construction calls
+other functions in each: ``torch.nn.init``'s)."""
+
+
 def _inputs(t: ModuleType) -> tuple[Any, Any]:
+    LINEAR[t.__name__] = t.nn.Linear(3, 2)
     return t.ones(2, 3), t.ones(2, 2)
 
 
@@ -140,8 +175,10 @@ def _seen_by_ownership() -> list[list[str]]:
     return calls
 
 
-def test_the_observer_sees_each_factory_call_as_torchs_function_mode_does() -> None:
+def test_the_observer_sees_each_call_as_torchs_function_mode_does() -> None:
     by_torch = dict(zip((label for label, _ in CALLS), _seen_by_torch(), strict=True))
     by_ownership = dict(zip((label for label, _ in CALLS), _seen_by_ownership(), strict=True))
     assert by_ownership == by_torch
     assert by_torch["zeros"] == ["zeros"] and by_torch["from_numpy"] == []
+    assert by_torch["as_tensor of a tensor"] == ["as_tensor"]  # not its ``to``
+    assert by_torch["F.threshold"] == ["_threshold"]  # torch's Python function's name

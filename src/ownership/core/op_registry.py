@@ -155,7 +155,8 @@ _UNWATCHED: dict[str, Callable[..., Any]] = {}  # while watched: each op as it w
 
 def watch(observer: Observer) -> None:
     """Route every op call (a method's, a ``torch`` function's, an operator's) through
-    ``observer`` until :func:`unwatch` (the doctor's watch)."""
+    ``observer`` until :func:`unwatch` (the doctor's watch): the outermost calls only, as torch's
+    function mode sees them (it is off while an op runs)."""
     if _UNWATCHED:
         raise RuntimeError("the op table is watched already")
     for name, op in list(_filled().items()):
@@ -170,9 +171,18 @@ def unwatch() -> None:
     _UNWATCHED.clear()
 
 
+_INSIDE: list[str] = []  # the watched op running, while it runs
+
+
 def _watched(observer: Observer, name: str, op: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(op)
     def watched(*args: Any, **kwargs: Any) -> Any:
-        return observer(name, op, args, kwargs)
+        if _INSIDE:  # an op called by an op (or by the observer): torch's mode sees neither
+            return op(*args, **kwargs)
+        _INSIDE.append(name)
+        try:
+            return observer(name, op, args, kwargs)
+        finally:
+            _INSIDE.pop()
 
     return watched

@@ -45,9 +45,11 @@ class HandGrads:
 
     def derive(self, name: str, args: Any, result: Any) -> None:
         """Op ``name`` returned ``result`` from ``args``: a new tensor that needs no gradient, of
-        the same shape as a gradient among ``args`` (outside ``step()``; an in-place op or a
-        ``*_like`` factory makes none) stands for that gradient."""
-        if not self.grad_of or name.endswith(("_", "_like")) or self.ledger.step_depth:
+        the same shape as a gradient among ``args`` (outside ``step()``; an in-place op, a
+        ``*_like`` or a ``new_*`` factory makes none) stands for that gradient."""
+        if not self.grad_of or self.ledger.step_depth:
+            return
+        if name.endswith(("_", "_like")) or name.startswith("new_"):
             return
         if not isinstance(result, self.tensor_type) or result.requires_grad:
             return
