@@ -31,3 +31,22 @@ def test_a_run_leaves_the_engine_as_it_found_it(monkeypatch: pytest.MonkeyPatch)
     after = engine_parts()
     assert after.keys() == before.keys()
     assert [k for k in before if after[k] is not before[k]] == []
+
+
+def test_the_ops_a_backward_runs_are_unseen_as_by_torchs_function_mode() -> None:
+    """The watcher reads the op calls torch's function mode sees: not those a backward runs (its
+    nodes' ops), nor those an op runs (the observer point's outermost calls only)."""
+    import ownership
+    from ownership.doctor.ledger import Ledger
+    from ownership.doctor.ownership_watch import OwnershipWatch
+
+    seen: list[str] = []
+    watch = OwnershipWatch(Ledger())
+    watch.hand.derive = lambda name, args, result: seen.append(name)  # type: ignore[method-assign]
+    try:
+        x = ownership.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        ownership.as_tensor(x.detach(), dtype=ownership.float64)
+    finally:
+        watch.stop()
+    assert seen == ["ones", "mul", "sum", "as_tensor"]

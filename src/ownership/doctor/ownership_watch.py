@@ -63,6 +63,7 @@ class OwnershipWatch:
         self.restore: list[tuple[Any, str, Any]] = []
         self.stepped_classes: set[type] = set()
         self.stepping: set[int] = set()
+        self.backward_depth = 0  # inside a backward: its ops are unseen, as by torch's mode
         self.hand = HandGrads(ledger, Tensor)
         observers.SAVES.append(self._saved)
         observers.WRITES.append(self._wrote)
@@ -252,12 +253,15 @@ class OwnershipWatch:
         self.ledger.on_backward(user_place(), records)
         for rec in records:
             rec.hidden.clear()
+        self.backward_depth += 1
         try:
             return run(*args, **kwargs)
         except RuntimeError as exc:
             if is_version_error(exc):
                 self.ledger.on_version_error(str(exc))
             raise
+        finally:
+            self.backward_depth -= 1
 
     def _cut(self, t: Any, how: str) -> None:
         if t._grad_fn is not None:
@@ -277,8 +281,12 @@ class OwnershipWatch:
         self.hand.grad_set(t, value)
 
     def _op(self, name: str, original: Any, args: Any, kwargs: Any) -> Any:
+        """An op called outside any other (:func:`ownership.core.op_registry.watch`) and
+        outside a backward (its nodes' ops and hooks): what torch's function mode sees."""
         self.used = True
         result = original(*args, **kwargs)
+        if self.backward_depth:
+            return result
         self.hand.derive(name, args, result)
         checkpoints = self.ledger.checkpoints
         if checkpoints.tensors and not checkpoints.quiet:
