@@ -236,7 +236,7 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
 def threshold_function(
     input: Tensor, threshold: float, value: float, inplace: bool = False
 ) -> Tensor:
-    """``F.threshold``: :func:`threshold`, or :func:`threshold_` with ``inplace``; torch's
+    """``F.threshold``: the op ``threshold``, or ``threshold_`` with ``inplace``; torch's
     function mode sees it as ``_threshold`` (the name of torch's Python function)."""
     tensor_arg("threshold", input)
     op = OPS["threshold_" if inplace else "threshold"]  # by name: ``threshold`` is the number
