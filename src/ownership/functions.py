@@ -13,7 +13,8 @@ method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions
 ``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
 ``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
 (``detach``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
-and ``norm`` are ops of the table themselves, each called through it by name (:func:`of_table`)."""
+and ``norm`` are ops of the table themselves, each called through it by name
+(:func:`~ownership.ops.methods.of_table`)."""
 
 from __future__ import annotations
 

@@ -35,8 +35,8 @@ def check_probability(p: Any) -> None:
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """``input`` with each element zeroed with probability ``p`` and the rest scaled by
-    ``1 / (1 - p)`` when ``training`` (see the module's docstring for torch's steps); torch's
-    refusals, the probability's first, then an ``input`` that is no tensor."""
+    ``1 / (1 - p)`` when ``training`` (torch's steps: the docstring of ``ownership.ops.dropout``);
+    torch's refusals, the probability's first, then an ``input`` that is no tensor."""
     check_probability(p)
     tensor_arg("dropout", input)
     if p == 0 or not training or input._data.size == 0:
