@@ -107,16 +107,24 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("F.relu in place", lambda t, x, m: t.nn.functional.relu(x.clone(), inplace=True)),
     ("F.softmax", lambda t, x, m: t.nn.functional.softmax(x, dim=1)),
     ("nn.Linear's forward", lambda t, x, m: LINEAR[t.__name__](x)),
+    ("F.dropout of a str", lambda t, x, m: _refused(lambda: t.nn.functional.dropout("a"))),
+    ("F.leaky_relu of a str", lambda t, x, m: _refused(lambda: t.nn.functional.leaky_relu("a"))),
+    (
+        "F.threshold of a str",
+        lambda t, x, m: _refused(lambda: t.nn.functional.threshold("a", 0, 1)),
+    ),
+    ("F.linear of a str", lambda t, x, m: _refused(lambda: t.nn.functional.linear("a", x))),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
 
 
 def _refused(call: Callable[[], Any]) -> str:
-    """The class of the error ``call()`` raises (a call torch refuses is seen all the same)."""
+    """The class of the error ``call()`` raises (a call torch refuses is seen all the same, but
+    for one its argument parser refuses first: ``F.linear``'s)."""
     try:
         call()
-    except RuntimeError as error:
+    except (RuntimeError, TypeError) as error:
         return type(error).__name__
     raise AssertionError("not refused")
 
