@@ -63,7 +63,6 @@ def run_inplace(
     save_result: bool = False,
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
-    write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
     kernel: object = None,
     keyed: Sequence[Any] = (),
@@ -77,8 +76,8 @@ def run_inplace(
     3. **The kernel's checks**, in ``TensorIteratorBase::build``'s order, in any grad mode: memory
        overlap (:func:`check_no_overlap`; skipped by ``check_overlap=False``), then shape and
        dtype (:func:`check_result`).
-    4. **The write** (``write``, else ``compute()``'s value copied in; an aliased input read in
-       ``kernel``'s loop order, :data:`write_aliased`), after the before-write observers
+    4. **The write** (``compute()``'s value copied in; an aliased input, or elements of ``self``
+       that share memory, read and written in ``kernel``'s loop order, :data:`write_aliased`), after the before-write observers
        (:func:`~ownership.core.observers.before_write`), then **one version bump**
        (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in any grad mode.
     5. **The new history**, if recorded (``CopySlices`` on a written view's base:
@@ -96,13 +95,9 @@ def run_inplace(
         check_args()  # 2
     if check_overlap:  # 3
         check_no_overlap(self, inputs)
-    if write is None:
-        value = compute()
-        check_result(self, tuple(np.shape(value)), out_dtype)
-        write = _copy_of(value)
-    else:
-        check_result(self, self._data.shape, out_dtype)
-    write = write_aliased(kernel, self._data) or write
+    value = compute()
+    check_result(self, tuple(np.shape(value)), out_dtype)
+    write = write_aliased(kernel, self._data) or _copy_of(value)
     if observers.BEFORE_WRITES:  # 4: e.g. an allow_mutation_on_saved_tensors block is open
         observers.before_write(self)
     write(self._data)
