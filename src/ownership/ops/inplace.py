@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
-from ownership.core.inplace_rules import check_inplace, check_result, run_inplace
+from ownership.core.inplace_rules import Write, check_inplace, check_result, run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
@@ -60,15 +60,15 @@ def _add_scaled_(
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
-    def compute() -> NDArray[Any]:
+    def compute() -> Write:
         check_broadcast(a, b)
+        shape = np.broadcast_shapes(a._data.shape, np.shape(rb))
         other = rb
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
-            check_result(a, np.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
+            check_result(a, shape, dt)
             other = scaled(rb, alpha, dt, negated=ufunc is np.subtract)
-        out: NDArray[Any] = ufunc(a._data, other)
-        return out
+        return Write(shape, lambda into: ufunc(a._data, other, out=into, casting="unsafe"))
 
     def kernel(x: Any, y: Any) -> Any:  # torch's add kernel: self + alpha * other
         if alpha == 1 and type(alpha) is int:
@@ -112,10 +112,10 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
-    def compute() -> NDArray[Any]:
+    def compute() -> Write:
         check_broadcast(a, b)
-        out: NDArray[Any] = a._data * rb
-        return out
+        shape = np.broadcast_shapes(a._data.shape, np.shape(rb))
+        return Write(shape, lambda into: np.multiply(a._data, rb, out=into, casting="unsafe"))
 
     return run_inplace(
         a,
