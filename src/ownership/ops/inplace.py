@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
 from ownership.core.inplace_rules import Write, check_inplace, check_result, run_inplace
+from ownership.core.layout import broadcast_shapes
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
@@ -61,8 +62,7 @@ def _add_scaled_(
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        check_broadcast(a, b)
-        shape = np.broadcast_shapes(a._data.shape, np.shape(rb))
+        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
         other = rb
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
@@ -113,8 +113,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        check_broadcast(a, b)
-        shape = np.broadcast_shapes(a._data.shape, np.shape(rb))
+        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
         return Write(shape, lambda into: np.multiply(a._data, rb, out=into, casting="unsafe"))
 
     return run_inplace(
