@@ -87,9 +87,9 @@ def run_inplace(
        dtype (:func:`check_result`).
     4. **The write** (``compute()``'s value copied in, or made in ``self`` by its :class:`Write`;
        an aliased input, or elements of ``self`` that share memory, read and written in
-       ``kernel``'s loop order: :data:`write_aliased`), after the before-write observers (:func:`~ownership.core.observers.before_write`), then
-       **one version bump** (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in
-       any grad mode.
+       ``kernel``'s loop order: :data:`write_aliased`), after the before-write observers
+       (:func:`~ownership.core.observers.before_write`), then **one version bump**
+       (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in any grad mode.
     5. **The new history**, if recorded (``CopySlices`` on a written view's base:
        :func:`~ownership.core.autograd.view_history.rebase_history`); ``save_result`` saves
        ``self``; ``self_edge=False``: no edge to ``self`` (torch's ``NotImplemented`` node).
