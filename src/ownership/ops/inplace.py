@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
@@ -25,7 +24,6 @@ from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import (
-    check_broadcast,
     needs_grad,
     operand,
     raw,
@@ -137,10 +135,11 @@ def div_(a: Tensor, b: Any) -> Tensor:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
 
-    def compute() -> NDArray[Any]:
-        check_broadcast(a, b)
-        out: NDArray[Any] = np.true_divide(a._data, raw(b))
-        return out
+    def compute() -> Write:
+        shape = broadcast_shapes(a._data.shape, np.shape(raw(b)))  # torch's error if none
+        return Write(
+            shape, lambda into: np.true_divide(a._data, raw(b), out=into, casting="unsafe")
+        )
 
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
