@@ -36,6 +36,12 @@ WRITES: dict[str, Any] = {
     "t[1:] = row": lambda t, e: e.__setitem__(slice(1, None), t.tensor([4.0, 5.0, 6.0])),
     "t[t < 2] = -1": lambda t, e: e.__setitem__(e < 2, -1.0),
     "t[t < 2] = 0-d tensor": lambda t, e: e.__setitem__(e < 2, t.tensor(-1.0)),
+    # one element of a row that shares one location: the location is written, not its row's
+    # other elements' old value over it
+    "t[one of a row] = -1": lambda t, e: e.__setitem__(t.tensor([[False, True, False]] * 2), -1.0),
+    "t[one of a row] = 0-d tensor": lambda t, e: e.__setitem__(
+        t.tensor([[True, False, False], [False, False, False]]), t.tensor(-1.0)
+    ),
     "t[t < 2] = values": lambda t, e: e.__setitem__(e < 2, t.tensor([-1.0, -2.0, -3.0])),
     "t[t < 2] = [[-1]]": lambda t, e: e.__setitem__(e < 2, t.tensor([[-1.0]])),
     "t[[0, 1]] = 7": lambda t, e: e.__setitem__([0, 1], 7.0),

@@ -8,7 +8,7 @@ ops (``ownership/ops/inplace_views.py``) and ``ctx.mark_dirty`` make the same au
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ownership.core.tensor import Tensor
 
 __all__ = [
+    "Write",
     "check_cast",
     "check_inplace",
     "check_inputs_apart",
@@ -49,11 +50,19 @@ input shares ``out``'s memory (:func:`ownership.ops.loop_order.write_aliased`, b
 ``ownership.installation.install()``). None: numpy's write, which reads every input first."""
 
 
+class Write(NamedTuple):
+    """A value ``compute()`` makes in the written array itself: its ``shape``, checked before
+    anything is written, and ``into``, which writes it into an array of that shape."""
+
+    shape: tuple[int, ...]
+    into: Callable[[NDArray[Any]], object]
+
+
 def run_inplace(
     self: Tensor,
     inputs: Sequence[Tensor | None],
     recorded: bool,
-    compute: Callable[[], NDArray[Any]],
+    compute: Callable[[], NDArray[Any] | Write],
     out_dtype: DType,
     name: str,
     backward: BackwardFn,
@@ -63,7 +72,6 @@ def run_inplace(
     save_result: bool = False,
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
-    write: Callable[[NDArray[Any]], object] | None = None,
     self_edge: bool = True,
     kernel: object = None,
     keyed: Sequence[Any] = (),
@@ -77,8 +85,9 @@ def run_inplace(
     3. **The kernel's checks**, in ``TensorIteratorBase::build``'s order, in any grad mode: memory
        overlap (:func:`check_no_overlap`; skipped by ``check_overlap=False``), then shape and
        dtype (:func:`check_result`).
-    4. **The write** (``write``, else ``compute()``'s value copied in; an aliased input read in
-       ``kernel``'s loop order, :data:`write_aliased`), after the before-write observers
+    4. **The write** (``compute()``'s value copied in, or made in ``self`` by its :class:`Write`;
+       an aliased input, or elements of ``self`` that share memory, read and written in
+       ``kernel``'s loop order: :data:`write_aliased`), after the before-write observers
        (:func:`~ownership.core.observers.before_write`), then **one version bump**
        (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in any grad mode.
     5. **The new history**, if recorded (``CopySlices`` on a written view's base:
@@ -96,13 +105,11 @@ def run_inplace(
         check_args()  # 2
     if check_overlap:  # 3
         check_no_overlap(self, inputs)
-    if write is None:
-        value = compute()
-        check_result(self, tuple(np.shape(value)), out_dtype)
-        write = _copy_of(value)
-    else:
-        check_result(self, self._data.shape, out_dtype)
-    write = write_aliased(kernel, self._data) or write
+    value = compute()
+    if not isinstance(value, Write):  # a value made apart, copied in
+        value = Write(np.shape(value), _copy_of(value))
+    check_result(self, value.shape, out_dtype)
+    write = write_aliased(kernel, self._data) or value.into
     if observers.BEFORE_WRITES:  # 4: e.g. an allow_mutation_on_saved_tensors block is open
         observers.before_write(self)
     write(self._data)

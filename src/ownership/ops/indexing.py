@@ -406,14 +406,11 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         return new
 
     value_read = np.asarray(raw(v)).reshape(without_leading_ones(vshape))  # torch's value
+    if filled:  # masked_fill_ reads it once (``value.item()``), index_put_ as its loop goes
+        value_read = value_read.astype(t._data.dtype)
 
     def scatter() -> Scatter:
         return index_put_loop(t._data, npkey)
-
-    def write_indexed(into: Any) -> None:
-        """index_put_ writes the indexed elements alone: into an expanded tensor (elements that
-        share memory), the whole result written back would put other values there."""
-        into[npkey] = assigned().astype(into.dtype, copy=False)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
@@ -435,7 +432,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
-        write=write_indexed if overlaps_itself(t) else None,
-        kernel=None if filled else Kernel(_same, (value_read,), False, 3000, scatter),
+        kernel=Kernel(_same, (value_read,), False, 3000, scatter),
         keyed=advanced,
     )

@@ -14,17 +14,16 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import BackwardFn, OpNode
-from ownership.core.inplace_rules import check_inplace, check_result, run_inplace
+from ownership.core.inplace_rules import Write, check_inplace, check_result, run_inplace
+from ownership.core.layout import broadcast_shapes
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops import arithmetic as ar
 from ownership.ops import power as pw
 from ownership.ops.common import (
-    check_broadcast,
     needs_grad,
     operand,
     raw,
@@ -60,15 +59,14 @@ def _add_scaled_(
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
-    def compute() -> NDArray[Any]:
-        check_broadcast(a, b)
+    def compute() -> Write:
+        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
         other = rb
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
-            check_result(a, np.broadcast_shapes(a._data.shape, np.shape(rb)), dt)
+            check_result(a, shape, dt)
             other = scaled(rb, alpha, dt, negated=ufunc is np.subtract)
-        out: NDArray[Any] = ufunc(a._data, other)
-        return out
+        return Write(shape, lambda into: ufunc(a._data, other, out=into, casting="unsafe"))
 
     def kernel(x: Any, y: Any) -> Any:  # torch's add kernel: self + alpha * other
         if alpha == 1 and type(alpha) is int:
@@ -112,10 +110,9 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     dt = result_dtype(a, b)
     rb = operand_in(b, dt)
 
-    def compute() -> NDArray[Any]:
-        check_broadcast(a, b)
-        out: NDArray[Any] = a._data * rb
-        return out
+    def compute() -> Write:
+        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
+        return Write(shape, lambda into: np.multiply(a._data, rb, out=into, casting="unsafe"))
 
     return run_inplace(
         a,
@@ -138,10 +135,11 @@ def div_(a: Tensor, b: Any) -> Tensor:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
 
-    def compute() -> NDArray[Any]:
-        check_broadcast(a, b)
-        out: NDArray[Any] = np.true_divide(a._data, raw(b))
-        return out
+    def compute() -> Write:
+        shape = broadcast_shapes(a._data.shape, np.shape(raw(b)))  # torch's error if none
+        return Write(
+            shape, lambda into: np.true_divide(a._data, raw(b), out=into, casting="unsafe")
+        )
 
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
