@@ -56,6 +56,16 @@ WRITES: dict[str, Any] = {
     "zero_": lambda t, e: e.zero_(),
     "masked_fill_": lambda t, e: e.masked_fill_(e < 2, 0.0),
     "masked_fill_ 0-d tensor": lambda t, e: e.masked_fill_(e < 2, t.tensor(0.0)),
+    # the mask picks some of the elements that share one location: that location is written
+    "masked_fill_ one of row 0": lambda t, e: e.masked_fill_(
+        t.tensor([[False, True, False], [False, False, False]]), 0.0
+    ),
+    "masked_fill_ one of row 1, 0-d tensor": lambda t, e: e.masked_fill_(
+        t.tensor([[False, False, False], [False, False, True]]), t.tensor(0.0)
+    ),
+    "masked_fill_ a broadcast mask": lambda t, e: e.masked_fill_(
+        t.tensor([True, False, False]), 5.0
+    ),
     "copy_": lambda t, e: e.copy_(t.zeros(2, 3)),
     "add_": lambda t, e: e.add_(1),
     "mul_ of itself": lambda t, e: e.mul_(e),

@@ -55,6 +55,15 @@ INPLACE: dict[str, Any] = {
     "mask would grow self": lambda t, x: x[0].masked_fill_(t.tensor([[True], [False]]), 0.0),
     "into a view": lambda t, x: x[:, 1].masked_fill_(t.tensor([True, False]), 9.0),
     "expanded self": lambda t, x: x[0].expand(2, 3).masked_fill_(_mask(t), 0.0),
+    # a column expanded: the mask picks one of each row's elements, which share one location
+    "expanded column, one of each row": lambda t, x: (
+        x[:, :1].expand(2, 3).masked_fill_(t.tensor([False, True, False]), 0.0)
+    ),
+    "expanded column, one element, 0-d tensor": lambda t, x: (
+        x[:, 2:]
+        .expand(2, 3)
+        .masked_fill_(t.tensor([[True, False, False], [False, False, False]]), t.tensor(-1.0))
+    ),
     "int mask": lambda t, x: x.masked_fill_(t.tensor([1, 0, 1]), 0.5),
 }
 
@@ -138,6 +147,13 @@ MASK_ORDER: dict[str, Any] = {
     ),
     "nan into int64": lambda t, x, b: x.long().masked_fill_(b, float("nan")),
     "nan tensor into int64": lambda t, x, b: x.long().masked_fill_(b, t.tensor(float("nan"))),
+    "inf tensor into int32": lambda t, x, b: x.int().masked_fill_(b, t.tensor(float("inf"))),
+    "2**40 tensor into int32": lambda t, x, b: x.int().masked_fill_(b, t.tensor(2**40)),
+    "1e20 into int64, none picked": lambda t, x, b: x.long().masked_fill_(b & False, 1e20),
+    "nan tensor into bool": lambda t, x, b: b.masked_fill_(~b, t.tensor(float("nan"))),
+    "nan tensor into int64, out of place": lambda t, x, b: x.long().masked_fill(
+        b, t.tensor(float("nan"))
+    ),
     "out of place, float beyond float32": lambda t, x, b: x.masked_fill(b, 1e40),
 }
 

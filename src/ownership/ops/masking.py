@@ -33,6 +33,7 @@ from ownership.core.inplace_rules import (
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import inputs_needed, needs_grad, run_op, sum_to, wrap
+from ownership.ops.loop_order import Kernel, Scatter
 
 EXPANDED_WARNING = (
     "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
@@ -72,6 +73,11 @@ def _fill_value(t: Tensor, value: Any) -> Any:
     if isinstance(value, complex | np.complexfloating) and t.dtype is not dtypes.bool_:
         value = value.real  # its imaginary part is 0 (checked)
     return np.asarray(value).astype(t._data.dtype)
+
+
+def _written(value: NDArray[Any]) -> NDArray[Any]:
+    """``masked_fill_``'s kernel (``cpu_masked_fill_kernel``): the one value, read once."""
+    return value
 
 
 def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
@@ -122,7 +128,9 @@ def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 
 def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
-    """``masked_fill`` written into ``t`` (the mask must broadcast to ``t``'s shape)."""
+    """``masked_fill`` written into ``t`` (the mask must broadcast to ``t``'s shape): the
+    elements the mask picks alone, so into an expanded ``t`` a location shared with elements it
+    does not pick is written too (``kernel``: ``write_aliased``)."""
     tensor_value = value if isinstance(value, Tensor) else None
     has_value = tensor_value is not None
 
@@ -131,12 +139,20 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         warn_expanded(t, 6)  # check_args, run_inplace, masked_fill_, the op table, the method
         check_inputs_apart(t, (mask,))
 
+    read: list[Any] = []  # the value the kernel writes, converted (checked) once the shapes are
+
     def compute() -> NDArray[Any]:
         shape = layout.broadcast_shapes(t._data.shape, mask._data.shape)  # the written one first
         check_result(t, shape, t.dtype)
+        read.append(_fill_value(t, value))
         arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-        np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
+        np.copyto(arr, read[0], where=np.broadcast_to(mask._data, shape))
         return arr
+
+    def picked() -> Scatter:
+        """The elements the mask picks, row-major: each is written the one value, so their
+        order cannot change what is written, nor the elements it leaves."""
+        return Scatter(np.flatnonzero(np.broadcast_to(mask._data, t._data.shape)), (0,), ())
 
     def save(node: OpNode) -> None:
         inputs_needed(node)
@@ -154,5 +170,6 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         save,
         check_overlap=False,
         check_args=check_args,
+        kernel=Kernel(_written, read, False, None, picked),  # an expanded ``t``: the picked alone
         keyed=(mask,),
     )
