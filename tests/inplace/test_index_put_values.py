@@ -5,6 +5,7 @@ unless the key is one mask and the value one element (torch's ``masked_fill_``, 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
@@ -85,5 +86,51 @@ def test_the_value_has_the_written_tensors_dtype(case: str) -> None:
             x = x.view(2, 2)
         x[k] = value(t)
         return x
+
+    same(program)
+
+
+# (the written tensor's dtype, the value): one mask and a one-element value is torch's
+# masked_fill_ of ``value.item()``, converted to the written dtype, checked after the key
+UNREPRESENTABLE: dict[str, tuple[str, Any]] = {
+    "NaN into long": ("int64", lambda t: t.tensor(float("nan"))),
+    "inf into long": ("int64", lambda t: t.tensor(float("inf"))),
+    "-inf, float64, into long": ("int64", lambda t: t.tensor(float("-inf"), dtype=t.float64)),
+    "1e20 into long": ("int64", lambda t: t.tensor(1e20, dtype=t.float64)),
+    "-2**63 into long": ("int64", lambda t: t.tensor(-(2.0**63), dtype=t.float64)),
+    "[[NaN]] into long": ("int64", lambda t: t.tensor([[float("nan")]])),
+    "[[2.5]] into long": ("int64", lambda t: t.tensor([[2.5]])),
+    "NaN into int32": ("int32", lambda t: t.tensor(float("nan"))),
+    "inf into int32": ("int32", lambda t: t.tensor(float("inf"))),
+    "2**40 long into int32": ("int32", lambda t: t.tensor(2**40)),
+    "1e300 double into float": ("float32", lambda t: t.tensor(1e300, dtype=t.float64)),
+    "NaN into float": ("float32", lambda t: t.tensor(float("nan"), dtype=t.float64)),
+    "NaN into bool": ("bool", lambda t: t.tensor(float("nan"))),
+    "1e20 into bool": ("bool", lambda t: t.tensor(1e20)),
+}
+
+
+@pytest.mark.parametrize("key", ["mask", "a slice, then a mask", "an empty mask", "expanded"])
+@pytest.mark.parametrize("case", UNREPRESENTABLE)
+def test_a_one_element_value_through_a_mask_must_fit_the_written_dtype(case: str, key: str) -> None:
+    """torch refuses a value the written dtype cannot hold (NaN, inf or too large for an integer
+    dtype, beyond float32's range for float32) with "value cannot be converted to type int64_t
+    without overflow", even when the mask picks nothing; a bool tensor takes any value."""
+    dtype, value = UNREPRESENTABLE[case]
+
+    def program(t: Any) -> Any:
+        x = t.zeros(2, 3, dtype=getattr(t, dtype))
+        mask = t.tensor([[True, False, True], [False, False, False]])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # an expanded tensor's deprecation (compared elsewhere)
+            if key == "mask":
+                x[mask] = value(t)
+            elif key == "a slice, then a mask":
+                x[1, mask[0]] = value(t)
+            elif key == "an empty mask":
+                x[t.zeros(2, 3, dtype=t.bool)] = value(t)
+            else:
+                x[:1].expand(2, 3)[mask] = value(t)
+        return x, x._version
 
     same(program)

@@ -50,7 +50,7 @@ from ownership.ops.index_keys import (
 from ownership.ops.index_layout import index_strides
 from ownership.ops.leftover_size import leftover_size
 from ownership.ops.loop_order import Kernel, Scatter
-from ownership.ops.masking import warn_expanded
+from ownership.ops.masking import fill_value, warn_expanded
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -400,14 +400,16 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         values = values.reshape(values.shape[max(0, values.ndim - len(target_shape)) :])
         return np.broadcast_to(values, target_shape)
 
+    # torch's value: index_put_ reads it as its loop goes, masked_fill_ once (``value.item()``),
+    # converted to t's dtype (checked: NaN into an integer tensor is refused) after its checks
+    value_read = [np.asarray(raw(v)).reshape(without_leading_ones(vshape))]
+
     def compute() -> Any:
         new = t._data.copy()
-        new[npkey] = assigned()
+        if filled:
+            value_read[0] = fill_value(t, v).reshape(())
+        new[npkey] = value_read[0] if filled else assigned()
         return new
-
-    value_read = np.asarray(raw(v)).reshape(without_leading_ones(vshape))  # torch's value
-    if filled:  # masked_fill_ reads it once (``value.item()``), index_put_ as its loop goes
-        value_read = value_read.astype(t._data.dtype)
 
     def scatter() -> Scatter:
         return index_put_loop(t._data, npkey)
@@ -425,13 +427,13 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         (vt,),
         needs_grad(t, vt, *advanced),  # the indices are operands too (a list: a normal tensor)
         compute,
-        vt.dtype if vt is not None and vt._data.ndim else t.dtype,
+        vt.dtype if vt is not None and vt._data.ndim and not filled else t.dtype,
         "IndexPutBackward0",
         bw,
         {"indices": npkey, "accumulate": False},
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
-        kernel=Kernel(_same, (value_read,), False, 3000, scatter),
+        kernel=Kernel(_same, value_read, False, 3000, scatter),
         keyed=advanced,
     )

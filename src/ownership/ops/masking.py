@@ -63,10 +63,11 @@ def _check_arguments(mask: Tensor, value: Any) -> None:
         )
 
 
-def _fill_value(t: Tensor, value: Any) -> Any:
-    """The value to write, as ``t``'s numpy dtype holds it: torch's kernel converts it (a 0-d
-    tensor's item) to ``t``'s dtype, checked, once the shapes are (a float into an integer
-    tensor is truncated; a number the dtype cannot hold is refused)."""
+def fill_value(t: Tensor, value: Any) -> Any:
+    """The value to write, as ``t``'s numpy dtype holds it: torch's kernel converts it (a
+    one-element tensor's item) to ``t``'s dtype, checked, once the shapes are (a float into an
+    integer tensor is truncated; a number the dtype cannot hold is refused). ``t[mask] = value``
+    of one element is ``masked_fill_`` too (``ops/indexing.py``)."""
     checks.fits(t.dtype, value.item() if isinstance(value, Tensor) else value)
     if isinstance(value, Tensor):
         return value._data.astype(t._data.dtype)
@@ -109,7 +110,7 @@ def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         shape = layout.broadcast_shapes(mask._data.shape, t._data.shape)
         _check_arguments(mask, value)
         arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-        np.copyto(arr, _fill_value(t, value), where=np.broadcast_to(mask._data, shape))
+        np.copyto(arr, fill_value(t, value), where=np.broadcast_to(mask._data, shape))
         return wrap(arr, t.dtype)
 
     def save(node: OpNode) -> None:
@@ -144,7 +145,7 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
     def compute() -> NDArray[Any]:
         shape = layout.broadcast_shapes(t._data.shape, mask._data.shape)  # the written one first
         check_result(t, shape, t.dtype)
-        read.append(_fill_value(t, value))
+        read.append(fill_value(t, value))
         arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
         np.copyto(arr, read[0], where=np.broadcast_to(mask._data, shape))
         return arr
