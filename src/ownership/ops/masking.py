@@ -151,9 +151,13 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         return arr
 
     def picked() -> Scatter:
-        """The elements the mask picks, row-major: each is written the one value, so their
-        order cannot change what is written, nor the elements it leaves."""
-        return Scatter(np.flatnonzero(np.broadcast_to(mask._data, t._data.shape)), (0,), ())
+        """The elements the mask picks, one per memory location: each is written the one
+        value, so neither their order nor a second write of a location changes what is written
+        (nor the elements the mask leaves)."""
+        where = np.nonzero(np.broadcast_to(mask._data, t._data.shape))
+        at: Any = sum(i * step for i, step in zip(where, t._data.strides, strict=True))
+        first = np.unique(at, return_index=True)[1]
+        return Scatter(np.ravel_multi_index(where, t._data.shape)[first], (0,), ())
 
     def save(node: OpNode) -> None:
         inputs_needed(node)
