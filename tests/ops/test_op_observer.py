@@ -1,7 +1,8 @@
 """Every op call passes one observer point, :func:`ownership.core.op_registry.watch` (the doctor's):
 a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back. The
-factories, ``bernoulli``, ``cat``, ``stack``, ``addmm``, ``norm``, the ``new_*`` methods and the
-functions of ``nn.functional`` pass it too, each under the name torch's ``TorchFunctionMode``
+factories, ``bernoulli``, ``cat``, ``stack``, ``addmm``, ``norm``, the ``new_*`` methods, the
+conversions (``float()``, ``type_as``...: not ``to``), ``view_as``, ``reshape_as``, ``expand_as``,
+``square`` and the functions of ``nn.functional`` pass it too, each under the name torch's ``TorchFunctionMode``
 sees it by (the doctor's watch of torch), call by call, and only the outermost call: an op called
 while another runs (``as_tensor``'s ``to``, ``linear``'s ``addmm``) is not seen, as torch's mode
 is off while its handler runs."""
@@ -114,6 +115,24 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
         lambda t, x, m: _refused(lambda: t.nn.functional.threshold("a", 0, 1)),
     ),
     ("F.linear of a str", lambda t, x, m: _refused(lambda: t.nn.functional.linear("a", x))),
+    ("float", lambda t, x, m: x.float()),
+    ("double", lambda t, x, m: x.double()),
+    ("long", lambda t, x, m: x.long()),
+    ("int", lambda t, x, m: x.int()),
+    ("bool", lambda t, x, m: x.bool()),
+    ("type", lambda t, x, m: x.type()),
+    ("type of a dtype", lambda t, x, m: x.type(t.float64)),
+    ("type of its own dtype", lambda t, x, m: x.type(t.float32)),
+    ("type of a name", lambda t, x, m: x.type("torch.LongTensor")),
+    ("type_as", lambda t, x, m: x.type_as(m.long())),
+    ("to", lambda t, x, m: x.to(t.float64)),
+    ("view_as", lambda t, x, m: x.view_as(x.t())),
+    ("reshape_as", lambda t, x, m: x.reshape_as(x.t())),
+    ("expand_as", lambda t, x, m: m.sum(0).expand_as(m)),
+    ("square", lambda t, x, m: x.square()),
+    ("torch.square", lambda t, x, m: t.square(x)),
+    ("torch.square with out", lambda t, x, m: t.square(x, out=t.empty(2, 3))),
+    ("square_", lambda t, x, m: x.clone().square_()),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
@@ -190,3 +209,4 @@ def test_the_observer_sees_each_call_as_torchs_function_mode_does() -> None:
     assert by_torch["zeros"] == ["zeros"] and by_torch["from_numpy"] == []
     assert by_torch["as_tensor of a tensor"] == ["as_tensor"]  # not its ``to``
     assert by_torch["F.threshold"] == ["_threshold"]  # torch's Python function's name
+    assert by_torch["float"] == ["float"] and by_torch["view_as"] == ["t", "view_as"]  # no to, view

@@ -217,8 +217,8 @@ DECLARED: list[Declared] = [
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
     ),
-    by_hand(written.square, **UNARY),
-    by_hand(written.square_, function=INPUT),
+    by_hand(of_table(table.square), **UNARY),
+    by_hand(of_table(table.square_), function=INPUT),
     # ------------------------------------------------------------ pointwise, one tensor
     *declare(
         "neg",
@@ -867,9 +867,10 @@ DECLARED: list[Declared] = [
         "dim2=1)``.",
     ),
     by_hand(written.narrow, of=written.NARROW, function=INPUT),
-    by_hand(written.view_as),
-    by_hand(written.reshape_as),
-    by_hand(written.expand_as),
+    # ops of the table, called by name: torch's mode sees ``view_as``, not ``view``
+    by_hand(of_table(table.view_as)),
+    by_hand(of_table(table.reshape_as)),
+    by_hand(of_table(table.expand_as)),
     *declare(
         "unbind",
         "(int dim = 0)",
@@ -956,13 +957,14 @@ DECLARED: list[Declared] = [
     by_hand(written.clone, function=INPUT),
     by_hand(written.contiguous),
     by_hand(written.to),
-    by_hand(written.type_as),
-    by_hand(written.type, returns="Any"),
-    by_hand(written.float),
-    by_hand(written.double),
-    by_hand(written.long),
-    by_hand(written.int),
-    by_hand(written.bool),
+    # the conversions: ops of the table, called by name (torch's mode sees ``float``, not ``to``)
+    by_hand(of_table(table.type_as)),
+    by_hand(of_table(table.type), returns="Any"),
+    by_hand(of_table(table.float)),
+    by_hand(of_table(table.double)),
+    by_hand(of_table(table.long)),
+    by_hand(of_table(table.int)),
+    by_hand(of_table(table.bool)),
     by_hand(written.cpu),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),

@@ -152,18 +152,38 @@ from ownership.ops.views import big_t as T
 from ownership.ops.views import matrix_t as mT
 from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
-from ownership.ops.written_methods import new_empty, new_full, new_ones, new_tensor, new_zeros
+from ownership.ops.written_methods import (
+    bool,
+    double,
+    expand_as,
+    float,
+    int,
+    long,
+    new_empty,
+    new_full,
+    new_ones,
+    new_tensor,
+    new_zeros,
+    reshape_as,
+    square,
+    square_,
+    type,
+    type_as,
+    view_as,
+)
 
 NO_ARITHMETIC = frozenset(
     {
         "T",
         "alias",
         "expand",
+        "expand_as",
         "flatten",
         "mT",
         "narrow",
         "permute",
         "reshape",
+        "reshape_as",
         "select",
         "slice",
         "squeeze",
@@ -171,10 +191,12 @@ NO_ARITHMETIC = frozenset(
         "transpose",
         "unsqueeze",
         "view",
+        "view_as",
     }
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
-for ``reshape``, a copy made by ``clone``, itself quieted). numpy has no floating-point error to
+for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
+``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape). numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
@@ -302,6 +324,7 @@ __all__ = [
     "bitwise_xor",
     "bitwise_xor_",
     "bmm",
+    "bool",
     "cat",
     "ceil",
     "ceil_",
@@ -328,6 +351,7 @@ __all__ = [
     "div_rounded",
     "div_rounded_",
     "dot",
+    "double",
     "dropout",
     "embed",
     "empty",
@@ -339,12 +363,14 @@ __all__ = [
     "exp",
     "exp_",
     "expand",
+    "expand_as",
     "expm1",
     "expm1_",
     "eye",
     "fill_",
     "flatten",
     "flip",
+    "float",
     "floor",
     "floor_",
     "floor_divide",
@@ -356,6 +382,7 @@ __all__ = [
     "getitem",
     "gt",
     "index_select",
+    "int",
     "invert",
     "isclose",
     "isfinite",
@@ -375,6 +402,7 @@ __all__ = [
     "logical_not",
     "logical_or",
     "logsumexp",
+    "long",
     "lt",
     "mT",
     "masked_fill",
@@ -426,6 +454,7 @@ __all__ = [
     "remainder_",
     "repeat",
     "reshape",
+    "reshape_as",
     "resize_",
     "resize_as_",
     "rfloordiv",
@@ -448,6 +477,8 @@ __all__ = [
     "split",
     "sqrt",
     "sqrt_",
+    "square",
+    "square_",
     "squeeze",
     "squeeze_",
     "stack",
@@ -473,6 +504,8 @@ __all__ = [
     "triu_",
     "trunc",
     "trunc_",
+    "type",
+    "type_as",
     "unbind",
     "uniform_",
     "unsqueeze",
@@ -480,6 +513,7 @@ __all__ = [
     "var",
     "var_mean",
     "view",
+    "view_as",
     "where",
     "zero_",
     "zeros",
