@@ -144,10 +144,24 @@ def of_table(op: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        installed: Callable[P, R] = getattr(op_registry.ops, name)
+        try:
+            installed: Callable[P, R] = getattr(op_registry.ops, name)
+        except AttributeError:  # an operator's name (``__getitem__``) before the table is filled
+            installed = op_registry.OPS[name]
         return installed(*args, **kwargs)
 
     return function
+
+
+def operator(method: Callable[..., Any]) -> Declared:
+    """The declaration of the operator ``method`` (:mod:`ownership.ops.tensor_operators`): called
+    through the table (:func:`of_table`) when the table lists it, as torch's function mode sees
+    it by its own name (``x[i]`` as ``__getitem__``), and under the table's other name of it
+    (``__rtruediv__`` as ``__rdiv__``, torch's)."""
+    names = [name for name in table.__all__ if getattr(table, name) is method]
+    if not names:
+        return by_hand(method)
+    return by_hand(of_table(method), *(name for name in names if name != method.__name__))
 
 
 DECLARED: list[Declared] = [
@@ -975,6 +989,6 @@ DECLARED: list[Declared] = [
     # ------------------------------------------------------------ leaving the engine
     *(by_hand(method) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y
-    *(by_hand(method) for method in OPERATORS),
+    *(operator(method) for method in OPERATORS),
 ]
 """Every declared Tensor method, by op family."""

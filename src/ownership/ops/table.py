@@ -132,6 +132,7 @@ from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import norm, threshold, threshold_
 from ownership.ops.statistics import threshold_function as _threshold
+from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -171,6 +172,33 @@ from ownership.ops.written_methods import (
     type_as,
     view_as,
 )
+
+# the operators torch's function mode sees by their own name (torch/_tensor.py's, or the C
+# method's: ``x[i]`` is ``__getitem__``, ``2 / x`` is ``__rdiv__``), not by the op each calls
+# (``x + y`` is ``add``): the Tensor calls each through the table (ops/methods.py)
+__and__ = _Operators.__and__
+__eq__ = _Operators.__eq__
+__floordiv__ = _Operators.__floordiv__
+__getitem__ = _Operators.__getitem__
+__iand__ = _Operators.__iand__
+__ilshift__ = _Operators.__ilshift__
+__invert__ = _Operators.__invert__
+__ior__ = _Operators.__ior__
+__irshift__ = _Operators.__irshift__
+__ixor__ = _Operators.__ixor__
+__lshift__ = _Operators.__lshift__
+__or__ = _Operators.__or__
+__rdiv__ = _Operators.__rtruediv__
+__rfloordiv__ = _Operators.__rfloordiv__
+__rlshift__ = _Operators.__rlshift__
+__rmatmul__ = _Operators.__rmatmul__
+__rmod__ = _Operators.__rmod__
+__rpow__ = _Operators.__rpow__
+__rrshift__ = _Operators.__rrshift__
+__rshift__ = _Operators.__rshift__
+__rsub__ = _Operators.__rsub__
+__setitem__ = _Operators.__setitem__
+__xor__ = _Operators.__xor__
 
 NO_ARITHMETIC = frozenset(
     {
@@ -292,6 +320,29 @@ function ``_threshold``; ``F.leaky_relu``, ``F.dropout`` and ``F.threshold`` tak
 
 __all__ = [
     "T",
+    "__and__",
+    "__eq__",
+    "__floordiv__",
+    "__getitem__",
+    "__iand__",
+    "__ilshift__",
+    "__invert__",
+    "__ior__",
+    "__irshift__",
+    "__ixor__",
+    "__lshift__",
+    "__or__",
+    "__rdiv__",
+    "__rfloordiv__",
+    "__rlshift__",
+    "__rmatmul__",
+    "__rmod__",
+    "__rpow__",
+    "__rrshift__",
+    "__rshift__",
+    "__rsub__",
+    "__setitem__",
+    "__xor__",
     "_threshold",
     "abs",
     "abs_",
