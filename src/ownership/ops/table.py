@@ -200,31 +200,65 @@ __rsub__ = _Operators.__rsub__
 __setitem__ = _Operators.__setitem__
 __xor__ = _Operators.__xor__
 
-NO_ARITHMETIC = frozenset(
+OPERATORS = frozenset(
     {
-        "T",
-        "alias",
-        "expand",
-        "expand_as",
-        "flatten",
-        "mT",
-        "narrow",
-        "permute",
-        "reshape",
-        "reshape_as",
-        "select",
-        "slice",
-        "squeeze",
-        "t",
-        "transpose",
-        "unsqueeze",
-        "view",
-        "view_as",
+        "__and__",
+        "__eq__",
+        "__floordiv__",
+        "__getitem__",
+        "__iand__",
+        "__ilshift__",
+        "__invert__",
+        "__ior__",
+        "__irshift__",
+        "__ixor__",
+        "__lshift__",
+        "__or__",
+        "__rdiv__",
+        "__rfloordiv__",
+        "__rlshift__",
+        "__rmatmul__",
+        "__rmod__",
+        "__rpow__",
+        "__rrshift__",
+        "__rshift__",
+        "__rsub__",
+        "__setitem__",
+        "__xor__",
     }
+)
+"""The operators above, by the name torch's mode sees: each calls an op quieted itself, and
+what it does with a foreign operand (numpy's operator, its warnings) stays numpy's."""
+
+NO_ARITHMETIC = (
+    frozenset(
+        {
+            "T",
+            "alias",
+            "expand",
+            "expand_as",
+            "flatten",
+            "mT",
+            "narrow",
+            "permute",
+            "reshape",
+            "reshape_as",
+            "select",
+            "slice",
+            "squeeze",
+            "t",
+            "transpose",
+            "unsqueeze",
+            "view",
+            "view_as",
+        }
+    )
+    | OPERATORS
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
-``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape). numpy has no floating-point error to
+``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape), and the
+:data:`OPERATORS`, which call an op. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
