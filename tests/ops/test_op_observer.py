@@ -1,13 +1,15 @@
 """Every op call passes one observer point, :func:`ownership.core.op_registry.watch` (the doctor's):
 a Tensor method, a ``torch`` function and an operator alike; ``unwatch`` puts the ops back. The
-factories, ``bernoulli``, ``cat``, ``stack``, ``addmm``, ``norm``, the ``new_*`` methods and the
-functions of ``nn.functional`` pass it too, each under the name torch's ``TorchFunctionMode``
+factories, ``bernoulli``, ``cat``, ``stack``, ``addmm``, ``norm``, the ``new_*`` methods, the
+conversions (``float()``, ``type_as``...: not ``to``), ``view_as``, ``reshape_as``, ``expand_as``,
+``square`` and the functions of ``nn.functional`` pass it too, each under the name torch's ``TorchFunctionMode``
 sees it by (the doctor's watch of torch), call by call, and only the outermost call: an op called
 while another runs (``as_tensor``'s ``to``, ``linear``'s ``addmm``) is not seen, as torch's mode
 is off while its handler runs."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -114,6 +116,78 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
         lambda t, x, m: _refused(lambda: t.nn.functional.threshold("a", 0, 1)),
     ),
     ("F.linear of a str", lambda t, x, m: _refused(lambda: t.nn.functional.linear("a", x))),
+    ("float", lambda t, x, m: x.float()),
+    ("double", lambda t, x, m: x.double()),
+    ("long", lambda t, x, m: x.long()),
+    ("int", lambda t, x, m: x.int()),
+    ("bool", lambda t, x, m: x.bool()),
+    ("type", lambda t, x, m: x.type()),
+    ("type of a dtype", lambda t, x, m: x.type(t.float64)),
+    ("type of its own dtype", lambda t, x, m: x.type(t.float32)),
+    ("type of a name", lambda t, x, m: x.type("torch.LongTensor")),
+    ("type_as", lambda t, x, m: x.type_as(m.long())),
+    ("to", lambda t, x, m: x.to(t.float64)),
+    ("view_as", lambda t, x, m: x.view_as(x.t())),
+    ("reshape_as", lambda t, x, m: x.reshape_as(x.t())),
+    ("expand_as", lambda t, x, m: m.sum(0).expand_as(m)),
+    ("square", lambda t, x, m: x.square()),
+    ("torch.square", lambda t, x, m: t.square(x)),
+    ("torch.square with out", lambda t, x, m: t.square(x, out=t.empty(2, 3))),
+    ("square_", lambda t, x, m: x.clone().square_()),
+    # the operators: torch's mode sees some by the op they call (``x + y``: add), the others by
+    # their own name (``x[i]``: __getitem__, ``2 / x``: __rdiv__)
+    ("x[i]", lambda t, x, m: x[0]),
+    ("x[i] = v", lambda t, x, m: x.clone().__setitem__(0, 1.0)),
+    ("x + y", lambda t, x, m: x + x),
+    ("2 + x", lambda t, x, m: 2 + x),
+    ("x - y", lambda t, x, m: x - x),
+    ("2 - x", lambda t, x, m: 2 - x),
+    ("x * 2", lambda t, x, m: x * 2),
+    ("2 * x", lambda t, x, m: 2 * x),
+    ("x / 2", lambda t, x, m: x / 2),
+    ("2 / x", lambda t, x, m: 2 / x),
+    ("x.__rdiv__(2)", lambda t, x, m: x.__rdiv__(2)),
+    ("x // 2", lambda t, x, m: x // 2),
+    ("2 // x", lambda t, x, m: 2 // x),
+    ("x % 2", lambda t, x, m: x % 2),
+    ("2 % x", lambda t, x, m: 2 % x),
+    ("x ** 2", lambda t, x, m: x**2),
+    ("2 ** x", lambda t, x, m: 2**x),
+    ("x @ y", lambda t, x, m: m @ m),
+    ("__rmatmul__", lambda t, x, m: m.__rmatmul__(m)),
+    ("-x", lambda t, x, m: -x),
+    ("abs(x)", lambda t, x, m: abs(x)),
+    ("x += 1", lambda t, x, m: _inplace(x.clone(), "iadd", 1)),
+    ("x -= 1", lambda t, x, m: _inplace(x.clone(), "isub", 1)),
+    ("x *= 2", lambda t, x, m: _inplace(x.clone(), "imul", 2)),
+    ("x /= 2", lambda t, x, m: _inplace(x.clone(), "itruediv", 2)),
+    ("x //= 2", lambda t, x, m: _inplace(x.clone(), "ifloordiv", 2)),
+    ("x %= 2", lambda t, x, m: _inplace(x.clone(), "imod", 2)),
+    ("x **= 2", lambda t, x, m: _inplace(x.clone(), "ipow", 2)),
+    ("x == y", lambda t, x, m: x == x),
+    ("x == 1", lambda t, x, m: x == 1),
+    ("x == None", lambda t, x, m: x == None),  # noqa: E711
+    ("x != y", lambda t, x, m: x != x),
+    ("x < y", lambda t, x, m: x < x),
+    ("x <= 1", lambda t, x, m: x <= 1),
+    ("x > y", lambda t, x, m: x > x),
+    ("x >= 1", lambda t, x, m: x >= 1),
+    ("~i", lambda t, x, m: ~INTS[t.__name__]),
+    ("i & i", lambda t, x, m: INTS[t.__name__] & INTS[t.__name__]),
+    ("i | 1", lambda t, x, m: INTS[t.__name__] | 1),
+    ("i ^ 1", lambda t, x, m: INTS[t.__name__] ^ 1),
+    ("1 & i", lambda t, x, m: 1 & INTS[t.__name__]),
+    ("1 | i", lambda t, x, m: 1 | INTS[t.__name__]),
+    ("1 ^ i", lambda t, x, m: 1 ^ INTS[t.__name__]),
+    ("i << 1", lambda t, x, m: INTS[t.__name__] << 1),
+    ("i >> 1", lambda t, x, m: INTS[t.__name__] >> 1),
+    ("1 << i", lambda t, x, m: 1 << INTS[t.__name__]),
+    ("1 >> i", lambda t, x, m: 1 >> INTS[t.__name__]),
+    ("i &= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "iand", 1)),
+    ("i |= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ior", 1)),
+    ("i ^= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ixor", 1)),
+    ("i <<= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ilshift", 1)),
+    ("i >>= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "irshift", 1)),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
@@ -129,6 +203,15 @@ def _refused(call: Callable[[], Any]) -> str:
     raise AssertionError("not refused")
 
 
+INTS: dict[str, Any] = {}
+"""Each engine's ``tensor([1, 2])``, for the bitwise operators (made before the watch)."""
+
+
+def _inplace(x: Any, name: str, other: Any) -> Any:
+    """``x <op>= other``, by Python's operator (``operator.iadd``: ``x += other``)."""
+    return getattr(operator, name)(x, other)
+
+
 LINEAR: dict[str, Any] = {}
 """Each engine's ``Linear(3, 2)``, made with the inputs before the watch (its construction calls
 other functions in each: ``torch.nn.init``'s)."""
@@ -136,6 +219,7 @@ other functions in each: ``torch.nn.init``'s)."""
 
 def _inputs(t: ModuleType) -> tuple[Any, Any]:
     LINEAR[t.__name__] = t.nn.Linear(3, 2)
+    INTS[t.__name__] = t.tensor([1, 2])
     return t.ones(2, 3), t.ones(2, 2)
 
 
@@ -190,3 +274,5 @@ def test_the_observer_sees_each_call_as_torchs_function_mode_does() -> None:
     assert by_torch["zeros"] == ["zeros"] and by_torch["from_numpy"] == []
     assert by_torch["as_tensor of a tensor"] == ["as_tensor"]  # not its ``to``
     assert by_torch["F.threshold"] == ["_threshold"]  # torch's Python function's name
+    assert by_torch["x[i]"] == ["__getitem__"] and by_torch["x + y"] == ["add"]
+    assert by_torch["float"] == ["float"] and by_torch["view_as"] == ["t", "view_as"]  # no to, view

@@ -144,10 +144,24 @@ def of_table(op: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        installed: Callable[P, R] = getattr(op_registry.ops, name)
+        try:
+            installed: Callable[P, R] = getattr(op_registry.ops, name)
+        except AttributeError:  # an operator's name (``__getitem__``) before the table is filled
+            installed = op_registry.OPS[name]
         return installed(*args, **kwargs)
 
     return function
+
+
+def operator(method: Callable[..., Any]) -> Declared:
+    """The declaration of the operator ``method`` (:mod:`ownership.ops.tensor_operators`): called
+    through the table (:func:`of_table`) when the table lists it, as torch's function mode sees
+    it by its own name (``x[i]`` as ``__getitem__``), and under the table's other name of it
+    (``__rtruediv__`` as ``__rdiv__``, torch's)."""
+    names = [name for name in table.__all__ if getattr(table, name) is method]
+    if not names:
+        return by_hand(method)
+    return by_hand(of_table(method), *(name for name in names if name != method.__name__))
 
 
 DECLARED: list[Declared] = [
@@ -217,8 +231,8 @@ DECLARED: list[Declared] = [
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
     ),
-    by_hand(written.square, **UNARY),
-    by_hand(written.square_, function=INPUT),
+    by_hand(of_table(table.square), **UNARY),
+    by_hand(of_table(table.square_), function=INPUT),
     # ------------------------------------------------------------ pointwise, one tensor
     *declare(
         "neg",
@@ -867,9 +881,10 @@ DECLARED: list[Declared] = [
         "dim2=1)``.",
     ),
     by_hand(written.narrow, of=written.NARROW, function=INPUT),
-    by_hand(written.view_as),
-    by_hand(written.reshape_as),
-    by_hand(written.expand_as),
+    # ops of the table, called by name: torch's mode sees ``view_as``, not ``view``
+    by_hand(of_table(table.view_as)),
+    by_hand(of_table(table.reshape_as)),
+    by_hand(of_table(table.expand_as)),
     *declare(
         "unbind",
         "(int dim = 0)",
@@ -956,13 +971,14 @@ DECLARED: list[Declared] = [
     by_hand(written.clone, function=INPUT),
     by_hand(written.contiguous),
     by_hand(written.to),
-    by_hand(written.type_as),
-    by_hand(written.type, returns="Any"),
-    by_hand(written.float),
-    by_hand(written.double),
-    by_hand(written.long),
-    by_hand(written.int),
-    by_hand(written.bool),
+    # the conversions: ops of the table, called by name (torch's mode sees ``float``, not ``to``)
+    by_hand(of_table(table.type_as)),
+    by_hand(of_table(table.type), returns="Any"),
+    by_hand(of_table(table.float)),
+    by_hand(of_table(table.double)),
+    by_hand(of_table(table.long)),
+    by_hand(of_table(table.int)),
+    by_hand(of_table(table.bool)),
     by_hand(written.cpu),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),
@@ -973,6 +989,6 @@ DECLARED: list[Declared] = [
     # ------------------------------------------------------------ leaving the engine
     *(by_hand(method) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y
-    *(by_hand(method) for method in OPERATORS),
+    *(operator(method) for method in OPERATORS),
 ]
 """Every declared Tensor method, by op family."""

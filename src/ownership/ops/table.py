@@ -132,6 +132,7 @@ from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import norm, threshold, threshold_
 from ownership.ops.statistics import threshold_function as _threshold
+from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
 from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
@@ -152,29 +153,112 @@ from ownership.ops.views import big_t as T
 from ownership.ops.views import matrix_t as mT
 from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
-from ownership.ops.written_methods import new_empty, new_full, new_ones, new_tensor, new_zeros
+from ownership.ops.written_methods import (
+    bool,
+    double,
+    expand_as,
+    float,
+    int,
+    long,
+    new_empty,
+    new_full,
+    new_ones,
+    new_tensor,
+    new_zeros,
+    reshape_as,
+    square,
+    square_,
+    type,
+    type_as,
+    view_as,
+)
 
-NO_ARITHMETIC = frozenset(
+# the operators torch's function mode sees by their own name (torch/_tensor.py's, or the C
+# method's: ``x[i]`` is ``__getitem__``, ``2 / x`` is ``__rdiv__``), not by the op each calls
+# (``x + y`` is ``add``): the Tensor calls each through the table (ops/methods.py)
+__and__ = _Operators.__and__
+__eq__ = _Operators.__eq__
+__floordiv__ = _Operators.__floordiv__
+__getitem__ = _Operators.__getitem__
+__iand__ = _Operators.__iand__
+__ilshift__ = _Operators.__ilshift__
+__invert__ = _Operators.__invert__
+__ior__ = _Operators.__ior__
+__irshift__ = _Operators.__irshift__
+__ixor__ = _Operators.__ixor__
+__lshift__ = _Operators.__lshift__
+__or__ = _Operators.__or__
+__rdiv__ = _Operators.__rtruediv__
+__rfloordiv__ = _Operators.__rfloordiv__
+__rlshift__ = _Operators.__rlshift__
+__rmatmul__ = _Operators.__rmatmul__
+__rmod__ = _Operators.__rmod__
+__rpow__ = _Operators.__rpow__
+__rrshift__ = _Operators.__rrshift__
+__rshift__ = _Operators.__rshift__
+__rsub__ = _Operators.__rsub__
+__setitem__ = _Operators.__setitem__
+__xor__ = _Operators.__xor__
+
+OPERATORS = frozenset(
     {
-        "T",
-        "alias",
-        "expand",
-        "flatten",
-        "mT",
-        "narrow",
-        "permute",
-        "reshape",
-        "select",
-        "slice",
-        "squeeze",
-        "t",
-        "transpose",
-        "unsqueeze",
-        "view",
+        "__and__",
+        "__eq__",
+        "__floordiv__",
+        "__getitem__",
+        "__iand__",
+        "__ilshift__",
+        "__invert__",
+        "__ior__",
+        "__irshift__",
+        "__ixor__",
+        "__lshift__",
+        "__or__",
+        "__rdiv__",
+        "__rfloordiv__",
+        "__rlshift__",
+        "__rmatmul__",
+        "__rmod__",
+        "__rpow__",
+        "__rrshift__",
+        "__rshift__",
+        "__rsub__",
+        "__setitem__",
+        "__xor__",
     }
 )
+"""The operators above, by the name torch's mode sees: each calls an op quieted itself, and
+what it does with a foreign operand (numpy's operator, its warnings) stays numpy's."""
+
+NO_ARITHMETIC = (
+    frozenset(
+        {
+            "T",
+            "alias",
+            "expand",
+            "expand_as",
+            "flatten",
+            "mT",
+            "narrow",
+            "permute",
+            "reshape",
+            "reshape_as",
+            "select",
+            "slice",
+            "squeeze",
+            "t",
+            "transpose",
+            "unsqueeze",
+            "view",
+            "view_as",
+        }
+    )
+    | OPERATORS
+)
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
-for ``reshape``, a copy made by ``clone``, itself quieted). numpy has no floating-point error to
+for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
+``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape), and the
+:data:`OPERATORS`, which call an op. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
@@ -270,6 +354,29 @@ function ``_threshold``; ``F.leaky_relu``, ``F.dropout`` and ``F.threshold`` tak
 
 __all__ = [
     "T",
+    "__and__",
+    "__eq__",
+    "__floordiv__",
+    "__getitem__",
+    "__iand__",
+    "__ilshift__",
+    "__invert__",
+    "__ior__",
+    "__irshift__",
+    "__ixor__",
+    "__lshift__",
+    "__or__",
+    "__rdiv__",
+    "__rfloordiv__",
+    "__rlshift__",
+    "__rmatmul__",
+    "__rmod__",
+    "__rpow__",
+    "__rrshift__",
+    "__rshift__",
+    "__rsub__",
+    "__setitem__",
+    "__xor__",
     "_threshold",
     "abs",
     "abs_",
@@ -302,6 +409,7 @@ __all__ = [
     "bitwise_xor",
     "bitwise_xor_",
     "bmm",
+    "bool",
     "cat",
     "ceil",
     "ceil_",
@@ -328,6 +436,7 @@ __all__ = [
     "div_rounded",
     "div_rounded_",
     "dot",
+    "double",
     "dropout",
     "embed",
     "empty",
@@ -339,12 +448,14 @@ __all__ = [
     "exp",
     "exp_",
     "expand",
+    "expand_as",
     "expm1",
     "expm1_",
     "eye",
     "fill_",
     "flatten",
     "flip",
+    "float",
     "floor",
     "floor_",
     "floor_divide",
@@ -356,6 +467,7 @@ __all__ = [
     "getitem",
     "gt",
     "index_select",
+    "int",
     "invert",
     "isclose",
     "isfinite",
@@ -375,6 +487,7 @@ __all__ = [
     "logical_not",
     "logical_or",
     "logsumexp",
+    "long",
     "lt",
     "mT",
     "masked_fill",
@@ -426,6 +539,7 @@ __all__ = [
     "remainder_",
     "repeat",
     "reshape",
+    "reshape_as",
     "resize_",
     "resize_as_",
     "rfloordiv",
@@ -448,6 +562,8 @@ __all__ = [
     "split",
     "sqrt",
     "sqrt_",
+    "square",
+    "square_",
     "squeeze",
     "squeeze_",
     "stack",
@@ -473,6 +589,8 @@ __all__ = [
     "triu_",
     "trunc",
     "trunc_",
+    "type",
+    "type_as",
     "unbind",
     "uniform_",
     "unsqueeze",
@@ -480,6 +598,7 @@ __all__ = [
     "var",
     "var_mean",
     "view",
+    "view_as",
     "where",
     "zero_",
     "zeros",

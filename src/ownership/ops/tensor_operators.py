@@ -7,7 +7,9 @@ They are no rule of the engine's: each is the op it names, and what an operator 
 operand that is no tensor and no number (numpy's arrays, torch's tensors) is torch's parity.
 Each is declared, written by hand, with the Tensor's methods (:data:`METHODS`, in
 :data:`ownership.ops.methods.DECLARED`), and set on :class:`~ownership.core.tensor.Tensor` as
-they are (:func:`ownership.core.surface.install`).
+they are (:func:`ownership.core.surface.install`), or, for those torch's function mode sees by
+their own name (``x[i]`` as ``__getitem__``), called through the op table under that name
+(``ownership.ops.table`` lists them).
 """
 
 from __future__ import annotations
