@@ -1,4 +1,4 @@
-"""0-d tensors, item(), float()/int()/bool(), len() and iteration."""
+"""0-d tensors, item(), float()/int()/bool(), len(), iteration and ``in``."""
 
 from __future__ import annotations
 
@@ -123,3 +123,23 @@ def test_iteration_yields_views() -> None:
         return [x, rows[0]._base is x._base, [r.grad_fn for r in rows]]
 
     same(program)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "1.0 in t.tensor([1.0, 2.0, 3.0])",
+        "5 in t.tensor([1.0, 2.0, 3.0])",
+        "True in t.tensor([0, 1])",
+        "t.tensor(2.0) in t.tensor([1.0, 2.0, 3.0])",
+        "t.tensor([[1.0, 2.0, 3.0]]) in t.tensor([1.0, 2.0, 3.0])",
+        "t.tensor([1.0, 2.0]) in t.tensor([1.0, 2.0, 3.0])",
+        "1 in t.tensor(1)",
+        "'a' in t.tensor([1.0])",
+        "None in t.tensor([1.0])",
+        "[1.0] in t.tensor([1.0])",
+    ],
+)
+def test_in(expr: str) -> None:
+    """``x in t``: whether some element equals ``x`` (broadcast), a tensor or a number only."""
+    same(lambda t: eval(expr))

@@ -21,7 +21,8 @@ from __future__ import annotations
 import builtins
 import warnings
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from numbers import Number
+from typing import TYPE_CHECKING, Any, cast
 
 from numpy.typing import NDArray
 
@@ -138,6 +139,17 @@ class TensorConversion:
             raise TypeError("iteration over a 0-d tensor")
         return iter(ops.unbind(self, 0))
 
+    def __contains__(self, element: Any, /) -> builtins.bool:
+        """Whether some element of ``self`` equals ``element`` (a tensor or a number, broadcast
+        against ``self``), as torch's ``bool((element == self).any().item())``."""
+        if not isinstance(element, (Tensor, Number)):
+            raise RuntimeError(
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                f"{type(element)}."
+            )
+        equal = cast("Tensor", element == self)
+        return builtins.bool(equal.any().item())
+
 
 METHODS = (
     TensorConversion.item,
@@ -151,5 +163,6 @@ METHODS = (
     TensorConversion.__index__,
     TensorConversion.__len__,
     TensorConversion.__iter__,
+    TensorConversion.__contains__,
 )
 """The methods a tensor leaves the engine by, in the order :class:`TensorConversion` defines them."""
