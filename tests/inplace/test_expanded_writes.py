@@ -66,6 +66,11 @@ WRITES: dict[str, Any] = {
     "masked_fill_ a broadcast mask": lambda t, e: e.masked_fill_(
         t.tensor([True, False, False]), 5.0
     ),
+    # index_put_ and masked_fill_ write with one kernel (each value as it is read)
+    "t[[1]] = 7 then masked_fill_": lambda t, e: (
+        e.__setitem__([1], 7.0),
+        e.masked_fill_(t.tensor([[False, False, True], [False, False, False]]), -1.0),
+    ),
     "copy_": lambda t, e: e.copy_(t.zeros(2, 3)),
     "add_": lambda t, e: e.add_(1),
     "mul_ of itself": lambda t, e: e.mul_(e),

@@ -50,7 +50,7 @@ from ownership.ops.index_keys import (
 from ownership.ops.index_layout import index_strides
 from ownership.ops.leftover_size import leftover_size
 from ownership.ops.loop_order import Kernel, Scatter
-from ownership.ops.masking import fill_value, warn_expanded
+from ownership.ops.masking import fill_value, warn_expanded, written
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -326,11 +326,6 @@ def _dims_of(k: Any) -> int:
     return 0 if k is None else 1
 
 
-def _same(values: NDArray[Any]) -> NDArray[Any]:
-    """``index_put_``'s kernel: each value as it is read (``cpu_index_kernel``)."""
-    return values
-
-
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump.
 
@@ -434,6 +429,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
-        kernel=Kernel(_same, value_read, False, 3000, scatter),
+        kernel=Kernel(written, value_read, False, 3000, scatter),
         keyed=advanced,
     )

@@ -76,9 +76,10 @@ def fill_value(t: Tensor, value: Any) -> Any:
     return np.asarray(value).astype(t._data.dtype)
 
 
-def _written(value: NDArray[Any]) -> NDArray[Any]:
-    """``masked_fill_``'s kernel (``cpu_masked_fill_kernel``): the one value, read once."""
-    return value
+def written(values: NDArray[Any]) -> NDArray[Any]:
+    """The kernel of ``masked_fill_`` (``cpu_masked_fill_kernel``) and of ``index_put_``
+    (``cpu_index_kernel``): each value written as it is read."""
+    return values
 
 
 def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
@@ -175,6 +176,6 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         save,
         check_overlap=False,
         check_args=check_args,
-        kernel=Kernel(_written, read, False, None, picked),  # an expanded ``t``: the picked alone
+        kernel=Kernel(written, read, False, None, picked),  # an expanded ``t``: the picked alone
         keyed=(mask,),
     )
