@@ -65,6 +65,15 @@ INPLACE: dict[str, Any] = {
         .masked_fill_(t.tensor([[True, False, False], [False, False, False]]), t.tensor(-1.0))
     ),
     "int mask": lambda t, x: x.masked_fill_(t.tensor([1, 0, 1]), 0.5),
+    # the written elements alone, each memory location once or many times: a transpose, and an
+    # expanded transpose whose picked and left elements share locations
+    "transposed self": lambda t, x: x.t().masked_fill_(t.tensor([[True, False]] * 3), 0.0),
+    "expanded transpose": lambda t, x: (
+        x[:1]
+        .t()
+        .expand(3, 2)
+        .masked_fill_(t.tensor([[True, False], [False, False], [False, False]]), -2.0)
+    ),
 }
 
 

@@ -50,7 +50,7 @@ from ownership.ops.index_keys import (
 from ownership.ops.index_layout import index_strides
 from ownership.ops.leftover_size import leftover_size
 from ownership.ops.loop_order import Kernel, Scatter
-from ownership.ops.masking import fill_value, warn_expanded, written
+from ownership.ops.masking import fill_value, warn_expanded
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -326,6 +326,11 @@ def _dims_of(k: Any) -> int:
     return 0 if k is None else 1
 
 
+def _written(values: NDArray[Any]) -> NDArray[Any]:
+    """``index_put_``'s kernel (``cpu_index_kernel``): each value written as it is read."""
+    return values
+
+
 def setitem(t: Tensor, key: Any, value: Any) -> None:
     """``t[key] = value``: in place, one version bump.
 
@@ -429,6 +434,6 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
-        kernel=Kernel(written, value_read, False, 3000, scatter),
+        kernel=Kernel(_written, value_read, False, 3000, scatter),
         keyed=advanced,
     )

@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import (
+    Write,
     check_inputs_apart,
     check_result,
     overlaps_itself,
@@ -33,7 +34,6 @@ from ownership.core.inplace_rules import (
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.common import inputs_needed, needs_grad, run_op, sum_to, wrap
-from ownership.ops.loop_order import Kernel, Scatter
 
 EXPANDED_WARNING = (
     "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
@@ -74,12 +74,6 @@ def fill_value(t: Tensor, value: Any) -> Any:
     if isinstance(value, complex | np.complexfloating) and t.dtype is not dtypes.bool_:
         value = value.real  # its imaginary part is 0 (checked)
     return np.asarray(value).astype(t._data.dtype)
-
-
-def written(values: NDArray[Any]) -> NDArray[Any]:
-    """The kernel of ``masked_fill_`` (``cpu_masked_fill_kernel``) and of ``index_put_``
-    (``cpu_index_kernel``): each value written as it is read."""
-    return values
 
 
 def _backward(self_shape: tuple[int, ...], has_value: bool) -> Any:
@@ -132,7 +126,7 @@ def masked_fill(t: Tensor, mask: Tensor, value: Any) -> Tensor:
 def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``masked_fill`` written into ``t`` (the mask must broadcast to ``t``'s shape): the
     elements the mask picks alone, so into an expanded ``t`` a location shared with elements it
-    does not pick is written too (``kernel``: ``write_aliased``)."""
+    does not pick is written too."""
     tensor_value = value if isinstance(value, Tensor) else None
     has_value = tensor_value is not None
 
@@ -141,24 +135,16 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         warn_expanded(t, 6)  # check_args, run_inplace, masked_fill_, the op table, the method
         check_inputs_apart(t, (mask,))
 
-    read: list[Any] = []  # the value the kernel writes, converted (checked) once the shapes are
-
-    def compute() -> NDArray[Any]:
+    def compute() -> Write:
         shape = layout.broadcast_shapes(t._data.shape, mask._data.shape)  # the written one first
         check_result(t, shape, t.dtype)
-        read.append(fill_value(t, value))
-        arr: NDArray[Any] = np.array(np.broadcast_to(t._data, shape), order="C")
-        np.copyto(arr, read[0], where=np.broadcast_to(mask._data, shape))
-        return arr
-
-    def picked() -> Scatter:
-        """The elements the mask picks, one per memory location: each is written the one
-        value, so neither their order nor a second write of a location changes what is written
-        (nor the elements the mask leaves)."""
-        where = np.nonzero(np.broadcast_to(mask._data, t._data.shape))
-        at: Any = sum(i * step for i, step in zip(where, t._data.strides, strict=True))
-        first = np.unique(at, return_index=True)[1]
-        return Scatter(np.ravel_multi_index(where, t._data.shape)[first], (0,), ())
+        fill = fill_value(t, value)  # converted (checked) once the shapes are
+        picked = np.broadcast_to(mask._data, shape)
+        if np.may_share_memory(picked, t._data):  # the mask as it was before the write
+            picked = picked.copy()
+        # the picked elements alone: into an expanded ``t`` each writes the one value, so a
+        # location shared with elements the mask leaves holds it too
+        return Write(shape, lambda into: np.copyto(into, fill, where=picked))
 
     def save(node: OpNode) -> None:
         inputs_needed(node)
@@ -176,6 +162,5 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
         save,
         check_overlap=False,
         check_args=check_args,
-        kernel=Kernel(written, read, False, None, picked),  # an expanded ``t``: the picked alone
         keyed=(mask,),
     )
