@@ -250,6 +250,35 @@ def test_an_index_node_frees_its_indices_with_backward(build: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "key, shape",
+    [
+        ("mask", (1, 1)),
+        ("mask", (1, 1, 1)),
+        ("mask", (1, 2)),
+        ("mask", ()),
+        ("mask", (2,)),
+        ("[[0, 1], [0, 1]]", (1, 1)),
+        ("[[0, 1], [0, 1]]", (1, 2)),
+    ],
+)
+def test_the_gradient_of_an_assigned_value_has_its_leading_ones(
+    key: str, shape: tuple[int, ...]
+) -> None:
+    """IndexPutBackward0's gradient of the value is the written elements' gradient summed to
+    the shape ``t[key] = value`` reads (its leading 1s dropped), in the value's own shape."""
+
+    def program(t):
+        v = t.ones(shape, requires_grad=True)
+        y = t.zeros(2, 2)
+        k = t.tensor([[True, False], [False, True]]) if key == "mask" else eval(key)
+        y[k] = v
+        (y * t.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return y.grad_fn.name(), grad_of(v)
+
+    same(program)
+
+
+@pytest.mark.parametrize(
     "key", ["[0:3, :]", "[0:100, 0]", "[:, 0:2]", "[None, 0:3]", "[-3:, :]", "[:]", "[...]"]
 )
 def test_a_slice_over_a_whole_dimension_is_skipped_unless_it_is_the_only_index(key: str) -> None:

@@ -418,8 +418,10 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
         mask[s["indices"]] = 0
         gv = None
-        if value_needed and vt is not None:
-            gv = sum_to(getitem(g[0], tkey), tuple(vt._data.shape))
+        if value_needed and vt is not None:  # summed to the shape read, then given its 1s
+            gv = sum_to(getitem(g[0], tkey), without_leading_ones(vshape))
+            if gv._data.shape != vshape:
+                gv = views.reshape(gv, vshape)
         return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
 
     run_inplace(
