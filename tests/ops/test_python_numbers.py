@@ -79,6 +79,24 @@ def test_alpha_is_checked_as_torch_checks_it(call: str, dtype: str, alpha: Any) 
     same(program)
 
 
+BOUND_ALPHAS = [1e300, -1e39, 3.5e38, float("inf"), 2**63, -(2**63), 2**64, -(2**63) - 1]
+
+
+@pytest.mark.parametrize("alpha", BOUND_ALPHAS, ids=repr)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("call", ["add", "add_", "sub", "sub_"])
+def test_alpha_is_converted_to_the_dtype_checked(call: str, dtype: str, alpha: Any) -> None:
+    """torch reads alpha as a Number (an int beyond 64 bits is refused), negates it for ``sub``
+    as an int64 (``-(-2**63)`` is itself), then converts it to the dtype, checked: 1e300 into
+    float32 is refused with 'value cannot be converted to type float without overflow'."""
+
+    def program(t: Any) -> Any:
+        x = t.ones(2, dtype=getattr(t, dtype))
+        return getattr(x, call)(t.ones(2, dtype=x.dtype), alpha=alpha), x._version
+
+    same(program)
+
+
 @pytest.mark.parametrize("alpha", [-0.5, 2, True], ids=repr)
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("call", ["add", "sub", "add_", "sub_"])

@@ -29,6 +29,7 @@ from ownership.ops.common import (
     lay_out,
     needs_grad,
     operand,
+    python_int,
     raw,
     result_dtype,
     run_op,
@@ -137,6 +138,8 @@ def alpha_ctx(alpha: float) -> Saved:
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
+    if type(alpha) is int:  # torch's parser reads it as it reads ``b``
+        python_int(alpha)
     recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
@@ -165,6 +168,8 @@ def _alpha_times(a: Tensor, b: Any, alpha: float, *, negated: bool) -> tuple[Any
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
+    if type(alpha) is int:  # torch's parser reads it as it reads ``b``
+        python_int(alpha)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None

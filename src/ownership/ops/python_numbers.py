@@ -78,8 +78,9 @@ def refuse_uint64(tensor_dtypes: Iterable[dtypes.dtype], *numbers: Any) -> None:
 def scaled(value: Any, alpha: Any, dt: dtypes.dtype, *, negated: bool = False) -> Any:
     """``alpha * value`` as ``add`` and ``sub`` compute it in ``dt`` (``value`` is an operand's
     numpy value in ``dt``): torch's ``alpha_check``, then ``alpha`` converted to ``dt``, checked
-    (:func:`int_parameter`; ``negated``: ``sub``, which converts ``-alpha``, so that ``-2**31``
-    fits an int32), or to a bool; a product of two integer numbers keeps its low bits, as in
+    (:func:`~ownership.ops.checks.fits`, :func:`int_parameter`; ``negated``: ``sub``, which
+    converts ``-alpha``, negated as an int64, so that ``-2**31`` fits an int32 and ``-2**63``
+    an int64), or to a bool; a product of two integer numbers keeps its low bits, as in
     ``dt``."""
     if isinstance(alpha, bool | np.bool_):
         if dt is not dtypes.bool_:
@@ -90,7 +91,13 @@ def scaled(value: Any, alpha: Any, dt: dtypes.dtype, *, negated: bool = False) -
         )
     if dt is dtypes.bool_:
         return value * bool(alpha)
-    int_parameter(-alpha if negated and type(alpha) is int else alpha, dt)
+    if negated and type(alpha) is int:  # sub adds -alpha, an int64 Scalar: -(-2**63) wraps
+        alpha = -int(int_in(-alpha, dtypes.int64))
+    if dt.is_floating_point:  # alpha converted to dt, checked: 1e300 into float32 is refused
+        checks.fits(dt, alpha)
+    elif type(alpha) is int:
+        int_parameter(-alpha if negated else alpha, dt)
+        alpha = int(int_in(alpha, dt))  # its low bits: the product's, as in dt
     if type(alpha) is int and isinstance(value, int | np.integer) and dt in _FITS:
         return int_in(int(value) * alpha, dt)
     return value * alpha
