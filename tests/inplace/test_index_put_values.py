@@ -98,6 +98,11 @@ UNREPRESENTABLE: dict[str, tuple[str, Any]] = {
     "-inf, float64, into long": ("int64", lambda t: t.tensor(float("-inf"), dtype=t.float64)),
     "1e20 into long": ("int64", lambda t: t.tensor(1e20, dtype=t.float64)),
     "-2**63 into long": ("int64", lambda t: t.tensor(-(2.0**63), dtype=t.float64)),
+    # torch compares a float with INT64_MAX as a double (2.0**63): it fits, and is cast
+    "2.0**63 into long": ("int64", lambda t: t.tensor(2.0**63, dtype=t.float64)),
+    "2.0**63, float32, into long": ("int64", lambda t: t.tensor(2.0**63)),
+    "2.0**64 into long": ("int64", lambda t: t.tensor(2.0**64, dtype=t.float64)),
+    "2.0**31 into int32": ("int32", lambda t: t.tensor(2.0**31, dtype=t.float64)),
     "[[NaN]] into long": ("int64", lambda t: t.tensor([[float("nan")]])),
     "[[2.5]] into long": ("int64", lambda t: t.tensor([[2.5]])),
     "NaN into int32": ("int32", lambda t: t.tensor(float("nan"))),
@@ -131,6 +136,36 @@ def test_a_one_element_value_through_a_mask_must_fit_the_written_dtype(case: str
                 x[t.zeros(2, 3, dtype=t.bool)] = value(t)
             else:
                 x[:1].expand(2, 3)[mask] = value(t)
+        return x, x._version
+
+    same(program)
+
+
+@pytest.mark.parametrize("value", [2.0**63, -(2.0**63), 2.0**64, 1e19, 2.0**31])
+@pytest.mark.parametrize(
+    "write", ["x[mask] = v", "x[[0, 2]] = v", "x[0:2] = v", "masked_fill_", "fill_", "full"]
+)
+def test_a_float_number_into_long_is_checked_against_int64_max_as_a_double(
+    write: str, value: float
+) -> None:
+    """torch's check of a Python float written into an int64 tensor compares it with INT64_MAX
+    converted to a double, 2.0**63, which passes: the cast writes INT64_MIN, as in torch."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([1, 2, 3])
+        mask = t.tensor([True, False, True])
+        if write == "x[mask] = v":
+            x[mask] = value
+        elif write == "x[[0, 2]] = v":
+            x[[0, 2]] = value
+        elif write == "x[0:2] = v":
+            x[0:2] = value
+        elif write == "masked_fill_":
+            x.masked_fill_(mask, value)
+        elif write == "fill_":
+            x.fill_(value)
+        else:
+            x = t.full((2,), value, dtype=t.int64)
         return x, x._version
 
     same(program)

@@ -212,8 +212,9 @@ def fits(dt: Any, value: Any) -> None:
     if dt.is_floating_point:
         ok = not math.isfinite(number) or abs(number) <= float(np.finfo(dt.np).max)
     else:
-        info = np.iinfo(dt.np)
-        ok = math.isfinite(number) and int(info.min) <= number <= int(info.max)
+        info = np.iinfo(dt.np)  # a float is compared with the bound as a double: 2.0**63 fits
+        top = float(info.max) if isinstance(number, float) else int(info.max)
+        ok = math.isfinite(number) and int(info.min) <= number <= top
     if not ok:
         raise RuntimeError(
             f"value cannot be converted to type {_C_NAMES[dt.name]} without overflow"

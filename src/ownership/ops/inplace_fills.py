@@ -60,7 +60,9 @@ def fill_(a: Tensor, value: Any) -> Tensor:
         checks.fits(dt, v)
 
     def compute() -> NDArray[Any]:
-        return np.broadcast_to(np.asarray(raw(v), dtype=a.dtype.np), a._data.shape)
+        number = raw(v)  # a float cast as torch casts it (2.0**63 into int64: INT64_MIN)
+        filled = np.asarray(number).astype(dt.np) if type(number) is float else number
+        return np.broadcast_to(np.asarray(filled, dtype=dt.np), a._data.shape)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         return (zeros_like_grad(g[0]), g[0].sum() if isinstance(v, Tensor) else None)
