@@ -135,11 +135,17 @@ def alpha_ctx(alpha: float) -> Saved:
     return ALPHA_ONE if alpha == 1 and type(alpha) is int else {"alpha": alpha}
 
 
+def check_alpha(alpha: float) -> None:
+    """Read an int ``alpha`` as torch's parser reads an int operand (beyond 64 bits: its
+    ``OverflowError``)."""
+    if type(alpha) is int:
+        python_int(alpha)
+
+
 def add(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a + alpha * b`` (``AddBackward0``; saves nothing)."""
     b = operand(b)
-    if type(alpha) is int:  # torch's parser reads it as it reads ``b``
-        python_int(alpha)
+    check_alpha(alpha)
     recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None
     return run_op(
@@ -168,8 +174,7 @@ def _alpha_times(a: Tensor, b: Any, alpha: float, *, negated: bool) -> tuple[Any
 def sub(a: Tensor, b: Any, *, alpha: float = 1) -> Tensor:
     """``a - alpha * b`` (``SubBackward0``)."""
     b = operand(b)
-    if type(alpha) is int:  # torch's parser reads it as it reads ``b``
-        python_int(alpha)
+    check_alpha(alpha)
     check_bool_sub(a, b)  # torch's first refusal, before the operands' own checks
     recorded = needs_grad(a, b)
     ctx = alpha_ctx(alpha) if recorded else None

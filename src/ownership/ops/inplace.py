@@ -26,7 +26,6 @@ from ownership.ops import power as pw
 from ownership.ops.common import (
     needs_grad,
     operand,
-    python_int,
     raw,
     result_dtype,
 )
@@ -50,8 +49,7 @@ def _add_scaled_(
     """``a = ufunc(a, alpha * b)`` in place by the in-place contract: what ``add_`` and ``sub_``
     share."""
     b = operand(b)
-    if type(alpha) is int:  # torch's parser reads it as it reads ``b``
-        python_int(alpha)
+    ar.check_alpha(alpha)
     if ufunc is np.subtract:
         try:
             ar.check_bool_sub(a, b)  # sub's own first refusal, before the type promotion
