@@ -49,7 +49,12 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
     """Collect the inputs' edges of the op ``name`` whose kernel check just failed, as torch's
     autograd kernel did first: a stale view's rebase error replaces the check's."""
     table = _source
-    if table is None or name in table.NOT_DIFFERENTIATED or name.endswith("_"):
+    if (
+        table is None
+        or name in table.NOT_DIFFERENTIATED
+        or name in table.WRITTEN_IN_PYTHON
+        or name.endswith("_")
+    ):
         return
     try:
         table.read_histories(args, kwargs or {})

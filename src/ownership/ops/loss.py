@@ -311,6 +311,7 @@ def cross_entropy(
     composite does (``_smoothed``: its nodes, ``AddBackward0`` last). Class weights and the
     legacy ``size_average``/``reduce`` arguments are out of the engine's scope."""
     _unweighted("cross_entropy", weight, size_average, reduce)
+    _reduction(reduction)  # torch's Python function names a bad reduction first
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     dim = 1 if input._data.ndim >= 2 else 0

@@ -23,7 +23,14 @@ from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
 from ownership.ops.argument_values import tensor_arg
-from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
+from ownership.ops.common import (
+    needs_grad,
+    read_histories,
+    refuse_out_call,
+    run_op,
+    wrap,
+    written_by_kernel,
+)
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -75,11 +82,12 @@ def norm(
     """``torch.norm``: the vector p-norm over ``dim`` (all elements by default), ``'fro'`` as the
     2-norm; the matrix norms (``'nuc'``, or ``'fro'`` over more than two dims) are refused."""
     dims = [dim] if isinstance(dim, int) else dim
-    if isinstance(p, str):
-        if p == "fro" and (dims is None or len(dims) <= 2):
-            return vector_norm(t, 2, dims, keepdim, dtype)
+    if isinstance(p, str) and not (p == "fro" and (dims is None or len(dims) <= 2)):
         _matrix_norm_refusal(t, p, list(range(t._data.ndim)) if dims is None else list(dims))
-    return vector_norm(t, 2.0 if p is None else p, dims, keepdim, dtype)
+    read_histories((t,), {})  # torch's vector_norm reads the edges before its own checks
+    return vector_norm(
+        t, 2 if isinstance(p, str) else 2.0 if p is None else p, dims, keepdim, dtype
+    )
 
 
 def _matrix_norm_refusal(t: Tensor, ord: str, dims: list[Any]) -> None:
