@@ -260,6 +260,28 @@ def test_threshold_in_place_refuses_a_leaf_and_a_saved_input() -> None:
     same(program)
 
 
+THRESHOLD_CALLS: dict[str, Any] = {
+    "unknown keyword": lambda F, x: F.threshold(x, 1.0, 2.0, bogus=1),
+    "too many": lambda F, x: F.threshold(x, 1.0, 2.0, False, 5),
+    "missing value": lambda F, x: F.threshold(x, 1.0),
+}
+
+
+@pytest.mark.parametrize("call", THRESHOLD_CALLS)
+def test_threshold_is_named_as_torchs_python_function(call: str) -> None:
+    """``F.threshold`` is torch's ``_threshold``: its name and its argument errors say so."""
+
+    def program(t: ModuleType) -> Any:
+        F = t.nn.functional
+        try:
+            THRESHOLD_CALLS[call](F, t.ones(2))
+        except TypeError as e:
+            return F.threshold.__name__, str(e)
+        return None
+
+    same(program)
+
+
 def test_the_losses_take_torchs_positional_arguments() -> None:
     def program(t: ModuleType) -> Any:
         x = t.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)

@@ -35,13 +35,13 @@ from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
 __all__ = [
+    "_threshold",
     "axes_of",
     "count_over",
     "keep_dims",
     "norm",
     "threshold",
     "threshold_",
-    "threshold_function",
     "vector_norm",
 ]
 
@@ -241,11 +241,9 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     )
 
 
-def threshold_function(
-    input: Tensor, threshold: float, value: float, inplace: bool = False
-) -> Tensor:
-    """``F.threshold``: the op ``threshold``, or ``threshold_`` with ``inplace``; torch's
-    function mode sees it as ``_threshold`` (the name of torch's Python function)."""
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``F.threshold``: the op ``threshold``, or ``threshold_`` with ``inplace``; named as torch's
+    Python function is (its ``__name__``, what its argument errors and function mode show)."""
     tensor_arg("threshold", input)
     op = OPS["threshold_" if inplace else "threshold"]  # by name: ``threshold`` is the number
     return op(input, threshold, value)  # type: ignore[no-any-return]

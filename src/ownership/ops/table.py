@@ -130,8 +130,7 @@ from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
-from ownership.ops.statistics import norm, threshold, threshold_
-from ownership.ops.statistics import threshold_function as _threshold
+from ownership.ops.statistics import _threshold, norm, threshold, threshold_
 from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
