@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, ParamSpec, TypeVar
@@ -176,18 +177,24 @@ def unwatch() -> None:
     _UNWATCHED.clear()
 
 
-_INSIDE: list[str] = []  # the watched op running, while it runs
+class _Inside(threading.local):  # per thread, as torch's function-mode stack is
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the watched op this thread runs, while it runs
+
+
+_INSIDE = _Inside()
 
 
 def _watched(observer: Observer, name: str, op: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(op)
     def watched(*args: Any, **kwargs: Any) -> Any:
-        if _INSIDE:  # an op called by an op (or by the observer): torch's mode sees neither
+        inside = _INSIDE.names
+        if inside:  # an op called by an op (or by the observer): torch's mode sees neither
             return op(*args, **kwargs)
-        _INSIDE.append(name)
+        inside.append(name)
         try:
             return observer(name, op, args, kwargs)
         finally:
-            _INSIDE.pop()
+            inside.pop()
 
     return watched
