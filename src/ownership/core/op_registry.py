@@ -108,7 +108,6 @@ def _fill() -> None:  # every op of the table into ops, quieted unless in NO_ARI
     for name in table.__all__:
         fn = getattr(table, name)
         _set(name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
-    # no ``__getattr__`` any more: Python then specializes the module's lookups
     vars(_TABLE).pop("__getattr__", None)
 
 
@@ -143,7 +142,7 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
         return len(_filled())
 
 
-# a module object: its attribute lookups specialize once it has no ``__getattr__``
+# a module object: its ``__getattr__`` fills it on the first lookup, then is removed
 _TABLE = ModuleType("ownership.core.op_registry.ops", "The op table by attribute.")
 vars(_TABLE)["__getattr__"] = _missing
 ops: Any = _TABLE
