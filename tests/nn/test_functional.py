@@ -260,6 +260,66 @@ def test_threshold_in_place_refuses_a_leaf_and_a_saved_input() -> None:
     same(program)
 
 
+THRESHOLD_CALLS: dict[str, Any] = {
+    "unknown keyword": lambda F, x: F.threshold(x, 1.0, 2.0, bogus=1),
+    "too many": lambda F, x: F.threshold(x, 1.0, 2.0, False, 5),
+    "missing value": lambda F, x: F.threshold(x, 1.0),
+}
+
+
+@pytest.mark.parametrize("call", THRESHOLD_CALLS)
+def test_threshold_is_named_as_torchs_python_function(call: str) -> None:
+    """``F.threshold`` is torch's ``_threshold``: its name and its argument errors say so."""
+
+    def program(t: ModuleType) -> Any:
+        F = t.nn.functional
+        try:
+            THRESHOLD_CALLS[call](F, t.ones(2))
+        except TypeError as e:
+            return F.threshold.__name__, str(e)
+        return None
+
+    same(program)
+
+
+NOT_TENSORS: dict[str, Any] = {
+    "threshold_ input": lambda t, F, x: F.threshold_("a", 1.0, 2.0),
+    "threshold input": lambda t, F, x: F.threshold("a", 1.0, 2.0),
+    "threshold threshold": lambda t, F, x: F.threshold(x, "a", 2.0),
+    "threshold_ value": lambda t, F, x: F.threshold_(x, 1.0, [2.0]),
+    "torch.threshold_": lambda t, F, x: t.threshold_("a", 1.0, 2.0),
+    "mse_loss input": lambda t, F, x: F.mse_loss("a", x),
+    "mse_loss target": lambda t, F, x: F.mse_loss(x, "a"),
+    "mse_loss int and str": lambda t, F, x: F.mse_loss(1, "a"),
+    "nll_loss input": lambda t, F, x: F.nll_loss("a", t.tensor([0, 1])),
+    "nll_loss target": lambda t, F, x: F.nll_loss(x, "a"),
+    "nll_loss list": lambda t, F, x: F.nll_loss([1.0], t.tensor([0])),
+    "cross_entropy input": lambda t, F, x: F.cross_entropy("a", t.tensor([0, 1])),
+    "cross_entropy target": lambda t, F, x: F.cross_entropy(x, "a"),
+    "batch_norm training": lambda t, F, x: F.batch_norm("a", None, None, training=True),
+    "batch_norm evaluation": lambda t, F, x: F.batch_norm("a", t.zeros(3), t.ones(3)),
+    "batch_norm running_mean": lambda t, F, x: F.batch_norm(x, "a", None),
+    "batch_norm weight": lambda t, F, x: F.batch_norm(x, None, None, "a", training=True),
+    "norm": lambda t, F, x: t.norm("a"),
+    "leaky_relu slope": lambda t, F, x: F.leaky_relu(x, "a"),
+}
+
+
+@pytest.mark.parametrize("call", NOT_TENSORS)
+def test_a_non_tensor_argument_gets_torchs_error(call: str) -> None:
+    """torch's parser's TypeError, or, where torch's Python function reads the argument first
+    (``target.size()``, ``input.layout``), Python's AttributeError naming that attribute."""
+
+    def program(t: ModuleType) -> Any:
+        try:
+            NOT_TENSORS[call](t, t.nn.functional, t.ones(2, 3))
+        except (TypeError, AttributeError) as e:
+            return type(e).__name__, str(e)
+        return None
+
+    same(program)
+
+
 def test_the_losses_take_torchs_positional_arguments() -> None:
     def program(t: ModuleType) -> Any:
         x = t.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)

@@ -9,8 +9,10 @@ is off while its handler runs."""
 
 from __future__ import annotations
 
+import contextlib
 import operator
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -276,3 +278,64 @@ def test_the_observer_sees_each_call_as_torchs_function_mode_does() -> None:
     assert by_torch["F.threshold"] == ["_threshold"]  # torch's Python function's name
     assert by_torch["x[i]"] == ["__getitem__"] and by_torch["x + y"] == ["add"]
     assert by_torch["float"] == ["float"] and by_torch["view_as"] == ["t", "view_as"]  # no to, view
+
+
+def _seen_across_threads(t: ModuleType, watching: Callable[[Callable[..., Any]], Any]) -> Any:
+    """Thread A's op waits, inside its handler, until thread B's op ran: B's op is seen (the
+    state "inside an op" is thread A's only), and what A's op calls inside is not."""
+    seen: list[str] = []
+    a_inside, b_done = threading.Event(), threading.Event()
+
+    def handler(name: str, op: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+        seen.append(name)
+        if name == "mul":
+            a_inside.set()
+            b_done.wait(10)
+        return op(*args, **kwargs)
+
+    x, y = t.ones(2), t.ones(2)
+
+    def thread_b() -> None:
+        a_inside.wait(10)
+        with watching(handler):
+            y.add(1)
+        b_done.set()
+
+    b = threading.Thread(target=thread_b)
+    b.start()
+    with watching(handler):
+        x.mul(2)
+    b.join()
+    return sorted(seen)
+
+
+def test_an_op_running_in_one_thread_hides_no_op_of_another() -> None:
+    from torch.overrides import TorchFunctionMode
+
+    class Mode(TorchFunctionMode):
+        def __init__(self, handler: Callable[..., Any]) -> None:
+            super().__init__()
+            self.handler = handler
+
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            return self.handler(func.__name__, func, args, kwargs or {})
+
+    watched = [False]
+
+    @contextlib.contextmanager
+    def ownership_watch(handler: Callable[..., Any]) -> Iterator[None]:
+        first = not watched[0]  # one watch for every thread: the first thread's
+        if first:
+            watched[0] = True
+            op_registry.watch(handler)
+        try:
+            yield
+        finally:
+            if first:
+                op_registry.unwatch()
+
+    by_torch = _seen_across_threads(torch, Mode)
+    assert by_torch == ["add", "mul"]
+    assert _seen_across_threads(ownership, ownership_watch) == by_torch

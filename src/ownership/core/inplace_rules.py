@@ -52,7 +52,8 @@ input shares ``out``'s memory (:func:`ownership.ops.loop_order.write_aliased`, b
 
 class Write(NamedTuple):
     """A value ``compute()`` makes in the written array itself: its ``shape``, checked before
-    anything is written, and ``into``, which writes it into an array of that shape."""
+    anything is written, and ``into``, which writes it into an array of that shape (a value
+    made apart is copied in by a Write into ``self``'s array, which ``shape`` broadcasts to)."""
 
     shape: tuple[int, ...]
     into: Callable[[NDArray[Any]], object]

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any, ParamSpec, TypeVar
@@ -49,7 +50,12 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
     """Collect the inputs' edges of the op ``name`` whose kernel check just failed, as torch's
     autograd kernel did first: a stale view's rebase error replaces the check's."""
     table = _source
-    if table is None or name in table.NOT_DIFFERENTIATED or name.endswith("_"):
+    if (
+        table is None
+        or name in table.NOT_DIFFERENTIATED
+        or name in table.WRITTEN_IN_PYTHON
+        or name.endswith("_")
+    ):
         return
     try:
         table.read_histories(args, kwargs or {})
@@ -102,7 +108,6 @@ def _fill() -> None:  # every op of the table into ops, quieted unless in NO_ARI
     for name in table.__all__:
         fn = getattr(table, name)
         _set(name, fn if name in table.NO_ARITHMETIC else quiet_op(fn, name))
-    # no ``__getattr__`` any more: Python then specializes the module's lookups
     vars(_TABLE).pop("__getattr__", None)
 
 
@@ -137,7 +142,7 @@ class _OpsByName(Mapping[str, Callable[..., Any]]):
         return len(_filled())
 
 
-# a module object: its attribute lookups specialize once it has no ``__getattr__``
+# a module object: its ``__getattr__`` fills it on the first lookup, then is removed
 _TABLE = ModuleType("ownership.core.op_registry.ops", "The op table by attribute.")
 vars(_TABLE)["__getattr__"] = _missing
 ops: Any = _TABLE
@@ -171,18 +176,24 @@ def unwatch() -> None:
     _UNWATCHED.clear()
 
 
-_INSIDE: list[str] = []  # the watched op running, while it runs
+class _Inside(threading.local):  # per thread, as torch's function-mode stack is
+    def __init__(self) -> None:
+        self.names: list[str] = []  # the watched op this thread runs, while it runs
+
+
+_INSIDE = _Inside()
 
 
 def _watched(observer: Observer, name: str, op: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(op)
     def watched(*args: Any, **kwargs: Any) -> Any:
-        if _INSIDE:  # an op called by an op (or by the observer): torch's mode sees neither
+        inside = _INSIDE.names
+        if inside:  # an op called by an op (or by the observer): torch's mode sees neither
             return op(*args, **kwargs)
-        _INSIDE.append(name)
+        inside.append(name)
         try:
             return observer(name, op, args, kwargs)
         finally:
-            _INSIDE.pop()
+            inside.pop()
 
     return watched

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import threading
 import weakref
 from collections import defaultdict
 from collections.abc import Iterator
@@ -52,6 +53,12 @@ def _overlap(a: Any, b: Any) -> bool:
         return True
 
 
+class _Depth(threading.local):
+    """Per thread: how many backwards this thread runs (another thread's ops are still seen)."""
+
+    depth = 0
+
+
 class OwnershipWatch:
     """Watches the ownership engine for one run; ``stop()`` undoes everything."""
 
@@ -63,7 +70,7 @@ class OwnershipWatch:
         self.restore: list[tuple[Any, str, Any]] = []
         self.stepped_classes: set[type] = set()
         self.stepping: set[int] = set()
-        self.backward_depth = 0  # inside a backward: its ops are unseen, as by torch's mode
+        self.backwards = _Depth()  # inside a backward: its ops are unseen, as by torch's mode
         self.hand = HandGrads(ledger, Tensor)
         observers.SAVES.append(self._saved)
         observers.WRITES.append(self._wrote)
@@ -253,7 +260,7 @@ class OwnershipWatch:
         self.ledger.on_backward(user_place(), records)
         for rec in records:
             rec.hidden.clear()
-        self.backward_depth += 1
+        self.backwards.depth += 1
         try:
             return run(*args, **kwargs)
         except RuntimeError as exc:
@@ -261,7 +268,7 @@ class OwnershipWatch:
                 self.ledger.on_version_error(str(exc))
             raise
         finally:
-            self.backward_depth -= 1
+            self.backwards.depth -= 1
 
     def _cut(self, t: Any, how: str) -> None:
         if t._grad_fn is not None:
@@ -285,7 +292,7 @@ class OwnershipWatch:
         outside a backward (its nodes' ops and hooks): what torch's function mode sees."""
         self.used = True
         result = original(*args, **kwargs)
-        if self.backward_depth:
+        if self.backwards.depth:
             return result
         self.hand.derive(name, args, result)
         checkpoints = self.ledger.checkpoints

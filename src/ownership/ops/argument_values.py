@@ -91,3 +91,23 @@ def tensor_arg(function: str, value: Any, name: str = "input", position: int = 1
             f"{function}(): argument '{name}' (position {position}) must be Tensor, not "
             f"{tp_name(value)}"
         )
+
+
+def number_arg(function: str, value: Any, name: str, position: int) -> None:
+    """torch's TypeError when a ``Number`` argument is something else (:func:`is_number`)."""
+    if not is_number(value):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be Number, not "
+            f"{tp_name(value)}"
+        )
+
+
+def read_in_python(value: Any, attribute: str, call: bool = True) -> None:
+    """What the first read of a tensor's ``attribute`` in a function torch writes in Python
+    (``input.size()``, ``input.layout``) does to a non-tensor ``value``: Python's own error
+    (``'str' object has no attribute 'size'``), or nothing (the caller refuses it next, as
+    torch's C++ function does)."""
+    if not is_tensor(value):
+        found = getattr(value, attribute)
+        if call:
+            found()

@@ -23,10 +23,9 @@ from ownership.core import dtypes
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.tensor import Tensor
-from ownership.ops.argument_values import is_number
+from ownership.ops.argument_values import number_arg, tensor_arg
 from ownership.ops.backward_ops import _zeros
 from ownership.ops.common import lay_out, needs_grad, run_op, wrap
-from ownership.ops.type_names import tp_name
 
 NEGATIVE_SLOPE_IN_PLACE = (
     "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
@@ -39,12 +38,8 @@ NEGATIVE_SLOPE_IN_PLACE = (
 
 def _checked(name: str, t: Any, slope: Any) -> None:
     """torch's argument refusals: a tensor, a number slope."""
-    if not isinstance(t, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {tp_name(t)}")
-    if not is_number(slope):
-        raise TypeError(
-            f"{name}(): argument 'negative_slope' (position 2) must be Number, not {tp_name(slope)}"
-        )
+    tensor_arg(name, t)
+    number_arg(name, slope, "negative_slope", 2)
 
 
 def _values(x: NDArray[Any], slope: Any) -> NDArray[Any]:

@@ -56,7 +56,8 @@ class Kernel(NamedTuple):
     the values of ``inputs`` (arrays, or numbers), and whether torch's kernel has a vector loop
     (``cpu_kernel_vec``) or only an element-by-element one (``cpu_kernel``); ``grain``: the
     count of elements above which it splits them among threads (None: ``GRAIN_SIZE``);
-    ``scatter``: makes ``index_put_``'s loop, not over the written tensor's elements."""
+    ``scatter``: makes the loop of ``index_put_`` (and of ``masked_fill_`` into an expanded
+    tensor), not over the written tensor's elements."""
 
     fn: Callable[..., Any]
     inputs: Sequence[Any]

@@ -13,7 +13,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
-from ownership.ops.argument_values import as_saved, int64, is_int
+from ownership.ops.argument_values import as_saved, int64, is_int, read_in_python, tensor_arg
 from ownership.ops.arithmetic import div_scalar, mul_scalar, wrapped_scalar
 from ownership.ops.backward_ops import linear_in_grad, mse_loss_backward
 from ownership.ops.common import needs_grad, run_op, sum_to, wrap
@@ -47,8 +47,9 @@ def nll_loss(
     torch's arguments in torch's order (class weights and the legacy ``size_average`` and
     ``reduce``: out of the engine's scope, as for :func:`cross_entropy`)."""
     _unweighted("nll_loss", weight, size_average, reduce)
-    ignore_index = ignore_index_arg("nll_loss_nd", ignore_index)
     red = _reduction(reduction)
+    _tensors("nll_loss_nd", input, target)
+    ignore_index = ignore_index_arg("nll_loss_nd", ignore_index)
     x = input._data
     batched = x.ndim >= 2
     if batched and target._data.ndim and target._data.shape[0] != x.shape[0]:
@@ -311,6 +312,8 @@ def cross_entropy(
     composite does (``_smoothed``: its nodes, ``AddBackward0`` last). Class weights and the
     legacy ``size_average``/``reduce`` arguments are out of the engine's scope."""
     _unweighted("cross_entropy", weight, size_average, reduce)
+    _reduction(reduction)  # torch's Python function names a bad reduction first
+    _tensors("cross_entropy_loss", input, target)
     if type(ignore_index) is not int or ignore_index != -100:  # the default: an int64 already
         ignore_index = ignore_index_arg("cross_entropy_loss", ignore_index)
     dim = 1 if input._data.ndim >= 2 else 0
@@ -337,6 +340,12 @@ def cross_entropy(
         _check_smoothing(label_smoothing)
         return _smoothed(input, target, dim, reduction, ignore_index, label_smoothing)
     return nll_loss(log_softmax(input, dim), target, reduction=reduction, ignore_index=ignore_index)
+
+
+def _tensors(function: str, input: Any, target: Any) -> None:
+    """torch's parser's refusal of a loss's ``input`` or ``target`` that is no tensor."""
+    tensor_arg(function, input)
+    tensor_arg(function, target, "target", 2)
 
 
 def _unweighted(function: str, weight: Any, size_average: Any, reduce: Any) -> None:
@@ -397,6 +406,9 @@ def ignore_index_arg(function: str, ignore_index: Any) -> int:
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Mean (or summed, or elementwise) squared error (``MseLossBackward0``)."""
+    read_in_python(target, "size")  # F.mse_loss's first reads: ``target.size() != input.size()``
+    read_in_python(input, "size")
+    _tensors("mse_loss", input, target)
     red = _reduction(reduction)
     shape = input._data.shape
     if shape != target._data.shape:

@@ -25,6 +25,7 @@ from ownership.core import grad_mode
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
+from ownership.ops.argument_values import read_in_python, tensor_arg
 from ownership.ops.common import inputs_needed, needs_grad, run_op, shape_of, sum_to, wrap
 from ownership.ops.linalg import mat1_grad, mat2_grad
 from ownership.ops.view_shapes import expand_strides
@@ -215,12 +216,18 @@ def batch_norm(
     needs more than one value per channel (torch's ``ValueError``, as ``F.batch_norm``).
     """
     if training:
+        read_in_python(input, "size")  # F.batch_norm's first read
         size = input._data.shape
         if math.prod(size) // (size[1] if len(size) > 1 else 1) == 1:
             raise ValueError(
                 "Expected more than 1 value per channel when training, got input size "
                 f"torch.Size({list(size)})"
             )
+    tensor_arg("batch_norm", input)  # torch.batch_norm's parser, in its order
+    optional = (("weight", weight), ("bias", bias), ("running_mean", running_mean))
+    for position, (name, t) in enumerate((*optional, ("running_var", running_var)), 2):
+        if t is not None:
+            tensor_arg("batch_norm", t, name, position)
     if not training:
         for name, t in (("running_mean", running_mean), ("running_var", running_var)):
             if t is None:

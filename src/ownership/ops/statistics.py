@@ -22,19 +22,26 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.argument_values import tensor_arg
-from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
+from ownership.ops.argument_values import number_arg, read_in_python, tensor_arg
+from ownership.ops.common import (
+    needs_grad,
+    read_histories,
+    refuse_out_call,
+    run_op,
+    wrap,
+    written_by_kernel,
+)
 from ownership.ops.inplace import snapshot
 from ownership.ops.reduction import dims_of, saved_dims
 
 __all__ = [
+    "_threshold",
     "axes_of",
     "count_over",
     "keep_dims",
     "norm",
     "threshold",
     "threshold_",
-    "threshold_function",
     "vector_norm",
 ]
 
@@ -74,12 +81,14 @@ def norm(
 ) -> Tensor:
     """``torch.norm``: the vector p-norm over ``dim`` (all elements by default), ``'fro'`` as the
     2-norm; the matrix norms (``'nuc'``, or ``'fro'`` over more than two dims) are refused."""
+    read_in_python(t, "layout", call=False)  # torch's Python function reads it first
     dims = [dim] if isinstance(dim, int) else dim
-    if isinstance(p, str):
-        if p == "fro" and (dims is None or len(dims) <= 2):
-            return vector_norm(t, 2, dims, keepdim, dtype)
+    if isinstance(p, str) and not (p == "fro" and (dims is None or len(dims) <= 2)):
         _matrix_norm_refusal(t, p, list(range(t._data.ndim)) if dims is None else list(dims))
-    return vector_norm(t, 2.0 if p is None else p, dims, keepdim, dtype)
+    read_histories((t,), {})  # torch's vector_norm reads the edges before its own checks
+    return vector_norm(
+        t, 2 if isinstance(p, str) else 2.0 if p is None else p, dims, keepdim, dtype
+    )
 
 
 def _matrix_norm_refusal(t: Tensor, ord: str, dims: list[Any]) -> None:
@@ -205,6 +214,7 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     """``input`` where it is above ``threshold``, else ``value`` (``ThresholdBackward0``); its
     kernel has no bool form."""
+    _threshold_args("threshold", input, threshold, value)
     return run_op(
         (input,),
         needs_grad(input),
@@ -220,6 +230,7 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """:func:`threshold` written into ``input`` (``ThresholdBackward1``, which saves the value
     before the write, a clone, as torch's: the gradient flows where the input was above
     ``threshold``)."""
+    _threshold_args("threshold_", input, threshold, value)
     return run_inplace(
         input,
         (),
@@ -233,14 +244,18 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     )
 
 
-def threshold_function(
-    input: Tensor, threshold: float, value: float, inplace: bool = False
-) -> Tensor:
-    """``F.threshold``: the op ``threshold``, or ``threshold_`` with ``inplace``; torch's
-    function mode sees it as ``_threshold`` (the name of torch's Python function)."""
-    tensor_arg("threshold", input)
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``F.threshold``: the op ``threshold``, or ``threshold_`` with ``inplace``; named as torch's
+    Python function is (its ``__name__``, what its argument errors and function mode show)."""
     op = OPS["threshold_" if inplace else "threshold"]  # by name: ``threshold`` is the number
     return op(input, threshold, value)  # type: ignore[no-any-return]
+
+
+def _threshold_args(function: str, input: Any, threshold: Any, value: Any) -> None:
+    """torch's parser's refusals of ``threshold``'s arguments, in their order."""
+    tensor_arg(function, input)
+    number_arg(function, threshold, "threshold", 2)
+    number_arg(function, value, "value", 3)
 
 
 def _thresholded(x: NDArray[Any], threshold: float, value: float) -> NDArray[Any]:

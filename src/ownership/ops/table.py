@@ -130,8 +130,7 @@ from ownership.ops.selection import flip, gather, index_select
 from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
-from ownership.ops.statistics import norm, threshold, threshold_
-from ownership.ops.statistics import threshold_function as _threshold
+from ownership.ops.statistics import _threshold, norm, threshold, threshold_
 from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
@@ -351,6 +350,12 @@ NN_FUNCTIONAL = frozenset(
 table), each under the name torch's function mode sees it by: ``F.threshold`` is torch's Python
 function ``_threshold``; ``F.leaky_relu``, ``F.dropout`` and ``F.threshold`` take ``inplace``
 (torch's mode sees one call either way)."""
+
+WRITTEN_IN_PYTHON = (NN_FUNCTIONAL - {"linear"}) | {"norm"}
+"""The ops torch writes as Python functions (``linear`` is C++): their own refusals (a dropout
+probability, a reduction's name, a batch of one per channel, a norm's order) come before any
+autograd kernel reads the inputs' edges, so
+:func:`ownership.core.op_registry.edges_first` reads none; the ops they call read theirs."""
 
 __all__ = [
     "T",
