@@ -90,3 +90,19 @@ def test_bool_power_with_a_tensor_exponent() -> None:
         lambda t: t.tensor([1, 0]).pow_(t.tensor([True, False])),
     ):
         same(program)
+
+
+@pytest.mark.parametrize(
+    "expr", ["+t.tensor([True, False])", "+t.tensor(True)", "+t.tensor([1, 2])", "+t.ones(2)"]
+)
+def test_unary_plus(expr: str) -> None:
+    """``+x`` is ``x`` itself, refused for a bool tensor (torch's ``positive``)."""
+    same(lambda t: eval(expr))
+
+
+def test_unary_plus_is_the_tensor_itself() -> None:
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        return [+x is x, (+x).grad_fn is None]
+
+    assert same(program) == [True, True]

@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ownership.core import op_registry
+from ownership.core import dtypes, op_registry
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 from ownership.ops.type_names import is_torch_tensor
@@ -173,7 +173,10 @@ class TensorOperators:
     def __neg__(self: Any) -> Tensor:
         return ops.neg(self)
 
-    def __pos__(self) -> Tensor:
+    def __pos__(self: Any) -> Tensor:
+        """``self`` itself (torch's ``positive``), refused for a bool tensor."""
+        if self.dtype is dtypes.bool_:
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return cast("Tensor", self)
 
     def __abs__(self: Any) -> Tensor:
