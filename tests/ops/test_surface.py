@@ -39,6 +39,21 @@ INTERNAL = {
 }
 
 
+def test_nn_functional_lists_the_functions_that_call_the_table() -> None:
+    """``table.NN_FUNCTIONAL`` is kept by hand beside ``nn/functional.py`` (a lower layer cannot
+    read a higher one): each ``F`` function that calls a table op is listed, and only those, but
+    ``F.linear`` (written by hand over ``ops.linear``) and ``F.threshold_`` (torch's is
+    ``torch.threshold_``, seen by its mode as a ``torch`` function)."""
+    by_id = {id(getattr(table, name)): name for name in table.__all__}
+    functional = ownership.nn.functional
+    calling = {
+        by_id[id(wrapped)]
+        for name in functional.__all__
+        if id(wrapped := getattr(getattr(functional, name), "__wrapped__", None)) in by_id
+    }
+    assert calling - {"threshold_"} | {"linear"} == table.NN_FUNCTIONAL
+
+
 @pytest.mark.parametrize("name", sorted(table.__all__))
 def test_each_op_is_reached_as_torch_reaches_it(name: str) -> None:
     if name in table.NN_FUNCTIONAL:  # a function of nn.functional (``_threshold``: F.threshold)
