@@ -165,7 +165,7 @@ def _alpha_times(a: Tensor, b: Any, alpha: float, *, negated: bool) -> tuple[Any
     """``alpha * b`` as ``add`` (``sub``: ``negated``) adds it to ``a``, and the dtype they
     compute in: ``b`` itself for the default ``alpha`` (a Python float as ``a``'s array takes
     it), else :func:`~ownership.ops.python_numbers.scaled`'s product, with its checks."""
-    _, rb, dt = binary_operands(a, b)
+    rb, dt = binary_operands(a, b)
     if alpha == 1 and type(alpha) is int:
         return (float_operand(rb, a._data.dtype) if type(rb) is float else rb), dt
     return scaled(rb, alpha, dt, negated=negated), dt
@@ -247,7 +247,7 @@ def mul(a: Tensor, b: Any) -> Tensor:
 
 def _mul(a: Tensor, b: Any) -> Tensor:
     """The kernel of :func:`mul`."""
-    _, rb, dt = binary_operands(a, b)
+    rb, dt = binary_operands(a, b)
     arr = a._data
     out = wrap(arr * (float_operand(rb, arr.dtype) if type(rb) is float else rb), dt)
     lay_out(out, a, b, common=dt)

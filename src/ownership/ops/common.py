@@ -526,15 +526,14 @@ def check_broadcast(a: Tensor, b: Any) -> None:
         layout.broadcast_shapes(a._data.shape, b._data.shape)
 
 
-def binary_operands(a: Tensor, b: Any) -> tuple[Any, Any, DType]:
-    """How an elementwise op reads its second operand, in torch's order: ``b`` as torch takes
-    it (:func:`operand`), the result dtype (:func:`result_dtype`), torch's error if the shapes
-    cannot broadcast (:func:`check_broadcast`); returns ``b``, its numpy value in the result dtype
-    (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype."""
-    b = operand(b)
+def binary_operands(a: Tensor, b: Any) -> tuple[Any, DType]:
+    """How an elementwise op reads its second operand ``b`` (already as torch takes it:
+    :func:`operand`), in torch's order: the result dtype (:func:`result_dtype`), torch's error if
+    the shapes cannot broadcast (:func:`check_broadcast`); returns ``b``'s numpy value in the
+    result dtype (:func:`~ownership.ops.python_numbers.operand_in`) and the dtype."""
     dt = result_dtype(a, b)
     check_broadcast(a, b)
-    return b, operand_in(b, dt), dt
+    return operand_in(b, dt), dt
 
 
 def shape_of(x: Any) -> tuple[int, ...]:
