@@ -35,6 +35,7 @@ from ownership.core import op_registry
 from ownership.core.binder import Signatures
 from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare
 from ownership.core.tensor import Tensor
+from ownership.ops import signatures as sig
 from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
@@ -125,13 +126,15 @@ def by_hand(
     )
 
 
-def of_table(op: Callable[P, R]) -> Callable[P, R]:
+def of_table(op: Callable[P, R], method_of: Signatures | None = None) -> Callable[P, R]:
     """The function that calls ``op``, an op of :mod:`ownership.ops.table`, by the name the table
     lists it under: each call looks the op up in the table
     (:data:`~ownership.core.op_registry.ops`), so it runs as every op runs, numpy's reports made
     torch's, and passes the table's one observer point (:func:`~ownership.core.op_registry.watch`)
     under that name, as torch's function mode sees ``torch.<name>`` (or, for the ops of
-    ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function).
+    ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function). ``method_of``: the signatures of the
+    method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
+    arguments after ``self`` are checked first and a call they refuse passes no observer.
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -144,6 +147,8 @@ def of_table(op: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
+        if method_of is not None:
+            method_of.parse(args[1:], kwargs)
         try:
             installed: Callable[P, R] = getattr(op_registry.ops, name)
         except AttributeError:  # an operator's name (``__getitem__``) before the table is filled
@@ -242,6 +247,13 @@ DECLARED: list[Declared] = [
         doc="``-self``.",
         inplace=table.neg_,
         inplace_doc="Negate in place.",
+    ),
+    *declare(
+        "positive",
+        op=table.positive,
+        function=INPUT,
+        function_returns="Tensor",
+        doc="``self`` itself (``+self``), refused for a bool tensor.",
     ),
     *declare(
         "exp",
@@ -882,9 +894,9 @@ DECLARED: list[Declared] = [
     ),
     by_hand(written.narrow, of=written.NARROW, function=INPUT),
     # ops of the table, called by name: torch's mode sees ``view_as``, not ``view``
-    by_hand(of_table(table.view_as)),
-    by_hand(of_table(table.reshape_as)),
-    by_hand(of_table(table.expand_as)),
+    by_hand(of_table(table.view_as, sig.VIEW_AS)),
+    by_hand(of_table(table.reshape_as, sig.RESHAPE_AS)),
+    by_hand(of_table(table.expand_as, sig.EXPAND_AS)),
     *declare(
         "unbind",
         "(int dim = 0)",
@@ -972,14 +984,14 @@ DECLARED: list[Declared] = [
     by_hand(written.contiguous),
     by_hand(written.to),
     # the conversions: ops of the table, called by name (torch's mode sees ``float``, not ``to``)
-    by_hand(of_table(table.type_as)),
+    by_hand(of_table(table.type_as, sig.TYPE_AS)),
     by_hand(of_table(table.type), returns="Any"),
-    by_hand(of_table(table.float)),
-    by_hand(of_table(table.double)),
-    by_hand(of_table(table.long)),
-    by_hand(of_table(table.int)),
-    by_hand(of_table(table.bool)),
-    by_hand(written.cpu),
+    by_hand(of_table(table.float, sig.FLOAT)),
+    by_hand(of_table(table.double, sig.DOUBLE)),
+    by_hand(of_table(table.long, sig.LONG)),
+    by_hand(of_table(table.int, sig.INT)),
+    by_hand(of_table(table.bool, sig.BOOL)),
+    by_hand(of_table(table.cpu, sig.CPU)),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),
     by_hand(of_table(table.new_ones)),

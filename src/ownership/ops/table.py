@@ -134,7 +134,20 @@ from ownership.ops.statistics import _threshold, norm, threshold, threshold_
 from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
-from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
+from ownership.ops.unary import (
+    clamp,
+    cos,
+    exp,
+    log,
+    neg,
+    positive,
+    relu,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    tanh,
+)
 from ownership.ops.views import (
     alias,
     expand,
@@ -154,6 +167,7 @@ from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
 from ownership.ops.written_methods import (
     bool,
+    cpu,
     double,
     expand_as,
     float,
@@ -234,12 +248,14 @@ NO_ARITHMETIC = (
         {
             "T",
             "alias",
+            "cpu",
             "expand",
             "expand_as",
             "flatten",
             "mT",
             "narrow",
             "permute",
+            "positive",
             "reshape",
             "reshape_as",
             "select",
@@ -256,7 +272,8 @@ NO_ARITHMETIC = (
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
-``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape), and the
+``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
+the tensor itself, as is ``positive``'s), and the
 :data:`OPERATORS`, which call an op. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
@@ -430,6 +447,7 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cpu",
     "cross_entropy",
     "cumprod",
     "cumprod_",
@@ -527,6 +545,7 @@ __all__ = [
     "ones_like",
     "outer",
     "permute",
+    "positive",
     "pow",
     "pow_",
     "prod",

@@ -404,6 +404,13 @@ def neg(a: Tensor) -> Tensor:
     return run_op((a,), needs_grad(a), kernel, "NegBackward0", bw_neg)
 
 
+def positive(a: Tensor) -> Tensor:
+    """``a`` itself (``+a`` too), refused for a bool tensor as torch refuses ``+`` of one."""
+    if a.dtype is dtypes.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return a
+
+
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:
     """Sign of each element (its gradient is zero); ``node`` names it (``sgn`` for reals). A
     bool tensor is its own sign; torch's kernel is ``(0 < x) - (x < 0)``, so NaN's sign and

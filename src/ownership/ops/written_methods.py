@@ -367,21 +367,20 @@ def swapaxes(self: Tensor, axis0: builtins.int, axis1: builtins.int) -> Tensor:
     return ops.transpose(self, axis0, axis1)
 
 
+# ``view_as``, ``reshape_as``, ``expand_as`` and ``type_as``: the method checks that ``other`` is a
+# tensor before it calls the op (:mod:`ownership.ops.methods`, ``of_table(op, sig.VIEW_AS)``)
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     """``view(other.shape)``."""
-    tensor_arg("view_as", other, "other")
     return ops.view(self, other.shape)
 
 
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     """``reshape(other.shape)``."""
-    tensor_arg("reshape_as", other, "other")
     return ops.reshape(self, other.shape)
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     """``expand(other.shape)``."""
-    tensor_arg("expand_as", other, "other")
     return ops.expand(self, other.shape)
 
 
@@ -403,7 +402,6 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """Convert to ``other``'s dtype."""
-    tensor_arg("type_as", other, "other")
     return ops.to(self, other.dtype)
 
 
