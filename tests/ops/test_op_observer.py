@@ -207,6 +207,35 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("i ^= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ixor", 1)),
     ("i <<= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ilshift", 1)),
     ("i >>= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "irshift", 1)),
+    # a tensor's own state: core's methods, seen by their names
+    ("size", lambda t, x, m: x.size()),
+    ("size of a dim", lambda t, x, m: x.size(-1)),
+    ("stride", lambda t, x, m: x.stride()),
+    ("stride of a dim", lambda t, x, m: x.stride(0)),
+    ("dim", lambda t, x, m: x.dim()),
+    ("numel", lambda t, x, m: x.numel()),
+    ("nelement", lambda t, x, m: x.nelement()),  # torch's mode sees numel
+    ("element_size", lambda t, x, m: x.element_size()),
+    ("storage_offset", lambda t, x, m: x.storage_offset()),
+    ("data_ptr", lambda t, x, m: x.data_ptr()),
+    ("untyped_storage", lambda t, x, m: x.untyped_storage()),
+    ("is_contiguous", lambda t, x, m: x.is_contiguous()),
+    ("is_floating_point", lambda t, x, m: x.is_floating_point()),
+    ("is_inference", lambda t, x, m: x.is_inference()),
+    ("detach", lambda t, x, m: x.detach()),
+    ("torch.detach", lambda t, x, m: t.detach(x)),
+    ("detach_", lambda t, x, m: x.clone().detach_()),
+    ("detach_ of a view", lambda t, x, m: _refused(lambda: x[0].detach_())),
+    ("requires_grad_", lambda t, x, m: x.clone().requires_grad_()),
+    ("requires_grad_ of ints", lambda t, x, m: _refused(lambda: INTS[t.__name__].requires_grad_())),
+    ("retain_grad", lambda t, x, m: (LEAF[t.__name__] * 1).retain_grad()),
+    ("retain_grad refused", lambda t, x, m: _refused(lambda: x.retain_grad())),
+    ("backward", lambda t, x, m: (LEAF[t.__name__] * 2).sum().backward()),
+    ("backward refused", lambda t, x, m: _refused(lambda: x.sum().backward())),
+    ("detach of an argument", lambda t, x, m: _refused(lambda: x.detach(1))),
+    ("dim of an argument", lambda t, x, m: _refused(lambda: x.dim(1))),
+    ("numel of an argument", lambda t, x, m: _refused(lambda: x.numel(1))),
+    ("is_contiguous of an argument", lambda t, x, m: _refused(lambda: x.is_contiguous(1))),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
@@ -236,8 +265,13 @@ LINEAR: dict[str, Any] = {}
 other functions in each: ``torch.nn.init``'s)."""
 
 
+LEAF: dict[str, Any] = {}
+"""Each engine's leaf that requires grad, for ``retain_grad`` and ``backward``."""
+
+
 def _inputs(t: ModuleType) -> tuple[Any, Any]:
     LINEAR[t.__name__] = t.nn.Linear(3, 2)
+    LEAF[t.__name__] = t.ones(2, requires_grad=True)
     INTS[t.__name__] = t.tensor([1, 2])
     return t.ones(2, 3), t.ones(2, 2)
 

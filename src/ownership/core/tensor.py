@@ -144,7 +144,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         """A new non-view tensor over the same memory and strides, tracked by ``counter``."""
         data = self._data
         if not data.size and self._base is not None:
-            data = layout.empty_strided(data.shape, self.stride(), data.dtype)
+            data = layout.empty_strided(data.shape, self._stride(), data.dtype)
         alias = Tensor._plain(cls or Tensor, data, self._storage, self._offset, self.dtype, counter)
         if not data.ndim and hasattr(self, "_leftover_size"):  # torch's shallow copy copies it
             alias._leftover_size = self._leftover_size
@@ -227,7 +227,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
             and not self.__dict__
         ):
             return self
-        return self.detach()
+        return self._detach()
 
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""

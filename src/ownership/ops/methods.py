@@ -32,8 +32,8 @@ from ownership import product_functions as products
 from ownership import reduction_functions as reductions
 from ownership import view_functions as views
 from ownership.core import op_registry
-from ownership.core.binder import Signatures
-from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare
+from ownership.core.binder import Binding, Signatures
+from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops import signatures as sig
 from ownership.ops import table
@@ -126,7 +126,7 @@ def by_hand(
     )
 
 
-def of_table(op: Callable[P, R], method_of: Signatures | None = None) -> Callable[P, R]:
+def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P, R]:
     """The function that calls ``op``, an op of :mod:`ownership.ops.table`, by the name the table
     lists it under: each call looks the op up in the table
     (:data:`~ownership.core.op_registry.ops`), so it runs as every op runs, numpy's reports made
@@ -134,7 +134,8 @@ def of_table(op: Callable[P, R], method_of: Signatures | None = None) -> Callabl
     under that name, as torch's function mode sees ``torch.<name>`` (or, for the ops of
     ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function). ``method_of``: the signatures of the
     method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
-    arguments after ``self`` are checked first and a call they refuse passes no observer.
+    arguments after ``self`` are checked first and a call they refuse passes no observer (those
+    of a method that takes none, :class:`NoArguments`, when it is given some).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -145,9 +146,11 @@ def of_table(op: Callable[P, R], method_of: Signatures | None = None) -> Callabl
         raise ValueError(f"{op.__name__} is no op of ownership.ops.table")
     name = names[0]
 
+    checks = method_of is not None and not isinstance(method_of, NoArguments)
+
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        if method_of is not None:
+        if method_of is not None and (checks or kwargs or len(args) > 1):
             method_of.parse(args[1:], kwargs)
         try:
             installed: Callable[P, R] = getattr(op_registry.ops, name)
@@ -156,6 +159,41 @@ def of_table(op: Callable[P, R], method_of: Signatures | None = None) -> Callabl
         return installed(*args, **kwargs)
 
     return function
+
+
+class NoArguments:
+    """torch's argument parser of a method that takes no argument, as :func:`of_table` takes it:
+    ``x.detach(1)`` is ``TensorBase.detach() takes no arguments (1 given)``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Nothing, or torch's TypeError for any argument."""
+        if args:
+            no_arguments(self.name, args)
+        if kwargs:
+            raise TypeError(f"TensorBase.{self.name}() takes no keyword arguments")
+        return 0, {}
+
+
+def own_state(
+    op: Callable[..., Any],
+    name: str | None = None,
+    *,
+    takes_none: bool = False,
+    method_of: Binding | None = None,
+) -> Declared:
+    """The declaration of a method of a tensor's own state, ``op``, written in core under a
+    private name (``TensorMetadata._stride``; :data:`~ownership.ops.table.OWN_STATE`): called
+    through the table under torch's name of it (:func:`of_table`). ``name``: the method's, when
+    not the op's (``nelement``, torch's ``numel``). Its arguments are checked first as torch's
+    parser checks them: none when it ``takes_none`` (:class:`NoArguments`), else by ``method_of``
+    (None: the method checks its own)."""
+    name = name or next(name for name in table.OWN_STATE if getattr(table, name) is op)
+    function = of_table(op, NoArguments(name) if takes_none else method_of)
+    function.__name__ = function.__qualname__ = name
+    return by_hand(function)
 
 
 def operator(method: Callable[..., Any]) -> Declared:
@@ -998,6 +1036,24 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.new_empty)),
     by_hand(of_table(table.new_full)),
     by_hand(of_table(table.new_tensor)),
+    # ------------------------------------------------------------ a tensor's own state (core's)
+    own_state(table.size),
+    own_state(table.stride),
+    own_state(table.dim, takes_none=True),
+    own_state(table.numel, takes_none=True),
+    own_state(table.numel, "nelement", takes_none=True),
+    own_state(table.element_size, takes_none=True),
+    own_state(table.storage_offset, takes_none=True),
+    own_state(table.data_ptr, takes_none=True),
+    own_state(table.untyped_storage, takes_none=True),
+    own_state(table.is_contiguous, method_of=Signatures("is_contiguous", "()")),
+    own_state(table.is_floating_point, takes_none=True),
+    own_state(table.requires_grad_),
+    own_state(table.retain_grad, takes_none=True),
+    own_state(table.backward),
+    own_state(table.is_inference, takes_none=True),
+    own_state(table.detach, takes_none=True),
+    own_state(table.detach_, takes_none=True),
     # ------------------------------------------------------------ leaving the engine
     *(by_hand(method) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y

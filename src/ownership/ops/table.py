@@ -9,6 +9,8 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
+from ownership.core.tensor_autograd import TensorAutograd as _Autograd
+from ownership.core.tensor_metadata import TensorMetadata as _Metadata
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, sub
 from ownership.ops.bitwise import (
     bitwise_and,
@@ -186,6 +188,48 @@ from ownership.ops.written_methods import (
     view_as,
 )
 
+# the methods of a tensor's own state, core's (``TensorMetadata._stride``...), by torch's names
+backward = _Autograd._backward
+data_ptr = _Metadata._data_ptr
+detach = _Autograd._detach
+detach_ = _Autograd._detach_
+dim = _Metadata._dim
+element_size = _Metadata._element_size
+is_contiguous = _Metadata._is_contiguous
+is_floating_point = _Metadata._is_floating_point
+is_inference = _Autograd._is_inference
+numel = _Metadata._numel
+requires_grad_ = _Autograd._requires_grad_
+retain_grad = _Autograd._retain_grad
+size = _Metadata._size
+storage_offset = _Metadata._storage_offset
+stride = _Metadata._stride
+untyped_storage = _Metadata._untyped_storage
+
+OWN_STATE = frozenset(
+    {
+        "backward",
+        "data_ptr",
+        "detach",
+        "detach_",
+        "dim",
+        "element_size",
+        "is_contiguous",
+        "is_floating_point",
+        "is_inference",
+        "numel",
+        "requires_grad_",
+        "retain_grad",
+        "size",
+        "storage_offset",
+        "stride",
+        "untyped_storage",
+    }
+)
+"""The methods of a tensor's own state (its sizes, strides, storage, autograd flags), written in
+core under a private name (``_stride``), which core and the ops call; the Tensor's public method
+calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
+
 # the operators torch's function mode sees by their own name (torch/_tensor.py's, or the C
 # method's: ``x[i]`` is ``__getitem__``, ``2 / x`` is ``__rdiv__``), not by the op each calls
 # (``x + y`` is ``add``): the Tensor calls each through the table (ops/methods.py)
@@ -269,12 +313,14 @@ NO_ARITHMETIC = (
         }
     )
     | OPERATORS
+    | OWN_STATE
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
 ``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
 the tensor itself, as is ``positive``'s), and the
-:data:`OPERATORS`, which call an op. numpy has no floating-point error to
+:data:`OPERATORS`, which call an op, and the methods of :data:`OWN_STATE` (``backward`` runs
+ops, each quieted itself). numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
@@ -417,6 +463,7 @@ __all__ = [
     "argsort",
     "as_strided_",
     "as_tensor",
+    "backward",
     "batch_norm",
     "bernoulli",
     "bernoulli_",
@@ -453,7 +500,11 @@ __all__ = [
     "cumprod_",
     "cumsum",
     "cumsum_",
+    "data_ptr",
+    "detach",
+    "detach_",
     "diagonal",
+    "dim",
     "div",
     "div_",
     "div_rounded",
@@ -461,6 +512,7 @@ __all__ = [
     "dot",
     "double",
     "dropout",
+    "element_size",
     "embed",
     "empty",
     "empty_like",
@@ -492,6 +544,9 @@ __all__ = [
     "index_select",
     "int",
     "invert",
+    "is_contiguous",
+    "is_floating_point",
+    "is_inference",
     "isclose",
     "isfinite",
     "isinf",
@@ -541,6 +596,7 @@ __all__ = [
     "nll_loss",
     "norm",
     "normal_",
+    "numel",
     "ones",
     "ones_like",
     "outer",
@@ -562,10 +618,12 @@ __all__ = [
     "remainder",
     "remainder_",
     "repeat",
+    "requires_grad_",
     "reshape",
     "reshape_as",
     "resize_",
     "resize_as_",
+    "retain_grad",
     "rfloordiv",
     "round",
     "round_",
@@ -580,6 +638,7 @@ __all__ = [
     "sign",
     "sin",
     "sin_",
+    "size",
     "slice",
     "softmax",
     "sort",
@@ -593,6 +652,8 @@ __all__ = [
     "stack",
     "std",
     "std_mean",
+    "storage_offset",
+    "stride",
     "sub",
     "sub_",
     "sum",
@@ -619,6 +680,7 @@ __all__ = [
     "uniform_",
     "unsqueeze",
     "unsqueeze_",
+    "untyped_storage",
     "var",
     "var_mean",
     "view",

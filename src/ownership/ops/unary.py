@@ -183,7 +183,7 @@ def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
     if a.dtype.is_floating_point:
         return a._data, a.dtype
     dt = dtypes.get_default_dtype()
-    arr = layout.preserved(a._data, a.stride(), dt.np)
+    arr = layout.preserved(a._data, a._stride(), dt.np)
     arr[...] = a._data
     return arr, dt
 
