@@ -236,6 +236,21 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("dim of an argument", lambda t, x, m: _refused(lambda: x.dim(1))),
     ("numel of an argument", lambda t, x, m: _refused(lambda: x.numel(1))),
     ("is_contiguous of an argument", lambda t, x, m: _refused(lambda: x.is_contiguous(1))),
+    # the ways out of the engine
+    ("item", lambda t, x, m: x[0, 0].item()),
+    ("item of many", lambda t, x, m: _refused(lambda: x.item())),
+    ("item of an argument", lambda t, x, m: _refused(lambda: x.item(1))),
+    ("tolist", lambda t, x, m: x.tolist()),
+    ("numpy", lambda t, x, m: x.numpy()),
+    ("numpy of an argument", lambda t, x, m: _refused(lambda: x.numpy(1))),
+    ("np.asarray", lambda t, x, m: np.asarray(x)),
+    ("float(x)", lambda t, x, m: float(x[0, 0])),
+    ("int(x)", lambda t, x, m: int(x[0, 0])),
+    ("bool(x)", lambda t, x, m: bool(x[0, 0])),
+    ("an index", lambda t, x, m: [1, 2][INTS[t.__name__][0]]),
+    ("len(x)", lambda t, x, m: len(x)),
+    ("iter(x)", lambda t, x, m: list(x)),  # torch's Python __iter__: dim, then unbind
+    ("1 in x", lambda t, x, m: 1 in x),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]

@@ -196,15 +196,28 @@ def own_state(
     return by_hand(function)
 
 
-def operator(method: Callable[..., Any]) -> Declared:
-    """The declaration of the operator ``method`` (:mod:`ownership.ops.tensor_operators`): called
-    through the table (:func:`of_table`) when the table lists it, as torch's function mode sees
-    it by its own name (``x[i]`` as ``__getitem__``), and under the table's other name of it
-    (``__rtruediv__`` as ``__rdiv__``, torch's)."""
+def operator(method: Callable[..., Any], method_of: Binding | None = None) -> Declared:
+    """The declaration of the operator or conversion ``method``
+    (:mod:`ownership.ops.tensor_operators`, :mod:`ownership.ops.tensor_conversion`): called
+    through the table (:func:`of_table`, its arguments checked first by ``method_of``) when the
+    table lists it, as torch's function mode sees it by its own name (``x[i]`` as
+    ``__getitem__``), and under the table's other name of it (``__rtruediv__`` as ``__rdiv__``,
+    torch's)."""
     names = [name for name in table.__all__ if getattr(table, name) is method]
     if not names:
         return by_hand(method)
-    return by_hand(of_table(method), *(name for name in names if name != method.__name__))
+    return by_hand(
+        of_table(method, method_of), *(name for name in names if name != method.__name__)
+    )
+
+
+FIRST_CHECKS: dict[str, Binding] = {
+    "item": NoArguments("item"),
+    "tolist": NoArguments("tolist"),
+    "numpy": Signatures("numpy", "(*, bool force = False)"),
+}
+"""torch's argument parsers of the conversions that take arguments from a call (``x.item(1)``),
+checked before the table, as :func:`of_table` checks them."""
 
 
 DECLARED: list[Declared] = [
@@ -1055,7 +1068,7 @@ DECLARED: list[Declared] = [
     own_state(table.detach, takes_none=True),
     own_state(table.detach_, takes_none=True),
     # ------------------------------------------------------------ leaving the engine
-    *(by_hand(method) for method in CONVERSIONS),
+    *(operator(method, FIRST_CHECKS.get(method.__name__)) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y
     *(operator(method) for method in OPERATORS),
 ]

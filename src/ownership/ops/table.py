@@ -133,6 +133,7 @@ from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import _threshold, norm, threshold, threshold_
+from ownership.ops.tensor_conversion import TensorConversion as _Conversion
 from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
@@ -230,6 +231,35 @@ OWN_STATE = frozenset(
 core under a private name (``_stride``), which core and the ops call; the Tensor's public method
 calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
 
+# the ways out of the engine (ops/tensor_conversion.py), by the names torch's mode sees
+__array__ = _Conversion.__array__
+__bool__ = _Conversion.__bool__
+__contains__ = _Conversion.__contains__
+__float__ = _Conversion.__float__
+__index__ = _Conversion.__index__
+__int__ = _Conversion.__int__
+__len__ = _Conversion.__len__
+item = _Conversion.item
+numpy = _Conversion.numpy
+tolist = _Conversion.tolist
+
+CONVERSIONS = frozenset(
+    {
+        "__array__",
+        "__bool__",
+        "__contains__",
+        "__float__",
+        "__index__",
+        "__int__",
+        "__len__",
+        "item",
+        "numpy",
+        "tolist",
+    }
+)
+"""The methods a tensor leaves the engine by (a Python number, lists, a numpy array), each seen
+by torch's function mode under its own name (``float(x)``: ``__float__``)."""
+
 # the operators torch's function mode sees by their own name (torch/_tensor.py's, or the C
 # method's: ``x[i]`` is ``__getitem__``, ``2 / x`` is ``__rdiv__``), not by the op each calls
 # (``x + y`` is ``add``): the Tensor calls each through the table (ops/methods.py)
@@ -314,13 +344,14 @@ NO_ARITHMETIC = (
     )
     | OPERATORS
     | OWN_STATE
+    | CONVERSIONS
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
 ``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
 the tensor itself, as is ``positive``'s), and the
-:data:`OPERATORS`, which call an op, and the methods of :data:`OWN_STATE` (``backward`` runs
-ops, each quieted itself). numpy has no floating-point error to
+:data:`OPERATORS`, which call an op, the methods of :data:`OWN_STATE` (``backward`` runs
+ops, each quieted itself) and the :data:`CONVERSIONS`. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
@@ -423,15 +454,22 @@ autograd kernel reads the inputs' edges, so
 __all__ = [
     "T",
     "__and__",
+    "__array__",
+    "__bool__",
+    "__contains__",
     "__eq__",
+    "__float__",
     "__floordiv__",
     "__getitem__",
     "__iand__",
     "__ilshift__",
+    "__index__",
+    "__int__",
     "__invert__",
     "__ior__",
     "__irshift__",
     "__ixor__",
+    "__len__",
     "__lshift__",
     "__or__",
     "__rdiv__",
@@ -551,6 +589,7 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "item",
     "le",
     "leaky_relu",
     "leaky_relu_",
@@ -597,6 +636,7 @@ __all__ = [
     "norm",
     "normal_",
     "numel",
+    "numpy",
     "ones",
     "ones_like",
     "outer",
@@ -665,6 +705,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "to",
+    "tolist",
     "topk",
     "transpose",
     "transpose_",
