@@ -146,6 +146,8 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("torch.square", lambda t, x, m: t.square(x)),
     ("torch.square with out", lambda t, x, m: t.square(x, out=t.empty(2, 3))),
     ("square_", lambda t, x, m: x.clone().square_()),
+    ("square of an argument", lambda t, x, m: _refused(lambda: x.square(1))),
+    ("square_ of an argument", lambda t, x, m: _refused(lambda: x.clone().square_(1))),
     # the operators: torch's mode sees some by the op they call (``x + y``: add), the others by
     # their own name (``x[i]``: __getitem__, ``2 / x``: __rdiv__)
     ("x[i]", lambda t, x, m: x[0]),

@@ -287,8 +287,8 @@ DECLARED: list[Declared] = [
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
     ),
-    by_hand(of_table(table.square), **UNARY),
-    by_hand(of_table(table.square_), function=INPUT),
+    by_hand(of_table(table.square, NoArguments("square")), **UNARY),
+    by_hand(of_table(table.square_, NoArguments("square_")), function=INPUT),
     # ------------------------------------------------------------ pointwise, one tensor
     *declare(
         "neg",

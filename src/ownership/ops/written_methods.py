@@ -20,7 +20,6 @@ from typing import Any
 from ownership.core import dtypes, op_registry
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
-from ownership.core.surface import no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops import devices
 from ownership.ops import signatures as sig
@@ -198,17 +197,13 @@ def round_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return ops.round_(self, a["decimals"] if overload else None)
 
 
-def square(self: Tensor, *args: Any) -> Tensor:
+def square(self: Tensor) -> Tensor:
     """Elementwise ``self ** 2``: torch's ``pow(self, 2)`` (``PowBackward0``, exponent 2)."""
-    if args:
-        no_arguments("square", args)
     return ops.pow(self, 2)
 
 
-def square_(self: Tensor, *args: Any) -> Tensor:
+def square_(self: Tensor) -> Tensor:
     """``square`` in place: ``pow_(2)``."""
-    if args:
-        no_arguments("square_", args)
     return ops.pow_(self, 2)
 
 
