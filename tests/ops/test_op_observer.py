@@ -238,6 +238,9 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("dim of an argument", lambda t, x, m: _refused(lambda: x.dim(1))),
     ("numel of an argument", lambda t, x, m: _refused(lambda: x.numel(1))),
     ("is_contiguous of an argument", lambda t, x, m: _refused(lambda: x.is_contiguous(1))),
+    ("repr", lambda t, x, m: repr(x)),
+    ("str", lambda t, x, m: str(x)),
+    ("a Parameter's repr", lambda t, x, m: repr(t.nn.Parameter(t.ones(1)))),
     # the ways out of the engine
     ("item", lambda t, x, m: x[0, 0].item()),
     ("item of many", lambda t, x, m: _refused(lambda: x.item())),

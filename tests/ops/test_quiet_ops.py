@@ -55,7 +55,11 @@ def test_only_view_ops_go_unquieted() -> None:
     itself = {"cpu", "positive"}  # the tensor itself (``positive`` refuses a bool tensor)
     assert itself <= table.NO_ARITHMETIC
     own = {getattr(table, name).__module__ for name in table.OWN_STATE}  # core's, by torch's names
-    assert own == {"ownership.core.tensor_metadata", "ownership.core.tensor_autograd"}
+    assert own == {
+        "ownership.core.tensor",
+        "ownership.core.tensor_metadata",
+        "ownership.core.tensor_autograd",
+    }
     assert {getattr(table, name).__module__ for name in table.CONVERSIONS} == {
         "ownership.ops.tensor_conversion"
     }

@@ -251,7 +251,8 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         own, kind = self.__dict__, type(self)
         return [n for n in object.__dir__(self) if n in own or not _declared_missing(kind, n)]
 
-    def __repr__(self) -> str:
+    def _repr(self) -> str:
+        """``repr()`` (the Tensor's ``__repr__`` calls it through the op table)."""
         d = self.dtype
         # torch's rule: int64 and bool go unnamed only where an element shows them
         shown = self._data.size != 0 and (d is dtypes.int64 or d is dtypes.bool_)

@@ -147,14 +147,15 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
     name = names[0]
 
     checks = method_of is not None and not isinstance(method_of, NoArguments)
+    filled = vars(op_registry.ops)  # the table's own entries (a name's module attribute, as
+    # ``__eq__``, is not one of them): empty until the table is filled
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
         if method_of is not None and (checks or kwargs or len(args) > 1):
             method_of.parse(args[1:], kwargs)
-        try:
-            installed: Callable[P, R] = getattr(op_registry.ops, name)
-        except AttributeError:  # an operator's name (``__getitem__``) before the table is filled
+        installed: Callable[P, R] | None = filled.get(name)
+        if installed is None:  # the table is not filled yet
             installed = op_registry.OPS[name]
         return installed(*args, **kwargs)
 
@@ -1050,6 +1051,7 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.new_full)),
     by_hand(of_table(table.new_tensor)),
     # ------------------------------------------------------------ a tensor's own state (core's)
+    own_state(table.__repr__, takes_none=True),
     own_state(table.size),
     own_state(table.stride),
     own_state(table.dim, takes_none=True),

@@ -9,6 +9,7 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
+from ownership.core.tensor import Tensor as _Tensor
 from ownership.core.tensor_autograd import TensorAutograd as _Autograd
 from ownership.core.tensor_metadata import TensorMetadata as _Metadata
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, sub
@@ -190,6 +191,7 @@ from ownership.ops.written_methods import (
 )
 
 # the methods of a tensor's own state, core's (``TensorMetadata._stride``...), by torch's names
+__repr__ = _Tensor._repr
 backward = _Autograd._backward
 data_ptr = _Metadata._data_ptr
 detach = _Autograd._detach
@@ -209,6 +211,7 @@ untyped_storage = _Metadata._untyped_storage
 
 OWN_STATE = frozenset(
     {
+        "__repr__",
         "backward",
         "data_ptr",
         "detach",
@@ -227,7 +230,7 @@ OWN_STATE = frozenset(
         "untyped_storage",
     }
 )
-"""The methods of a tensor's own state (its sizes, strides, storage, autograd flags), written in
+"""The methods of a tensor's own state (its sizes, strides, storage, autograd flags, repr), written in
 core under a private name (``_stride``), which core and the ops call; the Tensor's public method
 calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
 
@@ -473,6 +476,7 @@ __all__ = [
     "__lshift__",
     "__or__",
     "__rdiv__",
+    "__repr__",
     "__rfloordiv__",
     "__rlshift__",
     "__rmatmul__",
