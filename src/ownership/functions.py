@@ -12,7 +12,7 @@ method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions
 ``ownership.reduction_functions``, ``ownership.product_functions`` and
 ``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
 ``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
-(``detach``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
+(``detach``, ``detach_``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
 and ``norm`` are ops of the table themselves, each called through it by name
 (:func:`~ownership.ops.methods.of_table`)."""
 
@@ -120,6 +120,7 @@ square = FUNCTIONS["square"]
 square_ = FUNCTIONS["square_"]
 neg = FUNCTIONS["neg"]
 neg_ = FUNCTIONS["neg_"]
+positive = FUNCTIONS["positive"]
 exp = FUNCTIONS["exp"]
 exp_ = FUNCTIONS["exp_"]
 log = FUNCTIONS["log"]
@@ -275,6 +276,7 @@ _THRESHOLD_ = Signatures("threshold_", "(Tensor input, Number threshold, Number 
 
 
 detach = _of_core("detach")
+detach_ = _of_core("detach_")
 
 
 is_floating_point = _of_core("is_floating_point")

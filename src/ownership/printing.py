@@ -169,5 +169,5 @@ def tensor_format(t: Tensor, spec: str) -> str:
     ('2.50', 'tensor([2.5000])')
     """
     if t._data.ndim == 0 and type(t) is Tensor:
-        return format(t.item(), spec)
+        return format(t._data.item(), spec)
     return object.__format__(t, spec)

@@ -49,4 +49,4 @@ def test_the_ops_a_backward_runs_are_unseen_as_by_torchs_function_mode() -> None
         ownership.as_tensor(x.detach(), dtype=ownership.float64)
     finally:
         watch.stop()
-    assert seen == ["ones", "mul", "sum", "as_tensor"]
+    assert seen == ["ones", "mul", "sum", "detach", "as_tensor"]  # ``backward``: in a backward

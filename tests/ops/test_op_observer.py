@@ -128,7 +128,17 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("type of its own dtype", lambda t, x, m: x.type(t.float32)),
     ("type of a name", lambda t, x, m: x.type("torch.LongTensor")),
     ("type_as", lambda t, x, m: x.type_as(m.long())),
+    # torch's argument parser refuses these before its mode sees the call
+    ("type_as of a number", lambda t, x, m: _refused(lambda: x.type_as(3))),
+    ("type_as of nothing", lambda t, x, m: _refused(lambda: x.type_as())),
+    ("view_as of a number", lambda t, x, m: _refused(lambda: x.view_as(3))),
+    ("reshape_as of a number", lambda t, x, m: _refused(lambda: x.reshape_as(3))),
+    ("expand_as of a number", lambda t, x, m: _refused(lambda: x.expand_as(3))),
+    ("float of an argument", lambda t, x, m: _refused(lambda: x.float(3))),
+    ("bool of an argument", lambda t, x, m: _refused(lambda: x.bool(1))),
     ("to", lambda t, x, m: x.to(t.float64)),
+    ("cpu of an argument", lambda t, x, m: _refused(lambda: x.cpu(1))),
+    ("cpu", lambda t, x, m: x.cpu()),
     ("view_as", lambda t, x, m: x.view_as(x.t())),
     ("reshape_as", lambda t, x, m: x.reshape_as(x.t())),
     ("expand_as", lambda t, x, m: m.sum(0).expand_as(m)),
@@ -136,6 +146,8 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("torch.square", lambda t, x, m: t.square(x)),
     ("torch.square with out", lambda t, x, m: t.square(x, out=t.empty(2, 3))),
     ("square_", lambda t, x, m: x.clone().square_()),
+    ("square of an argument", lambda t, x, m: _refused(lambda: x.square(1))),
+    ("square_ of an argument", lambda t, x, m: _refused(lambda: x.clone().square_(1))),
     # the operators: torch's mode sees some by the op they call (``x + y``: add), the others by
     # their own name (``x[i]``: __getitem__, ``2 / x``: __rdiv__)
     ("x[i]", lambda t, x, m: x[0]),
@@ -158,6 +170,13 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("x @ y", lambda t, x, m: m @ m),
     ("__rmatmul__", lambda t, x, m: m.__rmatmul__(m)),
     ("-x", lambda t, x, m: -x),
+    ("+x", lambda t, x, m: +x),
+    ("torch.positive", lambda t, x, m: t.positive(x)),
+    ("positive", lambda t, x, m: x.positive()),
+    ("+b", lambda t, x, m: _refused(lambda: +(INTS[t.__name__] > 1))),
+    ("positive of a bool", lambda t, x, m: _refused(lambda: (INTS[t.__name__] > 1).positive())),
+    ("torch.positive of a str", lambda t, x, m: _refused(lambda: t.positive("a"))),
+    ("positive of an argument", lambda t, x, m: _refused(lambda: x.positive(1))),
     ("abs(x)", lambda t, x, m: abs(x)),
     ("x += 1", lambda t, x, m: _inplace(x.clone(), "iadd", 1)),
     ("x -= 1", lambda t, x, m: _inplace(x.clone(), "isub", 1)),
@@ -190,6 +209,53 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("i ^= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ixor", 1)),
     ("i <<= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "ilshift", 1)),
     ("i >>= 1", lambda t, x, m: _inplace(INTS[t.__name__].clone(), "irshift", 1)),
+    # a tensor's own state: core's methods, seen by their names
+    ("size", lambda t, x, m: x.size()),
+    ("size of a dim", lambda t, x, m: x.size(-1)),
+    ("stride", lambda t, x, m: x.stride()),
+    ("stride of a dim", lambda t, x, m: x.stride(0)),
+    ("dim", lambda t, x, m: x.dim()),
+    ("numel", lambda t, x, m: x.numel()),
+    ("nelement", lambda t, x, m: x.nelement()),  # torch's mode sees numel
+    ("element_size", lambda t, x, m: x.element_size()),
+    ("storage_offset", lambda t, x, m: x.storage_offset()),
+    ("data_ptr", lambda t, x, m: x.data_ptr()),
+    ("untyped_storage", lambda t, x, m: x.untyped_storage()),
+    ("is_contiguous", lambda t, x, m: x.is_contiguous()),
+    ("is_floating_point", lambda t, x, m: x.is_floating_point()),
+    ("is_inference", lambda t, x, m: x.is_inference()),
+    ("detach", lambda t, x, m: x.detach()),
+    ("torch.detach", lambda t, x, m: t.detach(x)),
+    ("detach_", lambda t, x, m: x.clone().detach_()),
+    ("detach_ of a view", lambda t, x, m: _refused(lambda: x[0].detach_())),
+    ("requires_grad_", lambda t, x, m: x.clone().requires_grad_()),
+    ("requires_grad_ of ints", lambda t, x, m: _refused(lambda: INTS[t.__name__].requires_grad_())),
+    ("retain_grad", lambda t, x, m: (LEAF[t.__name__] * 1).retain_grad()),
+    ("retain_grad refused", lambda t, x, m: _refused(lambda: x.retain_grad())),
+    ("backward", lambda t, x, m: (LEAF[t.__name__] * 2).sum().backward()),
+    ("backward refused", lambda t, x, m: _refused(lambda: x.sum().backward())),
+    ("detach of an argument", lambda t, x, m: _refused(lambda: x.detach(1))),
+    ("dim of an argument", lambda t, x, m: _refused(lambda: x.dim(1))),
+    ("numel of an argument", lambda t, x, m: _refused(lambda: x.numel(1))),
+    ("is_contiguous of an argument", lambda t, x, m: _refused(lambda: x.is_contiguous(1))),
+    ("repr", lambda t, x, m: repr(x)),
+    ("str", lambda t, x, m: str(x)),
+    ("a Parameter's repr", lambda t, x, m: repr(t.nn.Parameter(t.ones(1)))),
+    # the ways out of the engine
+    ("item", lambda t, x, m: x[0, 0].item()),
+    ("item of many", lambda t, x, m: _refused(lambda: x.item())),
+    ("item of an argument", lambda t, x, m: _refused(lambda: x.item(1))),
+    ("tolist", lambda t, x, m: x.tolist()),
+    ("numpy", lambda t, x, m: x.numpy()),
+    ("numpy of an argument", lambda t, x, m: _refused(lambda: x.numpy(1))),
+    ("np.asarray", lambda t, x, m: np.asarray(x)),
+    ("float(x)", lambda t, x, m: float(x[0, 0])),
+    ("int(x)", lambda t, x, m: int(x[0, 0])),
+    ("bool(x)", lambda t, x, m: bool(x[0, 0])),
+    ("an index", lambda t, x, m: [1, 2][INTS[t.__name__][0]]),
+    ("len(x)", lambda t, x, m: len(x)),
+    ("iter(x)", lambda t, x, m: list(x)),  # torch's Python __iter__: dim, then unbind
+    ("1 in x", lambda t, x, m: 1 in x),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
@@ -219,8 +285,13 @@ LINEAR: dict[str, Any] = {}
 other functions in each: ``torch.nn.init``'s)."""
 
 
+LEAF: dict[str, Any] = {}
+"""Each engine's leaf that requires grad, for ``retain_grad`` and ``backward``."""
+
+
 def _inputs(t: ModuleType) -> tuple[Any, Any]:
     LINEAR[t.__name__] = t.nn.Linear(3, 2)
+    LEAF[t.__name__] = t.ones(2, requires_grad=True)
     INTS[t.__name__] = t.tensor([1, 2])
     return t.ones(2, 3), t.ones(2, 2)
 

@@ -52,7 +52,19 @@ def test_only_view_ops_go_unquieted() -> None:
     assert {getattr(table, name).__module__ for name in table.OPERATORS} == {
         "ownership.ops.tensor_operators"  # an operator torch's mode sees by its name: calls an op
     }
-    views = table.NO_ARITHMETIC - of_shapes - table.OPERATORS
+    itself = {"cpu", "positive"}  # the tensor itself (``positive`` refuses a bool tensor)
+    assert itself <= table.NO_ARITHMETIC
+    own = {getattr(table, name).__module__ for name in table.OWN_STATE}  # core's, by torch's names
+    assert own == {
+        "ownership.core.tensor",
+        "ownership.core.tensor_metadata",
+        "ownership.core.tensor_autograd",
+    }
+    assert {getattr(table, name).__module__ for name in table.CONVERSIONS} == {
+        "ownership.ops.tensor_conversion"
+    }
+    views = table.NO_ARITHMETIC - of_shapes - table.OPERATORS - itself - table.OWN_STATE
+    views -= table.CONVERSIONS
     assert {getattr(table, name).__module__ for name in views} == {"ownership.ops.views"}
 
 

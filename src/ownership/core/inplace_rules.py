@@ -208,7 +208,7 @@ def overlap_status(a: Tensor, b: Tensor) -> str:
     x_begin, y_begin = layout.address(x), layout.address(y)
     x_end, y_end = x_begin + x.nbytes, y_begin + y.nbytes
     if x_begin == y_begin and x_end == y_end:
-        return "FULL" if a.stride() == b.stride() else "PARTIAL"
+        return "FULL" if a._stride() == b._stride() else "PARTIAL"
     if x_begin < y_end and y_begin < x_end:
         return "PARTIAL"
     return "NO"

@@ -144,7 +144,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         """A new non-view tensor over the same memory and strides, tracked by ``counter``."""
         data = self._data
         if not data.size and self._base is not None:
-            data = layout.empty_strided(data.shape, self.stride(), data.dtype)
+            data = layout.empty_strided(data.shape, self._stride(), data.dtype)
         alias = Tensor._plain(cls or Tensor, data, self._storage, self._offset, self.dtype, counter)
         if not data.ndim and hasattr(self, "_leftover_size"):  # torch's shallow copy copies it
             alias._leftover_size = self._leftover_size
@@ -227,7 +227,7 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
             and not self.__dict__
         ):
             return self
-        return self.detach()
+        return self._detach()
 
     def _is_view(self) -> builtins.bool:
         """Whether this tensor is a view of another (it has a ``_base``)."""
@@ -251,7 +251,8 @@ class Tensor(TensorMetadata, TensorAutograd, DeclaredMethods, metaclass=TensorMe
         own, kind = self.__dict__, type(self)
         return [n for n in object.__dir__(self) if n in own or not _declared_missing(kind, n)]
 
-    def __repr__(self) -> str:
+    def _repr(self) -> str:
+        """``repr()`` (the Tensor's ``__repr__`` calls it through the op table)."""
         d = self.dtype
         # torch's rule: int64 and bool go unnamed only where an element shows them
         shown = self._data.size != 0 and (d is dtypes.int64 or d is dtypes.bool_)

@@ -1,6 +1,8 @@
 """Tensor autograd properties: ``grad_fn``, ``requires_grad``, ``backward``, ``detach``, ``data``.
 
-Inherited by :class:`~ownership.core.tensor.Tensor`.
+Inherited by :class:`~ownership.core.tensor.Tensor`. The methods have private names
+(``_detach``), as :mod:`~ownership.core.tensor_metadata`'s do: the public ones call them through
+the op table.
 """
 
 from __future__ import annotations
@@ -104,13 +106,13 @@ class TensorAutograd:
             raise RuntimeError(
                 "only Tensors of floating point and complex dtype can require gradients"
             )
-        self.requires_grad_(value)
+        self._requires_grad_(value)
 
     @requires_grad.deleter
     def requires_grad(self) -> None:
         raise RuntimeError("requires_grad must be a bool")
 
-    def requires_grad_(self: Any, requires_grad: builtins.bool = True) -> Tensor:
+    def _requires_grad_(self: Any, requires_grad: builtins.bool = True) -> Tensor:
         """Set ``requires_grad`` of a leaf (in place); returns self."""
         if not isinstance(requires_grad, builtins.bool):
             raise TypeError(
@@ -127,12 +129,12 @@ class TensorAutograd:
             )
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self.is_inference() and not inference_mode._state.enabled:
+        if requires_grad and self._is_inference() and not inference_mode._state.enabled:
             raise RuntimeError(inference_mode.REQUIRES_GRAD_MESSAGE)
         self._requires_grad = bool(requires_grad)
         return self  # type: ignore[no-any-return]
 
-    def retain_grad(self: Any) -> None:
+    def _retain_grad(self: Any) -> None:
         """Make a non-leaf tensor keep its gradient in ``.grad`` during backward."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -148,7 +150,7 @@ class TensorAutograd:
         """Whether :meth:`retain_grad` was called on this non-leaf tensor."""
         return self._retains_grad
 
-    def backward(
+    def _backward(
         self,
         gradient: Tensor | None = None,
         retain_graph: builtins.bool | None = None,
@@ -172,18 +174,18 @@ class TensorAutograd:
         check_roots([self], [gradient])
         engine.run_backward([self], [gradient], keep, create_graph, inputs)
 
-    def is_inference(self) -> builtins.bool:
+    def _is_inference(self) -> builtins.bool:
         """Whether this is an inference tensor (made in inference mode: no version counter)."""
         counter = self._lazy_counter
         return counter is not None and counter.inference
 
-    def detach(self) -> Tensor:
+    def _detach(self) -> Tensor:
         """A new leaf sharing storage *and version counter*: later in-place writes are seen."""
         return self._alias(self._version_counter.shared())
 
-    def detach_(self: Any) -> Tensor:
+    def _detach_(self: Any) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place."""
-        if inference_mode._state.enabled or self.is_inference():
+        if inference_mode._state.enabled or self._is_inference():
             return self  # type: ignore[no-any-return]
         if self._base is not None:
             raise RuntimeError(
@@ -222,7 +224,7 @@ class TensorAutograd:
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
             self._acc = NO_ACCUMULATOR
         self.dtype = value.dtype
-        self._lazy_counter = rekeyed(self._version_counter, value.is_inference())
+        self._lazy_counter = rekeyed(self._version_counter, value._is_inference())
 
     @data.deleter
     def data(self) -> None:

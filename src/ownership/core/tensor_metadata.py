@@ -1,4 +1,10 @@
-"""Tensor metadata: sizes, strides, offset, the storage's address, the device (Tensor's base)."""
+"""Tensor metadata: sizes, strides, offset, the storage's address, the device (Tensor's base).
+
+The methods have private names (``_stride``), which core and the ops call: the Tensor's public
+``stride()`` is declared in ``ownership.ops.methods`` and calls ``_stride`` through the op table,
+where an observer sees it (:func:`~ownership.core.op_registry.watch`), as torch's function mode
+sees ``stride``.
+"""
 
 from __future__ import annotations
 
@@ -43,7 +49,7 @@ class TensorMetadata:
         """The sizes, as a ``torch.Size``."""
         return Size(self._data.shape)
 
-    def size(self, *args: Any, **kwargs: Any) -> Any:
+    def _size(self, *args: Any, **kwargs: Any) -> Any:
         """``shape``, or the size of one dimension: ``size(dim=None)`` (``axis=`` too)."""
         if kwargs or len(args) > 1 or (args and type(args[0]) is not builtins.int):
             args = (SIZE.parse(args, kwargs)[1]["dim"],)
@@ -56,21 +62,19 @@ class TensorMetadata:
         """Number of dimensions."""
         return self._data.ndim
 
-    def dim(self) -> builtins.int:
+    def _dim(self) -> builtins.int:
         """Number of dimensions (:attr:`ndim`)."""
         return self._data.ndim
 
-    def numel(self) -> builtins.int:
+    def _numel(self) -> builtins.int:
         """Number of elements (``nelement()`` too)."""
         return int(self._data.size)
 
-    nelement = numel
-
-    def element_size(self) -> builtins.int:
+    def _element_size(self) -> builtins.int:
         """Bytes per element."""
         return int(self._data.itemsize)
 
-    def stride(self, dim: builtins.int | None = None) -> Any:
+    def _stride(self, dim: builtins.int | None = None) -> Any:
         """Strides in elements (all of them, or of one dimension)."""
         arr = self._data
         if arr.size == 0 and self._base is None and not layout.kept_strides(arr):
@@ -79,23 +83,23 @@ class TensorMetadata:
             st = tuple([s // arr.itemsize for s in arr.strides])
         return st if dim is None else st[layout.wrap_dim(dim, arr.ndim)]
 
-    def storage_offset(self) -> builtins.int:
+    def _storage_offset(self) -> builtins.int:
         """Offset of element 0 in the storage, in elements."""
         return self._offset
 
-    def data_ptr(self) -> builtins.int:
+    def _data_ptr(self) -> builtins.int:
         """Byte address of element 0 (equal for aliases of the same element)."""
         return self._storage.address() + self._offset * self._data.itemsize
 
-    def untyped_storage(self) -> Storage:
+    def _untyped_storage(self) -> Storage:
         """The storage (its ``data_ptr()`` is equal for all aliases)."""
         return self._storage
 
-    def is_contiguous(self) -> builtins.bool:
+    def _is_contiguous(self) -> builtins.bool:
         """Row-major with torch's rule (size-1 dimensions do not matter)."""
-        return layout.is_contiguous(self._data.shape, self.stride())
+        return layout.is_contiguous(self._data.shape, self._stride())
 
-    def is_floating_point(self) -> builtins.bool:
+    def _is_floating_point(self) -> builtins.bool:
         """Whether the dtype is a floating dtype."""
         return builtins.bool(self.dtype.is_floating_point)
 
@@ -110,4 +114,4 @@ class TensorMetadata:
         return False
 
     def _geometry(self) -> tuple[tuple[builtins.int, ...], tuple[builtins.int, ...], int]:
-        return (tuple(self._data.shape), self.stride(), self._offset)
+        return (tuple(self._data.shape), self._stride(), self._offset)

@@ -8,9 +8,13 @@ False
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
-__all__ = ["is_warn_always_enabled", "set_warn_always", "warn_once"]
+__all__ = ["is_warn_always_enabled", "outside_level", "set_warn_always", "warn_once"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 _ALWAYS = [False]
 _GIVEN: set[str] = set()  # the messages (or sites) already given
@@ -34,3 +38,13 @@ def warn_once(message: str, stacklevel: int = 2, site: str | None = None) -> Non
         return
     _GIVEN.add(key)
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
+
+def outside_level() -> int:
+    """The ``stacklevel`` of :func:`warn_once`, given by its caller, that names the first frame
+    outside ownership's own files: the user's call, whatever frames ownership puts between (a
+    method called through the op table, the table's watch)."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -79,10 +79,16 @@ class _TorchImportWatch:
 _DOCTOR = os.path.dirname(os.path.abspath(__file__))
 
 
+_WATCHED = os.path.join(os.path.dirname(_DOCTOR), "core", "op_registry.py")
+"""The file of the op table's observer point, whose ``watched`` frame the watch adds."""
+
+
 def _watcher_frame(frame: traceback.FrameSummary) -> bool:
-    """A frame the watchers added: the doctor's own, or torch's dispatch to a mode."""
+    """A frame the watchers added: the doctor's own, the op table's observer point
+    (:func:`ownership.core.op_registry.watch`), or torch's dispatch to a mode."""
     return (
         frame.filename.startswith(_DOCTOR + os.sep)
+        or (frame.filename == _WATCHED and frame.name == "watched")
         or frame.filename.endswith(os.path.join("torch", "overrides.py"))
         or "= handle_torch_function(" in (frame.line or "")
         or (frame.line or "").startswith("return handle_torch_function(")

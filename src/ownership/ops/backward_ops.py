@@ -145,7 +145,7 @@ def linear_in_grad(
     def kernel() -> Tensor:
         # a fresh result of no history is its own detach(): no alias of it is made
         plain = value._grad_fn is None and value._base is None and not value._requires_grad
-        return value if plain else value.detach()
+        return value if plain else value._detach()
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         return (transpose(g[0]), _zeros(reads))

@@ -395,12 +395,12 @@ def lay_out(
                 return  # every operand row-major (the common case)
     operand_geometry: list[tuple[Sequence[int], Sequence[int]] | None] = []
     if condition is not None:
-        operand_geometry.append((condition._data.shape, condition.stride()))
+        operand_geometry.append((condition._data.shape, condition._stride()))
     for t in operands:
         if not isinstance(t, Tensor):
             operand_geometry.append(None)
             continue
-        shape, strides = t._data.shape, t.stride()
+        shape, strides = t._data.shape, t._stride()
         if common is not None and t.dtype is not common:
             strides = layout.preserved_strides(shape, strides)
         operand_geometry.append((shape, strides))
@@ -418,7 +418,7 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
         return
     if found is None:
         found = layout.contiguous_strides(shape)
-    if found != out.stride():
+    if found != out._stride():
         item = arr.itemsize
         laid = np.ndarray(
             shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, [s * item for s in found]
@@ -436,7 +436,7 @@ def zeros_like_grad(g: Tensor, contiguous: bool = False) -> Tensor:
     arr = g._data
     if contiguous:
         return wrap(np.zeros(arr.shape, arr.dtype), g.dtype)
-    zeros = layout.preserved(arr, g.stride(), arr.dtype)
+    zeros = layout.preserved(arr, g._stride(), arr.dtype)
     zeros[...] = 0
     return wrap(zeros, g.dtype)
 

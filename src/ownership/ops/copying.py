@@ -38,7 +38,7 @@ def preserved_copy(t: Tensor, dtype: DType) -> NDArray[Any]:
         # numpy's copy is the same (its flags ignore a size-1 dim's stride, which torch keeps)
         return np.array(data, dtype=dtype.np, order="K", copy=True)
     # torch's empty_like(preserve_format), then copy_
-    copied = preserved(data, t.stride(), dtype.np)
+    copied = preserved(data, t._stride(), dtype.np)
     if data.size:
         copied[...] = data
     return copied
@@ -72,7 +72,7 @@ def clone(t: Tensor) -> Tensor:
 
 def contiguous(t: Tensor) -> Tensor:
     """``t`` itself when contiguous, else a row-major copy (``CloneBackward0``)."""
-    if t.is_contiguous():
+    if t._is_contiguous():
         return t
 
     def kernel() -> Tensor:
@@ -134,7 +134,7 @@ def to(t: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if (
         dt is src
         and not copy
-        and (fmt is None or fmt is preserve_format or suggested(data.shape, t.stride()) is fmt)
+        and (fmt is None or fmt is preserve_format or suggested(data.shape, t._stride()) is fmt)
     ):
         return t
 

@@ -190,7 +190,7 @@ def _like(
     dt = dtype_arg(name, dtype) or t.dtype
     fmt = checks.tensor_options(name, **options)
     if fmt is None or fmt is preserve_format:
-        arr = layout.preserved(t._data, t.stride(), dt.np)
+        arr = layout.preserved(t._data, t._stride(), dt.np)
     else:
         shape = t._data.shape
         arr = layout.dense_with_strides(shape, format_strides(fmt, shape), dt.np)

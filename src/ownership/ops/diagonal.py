@@ -40,7 +40,7 @@ def diagonal_geometry(t: Tensor, offset: int, dim1: int, dim2: int) -> DiagonalG
     d1, d2 = layout.wrap_dim(dim1, nd), layout.wrap_dim(dim2, nd)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    sizes, strides = list(t._data.shape), list(t.stride())
+    sizes, strides = list(t._data.shape), list(t._stride())
     n1, n2 = sizes[d1], sizes[d2]
     length = max(min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2), 0)
     start = 0

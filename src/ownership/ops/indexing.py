@@ -200,7 +200,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     def kernel() -> Tensor:
         check_advanced(t, npkey)
         arr = numpy_index(t._data, npkey)
-        found = index_strides(t._data.shape, t.stride(), npkey)
+        found = index_strides(t._data.shape, t._stride(), npkey)
         if found is None:  # row-major: one copy in that order
             return wrap(np.array(arr, copy=True, order="C"), t.dtype)
         out = wrap(np.array(arr, copy=True), t.dtype)

@@ -169,7 +169,7 @@ def _random_fill(
 
     def compute() -> NDArray[Any]:
         shape = a._data.shape
-        return in_memory_order(sample(a._data.size), shape, a.stride())
+        return in_memory_order(sample(a._data.size), shape, a._stride())
 
     def backward(_: Any, s: Any, g: Any) -> tuple[Any, ...]:
         if p is None:
@@ -193,7 +193,7 @@ def normal_sampler(a: Tensor, mean: float, std: float, generator: Any) -> Sample
     if std < 0.0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     _floating_kernel(a, "normal_kernel_cpu")
-    contiguous, dtype = a.is_contiguous(), a.dtype.np
+    contiguous, dtype = a._is_contiguous(), a.dtype.np
     return lambda n: distributions.normal(_stream_of(generator), n, dtype, mean, std, contiguous)
 
 
@@ -224,7 +224,7 @@ def bernoulli_sampler(a: Tensor, p: Any, generator: Any) -> Sampler:
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)"
         )
-    ordered = in_memory_order(np.arange(a._data.size), a._data.shape, a.stride())
+    ordered = in_memory_order(np.arange(a._data.size), a._data.shape, a._stride())
     in_draw_order = np.empty(a._data.size, dtype=probs.dtype)
     in_draw_order[ordered.ravel()] = probs.ravel()
     p_dtype = np.dtype(np.float64 if p.dtype.np == np.float64 else np.float32)
@@ -234,7 +234,7 @@ def bernoulli_sampler(a: Tensor, p: Any, generator: Any) -> Sampler:
 def fill_fresh(out: Tensor, sample: Sampler) -> Tensor:
     """Draw a new tensor's values as torch's factories do (``randn``, ``bernoulli``, ...): in
     its memory's order, below autograd (no version bump, no node)."""
-    out._data[...] = in_memory_order(sample(out._data.size), out._data.shape, out.stride())
+    out._data[...] = in_memory_order(sample(out._data.size), out._data.shape, out._stride())
     return out
 
 

@@ -76,7 +76,7 @@ def _apply(
     with no_grad():
         v = view()
     return _rebuild(
-        t, tuple(v._data.shape), v.stride(), v._offset, _like(name, ctx, bw) if recorded else None
+        t, tuple(v._data.shape), v._stride(), v._offset, _like(name, ctx, bw) if recorded else None
     )
 
 

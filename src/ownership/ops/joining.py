@@ -88,13 +88,13 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
     ts, d, dt, saved = _join_arguments(sig.FN_STACK, args, kwargs, stacking=True)
     shape = list(ts[0]._data.shape)
     if d < len(shape) and inference_kernel(*ts):
-        flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
+        flat = _joined([x._data for x in ts], [x._stride() for x in ts], d, dt)
         view_of_cat: Tensor = ops.view(wrap(flat, dt), [*shape[:d], len(ts), *shape[d:]])
         return view_of_cat
 
     def kernel() -> Tensor:
         if d < len(shape):
-            flat = _joined([x._data for x in ts], [x.stride() for x in ts], d, dt)
+            flat = _joined([x._data for x in ts], [x._stride() for x in ts], d, dt)
             sizes = [*shape[:d], len(ts), *shape[d:]]
             item = flat.itemsize
             view = view_shapes.view_strides(flat.shape, [st // item for st in flat.strides], sizes)
@@ -105,7 +105,7 @@ def stack(*args: Any, **kwargs: Any) -> Tensor:
                 arr = layout.empty_strided(sizes, view, dt.np)
             return wrap(arr, dt)
         arrays = [x._data[..., None] for x in ts]
-        return wrap(_joined(arrays, [(*x.stride(), 1) for x in ts], d, dt), dt)
+        return wrap(_joined(arrays, [(*x._stride(), 1) for x in ts], d, dt), dt)
 
     return run_op(
         ts, needs_grad(*ts), kernel, "StackBackward0", lambda node, s, g: g[0].unbind(d), saved
@@ -132,7 +132,7 @@ def cat(*args: Any, **kwargs: Any) -> Tensor:
     return run_op(
         ts,
         recorded,
-        lambda: wrap(_joined([x._data for x in ts], [x.stride() for x in ts], d, dt), dt),
+        lambda: wrap(_joined([x._data for x in ts], [x._stride() for x in ts], d, dt), dt),
         "CatBackward0",
         bw,
         saved,

@@ -147,9 +147,9 @@ def _mm_context(a: Tensor, b: Tensor, ad: NDArray[Any], bd: NDArray[Any]) -> Sav
     and ``bd``; of operands of any rank, since it is made before the kernel's checks)."""
     return {
         "self_sym_sizes": ad.shape,
-        "self_sym_strides": a.stride(),
+        "self_sym_strides": a._stride(),
         "mat2_sym_sizes": bd.shape,
-        "mat2_sym_strides": b.stride(),
+        "mat2_sym_strides": b._stride(),
     }
 
 
@@ -368,7 +368,7 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
     that needs no copy, or when the smaller one requires grad; otherwise it is a bmm."""
     a_larger = a._data.ndim >= b._data.ndim
     t1_shape = a._data.shape if a_larger else (*b._data.shape[:-2], *b._data.shape[:-3:-1])
-    t1_strides = a.stride() if a_larger else (*b.stride()[:-2], *b.stride()[:-3:-1])
+    t1_strides = a._stride() if a_larger else (*b._stride()[:-2], *b._stride()[:-3:-1])
     dim_t2 = b._data.ndim if a_larger else a._data.ndim
     if not (len(t1_shape) >= 3 and dim_t2 <= 2):
         return False

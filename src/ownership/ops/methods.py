@@ -32,9 +32,10 @@ from ownership import product_functions as products
 from ownership import reduction_functions as reductions
 from ownership import view_functions as views
 from ownership.core import op_registry
-from ownership.core.binder import Signatures
-from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare
+from ownership.core.binder import Binding, Signatures
+from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, no_arguments
 from ownership.core.tensor import Tensor
+from ownership.ops import signatures as sig
 from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
@@ -125,13 +126,16 @@ def by_hand(
     )
 
 
-def of_table(op: Callable[P, R]) -> Callable[P, R]:
+def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P, R]:
     """The function that calls ``op``, an op of :mod:`ownership.ops.table`, by the name the table
     lists it under: each call looks the op up in the table
     (:data:`~ownership.core.op_registry.ops`), so it runs as every op runs, numpy's reports made
     torch's, and passes the table's one observer point (:func:`~ownership.core.op_registry.watch`)
     under that name, as torch's function mode sees ``torch.<name>`` (or, for the ops of
-    ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function).
+    ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function). ``method_of``: the signatures of the
+    method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
+    arguments after ``self`` are checked first and a call they refuse passes no observer (those
+    of a method that takes none, :class:`NoArguments`, when it is given some).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -142,26 +146,79 @@ def of_table(op: Callable[P, R]) -> Callable[P, R]:
         raise ValueError(f"{op.__name__} is no op of ownership.ops.table")
     name = names[0]
 
+    checks = method_of is not None and not isinstance(method_of, NoArguments)
+    filled = vars(op_registry.ops)  # the table's own entries (a name's module attribute, as
+    # ``__eq__``, is not one of them): empty until the table is filled
+
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            installed: Callable[P, R] = getattr(op_registry.ops, name)
-        except AttributeError:  # an operator's name (``__getitem__``) before the table is filled
+        if method_of is not None and (checks or kwargs or len(args) > 1):
+            method_of.parse(args[1:], kwargs)
+        installed: Callable[P, R] | None = filled.get(name)
+        if installed is None:  # the table is not filled yet
             installed = op_registry.OPS[name]
         return installed(*args, **kwargs)
 
     return function
 
 
-def operator(method: Callable[..., Any]) -> Declared:
-    """The declaration of the operator ``method`` (:mod:`ownership.ops.tensor_operators`): called
-    through the table (:func:`of_table`) when the table lists it, as torch's function mode sees
-    it by its own name (``x[i]`` as ``__getitem__``), and under the table's other name of it
-    (``__rtruediv__`` as ``__rdiv__``, torch's)."""
+class NoArguments:
+    """torch's argument parser of a method that takes no argument, as :func:`of_table` takes it:
+    ``x.detach(1)`` is ``TensorBase.detach() takes no arguments (1 given)``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Nothing, or torch's TypeError for any argument."""
+        if args:
+            no_arguments(self.name, args)
+        if kwargs:
+            raise TypeError(f"TensorBase.{self.name}() takes no keyword arguments")
+        return 0, {}
+
+
+def own_state(
+    op: Callable[..., Any],
+    name: str | None = None,
+    *,
+    takes_none: bool = False,
+    method_of: Binding | None = None,
+) -> Declared:
+    """The declaration of a method of a tensor's own state, ``op``, written in core under a
+    private name (``TensorMetadata._stride``; :data:`~ownership.ops.table.OWN_STATE`): called
+    through the table under torch's name of it (:func:`of_table`). ``name``: the method's, when
+    not the op's (``nelement``, torch's ``numel``). Its arguments are checked first as torch's
+    parser checks them: none when it ``takes_none`` (:class:`NoArguments`), else by ``method_of``
+    (None: the method checks its own)."""
+    name = name or next(name for name in table.OWN_STATE if getattr(table, name) is op)
+    function = of_table(op, NoArguments(name) if takes_none else method_of)
+    function.__name__ = function.__qualname__ = name
+    return by_hand(function)
+
+
+def operator(method: Callable[..., Any], method_of: Binding | None = None) -> Declared:
+    """The declaration of the operator or conversion ``method``
+    (:mod:`ownership.ops.tensor_operators`, :mod:`ownership.ops.tensor_conversion`): called
+    through the table (:func:`of_table`, its arguments checked first by ``method_of``) when the
+    table lists it, as torch's function mode sees it by its own name (``x[i]`` as
+    ``__getitem__``), and under the table's other name of it (``__rtruediv__`` as ``__rdiv__``,
+    torch's)."""
     names = [name for name in table.__all__ if getattr(table, name) is method]
     if not names:
         return by_hand(method)
-    return by_hand(of_table(method), *(name for name in names if name != method.__name__))
+    return by_hand(
+        of_table(method, method_of), *(name for name in names if name != method.__name__)
+    )
+
+
+FIRST_CHECKS: dict[str, Binding] = {
+    "item": NoArguments("item"),
+    "tolist": NoArguments("tolist"),
+    "numpy": Signatures("numpy", "(*, bool force = False)"),
+}
+"""torch's argument parsers of the conversions that take arguments from a call (``x.item(1)``),
+checked before the table, as :func:`of_table` checks them."""
 
 
 DECLARED: list[Declared] = [
@@ -231,8 +288,8 @@ DECLARED: list[Declared] = [
         inplace=table.remainder_,
         inplace_doc="``self %= other``: ``remainder_(other)``.",
     ),
-    by_hand(of_table(table.square), **UNARY),
-    by_hand(of_table(table.square_), function=INPUT),
+    by_hand(of_table(table.square, NoArguments("square")), **UNARY),
+    by_hand(of_table(table.square_, NoArguments("square_")), function=INPUT),
     # ------------------------------------------------------------ pointwise, one tensor
     *declare(
         "neg",
@@ -242,6 +299,13 @@ DECLARED: list[Declared] = [
         doc="``-self``.",
         inplace=table.neg_,
         inplace_doc="Negate in place.",
+    ),
+    *declare(
+        "positive",
+        op=table.positive,
+        function=INPUT,
+        function_returns="Tensor",
+        doc="``self`` itself (``+self``), refused for a bool tensor.",
     ),
     *declare(
         "exp",
@@ -882,9 +946,9 @@ DECLARED: list[Declared] = [
     ),
     by_hand(written.narrow, of=written.NARROW, function=INPUT),
     # ops of the table, called by name: torch's mode sees ``view_as``, not ``view``
-    by_hand(of_table(table.view_as)),
-    by_hand(of_table(table.reshape_as)),
-    by_hand(of_table(table.expand_as)),
+    by_hand(of_table(table.view_as, sig.VIEW_AS)),
+    by_hand(of_table(table.reshape_as, sig.RESHAPE_AS)),
+    by_hand(of_table(table.expand_as, sig.EXPAND_AS)),
     *declare(
         "unbind",
         "(int dim = 0)",
@@ -972,22 +1036,41 @@ DECLARED: list[Declared] = [
     by_hand(written.contiguous),
     by_hand(written.to),
     # the conversions: ops of the table, called by name (torch's mode sees ``float``, not ``to``)
-    by_hand(of_table(table.type_as)),
+    by_hand(of_table(table.type_as, sig.TYPE_AS)),
     by_hand(of_table(table.type), returns="Any"),
-    by_hand(of_table(table.float)),
-    by_hand(of_table(table.double)),
-    by_hand(of_table(table.long)),
-    by_hand(of_table(table.int)),
-    by_hand(of_table(table.bool)),
-    by_hand(written.cpu),
+    by_hand(of_table(table.float, sig.FLOAT)),
+    by_hand(of_table(table.double, sig.DOUBLE)),
+    by_hand(of_table(table.long, sig.LONG)),
+    by_hand(of_table(table.int, sig.INT)),
+    by_hand(of_table(table.bool, sig.BOOL)),
+    by_hand(of_table(table.cpu, sig.CPU)),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),
     by_hand(of_table(table.new_ones)),
     by_hand(of_table(table.new_empty)),
     by_hand(of_table(table.new_full)),
     by_hand(of_table(table.new_tensor)),
+    # ------------------------------------------------------------ a tensor's own state (core's)
+    own_state(table.__repr__, takes_none=True),
+    own_state(table.size),
+    own_state(table.stride),
+    own_state(table.dim, takes_none=True),
+    own_state(table.numel, takes_none=True),
+    own_state(table.numel, "nelement", takes_none=True),
+    own_state(table.element_size, takes_none=True),
+    own_state(table.storage_offset, takes_none=True),
+    own_state(table.data_ptr, takes_none=True),
+    own_state(table.untyped_storage, takes_none=True),
+    own_state(table.is_contiguous, method_of=Signatures("is_contiguous", "()")),
+    own_state(table.is_floating_point, takes_none=True),
+    own_state(table.requires_grad_),
+    own_state(table.retain_grad, takes_none=True),
+    own_state(table.backward),
+    own_state(table.is_inference, takes_none=True),
+    own_state(table.detach, takes_none=True),
+    own_state(table.detach_, takes_none=True),
     # ------------------------------------------------------------ leaving the engine
-    *(by_hand(method) for method in CONVERSIONS),
+    *(operator(method, FIRST_CHECKS.get(method.__name__)) for method in CONVERSIONS),
     # ------------------------------------------------------------ operators: x + y, x[i], x += y
     *(operator(method) for method in OPERATORS),
 ]

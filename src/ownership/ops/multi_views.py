@@ -61,7 +61,7 @@ def _multi(
             return not_views(outs)
         # views of an inference tensor are untracked inference leaves; under no_grad:
         # NO_GRAD_MODE views
-        if not t.is_inference() and grad_mode.is_grad_enabled():
+        if not t._is_inference() and grad_mode.is_grad_enabled():
             for o in outs:
                 o._creation_meta = propagate_creation_meta(
                     o._creation_meta, CreationMeta.MULTI_OUTPUT_NODE
@@ -103,7 +103,7 @@ def unbind(t: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     d = layout.wrap_dim(dim, nd)
     if nd == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     n = shape[d]
     pshape = tuple(s for i, s in enumerate(shape) if i != d)
     pst = tuple(s for i, s in enumerate(st) if i != d)
@@ -139,7 +139,7 @@ def split(t: Tensor, split_size: Any, dim: int = 0, unsafe: bool = False) -> tup
         sizes = [min(k, size - i) for i in range(0, size, k)] if size and k else [0]
         name, ctx = "SplitBackward0", {"dim": as_saved(dim), "split_size": k}
     ctx["self_sym_sizes"] = tuple(t._data.shape)
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     pieces, shapes, start = [], [], 0
     for n in sizes:
         pshape = list(shape)

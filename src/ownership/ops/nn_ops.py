@@ -115,9 +115,9 @@ def addmm(bias: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any
             "alpha": alpha,
             "beta": beta,
             "mat1_sym_sizes": tuple(mat1._data.shape),
-            "mat1_sym_strides": mat1.stride(),
+            "mat1_sym_strides": mat1._stride(),
             "mat2_sym_sizes": tuple(mat2._data.shape),
-            "mat2_sym_strides": mat2.stride(),
+            "mat2_sym_strides": mat2._stride(),
         }
     return run_op((bias, mat1, mat2), recorded, kernel, "AddmmBackward0", _bw_addmm, ctx, save)
 
@@ -134,7 +134,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         if input._data.ndim == 2:
             return addmm(bias, input, wt)
-        if input.is_contiguous() and bias._data.ndim == 1:
+        if input._is_contiguous() and bias._data.ndim == 1:
             sizes = tuple(input._data.shape)
             flat = input.reshape(math.prod(sizes[:-1]), sizes[-1] if sizes else 1)
             out = addmm(bias, flat, wt)
@@ -238,8 +238,8 @@ def batch_norm(
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-        if t is not None and t.numel() != c:
-            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+        if t is not None and t._numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t._numel()}")
     dims, shape, count = _channel_geometry(x.shape)
     stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
 

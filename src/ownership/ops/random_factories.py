@@ -37,7 +37,7 @@ def _new(
     dt = dtype or dtypes.get_default_dtype()
     out = Tensor._wrap(np.empty(shape, dtype=dt.np), dt)
     fill_fresh(out, sampler(out, *args))
-    return out.requires_grad_(True) if requires_grad else out
+    return out._requires_grad_(True) if requires_grad else out
 
 
 def randn(
@@ -122,7 +122,7 @@ def randn_like(
     dtype = sig.RANDOM_LIKE["randn_like"].parse((t,), given)[1]["dtype"]
     out = empty_like(t, dtype=dtype, device=device)
     fill_fresh(out, normal_sampler(out, 0.0, 1.0, None))
-    return out.requires_grad_(True) if requires_grad else out
+    return out._requires_grad_(True) if requires_grad else out
 
 
 def rand_like(
@@ -134,4 +134,4 @@ def rand_like(
     dtype = sig.RANDOM_LIKE["rand_like"].parse((t,), given)[1]["dtype"]
     out = empty_like(t, dtype=dtype, device=device)
     fill_fresh(out, uniform_sampler(out, 0.0, 1.0, None))
-    return out.requires_grad_(True) if requires_grad else out
+    return out._requires_grad_(True) if requires_grad else out

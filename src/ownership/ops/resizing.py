@@ -90,7 +90,7 @@ def _rederive(storage: Storage) -> None:
         if isinstance(holder, Tensor) and holder._lazy_storage is storage:
             data = holder._data
             if data.size:  # an empty tensor reads no memory
-                holder._data = layout.strided(buffer, data.shape, holder.stride(), holder._offset)
+                holder._data = layout.strided(buffer, data.shape, holder._stride(), holder._offset)
         elif type(holder) is tuple and len(holder) == 7 and holder[3] is storage:
             _rederive_parts(holder, buffer)
 
@@ -214,7 +214,7 @@ def resize_as_(
     changed = resize_impl(t, the_template._data.shape)
     if memory_format is not None:
         if str(memory_format) == str(preserve_format):
-            memory_format = suggested(the_template._data.shape, the_template.stride())
+            memory_format = suggested(the_template._data.shape, the_template._stride())
         _restrided(t, memory_format)
     if changed:
         written(t, "resize_as_")

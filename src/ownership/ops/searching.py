@@ -35,7 +35,7 @@ _NAME = "torch.searchsorted():"
 
 def _warn_non_contiguous(what: str, t: Tensor | None) -> None:
     """torch's warning, once per program, that a non-contiguous operand is copied first."""
-    if t is None or t.is_contiguous():
+    if t is None or t._is_contiguous():
         return
     warn_once(
         f"{_NAME} {what} tensor is non-contiguous, this will lower the performance due to extra "

@@ -27,6 +27,13 @@ TYPE = Signatures(
     "type",
     "(object dtype = None, bool non_blocking = False, *, torch.memory_format memory_format = None)",
 )
+VIEW_AS, RESHAPE_AS, EXPAND_AS, TYPE_AS = (
+    Signatures(name, "(Tensor other)") for name in ("view_as", "reshape_as", "expand_as", "type_as")
+)
+FLOAT, DOUBLE, LONG, INT, BOOL, CPU = (
+    Signatures(name, "()") for name in ("float", "double", "long", "int", "bool", "cpu")
+)
+"""The conversions, which take no argument (torch's take ``memory_format``, the engine's none)."""
 VAR_OVERLOADS = (
     "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
     "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",

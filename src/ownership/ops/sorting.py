@@ -125,7 +125,7 @@ def _selected(
 def _laid_out_as(t: Tensor, values: NDArray[Any]) -> NDArray[Any]:
     """``values`` (of ``t``'s shape) in fresh memory laid out as ``preserve_format`` lays out a
     copy of ``t`` (:func:`~ownership.core.layout.preserved`)."""
-    laid = layout.preserved(t._data, t.stride(), values.dtype)
+    laid = layout.preserved(t._data, t._stride(), values.dtype)
     laid[...] = values
     return laid
 

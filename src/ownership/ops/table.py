@@ -9,6 +9,9 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
+from ownership.core.tensor import Tensor as _Tensor
+from ownership.core.tensor_autograd import TensorAutograd as _Autograd
+from ownership.core.tensor_metadata import TensorMetadata as _Metadata
 from ownership.ops.arithmetic import add, div, mul, rdiv, reciprocal, sub
 from ownership.ops.bitwise import (
     bitwise_and,
@@ -131,10 +134,24 @@ from ownership.ops.softmax import log_softmax, softmax
 from ownership.ops.sorting import argsort, sort, topk
 from ownership.ops.special_unary import erf, erf_, expm1, expm1_, log1p, log1p_
 from ownership.ops.statistics import _threshold, norm, threshold, threshold_
+from ownership.ops.tensor_conversion import TensorConversion as _Conversion
 from ownership.ops.tensor_operators import TensorOperators as _Operators
 from ownership.ops.triangles import tril, tril_, triu, triu_
 from ownership.ops.unary import absolute as abs
-from ownership.ops.unary import clamp, cos, exp, log, neg, relu, sigmoid, sign, sin, sqrt, tanh
+from ownership.ops.unary import (
+    clamp,
+    cos,
+    exp,
+    log,
+    neg,
+    positive,
+    relu,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    tanh,
+)
 from ownership.ops.views import (
     alias,
     expand,
@@ -154,6 +171,7 @@ from ownership.ops.views import slice_dim as slice
 from ownership.ops.views import transpose_2d as t
 from ownership.ops.written_methods import (
     bool,
+    cpu,
     double,
     expand_as,
     float,
@@ -171,6 +189,79 @@ from ownership.ops.written_methods import (
     type_as,
     view_as,
 )
+
+# the methods of a tensor's own state, core's (``TensorMetadata._stride``...), by torch's names
+__repr__ = _Tensor._repr
+backward = _Autograd._backward
+data_ptr = _Metadata._data_ptr
+detach = _Autograd._detach
+detach_ = _Autograd._detach_
+dim = _Metadata._dim
+element_size = _Metadata._element_size
+is_contiguous = _Metadata._is_contiguous
+is_floating_point = _Metadata._is_floating_point
+is_inference = _Autograd._is_inference
+numel = _Metadata._numel
+requires_grad_ = _Autograd._requires_grad_
+retain_grad = _Autograd._retain_grad
+size = _Metadata._size
+storage_offset = _Metadata._storage_offset
+stride = _Metadata._stride
+untyped_storage = _Metadata._untyped_storage
+
+OWN_STATE = frozenset(
+    {
+        "__repr__",
+        "backward",
+        "data_ptr",
+        "detach",
+        "detach_",
+        "dim",
+        "element_size",
+        "is_contiguous",
+        "is_floating_point",
+        "is_inference",
+        "numel",
+        "requires_grad_",
+        "retain_grad",
+        "size",
+        "storage_offset",
+        "stride",
+        "untyped_storage",
+    }
+)
+"""The methods of a tensor's own state (its sizes, strides, storage, autograd flags, repr), written in
+core under a private name (``_stride``), which core and the ops call; the Tensor's public method
+calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
+
+# the ways out of the engine (ops/tensor_conversion.py), by the names torch's mode sees
+__array__ = _Conversion.__array__
+__bool__ = _Conversion.__bool__
+__contains__ = _Conversion.__contains__
+__float__ = _Conversion.__float__
+__index__ = _Conversion.__index__
+__int__ = _Conversion.__int__
+__len__ = _Conversion.__len__
+item = _Conversion.item
+numpy = _Conversion.numpy
+tolist = _Conversion.tolist
+
+CONVERSIONS = frozenset(
+    {
+        "__array__",
+        "__bool__",
+        "__contains__",
+        "__float__",
+        "__index__",
+        "__int__",
+        "__len__",
+        "item",
+        "numpy",
+        "tolist",
+    }
+)
+"""The methods a tensor leaves the engine by (a Python number, lists, a numpy array), each seen
+by torch's function mode under its own name (``float(x)``: ``__float__``)."""
 
 # the operators torch's function mode sees by their own name (torch/_tensor.py's, or the C
 # method's: ``x[i]`` is ``__getitem__``, ``2 / x`` is ``__rdiv__``), not by the op each calls
@@ -234,12 +325,14 @@ NO_ARITHMETIC = (
         {
             "T",
             "alias",
+            "cpu",
             "expand",
             "expand_as",
             "flatten",
             "mT",
             "narrow",
             "permute",
+            "positive",
             "reshape",
             "reshape_as",
             "select",
@@ -253,11 +346,15 @@ NO_ARITHMETIC = (
         }
     )
     | OPERATORS
+    | OWN_STATE
+    | CONVERSIONS
 )
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
-``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape), and the
-:data:`OPERATORS`, which call an op. numpy has no floating-point error to
+``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
+the tensor itself, as is ``positive``'s), and the
+:data:`OPERATORS`, which call an op, the methods of :data:`OWN_STATE` (``backward`` runs
+ops, each quieted itself) and the :data:`CONVERSIONS`. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
 (the numpy error state would be set and reset around them for nothing)."""
 
@@ -360,18 +457,26 @@ autograd kernel reads the inputs' edges, so
 __all__ = [
     "T",
     "__and__",
+    "__array__",
+    "__bool__",
+    "__contains__",
     "__eq__",
+    "__float__",
     "__floordiv__",
     "__getitem__",
     "__iand__",
     "__ilshift__",
+    "__index__",
+    "__int__",
     "__invert__",
     "__ior__",
     "__irshift__",
     "__ixor__",
+    "__len__",
     "__lshift__",
     "__or__",
     "__rdiv__",
+    "__repr__",
     "__rfloordiv__",
     "__rlshift__",
     "__rmatmul__",
@@ -400,6 +505,7 @@ __all__ = [
     "argsort",
     "as_strided_",
     "as_tensor",
+    "backward",
     "batch_norm",
     "bernoulli",
     "bernoulli_",
@@ -430,12 +536,17 @@ __all__ = [
     "copy_",
     "cos",
     "cos_",
+    "cpu",
     "cross_entropy",
     "cumprod",
     "cumprod_",
     "cumsum",
     "cumsum_",
+    "data_ptr",
+    "detach",
+    "detach_",
     "diagonal",
+    "dim",
     "div",
     "div_",
     "div_rounded",
@@ -443,6 +554,7 @@ __all__ = [
     "dot",
     "double",
     "dropout",
+    "element_size",
     "embed",
     "empty",
     "empty_like",
@@ -474,10 +586,14 @@ __all__ = [
     "index_select",
     "int",
     "invert",
+    "is_contiguous",
+    "is_floating_point",
+    "is_inference",
     "isclose",
     "isfinite",
     "isinf",
     "isnan",
+    "item",
     "le",
     "leaky_relu",
     "leaky_relu_",
@@ -523,10 +639,13 @@ __all__ = [
     "nll_loss",
     "norm",
     "normal_",
+    "numel",
+    "numpy",
     "ones",
     "ones_like",
     "outer",
     "permute",
+    "positive",
     "pow",
     "pow_",
     "prod",
@@ -543,10 +662,12 @@ __all__ = [
     "remainder",
     "remainder_",
     "repeat",
+    "requires_grad_",
     "reshape",
     "reshape_as",
     "resize_",
     "resize_as_",
+    "retain_grad",
     "rfloordiv",
     "round",
     "round_",
@@ -561,6 +682,7 @@ __all__ = [
     "sign",
     "sin",
     "sin_",
+    "size",
     "slice",
     "softmax",
     "sort",
@@ -574,6 +696,8 @@ __all__ = [
     "stack",
     "std",
     "std_mean",
+    "storage_offset",
+    "stride",
     "sub",
     "sub_",
     "sum",
@@ -585,6 +709,7 @@ __all__ = [
     "threshold",
     "threshold_",
     "to",
+    "tolist",
     "topk",
     "transpose",
     "transpose_",
@@ -600,6 +725,7 @@ __all__ = [
     "uniform_",
     "unsqueeze",
     "unsqueeze_",
+    "untyped_storage",
     "var",
     "var_mean",
     "view",

@@ -28,7 +28,6 @@ from numpy.typing import NDArray
 
 from ownership.core import grad_mode, op_registry
 from ownership.core.dtypes import dtype as DType
-from ownership.core.surface import no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 
@@ -61,20 +60,16 @@ class TensorConversion:
         @property
         def requires_grad(self) -> builtins.bool: ...
 
-    def item(self, *args: Any) -> Any:
+    def item(self) -> Any:
         """The value of a one-element tensor as a Python number."""
-        if args:
-            no_arguments("item", args)
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
         return self._data.item()  # numpy's own: the one element as a Python number
 
-    def tolist(self, *args: Any) -> Any:
+    def tolist(self) -> Any:
         """Nested Python lists (a number for a 0-d tensor)."""
-        if args:
-            no_arguments("tolist", args)
         return self._data.tolist()
 
     def numpy(self, *, force: builtins.bool = False) -> NDArray[Any]:
@@ -110,24 +105,24 @@ class TensorConversion:
             raise ValueError("only one element tensors can be converted to Python scalars")
         if not _SCALAR_WARNED and self.requires_grad and grad_mode.is_grad_enabled():
             _warn_scalar_conversion()
-        return float(self.item())
+        return float(self._data.item())
 
     def __int__(self) -> builtins.int:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return int(self.item())
+        return int(self._data.item())
 
     def __bool__(self) -> builtins.bool:
         if self._data.size == 0:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
         if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.item())
+        return bool(self._data.item())
 
     def __index__(self) -> builtins.int:
         if self.dtype.is_floating_point or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
+        return int(self._data.item())
 
     def __len__(self) -> builtins.int:
         if self._data.ndim == 0:
@@ -135,9 +130,9 @@ class TensorConversion:
         return int(self._data.shape[0])
 
     def __iter__(self: Any) -> Iterator[Tensor]:
-        if self._data.ndim == 0:
+        if self.dim() == 0:  # torch's Python method: its mode sees ``dim``, then ``unbind``
             raise TypeError("iteration over a 0-d tensor")
-        return iter(ops.unbind(self, 0))
+        return iter(self.unbind(0))
 
     def __contains__(self, element: Any, /) -> builtins.bool:
         """Whether some element of ``self`` equals ``element`` (a tensor or a number, broadcast
@@ -148,7 +143,7 @@ class TensorConversion:
                 f"{type(element)}."
             )
         equal = cast("Tensor", element == self)
-        return builtins.bool(equal.any().item())
+        return builtins.bool(equal.any()._data)
 
 
 METHODS = (

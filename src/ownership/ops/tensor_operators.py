@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ownership.core import dtypes, op_registry
+from ownership.core import op_registry
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 from ownership.ops.type_names import is_torch_tensor
@@ -174,10 +174,8 @@ class TensorOperators:
         return ops.neg(self)
 
     def __pos__(self: Any) -> Tensor:
-        """``self`` itself (torch's ``positive``), refused for a bool tensor."""
-        if self.dtype is dtypes.bool_:
-            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
-        return cast("Tensor", self)
+        """``positive()``: ``self`` itself, refused for a bool tensor."""
+        return ops.positive(self)
 
     def __abs__(self: Any) -> Tensor:
         return ops.abs(self)

@@ -183,7 +183,7 @@ def floating(a: Tensor) -> tuple[Any, dtypes.dtype]:
     if a.dtype.is_floating_point:
         return a._data, a.dtype
     dt = dtypes.get_default_dtype()
-    arr = layout.preserved(a._data, a.stride(), dt.np)
+    arr = layout.preserved(a._data, a._stride(), dt.np)
     arr[...] = a._data
     return arr, dt
 
@@ -403,6 +403,13 @@ def neg(a: Tensor) -> Tensor:
         return out
 
     return run_op((a,), needs_grad(a), kernel, "NegBackward0", bw_neg)
+
+
+def positive(a: Tensor) -> Tensor:
+    """``a`` itself (``+a`` too), refused for a bool tensor as torch refuses ``+`` of one."""
+    if a.dtype is dtypes.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return a
 
 
 def sign(a: Tensor, node: str = "SignBackward0") -> Tensor:

@@ -66,8 +66,8 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
         found, remembered = None, False
     if found is not None:
         return found
-    new = view_shapes.infer_size(shape_arg(shape), t.numel())
-    viewed = t.stride()
+    new = view_shapes.infer_size(shape_arg(shape), t._numel())
+    viewed = t._stride()
     strides = view_shapes.view_strides(arr.shape, viewed, new)
     saved = {"self_sym_sizes": arr.shape}
     contiguous = layout.is_contiguous(arr.shape, viewed)
@@ -118,7 +118,7 @@ def t_geometry(t: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], dict[str, A
     nd = t._data.ndim
     if nd > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    return tuple(reversed(t._data.shape)), tuple(reversed(t.stride())), {}
+    return tuple(reversed(t._data.shape)), tuple(reversed(t._stride())), {}
 
 
 def permute_geometry(
@@ -137,7 +137,7 @@ def permute_geometry(
             if len(ds) != nd
             else "permute(): duplicate dims are not allowed."
         )
-    shape, st = t._data.shape, t.stride()
+    shape, st = t._data.shape, t._stride()
     saved = {"dims": tuple(as_saved(d) for d in given)}
     return tuple(shape[d] for d in ds), tuple(st[d] for d in ds), saved, ds
 
@@ -148,7 +148,7 @@ def transpose_geometry(
     """``t.transpose(dim0, dim1)``: two sizes and strides swapped; the two dims wrapped."""
     nd = t._data.ndim
     a, b = layout.wrap_dim(dim0, nd), layout.wrap_dim(dim1, nd)
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     if nd:  # a 0-d tensor has one implicit dim: swapping it with itself changes nothing
         shape[a], shape[b] = shape[b], shape[a]
         st[a], st[b] = st[b], st[a]
@@ -162,7 +162,7 @@ def expand_geometry(
     new = shape_arg(sizes)
     if not t._data.ndim and all(s >= 0 for s in new):  # a 0-d tensor (a loss's gradient)
         return new, (0,) * len(new), {"self_sym_sizes": ()}
-    st = view_shapes.expand_strides(t._data.shape, t.stride(), new, t.dtype.error_name)
+    st = view_shapes.expand_strides(t._data.shape, t._stride(), new, t.dtype.error_name)
     lead = len(new) - t._data.ndim
     shape = tuple(t._data.shape[i - lead] if (s == -1) else s for i, s in enumerate(new))
     return shape, st, {"self_sym_sizes": tuple(t._data.shape)}
@@ -174,7 +174,7 @@ def unsqueeze_geometry(
     """``t.unsqueeze(dim)``: a size-1 dim inserted, and whether ``reshape`` makes the view."""
     nd = t._data.ndim
     d = layout.wrap_dim(dim, nd + 1)
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     new_stride = 1 if d >= nd else shape[d] * st[d]
     shape.insert(d, 1)
     st.insert(d, new_stride)
@@ -188,7 +188,7 @@ def squeeze_geometry(
     """``t.squeeze(*given)``: size-1 dims dropped; the node's name and the dims dropped."""
     dim = given[0] if given else None
     nd = t._data.ndim
-    shape, st = t._data.shape, t.stride()
+    shape, st = t._data.shape, t._stride()
     if dim is None:
         keep = [i for i in range(nd) if shape[i] != 1]
         name, ctx = "SqueezeBackward0", {"self_sym_sizes": tuple(shape)}
@@ -233,7 +233,7 @@ def slice_geometry(t: Tensor, dim: int, start: Any, end: Any, step: Any) -> Part
     lo, hi, _ = slice(start, end, step).indices(size)
     hi = max(hi, lo)
     n = (hi - lo + step - 1) // step
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     offset = lo * st[d]
     shape[d] = n
     st[d] = st[d] * step
@@ -260,7 +260,7 @@ def select_geometry(t: Tensor, dim: int, index: int, from_indexing: int = 0) -> 
             f"dimension {d}"
         )
     i = i + size if i < 0 else i
-    shape, st = list(t._data.shape), list(t.stride())
+    shape, st = list(t._data.shape), list(t._stride())
     offset = i * st[d]
     del shape[d], st[d]
     ctx = {"dim": as_saved(dim), "index": as_saved(index), "self_sym_sizes": tuple(t._data.shape)}

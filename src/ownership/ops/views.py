@@ -344,7 +344,7 @@ def alias(t: Tensor) -> Tensor:
     return _make(
         t,
         tuple(t._data.shape),
-        t.stride(),
+        t._stride(),
         t._offset,
         "AliasBackward0",
         _bw_alias,

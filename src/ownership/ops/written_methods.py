@@ -20,7 +20,6 @@ from typing import Any
 from ownership.core import dtypes, op_registry
 from ownership.core.binder import Signatures
 from ownership.core.dtypes import dtype as DType
-from ownership.core.surface import no_arguments
 from ownership.core.tensor import Tensor
 from ownership.ops import devices
 from ownership.ops import signatures as sig
@@ -198,17 +197,13 @@ def round_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return ops.round_(self, a["decimals"] if overload else None)
 
 
-def square(self: Tensor, *args: Any) -> Tensor:
+def square(self: Tensor) -> Tensor:
     """Elementwise ``self ** 2``: torch's ``pow(self, 2)`` (``PowBackward0``, exponent 2)."""
-    if args:
-        no_arguments("square", args)
     return ops.pow(self, 2)
 
 
-def square_(self: Tensor, *args: Any) -> Tensor:
+def square_(self: Tensor) -> Tensor:
     """``square`` in place: ``pow_(2)``."""
-    if args:
-        no_arguments("square_", args)
     return ops.pow_(self, 2)
 
 
@@ -367,21 +362,20 @@ def swapaxes(self: Tensor, axis0: builtins.int, axis1: builtins.int) -> Tensor:
     return ops.transpose(self, axis0, axis1)
 
 
+# ``view_as``, ``reshape_as``, ``expand_as`` and ``type_as``: the method checks that ``other`` is a
+# tensor before it calls the op (:mod:`ownership.ops.methods`, ``of_table(op, sig.VIEW_AS)``)
 def view_as(self: Tensor, other: Tensor) -> Tensor:
     """``view(other.shape)``."""
-    tensor_arg("view_as", other, "other")
     return ops.view(self, other.shape)
 
 
 def reshape_as(self: Tensor, other: Tensor) -> Tensor:
     """``reshape(other.shape)``."""
-    tensor_arg("reshape_as", other, "other")
     return ops.reshape(self, other.shape)
 
 
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     """``expand(other.shape)``."""
-    tensor_arg("expand_as", other, "other")
     return ops.expand(self, other.shape)
 
 
@@ -403,7 +397,6 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     """Convert to ``other``'s dtype."""
-    tensor_arg("type_as", other, "other")
     return ops.to(self, other.dtype)
 
 

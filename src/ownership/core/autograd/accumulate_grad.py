@@ -81,8 +81,8 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
     """torch's gradient layout contract: for a dense leaf, the leaf's stride in every dim of size
     not 1 (else any stride but 0); for any other leaf, row-major contiguous."""
     if dense(var):
-        own = var.stride()
-        for i, (n, g) in enumerate(zip(grad._data.shape, grad.stride(), strict=True)):
+        own = var._stride()
+        for i, (n, g) in enumerate(zip(grad._data.shape, grad._stride(), strict=True)):
             # a dim the leaf lacks (its ``.data`` of fewer dims): torch reads 1 in the first, else 0
             if n != 1:
                 if g != (own[i] if i < len(own) else 1 if i == 0 else 0):
@@ -90,14 +90,14 @@ def obeys_layout_contract(grad: Any, var: Any) -> bool:
             elif g == 0:
                 return False
         return True
-    return bool(grad.is_contiguous())
+    return bool(grad._is_contiguous())
 
 
 def _like_leaf(var: Any, np_dtype: Any) -> Any:
     """A new array for ``var``'s gradient: the leaf's exact strides when dense, else row-major."""
     arr = var._data
     if dense(var):
-        return layout.dense_with_strides(arr.shape, var.stride(), np_dtype)
+        return layout.dense_with_strides(arr.shape, var._stride(), np_dtype)
     return np.empty(arr.shape, np_dtype)
 
 
@@ -107,8 +107,8 @@ def _checked(result: Any, var: Any) -> Any:
         warn_once(
             "grad and param do not obey the gradient layout contract. This is not an error, "
             f"but may impair performance.\ngrad.sizes() = {list(result._data.shape)}, "
-            f"strides() = {list(result.stride())}\nparam.sizes() = {list(var._data.shape)}, "
-            f"strides() = {list(var.stride())}",
+            f"strides() = {list(result._stride())}\nparam.sizes() = {list(var._data.shape)}, "
+            f"strides() = {list(var._stride())}",
             stacklevel=5,
             site="grad and param do not obey the gradient layout contract",
         )
@@ -129,7 +129,7 @@ def retain(t: Any, grad: Any) -> None:
     else:
         t._grad = old + grad
     if not grad_mode.is_grad_enabled():
-        t._grad = t._grad.detach()
+        t._grad = t._grad._detach()
 
 
 def accumulated(var: Any) -> None:
@@ -172,7 +172,7 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
                 not create_graph
                 and spare_refs(grad) < held
                 and dense(grad)
-                and 0 not in grad.stride()
+                and 0 not in grad._stride()
                 and obeys_layout_contract(grad, var)  # (of other sizes too, as torch's)
             ):
                 var._grad = grad._detached_unseen()

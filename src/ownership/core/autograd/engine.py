@@ -28,7 +28,7 @@ from ownership.core.autograd.accumulate_grad import (
 from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
-from ownership.core.warn_once import warn_once
+from ownership.core.warn_once import outside_level, warn_once
 
 CREATE_GRAPH_CYCLE = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter "
@@ -374,7 +374,7 @@ def run_backward(
                     f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}"
                 )
             if accumulate:
-                t.retain_grad()
+                t._retain_grad()
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
     input_edges = [gradient_edge(t) for t in inputs] if inputs is not None else []
@@ -399,7 +399,7 @@ def run_backward(
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
-            warn_once(CREATE_GRAPH_CYCLE, stacklevel=4)
+            warn_once(CREATE_GRAPH_CYCLE, stacklevel=outside_level() + 1)  # the user's caller
 
     buffers = InputBuffers(inplace=not create_graph)
     for (node, nr), g in zip(root_edges, grads, strict=True):

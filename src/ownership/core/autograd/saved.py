@@ -172,7 +172,7 @@ class SavedTensor:
             data = unpack_hook(value)
             if not is_engine_tensor(data):
                 return data
-            t: Any = data.detach()  # a new variable of the data, with its history
+            t: Any = data._detach()  # a new variable of the data, with its history
             if self.is_output or self.weak_fn is not None:
                 t._grad_fn, t._output_nr, t._requires_grad = owner, self.output_nr, True
             elif hook_fn is not None:
