@@ -103,3 +103,48 @@ def test_an_out_dtype_has_no_cpu_kernel(program: Any) -> None:
 @pytest.mark.parametrize("program", TENSOR.values(), ids=TENSOR.keys())
 def test_calls_as_torch_reads_them(program: Any) -> None:
     same(program, raises="AttributeError" if program is TENSOR["split_of_a_list"] else None)
+
+
+OWN_STATE = (
+    "size",
+    "stride",
+    "dim",
+    "numel",
+    "nelement",
+    "element_size",
+    "storage_offset",
+    "is_contiguous",
+    "is_floating_point",
+    "is_inference",
+    "requires_grad_",
+    "retain_grad",
+    "backward",
+    "detach",
+    "detach_",
+)
+"""The methods of a tensor's own state (written in core under private names, called through the
+op table): their argument errors are torch's, never Python's for the private name."""
+
+METHOD_CALLS = {
+    "nothing": "",
+    "an_int": "1",
+    "two_ints": "0, 1",
+    "a_bool": "True",
+    "a_float": "1.0",
+    "a_string": "'a'",
+    "none": "None",
+    "six_nones": "None, None, None, None, None, None",
+    "unknown_keyword": "bogus=1",
+}
+"""The arguments of each call, written into a method call as a program writes it: CPython words a
+no-argument builtin's error by the receiver's class (``Tensor.detach()``) when the method is
+called bound first (``getattr(x, "detach")(1)``) or with ``*args``, by the class that defines it
+(``TensorBase.detach()``) for ``x.detach(1)``."""
+
+
+@pytest.mark.parametrize(
+    ("name", "call"), list(itertools.product(OWN_STATE, METHOD_CALLS)), ids=lambda v: str(v)
+)
+def test_a_method_of_own_state_refuses_in_torch_words(name: str, call: str) -> None:
+    source = f"lambda t: (t.ones(2, 3, requires_grad=True) * 1).{name}({METHOD_CALLS[call]})"
+    same(eval(source))

@@ -178,6 +178,31 @@ class NoArguments:
         return 0, {}
 
 
+class PythonArguments:
+    """The arguments of a method torch writes in Python (``Tensor.backward``), as :func:`of_table`
+    checks them: Python binds them to ``signature``, a function of the method's parameters named
+    as torch's method is, so a call it refuses gets Python's message under torch's name."""
+
+    def __init__(self, signature: Callable[..., None], qualname: str) -> None:
+        signature.__qualname__ = qualname
+        self.signature = signature
+
+    def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """Nothing, or Python's TypeError for arguments the method does not take."""
+        self.signature(None, *args, **kwargs)
+        return 0, {}
+
+
+def _backward_parameters(
+    self: Any,
+    gradient: Any = None,
+    retain_graph: Any = None,
+    create_graph: Any = False,
+    inputs: Any = None,
+) -> None:
+    """``Tensor.backward``'s parameters (torch's ``_tensor.py``)."""
+
+
 def own_state(
     op: Callable[..., Any],
     name: str | None = None,
@@ -1053,7 +1078,7 @@ DECLARED: list[Declared] = [
     # ------------------------------------------------------------ a tensor's own state (core's)
     own_state(table.__repr__, takes_none=True),
     own_state(table.size),
-    own_state(table.stride),
+    own_state(table.stride, method_of=Signatures("stride", "(int dim = None)")),
     own_state(table.dim, takes_none=True),
     own_state(table.numel, takes_none=True),
     own_state(table.numel, "nelement", takes_none=True),
@@ -1063,9 +1088,15 @@ DECLARED: list[Declared] = [
     own_state(table.untyped_storage, takes_none=True),
     own_state(table.is_contiguous, method_of=Signatures("is_contiguous", "()")),
     own_state(table.is_floating_point, takes_none=True),
-    own_state(table.requires_grad_),
+    own_state(
+        table.requires_grad_,
+        method_of=Signatures("requires_grad_", "(bool requires_grad = True)"),
+    ),
     own_state(table.retain_grad, takes_none=True),
-    own_state(table.backward),
+    own_state(
+        table.backward,
+        method_of=PythonArguments(_backward_parameters, "Tensor.backward"),
+    ),
     own_state(table.is_inference, takes_none=True),
     own_state(table.detach, takes_none=True),
     own_state(table.detach_, takes_none=True),
