@@ -22,7 +22,7 @@ from ownership.core import dtypes, layout
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.ops.backward_ops import _masked, sigmoid_backward, tanh_backward, threshold_backward
+from ownership.ops.backward_ops import sigmoid_backward, tanh_backward, threshold_backward
 from ownership.ops.common import (
     inputs_needed,
     lay_out,
@@ -260,9 +260,8 @@ def cos(a: Tensor) -> Tensor:
 
 def relu_values(x: Any) -> Any:
     """torch's relu of an array: its ``clamp_min(x, 0)`` (:func:`clamp_values`: a NaN kept, and
-    ``-0.0`` too), made as its backward masks a gradient (``_masked``): ``x`` where not ``x < 0``,
-    else +0."""
-    return _masked(x, x < 0, where_not=True)
+    ``-0.0`` too)."""
+    return clamp_values(x, 0, None)
 
 
 # bound once: numpy's module ``__getattr__`` makes each ``np.`` read slow
