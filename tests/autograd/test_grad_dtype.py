@@ -141,7 +141,8 @@ def test_backward_casts_and_accumulates(create_graph: bool) -> None:
 
 
 def test_set_after_the_graph_was_built() -> None:
-    """The grad_dtype is read when the gradient arrives, not when the graph is made."""
+    """A grad_dtype set after the graph was made is the one gradients take: setting it changes
+    the leaf's accumulator, which the backward pass reads."""
 
     def program(t):
         x = t.ones(2, requires_grad=True)
@@ -312,3 +313,51 @@ def test_other_leaves_keep_their_own_dtype_while_one_has_a_grad_dtype(monkeypatc
     monkeypatch.setattr(ownership.Tensor, "__getattr__", counted, raising=False)
     program(ownership)
     assert failed == []
+
+
+DATA_AFTER_THE_GRAPH = {
+    # a .data of another dtype after the graph was made: the old accumulator keeps the dtype it
+    # was made with; a grad_dtype set since goes to the new one, which the old graph never meets
+    "a_float64_partner": ("float64", None, "unset"),
+    "a_float64_partner_then_none": ("float64", None, None),
+    "a_float64_partner_then_float32": ("float64", None, "float32"),
+    "doubled_then_float64": ("float32", None, "float64"),
+    "doubled": ("float32", None, "unset"),
+    "a_float64_leaf": ("float64", "float64", "unset"),
+}
+
+
+@pytest.mark.parametrize("case", DATA_AFTER_THE_GRAPH)
+def test_a_data_of_another_dtype_after_the_graph_was_made(case: str) -> None:
+    """The gradient a leaf's old graph brings is cast to the dtype its accumulator was made with,
+    not to the leaf's dtype now; a backward through a new graph adds into that gradient."""
+    partner, leaf, setting = DATA_AFTER_THE_GRAPH[case]
+
+    def program(t):
+        x = t.ones(2, requires_grad=True, dtype=getattr(t, leaf or "float32"))
+        y = (x * t.ones(2, dtype=getattr(t, partner))).sum()
+        x.data = t.zeros(2, dtype=t.float32 if leaf == "float64" else t.float64)
+        if setting != "unset":
+            x.grad_dtype = None if setting is None else getattr(t, setting)
+        y.backward()
+        first = x.grad
+        (x * 2).sum().backward()
+        return [first.dtype, x.grad]
+
+    same(program)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_none_set_after_the_graph_was_made_keeps_what_arrives(create_graph: bool) -> None:
+    """grad_dtype None set on a leaf after the graph was made: the float64 gradient of its
+    product with a float64 tensor reaches it uncast (the op's record of the leaf's float32 is
+    not what the cast reads)."""
+
+    def program(t):
+        x = t.ones(2, requires_grad=True)
+        y = (x * t.ones(2, dtype=t.float64)).sum()
+        x.grad_dtype = None
+        y.backward(create_graph=create_graph)
+        return grad_of(x)
+
+    same(program, warnings=not create_graph)  # create_graph's warning: once per process in torch

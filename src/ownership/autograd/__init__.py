@@ -89,8 +89,9 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used in the "
                     "graph. Set allow_unused=True if this is the desired behavior."
                 )
-        elif t.is_leaf:  # as it reached the leaf's AccumulateGrad
-            r = grad_dtype.cast(t, r)
+        elif t.is_leaf:  # as it reached the leaf's AccumulateGrad (a root's is not cast yet)
+            acc = t._acc()
+            r = grad_dtype.cast(grad_dtype.target(t) if acc is None else acc.grad_dtype, r)
         elif r.dtype is not t.dtype:
             r = r.to(t.dtype)
         out.append(r)  # as the engine left it (torch detaches nothing: a view stays a view)

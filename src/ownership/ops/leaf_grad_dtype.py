@@ -74,6 +74,9 @@ def set_grad_dtype(t: Any, value: Any) -> None:
         )
     remember(t)
     t._grad_dtype = value
+    acc = t._acc()  # the leaf's live accumulator takes it too (a later one reads it when made)
+    if acc is not None:
+        acc.grad_dtype = value
 
 
 GRAD_DTYPE = property(

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 
 from ownership.core import grad_mode, layout, observers
-from ownership.core.autograd import grad_dtype
 from ownership.core.warn_once import warn_once
 
 LEAF_MOVED = "leaf variable has been moved into the graph interior"
@@ -150,8 +149,6 @@ def accumulate(var: Any, grad: Any, create_graph: bool, held: int) -> None:
     ones are added in place (out of place in ``create_graph`` mode)."""
     if grad is None or not (var._requires_grad or var.requires_grad):  # a leaf's slot first
         return
-    if grad.dtype is not var.dtype:
-        grad = grad_dtype.cast(var, grad)
     with _ACCUMULATE_LOCK:
         old = var._grad
         if old is None:

@@ -183,7 +183,11 @@ def validate_outputs(
                 outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
     dts = node.input_dtypes or ()
     for i, (g, dt, (nxt, _)) in enumerate(zip(outs, dts, node._edges, strict=False)):
-        if g is not None and dt is not None and g.dtype is not dt and nxt is not None:
+        if g is None or nxt is None:
+            continue
+        if type(nxt) is AccumulateGrad:  # torch reads the next node's metadata: the leaf's
+            outs[i] = grad_dtype.cast(nxt.grad_dtype, g)
+        elif dt is not None and g.dtype is not dt:
             outs[i] = g.to(dt)
 
 
@@ -441,8 +445,8 @@ def _run(
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
-        if is_leaf and grad_dtype.LEAVES and grads[0] is not None:  # its hooks see it cast
-            grads[0] = grad_dtype.cast(node.variable, grads[0])  # type: ignore[attr-defined]
+        if is_leaf and grads[0] is not None:  # a root's gradient: its hooks see it cast
+            grads[0] = grad_dtype.cast(node.grad_dtype, grads[0])  # type: ignore[attr-defined]
         hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)

@@ -1,8 +1,8 @@
 """A leaf's ``grad_dtype``: the dtype its gradients take, torch's rule in one place.
 
 By default the leaf's own dtype; ``t.grad_dtype = d`` makes it ``d``, ``None`` keeps whatever
-arrives. The backward pass casts a gradient as it reaches the leaf's ``AccumulateGrad`` (before
-its hooks). The property and its checks: :mod:`ownership.ops.leaf_grad_dtype`.
+arrives. The leaf's ``AccumulateGrad`` keeps it from when it was made (or set), and the backward
+pass casts each gradient on its way there (before the node's hooks). The property and its checks: :mod:`ownership.ops.leaf_grad_dtype`.
 
 >>> import ownership
 >>> x = ownership.ones(2, requires_grad=True)
@@ -38,9 +38,9 @@ NOT_DIFFERENTIABLE = (
 """torch's error when a gradient reaching a leaf is not of a floating dtype."""
 
 
-def cast(t: Any, grad: Any) -> Any:
-    """``grad`` as it reaches the leaf ``t``'s ``AccumulateGrad`` (torch's validate_outputs)."""
-    dt = target(t)
+def cast(dt: DType | None, grad: Any) -> Any:
+    """``grad`` as torch's ``validate_outputs`` passes it to an ``AccumulateGrad`` whose gradients
+    take ``dt`` (its ``grad_dtype``; None: any floating dtype)."""
     if dt is not None and grad.dtype is not dt:
         grad = grad.to(dt)
     if not grad.dtype.is_floating_point:

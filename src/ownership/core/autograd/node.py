@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from ownership.core import observers
+from ownership.core.autograd.grad_dtype import target
 from ownership.core.autograd.hooks import NodeHooks
 from ownership.core.autograd.saved import FREED_MESSAGE, SavedTensor, save_into
 
@@ -190,13 +191,18 @@ shown: Callable[[Any], Any] = _as_kept
 
 
 class AccumulateGrad(Node):
-    """The node at a leaf: sums incoming gradients into ``variable.grad``."""
+    """The node at a leaf: sums incoming gradients into ``variable.grad``. Its ``grad_dtype`` is
+    torch's input metadata: the dtype every gradient is cast to on its way here (None: none), the
+    leaf's when the node was made (:func:`~ownership.core.autograd.grad_dtype.target`). A
+    ``.data`` of another dtype gives the leaf a new node later, this one keeps its dtype; setting
+    ``t.grad_dtype`` changes it."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("grad_dtype", "variable")
 
     def __init__(self, variable: Any) -> None:
         Node.__init__(self, ())
         self.variable = variable
+        self.grad_dtype = target(variable)
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
