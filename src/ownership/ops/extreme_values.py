@@ -48,16 +48,13 @@ def _axes(t: Tensor, dim: Any) -> tuple[int, ...]:
     return found if found is not None else ()
 
 
-def _restored(x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
-    """torch's ``restore_reduced_dims``: a reduced tensor with the reduced ``dims`` (as the node
-    saved them) back, of size 1, each wrapped against the restored number of dims (``x``'s and
-    theirs, not ``self``'s: a ``.data`` assigned since does not change it); ``x`` itself when
-    ``keepdim`` kept them or no dim was given."""
-    if keepdim or not dims:
+def _restored(x: Tensor, axes: tuple[int, ...], ndim: int, keepdim: bool) -> Tensor:
+    """torch's ``restore_reduced_dims``/``unsqueeze_multiple``: a reduced tensor with its
+    reduced dims back, of size 1 (as it is when ``keepdim`` kept them, or ``self`` was 0-d)."""
+    if keepdim or ndim == 0:
         return x
-    total = x._data.ndim + len(dims)
-    for d in sorted(layout.wrap_dim(as_given(d), total) for d in dims):
-        x = ops.unsqueeze(x, d)  # in increasing order: each lands where the reshape puts its 1
+    for d in axes:  # in increasing order, as torch unsqueezes them
+        x = ops.unsqueeze(x, d)
     return x
 
 
@@ -85,13 +82,22 @@ def first_zero_signs(arr: NDArray[Any], axes: tuple[int, ...], vals: NDArray[Any
     return np.where(zero, np.where(signs, -0.0, 0.0).astype(arr.dtype), vals)
 
 
+def _node_axes(s: Saved) -> tuple[tuple[int, ...], int]:
+    """The dims a node reduced over (wrapped, in order) and ``self``'s number of dims."""
+    ndim = s["self"]._data.ndim
+    given = s["dim"]
+    axes = tuple(sorted(layout.wrap_dim(as_given(d), ndim) for d in given)) if given else ()
+    return (axes if given or not ndim else tuple(range(ndim))), ndim
+
+
 def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
     """torch's ``scale_grad_by_count``: the gradient divided among the elements equal to the
     result, ``(grad / mask.sum(dim, True)) * mask``."""
-    dims, keepdim = s["dim"], s["keepdim"]
-    grad = _restored(g[0], dims, keepdim)
-    mask = ops.eq(_restored(s["result"], dims, keepdim), s["self"])
-    count = ops.sum(mask, tuple(as_given(d) for d in dims), True)
+    axes, ndim = _node_axes(s)
+    self, keepdim = s["self"], s["keepdim"]
+    grad = _restored(g[0], axes, ndim, keepdim)
+    mask = ops.eq(_restored(s["result"], axes, ndim, keepdim), self)
+    count = ops.sum(mask, axes, True)
     return (ops.mul(ops.div(grad, count), mask),)
 
 
@@ -144,13 +150,11 @@ def amin(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """torch's ``logsumexp_backward``: ``grad * exp(self - result)``, the reduced dims restored
-    (``unsqueeze_multiple`` against ``self``'s dims) unless ``keepdim`` or ``self`` is 0-d."""
-    self, keepdim, grad, result = s["self"], s["keepdim"], g[0], s["result"]
-    ndim = self._data.ndim
-    if not keepdim and ndim:
-        for d in sorted(layout.wrap_dim(as_given(d), ndim) for d in s["dim"]):
-            grad, result = ops.unsqueeze(grad, d), ops.unsqueeze(result, d)
+    """torch's ``logsumexp_backward``: ``grad * exp(self - result)``, the reduced dims restored."""
+    axes, ndim = _node_axes(s)
+    self, keepdim = s["self"], s["keepdim"]
+    grad = _restored(g[0], axes, ndim, keepdim)
+    result = _restored(s["result"], axes, ndim, keepdim)
     return (ops.mul(grad, ops.exp(ops.sub(self, result))),)
 
 
