@@ -4,6 +4,8 @@ it is ``Tensor.backward`` (which runs the engine's one-root path itself) or
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -38,3 +40,36 @@ def test_the_create_graph_warning_points_at_one_frame(call: str) -> None:
     finally:
         set_warn_always(was)
     assert where == [(__file__, _through.__code__.co_firstlineno + 1)]
+
+
+_ONCE_AFTER_ALWAYS = """
+import sys, warnings
+t = __import__(sys.argv[1])
+def warned():
+    x = t.ones(2, requires_grad=True)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        (x * x).sum().backward(create_graph=True)
+    return sum("reference cycle" in str(w.message) for w in seen)
+t.set_warn_always(True)
+given = [warned()]
+t.set_warn_always(False)
+print(given + [warned(), warned()])
+"""
+
+
+def test_a_warning_given_while_warn_always_is_on_does_not_use_up_the_once() -> None:
+    """torch's ``TORCH_WARN_ONCE`` marks a warning given only when warn-always is off: after
+    warnings given under ``set_warn_always(True)``, the first one without it is still given.
+    Each engine runs in a fresh interpreter (the once is per process)."""
+    printed = {
+        engine: subprocess.run(
+            [sys.executable, "-c", _ONCE_AFTER_ALWAYS, engine],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for engine in ("torch", "ownership")
+    }
+    assert printed["torch"] == "[1, 1, 0]\n"
+    assert printed["ownership"] == printed["torch"]

@@ -34,9 +34,10 @@ def warn_once(message: str, stacklevel: int = 2, site: str | None = None) -> Non
     """Give ``message`` as a ``UserWarning`` the first time per ``site`` (default: the message),
     every time while warn-always is on, as torch's ``TORCH_WARN_ONCE``."""
     key = message if site is None else site
-    if key in _GIVEN and not _ALWAYS[0]:
-        return
-    _GIVEN.add(key)
+    if not _ALWAYS[0]:  # a warning given while warn-always is on does not use up the once
+        if key in _GIVEN:
+            return
+        _GIVEN.add(key)
     warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 
 
