@@ -167,3 +167,23 @@ def test_indexing_a_stale_view_reads_its_history_index_by_index(key: str) -> Non
         return _attempt(lambda v: index(t, v), v)
 
     same(program)
+
+
+def test_flatten_that_changes_nothing_reads_no_history() -> None:
+    """Fuzz program 219813: ``flatten`` over one dim returns the tensor itself and calls no op,
+    so a stale split output written through it gets the in-place error of the split output
+    itself ("is being modified inplace"), not the rebase error a history read would raise."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([1.0, -2.0, 2.0], requires_grad=True)
+        total = x.sigmoid().sum()
+        piece = total.expand(3).split(1)[2]
+        total.view(-1).clamp_(-0.5, 0.5)
+        flat = piece.flatten()
+        try:
+            flat.fill_(0.25)
+        except RuntimeError as e:
+            return flat is piece, str(e)
+        return flat is piece, None
+
+    same(program)

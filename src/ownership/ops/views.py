@@ -111,7 +111,8 @@ def _unsafe_view(c: Tensor, shape: tuple[int, ...]) -> Tensor:
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge a range of dimensions (returns ``t`` itself when nothing changes, like torch).
 
-    torch's ``flatten`` checks its dims before the ``view`` it calls reads ``t``'s history."""
+    torch's ``flatten`` checks its dims before the ``view`` it calls reads ``t``'s history; when
+    it returns ``t`` itself it calls no op, and reads none."""
     nd = t._data.ndim
     if nd == 0:
         layout.wrap_dim(start_dim, nd), layout.wrap_dim(end_dim, nd)
@@ -120,9 +121,9 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     e = layout.wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    touch_history(t)
     if s == e:
         return t
+    touch_history(t)
     shape = t._data.shape
     new = (*shape[:s], int(np.prod(shape[s : e + 1])), *shape[e + 1 :])
     return reshape(t, new)
