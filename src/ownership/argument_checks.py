@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ownership.ops.argument_values import is_tensor
+from ownership.ops.tensor_conversion import TensorConversion
 from ownership.ops.type_names import tp_name
 
 __all__ = ["list_index", "python_ints", "starts_int_list"]
@@ -39,7 +40,8 @@ def list_index(obj: Any) -> int:
     """One element of an int list read as torch reads it (``THPUtils_unpackIndex``): its
     ``__index__`` (a bool is 1 or 0); ValueError when it is not one."""
     try:
-        return operator.index(obj)
+        # a tensor read by the parser, no call of the program's: no observer sees it
+        return TensorConversion.__index__(obj) if is_tensor(obj) else operator.index(obj)
     except Exception:
         raise ValueError(tp_name(obj)) from None
 

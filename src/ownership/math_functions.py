@@ -153,7 +153,7 @@ def equal(*args: Any, **kwargs: Any) -> bool:
     """Same shape and same values."""
     a = _EQUAL.parse(args, kwargs)[1]
     x, y = a["input"], a["other"]
-    return x.shape == y.shape and bool((x == y).all())
+    return x.shape == y.shape and bool((x == y).all()._data)
 
 
 _EQUAL = Signatures("equal", "(Tensor input, Tensor other)")

@@ -16,6 +16,7 @@ import numpy as np
 from ownership.argument_checks import list_index, python_ints, starts_int_list
 from ownership.ops import dtype_arguments
 from ownership.ops.argument_values import int64, is_int, is_number, is_tensor
+from ownership.ops.tensor_conversion import TensorConversion
 from ownership.ops.type_names import tp_name
 
 _NOT_GIVEN = object()
@@ -101,7 +102,7 @@ def _parse_param(text: str, kwonly: bool) -> Param:
 
 def _scalar(value: Any) -> Any:
     """A number argument as torch's Scalar reads it: a 0-d tensor's Python value."""
-    return value.item() if is_tensor(value) else value
+    return TensorConversion.item(value) if is_tensor(value) else value  # seen by no observer
 
 
 def _shown(part: str) -> tuple[str, str]:

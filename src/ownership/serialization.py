@@ -513,7 +513,7 @@ def rebuild_tensor(
 
 def _whole(t: Any) -> tuple[NDArray[Any], int, tuple[int, ...], tuple[int, ...]]:
     """The flat buffer behind ``t`` with ``t``'s offset, sizes and strides into it."""
-    return t._storage.buffer, t._offset, tuple(t._data.shape), tuple(t.stride())
+    return t._storage.buffer, t._offset, tuple(t._data.shape), tuple(t._stride())
 
 
 def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:

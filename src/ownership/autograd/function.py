@@ -281,7 +281,7 @@ def _view_of_itself(o: Any) -> Any:
     """``o.view_as(o)`` made under ``no_grad``: what torch returns for an input returned as-is,
     so that the output can get a history of its own while sharing the input's memory."""
     with grad_mode.no_grad():
-        return o._view(tuple(o._data.shape), o.stride(), o._offset)
+        return o._view(tuple(o._data.shape), o._stride(), o._offset)
 
 
 def _set_history(
@@ -295,9 +295,9 @@ def _set_history(
         if not o.requires_grad:
             return _view_of_itself(o) if is_input and not dirty else o
         if is_input:
-            return o.detach()
+            return o._detach()
         if o._base is None:
-            o.detach_()
+            o._detach_()
         return o  # a view of an input that requires grad keeps requiring it, as under no_grad
     assert node is not None
     if dirty:

@@ -74,7 +74,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
 
 def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     """``(fan_in, fan_out)``: inputs and outputs per unit (dims 1 and 0, times the rest)."""
-    if tensor.dim() < 2:
+    if tensor.ndim < 2:
         raise ValueError(
             "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ownership.ops.tensor_conversion import TensorConversion
 from ownership.ops.type_names import tp_name
 
 _tensor_class: Any = None
@@ -53,7 +54,12 @@ def int64(value: Any) -> int:
     """An int argument read as torch reads it, a C ``long long``: beyond int64 (outside
     :data:`INT64_MIN`, :data:`INT64_END`), torch's ValueError (before the op sees it). A
     Python int is its own ``int()``: read as it is."""
-    out = value if type(value) is int else int(value)
+    if type(value) is int:
+        out = value
+    elif is_tensor(value):  # read by the parser, no call of the program's: no observer sees it
+        out = TensorConversion.__int__(value)
+    else:
+        out = int(value)
     if INT64_MIN <= out < INT64_END:
         return out
     raise ValueError("Overflow when unpacking long long")

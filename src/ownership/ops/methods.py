@@ -35,6 +35,7 @@ from ownership.core import op_registry
 from ownership.core.binder import Binding, Signatures
 from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, no_arguments
 from ownership.core.tensor import Tensor
+from ownership.core.tensor_metadata import SIZE
 from ownership.ops import signatures as sig
 from ownership.ops import table
 from ownership.ops import written_methods as written
@@ -134,8 +135,9 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
     under that name, as torch's function mode sees ``torch.<name>`` (or, for the ops of
     ``NN_FUNCTIONAL``, ``torch.nn.functional``'s function). ``method_of``: the signatures of the
     method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
-    arguments after ``self`` are checked first and a call they refuse passes no observer (those
-    of a method that takes none, :class:`NoArguments`, when it is given some).
+    arguments after ``self`` are checked first and a call they refuse passes no observer (a call
+    without any only when the method refuses one, as ``view_as()``; a method that takes none is
+    :class:`NoArguments`).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -146,7 +148,7 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
         raise ValueError(f"{op.__name__} is no op of ownership.ops.table")
     name = names[0]
 
-    checks = method_of is not None and not isinstance(method_of, NoArguments)
+    checks = method_of is not None and _refuses_no_arguments(method_of)
     filled = vars(op_registry.ops)  # the table's own entries (a name's module attribute, as
     # ``__eq__``, is not one of them): empty until the table is filled
 
@@ -160,6 +162,16 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
         return installed(*args, **kwargs)
 
     return function
+
+
+def _refuses_no_arguments(method_of: Binding) -> bool:
+    """Whether ``method_of`` refuses a call without arguments (``view_as()``): such a call is
+    checked too, where one that binds (``stride()``) needs no check."""
+    try:
+        method_of.parse((), {})
+    except TypeError:
+        return True
+    return False
 
 
 class NoArguments:
@@ -201,6 +213,11 @@ def _backward_parameters(
     inputs: Any = None,
 ) -> None:
     """``Tensor.backward``'s parameters (torch's ``_tensor.py``)."""
+
+
+def _repr_parameters(self: Any) -> None:
+    """``Tensor.__repr__``'s parameters (torch's also takes ``tensor_contents=``, which the
+    engine does not)."""
 
 
 def own_state(
@@ -1076,8 +1093,11 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.new_full)),
     by_hand(of_table(table.new_tensor)),
     # ------------------------------------------------------------ a tensor's own state (core's)
-    own_state(table.__repr__, takes_none=True),
-    own_state(table.size),
+    own_state(
+        table.__repr__,
+        method_of=PythonArguments(_repr_parameters, "Tensor.__repr__"),
+    ),
+    own_state(table.size, method_of=SIZE),
     own_state(table.stride, method_of=Signatures("stride", "(int dim = None)")),
     own_state(table.dim, takes_none=True),
     own_state(table.numel, takes_none=True),

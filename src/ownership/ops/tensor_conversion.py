@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from ownership.core import grad_mode, op_registry
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import outside_level
 from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
@@ -44,7 +45,7 @@ def _warn_scalar_conversion() -> None:
     """torch's warn-once of ``float(x)`` on a tensor that requires grad (caller's frame)."""
     global _SCALAR_WARNED
     _SCALAR_WARNED = True
-    warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=3)
+    warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=outside_level())
 
 
 class TensorConversion:
@@ -83,7 +84,7 @@ class TensorConversion:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> NDArray[Any]:
         """What numpy sees: :meth:`numpy` (so refused as it is), cast to ``dtype`` if given."""
-        arr = self.numpy()
+        arr = TensorConversion.numpy(self)
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __array_wrap__(self, array: NDArray[Any]) -> Tensor:
