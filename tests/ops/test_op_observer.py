@@ -257,6 +257,13 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("iter(x)", lambda t, x, m: list(x)),  # torch's Python __iter__: dim, then unbind
     ("1 in x", lambda t, x, m: 1 in x),
     ("from_numpy", lambda t, x, m: t.from_numpy(np.ones(2))),  # torch's mode sees no call
+    # a tensor read as an argument by the parser: no call of the program's
+    ("a tensor dim", lambda t, x, m: x.sum(INTS[t.__name__][0] - 1)),
+    ("a tensor size", lambda t, x, m: x.view(INTS[t.__name__][1] + 1, 2)),
+    ("a tensor alpha", lambda t, x, m: x.add(x, alpha=INTS[t.__name__][0])),
+    ("stride of a dim", lambda t, x, m: x.stride(1)),
+    ("size refused", lambda t, x, m: _refused(lambda: x.size("a"))),
+    ("repr refused", lambda t, x, m: _refused(lambda: x.__repr__(1))),
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
 ]
 
@@ -410,3 +417,18 @@ def test_an_op_running_in_one_thread_hides_no_op_of_another() -> None:
     by_torch = _seen_across_threads(torch, Mode)
     assert by_torch == ["add", "mul"]
     assert _seen_across_threads(ownership, ownership_watch) == by_torch
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_at_the_callers_line() -> None:
+    """The conversion's warning names the program's line, whatever frames the op table adds."""
+    import warnings
+
+    lines = {}
+    for t in (torch, ownership):
+        x = t.ones(1, requires_grad=True)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            float(x)
+        lines[t.__name__] = [(w.filename, w.lineno) for w in seen]
+    assert lines["ownership"] == lines["torch"]
+    assert lines["torch"][0][0] == __file__
