@@ -61,7 +61,7 @@ def _add_scaled_(
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
         other = rb
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
@@ -112,7 +112,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
         return Write(shape, lambda into: np.multiply(a._data, rb, out=into, casting="unsafe"))
 
     return run_inplace(
@@ -136,11 +136,11 @@ def div_(a: Tensor, b: Any) -> Tensor:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
 
+    rb = raw(b)
+
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(raw(b)))  # torch's error if none
-        return Write(
-            shape, lambda into: np.true_divide(a._data, raw(b), out=into, casting="unsafe")
-        )
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
+        return Write(shape, lambda into: np.true_divide(a._data, rb, out=into, casting="unsafe"))
 
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
@@ -159,7 +159,7 @@ def div_(a: Tensor, b: Any) -> Tensor:
         ar.bw_div,
         None,
         save,
-        kernel=Kernel(np.true_divide, (a._data, raw(b)), vectorized=True),
+        kernel=Kernel(np.true_divide, (a._data, rb), vectorized=True),
     )
 
 
