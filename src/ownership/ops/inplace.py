@@ -84,7 +84,8 @@ def _add_scaled_(
         backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
-        kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
+        kernel=lambda: Kernel(kernel, vectorized=dt is not dtypes.bool_),
+        reads=(a._data, rb),
     )
 
 
@@ -125,7 +126,8 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         ar.bw_mul,
         None,
         _save_binary_inplace(a, b),
-        kernel=Kernel(np.multiply, (a._data, rb), vectorized=dt is not dtypes.bool_),
+        kernel=lambda: Kernel(np.multiply, vectorized=dt is not dtypes.bool_),
+        reads=(a._data, rb),
     )
 
 
@@ -159,7 +161,8 @@ def div_(a: Tensor, b: Any) -> Tensor:
         ar.bw_div,
         None,
         save,
-        kernel=Kernel(np.true_divide, (a._data, rb), vectorized=True),
+        kernel=lambda: Kernel(np.true_divide, vectorized=True),
+        reads=(a._data, rb),
     )
 
 
