@@ -39,15 +39,16 @@ __all__ = [
 ]
 
 
-def _numpy_write(kernel: object, out: NDArray[Any]) -> None:
+def _numpy_write(kernel: object, reads: Sequence[Any], out: NDArray[Any]) -> None:
     return None
 
 
-write_aliased: Callable[[Any, NDArray[Any]], Callable[[NDArray[Any]], None] | None]
+write_aliased: Callable[[Any, Sequence[Any], NDArray[Any]], Callable[[NDArray[Any]], None] | None]
 write_aliased = _numpy_write
-"""A seam: the write of an elementwise ``kernel`` into ``out`` in torch's CPU loop order when an
-input shares ``out``'s memory (:func:`ownership.ops.loop_order.write_aliased`, by
-``ownership.installation.install()``). None: numpy's write, which reads every input first."""
+"""A seam: the write into ``out`` of the elementwise kernel that ``kernel()`` makes, reading
+``reads``, in torch's CPU loop order when one of them shares ``out``'s memory
+(:func:`ownership.ops.loop_order.write_aliased`, by ``ownership.installation.install()``).
+None: numpy's write, which reads every input first."""
 
 
 class Write(NamedTuple):
@@ -74,7 +75,8 @@ def run_inplace(
     check_overlap: bool = True,
     check_args: Callable[[], None] | None = None,
     self_edge: bool = True,
-    kernel: object = None,
+    kernel: Callable[[], object] | None = None,
+    reads: Sequence[Any] = (),
     keyed: Sequence[Any] = (),
 ) -> Tensor:
     """Write ``compute()`` into ``self`` under torch's in-place contract; return ``self``.
@@ -87,10 +89,11 @@ def run_inplace(
        overlap (:func:`check_no_overlap`; skipped by ``check_overlap=False``), then shape and
        dtype (:func:`check_result`).
     4. **The write** (``compute()``'s value copied in, or made in ``self`` by its :class:`Write`;
-       an aliased input, or elements of ``self`` that share memory, read and written in
-       ``kernel``'s loop order: :data:`write_aliased`), after the before-write observers
-       (:func:`~ownership.core.observers.before_write`), then **one version bump**
-       (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in any grad mode.
+       an aliased input among ``reads``, or elements of ``self`` that share memory, read and
+       written in the loop order of the kernel ``kernel()`` makes: :data:`write_aliased`),
+       after the before-write observers (:func:`~ownership.core.observers.before_write`), then
+       **one version bump** (:func:`written`; ``keyed``: tensor arguments not in ``inputs``), in
+       any grad mode.
     5. **The new history**, if recorded (``CopySlices`` on a written view's base:
        :func:`~ownership.core.autograd.view_history.rebase_history`); ``save_result`` saves
        ``self``; ``self_edge=False``: no edge to ``self`` (torch's ``NotImplemented`` node).
@@ -110,7 +113,7 @@ def run_inplace(
     if not isinstance(value, Write):  # a value made apart, copied in
         value = Write(np.shape(value), _copy_of(value))
     check_result(self, value.shape, out_dtype)
-    write = write_aliased(kernel, self._data) or value.into
+    write = write_aliased(kernel, reads, self._data) or value.into
     if observers.BEFORE_WRITES:  # 4: e.g. an allow_mutation_on_saved_tensors block is open
         observers.before_write(self)
     write(self._data)

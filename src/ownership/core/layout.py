@@ -216,13 +216,16 @@ def broadcast_shapes(*shapes: Sequence[int]) -> Shape:
     for s in shapes[1:]:
         ndim = max(len(out), len(s))
         a, b = (1,) * (ndim - len(out)) + out, (1,) * (ndim - len(s)) + tuple(s)
-        for i in range(ndim - 1, -1, -1):
-            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
-                raise RuntimeError(
-                    f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) at "
-                    f"non-singleton dimension {i}"
-                )
-        out = tuple(y if x == 1 else x for x, y in zip(a, b, strict=True))
+        dims = list(a)
+        for i in range(ndim - 1, -1, -1):  # where the sizes differ, one is 1: the other's
+            if a[i] != b[i]:
+                if a[i] != 1 and b[i] != 1:
+                    raise RuntimeError(
+                        f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
+                        f"at non-singleton dimension {i}"
+                    )
+                dims[i] = b[i] if a[i] == 1 else a[i]
+        out = tuple(dims)
     return out
 
 

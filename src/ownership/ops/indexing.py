@@ -436,6 +436,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         save=lambda node: node.save_state("indices"),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
-        kernel=Kernel(_written, value_read, False, 3000, scatter),
+        kernel=lambda: Kernel(_written, False, 3000, scatter),
+        reads=value_read,
         keyed=advanced,
     )

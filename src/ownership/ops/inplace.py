@@ -61,7 +61,7 @@ def _add_scaled_(
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
         other = rb
         if not (alpha == 1 and type(alpha) is int):
             # torch checks alpha after the result's shape and dtype (run_inplace checks them after)
@@ -84,7 +84,8 @@ def _add_scaled_(
         backward,
         {"alpha": alpha},
         lambda node: ar.binary_node(node, a, b),
-        kernel=Kernel(kernel, (a._data, rb), vectorized=dt is not dtypes.bool_),
+        kernel=lambda: Kernel(kernel, vectorized=dt is not dtypes.bool_),
+        reads=(a._data, rb),
     )
 
 
@@ -112,7 +113,7 @@ def mul_(a: Tensor, b: Any) -> Tensor:
     rb = operand_in(b, dt)
 
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(rb))  # torch's error if none
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
         return Write(shape, lambda into: np.multiply(a._data, rb, out=into, casting="unsafe"))
 
     return run_inplace(
@@ -125,7 +126,8 @@ def mul_(a: Tensor, b: Any) -> Tensor:
         ar.bw_mul,
         None,
         _save_binary_inplace(a, b),
-        kernel=Kernel(np.multiply, (a._data, rb), vectorized=dt is not dtypes.bool_),
+        kernel=lambda: Kernel(np.multiply, vectorized=dt is not dtypes.bool_),
+        reads=(a._data, rb),
     )
 
 
@@ -136,11 +138,11 @@ def div_(a: Tensor, b: Any) -> Tensor:
     if not dt.is_floating_point:
         dt = dtypes.get_default_dtype()
 
+    rb = raw(b)
+
     def compute() -> Write:
-        shape = broadcast_shapes(a._data.shape, np.shape(raw(b)))  # torch's error if none
-        return Write(
-            shape, lambda into: np.true_divide(a._data, raw(b), out=into, casting="unsafe")
-        )
+        shape = broadcast_shapes(a._data.shape, getattr(rb, "shape", ()))  # torch's error if none
+        return Write(shape, lambda into: np.true_divide(a._data, rb, out=into, casting="unsafe"))
 
     def save(node: OpNode) -> None:
         node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
@@ -159,7 +161,8 @@ def div_(a: Tensor, b: Any) -> Tensor:
         ar.bw_div,
         None,
         save,
-        kernel=Kernel(np.true_divide, (a._data, raw(b)), vectorized=True),
+        kernel=lambda: Kernel(np.true_divide, vectorized=True),
+        reads=(a._data, rb),
     )
 
 

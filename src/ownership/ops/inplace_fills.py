@@ -135,7 +135,8 @@ def copy_(a: Tensor, src: Any) -> Tensor:
         "torch::autograd::CopyBackwards",
         bw,
         check_overlap=not same,
-        kernel=Kernel(_identity, (values,), vectorized=True),
+        kernel=lambda: Kernel(_identity, vectorized=True),
+        reads=(values,),
     )
 
 

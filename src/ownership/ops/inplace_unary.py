@@ -58,7 +58,8 @@ def _unary_inplace(
             check_args=None if refuse is None else lambda: refuse(a),
             # torch's unary kernels are vectorized (a tensor whose elements overlap, from
             # as_strided_, is written as their loop goes)
-            kernel=Kernel(np_fn, (a._data,), vectorized=a.dtype is not dtypes.bool_),
+            kernel=lambda: Kernel(np_fn, vectorized=a.dtype is not dtypes.bool_),
+            reads=(a._data,),
         )
 
     return op
@@ -96,7 +97,6 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
         # torch's clamp kernel (both bounds), else maximum's or minimum's: a bool one has no
         # vector loop
         vectorized = (min is not None and max is not None) or a.dtype is not dtypes.bool_
-        kernel = Kernel(values, (a._data, *(raw(v) for v in bounds)), vectorized=vectorized)
 
         def save_tensors(node: OpNode) -> None:
             inputs_needed(node)
@@ -115,7 +115,8 @@ def clamp_(a: Tensor, min: Any = None, max: Any = None) -> Tensor:
             None,
             save_tensors,
             check_args=check_args,
-            kernel=kernel,
+            kernel=lambda: Kernel(values, vectorized=vectorized),
+            reads=(a._data, *(raw(v) for v in bounds)),
         )
 
     def save(node: OpNode) -> None:

@@ -282,7 +282,8 @@ def _inplace(
         ctx,
         None if save is None else (lambda node: save(node, b)),
         self_edge=not differentiable_only or a.requires_grad,
-        kernel=Kernel(values, (a._data, rb), vectorized=dt.is_floating_point),
+        kernel=lambda: Kernel(values, vectorized=dt.is_floating_point),
+        reads=(a._data, rb),
     )
 
 

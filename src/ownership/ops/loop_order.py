@@ -53,27 +53,27 @@ class Scatter(NamedTuple):
 
 class Kernel(NamedTuple):
     """An elementwise CPU kernel of torch's as :func:`write_in_loop_order` runs it: ``fn`` of
-    the values of ``inputs`` (arrays, or numbers), and whether torch's kernel has a vector loop
+    the values of its inputs (arrays, or numbers), and whether torch's kernel has a vector loop
     (``cpu_kernel_vec``) or only an element-by-element one (``cpu_kernel``); ``grain``: the
     count of elements above which it splits them among threads (None: ``GRAIN_SIZE``);
     ``scatter``: makes the loop of ``index_put_`` (and of ``masked_fill_`` into an expanded
     tensor), not over the written tensor's elements."""
 
     fn: Callable[..., Any]
-    inputs: Sequence[Any]
     vectorized: bool
     grain: int | None = None
     scatter: Callable[[], Scatter] | None = None
 
 
 def write_aliased(
-    kernel: Kernel | None, out: NDArray[Any]
+    kernel: Callable[[], Kernel] | None, inputs: Sequence[Any], out: NDArray[Any]
 ) -> Callable[[NDArray[Any]], None] | None:
-    """The write of ``kernel`` into ``out`` in torch's loop order when :func:`aliased` (None
-    otherwise: the caller's own write, numpy's, gives the same values)."""
-    if kernel is None or not aliased(out, kernel.inputs):
+    """The write into ``out`` of the kernel that ``kernel()`` makes, reading ``inputs``, in
+    torch's loop order when :func:`aliased` (None otherwise: the caller's own write, numpy's,
+    gives the same values)."""
+    if kernel is None or not aliased(out, inputs):
         return None
-    fn, inputs, vectorized, grain, scatter = kernel
+    fn, vectorized, grain, scatter = kernel()
     loop = None if scatter is None else scatter()
     return lambda into: write_in_loop_order(
         into, inputs, fn, vectorized=vectorized, grain=grain, scatter=loop

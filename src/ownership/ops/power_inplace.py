@@ -57,7 +57,8 @@ def _pow_tensor_(a: Tensor, e: Tensor) -> Tensor:
         None,
         save,
         save_result=True,
-        kernel=Kernel(values, (a._data, e._data), vectorized=dt.is_floating_point),
+        kernel=lambda: Kernel(values, vectorized=dt.is_floating_point),
+        reads=(a._data, e._data),
     )
 
 
