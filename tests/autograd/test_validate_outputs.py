@@ -127,3 +127,25 @@ def test_a_custom_functions_gradients_are_checked_by_the_same_rule() -> None:
         return [grad_of(x), refused, keep]
 
     same(program)
+
+
+def test_amax_restores_its_dims_from_the_gradient_not_self() -> None:
+    """Fuzz programs 108783, 307049: ``amax``'s backward restores the reduced dims by the dims it
+    saved, counted from the gradient's (torch's ``restore_reduced_dims``), not ``self``'s after a
+    ``.data``: a 0-d ``self`` gives a gradient of shape [1], which the accumulator's 3 elements
+    refuse; a [3] one broadcasts the mask to [2, 3], which the leaf's copy then refuses."""
+
+    def made_0d(t: Any) -> Any:
+        x = t.tensor([3.0, 2.0, 0.25], requires_grad=True)
+        y = x.amax(-1)
+        x.data = y
+        return error_of(lambda: t.autograd.grad(y, [y, x], allow_unused=True))
+
+    def made_1d(t: Any) -> Any:
+        x = t.tensor([[-2.0, 0.0, -0.5], [0.0, 1.0, -1.5]], requires_grad=True)
+        y = x.amax(-1)
+        x.data = t.tensor([2.0, -1.5, -0.5], dtype=t.float64)
+        return error_of(lambda: (y * y).mean().backward())
+
+    same(made_0d)
+    same(made_1d)

@@ -31,7 +31,14 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.tensor import Tensor
 from ownership.ops import checks
 from ownership.ops.argument_values import as_given
-from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
+from ownership.ops.common import (
+    needs_grad,
+    refuse_out_call,
+    run_op,
+    sum_to,
+    wrap,
+    written_by_kernel,
+)
 from ownership.ops.op_table import ops
 from ownership.ops.reduction import dims_of, saved_dims
 
@@ -48,13 +55,16 @@ def _axes(t: Tensor, dim: Any) -> tuple[int, ...]:
     return found if found is not None else ()
 
 
-def _restored(x: Tensor, axes: tuple[int, ...], ndim: int, keepdim: bool) -> Tensor:
-    """torch's ``restore_reduced_dims``/``unsqueeze_multiple``: a reduced tensor with its
-    reduced dims back, of size 1 (as it is when ``keepdim`` kept them, or ``self`` was 0-d)."""
-    if keepdim or ndim == 0:
+def _restored(x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+    """torch's ``restore_reduced_dims``: a reduced tensor with the reduced ``dims`` (as the node
+    saved them) back, of size 1, each wrapped against the restored number of dims (``x``'s and
+    theirs, not ``self``'s: a ``.data`` assigned since does not change it); ``x`` itself when
+    ``keepdim`` kept them or no dim was given."""
+    if keepdim or not dims:
         return x
-    for d in axes:  # in increasing order, as torch unsqueezes them
-        x = ops.unsqueeze(x, d)
+    total = x._data.ndim + len(dims)
+    for d in sorted(layout.wrap_dim(as_given(d), total) for d in dims):
+        x = ops.unsqueeze(x, d)  # in increasing order: each lands where the reshape puts its 1
     return x
 
 
@@ -82,23 +92,16 @@ def first_zero_signs(arr: NDArray[Any], axes: tuple[int, ...], vals: NDArray[Any
     return np.where(zero, np.where(signs, -0.0, 0.0).astype(arr.dtype), vals)
 
 
-def _node_axes(s: Saved) -> tuple[tuple[int, ...], int]:
-    """The dims a node reduced over (wrapped, in order) and ``self``'s number of dims."""
-    ndim = s["self"]._data.ndim
-    given = s["dim"]
-    axes = tuple(sorted(layout.wrap_dim(as_given(d), ndim) for d in given)) if given else ()
-    return (axes if given or not ndim else tuple(range(ndim))), ndim
-
-
 def _bw_extreme(node: OpNode, s: Saved, g: Grads) -> Grads:
     """torch's ``scale_grad_by_count``: the gradient divided among the elements equal to the
-    result, ``(grad / mask.sum(dim, True)) * mask``."""
-    axes, ndim = _node_axes(s)
-    self, keepdim = s["self"], s["keepdim"]
-    grad = _restored(g[0], axes, ndim, keepdim)
-    mask = ops.eq(_restored(s["result"], axes, ndim, keepdim), self)
-    count = ops.sum(mask, axes, True)
-    return (ops.mul(ops.div(grad, count), mask),)
+    result, ``(grad / mask.sum(dim, True)) * mask``. A 0-d ``self``'s comes out with the dims
+    restored (size 1), and is summed back to 0-d as torch's ``validate_outputs`` sums it."""
+    dims, keepdim = s["dim"], s["keepdim"]
+    grad = _restored(g[0], dims, keepdim)
+    mask = ops.eq(_restored(s["result"], dims, keepdim), s["self"])
+    count = ops.sum(mask, tuple(as_given(d) for d in dims), True)
+    out = ops.mul(ops.div(grad, count), mask)
+    return (sum_to(out, ()) if node.input_shapes == ((),) and out._data.ndim else out,)
 
 
 def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
@@ -134,9 +137,16 @@ def _extreme(t: Tensor, dim: Any, keepdim: bool, which: str) -> Tensor:
         f"{which.capitalize()}Backward0",
         _bw_extreme,
         {"dim": saved_dims(() if dim is None else dim), "keepdim": keepdim} if recorded else None,
-        lambda node: node.save("self", t),
+        lambda node: _save_self(node, t),
         OpNode.save_result,
     )
+
+
+def _save_self(node: OpNode, t: Tensor) -> None:
+    """What an ``amax``/``amin`` node keeps: ``self``, and its shape, the one its gradient is
+    summed back to when ``self`` is 0-d (the engine's record of it)."""
+    node.save("self", t)
+    node.input_shapes = (tuple(t._data.shape),)
 
 
 def amax(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
@@ -150,11 +160,13 @@ def amin(t: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
 
 
 def _bw_logsumexp(node: OpNode, s: Saved, g: Grads) -> Grads:
-    """torch's ``logsumexp_backward``: ``grad * exp(self - result)``, the reduced dims restored."""
-    axes, ndim = _node_axes(s)
-    self, keepdim = s["self"], s["keepdim"]
-    grad = _restored(g[0], axes, ndim, keepdim)
-    result = _restored(s["result"], axes, ndim, keepdim)
+    """torch's ``logsumexp_backward``: ``grad * exp(self - result)``, the reduced dims restored
+    (``unsqueeze_multiple`` against ``self``'s dims) unless ``keepdim`` or ``self`` is 0-d."""
+    self, keepdim, grad, result = s["self"], s["keepdim"], g[0], s["result"]
+    ndim = self._data.ndim
+    if not keepdim and ndim:
+        for d in sorted(layout.wrap_dim(as_given(d), ndim) for d in s["dim"]):
+            grad, result = ops.unsqueeze(grad, d), ops.unsqueeze(result, d)
     return (ops.mul(grad, ops.exp(ops.sub(self, result))),)
 
 
