@@ -187,3 +187,24 @@ def test_flatten_that_changes_nothing_reads_no_history() -> None:
         return flat is piece, None
 
     same(program)
+
+
+@pytest.mark.parametrize("other", ["0-d", "matrix", "vector"])
+def test_matmul_checks_its_operands_before_any_history_is_read(other: str) -> None:
+    """Fuzz program 301601: ``@`` has no autograd kernel of its own (torch's ``matmul`` is made of
+    ``mm``, ``mv``...), so a 0-d operand is refused before a stale split output's history is read;
+    with operands it takes, the ``mm`` it calls reads it and raises the rebase error."""
+
+    def program(t: Any) -> Any:
+        with t.no_grad():
+            x = t.tensor([[1.0, -0.5], [2.0, 2.0], [1.5, -2.0]], requires_grad=True)
+        piece = x.chunk(2)[-1]
+        piece.detach().zero_()
+        y = {"0-d": t.tensor(2.0), "matrix": t.ones(2, 2), "vector": t.ones(2)}[other]
+        try:
+            piece @ y
+        except RuntimeError as e:
+            return str(e)
+        return None
+
+    same(program)

@@ -53,7 +53,7 @@ def edges_first(name: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None)
     if (
         table is None
         or name in table.NOT_DIFFERENTIATED
-        or name in table.WRITTEN_IN_PYTHON
+        or name in table.NO_AUTOGRAD_KERNEL
         or name.endswith("_")
     ):
         return

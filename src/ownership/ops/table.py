@@ -448,10 +448,11 @@ table), each under the name torch's function mode sees it by: ``F.threshold`` is
 function ``_threshold``; ``F.leaky_relu``, ``F.dropout`` and ``F.threshold`` take ``inplace``
 (torch's mode sees one call either way)."""
 
-WRITTEN_IN_PYTHON = (NN_FUNCTIONAL - {"linear"}) | {"norm"}
-"""The ops torch writes as Python functions (``linear`` is C++): their own refusals (a dropout
-probability, a reduction's name, a batch of one per channel, a norm's order) come before any
-autograd kernel reads the inputs' edges, so
+NO_AUTOGRAD_KERNEL = (NN_FUNCTIONAL - {"linear"}) | {"norm", "matmul", "__rmatmul__"}
+"""The ops torch writes as Python functions (``linear`` is C++), and ``matmul`` (``@``), a C++
+op made of others with no autograd kernel of its own: their own refusals (a dropout
+probability, a reduction's name, a batch of one per channel, a norm's order, a 0-d operand of
+``@``) come before any autograd kernel reads the inputs' edges, so
 :func:`ownership.core.op_registry.edges_first` reads none; the ops they call read theirs."""
 
 __all__ = [
