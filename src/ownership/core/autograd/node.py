@@ -193,9 +193,8 @@ shown: Callable[[Any], Any] = _as_kept
 class AccumulateGrad(Node):
     """The node at a leaf: sums incoming gradients into ``variable.grad``. Its ``grad_dtype`` is
     torch's input metadata: the dtype every gradient is cast to on its way here (None: none), the
-    leaf's when the node was made (``grad_dtype.target``). A
-    ``.data`` of another dtype gives the leaf a new node later, this one keeps its dtype; setting
-    ``t.grad_dtype`` changes it."""
+    leaf's when the node was made (``grad_dtype.target``). A ``.data`` of another dtype gives the
+    leaf a new node later, this one keeps its dtype; setting ``t.grad_dtype`` changes it."""
 
     __slots__ = ("grad_dtype", "variable")
 
