@@ -12,8 +12,8 @@ method): :data:`FUNCTIONS` holds it too. Those are in ``ownership.math_functions
 ``ownership.reduction_functions``, ``ownership.product_functions`` and
 ``ownership.view_functions``. The functions of no declared op are written here: ``rsub``,
 ``threshold``, ``promote_types``, ``is_tensor``, and those of core's own Tensor methods
-(``detach``, ``detach_``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``, ``cat``, ``stack``
-and ``norm`` are ops of the table themselves, each called through it by name
+(``detach``, ``detach_``, ``numel``, ``is_floating_point``). The factories, ``bernoulli``,
+``cat``, ``stack`` and ``norm`` are ops of the table themselves, each called through it by name
 (:func:`~ownership.ops.methods.of_table`)."""
 
 from __future__ import annotations

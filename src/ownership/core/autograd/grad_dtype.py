@@ -2,7 +2,8 @@
 
 By default the leaf's own dtype; ``t.grad_dtype = d`` makes it ``d``, ``None`` keeps whatever
 arrives. The leaf's ``AccumulateGrad`` keeps it from when it was made (or set), and the backward
-pass casts each gradient on its way there (before the node's hooks). The property and its checks: :mod:`ownership.ops.leaf_grad_dtype`.
+pass casts each gradient on its way there (before the node's hooks). The property and its
+checks: :mod:`ownership.ops.leaf_grad_dtype`.
 
 >>> import ownership
 >>> x = ownership.ones(2, requires_grad=True)
