@@ -149,3 +149,26 @@ def test_amax_restores_its_dims_from_the_gradient_not_self() -> None:
 
     same(made_0d)
     same(made_1d)
+
+
+def test_a_roots_gradient_is_cast_to_the_roots_dtype_before_its_hooks() -> None:
+    """torch's ``validate_outputs`` of the roots: a float64 gradient given for a float32 root is
+    cast before the root's hooks see it (a leaf root: to its accumulator's ``grad_dtype``), and the
+    backward computes in float32."""
+
+    def program(t: Any) -> Any:
+        seen: list[Any] = []
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3.3
+        y.register_hook(lambda g: seen.append((g.dtype, g.clone())))
+        y.backward(t.full((2,), 0.1, dtype=t.float64))
+        w = t.tensor([1.0, 2.0], requires_grad=True, dtype=t.float64)
+        z = w.float() * 3.3
+        z.register_hook(lambda g: seen.append((g.dtype, g.clone())))
+        (gw,) = t.autograd.grad(z, w, t.full((2,), 0.1, dtype=t.float64))
+        leaf = t.tensor([1.0, 2.0], requires_grad=True)
+        leaf.register_hook(lambda g: seen.append((g.dtype, g.clone())))
+        leaf.backward(t.full((2,), 0.1, dtype=t.float64))
+        return [seen, grad_of(x), gw, grad_of(leaf)]
+
+    same(program)

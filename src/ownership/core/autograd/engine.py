@@ -161,12 +161,22 @@ def _shape_checked(
     raise RuntimeError(message if by is None else f"Function {by.name()} returned an {message}")
 
 
-def validate_roots(edges: Sequence[tuple[Node | None, int]], grads: list[Any]) -> None:
-    """torch's ``validate_outputs`` of the roots' gradients, in place (recorded shapes only)."""
-    if RECORDED:
-        for i, ((node, nr), g) in enumerate(zip(edges, grads, strict=True)):
-            if node is not None and g is not None:
-                grads[i] = _shape_checked(node, nr, g, i, None, None)
+def validate_roots(
+    roots: Sequence[Any], edges: Sequence[tuple[Node | None, int]], grads: list[Any]
+) -> None:
+    """torch's ``validate_outputs`` of the roots' gradients, in place: each checked against the
+    shape recorded where ``.data`` or a resize changed it, then cast to its node's dtype (a leaf's
+    accumulator's ``grad_dtype``, else the root's own), before any hook sees it."""
+    for i, ((node, nr), g) in enumerate(zip(edges, grads, strict=True)):
+        if node is None or g is None:
+            continue
+        if RECORDED:
+            g = _shape_checked(node, nr, g, i, None, None)
+        if type(node) is AccumulateGrad:
+            g = grad_dtype.cast(node.grad_dtype, g)
+        elif g.dtype is not roots[i].dtype:
+            g = g.to(roots[i].dtype)
+        grads[i] = g
 
 
 def validate_outputs(
@@ -399,7 +409,7 @@ def run_backward(
             deps[lone] = 0
             unneeded = unneeded | {lone}
     grads = list(root_grads)
-    validate_roots(root_edges, grads)
+    validate_roots(roots, root_edges, grads)
     if accumulate:
         captures = {}  # backward() returns nothing: no gradient is held for the caller
         if create_graph:
@@ -445,8 +455,6 @@ def _run(
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
-        if is_leaf and grads[0] is not None:  # a root's gradient: its hooks see it cast
-            grads[0] = grad_dtype.cast(node.grad_dtype, grads[0])  # type: ignore[attr-defined]
         hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
