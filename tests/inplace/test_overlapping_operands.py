@@ -254,7 +254,15 @@ INDEX_WRITES = {
     ),
     "x[:, [1, 0]] = x[..., :1]": lambda t, x: x.__setitem__((slice(None), [1, 0]), x[..., :1]),
     "x[x > 2] = x[0, 0]": lambda t, x: x.__setitem__(x > 2, x[0, 0]),
+    # the value is the written tensor's very elements (fuzz program 408475): a scatter's reads
+    # do not follow its writes, so its loop order still decides
+    "y[:, [1, 0]] = y[..., :1], y of shape (4, 2, 1)": lambda t, x: _permuted_into_itself(x),
 }
+
+
+def _permuted_into_itself(x: Any) -> None:
+    y = x[:, 1:3].view(4, 2, 1)
+    y[:, [1, 0]] = y[..., :1]
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])

@@ -71,19 +71,23 @@ def write_aliased(
     """The write into ``out`` of the kernel that ``kernel()`` makes, reading ``inputs``, in
     torch's loop order when :func:`aliased` (None otherwise: the caller's own write, numpy's,
     gives the same values)."""
-    if kernel is None or not aliased(out, inputs):
+    if kernel is None or not aliased(out, inputs, elementwise=False):
         return None
     fn, vectorized, grain, scatter = kernel()
+    if scatter is None and not aliased(out, inputs):
+        return None  # an input that is out's very elements: element i reads only element i
     loop = None if scatter is None else scatter()
     return lambda into: write_in_loop_order(
         into, inputs, fn, vectorized=vectorized, grain=grain, scatter=loop
     )
 
 
-def aliased(out: NDArray[Any], inputs: Sequence[Any]) -> bool:
+def aliased(out: NDArray[Any], inputs: Sequence[Any], *, elementwise: bool = True) -> bool:
     """Whether writing ``out`` from ``inputs`` (read as they are) could depend on the order of
     the writes: an input of ``out``'s dtype that may share memory with ``out`` without being its
-    very elements, or ``out`` whose elements overlap each other."""
+    very elements (``elementwise``: element i of the write reads element i of each input; a
+    scatter's reads do not follow its writes, so for it those count too), or ``out`` whose
+    elements overlap each other."""
     if out.size < 2:
         return False
     for x in inputs:
@@ -92,7 +96,7 @@ def aliased(out: NDArray[Any], inputs: Sequence[Any]) -> bool:
         if not np.may_share_memory(out, x):
             continue
         same = x.shape == out.shape and x.strides == out.strides
-        if not same or layout.address(x) != layout.address(out):
+        if not elementwise or not same or layout.address(x) != layout.address(out):
             return True
     return _elements_overlap(out)
 
