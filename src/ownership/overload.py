@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ownership.argument_checks import list_index, python_ints, starts_int_list
 from ownership.ops import dtype_arguments
 from ownership.ops.argument_values import int64, is_int, is_number, is_tensor
@@ -58,8 +56,8 @@ class Param:
             return is_number(obj) and not isinstance(obj, complex)
         if t == "Number":
             return is_number(obj)
-        if t == "bool":
-            return isinstance(obj, bool | np.bool_)
+        if t == "bool":  # a Python bool only: torch refuses a numpy bool ("not numpy.bool")
+            return isinstance(obj, bool)
         if t == "str":
             return isinstance(obj, str)
         if t == "object":  # torch's ``PyObject*``: anything, read by the function itself

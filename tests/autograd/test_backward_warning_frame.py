@@ -73,3 +73,32 @@ def test_a_warning_given_while_warn_always_is_on_does_not_use_up_the_once() -> N
     }
     assert printed["torch"] == "[1, 1, 0]\n"
     assert printed["ownership"] == printed["torch"]
+
+
+_SCALAR_ONCE = """
+import sys, warnings
+t = __import__(sys.argv[1])
+x = t.ones(1, requires_grad=True)
+def warned(convert):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        convert(x)
+    return len(seen)
+t.set_warn_always(True)
+given = [warned(float), warned(float), warned(int), warned(lambda v: v.item())]
+t.set_warn_always(False)
+print(given + [warned(float), warned(float), warned(bool)])
+"""
+
+
+def test_the_scalar_conversion_warning_is_a_warn_once() -> None:
+    """``float(x)`` of a tensor that requires grad warns once per process, every time under
+    warn-always, which uses up no once (each engine in a fresh interpreter)."""
+    printed = {
+        engine: subprocess.run(
+            [sys.executable, "-c", _SCALAR_ONCE, engine], capture_output=True, text=True, check=True
+        ).stdout
+        for engine in ("torch", "ownership")
+    }
+    assert printed["torch"] == "[1, 1, 0, 0, 1, 0, 0]\n"
+    assert printed["ownership"] == printed["torch"]

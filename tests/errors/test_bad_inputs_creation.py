@@ -234,3 +234,37 @@ def test_the_read_only_warning_has_torch_words_and_comes_once() -> None:
         ownership.from_numpy(arr)
         ownership.from_numpy(arr)
     assert [str(w.message)[:40] for w in caught] == ["The given NumPy array is not writable, a"]
+
+
+FACTORY_ARGS = {"tensor": ([1.0],), "zeros": (2,), "ones": (2,), "empty": (2,), "full": ((2,), 1.5)}
+
+
+@pytest.mark.parametrize("name", FACTORY_ARGS)
+@pytest.mark.parametrize("value", ["numpy_true", "one", "none", "zero_float", "true", "false"])
+def test_requires_grad_must_be_a_python_bool(name: str, value: str) -> None:
+    """torch's parser reads ``requires_grad=`` as a ``bool``: a numpy bool, an int or a float is
+    refused; None is a factory's default (``bool?``), refused by ``tensor()``."""
+    given = {
+        "numpy_true": np.bool_(True),
+        "one": 1,
+        "none": None,
+        "zero_float": 0.0,
+        "true": True,
+        "false": False,
+    }[value]
+    same(lambda t: getattr(t, name)(*FACTORY_ARGS[name], requires_grad=given).requires_grad)
+
+
+NUMPY_BOOL_CALLS = {
+    "keepdim": lambda t, x: x.sum(0, keepdim=np.bool_(True)),
+    "requires_grad_": lambda t, x: x.requires_grad_(np.bool_(True)),
+    "numpy_force": lambda t, x: x.numpy(force=np.bool_(True)),
+    "std_unbiased": lambda t, x: x.std(0, unbiased=np.bool_(False)),
+    "argmax_keepdim": lambda t, x: x.argmax(1, np.bool_(True)),
+}
+
+
+@pytest.mark.parametrize("call", NUMPY_BOOL_CALLS)
+def test_a_numpy_bool_is_no_bool_argument(call: str) -> None:
+    """A ``bool`` parameter takes a Python bool only: torch refuses ``numpy.bool``."""
+    same(lambda t: NUMPY_BOOL_CALLS[call](t, t.ones(2, 3)))

@@ -78,6 +78,7 @@ def tensor(
     data = args[0] if args else keywords["data"]
     given = dtype_arg("tensor", dtype)
     checks.check_device(device, "tensor")
+    requires_grad_arg("tensor", requires_grad)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -91,6 +92,16 @@ def tensor(
     arr = to_numpy(data)
     dt = given or _infer(data, arr)
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
+
+
+def requires_grad_arg(name: str, requires_grad: Any) -> None:
+    """torch's parser's refusal of a ``requires_grad=`` that is not a Python bool (a numpy bool,
+    an int): ``zeros(): argument 'requires_grad' must be bool, not int``. The factories also take
+    None (their ``bool? requires_grad``), ``tensor()`` does not."""
+    if type(requires_grad) is not bool and (requires_grad is not None or name == "tensor"):
+        raise TypeError(
+            f"{name}(): argument 'requires_grad' must be bool, not {tp_name(requires_grad)}"
+        )
 
 
 def _leaf(arr: NDArray[Any], dt: DType, requires_grad: bool) -> Tensor:
@@ -120,6 +131,7 @@ def full(
     """A tensor of ``size`` filled with ``fill_value``."""
     a = sig.FULL.parse((size, fill_value), sig.given(dtype=dtype, device=device))[1]
     checks.check_device(device, "full")
+    requires_grad_arg("full", requires_grad)
     shape = a["size"]
     sig.non_negative(shape)
     dt = a["dtype"] or scalar_dtype(fill_value)
@@ -131,6 +143,7 @@ def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """A tensor of zeros (default dtype float32)."""
     a = sig.sizes("zeros", size, dtype=dtype, device=device)
     checks.check_device(device, "zeros")
+    requires_grad_arg("zeros", requires_grad)
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 
@@ -139,6 +152,7 @@ def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool 
     """A tensor of ones (default dtype float32)."""
     a = sig.sizes("ones", size, dtype=dtype, device=device)
     checks.check_device(device, "ones")
+    requires_grad_arg("ones", requires_grad)
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.ones(a["size"], dtype=dt.np), dt, requires_grad)
 
@@ -147,6 +161,7 @@ def empty(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     """An uninitialised tensor (zeros here, for reproducibility)."""
     a = sig.sizes("empty", size, dtype=dtype, device=device)
     checks.check_device(device, "empty")
+    requires_grad_arg("empty", requires_grad)
     dt = a["dtype"] or dtypes.get_default_dtype()
     return _leaf(np.zeros(a["size"], dtype=dt.np), dt, requires_grad)
 

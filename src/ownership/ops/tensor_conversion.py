@@ -19,7 +19,6 @@ the signature torch's has, ``self`` unannotated.
 from __future__ import annotations
 
 import builtins
-import warnings
 from collections.abc import Iterator
 from numbers import Number
 from typing import TYPE_CHECKING, Any, cast
@@ -29,7 +28,7 @@ from numpy.typing import NDArray
 from ownership.core import grad_mode, op_registry
 from ownership.core.dtypes import dtype as DType
 from ownership.core.tensor import Tensor
-from ownership.core.warn_once import outside_level
+from ownership.core.warn_once import outside_level, warn_once
 from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
@@ -38,14 +37,6 @@ SCALAR_CONVERSION_WARNING = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
     "Consider using tensor.detach() first."
 )
-_SCALAR_WARNED = False
-
-
-def _warn_scalar_conversion() -> None:
-    """torch's warn-once of ``float(x)`` on a tensor that requires grad (caller's frame)."""
-    global _SCALAR_WARNED
-    _SCALAR_WARNED = True
-    warnings.warn(SCALAR_CONVERSION_WARNING, UserWarning, stacklevel=outside_level())
 
 
 class TensorConversion:
@@ -104,8 +95,8 @@ class TensorConversion:
         """
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if not _SCALAR_WARNED and self.requires_grad and grad_mode.is_grad_enabled():
-            _warn_scalar_conversion()
+        if self.requires_grad and grad_mode.is_grad_enabled():  # once, at the user's line
+            warn_once(SCALAR_CONVERSION_WARNING, stacklevel=outside_level())
         return float(self._data.item())
 
     def __int__(self) -> builtins.int:
