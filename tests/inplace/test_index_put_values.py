@@ -169,3 +169,17 @@ def test_a_float_number_into_long_is_checked_against_int64_max_as_a_double(
         return x, x._version
 
     same(program)
+
+
+def test_an_inf_gradient_at_a_written_position_gives_zero_not_nan() -> None:
+    """Fuzz program 513613: ``index_put_``'s backward zeroes the gradient where it wrote (torch's
+    ``grad.index_put(indices, 0)``); multiplying by a 0/1 mask would turn an inf there into NaN."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[[-2.0, -0.0, -2.0]], [[0.5, 0.5, 1.5]]], requires_grad=True)
+        y = x.cumsum(0)
+        y[t.tensor([0, 0])] = 2
+        (y / x.relu()).backward(t.ones(2, 1, 3))
+        return x.grad
+
+    same(program)

@@ -51,6 +51,7 @@ from ownership.ops.index_layout import index_strides
 from ownership.ops.leftover_size import leftover_size
 from ownership.ops.loop_order import Kernel, Scatter
 from ownership.ops.masking import fill_value, warn_expanded
+from ownership.ops.op_table import ops
 
 
 def _covers(k: slice, size: int) -> bool:
@@ -415,14 +416,14 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         return index_put_loop(t._data, npkey)
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        mask = np.ones(g[0]._data.shape, dtype=g[0]._data.dtype)
-        mask[s["indices"]] = 0
+        kept = np.ones(g[0]._data.shape, dtype=bool)  # zeros where written (never grad * mask:
+        kept[s["indices"]] = False  # an inf gradient there would make NaN)
         gv = None
         if value_needed and vt is not None:  # summed to the shape read, then given its 1s
             gv = sum_to(getitem(g[0], tkey), without_leading_ones(vshape))
             if gv._data.shape != vshape:
                 gv = views.reshape(gv, vshape)
-        return (g[0] * Tensor._wrap(mask, g[0].dtype), gv)
+        return (ops.where(Tensor._wrap(kept, dtypes.bool_), g[0], 0), gv)
 
     run_inplace(
         t,
