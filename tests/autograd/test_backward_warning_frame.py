@@ -42,6 +42,17 @@ def test_the_create_graph_warning_points_at_one_frame(call: str) -> None:
     assert where == [(__file__, _through.__code__.co_firstlineno + 1)]
 
 
+def _in_fresh_interpreters(program: str) -> dict[str, str]:
+    """What ``program`` prints run with each engine's name as its argument, each in a fresh
+    interpreter (a warn-once is given once per process)."""
+    return {
+        engine: subprocess.run(
+            [sys.executable, "-c", program, engine], capture_output=True, text=True, check=True
+        ).stdout
+        for engine in ("torch", "ownership")
+    }
+
+
 _ONCE_AFTER_ALWAYS = """
 import sys, warnings
 t = __import__(sys.argv[1])
@@ -62,15 +73,7 @@ def test_a_warning_given_while_warn_always_is_on_does_not_use_up_the_once() -> N
     """torch's ``TORCH_WARN_ONCE`` marks a warning given only when warn-always is off: after
     warnings given under ``set_warn_always(True)``, the first one without it is still given.
     Each engine runs in a fresh interpreter (the once is per process)."""
-    printed = {
-        engine: subprocess.run(
-            [sys.executable, "-c", _ONCE_AFTER_ALWAYS, engine],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for engine in ("torch", "ownership")
-    }
+    printed = _in_fresh_interpreters(_ONCE_AFTER_ALWAYS)
     assert printed["torch"] == "[1, 1, 0]\n"
     assert printed["ownership"] == printed["torch"]
 
@@ -94,11 +97,6 @@ print(given + [warned(float), warned(float), warned(bool)])
 def test_the_scalar_conversion_warning_is_a_warn_once() -> None:
     """``float(x)`` of a tensor that requires grad warns once per process, every time under
     warn-always, which uses up no once (each engine in a fresh interpreter)."""
-    printed = {
-        engine: subprocess.run(
-            [sys.executable, "-c", _SCALAR_ONCE, engine], capture_output=True, text=True, check=True
-        ).stdout
-        for engine in ("torch", "ownership")
-    }
+    printed = _in_fresh_interpreters(_SCALAR_ONCE)
     assert printed["torch"] == "[1, 1, 0, 0, 1, 0, 0]\n"
     assert printed["ownership"] == printed["torch"]
