@@ -78,7 +78,7 @@ def tensor(
     data = args[0] if args else keywords["data"]
     given = dtype_arg("tensor", dtype)
     checks.check_device(device, "tensor")
-    requires_grad_arg("tensor", requires_grad)
+    requires_grad_arg("tensor", requires_grad, nullable=False)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -94,11 +94,11 @@ def tensor(
     return _leaf(np.array(arr, dtype=dt.np, copy=True), dt, requires_grad)
 
 
-def requires_grad_arg(name: str, requires_grad: Any) -> None:
+def requires_grad_arg(name: str, requires_grad: Any, *, nullable: bool = True) -> None:
     """torch's parser's refusal of a ``requires_grad=`` that is not a Python bool (a numpy bool,
-    an int): ``zeros(): argument 'requires_grad' must be bool, not int``. The factories also take
-    None (their ``bool? requires_grad``), ``tensor()`` does not."""
-    if type(requires_grad) is not bool and (requires_grad is not None or name == "tensor"):
+    an int): ``zeros(): argument 'requires_grad' must be bool, not int``. ``nullable``: None is
+    taken too, as by the factories' ``bool? requires_grad`` (``tensor()``'s is not)."""
+    if type(requires_grad) is not bool and not (nullable and requires_grad is None):
         raise TypeError(
             f"{name}(): argument 'requires_grad' must be bool, not {tp_name(requires_grad)}"
         )
