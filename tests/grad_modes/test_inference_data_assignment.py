@@ -115,3 +115,22 @@ def test_given_normal_data_again_it_is_normal() -> None:
         return [twice, m.is_inference(), m._version, m]
 
     same(program)
+
+
+def test_an_inference_alias_given_normal_data_counts_its_writes_in_every_mode() -> None:
+    """Fuzz 609286: ``.data`` of an inference tensor, made outside the mode, has a counter; given
+    normal data, a write in inference mode counts too (it used to be skipped)."""
+
+    def program(t: Any) -> Any:
+        with t.inference_mode():
+            base = t.ones(4, dtype=t.bool)
+        alias = base.data
+        alias.data = base.exp()
+        with t.inference_mode():
+            alias[t.tensor([0, 0])] = -1
+            alias.add_(1)
+        inside = alias._version
+        alias.add_(1)
+        return [alias.is_inference(), inside, alias._version, alias]
+
+    same(program)

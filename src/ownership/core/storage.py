@@ -107,7 +107,9 @@ class RekeyedCounter(VersionCounter):
 
     def bump(self) -> None:
         """Count a write through ``counter`` (none in inference mode when marked inference)."""
-        if not (self.inference and inference_mode._state.enabled):
+        if not self.inference:
+            self.counter.bump_keyed()
+        elif not inference_mode._state.enabled:
             self.counter.bump()
 
     def bump_keyed(self) -> None:
