@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from support.differential import error_of, grad_of, same
 
 
@@ -170,5 +172,35 @@ def test_a_roots_gradient_is_cast_to_the_roots_dtype_before_its_hooks() -> None:
         leaf.register_hook(lambda g: seen.append((g.dtype, g.clone())))
         leaf.backward(t.full((2,), 0.1, dtype=t.float64))
         return [seen, grad_of(x), gw, grad_of(leaf)]
+
+    same(program)
+
+
+WRITES_OF_ANOTHER_DTYPE = {
+    "mul_": lambda t, target, u: target.mul_(u),
+    "*=": lambda t, target, u: target.__imul__(u),
+    "add_ with alpha": lambda t, target, u: target.add_(u, alpha=2),
+    "into a view": lambda t, target, u: target[0].mul_(u),
+    "copy_ into a view": lambda t, target, u: target[1:].copy_(u.expand(1)),
+    "into an index result": lambda t, target, u: target[[1, 0]].add_(u),
+}
+
+
+@pytest.mark.parametrize("write", WRITES_OF_ANOTHER_DTYPE.values(), ids=WRITES_OF_ANOTHER_DTYPE)
+@pytest.mark.parametrize("leaf", [True, False], ids=["a leaf", "a non-leaf"])
+def test_an_inplace_nodes_gradients_are_cast_to_each_inputs_dtype(write: Any, leaf: bool) -> None:
+    """Fuzz programs 623135 and 625449: a float64 tensor written in place with a float32 operand.
+    The operand's gradient arrives in float32, at its hooks and in its ``.grad``; it used to stay
+    float64 (the in-place node and its ``CopySlices`` recorded no input dtypes)."""
+
+    def program(t: Any) -> Any:
+        w = t.tensor(-0.5, requires_grad=True)
+        u = w if leaf else w * 1
+        seen: list[Any] = []
+        u.register_hook(lambda g: seen.append(g.dtype))
+        target = t.tensor([2.0, 3.0], dtype=t.float64, requires_grad=True) * 1
+        write(t, target, u)
+        (target * t.tensor([1.0, 10.0], dtype=t.float64)).sum().backward()
+        return [seen, grad_of(w)]
 
     same(program)

@@ -102,7 +102,10 @@ def run_inplace(
     if recorded:
         check_inplace(self)  # 1
         edges = tuple(map(gradient_edge, inputs))
-        node = OpNode(name, (gradient_edge(self), *edges) if self_edge else edges, backward, ctx)
+        dts = tuple(None if t is None else t.dtype for t in inputs)  # gradients cast to these
+        if self_edge:
+            edges, dts = (gradient_edge(self), *edges), (self.dtype, *dts)
+        node = OpNode(name, edges, backward, ctx, 1, dts)
         if save is not None:
             save(node)
     if check_args is not None:

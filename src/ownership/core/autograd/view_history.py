@@ -124,7 +124,7 @@ class CopySlices(Node):
     __slots__ = ("base_geom", "fn", "view_geom")
 
     def __init__(self, base_edge: Edge, fn: Node, base_geom: Geometry, view_geom: Geometry) -> None:
-        super().__init__((base_edge, *fn._edges[1:]), 1)
+        super().__init__((base_edge, *fn._edges[1:]), 1, fn.input_dtypes)
         # the view's old history is reached through the base now: drop fn's edge to it
         fn._edges = ((None, 0), *fn._edges[1:])
         self.fn: Node | None = fn
