@@ -180,6 +180,24 @@ def test_a_non_scalar_output_needs_a_gradient() -> None:
     assert same(program).message == "grad can be implicitly created only for scalar outputs"
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int64"])
+@pytest.mark.parametrize("call", ["backward", "autograd.grad"])
+def test_an_integer_output_that_requires_grad_gets_no_implicit_gradient(
+    dtype: str, call: str
+) -> None:
+    """Fuzz 666470: a write of a tensor that requires grad into an integer or bool tensor gives
+    it a history (``CopySlices``); torch refuses to seed it with ones."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor(1.5, requires_grad=True)
+        y = t.zeros((), dtype=getattr(t, dtype))
+        y.reshape(-1)[...] = x * x
+        run = y.backward if call == "backward" else lambda: t.autograd.grad(y, [x])
+        return [y.requires_grad, error_of(run), grad_of(x)]
+
+    same(program)
+
+
 def test_an_explicit_gradient_is_used() -> None:
     def program(t):
         x = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)

@@ -91,6 +91,10 @@ REFUSALS: dict[str, Any] = {
     "index_select dim 0 bounds": lambda t: _x(t).index_select(0, t.tensor([0, -3])),
     "index_select 1-d bounds": lambda t: t.arange(6.0).index_select(0, t.tensor([6])),
     "index_select 0-d bounds": lambda t: t.tensor(3.0).index_select(0, t.tensor([1])),
+    # fuzz 641479: a 0-d self takes one index, checked before the index's dtype and range
+    "index_select 0-d, two indices": lambda t: t.tensor(3.0).index_select(0, t.tensor([0, 0])),
+    "index_select 0-d, none": lambda t: t.tensor(3.0).index_select(-1, t.tensor([])),
+    "index_select 0-d, two out of range": lambda t: t.tensor(3).index_select(0, t.tensor([1, 0])),
     "index_select empty axis": lambda t: t.zeros(2, 0).index_select(1, t.tensor([0])),
     "index_select empty first axis": lambda t: t.zeros(0, 2).index_select(0, t.tensor([0])),
     "index_select empty self bounds": lambda t: t.zeros(2, 0).index_select(0, t.tensor([5])),

@@ -23,7 +23,11 @@ included); where it is finite, within it; where a decision (a comparison, a cast
 decision point, the result is undetermined, as is everything computed or written from it: not
 compared, while errors, shapes, dtypes, flags, versions and aliasing still are. A mask that is
 undetermined makes the shape of what it selects undetermined too (a *shapeless* variable: only its
-dtype and flags are compared, and a statement that reads it may raise in one engine only).
+dtype and flags are compared, and a statement that reads it may raise in one engine only). The
+dispatch mode makes torch run a few programs otherwise (a write into a view refused, a clone of an
+inference tensor without history): once the third run raises where torch's did not, or the
+reverse, its bounds say nothing of torch's values, which are then not compared; the fuzzer counts
+such programs.
 
 A difference stops the program; :func:`shrink` drops statements while the same kind of difference
 persists at a statement of the same kind, and :func:`reproducer` prints what is left as a plain
@@ -77,6 +81,7 @@ class Outcome:
     difference: Difference | None = None
     raised: list[bool] = field(default_factory=list)  # whether torch raised, per statement
     unhandled: set[str] = field(default_factory=set)  # ops the bounds have no rule for
+    diverged: int | None = None  # the statement from which the bounds' run is not torch's
 
     @property
     def cause(self) -> str:
@@ -218,6 +223,10 @@ def _agree(
     return bool(np.all(close & ((x == y) | (e > 0)) & same_zero))
 
 
+UNDETERMINED = np.array(np.inf)
+"""The bound of values not compared (it broadcasts to any shape)."""
+
+
 @dataclass(frozen=True)
 class Bound:
     """What :class:`support.fuzz_bounds.Bounds` says of one torch variable: its values' bound,
@@ -275,6 +284,10 @@ class Lockstep:
         self.shadow: dict[str, Any] = {"torch": torch, "copy": copy}
         self.unsigned: set[Any] = set()  # torch storages whose zeros' signs are CPU-dependent
         self.versions: dict[str, dict[str, Any]] = {name: {} for name in ENGINES}
+        # the statement at which the shadow run raised and torch's did not, or the reverse (the
+        # dispatch mode changes what some programs do: an inference tensor's clone records no
+        # history, a view of a leaf refuses a write): from there on, values are not compared
+        self.diverged: int | None = None
 
     def step(self, statement: Statement, index: int) -> tuple[Difference | None, bool]:
         """Run ``statement`` in both engines; the difference (if any) and whether torch raised."""
@@ -288,8 +301,10 @@ class Lockstep:
         )
         code = _code(statement.source)
         runs = {name: run(self._runner(code, name), engine) for name, engine in ENGINES.items()}
-        self._follow(code)
+        shadow_raised = self._follow(code)
         torch_raised = isinstance(runs["torch"].facts, Raised)
+        if shadow_raised != torch_raised and self.diverged is None:
+            self.diverged = index
         self._track_zero_signs(statement, before)
         found: list[tuple[str, str, str]] = []  # (variable, field, line)
         if not unsure:
@@ -326,12 +341,16 @@ class Lockstep:
         namespace = self.ns[name]
         return lambda engine: exec(code, namespace)
 
-    def _follow(self, code: CodeType) -> None:
-        """Run the statement in the shadow namespace, under the bounds."""
+    def _follow(self, code: CodeType) -> bool:
+        """Run the statement in the shadow namespace, under the bounds; whether it raised (what
+        it raised is compared in the runs)."""
         with warnings.catch_warnings(), self.bounds:
             warnings.simplefilter("ignore")
-            with contextlib.suppress(Exception):  # what it raised is compared in the runs
+            try:
                 exec(code, self.shadow)
+            except Exception:
+                return True
+        return False
 
     def _shadow(self, name: str, v: Any) -> Any:
         """The shadow run's tensor for torch variable ``name`` (``None`` when it differs)."""
@@ -341,7 +360,10 @@ class Lockstep:
         return s
 
     def _bound(self, name: str, v: Any) -> Bound:
-        """What the bounds say of torch variable ``name`` (and its ``.grad``): the shadow run's."""
+        """What the bounds say of torch variable ``name`` (and its ``.grad``): the shadow run's;
+        undetermined once the shadow run has diverged from torch's."""
+        if self.diverged is not None:
+            return Bound(UNDETERMINED, UNDETERMINED)
         s = self._shadow(name, v)
         if s is None:
             return Bound(None, None)
@@ -381,6 +403,7 @@ def replay(statements: list[Statement], seed: int = -1) -> Outcome:
             if outcome.difference is not None:
                 outcome.statements = outcome.statements[: i + 1]
                 break
+    outcome.diverged = lockstep.diverged
     return outcome
 
 
@@ -399,6 +422,7 @@ def generate(seed: int) -> Outcome:
             if outcome.difference is not None:
                 break
     outcome.unhandled = lockstep.bounds.unhandled
+    outcome.diverged = lockstep.diverged
     return outcome
 
 
@@ -519,10 +543,13 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     causes: dict[str, list[Outcome]] = {}
     unhandled: dict[str, int] = {}
+    diverged: list[int] = []  # programs whose bounds' run left torch's (values then not compared)
     for seed in range(args.seed, args.seed + args.count):
         outcome = generate(seed)
         for op in outcome.unhandled:
             unhandled.setdefault(op, seed)
+        if outcome.diverged is not None:
+            diverged.append(seed)
         if outcome.difference is None:
             continue
         small = shrink(outcome)
@@ -535,6 +562,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{failed} differ ({100 * failed / max(args.count, 1):.1f}%), {elapsed:.0f} s")  # fmt: skip
     for op, seed in sorted(unhandled.items()):
         print(f"no bound rule for {op} (its results were not compared; first in program {seed})")
+    if diverged:
+        print(
+            f"{len(diverged)} programs ran otherwise under the bounds' dispatch mode: their values "
+            f"were not compared from there on (programs {', '.join(map(str, diverged[:8]))})"
+        )
     for cause, outcomes in sorted(causes.items(), key=lambda kv: -len(kv[1])):
         smallest = min(outcomes, key=lambda o: len(o.statements))
         seeds = ", ".join(str(o.seed) for o in outcomes[:8])

@@ -141,11 +141,16 @@ def scatter_add_into_zeros(g: Tensor, shape: tuple[int, ...], dim: int, index: T
 
 
 def _check_index_select(t: Tensor, axis: int, index: Tensor) -> NDArray[np.int64]:
-    """torch's refusals of ``index_select``, in its order (a vector, an integer dtype, each
-    index in range, worded as the kernel that would run words it); the indices, 1-d."""
+    """torch's refusals of ``index_select``, in its order (a vector, one index for a 0-d ``t``,
+    an integer dtype, each index in range, worded as the kernel that would run words it); the
+    indices, 1-d."""
     idx = index._data
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not t._data.ndim and idx.size != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)"
+        )
     if index.dtype not in _INDEX_DTYPES:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     flat = np.atleast_1d(idx).astype(np.int64)

@@ -77,6 +77,10 @@ def make_seeds(outs: Sequence[Any], gos: Sequence[Any]) -> list[Any]:
         if g is None:
             if o.requires_grad and o._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if o.requires_grad and not o.dtype.is_floating_point:  # a write made it require grad
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {o.dtype}"
+                )
             g = o._wrap(seed_ones(o._data), o.dtype)
         elif g._data.shape != o._data.shape:
             raise RuntimeError(
