@@ -204,3 +204,31 @@ def test_an_inplace_nodes_gradients_are_cast_to_each_inputs_dtype(write: Any, le
         return [seen, grad_of(w)]
 
     same(program)
+
+
+BROADCASTING_OPS = {
+    "mul": lambda a, b: a * b,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: b - a,
+    "div": lambda a, b: a / b,
+}
+
+
+@pytest.mark.parametrize("op", BROADCASTING_OPS.values(), ids=BROADCASTING_OPS)
+@pytest.mark.parametrize("shape", [(), (1,), (2, 1), (1, 1, 3)], ids=str)
+def test_a_broadcast_gradient_is_reduced_to_the_shape_autograd_recorded(
+    op: Any, shape: Any
+) -> None:
+    """Fuzz 672623: ``v.data`` of another shape on a view ``v`` of 3 elements, then ``x * v``
+    with ``x`` of shape (2, 3). torch's formula gives ``v`` a (2, 3) gradient and
+    ``validate_outputs`` sums it to the 3 elements autograd recorded; the engine summed it to
+    ``v``'s new shape in the formula, and then refused it."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[1.5, -0.0, 2.0], [-2.0, 1.5, 3.0]], requires_grad=True)
+        v = x[1]
+        v.data = t.full(shape, 2.0)
+        loss = op(x, v).sum()
+        return t.autograd.grad(loss, [x])
+
+    same(program)

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ownership.core import dtypes, grad_mode
+from ownership.core.autograd.engine import RECORDED, shape_recorded_for
 from ownership.core.autograd.node import Grads, OpNode, Saved, shared_context
 from ownership.core.op_registry import quiet
 from ownership.core.tensor import Tensor
@@ -224,6 +225,11 @@ def binary_node(node: OpNode, a: Tensor, b: Any) -> tuple[bool, ...]:
     else:
         node.input_shapes = shared_shapes((a._data.shape, ()))
         node.other_number = b
+    if RECORDED:  # torch's formula does not reduce: validate_outputs does, to autograd's shape
+        node.input_shapes = tuple(
+            None if isinstance(t, Tensor) and shape_recorded_for(t) is not None else shape
+            for t, shape in zip((a, b), node.input_shapes, strict=True)
+        )
     return inputs_needed(node)
 
 

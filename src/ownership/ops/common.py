@@ -445,8 +445,11 @@ _UNBROADCAST: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {
 """The axes :func:`sum_to` sums, by (shape, gradient shape)."""
 
 
-def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Sum a broadcast gradient back to ``shape`` (differentiable)."""
+def sum_to(g: Tensor, shape: tuple[int, ...] | None) -> Tensor:
+    """Sum a broadcast gradient back to ``shape`` (differentiable); None: kept as it is, for
+    ``validate_outputs`` to reduce (an input whose shape changed since autograd recorded it)."""
+    if shape is None:
+        return g
     if type(shape) is not tuple:  # a Size or a list: the key below is a plain tuple
         shape = tuple(shape)
     gshape = g._data.shape

@@ -149,7 +149,9 @@ def _bn_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
     ``mean`` and ``invstd`` are the batch's and depend on ``x`` too."""
     gr = g[0]
     x, weight = s["input"], s["weight"]
-    dims, shape, count = _channel_geometry(node.input_shapes[0])
+    input_shape = node.input_shapes[0]
+    assert input_shape is not None  # batch norm records its input's shape
+    dims, shape, count = _channel_geometry(input_shape)
     input_needed, weight_needed, bias_needed = node.needed
     if s["training"]:
         if grad_mode.is_grad_enabled():  # create_graph: let mean and invstd depend on x

@@ -137,6 +137,16 @@ def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
         RECORDED.setdefault(node, {}).setdefault(nr, shape)
 
 
+def shape_recorded_for(t: Any) -> tuple[int, ...] | None:
+    """The shape autograd recorded for ``t`` where ``.data`` or a resize changed it since (None:
+    none recorded, its shape is autograd's): torch reduces a broadcast gradient to this one."""
+    node: Node | None = t._history
+    nr = t._output_nr
+    if node is None:
+        node, nr = t._acc(), 0
+    return None if node is None else RECORDED.get(node, {}).get(nr)
+
+
 def _shape_checked(
     node: Node, nr: int, grad: Any, index: int, by: Node | None, shape: tuple[int, ...] | None
 ) -> Any:

@@ -106,7 +106,7 @@ class OpNode(Node):
         "other_number",
     )
     needed: tuple[bool, ...]
-    input_shapes: tuple[tuple[int, ...], ...]
+    input_shapes: tuple[tuple[int, ...] | None, ...]  # None: reduced by validate_outputs
     other_number: int | float | bool | None
 
     def __init__(
