@@ -1086,6 +1086,7 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.int, sig.INT)),
     by_hand(of_table(table.bool, sig.BOOL)),
     by_hand(of_table(table.cpu, sig.CPU)),
+    by_hand(of_table(table.is_contiguous, sig.IS_CONTIGUOUS)),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),
     by_hand(of_table(table.new_ones)),
@@ -1106,7 +1107,6 @@ DECLARED: list[Declared] = [
     own_state(table.storage_offset, takes_none=True),
     own_state(table.data_ptr, takes_none=True),
     own_state(table.untyped_storage, takes_none=True),
-    own_state(table.is_contiguous, method_of=Signatures("is_contiguous", "()")),
     own_state(table.is_floating_point, takes_none=True),
     own_state(
         table.requires_grad_,

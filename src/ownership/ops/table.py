@@ -176,6 +176,7 @@ from ownership.ops.written_methods import (
     expand_as,
     float,
     int,
+    is_contiguous,
     long,
     new_empty,
     new_full,
@@ -198,7 +199,6 @@ detach = _Autograd._detach
 detach_ = _Autograd._detach_
 dim = _Metadata._dim
 element_size = _Metadata._element_size
-is_contiguous = _Metadata._is_contiguous
 is_floating_point = _Metadata._is_floating_point
 is_inference = _Autograd._is_inference
 numel = _Metadata._numel
@@ -218,7 +218,6 @@ OWN_STATE = frozenset(
         "detach_",
         "dim",
         "element_size",
-        "is_contiguous",
         "is_floating_point",
         "is_inference",
         "numel",
@@ -329,6 +328,7 @@ NO_ARITHMETIC = (
             "expand",
             "expand_as",
             "flatten",
+            "is_contiguous",
             "mT",
             "narrow",
             "permute",
@@ -352,7 +352,8 @@ NO_ARITHMETIC = (
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
 ``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
-the tensor itself, as is ``positive``'s), and the
+the tensor itself, as is ``positive``'s, or ``to``'s copy, itself quieted; ``is_contiguous``
+reads strides), and the
 :data:`OPERATORS`, which call an op, the methods of :data:`OWN_STATE` (``backward`` runs
 ops, each quieted itself) and the :data:`CONVERSIONS`. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
