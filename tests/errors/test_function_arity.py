@@ -148,3 +148,16 @@ called bound first (``getattr(x, "detach")(1)``) or with ``*args``, by the class
 def test_a_method_of_own_state_refuses_in_torch_words(name: str, call: str) -> None:
     source = f"lambda t: (t.ones(2, 3, requires_grad=True) * 1).{name}({METHOD_CALLS[call]})"
     same(eval(source))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [*OWN_STATE, "__repr__", "data_ptr", "untyped_storage", "float", "cpu", "item", "numpy"],
+)
+def test_a_method_called_on_the_class_without_a_tensor_is_refused_in_torch_words(
+    name: str,
+) -> None:
+    """``Tensor.stride()``: CPython's words for torch's C method (``unbound method
+    TensorBase.stride() needs an argument``), Python's for one torch writes in Python
+    (``Tensor.backward()``), never the engine's private name (``TensorMetadata._stride()``)."""
+    same(eval(f"lambda t: t.Tensor.{name}()"))

@@ -137,7 +137,8 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
     method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
     arguments after ``self`` are checked first and a call they refuse passes no observer (a call
     without any only when the method refuses one, as ``view_as()``; a method that takes none is
-    :class:`NoArguments`).
+    :class:`NoArguments`). A method called on the class without a tensor (``Tensor.stride()``)
+    is refused as torch's is (:func:`unbound`).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -154,7 +155,9 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        if method_of is not None and (checks or kwargs or len(args) > 1):
+        if method_of is not None and (checks or kwargs or len(args) != 1):
+            if not args:
+                raise TypeError(unbound(method_of))
             method_of.parse(args[1:], kwargs)
         installed: Callable[P, R] | None = filled.get(name)
         if installed is None:  # the table is not filled yet
@@ -172,6 +175,25 @@ def _refuses_no_arguments(method_of: Binding) -> bool:
     except TypeError:
         return True
     return False
+
+
+def unbound(method_of: Binding) -> str:
+    """torch's message for its method of arguments ``method_of`` called on the class without a
+    tensor: CPython's for a C method of ``TensorBase``, Python's for one torch writes in Python.
+
+    >>> import ownership
+    >>> ownership.Tensor.stride()
+    Traceback (most recent call last):
+    TypeError: unbound method TensorBase.stride() needs an argument
+    >>> ownership.Tensor.backward()
+    Traceback (most recent call last):
+    TypeError: Tensor.backward() missing 1 required positional argument: 'self'
+    """
+    if isinstance(method_of, PythonArguments):
+        qualname = method_of.signature.__qualname__
+        return f"{qualname}() missing 1 required positional argument: 'self'"
+    assert isinstance(method_of, NoArguments | Signatures)
+    return f"unbound method TensorBase.{method_of.name}() needs an argument"
 
 
 class NoArguments:
