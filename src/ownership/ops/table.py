@@ -9,6 +9,9 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
+import builtins as _builtins
+from types import FunctionType as _Function
+
 from ownership.core.tensor import Tensor as _Tensor
 from ownership.core.tensor_autograd import TensorAutograd as _Autograd
 from ownership.core.tensor_metadata import TensorMetadata as _Metadata
@@ -191,6 +194,20 @@ from ownership.ops.written_methods import (
     view_as,
 )
 
+
+def _named(*classes: _builtins.type) -> frozenset[str]:
+    """The names this module gives the methods of ``classes`` (``stride`` for
+    ``TensorMetadata._stride``, ``__rdiv__`` for ``TensorOperators.__rtruediv__``), each
+    written once, where it is given (the module's ``type``, ``any``... are ops: the builtins
+    are named as such)."""
+    return frozenset(
+        name
+        for name, value in globals().items()
+        if isinstance(value, _Function)
+        and _builtins.any(vars(cls).get(value.__name__) is value for cls in classes)
+    )
+
+
 # the methods of a tensor's own state, core's (``TensorMetadata._stride``...), by torch's names
 __repr__ = _Tensor._repr
 backward = _Autograd._backward
@@ -209,26 +226,7 @@ storage_offset = _Metadata._storage_offset
 stride = _Metadata._stride
 untyped_storage = _Metadata._untyped_storage
 
-OWN_STATE = frozenset(
-    {
-        "__repr__",
-        "backward",
-        "data_ptr",
-        "detach",
-        "detach_",
-        "dim",
-        "element_size",
-        "is_floating_point",
-        "is_inference",
-        "numel",
-        "requires_grad_",
-        "retain_grad",
-        "size",
-        "storage_offset",
-        "stride",
-        "untyped_storage",
-    }
-)
+OWN_STATE = _named(_Tensor, _Autograd, _Metadata)
 """The methods of a tensor's own state (its sizes, strides, storage, autograd flags, repr), written in
 core under a private name (``_stride``), which core and the ops call; the Tensor's public method
 calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
@@ -245,20 +243,7 @@ item = _Conversion.item
 numpy = _Conversion.numpy
 tolist = _Conversion.tolist
 
-CONVERSIONS = frozenset(
-    {
-        "__array__",
-        "__bool__",
-        "__contains__",
-        "__float__",
-        "__index__",
-        "__int__",
-        "__len__",
-        "item",
-        "numpy",
-        "tolist",
-    }
-)
+CONVERSIONS = _named(_Conversion)
 """The methods a tensor leaves the engine by (a Python number, lists, a numpy array), each seen
 by torch's function mode under its own name (``float(x)``: ``__float__``)."""
 
@@ -289,33 +274,7 @@ __rsub__ = _Operators.__rsub__
 __setitem__ = _Operators.__setitem__
 __xor__ = _Operators.__xor__
 
-OPERATORS = frozenset(
-    {
-        "__and__",
-        "__eq__",
-        "__floordiv__",
-        "__getitem__",
-        "__iand__",
-        "__ilshift__",
-        "__invert__",
-        "__ior__",
-        "__irshift__",
-        "__ixor__",
-        "__lshift__",
-        "__or__",
-        "__rdiv__",
-        "__rfloordiv__",
-        "__rlshift__",
-        "__rmatmul__",
-        "__rmod__",
-        "__rpow__",
-        "__rrshift__",
-        "__rshift__",
-        "__rsub__",
-        "__setitem__",
-        "__xor__",
-    }
-)
+OPERATORS = _named(_Operators)
 """The operators above, by the name torch's mode sees: each calls an op quieted itself, and
 what it does with a foreign operand (numpy's operator, its warnings) stays numpy's."""
 
@@ -458,37 +417,6 @@ probability, a reduction's name, a batch of one per channel, a norm's order, a 0
 
 __all__ = [
     "T",
-    "__and__",
-    "__array__",
-    "__bool__",
-    "__contains__",
-    "__eq__",
-    "__float__",
-    "__floordiv__",
-    "__getitem__",
-    "__iand__",
-    "__ilshift__",
-    "__index__",
-    "__int__",
-    "__invert__",
-    "__ior__",
-    "__irshift__",
-    "__ixor__",
-    "__len__",
-    "__lshift__",
-    "__or__",
-    "__rdiv__",
-    "__repr__",
-    "__rfloordiv__",
-    "__rlshift__",
-    "__rmatmul__",
-    "__rmod__",
-    "__rpow__",
-    "__rrshift__",
-    "__rshift__",
-    "__rsub__",
-    "__setitem__",
-    "__xor__",
     "_threshold",
     "abs",
     "abs_",
@@ -507,7 +435,6 @@ __all__ = [
     "argsort",
     "as_strided_",
     "as_tensor",
-    "backward",
     "batch_norm",
     "bernoulli",
     "bernoulli_",
@@ -544,11 +471,7 @@ __all__ = [
     "cumprod_",
     "cumsum",
     "cumsum_",
-    "data_ptr",
-    "detach",
-    "detach_",
     "diagonal",
-    "dim",
     "div",
     "div_",
     "div_rounded",
@@ -556,7 +479,6 @@ __all__ = [
     "dot",
     "double",
     "dropout",
-    "element_size",
     "embed",
     "empty",
     "empty_like",
@@ -589,13 +511,10 @@ __all__ = [
     "int",
     "invert",
     "is_contiguous",
-    "is_floating_point",
-    "is_inference",
     "isclose",
     "isfinite",
     "isinf",
     "isnan",
-    "item",
     "le",
     "leaky_relu",
     "leaky_relu_",
@@ -641,8 +560,6 @@ __all__ = [
     "nll_loss",
     "norm",
     "normal_",
-    "numel",
-    "numpy",
     "ones",
     "ones_like",
     "outer",
@@ -664,12 +581,10 @@ __all__ = [
     "remainder",
     "remainder_",
     "repeat",
-    "requires_grad_",
     "reshape",
     "reshape_as",
     "resize_",
     "resize_as_",
-    "retain_grad",
     "rfloordiv",
     "round",
     "round_",
@@ -684,7 +599,6 @@ __all__ = [
     "sign",
     "sin",
     "sin_",
-    "size",
     "slice",
     "softmax",
     "sort",
@@ -698,8 +612,6 @@ __all__ = [
     "stack",
     "std",
     "std_mean",
-    "storage_offset",
-    "stride",
     "sub",
     "sub_",
     "sum",
@@ -711,7 +623,6 @@ __all__ = [
     "threshold",
     "threshold_",
     "to",
-    "tolist",
     "topk",
     "transpose",
     "transpose_",
@@ -727,7 +638,6 @@ __all__ = [
     "uniform_",
     "unsqueeze",
     "unsqueeze_",
-    "untyped_storage",
     "var",
     "var_mean",
     "view",
@@ -737,3 +647,5 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+__all__ += sorted(OWN_STATE | CONVERSIONS | OPERATORS)  # the names of methods, above
+__all__.sort()
