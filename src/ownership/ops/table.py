@@ -69,6 +69,7 @@ from ownership.ops.dropout import dropout
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
+from ownership.ops.initialisers import constant_, kaiming_uniform_  # torch functions (nn/init.py)
 from ownership.ops.inplace import add_, div_, mul_, sub_
 from ownership.ops.inplace_fills import (
     bernoulli,
@@ -461,6 +462,7 @@ __all__ = [
     "clamp_min",
     "clamp_min_",
     "clone",
+    "constant_",
     "contiguous",
     "copy_",
     "cos",
@@ -515,6 +517,7 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "kaiming_uniform_",
     "le",
     "leaky_relu",
     "leaky_relu_",
