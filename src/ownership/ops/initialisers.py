@@ -25,19 +25,6 @@ from ownership.core.grad_mode import no_grad
 from ownership.core.tensor import Tensor
 from ownership.core.warn_once import outside_level
 
-__all__ = [
-    "calculate_gain",
-    "constant_",
-    "kaiming_normal_",
-    "kaiming_uniform_",
-    "normal_",
-    "ones_",
-    "uniform_",
-    "xavier_normal_",
-    "xavier_uniform_",
-    "zeros_",
-]
-
 _LINEAR = {
     "linear",
     "conv1d",
