@@ -485,7 +485,7 @@ def cpu(self: Tensor, *, memory_format: Any = None) -> Tensor:
 
 def is_contiguous(self: Tensor, *, memory_format: Any = None) -> builtins.bool:
     """Whether ``self`` is laid out densely in ``memory_format``'s order: row-major when not
-    given (:func:`~ownership.ops.memory_formats.format_contiguous`)."""
+    given (``ownership.ops.memory_formats.format_contiguous``)."""
     if memory_format is None:
         return self._is_contiguous()
     return format_contiguous(memory_format, self._data.shape, self._stride())
