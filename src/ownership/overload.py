@@ -86,7 +86,7 @@ def _parse_param(text: str, kwonly: bool) -> Param:
     if " = " in text:
         text, value = text.split(" = ")
         default = {"None": None, "False": False, "True": True}.get(value, value)
-        if default is value:
+        if default is value and not value.isidentifier():  # (``contiguous_format``: its name)
             default = float(value) if "." in value or "e" in value else int(value)
     kind, name = text.rsplit(" ", 1)
     nullable = kind.endswith("?")

@@ -148,3 +148,43 @@ called bound first (``getattr(x, "detach")(1)``) or with ``*args``, by the class
 def test_a_method_of_own_state_refuses_in_torch_words(name: str, call: str) -> None:
     source = f"lambda t: (t.ones(2, 3, requires_grad=True) * 1).{name}({METHOD_CALLS[call]})"
     same(eval(source))
+
+
+C_METHODS = (
+    *(name for name in OWN_STATE if name != "backward"),
+    "data_ptr",
+    "untyped_storage",
+    "float",
+    "cpu",
+    "item",
+    "numpy",
+    "view_as",
+)
+"""Methods torch writes in C, with ``backward`` and ``__repr__`` (torch's Python methods)."""
+
+
+FIRSTS = ("", "1", "'a'", "[1.0]")
+"""What a call on the class gets first: nothing, or no tensor. (torch's Python methods,
+``backward`` and ``__repr__``, read any first argument as ``self``, in their own words: only
+their call without one is compared.)"""
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        *itertools.product(C_METHODS, FIRSTS),
+        ("backward", ""),
+        ("__repr__", ""),
+    ],
+    ids=lambda v: str(v),
+)
+def test_a_method_called_on_the_class_without_a_tensor_is_refused_in_torch_words(
+    name: str, first: str
+) -> None:
+    """``Tensor.stride()``, ``Tensor.stride(1)``: CPython's words for torch's C method
+    (``unbound method TensorBase.stride() needs an argument``, ``descriptor 'stride' for
+    'torch._C.TensorBase' objects doesn't apply to a 'int' object``), Python's for one torch
+    writes in Python (``Tensor.backward()``), never the engine's private name
+    (``TensorMetadata._stride()``) or its attributes (``'int' object has no attribute
+    '_data'``)."""
+    same(eval(f"lambda t: t.Tensor.{name}({first})"))

@@ -265,6 +265,31 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("size refused", lambda t, x, m: _refused(lambda: x.size("a"))),
     ("repr refused", lambda t, x, m: _refused(lambda: x.__repr__(1))),
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
+    # nn.init: torch's handle constant_, kaiming_uniform_, uniform_ and normal_ as torch
+    # functions (one call each); its mode sees the others as the calls they make, but for
+    # no_grad's ``_set_grad_enabled`` and ``shape``'s ``__get__``, which the table has not
+    ("init.uniform_", lambda t, x, m: t.nn.init.uniform_(W[t.__name__], -1, 1)),
+    ("init.normal_", lambda t, x, m: t.nn.init.normal_(W[t.__name__], std=0.5)),
+    ("init.constant_", lambda t, x, m: t.nn.init.constant_(W[t.__name__], 0.5)),
+    ("init.kaiming_uniform_", lambda t, x, m: t.nn.init.kaiming_uniform_(W[t.__name__])),
+    (
+        "init.kaiming_uniform_ of a Parameter",
+        lambda t, x, m: t.nn.init.kaiming_uniform_(LINEAR[t.__name__].weight, a=5**0.5),
+    ),
+    (
+        "init.kaiming_uniform_ of nothing",
+        lambda t, x, m: t.nn.init.kaiming_uniform_(W0[t.__name__]),
+    ),
+    (
+        "init.kaiming_uniform_ refused",
+        lambda t, x, m: _refused(lambda: t.nn.init.kaiming_uniform_(W[t.__name__], mode="x")),
+    ),
+    ("init.calculate_gain", lambda t, x, m: t.nn.init.calculate_gain("relu")),
+    ("init's fans", lambda t, x, m: t.nn.init._calculate_fan_in_and_fan_out(W[t.__name__])),
+    (
+        "init's fans of a vector",
+        lambda t, x, m: _refused(lambda: t.nn.init._calculate_fan_in_and_fan_out(LEAF[t.__name__])),
+    ),
 ]
 
 
@@ -273,7 +298,7 @@ def _refused(call: Callable[[], Any]) -> str:
     for one its argument parser refuses first: ``F.linear``'s)."""
     try:
         call()
-    except (RuntimeError, TypeError) as error:
+    except (RuntimeError, TypeError, ValueError) as error:
         return type(error).__name__
     raise AssertionError("not refused")
 
@@ -296,10 +321,19 @@ LEAF: dict[str, Any] = {}
 """Each engine's leaf that requires grad, for ``retain_grad`` and ``backward``."""
 
 
+W: dict[str, Any] = {}
+"""Each engine's 3-by-4 tensor, for ``nn.init``'s initialisers to fill."""
+
+
+W0: dict[str, Any] = {}
+"""Each engine's tensor of no elements, which ``kaiming_uniform_`` leaves alone (warning)."""
+
+
 def _inputs(t: ModuleType) -> tuple[Any, Any]:
     LINEAR[t.__name__] = t.nn.Linear(3, 2)
     LEAF[t.__name__] = t.ones(2, requires_grad=True)
     INTS[t.__name__] = t.tensor([1, 2])
+    W[t.__name__], W0[t.__name__] = t.empty(3, 4), t.empty(0, 3)
     return t.ones(2, 3), t.ones(2, 2)
 
 
@@ -347,6 +381,7 @@ def _seen_by_ownership() -> list[list[str]]:
     return calls
 
 
+@pytest.mark.filterwarnings("ignore:Initializing zero-element tensors is a no-op")
 def test_the_observer_sees_each_call_as_torchs_function_mode_does() -> None:
     by_torch = dict(zip((label for label, _ in CALLS), _seen_by_torch(), strict=True))
     by_ownership = dict(zip((label for label, _ in CALLS), _seen_by_ownership(), strict=True))

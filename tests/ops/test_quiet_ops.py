@@ -53,6 +53,7 @@ def test_only_view_ops_go_unquieted() -> None:
         "ownership.ops.tensor_operators"  # an operator torch's mode sees by its name: calls an op
     }
     itself = {"cpu", "positive"}  # the tensor itself (``positive`` refuses a bool tensor)
+    itself |= {"is_contiguous"}  # what its strides say
     assert itself <= table.NO_ARITHMETIC
     own = {getattr(table, name).__module__ for name in table.OWN_STATE}  # core's, by torch's names
     assert own == {

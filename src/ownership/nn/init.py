@@ -1,10 +1,11 @@
-"""Initialisers: fill a tensor in place, under ``no_grad``, with one version bump (as torch's).
+"""``torch.nn.init``: the initialisers, which fill a tensor in place, under ``no_grad``, with one
+version bump, and draw torch's values from the engine's generator (``ownership.ops.initialisers``).
 
-Each function writes into the tensor it is given and returns that same tensor, so it works on a
-Parameter that requires grad (a leaf that grad mode would refuse to write in place). The random
-ones draw from the engine's generator, which is torch's (``ownership.random``): after the
-same :func:`ownership.manual_seed` they give torch's values, bit for bit, since each computes its
-bound or standard deviation in torch's order of operations.
+torch handles ``constant_``, ``kaiming_uniform_``, ``uniform_`` and ``normal_`` as torch
+functions: its function mode sees each as one call under its own name, so the first two are
+called through the op table (the other two are the tensor's ``uniform_`` and ``normal_``); its
+mode sees the others as the calls they make (``xavier_uniform_``: ``dim``, ``size``... then
+``uniform_``).
 
 >>> import ownership
 >>> w = ownership.nn.Parameter(ownership.zeros(2, 3))
@@ -16,14 +17,24 @@ bound or standard deviation in torch's order of operations.
 
 from __future__ import annotations
 
-import math
-import warnings
-from typing import Any
-
-from ownership.core.grad_mode import no_grad
-from ownership.core.tensor import Tensor
+from ownership.ops import table
+from ownership.ops.initialisers import (
+    _calculate_correct_fan,
+    _calculate_fan_in_and_fan_out,
+    calculate_gain,
+    kaiming_normal_,
+    normal_,
+    ones_,
+    uniform_,
+    xavier_normal_,
+    xavier_uniform_,
+    zeros_,
+)
+from ownership.ops.methods import of_table
 
 __all__ = [
+    "_calculate_correct_fan",
+    "_calculate_fan_in_and_fan_out",
     "calculate_gain",
     "constant_",
     "kaiming_normal_",
@@ -36,144 +47,5 @@ __all__ = [
     "zeros_",
 ]
 
-_LINEAR = {
-    "linear",
-    "conv1d",
-    "conv2d",
-    "conv3d",
-    "conv_transpose1d",
-    "conv_transpose2d",
-    "conv_transpose3d",
-    "sigmoid",
-}
-
-
-def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    """The recommended gain for a nonlinearity (torch's table: relu √2, tanh 5/3, ...).
-
-    ``param`` is leaky_relu's negative slope (0.01 by default).
-    """
-    if nonlinearity in _LINEAR:
-        return 1
-    if nonlinearity == "tanh":
-        return 5.0 / 3
-    if nonlinearity == "relu":
-        return math.sqrt(2.0)
-    if nonlinearity == "leaky_relu":
-        if param is None:
-            slope = 0.01
-        elif isinstance(param, int | float) and not isinstance(param, bool):
-            slope = param
-        else:
-            raise ValueError(f"negative_slope {param} not a valid number")
-        return math.sqrt(2.0 / (1 + slope**2))
-    if nonlinearity == "selu":
-        return 3.0 / 4
-    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
-
-
-def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
-    """``(fan_in, fan_out)``: inputs and outputs per unit (dims 1 and 0, times the rest)."""
-    if tensor.ndim < 2:
-        raise ValueError(
-            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
-        )
-    receptive_field = math.prod(int(n) for n in tensor.shape[2:])
-    return int(tensor.shape[1]) * receptive_field, int(tensor.shape[0]) * receptive_field
-
-
-def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
-    mode = mode.lower()
-    valid = ["fan_in", "fan_out"]
-    if mode not in valid:
-        raise ValueError(f"Mode {mode} not supported, please use one of {valid}")
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return fan_in if mode == "fan_in" else fan_out
-
-
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
-    """Fill ``tensor`` with samples of U(a, b)."""
-    with no_grad():
-        return tensor.uniform_(a, b, generator=generator)
-
-
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
-    """Fill ``tensor`` with samples of N(mean, std²)."""
-    with no_grad():
-        return tensor.normal_(mean, std, generator=generator)
-
-
-def constant_(tensor: Tensor, val: float) -> Tensor:
-    """Fill ``tensor`` with ``val``."""
-    with no_grad():
-        return tensor.fill_(val)
-
-
-def ones_(tensor: Tensor) -> Tensor:
-    """Fill ``tensor`` with ones."""
-    return constant_(tensor, 1.0)
-
-
-def zeros_(tensor: Tensor) -> Tensor:
-    """Fill ``tensor`` with zeros."""
-    with no_grad():
-        return tensor.zero_()
-
-
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
-    """Glorot: U(-a, a) with ``a = sqrt(3) * gain * sqrt(2 / (fan_in + fan_out))``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound, generator)
-
-
-def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
-    """Glorot: N(0, std**2) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
-    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std, generator)
-
-
-def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
-    """He's ``gain / sqrt(fan)``, or ``None`` (with torch's warning) for a tensor with no
-    elements, which is left alone."""
-    if 0 in tuple(tensor.shape):
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
-        return None
-    fan = _calculate_correct_fan(tensor, mode)
-    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
-
-
-def kaiming_uniform_(
-    tensor: Tensor,
-    a: float = 0,
-    mode: str = "fan_in",
-    nonlinearity: str = "leaky_relu",
-    generator: Any = None,
-) -> Tensor:
-    """He: U(-bound, bound) with ``bound = sqrt(3) * gain / sqrt(fan)``.
-
-    ``Linear`` uses ``a=sqrt(5)`` (leaky_relu's gain with that slope), which makes the bound
-    ``1 / sqrt(fan_in)``. A tensor with no elements is left alone, with torch's warning.
-    """
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound, generator)
-
-
-def kaiming_normal_(
-    tensor: Tensor,
-    a: float = 0,
-    mode: str = "fan_in",
-    nonlinearity: str = "leaky_relu",
-    generator: Any = None,
-) -> Tensor:
-    """He: N(0, std**2) with ``std = gain / sqrt(fan)``. A tensor with no elements is left
-    alone, with torch's warning."""
-    std = _kaiming_std(tensor, a, mode, nonlinearity)
-    if std is None:
-        return tensor
-    return normal_(tensor, 0, std, generator)
+constant_ = of_table(table.constant_)
+kaiming_uniform_ = of_table(table.kaiming_uniform_)

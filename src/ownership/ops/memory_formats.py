@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ownership.core.layout import Shape, contiguous_strides
+from ownership.core.layout import Shape, contiguous_strides, is_contiguous
 
 __all__ = [
     "channels_last",
     "channels_last_3d",
     "contiguous_format",
+    "format_contiguous",
     "format_strides",
     "memory_format",
     "preserve_format",
@@ -75,10 +76,11 @@ def channels_last_strides(shape: Sequence[int]) -> Shape:
 
 
 def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
-    """torch's ``is_contiguous(memory_format=torch.channels_last)`` of a rank-4 tensor: its
-    strides are :func:`channels_last_strides`, ignoring dimensions of size 1."""
+    """torch's ``is_contiguous(memory_format=...)`` of a rank-4 tensor for ``channels_last``
+    (of a rank-5 one for ``channels_last_3d``): its strides are :func:`channels_last_strides`,
+    ignoring dimensions of size 1."""
     expected = 1
-    for d in CHANNELS_LAST_ORDER[4]:
+    for d in CHANNELS_LAST_ORDER[len(shape)]:
         if shape[d] != 1:
             if strides[d] != expected:
                 return False
@@ -86,12 +88,34 @@ def channels_last_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bo
     return True
 
 
+def _name(fmt: memory_format) -> str:
+    """A format's name (``channels_last``): torch's own constants are read by name too."""
+    return str(fmt)[len("torch.") :]
+
+
+def format_contiguous(fmt: memory_format, shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """torch's ``is_contiguous(memory_format=fmt)``: row-major for ``contiguous_format`` and
+    ``preserve_format``; for a channels-last format, a tensor of its rank (4 for
+    ``channels_last``, 5 for ``channels_last_3d``, any other rank is not) laid out channels
+    innermost (:func:`channels_last_contiguous`).
+
+    >>> format_contiguous(channels_last, (2, 3, 4, 5), (60, 1, 15, 3))
+    True
+    >>> format_contiguous(channels_last, (6,), (1,)), format_contiguous(preserve_format, (6,), (1,))
+    (False, True)
+    """
+    rank = _RANKS.get(_name(fmt))
+    if rank is None:
+        return is_contiguous(shape, strides)
+    return len(shape) == rank and channels_last_contiguous(shape, strides)
+
+
 def format_strides(fmt: memory_format, shape: Sequence[int]) -> tuple[int, ...]:
     """The strides ``fmt`` gives a tensor of ``shape`` (torch's ``empty_tensor_restride``):
     row-major for ``contiguous_format``; channels innermost for the channels-last formats,
     which need rank 4 (``channels_last``) or 5 (``channels_last_3d``). Refuses
     ``preserve_format``, which has no strides of its own, with torch's message."""
-    name = str(fmt)[len("torch.") :]  # torch's own constants are read by name too
+    name = _name(fmt)
     if name == "contiguous_format":
         return contiguous_strides(shape)
     rank = _RANKS.get(name)

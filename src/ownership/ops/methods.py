@@ -41,6 +41,7 @@ from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
 from ownership.ops.tensor_operators import METHODS as OPERATORS
+from ownership.ops.type_names import tp_name
 
 OTHER = ("(Tensor other)", "(Number other)")
 """The signatures of a binary op whose ``other`` is a tensor or a number."""
@@ -137,7 +138,9 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
     method ``op`` is, which torch's argument parser checks before its mode sees the call, so the
     arguments after ``self`` are checked first and a call they refuse passes no observer (a call
     without any only when the method refuses one, as ``view_as()``; a method that takes none is
-    :class:`NoArguments`).
+    :class:`NoArguments`). A method called on the class without a tensor first
+    (``Tensor.stride()``, ``Tensor.stride(1)``) is refused as torch's is
+    (:func:`refusal_of_self`).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -154,12 +157,21 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
 
     @functools.wraps(op)
     def function(*args: P.args, **kwargs: P.kwargs) -> R:
-        if method_of is not None and (checks or kwargs or len(args) > 1):
+        if method_of is not None and (checks or kwargs or len(args) != 1):
+            refused = refusal_of_self(method_of, args)
+            if refused is not None:
+                raise TypeError(refused)
             method_of.parse(args[1:], kwargs)
         installed: Callable[P, R] | None = filled.get(name)
         if installed is None:  # the table is not filled yet
             installed = op_registry.OPS[name]
-        return installed(*args, **kwargs)
+        try:
+            return installed(*args, **kwargs)
+        except AttributeError:  # ``Tensor.stride(1)``: 1 has no strides
+            refused = None if method_of is None else refusal_of_self(method_of, args)
+            if refused is None:
+                raise
+            raise TypeError(refused) from None
 
     return function
 
@@ -172,6 +184,39 @@ def _refuses_no_arguments(method_of: Binding) -> bool:
     except TypeError:
         return True
     return False
+
+
+def refusal_of_self(method_of: Binding, args: tuple[Any, ...]) -> str | None:
+    """torch's message for its method of arguments ``method_of`` called on the class with
+    ``args``, which hold no tensor first: CPython's for a C method of ``TensorBase``, Python's
+    for one torch writes in Python (which takes any first argument as ``self``); None when
+    ``args`` start with a tensor.
+
+    >>> import ownership
+    >>> ownership.Tensor.stride()
+    Traceback (most recent call last):
+    TypeError: unbound method TensorBase.stride() needs an argument
+    >>> ownership.Tensor.stride([1])
+    Traceback (most recent call last):
+    TypeError: descriptor 'stride' for 'torch._C.TensorBase' objects doesn't apply to a 'list' object
+    >>> ownership.Tensor.backward()
+    Traceback (most recent call last):
+    TypeError: Tensor.backward() missing 1 required positional argument: 'self'
+    """
+    if isinstance(method_of, PythonArguments):
+        if args:
+            return None
+        qualname = method_of.signature.__qualname__
+        return f"{qualname}() missing 1 required positional argument: 'self'"
+    assert isinstance(method_of, NoArguments | Signatures)
+    if not args:
+        return f"unbound method TensorBase.{method_of.name}() needs an argument"
+    if isinstance(args[0], Tensor):
+        return None
+    return (
+        f"descriptor '{method_of.name}' for 'torch._C.TensorBase' objects doesn't apply to a "
+        f"'{tp_name(args[0])}' object"
+    )
 
 
 class NoArguments:
@@ -1086,6 +1131,7 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.int, sig.INT)),
     by_hand(of_table(table.bool, sig.BOOL)),
     by_hand(of_table(table.cpu, sig.CPU)),
+    by_hand(of_table(table.is_contiguous, sig.IS_CONTIGUOUS)),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
     by_hand(of_table(table.new_zeros)),
     by_hand(of_table(table.new_ones)),
@@ -1106,7 +1152,6 @@ DECLARED: list[Declared] = [
     own_state(table.storage_offset, takes_none=True),
     own_state(table.data_ptr, takes_none=True),
     own_state(table.untyped_storage, takes_none=True),
-    own_state(table.is_contiguous, method_of=Signatures("is_contiguous", "()")),
     own_state(table.is_floating_point, takes_none=True),
     own_state(
         table.requires_grad_,

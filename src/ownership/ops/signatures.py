@@ -31,9 +31,14 @@ VIEW_AS, RESHAPE_AS, EXPAND_AS, TYPE_AS = (
     Signatures(name, "(Tensor other)") for name in ("view_as", "reshape_as", "expand_as", "type_as")
 )
 FLOAT, DOUBLE, LONG, INT, BOOL, CPU = (
-    Signatures(name, "()") for name in ("float", "double", "long", "int", "bool", "cpu")
+    Signatures(name, "(*, torch.memory_format memory_format = None)")
+    for name in ("float", "double", "long", "int", "bool", "cpu")
 )
-"""The conversions, which take no argument (torch's take ``memory_format``, the engine's none)."""
+"""The conversions, which take only a ``memory_format`` (``to``'s)."""
+IS_CONTIGUOUS = Signatures(
+    "is_contiguous", "(*, torch.memory_format memory_format = contiguous_format)"
+)
+"""``is_contiguous``'s: a format (None is refused: the default is a format, not None)."""
 VAR_OVERLOADS = (
     "(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)",
     "(tuple of ints[1]? dim = None, *, Number correction = None, bool keepdim = False)",

@@ -9,6 +9,9 @@ and fills the table from it at the first lookup. An op is reachable from a Tenso
 
 from __future__ import annotations
 
+import builtins as _builtins
+from types import FunctionType as _Function
+
 from ownership.core.tensor import Tensor as _Tensor
 from ownership.core.tensor_autograd import TensorAutograd as _Autograd
 from ownership.core.tensor_metadata import TensorMetadata as _Metadata
@@ -66,6 +69,7 @@ from ownership.ops.dropout import dropout
 from ownership.ops.extrema import clamp_max, clamp_max_, clamp_min, clamp_min_, maximum, minimum
 from ownership.ops.extreme_values import amax, amin, logsumexp
 from ownership.ops.indexing import embed, getitem, setitem
+from ownership.ops.initialisers import constant_, kaiming_uniform_  # torch functions (nn/init.py)
 from ownership.ops.inplace import add_, div_, mul_, sub_
 from ownership.ops.inplace_fills import (
     bernoulli,
@@ -176,6 +180,7 @@ from ownership.ops.written_methods import (
     expand_as,
     float,
     int,
+    is_contiguous,
     long,
     new_empty,
     new_full,
@@ -190,6 +195,20 @@ from ownership.ops.written_methods import (
     view_as,
 )
 
+
+def _named(*classes: _builtins.type) -> frozenset[str]:
+    """The names this module gives the methods of ``classes`` (``stride`` for
+    ``TensorMetadata._stride``, ``__rdiv__`` for ``TensorOperators.__rtruediv__``), each
+    written once, where it is given (the module's ``type``, ``any``... are ops: the builtins
+    are named as such)."""
+    return frozenset(
+        name
+        for name, value in globals().items()
+        if isinstance(value, _Function)
+        and _builtins.any(vars(cls).get(value.__name__) is value for cls in classes)
+    )
+
+
 # the methods of a tensor's own state, core's (``TensorMetadata._stride``...), by torch's names
 __repr__ = _Tensor._repr
 backward = _Autograd._backward
@@ -198,7 +217,6 @@ detach = _Autograd._detach
 detach_ = _Autograd._detach_
 dim = _Metadata._dim
 element_size = _Metadata._element_size
-is_contiguous = _Metadata._is_contiguous
 is_floating_point = _Metadata._is_floating_point
 is_inference = _Autograd._is_inference
 numel = _Metadata._numel
@@ -209,27 +227,7 @@ storage_offset = _Metadata._storage_offset
 stride = _Metadata._stride
 untyped_storage = _Metadata._untyped_storage
 
-OWN_STATE = frozenset(
-    {
-        "__repr__",
-        "backward",
-        "data_ptr",
-        "detach",
-        "detach_",
-        "dim",
-        "element_size",
-        "is_contiguous",
-        "is_floating_point",
-        "is_inference",
-        "numel",
-        "requires_grad_",
-        "retain_grad",
-        "size",
-        "storage_offset",
-        "stride",
-        "untyped_storage",
-    }
-)
+OWN_STATE = _named(_Tensor, _Autograd, _Metadata)
 """The methods of a tensor's own state (its sizes, strides, storage, autograd flags, repr), written in
 core under a private name (``_stride``), which core and the ops call; the Tensor's public method
 calls the op here, as torch's function mode sees it (``x.stride()``: ``stride``)."""
@@ -246,20 +244,7 @@ item = _Conversion.item
 numpy = _Conversion.numpy
 tolist = _Conversion.tolist
 
-CONVERSIONS = frozenset(
-    {
-        "__array__",
-        "__bool__",
-        "__contains__",
-        "__float__",
-        "__index__",
-        "__int__",
-        "__len__",
-        "item",
-        "numpy",
-        "tolist",
-    }
-)
+CONVERSIONS = _named(_Conversion)
 """The methods a tensor leaves the engine by (a Python number, lists, a numpy array), each seen
 by torch's function mode under its own name (``float(x)``: ``__float__``)."""
 
@@ -290,33 +275,7 @@ __rsub__ = _Operators.__rsub__
 __setitem__ = _Operators.__setitem__
 __xor__ = _Operators.__xor__
 
-OPERATORS = frozenset(
-    {
-        "__and__",
-        "__eq__",
-        "__floordiv__",
-        "__getitem__",
-        "__iand__",
-        "__ilshift__",
-        "__invert__",
-        "__ior__",
-        "__irshift__",
-        "__ixor__",
-        "__lshift__",
-        "__or__",
-        "__rdiv__",
-        "__rfloordiv__",
-        "__rlshift__",
-        "__rmatmul__",
-        "__rmod__",
-        "__rpow__",
-        "__rrshift__",
-        "__rshift__",
-        "__rsub__",
-        "__setitem__",
-        "__xor__",
-    }
-)
+OPERATORS = _named(_Operators)
 """The operators above, by the name torch's mode sees: each calls an op quieted itself, and
 what it does with a foreign operand (numpy's operator, its warnings) stays numpy's."""
 
@@ -329,6 +288,7 @@ NO_ARITHMETIC = (
             "expand",
             "expand_as",
             "flatten",
+            "is_contiguous",
             "mT",
             "narrow",
             "permute",
@@ -352,7 +312,8 @@ NO_ARITHMETIC = (
 """The ops that compute no element: new sizes, strides and an offset over the same memory (or,
 for ``reshape``, a copy made by ``clone``, itself quieted; ``view_as``, ``reshape_as`` and
 ``expand_as`` are ``view``, ``reshape`` and ``expand`` of another tensor's shape; ``cpu`` is
-the tensor itself, as is ``positive``'s), and the
+the tensor itself, as is ``positive``'s, or ``to``'s copy, itself quieted; ``is_contiguous``
+reads strides), and the
 :data:`OPERATORS`, which call an op, the methods of :data:`OWN_STATE` (``backward`` runs
 ops, each quieted itself) and the :data:`CONVERSIONS`. numpy has no floating-point error to
 report from them, so :mod:`ownership.core.op_registry` installs them without its ``quiet`` wrapper
@@ -457,37 +418,6 @@ probability, a reduction's name, a batch of one per channel, a norm's order, a 0
 
 __all__ = [
     "T",
-    "__and__",
-    "__array__",
-    "__bool__",
-    "__contains__",
-    "__eq__",
-    "__float__",
-    "__floordiv__",
-    "__getitem__",
-    "__iand__",
-    "__ilshift__",
-    "__index__",
-    "__int__",
-    "__invert__",
-    "__ior__",
-    "__irshift__",
-    "__ixor__",
-    "__len__",
-    "__lshift__",
-    "__or__",
-    "__rdiv__",
-    "__repr__",
-    "__rfloordiv__",
-    "__rlshift__",
-    "__rmatmul__",
-    "__rmod__",
-    "__rpow__",
-    "__rrshift__",
-    "__rshift__",
-    "__rsub__",
-    "__setitem__",
-    "__xor__",
     "_threshold",
     "abs",
     "abs_",
@@ -506,7 +436,6 @@ __all__ = [
     "argsort",
     "as_strided_",
     "as_tensor",
-    "backward",
     "batch_norm",
     "bernoulli",
     "bernoulli_",
@@ -533,6 +462,7 @@ __all__ = [
     "clamp_min",
     "clamp_min_",
     "clone",
+    "constant_",
     "contiguous",
     "copy_",
     "cos",
@@ -543,11 +473,7 @@ __all__ = [
     "cumprod_",
     "cumsum",
     "cumsum_",
-    "data_ptr",
-    "detach",
-    "detach_",
     "diagonal",
-    "dim",
     "div",
     "div_",
     "div_rounded",
@@ -555,7 +481,6 @@ __all__ = [
     "dot",
     "double",
     "dropout",
-    "element_size",
     "embed",
     "empty",
     "empty_like",
@@ -588,13 +513,11 @@ __all__ = [
     "int",
     "invert",
     "is_contiguous",
-    "is_floating_point",
-    "is_inference",
     "isclose",
     "isfinite",
     "isinf",
     "isnan",
-    "item",
+    "kaiming_uniform_",
     "le",
     "leaky_relu",
     "leaky_relu_",
@@ -640,8 +563,6 @@ __all__ = [
     "nll_loss",
     "norm",
     "normal_",
-    "numel",
-    "numpy",
     "ones",
     "ones_like",
     "outer",
@@ -663,12 +584,10 @@ __all__ = [
     "remainder",
     "remainder_",
     "repeat",
-    "requires_grad_",
     "reshape",
     "reshape_as",
     "resize_",
     "resize_as_",
-    "retain_grad",
     "rfloordiv",
     "round",
     "round_",
@@ -683,7 +602,6 @@ __all__ = [
     "sign",
     "sin",
     "sin_",
-    "size",
     "slice",
     "softmax",
     "sort",
@@ -697,8 +615,6 @@ __all__ = [
     "stack",
     "std",
     "std_mean",
-    "storage_offset",
-    "stride",
     "sub",
     "sub_",
     "sum",
@@ -710,7 +626,6 @@ __all__ = [
     "threshold",
     "threshold_",
     "to",
-    "tolist",
     "topk",
     "transpose",
     "transpose_",
@@ -726,7 +641,6 @@ __all__ = [
     "uniform_",
     "unsqueeze",
     "unsqueeze_",
-    "untyped_storage",
     "var",
     "var_mean",
     "view",
@@ -736,3 +650,5 @@ __all__ = [
     "zeros",
     "zeros_like",
 ]
+__all__ += sorted(OWN_STATE | CONVERSIONS | OPERATORS)  # the names of methods, above
+__all__.sort()

@@ -25,6 +25,7 @@ from ownership.ops import devices
 from ownership.ops import signatures as sig
 from ownership.ops.argument_values import tensor_arg
 from ownership.ops.dtype_arguments import dtype_arg
+from ownership.ops.memory_formats import format_contiguous
 from ownership.ops.op_table import OpTable
 
 ops: OpTable[Tensor] = op_registry.ops
@@ -443,34 +444,51 @@ def type(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     return self if dt is self.dtype else ops.to(self, dt)
 
 
-def float(self: Tensor) -> Tensor:
+def _converted(t: Tensor, dt: DType, memory_format: Any) -> Tensor:
+    """``t.to(dt)``, laid out in ``memory_format`` when one is given, as torch's conversions
+    (``float()``... ``cpu()``) are ``to``: ``t`` itself when nothing changes."""
+    if memory_format is None:
+        return ops.to(t, dt)
+    return ops.to(t, dt, memory_format=memory_format)
+
+
+def float(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Convert to float32."""
-    return ops.to(self, dtypes.float32)
+    return _converted(self, dtypes.float32, memory_format)
 
 
-def double(self: Tensor) -> Tensor:
+def double(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Convert to float64."""
-    return ops.to(self, dtypes.float64)
+    return _converted(self, dtypes.float64, memory_format)
 
 
-def long(self: Tensor) -> Tensor:
+def long(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Convert to int64."""
-    return ops.to(self, dtypes.int64)
+    return _converted(self, dtypes.int64, memory_format)
 
 
-def int(self: Tensor) -> Tensor:
+def int(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Convert to int32."""
-    return ops.to(self, dtypes.int32)
+    return _converted(self, dtypes.int32, memory_format)
 
 
-def bool(self: Tensor) -> Tensor:
+def bool(self: Tensor, *, memory_format: Any = None) -> Tensor:
     """Convert to bool."""
-    return ops.to(self, dtypes.bool_)
+    return _converted(self, dtypes.bool_, memory_format)
 
 
-def cpu(self: Tensor) -> Tensor:
-    """Self: the engine is CPU only."""
-    return self
+def cpu(self: Tensor, *, memory_format: Any = None) -> Tensor:
+    """Self (the engine is CPU only), or a copy laid out in ``memory_format`` as ``to`` lays
+    it out."""
+    return _converted(self, self.dtype, memory_format)
+
+
+def is_contiguous(self: Tensor, *, memory_format: Any = None) -> builtins.bool:
+    """Whether ``self`` is laid out densely in ``memory_format``'s order: row-major when not
+    given (``ownership.ops.memory_formats.format_contiguous``)."""
+    if memory_format is None:
+        return self._is_contiguous()
+    return format_contiguous(memory_format, self._data.shape, self._stride())
 
 
 # ---------------------------------------------------------------- new tensors like this one
