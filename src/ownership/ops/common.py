@@ -417,12 +417,13 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
             out._data = layout.empty_strided(shape, found, arr.dtype)
         return
     if found is None:
+        if layout.row_major(arr):
+            return
         found = layout.contiguous_strides(shape)
-    if found != out._stride():
-        item = arr.itemsize
-        laid = np.ndarray(
-            shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, [s * item for s in found]
-        )
+    item = arr.itemsize
+    strides = [s * item for s in found]
+    if strides != list(arr.strides):
+        laid = np.ndarray(shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, strides)
         laid[...] = arr
         out._data = laid
 
