@@ -72,13 +72,14 @@ def row_major(arr: NDArray[Any]) -> bool:
     """
     if not arr.flags.c_contiguous:
         return False
-    if 1 not in arr.shape:
+    shape = arr.shape
+    if 1 not in shape:
         return True
-    step = arr.itemsize
-    for n, s in zip(reversed(arr.shape), reversed(arr.strides), strict=True):
-        if s != step:
+    strides, step = arr.strides, arr.itemsize
+    for d in range(len(shape) - 1, -1, -1):  # innermost first
+        if strides[d] != step:
             return False
-        step *= max(n, 1)
+        step *= shape[d] or 1
     return True
 
 

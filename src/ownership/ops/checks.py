@@ -14,6 +14,7 @@ RuntimeError: chunk expects `chunks` to be greater than 0, got: 0
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -193,6 +194,12 @@ def assigned(dt: Any, value: Any) -> None:
     fits(dt, value)
 
 
+@functools.cache
+def float_max(np_dtype: Any) -> float:
+    """The largest finite number of a floating numpy dtype (its ``finfo``, read once)."""
+    return float(np.finfo(np_dtype).max)
+
+
 def fits(dt: Any, value: Any) -> None:
     """torch's error when a Python number is written into a dtype that cannot hold it: NaN, inf
     or too large for an integer dtype, a finite number beyond float32's range for float32, a
@@ -210,7 +217,7 @@ def fits(dt: Any, value: Any) -> None:
     number = float(value) if isinstance(value, float | np.floating) else int(value)
     ok: bool
     if dt.is_floating_point:
-        ok = not math.isfinite(number) or abs(number) <= float(np.finfo(dt.np).max)
+        ok = not math.isfinite(number) or abs(number) <= float_max(dt.np)
     else:
         info = np.iinfo(dt.np)  # a float is compared with the bound as a double: 2.0**63 fits
         top = float(info.max) if isinstance(number, float) else int(info.max)

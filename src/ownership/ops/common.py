@@ -377,8 +377,9 @@ def lay_out(
     to them when numpy laid it out otherwise (operands of two layouts: numpy falls back to
     row-major, torch follows the first; an empty result). Operands all row-major need nothing:
     numpy's result is row-major too (:func:`~ownership.core.layout.row_major`: a size-1 dim's
-    stride counts). A power by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch,
-    whose layout is the input's.
+    stride counts), and an operand broadcast from one element (every stride 0: a sum's
+    gradient) orders no dimension, for torch as for numpy, no more than a number does. A power
+    by a number (``x ** 2``, ``2 ** x``) is a unary kernel in torch, whose layout is the input's.
 
     ``common``: the dtype the op computes in, when torch's iterator casts its inputs to it
     (``promote_inputs_to_common_dtype``, or ``where``'s own ``to``): an operand of another dtype
@@ -388,11 +389,11 @@ def lay_out(
     arr = out._data
     if arr.size:
         for t in operands:
-            if isinstance(t, Tensor) and not layout.row_major(t._data):
+            if isinstance(t, Tensor) and not layout.row_major(t._data) and any(t._data.strides):
                 break
         else:
             if condition is None or layout.row_major(condition._data):
-                return  # every operand row-major (the common case)
+                return  # every operand row-major or one element (the common case)
     operand_geometry: list[tuple[Sequence[int], Sequence[int]] | None] = []
     if condition is not None:
         operand_geometry.append((condition._data.shape, condition._stride()))
@@ -417,12 +418,13 @@ def lay_out_as(out: Tensor, found: tuple[int, ...] | None) -> None:
             out._data = layout.empty_strided(shape, found, arr.dtype)
         return
     if found is None:
+        if layout.row_major(arr):
+            return
         found = layout.contiguous_strides(shape)
-    if found != out._stride():
-        item = arr.itemsize
-        laid = np.ndarray(
-            shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, [s * item for s in found]
-        )
+    item = arr.itemsize
+    strides = [s * item for s in found]
+    if strides != list(arr.strides):
+        laid = np.ndarray(shape, arr.dtype, np.empty(arr.size, arr.dtype), 0, strides)
         laid[...] = arr
         out._data = laid
 

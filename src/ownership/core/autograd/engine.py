@@ -205,8 +205,10 @@ def validate_outputs(
             g = outs[i]
             if nxt is not None and g is not None:
                 outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
-    dts = node.input_dtypes or ()
-    for i, (g, dt, (nxt, _)) in enumerate(zip(outs, dts, node._edges, strict=False)):
+    dts = node.input_dtypes or ()  # one per edge
+    edges = node._edges
+    for i in range(min(len(outs), len(dts))):
+        g, nxt, dt = outs[i], edges[i][0], dts[i]
         if g is None or nxt is None:
             continue
         if type(nxt) is AccumulateGrad:  # torch reads the next node's metadata: the leaf's
