@@ -488,6 +488,7 @@ def _smaller(statements: list[Statement]) -> Iterator[list[Statement]]:
 
 _FIELD_EXPRESSIONS = {
     "values": "{}",
+    "value": "{}",
     "stride": "{}.stride()",
     "storage_offset": "{}.storage_offset()",
     "version": "{}._version",
