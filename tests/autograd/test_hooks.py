@@ -332,3 +332,28 @@ def test_a_post_accumulate_grad_hook_returning_another_shape_gets_the_tensor_hoo
         (a * 2).sum().backward()
 
     same(program)
+
+
+def test_a_hook_on_an_inference_gradient_is_checked_as_any_other() -> None:
+    """fuzz 900320: a backward in inference mode hands the hook an inference gradient; what the
+    hook returns (here of another dtype) gets torch's checks, not the inference tensor's refusal
+    to show a version."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([[-1.0, -1.5], [0.25, -1.0]], requires_grad=True)
+        x.register_hook(lambda g: g.double())
+        with t.inference_mode():
+            x.backward(t.ones_like(x))
+
+    same(program, raises="RuntimeError")
+
+
+def test_a_hook_may_return_an_inference_gradient() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(lambda g: g * 2)
+        with t.inference_mode():
+            x.backward(t.ones_like(x))
+        return x.grad, x.grad.is_inference()
+
+    same(program)
