@@ -217,6 +217,17 @@ def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any
     return entry[1]
 
 
+def registered_hooks(tensor: Any) -> list[Callable[..., Any]]:
+    """The hooks ``tensor.register_hook`` gave ``tensor`` that are still registered: its leaf's,
+    or those of its ``grad_fn``'s output."""
+    node = tensor._grad_fn
+    if node is None:
+        entry = LEAF_HOOKS.get(id(tensor))
+        return list(entry[1].values()) if entry is not None and entry[0]() is tensor else []
+    table: NodeHooks | None = node._pre_hooks
+    return list(table.get(tensor._output_nr, {}).values()) if table is not None else []
+
+
 class TensorHookMethods:
     """The Tensor's hook registration, set on :class:`~ownership.core.tensor.Tensor` by
     ``ownership.installation.install()``: a non-leaf's hooks go to its ``grad_fn``'s
