@@ -328,6 +328,11 @@ def _add(a: Any, b: Any) -> Any:
     return b if a is None else a if b is None else a + b
 
 
+def _capture(captured: list[tuple[int, int]], grads: list[Any], results: list[Any]) -> None:
+    for nr, k in captured:
+        results[k] = _add(results[k], grads[nr])
+
+
 def _discover(roots: list[Node], need_children: bool) -> tuple[dict[Node, int], dict[Node, Any]]:
     """Every node reachable from ``roots`` (roots first), how many edges point at it, and, if
     asked, its children."""
@@ -469,6 +474,12 @@ def _run(
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
+        skipped = bool(unneeded) and node in unneeded
+        # torch captures the gradient of a node that runs before its hooks (they run with the
+        # node), of a skipped one after its tensor hooks and retain_grad (evaluate_function)
+        captured = captures[node] if captures and node in captures else None
+        if captured is not None and not skipped:
+            _capture(captured, grads, results)
         hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
@@ -478,10 +489,9 @@ def _run(
                 if t is not None and grads[nr] is not None:
                     retain(t, grads[nr])
             t = None
-        if captures and node in captures:
-            for nr, k in captures[node]:
-                results[k] = _add(results[k], grads[nr])
-        if unneeded and node in unneeded:  # captured nodes, or a lone root no input needs
+        if captured is not None and skipped:
+            _capture(captured, grads, results)
+        if skipped:  # captured nodes, or a lone root no input needs
             grads.clear()
             continue
         if is_leaf:
