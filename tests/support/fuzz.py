@@ -178,6 +178,17 @@ def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def read_grad_fns(ns: dict[str, Any]) -> None:
+    """Read every tensor variable's ``grad_fn``, as :func:`snapshot` does after each statement, in
+    a run of a program that is not compared (the bounds', a shrinking's): a view's stale
+    ``grad_fn`` is remade at the read, and torch 2.13 crashes (a segmentation fault) in
+    ``register_hook`` on a view whose base was written since its ``grad_fn`` was last read
+    (fuzz 902208), so every run reads them where the compared runs do."""
+    for k, v in ns.items():
+        if NAME.fullmatch(k) and torch.is_tensor(v):
+            _attempt(lambda v=v: v.grad_fn)
+
+
 def _base_name(name: str, base: Any, names: dict[int, str]) -> Any:
     """The variable ``base`` is (or what reading it raised); ``None`` for a gradient, whose
     ``_base``, as its ``_version``, is the engine's artefact."""
@@ -351,13 +362,15 @@ class Lockstep:
     def _follow(self, code: CodeType) -> bool:
         """Run the statement in the shadow namespace, under the bounds; whether it raised (what
         it raised is compared in the runs)."""
+        raised = False
         with warnings.catch_warnings(), self.bounds:
             warnings.simplefilter("ignore")
             try:
                 exec(code, self.shadow)
             except Exception:
-                return True
-        return False
+                raised = True
+        read_grad_fns(self.shadow)
+        return raised
 
     def _shadow(self, name: str, v: Any) -> Any:
         """The shadow run's tensor for torch variable ``name`` (``None`` when it differs)."""
@@ -454,6 +467,7 @@ def _broken(candidate: list[Statement]) -> bool:
             except Exception as exc:
                 if type(exc).__name__ in NOT_A_PROGRAM:
                     return True
+            read_grad_fns(ns)
     return False
 
 
