@@ -307,3 +307,21 @@ def test_hooks_see_the_graph_that_create_graph_builds() -> None:
         return seen, g, gg
 
     same(program)
+
+
+@pytest.mark.parametrize("value", ["number", "tensor"])
+def test_a_fill_node_hook_sees_one_gradient_per_input(value: str) -> None:
+    """fuzz 904525: ``fill_`` of a number (``FillBackward2``) has one input, so its node's hook
+    gets one gradient; of a 0-d tensor (``FillBackward3``), two."""
+
+    def program(t):
+        x = t.tensor([1.0, 0.5, -2.0], requires_grad=True)
+        v = t.tensor(0.25, requires_grad=True)
+        y = x * 1
+        y.fill_(0.25 if value == "number" else v)
+        seen = []
+        y.grad_fn.register_hook(lambda gi, go: seen.append((gi, go)))
+        (y * y).sum().backward()
+        return seen, x.grad, v.grad
+
+    same(program)
