@@ -357,3 +357,38 @@ def test_a_hook_may_return_an_inference_gradient() -> None:
         return x.grad, x.grad.is_inference()
 
     same(program)
+
+
+def test_a_views_hook_registered_before_its_stale_grad_fn_is_read_joins_the_old_node() -> None:
+    """fuzz 906285, 904869: torch gives a tensor's hooks one dict, attached to its grad_fn at the
+    first registration; a later registration does not read grad_fn again. So once a view's base
+    is written, a hook registered before the view's grad_fn is read (and remade) stays with the
+    old node and never runs, and where the grad_fn cannot be remade (a view of a multi-output
+    op, written in place through another view) the later registration does not raise; the
+    first one did."""
+
+    def program(t: ModuleType) -> Any:
+        seen: list[Any] = []
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        b = x * 1
+        v = b[0:1]
+        v.register_hook(lambda g: seen.append(("before the write", g)))
+        b.mul_(3)
+        v.register_hook(lambda g: seen.append(("before the read", g)))
+        v.grad_fn  # remakes the view's grad_fn
+        v.register_hook(lambda g: seen.append(("after the read", g)))
+        (v * 5).sum().backward()
+        y = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        w = y.chunk(2)[-1][:, 1:]
+        w.register_hook(lambda g: None)
+        with t.no_grad():
+            w.abs_()
+        errors = []
+        for _ in range(2):
+            try:
+                w.register_hook(lambda g: None)
+            except RuntimeError as e:
+                errors.append(str(e))
+        return seen, x.grad, len(errors)
+
+    same(program)

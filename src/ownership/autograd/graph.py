@@ -240,6 +240,16 @@ class TensorHookMethods:
         tensor: Any = self
         if not tensor.requires_grad:
             raise RuntimeError(NO_GRAD_MESSAGE)
+        # torch keeps a non-leaf's hooks in one dict, made and given to its grad_fn at the first
+        # registration (reading grad_fn then, which remakes a stale view's): a later hook joins
+        # that dict without reading grad_fn, so a view's hook registered after its base was
+        # written, before its grad_fn is read again, stays with the old node
+        old = tensor._grad_fn
+        if old is not None:
+            chains = hooks_of(old)
+            if tensor._output_nr in chains:
+                return add(chains[tensor._output_nr], hook)
+            chains[tensor._output_nr] = OrderedDict()  # made before grad_fn is read (may raise)
         node = tensor._node()
         if node is None:
             return add(_leaf_hooks(LEAF_HOOKS, tensor), hook)
