@@ -325,3 +325,38 @@ def test_a_fill_node_hook_sees_one_gradient_per_input(value: str) -> None:
         return seen, x.grad, v.grad
 
     same(program)
+
+
+def test_a_node_hook_sees_none_for_an_input_the_backward_does_not_reach() -> None:
+    """fuzz 906523: a built-in node computes no gradient for an input without an edge (a view
+    of a tensor made in inference mode) or whose edge leads to no node ``autograd.grad`` needs,
+    so its hook sees None there; a custom Function's node passes on what its backward returned."""
+
+    def program(t: ModuleType) -> Any:
+        seen: list[Any] = []
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        with t.inference_mode():
+            n = a.narrow(0, 0, 1)
+        v = n.view(-1)
+        v.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        (v * v).sum().backward()
+        w = t.tensor([3.0, 4.0], requires_grad=True)
+        y = a * w
+        y.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        t.autograd.grad(y.sum(), [a])
+
+        class Scale(t.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any, k: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2, g * 3
+
+        z = Scale.apply(a, t.tensor([1.0, 1.0]))
+        z.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        z.sum().backward()
+        return seen
+
+    same(program)

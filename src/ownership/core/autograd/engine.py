@@ -25,7 +25,7 @@ from ownership.core.autograd.accumulate_grad import (
     memory_unseen,
     retain,
 )
-from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.core.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import outside_level, warn_once
@@ -328,6 +328,22 @@ def _add(a: Any, b: Any) -> Any:
     return b if a is None else a if b is None else a + b
 
 
+def _computed_in(deps: dict[Node, int]) -> Any:
+    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node computes
+    none for an input whose edge leads to no node of this backward (torch's
+    ``should_compute_output``), so its post hooks see None there; a custom Function's are kept
+    as its backward returned them."""
+
+    def validate(node: Node, outs: list[Any]) -> None:
+        if isinstance(node, OpNode):
+            for i, (nxt, _) in enumerate(node._edges[: len(outs)]):
+                if nxt is None or nxt not in deps:
+                    outs[i] = None
+        validate_outputs(node, outs)
+
+    return validate
+
+
 def _capture(captured: list[tuple[int, int]], grads: list[Any], results: list[Any]) -> None:
     for nr, k in captured:
         results[k] = _add(results[k], grads[nr])
@@ -521,7 +537,7 @@ def _run(
             continue
         nexts = node._edges
         if hooked is not None and (hooked.pre or hooked.post):
-            outs = hooks.call_node(node, grads, validate_outputs)
+            outs = hooks.call_node(node, grads, _computed_in(deps))
         else:
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:
