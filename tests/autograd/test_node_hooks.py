@@ -360,3 +360,23 @@ def test_a_node_hook_sees_none_for_an_input_the_backward_does_not_reach() -> Non
         return seen
 
     same(program)
+
+
+@pytest.mark.parametrize("value", [[[1.0, 2.0]], [[[3.0]]], [1.0, 2.0]])
+def test_an_assigned_value_loses_its_leading_ones_through_a_view(value: list[Any]) -> None:
+    """fuzz 906169: ``t[key] = v`` gives ``index_put_`` ``v`` viewed without its leading size-1
+    dims (torch's ``slicePrefix1sSize``: a ``ViewBackward0``), so the node's hook sees the
+    value's gradient in that shape."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.zeros(2, 2, requires_grad=True)
+        v = t.tensor(value, requires_grad=True)
+        y = x * 1
+        y[[0]] = v
+        seen: list[Any] = []
+        y.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        (y * y).sum().backward()
+        names = [None if n is None else n.name() for n, _ in y.grad_fn.next_functions]
+        return seen, names, v.grad, x.grad
+
+    same(program)
