@@ -364,8 +364,8 @@ def test_a_views_hook_registered_before_its_stale_grad_fn_is_read_joins_the_old_
     first registration; a later registration does not read grad_fn again. So once a view's base
     is written, a hook registered before the view's grad_fn is read (and remade) stays with the
     old node and never runs, and where the grad_fn cannot be remade (a view of a multi-output
-    op, written in place through another view) the later registration does not raise; the
-    first one did."""
+    op, written in place through another view; a view made in no_grad of a base written with
+    grad mode on) the later registration does not raise; the first one did."""
 
     def program(t: ModuleType) -> Any:
         seen: list[Any] = []
@@ -383,12 +383,18 @@ def test_a_views_hook_registered_before_its_stale_grad_fn_is_read_joins_the_old_
         w.register_hook(lambda g: None)
         with t.no_grad():
             w.abs_()
+        base = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 1
+        with t.no_grad():
+            u = base[:, 1:]  # no grad_fn: its hooks are kept as a leaf's
+        u.register_hook(lambda g: None)
+        base.pow_(2)
         errors = []
         for _ in range(2):
             try:
                 w.register_hook(lambda g: None)
             except RuntimeError as e:
                 errors.append(str(e))
-        return seen, x.grad, len(errors)
+        u.register_hook(lambda g: None)  # joins its dict: grad_fn (which would raise) not read
+        return seen, x.grad, errors
 
     same(program)

@@ -240,12 +240,16 @@ class TensorHookMethods:
         tensor: Any = self
         if not tensor.requires_grad:
             raise RuntimeError(NO_GRAD_MESSAGE)
-        # torch keeps a non-leaf's hooks in one dict, made and given to its grad_fn at the first
+        # torch keeps a tensor's hooks in one dict, made and given to its grad_fn at the first
         # registration (reading grad_fn then, which remakes a stale view's): a later hook joins
         # that dict without reading grad_fn, so a view's hook registered after its base was
-        # written, before its grad_fn is read again, stays with the old node
+        # written, before its grad_fn is read again, stays with the old node (or its leaf's)
         old = tensor._grad_fn
-        if old is not None:
+        if old is None:
+            entry = LEAF_HOOKS.get(id(tensor))
+            if entry is not None and entry[0]() is tensor:
+                return add(entry[1], hook)
+        else:
             chains = hooks_of(old)
             if tensor._output_nr in chains:
                 return add(chains[tensor._output_nr], hook)
