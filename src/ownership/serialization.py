@@ -45,6 +45,7 @@ import os
 import pickle
 import secrets
 import sys
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -53,6 +54,7 @@ from typing import IO, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ownership.autograd.graph import registered_hooks
 from ownership.core import dtypes, layout
 from ownership.core.dtypes import dtype as DType
 from ownership.core.layout import Size
@@ -542,7 +544,16 @@ def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
 
 
 def reduce_tensor(t: Any) -> tuple[Any, tuple[Any, ...]]:
-    """torch's ``Tensor.__reduce_ex__``: storage, offset, sizes, strides and ``requires_grad``."""
+    """torch's ``Tensor.__reduce_ex__``: storage, offset, sizes, strides and ``requires_grad``;
+    as torch, it warns of each hook ``register_hook`` gave ``t`` (hooks are not kept)."""
+    for hook in registered_hooks(t):
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(
+                f"backward hook {hook!r} on tensor will not be serialized.  If this is expected, "
+                "you can decorate the function with @torch.utils.hooks.unserializable_hook to "
+                "suppress this warning",
+                stacklevel=3,
+            )
     _, offset, shape, strides = _whole(t)
     state = getattr(t, "__dict__", None) or None
     source = StorageArgument(t._storage)

@@ -333,3 +333,24 @@ def test_a_lone_root_no_input_needs_still_runs_its_tensor_hooks() -> None:
         return [unused, loss.grad, seen, x.grad, two, doubled.grad, other.grad]
 
     same(program)
+
+
+def test_an_input_whose_node_runs_is_captured_before_its_hooks() -> None:
+    """fuzz 902056: ``autograd.grad`` captures a non-leaf input's gradient before its tensor
+    hooks, ``retain_grad`` and node pre-hooks when its node must run on (to reach another
+    input); when the node does not run, after its tensor hooks and ``retain_grad`` (torch's
+    ``evaluate_function``)."""
+
+    def program(t):
+        x = t.tensor(-1.0, requires_grad=True)
+        y = x + x
+        y.register_hook(lambda g: g * 2)
+        y.retain_grad()
+        y.grad_fn.register_prehook(lambda gs: (gs[0] * 5,))
+        z = y * 3
+        runs_on = t.autograd.grad(z, [y, x], retain_graph=True)
+        stops = t.autograd.grad(z, [y], retain_graph=True)
+        root = t.autograd.grad(y, [y, x], retain_graph=True)
+        return runs_on, stops, root, y.grad
+
+    same(program)

@@ -332,3 +332,69 @@ def test_a_post_accumulate_grad_hook_returning_another_shape_gets_the_tensor_hoo
         (a * 2).sum().backward()
 
     same(program)
+
+
+def test_a_hook_on_an_inference_gradient_is_checked_as_any_other() -> None:
+    """fuzz 900320: a backward in inference mode hands the hook an inference gradient; what the
+    hook returns (here of another dtype) gets torch's checks, not the inference tensor's refusal
+    to show a version."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([[-1.0, -1.5], [0.25, -1.0]], requires_grad=True)
+        x.register_hook(lambda g: g.double())
+        with t.inference_mode():
+            x.backward(t.ones_like(x))
+
+    same(program, raises="RuntimeError")
+
+
+def test_a_hook_may_return_an_inference_gradient() -> None:
+    def program(t: ModuleType) -> Any:
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(lambda g: g * 2)
+        with t.inference_mode():
+            x.backward(t.ones_like(x))
+        return x.grad, x.grad.is_inference()
+
+    same(program)
+
+
+def test_a_views_hook_registered_before_its_stale_grad_fn_is_read_joins_the_old_node() -> None:
+    """fuzz 906285, 904869: torch gives a tensor's hooks one dict, attached to its grad_fn at the
+    first registration; a later registration does not read grad_fn again. So once a view's base
+    is written, a hook registered before the view's grad_fn is read (and remade) stays with the
+    old node and never runs, and where the grad_fn cannot be remade (a view of a multi-output
+    op, written in place through another view; a view made in no_grad of a base written with
+    grad mode on) the later registration does not raise; the first one did."""
+
+    def program(t: ModuleType) -> Any:
+        seen: list[Any] = []
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        b = x * 1
+        v = b[0:1]
+        v.register_hook(lambda g: seen.append(("before the write", g)))
+        b.mul_(3)
+        v.register_hook(lambda g: seen.append(("before the read", g)))
+        v.grad_fn  # remakes the view's grad_fn
+        v.register_hook(lambda g: seen.append(("after the read", g)))
+        (v * 5).sum().backward()
+        y = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        w = y.chunk(2)[-1][:, 1:]
+        w.register_hook(lambda g: None)
+        with t.no_grad():
+            w.abs_()
+        base = t.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True) * 1
+        with t.no_grad():
+            u = base[:, 1:]  # no grad_fn: its hooks are kept as a leaf's
+        u.register_hook(lambda g: None)
+        base.pow_(2)
+        errors = []
+        for _ in range(2):
+            try:
+                w.register_hook(lambda g: None)
+            except RuntimeError as e:
+                errors.append(str(e))
+        u.register_hook(lambda g: None)  # joins its dict: grad_fn (which would raise) not read
+        return seen, x.grad, errors
+
+    same(program)

@@ -307,3 +307,76 @@ def test_hooks_see_the_graph_that_create_graph_builds() -> None:
         return seen, g, gg
 
     same(program)
+
+
+@pytest.mark.parametrize("value", ["number", "tensor"])
+def test_a_fill_node_hook_sees_one_gradient_per_input(value: str) -> None:
+    """fuzz 904525: ``fill_`` of a number (``FillBackward2``) has one input, so its node's hook
+    gets one gradient; of a 0-d tensor (``FillBackward3``), two."""
+
+    def program(t):
+        x = t.tensor([1.0, 0.5, -2.0], requires_grad=True)
+        v = t.tensor(0.25, requires_grad=True)
+        y = x * 1
+        y.fill_(0.25 if value == "number" else v)
+        seen = []
+        y.grad_fn.register_hook(lambda gi, go: seen.append((gi, go)))
+        (y * y).sum().backward()
+        return seen, x.grad, v.grad
+
+    same(program)
+
+
+def test_a_node_hook_sees_none_for_an_input_the_backward_does_not_reach() -> None:
+    """fuzz 906523: a built-in node computes no gradient for an input without an edge (a view
+    of a tensor made in inference mode) or whose edge leads to no node ``autograd.grad`` needs,
+    so its hook sees None there; a custom Function's node passes on what its backward returned."""
+
+    def program(t: ModuleType) -> Any:
+        seen: list[Any] = []
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        with t.inference_mode():
+            n = a.narrow(0, 0, 1)
+        v = n.view(-1)
+        v.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        (v * v).sum().backward()
+        w = t.tensor([3.0, 4.0], requires_grad=True)
+        y = a * w
+        y.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        t.autograd.grad(y.sum(), [a])
+
+        class Scale(t.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any, k: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2, g * 3
+
+        z = Scale.apply(a, t.tensor([1.0, 1.0]))
+        z.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        z.sum().backward()
+        return seen
+
+    same(program)
+
+
+@pytest.mark.parametrize("value", [[[1.0, 2.0]], [[[3.0]]], [1.0, 2.0]])
+def test_an_assigned_value_loses_its_leading_ones_through_a_view(value: list[Any]) -> None:
+    """fuzz 906169: ``t[key] = v`` gives ``index_put_`` ``v`` viewed without its leading size-1
+    dims (torch's ``slicePrefix1sSize``: a ``ViewBackward0``), so the node's hook sees the
+    value's gradient in that shape."""
+
+    def program(t: ModuleType) -> Any:
+        x = t.zeros(2, 2, requires_grad=True)
+        v = t.tensor(value, requires_grad=True)
+        y = x * 1
+        y[[0]] = v
+        seen: list[Any] = []
+        y.grad_fn.register_hook(lambda gi, go: seen.append(gi))
+        (y * y).sum().backward()
+        names = [None if n is None else n.name() for n, _ in y.grad_fn.next_functions]
+        return seen, names, v.grad, x.grad
+
+    same(program)

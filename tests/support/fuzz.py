@@ -41,6 +41,7 @@ import argparse
 import contextlib
 import copy
 import random
+import re
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -58,6 +59,8 @@ from support.fuzz_bounds import Bounds
 from support.fuzz_statements import NAME, Generator, Statement
 
 ENGINES: dict[str, ModuleType] = {"torch": torch, "ownership": ownership}
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+"""An object's address in a warning (a hook's ``repr``): each engine has its own objects."""
 NOT_A_PROGRAM = ("NameError", "UnboundLocalError", "SyntaxError")
 """Errors that mean a shrunk program lost a statement it needs (never a difference to keep)."""
 
@@ -111,6 +114,10 @@ def warn_always() -> Iterator[None]:
     finally:
         torch.set_warn_always(before[0])
         ownership.set_warn_always(before[1])
+
+
+def _addressless(caught: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(ADDRESS.sub(" at 0x...", w) for w in caught)
 
 
 def _attempt(read: Any) -> Any:
@@ -169,6 +176,17 @@ def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
                 "grad": grad if grad is None or isinstance(grad, Raised) else _layout(grad),
             }
     return out
+
+
+def read_grad_fns(ns: dict[str, Any]) -> None:
+    """Read every tensor variable's ``grad_fn``, as :func:`snapshot` does after each statement, in
+    a run of a program that is not compared (the bounds', a shrinking's): a view's stale
+    ``grad_fn`` is remade at the read, and torch 2.13 crashes (a segmentation fault) in
+    ``register_hook`` on a view whose base was written since its ``grad_fn`` was last read
+    (fuzz 902208), so every run reads them where the compared runs do."""
+    for k, v in ns.items():
+        if NAME.fullmatch(k) and torch.is_tensor(v):
+            _attempt(lambda v=v: v.grad_fn)
 
 
 def _base_name(name: str, base: Any, names: dict[int, str]) -> Any:
@@ -310,7 +328,7 @@ class Lockstep:
         if not unsure:
             for line in differences(runs["torch"].facts, runs["ownership"].facts, path="statement"):
                 found.append(("", "raised", line))
-            if runs["torch"].warnings != runs["ownership"].warnings:
+            if _addressless(runs["torch"].warnings) != _addressless(runs["ownership"].warnings):
                 line = f"warnings: torch {runs['torch'].warnings} != ownership {runs['ownership'].warnings}"
                 found.append(("", "warnings", line))
         a = snapshot(tns, self.versions["torch"])
@@ -344,13 +362,15 @@ class Lockstep:
     def _follow(self, code: CodeType) -> bool:
         """Run the statement in the shadow namespace, under the bounds; whether it raised (what
         it raised is compared in the runs)."""
+        raised = False
         with warnings.catch_warnings(), self.bounds:
             warnings.simplefilter("ignore")
             try:
                 exec(code, self.shadow)
             except Exception:
-                return True
-        return False
+                raised = True
+        read_grad_fns(self.shadow)
+        return raised
 
     def _shadow(self, name: str, v: Any) -> Any:
         """The shadow run's tensor for torch variable ``name`` (``None`` when it differs)."""
@@ -447,6 +467,7 @@ def _broken(candidate: list[Statement]) -> bool:
             except Exception as exc:
                 if type(exc).__name__ in NOT_A_PROGRAM:
                     return True
+            read_grad_fns(ns)
     return False
 
 
@@ -488,6 +509,7 @@ def _smaller(statements: list[Statement]) -> Iterator[list[Statement]]:
 
 _FIELD_EXPRESSIONS = {
     "values": "{}",
+    "value": "{}",
     "stride": "{}.stride()",
     "storage_offset": "{}.storage_offset()",
     "version": "{}._version",

@@ -5,8 +5,10 @@ far under torch (their shape, dtype, ``requires_grad``, whether they are leaves,
 or hold a ``.grad``), so that most statements are valid and some are deliberately not. A statement
 is plain torch source (``t3 = t1[:, [1, 0]]``, a ``with torch.no_grad():`` block ...) run with
 ``torch`` (and ``copy``) in its namespace: a failing program prints as itself. Variables are named
-``t<n>`` (tensors), ``l<n>`` (losses) and ``g<n>`` (gradients, whose ``_version`` is no contract:
-see ``support.gradients``). Each statement carries a tag (what kind of statement, for grouping
+``t<n>`` (tensors), ``l<n>`` (losses), ``g<n>`` (gradients, whose ``_version`` is no contract:
+see ``support.gradients``), ``h<n>`` (hook handles) and ``s<n>`` (lists that hooks record into:
+a tensor's, a ``grad_fn``'s or a saved tensor's shape and dtype, labelled by the hook's handle,
+so the list says which hooks ran, in which order, on what). Each statement carries a tag (what kind of statement, for grouping
 differences into causes); how closely its results must agree is not the statement's to say, but
 follows the ops torch runs for it (:mod:`support.fuzz_bounds`).
 
@@ -25,8 +27,10 @@ import torch
 
 from support.programs import broadcasts_to
 
-NAME = re.compile(r"\b[tlg]\d+\b")
-"""A variable of a generated program."""
+NAME = re.compile(r"\b[tlgs]\d+\b")
+"""A variable of a generated program whose value the fuzzer compares (``s<n>``: a list that
+hooks append what they see to). Hook handles, ``h<n>``, are not compared."""
+HANDLE = re.compile(r"h\d+")
 
 FLOATS = (-2.0, -1.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 SHAPES: tuple[tuple[int, ...], ...] = ((), (3,), (2, 3), (3, 2), (2, 1, 3), (1, 3), (4,), (2, 2))
@@ -70,6 +74,19 @@ def _dims(shape: Iterable[int]) -> str:
     return ", ".join(str(n) for n in shape)
 
 
+def _lines(statements: Iterable[Statement]) -> list[str]:
+    return [line for s in statements for line in s.source.splitlines()]
+
+
+def _block(header: str, body: list[str]) -> list[str]:
+    """The lines of ``with header:`` around ``body``."""
+    return [f"with {header}:", *("    " + line for line in body)]
+
+
+def _signed(statements: Iterable[Statement]) -> bool:
+    return all(s.signed_zeros for s in statements)
+
+
 class Generator:
     """Random statements for a program whose torch namespace is ``ns`` (read, never written)."""
 
@@ -78,6 +95,7 @@ class Generator:
         self.ns = ns
         self.count = 0
         self.used: set[str] = set()  # the tensors a backward statement started from
+        self.depth = 0  # of the statement being written (1: in a block)
         self.templates: list[tuple[float, Callable[[], Statement | None]]] = [
             (3.0, self.create),
             (4.0, self.view),
@@ -93,7 +111,13 @@ class Generator:
             (1.0, self.grad_read),
             (1.5, self.mode_block),
             (0.7, self.invalid),
+            (2.0, self.tensor_hook),
+            (1.0, self.post_accumulate_hook),
+            (1.2, self.node_hook),
+            (0.6, self.remove_hook),
+            (1.0, self.saved_tensors_block),
         ]
+        self.blocks = (self.mode_block, self.saved_tensors_block)
         self.weights = [w for w, _ in self.templates]
 
     # -- what the program holds -------------------------------------------------------------
@@ -123,8 +147,9 @@ class Generator:
         """One random statement (a block only at ``depth`` 0)."""
         while True:
             _, make = self.rng.choices(self.templates, self.weights)[0]
-            if depth and make == self.mode_block:
+            if depth and make in self.blocks:
                 continue
+            self.depth = depth
             made = make()
             if made is not None:
                 compile(made.source, "<program>", "exec")  # a generator's slip fails here
@@ -463,17 +488,16 @@ class Generator:
             ["torch.no_grad()", "torch.inference_mode()", "torch.inference_mode()",
              "torch.enable_grad()", "torch.set_grad_enabled(False)"]
         )  # fmt: skip
-        inner = [self.statement(depth=1) for _ in range(rng.randint(1, 3))]
-        body = [line for s in inner for line in s.source.splitlines()]
+        inner = self._inner()
+        body = _lines(inner)
         if mode == "torch.no_grad()" and rng.random() < 0.3:  # enable_grad inside no_grad
-            body = ["with torch.enable_grad():", *("    " + line for line in body)]
-        source = f"with {mode}:\n" + "\n".join("    " + line for line in body)
+            body = _block("torch.enable_grad()", body)
         tag = "inference_mode" if "inference" in mode else "grad_mode"
-        return Statement(
-            tag,
-            source,
-            signed_zeros=all(s.signed_zeros for s in inner),
-        )
+        return Statement(tag, "\n".join(_block(mode, body)), _signed(inner))
+
+    def _inner(self) -> list[Statement]:
+        """One to three statements for the body of a block."""
+        return [self.statement(depth=1) for _ in range(self.rng.randint(1, 3))]
 
     def invalid(self) -> Statement | None:
         a = self.pick()
@@ -492,3 +516,148 @@ class Generator:
             f"{self.new()} = {a}.view(-1)",
         ]
         return Statement("invalid", self.rng.choice(options))
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def _recorder(self) -> tuple[str, str]:
+        """A list for hooks to record into: (its name, the statement making it, or "")."""
+        lists = [k for k, v in self.ns.items() if NAME.fullmatch(k) and isinstance(v, list)]
+        if lists and self.rng.random() < 0.7:
+            return self.rng.choice(lists), ""
+        name = self.new("s")
+        return name, f"{name} = []\n"
+
+    def _hooked(self) -> str | None:
+        """A tensor to hook: a leaf, a non-leaf or a view that requires grad (else, now and
+        then, one that does not: refused). In a block, no view: torch 2.13 crashes in
+        ``register_hook`` on a view whose base the block wrote first, its stale grad_fn not
+        read in between (fuzz 917941; between statements the fuzzer reads every grad_fn)."""
+        kinds: list[Callable[[torch.Tensor], bool]] = [
+            lambda v: v.is_leaf,
+            lambda v: not v.is_leaf and v._base is None,
+            lambda v: v._base is not None,
+        ]
+        kind = self.rng.choice(kinds)
+        fits = (lambda v: v._base is None) if self.depth else (lambda v: True)
+        a = self.pick(lambda v: v.requires_grad and kind(v) and fits(v))
+        a = a or self.pick(lambda v: v.requires_grad and fits(v))
+        return a or (self.pick(fits) if self.rng.random() < 0.2 else None)
+
+    def tensor_hook(self) -> Statement | None:
+        """``register_hook`` on a tensor: a hook that scales, returns None, records what it sees,
+        or returns a gradient of another size or dtype (torch's refusal); then maybe a
+        ``retain_grad`` (whose gradient is the hooked one, whatever the order)."""
+        a = self._hooked()
+        if a is None:
+            return None
+        rng, handle = self.rng, self.new("h")
+        seen, made = self._recorder()
+        hooks = [
+            "lambda g: g * 2",
+            "lambda g: g + 1",
+            "lambda g: None",
+            f"lambda g: {seen}.append(('{handle}', tuple(g.shape), str(g.dtype)))",
+            f"lambda g: {seen}.append(('{handle}', tuple(g.shape), str(g.dtype)))",
+            "lambda g: g.sum()",
+            "lambda g: g.double()",
+        ]
+        hook = rng.choice(hooks)
+        source = f"{made if seen in hook else ''}{handle} = {a}.register_hook({hook})"
+        if rng.random() < 0.25:
+            source += f"\n{a}.retain_grad()"
+        return Statement("tensor_hook", source + self._backward_through(a))
+
+    def post_accumulate_hook(self) -> Statement | None:
+        """``register_post_accumulate_grad_hook`` on a leaf (refused on a non-leaf): a hook that
+        writes ``p.grad`` in place, drops it, records it, or returns a value (refused)."""
+        a = self.pick(lambda v: v.is_leaf and v.requires_grad)
+        a = a or (self.pick() if self.rng.random() < 0.2 else None)
+        if a is None:
+            return None
+        handle = self.new("h")
+        seen, made = self._recorder()
+        hooks = [
+            "lambda p: (p.grad.mul_(2), None)[1]",
+            "lambda p: setattr(p, 'grad', None)",
+            f"lambda p: {seen}.append(('{handle}', tuple(p.grad.shape), p.grad.requires_grad))",
+            "lambda p: p.grad.add_(1)",
+        ]
+        hook = self.rng.choice(hooks)
+        source = f"{handle} = {a}.register_post_accumulate_grad_hook({hook})"
+        source = (made if seen in hook else "") + source + self._backward_through(a)
+        return Statement("post_accumulate_hook", source)
+
+    def node_hook(self) -> Statement | None:
+        """A pre-hook or a hook on a tensor's ``grad_fn``: returning None, doubled gradients,
+        recording what it sees, or (pre-hook) the wrong number of gradients (refused)."""
+        a = self.pick(lambda v: v.grad_fn is not None)
+        if a is None:
+            return None
+        handle = self.new("h")
+        seen, made = self._recorder()
+        shapes = "tuple(None if g is None else tuple(g.shape) for g in {})"
+        doubled = "tuple(None if g is None else g * 2 for g in {})"
+        pre_hooks = [
+            "lambda gs: None",
+            f"lambda gs: {doubled.format('gs')}",
+            f"lambda gs: {seen}.append(('{handle}', {shapes.format('gs')}))",
+            "lambda gs: gs + gs",
+        ]
+        post_hooks = [
+            "lambda gi, go: None",
+            f"lambda gi, go: {doubled.format('gi')}",
+            f"lambda gi, go: {seen}.append(('{handle}', {shapes.format('gi')}, len(go)))",
+        ]
+        kind, hooks = self.rng.choice(
+            [("register_prehook", pre_hooks), ("register_hook", post_hooks)]
+        )
+        hook = self.rng.choice(hooks)
+        source = f"{handle} = {a}.grad_fn.{kind}({hook})"
+        source = (made if seen in hook else "") + source + self._backward_through(a)
+        return Statement("node_hook", source)
+
+    def _backward_through(self, a: str, write: str = "") -> str:
+        """Half the time, lines that run a backward through ``a`` (so that its hooks run), after
+        ``write``, if any."""
+        if self.rng.random() < 0.5:
+            return ""
+        loss = self.new("l")
+        self.used.add(loss)
+        return f"\n{loss} = ({a} * {a}).sum()\n{write}{loss}.backward(retain_graph=True)"
+
+    def remove_hook(self) -> Statement | None:
+        handles = [k for k in self.ns if HANDLE.fullmatch(k)]
+        if not handles:
+            return None
+        return Statement("remove_hook", f"{self.rng.choice(handles)}.remove()")
+
+    def saved_tensors_block(self) -> Statement | None:
+        """Statements under ``saved_tensors_hooks`` (packing the saved tensor itself, so that no
+        version check is made, a clone, or recording it), or under
+        ``disable_saved_tensors_hooks``, around such a block or not (refused); the first saves a
+        tensor that requires grad, if any, and a backward through it may follow, maybe after a
+        write to what it saved."""
+        rng = self.rng
+        a = self.pick(lambda v: v.requires_grad and v.dtype.is_floating_point)
+        seen, made = self._recorder()
+        packs = [
+            "lambda x: x",
+            "lambda x: x.clone()",
+            f"lambda x: {seen}.append((tuple(x.shape), str(x.dtype))) or x",
+        ]
+        pack = rng.choice(packs)
+        hooks = f"torch.autograd.graph.saved_tensors_hooks({pack}, lambda x: x)"
+        saving = self.new()
+        if a is not None:
+            op = rng.choice([f"{a} * {self.partner(a)}", f"{a}.exp()", f"{a}.sigmoid()"])
+            inner = [Statement("pointwise", f"{saving} = {op}"), *self._inner()[1:]]
+        else:
+            inner = self._inner()
+        body = _block(hooks, _lines(inner))
+        if rng.random() < 0.25:
+            disable = 'torch.autograd.graph.disable_saved_tensors_hooks("no saved-tensor hooks")'
+            body = _block(disable, body if rng.random() < 0.5 else _lines(inner))
+        source = (made if seen in pack else "") + "\n".join(body)
+        if a is not None:
+            write = f"{a}.detach().mul_(2)\n" if rng.random() < 0.4 else ""
+            source += self._backward_through(saving, write)
+        return Statement("saved_tensors_hooks", source, _signed(inner))

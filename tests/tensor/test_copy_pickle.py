@@ -212,3 +212,35 @@ def test_a_copy_made_in_inference_mode_is_an_inference_tensor(
         return [c.detach().clone(), *inside, c.is_inference(), reading]
 
     same(program)
+
+
+class _Hook:
+    """A hook whose ``repr`` is the same in both engines' runs (a lambda's shows its address)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, grad: Any) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<hook {self.name}>"
+
+
+@pytest.mark.parametrize("how", ["copy", "pickle"])
+def test_copying_a_tensor_warns_of_each_hook_it_drops(how: str) -> None:
+    """fuzz 901294, 901888: ``copy.copy`` and pickling of a tensor warn of each hook
+    ``register_hook`` gave it (leaf or not; not a removed one, nor a ``grad_fn``'s own), as
+    torch's ``__reduce_ex__`` does; deepcopy does not."""
+
+    def program(t):
+        x = t.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(_Hook("kept"))
+        x.register_hook(_Hook("removed")).remove()
+        y = x * 2
+        y.register_hook(_Hook("on y"))
+        y.grad_fn.register_prehook(_Hook("node"))
+        copied = [copy.copy(v) if how == "copy" else _roundtrip(v) for v in (x, y)]
+        return copied, copy.deepcopy(x)
+
+    same(program)

@@ -217,6 +217,17 @@ def _leaf_hooks(table: dict[int, tuple[weakref.ref[Any], HookDict]], tensor: Any
     return entry[1]
 
 
+def registered_hooks(tensor: Any) -> list[Callable[..., Any]]:
+    """The hooks ``tensor.register_hook`` gave ``tensor`` that are still registered: its leaf's,
+    or those of its ``grad_fn``'s output."""
+    node = tensor._grad_fn
+    if node is None:
+        entry = LEAF_HOOKS.get(id(tensor))
+        return list(entry[1].values()) if entry is not None and entry[0]() is tensor else []
+    table: NodeHooks | None = node._pre_hooks
+    return list(table.get(tensor._output_nr, {}).values()) if table is not None else []
+
+
 class TensorHookMethods:
     """The Tensor's hook registration, set on :class:`~ownership.core.tensor.Tensor` by
     ``ownership.installation.install()``: a non-leaf's hooks go to its ``grad_fn``'s
@@ -229,6 +240,20 @@ class TensorHookMethods:
         tensor: Any = self
         if not tensor.requires_grad:
             raise RuntimeError(NO_GRAD_MESSAGE)
+        # torch keeps a tensor's hooks in one dict, made and given to its grad_fn at the first
+        # registration (reading grad_fn then, which remakes a stale view's): a later hook joins
+        # that dict without reading grad_fn, so a view's hook registered after its base was
+        # written, before its grad_fn is read again, stays with the old node (or its leaf's)
+        old = tensor._grad_fn
+        if old is None:
+            entry = LEAF_HOOKS.get(id(tensor))
+            if entry is not None and entry[0]() is tensor:
+                return add(entry[1], hook)
+        else:
+            chains = hooks_of(old)
+            if tensor._output_nr in chains:
+                return add(chains[tensor._output_nr], hook)
+            chains[tensor._output_nr] = OrderedDict()  # made before grad_fn is read (may raise)
         node = tensor._node()
         if node is None:
             return add(_leaf_hooks(LEAF_HOOKS, tensor), hook)

@@ -351,6 +351,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         t, tkey = split
     npkey = np_key(tkey)
     v = operand(value)
+    if isinstance(v, Tensor) and without_leading_ones(v._data.shape) != v._data.shape:
+        v = views.view(v, without_leading_ones(v._data.shape))  # torch's slicePrefix1sSize
     vt = v if isinstance(v, Tensor) else None
     value_needed = vt is not None and vt.requires_grad  # decided now, not at backward time
     target_shape: tuple[int, ...] = ()  # the indexing result's, once the indices are checked
@@ -419,10 +421,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         kept = np.ones(g[0]._data.shape, dtype=bool)  # zeros where written (never grad * mask:
         kept[s["indices"]] = False  # an inf gradient there would make NaN)
         gv = None
-        if value_needed and vt is not None:  # summed to the shape read, then given its 1s
-            gv = sum_to(getitem(g[0], tkey), without_leading_ones(vshape))
-            if gv._data.shape != vshape:
-                gv = views.reshape(gv, vshape)
+        if value_needed and vt is not None:  # summed to the shape read (its view gives its 1s)
+            gv = sum_to(getitem(g[0], tkey), vshape)
         return (ops.where(Tensor._wrap(kept, dtypes.bool_), g[0], 0), gv)
 
     run_inplace(

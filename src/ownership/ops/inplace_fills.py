@@ -64,8 +64,9 @@ def fill_(a: Tensor, value: Any) -> Tensor:
         filled = np.asarray(number).astype(dt.np) if type(number) is float else number
         return np.broadcast_to(np.asarray(filled, dtype=dt.np), a._data.shape)
 
-    def bw(node: OpNode, s: Saved, g: Grads) -> Any:
-        return (zeros_like_grad(g[0]), g[0].sum() if isinstance(v, Tensor) else None)
+    def bw(node: OpNode, s: Saved, g: Grads) -> Any:  # one gradient per input, as torch's
+        zeros = zeros_like_grad(g[0])
+        return (zeros, g[0].sum()) if isinstance(v, Tensor) else (zeros,)
 
     name = "FillBackward2" if not isinstance(v, Tensor) else "FillBackward3"
     others = (v,) if isinstance(v, Tensor) else ()

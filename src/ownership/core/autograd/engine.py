@@ -25,7 +25,7 @@ from ownership.core.autograd.accumulate_grad import (
     memory_unseen,
     retain,
 )
-from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
+from ownership.core.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
 from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import outside_level, warn_once
@@ -330,6 +330,27 @@ def _add(a: Any, b: Any) -> Any:
     return b if a is None else a if b is None else a + b
 
 
+def _computed_in(deps: dict[Node, int]) -> Any:
+    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node computes
+    none for an input whose edge leads to no node of this backward (torch's
+    ``should_compute_output``), so its post hooks see None there; a custom Function's are kept
+    as its backward returned them."""
+
+    def validate(node: Node, outs: list[Any]) -> None:
+        if isinstance(node, OpNode):
+            for i, (nxt, _) in enumerate(node._edges[: len(outs)]):
+                if nxt is None or nxt not in deps:
+                    outs[i] = None
+        validate_outputs(node, outs)
+
+    return validate
+
+
+def _capture(captured: list[tuple[int, int]], grads: list[Any], results: list[Any]) -> None:
+    for nr, k in captured:
+        results[k] = _add(results[k], grads[nr])
+
+
 def _discover(roots: list[Node], need_children: bool) -> tuple[dict[Node, int], dict[Node, Any]]:
     """Every node reachable from ``roots`` (roots first), how many edges point at it, and, if
     asked, its children."""
@@ -471,6 +492,12 @@ def _run(
         node: Node = queue.pop()
         grads = buffers.pop(node)
         is_leaf = type(node) is AccumulateGrad
+        skipped = bool(unneeded) and node in unneeded
+        # torch captures the gradient of a node that runs before its hooks (they run with the
+        # node), of a skipped one after its tensor hooks and retain_grad (evaluate_function)
+        captured = captures[node] if captures and node in captures else None
+        if captured is not None and not skipped:
+            _capture(captured, grads, results)
         hooked = node._pre_hooks
         if hooked is not None or (is_leaf and hooks.LEAF_HOOKS):
             hooks.run_pre_hooks(node, grads)
@@ -480,10 +507,9 @@ def _run(
                 if t is not None and grads[nr] is not None:
                     retain(t, grads[nr])
             t = None
-        if captures and node in captures:
-            for nr, k in captures[node]:
-                results[k] = _add(results[k], grads[nr])
-        if unneeded and node in unneeded:  # captured nodes, or a lone root no input needs
+        if captured is not None and skipped:
+            _capture(captured, grads, results)
+        if skipped:  # captured nodes, or a lone root no input needs
             grads.clear()
             continue
         if is_leaf:
@@ -513,7 +539,7 @@ def _run(
             continue
         nexts = node._edges
         if hooked is not None and (hooked.pre or hooked.post):
-            outs = hooks.call_node(node, grads, validate_outputs)
+            outs = hooks.call_node(node, grads, _computed_in(deps))
         else:
             for g in grads:  # `is`, never `==`: a tensor's == is an op
                 if g is not None:

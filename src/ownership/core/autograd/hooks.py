@@ -54,7 +54,7 @@ def hook_name(fn: Any) -> str:
 
 def checked(fn: Any, old: Any, new: Any) -> Any:
     """torch's checks on a hook's returned gradient."""
-    if not hasattr(new, "_version") or not hasattr(new, "dtype"):
+    if not hasattr(type(new), "_version") or not hasattr(new, "dtype"):  # an inference one too
         raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
     if old is None:  # the gradient was undefined: nothing to compare with
         return new
