@@ -172,6 +172,17 @@ def test_same_param_twice_in_one_list_warns() -> None:
     same(program)
 
 
+def test_a_param_twice_in_one_group_saves_its_last_position() -> None:
+    # torch maps a group's parameters all at once, so the later duplicate wins (fuzz_modules 19)
+    def program(t: ModuleType) -> Any:
+        a, b, _ = params(t)
+        opt = t.optim.SGD([a, b, a], lr=0.1)
+        opt.add_param_group({"params": [params(t)[2]]})
+        return opt.state_dict()["param_groups"]
+
+    same(program)
+
+
 def test_two_groups_sharing_a_param_refused() -> None:
     def program(t: ModuleType) -> Any:
         a, b, _ = params(t)

@@ -143,8 +143,11 @@ class Optimizer:
         groups = []
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for i, p in enumerate(group["params"], start):
-                index.setdefault(id(p), i)
+            # torch maps a group's new parameters all at once: a parameter twice in one group
+            # gets its last position, one already in an earlier group keeps that group's
+            index.update(
+                {id(p): i for i, p in enumerate(group["params"], start) if id(p) not in index}
+            )
             packed["params"] = [index[id(p)] for p in group["params"]]
             start += len(packed["params"])
             groups.append(packed)
