@@ -429,3 +429,26 @@ def test_random_container_trees_register_like_torch(spec: Any, slice_start: int)
         )
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["Sequential", "ModuleList", "ModuleDict"])
+def test_a_none_child_is_iterated_indexed_and_called(kind: str) -> None:
+    # fuzz_modules 85: torch's containers walk a child registered as None like any other
+    def program(t: ModuleType) -> Any:
+        box = getattr(t.nn, kind)()
+        box.add_module("0", t.nn.ReLU())
+        box.add_module("1", None)
+        first = box["1"] if kind == "ModuleDict" else box[1]
+        walked = [type(m).__name__ for m in (box.values() if kind == "ModuleDict" else box)]
+        return first, walked, len(box)
+
+    same(program)
+
+
+def test_sequential_calls_a_none_child() -> None:
+    def program(t: ModuleType) -> Any:
+        seq = t.nn.Sequential(t.nn.ReLU())
+        seq.add_module("1", None)
+        return seq(t.ones(2))
+
+    same(program)

@@ -125,11 +125,10 @@ class Sequential(IndexedModules):
             chosen = cast(list[tuple[str, Module]], list(self._modules.items())[index])
             return type(self)(OrderedDict(chosen))
         module = self._modules[self._key_at(index)]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __iter__(self) -> Iterator[Module]:
-        return iter(m for m in self._modules.values() if m is not None)
+        return iter(self._modules.values())  # type: ignore[arg-type]  # a None included, as torch
 
     def insert(self, index: int, module: Module) -> Self:
         """Put ``module`` before position ``index`` (torch's bounds: ``-len <= index <= len``)."""
@@ -202,7 +201,6 @@ class Sequential(IndexedModules):
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""
-        for module in self._modules.values():  # what ``iter(self)`` walks, without a generator
-            if module is not None:
-                input = module(input)
+        for module in self._modules.values():  # what ``iter(self)`` walks, a None included,
+            input = module(input)  # type: ignore[misc]  # which torch calls too (a TypeError)
         return input

@@ -85,8 +85,7 @@ class ModuleList(IndexedModules):
         if isinstance(index, slice):
             return type(self)(list(self._modules.values())[index])  # type: ignore[arg-type]
         module = self._modules[self._key_at(index)]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())  # type: ignore[arg-type]
@@ -146,8 +145,7 @@ class ModuleDict(Module):
 
     def __getitem__(self, key: str) -> Module:
         module = self._modules[key]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __setitem__(self, key: str, module: Module) -> None:
         self.add_module(key, module)
