@@ -120,6 +120,19 @@ def test_linear_shape_mismatch_error() -> None:
     same(lambda t: make_linear(t, True)(data(t, (2, 2, 5))))
 
 
+def test_linear_whose_weight_is_none_or_not_a_tensor_is_refused_by_the_parser() -> None:
+    # fuzz_modules 60: a Linear whose weight was registered as None
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, True)
+        lin.register_parameter("weight", None)
+        return lin(data(t, (2, 4)))
+
+    same(program)
+    x = lambda t: t.ones(2, 3)  # noqa: E731
+    same(lambda t: t.nn.functional.linear(x(t), 1.0))
+    same(lambda t: t.nn.functional.linear(x(t), t.ones(2, 3), 3))
+
+
 # ---------------------------------------------------------------- BatchNorm1d
 BN_SHAPES = [(5, 3), (4, 3, 2)]
 
