@@ -283,3 +283,14 @@ def test_gradcheck_batch_norm(shape: tuple[int, ...], training: bool) -> None:
         return f.batch_norm(x, rm, rv, w, b, training=training, momentum=0.0)
 
     assert own.autograd.gradcheck(fn, ins)
+
+
+def test_batchnorm_counts_its_batch_in_grad_mode() -> None:
+    # module fuzzer 211: num_batches_tracked.add_(1) runs in grad mode, as torch's forward does
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.num_batches_tracked = t.zeros((), requires_grad=True)
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        return bn(x)
+
+    same(program)
