@@ -294,3 +294,21 @@ def test_batchnorm_counts_its_batch_in_grad_mode() -> None:
         return bn(x)
 
     same(program)
+
+
+@pytest.mark.parametrize("wrong", ["weight", "bias"])
+def test_batchnorm_affine_of_the_wrong_size_is_refused_before_the_running_stats_move(
+    wrong: str,
+) -> None:
+    # module fuzzer 211: torch checks weight and bias against the channels first
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        getattr(bn, wrong).data = t.zeros(5)
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        try:
+            bn(x)
+        except RuntimeError as e:
+            return str(e), bn.running_mean, bn.running_var, bn.num_batches_tracked
+        return None
+
+    same(program)

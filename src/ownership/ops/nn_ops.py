@@ -237,7 +237,12 @@ def batch_norm(
     _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
-    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+    for name, t in (
+        ("running_mean", running_mean),
+        ("running_var", running_var),
+        ("weight", weight),
+        ("bias", bias),
+    ):  # torch's order, all before the kernel writes the running statistics
         if t is not None and t._numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t._numel()}")
     dims, shape, count = _channel_geometry(x.shape)
