@@ -312,3 +312,25 @@ def test_batchnorm_affine_of_the_wrong_size_is_refused_before_the_running_stats_
         return None
 
     same(program)
+
+
+@pytest.mark.parametrize("mode", ["enable_grad", "no_grad"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("which", ["running_mean", "running_var", "both"])
+def test_batchnorm_statistics_that_require_grad_are_refused_in_grad_mode(
+    mode: str, training: bool, which: str
+) -> None:
+    # module fuzzer 1691, 1948: a Parameter assigned over a running statistic
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3).train(training)
+        for name in ("running_mean", "running_var") if which == "both" else (which,):
+            setattr(bn, name, t.nn.Parameter(getattr(bn, name).clone()))
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        with getattr(t, mode)():
+            try:
+                out = bn(x)
+            except RuntimeError as e:
+                out = str(e)
+        return out, bn.running_mean, bn.running_var
+
+    same(program)

@@ -245,6 +245,12 @@ def batch_norm(
     ):  # torch's order, all before the kernel writes the running statistics
         if t is not None and t._numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t._numel()}")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if grad_mode.is_grad_enabled() and t is not None and t.requires_grad:  # torch's autograd
+            raise RuntimeError(  # kernel refuses a statistic that requires grad (a Parameter)
+                f"The function 'native_batch_norm' is not differentiable with respect to "
+                f"argument '{name}'. This input cannot have requires_grad True."
+            )
     dims, shape, count = _channel_geometry(x.shape)
     stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
 
