@@ -334,3 +334,13 @@ def test_batchnorm_statistics_that_require_grad_are_refused_in_grad_mode(
         return out, bn.running_mean, bn.running_var
 
     same(program)
+
+
+def test_batchnorm_checks_sizes_before_dtypes() -> None:
+    # module fuzzer 1223: a float64 layer with a bias of the wrong size, given float32 data
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.bias.data = t.zeros(5)
+        return bn.double()(t.ones(4, 3))
+
+    same(program)

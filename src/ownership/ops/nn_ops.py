@@ -234,7 +234,6 @@ def batch_norm(
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
-    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
     for name, t in (
@@ -251,6 +250,7 @@ def batch_norm(
                 f"The function 'native_batch_norm' is not differentiable with respect to "
                 f"argument '{name}'. This input cannot have requires_grad True."
             )
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))  # the kernel's
     dims, shape, count = _channel_geometry(x.shape)
     stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
 
