@@ -384,3 +384,22 @@ def test_a_tensor_lr_of_more_than_one_element_is_refused(name: str, lr: str) -> 
         return opt.param_groups[0]["lr"]
 
     same(program)
+
+
+@pytest.mark.parametrize("options", [{"momentum": 0.9}, {"momentum": 0.9, "weight_decay": 0.1}])
+def test_sgd_param_twice_in_a_group_starts_a_buffer_at_each_listing(
+    options: dict[str, Any],
+) -> None:
+    # module fuzzer 105: torch reads the momentum buffers before it updates any parameter
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.SGD([a, b, a], lr=0.25, **options)
+        out = []
+        for _ in range(2):
+            opt.zero_grad()
+            loss(t, a, b, c).backward()
+            opt.step()
+            out.append((a.detach().clone(), opt.state[a]["momentum_buffer"].clone()))
+        return out
+
+    same(program)

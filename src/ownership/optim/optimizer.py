@@ -124,6 +124,7 @@ class Optimizer:
             with enable_grad():
                 loss = closure()
         with no_grad():
+            self._begin_step()
             for group in self.param_groups:
                 for param in group["params"]:
                     if param.grad is not None:
@@ -201,6 +202,10 @@ class Optimizer:
         """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
         a subclass that must keep a group option whatever was loaded extends this."""
         self.__dict__.update(state)
+
+    def _begin_step(self) -> None:
+        """Read what a step reads of every parameter before it updates any (nothing here; SGD
+        reads its momentum buffers)."""
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         """Apply this optimizer's rule to one parameter (runs under ``no_grad``)."""

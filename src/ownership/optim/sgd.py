@@ -78,6 +78,18 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    _fresh: frozenset[int] = frozenset()  # the parameters without a buffer as the step began
+
+    def _begin_step(self) -> None:
+        """torch's SGD reads every parameter's momentum buffer before it updates any: a parameter
+        listed twice in a group that had none starts a buffer at each listing (the last kept)."""
+        self._fresh = frozenset(
+            id(p)
+            for group in self.param_groups
+            for p in group["params"]
+            if "momentum_buffer" not in self.state.get(p, {})
+        )
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         if group["maximize"]:
             grad = -grad
@@ -86,7 +98,7 @@ class SGD(Optimizer):
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[param]
-            buf = state.get("momentum_buffer")
+            buf = None if id(param) in self._fresh else state.get("momentum_buffer")
             if buf is None:
                 buf = grad.detach().clone()
                 state["momentum_buffer"] = buf
