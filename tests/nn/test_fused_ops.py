@@ -344,3 +344,18 @@ def test_batchnorm_checks_sizes_before_dtypes() -> None:
         return bn.double()(t.ones(4, 3))
 
     same(program)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize(
+    "stats", [("zeros(2)", None), (None, "zeros(2)"), ("zeros(3)", None), (None, None)]
+)
+def test_batchnorm_checks_each_statistic_in_torchs_order(
+    training: bool, stats: tuple[str | None, str | None]
+) -> None:
+    # module fuzzer 2419: a running_mean of the wrong size beside a running_var of None
+    def program(t: ModuleType) -> Any:
+        mean, var = (None if s is None else t.zeros(int(s[6])) for s in stats)
+        return t.nn.functional.batch_norm(t.ones(2, 3), mean, var, training=training)
+
+    same(program)

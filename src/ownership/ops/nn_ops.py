@@ -228,12 +228,6 @@ def batch_norm(
     for position, (name, t) in enumerate((*optional, ("running_var", running_var)), 2):
         if t is not None:
             tensor_arg("batch_norm", t, name, position)
-    if not training:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
-    if (running_mean is None) != (running_var is None):
-        raise ValueError("running_mean and running_var must either both be None or neither be None")
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
     for name, t in (
@@ -241,15 +235,19 @@ def batch_norm(
         ("running_var", running_var),
         ("weight", weight),
         ("bias", bias),
-    ):  # torch's order, all before the kernel writes the running statistics
+    ):  # torch's order, one tensor after the other, before the kernel writes the statistics
         if t is not None and t._numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t._numel()}")
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if grad_mode.is_grad_enabled() and t is not None and t.requires_grad:  # torch's autograd
             raise RuntimeError(  # kernel refuses a statistic that requires grad (a Parameter)
                 f"The function 'native_batch_norm' is not differentiable with respect to "
                 f"argument '{name}'. This input cannot have requires_grad True."
             )
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))  # the kernel's
     dims, shape, count = _channel_geometry(x.shape)
     stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
