@@ -359,3 +359,15 @@ def test_batchnorm_checks_each_statistic_in_torchs_order(
         return t.nn.functional.batch_norm(t.ones(2, 3), mean, var, training=training)
 
     same(program)
+
+
+def test_batchnorm_backward_after_the_layer_became_double_is_refused() -> None:
+    # module fuzzer 2369: double() swaps the saved weight's data between forward and backward
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        loss = bn(t.tensor([[-1.0, 0.25, 0.5], [-0.5, -2.0, -0.5], [0.25, 0.0, 0.25]])).pow(2).sum()
+        bn.double()
+        loss.backward()
+        return bn.weight.grad
+
+    same(program)

@@ -149,6 +149,8 @@ def _bn_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
     ``mean`` and ``invstd`` are the batch's and depend on ``x`` too."""
     gr = g[0]
     x, weight = s["input"], s["weight"]
+    # torch's backward kernel checks the dtypes again (a module made double() since the forward)
+    _check_batch_norm_dtypes(x, (weight, s["running_mean"], s["running_var"]))
     dims, shape, count = _channel_geometry(node.input_shapes[0])
     input_needed, weight_needed, bias_needed = node.needed
     if s["training"]:
