@@ -403,3 +403,29 @@ def test_sgd_param_twice_in_a_group_starts_a_buffer_at_each_listing(
         return out
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("source", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_load_state_dict_of_another_optimizer_gains_the_missing_options(
+    kind: str, source: str
+) -> None:
+    # module fuzzer 3410: torch's __setstate__ gives a loaded group the options it lacks
+    def program(t: ModuleType) -> Any:
+        a, b, _ = params(t)
+        opt = getattr(t.optim, kind)([a, b], lr=0.1)
+        opt.load_state_dict(getattr(t.optim, source)([a, b], lr=0.5).state_dict())
+        return opt.state_dict()["param_groups"]
+
+    same(program)
+
+
+def test_adam_step_with_a_gradient_of_another_shape_names_the_moment_first() -> None:
+    # module fuzzer 3644: lerp_ broadcasts the moment (self) against the gradient
+    def program(t: ModuleType) -> Any:
+        a = t.nn.Parameter(t.zeros(2, 3))
+        a.grad = t.ones(2, 3)
+        a.data = t.zeros(5)
+        t.optim.Adam([a], lr=0.5).step()
+
+    same(program)

@@ -91,6 +91,13 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self._init_state(p)
 
+    LOADED_DEFAULTS = (
+        ("foreach", None),
+        ("maximize", False),
+        ("differentiable", False),
+        ("fused", None),
+    )
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
         again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""

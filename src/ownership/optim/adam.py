@@ -94,6 +94,16 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("amsgrad", False),
+        ("maximize", False),
+        ("foreach", None),
+        ("capturable", False),
+        ("differentiable", False),
+        ("decoupled_weight_decay", False),
+        ("fused", None),
+    )
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
         again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""

@@ -26,7 +26,7 @@ def addcdiv_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
 
 def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:
     """``target += weight * (end - target)``, one write (torch's ``Tensor.lerp_`` by a number)."""
-    return target.copy_(target + (end - target) * weight)
+    return target.copy_(target + (-target + end) * weight)  # target first in a shape error
 
 
 def maximum_(target: Tensor, other: Tensor) -> Tensor:

@@ -48,6 +48,9 @@ class Optimizer:
     defaults: dict[str, Any]
     state: defaultdict[Tensor, dict[str, Any]]
     param_groups: list[dict[str, Any]]
+    LOADED_DEFAULTS: tuple[tuple[str, Any], ...] = ()
+    """The group options ``__setstate__`` gives a loaded group that lacks them, in the order of
+    torch's ``setdefault`` calls (a group saved by another optimizer gains them)."""
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -200,8 +203,12 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
-        a subclass that must keep a group option whatever was loaded extends this."""
+        a group lacking an option of :attr:`LOADED_DEFAULTS` gains it; a subclass that must keep
+        a group option whatever was loaded extends this."""
         self.__dict__.update(state)
+        for group in self.param_groups:
+            for key, default in self.LOADED_DEFAULTS:
+                group.setdefault(key, default)
 
     def _begin_step(self) -> None:
         """Read what a step reads of every parameter before it updates any (nothing here; SGD

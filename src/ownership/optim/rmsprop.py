@@ -85,6 +85,15 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("momentum", 0),
+        ("centered", False),
+        ("foreach", None),
+        ("maximize", False),
+        ("differentiable", False),
+        ("capturable", False),
+    )
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
         again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""

@@ -78,6 +78,13 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("nesterov", False),
+        ("maximize", False),
+        ("foreach", None),
+        ("differentiable", False),
+        ("fused", False),
+    )
     _fresh: frozenset[int] = frozenset()  # the parameters without a buffer as the step began
 
     def _begin_step(self) -> None:
