@@ -25,8 +25,9 @@ import torch
 
 from support.programs import broadcasts_to
 
-NAME = re.compile(r"\b[tlg]\d+\b")
-"""A variable of a generated program."""
+NAME = re.compile(r"\b[tlgmor]\d+\b")
+"""A variable of a generated program (``m``, ``o``, ``r``: the module fuzzer's modules, optimizers
+and other results, :mod:`support.fuzz_modules`)."""
 
 FLOATS = (-2.0, -1.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 SHAPES: tuple[tuple[int, ...], ...] = ((), (3,), (2, 3), (3, 2), (2, 1, 3), (1, 3), (4,), (2, 2))
@@ -72,6 +73,9 @@ def _dims(shape: Iterable[int]) -> str:
 
 class Generator:
     """Random statements for a program whose torch namespace is ``ns`` (read, never written)."""
+
+    length = (4, 16)
+    """How many statements a program has, at least and at most."""
 
     def __init__(self, rng: random.Random, ns: dict[str, Any]) -> None:
         self.rng = rng
