@@ -44,6 +44,7 @@ is listed in :attr:`Bounds.unhandled` (the fuzzer prints them: a rule to write, 
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -438,10 +439,17 @@ def _lipschitz(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
 
 @rule("add", "sub", "rsub")
 def _add(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
-    """``a + alpha * b``: the bounds add (times ``|alpha|``), then one rounding."""
+    """``a + alpha * b``: the bounds add (times ``|alpha|``), then one rounding. An ``alpha``
+    other than a power of two (an optimizer's ``-lr``) makes ``alpha * b`` round before the sum,
+    or not (torch's kernel may fuse them): each engine rounds the product and the sum, whatever
+    its inputs."""
     alpha = abs(float(i.get("alpha", 1)))
     p = i.e(i.get("self"), outs[0]) + alpha * i.e(i.get("other"), outs[0])
-    return [_rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), values(outs[0]))]
+    y = values(outs[0])
+    e = _rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), y)
+    if alpha and math.frexp(alpha)[0] != 0.5:
+        e = e + eps(outs[0].dtype) * (np.abs(y) + 2 * alpha * np.abs(i.x(i.get("other"))))
+    return [e]
 
 
 @rule("mul")
