@@ -34,17 +34,6 @@ def test_random_module_program_behaves_like_torch(seed: int) -> None:
     check(seed, ModuleGenerator)
 
 
-FIXED = (19, 60, 85, 211)
-"""Programs that met a difference the module fuzzer found, each fixed since: an optimizer's
-``state_dict`` of a parameter twice in a group, ``linear`` of a ``None`` weight, a ``None`` child
-of a ``Sequential``, ``num_batches_tracked`` counted in grad mode."""
-
-
-@pytest.mark.parametrize("seed", FIXED)
-def test_a_fixed_module_program_stays_fixed(seed: int) -> None:
-    check(seed, ModuleGenerator)
-
-
 def _program(*sources: str) -> list[Statement]:
     return [Statement("test", s) for s in sources]
 

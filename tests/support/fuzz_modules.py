@@ -87,9 +87,9 @@ class ModuleGenerator(Generator):
         self.prelude = False
         self.seeds = 0
         self.templates = [
-            (3.0, self.module),
+            (1.5, self.module),
             (1.5, self.input),
-            (3.0, self.forward),
+            (4.0, self.forward),
             (2.5, self.backward_of_loss),
             (3.5, self.assign),
             (2.0, self.register),
@@ -99,8 +99,8 @@ class ModuleGenerator(Generator):
             (2.0, self.load),
             (2.0, self.mode),
             (1.5, self.module_zero_grad),
-            (2.0, self.optimizer),
-            (3.0, self.step),
+            (3.5, self.optimizer),
+            (6.0, self.step),
             (1.5, self.optimizer_state),
             (2.0, self.edit),
         ]
@@ -405,12 +405,12 @@ class ModuleGenerator(Generator):
         rng = self.rng
         m = rng.choice(modules)
         params = self.parameters()
-        groups = [f"{m}.parameters()", f"list({m}.parameters())", "[]"]
+        groups = [f"{m}.parameters()", f"{m}.parameters()", f"list({m}.parameters())", "[]"]
         if params:
             p = rng.choice(params)
             groups += [f"[{p}]", f"[{p}, {p}]", f"[{{'params': [{p}], 'lr': 0.25}}]"]
         group = rng.choice(groups)
-        lr = rng.choice(["0.5", "0.1", "0.25", "-0.1"])
+        lr = rng.choice(["0.5", "0.1", "0.25", "0.5", "0.1", "0.25", "-0.1"])
         kind = rng.choice(["SGD", "SGD", *OPTIONS])  # SGD three times in seven
         options = [f"lr={lr}", *(o for o in OPTIONS[kind] if rng.random() < 0.3)]
         source = f"{self.new('o')} = torch.optim.{kind}({group}, {', '.join(options)})"
