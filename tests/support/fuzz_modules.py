@@ -34,7 +34,7 @@ import torch
 
 from support.fuzz import main as fuzz_main
 from support.fuzz import reach
-from support.fuzz_statements import FLOATS, Generator, Statement, _literal
+from support.fuzz_statements import FLOATS, Generator, Statement, literal
 
 PRELUDE = """class Net(torch.nn.Module):
     def __init__(self, n=3):
@@ -183,7 +183,7 @@ class ModuleGenerator(Generator):
         shape = (rng.choice([1, 2, 4]), rng.choice(widths))
         dtype = "float64" if rng.random() < 0.1 else "float32"
         grad = ", requires_grad=True" if rng.random() < 0.2 else ""
-        args = f"{_literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
+        args = f"{literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
         return Statement("input", f"{self.new()} = torch.tensor({args})")
 
     def forward(self) -> Statement | None:
@@ -216,7 +216,7 @@ class ModuleGenerator(Generator):
             if not fits:
                 return None
             m, width = self.rng.choice(fits)
-            x = _literal(self.rng, (2, width), "float32")
+            x = literal(self.rng, (2, width), "float32")
             return Statement("backward", f"{m}(torch.tensor({x})).sum().backward()")
         retain = self.rng.choice(["", "", "retain_graph=True"])
         return Statement("backward", f"{self.rng.choice(losses)}.backward({retain})")

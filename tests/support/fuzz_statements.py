@@ -48,7 +48,7 @@ class Statement:
         return set(NAME.findall(self.source))
 
 
-def _literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
+def literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
     """A nested Python list literal of ``shape`` with values fit for ``dtype``."""
     if not shape:
         if dtype == "bool":
@@ -56,7 +56,7 @@ def _literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
         if dtype == "int64":
             return repr(rng.randint(-3, 3))
         return repr(rng.choice(FLOATS))
-    return "[" + ", ".join(_literal(rng, shape[1:], dtype) for _ in range(shape[0])) + "]"
+    return "[" + ", ".join(literal(rng, shape[1:], dtype) for _ in range(shape[0])) + "]"
 
 
 def _holds(where: Callable[[torch.Tensor], bool], v: torch.Tensor) -> bool:
@@ -142,7 +142,7 @@ class Generator:
         grad = ", requires_grad=True" if floating and rng.random() < 0.6 else ""
         kind = rng.random()
         if kind < 0.7 and 0 not in shape:
-            args = f"{_literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
+            args = f"{literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
             return Statement("create", f"{name} = torch.tensor({args})")
         if kind < 0.85 and floating and shape:
             n = 1
