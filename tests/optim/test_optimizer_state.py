@@ -429,3 +429,22 @@ def test_adam_step_with_a_gradient_of_another_shape_names_the_moment_first() -> 
         t.optim.Adam([a], lr=0.5).step()
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_a_failed_step_leaves_the_state_torch_made_before_its_updates(kind: str) -> None:
+    # module fuzzer (second generator) 56: torch makes a group's state first (SGD stores its new
+    # momentum buffers last), so an update that fails leaves all of the first, none of the last
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        loss(t, a, b, c).backward()
+        options = {"momentum": 0.9} if kind == "SGD" else {}
+        opt = getattr(t.optim, kind)([a, b, c], lr=0.1, **options)
+        b.data = t.zeros(7)
+        try:
+            opt.step()
+        except RuntimeError as e:
+            error = str(e)
+        return error, {i: sorted(s) for i, s in opt.state_dict()["state"].items()}, a
+
+    same(program)

@@ -110,14 +110,16 @@ class Adam(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[param]
+        state["step"] = new_step()
+        state["exp_avg"] = zeros_like(param)
+        state["exp_avg_sq"] = zeros_like(param)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = zeros_like(param)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
-        if len(state) == 0:
-            state["step"] = new_step()
-            state["exp_avg"] = zeros_like(param)
-            state["exp_avg_sq"] = zeros_like(param)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = zeros_like(param)
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         weight_decay = group["weight_decay"]
         if group["maximize"]:

@@ -127,11 +127,12 @@ class Optimizer:
             with enable_grad():
                 loss = closure()
         with no_grad():
-            self._begin_step()
             for group in self.param_groups:
+                self._begin_group(group)
                 for param in group["params"]:
                     if param.grad is not None:
                         self._update(param, param.grad, group)
+                self._end_group(group)
         return loss
 
     def state_dict(self) -> dict[str, Any]:
@@ -210,9 +211,19 @@ class Optimizer:
             for key, default in self.LOADED_DEFAULTS:
                 group.setdefault(key, default)
 
-    def _begin_step(self) -> None:
-        """Read what a step reads of every parameter before it updates any (nothing here; SGD
-        reads its momentum buffers)."""
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        """What torch's ``_init_group`` does before it updates any of the group's parameters:
+        give each parameter with a gradient and no state its fresh state (``_init_state``),
+        so that an update that fails leaves the whole group's state made."""
+        for param in group["params"]:
+            if param.grad is not None and len(self.state[param]) == 0:
+                self._init_state(param, group)
+
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        """A parameter's fresh state (none here)."""
+
+    def _end_group(self, group: dict[str, Any]) -> None:
+        """What a step does once all of the group's parameters are updated (nothing here)."""
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         """Apply this optimizer's rule to one parameter (runs under ``no_grad``)."""

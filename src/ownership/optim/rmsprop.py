@@ -100,16 +100,18 @@ class RMSprop(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[param]
+        state["step"] = new_step()
+        state["square_avg"] = zeros_like(param)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = zeros_like(param)
+        if group["centered"]:
+            state["grad_avg"] = zeros_like(param)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         momentum, alpha = group["momentum"], group["alpha"]
-        if len(state) == 0:
-            state["step"] = new_step()
-            state["square_avg"] = zeros_like(param)
-            if momentum > 0:
-                state["momentum_buffer"] = zeros_like(param)
-            if group["centered"]:
-                state["grad_avg"] = zeros_like(param)
         if group["maximize"]:
             grad = -grad
         step_t: Tensor = state["step"]

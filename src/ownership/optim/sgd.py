@@ -85,17 +85,24 @@ class SGD(Optimizer):
         ("differentiable", False),
         ("fused", False),
     )
-    _fresh: frozenset[int] = frozenset()  # the parameters without a buffer as the step began
+    _fresh: frozenset[int]  # during a group's updates: its parameters without a buffer
+    _made: dict[int, tuple[Tensor, Tensor]]  # and their new buffers, by parameter
 
-    def _begin_step(self) -> None:
-        """torch's SGD reads every parameter's momentum buffer before it updates any: a parameter
-        listed twice in a group that had none starts a buffer at each listing (the last kept)."""
-        self._fresh = frozenset(
-            id(p)
-            for group in self.param_groups
-            for p in group["params"]
-            if "momentum_buffer" not in self.state.get(p, {})
-        )
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        """torch's SGD reads the momentum buffers of the group's parameters before it updates
+        any, and stores the new ones after all updates: a parameter listed twice without one
+        starts a buffer at each listing (the last kept); a failed update stores none."""
+        if group["momentum"] != 0:
+            with_grad = [p for p in group["params"] if p.grad is not None]
+            self._fresh = frozenset(
+                id(p) for p in with_grad if "momentum_buffer" not in self.state[p]
+            )
+            self._made = {}
+
+    def _end_group(self, group: dict[str, Any]) -> None:
+        if group["momentum"] != 0:
+            for param, buf in self._made.values():
+                self.state[param]["momentum_buffer"] = buf
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         if group["maximize"]:
@@ -104,11 +111,10 @@ class SGD(Optimizer):
             grad = grad.add(param, alpha=group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
-            state = self.state[param]
-            buf = None if id(param) in self._fresh else state.get("momentum_buffer")
+            buf = None if id(param) in self._fresh else self.state[param].get("momentum_buffer")
             if buf is None:
                 buf = grad.detach().clone()
-                state["momentum_buffer"] = buf
+                self._made[id(param)] = (param, buf)
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
