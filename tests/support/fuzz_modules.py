@@ -103,6 +103,7 @@ class ModuleGenerator(Generator):
             (6.0, self.step),
             (1.5, self.optimizer_state),
             (2.0, self.edit),
+            (1.5, self.container),
         ]
         self.weights = [w for w, _ in self.templates]
 
@@ -175,7 +176,48 @@ class ModuleGenerator(Generator):
 
     # -- statements ---------------------------------------------------------------------
     def module(self) -> Statement:
+        """A new module, or a deep copy of one (its tied parameters stay tied, to each other)."""
+        modules = self.modules()
+        if modules and self.rng.random() < 0.15:
+            return Statement(
+                "deepcopy", f"{self.new('m')} = copy.deepcopy({self.rng.choice(modules)})"
+            )
         return Statement("module", self.seeded(f"{self.new('m')} = {self.rng.choice(MODULES)}"))
+
+    def container(self) -> Statement | None:
+        """An edit of a ``Sequential``, ``ModuleList`` or ``ModuleDict``: append, insert, extend,
+        set, delete, pop, update, slice."""
+        boxes = self.names(
+            lambda v: isinstance(v, (torch.nn.Sequential, torch.nn.ModuleList, torch.nn.ModuleDict))
+        )
+        if not boxes:
+            return None
+        rng = self.rng
+        m = rng.choice(boxes)
+        if isinstance(self.ns[m], torch.nn.ModuleDict):
+            key = rng.choice([*self.ns[m].keys(), "c"])
+            forms = [
+                f"{m}[{key!r}] = torch.nn.ReLU()",
+                f"del {m}[{key!r}]",
+                f"{self.new('r')} = type({m}.pop({key!r})).__name__",
+                f"{m}.update({{'c': torch.nn.Tanh(), {key!r}: torch.nn.ReLU()}})",
+                f"{self.new('r')} = list({m}.keys())",
+            ]
+        else:
+            i = rng.randint(-len(self.ns[m]) - 1, len(self.ns[m]))
+            forms = [
+                f"{m}.append(torch.nn.ReLU())",
+                f"{m}.insert({i}, torch.nn.Tanh())",
+                f"{m}.extend([torch.nn.ReLU(), torch.nn.Tanh()])",
+                f"{m}[{i}] = torch.nn.ReLU()",
+                f"del {m}[{i}]",
+                f"del {m}[1:]",
+                f"{self.new('m')} = {m}[1:]",
+                f"{self.new('r')} = len({m})",
+            ]
+            if isinstance(self.ns[m], torch.nn.ModuleList):
+                forms.append(f"{self.new('r')} = type({m}.pop({i})).__name__")
+        return Statement("container", rng.choice(forms))
 
     def input(self) -> Statement:
         rng = self.rng
@@ -327,8 +369,12 @@ class ModuleGenerator(Generator):
             f"[n for n, _ in {target}.named_modules()]",
             f"[n for n, _ in {target}.named_modules(remove_duplicate=False)]",
             f"[p.requires_grad for p in {target}.parameters()]",
+            f"[n for n, _ in {target}.named_parameters(prefix='top')]",
             f"str({target})",
         ]
+        paths = [p for p, _ in eval(target, {}, dict(self.ns)).named_modules() if p]
+        if paths:  # a submodule held by a second name: its tensors are the module's
+            forms.append(f"{target}.get_submodule({rng.choice(paths)!r})")
         return Statement("read", f"{r} = {rng.choice(forms)}")
 
     def state_dict(self) -> Statement | None:
@@ -368,7 +414,7 @@ class ModuleGenerator(Generator):
                 f"{{k: v * 2 for k, v in {sd}.items()}}",
                 f"{{k: v.double() for k, v in {sd}.items()}}",
             ]
-        strict = rng.choice(["", ", strict=False", ", strict=True"])
+        strict = rng.choice(["", ", strict=False", ", strict=True", ", assign=True"])
         call = f"{m}.load_state_dict({rng.choice(edits)}{strict})"
         if rng.random() < 0.3:
             return Statement("load_state_dict", f"{self.new('r')} = str({call})")
