@@ -45,14 +45,19 @@ class IndexedModules(Module):
     """
 
     def _key_at(self, index: Any) -> str:
+        """The name of the child at ``index``: its position's (``Sequential``'s rule)."""
         return next(islice(iter(self._modules), abs_index(index, len(self)), None))
+
+    def _keys_in(self, index: slice) -> list[str]:
+        """The names of the children a slice selects, by position."""
+        return list(self._modules)[index]
 
     def __setitem__(self, index: int, module: Module) -> None:
         setattr(self, self._key_at(index), module)
 
     def __delitem__(self, index: int | slice) -> None:
         if isinstance(index, slice):
-            for key in list(self._modules)[index]:
+            for key in self._keys_in(index):
                 delattr(self, key)
         else:
             delattr(self, self._key_at(index))

@@ -22,7 +22,7 @@ from collections.abc import Iterable as IterableABC
 from itertools import chain
 from typing import Any, Self, overload
 
-from ownership.nn.container import IndexedModules
+from ownership.nn.container import IndexedModules, abs_index
 from ownership.nn.module import Module, _addindent
 
 __all__ = ["ModuleDict", "ModuleList", "pairs_of"]
@@ -74,6 +74,14 @@ class ModuleList(IndexedModules):
         super().__init__()
         if modules is not None:
             self.extend(modules)
+
+    def _key_at(self, index: Any) -> str:
+        """The name ``str(i)`` of index ``i`` (torch's ``_get_abs_string_index``): a child
+        registered under another name (``add_module``) is not counted as at a position."""
+        return str(abs_index(index, len(self)))
+
+    def _keys_in(self, index: slice) -> list[str]:
+        return [str(k) for k in range(len(self))[index]]
 
     @overload
     def __getitem__(self, index: int) -> Module: ...
