@@ -448,3 +448,22 @@ def test_a_failed_step_leaves_the_state_torch_made_before_its_updates(kind: str)
         return error, {i: sorted(s) for i, s in opt.state_dict()["state"].items()}, a
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["Adam", "AdamW"])
+def test_adam_step_after_the_parameter_became_double_is_refused_by_lerp(kind: str) -> None:
+    # module fuzzer 22468: the moments stay float32; torch's lerp_ refuses a float64 gradient
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = getattr(t.optim, kind)([a, b], lr=0.5)
+        for _ in range(2):
+            loss(t, a, b, c).backward()
+            try:
+                opt.step()
+            except RuntimeError as e:
+                return str(e), a, a._version, opt.state_dict()["state"]
+            a.data = a.data.double()
+            a.grad = None
+        return None
+
+    same(program)
