@@ -104,6 +104,8 @@ class Adagrad(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    GROUP_READS = ("lr", "weight_decay", "lr_decay", "eps")
+
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         """``param``'s fresh state; its ``sum`` starts at the *optimizer's* default
         ``initial_accumulator_value`` (torch reads ``defaults``, not the group's)."""

@@ -110,6 +110,12 @@ class Adam(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    GROUP_READS = ("amsgrad", "lr", "weight_decay", "eps", "maximize")
+
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        group["betas"]  # torch's Adam.step reads it before it makes any state
+        super()._begin_group(group)
+
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         state["step"] = new_step()

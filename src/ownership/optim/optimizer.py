@@ -48,6 +48,9 @@ class Optimizer:
     defaults: dict[str, Any]
     state: defaultdict[Tensor, dict[str, Any]]
     param_groups: list[dict[str, Any]]
+    GROUP_READS: tuple[str, ...] = ()
+    """The group options torch's ``step`` reads of every group, with or without gradients, in
+    its order (a group loaded from another optimizer's state lacks some: torch's ``KeyError``)."""
     LOADED_DEFAULTS: tuple[tuple[str, Any], ...] = ()
     """The group options ``__setstate__`` gives a loaded group that lacks them, in the order of
     torch's ``setdefault`` calls (a group saved by another optimizer gains them)."""
@@ -218,6 +221,12 @@ class Optimizer:
         for param in group["params"]:
             if param.grad is not None and len(self.state[param]) == 0:
                 self._init_state(param, group)
+        self._read_options(group)
+
+    def _read_options(self, group: dict[str, Any]) -> None:
+        """Read :attr:`GROUP_READS` as torch's step does: a ``KeyError`` for one missing."""
+        for key in self.GROUP_READS:
+            group[key]
 
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         """A parameter's fresh state (none here)."""

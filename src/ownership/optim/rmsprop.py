@@ -100,6 +100,8 @@ class RMSprop(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    GROUP_READS = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered")
+
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         state["step"] = new_step()

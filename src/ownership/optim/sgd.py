@@ -85,6 +85,7 @@ class SGD(Optimizer):
         ("differentiable", False),
         ("fused", False),
     )
+    GROUP_READS = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize")
     _fresh: frozenset[int]  # during a group's updates: its parameters without a buffer
     _made: dict[int, tuple[Tensor, Tensor]]  # and their new buffers, by parameter
 
@@ -92,6 +93,7 @@ class SGD(Optimizer):
         """torch's SGD reads the momentum buffers of the group's parameters before it updates
         any, and stores the new ones after all updates: a parameter listed twice without one
         starts a buffer at each listing (the last kept); a failed update stores none."""
+        self._read_options(group)
         if group["momentum"] != 0:
             with_grad = [p for p in group["params"] if p.grad is not None]
             self._fresh = frozenset(
