@@ -371,3 +371,18 @@ def test_batchnorm_backward_after_the_layer_became_double_is_refused() -> None:
         return bn.weight.grad
 
     same(program)
+
+
+def test_batchnorm_loading_an_old_checkpoint_reads_its_counter_device() -> None:
+    # module fuzzer 30903: a module assigned over num_batches_tracked, a dict without _metadata
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.num_batches_tracked = t.nn.Identity()
+        state = {k: v.double() for k, v in bn.state_dict().items()}
+        try:
+            bn.load_state_dict(state, assign=True)
+        except AttributeError as e:
+            return str(e), bn.weight.dtype
+        return None
+
+    same(program)

@@ -134,6 +134,8 @@ class BatchNorm1d(Module):
             state_dict[key] = (
                 self.num_batches_tracked
                 if self.num_batches_tracked is not None
+                # read as torch reads it (a module assigned over the buffer has no device)
+                and self.num_batches_tracked.device.type != "meta"
                 else tensor(0, dtype=dtypes.int64)
             )
         super()._load_from_state_dict(
