@@ -386,3 +386,22 @@ def test_batchnorm_loading_an_old_checkpoint_reads_its_counter_device() -> None:
         return None
 
     same(program)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [("weight", "running_mean"), ("weight", "running_var"), ("running_mean", "running_var")],
+)
+def test_batchnorm_backward_checks_the_statistics_versions_before_the_weights(
+    written: tuple[str, str],
+) -> None:
+    # module fuzzer 40899: two loads into a BatchNorm between its forward and backward
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        loss = bn(t.arange(12.0).view(4, 3)).sum()
+        with t.no_grad():
+            getattr(bn, written[0]).add_(0)
+            getattr(bn, written[1]).add_(0).add_(0)
+        loss.backward()
+
+    same(program)

@@ -278,10 +278,10 @@ def batch_norm(
     def save(node: OpNode) -> None:
         node.input_shapes = (x.shape, shape_of(weight), shape_of(bias))
         inputs_needed(node)
-        node.save("input", input)
-        node.save("weight", weight)
+        node.save("input", input)  # in the order torch's node checks their versions
         node.save("running_mean", running_mean)
         node.save("running_var", running_var)
+        node.save("weight", weight)
 
     def after(node: OpNode, out: Tensor) -> None:
         node.save("result1", wrap(stats[0], input.dtype))
