@@ -429,3 +429,50 @@ def test_random_container_trees_register_like_torch(spec: Any, slice_start: int)
         )
 
     same(program)
+
+
+@pytest.mark.parametrize("kind", ["Sequential", "ModuleList", "ModuleDict"])
+def test_a_none_child_is_iterated_indexed_and_called(kind: str) -> None:
+    # fuzz_modules 85: torch's containers walk a child registered as None like any other
+    def program(t: ModuleType) -> Any:
+        box = getattr(t.nn, kind)()
+        box.add_module("0", t.nn.ReLU())
+        box.add_module("1", None)
+        first = box["1"] if kind == "ModuleDict" else box[1]
+        walked = [type(m).__name__ for m in (box.values() if kind == "ModuleDict" else box)]
+        return first, walked, len(box)
+
+    same(program)
+
+
+def test_sequential_calls_a_none_child() -> None:
+    def program(t: ModuleType) -> Any:
+        seq = t.nn.Sequential(t.nn.ReLU())
+        seq.add_module("1", None)
+        return seq(t.ones(2))
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["box[-1] = t.nn.ReLU()", "del box[-1]", "del box[1:]", "x = box[-1]", "x = box.pop(-1)"],
+)
+@pytest.mark.parametrize("kind", ["ModuleList", "Sequential"])
+def test_an_index_names_a_list_child_by_its_number_and_a_sequential_child_by_position(
+    kind: str, edit: str
+) -> None:
+    # module fuzzer 22400: ModuleList turns an index into the name str(i); Sequential counts
+    def program(t: ModuleType) -> Any:
+        box = (
+            getattr(t.nn, kind)(t.nn.Linear(3, 3), t.nn.Tanh())
+            if kind == "Sequential"
+            else (t.nn.ModuleList([t.nn.Linear(3, 3), t.nn.Tanh()]))
+        )
+        box.add_module("w2", t.nn.Sigmoid())
+        namespace = {"t": t, "box": box}
+        exec(edit, namespace)
+        return [(n, type(m).__name__) for n, m in box.named_children()], repr(namespace.get("x"))
+
+    # torch's ModuleList deletes the attribute '2', which the list does not have
+    same(program, raises="AttributeError" if kind == "ModuleList" and "del" in edit else None)

@@ -120,6 +120,19 @@ def test_linear_shape_mismatch_error() -> None:
     same(lambda t: make_linear(t, True)(data(t, (2, 2, 5))))
 
 
+def test_linear_whose_weight_is_none_or_not_a_tensor_is_refused_by_the_parser() -> None:
+    # fuzz_modules 60: a Linear whose weight was registered as None
+    def program(t: ModuleType) -> Any:
+        lin = make_linear(t, True)
+        lin.register_parameter("weight", None)
+        return lin(data(t, (2, 4)))
+
+    same(program)
+    x = lambda t: t.ones(2, 3)  # noqa: E731
+    same(lambda t: t.nn.functional.linear(x(t), 1.0))
+    same(lambda t: t.nn.functional.linear(x(t), t.ones(2, 3), 3))
+
+
 # ---------------------------------------------------------------- BatchNorm1d
 BN_SHAPES = [(5, 3), (4, 3, 2)]
 
@@ -270,3 +283,125 @@ def test_gradcheck_batch_norm(shape: tuple[int, ...], training: bool) -> None:
         return f.batch_norm(x, rm, rv, w, b, training=training, momentum=0.0)
 
     assert own.autograd.gradcheck(fn, ins)
+
+
+def test_batchnorm_counts_its_batch_in_grad_mode() -> None:
+    # module fuzzer 211: num_batches_tracked.add_(1) runs in grad mode, as torch's forward does
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.num_batches_tracked = t.zeros((), requires_grad=True)
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        return bn(x)
+
+    same(program)
+
+
+@pytest.mark.parametrize("wrong", ["weight", "bias"])
+def test_batchnorm_affine_of_the_wrong_size_is_refused_before_the_running_stats_move(
+    wrong: str,
+) -> None:
+    # module fuzzer 211: torch checks weight and bias against the channels first
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        getattr(bn, wrong).data = t.zeros(5)
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        try:
+            bn(x)
+        except RuntimeError as e:
+            return str(e), bn.running_mean, bn.running_var, bn.num_batches_tracked
+        return None
+
+    same(program)
+
+
+@pytest.mark.parametrize("mode", ["enable_grad", "no_grad"])
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("which", ["running_mean", "running_var", "both"])
+def test_batchnorm_statistics_that_require_grad_are_refused_in_grad_mode(
+    mode: str, training: bool, which: str
+) -> None:
+    # module fuzzer 1691, 1948: a Parameter assigned over a running statistic
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3).train(training)
+        for name in ("running_mean", "running_var") if which == "both" else (which,):
+            setattr(bn, name, t.nn.Parameter(getattr(bn, name).clone()))
+        x = t.tensor([[0.0, -1.5, 0.5], [-2.0, 0.0, 0.25]])
+        with getattr(t, mode)():
+            try:
+                out = bn(x)
+            except RuntimeError as e:
+                out = str(e)
+        return out, bn.running_mean, bn.running_var
+
+    same(program)
+
+
+def test_batchnorm_checks_sizes_before_dtypes() -> None:
+    # module fuzzer 1223: a float64 layer with a bias of the wrong size, given float32 data
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.bias.data = t.zeros(5)
+        return bn.double()(t.ones(4, 3))
+
+    same(program)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize(
+    "stats", [("zeros(2)", None), (None, "zeros(2)"), ("zeros(3)", None), (None, None)]
+)
+def test_batchnorm_checks_each_statistic_in_torchs_order(
+    training: bool, stats: tuple[str | None, str | None]
+) -> None:
+    # module fuzzer 2419: a running_mean of the wrong size beside a running_var of None
+    def program(t: ModuleType) -> Any:
+        mean, var = (None if s is None else t.zeros(int(s[6])) for s in stats)
+        return t.nn.functional.batch_norm(t.ones(2, 3), mean, var, training=training)
+
+    same(program)
+
+
+def test_batchnorm_backward_after_the_layer_became_double_is_refused() -> None:
+    # module fuzzer 2369: double() swaps the saved weight's data between forward and backward
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        loss = bn(t.tensor([[-1.0, 0.25, 0.5], [-0.5, -2.0, -0.5], [0.25, 0.0, 0.25]])).pow(2).sum()
+        bn.double()
+        loss.backward()
+        return bn.weight.grad
+
+    same(program)
+
+
+def test_batchnorm_loading_an_old_checkpoint_reads_its_counter_device() -> None:
+    # module fuzzer 30903: a module assigned over num_batches_tracked, a dict without _metadata
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        bn.num_batches_tracked = t.nn.Identity()
+        state = {k: v.double() for k, v in bn.state_dict().items()}
+        try:
+            bn.load_state_dict(state, assign=True)
+        except AttributeError as e:
+            return str(e), bn.weight.dtype
+        return None
+
+    same(program)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [("weight", "running_mean"), ("weight", "running_var"), ("running_mean", "running_var")],
+)
+def test_batchnorm_backward_checks_the_statistics_versions_before_the_weights(
+    written: tuple[str, str],
+) -> None:
+    # module fuzzer 40899: two loads into a BatchNorm between its forward and backward
+    def program(t: ModuleType) -> Any:
+        bn = t.nn.BatchNorm1d(3)
+        loss = bn(t.arange(12.0).view(4, 3)).sum()
+        with t.no_grad():
+            getattr(bn, written[0]).add_(0)
+            getattr(bn, written[1]).add_(0).add_(0)
+        loss.backward()
+
+    same(program)

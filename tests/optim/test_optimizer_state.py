@@ -172,6 +172,17 @@ def test_same_param_twice_in_one_list_warns() -> None:
     same(program)
 
 
+def test_a_param_twice_in_one_group_saves_its_last_position() -> None:
+    # torch maps a group's parameters all at once, so the later duplicate wins (fuzz_modules 19)
+    def program(t: ModuleType) -> Any:
+        a, b, _ = params(t)
+        opt = t.optim.SGD([a, b, a], lr=0.1)
+        opt.add_param_group({"params": [params(t)[2]]})
+        return opt.state_dict()["param_groups"]
+
+    same(program)
+
+
 def test_two_groups_sharing_a_param_refused() -> None:
     def program(t: ModuleType) -> Any:
         a, b, _ = params(t)
@@ -371,5 +382,114 @@ def test_a_tensor_lr_of_more_than_one_element_is_refused(name: str, lr: str) -> 
         extra = {"foreach": True} if lr.endswith("foreach") and name.startswith("Adam") else {}
         opt = getattr(t.optim, name)([t.nn.Parameter(t.ones(2))], lr=value, **extra)
         return opt.param_groups[0]["lr"]
+
+    same(program)
+
+
+@pytest.mark.parametrize("options", [{"momentum": 0.9}, {"momentum": 0.9, "weight_decay": 0.1}])
+def test_sgd_param_twice_in_a_group_starts_a_buffer_at_each_listing(
+    options: dict[str, Any],
+) -> None:
+    # module fuzzer 105: torch reads the momentum buffers before it updates any parameter
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = t.optim.SGD([a, b, a], lr=0.25, **options)
+        out = []
+        for _ in range(2):
+            opt.zero_grad()
+            loss(t, a, b, c).backward()
+            opt.step()
+            out.append((a.detach().clone(), opt.state[a]["momentum_buffer"].clone()))
+        return out
+
+    same(program)
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("source", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_load_state_dict_of_another_optimizer_gains_the_missing_options(
+    kind: str, source: str
+) -> None:
+    # module fuzzer 3410: torch's __setstate__ gives a loaded group the options it lacks
+    def program(t: ModuleType) -> Any:
+        a, b, _ = params(t)
+        opt = getattr(t.optim, kind)([a, b], lr=0.1)
+        opt.load_state_dict(getattr(t.optim, source)([a, b], lr=0.5).state_dict())
+        return opt.state_dict()["param_groups"]
+
+    same(program)
+
+
+def test_adam_step_with_a_gradient_of_another_shape_names_the_moment_first() -> None:
+    # module fuzzer 3644: lerp_ broadcasts the moment (self) against the gradient
+    def program(t: ModuleType) -> Any:
+        a = t.nn.Parameter(t.zeros(2, 3))
+        a.grad = t.ones(2, 3)
+        a.data = t.zeros(5)
+        t.optim.Adam([a], lr=0.5).step()
+
+    same(program)
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam", "RMSprop", "Adagrad"])
+def test_a_failed_step_leaves_the_state_torch_made_before_its_updates(kind: str) -> None:
+    # module fuzzer (second generator) 56: torch makes a group's state first (SGD stores its new
+    # momentum buffers last), so an update that fails leaves all of the first, none of the last
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        loss(t, a, b, c).backward()
+        options = {"momentum": 0.9} if kind == "SGD" else {}
+        opt = getattr(t.optim, kind)([a, b, c], lr=0.1, **options)
+        b.data = t.zeros(7)
+        try:
+            opt.step()
+        except RuntimeError as e:
+            error = str(e)
+        return error, {i: sorted(s) for i, s in opt.state_dict()["state"].items()}, a
+
+    same(program)
+
+
+@pytest.mark.parametrize("kind", ["Adam", "AdamW"])
+def test_adam_step_after_the_parameter_became_double_is_refused_by_lerp(kind: str) -> None:
+    # module fuzzer 22468: the moments stay float32; torch's lerp_ refuses a float64 gradient
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        opt = getattr(t.optim, kind)([a, b], lr=0.5)
+        for _ in range(2):
+            loss(t, a, b, c).backward()
+            try:
+                opt.step()
+            except RuntimeError as e:
+                return str(e), a, a._version, opt.state_dict()["state"]
+            a.data = a.data.double()
+            a.grad = None
+        return None
+
+    same(program)
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("source", ["SGD", "Adam", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("with_grad", [True, False])  # with a gradient, not from an Adagrad: its
+# state (made at construction) is read by torch's _init_group key by key, which the engine does not
+def test_a_step_reads_the_options_a_loaded_group_lacks(
+    kind: str, source: str, with_grad: bool
+) -> None:
+    # module fuzzer 30277: torch's step reads each group's options, gradients or not
+    if with_grad and source == "Adagrad" and kind != "Adagrad":
+        pytest.skip("torch reads the loaded Adagrad state's keys first (not followed)")
+
+    def program(t: ModuleType) -> Any:
+        a, b, c = params(t)
+        if with_grad:
+            loss(t, a, b, c).backward()
+        opt = getattr(t.optim, kind)([a, b], lr=0.1)
+        opt.load_state_dict(getattr(t.optim, source)([a, b], lr=0.5).state_dict())
+        try:
+            opt.step()
+        except KeyError as e:
+            return repr(e), opt.state_dict()["state"]
+        return a, b, opt.state_dict()["state"]
 
     same(program)

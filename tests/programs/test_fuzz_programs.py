@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.fuzz import check
+from support.fuzz import budget, check
 
 BUDGET = range(300)
 
@@ -18,13 +18,7 @@ BUDGET = range(300)
 KNOWN: dict[int, str] = {}
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=KNOWN[s])) if s in KNOWN else s
-        for s in BUDGET
-    ],
-)
+@pytest.mark.parametrize("seed", budget(BUDGET, KNOWN))
 def test_random_program_behaves_like_torch(seed: int) -> None:
     check(seed)
 

@@ -8,7 +8,14 @@ and on every live variable: a tensor's values, dtype, shape, strides and offset 
 elements), ``requires_grad``, ``is_leaf``, ``grad_fn``, the changes of ``_version``,
 ``is_inference()``, ``retains_grad``, its ``_base`` and which other variable's memory it shares (a
 gradient's ``_version`` and ``_base`` are the engine's artefacts: ``support.gradients``), and its
-``.grad`` (values, dtype, shape, strides).
+``.grad`` (values, dtype, shape, strides). A module, an optimizer or a dict of tensors (a
+``state_dict()``) is spread by :func:`variables` into its facts (a module's submodules' types and
+``training``, its parameters', buffers' and plain tensor attributes' names, its ``state_dict``
+keys; an optimizer's groups and state keys) and the tensors it holds, each compared as a variable
+named by the source that reads it (``m1.fc.weight``, ``o2.state_dict()['state'][0]['step']``):
+so whether a ``state_dict`` value shares a parameter's memory is a fact too. The statements come
+from a writer, :class:`support.fuzz_statements.Generator` (tensor programs) or
+:class:`support.fuzz_modules.ModuleGenerator` (modules and optimizers).
 
 Values are compared under a bound that follows the computation, not one machine's luck
 (:mod:`support.fuzz_bounds`): each statement runs a third time, under torch watched by a dispatch
@@ -40,16 +47,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import keyword
 import random
 import re
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import CodeType, ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 import torch
 
 import ownership
@@ -141,22 +150,107 @@ def _layout(v: Any) -> dict[str, Any]:
     }
 
 
-def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
-    """Every fact of every variable of a program's namespace (see the module docstring).
+def _is_tensor(v: Any) -> bool:
+    return torch.is_tensor(v) or isinstance(v, ownership.Tensor)
+
+
+MODULES = (torch.nn.Module, ownership.nn.Module)
+OPTIMIZERS = (torch.optim.Optimizer, ownership.optim.Optimizer)
+
+
+def reach(expr: str, path: str) -> str:
+    """The source that reads dotted ``path`` from ``expr`` (``m1.fc.weight``,
+    ``getattr(m1, '0').bias``: a ``Sequential``'s index is a position, not its module's name)."""
+    for part in path.split("."):
+        if part.isidentifier() and not keyword.iskeyword(part):
+            expr = f"{expr}.{part}"
+        else:
+            expr = f"getattr({expr}, {part!r})"
+    return expr
+
+
+def _module_variables(name: str, m: Any) -> dict[str, Any]:
+    """A module's facts (its modules' types and modes, its parameters', buffers' and plain tensor
+    attributes' names, its ``state_dict`` keys) and each tensor it holds, by the source that reads
+    it."""
+    out: dict[str, Any] = {}
+    modules = _attempt(lambda: list(m.named_modules(remove_duplicate=False)))
+    tensors: dict[str, Any] = {}
+    kinds: dict[str, list[str]] = {"parameters": [], "buffers": [], "attributes": []}
+    for path, sub in modules if isinstance(modules, list) else []:
+        where = f"{path}." if path else ""
+        for kind, held in (
+            ("parameters", vars(sub).get("_parameters", {})),
+            ("buffers", vars(sub).get("_buffers", {})),
+            ("attributes", {k: v for k, v in vars(sub).items() if not k.startswith("_")}),
+        ):
+            for k, v in held.items():
+                if _is_tensor(v) or (v is None and kind != "attributes"):
+                    kinds[kind].append(where + k)
+                if _is_tensor(v):
+                    tensors[reach(name, where + k)] = v
+    out[name] = {
+        "modules": _attempt(lambda: [(p, type(s).__name__, s.training) for p, s in modules]),
+        **kinds,
+        "state_dict": _attempt(lambda: list(m.state_dict())),
+    }
+    return {**out, **tensors}
+
+
+def _optimizer_variables(name: str, o: Any) -> dict[str, Any]:
+    """An optimizer's ``state_dict()``: its groups and state keys as facts, each state tensor by
+    the source that reads it."""
+    state = _attempt(o.state_dict)
+    if isinstance(state, Raised):
+        return {name: state}
+    out: dict[str, Any] = {
+        name: {
+            "param_groups": facts(state["param_groups"]),
+            "state": {k: sorted(v) for k, v in state["state"].items()},
+        }
+    }
+    for k, per in state["state"].items():
+        for key, v in per.items():
+            expr = f"{name}.state_dict()['state'][{k}][{key!r}]"
+            out[expr] = v if _is_tensor(v) else facts(v)
+    return out
+
+
+def variables(ns: dict[str, Any]) -> dict[str, Any]:
+    """A program's variables, each module's, optimizer's and dict's of tensors (a
+    ``state_dict()``) spread into its facts and its tensors, named by the source that reads them
+    (``m1.fc.weight``, ``r3['bias']``)."""
+    out: dict[str, Any] = {}
+    for name, v in ns.items():
+        if not NAME.fullmatch(name):
+            continue
+        if isinstance(v, MODULES):
+            out.update(_module_variables(name, v))
+        elif isinstance(v, OPTIMIZERS):
+            out.update(_optimizer_variables(name, v))
+        elif isinstance(v, dict) and v and all(_is_tensor(x) for x in v.values()):
+            out[name] = list(v)
+            out.update({f"{name}[{k!r}]": x for k, x in v.items()})
+        else:
+            out[name] = v
+    return out
+
+
+def snapshot(held: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
+    """Every fact of every variable ``held`` (:func:`variables`; see the module docstring).
 
     ``versions`` holds each variable's ``_version`` when it was bound (updated here for the new
     ones): a fresh result's own ``_version`` is torch's artefact (an op that runs above autograd,
     as ops on inference tensors do, bumps it through its internal ``out=`` calls), its changes are
     the contract.
     """
-    variables = {k: v for k, v in ns.items() if NAME.fullmatch(k)}
-    names = {id(v): k for k, v in variables.items()}
+    names = {id(v): k for k, v in held.items()}
     storages: dict[Any, str] = {}
     out: dict[str, Any] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for name, v in variables.items():
-            if not (torch.is_tensor(v) or isinstance(v, ownership.Tensor)):
+        for name, v in held.items():
+            if not _is_tensor(v):
                 out[name] = facts(v)
                 continue
             key = _attempt(lambda v=v: _storage(v))
@@ -168,7 +262,8 @@ def snapshot(ns: dict[str, Any], versions: dict[str, Any]) -> dict[str, Any]:
                 "requires_grad": _attempt(lambda v=v: v.requires_grad),
                 "is_leaf": _attempt(lambda v=v: v.is_leaf),
                 "grad_fn": _attempt(lambda v=v: v.grad_fn and v.grad_fn.name()),
-                "version": None if name.startswith("g") else _version_change(name, v, versions),
+                "version": None if _gradient(name) else _version_change(name, v, versions),
+                "parameter": type(v).__name__ == "Parameter",
                 "is_inference": _attempt(v.is_inference),
                 "retains_grad": _attempt(lambda v=v: v.retains_grad),
                 "base": _base_name(name, base, names),
@@ -192,9 +287,14 @@ def read_grad_fns(ns: dict[str, Any]) -> None:
 def _base_name(name: str, base: Any, names: dict[int, str]) -> Any:
     """The variable ``base`` is (or what reading it raised); ``None`` for a gradient, whose
     ``_base``, as its ``_version``, is the engine's artefact."""
-    if name.startswith("g") or base is None or isinstance(base, Raised):
-        return None if name.startswith("g") else base
+    if _gradient(name) or base is None or isinstance(base, Raised):
+        return None if _gradient(name) else base
     return names.get(id(base), "a tensor of no variable")
+
+
+def _gradient(name: str) -> bool:
+    """Whether variable ``name`` is a gradient (``g<n>``)."""
+    return name[0] == "g" and name[1:].isdigit()
 
 
 def _version_change(name: str, v: Any, versions: dict[str, Any]) -> Any:
@@ -300,6 +400,7 @@ class Lockstep:
         # the facts compared come from the run without it)
         self.bounds = Bounds()
         self.shadow: dict[str, Any] = {"torch": torch, "copy": copy}
+        self.shadow_held: dict[str, Any] = {}  # variables(self.shadow) after the last statement
         self.unsigned: set[Any] = set()  # torch storages whose zeros' signs are CPU-dependent
         self.versions: dict[str, dict[str, Any]] = {name: {} for name in ENGINES}
         # the statement at which the shadow run raised and torch's did not, or the reverse (the
@@ -331,18 +432,20 @@ class Lockstep:
             if _addressless(runs["torch"].warnings) != _addressless(runs["ownership"].warnings):
                 line = f"warnings: torch {runs['torch'].warnings} != ownership {runs['ownership'].warnings}"
                 found.append(("", "warnings", line))
-        a = snapshot(tns, self.versions["torch"])
-        b = snapshot(self.ns["ownership"], self.versions["ownership"])
+        held = variables(tns)
+        self.shadow_held = variables(self.shadow)
+        a = snapshot(held, self.versions["torch"])
+        b = snapshot(variables(self.ns["ownership"]), self.versions["ownership"])
         for name in dict.fromkeys([*a, *b]):
             if name not in a or name not in b:
                 if not (unsure and name in statement.names()):
                     found.append((name, "defined", f"{name}: defined in only one engine"))
-            elif isinstance(a[name], dict) and isinstance(b[name], dict):
-                signed = _attempt(lambda v=tns[name]: _storage(v)) not in self.unsigned
+            elif _is_tensor(held[name]) and isinstance(b[name], dict):
+                signed = _attempt(lambda v=held[name]: _storage(v)) not in self.unsigned
                 found += [
                     (name, f, line)
                     for f, line in _compare_facts(
-                        name, a[name], b[name], self._bound(name, tns[name]), signed
+                        name, a[name], b[name], self._bound(name, held[name]), signed
                     )
                 ]
             else:
@@ -374,7 +477,7 @@ class Lockstep:
 
     def _shadow(self, name: str, v: Any) -> Any:
         """The shadow run's tensor for torch variable ``name`` (``None`` when it differs)."""
-        s = self.shadow.get(name)
+        s = self.shadow_held.get(name)
         if not torch.is_tensor(s) or _attempt(lambda: s.shape == v.shape) is not True:
             return None
         return s
@@ -427,14 +530,15 @@ def replay(statements: list[Statement], seed: int = -1) -> Outcome:
     return outcome
 
 
-def generate(seed: int) -> Outcome:
-    """Write and run program ``seed``: 4 to 16 statements, stopped at the first difference."""
+def generate(seed: int, writer: type[Generator] = Generator) -> Outcome:
+    """Write (by ``writer``) and run program ``seed``: ``writer.length`` statements (4 to 16 for
+    tensor programs), stopped at the first difference."""
     rng = random.Random(seed)
     lockstep = Lockstep()
-    generator = Generator(rng, lockstep.ns["torch"])
+    generator = writer(rng, lockstep.ns["torch"])
     outcome = Outcome(seed, [])
     with warn_always():
-        for i in range(rng.randint(4, 16)):
+        for i in range(rng.randint(*writer.length)):
             s = generator.statement()
             outcome.statements.append(s)
             outcome.difference, raised = lockstep.step(s, i)
@@ -547,17 +651,29 @@ def reproducer(outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
-def check(seed: int) -> None:
-    """Fail (with a shrunk reproducer) when program ``seed``'s runs differ."""
-    outcome = generate(seed)
+def check(seed: int, writer: type[Generator] = Generator) -> None:
+    """Fail (with a shrunk reproducer) when program ``seed`` (of ``writer``) runs differ."""
+    outcome = generate(seed, writer)
     if outcome.difference is not None:
         small = shrink(outcome)
         raise AssertionError(f"program {seed} ({small.cause}):\n{reproducer(small)}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``make fuzz``: run programs SEED .. SEED+COUNT-1, print reproducers and distinct causes."""
-    parser = argparse.ArgumentParser(prog="python -m support.fuzz", description=main.__doc__)
+def budget(seeds: Iterable[int], known: dict[int, str]) -> list[Any]:
+    """A suite's seeds to parametrize with: those of ``known`` differences (seed -> cause)
+    marked as strict expected failures, so that each mark goes once its cause is fixed."""
+    return [
+        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=known[s])) if s in known else s
+        for s in seeds
+    ]
+
+
+def main(
+    argv: list[str] | None = None, writer: type[Generator] = Generator, prog: str = "support.fuzz"
+) -> int:
+    """``make fuzz``: run programs SEED .. SEED+COUNT-1 (of ``writer``), print reproducers and
+    distinct causes."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}", description=main.__doc__)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--count", type=int, default=500)
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
@@ -567,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     unhandled: dict[str, int] = {}
     diverged: list[int] = []  # programs whose bounds' run left torch's (values then not compared)
     for seed in range(args.seed, args.seed + args.count):
-        outcome = generate(seed)
+        outcome = generate(seed, writer)
         for op in outcome.unhandled:
             unhandled.setdefault(op, seed)
         if outcome.diverged is not None:

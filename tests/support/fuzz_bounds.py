@@ -44,6 +44,7 @@ is listed in :attr:`Bounds.unhandled` (the fuzzer prints them: a rule to write, 
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -232,8 +233,10 @@ def _tensors(tree: Any) -> list[torch.Tensor]:
 METADATA = frozenset({
     "detach", "set", "_has_compatible_shallow_copy_type", "resize", "as_strided", "squeeze",
     "unsqueeze", "transpose", "t", "swapdims", "_version", "is_same_size", "requires_grad",
+    "_record_function_enter_new", "_record_function_exit",
 })  # fmt: skip
-"""In-place ops on a tensor's metadata (and queries): its elements, and so their bounds, stay."""
+"""In-place ops on a tensor's metadata (and queries, and the profiler's marks an optimizer's
+``step`` makes): its elements, and so their bounds, stay."""
 
 
 class _Inputs:
@@ -358,10 +361,12 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     "lift_fresh", "ones_like", "zeros_like", "empty_like", "full_like", "ones", "zeros", "full",
     "empty", "arange", "scalar_tensor", "new_zeros", "new_ones", "new_full", "new_empty",
     "new_empty_strided", "empty_strided", "zero", "fill", "isnan", "_local_scalar_dense",
+    "uniform", "normal",
 )  # fmt: skip
 def _constant(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     """Creations and fills by a constant: exact (``fill_`` by a tensor carries its bound; ``isnan``
-    of an inexact value is undetermined only where the value is)."""
+    of an inexact value is undetermined only where the value is). Seeded draws (a module's
+    initial weights) are exact too: both engines draw torch's numbers bit for bit."""
     if i.func.overloadpacket.__name__.startswith("fill") and isinstance(
         i.get("value"), torch.Tensor
     ):
@@ -434,10 +439,17 @@ def _lipschitz(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
 
 @rule("add", "sub", "rsub")
 def _add(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
-    """``a + alpha * b``: the bounds add (times ``|alpha|``), then one rounding."""
+    """``a + alpha * b``: the bounds add (times ``|alpha|``), then one rounding. An ``alpha``
+    other than a power of two (an optimizer's ``-lr``) makes ``alpha * b`` round before the sum,
+    or not (torch's kernel may fuse them): each engine rounds the product and the sum, whatever
+    its inputs."""
     alpha = abs(float(i.get("alpha", 1)))
     p = i.e(i.get("self"), outs[0]) + alpha * i.e(i.get("other"), outs[0])
-    return [_rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), values(outs[0]))]
+    y = values(outs[0])
+    e = _rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), y)
+    if alpha and math.frexp(alpha)[0] != 0.5:
+        e = e + eps(outs[0].dtype) * (np.abs(y) + 2 * alpha * np.abs(i.x(i.get("other"))))
+    return [e]
 
 
 @rule("mul")
@@ -461,6 +473,40 @@ def _div(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
         p = np.where(ea + eb > 0, _finite((ea + np.abs(y) * eb) / (xb - eb)), 0.0)
         p = np.where((eb > 0) & (xb <= eb), INF, p)
     return [_rounded(outs[0], np.broadcast_to(p, y.shape), y)]
+
+
+@rule("addcmul", "addcdiv")
+def _addc(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
+    """``self + value * t1 * t2`` and ``self + value * t1 / t2`` (an optimizer's moments and
+    step): the product's or the quotient's bound (``div``'s, undetermined when ``t2``'s sign is)
+    times ``|value|``, plus ``self``'s; a kernel: 3 ULPs of ``|self| + |value * t1 op t2|``."""
+    name = i.func.overloadpacket.__name__.rstrip("_")
+    out = outs[0]
+    s, t1, t2 = i.get("self"), i.get("tensor1"), i.get("tensor2")
+    v = abs(float(i.get("value", 1)))
+    x1, x2, e1, e2 = i.x(t1), i.x(t2), i.e(t1, out), i.e(t2, out)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if name == "addcmul":
+            q = x1 * x2
+            eq = np.abs(x1) * e2 + np.abs(x2) * e1 + e1 * e2
+        else:
+            q = x1 / x2
+            eq = np.where(e1 + e2 > 0, (e1 + np.abs(q) * e2) / (np.abs(x2) - e2), 0.0)
+            eq = np.where((e2 > 0) & (np.abs(x2) <= e2), INF, eq)
+        terms = np.abs(i.x(s)) + v * np.abs(q)
+        return [_finite(i.e(s, out) + v * eq + _kernel(out, terms, 3))]
+
+
+@rule("lerp")
+def _lerp(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
+    """``self + w * (end - self)`` (Adam's first moment): ``|1 - w| e_self + |w| e_end`` (and
+    ``|end - self| e_w`` for a tensor ``w``); a kernel: 3 ULPs of ``|self| + |w (end - self)|``."""
+    out = outs[0]
+    s, end, w = i.get("self"), i.get("end"), i.get("weight")
+    xs, xe, xw = i.x(s), i.x(end), i.x(w)
+    gap = np.abs(xe - xs)
+    p = np.abs(1 - xw) * i.e(s, out) + np.abs(xw) * i.e(end, out) + gap * i.e(w, out)
+    return [_finite(p + _kernel(out, np.abs(xs) + np.abs(xw) * gap, 3))]
 
 
 @rule("pow")
@@ -569,12 +615,137 @@ def _matmul(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     ``|a| @ |b|`` (``k`` the inner size). A zero's sign is the BLAS kernel's (its accumulator may
     start at ``+0.0``; torch gives ``2 * -0.0`` for an inner size of 1): undetermined."""
     tensors = [a for a in i.args if isinstance(a, torch.Tensor)]
-    a, b = tensors[0], tensors[1]
-    xa, xb, ea, eb = np.abs(i.x(a)), np.abs(i.x(b)), i.e(a, outs[0]), i.e(b, outs[0])
-    k = xa.shape[-1] if xa.ndim else 1
-    p = xa @ eb + ea @ xb + ea @ eb
-    e = _finite(p + _kernel(outs[0], xa @ xb, k))
+    p, terms, k = _product(i, tensors[0], tensors[1], outs[0])
+    e = _finite(p + _kernel(outs[0], terms, k))
     return [np.where(values(outs[0]) == 0, np.maximum(e, _tiny(outs[0])), e)]
+
+
+def _product(
+    i: _Inputs, a: torch.Tensor, b: torch.Tensor, out: torch.Tensor
+) -> tuple[Array, Array, int]:
+    """A matrix product's propagated bound, the magnitudes of its terms and its inner size."""
+    xa, xb, ea, eb = np.abs(i.x(a)), np.abs(i.x(b)), i.e(a, out), i.e(b, out)
+    k = xa.shape[-1] if xa.ndim else 1
+    return xa @ eb + ea @ xb + ea @ eb, xa @ xb, k
+
+
+@rule("addmm")
+def _addmm(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
+    """``beta * self + alpha * (mat1 @ mat2)`` (``Linear`` with a bias): the product's bound and
+    the bias's, scaled, plus ``k + 1`` ULPs of the terms; a zero's sign is the kernel's."""
+    alpha, beta = abs(float(i.get("alpha", 1))), abs(float(i.get("beta", 1)))
+    p, terms, k = _product(i, i.get("mat1"), i.get("mat2"), outs[0])
+    bias = i.get("self")
+    p = alpha * p + beta * i.e(bias, outs[0])
+    terms = alpha * terms + beta * np.abs(i.x(bias))
+    e = _finite(p + _kernel(outs[0], terms, k + 1))
+    return [np.where(values(outs[0]) == 0, np.maximum(e, _tiny(outs[0])), e)]
+
+
+def _channels(x: Array, a: Any) -> Array:
+    """A per-channel array shaped to broadcast against a batch ``x`` (channels on dim 1)."""
+    shape = [1] * x.ndim
+    shape[1] = x.shape[1]
+    return np.reshape(np.broadcast_to(np.asarray(a, dtype=np.float64), (x.shape[1],)), shape)
+
+
+def _normalized(i: _Inputs, mean: Any, invstd: Any) -> tuple[Array, Array, Array, Array]:
+    """The batch ``input`` and its bound, ``x_hat = (x - mean) * invstd`` and its bound (from the
+    bounds of ``mean`` and ``invstd`` that ``native_batch_norm`` saved or kept running)."""
+    x, e = i.x(i.get("input")), i.e(i.get("input"))
+    m, em, inv, einv = (_channels(x, a) for a in mean + invstd)
+    d = np.abs(x - m)
+    return x, e, (x - m) * inv, (e + em) * (inv + einv) + d * einv
+
+
+@rule("native_batch_norm")
+def _batch_norm(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
+    """``(x - mean) / sqrt(var + eps) * w + b`` over the channels of dim 1: in training the batch's
+    ``mean`` (a sum of ``n`` terms) and biased ``var`` (``n`` terms ``(x - mean)^2``), whose bounds
+    it also writes into ``running_mean``/``running_var`` (``(1 - m) r + m s``, the variance
+    unbiased), else the running ones; ``1 / sqrt`` moves by at most
+    ``1 / sqrt(v - e_v) - 1 / sqrt(v)`` (undetermined when ``e_v`` reaches ``v``). The outputs: the
+    result, the saved mean and the saved ``1 / sqrt(var + eps)`` (empty when not training)."""
+    x, e = i.x(i.get("input")), i.e(i.get("input"))
+    out = outs[0]
+    axes = tuple(d for d in range(x.ndim) if d != 1)
+    n = x.size // max(x.shape[1], 1)
+    running = i.get("running_mean"), i.get("running_var")
+    if i.get("training"):
+        mean = x.mean(axis=axes)
+        em = e.mean(axis=axes) + _kernel(out, np.abs(x).mean(axis=axes), n)
+        d = np.abs(x - _channels(x, mean)) + e + _channels(x, em)
+        var = ((x - _channels(x, mean)) ** 2).mean(axis=axes)
+        ev = (d**2).mean(axis=axes) - var + _kernel(out, (d**2).mean(axis=axes), n + 2)
+    else:
+        mean, em = i.x(running[0]), i.e(running[0])
+        var, ev = i.x(running[1]), i.e(running[1])
+    v = var + float(i.get("eps"))
+    inv = 1 / np.sqrt(v)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        einv = np.where(ev < v, 1 / np.sqrt(np.maximum(v - ev, 0)) - inv, INF) + _kernel(
+            out, inv, 2
+        )
+    x, e, xhat, exhat = _normalized(i, (mean, em), (inv, einv))
+    w, b = i.get("weight"), i.get("bias")
+    xw, ew = (np.abs(i.x(w)), i.e(w)) if w is not None else (1.0, 0.0)
+    xb, eb = (np.abs(i.x(b)), i.e(b)) if b is not None else (0.0, 0.0)
+    xw, ew, xb, eb = (_channels(x, a) for a in (xw, ew, xb, eb))
+    terms = np.abs(xhat) * xw + xb
+    ey = exhat * (xw + ew) + np.abs(xhat) * ew + eb + _kernel(out, terms, 4)
+    if i.get("training") and running[0] is not None:
+        m = float(i.get("momentum"))
+        unbiased = n / max(n - 1, 1)
+        for r, s, es in ((running[0], mean, em), (running[1], var * unbiased, ev * unbiased)):
+            xr = np.abs(i.x(r))
+            er = (1 - m) * i.e(r) + m * es + _kernel(r, (1 - m) * xr + m * np.abs(s), 3)
+            i.bounds._write(r, er, fresh=False)
+    saved = [np.zeros(tuple(t.shape)) for t in outs[1:]]
+    if i.get("training"):
+        saved = [em, einv]
+    return [ey, *saved]
+
+
+@rule("native_batch_norm_backward")
+def _batch_norm_backward(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
+    """The gradients of ``native_batch_norm``, with ``g`` the output's gradient: for the input
+    ``w * invstd * (g - mean(g) - x_hat * mean(g * x_hat))`` in training (``w * invstd * g`` not),
+    for the weight ``sum(g * x_hat)``, for the bias ``sum(g)``: bilinear bounds of those terms, plus
+    ``n + 4`` ULPs of their magnitudes."""
+    training = bool(i.get("train"))
+    if training:
+        stats = i.get("save_mean"), i.get("save_invstd")
+        mean, invstd = (i.x(stats[0]), i.e(stats[0])), (i.x(stats[1]), i.e(stats[1]))
+    else:
+        rm, rv = i.get("running_mean"), i.get("running_var")
+        v = i.x(rv) + float(i.get("eps"))
+        inv = 1 / np.sqrt(v)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            einv = np.where(i.e(rv) < v, 1 / np.sqrt(np.maximum(v - i.e(rv), 0)) - inv, INF)
+        mean, invstd = (i.x(rm), i.e(rm)), (inv, einv)
+    x, _, xhat, exhat = _normalized(i, mean, invstd)
+    g, eg = i.x(i.get("grad_out")), i.e(i.get("grad_out"))
+    axes = tuple(d for d in range(x.ndim) if d != 1)
+    n = x.size // max(x.shape[1], 1)
+    w = i.get("weight")
+    xw, ew = (np.abs(i.x(w)), i.e(w)) if w is not None else (1.0, 0.0)
+    inv, einv, xw, ew = (_channels(x, a) for a in (*invstd, xw, ew))
+    egx = np.abs(g) * exhat + np.abs(xhat) * eg + eg * exhat
+    if training:
+        mg, mgx = _channels(x, g.mean(axis=axes)), _channels(x, (g * xhat).mean(axis=axes))
+        emg, emgx = _channels(x, eg.mean(axis=axes)), _channels(x, egx.mean(axis=axes))
+        inner = g - mg - xhat * mgx
+        einner = eg + emg + np.abs(xhat) * emgx + exhat * (np.abs(mgx) + emgx)
+        magnitude = np.abs(g) + np.abs(mg) + np.abs(xhat * mgx)
+    else:
+        inner, einner, magnitude = g, eg, np.abs(g)
+    scale = xw * inv
+    e_input = scale * einner + (ew * (inv + einv) + xw * einv) * (np.abs(inner) + einner)
+    e_input = e_input + _kernel(outs[0], scale * magnitude, n + 4)
+    e_weight = egx.sum(axis=axes) + _kernel(outs[0], np.abs(g * xhat).sum(axis=axes), n + 2)
+    e_bias = eg.sum(axis=axes) + _kernel(outs[0], np.abs(g).sum(axis=axes), n)
+    made = zip((e_input, e_weight, e_bias), i.get("output_mask"), strict=True)
+    return [_finite(e) for e, wanted in made if wanted]
 
 
 @rule("_softmax", "softmax")

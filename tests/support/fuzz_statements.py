@@ -27,9 +27,10 @@ import torch
 
 from support.programs import broadcasts_to
 
-NAME = re.compile(r"\b[tlgs]\d+\b")
+NAME = re.compile(r"\b[tlgsmor]\d+\b")
 """A variable of a generated program whose value the fuzzer compares (``s<n>``: a list that
-hooks append what they see to). Hook handles, ``h<n>``, are not compared."""
+hooks append what they see to; ``m``, ``o``, ``r``: the module fuzzer's modules, optimizers and
+other results, :mod:`support.fuzz_modules`). Hook handles, ``h<n>``, are not compared."""
 HANDLE = re.compile(r"h\d+")
 
 FLOATS = (-2.0, -1.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
@@ -51,7 +52,7 @@ class Statement:
         return set(NAME.findall(self.source))
 
 
-def _literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
+def literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
     """A nested Python list literal of ``shape`` with values fit for ``dtype``."""
     if not shape:
         if dtype == "bool":
@@ -59,7 +60,7 @@ def _literal(rng: random.Random, shape: tuple[int, ...], dtype: str) -> str:
         if dtype == "int64":
             return repr(rng.randint(-3, 3))
         return repr(rng.choice(FLOATS))
-    return "[" + ", ".join(_literal(rng, shape[1:], dtype) for _ in range(shape[0])) + "]"
+    return "[" + ", ".join(literal(rng, shape[1:], dtype) for _ in range(shape[0])) + "]"
 
 
 def _holds(where: Callable[[torch.Tensor], bool], v: torch.Tensor) -> bool:
@@ -89,6 +90,9 @@ def _signed(statements: Iterable[Statement]) -> bool:
 
 class Generator:
     """Random statements for a program whose torch namespace is ``ns`` (read, never written)."""
+
+    length = (4, 16)
+    """How many statements a program has, at least and at most."""
 
     def __init__(self, rng: random.Random, ns: dict[str, Any]) -> None:
         self.rng = rng
@@ -163,7 +167,7 @@ class Generator:
         grad = ", requires_grad=True" if floating and rng.random() < 0.6 else ""
         kind = rng.random()
         if kind < 0.7 and 0 not in shape:
-            args = f"{_literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
+            args = f"{literal(rng, shape, dtype)}, dtype=torch.{dtype}{grad}"
             return Statement("create", f"{name} = torch.tensor({args})")
         if kind < 0.85 and floating and shape:
             n = 1

@@ -134,6 +134,8 @@ class BatchNorm1d(Module):
             state_dict[key] = (
                 self.num_batches_tracked
                 if self.num_batches_tracked is not None
+                # read as torch reads it (a module assigned over the buffer has no device)
+                and self.num_batches_tracked.device.type != "meta"
                 else tensor(0, dtype=dtypes.int64)
             )
         super()._load_from_state_dict(
@@ -146,8 +148,8 @@ class BatchNorm1d(Module):
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            with grad_mode.no_grad():
-                self.num_batches_tracked.add_(1)
+            self.num_batches_tracked.add_(1)  # in grad mode, as torch's (a leaf that requires
+            # grad, assigned over the buffer, is refused)
             if self.momentum is None:
                 factor = 1.0 / float(self.num_batches_tracked)
         use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)

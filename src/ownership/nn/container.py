@@ -45,14 +45,19 @@ class IndexedModules(Module):
     """
 
     def _key_at(self, index: Any) -> str:
+        """The name of the child at ``index``: its position's (``Sequential``'s rule)."""
         return next(islice(iter(self._modules), abs_index(index, len(self)), None))
+
+    def _keys_in(self, index: slice) -> list[str]:
+        """The names of the children a slice selects, by position."""
+        return list(self._modules)[index]
 
     def __setitem__(self, index: int, module: Module) -> None:
         setattr(self, self._key_at(index), module)
 
     def __delitem__(self, index: int | slice) -> None:
         if isinstance(index, slice):
-            for key in list(self._modules)[index]:
+            for key in self._keys_in(index):
                 delattr(self, key)
         else:
             delattr(self, self._key_at(index))
@@ -125,11 +130,10 @@ class Sequential(IndexedModules):
             chosen = cast(list[tuple[str, Module]], list(self._modules.items())[index])
             return type(self)(OrderedDict(chosen))
         module = self._modules[self._key_at(index)]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __iter__(self) -> Iterator[Module]:
-        return iter(m for m in self._modules.values() if m is not None)
+        return iter(self._modules.values())  # type: ignore[arg-type]  # a None included, as torch
 
     def insert(self, index: int, module: Module) -> Self:
         """Put ``module`` before position ``index`` (torch's bounds: ``-len <= index <= len``)."""
@@ -202,7 +206,6 @@ class Sequential(IndexedModules):
 
     def forward(self, input: Any) -> Any:
         """Call each child on the previous child's output."""
-        for module in self._modules.values():  # what ``iter(self)`` walks, without a generator
-            if module is not None:
-                input = module(input)
+        for module in self._modules.values():  # what ``iter(self)`` walks, a None included,
+            input = module(input)  # type: ignore[misc]  # which torch calls too (a TypeError)
         return input

@@ -36,9 +36,13 @@ threshold_ = of_table(table.threshold_)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias`` (the op ``linear``); torch's TypeError when ``input`` is not
-    a tensor, raised before the op is called, as torch's parser does."""
+    """``input @ weight.T + bias`` (the op ``linear``); torch's TypeError when ``input`` or
+    ``weight`` is not a tensor, or ``bias`` neither a tensor nor ``None`` (a ``Linear`` whose
+    weight was registered as ``None``), raised before the op is called, as torch's parser does."""
     tensor_arg("linear", input)
+    tensor_arg("linear", weight, "weight", 2)
+    if bias is not None:
+        tensor_arg("linear", bias, "bias", 3)
     return ops.linear(input, weight, bias)
 
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable as IterableABC
 from itertools import chain
 from typing import Any, Self, overload
 
-from ownership.nn.container import IndexedModules
+from ownership.nn.container import IndexedModules, abs_index
 from ownership.nn.module import Module, _addindent
 
 __all__ = ["ModuleDict", "ModuleList", "pairs_of"]
@@ -75,6 +75,14 @@ class ModuleList(IndexedModules):
         if modules is not None:
             self.extend(modules)
 
+    def _key_at(self, index: Any) -> str:
+        """The name ``str(i)`` of index ``i`` (torch's ``_get_abs_string_index``): a child
+        registered under another name (``add_module``) is not counted as at a position."""
+        return str(abs_index(index, len(self)))
+
+    def _keys_in(self, index: slice) -> list[str]:
+        return [str(k) for k in range(len(self))[index]]
+
     @overload
     def __getitem__(self, index: int) -> Module: ...
 
@@ -85,8 +93,7 @@ class ModuleList(IndexedModules):
         if isinstance(index, slice):
             return type(self)(list(self._modules.values())[index])  # type: ignore[arg-type]
         module = self._modules[self._key_at(index)]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())  # type: ignore[arg-type]
@@ -146,8 +153,7 @@ class ModuleDict(Module):
 
     def __getitem__(self, key: str) -> Module:
         module = self._modules[key]
-        assert module is not None
-        return module
+        return module  # type: ignore[return-value]  # None when a None was registered, as torch
 
     def __setitem__(self, key: str, module: Module) -> None:
         self.add_module(key, module)

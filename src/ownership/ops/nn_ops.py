@@ -149,6 +149,8 @@ def _bn_backward(node: OpNode, s: Saved, g: Grads) -> Grads:
     ``mean`` and ``invstd`` are the batch's and depend on ``x`` too."""
     gr = g[0]
     x, weight = s["input"], s["weight"]
+    # torch's backward kernel checks the dtypes again (a module made double() since the forward)
+    _check_batch_norm_dtypes(x, (weight, s["running_mean"], s["running_var"]))
     input_shape = node.input_shapes[0]
     assert input_shape is not None  # batch norm records its input's shape
     dims, shape, count = _channel_geometry(input_shape)
@@ -230,18 +232,27 @@ def batch_norm(
     for position, (name, t) in enumerate((*optional, ("running_var", running_var)), 2):
         if t is not None:
             tensor_arg("batch_norm", t, name, position)
-    if not training:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
-    if (running_mean is None) != (running_var is None):
-        raise ValueError("running_mean and running_var must either both be None or neither be None")
-    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))
     x = input._data
     c = x.shape[1] if x.ndim > 1 else 1
-    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+    for name, t in (
+        ("running_mean", running_mean),
+        ("running_var", running_var),
+        ("weight", weight),
+        ("bias", bias),
+    ):  # torch's order, one tensor after the other, before the kernel writes the statistics
         if t is not None and t._numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t._numel()}")
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if grad_mode.is_grad_enabled() and t is not None and t.requires_grad:  # torch's autograd
+            raise RuntimeError(  # kernel refuses a statistic that requires grad (a Parameter)
+                f"The function 'native_batch_norm' is not differentiable with respect to "
+                f"argument '{name}'. This input cannot have requires_grad True."
+            )
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    _check_batch_norm_dtypes(input, (weight, bias, running_mean, running_var))  # the kernel's
     dims, shape, count = _channel_geometry(x.shape)
     stats: list[Any] = []  # the mean and inverse standard deviation the kernel finds
 
@@ -269,10 +280,10 @@ def batch_norm(
     def save(node: OpNode) -> None:
         node.input_shapes = (x.shape, shape_of(weight), shape_of(bias))
         inputs_needed(node)
-        node.save("input", input)
-        node.save("weight", weight)
+        node.save("input", input)  # in the order torch's node checks their versions
         node.save("running_mean", running_mean)
         node.save("running_var", running_var)
+        node.save("weight", weight)
 
     def after(node: OpNode, out: Tensor) -> None:
         node.save("result1", wrap(stats[0], input.dtype))

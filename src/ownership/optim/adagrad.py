@@ -89,7 +89,14 @@ class Adagrad(Optimizer):
         super().__init__(params, defaults)
         for group in self.param_groups:
             for p in group["params"]:
-                self._init_state(p)
+                self._init_state(p, group)
+
+    LOADED_DEFAULTS = (
+        ("foreach", None),
+        ("maximize", False),
+        ("differentiable", False),
+        ("fused", None),
+    )
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
@@ -97,7 +104,9 @@ class Adagrad(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
-    def _init_state(self, param: Tensor) -> None:
+    GROUP_READS = ("lr", "weight_decay", "lr_decay", "eps")
+
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         """``param``'s fresh state; its ``sum`` starts at the *optimizer's* default
         ``initial_accumulator_value`` (torch reads ``defaults``, not the group's)."""
         state = self.state[param]
@@ -106,8 +115,6 @@ class Adagrad(Optimizer):
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
-        if len(state) == 0:
-            self._init_state(param)
         state_sum: Tensor = state["sum"]
         step_t: Tensor = state["step"]
         step_t += 1

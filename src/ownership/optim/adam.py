@@ -94,20 +94,38 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("amsgrad", False),
+        ("maximize", False),
+        ("foreach", None),
+        ("capturable", False),
+        ("differentiable", False),
+        ("decoupled_weight_decay", False),
+        ("fused", None),
+    )
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
         again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    GROUP_READS = ("amsgrad", "lr", "weight_decay", "eps", "maximize")
+
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        group["betas"]  # torch's Adam.step reads it before it makes any state
+        super()._begin_group(group)
+
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[param]
+        state["step"] = new_step()
+        state["exp_avg"] = zeros_like(param)
+        state["exp_avg_sq"] = zeros_like(param)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = zeros_like(param)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
-        if len(state) == 0:
-            state["step"] = new_step()
-            state["exp_avg"] = zeros_like(param)
-            state["exp_avg_sq"] = zeros_like(param)
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = zeros_like(param)
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         weight_decay = group["weight_decay"]
         if group["maximize"]:

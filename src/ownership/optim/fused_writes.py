@@ -10,6 +10,7 @@ written once, so the versions an optimizer's step leaves behind are torch's. The
 from __future__ import annotations
 
 from ownership.core.tensor import Tensor
+from ownership.ops.checks import CPP_TYPES
 
 __all__ = ["addcdiv_", "addcmul_", "lerp_", "maximum_"]
 
@@ -25,8 +26,13 @@ def addcdiv_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
 
 
 def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:
-    """``target += weight * (end - target)``, one write (torch's ``Tensor.lerp_`` by a number)."""
-    return target.copy_(target + (end - target) * weight)
+    """``target += weight * (end - target)``, one write (torch's ``Tensor.lerp_`` by a number),
+    refused first, as torch's, when ``end`` has another dtype (a parameter made ``double()``
+    after its moment was made)."""
+    if end.dtype is not target.dtype:
+        names = (CPP_TYPES.get(t.dtype.name, t.dtype.name) for t in (target, end))
+        raise RuntimeError("expected dtype {} for `end` but got dtype {}".format(*names))
+    return target.copy_(target + (-target + end) * weight)  # target first in a shape error
 
 
 def maximum_(target: Tensor, other: Tensor) -> Tensor:

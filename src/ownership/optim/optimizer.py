@@ -48,6 +48,12 @@ class Optimizer:
     defaults: dict[str, Any]
     state: defaultdict[Tensor, dict[str, Any]]
     param_groups: list[dict[str, Any]]
+    GROUP_READS: tuple[str, ...] = ()
+    """The group options torch's ``step`` reads of every group, with or without gradients, in
+    its order (a group loaded from another optimizer's state lacks some: torch's ``KeyError``)."""
+    LOADED_DEFAULTS: tuple[tuple[str, Any], ...] = ()
+    """The group options ``__setstate__`` gives a loaded group that lacks them, in the order of
+    torch's ``setdefault`` calls (a group saved by another optimizer gains them)."""
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -125,9 +131,11 @@ class Optimizer:
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
+                self._begin_group(group)
                 for param in group["params"]:
                     if param.grad is not None:
                         self._update(param, param.grad, group)
+                self._end_group(group)
         return loss
 
     def state_dict(self) -> dict[str, Any]:
@@ -143,8 +151,11 @@ class Optimizer:
         groups = []
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for i, p in enumerate(group["params"], start):
-                index.setdefault(id(p), i)
+            # torch maps a group's new parameters all at once: a parameter twice in one group
+            # gets its last position, one already in an earlier group keeps that group's
+            index.update(
+                {id(p): i for i, p in enumerate(group["params"], start) if id(p) not in index}
+            )
             packed["params"] = [index[id(p)] for p in group["params"]]
             start += len(packed["params"])
             groups.append(packed)
@@ -196,8 +207,32 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
-        a subclass that must keep a group option whatever was loaded extends this."""
+        a group lacking an option of :attr:`LOADED_DEFAULTS` gains it; a subclass that must keep
+        a group option whatever was loaded extends this."""
         self.__dict__.update(state)
+        for group in self.param_groups:
+            for key, default in self.LOADED_DEFAULTS:
+                group.setdefault(key, default)
+
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        """What torch's ``_init_group`` does before it updates any of the group's parameters:
+        give each parameter with a gradient and no state its fresh state (``_init_state``),
+        so that an update that fails leaves the whole group's state made."""
+        for param in group["params"]:
+            if param.grad is not None and len(self.state[param]) == 0:
+                self._init_state(param, group)
+        self._read_options(group)
+
+    def _read_options(self, group: dict[str, Any]) -> None:
+        """Read :attr:`GROUP_READS` as torch's step does: a ``KeyError`` for one missing."""
+        for key in self.GROUP_READS:
+            group[key]
+
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        """A parameter's fresh state (none here)."""
+
+    def _end_group(self, group: dict[str, Any]) -> None:
+        """What a step does once all of the group's parameters are updated (nothing here)."""
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         """Apply this optimizer's rule to one parameter (runs under ``no_grad``)."""

@@ -85,22 +85,35 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("momentum", 0),
+        ("centered", False),
+        ("foreach", None),
+        ("maximize", False),
+        ("differentiable", False),
+        ("capturable", False),
+    )
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take ``state`` (unpickling, ``load_state_dict``); a number ``step`` becomes a tensor
         again (:func:`~ownership.optim.optimizer.steps_as_tensors`)."""
         super().__setstate__(state)
         steps_as_tensors(self)
 
+    GROUP_READS = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered")
+
+    def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[param]
+        state["step"] = new_step()
+        state["square_avg"] = zeros_like(param)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = zeros_like(param)
+        if group["centered"]:
+            state["grad_avg"] = zeros_like(param)
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         momentum, alpha = group["momentum"], group["alpha"]
-        if len(state) == 0:
-            state["step"] = new_step()
-            state["square_avg"] = zeros_like(param)
-            if momentum > 0:
-                state["momentum_buffer"] = zeros_like(param)
-            if group["centered"]:
-                state["grad_avg"] = zeros_like(param)
         if group["maximize"]:
             grad = -grad
         step_t: Tensor = state["step"]

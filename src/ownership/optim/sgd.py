@@ -78,6 +78,34 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    LOADED_DEFAULTS = (
+        ("nesterov", False),
+        ("maximize", False),
+        ("foreach", None),
+        ("differentiable", False),
+        ("fused", False),
+    )
+    GROUP_READS = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize")
+    _fresh: frozenset[int]  # during a group's updates: its parameters without a buffer
+    _made: dict[int, tuple[Tensor, Tensor]]  # and their new buffers, by parameter
+
+    def _begin_group(self, group: dict[str, Any]) -> None:
+        """torch's SGD reads the momentum buffers of the group's parameters before it updates
+        any, and stores the new ones after all updates: a parameter listed twice without one
+        starts a buffer at each listing (the last kept); a failed update stores none."""
+        self._read_options(group)
+        if group["momentum"] != 0:
+            with_grad = [p for p in group["params"] if p.grad is not None]
+            self._fresh = frozenset(
+                id(p) for p in with_grad if "momentum_buffer" not in self.state[p]
+            )
+            self._made = {}
+
+    def _end_group(self, group: dict[str, Any]) -> None:
+        if group["momentum"] != 0:
+            for param, buf in self._made.values():
+                self.state[param]["momentum_buffer"] = buf
+
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any]) -> None:
         if group["maximize"]:
             grad = -grad
@@ -85,11 +113,10 @@ class SGD(Optimizer):
             grad = grad.add(param, alpha=group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
-            state = self.state[param]
-            buf = state.get("momentum_buffer")
+            buf = None if id(param) in self._fresh else self.state[param].get("momentum_buffer")
             if buf is None:
                 buf = grad.detach().clone()
-                state["momentum_buffer"] = buf
+                self._made[id(param)] = (param, buf)
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
