@@ -56,7 +56,8 @@ _state = _State()
 
 
 class _Threads:
-    count = 0
+    def __init__(self) -> None:
+        self.count = 0
 
 
 THREADS = _Threads()

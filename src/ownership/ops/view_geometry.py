@@ -34,8 +34,9 @@ node (``self_sym_sizes``: the viewed sizes); whether the viewed tensor is contig
 rule, ``Tensor.is_contiguous``: it names ``reshape``'s node)."""
 
 _VIEW_GEOMETRY: dict[tuple[Any, ...], Geometry] = {}
-"""Geometries already computed, by the viewed array's sizes, byte strides and item size and the
-sizes asked for (all Python ints): every part of a geometry is a pure function of these."""
+"""Geometries already computed, by the viewed array's sizes and byte strides, the tensor's dtype
+(its item size) and the sizes asked for (all Python ints): every part of a geometry is a pure
+function of these."""
 _VIEW_GEOMETRY_LIMIT = 4096
 
 
@@ -58,7 +59,7 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
     geometry's saved values are shared by the nodes of its views (no node changes them) and its
     tuples outlive a collection: a view then adds no new object for the cyclic GC to traverse."""
     arr = t._data
-    key = (arr.shape, arr.strides, arr.itemsize, shape)
+    key = (arr.shape, arr.strides, t.dtype, shape)
     try:
         found = _VIEW_GEOMETRY.get(key)
         remembered = True
@@ -81,8 +82,8 @@ def view_geometry(t: Tensor, shape: tuple[Any, ...]) -> Geometry:
 
 
 _OP_GEOMETRY: dict[tuple[Any, ...], Any] = {}
-"""Geometries of the other view ops, by the op's geometry function, the viewed array's sizes,
-byte strides and item size, and the op's arguments (as :data:`_VIEW_GEOMETRY`)."""
+"""Geometries of the other view ops, by the op's geometry function, the viewed array's sizes and
+byte strides, the tensor's dtype, and the op's arguments (as :data:`_VIEW_GEOMETRY`)."""
 
 
 def op_geometry(compute: Callable[..., G], t: Tensor, args: tuple[Any, ...]) -> G:
@@ -96,7 +97,7 @@ def op_geometry(compute: Callable[..., G], t: Tensor, args: tuple[Any, ...]) -> 
         if type(a) is not int:
             return compute(t, *args)
     arr = t._data
-    key = (compute, arr.shape, arr.strides, arr.itemsize, args)
+    key = (compute, arr.shape, arr.strides, t.dtype, args)
     found: G | None = _OP_GEOMETRY.get(key)
     if found is None:
         found = compute(t, *args)
