@@ -91,7 +91,7 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self._init_state(p, group)
 
-    LOADED_DEFAULTS = (
+    _loaded_defaults = (
         ("foreach", None),
         ("maximize", False),
         ("differentiable", False),
@@ -104,7 +104,7 @@ class Adagrad(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
-    GROUP_READS = ("lr", "weight_decay", "lr_decay", "eps")
+    _group_reads = ("lr", "weight_decay", "lr_decay", "eps")
 
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         """``param``'s fresh state; its ``sum`` starts at the *optimizer's* default

@@ -94,7 +94,7 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    LOADED_DEFAULTS = (
+    _loaded_defaults = (
         ("amsgrad", False),
         ("maximize", False),
         ("foreach", None),
@@ -110,7 +110,7 @@ class Adam(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
-    GROUP_READS = ("amsgrad", "lr", "weight_decay", "eps", "maximize")
+    _group_reads = ("amsgrad", "lr", "weight_decay", "eps", "maximize")
 
     def _begin_group(self, group: dict[str, Any]) -> None:
         group["betas"]  # torch's Adam.step reads it before it makes any state

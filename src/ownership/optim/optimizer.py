@@ -48,10 +48,10 @@ class Optimizer:
     defaults: dict[str, Any]
     state: defaultdict[Tensor, dict[str, Any]]
     param_groups: list[dict[str, Any]]
-    GROUP_READS: tuple[str, ...] = ()
+    _group_reads: tuple[str, ...] = ()
     """The group options torch's ``step`` reads of every group, with or without gradients, in
     its order (a group loaded from another optimizer's state lacks some: torch's ``KeyError``)."""
-    LOADED_DEFAULTS: tuple[tuple[str, Any], ...] = ()
+    _loaded_defaults: tuple[tuple[str, Any], ...] = ()
     """The group options ``__setstate__`` gives a loaded group that lacks them, in the order of
     torch's ``setdefault`` calls (a group saved by another optimizer gains them)."""
 
@@ -207,11 +207,11 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Take over ``state`` (attributes by name), as unpickling and ``load_state_dict`` do;
-        a group lacking an option of :attr:`LOADED_DEFAULTS` gains it; a subclass that must keep
+        a group lacking an option of ``_loaded_defaults`` gains it; a subclass that must keep
         a group option whatever was loaded extends this."""
         self.__dict__.update(state)
         for group in self.param_groups:
-            for key, default in self.LOADED_DEFAULTS:
+            for key, default in self._loaded_defaults:
                 group.setdefault(key, default)
 
     def _begin_group(self, group: dict[str, Any]) -> None:
@@ -224,8 +224,8 @@ class Optimizer:
         self._read_options(group)
 
     def _read_options(self, group: dict[str, Any]) -> None:
-        """Read :attr:`GROUP_READS` as torch's step does: a ``KeyError`` for one missing."""
-        for key in self.GROUP_READS:
+        """Read ``_group_reads`` as torch's step does: a ``KeyError`` for one missing."""
+        for key in self._group_reads:
             group[key]
 
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:

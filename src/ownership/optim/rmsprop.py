@@ -85,7 +85,7 @@ class RMSprop(Optimizer):
         }
         super().__init__(params, defaults)
 
-    LOADED_DEFAULTS = (
+    _loaded_defaults = (
         ("momentum", 0),
         ("centered", False),
         ("foreach", None),
@@ -100,7 +100,7 @@ class RMSprop(Optimizer):
         super().__setstate__(state)
         steps_as_tensors(self)
 
-    GROUP_READS = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered")
+    _group_reads = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered")
 
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]

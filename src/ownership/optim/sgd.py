@@ -78,14 +78,14 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    LOADED_DEFAULTS = (
+    _loaded_defaults = (
         ("nesterov", False),
         ("maximize", False),
         ("foreach", None),
         ("differentiable", False),
         ("fused", False),
     )
-    GROUP_READS = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize")
+    _group_reads = ("weight_decay", "momentum", "lr", "dampening", "nesterov", "maximize")
     _fresh: frozenset[int]  # during a group's updates: its parameters without a buffer
     _made: dict[int, tuple[Tensor, Tensor]]  # and their new buffers, by parameter
 
