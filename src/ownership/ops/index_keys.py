@@ -196,6 +196,25 @@ def np_key(key: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def index_tensors(t: Tensor, tkey: tuple[Any, ...], npkey: tuple[Any, ...]) -> list[Any]:
+    """The indices torch's ``index``/``index_put_`` take and save (``_saved_indices``), for a key
+    whose only basic indices are slices and an ellipsis: None for each dimension they keep, up
+    to the last advanced index, and each advanced index as a tensor (the one given, else the
+    tensor torch makes of a list or array: int64, or a bool mask)."""
+    out: list[Any] = []
+    for k, nk in zip(tkey, npkey, strict=True):
+        if k is Ellipsis:
+            spanned = t._data.ndim - sum(dims_indexed(x) for x in tkey)
+            out += [None] * spanned
+        elif is_basic(k):
+            out.append(None)
+        else:
+            out.append(k if isinstance(k, Tensor) else Tensor._wrap(np.asarray(nk)))
+    while out and out[-1] is None:
+        out.pop()
+    return out
+
+
 def check_advanced(t: Tensor, npkey: tuple[Any, ...]) -> None:
     """torch's messages for a float index and a boolean mask of the wrong shape."""
     d = 0

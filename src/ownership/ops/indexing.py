@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 
 from ownership.core import dtypes
 from ownership.core.autograd.node import Grads, OpNode, Saved
-from ownership.core.autograd.saved import refuse_inference
 from ownership.core.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
@@ -39,6 +38,7 @@ from ownership.ops.index_keys import (
     byte_masks,
     check_advanced,
     dims_indexed,
+    index_tensors,
     is_basic,
     is_mask,
     keys,
@@ -176,7 +176,7 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     plain = _plain_key(t, key)
     if plain is not None:  # the common key: nothing for ``keys`` to refuse, all basic
         return _basic(t, plain, single)
-    key = sequence_as_tuple(key, 3)  # getitem, the op table, Tensor.__getitem__
+    key = sequence_as_tuple(key, 4)  # getitem, quiet, the operator, Tensor.__getitem__
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
@@ -192,11 +192,8 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     npkey = np_key(tkey)
     shape = tuple(t._data.shape)
 
-    def save(node: OpNode) -> None:
-        for k in tkey:  # torch saves the index tensors before its kernel's checks
-            if isinstance(k, Tensor):
-                refuse_inference(k)
-        node.save_state("indices")
+    def save(node: OpNode) -> None:  # torch saves the index tensors before its kernel's checks
+        node.save("indices", index_tensors(t, tkey, npkey))
 
     def kernel() -> Tensor:
         check_advanced(t, npkey)
@@ -213,8 +210,8 @@ def getitem(t: Tensor, key: Any) -> Tensor:
         recording,
         kernel,
         "IndexBackward0",
-        lambda node, s, g: (embed(g[0], shape, s["indices"], accumulate=True),),
-        {"indices": npkey, "self_sym_sizes": shape} if recording else None,
+        lambda node, s, g: (embed(g[0], shape, npkey, accumulate=True),),
+        {"self_sym_sizes": shape} if recording else None,
         save,
     )
 
@@ -340,7 +337,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     and a one-element value is its ``masked_fill_`` of that value (the mask may be ``t``'s own
     elements); otherwise neither the value nor an index tensor may share memory with ``t``."""
     checks.assigned(t.dtype, value)
-    key = sequence_as_tuple(key, 3)  # setitem, the op table, Tensor.__setitem__
+    key = sequence_as_tuple(key, 4)  # setitem, quiet, the operator, Tensor.__setitem__
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         _copy_to(_basic(t, tkey, single=False, alias=False), value)
@@ -419,7 +416,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
 
     def bw(node: OpNode, s: Saved, g: Grads) -> Any:
         kept = np.ones(g[0]._data.shape, dtype=bool)  # zeros where written (never grad * mask:
-        kept[s["indices"]] = False  # an inf gradient there would make NaN)
+        kept[npkey] = False  # an inf gradient there would make NaN)
         gv = None
         if value_needed and vt is not None:  # summed to the shape read (its view gives its 1s)
             gv = sum_to(getitem(g[0], tkey), vshape)
@@ -433,8 +430,8 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         vt.dtype if vt is not None and vt._data.ndim and not filled else t.dtype,
         "IndexPutBackward0",
         bw,
-        {"indices": npkey, "accumulate": False},
-        save=lambda node: node.save_state("indices"),
+        {"accumulate": False},
+        save=lambda node: node.save("indices", index_tensors(t, tkey, npkey)),
         check_overlap=False,  # index_put_'s own, in check_args
         check_args=check_args,
         kernel=lambda: Kernel(_written, False, 3000, scatter),

@@ -14,7 +14,7 @@ from typing import Any, cast
 from ownership.core import observers
 from ownership.core.autograd.grad_dtype import target
 from ownership.core.autograd.hooks import NodeHooks
-from ownership.core.autograd.saved import FREED_MESSAGE, SavedTensor, save_into
+from ownership.core.autograd.saved import FREED_MESSAGE, SavedTensor, SavedTensorList, save_into
 
 Edge = tuple["Node | None", int]
 NO_EDGE: Edge = (None, 0)
@@ -100,7 +100,6 @@ class OpNode(Node):
         "_freed_keys",
         "_name",
         "_saved",
-        "_state_keys",
         "input_shapes",
         "needed",
         "other_number",
@@ -122,16 +121,8 @@ class OpNode(Node):
         self._name = name
         self._backward = backward
         self._ctx = ctx if ctx is not None else {}
-        self._saved: dict[str, SavedTensor] | None = None
+        self._saved: dict[str, SavedTensor | SavedTensorList] | None = None
         self._freed_keys: tuple[str, ...] | None = None  # the saved names, once freed
-        self._state_keys: tuple[str, ...] = ()
-
-    def save_state(self, *names: str) -> None:
-        """Context values torch keeps as saved tensors (an advanced index's tensors): freed with
-        the saved tensors, so a second backward through this node raises torch's error."""
-        self._state_keys = names
-        if self._saved is None:
-            self._saved = {}
 
     save = save_into  # ``node.save(name, tensor, is_output=False, on_view=False, ...)``
 
@@ -170,10 +161,7 @@ class OpNode(Node):
     def release(self) -> None:
         saved = self._saved
         if saved is not None:
-            state = self._state_keys
-            self._freed_keys = tuple(saved) + state
-            for k in state:
-                self._ctx.pop(k, None)
+            self._freed_keys = tuple(saved)
             self._saved = None
 
 

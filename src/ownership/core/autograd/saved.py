@@ -72,13 +72,20 @@ def save_into(
     wrapped_number: bool = False,
 ) -> None:
     """``OpNode.save``: a :class:`~ownership.core.autograd.saved.SavedTensor` of ``tensor``
-    under ``name`` in ``node``'s saved values (None is kept in its context)."""
+    under ``name`` in ``node``'s saved values (None is kept in its context; a list of tensors
+    and None, a :class:`SavedTensorList`)."""
     if tensor is None:
         node._ctx[name] = None
         return
-    saved = SavedTensor(
-        tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
-    )
+    saved: SavedTensor | SavedTensorList
+    if isinstance(tensor, list):
+        saved = SavedTensorList(
+            None if t is None else SavedTensor(t, saved_by=node._name) for t in tensor
+        )
+    else:
+        saved = SavedTensor(
+            tensor, is_output, on_view=on_view, saved_by=node._name, wrapped_number=wrapped_number
+        )
     values = node._saved
     if values is None:
         node._saved = {name: saved}
@@ -227,3 +234,19 @@ class SavedTensor:
             self.tensor_parts = None
             return tensor
         return self._tensor
+
+
+class SavedTensorList(tuple[Any, ...]):
+    """Tensors saved under one name, None kept where there is none (torch's saved ``Tensor?[]``:
+    an advanced index's ``indices``), each a :class:`SavedTensor` unpacked and checked in turn."""
+
+    __slots__ = ()
+
+    @property
+    def trace(self) -> Any:
+        """The forward call that saved them (anomaly mode; else None)."""
+        return next((s.trace for s in self if s is not None), None)
+
+    def unpack(self, owner: Any = None) -> tuple[Any, ...]:
+        """The saved tensors (None kept), each version-checked as :meth:`SavedTensor.unpack`."""
+        return tuple(None if s is None else s.unpack(owner) for s in self)
