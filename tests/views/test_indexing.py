@@ -391,3 +391,24 @@ def test_setitem_with_a_numpy_array_index(key: str) -> None:
         return [x, x._version]
 
     same(program)
+
+
+def test_a_non_tuple_sequence_index_warns_at_the_callers_line() -> None:
+    """torch's deprecation warning for ``x[[[0], [1]]]`` (read and written) names the program's
+    line, whatever frames the op table and the operator add."""
+    import warnings
+
+    import torch
+
+    import ownership
+
+    lines = {}
+    for t in (torch, ownership):
+        x = t.zeros(3, 2)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            x[[[0], [1]]]
+            x[[[0], [1]]] = 1.0
+        lines[t.__name__] = [(w.filename, w.lineno) for w in seen]
+    assert lines["ownership"] == lines["torch"]
+    assert len(lines["torch"]) == 2 and lines["torch"][0][0] == __file__
