@@ -9,10 +9,10 @@ bound or standard deviation in torch's order of operations.
 
 >>> import ownership
 >>> w = ownership.nn.Parameter(ownership.zeros(2, 3))
->>> ones_(w) is w, w._version, w.requires_grad
+>>> constant_(w, 0.5) is w, w._version, w.requires_grad
 (True, 1, True)
->>> _calculate_fan_in_and_fan_out(w)
-(3, 2)
+>>> _calculate_fan_in_and_fan_out(ownership.zeros(4, 3, 5))  # a receptive field of 5
+(15, 20)
 """
 
 from __future__ import annotations
