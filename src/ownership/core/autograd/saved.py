@@ -73,7 +73,7 @@ def save_into(
 ) -> None:
     """``OpNode.save``: a :class:`~ownership.core.autograd.saved.SavedTensor` of ``tensor``
     under ``name`` in ``node``'s saved values (None is kept in its context; a list of tensors
-    and None, a :class:`SavedTensorList`)."""
+    and None, a ``SavedTensorList``)."""
     if tensor is None:
         node._ctx[name] = None
         return
@@ -248,5 +248,5 @@ class SavedTensorList(tuple[Any, ...]):
         return next((s.trace for s in self if s is not None), None)
 
     def unpack(self, owner: Any = None) -> tuple[Any, ...]:
-        """The saved tensors (None kept), each version-checked as :meth:`SavedTensor.unpack`."""
+        """The saved tensors (None kept), each version-checked as ``SavedTensor.unpack``."""
         return tuple(None if s is None else s.unpack(owner) for s in self)
