@@ -199,6 +199,29 @@ def test_wrapped_number_saved_tensors_hooks() -> None:
     same(program)
 
 
+OPS_OF_A_NUMBER = ["x * 3", "x / 3", "3 / x", "x.mul_(3)", "x.div_(3)", "x.__itruediv__(3)"]
+
+
+def test_an_inplace_op_of_a_number_saves_no_tensor_the_hooks_see() -> None:
+    """Fuzz 951270, 960417: ``x.div_(3)`` saved its wrapped number where the pack hook saw it
+    (``x * 3`` and the others never did)."""
+
+    def program(t):
+        seen = []
+        results = []
+        for source in OPS_OF_A_NUMBER:
+            x = t.tensor([-1.0, 3.0], requires_grad=True) * 1
+            with t.autograd.graph.saved_tensors_hooks(
+                lambda s, op=source: seen.append((op, tuple(s.shape))) or s, lambda s: s
+            ):
+                y = eval(source, {"x": x})
+            results.append([y.grad_fn._saved_other, y.grad_fn.name()])
+            y.sum().backward()
+        return [seen, results]
+
+    same(program)
+
+
 def test_pack_hook_with_inplace_modification_should_fail() -> None:
     """TestAutograd.test_pack_hook_with_inplace_modification_should_fail (default hooks)."""
 

@@ -145,7 +145,10 @@ def div_(a: Tensor, b: Any) -> Tensor:
         return Write(shape, lambda into: np.true_divide(a._data, rb, out=into, casting="unsafe"))
 
     def save(node: OpNode) -> None:
-        node.save("other", b if isinstance(b, Tensor) else ar.wrapped_scalar(b))
+        if isinstance(b, Tensor):
+            node.save("other", b)
+        else:  # a wrapped number: saved-tensor hooks never see it
+            node.save_number("other", b, ar.wrapped_scalar)
         if ar.binary_node(node, a, b)[1]:
             node.save("self", snapshot(a))
         else:
