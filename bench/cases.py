@@ -118,7 +118,7 @@ def minimal_mlp_step(
     return step
 
 
-def _tiny_chain(y: Any, n_ops: int) -> Any:
+def tiny_chain(y: Any, n_ops: int) -> Any:
     """``n_ops`` tiny ops in turn: multiply, add, tanh, subtract."""
     for i in range(n_ops):
         kind = i % 4
@@ -139,7 +139,7 @@ def chain_step(engine: ModuleType, n_ops: int) -> Callable[[], float]:
 
     def step() -> float:
         x.grad = None
-        _tiny_chain(x, n_ops).sum().backward()
+        tiny_chain(x, n_ops).sum().backward()
         return float(x.grad.sum().item())
 
     return step
@@ -155,7 +155,7 @@ def split_chain_step(
     def step() -> tuple[tuple[str, float], tuple[str, float]]:
         x.grad = None
         start = CLOCK[0]()
-        loss = _tiny_chain(x, n_ops).sum()
+        loss = tiny_chain(x, n_ops).sum()
         middle = CLOCK[0]()
         loss.backward()
         end = CLOCK[0]()

@@ -1,14 +1,19 @@
-"""The least a Python engine that records a graph can do for the MLP step: a reference for
-``bench/run.py``, not part of ownership.
+"""The least a Python engine that records a graph can do: a reference for ``bench/run.py``, not
+part of ownership.
 
 A micrograd-shaped autograd over numpy arrays with exactly the nodes torch records for the
-step (``MmBackward0``, ``AddBackward0``, ``ReluBackward0``, ``LogSoftmaxBackward0``,
-``NllLossBackward0``, and accumulation into ``.grad``), each backward beside its forward, and
-nothing else: no version counter, no saved-tensor check, no hook, no grad mode, no dtype or
-shape rule, no error. It computes only the gradients something needs (not the input's), and its
-array work is the hand-written numpy step's, pass for pass (relu's backward is ``g * (r > 0)``,
-as there). Its time over that numpy step is what recording and running a graph in Python costs
-at the least; ownership's time over it is what torch's contracts cost.
+bench's programs (``MmBackward0``, ``AddBackward0``, ``ReluBackward0``, ``LogSoftmaxBackward0``,
+``NllLossBackward0`` for the MLP step; ``MulBackward0``, ``AddBackward0``, ``TanhBackward0``,
+``SubBackward0``, ``SumBackward0`` for the chains of tiny ops; ``ViewBackward0`` for the chain of
+views; and accumulation into ``.grad``), each backward beside its forward, and nothing else: no
+version counter, no saved-tensor check, no hook, no grad mode, no dtype or shape rule, no error.
+It computes only the gradients something needs (not the input's), and its array work is the
+hand-written numpy step's, pass for pass (relu's backward is ``g * (r > 0)``, as there). Its time
+over that numpy step is what recording and running a graph in Python costs at the least;
+ownership's time over it is what torch's contracts cost.
+
+The module is an engine as ``bench/cases.py`` takes one (:func:`tensor`, :func:`zeros`), so that
+the chains run here as written for torch.
 """
 
 from __future__ import annotations
@@ -48,8 +53,29 @@ class Value:
 
         return Value(a @ b, (self, other), backward)
 
-    def __add__(self, bias: Value) -> Value:
-        return Value(self.data + bias.data, (self, bias), lambda g: (g, g.sum(axis=0)))
+    def __add__(self, other: Value | float) -> Value:
+        """A bias row added to every row (the MLP's), or a Python number."""
+        if isinstance(other, Value):
+            return Value(self.data + other.data, (self, other), lambda g: (g, g.sum(axis=0)))
+        return Value(self.data + other, (self,), lambda g: (g,))
+
+    def __sub__(self, number: float) -> Value:
+        return Value(self.data - number, (self,), lambda g: (g,))
+
+    def __mul__(self, number: float) -> Value:
+        return Value(self.data * number, (self,), lambda g: (g * number,))
+
+    def tanh(self) -> Value:
+        t = np.tanh(self.data)
+        return Value(t, (self,), lambda g: (g * (1 - t * t),))
+
+    def sum(self) -> Value:
+        x = self.data
+        return Value(np.asarray(x.sum(), dtype=x.dtype), (self,), lambda g: (np.full_like(x, g),))
+
+    def view(self, *shape: int) -> Value:
+        old = self.data.shape
+        return Value(self.data.reshape(shape), (self,), lambda g: (g.reshape(old),))
 
     def relu(self) -> Value:
         r = np.maximum(self.data, 0)
@@ -99,3 +125,13 @@ class Value:
                     continue
                 key = id(parent)
                 grads[key] = pg if key not in grads else grads[key] + pg
+
+
+def tensor(data: Any, requires_grad: bool = False) -> Value:
+    """A leaf over ``data`` in float32 (torch's default dtype for Python floats)."""
+    return Value(np.asarray(data, dtype=np.float32), wants_grad=requires_grad)
+
+
+def zeros(size: int, requires_grad: bool = False) -> Value:
+    """A leaf of ``size`` float32 zeros."""
+    return Value(np.zeros(size, dtype=np.float32), wants_grad=requires_grad)

@@ -9,11 +9,14 @@ repeats and leaves out the doctor and the site):
                784-256-10 on a batch of 256 in float32: ownership against torch and against
                hand-written numpy (forward plus a manual backward), the floor of a numpy engine;
                and, for reference, the same step in ``minimal_engine`` (torch's graph recorded
-               and run in Python with nothing else) against that numpy step;
+               and run in Python with nothing else) against that numpy step (the ``tiny``,
+               ``chain`` and ``views`` sections show that engine against torch too);
 ``tiny``       a chain of 200 tiny ops on a 3-element tensor, forward and backward;
 ``micrograd``  one step of micrograd's demo: an MLP 2-16-16-1 on 100 points, ``nn`` and SGD;
 ``chain``      a chain of 10,000 tiny ops, its forward and its backward timed apart;
 ``views``      10,000 ``view`` calls in a chain, each of the previous result;
+``contracts``  what each of torch's contracts costs: the forward of a chain of 2,000 tiny ops with
+               one contract switched off at a time, then all (``bench/contract_costs.py``);
 ``random``     seeded draws, torch's values in both engines: ``nn.Linear(784, 256)``, ``randn(784,
                256)``, a dropout mask on a batch x 256 and ``randperm(60000)`` (reference rows:
                torch draws in C++, no goal);
@@ -65,6 +68,8 @@ import numpy as np  # noqa: E402 - after the thread settings on purpose
 # when this file is loaded by path, as the bench's smoke test does)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
+import contract_costs  # noqa: E402
+import minimal_engine  # noqa: E402
 
 MIB = cases.MIB
 VIEW_BUDGET_BYTES = 1 * MIB
@@ -72,7 +77,19 @@ GROWTH_BUDGET_BYTES = 64 * 1024  # kept by 180 steps after the first 20: no leak
 DOCTOR_GOAL = 3.0  # the doctor's overhead on the torch side, as a ratio to a plain run
 MLP_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlp_training.py")
 MLP_SIZES = (784, 256, 10)
-SECTIONS = ("mlp", "tiny", "micrograd", "chain", "views", "random", "memory", "doctor", "site")
+SECTIONS = (
+    "mlp",
+    "tiny",
+    "micrograd",
+    "chain",
+    "views",
+    "contracts",
+    "random",
+    "memory",
+    "doctor",
+    "site",
+)
+CONTRACT_CHAIN = 2_000  # tiny ops in the chain the contracts section times
 QUICK_SKIPS = ("doctor", "site")
 
 # The goals of issue 28 (step 5, speed within the rule that each rule is stated once; issue 14's
@@ -185,7 +202,7 @@ def _timed_rows(
             result[label] = None
             continue
         for key in sorted(k for k in medians if k == label or k.startswith(f"{label}/")):
-            print(f"  {key:<18} {medians[key] * 1e3:10.3f} ms")
+            print(f"  {key:<32} {medians[key] * 1e3:10.3f} ms")
             result[key] = medians[key]
     return result
 
@@ -242,6 +259,44 @@ def _memory(ownership: ModuleType | str, args: argparse.Namespace, summary: Summ
     return views_ok and growth_ok
 
 
+def _contracts(
+    ownership: ModuleType | str, torch: ModuleType, args: argparse.Namespace, summary: Summary
+) -> None:
+    """The chain's forward with each contract switched off in turn, then all of them, beside the
+    whole engine, torch and the minimal engine (``bench/contract_costs.py``)."""
+    n = args.contract_chain
+    print(f"  chain of {n} tiny ops, forward, with torch's contracts switched off in turn")
+    if isinstance(ownership, str):
+        print(f"  ownership  ERROR cannot import ({ownership})")
+        return
+    contracts = contract_costs.CONTRACTS
+
+    def maker(
+        engine: ModuleType, patches: list[contract_costs.Patch]
+    ) -> Callable[[], Callable[[], Any]]:
+        return lambda: contract_costs.forward_step(engine, n, patches)
+
+    makers = {"whole": maker(ownership, [])}
+    for c in contracts:
+        makers[c.label] = maker(ownership, contract_costs.switches(ownership, (c,)))
+    makers["without all"] = maker(ownership, contract_costs.switches(ownership))
+    makers["torch"] = maker(torch, [])
+    makers["minimal"] = maker(minimal_engine, [])
+    rows = _timed_rows(makers, args.repeats)
+    figure = f"{n:,}-op chain forward"
+    summary.reference(f"{figure}, whole: ownership/torch", rows["whole"], rows["torch"])
+    for c in contracts:
+        summary.reference(
+            f"{figure} without {c.label} ({c.where}): /whole", rows[c.label], rows["whole"]
+        )
+    summary.reference(
+        f"{figure} without all {len(contracts)}: ownership/torch",
+        rows["without all"],
+        rows["torch"],
+    )
+    summary.reference(f"{figure}: minimal engine/torch", rows["minimal"], rows["torch"])
+
+
 def _doctor(args: argparse.Namespace) -> None:
     for engine in ("torch", "ownership"):
         try:
@@ -282,6 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--chain", type=int, default=200)
     parser.add_argument("--long-chain", type=int, default=10_000)
     parser.add_argument("--view-chain", type=int, default=10_000)
+    parser.add_argument("--contract-chain", type=int, default=CONTRACT_CHAIN)
     parser.add_argument("--views", type=int, default=1000)
     parser.add_argument("--mib", type=int, default=64)
     parser.add_argument("--train-steps", type=int, default=200)
@@ -332,8 +388,14 @@ def _run_sections(
 
         return build
 
-    def both(make: Callable[[ModuleType], Callable[[], Any]], repeats: int) -> dict[str, Any]:
-        return _timed_rows({"ownership": own(make), "torch": lambda: make(torch)}, repeats)
+    def both(
+        make: Callable[[ModuleType], Callable[[], Any]], repeats: int, floor: bool = False
+    ) -> dict[str, Any]:
+        """The rows of ownership and torch (and ``floor``: of ``minimal_engine``)."""
+        makers = {"ownership": own(make), "torch": lambda: make(torch)}
+        if floor:
+            makers["minimal"] = lambda: make(minimal_engine)
+        return _timed_rows(makers, repeats)
 
     summary = Summary()
     memory_ok = True
@@ -359,12 +421,10 @@ def _run_sections(
             summary.reference(figure + "minimal engine/numpy", rows["minimal"], rows["numpy"])
         elif name == "tiny":
             print(f"  chain of {args.chain} tiny ops (3 elements), forward + backward")
-            rows = both(lambda e: cases.chain_step(e, args.chain), args.repeats * 3)
-            summary.ratio(
-                "200 tiny ops forward + backward: ownership/torch",
-                rows["ownership"],
-                rows["torch"],
-            )
+            rows = both(lambda e: cases.chain_step(e, args.chain), args.repeats * 3, floor=True)
+            figure = "200 tiny ops forward + backward: "
+            summary.ratio(figure + "ownership/torch", rows["ownership"], rows["torch"])
+            summary.reference(figure + "minimal engine/torch", rows["minimal"], rows["torch"])
         elif name == "micrograd":
             rows = both(cases.micrograd_step, args.repeats * 3)
             summary.ratio(
@@ -374,19 +434,30 @@ def _run_sections(
             )
         elif name == "chain":
             print(f"  chain of {args.long_chain} tiny ops, forward and backward timed apart")
-            rows = both(lambda e: cases.split_chain_step(e, args.long_chain), args.repeats)
+            rows = both(
+                lambda e: cases.split_chain_step(e, args.long_chain), args.repeats, floor=True
+            )
             for part in ("forward", "backward"):
                 summary.ratio(
                     f"10,000-op chain {part}: ownership/torch",
                     _get(rows, f"ownership/{part}"),
                     _get(rows, f"torch/{part}"),
                 )
+                summary.reference(
+                    f"10,000-op chain {part}: minimal engine/torch",
+                    _get(rows, f"minimal/{part}"),
+                    _get(rows, f"torch/{part}"),
+                )
         elif name == "views":
             print(f"  {args.view_chain} view calls in a chain, on a leaf that requires grad")
-            rows = both(lambda e: cases.view_chain_step(e, args.view_chain), args.repeats)
-            summary.ratio(
-                "10,000 view calls in a chain: ownership/torch", rows["ownership"], rows["torch"]
+            rows = both(
+                lambda e: cases.view_chain_step(e, args.view_chain), args.repeats, floor=True
             )
+            figure = "10,000 view calls in a chain: "
+            summary.ratio(figure + "ownership/torch", rows["ownership"], rows["torch"])
+            summary.reference(figure + "minimal engine/torch", rows["minimal"], rows["torch"])
+        elif name == "contracts":
+            _contracts(ownership, torch, args, summary)
         elif name == "random":
             print("  seeded draws (torch's values in both engines)")
             for label, make in cases.random_cases(args.batch).items():

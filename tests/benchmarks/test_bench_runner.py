@@ -14,7 +14,7 @@ import torch
 from support.bench import load
 
 bench = load()
-SMOKE = "mlp,tiny,micrograd,chain,views,random,memory"  # every section but the doctor and the site
+SMOKE = "mlp,tiny,micrograd,chain,views,contracts,random,memory"  # all but the doctor and site
 
 
 def _ownership() -> ModuleType:
@@ -58,7 +58,8 @@ def _main_at(batch: int, chain: int, views: int) -> int:
     threads = torch.get_num_threads()
     try:
         args = ["--batch", str(batch), "--chain", str(chain), "--views", str(views)]
-        sizes = ["--long-chain", "8", "--view-chain", "8", "--train-steps", "25"]
+        sizes = ["--long-chain", "8", "--view-chain", "8", "--contract-chain", "8"]
+        sizes += ["--train-steps", "25"]
         return bench.main(["--repeats", "1", *args, *sizes, "--mib", "1", "--only", SMOKE])
     finally:
         torch.set_num_threads(threads)
@@ -78,7 +79,17 @@ def test_main_runs_end_to_end_at_tiny_sizes(tiny_run: tuple[int, str]) -> None:
     status, out = tiny_run
     assert "ownership/torch" in out and "ownership/numpy" in out and "PASS" in out
     assert "minimal engine/numpy" in out and "(reference, no goal)" in out
+    assert "10,000-op chain forward: minimal engine/torch" in out
     assert status == 0
+
+
+def test_the_contracts_section_times_each_switch_and_the_floor(tiny_run: tuple[int, str]) -> None:
+    _, out = tiny_run
+    for contract in bench.contract_costs.CONTRACTS:
+        assert f"8-op chain forward without {contract.label} ({contract.where}): /whole |" in out
+    assert f"without all {len(bench.contract_costs.CONTRACTS)}: ownership/torch |" in out
+    assert "| 8-op chain forward: minimal engine/torch |" in out
+    assert "ERROR" not in out
 
 
 def test_main_prints_every_row_of_the_issue_with_its_goal(tiny_run: tuple[int, str]) -> None:
@@ -107,6 +118,7 @@ def test_quick_leaves_out_the_doctor_and_the_site() -> None:
         "micrograd",
         "chain",
         "views",
+        "contracts",
         "random",
         "memory",
     ]

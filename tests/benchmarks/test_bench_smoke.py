@@ -82,3 +82,39 @@ def test_the_micrograd_steps_agree() -> None:
     for _ in range(3):
         expected, got = (step() for step in steps)
         assert Tolerance().allows(expected, got), (expected, got)
+
+
+def test_the_minimal_engine_runs_the_chains_as_torch_does() -> None:
+    """The floor of the chain rows computes torch's gradient: every op of the chain (and each
+    factor of its gradient) rounds once in float32, so the two differ by at most a few of
+    float32's epsilon per op."""
+    import minimal_engine
+
+    n_ops = 40
+    ours, theirs = (bench.cases.chain_step(e, n_ops)() for e in (minimal_engine, torch))
+    assert abs(ours - theirs) <= 4 * n_ops * np.finfo(np.float32).eps * abs(theirs)
+    views = bench.cases.view_chain_step(minimal_engine, 6)()
+    assert views.data.shape == (12,) and views.data.dtype == np.float32
+
+
+def test_each_contract_switch_keeps_the_forward_and_puts_the_engine_back() -> None:
+    """Switching a contract off changes no value of the chain's forward, and the engine is
+    whole again after the step: the same attributes, and a backward that runs."""
+    engine = _ownership()
+    costs = bench.contract_costs
+    whole = costs.forward_step(engine, 12, [])()
+    for contract in (*((c,) for c in costs.CONTRACTS), costs.CONTRACTS):
+        patches = costs.switches(engine, contract)
+        before = [vars(owner).get(name) for owner, name, _ in patches]
+        switched = costs.forward_step(engine, 12, patches)()
+        assert np.array_equal(switched.detach().numpy(), whole.detach().numpy())
+        assert [vars(owner).get(name) for owner, name, _ in patches] == before
+    x = engine.tensor([0.5, -0.25, 1.0], requires_grad=True)
+    bench.cases.tiny_chain(x, 12).sum().backward()
+    assert x.grad is not None
+
+
+def test_a_contract_whose_place_is_gone_fails_the_measurement() -> None:
+    costs = bench.contract_costs
+    with pytest.raises(AssertionError, match="nothing of the engine is"):
+        costs._everywhere(_ownership(), object(), None)
