@@ -282,7 +282,7 @@ def _contracts(
     makers["without all"] = maker(ownership, contract_costs.switches(ownership))
     makers["torch"] = maker(torch, [])
     makers["minimal"] = maker(minimal_engine, [])
-    rows = _timed_rows(makers, args.repeats)
+    rows = _timed_rows(makers, args.repeats * 3)  # each switch moves the time by a few percent
     figure = f"{n:,}-op chain forward"
     summary.reference(f"{figure}, whole: ownership/torch", rows["whole"], rows["torch"])
     for c in contracts:
