@@ -61,8 +61,8 @@ _BUFFERS = (
     f"{_P3}#2-buffers-and-the-tensor-that-is-neither",
 )
 _OPTIMIZER = (
-    f'{_S3}, section "3. The optimizer mutates exactly parameters()"',
-    f"{_P3}#3-the-optimizer-mutates-exactly-parameters",
+    f'{_S3}, section "3. What the optimizer mutates"',
+    f"{_P3}#3-what-the-optimizer-mutates",
 )
 _ACCUMULATE = (
     f'{_S2}, section "3. Two backward calls in a row"',
