@@ -1,7 +1,8 @@
 // A region that scrolls must take the keyboard's focus, or it cannot be scrolled without a mouse
 // (docs/_ext/accessibility.py). Each code block, output, table or box that can scroll (its overflow
 // is auto or scroll) and overflows gets tabindex="0", on load, after each resize (a phone's
-// width makes more of them scroll) and when a script shows hidden content ("ownership:shown").
+// width makes more of them scroll), when a script shows hidden content ("ownership:shown") and
+// when a fold (a details element) opens.
 (function () {
   "use strict";
   var SELECTOR = "pre, table, div, .output";
@@ -28,8 +29,9 @@
     mark();
   }
   window.addEventListener("load", mark);
-  // content shown by a script (a stepper's next frame) may scroll too
+  // content shown by a script (a stepper's next frame) or an opened fold may scroll too
   document.addEventListener("ownership:shown", mark);
+  document.addEventListener("toggle", mark, true);  // toggle does not bubble: listen on capture
   var pending = null;
   window.addEventListener("resize", function () {
     clearTimeout(pending);

@@ -634,6 +634,8 @@ _TOO_WIDE = """() => {
     // a picture that keeps its size scrolls inside its box; the box must fit
     if (e.tagName.toLowerCase() === 'svg' && e.closest('div.ownership-graph, div.stepper-scroll')) return;
     if (e.closest('[hidden]')) return;
+    // Python code keeps its lines and scrolls inside its own block (guide.css), outputs wrap
+    if (e.tagName === 'PRE' && e.closest('div.highlight-python, div.highlight-ipython3')) return;
     const box = e.closest('div.cell_output') || e.parentElement;
     const wide = e.tagName === 'PRE'
       ? e.scrollWidth > e.clientWidth + 1

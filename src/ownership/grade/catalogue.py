@@ -61,10 +61,13 @@ _BUFFERS = (
     f"{_P3}#2-buffers-and-the-tensor-that-is-neither",
 )
 _OPTIMIZER = (
-    f'{_S3}, section "3. The optimizer mutates exactly parameters()"',
-    f"{_P3}#3-the-optimizer-mutates-exactly-parameters",
+    f'{_S3}, section "3. What the optimizer mutates"',
+    f"{_P3}#3-what-the-optimizer-mutates",
 )
-_ACCUMULATE = (f'{_S2}, section "3. .grad accumulates"', f"{_P2}#3-grad-accumulates")
+_ACCUMULATE = (
+    f'{_S2}, section "3. Two backward calls in a row"',
+    f"{_P2}#3-two-backward-calls-in-a-row",
+)
 _INPLACE = (f'{_S1}, section "4. Ways around the error"', f"{_P1}#4-ways-around-the-error")
 _DATA = (
     '"Traps", section "Trap 1: writing through .data to get past the version error"',
