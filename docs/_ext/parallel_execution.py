@@ -207,7 +207,9 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     if app.config.execution_warm_kernels and "server" not in _WARM:
         import warm_kernels  # beside this file, on the path conf.py gives the extensions
 
-        _WARM["server"] = warm_kernels.start(Path(app.outdir).parent)
+        # the build's own doctree folder (never published): two builds that write to folders
+        # side by side must not share one warm process (nor its kernels' engine)
+        _WARM["server"] = warm_kernels.start(Path(app.doctreedir))
     _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
     _SOCKETS["folder"] = tempfile.mkdtemp(prefix="guide-kernels-")
     workers = min(workers, len(pages))
