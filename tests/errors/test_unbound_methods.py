@@ -1,0 +1,82 @@
+"""Every method torch's Tensor and the engine's share, called on the class without its tensor
+(``Tensor.neg()``, ``Tensor.new_zeros(5)``, ``Tensor.__float__('a')``), raises what torch raises,
+in its words: CPython's for torch's C methods (``unbound method TensorBase.neg() needs an
+argument``, ``descriptor 'new_zeros' for 'torch._C.TensorBase' objects doesn't apply to a 'int'
+object``), Python's, under torch's names, for those torch writes in Python (``Tensor.backward()
+missing 1 required positional argument: 'self'``; ``NotImplemented`` from its reflected
+operators), never the engine's own names or attributes (``'int' object has no attribute
+'_data'``).
+
+The names are read from both classes when the tests are collected, so a method the engine gains
+is checked too. A method torch writes in Python runs its body on any first argument; where that
+body fails inside torch's own machinery (:data:`TORCH_INTERNALS`), only the call without one is
+compared.
+"""
+
+from __future__ import annotations
+
+import itertools
+from types import ModuleType
+from typing import Any
+
+import pytest
+import torch
+
+import ownership
+
+from support.differential import same
+
+NOT_METHODS = frozenset({"__new__"})
+"""Names of both classes that are no method of a tensor: the constructor."""
+
+NAMES = sorted(
+    name
+    for name in set(dir(torch.Tensor)) & set(dir(ownership.Tensor))
+    if (not name.startswith("_") or (name.startswith("__") and name.endswith("__")))
+    and name not in NOT_METHODS
+    and callable(getattr(torch.Tensor, name))
+    and callable(getattr(ownership.Tensor, name))
+)
+"""The public and special methods of both Tensors."""
+
+FIRSTS = ("", "3", "'a'")
+"""What the call on the class gets: nothing, or a first argument that is no tensor."""
+
+TORCH_INTERNALS = frozenset(
+    itertools.product(
+        ("__array__", "__dir__", "__repr__", "backward"),
+        ("3", "'a'"),
+    )
+)
+"""Python methods of torch's whose body, given a number or a string as ``self``, fails inside
+torch's own machinery (``is_functorch_wrapped_tensor(): incompatible function arguments``,
+``list.remove(x): x not in list``, ``'int' object is not iterable``): the engine's fail at their
+first attribute instead."""
+
+
+def outcome(engine: ModuleType, name: str, first: str) -> tuple[str, str]:
+    """The exception class and message of ``engine.Tensor.<name>(<first>)``, or what it
+    returned."""
+    method = getattr(engine.Tensor, name)
+    try:
+        result: Any = method(*((eval(first),) if first else ()))
+    except Exception as error:
+        return type(error).__name__, str(error)
+    return "returned", type(result).__name__
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [case for case in itertools.product(NAMES, FIRSTS) if case not in TORCH_INTERNALS],
+    ids=lambda v: str(v) or "()",
+)
+def test_a_method_called_on_the_class_without_its_tensor_is_refused_as_torchs(
+    name: str, first: str
+) -> None:
+    same(lambda t: outcome(t, name, first))
+
+
+def test_the_check_finds_the_methods() -> None:
+    """The sweep reads the classes: it checks the made, written and Python methods."""
+    assert len(NAMES) > 250
+    assert {"neg", "new_zeros", "__float__", "__getitem__", "backward", "__rsub__"} <= set(NAMES)
