@@ -118,11 +118,7 @@ def install() -> None:
     # ``format(t, spec)`` formats a 0-d tensor as its number (parity)
     setattr(Tensor, "__format__", printing.tensor_format)  # noqa: B010
     # torch writes these methods in Python: a call Python refuses names them as torch's (parity)
-    for name in (
-        "register_hook",
-        "register_post_accumulate_grad_hook",
-        "__deepcopy__",
-        "__reduce_ex__",
-        "__format__",
-    ):
+    # (not the hook methods: the site's autodoc finds a method's class by its qualified name in
+    # its module, autograd.graph, which has no ``Tensor``)
+    for name in ("__deepcopy__", "__reduce_ex__", "__format__"):
         getattr(Tensor, name).__qualname__ = f"Tensor.{name}"
