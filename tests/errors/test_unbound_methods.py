@@ -91,3 +91,20 @@ def test_the_check_finds_the_methods() -> None:
     """The sweep reads the classes: it checks the made, written and Python methods."""
     assert len(NAMES) > 250
     assert {"neg", "new_zeros", "__float__", "__getitem__", "backward", "__rsub__"} <= set(NAMES)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["x.__getitem__()", "x.__setitem__()", "x.__setitem__(0)", "t.Tensor.__setitem__(x, 0)"],
+)
+def test_an_index_slot_without_its_arguments_is_refused_in_cpythons_words(call: str) -> None:
+    """``x.__getitem__()``: ``expected 1 argument, got 0``, CPython's slot wrapper's words."""
+
+    def program(t: ModuleType) -> tuple[str, str]:
+        try:
+            eval(call, {"t": t, "x": t.zeros(2)})
+        except TypeError as error:
+            return "TypeError", str(error)
+        return "returned", ""
+
+    same(program)

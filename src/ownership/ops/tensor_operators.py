@@ -25,7 +25,7 @@ from ownership.core import op_registry
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 from ownership.ops.type_names import is_torch_tensor
-from ownership.ops.unbound_calls import PYTHON_METHODS, UNBOUND, unbound
+from ownership.ops.unbound_calls import PYTHON_METHODS, UNBOUND, unbound, unbound_slot
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -272,10 +272,14 @@ class TensorOperators:
 
     __irshift__ = _binary("bitwise_right_shift_", "__irshift__")
 
-    def __getitem__(self: Any, index: Any) -> Tensor:
+    def __getitem__(self: Any = UNBOUND, index: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor) or index is UNBOUND:
+            unbound_slot("__getitem__", self, index)
         return ops.getitem(self, index)
 
-    def __setitem__(self: Any, index: Any, value: Any) -> None:
+    def __setitem__(self: Any = UNBOUND, index: Any = UNBOUND, value: Any = UNBOUND) -> None:
+        if not isinstance(self, Tensor) or value is UNBOUND:
+            unbound_slot("__setitem__", self, index, value)
         ops.setitem(self, index, value)
 
 

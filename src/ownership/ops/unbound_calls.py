@@ -30,6 +30,7 @@ __all__ = [
     "of_tensor_base",
     "refusal_of_self",
     "unbound",
+    "unbound_slot",
 ]
 
 P = ParamSpec("P")
@@ -113,6 +114,25 @@ def unbound(name: str, self: Any) -> NoReturn:
     :func:`refusal_of_self`'s words: the check of every made method
     (:func:`ownership.core.surface.install`) and of :func:`of_tensor_base`'s."""
     raise TypeError(refusal_of_self(name, () if self is UNBOUND else (self,)))
+
+
+def unbound_slot(name: str, self: Any, *args: Any) -> NoReturn:
+    """Raise torch's TypeError for its slot ``name`` (``__getitem__``, ``__setitem__``) called
+    without a tensor first (:func:`unbound`) or without its every argument (``args``, each
+    :data:`~ownership.core.surface.UNBOUND` when missing), in the words of CPython's slot
+    wrappers: ``x.__getitem__()`` is ``expected 1 argument, got 0``.
+
+    >>> import ownership
+    >>> ownership.ones(2).__setitem__(0)
+    Traceback (most recent call last):
+    TypeError:  expected 2 arguments, got 1
+    """
+    if not isinstance(self, Tensor):
+        unbound(name, self)
+    given = sum(arg is not UNBOUND for arg in args)
+    if name == "__getitem__":
+        raise TypeError(f"expected 1 argument, got {given}")
+    raise TypeError(f" expected 2 arguments, got {given}")  # PyArg_UnpackTuple's, unnamed
 
 
 def of_tensor_base(method: Callable[P, R], name: str | None = None) -> Callable[P, R]:
