@@ -43,6 +43,7 @@ from ownership.ops import (
     named_nodes,
     out_variants,
     table,
+    unbound_calls,
 )
 
 __all__ = ["install"]
@@ -54,7 +55,7 @@ def install() -> None:
     # core's op table, which the Tensor methods call, holds the ops of ownership.ops
     op_registry.install(table)
     # the Tensor's declared methods (ops/methods.py), each calling its op through that table
-    surface.install(Tensor, table, methods.DECLARED)
+    surface.install(Tensor, table, methods.DECLARED, unbound_calls.unbound)
     # the graph: saved tensors under saved-tensor hooks keep a leaf's accumulator
     saved._accumulator = node.accumulator
     # an in-place write over memory an input shares follows the loop order of torch's CPU kernels
@@ -116,3 +117,8 @@ def install() -> None:
     core_tensor.tensor_repr = printing.tensor_repr
     # ``format(t, spec)`` formats a 0-d tensor as its number (parity)
     setattr(Tensor, "__format__", printing.tensor_format)  # noqa: B010
+    # torch writes these methods in Python: a call Python refuses names them as torch's (parity)
+    # (not the hook methods: the site's autodoc finds a method's class by its qualified name in
+    # its module, autograd.graph, which has no ``Tensor``)
+    for name in ("__deepcopy__", "__reduce_ex__", "__format__"):
+        getattr(Tensor, name).__qualname__ = f"Tensor.{name}"

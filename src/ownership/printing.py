@@ -159,7 +159,7 @@ def tensor_repr(
     return _add_suffixes(prefix + body, suffixes, indent)
 
 
-def tensor_format(t: Tensor, spec: str) -> str:
+def tensor_format(self: Tensor, format_spec: str) -> str:
     """``format(t, spec)`` (``f"{loss:.4f}"``), the Tensor's ``__format__`` (set on the class by
     ``ownership.installation.install()``), as torch's: a 0-d tensor of the class ``Tensor`` itself
     formats as its number; any other as ``object`` formats it (its ``str`` for an empty spec).
@@ -168,6 +168,6 @@ def tensor_format(t: Tensor, spec: str) -> str:
     >>> f"{ownership.tensor(2.5):.2f}", f"{ownership.tensor([2.5])}"
     ('2.50', 'tensor([2.5000])')
     """
-    if t._data.ndim == 0 and type(t) is Tensor:
-        return format(t._data.item(), spec)
-    return object.__format__(t, spec)
+    if self._data.ndim == 0 and type(self) is Tensor:
+        return format(self._data.item(), format_spec)
+    return object.__format__(self, format_spec)

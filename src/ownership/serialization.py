@@ -572,6 +572,6 @@ class TensorCopying:
         copied: Tensor = deepcopy_tensor(self, memo)
         return copied
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
+    def __reduce_ex__(self, proto: Any) -> Any:
         """torch's pickling (see :func:`reduce_tensor`)."""
         return reduce_tensor(self)

@@ -19,6 +19,7 @@ from pathlib import Path
 import ownership
 from ownership.core.surface import Declared, _parameters
 from ownership.ops import method_stub, methods, table
+from ownership.ops.unbound_calls import PYTHON_METHODS
 
 STUB = Path(ownership.__file__).parent / "core" / "declared_methods.pyi"
 
@@ -33,7 +34,10 @@ def test_every_declared_method_is_the_tensors_and_defined_once() -> None:
     for declared in methods.DECLARED:
         for name in (declared.name, *declared.aliases):
             method = ownership.Tensor.__dict__[name]
-            assert method.__qualname__ == f"Tensor.{declared.name}", name
+            # a made alias is made under its own name, as torch's C method of its own; a method
+            # torch writes in Python has torch's name (``__rtruediv__`` is ``Tensor.__rdiv__``)
+            own = name if declared.method is None else declared.name
+            assert method.__qualname__ == PYTHON_METHODS.get(own, f"Tensor.{own}"), name
             bases = ownership.Tensor.__mro__[1:-1]  # (object's ``==`` is Python's default)
             assert not any(name in vars(base) for base in bases), f"{name} defined twice"
     names = [n for d in methods.DECLARED for n in (d.name, *d.aliases)]
@@ -62,7 +66,9 @@ def test_every_made_method_calls_its_op_with_what_its_op_takes() -> None:
 def test_a_made_method_reads_as_written() -> None:
     mul_ = ownership.Tensor.mul_
     assert mul_.__source__ == (
-        "def mul_(self, *args, **kwargs):\n"
+        "def mul_(self=UNBOUND, *args, **kwargs):\n"
+        "    if not isinstance(self, Tensor):\n"
+        '        unbound("mul_", self)\n'
         '    return ops.mul_(self, D.parse(args, kwargs)[1]["other"])\n'
     )
     x = ownership.ones(2)

@@ -65,7 +65,7 @@ def signature_text(owner: Any, name: str, sample: Any) -> str:
     except (TypeError, ValueError):
         text = ""
     general = re.fullmatch(
-        r"\((self(: [^,]*)?, )?\*\w+(: [^,]*)?, \*\*\w+(: [^,]*)?\)( -> .*)?", text
+        r"\((self(: [^,]*)?(=UNBOUND)?, )?\*\w+(: [^,]*)?, \*\*\w+(: [^,]*)?\)( -> .*)?", text
     )
     if text and not general:
         return shown(text)

@@ -267,7 +267,8 @@ CALLS: list[tuple[str, Callable[[ModuleType, Any, Any], Any]]] = [
     ("a refused factory", lambda t, x, m: _refused(lambda: t.zeros(-1))),
     # nn.init: torch's handle constant_, kaiming_uniform_, uniform_ and normal_ as torch
     # functions (one call each); its mode sees the others as the calls they make, but for
-    # no_grad's ``_set_grad_enabled`` and ``shape``'s ``__get__``, which the table has not
+    # no_grad's ``_set_grad_enabled`` and ``shape``'s ``__get__``, which are no ops
+    # (INITIALISERS_UNDER_NO_GRAD, NOT_OPS)
     ("init.uniform_", lambda t, x, m: t.nn.init.uniform_(W[t.__name__], -1, 1)),
     ("init.normal_", lambda t, x, m: t.nn.init.normal_(W[t.__name__], std=0.5)),
     ("init.constant_", lambda t, x, m: t.nn.init.constant_(W[t.__name__], 0.5)),
@@ -472,3 +473,90 @@ def test_float_of_a_tensor_that_requires_grad_warns_at_the_callers_line() -> Non
         lines[t.__name__] = [(w.filename, w.lineno) for w in seen]
     assert lines["ownership"] == lines["torch"]
     assert lines["torch"][0][0] == __file__
+
+
+INITIALISERS_UNDER_NO_GRAD: list[tuple[str, Callable[[ModuleType, Any], Any]]] = [
+    ("init.ones_", lambda t, w: t.nn.init.ones_(w)),
+    ("init.zeros_", lambda t, w: t.nn.init.zeros_(w)),
+    ("init.xavier_uniform_", lambda t, w: t.nn.init.xavier_uniform_(w)),
+    ("init.xavier_normal_", lambda t, w: t.nn.init.xavier_normal_(w, gain=2.0)),
+    ("init.kaiming_normal_", lambda t, w: t.nn.init.kaiming_normal_(w, mode="fan_out")),
+]
+"""``nn.init``'s initialisers torch writes as plain Python, each writing under ``no_grad``
+(``constant_``, ``uniform_``, ``normal_`` and ``kaiming_uniform_`` torch hands its mode as one
+call: :data:`CALLS`)."""
+
+NOT_OPS = frozenset({"_set_grad_enabled", "__get__"})
+"""What torch's function mode sees of these besides the calls they make: ``no_grad``'s switch of
+grad mode, on entering and on leaving (``torch._C._set_grad_enabled``), and ``kaiming_normal_``'s
+read of the property ``tensor.shape`` (``__get__``). Neither is an op: no tensor is made, written
+or saved; the engine's grad mode and properties are its Tensor's own, not the op table's."""
+
+
+def test_an_initialiser_is_seen_as_its_calls_as_torchs_modes_see_them() -> None:
+    """The op table's observer sees each initialiser as the ops it calls (``dim``, ``size``,
+    ``uniform_``...), as torch's function mode does but for :data:`NOT_OPS`, which carry no tensor
+    and which the observer's user, the doctor, reads nothing from (its watch of torch acts on a
+    call's tensors: none in ``_set_grad_enabled(False)``, a ``torch.Size`` from ``__get__``); torch's
+    dispatch mode sees neither, only each initialiser's one in-place write, as the engine makes it."""
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    by_torch, written = [], []
+
+    class Functions(TorchFunctionMode):
+        def __torch_function__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            by_torch[-1].append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    class Writes(TorchDispatchMode):
+        def __torch_dispatch__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
+            written[-1].append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    w = torch.empty(3, 4)
+    for _, call in INITIALISERS_UNDER_NO_GRAD:
+        by_torch.append([])
+        written.append([])
+        with Functions():
+            call(torch, w)
+        with Writes():
+            call(torch, w)
+
+    by_ownership: list[list[str]] = []
+
+    def observer(name: str, op: Callable[..., Any], args: Any, kwargs: Any) -> Any:
+        by_ownership[-1].append(name)
+        return op(*args, **kwargs)
+
+    v = ownership.empty(3, 4)
+    op_registry.watch(observer)
+    try:
+        for _, call in INITIALISERS_UNDER_NO_GRAD:
+            by_ownership.append([])
+            call(ownership, v)
+    finally:
+        op_registry.unwatch()
+
+    assert [[n for n in names if n not in NOT_OPS] for names in by_torch] == by_ownership
+    assert by_torch[0] == ["_set_grad_enabled", "fill_", "_set_grad_enabled"]  # what is left out
+    assert by_torch[4][0] == "__get__"
+    writes = [
+        "fill_.Scalar",
+        "zero_.default",
+        "uniform_.default",
+        "normal_.default",
+        "normal_.default",
+    ]
+    assert written == [[name] for name in writes]  # one in-place write each, as the engine's
+    assert [names[-1] for names in by_ownership] == [
+        "fill_",
+        "zero_",
+        "uniform_",
+        "normal_",
+        "normal_",
+    ]

@@ -8,13 +8,16 @@ methods are declared with ``method=``. mypy reads their types from ``declared_me
 >>> from ownership.core import op_registry
 >>> declared = Declared("maximum", ("(Tensor other)",), op_registry.ops.maximum, "maximum")
 >>> print(declared.source().strip())
-def maximum(self, *args, **kwargs):
+def maximum(self=UNBOUND, *args, **kwargs):
+    if not isinstance(self, Tensor):
+        unbound("maximum", self)
     return ops.maximum(self, D.parse(args, kwargs)[1]["other"])
 """
 
 from __future__ import annotations
 
 import builtins
+import copy
 import linecache
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -23,12 +26,22 @@ from typing import Any
 from ownership.core import op_registry
 from ownership.core.binder import Signatures
 
-__all__ = ["INPUT", "INPUT_OUT", "Declared", "declare", "install", "no_arguments"]
+__all__ = ["INPUT", "INPUT_OUT", "UNBOUND", "Declared", "declare", "install", "no_arguments"]
 
 INPUT = "Tensor input"
 """``function=INPUT``: torch's function takes the method's signatures after ``Tensor input``."""
 INPUT_OUT = "Tensor input, out"
 """``function=INPUT_OUT``: the same, with ``Tensor out = None`` last (keyword-only)."""
+
+
+class _Unbound:
+    def __repr__(self) -> str:
+        return "UNBOUND"
+
+
+UNBOUND: Any = _Unbound()
+"""The ``self`` of a made method called on the class with no argument (``Tensor.neg()``), which
+``unbound`` (:func:`install`'s) refuses as torch refuses a C method without its tensor."""
 
 
 class Declared:
@@ -100,32 +113,34 @@ class Declared:
     def source(self) -> str:
         """The Python source of the method this declaration makes (not of a hand-written one)."""
         op = f"ops.{self.table_name}"
+        kwargs = "" if self.signatures is None else ", **kwargs"
+        head = (
+            f"def {self.name}(self=UNBOUND, *args{kwargs}):\n"
+            f"    if not isinstance(self, Tensor):\n"
+            f'        unbound("{self.name}", self)\n'
+        )
         if self.signatures is None:
-            return (
-                f"def {self.name}(self, *args):\n"
-                f"    if args:\n"
-                f"        no_arguments({self.name!r}, args)\n"
-                f"    return {op}(self)\n"
-            )
+            return f"{head}    if args:\n        no_arguments({self.name!r}, args)\n    return {op}(self)\n"
         passed = [_read(spec) for spec in self.args]
         passed += [f"{spec.partition('=')[0]}={_read(spec)}" for spec in self.keywords]
         if len(passed) == 1 and not self.keywords and "=" not in self.args[0]:
             bound = f'D.parse(args, kwargs)[1]["{self.args[0]}"]'
-            return f"def {self.name}(self, *args, **kwargs):\n    return {op}(self, {bound})\n"
+            return f"{head}    return {op}(self, {bound})\n"
         return (
-            f"def {self.name}(self, *args, **kwargs):\n"
-            f"    a = D.parse(args, kwargs)[1]\n"
-            f"    return {op}(self, {', '.join(passed)})\n"
+            f"{head}    a = D.parse(args, kwargs)[1]\n    return {op}(self, {', '.join(passed)})\n"
         )
 
-    def make(self, tensor: type) -> Callable[..., Any]:
-        """The method of class ``tensor``: the hand-written one, or :meth:`source` compiled."""
+    def make(self, tensor: type, unbound: Callable[[str, Any], Any]) -> Callable[..., Any]:
+        """The method of class ``tensor``: the hand-written one, or :meth:`source` compiled
+        (called on the class without a tensor first, it calls ``unbound(name, self)``)."""
         if self.method is not None:
             return self.method
         namespace: dict[str, Any] = {
             "ops": op_registry.ops,
             "D": self.signatures,
             "no_arguments": no_arguments,
+            "UNBOUND": UNBOUND,
+            "unbound": unbound,
             "Any": Any,
             "Tensor": tensor,
             "builtins": builtins,
@@ -187,13 +202,27 @@ def declare(
     return made
 
 
-def install(tensor: type, table: Any, declarations: Iterable[Declared]) -> None:
-    """Set the method of every declaration on ``tensor``, its op named as ``table`` names it."""
+def install(
+    tensor: type,
+    table: Any,
+    declarations: Iterable[Declared],
+    unbound: Callable[[str, Any], Any],
+) -> None:
+    """Set the method of every declaration on ``tensor``, its op named as ``table`` names it;
+    a made method called on the class without a tensor first calls ``unbound(name, self)``
+    (``self`` :data:`UNBOUND` when missing), which raises torch's refusal. A made method's alias
+    is made under its own name (torch's ``absolute`` is a C method of its own, not ``abs``); a
+    method named as torch's (``TensorBase.pow``) keeps its name."""
     names = {id(getattr(table, name)): name for name in table.__all__}
     for declared in declarations:
         if declared.method is None and declared.table_name is None:
             declared.table_name = names[id(declared.op)]
-        method = declared.make(tensor)
-        method.__qualname__ = f"Tensor.{declared.name}"
+        method = declared.make(tensor, unbound)
+        if not method.__qualname__.startswith(("Tensor.", "TensorBase.")):
+            method.__qualname__ = f"Tensor.{declared.name}"
         for name in (declared.name, *declared.aliases):
+            if declared.method is None and name != declared.name:
+                alias = copy.copy(declared)
+                alias.name = name
+                method = alias.make(tensor, unbound)
             setattr(tensor, name, method)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable
 
-from ownership.core.surface import Declared
+from ownership.core.surface import UNBOUND, Declared
 
 __all__ = ["stub"]
 
@@ -70,7 +70,8 @@ def _typed(name: str, declared: Declared) -> str:
                 params.append("*")
             star = star or p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL)
             prefix = "*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD else ""
-            default = "" if p.default is p.empty else " = ..."
+            # an operand ``UNBOUND`` stands for (the check of a call on the class) is the call's
+            default = "" if p.default is p.empty or p.default is UNBOUND else " = ..."
             params.append(f"{prefix}{p.name}: {p.annotation}{default}")
         returns = str(signature.return_annotation)
     else:

@@ -17,13 +17,16 @@ properties ``T`` and ``mT`` and the methods of a tensor's own state (``backward`
 >>> ownership.Tensor.maximum.__doc__
 'The elementwise larger of ``self`` and the tensor ``other``: ``maximum(other)``.'
 >>> print(ownership.Tensor.mul_.__source__.strip())
-def mul_(self, *args, **kwargs):
+def mul_(self=UNBOUND, *args, **kwargs):
+    if not isinstance(self, Tensor):
+        unbound("mul_", self)
     return ops.mul_(self, D.parse(args, kwargs)[1]["other"])
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, ParamSpec, TypeVar
 
@@ -33,7 +36,7 @@ from ownership import reduction_functions as reductions
 from ownership import view_functions as views
 from ownership.core import op_registry
 from ownership.core.binder import Binding, Signatures
-from ownership.core.surface import INPUT, INPUT_OUT, Declared, declare, no_arguments
+from ownership.core.surface import INPUT, INPUT_OUT, UNBOUND, Declared, declare, no_arguments
 from ownership.core.tensor import Tensor
 from ownership.core.tensor_metadata import SIZE
 from ownership.ops import signatures as sig
@@ -41,7 +44,12 @@ from ownership.ops import table
 from ownership.ops import written_methods as written
 from ownership.ops.tensor_conversion import METHODS as CONVERSIONS
 from ownership.ops.tensor_operators import METHODS as OPERATORS
-from ownership.ops.type_names import tp_name
+from ownership.ops.unbound_calls import (
+    PYTHON_METHODS,
+    PythonArguments,
+    of_tensor_base,
+    refusal_of_self,
+)
 
 OTHER = ("(Tensor other)", "(Number other)")
 """The signatures of a binary op whose ``other`` is a tensor or a number."""
@@ -140,7 +148,7 @@ def of_table(op: Callable[P, R], method_of: Binding | None = None) -> Callable[P
     without any only when the method refuses one, as ``view_as()``; a method that takes none is
     :class:`NoArguments`). A method called on the class without a tensor first
     (``Tensor.stride()``, ``Tensor.stride(1)``) is refused as torch's is
-    (:func:`refusal_of_self`).
+    (:func:`~ownership.ops.unbound_calls.refusal_of_self`).
 
     >>> import ownership
     >>> ownership.zeros.__wrapped__ is table.zeros
@@ -186,39 +194,6 @@ def _refuses_no_arguments(method_of: Binding) -> bool:
     return False
 
 
-def refusal_of_self(method_of: Binding, args: tuple[Any, ...]) -> str | None:
-    """torch's message for its method of arguments ``method_of`` called on the class with
-    ``args``, which hold no tensor first: CPython's for a C method of ``TensorBase``, Python's
-    for one torch writes in Python (which takes any first argument as ``self``); None when
-    ``args`` start with a tensor.
-
-    >>> import ownership
-    >>> ownership.Tensor.stride()
-    Traceback (most recent call last):
-    TypeError: unbound method TensorBase.stride() needs an argument
-    >>> ownership.Tensor.stride([1])
-    Traceback (most recent call last):
-    TypeError: descriptor 'stride' for 'torch._C.TensorBase' objects doesn't apply to a 'list' object
-    >>> ownership.Tensor.backward()
-    Traceback (most recent call last):
-    TypeError: Tensor.backward() missing 1 required positional argument: 'self'
-    """
-    if isinstance(method_of, PythonArguments):
-        if args:
-            return None
-        qualname = method_of.signature.__qualname__
-        return f"{qualname}() missing 1 required positional argument: 'self'"
-    assert isinstance(method_of, NoArguments | Signatures)
-    if not args:
-        return f"unbound method TensorBase.{method_of.name}() needs an argument"
-    if isinstance(args[0], Tensor):
-        return None
-    return (
-        f"descriptor '{method_of.name}' for 'torch._C.TensorBase' objects doesn't apply to a "
-        f"'{tp_name(args[0])}' object"
-    )
-
-
 class NoArguments:
     """torch's argument parser of a method that takes no argument, as :func:`of_table` takes it:
     ``x.detach(1)`` is ``TensorBase.detach() takes no arguments (1 given)``."""
@@ -232,21 +207,6 @@ class NoArguments:
             no_arguments(self.name, args)
         if kwargs:
             raise TypeError(f"TensorBase.{self.name}() takes no keyword arguments")
-        return 0, {}
-
-
-class PythonArguments:
-    """The arguments of a method torch writes in Python (``Tensor.backward``), as :func:`of_table`
-    checks them: Python binds them to ``signature``, a function of the method's parameters named
-    as torch's method is, so a call it refuses gets Python's message under torch's name."""
-
-    def __init__(self, signature: Callable[..., None], qualname: str) -> None:
-        signature.__qualname__ = qualname
-        self.signature = signature
-
-    def parse(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        """Nothing, or Python's TypeError for arguments the method does not take."""
-        self.signature(None, *args, **kwargs)
         return 0, {}
 
 
@@ -290,13 +250,23 @@ def operator(method: Callable[..., Any], method_of: Binding | None = None) -> De
     through the table (:func:`of_table`, its arguments checked first by ``method_of``) when the
     table lists it, as torch's function mode sees it by its own name (``x[i]`` as
     ``__getitem__``), and under the table's other name of it (``__rtruediv__`` as ``__rdiv__``,
-    torch's)."""
+    torch's). One torch writes in Python
+    (:data:`~ownership.ops.unbound_calls.PYTHON_METHODS`) is named as torch's; one of torch's C
+    methods is refused on the class without a tensor first as torch's is: by its own check (its
+    ``self`` defaults to :data:`~ownership.core.surface.UNBOUND`, as the operators'), else by
+    :func:`~ownership.ops.unbound_calls.of_tensor_base`'s."""
     names = [name for name in table.__all__ if getattr(table, name) is method]
-    if not names:
-        return by_hand(method)
-    return by_hand(
-        of_table(method, method_of), *(name for name in names if name != method.__name__)
-    )
+    called = of_table(method, method_of) if names else method
+    if method.__name__ in PYTHON_METHODS:  # Python's refusals name it as torch's
+        method.__qualname__ = PYTHON_METHODS[method.__name__]
+    elif not (method_of or _checks_self(method)):
+        called = of_tensor_base(called, method.__name__)
+    return by_hand(called, *(name for name in names if name != method.__name__))
+
+
+def _checks_self(method: Callable[..., Any]) -> bool:
+    """Whether ``method`` checks its own ``self`` (it defaults to ``UNBOUND``)."""
+    return inspect.signature(method).parameters["self"].default is UNBOUND
 
 
 FIRST_CHECKS: dict[str, Binding] = {
@@ -321,7 +291,7 @@ DECLARED: list[Declared] = [
         hidden=True,
         doc="``self + alpha * other``: ``add(other, *, alpha=1)``.",
     ),
-    by_hand(written.add_),
+    by_hand(of_tensor_base(written.add_)),
     *declare(
         "sub",
         "(Tensor other, *, Number alpha = 1)",
@@ -345,8 +315,8 @@ DECLARED: list[Declared] = [
         inplace=table.mul_,
         inplace_doc="In place ``self *= other``.",
     ),
-    by_hand(written.div, function=arithmetic.div),
-    by_hand(written.div_),
+    by_hand(of_tensor_base(written.div), function=arithmetic.div),
+    by_hand(of_tensor_base(written.div_)),
     *declare(
         "pow",
         "(Tensor exponent)",
@@ -513,8 +483,14 @@ DECLARED: list[Declared] = [
         doc="Each element with its fraction dropped (toward zero).",
         inplace=table.trunc_,
     ),
-    by_hand(written.round, of=written.ROUND, function=INPUT_OUT, writes_out=True, same_dtype=True),
-    by_hand(written.round_, of=written.ROUND_, function=INPUT),
+    by_hand(
+        of_tensor_base(written.round),
+        of=written.ROUND,
+        function=INPUT_OUT,
+        writes_out=True,
+        same_dtype=True,
+    ),
+    by_hand(of_tensor_base(written.round_), of=written.ROUND_, function=INPUT),
     *declare(
         "log1p",
         op=table.log1p,
@@ -617,7 +593,7 @@ DECLARED: list[Declared] = [
         inplace=table.masked_fill_,
         inplace_doc="Write ``value`` where ``mask`` is True: ``masked_fill_(mask, value)``.",
     ),
-    by_hand(written.where, function=arithmetic.where),
+    by_hand(of_tensor_base(written.where), function=arithmetic.where),
     # ------------------------------------------------------------ comparisons and logic
     *declare(
         "eq",
@@ -683,7 +659,7 @@ DECLARED: list[Declared] = [
         doc="Whether ``isclose`` holds for every element (a Python bool):\n"
         "``allclose(other, rtol=1e-05, atol=1e-08, equal_nan=False)``.",
     ),
-    by_hand(written.equal, function=arithmetic.equal, returns="builtins.bool"),
+    by_hand(of_tensor_base(written.equal), function=arithmetic.equal, returns="builtins.bool"),
     *declare(
         "logical_and",
         "(Tensor other)",
@@ -750,19 +726,19 @@ DECLARED: list[Declared] = [
         inplace_doc="``self >>= other`` in place: ``bitwise_right_shift_(other)``.",
     ),
     # ------------------------------------------------------------ reductions
-    by_hand(written.sum, function=reductions.sum),
-    by_hand(written.mean, function=reductions.mean),
-    by_hand(written.max, function=reductions.max, returns="Any"),
-    by_hand(written.min, function=reductions.min, returns="Any"),
+    by_hand(of_tensor_base(written.sum), function=reductions.sum),
+    by_hand(of_tensor_base(written.mean), function=reductions.mean),
+    by_hand(of_tensor_base(written.max), function=reductions.max, returns="Any"),
+    by_hand(of_tensor_base(written.min), function=reductions.min, returns="Any"),
     by_hand(
-        written.prod,
+        of_tensor_base(written.prod),
         function=(
             "(Tensor input, *, torch.dtype dtype = None)",
             "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)",
         ),
     ),
-    by_hand(written.std, function=MOMENTS),
-    by_hand(written.var, function=MOMENTS),
+    by_hand(of_tensor_base(written.std), function=MOMENTS),
+    by_hand(of_tensor_base(written.var), function=MOMENTS),
     by_hand(written.norm),
     *declare(
         "argmax",
@@ -871,7 +847,7 @@ DECLARED: list[Declared] = [
     ),
     # ------------------------------------------------------------ sorting and selection
     by_hand(
-        written.sort,
+        of_tensor_base(written.sort),
         returns="Any",
         function=(
             "(Tensor input, *, bool? stable, int dim = -1, bool descending = False, "
@@ -1014,8 +990,8 @@ DECLARED: list[Declared] = [
         function=INPUT,
         doc="Transpose of a tensor of at most 2 dimensions (a view).",
     ),
-    by_hand(written.swapdims),
-    by_hand(written.swapaxes),
+    by_hand(of_tensor_base(written.swapdims)),
+    by_hand(of_tensor_base(written.swapaxes)),
     *declare(
         "flatten",
         "(int start_dim = 0, int end_dim = -1)",
@@ -1031,7 +1007,7 @@ DECLARED: list[Declared] = [
         doc="The diagonal of two dims as one last dim (a view): ``diagonal(offset=0, dim1=0,\n"
         "dim2=1)``.",
     ),
-    by_hand(written.narrow, of=written.NARROW, function=INPUT),
+    by_hand(of_tensor_base(written.narrow), of=written.NARROW, function=INPUT),
     # ops of the table, called by name: torch's mode sees ``view_as``, not ``view``
     by_hand(of_table(table.view_as, sig.VIEW_AS)),
     by_hand(of_table(table.reshape_as, sig.RESHAPE_AS)),
@@ -1053,14 +1029,18 @@ DECLARED: list[Declared] = [
         doc="``chunks`` nearly equal pieces along ``dim`` (multi-output views).",
     ),
     by_hand(written.split, function=views.split),
-    by_hand(written.split_with_sizes),
-    by_hand(written.unsafe_chunk, of=written.UNSAFE_CHUNK, function=INPUT),
-    by_hand(written.unsafe_split, of=written.UNSAFE_SPLIT, function=INPUT),
-    by_hand(written.unsafe_split_with_sizes, of=written.UNSAFE_SPLIT_WITH_SIZES, function=INPUT),
+    by_hand(of_tensor_base(written.split_with_sizes)),
+    by_hand(of_tensor_base(written.unsafe_chunk), of=written.UNSAFE_CHUNK, function=INPUT),
+    by_hand(of_tensor_base(written.unsafe_split), of=written.UNSAFE_SPLIT, function=INPUT),
+    by_hand(
+        of_tensor_base(written.unsafe_split_with_sizes),
+        of=written.UNSAFE_SPLIT_WITH_SIZES,
+        function=INPUT,
+    ),
     # ------------------------------------------------------------ matrix products (BLAS)
-    by_hand(written.matmul, function=products.matmul),
-    by_hand(written.mm, function=products.mm),
-    by_hand(written.mv, function=products.mv),
+    by_hand(of_tensor_base(written.matmul), function=products.matmul),
+    by_hand(of_tensor_base(written.mm), function=products.mm),
+    by_hand(of_tensor_base(written.mv), function=products.mv),
     *declare(
         "bmm",
         "(Tensor mat2)",
@@ -1068,8 +1048,8 @@ DECLARED: list[Declared] = [
         function=products.bmm,
         doc="Batched matrix product of two 3-D tensors: ``bmm(mat2)``.",
     ),
-    by_hand(written.addmm, function=products.addmm),
-    by_hand(written.dot, function=products.dot),
+    by_hand(of_tensor_base(written.addmm), function=products.addmm),
+    by_hand(of_tensor_base(written.dot), function=products.dot),
     *declare(
         "outer",
         "(Tensor vec2)",
@@ -1087,21 +1067,21 @@ DECLARED: list[Declared] = [
         function=INPUT,
         doc="Fill with ``value`` in place.",
     ),
-    by_hand(written.copy_),
-    by_hand(written.normal_),
-    by_hand(written.uniform_),
-    by_hand(written.bernoulli_),
-    by_hand(written.bernoulli),
+    by_hand(of_tensor_base(written.copy_)),
+    by_hand(of_tensor_base(written.normal_)),
+    by_hand(of_tensor_base(written.uniform_)),
+    by_hand(of_tensor_base(written.bernoulli_)),
+    by_hand(of_tensor_base(written.bernoulli)),
     *declare(
         "t_", op=table.t_, doc="Transpose in place: new geometry, version + 1 (``TBackward1``)."
     ),
-    by_hand(written.transpose_),
-    by_hand(written.swapdims_),
-    by_hand(written.swapaxes_),
-    by_hand(written.squeeze_),
-    by_hand(written.unsqueeze_),
+    by_hand(of_tensor_base(written.transpose_)),
+    by_hand(of_tensor_base(written.swapdims_)),
+    by_hand(of_tensor_base(written.swapaxes_)),
+    by_hand(of_tensor_base(written.squeeze_)),
+    by_hand(of_tensor_base(written.unsqueeze_)),
     by_hand(
-        written.as_strided_,
+        of_tensor_base(written.as_strided_),
         function="(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)",
     ),
     *declare(
@@ -1119,12 +1099,12 @@ DECLARED: list[Declared] = [
         doc="``resize_(the_template.shape)``.",
     ),
     # ------------------------------------------------------------ copies, conversions, new tensors
-    by_hand(written.clone, function=INPUT),
-    by_hand(written.contiguous),
-    by_hand(written.to),
+    by_hand(of_tensor_base(written.clone), function=INPUT),
+    by_hand(of_tensor_base(written.contiguous)),
+    by_hand(of_tensor_base(written.to)),
     # the conversions: ops of the table, called by name (torch's mode sees ``float``, not ``to``)
     by_hand(of_table(table.type_as, sig.TYPE_AS)),
-    by_hand(of_table(table.type), returns="Any"),
+    by_hand(of_tensor_base(of_table(table.type)), returns="Any"),
     by_hand(of_table(table.float, sig.FLOAT)),
     by_hand(of_table(table.double, sig.DOUBLE)),
     by_hand(of_table(table.long, sig.LONG)),
@@ -1133,11 +1113,11 @@ DECLARED: list[Declared] = [
     by_hand(of_table(table.cpu, sig.CPU)),
     by_hand(of_table(table.is_contiguous, sig.IS_CONTIGUOUS)),
     # the new_* methods: ops of the table, called by name (torch's mode sees ``new_zeros``)
-    by_hand(of_table(table.new_zeros)),
-    by_hand(of_table(table.new_ones)),
-    by_hand(of_table(table.new_empty)),
-    by_hand(of_table(table.new_full)),
-    by_hand(of_table(table.new_tensor)),
+    by_hand(of_tensor_base(of_table(table.new_zeros))),
+    by_hand(of_tensor_base(of_table(table.new_ones))),
+    by_hand(of_tensor_base(of_table(table.new_empty))),
+    by_hand(of_tensor_base(of_table(table.new_full))),
+    by_hand(of_tensor_base(of_table(table.new_tensor))),
     # ------------------------------------------------------------ a tensor's own state (core's)
     own_state(
         table.__repr__,

@@ -116,8 +116,8 @@ class TensorConversion:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.item())
 
-    def __len__(self) -> builtins.int:
-        if self._data.ndim == 0:
+    def __len__(self: Any) -> builtins.int:
+        if self.dim() == 0:  # torch's Python method: its mode sees ``dim``
             raise TypeError("len() of a 0-d tensor")
         return int(self._data.shape[0])
 

@@ -25,6 +25,7 @@ from ownership.core import op_registry
 from ownership.core.tensor import Tensor
 from ownership.ops.op_table import OpTable
 from ownership.ops.type_names import is_torch_tensor
+from ownership.ops.unbound_calls import PYTHON_METHODS, UNBOUND, unbound, unbound_slot
 
 ops: OpTable[Tensor] = op_registry.ops
 
@@ -113,15 +114,26 @@ def _binary(
 ) -> Callable[[Any, Any], Tensor]:
     """The operator ``dunder`` (``__add__``): op ``name`` of the tensor and a tensor or number
     (``taken``), as the op table holds it (quiet: :func:`~ownership.core.op_registry.quiet`);
-    any other operand :func:`_foreign`'s."""
+    any other operand, a missing one too, :func:`_foreign`'s (``NotImplemented``). Called on the
+    class without a tensor first, it is refused as torch's C method is
+    (:func:`~ownership.ops.unbound_calls.unbound`), or, for one torch writes in Python
+    (:data:`~ownership.ops.unbound_calls.PYTHON_METHODS`, ``__rsub__``), answered
+    ``NotImplemented`` as torch answers the TypeError of its call."""
+    python = PYTHON_METHODS.get(dunder)
 
-    def operator(self: Any, other: Any) -> Any:
+    def operator(self: Any = UNBOUND, other: Any = UNBOUND) -> Any:
+        if not isinstance(self, Tensor):
+            if python is None:
+                unbound(dunder, self)
+            return NotImplemented
         if not isinstance(other, taken):
             return _foreign(self, other, dunder)
         return getattr(ops, name)(self, other)
 
+    if python is not None:  # torch's ``(self, *args, **kwargs)``: no default for ``self``
+        operator.__defaults__ = (UNBOUND,)
     operator.__name__, operator.__module__ = dunder, __name__
-    operator.__qualname__ = f"TensorOperators.{dunder}"
+    operator.__qualname__ = python or f"TensorOperators.{dunder}"
     operator.__annotations__ = {"other": "Any", "return": "Tensor"}  # as the declared stub types it
     return operator
 
@@ -165,19 +177,27 @@ class TensorOperators:
 
     __matmul__ = _binary("matmul", "__matmul__", (Tensor,))  # a tensor only, no number
 
-    def __rmatmul__(self: Any, other: Tensor) -> Tensor:
+    def __rmatmul__(self: Any, other: Tensor = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):  # torch's TypeError, answered NotImplemented
+            return NotImplemented
         if not isinstance(other, Tensor):
             return _foreign(self, other, "__rmatmul__")
         return ops.matmul(other, self)
 
-    def __neg__(self: Any) -> Tensor:
+    def __neg__(self: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):
+            unbound("__neg__", self)
         return ops.neg(self)
 
-    def __pos__(self: Any) -> Tensor:
+    def __pos__(self: Any = UNBOUND) -> Tensor:
         """``positive()``: ``self`` itself, refused for a bool tensor."""
+        if not isinstance(self, Tensor):
+            unbound("__pos__", self)
         return ops.positive(self)
 
-    def __abs__(self: Any) -> Tensor:
+    def __abs__(self: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):
+            unbound("__abs__", self)
         return ops.abs(self)
 
     __iadd__ = _binary("add_", "__iadd__")
@@ -212,7 +232,9 @@ class TensorOperators:
 
     __ge__ = _binary("ge", "__ge__")
 
-    def __invert__(self: Any) -> Tensor:
+    def __invert__(self: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):
+            unbound("__invert__", self)
         return ops.invert(self)
 
     __and__ = _binary("bitwise_and", "__and__")
@@ -232,12 +254,16 @@ class TensorOperators:
 
     __rshift__ = _binary("bitwise_right_shift", "__rshift__")
 
-    def __rlshift__(self: Any, other: Any) -> Tensor:
+    def __rlshift__(self: Any, other: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):  # torch's TypeError, answered NotImplemented
+            return NotImplemented
         if not isinstance(other, _TAKEN):
             return _foreign(self, other, "__rlshift__")
         return ops.shift_of_number(other, self, False)
 
-    def __rrshift__(self: Any, other: Any) -> Tensor:
+    def __rrshift__(self: Any, other: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor):  # torch's TypeError, answered NotImplemented
+            return NotImplemented
         if not isinstance(other, _TAKEN):
             return _foreign(self, other, "__rrshift__")
         return ops.shift_of_number(other, self, True)
@@ -246,10 +272,14 @@ class TensorOperators:
 
     __irshift__ = _binary("bitwise_right_shift_", "__irshift__")
 
-    def __getitem__(self: Any, index: Any) -> Tensor:
+    def __getitem__(self: Any = UNBOUND, index: Any = UNBOUND) -> Tensor:
+        if not isinstance(self, Tensor) or index is UNBOUND:
+            unbound_slot("__getitem__", self, index)
         return ops.getitem(self, index)
 
-    def __setitem__(self: Any, index: Any, value: Any) -> None:
+    def __setitem__(self: Any = UNBOUND, index: Any = UNBOUND, value: Any = UNBOUND) -> None:
+        if not isinstance(self, Tensor) or value is UNBOUND:
+            unbound_slot("__setitem__", self, index, value)
         ops.setitem(self, index, value)
 
 
