@@ -208,10 +208,24 @@ def run(program: Program, engine: Any) -> Run:
             result = Run(facts(returned), returned)
         except Exception as exc:  # the exception is the result being compared
             result = Run(Raised(type(exc).__name__, str(exc)))
+    code = getattr(program, "__code__", None)
+    home = None if code is None else code.co_filename
     seen = tuple(
-        dict.fromkeys(f"{w.category.__name__}: {_INTERNAL.sub('', str(w.message))}" for w in caught)
+        dict.fromkeys(
+            f"{w.category.__name__}: {_INTERNAL.sub('', str(w.message))}{_where(w, home)}"
+            for w in caught
+        )
     )
     return Run(result.facts, result.returned, seen)
+
+
+def _where(caught: warnings.WarningMessage, home: str | None) -> str:
+    """Where a warning points, as a learner sees it: a line of the program's own file (torch's
+    C++ warnings name the user's line), or `` (in the library)`` for any other file (a warning
+    torch gives from its Python code names torch's file; the engine's, its own)."""
+    if home is not None and caught.filename == home:
+        return f" (at line {caught.lineno})"
+    return " (in the library)"
 
 
 def _messages_differ(a: Raised, b: Raised, message: str | None) -> bool:

@@ -31,7 +31,6 @@ a given one (:func:`ownership.ops.out_variants.refuse_out`).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,6 +39,7 @@ import numpy as np
 from ownership.core import grad_mode, inference_mode, observers
 from ownership.core.inplace_rules import check_cast, check_no_overlap, written
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops.common import refuse_out_grad
 from ownership.ops.resizing import resize_impl
 
@@ -52,14 +52,12 @@ def _resize_output(out: Tensor, shape: tuple[int, ...]) -> None:
     if tuple(out._data.shape) == shape:
         return
     if out._data.size:
-        warnings.warn(
+        warn_at_user(
             f"An output with one or more elements was resized since it had shape "
             f"{list(out._data.shape)}, which does not match the required output shape "
             f"{list(shape)}. This behavior is deprecated, and in a future PyTorch release "
             "outputs will not be resized unless they have zero elements. You can explicitly "
-            "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-            UserWarning,
-            stacklevel=5,  # _resize_output, write_out, with_out's function, the caller
+            "reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
         )
     resize_impl(out, shape)
 

@@ -552,7 +552,7 @@ def reduce_tensor(t: Any) -> tuple[Any, tuple[Any, ...]]:
                 f"backward hook {hook!r} on tensor will not be serialized.  If this is expected, "
                 "you can decorate the function with @torch.utils.hooks.unserializable_hook to "
                 "suppress this warning",
-                stacklevel=3,
+                stacklevel=1,  # torch's names its own _tensor.py: this one, the engine's
             )
     _, offset, shape, strides = _whole(t)
     state = getattr(t, "__dict__", None) or None

@@ -51,13 +51,14 @@ def test_facts_of_a_tensor_include_grad_fn_version_and_shape() -> None:
 
 def test_an_exception_becomes_a_raised_result_and_warnings_are_kept() -> None:
     def program(t):  # type: ignore[no-untyped-def]
-        warnings.warn("careful", stacklevel=2)
+        warnings.warn("careful", stacklevel=1)
         return t.ones(2, requires_grad=True).add_(1)
 
     got = run(program, torch)
     assert isinstance(got.facts, Raised) and got.facts.kind == "RuntimeError"
     assert "a leaf Variable that requires grad" in got.facts.message
-    assert got.warnings == ("UserWarning: careful",)
+    line = program.__code__.co_firstlineno + 1
+    assert got.warnings == (f"UserWarning: careful (at line {line})",)
 
 
 def test_agreeing_engines_pass_and_return_torchs_facts(other: types.ModuleType) -> None:
@@ -129,11 +130,28 @@ def test_a_difference_in_messages_or_classes_is_reported(other: types.ModuleType
 def test_a_difference_in_warnings_is_reported_unless_opted_out(other: types.ModuleType) -> None:
     def program(t):  # type: ignore[no-untyped-def]
         if t is torch:
-            warnings.warn("learners read this", stacklevel=2)
+            warnings.warn("learners read this", stacklevel=1)
         return 1
 
-    _differs(program, r"warnings: torch \('UserWarning: learners read this',\) != ownership \(\)")
+    _differs(
+        program,
+        r"warnings: torch \('UserWarning: learners read this \(at line \d+\)',\) != ownership \(\)",
+    )
     assert same(program, warnings=False) == 1
+
+
+def test_a_warning_that_names_another_line_is_a_difference(other: types.ModuleType) -> None:
+    """Where a warning points is what a learner reads first: the program's own line (torch's C++
+    warnings name it) or a line of the library (a warning torch gives from its Python code)."""
+
+    def program(t):  # type: ignore[no-untyped-def]
+        warnings.warn("here", stacklevel=1 if t is torch else 2)
+        return 1
+
+    _differs(
+        program,
+        r"'UserWarning: here \(at line \d+\)',\) != ownership \('UserWarning: here \(in the library\)'",
+    )
 
 
 def test_same_runs_through_the_module_run_so_a_conftest_can_wrap_it(

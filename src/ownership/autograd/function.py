@@ -325,7 +325,7 @@ def _check_dirty(o: Any, is_input: bool, n_out: int) -> None:
         )
         if o._base is not None:
             raise RuntimeError(msg)
-        warnings.warn(msg, UserWarning, stacklevel=4)
+        warnings.warn(msg, UserWarning, stacklevel=1)  # torch's names its function.py
     if o._base is not None:
         if n_out != 1:
             raise RuntimeError(_VIEW_TWO_OUTPUTS)

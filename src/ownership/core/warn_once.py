@@ -12,7 +12,13 @@ import os
 import sys
 import warnings
 
-__all__ = ["is_warn_always_enabled", "outside_level", "set_warn_always", "warn_once"]
+__all__ = [
+    "is_warn_always_enabled",
+    "outside_level",
+    "set_warn_always",
+    "warn_at_user",
+    "warn_once",
+]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -49,3 +55,10 @@ def outside_level() -> int:
     while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def warn_at_user(message: str, category: type[Warning] = UserWarning) -> None:
+    """Give ``message`` as torch's C++ code gives a warning (``TORCH_WARN``): at the user's
+    line, the first frame outside ownership's own files, however many engine frames lie
+    between (:func:`outside_level`)."""
+    warnings.warn(message, category, stacklevel=outside_level())

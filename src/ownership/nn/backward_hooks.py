@@ -36,6 +36,7 @@ from ownership.core import grad_mode
 from ownership.core.autograd.node import Node, gradient_edge
 from ownership.core.autograd.view_history import CreationMeta
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.nn.module_state import _WrappedHook
 from ownership.ops.creation import zeros
 
@@ -152,7 +153,7 @@ class BackwardHook:
             self.grad_outputs = replaced
         grad_outputs = self.grad_outputs
         if not self.input_positions:
-            warnings.warn(_NO_INPUT_NEEDS_GRAD, UserWarning, stacklevel=2)
+            warn_at_user(_NO_INPUT_NEEDS_GRAD)  # torch's names the user's backward() call
             grad_inputs = _pack_with_none([], [], self.n_inputs)
             for hook in self.hooks:
                 res = hook(self.module, grad_inputs, grad_outputs)

@@ -155,7 +155,7 @@ def _run_hooks(module: Module, call: _Call) -> Any:
                 "For backward hooks to be called, module output should be a Tensor or a tuple of "
                 f"Tensors but received {type(call.result)}",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=1,  # torch's names its own module.py: this one names the engine's
             )
         call.result = backward.setup_output_hook(call.result)
     if hooks and not full:
@@ -188,5 +188,5 @@ def _run_always_called(module: Module, call: _Call) -> None:
                 "module forward hook with ``always_call=True`` raised an exception that was "
                 f"silenced as another error was raised in forward: {e}",
                 UserWarning,
-                stacklevel=4,
+                stacklevel=1,  # torch's names its own module.py: this one names the engine's
             )

@@ -16,7 +16,6 @@ from __future__ import annotations
 import ctypes
 import functools
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +25,7 @@ from numpy.typing import NDArray
 from ownership.core import layout
 from ownership.core.dtypes import missing
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops.devices import check_device as check_device
 from ownership.ops.devices import pin_memory as pin_memory
 from ownership.ops.type_names import tp_name
@@ -152,13 +152,11 @@ def writable(arr: NDArray[Any]) -> NDArray[Any]:
     """
     if not _warned["readonly"]:
         _warned["readonly"] = True
-        warnings.warn(
+        warn_at_user(
             "The given NumPy array is not writable, and PyTorch does not support non-writable "
             "tensors. This means writing to this tensor will result in undefined behavior. You may "
             "want to copy the array to protect its data or make it writable before converting it "
-            "to a tensor. This type of warning will be suppressed for the rest of this program.",
-            UserWarning,
-            stacklevel=3,
+            "to a tensor. This type of warning will be suppressed for the rest of this program."
         )
     root = arr
     while isinstance(root.base, np.ndarray):

@@ -7,7 +7,6 @@ only, as torch's does).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from ownership.core.dtypes import dtype as DType
 from ownership.core.dtypes import missing
 from ownership.core.storage import Storage, VersionCounter
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops import checks, python_data, range_factories
 from ownership.ops import signatures as sig
 from ownership.ops.argument_values import tensor_arg as _like_arg
@@ -80,12 +80,10 @@ def tensor(
     checks.check_device(device, "tensor")
     requires_grad_arg("tensor", requires_grad, nullable=False)
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn_at_user(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
             "or sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "torch.tensor(sourceTensor).",
-            UserWarning,
-            stacklevel=2,
+            "torch.tensor(sourceTensor)."
         )
     if not (isinstance(data, Tensor | np.ndarray | np.generic) or hasattr(data, "__array__")):
         given, data = python_data.read(data, given)  # torch's errors for bad Python data

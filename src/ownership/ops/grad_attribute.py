@@ -16,11 +16,11 @@ RuntimeError: attempting to assign a gradient of size '[3]' to a tensor of size 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from ownership.core.autograd.grad_dtype import target
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops.leaf_grad_dtype import c_name
 
 __all__ = ["GRAD", "NON_LEAF_GRAD_WARNING", "delete_grad", "grad_of", "set_grad"]
@@ -43,7 +43,7 @@ def grad_of(t: Any) -> Tensor | None:
     # whose base was written under no_grad shows its ``.grad`` (with the warning) where its
     # ``grad_fn`` raises
     if not t._retains_grad and t._requires_grad and t._history is not None:
-        warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        warn_at_user(NON_LEAF_GRAD_WARNING)
     return t._grad  # type: ignore[no-any-return]
 
 

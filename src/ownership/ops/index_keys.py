@@ -15,6 +15,7 @@ import numpy as np
 
 from ownership.core import dtypes
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops.creation import to_numpy
 from ownership.ops.type_names import is_torch_tensor, tp_name
 
@@ -68,9 +69,13 @@ def byte_masks(key: Any) -> int:
     return sum(_is_byte_mask(k) and np.ndim(k) > 0 for k in tkey)
 
 
-def warn_byte_index(depth: int) -> None:
-    """torch's warning, at the caller's line: ``depth`` frames of the engine above this one."""
-    warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=depth + 2)
+def warn_byte_index(in_backward: bool = False) -> None:
+    """torch's warning of a uint8 mask index, at the user's line (``in_backward``: at the
+    engine's, as torch's backward names its own Python frame)."""
+    if in_backward:
+        warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=2)
+    else:
+        warn_at_user(_BYTE_INDEX)
 
 
 def _array_index(k: Any) -> Any:
@@ -90,12 +95,12 @@ _SEQUENCES = (list, tuple, str, bytes, range, np.ndarray)
 """What CPython's ``PySequence_Check`` answers yes for, among the items an index list may hold."""
 
 
-def sequence_as_tuple(key: Any, depth: int) -> Any:
+def sequence_as_tuple(key: Any) -> Any:
     """torch's reading of a list key (numpy's old rule, deprecated; torch's
     ``treatSequenceAsTuple``): a list of fewer than 32 items holding a tensor, a sequence, a
     slice, ``...`` or None is the tuple of its items (``x[[slice(None), 1]]`` is ``x[:, 1]``,
-    ``x[[[1, 0]]]`` is ``x[[1, 0]]``), with torch's warning at the caller's line (``depth``
-    frames of the engine above this one); any other key is returned as it is."""
+    ``x[[[1, 0]]]`` is ``x[[1, 0]]``), with torch's warning at the user's line; any other key
+    is returned as it is."""
     if type(key) is not list or len(key) >= 32:
         return key
     for k in key:
@@ -105,7 +110,7 @@ def sequence_as_tuple(key: Any, depth: int) -> Any:
             or k is Ellipsis
             or is_torch_tensor(k)
         ):
-            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=depth + 2)
+            warn_at_user(_SEQUENCE_INDEX)
             return tuple(key)
     return key
 
@@ -131,7 +136,7 @@ def keys(t: Tensor, key: Any) -> tuple[Any, ...]:
     if isinstance(key, str):  # torch reads a string as a (deprecated) sequence of indices
         # torch warns, but drops the warning when it is an error: the index fails anyway
         with contextlib.suppress(UserWarning):
-            warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+            warn_at_user(_SEQUENCE_INDEX)
     # torch reads a lone int or slice at once (applySelect, applySlice); any other key is a tuple
     # whose indices count (dims_indexed) against the tensor's dims, a 0-d tensor's too
     first = tkey[0] if tkey else None

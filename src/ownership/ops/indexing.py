@@ -11,7 +11,6 @@ advanced indices on that view (``x[1, idx]`` is ``x.select(0, 1)[idx]``). How a 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.inplace_rules import check_inputs_apart, overlaps_itself, run_inplace
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops import checks, views
 from ownership.ops.common import (
     lay_out_as,
@@ -176,12 +176,13 @@ def getitem(t: Tensor, key: Any) -> Tensor:
     plain = _plain_key(t, key)
     if plain is not None:  # the common key: nothing for ``keys`` to refuse, all basic
         return _basic(t, plain, single)
-    key = sequence_as_tuple(key, 4)  # getitem, quiet, the operator, Tensor.__getitem__
+    key = sequence_as_tuple(key)
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         return _basic(t, tkey, single)
-    if byte_masks(key):
-        warn_byte_index(3)  # getitem, the op table, Tensor.__getitem__
+    masked = bool(byte_masks(key))
+    if masked:
+        warn_byte_index()
     split = _sliced(t, tkey)
     if split is not None:
         return getitem(*split)
@@ -210,14 +211,20 @@ def getitem(t: Tensor, key: Any) -> Tensor:
         recording,
         kernel,
         "IndexBackward0",
-        lambda node, s, g: (embed(g[0], shape, npkey, accumulate=True),),
+        lambda node, s, g: (embed(g[0], shape, npkey, accumulate=True, masked=masked),),
         {"self_sym_sizes": shape} if recording else None,
         save,
     )
 
 
-def embed(g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False) -> Tensor:
-    """Zeros of ``shape`` with ``g`` placed (or summed) at ``key``: the backward of indexing."""
+def embed(
+    g: Tensor, shape: tuple[int, ...], key: Any, accumulate: bool = False, masked: bool = False
+) -> Tensor:
+    """Zeros of ``shape`` with ``g`` placed (or summed) at ``key``: the backward of indexing.
+    ``masked``: the key held a uint8 mask, which torch's ``index_put_`` warns of again; the
+    warning names the engine's line, as torch's names its own Python ``backward``."""
+    if masked:
+        warn_byte_index(in_backward=True)
 
     def kernel() -> Tensor:
         buf = np.zeros(shape, dtype=g._data.dtype)
@@ -337,7 +344,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
     and a one-element value is its ``masked_fill_`` of that value (the mask may be ``t``'s own
     elements); otherwise neither the value nor an index tensor may share memory with ``t``."""
     checks.assigned(t.dtype, value)
-    key = sequence_as_tuple(key, 4)  # setitem, quiet, the operator, Tensor.__setitem__
+    key = sequence_as_tuple(key)
     tkey = keys(t, key)
     if all(is_basic(k) for k in tkey):
         _copy_to(_basic(t, tkey, single=False, alias=False), value)
@@ -366,12 +373,12 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
         nonlocal target_shape
         check_advanced(t, npkey)
         if masks and not filled:
-            warn_byte_index(6)  # check_indices, check_args, run_inplace, setitem, table, method
+            warn_byte_index()
         target_shape = tuple(np.shape(numpy_index(t._data, npkey)))
 
     def check_args() -> None:  # index_put_'s own checks, made after the autograd ones
         if overlaps_itself(t):  # torch writes an expanded tensor, with a warning
-            warnings.warn(EXPANDED_INDEX_PUT, UserWarning, stacklevel=6)  # the caller's line
+            warn_at_user(EXPANDED_INDEX_PUT)
         if filled:  # masked_fill_ of value.item(): its own checks, no others
             check_indices()
             if masks:
@@ -379,7 +386,7 @@ def setitem(t: Tensor, key: Any, value: Any) -> None:
                     "masked_fill_ only supports boolean masks, but got mask with dtype unsigned "
                     "char"
                 )
-            warn_expanded(t, 6)  # check_args, run_inplace, setitem, the op table, __setitem__
+            warn_expanded(t)
             check_inputs_apart(t, indices)
             return
         check_inputs_apart(t, (vt, *indices), full=True)

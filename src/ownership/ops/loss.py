@@ -419,7 +419,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=4,  # torch's caller of F.mse_loss: mse_loss, quieted, the function, it
         )
         # torch.broadcast_tensors
         shape = layout.broadcast_shapes(input._data.shape, target._data.shape)

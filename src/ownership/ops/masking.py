@@ -16,7 +16,6 @@ tensor([[0.5000,   -inf,   -inf]])
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,7 @@ from ownership.core.inplace_rules import (
     run_inplace,
 )
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops import checks
 from ownership.ops.common import inputs_needed, needs_grad, run_op, sum_to, wrap
 
@@ -41,11 +41,11 @@ EXPANDED_WARNING = (
 )
 
 
-def warn_expanded(t: Tensor, stacklevel: int) -> None:
+def warn_expanded(t: Tensor) -> None:
     """torch's deprecation warning of a masked fill of an expanded tensor (``t[mask] = number``
-    included), which it then writes; ``stacklevel`` as the caller would pass it."""
+    included), which it then writes, at the user's line."""
     if overlaps_itself(t):
-        warnings.warn(EXPANDED_WARNING, UserWarning, stacklevel=stacklevel + 1)
+        warn_at_user(EXPANDED_WARNING)
 
 
 def _check_arguments(mask: Tensor, value: Any) -> None:
@@ -132,7 +132,7 @@ def masked_fill_(t: Tensor, mask: Tensor, value: Any) -> Tensor:
 
     def check_args() -> None:  # torch's order: the arguments, the overlaps, the shapes, the value
         _check_arguments(mask, value)
-        warn_expanded(t, 6)  # check_args, run_inplace, masked_fill_, the op table, the method
+        warn_expanded(t)
         check_inputs_apart(t, (mask,))
 
     def compute() -> Write:

@@ -16,7 +16,6 @@ ops, so that it is differentiable again.
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
@@ -25,6 +24,7 @@ from ownership.core import layout
 from ownership.core.autograd.node import Grads, OpNode, Saved
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops.common import needs_grad, refuse_out_call, run_op, wrap, written_by_kernel
 from ownership.ops.reduction import saved_dims
 from ownership.ops.statistics import add_reduce, axes_of, count_over, keep_dims
@@ -53,11 +53,9 @@ def _moments(
     n = count_over(t, axes)
     # torch's reduction factor: the input's numel over the output's, 0 for an empty output
     if (n if t._data.size else 0) - correction <= 0:
-        warnings.warn(
+        warn_at_user(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
-            "reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=6,  # the caller of var: _moment's kernel, run_op, _moment, var
+            "reduction factor (input numel divided by output numel)."
         )
     mean = add_reduce(x, axis=axes, keepdims=True) / n
     var = add_reduce((x - mean) ** 2, axis=axes, keepdims=keepdim) / max(n - correction, 0)

@@ -7,7 +7,6 @@ of a view is the inverse reshaping of the gradient, written with tensor ops.
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from ownership.core import layout
 from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
+from ownership.core.warn_once import warn_at_user
 from ownership.ops import view_shapes
 from ownership.ops.argument_values import as_given
 from ownership.ops.common import attach, needs_grad, run_op, shared_dtypes, touch_history
@@ -166,13 +166,11 @@ def big_t(t: Tensor) -> Tensor:
     """``t.T``: all dims reversed (``PermuteBackward0``; 1-D and 0-D return ``t``-like views)."""
     nd = t._data.ndim
     if nd != 2:
-        warnings.warn(
+        warn_at_user(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.",
-            UserWarning,
-            stacklevel=3,
+            "reverse the dimensions of a tensor."
         )
     return permute(t, *range(nd - 1, -1, -1))
 
@@ -185,10 +183,8 @@ def matrix_t(t: Tensor) -> Tensor:
             "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
     if nd == 0:
-        warnings.warn(
-            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
-            UserWarning,
-            stacklevel=3,
+        warn_at_user(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
         )
         return t
     return transpose(t, -2, -1)

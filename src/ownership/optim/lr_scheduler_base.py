@@ -184,7 +184,7 @@ class LRScheduler:
                 "To get the last learning rate computed by the scheduler, "
                 "please use `get_last_lr()`.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=1,  # torch's names its own lr_scheduler.py: this one, the engine's
             )
 
 
