@@ -204,14 +204,14 @@ def _execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
     pages = _pages_to_execute(env, docnames)
     if workers < 2 or len(pages) < 2:  # nothing to overlap: the read executes the page
         return
+    _SOCKETS["folder"] = tempfile.mkdtemp(prefix="guide-kernels-")
     if app.config.execution_warm_kernels and "server" not in _WARM:
         import warm_kernels  # beside this file, on the path conf.py gives the extensions
 
-        # the build's own doctree folder (never published): two builds that write to folders
-        # side by side must not share one warm process (nor its kernels' engine)
-        _WARM["server"] = warm_kernels.start(Path(app.doctreedir))
+        # in this build's own folder of sockets: two builds side by side must not share one
+        # warm process (nor its kernels' engine), and a Unix socket's path must stay short
+        _WARM["server"] = warm_kernels.start(Path(_SOCKETS["folder"]))
     _CONFIG.update(md=env.myst_config, nb=env.mystnb_config)
-    _SOCKETS["folder"] = tempfile.mkdtemp(prefix="guide-kernels-")
     workers = min(workers, len(pages))
     pool = ProcessPoolExecutor(
         max_workers=workers,
