@@ -71,6 +71,36 @@ def test_clip_grad_value_clamps_twice() -> None:
     same(program)
 
 
+@pytest.mark.parametrize("foreach", [None, True, False])
+def test_clip_grad_value_writes_once_without_foreach(foreach: bool | None) -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        t.nn.utils.clip_grad_value_([a, b], 0.75, foreach=foreach)
+        return a.grad, b.grad, a.grad._version, b.grad._version
+
+    same(program)
+
+
+@pytest.mark.parametrize("foreach", [None, False])
+def test_clip_grad_value_of_no_gradients_raises(foreach: bool | None) -> None:
+    def program(t: ModuleType) -> Any:
+        _, _, c = with_grads(t)
+        return t.nn.utils.clip_grad_value_([c], 0.5, foreach=foreach)
+
+    same(program)
+
+
+@pytest.mark.parametrize("norm_type", [-1.0, -2.0, 0.5, 0])
+def test_clip_grad_norm_of_other_orders_warns_nothing(norm_type: float) -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        with t.no_grad():
+            b.grad[0, 0] = 0.0
+        return t.nn.utils.clip_grad_norm_([a, b], 1.0, norm_type=norm_type), a.grad, b.grad
+
+    same(program)
+
+
 def test_parameters_to_vector_is_a_new_tensor_in_the_graph() -> None:
     def program(t: ModuleType) -> Any:
         a, b, _ = with_grads(t)

@@ -2,7 +2,8 @@
 
 torch takes its "foreach" path for CPU tensors, so the writes are the foreach ones:
 ``clip_grad_norm_`` multiplies every gradient in place once (even when the coefficient is 1);
-``clip_grad_value_`` clamps from below, then from above: two writes, two version bumps.
+``clip_grad_value_`` clamps from below, then from above: two writes, two version bumps (one
+``clamp_`` when asked for no foreach).
 
 >>> import ownership
 >>> p = ownership.nn.Parameter(ownership.tensor([3.0, 4.0]))
@@ -43,7 +44,8 @@ def _vector_norm(values: Any, p: float) -> Any:
         return float(np.count_nonzero(mags))
     if p == 2:
         return np.sqrt(np.sum(mags * mags))
-    return np.sum(mags**p) ** (1.0 / p)
+    with np.errstate(divide="ignore", over="ignore"):  # a negative p's 1 / 0 is inf, as torch's
+        return np.sum(mags**p) ** (1.0 / p)
 
 
 def get_total_norm(
@@ -107,11 +109,24 @@ def clip_grad_norm_(
 
 
 def clip_grad_value_(parameters: Tensors, clip_value: float, foreach: bool | None = None) -> None:
-    """Clamp every ``.grad`` in place into ``[-clip_value, clip_value]`` (two writes each)."""
+    """Clamp every ``.grad`` in place into ``[-clip_value, clip_value]``: from below, then from
+    above (two writes each), or in one ``clamp_`` when ``foreach`` is ``False``.
+
+    Raises torch's ``RuntimeError`` (its check that a list to group by dtype is not empty) when
+    no parameter has a gradient.
+    """
     params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
     value = float(clip_value)
+    grads = [p.grad for p in params if p.grad is not None]
+    if not grads:
+        raise RuntimeError(
+            "Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
     with no_grad():
-        for p in params:
-            if p.grad is not None:
-                p.grad.clamp_(min=-value)
-                p.grad.clamp_(max=value)
+        for g in grads:
+            if foreach is False:
+                g.clamp_(min=-value, max=value)
+            else:
+                g.clamp_(min=-value)
+                g.clamp_(max=value)
