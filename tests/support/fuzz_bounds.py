@@ -463,11 +463,18 @@ def _add(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
 
 @rule("mul")
 def _mul(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
-    """``a * b``: ``|a| e_b + |b| e_a + e_a e_b``, then one rounding."""
+    """``a * b``: ``|a| e_b + |b| e_a + e_a e_b``, then one rounding. A zero product of a
+    factor whose sign is undetermined (``|x| <= e``: ``clip_grad_norm_``'s coefficient 0 times
+    a gradient that cancels to ``-6e-08`` in one engine, ``0.0`` in the other) has an
+    undetermined sign: at least the dtype's smallest subnormal."""
     a, b = i.get("self"), i.get("other")
     xa, xb, ea, eb = np.abs(i.x(a)), np.abs(i.x(b)), i.e(a, outs[0]), i.e(b, outs[0])
+    shape = tuple(outs[0].shape)
     p = _finite(xa * eb + xb * ea + ea * eb)
-    return [_rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), values(outs[0]))]
+    y = values(outs[0])
+    e = _rounded(outs[0], np.broadcast_to(p, shape), y)
+    unsure = np.broadcast_to(((ea > 0) & (xa <= ea)) | ((eb > 0) & (xb <= eb)), shape)
+    return [np.where(unsure & (y == 0), np.maximum(e, _tiny(outs[0])), e)]
 
 
 @rule("div")
