@@ -144,3 +144,12 @@ ERRORS = {
 @pytest.mark.parametrize("case", ERRORS, ids=list(ERRORS))
 def test_errors(case: str) -> None:
     same(ERRORS[case])
+
+
+@pytest.mark.parametrize("foreach", [None, True, False])
+def test_get_total_norm_takes_foreach(foreach: bool | None) -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, _ = with_grads(t)
+        return t.nn.utils.get_total_norm([a.grad, b.grad], 1.0, foreach=foreach), a.grad._version
+
+    same(program)

@@ -49,11 +49,15 @@ def _vector_norm(values: Any, p: float) -> Any:
 
 
 def get_total_norm(
-    tensors: Tensors, norm_type: float | str = 2.0, error_if_nonfinite: bool = False
+    tensors: Tensors,
+    norm_type: float | str = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
 ) -> Tensor:
     """The p-norm of the per-tensor p-norms (as if all were one vector), a 0-d tensor.
 
     Raises torch's ``RuntimeError`` when it is not finite and ``error_if_nonfinite``.
+    ``foreach`` chooses among torch's implementations (one result on the CPU).
     """
     items = [tensors] if isinstance(tensors, Tensor) else list(tensors)
     p = float(norm_type)
@@ -99,7 +103,7 @@ def clip_grad_norm_(
                 stacklevel=2,
             )
     grads = [p.grad for p in params if p.grad is not None]
-    total = get_total_norm(grads, norm_type, error_if_nonfinite)
+    total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
     if grads:
         with no_grad():
             coef = (float(max_norm) / (total + 1e-6)).clamp(max=1.0)
