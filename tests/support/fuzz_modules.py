@@ -546,7 +546,8 @@ class ModuleGenerator(Generator):
 
     def clip(self) -> Statement | None:
         """``clip_grad_norm_`` or ``clip_grad_value_`` of a module's parameters, a list, one
-        parameter or nothing (some without a ``.grad``), with torch's options."""
+        parameter or nothing (some without a ``.grad``), with torch's options; or the
+        ``get_total_norm`` of a module's gradients."""
         rng = self.rng
         target, params = self.submodule(), self.parameters()
         if target is None:
@@ -569,6 +570,10 @@ class ModuleGenerator(Generator):
              ", norm_type=-1.0", ", norm_type=-float('inf')"]
         )  # fmt: skip
         strict = ", error_if_nonfinite=True" if rng.random() < 0.3 else ""
+        if rng.random() < 0.2:
+            grads = f"[p.grad for p in {target}.parameters() if p.grad is not None]"
+            source = f"torch.nn.utils.get_total_norm({grads}{norm}{strict}{foreach})"
+            return Statement("get_total_norm", f"{self.new()} = {source}")
         source = f"torch.nn.utils.clip_grad_norm_({which}, {max_norm}{norm}{strict}{foreach})"
         return Statement("clip_grad_norm", f"{self.new()} = {source}")
 
