@@ -153,3 +153,25 @@ def test_get_total_norm_takes_foreach(foreach: bool | None) -> None:
         return t.nn.utils.get_total_norm([a.grad, b.grad], 1.0, foreach=foreach), a.grad._version
 
     same(program)
+
+
+@pytest.mark.parametrize("foreach", [None, True, False])
+@pytest.mark.parametrize("norm_type", [2.0, float("inf"), -float("inf")])
+def test_total_norms_of_empty_and_out_of_range_gradients(foreach: Any, norm_type: float) -> None:
+    def program(t: ModuleType) -> Any:
+        big = t.nn.Parameter(t.ones(2))
+        big.grad = t.tensor([1e30, 1e30])
+        small = t.nn.Parameter(t.ones(2, dtype=t.float64))
+        small.grad = t.tensor([3.0, 4.0], dtype=t.float64)
+        empty = t.nn.Parameter(t.ones(0))
+        empty.grad = t.ones(0)
+        out = []
+        for params in ([big, small], [big], [small, empty]):
+            try:
+                total = t.nn.utils.clip_grad_norm_(params, 1.0, norm_type, foreach=foreach)
+                out.append((total, [p.grad for p in params]))
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+
+    same(program)

@@ -14,38 +14,20 @@ torch takes its "foreach" path for CPU tensors, so the writes are the foreach on
 
 from __future__ import annotations
 
+import math
 import types
 import warnings
 from collections.abc import Iterable
-from typing import Any
 
-import numpy as np
-
-from ownership.core import dtypes
 from ownership.core.grad_mode import no_grad
 from ownership.core.tensor import Tensor
 from ownership.ops.creation import tensor
+from ownership.ops.joining import stack
+from ownership.ops.statistics import vector_norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
 
 Tensors = Tensor | Iterable[Tensor]
-
-
-def _vector_norm(values: Any, p: float) -> Any:
-    """The p-norm of a flat float64 array (``inf``, ``-inf`` and 0 as torch defines them)."""
-    mags = np.abs(values)
-    if mags.size == 0:
-        return 0.0
-    if p == np.inf:
-        return mags.max()
-    if p == -np.inf:
-        return mags.min()
-    if p == 0:
-        return float(np.count_nonzero(mags))
-    if p == 2:
-        return np.sqrt(np.sum(mags * mags))
-    with np.errstate(divide="ignore", over="ignore"):  # a negative p's 1 / 0 is inf, as torch's
-        return np.sum(mags**p) ** (1.0 / p)
 
 
 def get_total_norm(
@@ -54,29 +36,31 @@ def get_total_norm(
     error_if_nonfinite: bool = False,
     foreach: bool | None = None,
 ) -> Tensor:
-    """The p-norm of the per-tensor p-norms (as if all were one vector), a 0-d tensor.
+    """The p-norm of the per-tensor p-norms (as if all were one vector), a 0-d tensor: each
+    tensor's norm in its dtype, stacked (promoted) and normed again, as torch's.
 
-    Raises torch's ``RuntimeError`` when it is not finite and ``error_if_nonfinite``.
-    ``foreach`` chooses among torch's implementations (one result on the CPU).
+    Raises torch's ``RuntimeError`` when it is not finite and ``error_if_nonfinite``, and the
+    ``_foreach_norm``'s refusal of an infinity norm of an empty tensor (``foreach`` not
+    ``False``; else ``linalg.vector_norm``'s, which the ``-inf`` norm always gives).
     """
     items = [tensors] if isinstance(tensors, Tensor) else list(tensors)
     p = float(norm_type)
     if not items:
         return tensor(0.0)
-    dtype = items[0].dtype
-    norms = []
-    for t in items:
-        norms.append(np.asarray(_vector_norm(t._data.astype(np.float64).ravel(), p)))
-        dtype = dtypes.promote_types(dtype, t.dtype)
-    total = _vector_norm(np.array([n.astype(dtype.np) for n in norms], np.float64), p)
-    result = tensor(np.asarray(total, dtype=dtype.np))
-    if error_if_nonfinite and not np.isfinite(total):
+    if p == math.inf and foreach is not False and any(t.numel() == 0 for t in items):
+        raise RuntimeError(
+            "_foreach_norm cannot compute the infinity norm on an empty tensor because the "
+            "operation does not have an identity"
+        )
+    with no_grad():
+        total = vector_norm(stack([vector_norm(t, p, None, False) for t in items]), p, None, False)
+    if error_if_nonfinite and not math.isfinite(total.item()):
         raise RuntimeError(
             f"The total norm of order {p} for gradients from `parameters` is non-finite, so it "
             "cannot be clipped. To disable this error and scale the gradients by the non-finite "
             "norm anyway, set `error_if_nonfinite=False`"
         )
-    return result
+    return total
 
 
 def clip_grad_norm_(
