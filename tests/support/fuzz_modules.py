@@ -330,7 +330,12 @@ class ModuleGenerator(Generator):
         name = rng.choice(names)
         kind = rng.choice(["register_buffer", "register_parameter", "add_module"])
         if kind == "register_buffer":
-            value = rng.choice(["torch.zeros(2)", "None", "torch.nn.Parameter(torch.ones(2))", "3"])
+            held = [  # a buffer of a module variable: one tensor held under two names
+                reach(m, b) for m in self.modules() for b, _ in self.ns[m].named_buffers()
+            ]
+            value = rng.choice(
+                ["torch.zeros(2)", "None", "torch.nn.Parameter(torch.ones(2))", "3", *held[:2]]
+            )
             persistent = rng.choice(["", ", persistent=False"])
             return Statement(kind, f"{target}.register_buffer({name}, {value}{persistent})")
         if kind == "register_parameter":
@@ -547,11 +552,22 @@ class ModuleGenerator(Generator):
     def clip(self) -> Statement | None:
         """``clip_grad_norm_`` or ``clip_grad_value_`` of a module's parameters, a list, one
         parameter or nothing (some without a ``.grad``), with torch's options; or the
-        ``get_total_norm`` of a module's gradients."""
+        ``get_total_norm`` of a module's gradients. Mostly of a module some of whose parameters
+        have gradients (a backward ran), as a learner's clipping is."""
         rng = self.rng
         target, params = self.submodule(), self.parameters()
         if target is None:
             return None
+        graded = [
+            m for m in self.modules() if any(p.grad is not None for p in self.ns[m].parameters())
+        ]
+        if graded and rng.random() < 0.85:
+            target = rng.choice(graded)
+            params = [
+                reach(target, n)
+                for n, p in self.ns[target].named_parameters()
+                if p.grad is not None
+            ]
         chosen = [f"{target}.parameters()", f"list({target}.parameters())", "[]"]
         chosen += ["(p for p in [])", f"filter(lambda p: p.requires_grad, {target}.parameters())"]
         if params:
@@ -567,7 +583,7 @@ class ModuleGenerator(Generator):
         norm = rng.choice(
             ["", "", ", norm_type=1", ", norm_type=2.0", ", norm_type='inf'",
              ", norm_type=float('inf')", ", norm_type=3", ", norm_type=0.5", ", norm_type=0",
-             ", norm_type=-1.0", ", norm_type=-float('inf')"]
+             ", norm_type=-1.0", ", norm_type=-float('inf')", ", norm_type='fro'"]
         )  # fmt: skip
         strict = ", error_if_nonfinite=True" if rng.random() < 0.3 else ""
         if rng.random() < 0.2:
@@ -610,6 +626,8 @@ class ModuleGenerator(Generator):
             f"{target}.apply(lambda s: torch.nn.init.zeros_(s.weight) if {linear} else None)",
             f"{target}.apply(lambda s: torch.nn.init.constant_(s.bias, 0.5) if {linear} else None)",
             f"{target}.apply(None)",
+            f"{r} = []; {target}.apply(lambda s: {r}.append(tuple(s.weight.shape)))",
+            f"{r} = []; {target}.apply(lambda s: {r}.append(s.training))",
         ]
         return Statement("apply", self.rng.choice(forms))
 
