@@ -175,3 +175,7 @@ def test_total_norms_of_empty_and_out_of_range_gradients(foreach: Any, norm_type
         return out
 
     same(program)
+
+
+def test_clip_grad_norm_converts_max_norm_with_no_gradient_to_clip() -> None:
+    same(lambda t: t.nn.utils.clip_grad_norm_(t.nn.Linear(2, 2).parameters(), "abc"))

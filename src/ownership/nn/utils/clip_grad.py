@@ -88,9 +88,10 @@ def clip_grad_norm_(
             )
     grads = [p.grad for p in params if p.grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    limit = float(max_norm)  # torch converts it with no gradient to clip too
     if grads:
         with no_grad():
-            coef = (float(max_norm) / (total + 1e-6)).clamp(max=1.0)
+            coef = (limit / (total + 1e-6)).clamp(max=1.0)
             for g in grads:
                 g.mul_(coef)
     return total
