@@ -541,6 +541,10 @@ class ModuleGenerator(Generator):
             ("grad_set", f"{p}.grad = torch.ones(5)"),
             ("grad_set", f"{p}.grad = torch.full({shape}, float('inf'))"),
             ("grad_set", f"{p}.grad = torch.full({shape}, float('nan'))"),
+            (
+                "grad_set",
+                f"{p}.grad = torch.full({shape}, {rng.choice(['1e30', '-1e20', '1e-30'])})",
+            ),
             ("param_requires_grad", f"{p}.requires_grad = False"),
             ("param_requires_grad", f"{p}.requires_grad_(False)"),
             ("param_alias", f"{self.new()} = {p}"),
