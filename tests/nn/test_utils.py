@@ -179,3 +179,19 @@ def test_total_norms_of_empty_and_out_of_range_gradients(foreach: Any, norm_type
 
 def test_clip_grad_norm_converts_max_norm_with_no_gradient_to_clip() -> None:
     same(lambda t: t.nn.utils.clip_grad_norm_(t.nn.Linear(2, 2).parameters(), "abc"))
+
+
+@pytest.mark.parametrize("total", ["computed", "small", "float64"])
+def test_clip_grads_with_norm_scales_by_a_given_norm(total: str) -> None:
+    def program(t: ModuleType) -> Any:
+        a, b, c = with_grads(t)
+        norm = {
+            "computed": t.nn.utils.get_total_norm([a.grad, b.grad]),
+            "small": t.tensor(0.5),
+            "float64": t.tensor(20.0, dtype=t.float64),
+        }[total]
+        result = t.nn.utils.clip_grads_with_norm_([a, b, c], 1.0, norm)
+        t.nn.utils.clip_grads_with_norm_(a, 2, norm, foreach=False)
+        return result, a.grad, b.grad, c.grad, a.grad._version, b.grad._version
+
+    same(program)

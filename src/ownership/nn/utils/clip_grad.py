@@ -25,7 +25,7 @@ from ownership.ops.creation import tensor
 from ownership.ops.joining import stack
 from ownership.ops.statistics import vector_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
 
 Tensors = Tensor | Iterable[Tensor]
 
@@ -72,7 +72,8 @@ def clip_grad_norm_(
 ) -> Tensor:
     """Scale every ``.grad`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``.
 
-    Returns the total norm before clipping (see :func:`get_total_norm`). Each gradient is
+    Returns the total norm before clipping (see :func:`get_total_norm`; the scaling is
+    :func:`clip_grads_with_norm_`'s). Each gradient is
     written once (its version goes up by one) even when nothing needs clipping. An empty
     generator warns, as in torch.
     """
@@ -88,13 +89,27 @@ def clip_grad_norm_(
             )
     grads = [p.grad for p in params if p.grad is not None]
     total = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
-    limit = float(max_norm)  # torch converts it with no gradient to clip too
+    clip_grads_with_norm_(params, max_norm, total, foreach)
+    return total
+
+
+def clip_grads_with_norm_(
+    parameters: Tensors, max_norm: float, total_norm: Tensor, foreach: bool | None = None
+) -> None:
+    """Scale every ``.grad`` in place by ``min(max_norm / (total_norm + 1e-6), 1)``, a norm
+    computed before (:func:`clip_grad_norm_` with :func:`get_total_norm`'s result).
+
+    ``max_norm`` is converted to a float even when no parameter has a gradient (torch's
+    ``ValueError`` for one that is no number).
+    """
+    params = [parameters] if isinstance(parameters, Tensor) else parameters
+    grads = [p.grad for p in params if p.grad is not None]
+    limit = float(max_norm)
     if grads:
         with no_grad():
-            coef = (limit / (total + 1e-6)).clamp(max=1.0)
+            coef = (limit / (total_norm + 1e-6)).clamp(max=1.0)
             for g in grads:
                 g.mul_(coef)
-    return total
 
 
 def clip_grad_value_(parameters: Tensors, clip_value: float, foreach: bool | None = None) -> None:
