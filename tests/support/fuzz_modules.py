@@ -556,7 +556,7 @@ class ModuleGenerator(Generator):
     def clip(self) -> Statement | None:
         """``clip_grad_norm_`` or ``clip_grad_value_`` of a module's parameters, a list, one
         parameter or nothing (some without a ``.grad``), with torch's options; or the
-        ``get_total_norm`` of a module's gradients. Mostly of a module some of whose parameters
+        ``get_total_norm`` of a module's gradients, or ``clip_grads_with_norm_`` by a norm. Mostly of a module some of whose parameters
         have gradients (a backward ran), as a learner's clipping is."""
         rng = self.rng
         target, params = self.submodule(), self.parameters()
@@ -590,6 +590,11 @@ class ModuleGenerator(Generator):
              ", norm_type=-1.0", ", norm_type=-float('inf')", ", norm_type='fro'"]
         )  # fmt: skip
         strict = ", error_if_nonfinite=True" if rng.random() < 0.3 else ""
+        if rng.random() < 0.15:
+            norms = self.tensors(lambda v: v.ndim == 0 and v.dtype.is_floating_point)
+            norm = rng.choice([*norms[-2:], "torch.tensor(2.0)", "torch.tensor(0.5)"])
+            source = f"torch.nn.utils.clip_grads_with_norm_({which}, {max_norm}, {norm}{foreach})"
+            return Statement("clip_grads_with_norm", f"{self.new('r')} = {source}")
         if rng.random() < 0.2:
             grads = f"[p.grad for p in {target}.parameters() if p.grad is not None]"
             source = f"torch.nn.utils.get_total_norm({grads}{norm}{strict}{foreach})"
