@@ -194,3 +194,39 @@ def test_deepcopy_copies_parameters_and_keeps_ties() -> None:
         )
 
     same(program)
+
+
+def test_collection_walks_the_tree_while_it_yields() -> None:
+    # torch's _named_members is lazy: a parameter registered meanwhile is seen, a module added
+    # to a dict being walked stops the walk with Python's error
+    def program(t: ModuleType) -> Any:
+        seen, stopped = [], []
+        m = t.nn.Sequential(t.nn.Linear(1, 1), t.nn.Linear(1, 1))
+        for n, _ in m.named_parameters():
+            seen.append(n)
+            if len(seen) == 1:
+                m[1].register_parameter("z", t.nn.Parameter(t.ones(1)))
+        try:
+            for n, _ in m.named_parameters():
+                stopped.append(n)
+                m.add_module(f"x{len(stopped)}", t.nn.Linear(1, 1))
+        except RuntimeError as e:
+            stopped.append(str(e))
+        return seen, stopped
+
+    same(program)
+
+
+@pytest.mark.parametrize("recurse", [True, False])
+@pytest.mark.parametrize("read", ["parameters", "buffers", "named_parameters"])
+def test_a_module_whose_init_skipped_modules_init_raises_torchs_attribute_error(
+    read: str, recurse: bool
+) -> None:
+    def program(t: ModuleType) -> Any:
+        class Net(t.nn.Module):  # forgets super().__init__()
+            def __init__(self) -> None:
+                self.offset = t.tensor([0.5])
+
+        return list(getattr(Net(), read)(recurse=recurse))
+
+    same(program, raises="AttributeError")

@@ -181,3 +181,27 @@ EMPTY: dict[str, Any] = {
 @pytest.mark.parametrize("call", EMPTY)
 def test_empty_tensors_warn_as_torch_and_numpy_stays_silent(call: str) -> None:
     same(EMPTY[call])
+
+
+OUT_OF_RANGE = {
+    "2-norm overflows": ([1e20, 1e20], 2, None),
+    "3-norm overflows": ([1e13, 1e13], 3, None),
+    "1-norm sum overflows": ([3e38, 3e38], 1, None),
+    "2-norm underflows": ([1e-30, 1e-30], 2, None),
+    "-2-norm's powers overflow": ([1e-30, 1e-30], -2, None),
+    "-1-norm": ([1e-30, 1e-30], -1, None),
+    "single element": ([1e30], 3, None),
+    "single elements along a dim": ([[1e30, 1.0]], 3, 0),
+    "a row that overflows": ([[1e30, 1.0], [1.0, 1.0]], 2, 1),
+}
+
+
+@pytest.mark.parametrize("case", OUT_OF_RANGE, ids=list(OUT_OF_RANGE))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_float32_norm_overflows_and_underflows_where_torchs_kernel_does(
+    case: str, dtype: str
+) -> None:
+    # module fuzzer (clip_grad_norm_ of gradients of 1e30): torch holds the powers and their sum
+    # in the tensor's dtype; the norm of single elements is their absolute value
+    values, order, dim = OUT_OF_RANGE[case]
+    same(lambda t: t.tensor(values, dtype=getattr(t, dtype)).norm(order, dim=dim))

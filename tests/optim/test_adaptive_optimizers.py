@@ -164,3 +164,21 @@ def test_refusals(case: str) -> None:
 @pytest.mark.parametrize("name", ["AdamW", "RMSprop", "Adagrad"])
 def test_repr(name: str) -> None:
     same(lambda t: repr(getattr(t.optim, name)(params(t), lr=0.5)))
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "RMSprop", "Adagrad"])
+@pytest.mark.parametrize("size", [1e20, 1e-20])
+def test_huge_and_tiny_gradients_step_as_torchs_fused_kernels(name: str, size: float) -> None:
+    # module fuzzer 112333: torch's addcmul_ and addcdiv_ take value * a first, so Adam's
+    # 0.001 * g * g of g = 1e20 is 1e37 in float32 (g * g would overflow to inf)
+    def program(t: ModuleType) -> Any:
+        p = t.nn.Parameter(t.tensor([0.5, -0.25, 1.0]))
+        opt = getattr(t.optim, name)([p], lr=0.1)
+        out = []
+        for sign in (-1.0, 1.0):
+            p.grad = t.full((3,), sign * size)
+            opt.step()
+            out.append((p.clone(), {k: v.clone() for k, v in opt.state[p].items()}))
+        return out
+
+    same(program)

@@ -19,6 +19,7 @@ import ownership
 
 from support.fuzz import check, replay
 from support.fuzz_bounds import Bounds
+from support.fuzz_modules import ModuleGenerator
 from support.fuzz_statements import Statement
 
 TOLERANCE = {
@@ -33,6 +34,17 @@ TOLERANCE = {
 @pytest.mark.parametrize("seed", sorted(TOLERANCE))
 def test_a_difference_of_rounding_passes(seed: int) -> None:
     check(seed)
+
+
+MODULE_TOLERANCE = {
+    93416: "clip_grad_norm_ by 0 of a gradient that cancels to -6e-08 or 0.0: a zero's sign",
+}
+"""Module programs (:mod:`support.fuzz_modules`) whose engines differed only by rounding."""
+
+
+@pytest.mark.parametrize("seed", sorted(MODULE_TOLERANCE))
+def test_a_module_program_that_differs_by_rounding_passes(seed: int) -> None:
+    check(seed, ModuleGenerator)
 
 
 def _program(*sources: str) -> list[Statement]:

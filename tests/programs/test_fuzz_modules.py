@@ -94,11 +94,31 @@ def test_an_sgd_step_that_drops_dampening_is_caught(monkeypatch: pytest.MonkeyPa
     assert "values" in _kinds(program)
 
 
+def test_a_clip_grad_norm_that_ignores_its_order_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``clip_grad_norm_`` that always takes the 2-norm: caught in the values (the total norm
+    and the gradients it scales), under the bounds of torch's ``_foreach_norm`` and
+    ``_foreach_mul_``."""
+    original = ownership.nn.utils.clip_grad_norm_
+
+    def planted(parameters: Any, max_norm: float, norm_type: Any = 2.0, **kwargs: Any) -> Any:
+        return original(parameters, max_norm, 2.0, **kwargs)
+
+    monkeypatch.setattr(ownership.nn.utils, "clip_grad_norm_", planted)
+    program = _program(
+        "torch.manual_seed(1); m1 = torch.nn.Linear(3, 2)",
+        "m1(torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])).sum().backward()",
+        "t2 = torch.nn.utils.clip_grad_norm_(m1.parameters(), 0.5, norm_type=1)",
+    )
+    assert "values" in _kinds(program)
+
+
 def test_a_train_that_does_not_recurse_is_found_and_shrunk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A ``train()`` that leaves the submodules alone: found by random programs, shrunk to a
-    torch program that runs."""
+    """A ``train()`` that leaves the submodules alone (and still refuses a mode that is not a
+    ``bool``): found by random programs, shrunk to a torch program that runs."""
 
     def planted(self: Any, mode: bool = True) -> Any:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         self.training = mode
         return self
 

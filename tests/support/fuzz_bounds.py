@@ -44,6 +44,7 @@ is listed in :attr:`Bounds.unhandled` (the fuzzer prints them: a rule to write, 
 
 from __future__ import annotations
 
+import copy
 import math
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -259,10 +260,18 @@ class _Inputs:
         self._errors = {id(t): bounds.error(t) for t in tensors}
 
     def written(self) -> list[torch.Tensor]:
-        """The tensors the op writes in place (empty for an op that makes fresh results)."""
-        return [
-            self.by_name[n] for n in self.writes if isinstance(self.by_name.get(n), torch.Tensor)
-        ]
+        """The tensors the op writes in place (empty for an op that makes fresh results; each of
+        a list's for a ``_foreach_`` op)."""
+        return _tensors([self.by_name.get(n) for n in self.writes])
+
+    def element(self, func: Any, args: Sequence[Any]) -> _Inputs:
+        """The inputs of ``func`` on ``args``: one element's op of a ``_foreach_`` op, with the
+        values and bounds its arguments had before the ``_foreach_`` op ran."""
+        part = copy.copy(self)
+        part.func, part.args, part.kwargs = func, list(args), {}
+        part.names = [a.name for a in func._schema.arguments]
+        part.by_name = dict(zip(part.names, args, strict=False))
+        return part
 
     def get(self, name: str, default: Any = None) -> Any:
         """The argument ``name`` (positional or keyword)."""
@@ -361,17 +370,17 @@ def _dims(dim: Any, ndim: int) -> tuple[int, ...]:
     "lift_fresh", "ones_like", "zeros_like", "empty_like", "full_like", "ones", "zeros", "full",
     "empty", "arange", "scalar_tensor", "new_zeros", "new_ones", "new_full", "new_empty",
     "new_empty_strided", "empty_strided", "zero", "fill", "isnan", "_local_scalar_dense",
-    "uniform", "normal",
+    "uniform", "normal", "isinf",
 )  # fmt: skip
 def _constant(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
     """Creations and fills by a constant: exact (``fill_`` by a tensor carries its bound; ``isnan``
-    of an inexact value is undetermined only where the value is). Seeded draws (a module's
+    or ``isinf`` of an inexact value is undetermined only where the value is). Seeded draws (a module's
     initial weights) are exact too: both engines draw torch's numbers bit for bit."""
     if i.func.overloadpacket.__name__.startswith("fill") and isinstance(
         i.get("value"), torch.Tensor
     ):
         return [np.broadcast_to(i.e(i.get("value")), tuple(outs[0].shape))]
-    if i.func.overloadpacket.__name__ == "isnan":
+    if i.func.overloadpacket.__name__ in ("isnan", "isinf"):
         return [np.isinf(i.e(i.first())) * INF]
     return [np.zeros(tuple(t.shape)) for t in outs]
 
@@ -454,11 +463,18 @@ def _add(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
 
 @rule("mul")
 def _mul(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
-    """``a * b``: ``|a| e_b + |b| e_a + e_a e_b``, then one rounding."""
+    """``a * b``: ``|a| e_b + |b| e_a + e_a e_b``, then one rounding. A zero product of a
+    factor whose sign is undetermined (``|x| <= e``: ``clip_grad_norm_``'s coefficient 0 times
+    a gradient that cancels to ``-6e-08`` in one engine, ``0.0`` in the other) has an
+    undetermined sign: at least the dtype's smallest subnormal."""
     a, b = i.get("self"), i.get("other")
     xa, xb, ea, eb = np.abs(i.x(a)), np.abs(i.x(b)), i.e(a, outs[0]), i.e(b, outs[0])
+    shape = tuple(outs[0].shape)
     p = _finite(xa * eb + xb * ea + ea * eb)
-    return [_rounded(outs[0], np.broadcast_to(p, tuple(outs[0].shape)), values(outs[0]))]
+    y = values(outs[0])
+    e = _rounded(outs[0], np.broadcast_to(p, shape), y)
+    unsure = np.broadcast_to(((ea > 0) & (xa <= ea)) | ((eb > 0) & (xb <= eb)), shape)
+    return [np.where(unsure & (y == 0), np.maximum(e, _tiny(outs[0])), e)]
 
 
 @rule("div")
@@ -597,16 +613,58 @@ def _prod(i: _Inputs, outs: list[torch.Tensor]) -> list[Array]:
 
 @rule("linalg_vector_norm")
 def _norm(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
-    """The 2-norm: Lipschitz 1 (``sqrt(sum e^2)``), plus ``n + 2`` ULPs of ``|y|``."""
-    if float(i.get("ord", 2)) != 2:
-        return None
-    x, e = i.x(i.get("self")), i.e(i.get("self"))
+    """A p-norm (``p != 0``) grows with each ``|x|``: it moves at most as far as from ``|x|`` to
+    ``|x| + e`` or to ``max(|x| - e, 0)``; plus ``n + 2`` ULPs of ``|y|`` (times ``1 / |p|``, by
+    which the root amplifies the rounding of the sum). The 0-"norm" counts the nonzeros:
+    undetermined where an element's bound reaches 0."""
+    p = float(i.get("ord", 2))
+    x, e = np.abs(i.x(i.get("self"))), i.e(i.get("self"))
     dims = _dims(i.get("dim"), x.ndim)
     keep = bool(i.get("keepdim", False))
     n = int(np.prod([x.shape[d] for d in dims])) if x.ndim else 1
-    p = np.sqrt(np.sum(e * e, axis=dims, keepdims=keep)) if x.ndim else e
-    y = np.abs(values(outs[0]))
-    return [_finite(p + _kernel(outs[0], y, n + 2))]
+    if p == 0:
+        unsure = np.isinf(e) | ((e > 0) & (x <= e))
+        return [np.where(np.any(unsure, axis=dims, keepdims=keep) if x.ndim else unsure, INF, 0.0)]
+
+    def norm(a: Array) -> Array:
+        a = a if x.ndim else a.reshape(1)
+        with np.errstate(all="ignore"):
+            if p == INF:
+                return np.max(a, axis=dims or 0, keepdims=keep) if a.size else np.zeros(())
+            if p == -INF:
+                return np.min(a, axis=dims or 0, keepdims=keep) if a.size else np.zeros(())
+            return np.sum(a**p, axis=dims or 0, keepdims=keep) ** (1.0 / p)
+
+    y = norm(x)
+    moved = np.maximum(norm(x + e) - y, y - norm(np.maximum(x - e, 0.0)))
+    moved = np.where(np.isnan(moved), INF, moved)  # inf - inf: an infinite norm's bound
+    rounding = _kernel(outs[0], np.abs(values(outs[0])), (n + 2) * max(1.0, 1.0 / abs(p)))
+    return [_finite(np.reshape(moved, tuple(outs[0].shape)) + rounding)]
+
+
+FOREACH = {
+    "_foreach_norm": torch.ops.aten.linalg_vector_norm.default,
+    "_foreach_mul": torch.ops.aten.mul.Tensor,
+    "_foreach_clamp_min": torch.ops.aten.clamp_min.default,
+    "_foreach_clamp_max": torch.ops.aten.clamp_max.default,
+}
+"""The ``_foreach_`` ops (``clip_grad_norm_``'s and ``clip_grad_value_``'s on CPU), each the op
+it applies to every element of its lists."""
+
+
+@rule(*FOREACH)
+def _foreach(i: _Inputs, outs: list[torch.Tensor]) -> list[Array] | None:
+    """A ``_foreach_`` op: the rule of its element op, element by element (the ``k``-th of each
+    list argument; every other argument as it is)."""
+    func = FOREACH[i.func.overloadpacket.__name__.rstrip("_")]
+    errors = []
+    for k, out in enumerate(outs):
+        args = [a[k] if isinstance(a, (list, tuple)) else a for a in i.args]
+        e = RULES[func.overloadpacket.__name__](i.element(func, args), [out])
+        if e is None:
+            return None
+        errors += e
+    return errors
 
 
 @rule("mm", "bmm", "mv", "dot", "matmul")

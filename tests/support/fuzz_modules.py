@@ -104,6 +104,9 @@ class ModuleGenerator(Generator):
             (1.5, self.optimizer_state),
             (2.0, self.edit),
             (1.5, self.container),
+            (2.5, self.clip),
+            (1.0, self.vector),
+            (1.5, self.apply),
         ]
         self.weights = [w for w, _ in self.templates]
 
@@ -327,7 +330,12 @@ class ModuleGenerator(Generator):
         name = rng.choice(names)
         kind = rng.choice(["register_buffer", "register_parameter", "add_module"])
         if kind == "register_buffer":
-            value = rng.choice(["torch.zeros(2)", "None", "torch.nn.Parameter(torch.ones(2))", "3"])
+            held = [  # a buffer of a module variable: one tensor held under two names
+                reach(m, b) for m in self.modules() for b, _ in self.ns[m].named_buffers()
+            ]
+            value = rng.choice(
+                ["torch.zeros(2)", "None", "torch.nn.Parameter(torch.ones(2))", "3", *held[:2]]
+            )
             persistent = rng.choice(["", ", persistent=False"])
             return Statement(kind, f"{target}.register_buffer({name}, {value}{persistent})")
         if kind == "register_parameter":
@@ -358,7 +366,15 @@ class ModuleGenerator(Generator):
         if target is None:
             return None
         rng, r = self.rng, self.new("r")
-        recurse = rng.choice(["", "recurse=False", "remove_duplicate=False"])
+        recurse = rng.choice(
+            [
+                "",
+                "recurse=False",
+                "remove_duplicate=False",
+                "recurse=False, remove_duplicate=False",
+                "prefix='top', recurse=False",
+            ]
+        )
         forms = [
             f"[n for n, _ in {target}.named_parameters({recurse})]",
             f"[tuple(p.shape) for p in {target}.parameters()]",
@@ -370,6 +386,11 @@ class ModuleGenerator(Generator):
             f"[n for n, _ in {target}.named_modules(remove_duplicate=False)]",
             f"[p.requires_grad for p in {target}.parameters()]",
             f"[n for n, _ in {target}.named_parameters(prefix='top')]",
+            f"[tuple(p.shape) for p in {target}.parameters(recurse=False)]",
+            f"[b.dtype for b in {target}.buffers(recurse=False)]",
+            f"[n for n, p in {target}.named_parameters() if p.requires_grad]",
+            f"{target}.training",
+            f"[s.training for s in {target}.modules()]",
             f"str({target})",
         ]
         paths = [p for p, _ in eval(target, {}, dict(self.ns)).named_modules() if p]
@@ -430,6 +451,9 @@ class ModuleGenerator(Generator):
             f"{target}.train()",
             f"{target}.eval()",
             f"{target}.train(False)",
+            f"{target}.training = False",
+            f"{target}.train('no')",
+            f"{self.new('r')} = {target}.train() is {target}",
             f"{target}.double()",
             f"{target}.float()",
             f"{target}.to(torch.float64)",
@@ -452,6 +476,7 @@ class ModuleGenerator(Generator):
         m = rng.choice(modules)
         params = self.parameters()
         groups = [f"{m}.parameters()", f"{m}.parameters()", f"list({m}.parameters())", "[]"]
+        groups.append(f"filter(lambda p: p.requires_grad, {m}.parameters())")
         if params:
             p = rng.choice(params)
             groups += [f"[{p}]", f"[{p}, {p}]", f"[{{'params': [{p}], 'lr': 0.25}}]"]
@@ -514,12 +539,106 @@ class ModuleGenerator(Generator):
             ("grad_none", f"{p}.grad = None"),
             ("grad_set", f"{p}.grad = torch.ones({size})"),
             ("grad_set", f"{p}.grad = torch.ones(5)"),
+            ("grad_set", f"{p}.grad = torch.full({shape}, float('inf'))"),
+            ("grad_set", f"{p}.grad = torch.full({shape}, float('nan'))"),
+            (
+                "grad_set",
+                f"{p}.grad = torch.full({shape}, {rng.choice(['1e30', '-1e20', '1e-30'])})",
+            ),
+            ("param_requires_grad", f"{p}.requires_grad = False"),
             ("param_requires_grad", f"{p}.requires_grad_(False)"),
             ("param_alias", f"{self.new()} = {p}"),
             ("param_alias", f"{self.new()} = {p}.detach()"),
         ]
         tag, source = rng.choice(forms)
         return Statement(tag, source)
+
+    def clip(self) -> Statement | None:
+        """``clip_grad_norm_`` or ``clip_grad_value_`` of a module's parameters, a list, one
+        parameter or nothing (some without a ``.grad``), with torch's options; or the
+        ``get_total_norm`` of a module's gradients, or ``clip_grads_with_norm_`` by a norm. Mostly of a module some of whose parameters
+        have gradients (a backward ran), as a learner's clipping is."""
+        rng = self.rng
+        target, params = self.submodule(), self.parameters()
+        if target is None:
+            return None
+        graded = [
+            m for m in self.modules() if any(p.grad is not None for p in self.ns[m].parameters())
+        ]
+        if graded and rng.random() < 0.85:
+            target = rng.choice(graded)
+            params = [
+                reach(target, n)
+                for n, p in self.ns[target].named_parameters()
+                if p.grad is not None
+            ]
+        chosen = [f"{target}.parameters()", f"list({target}.parameters())", "[]"]
+        chosen += ["(p for p in [])", f"filter(lambda p: p.requires_grad, {target}.parameters())"]
+        if params:
+            p, q = rng.choice(params), rng.choice(params)
+            chosen += [p, f"[{p}]", f"[{p}, {q}]", f"[{p}, {p}]"]
+        which = rng.choice(chosen)
+        foreach = rng.choice(["", "", ", foreach=True", ", foreach=False", ", foreach=None"])
+        if rng.random() < 0.35:
+            value = rng.choice(["0.5", "1.0", "0.25", "0.0", "-0.5", "2", "1e-3"])
+            source = f"{self.new('r')} = torch.nn.utils.clip_grad_value_({which}, {value}{foreach})"
+            return Statement("clip_grad_value", source)
+        max_norm = rng.choice(["1.0", "0.5", "0.1", "10.0", "0.0", "-1.0", "2"])
+        norm = rng.choice(
+            ["", "", ", norm_type=1", ", norm_type=2.0", ", norm_type='inf'",
+             ", norm_type=float('inf')", ", norm_type=3", ", norm_type=0.5", ", norm_type=0",
+             ", norm_type=-1.0", ", norm_type=-float('inf')", ", norm_type='fro'"]
+        )  # fmt: skip
+        strict = ", error_if_nonfinite=True" if rng.random() < 0.3 else ""
+        if rng.random() < 0.15:
+            norms = self.tensors(lambda v: v.ndim == 0 and v.dtype.is_floating_point)
+            norm = rng.choice([*norms[-2:], "torch.tensor(2.0)", "torch.tensor(0.5)"])
+            source = f"torch.nn.utils.clip_grads_with_norm_({which}, {max_norm}, {norm}{foreach})"
+            return Statement("clip_grads_with_norm", f"{self.new('r')} = {source}")
+        if rng.random() < 0.2:
+            grads = f"[p.grad for p in {target}.parameters() if p.grad is not None]"
+            source = f"torch.nn.utils.get_total_norm({grads}{norm}{strict}{foreach})"
+            return Statement("get_total_norm", f"{self.new()} = {source}")
+        source = f"torch.nn.utils.clip_grad_norm_({which}, {max_norm}{norm}{strict}{foreach})"
+        return Statement("clip_grad_norm", f"{self.new()} = {source}")
+
+    def vector(self) -> Statement | None:
+        """``parameters_to_vector`` (a new tensor in the graph) or ``vector_to_parameters`` (the
+        parameters then alias the vector), of a fitting, a short or a long vector."""
+        target = self.submodule()
+        if target is None:
+            return None
+        rng = self.rng
+        n = sum(p.numel() for p in eval(target, {}, dict(self.ns)).parameters())
+        flat = f"torch.nn.utils.parameters_to_vector({target}.parameters())"
+        if rng.random() < 0.4:
+            return Statement("parameters_to_vector", f"{self.new()} = {flat}")
+        vectors = self.tensors(lambda v: v.ndim == 1 and v.numel() == n) or [f"torch.zeros({n})"]
+        fits = [f"{flat} * 0.5", f"torch.arange({n}.0)", rng.choice(vectors)]
+        misfits = [f"torch.ones({n + 1})", f"torch.ones({max(n - 1, 0)})", "[1.0]"]
+        vec = rng.choice([*fits, *fits, *misfits, f"torch.ones({n}, dtype=torch.float64)"])
+        source = f"torch.nn.utils.vector_to_parameters({vec}, {target}.parameters())"
+        return Statement("vector_to_parameters", source)
+
+    def apply(self) -> Statement | None:
+        """``module.apply(fn)``: children first, then the module; ``fn`` records, switches modes,
+        freezes or initialises."""
+        target = self.submodule()
+        if target is None:
+            return None
+        r = self.new("r")
+        linear = "isinstance(s, torch.nn.Linear)"
+        forms = [
+            f"{r} = []; {target}.apply(lambda s: {r}.append(type(s).__name__))",
+            f"{r} = {target}.apply(lambda s: s.train(False)) is {target}",
+            f"{target}.apply(lambda s: s.requires_grad_(False))",
+            f"{target}.apply(lambda s: torch.nn.init.zeros_(s.weight) if {linear} else None)",
+            f"{target}.apply(lambda s: torch.nn.init.constant_(s.bias, 0.5) if {linear} else None)",
+            f"{target}.apply(None)",
+            f"{r} = []; {target}.apply(lambda s: {r}.append(tuple(s.weight.shape)))",
+            f"{r} = []; {target}.apply(lambda s: {r}.append(s.training))",
+        ]
+        return Statement("apply", self.rng.choice(forms))
 
 
 def main(argv: list[str] | None = None) -> int:

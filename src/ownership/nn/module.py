@@ -36,7 +36,7 @@ conversions in ``ownership.nn.module_conversion``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Self
 
 from ownership.autograd.graph import RemovableHandle
@@ -375,14 +375,21 @@ class Module(ModulePaths, ModuleState, ModuleConversion):
     def _named_members(
         self, registry: str, prefix: str, recurse: bool, remove_duplicate: bool
     ) -> Iterator[tuple[str, Any]]:
-        """``(qualified name, tensor)`` of one registry over the tree; first name wins."""
+        """``(qualified name, tensor)`` of one registry over the tree; first name wins.
+
+        As torch's, it walks the tree while it yields (a module added meanwhile is seen, or the
+        walk raises Python's error for a dict changed during iteration) and reads each module's
+        registry as an attribute (a module whose ``__init__`` never ran ``Module.__init__``
+        raises torch's ``AttributeError``).
+        """
         seen: set[int] = set()
-        if recurse:
-            modules = list(self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate))
-        else:
-            modules = [(prefix, self)]
+        modules: Iterable[tuple[str, Module]] = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
         for module_prefix, module in modules:
-            for name, value in module.__dict__[registry].items():
+            for name, value in getattr(module, registry).items():
                 if value is None or id(value) in seen:
                     continue
                 if remove_duplicate:

@@ -143,8 +143,11 @@ def _no_identity(t: Tensor, order: float, axes: tuple[int, ...] | None) -> None:
 
 def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None) -> Tensor:
     """``linalg.vector_norm``: ``LinalgVectorNormBackward0``, which shows ``ord`` and ``dim`` as
-    given (``dim`` None for all elements) and ``keepdim``; computed in float64, rounded once into
-    ``dtype`` (the gradient reaches ``t`` in its own dtype)."""
+    given (``dim`` None for all elements) and ``keepdim``; computed in float64 with each power
+    and their sum rounded into ``dtype``, where torch's kernel holds them (a float32 norm of
+    ``[1e20, 1e20]`` overflows to ``inf``, of ``[1e-30, 1e-30]`` underflows to 0), and the
+    root rounded once into ``dtype``; the norm of single elements is their absolute value, as
+    torch writes it (the gradient reaches ``t`` in its own dtype)."""
     order = float(ord)
 
     def kernel() -> Tensor:
@@ -153,16 +156,20 @@ def vector_norm(t: Tensor, ord: Any, dim: Any, keepdim: bool, dtype: Any = None)
         if math.isinf(order):
             _no_identity(t, order, axes)
         x = np.abs(t._data.astype(np.float64))
-        if order == math.inf:
+        single = count_over(t, axes) == 1 and (t._data.ndim or dim is None)
+        if order == math.inf or (single and order != 0):
             value = _max(x, axis=axes, keepdims=keepdim)
         elif order == -math.inf:
             value = _min(x, axis=axes, keepdims=keepdim)
         elif order == 0:
             value = add_reduce(x != 0, axis=axes, keepdims=keepdim, dtype=np.float64)
         else:
-            value = add_reduce(x**order, axis=axes, keepdims=keepdim) ** (1.0 / order)
+            with np.errstate(over="ignore", under="ignore", divide="ignore"):
+                powers = (x**order).astype(dt.np).astype(np.float64)
+                total = add_reduce(powers, axis=axes, keepdims=keepdim).astype(dt.np)
+                value = total.astype(np.float64) ** (1.0 / order)
         out = wrap(np.asarray(value, dtype=dt.np), dt)
-        if not t._data.size or (count_over(t, axes) == 1 and (t._data.ndim or dim is None)):
+        if not t._data.size or single:
             # torch's kernel fills the result of an empty input with its identity, and writes
             # the result of a norm of single elements from their absolute values (measured: a
             # 0-d input with a dim given has no write): one write through the dispatcher; kept

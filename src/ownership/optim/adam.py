@@ -116,6 +116,10 @@ class Adam(Optimizer):
         group["betas"]  # torch's Adam.step reads it before it makes any state
         super()._begin_group(group)
 
+    def _state_reads(self, group: dict[str, Any]) -> tuple[str, ...]:
+        most = ("max_exp_avg_sq",) if group["amsgrad"] else ()
+        return ("exp_avg", "exp_avg_sq", *most, "step")
+
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         state["step"] = new_step()

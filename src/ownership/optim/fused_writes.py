@@ -16,13 +16,16 @@ __all__ = ["addcdiv_", "addcmul_", "lerp_", "maximum_"]
 
 
 def addcmul_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
-    """``target += value * a * b``, one write (torch's ``Tensor.addcmul_``)."""
-    return target.add_(a * b, alpha=value)
+    """``target += value * a * b``, one write (torch's ``Tensor.addcmul_``), in its kernel's
+    order: ``value * a`` first (Adam's ``0.001 * g * g`` of a gradient of ``1e20`` is
+    ``1e37``, where ``g * g`` would overflow a float32)."""
+    return target.add_(a * value * b)
 
 
 def addcdiv_(target: Tensor, a: Tensor, b: Tensor, value: float = 1) -> Tensor:
-    """``target += value * a / b``, one write (torch's ``Tensor.addcdiv_``)."""
-    return target.add_(a / b, alpha=value)
+    """``target += value * a / b``, one write (torch's ``Tensor.addcdiv_``), ``value * a``
+    first as in its kernel."""
+    return target.add_(a * value / b)
 
 
 def lerp_(target: Tensor, end: Tensor, weight: float) -> Tensor:

@@ -216,12 +216,23 @@ class Optimizer:
 
     def _begin_group(self, group: dict[str, Any]) -> None:
         """What torch's ``_init_group`` does before it updates any of the group's parameters:
-        give each parameter with a gradient and no state its fresh state (``_init_state``),
-        so that an update that fails leaves the whole group's state made."""
+        give each parameter with a gradient and no state its fresh state (``_init_state``)
+        and read its state's ``_state_reads`` (a state loaded from another optimizer lacks
+        some: torch's ``KeyError``), so that an update that fails leaves the whole group's
+        state made."""
         for param in group["params"]:
-            if param.grad is not None and len(self.state[param]) == 0:
-                self._init_state(param, group)
+            if param.grad is not None:
+                state = self.state[param]
+                if len(state) == 0:
+                    self._init_state(param, group)
+                for key in self._state_reads(group):
+                    state[key]
         self._read_options(group)
+
+    def _state_reads(self, group: dict[str, Any]) -> tuple[str, ...]:
+        """The keys torch's ``_init_group`` reads of the state of each parameter of ``group``
+        with a gradient, in its order (none here)."""
+        return ()
 
     def _read_options(self, group: dict[str, Any]) -> None:
         """Read ``_group_reads`` as torch's step does: a ``KeyError`` for one missing."""

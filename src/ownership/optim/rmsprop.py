@@ -102,6 +102,10 @@ class RMSprop(Optimizer):
 
     _group_reads = ("lr", "alpha", "eps", "weight_decay", "momentum", "centered")
 
+    def _state_reads(self, group: dict[str, Any]) -> tuple[str, ...]:
+        momentum = ("momentum_buffer",) if group["momentum"] > 0 else ()
+        return ("square_avg", "step", *momentum, *(("grad_avg",) if group["centered"] else ()))
+
     def _init_state(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
         state["step"] = new_step()
