@@ -264,15 +264,20 @@ def test_dims_sizes_and_empty_tensors_as_torch(program: Any) -> None:
 
 
 def test_mT_of_a_0d_tensor_is_the_tensor_itself() -> None:
-    """torch warns about it once per process (so whether this test sees torch's warning depends
-    on the order of the tests): warnings are not compared here, the engine's words are."""
+    """torch warns about it once per process, and so does the engine (so whether this test sees
+    the warning depends on the order of the tests): warnings are not compared here, the
+    engine's words are, with every warning given (``set_warn_always``)."""
     same(lambda t: (lambda x: (x.mT, x.mT is x))(t.tensor(1.0)), warnings=False)
     import warnings
 
     import ownership
 
-    with pytest.warns(UserWarning, match=r"^Tensor\.mT is deprecated on 0-D tensors\. This"):
-        ownership.tensor(1.0).mT
+    ownership.set_warn_always(True)
+    try:
+        with pytest.warns(UserWarning, match=r"^Tensor\.mT is deprecated on 0-D tensors\. This"):
+            ownership.tensor(1.0).mT
+    finally:
+        ownership.set_warn_always(False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(RuntimeError, match=r"tensor\.mT is only supported on matrices"):

@@ -5,12 +5,28 @@ warning points (``compare.run``: "at line N" of the program, or "in the library"
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+import torch
+
+import ownership
 
 from support.differential import same
+
+
+@pytest.fixture(autouse=True)
+def warn_always() -> Iterator[None]:
+    """Every warning given every time in both engines: torch gives some once per process
+    (``TORCH_WARN_ONCE``: ``x.T``, ``x.mT``), which an earlier test may have used up."""
+    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    ownership.set_warn_always(True)
+    yield
+    torch.set_warn_always(before[0])
+    ownership.set_warn_always(before[1])
 
 
 def _mask() -> Any:

@@ -16,7 +16,7 @@ from ownership.core import layout
 from ownership.core.autograd.node import Edge, Grads, OpNode, Saved, gradient_edge
 from ownership.core.op_registry import OPS
 from ownership.core.tensor import Tensor
-from ownership.core.warn_once import warn_at_user
+from ownership.core.warn_once import outside_level, warn_once
 from ownership.ops import view_shapes
 from ownership.ops.argument_values import as_given
 from ownership.ops.common import attach, needs_grad, run_op, shared_dtypes, touch_history
@@ -166,11 +166,12 @@ def big_t(t: Tensor) -> Tensor:
     """``t.T``: all dims reversed (``PermuteBackward0``; 1-D and 0-D return ``t``-like views)."""
     nd = t._data.ndim
     if nd != 2:
-        warn_at_user(
+        warn_once(  # torch's TORCH_WARN_ONCE, at the user's line
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor."
+            "reverse the dimensions of a tensor.",
+            stacklevel=outside_level(),
         )
     return permute(t, *range(nd - 1, -1, -1))
 
@@ -183,8 +184,9 @@ def matrix_t(t: Tensor) -> Tensor:
             "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
     if nd == 0:
-        warn_at_user(
-            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+        warn_once(  # torch's TORCH_WARN_ONCE, at the user's line
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            stacklevel=outside_level(),
         )
         return t
     return transpose(t, -2, -1)
