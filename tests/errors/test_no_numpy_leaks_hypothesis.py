@@ -208,11 +208,13 @@ def _check_clean(exc: BaseException) -> None:
 
 @pytest.fixture(autouse=True)
 def _torch_warns_every_time() -> Iterator[None]:
-    """torch gives some warnings once per process; the engine gives them every time."""
-    before = torch.is_warn_always_enabled()
+    """Both engines give some warnings once per process (``TORCH_WARN_ONCE``): every time here."""
+    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
     torch.set_warn_always(True)
+    ownership.set_warn_always(True)
     yield
-    torch.set_warn_always(before)
+    torch.set_warn_always(before[0])
+    ownership.set_warn_always(before[1])
 
 
 @SETTINGS
