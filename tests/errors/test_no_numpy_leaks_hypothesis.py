@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 import ownership
 from ownership.compare import differences
 
-from support.differential import facts
+from support.differential import every_warning, facts
 
 SETTINGS = settings(
     max_examples=300,
@@ -209,12 +209,8 @@ def _check_clean(exc: BaseException) -> None:
 @pytest.fixture(autouse=True)
 def _torch_warns_every_time() -> Iterator[None]:
     """Both engines give some warnings once per process (``TORCH_WARN_ONCE``): every time here."""
-    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    ownership.set_warn_always(True)
-    yield
-    torch.set_warn_always(before[0])
-    ownership.set_warn_always(before[1])
+    with every_warning():
+        yield
 
 
 @SETTINGS

@@ -10,23 +10,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-import torch
 
-import ownership
-
-from support.differential import same
+from support.differential import every_warning, same
 
 
 @pytest.fixture(autouse=True)
 def warn_always() -> Iterator[None]:
-    """Every warning given every time in both engines: torch gives some once per process
-    (``TORCH_WARN_ONCE``: ``x.T``, ``x.mT``), which an earlier test may have used up."""
-    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    ownership.set_warn_always(True)
-    yield
-    torch.set_warn_always(before[0])
-    ownership.set_warn_always(before[1])
+    """Every warning every time in both engines (torch gives ``x.T``'s once per process)."""
+    with every_warning():
+        yield
 
 
 def _mask() -> Any:

@@ -23,7 +23,9 @@ so that a warning torch gives once per process reaches both sides).
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -42,11 +44,28 @@ __all__ = [
     "TensorFacts",
     "Tolerance",
     "error_of",
+    "every_warning",
     "facts",
     "grad_of",
     "run",
     "same",
 ]
+
+
+@contextlib.contextmanager
+def every_warning() -> Iterator[None]:
+    """Both engines give every warning every time (``set_warn_always``), those torch gives once
+    per process (``TORCH_WARN_ONCE``: ``x.T``, ``x.mT``), which an earlier test may have used
+    up, included; each engine's setting is restored after."""
+    engine = _ownership()
+    before = torch.is_warn_always_enabled(), engine.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    engine.set_warn_always(True)
+    try:
+        yield
+    finally:
+        torch.set_warn_always(before[0])
+        engine.set_warn_always(before[1])
 
 
 # Errors that mean the program is broken (a typo, a missing import, an attribute torch does not
