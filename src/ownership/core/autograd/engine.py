@@ -25,7 +25,7 @@ from ownership.core.autograd.accumulate_grad import (
     memory_unseen,
     retain,
 )
-from ownership.core.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import outside_level, warn_once
@@ -331,13 +331,13 @@ def _add(a: Any, b: Any) -> Any:
 
 
 def _computed_in(deps: dict[Node, int]) -> Any:
-    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node computes
-    none for an input whose edge leads to no node of this backward (torch's
-    ``should_compute_output``), so its post hooks see None there; a custom Function's are kept
-    as its backward returned them."""
+    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node (an op's, a
+    view's ``AsStridedBackward0``, ``CopySlices``) computes none for an input whose edge leads to
+    no node of this backward (torch's ``should_compute_output``), so its post hooks see None
+    there; a custom Function's are kept as its backward returned them (``Node.keeps_unneeded``)."""
 
     def validate(node: Node, outs: list[Any]) -> None:
-        if isinstance(node, OpNode):
+        if not node.keeps_unneeded:
             for i, (nxt, _) in enumerate(node._edges[: len(outs)]):
                 if nxt is None or nxt not in deps:
                     outs[i] = None
