@@ -507,7 +507,7 @@ def rebuild_tensor(
     storage = source.storage
     arr = layout.strided(storage.buffer, shape, strides, offset)
     t = cls._plain(cls, arr, storage, offset, dtype, counter)
-    t._requires_grad = requires_grad
+    t.requires_grad = requires_grad  # the setter's checks, as torch's _rebuild_tensor_v2
     if state:
         t.__dict__.update(state)
     return t
@@ -531,8 +531,8 @@ def deepcopy_tensor(t: Any, memo: dict[Any, Any]) -> Any:
         entry = copies[id(buffer)] = (buffer, np.array(buffer, copy=True))  # keeps id(buffer) alive
     state = getattr(t, "__dict__", None)
     new = rebuild_tensor(type(t), _argument_over(entry[1]), offset, shape, strides, t.dtype, False)
-    if t.requires_grad:
-        new._requires_grad = True
+    if t.requires_grad:  # requires_grad_()'s checks, as torch's (an integer view of a leaf)
+        new._requires_grad_()
     if t._grad is not None:
         new._grad = deepcopy_tensor(t._grad, memo)
     if state:

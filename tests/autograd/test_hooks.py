@@ -398,3 +398,27 @@ def test_a_views_hook_registered_before_its_stale_grad_fn_is_read_joins_the_old_
         return seen, x.grad, errors
 
     same(program)
+
+
+def test_a_hook_registered_after_a_refused_first_one_on_a_view_without_grad_fn() -> None:
+    """fuzz 791213: torch makes a tensor's hook dict before it reads grad_fn; on a view without
+    grad_fn (made while its base did not require grad, the base written and then made to
+    require grad) the first registration is refused when grad_fn is read, and the second joins
+    the dict without reading it, so it is not refused."""
+
+    def program(t: ModuleType) -> Any:
+        with t.no_grad():
+            x = t.tensor([[-1.5, 2.0, 3.0]])
+        v = x.chunk(2)[-1].transpose(0, -1)
+        x.fill_(0.25)
+        x.requires_grad_()
+        results = []
+        for _ in range(2):
+            try:
+                v.register_hook(lambda g: None)
+                results.append("registered")
+            except RuntimeError as e:
+                results.append(str(e))
+        return results
+
+    same(program)

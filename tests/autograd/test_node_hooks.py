@@ -380,3 +380,29 @@ def test_an_assigned_value_loses_its_leading_ones_through_a_view(value: list[Any
         return seen, names, v.grad, x.grad
 
     same(program)
+
+
+def test_view_and_copy_slices_node_hooks_see_none_for_an_unreached_input() -> None:
+    """fuzz 978401: a view's ``AsStridedBackward0`` (its grad_fn made again after its base was
+    written) and ``CopySlices`` are built-in nodes too: no gradient for an input whose edge
+    leads to no node of the backward (the view's base outside the graph, an input
+    ``autograd.grad`` does not need), so their hooks see None there."""
+
+    def program(t: ModuleType) -> Any:
+        seen: list[Any] = []
+        b = t.arange(4.0).view(2, 2)
+        b.requires_grad_()
+        v = b.narrow(1, 0, 1)
+        b.detach().add_(1)
+        v.grad_fn.register_hook(lambda gi, go: seen.append((v.grad_fn.name(), gi)))
+        v.exp().sum().backward()
+        a = t.tensor([1.0, 2.0], requires_grad=True)
+        w = t.tensor([3.0], requires_grad=True)
+        c = a * 1
+        c[:1].mul_(w)
+        c.grad_fn.register_hook(lambda gi, go: seen.append((c.grad_fn.name(), gi)))
+        t.autograd.grad(c.sum(), [a], retain_graph=True)
+        t.autograd.grad(c.sum(), [w])
+        return seen, b.grad
+
+    same(program)

@@ -176,6 +176,39 @@ def test_a_roots_gradient_is_cast_to_the_roots_dtype_before_its_hooks() -> None:
     same(program)
 
 
+CONSUMERS = {
+    "y * y": lambda y: y * y,
+    "y.view(1)": lambda y: y.view(1),
+    "y.exp()": lambda y: y.exp(),
+}
+
+
+@pytest.mark.parametrize("consume", CONSUMERS.values(), ids=CONSUMERS)
+@pytest.mark.parametrize("made", ["before", "after"])
+def test_a_gradient_takes_the_dtype_its_node_recorded_whatever_data_gave_since(
+    made: str, consume: Any
+) -> None:
+    """Fuzz 772308: ``.data`` of another dtype on a non-leaf that retains its gradient. torch's
+    ``validate_outputs`` casts a gradient to the dtype the receiving node recorded when it made
+    the tensor (float32), whether its consumer was made before the ``.data`` or after, a root's
+    gradient too; torch's retain_grad hook keeps it as it arrives. It was cast to the tensor's
+    new dtype (float64)."""
+
+    def program(t: Any) -> Any:
+        x = t.zeros(2, 3, requires_grad=True)
+        y = (x * x).sum()
+        y.retain_grad()
+        early = consume(y).sum()
+        y.data = t.tensor(1.0, dtype=t.float64)
+        loss = early if made == "before" else consume(y).sum()
+        loss.backward(retain_graph=True)
+        first = y.grad.clone()
+        y.backward(t.tensor(2.0, dtype=t.float64))
+        return [first, y.grad, grad_of(x)]
+
+    same(program)
+
+
 WRITES_OF_ANOTHER_DTYPE = {
     "mul_": lambda t, target, u: target.mul_(u),
     "*=": lambda t, target, u: target.__imul__(u),

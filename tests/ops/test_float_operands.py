@@ -89,3 +89,26 @@ def number_ops(number: float, dtype: str) -> Any:
 @pytest.mark.parametrize("number", [0.1, -0.05, 1.01, 1 / 3, 1e-45, 1e39, -0.0], ids=repr)
 def test_products_and_sums_by_a_float_are_torchs(number: float, dtype: str) -> None:
     same(number_ops(number, dtype))
+
+
+OPS_WITH_A_DOUBLE_SCALAR = {
+    "a * s": lambda a, s: a * s,
+    "a.mul_(s)": lambda a, s: a.clone().mul_(s),
+    "a view's mul_(s)": lambda a, s: a.clone().view_as(a).mul_(s),
+    "a + s - s": lambda a, s: a + s - s,
+    "a.add_(s).sub_(s)": lambda a, s: a.clone().add_(s).sub_(s),
+}
+
+
+@pytest.mark.parametrize("op", OPS_WITH_A_DOUBLE_SCALAR.values(), ids=OPS_WITH_A_DOUBLE_SCALAR)
+def test_a_float64_0d_tensor_is_cast_to_the_float32_op_first(op: Any) -> None:
+    """fuzz 795454: a float32 tensor and a 0-d float64 tensor compute in float32 (the 0-d
+    tensor does not promote), and torch casts the operand to float32 before it computes: 2e133
+    is inf there, so ``0 * s`` is nan and ``a + s - s`` is nan. The engine computed in float64
+    and cast the result."""
+
+    def program(t: ModuleType) -> Any:
+        a = t.tensor([0.0, 1.0, -1.0, 3.5])
+        return [op(a, t.tensor(v, dtype=t.float64)) for v in (2e133, 1e-60, 0.1)]
+
+    same(program)

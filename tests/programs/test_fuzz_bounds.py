@@ -188,3 +188,29 @@ def test_values_are_not_compared_once_the_bounds_run_diverges(
     monkeypatch.setattr(ownership.Tensor, "exp_", _off_by("exp_", lambda t: t.add_(0)))
     found = replay(program).difference
     assert found is not None and {field for _, field in found.fields} == {"version"}
+
+
+def test_the_bounds_run_diverges_where_it_raises_another_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fuzz 1004498: under the bounds' dispatch mode a view made in inference mode of a tensor
+    that requires grad does not require grad, so the block's ``register_hook`` is refused there,
+    while torch's run raises only at its ``backward``: both raised, but the bounds' run never
+    made ``l``, whose values were then held to a bound of 0. A statement that raises another
+    error in the bounds' run is where it diverges."""
+    program = _program(
+        "t1 = torch.tensor(-1.0, requires_grad=True)",
+        "with torch.inference_mode():\n    t2 = t1.flatten()",
+        "t3 = t2.exp()",
+        "h4 = t3.register_hook(lambda g: g.double())\nl5 = (t3 * t3).sum()\nl5.backward()",
+    )
+
+    def ulps_up_in_place(t: Any) -> Any:  # through its memory: its history and version kept
+        a = t.detach().numpy()
+        for _ in range(3):  # 2 to 4 ULPs from torch's: within exp's bound, not 0
+            a[...] = np.nextafter(a, np.inf * np.sign(a))
+        return t
+
+    monkeypatch.setattr(ownership.Tensor, "exp", _off_by("exp", ulps_up_in_place))
+    outcome = replay(program)
+    assert outcome.difference is None and outcome.diverged == 3 and outcome.raised[3]

@@ -29,6 +29,7 @@ FIXED = (
     *(302823, 305410, 316588, 317562, 318749, 318831),
     *(311629, 317590, 318182, 361794, 374311),
     *(900320, 901294, 901888, 902056, 904525, 904869, 906169, 906285, 906523, 909639),
+    *(772308, 791213, 795454, 978401, 1007320),
 )
 """Programs outside the budget that met a difference the fuzzer found (issue 26), each fixed
 since: saving before the kernel's checks, the versions of an inference kernel's result, the
@@ -36,7 +37,9 @@ order of the saves, a gradient compared as ``.grad`` is, cumsum's +0, creation m
 dtype checks, max()/min()'s zero, cumsum's and squeeze's gradients; with hooks (the 900000s):
 an inference gradient's checks, copy's hook warnings, autograd.grad's capture before hooks,
 fill_'s one gradient, a later register_hook on a stale view, None for unreached inputs, an
-assigned value's leading ones."""
+assigned value's leading ones; a view's remade node computing no unreached gradient, a copy's
+requires_grad set by torch's setter, a gradient in the dtype its node recorded, a hook dict
+made before grad_fn is read, a 0-d operand cast to the op's dtype first."""
 
 
 @pytest.mark.parametrize("seed", FIXED)

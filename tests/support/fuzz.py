@@ -32,9 +32,9 @@ compared, while errors, shapes, dtypes, flags, versions and aliasing still are. 
 undetermined makes the shape of what it selects undetermined too (a *shapeless* variable: only its
 dtype and flags are compared, and a statement that reads it may raise in one engine only). The
 dispatch mode makes torch run a few programs otherwise (a write into a view refused, a clone of an
-inference tensor without history): once the third run raises where torch's did not, or the
-reverse, its bounds say nothing of torch's values, which are then not compared; the fuzzer counts
-such programs.
+inference tensor without history): once the third run raises otherwise than torch's (where
+torch's did not, the reverse, or another error: a block's other line), its bounds say nothing of
+torch's values, which are then not compared; the fuzzer counts such programs.
 
 A difference stops the program; :func:`shrink` drops statements while the same kind of difference
 persists at a statement of the same kind, and :func:`reproducer` prints what is left as a plain
@@ -403,9 +403,9 @@ class Lockstep:
         self.shadow_held: dict[str, Any] = {}  # variables(self.shadow) after the last statement
         self.unsigned: set[Any] = set()  # torch storages whose zeros' signs are CPU-dependent
         self.versions: dict[str, dict[str, Any]] = {name: {} for name in ENGINES}
-        # the statement at which the shadow run raised and torch's did not, or the reverse (the
-        # dispatch mode changes what some programs do: an inference tensor's clone records no
-        # history, a view of a leaf refuses a write): from there on, values are not compared
+        # the statement at which the shadow run raised otherwise than torch's (the dispatch mode
+        # changes what some programs do: an inference tensor's clone records no history, a view
+        # of a leaf refuses a write): from there on, values are not compared
         self.diverged: int | None = None
 
     def step(self, statement: Statement, index: int) -> tuple[Difference | None, bool]:
@@ -422,8 +422,8 @@ class Lockstep:
         runs = {name: run(self._runner(code, name), engine) for name, engine in ENGINES.items()}
         shadow_raised = self._follow(code)
         torch_raised = isinstance(runs["torch"].facts, Raised)
-        if shadow_raised != torch_raised and self.diverged is None:
-            self.diverged = index
+        if shadow_raised != (runs["torch"].facts if torch_raised else None):
+            self.diverged = index if self.diverged is None else self.diverged
         self._track_zero_signs(statement, before)
         found: list[tuple[str, str, str]] = []  # (variable, field, line)
         if not unsure:
@@ -462,16 +462,16 @@ class Lockstep:
         namespace = self.ns[name]
         return lambda engine: exec(code, namespace)
 
-    def _follow(self, code: CodeType) -> bool:
-        """Run the statement in the shadow namespace, under the bounds; whether it raised (what
-        it raised is compared in the runs)."""
-        raised = False
+    def _follow(self, code: CodeType) -> Raised | None:
+        """Run the statement in the shadow namespace, under the bounds; what it raised (a block
+        that raises at another line than torch's, as its refusal says, leaves other variables)."""
+        raised = None
         with warnings.catch_warnings(), self.bounds:
             warnings.simplefilter("ignore")
             try:
                 exec(code, self.shadow)
-            except Exception:
-                raised = True
+            except Exception as exc:
+                raised = Raised(type(exc).__name__, str(exc))
         read_grad_fns(self.shadow)
         return raised
 

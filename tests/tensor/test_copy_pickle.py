@@ -244,3 +244,22 @@ def test_copying_a_tensor_warns_of_each_hook_it_drops(how: str) -> None:
         return copied, copy.deepcopy(x)
 
     same(program)
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_an_integer_view_of_a_leaf_that_requires_grad_is_refused_its_flag(how: str) -> None:
+    """fuzz 1007320: an integer view made in inference mode requires grad once its base does (a
+    float ``.data`` given to the base, then ``requires_grad_()``); its copy is refused the flag
+    as torch's rebuild sets it: by the ``requires_grad`` setter (copy, pickle) or by
+    ``requires_grad_()`` (deepcopy), each with its own message."""
+
+    def program(t: Any) -> Any:
+        x = t.tensor([[2, 1, 3], [2, 0, -1]])
+        with t.inference_mode():
+            v = x.view(-1)
+        x.data = t.tensor([0.5, 0.25])
+        x.requires_grad_()
+        make = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": _roundtrip}[how]
+        return [v.requires_grad, v.is_leaf, make(v)]
+
+    same(program)

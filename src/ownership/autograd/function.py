@@ -44,6 +44,8 @@ class BackwardFunction(Node, FunctionBase, FunctionCtx):
     its own subclass (:func:`backward_class`), whose instances take the attributes forward sets;
     the ctx's methods and attributes are torch's (:mod:`ownership.autograd.function_ctx`)."""
 
+    keeps_unneeded = True
+
     __slots__ = (
         "_cls",
         "_dirty",

@@ -249,6 +249,7 @@ class TensorHookMethods:
             entry = LEAF_HOOKS.get(id(tensor))
             if entry is not None and entry[0]() is tensor:
                 return add(entry[1], hook)
+            _leaf_hooks(LEAF_HOOKS, tensor)  # made before grad_fn is read (may raise)
         else:
             chains = hooks_of(old)
             if tensor._output_nr in chains:

@@ -21,6 +21,7 @@ from ownership.core.autograd.engine import (
     engine_flag,
     gradients_given,
     make_seeds,
+    note_dtype_change,
     note_shape_change,
 )
 from ownership.core.autograd.node import NO_ACCUMULATOR, Node
@@ -222,6 +223,7 @@ class TensorAutograd:
         self._lazy_storage = value._storage  # the counter stays this tensor's
         self._offset = value._offset
         if value.dtype is not self.dtype:  # torch's set_data: a new type, a new accumulator
+            note_dtype_change(self)  # autograd's metadata keeps the old one
             self._acc = NO_ACCUMULATOR
         self.dtype = value.dtype
         self._lazy_counter = rekeyed(self._version_counter, value._is_inference())

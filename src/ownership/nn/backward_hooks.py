@@ -53,7 +53,10 @@ _NO_INPUT_NEEDS_GRAD = (
 
 class BackwardHookFunctionBackward(Node):
     """The identity node a hooked module's inputs (or outputs) pass through; ``on_grads`` sees
-    the gradients arriving at it (``None`` where none arrived) and says what flows on."""
+    the gradients arriving at it (``None`` where none arrived) and says what flows on; a custom
+    Function's node in torch (``BackwardHookFunction``), so its hooks see all it returns."""
+
+    keeps_unneeded = True
 
     __slots__ = ("_on_grads",)
 

@@ -53,11 +53,13 @@ def int_in(b: int, dt: dtypes.dtype) -> Any:
 
 def operand_in(b: Any, dt: dtypes.dtype) -> Any:
     """The numpy value of the operand ``b`` (a tensor or a number) in an elementwise op computing
-    in ``dt``: a tensor's array, a Python int read by :func:`int_in`, any other number as is."""
+    in ``dt``: a tensor's array cast to ``dt`` first, as torch's TensorIterator casts its inputs
+    (a float64 0-d tensor beyond float32's range is inf in a float32 op), a Python int read by
+    :func:`int_in`, any other number as is."""
     if type(b) is int:
         return int_in(b, dt)
     data = getattr(b, "_data", None)
-    return b if data is None else data
+    return b if data is None else data if data.dtype == dt.np else data.astype(dt.np)
 
 
 def int_parameter(value: Any, dt: dtypes.dtype) -> None:

@@ -115,9 +115,8 @@ def _checked(result: Any, var: Any) -> Any:
 
 
 def retain(t: Any, grad: Any) -> None:
-    """torch's retain_grad hook: the first gradient cloned row-major, later ones added."""
-    if grad.dtype is not t.dtype:
-        grad = grad.to(t.dtype)
+    """torch's retain_grad hook: the first gradient cloned row-major, later ones added (in the
+    dtype it arrives in, the node's: not the one ``.data`` gave the tensor since)."""
     old = t._grad
     if old is None:
         new = grad.clone()

@@ -25,7 +25,7 @@ from ownership.core.autograd.accumulate_grad import (
     memory_unseen,
     retain,
 )
-from ownership.core.autograd.node import AccumulateGrad, Edge, Node, OpNode, gradient_edge
+from ownership.core.autograd.node import AccumulateGrad, Edge, Node, gradient_edge
 from ownership.core.op_registry import quiet
 from ownership.core.storage import is_engine_tensor
 from ownership.core.warn_once import outside_level, warn_once
@@ -137,6 +137,18 @@ def note_shape_change(t: Any, shape: tuple[int, ...]) -> None:
         RECORDED.setdefault(node, {}).setdefault(nr, shape)
 
 
+DTYPES: weakref.WeakKeyDictionary[Node, dict[int, Any]] = weakref.WeakKeyDictionary()
+"""The dtypes recorded for ``(node, output_nr)`` that differ from their tensor's now: a gradient
+reaching the node is cast to it (torch's ``validate_outputs`` reads the receiving node's)."""
+
+
+def note_dtype_change(t: Any) -> None:
+    """``.data`` is about to change the dtype of ``t``: its ``grad_fn`` keeps the first one (a
+    leaf's accumulator keeps its ``grad_dtype``)."""
+    if t._history is not None:
+        DTYPES.setdefault(t._history, {}).setdefault(t._output_nr, t.dtype)
+
+
 def shape_recorded_for(t: Any) -> tuple[int, ...] | None:
     """The shape autograd recorded for ``t`` where ``.data`` or a resize changed it since (None:
     none recorded, its shape is autograd's): torch reduces a broadcast gradient to this one."""
@@ -180,7 +192,8 @@ def validate_roots(
 ) -> None:
     """torch's ``validate_outputs`` of the roots' gradients, in place: each checked against the
     shape recorded where ``.data`` or a resize changed it, then cast to its node's dtype (a leaf's
-    accumulator's ``grad_dtype``, else the root's own), before any hook sees it."""
+    accumulator's ``grad_dtype``, else the root's own or the one ``.data`` replaced), before
+    any hook sees it."""
     for i, ((node, nr), g) in enumerate(zip(edges, grads, strict=True)):
         if node is None or g is None:
             continue
@@ -188,8 +201,8 @@ def validate_roots(
             g = _shape_checked(node, nr, g, i, None, None)
         if type(node) is AccumulateGrad:
             g = grad_dtype.cast(node.grad_dtype, g)
-        elif g.dtype is not roots[i].dtype:
-            g = g.to(roots[i].dtype)
+        elif g.dtype is not (dt := DTYPES.get(node, {}).get(nr, roots[i].dtype)):
+            g = g.to(dt)
         grads[i] = g
 
 
@@ -199,7 +212,7 @@ def validate_outputs(
     """torch's ``validate_outputs`` of what ``node`` returned, in place: each gradient checked
     against the shape recorded for its input where ``.data`` or a resize changed the tensor since
     (:func:`note_shape_change`; or ``shapes``, a custom Function's inputs'), then cast to its
-    input's dtype."""
+    input's dtype (the one ``note_dtype_change`` recorded where ``.data`` changed it since)."""
     if shapes is not None or (_any_recorded and RECORDED):
         for i, (nxt, nr) in enumerate(node._edges[: len(outs)]):
             g = outs[i]
@@ -207,13 +220,17 @@ def validate_outputs(
                 outs[i] = _shape_checked(nxt, nr, g, i, node, None if shapes is None else shapes[i])
     dts = node.input_dtypes or ()  # one per edge
     edges = node._edges
-    for i in range(min(len(outs), len(dts))):
-        g, nxt, dt = outs[i], edges[i][0], dts[i]
+    for i in range(min(len(outs), len(edges))):
+        g, (nxt, nr) = outs[i], edges[i]
         if g is None or nxt is None:
             continue
         if type(nxt) is AccumulateGrad:  # torch reads the next node's metadata: the leaf's
             outs[i] = grad_dtype.cast(nxt.grad_dtype, g)
-        elif dt is not None and g.dtype is not dt:
+            continue
+        dt = dts[i] if i < len(dts) else None
+        if DTYPES:
+            dt = DTYPES.get(nxt, {}).get(nr, dt)
+        if dt is not None and g.dtype is not dt:
             outs[i] = g.to(dt)
 
 
@@ -331,13 +348,13 @@ def _add(a: Any, b: Any) -> Any:
 
 
 def _computed_in(deps: dict[Node, int]) -> Any:
-    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node computes
-    none for an input whose edge leads to no node of this backward (torch's
-    ``should_compute_output``), so its post hooks see None there; a custom Function's are kept
-    as its backward returned them."""
+    """``validate_outputs`` for a node whose hooks see its gradients: a built-in node (an op's, a
+    view's ``AsStridedBackward0``, ``CopySlices``) computes none for an input whose edge leads to
+    no node of this backward (torch's ``should_compute_output``), so its post hooks see None
+    there; a custom Function's are kept as its backward returned them (``Node.keeps_unneeded``)."""
 
     def validate(node: Node, outs: list[Any]) -> None:
-        if isinstance(node, OpNode):
+        if not node.keeps_unneeded:
             for i, (nxt, _) in enumerate(node._edges[: len(outs)]):
                 if nxt is None or nxt not in deps:
                     outs[i] = None
@@ -545,7 +562,7 @@ def _run(
                 if g is not None:
                     g = None
                     outs = list(node.apply(tuple(grads)))
-                    if node.input_dtypes is not None or RECORDED:
+                    if node.input_dtypes is not None or RECORDED or DTYPES:
                         validate_outputs(node, outs)  # before the node lets its saved go
                     break
             else:

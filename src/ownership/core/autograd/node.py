@@ -9,7 +9,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from ownership.core import observers
 from ownership.core.autograd.grad_dtype import target
@@ -55,6 +55,9 @@ class Node:
         "num_outputs",
     )
     _metadata: dict[str, Any]  # unset until ``metadata`` is first read (parity's property)
+    keeps_unneeded: ClassVar[bool] = False
+    """Whether its hooks see a gradient this backward does not need: a custom Function's node
+    (torch's ``PyNode``) passes on what its backward returned; a built-in one computes none."""
     register_prehook: Callable[[Callable[..., Any]], Any]
     register_hook: Callable[[Callable[..., Any]], Any]
     _register_hook_dict: Callable[[Any], None]
