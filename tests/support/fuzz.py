@@ -45,7 +45,6 @@ runs programs ``S .. S+N-1`` and prints each failing program's reproducer and th
 from __future__ import annotations
 
 import argparse
-import contextlib
 import copy
 import keyword
 import random
@@ -64,6 +63,7 @@ import torch
 import ownership
 from ownership.compare import Raised, differences, facts, run
 
+from support.differential import every_warning
 from support.fuzz_bounds import Bounds
 from support.fuzz_statements import NAME, Generator, Statement
 
@@ -110,19 +110,6 @@ def _code(source: str) -> CodeType:
     if source not in _CODE:
         _CODE[source] = compile(source, "<program>", "exec")
     return _CODE[source]
-
-
-@contextlib.contextmanager
-def warn_always() -> Iterator[None]:
-    """Once-per-process warnings given every time in both engines (programs run in any order)."""
-    before = torch.is_warn_always_enabled(), ownership.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    ownership.set_warn_always(True)
-    try:
-        yield
-    finally:
-        torch.set_warn_always(before[0])
-        ownership.set_warn_always(before[1])
 
 
 def _addressless(caught: tuple[str, ...]) -> tuple[str, ...]:
@@ -519,7 +506,7 @@ class Lockstep:
 def replay(statements: list[Statement], seed: int = -1) -> Outcome:
     """Run fixed statements in lockstep; stop at the first difference."""
     lockstep, outcome = Lockstep(), Outcome(seed, list(statements))
-    with warn_always():
+    with every_warning():
         for i, s in enumerate(statements):
             outcome.difference, raised = lockstep.step(s, i)
             outcome.raised.append(raised)
@@ -537,7 +524,7 @@ def generate(seed: int, writer: type[Generator] = Generator) -> Outcome:
     lockstep = Lockstep()
     generator = writer(rng, lockstep.ns["torch"])
     outcome = Outcome(seed, [])
-    with warn_always():
+    with every_warning():
         for i in range(rng.randint(*writer.length)):
             s = generator.statement()
             outcome.statements.append(s)
