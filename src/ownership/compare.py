@@ -8,7 +8,8 @@ engine and reduces each result to plain comparable *facts* (:func:`facts`):
 - a tensor: its values (a numpy copy), dtype name, shape, ``requires_grad``, ``is_leaf``,
   ``grad_fn`` name, ``_version`` and whether it is a ``Parameter`` (:class:`TensorFacts`);
 - a raised exception: its class name and exact message (:class:`Raised`);
-- a warning emitted while the program ran: its category and message (kept in :class:`Run`);
+- a warning emitted while the program ran: its category, its message and where it points, a
+  line of the program's own file or the library (kept in :class:`Run`);
 - tuples, lists, dicts: the same container of facts; Python scalars, strings, ``None``: themselves.
 
 Two runs agree when every fact is equal, except that floating-point values agree by the rule of
